@@ -1,0 +1,46 @@
+# Two commands on a fresh machine:  make lab   (open the course)   make test   (run everything)
+# Both create .venv and install what they need on first use.
+
+PYTHON ?= python3
+VENV   ?= .venv
+PY     := $(VENV)/bin/python
+export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
+
+.PHONY: lab test execute bench student warmup check-env clean
+
+$(VENV)/.runtime: pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -e .
+	touch $@
+
+$(VENV)/.test: $(VENV)/.runtime pyproject.toml
+	$(PY) -m pip install -q -e ".[test]"
+	touch $@
+
+lab: $(VENV)/.runtime
+	$(PY) -m kmlteach warmup --quiet
+	$(VENV)/bin/jupyter lab --notebook-dir=. notebooks/00-welcome.ipynb
+
+test: $(VENV)/.test
+	$(PY) -m kmlteach warmup --quiet
+	$(PY) -m pytest -q
+
+execute: $(VENV)/.test
+	$(PY) -m kmlteach execute $(NB)
+
+bench: $(VENV)/.test
+	$(PY) benchmarks/run.py
+
+student: $(VENV)/.runtime
+	$(PY) -m kmlteach student notebooks/ student/
+
+warmup: $(VENV)/.runtime
+	$(PY) -m kmlteach warmup
+
+check-env: $(VENV)/.runtime
+	$(PY) -m kmlteach check-env
+
+clean:
+	rm -rf $(VENV) student build .pytest_cache
+	find . -name __pycache__ -prune -exec rm -rf {} +

@@ -1,0 +1,74 @@
+"""Side-by-side benchmarks: kmlteach against the reference libraries, in one run.
+
+Usage: ``make bench`` or ``python benchmarks/run.py [--quick] [--only ch01,ch02]``.
+
+Each ``benchmarks/bench_chNN.py`` defines ``run(quick: bool) -> list[dict]``; each
+row has ``name``, ``ours`` and ``reference`` (seconds, best of a few repeats after a
+warm-up call, so Numba compile time is excluded), ``ratio`` = reference / ours (> 1
+means we are faster), ``target`` (text) and ``met`` (bool or None). Ratios, not
+absolute times, are what we track: both sides run on the same machine in the same
+process.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+
+
+def best_time(fn, repeat: int = 3, warmup: bool = True) -> float:
+    """Best wall-clock time of ``fn()`` over ``repeat`` runs (after one warm-up call)."""
+    if warmup:
+        fn()
+    best = float("inf")
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - t0)
+    return best
+
+
+def row(name: str, ours: float, reference: float, target: str, min_ratio: float | None,
+        note: str = "") -> dict:
+    ratio = reference / ours if ours > 0 else float("inf")
+    return {"name": name, "ours": ours, "reference": reference, "ratio": ratio,
+            "target": target, "met": None if min_ratio is None else ratio >= min_ratio,
+            "note": note}
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--quick", action="store_true", help="smaller problems (smoke test)")
+    ap.add_argument("--only", default="", help="comma-separated chapter ids, e.g. ch01,ch05")
+    ap.add_argument("--json", default="", help="also write the rows to this file")
+    args = ap.parse_args(argv)
+    only = {s.strip() for s in args.only.split(",") if s.strip()}
+    rows = []
+    for path in sorted(HERE.glob("bench_ch*.py")):
+        chapter = path.stem.removeprefix("bench_")
+        if only and chapter not in only:
+            continue
+        spec = importlib.util.spec_from_file_location(path.stem, path)
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+        print(f"== {chapter} ==", flush=True)
+        for r in mod.run(quick=args.quick):
+            r["chapter"] = chapter
+            rows.append(r)
+            met = {True: "met", False: "MISSED", None: ""}[r["met"]]
+            print(f"  {r['name']:<58s} ours {r['ours']:9.4f} s  ref {r['reference']:9.4f} s  "
+                  f"ratio {r['ratio']:6.2f}x  [{r['target']}] {met} {r['note']}", flush=True)
+    if args.json:
+        Path(args.json).write_text(json.dumps(rows, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

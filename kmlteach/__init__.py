@@ -1,0 +1,61 @@
+"""kmlteach: large-margin and kernel methods, implemented to be read and run.
+
+The algorithms live in ``kmlteach.svm``, ``kmlteach.kernels``, ``kmlteach.multiclass``,
+... (see ``book.toml`` for the chapter map). This module never imports Jupyter.
+"""
+
+from __future__ import annotations
+
+__version__ = "0.1.0"
+
+__all__ = ["__version__", "check_env", "warmup"]
+
+
+def warmup(verbose: bool = True) -> dict[str, float]:
+    """Compile (or load from cache) every Numba kernel; returns seconds per kernel."""
+    from ._jit import warmup as _warmup
+
+    return _warmup(verbose=verbose)
+
+
+def _widget_extension() -> str | None:
+    """Path of the JupyterLab widgets extension, or None if it is not installed."""
+    try:
+        from jupyter_core.paths import jupyter_path
+    except ImportError:
+        return None
+    import os
+
+    for base in jupyter_path("labextensions"):
+        cand = os.path.join(base, "@jupyter-widgets", "jupyterlab-manager")
+        if os.path.isdir(cand):
+            return cand
+    return None
+
+
+def check_env(verbose: bool = True) -> dict:
+    """Print and return versions, the Numba cache location and widget support."""
+    import importlib.metadata as md
+    import platform
+
+    from ._jit import cache_location
+
+    info: dict = {"python": platform.python_version(), "kmlteach": __version__}
+    for pkg in ("numpy", "numba", "matplotlib", "ipywidgets", "jupyterlab", "scikit-learn", "scipy"):
+        try:
+            info[pkg] = md.version(pkg)
+        except md.PackageNotFoundError:
+            info[pkg] = None
+    info["numba_cache"] = cache_location()
+    ext = _widget_extension()
+    info["widgets"] = bool(ext) and info["ipywidgets"] is not None
+    info["widget_extension"] = ext
+    if verbose:
+        for k in ("python", "kmlteach", "numpy", "numba", "matplotlib", "ipywidgets", "jupyterlab",
+                  "scikit-learn", "scipy"):
+            print(f"{k:<14}{info[k] or 'not installed'}")
+        print(f"{'numba cache':<14}{info['numba_cache']}")
+        print(f"{'widgets':<14}" + ("yes: JupyterLab widget extension found" if info["widgets"]
+                                   else "NO: install ipywidgets>=8 (sliders will not render; "
+                                        "the static figures still do)"))
+    return info

@@ -1,0 +1,9 @@
+"""Seeded data generators and small bundled data (nothing downloads at run time).
+
+Each chapter's generators live in their own module and are re-exported here, so
+``kmlteach.datasets.three_balls`` etc. are the public names.
+"""
+
+from ._basic import blobs, rings, moons, separable, line_example
+
+__all__ = ["blobs", "rings", "moons", "separable", "line_example"]

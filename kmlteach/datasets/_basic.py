@@ -1,0 +1,79 @@
+"""Small 2-D generators shared by several chapters."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._validation import check_int, check_nonnegative, check_positive, check_rng
+
+
+def separable(m: int = 40, d: int = 2, margin: float = 0.5, seed=None):
+    """Linearly separable ±1 data with a guaranteed gap.
+
+    Points are uniform in [-1, 1]^d; the label is the side of a random hyperplane
+    through a random offset, and points closer than ``margin/2`` to it are pushed
+    apart along its normal, so that some (w, b) has geometric margin >= margin/2.
+
+    Returns ``(X, y)`` with ``X`` (m, d) and ``y`` in {-1, +1}, both classes present.
+    """
+    m = check_int(m, "m", minimum=2)
+    d = check_int(d, "d", minimum=1)
+    margin = check_nonnegative(margin, "margin")
+    rng = check_rng(seed)
+    u = rng.normal(size=d)
+    u /= np.linalg.norm(u)
+    X = rng.uniform(-1, 1, size=(m, d))
+    y = np.where(np.arange(m) % 2 == 0, 1.0, -1.0)
+    rng.shuffle(y)
+    s = X @ u
+    s = s - np.median(s)
+    X = X - np.outer(s, u) + np.outer(y * (np.abs(s) + margin / 2), u)
+    return X, y
+
+
+def blobs(m: int = 60, centers=((-1.0, -1.0), (1.0, 1.0)), std: float = 0.6, seed=None):
+    """Gaussian blobs; with two centres the labels are -1/+1, otherwise 0..k-1."""
+    m = check_int(m, "m", minimum=1)
+    std = check_positive(std, "std")
+    rng = check_rng(seed)
+    C = np.asarray(centers, dtype=float)
+    k = C.shape[0]
+    labels = np.arange(m) % k
+    X = C[labels] + std * rng.normal(size=(m, C.shape[1]))
+    y = np.where(labels == 0, -1.0, 1.0) if k == 2 else labels.astype(np.int64)
+    return X, y
+
+
+def rings(m: int = 200, radii=(1.0, 2.5), noise: float = 0.15, seed=None):
+    """Two concentric noisy rings; inner ring -1, outer ring +1."""
+    m = check_int(m, "m", minimum=2)
+    noise = check_nonnegative(noise, "noise")
+    rng = check_rng(seed)
+    lab = np.arange(m) % 2
+    r = np.asarray(radii, dtype=float)[lab] + noise * rng.normal(size=m)
+    t = rng.uniform(0, 2 * np.pi, size=m)
+    X = np.c_[r * np.cos(t), r * np.sin(t)]
+    return X, np.where(lab == 0, -1.0, 1.0)
+
+
+def moons(m: int = 200, noise: float = 0.1, seed=None):
+    """Two interleaving half circles (as scikit-learn's make_moons); labels -1/+1."""
+    m = check_int(m, "m", minimum=2)
+    noise = check_nonnegative(noise, "noise")
+    rng = check_rng(seed)
+    lab = np.arange(m) % 2
+    t = rng.uniform(0, np.pi, size=m)
+    X = np.where(lab[:, None] == 0, np.c_[np.cos(t), np.sin(t)],
+                 np.c_[1 - np.cos(t), 0.5 - np.sin(t)])
+    X = X + noise * rng.normal(size=X.shape)
+    return X, np.where(lab == 0, -1.0, 1.0)
+
+
+def line_example():
+    """The 1-D example of UML §16.1: x = -10..10, label +1 iff |x| > 2.
+
+    Returns ``(x, y)`` with ``x`` of shape (21,) and ``y`` in {-1, +1}.
+    """
+    x = np.arange(-10, 11, dtype=float)
+    y = np.where(np.abs(x) > 2, 1.0, -1.0)
+    return x, y

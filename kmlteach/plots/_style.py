@@ -1,0 +1,81 @@
+"""One palette, one set of markers, one way to make a figure."""
+
+from __future__ import annotations
+
+import numpy as np
+
+# Okabe & Ito (2008), "Color Universal Design": distinguishable under the common
+# colour-vision deficiencies.
+OKABE_ITO = {
+    "orange": "#E69F00",
+    "sky": "#56B4E9",
+    "green": "#009E73",
+    "yellow": "#F0E442",
+    "blue": "#0072B2",
+    "vermillion": "#D55E00",
+    "purple": "#CC79A7",
+    "black": "#000000",
+    "grey": "#999999",
+}
+# Class k (0-based) gets CLASS_COLORS[k % 7] and CLASS_MARKERS[k % 7]. For binary
+# labels, -1 is class 0 (blue circles) and +1 is class 1 (vermillion triangles).
+CLASS_COLORS = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000"]
+CLASS_MARKERS = ["o", "^", "s", "D", "v", "P", "X"]
+
+
+def class_style(k: int) -> dict:
+    """Colour and marker of class index ``k`` (binary: -1 -> 0, +1 -> 1)."""
+    k = int(k)
+    if k == -1:
+        k = 0
+    return {"color": CLASS_COLORS[k % len(CLASS_COLORS)],
+            "marker": CLASS_MARKERS[k % len(CLASS_MARKERS)]}
+
+
+def figure(width: float = 6.0, height: float = 4.0, ncols: int = 1, nrows: int = 1, **kw):
+    """A ``matplotlib.figure.Figure`` (not registered with pyplot) and its axes.
+
+    Using ``Figure`` directly keeps widgets from displaying a second copy of the plot
+    through the inline backend.
+    """
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(width, height), layout="constrained")
+    axes = fig.subplots(nrows, ncols, squeeze=True, **kw)
+    return fig, axes
+
+
+def get_ax(ax=None, width: float = 6.0, height: float = 4.0):
+    """Return ``ax`` or a fresh pyplot Axes of the given size."""
+    if ax is not None:
+        return ax
+    import matplotlib.pyplot as plt
+
+    _, ax = plt.subplots(figsize=(width, height), layout="constrained")
+    return ax
+
+
+def label_axes(ax, xlabel: str, ylabel: str, title: str | None = None):
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    if title:
+        ax.set_title(title)
+    return ax
+
+
+def scatter_classes(X, y, ax=None, labels=None, s: float = 36, **kw):
+    """Scatter 2-D points coloured and shaped by class. Returns the Axes.
+
+    ``y`` may be ±1 or any labels; classes are taken in ``np.unique`` order.
+    """
+    ax = get_ax(ax)
+    X = np.asarray(X, dtype=float)
+    y = np.asarray(y)
+    classes = np.unique(y)
+    binary = set(classes.tolist()) <= {-1, 1}
+    for i, c in enumerate(classes):
+        st = class_style(0 if (binary and c == -1) else (1 if binary else i))
+        name = labels[i] if labels is not None else (f"y = {int(c):+d}" if binary else f"class {c}")
+        ax.scatter(X[y == c, 0], X[y == c, 1], s=s, c=st["color"], marker=st["marker"],
+                   edgecolors="white", linewidths=0.5, label=name, zorder=3, **kw)
+    return ax

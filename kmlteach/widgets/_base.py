@@ -1,0 +1,110 @@
+"""Shared machinery for the course's widgets.
+
+The figure of a widget is a ``matplotlib.figure.Figure`` rendered to PNG into an
+``ipywidgets.Image``. Callbacks update artists (``set_data``, ``set_offsets``, ...)
+and call :meth:`Explorer.render`; nothing is re-plotted from scratch. This works in
+every front end that renders ipywidgets (JupyterLab, Notebook 7, VS Code, Binder)
+without a matplotlib widget backend, and the PNG bytes give tests and the browser
+test a direct way to see that the figure changed.
+"""
+
+from __future__ import annotations
+
+import io
+from typing import Any, Callable
+
+import ipywidgets as W
+
+
+def png_bytes(fig, dpi: int = 90) -> bytes:
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=dpi)
+    return buf.getvalue()
+
+
+class Explorer(W.VBox):
+    """A VBox holding controls, a readout and a rendered figure.
+
+    Parameters
+    ----------
+    fig : matplotlib.figure.Figure
+    controls : dict[str, ipywidgets.Widget]
+        Named controls; each one's ``value`` change calls ``update``.
+    update : callable(explorer) -> None
+        Recomputes ``explorer.state``, updates artists and the readout text.
+    layout_rows : list of lists of control names, optional
+        How to arrange the controls (default: one row of all of them).
+    """
+
+    def __init__(self, fig, controls: dict[str, W.Widget], update: Callable[["Explorer"], None],
+                 layout_rows: list[list[str]] | None = None, dpi: int = 90, title: str | None = None):
+        self.fig = fig
+        self.controls = controls
+        self.state: dict[str, Any] = {}
+        self.dpi = dpi
+        self._update = update
+        self.image = W.Image(format="png", layout=W.Layout(width="auto", max_width="100%"))
+        self.readout = W.HTML(value="", layout=W.Layout(margin="0 0 0 8px"))
+        rows = layout_rows or [list(controls)]
+        boxes = [W.HBox([controls[n] for n in row]) for row in rows]
+        children = ([W.HTML(f"<b>{title}</b>")] if title else []) + boxes + [self.readout, self.image]
+        super().__init__(children=children)
+        self._busy = False
+        for c in controls.values():
+            if hasattr(c, "value"):
+                c.observe(self._on_change, names="value")
+            elif isinstance(c, W.Button):
+                pass  # buttons wire their own on_click
+        self.refresh()
+
+    def _on_change(self, _change=None) -> None:
+        if not self._busy:
+            self.refresh()
+
+    def hold(self):
+        """Context manager: change several controls, redraw once at the end."""
+        explorer = self
+
+        class _Hold:
+            def __enter__(self_inner):
+                explorer._busy = True
+                return explorer
+
+            def __exit__(self_inner, *exc):
+                explorer._busy = False
+                explorer.refresh()
+                return False
+
+        return _Hold()
+
+    def refresh(self) -> None:
+        self._update(self)
+        self.render()
+
+    def render(self) -> None:
+        self.image.value = png_bytes(self.fig, self.dpi)
+
+    def set_readout(self, html: str) -> None:
+        self.readout.value = html
+        self.state["readout"] = html
+
+
+def slider(description: str, value: float, min: float, max: float, step: float,
+           log: bool = False, readout_format: str = ".3g", width: str = "320px", **kw) -> W.Widget:
+    """A float slider with a readable label (log scale when ``log``; bounds are then exponents of 10)."""
+    style = {"description_width": "initial"}
+    layout = W.Layout(width=width)
+    if log:
+        return W.FloatLogSlider(value=value, base=10, min=min, max=max, step=step,
+                                description=description, readout_format=readout_format,
+                                continuous_update=False, style=style, layout=layout, **kw)
+    return W.FloatSlider(value=value, min=min, max=max, step=step, description=description,
+                         readout_format=readout_format, continuous_update=False, style=style,
+                         layout=layout, **kw)
+
+
+def int_slider(description: str, value: int, min: int, max: int, step: int = 1,
+               width: str = "320px", **kw) -> W.IntSlider:
+    return W.IntSlider(value=value, min=min, max=max, step=step, description=description,
+                       continuous_update=False, style={"description_width": "initial"},
+                       layout=W.Layout(width=width), **kw)
