@@ -37,7 +37,8 @@ class Explorer(W.VBox):
     """
 
     def __init__(self, fig, controls: dict[str, W.Widget], update: Callable[["Explorer"], None],
-                 layout_rows: list[list[str]] | None = None, dpi: int = 90, title: str | None = None):
+                 layout_rows: list[list[str]] | None = None, dpi: int = 90, title: str | None = None,
+                 css_class: str | None = None):
         self.fig = fig
         self.controls = controls
         self.state: dict[str, Any] = {}
@@ -45,10 +46,15 @@ class Explorer(W.VBox):
         self._update = update
         self.image = W.Image(format="png", layout=W.Layout(width="auto", max_width="100%"))
         self.readout = W.HTML(value="", layout=W.Layout(margin="0 0 0 8px"))
+        self.readout.add_class("kml-readout")
+        self.image.add_class("kml-figure")
         rows = layout_rows or [list(controls)]
         boxes = [W.HBox([controls[n] for n in row]) for row in rows]
         children = ([W.HTML(f"<b>{title}</b>")] if title else []) + boxes + [self.readout, self.image]
         super().__init__(children=children)
+        self.add_class("kml-explorer")
+        if css_class:
+            self.add_class(css_class)
         self._busy = False
         for c in controls.values():
             if hasattr(c, "value"):
