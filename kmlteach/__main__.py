@@ -26,6 +26,9 @@ def _cmd_chapters(args) -> int:
 
     b = book.load(args.book)
     print(b.table())
+    if args.update_readme:
+        changed = book.update_readme(b)
+        print("README.md chapter table " + ("updated" if changed else "already up to date"))
     return 0
 
 
@@ -53,6 +56,8 @@ def main(argv=None) -> int:
     p.set_defaults(fn=_cmd_check_env)
     p = sub.add_parser("chapters", help="print the chapter table from book.toml")
     p.add_argument("--book", default=None)
+    p.add_argument("--update-readme", action="store_true",
+                   help="rewrite README.md's chapter table from book.toml")
     p.set_defaults(fn=_cmd_chapters)
     p = sub.add_parser("student", help="write student versions (solutions stubbed, outputs cleared)")
     p.add_argument("src", type=Path)
