@@ -1,0 +1,113 @@
+"""The course manifest book.toml agrees with the notebooks, README and exercises."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from kmlteach import book
+from kmlteach.exercises import registry
+
+ROOT = Path(__file__).resolve().parent.parent
+B = book.load()
+
+
+def test_ten_chapters_with_required_fields():
+    ids = [c.id for c in B.chapters]
+    assert ids == [f"{i:02d}" for i in range(10)]
+    for c in B.chapters:
+        assert c.title and c.notebook.startswith("notebooks/") and c.notebook.endswith(".ipynb")
+        assert c.status in ("ready", "planned")
+        assert c.objectives, f"chapter {c.id} has no objectives"
+    assert B.title and B.description and B.repository.startswith("https://github.com/") and B.branch
+
+
+def test_later_chapters_stay_planned():
+    # Boosting (08) and theory (09) come in later issues.
+    assert B.chapter("08").status == "planned"
+    assert B.chapter("09").status == "planned"
+
+
+def test_ready_notebooks_exist_and_every_notebook_is_listed():
+    listed = {Path(c.notebook).name for c in B.chapters}
+    present = {p.name for p in (ROOT / "notebooks").glob("*.ipynb")}
+    assert present <= listed, f"notebooks not in book.toml: {sorted(present - listed)}"
+    for c in B.chapters:
+        if c.ready:
+            assert (ROOT / c.notebook).exists(), f"chapter {c.id} is ready but {c.notebook} is missing"
+        else:
+            assert not (ROOT / c.notebook).exists(), (
+                f"{c.notebook} exists but chapter {c.id} is 'planned': mark it ready or remove it")
+
+
+def test_exercise_ids_unique_and_registered():
+    ids = B.exercise_ids()
+    assert len(ids) == len(set(ids)), "duplicate exercise ids in book.toml"
+    reg = registry()
+    for c in B.chapters:
+        for e in c.exercises:
+            assert e["id"].startswith(c.id + "."), f"exercise {e['id']} listed under chapter {c.id}"
+            assert e["id"] in reg, f"exercise {e['id']} has no registered checker"
+            assert isinstance(e.get("points"), int) and e["points"] > 0
+    # and nothing is registered that the manifest does not list
+    assert set(reg) <= set(ids), f"registered but not in book.toml: {sorted(set(reg) - set(ids))}"
+
+
+def test_ready_chapters_with_exercises_check_them_in_the_notebook():
+    for c in B.chapters:
+        if not c.ready or not c.exercises:
+            continue
+        nb = json.loads((ROOT / c.notebook).read_text())
+        code = "\n".join("".join(cell["source"]) for cell in nb["cells"] if cell["cell_type"] == "code")
+        for e in c.exercises:
+            assert f'check("{e["id"]}"' in code, f"{c.notebook} never checks exercise {e['id']}"
+            assert "### BEGIN SOLUTION" in code
+
+
+def test_readme_table_matches_book():
+    text = (ROOT / "README.md").read_text()
+    assert book.readme_table(text) == B.table(), (
+        "README's chapter table is stale: run `python -m kmlteach chapters --update-readme`")
+    assert "make lab" in text and "make test" in text and "mybinder.org/badge" in text
+
+
+def test_binder_links():
+    url = B.binder_url("notebooks/01-svm.ipynb")
+    assert url.startswith("https://mybinder.org/v2/gh/")
+    assert url.endswith(f"/{B.branch}?urlpath=lab/tree/notebooks/01-svm.ipynb")
+
+
+def test_ready_notebooks_link_to_binder_and_state_objectives():
+    for c in B.chapters:
+        if not c.ready:
+            continue
+        nb = json.loads((ROOT / c.notebook).read_text())
+        md = "\n".join("".join(cell["source"]) for cell in nb["cells"] if cell["cell_type"] == "markdown")
+        assert B.binder_url(c.notebook) in md, f"{c.notebook} lacks its Binder link"
+        assert "objective" in md.lower() or "you will" in md.lower()
+
+
+def test_notebooks_match_their_sources():
+    """Each notebooks/NN.ipynb holds exactly the cells of notebooks/src/NN.py, with outputs."""
+    from kmlteach.notebook_build import SRC, to_notebook
+
+    for c in B.chapters:
+        if not c.ready:
+            continue
+        src = SRC / (Path(c.notebook).stem + ".py")
+        assert src.exists(), f"{c.notebook} has no source {src.relative_to(ROOT)}"
+        expected = to_notebook(src)
+        stored = json.loads((ROOT / c.notebook).read_text())
+        got = [(cell["cell_type"], "".join(cell["source"])) for cell in stored["cells"]]
+        want = [(cell.cell_type, cell.source) for cell in expected.cells]
+        assert got == want, f"{c.notebook} is out of date with {src.name}: run `make execute NB={src.stem}`"
+        code = [cell for cell in stored["cells"] if cell["cell_type"] == "code" and "".join(cell["source"]).strip()]
+        assert all(cell.get("execution_count") for cell in code), f"{c.notebook} stored without outputs"
+
+
+def test_chapters_cli_prints_the_table():
+    out = subprocess.run([sys.executable, "-m", "kmlteach", "chapters"], capture_output=True,
+                         text=True, check=True, cwd=ROOT).stdout
+    assert out.strip() == B.table()

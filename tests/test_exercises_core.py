@@ -1,0 +1,149 @@
+"""check / hint / solution, the results log, and the student-version writer."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from kmlteach import exercises
+from kmlteach.exercises import Case, Exercise, check, core, register
+from kmlteach.grading import STUB, strip_solutions, student_notebook, write_student_version
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture
+def square_ex():
+    ex = Exercise(
+        id="99.square", title="square a vector",
+        reference=lambda v: np.asarray(v) ** 2,
+        cases=lambda: [Case((np.arange(3.0),)), Case((np.array([-1.5, 2.0]),), label="negatives")],
+        hint="multiply v by itself", solution="def square(v):\n    return v * v\n")
+    register(ex)
+    yield ex
+    core._REGISTRY.pop("99.square", None)
+
+
+def test_correct_function_passes(square_ex, capsys):
+    assert check("99.square", lambda v: v * v) is True
+    assert "✓ 99.square" in capsys.readouterr().out
+
+
+def test_wrong_function_reports_case_expected_and_got(square_ex, capsys):
+    assert check("99.square", lambda v: v + v) is False
+    out = capsys.readouterr().out
+    assert "✗ 99.square" in out and "expected" in out and "got" in out and "case 1/2" in out
+
+
+def test_stub_reports_not_implemented(square_ex, capsys):
+    def square(v):
+        raise NotImplementedError
+    assert check("99.square", square) is False
+    assert "not implemented yet" in capsys.readouterr().out
+
+
+def test_exception_in_student_code_never_raises(square_ex, capsys):
+    assert check("99.square", lambda v: 1 / 0) is False
+    assert "ZeroDivisionError" in capsys.readouterr().out
+    assert check("99.square", "not a function") is False
+    assert check("no.such.exercise", lambda v: v) is False
+    assert "unknown exercise" in capsys.readouterr().out
+
+
+def test_student_cannot_corrupt_the_reference_inputs(square_ex):
+    def mutating(v):
+        v[:] = 0
+        return v * v
+    assert check("99.square", mutating, verbose=False) is False
+
+
+def test_wrong_shape_fails(square_ex):
+    assert check("99.square", lambda v: (v * v)[:1], verbose=False) is False
+
+
+def test_results_log(square_ex, tmp_path, monkeypatch):
+    log = tmp_path / "results.jsonl"
+    monkeypatch.setenv("KMLTEACH_RESULTS", str(log))
+    check("99.square", lambda v: v * v, verbose=False)
+    check("99.square", lambda v: v, verbose=False)
+    rows = [json.loads(line) for line in log.read_text().splitlines()]
+    assert [r["passed"] for r in rows] == [True, False]
+    assert rows[1]["status"] == "wrong" and rows[0]["id"] == "99.square"
+
+
+def test_hint_and_solution(square_ex, capsys):
+    assert exercises.hint("99.square") == "multiply v by itself"
+    assert "return v * v" in exercises.solution("99.square")
+    assert "multiply" in capsys.readouterr().out
+
+
+def test_duplicate_id_rejected(square_ex):
+    with pytest.raises(ValueError, match="registered twice"):
+        register(Exercise(id="99.square", title="x", reference=abs, cases=[], hint="", solution=""))
+
+
+def test_every_registered_reference_passes_its_own_check():
+    for ex_id, ex in exercises.registry().items():
+        assert check(ex_id, ex.reference, verbose=False), ex_id
+
+
+# --- student version -------------------------------------------------------------------
+
+SRC = '''def f(x):
+    """doc"""
+    ### BEGIN SOLUTION
+    y = x + 1
+    return y
+    ### END SOLUTION
+
+check("01.x", f)'''
+
+
+def test_strip_solutions_keeps_indentation_and_surroundings():
+    out = strip_solutions(SRC)
+    assert "y = x + 1" not in out and "BEGIN SOLUTION" not in out
+    assert f"    {STUB}" in out.splitlines()
+    assert out.startswith('def f(x):\n    """doc"""') and out.endswith('check("01.x", f)')
+    ns = {}
+    exec(out.replace('check("01.x", f)', ""), ns)
+    with pytest.raises(NotImplementedError):
+        ns["f"](1)
+
+
+@pytest.mark.parametrize("bad", ["### BEGIN SOLUTION\nx", "x\n### END SOLUTION",
+                                 "### BEGIN SOLUTION\n### BEGIN SOLUTION\n### END SOLUTION"])
+def test_unbalanced_markers_are_errors(bad):
+    with pytest.raises(ValueError):
+        strip_solutions(bad)
+
+
+def test_student_notebook_clears_outputs():
+    nb = {"cells": [{"cell_type": "code", "source": SRC.splitlines(True), "outputs": [{"x": 1}],
+                     "execution_count": 3, "metadata": {}},
+                    {"cell_type": "markdown", "source": ["# Title"], "metadata": {}}],
+          "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    out = student_notebook(nb)
+    assert out["cells"][0]["outputs"] == [] and out["cells"][0]["execution_count"] is None
+    assert STUB in out["cells"][0]["source"]
+    assert nb["cells"][0]["outputs"] == [{"x": 1}], "input notebook must not be modified"
+
+
+def test_student_cli_and_student_chapter_01_runs_under_nbval_lax(tmp_path):
+    out = tmp_path / "student"
+    subprocess.run([sys.executable, "-m", "kmlteach", "student", str(ROOT / "notebooks"), str(out)],
+                   check=True, capture_output=True, text=True)
+    nb_path = out / "01-svm.ipynb"
+    assert nb_path.exists()
+    text = nb_path.read_text()
+    assert "### BEGIN SOLUTION" not in text and "NotImplementedError" in text
+    log = tmp_path / "results.jsonl"
+    env = {**__import__("os").environ, "KMLTEACH_RESULTS": str(log)}
+    r = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--nbval-lax",
+                        "--nbval-current-env", "-o", "addopts=", str(nb_path)],
+                       capture_output=True, text=True, cwd=out, env=env, timeout=600)
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-2000:]
+    rows = [json.loads(line) for line in log.read_text().splitlines()]
+    assert rows and all(row["status"] == "not-implemented" for row in rows)
