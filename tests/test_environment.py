@@ -1,0 +1,151 @@
+"""environment.yml (Binder/conda) and postBuild agree with pyproject.toml.
+
+The pins themselves are resolved against PyPI by ``.ci/check_env_pins.py`` in CI (it
+needs the network); here we only check, offline, that the two files name the same
+runtime packages and that every conda pin lies inside pyproject's range.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import re
+import stat
+import tomllib
+from pathlib import Path
+
+import pytest
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
+from packaging.version import Version
+
+ROOT = Path(__file__).resolve().parent.parent
+ENV_FILE = ROOT / "environment.yml"
+POSTBUILD = ROOT / "postBuild"
+
+
+def _load_pins_module():
+    spec = importlib.util.spec_from_file_location("check_env_pins", ROOT / ".ci" / "check_env_pins.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+PINS = _load_pins_module()
+
+
+def _runtime_requirements() -> dict[str, Requirement]:
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    reqs = [Requirement(r) for r in project["dependencies"]]
+    return {canonicalize_name(r.name): r for r in reqs}
+
+
+def _conda_specs() -> list[str]:
+    env = PINS.load_environment(ENV_FILE)
+    deps = env.get("dependencies")
+    assert isinstance(deps, list) and deps, "environment.yml has no dependencies list"
+    return [d for d in deps if isinstance(d, str)]
+
+
+_CONDA = re.compile(r"^(?:(?P<channel>[^:\s]+)::)?(?P<name>[A-Za-z0-9_.\-]+)\s*(?P<op>=|==)?\s*(?P<ver>\S+)?$")
+
+
+def _parse(spec: str) -> dict:
+    m = _CONDA.match(spec.strip())
+    assert m, f"environment.yml: cannot read the dependency {spec!r}"
+    return m.groupdict()
+
+
+def _pins() -> dict[str, str | None]:
+    out = {}
+    for spec in _conda_specs():
+        d = _parse(spec)
+        out[canonicalize_name(d["name"])] = d["ver"]
+    return out
+
+
+def test_environment_file_parses_the_same_with_the_fallback_parser():
+    import yaml
+
+    text = ENV_FILE.read_text()
+    assert PINS._parse_minimal(text) == yaml.safe_load(text)
+
+
+def test_only_conda_forge():
+    env = PINS.load_environment(ENV_FILE)
+    assert env.get("channels") == ["conda-forge"], f"channels must be exactly [conda-forge], got {env.get('channels')}"
+    for spec in _conda_specs():
+        channel = _parse(spec)["channel"]
+        assert channel in (None, "conda-forge"), f"{spec!r} pulls from channel {channel!r}"
+
+
+def test_python_is_pinned_to_3_11():
+    specs = [_parse(s) for s in _conda_specs()]
+    python = [s for s in specs if s["name"] == "python"]
+    assert python and python[0]["op"] == "=" and python[0]["ver"] == "3.11", (
+        "environment.yml must pin python=3.11 (repo2docker defaults to 3.10)")
+
+
+def test_same_runtime_packages_as_pyproject():
+    runtime = set(_runtime_requirements())
+    conda = set(_pins()) - {"python", "pip"}
+    assert conda == runtime, (
+        f"environment.yml and pyproject.toml disagree: only in environment.yml {sorted(conda - runtime)}, "
+        f"only in pyproject.toml {sorted(runtime - conda)}")
+
+
+def test_pins_are_major_minor_inside_pyproject_ranges():
+    runtime = _runtime_requirements()
+    pins = _pins()
+    for name, req in runtime.items():
+        spec = next(s for s in _conda_specs() if canonicalize_name(_parse(s)["name"]) == name)
+        d = _parse(spec)
+        assert d["op"] == "=" and d["ver"], f"{spec!r}: pin it as {name}=MAJOR.MINOR"
+        assert re.fullmatch(r"\d+\.\d+", d["ver"]), f"{spec!r}: pin major.minor only (e.g. {name}=1.2)"
+        pin = pins[name]
+        # conda's `pkg=X.Y` means any X.Y.*: both ends of that range must satisfy pyproject.
+        for candidate in (Version(pin), Version(pin + ".9999")):
+            assert req.specifier.contains(candidate, prereleases=True), (
+                f"environment.yml pins {name}={pin}, but {candidate} is outside pyproject's {req}")
+
+
+def test_numba_pin_is_compatible_with_numpy_pin():
+    # numba 0.68 supports numpy < 2.6 (TOOLING_NOTES); keep the pair consistent.
+    pins = _pins()
+    if pins.get("numba") == "0.68":
+        assert Version(pins["numpy"]) < Version("2.6")
+    assert "llvmlite" not in pins, "pin numba only and let it pull the matching llvmlite"
+
+
+def test_conda_to_pip_translation():
+    assert PINS.conda_to_pip("numpy=2.4") == ("numpy", "numpy==2.4.*")
+    assert PINS.conda_to_pip("conda-forge::numba=0.68") == ("numba", "numba==0.68.*")
+    assert PINS.conda_to_pip("numba=0.68.1") == ("numba", "numba==0.68.1.*")
+    assert PINS.conda_to_pip("scipy>=1.12") == ("scipy", "scipy>=1.12")
+    assert PINS.conda_to_pip("pytorch=2.5") == ("pytorch", "torch==2.5.*")
+    assert PINS.conda_to_pip("python=3.11") == ("python", None)
+    assert PINS.conda_to_pip("pip") == ("pip", None)
+    with pytest.raises(ValueError, match="conda spec"):
+        PINS.conda_to_pip("numpy = = 2")
+    reqs, python = PINS.requirements(PINS.load_environment(ENV_FILE))
+    assert python == "3.11"
+    assert {r.split("==")[0] for r in reqs} == set(_runtime_requirements())
+
+
+def test_postbuild_installs_the_package_and_warms_the_cache():
+    assert POSTBUILD.exists(), "postBuild is missing"
+    lines = [ln.strip() for ln in POSTBUILD.read_text().splitlines()
+             if ln.strip() and not ln.strip().startswith("#")]
+    assert "set -e" in lines, "postBuild must start with `set -e`"
+    assert "pip install --no-deps -e ." in lines, "postBuild must run `pip install --no-deps -e .`"
+    assert "python -m kmlteach warmup" in lines, "postBuild must run `python -m kmlteach warmup`"
+    assert lines.index("set -e") < lines.index("pip install --no-deps -e .") < lines.index(
+        "python -m kmlteach warmup")
+    assert POSTBUILD.read_text().startswith("#!"), "postBuild needs a shebang line"
+    assert os.stat(POSTBUILD).st_mode & stat.S_IXUSR, "postBuild must be executable"
+
+
+def test_no_binder_folder_shadows_the_root_files():
+    # repo2docker reads only binder/ or .binder/ if one exists.
+    for d in ("binder", ".binder"):
+        assert not (ROOT / d).exists(), f"{d}/ exists: repo2docker would ignore environment.yml and postBuild"
