@@ -1,0 +1,45 @@
+"""The demonstration widget of the welcome notebook: a hyperplane through the origin."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..plots import figure, label_axes
+from ..plots.ch01 import hyperplane_segment
+from ._base import Explorer, slider
+from .ch01 import _class_scatters
+
+__all__ = ["make_angle_demo"]
+
+
+def make_angle_demo(X, y, angle: float = 30.0, lim: float = 3.5) -> Explorer:
+    """Rotate w = (cos a, sin a) and count the points on the wrong side of <w, x> = 0.
+
+    State: ``angle`` (degrees), ``w``, ``mistakes`` (count of y<w,x> <= 0).
+    """
+    X = np.asarray(X, dtype=float)
+    y = np.asarray(y, dtype=float)
+    fig, ax = figure(4.8, 4.2)
+    _class_scatters(ax, X, y, s=36)
+    (line,) = ax.plot([], [], color="black", lw=2, label=r"$\langle w, x\rangle = 0$")
+    wrong = ax.scatter([], [], s=150, facecolors="none", edgecolors="#D55E00", linewidths=1.5,
+                       label="wrong side")
+    ax.set_xlim(-lim, lim)
+    ax.set_ylim(-lim, lim)
+    ax.set_aspect("equal")
+    ax.legend(loc="upper left", fontsize=8)
+    label_axes(ax, "$x_1$", "$x_2$")
+    controls = {"angle": slider("angle of w (degrees)", angle, 0.0, 360.0, 5.0, readout_format=".0f",
+                                width="380px")}
+
+    def update(ex: Explorer) -> None:
+        a = float(ex.controls["angle"].value)
+        w = np.array([np.cos(np.deg2rad(a)), np.sin(np.deg2rad(a))])
+        bad = y * (X @ w) <= 0
+        line.set_data(*hyperplane_segment(w, 0.0, (-lim, lim), (-lim, lim)))
+        wrong.set_offsets(X[bad] if bad.any() else np.zeros((0, 2)))
+        ex.state.update(angle=a, w=w, mistakes=int(bad.sum()))
+        ex.set_readout(f"w = ({w[0]:+.2f}, {w[1]:+.2f}) &nbsp; points on the wrong side: "
+                       f"<b>{int(bad.sum())}</b> of {len(y)}")
+
+    return Explorer(fig, controls, update, title="Rotate the hyperplane", css_class="kml-angle-demo")

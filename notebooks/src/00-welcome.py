@@ -1,0 +1,126 @@
+# %% [markdown]
+# # 00 · Welcome: how this course works
+#
+# [![Open in Binder](https://mybinder.org/badge_logo.svg)](https://mybinder.org/v2/gh/kmlteach/kmlteach/main?urlpath=lab/tree/notebooks/00-welcome.ipynb)
+#
+# This course teaches large-margin and kernel methods by letting you run, poke at and
+# re-derive every algorithm. Each chapter is one notebook like this one. The algorithms
+# themselves live in a small Python package, `kmlteach`, whose functions follow the
+# pseudo-code of the books line by line, so you can read them side by side.
+#
+# **Objectives of this notebook.** After it you can
+# 1. run cells, move widgets and use the self-checking exercises;
+# 2. check your environment with `kmlteach.check_env()`;
+# 3. read the notation of the course, and know where the sources disagree.
+
+# %% [markdown]
+# ## Running the notebooks
+#
+# * **Run a cell** with <kbd>Shift</kbd>+<kbd>Enter</kbd>; *Run → Run All Cells* runs a whole
+#   chapter. Every notebook runs top to bottom in well under a minute.
+# * **Widgets** (sliders, drop-downs) redraw a figure when you move them. Next to every widget
+#   there is a static figure of the same idea, so the page still reads where widgets do not
+#   run (a PDF export, a preview on the web).
+# * **Numba.** The heavy loops are compiled with Numba the first time they run; the compiled
+#   code is cached on disk, so later runs are instant. `python -m kmlteach warmup` compiles
+#   everything ahead of time (Binder does this for you).
+# * **Nothing is downloaded.** All data sets are generated from a seed or ship with the package.
+#
+# First, check the environment. The last line tells you whether sliders can render here.
+
+# %%
+# NBVAL_IGNORE_OUTPUT
+import kmlteach
+
+info = kmlteach.check_env()
+
+# %% [markdown]
+# ## A first widget
+#
+# The figure below is a static picture: a hyperplane $\langle w, x\rangle = 0$ in the plane,
+# given by its angle. Under it the same picture becomes a widget; move the angle and watch the
+# readout. (Widgets are built in `kmlteach.widgets`; the notebooks only call them.)
+
+# %%
+import matplotlib.pyplot as plt
+import numpy as np
+
+from kmlteach.datasets import separable
+from kmlteach.plots import scatter_classes
+from kmlteach.plots.ch01 import plot_hyperplane
+
+SEED = 0
+X, y = separable(m=30, d=2, margin=0.6, seed=SEED)
+X = X * 2.5
+theta = np.deg2rad(30)
+w = np.array([np.cos(theta), np.sin(theta)])
+
+fig, ax = plt.subplots(figsize=(4.8, 4.2), layout="constrained")
+scatter_classes(X, y, ax=ax)
+plot_hyperplane(w, 0.0, ax, xlim=(-3.5, 3.5), ylim=(-3.5, 3.5), margin=False)
+ax.set_aspect("equal")
+ax.set_xlabel("$x_1$")
+ax.set_ylabel("$x_2$")
+ax.legend(loc="upper left", fontsize=8)
+ax.set_title("a hyperplane through the origin, angle 30°")
+plt.show()
+mistakes = int(np.sum(y * (X @ w) <= 0))
+print(f"points on the wrong side: {mistakes} of {len(y)}")
+
+# %%
+# NBVAL_IGNORE_OUTPUT
+from kmlteach.widgets.welcome import make_angle_demo
+
+make_angle_demo(X, y)
+
+# %% [markdown]
+# ## Exercises check themselves
+#
+# Each exercise is a function for you to complete. In your copy (the *student version*) its
+# body is a single line `raise NotImplementedError(...)`; replace it with your code and run the
+# cell. The call `check(...)` under it runs your function on several inputs, compares with the
+# reference implementation and prints ✓, ✗ with the first failing input, or "not implemented
+# yet". It never stops the notebook. `hint(...)` gives a nudge, `solution(...)` the answer.
+#
+# **Warm-up exercise.** For a weight vector $w$ and a labelled sample $(x_i, y_i)$ with
+# $y_i \in \{-1, +1\}$, the *functional margins* are $y_i\langle w, x_i\rangle$: positive when
+# $x_i$ is on the side its label asks for. Compute all of them at once.
+
+# %%
+from kmlteach.exercises import check, hint, solution
+
+
+def margins(X, y, w):
+    ### BEGIN SOLUTION
+    return y * (X @ w)
+    ### END SOLUTION
+
+
+check("00.margins", margins)
+
+# %% [markdown]
+# ## Notation, and where the sources differ
+#
+# We follow *Understanding Machine Learning* (UML) wherever it has a formula, and say so when
+# another source writes the same thing differently.
+#
+# | object | this course | differences between the sources |
+# |---|---|---|
+# | sample | $S = ((x_1, y_1), \dots, (x_m, y_m))$, $x_i \in \mathbb{R}^d$ | HSS writes $n$ for the sample size |
+# | labels (binary) | $y \in \{-1, +1\}$ | UML's class-mean exercise (16.6) outputs $\{0, 1\}$; convert with $2y - 1$ |
+# | halfspace | $h(x) = \operatorname{sign}(\langle w, x\rangle + b)$ | *homogeneous* means $b = 0$ |
+# | soft-SVM | $\min_w \frac{\lambda}{2}\lVert w\rVert^2 + \frac1m\sum_i \max(0, 1 - y_i\langle w, x_i\rangle)$ (UML (15.12), what SGD solves) | UML (15.6) writes $\lambda\lVert w\rVert^2$ (its $\lambda$ is half ours); HSS and libraries write $\frac12\lVert w\rVert^2 + C\sum_i \xi_i$, i.e. $C = 1/(\lambda m)$ |
+# | Gaussian kernel | $\exp(-\lVert x - x'\rVert^2/(2\sigma))$ (UML §16.2, $\sigma$ not squared) | HSS and scikit-learn: $\exp(-\gamma\lVert x - x'\rVert^2)$, so $\gamma = 1/(2\sigma)$ |
+# | polynomial kernel | $(c + \langle x, x'\rangle)^k$ | UML uses $c = 1$; $c = 0$ is the homogeneous kernel of HSS |
+# | perceptron mistake | $y\langle w, x\rangle \le 0$ | HSS prints "$\ge 0$ is correct", which never updates from $w = 0$ |
+# | diffusion kernel | $\exp(\beta(A - D))$, the heat kernel | HSS prints $e^{-\beta L}$ with $L = A - D$; chapter 03 shows both |
+#
+# The library follows the same conventions; its docstrings cite the equation they implement.
+
+# %% [markdown]
+# ## Summary
+#
+# * Run top to bottom; move widgets; the static figure next to each widget says the same thing.
+# * `kmlteach.check_env()` reports versions, the Numba cache and widget support.
+# * Exercises: fill in the function, run `check`; ask for `hint` before `solution`.
+# * Next: [01 · Margins and support vector machines](01-svm.ipynb).
