@@ -1,0 +1,369 @@
+# %% [markdown]
+# # 01 · Margins and support vector machines
+#
+# [![Open in Binder](https://mybinder.org/badge_logo.svg)](https://mybinder.org/v2/gh/kmlteach/kmlteach/main?urlpath=lab/tree/notebooks/01-svm.ipynb)
+#
+# *Sources: UML §15 (support vector machines), UML §14 ex. 3 (the perceptron as subgradient
+# descent), HSS2 §2.2.1 (perceptron, Novikoff's theorem), HSS2 §2.3.1 (soft margin and its dual).*
+#
+# A linearly separable sample is separated by infinitely many halfspaces. Which one should we
+# pick? The support vector machine picks the one that stays as far as possible from every
+# training point, and this single idea — keep a *margin* — carries through the whole course.
+#
+# **Objectives.** After this notebook you can
+# 1. compute the distance of a point to a hyperplane and the margin of a sample;
+# 2. solve the hard-SVM and soft-SVM problems exactly and read off the support vectors;
+# 3. run SGD for soft-SVM and watch its optimisation gap shrink like $\log T/(\lambda T)$;
+# 4. relate the hinge, ramp and 0–1 losses;
+# 5. check Novikoff's $(R/\gamma)^2$ mistake bound for the perceptron.
+
+# %%
+import matplotlib.pyplot as plt
+import numpy as np
+
+from kmlteach import losses, svm
+from kmlteach.datasets import separable
+from kmlteach.plots.ch01 import plot_losses, plot_novikoff, plot_sgd_gap, plot_svm
+from kmlteach.widgets.ch01 import default_margin_points, soft_margin_points
+
+SEED = 0
+rng = np.random.default_rng(SEED)
+
+# %% [markdown]
+# ## 1 · Distances and margins
+#
+# A hyperplane is the set $\{v : \langle w, v\rangle + b = 0\}$. Projecting a point $x$ on the
+# unit normal $w/\lVert w\rVert$ shows that its distance to the hyperplane is
+#
+# $$\operatorname{dist}(x) = \frac{|\langle w, x\rangle + b|}{\lVert w\rVert},$$
+#
+# which is UML's Claim 15.1 (stated there for $\lVert w\rVert = 1$). For a labelled point the
+# *functional margin* $y(\langle w, x\rangle + b)$ is positive exactly when the point is on the
+# correct side; divided by $\lVert w\rVert$ it becomes the *geometric margin*, a signed
+# distance. The margin of $(w, b)$ on a whole sample is the smallest geometric margin.
+
+# %%
+X0, y0 = default_margin_points()
+w0, b0 = np.array([1.0, -0.5]), 0.2
+d = svm.distance_to_hyperplane(X0, w0, b0)
+gm = svm.geometric_margins(X0, y0, w0, b0)
+print("distance of the first three points:", ", ".join(f"{v:.3f}" for v in d[:3]))
+print(f"margin of (w, b) on the sample:      {gm.min():.3f}  (point {int(np.argmin(gm))})")
+
+# %% [markdown]
+# ## 2 · Hard-SVM: the widest band
+#
+# Among the hyperplanes that separate the sample, hard-SVM returns the one whose margin is
+# largest (UML (15.2)). Fixing the scale so that the closest points have functional margin 1
+# turns this into a quadratic program (UML (15.3)):
+#
+# $$\min_{w, b}\ \lVert w\rVert^2 \quad\text{s.t.}\quad y_i(\langle w, x_i\rangle + b) \ge 1\ \ (i = 1..m),$$
+#
+# whose solution has margin $1/\lVert w\rVert$. `svm.hard_svm` solves it exactly (a sequential
+# minimal optimisation solver on the dual, no QP library needed) and refuses, with a clear
+# error, samples that no hyperplane separates.
+
+# %%
+res = svm.hard_svm(X0, y0)
+print(f"w = ({res.w[0]:.4f}, {res.w[1]:.4f}),  b = {res.b:.4f}")
+print(f"margin 1/||w|| = {res.margin:.4f};  support vectors: {res.support.tolist()}")
+fm = y0 * (X0 @ res.w + res.b)
+print(f"smallest functional margin = {fm.min():.6f}  (the constraints are tight on the support vectors)")
+
+fig, ax = plt.subplots(figsize=(5.2, 4.6), layout="constrained")
+plot_svm(X0, y0, res.w, res.b, res.support, ax=ax, title="max-margin hyperplane",
+         xlim=(-3, 3), ylim=(-3, 3))
+plt.show()
+
+# %% [markdown]
+# **Margin explorer.** Pick a point and move it. The black line is the max-margin hyperplane,
+# the grey band its margin, circled points the support vectors; the orange dash-dotted line is
+# the separator the perceptron (section 4) happens to find. Notice that moving a point that is
+# *not* a support vector changes nothing — until it enters the band. Flip a label to make the
+# sample inseparable and the hard-SVM problem has no solution.
+
+# %%
+# NBVAL_IGNORE_OUTPUT
+from kmlteach.widgets.ch01 import make_margin_explorer
+
+make_margin_explorer()
+
+# %%
+try:
+    svm.hard_svm(np.array([[0.0, 0.0], [1.0, 1.0], [0.0, 1.0], [1.0, 0.0]]),
+                 np.array([1.0, 1.0, -1.0, -1.0]))
+except ValueError as err:
+    print("XOR:", err)
+
+# %% [markdown]
+# ## 3 · Support vectors and duality
+#
+# Why do only a few points matter? For the homogeneous problem, the dual (UML (15.11)) is
+#
+# $$\max_{\alpha \ge 0}\ \sum_i \alpha_i - \tfrac12 \sum_{i,j} \alpha_i\alpha_j y_i y_j \langle x_i, x_j\rangle,
+# \qquad w = \sum_i \alpha_i y_i x_i,$$
+#
+# (with a bias, the extra constraint $\sum_i \alpha_i y_i = 0$ appears). Complementary
+# slackness — the Fritz John / KKT conditions behind UML Theorem 15.8 — says $\alpha_i > 0$ only
+# where the constraint is tight, $y_i(\langle w, x_i\rangle + b) = 1$. So $w$ is a combination of
+# the support vectors alone. Let us check both facts on the solution above.
+
+# %%
+w_from_alpha = (res.alpha * y0) @ X0
+print(f"|| w - sum_i alpha_i y_i x_i || = {np.linalg.norm(w_from_alpha - res.w):.2e}")
+print(f"sum_i alpha_i y_i = {np.sum(res.alpha * y0):.2e}")
+print(" i   alpha_i   y_i(<w,x_i>+b)")
+for i in range(len(y0)):
+    print(f"{i:2d}  {res.alpha[i]:8.4f}   {fm[i]:8.4f}")
+
+# %% [markdown]
+# Points with $\alpha_i = 0$ could be deleted without changing the solution; this is the
+# *sparsity* of SVMs, and the reason the dual is solved when $d$ is large or, in the next
+# chapter, infinite.
+#
+# ## 4 · The perceptron and Novikoff's bound
+#
+# The batch perceptron (UML §9.1.2; HSS2 §2.2.1) starts at $w = 0$ and, while some example has
+# $y_i\langle w, x_i\rangle \le 0$, adds $y_i x_i$ to $w$. (HSS2 prints "$\ge 0$ counts as
+# correct"; from $w = 0$ that test never fires, so we use $\le 0$.) It finds *a* separator,
+# not the widest one. Novikoff's theorem bounds the number of updates by $(R/\gamma)^2$, where
+# $R = \max_i\lVert x_i\rVert$ and $\gamma$ is the best margin a homogeneous halfspace achieves
+# — exactly the margin of `hard_svm(..., homogeneous=True)`. We try it on 40 random samples
+# whose margins vary.
+
+# %%
+updates, bounds = [], []
+for k in range(40):
+    Xk, yk = separable(m=60, d=3, margin=float(rng.uniform(0.05, 0.8)), seed=100 + k)
+    Xk = Xk + 0.0  # homogeneous: the separator of `separable` need not pass through 0, so lift
+    Xh = np.c_[Xk, np.ones(len(yk))]
+    hk = svm.hard_svm(Xh, yk, homogeneous=True)
+    pk = svm.perceptron(Xh, yk)
+    R = np.max(np.linalg.norm(Xh, axis=1))
+    updates.append(pk.n_updates)
+    bounds.append((R / hk.margin) ** 2)
+updates, bounds = np.array(updates), np.array(bounds)
+print(f"all samples within the bound: {bool(np.all(updates <= bounds))}")
+print(f"largest ratio updates / bound: {np.max(updates / bounds):.3f}")
+
+fig, ax = plt.subplots(figsize=(5, 3.8), layout="constrained")
+plot_novikoff(updates, bounds, ax=ax)
+plt.show()
+
+# %% [markdown]
+# The bound holds everywhere and is often loose by an order of magnitude: it is a worst case
+# over all orders in which mistakes can be made.
+#
+# ## 5 · Soft-SVM and the role of λ
+#
+# Real data are rarely separable. Soft-SVM lets constraints be violated and pays for it with
+# the hinge loss. We write its objective as in UML (15.12), the form SGD minimises:
+#
+# $$F(w, b) = \frac{\lambda}{2}\lVert w\rVert^2 + \frac1m\sum_{i=1}^m \max\{0,\ 1 - y_i(\langle w, x_i\rangle + b)\}.$$
+#
+# (UML (15.6) writes $\lambda\lVert w\rVert^2$, so its $\lambda$ is half of ours; libraries write
+# $\frac12\lVert w\rVert^2 + C\sum_i\xi_i$, i.e. $C = 1/(\lambda m)$.) A large $\lambda$ buys a
+# wide margin at the price of violations; a small one approaches hard-SVM. `svm.soft_svm`
+# returns the exact minimiser (dual coordinate descent to a duality gap below $10^{-8}$).
+
+# %%
+Xs, ys = soft_margin_points()
+fig, axes = plt.subplots(1, 3, figsize=(12, 4.2), layout="constrained")
+for ax, lam in zip(axes, (0.003, 0.1, 3.0)):
+    r = svm.soft_svm(Xs, ys, lam, homogeneous=False)
+    viol = int(np.sum(ys * (Xs @ r.w + r.b) < 1))
+    plot_svm(Xs, ys, r.w, r.b, ax=ax, xlim=(-3, 3), ylim=(-3, 3), legend=(ax is axes[0]),
+             title=f"λ = {lam}: width {2 / np.linalg.norm(r.w):.2f}, {viol} violations")
+plt.show()
+
+# %% [markdown]
+# **λ explorer.** Slide λ over four decades. Squares mark margin violations
+# ($y f(x) < 1$); the readout tracks the margin width $2/\lVert w\rVert$, the violations, the
+# training errors and the objective.
+
+# %%
+# NBVAL_IGNORE_OUTPUT
+from kmlteach.widgets.ch01 import make_lambda_explorer
+
+make_lambda_explorer()
+
+# %% [markdown]
+# ## 6 · Hinge, ramp and 0–1 losses
+#
+# With $z = y\langle w, x\rangle$ the margin of one example, the 0–1 loss is $\mathbb 1[z \le 0]$.
+# The hinge loss $\max(0, 1 - z)$ is the smallest convex function above it that is 0 for
+# margins $\ge 1$, which is why soft-SVM is a convex program. The ramp loss
+# $\min\{1, \max(0, 1 - z)\}$ (UML §15.2.3) also upper-bounds the 0–1 loss but caps the
+# penalty of a badly misclassified point at 1: it is robust to outliers and not convex. The
+# logistic loss $\log(1 + e^{-z})$ and the exponential loss $e^{-z}$ (boosting, chapter 08) are
+# other convex surrogates.
+
+# %%
+fig, ax = plt.subplots(figsize=(6.4, 3.8), layout="constrained")
+plot_losses(ax=ax)
+plt.show()
+z = np.array([-1.0, 0.0, 0.5, 1.0, 2.0])
+for name in ("zero_one", "hinge", "ramp"):
+    print(f"{name:>8}: " + "  ".join(f"{v:.2f}" for v in losses.LOSSES[name][0](z)))
+
+# %% [markdown]
+# **Loss gallery.** Move the margin $z$ and read every loss and a subgradient there; at a kink
+# (hinge at $z = 1$) any slope between the two one-sided derivatives is a subgradient.
+
+# %%
+# NBVAL_IGNORE_OUTPUT
+from kmlteach.widgets.ch01 import make_loss_gallery
+
+make_loss_gallery()
+
+# %% [markdown]
+# ## 7 · SGD for soft-SVM (UML §15.5)
+#
+# The procedure keeps a running sum $\theta$ of the sampled subgradient directions instead of
+# $w$ itself:
+#
+# * $\theta^{(1)} = 0$; for $t = 1, \dots, T$: $w^{(t)} = \theta^{(t)}/(\lambda t)$; draw $i$
+#   uniformly from $\{1..m\}$; if $y_i\langle w^{(t)}, x_i\rangle < 1$ set
+#   $\theta^{(t+1)} = \theta^{(t)} + y_i x_i$, else $\theta^{(t+1)} = \theta^{(t)}$;
+# * output $\bar w = \frac1T \sum_{t=1}^T w^{(t)}$.
+#
+# This is SGD with step size $1/(\lambda t)$ on the homogeneous objective $F(w)$ above. Its
+# analysis for $\lambda$-strongly convex problems bounds the expected optimisation gap by
+# $\rho^2(1 + \ln T)/(\lambda T)$ up to a constant, where $\rho$ bounds the subgradient norms.
+# We measure the gap against the exact minimiser for growing $T$, averaged over 5 seeds.
+
+# %%
+lam = 0.1
+Xg, yg = soft_margin_points(m=200, seed=7)
+exact = svm.soft_svm(Xg, yg, lam)
+R = float(np.max(np.linalg.norm(Xg, axis=1)))
+Ts = np.array([10, 100, 1_000, 10_000, 100_000])
+gaps = []
+for T in Ts:
+    g = [svm.soft_svm_objective(svm.sgd_soft_svm(Xg, yg, lam, int(T), s).w, Xg, yg, lam) - exact.objective
+         for s in range(5)]
+    gaps.append(np.mean(g))
+gaps = np.array(gaps)
+c = R ** 2
+bound = c * (1 + np.log(Ts)) / (lam * Ts)
+for T, g, bd in zip(Ts, gaps, bound):
+    print(f"T = {T:>7d}:  gap = {g:.2e}   bound = {bd:.2e}")
+
+fig, ax = plt.subplots(figsize=(6, 3.8), layout="constrained")
+plot_sgd_gap(Ts, gaps, bound, ax=ax, title=f"λ = {lam}, m = {len(yg)}, c = R² = {c:.1f}")
+plt.show()
+
+# %% [markdown]
+# **SGD explorer.** The exact minimiser (black) against SGD's averaged output (orange) after
+# $T$ steps; try different seeds at small $T$ to see the randomness, then increase $T$.
+
+# %%
+# NBVAL_IGNORE_OUTPUT
+from kmlteach.widgets.ch01 import make_sgd_explorer
+
+make_sgd_explorer()
+
+# %% [markdown]
+# ## 8 · Exercises
+#
+# Each exercise is checked against the reference implementation on several inputs.
+# Use `hint("01.xxx")` if you are stuck.
+#
+# **Exercise 1 (distance).** Return the Euclidean distance of `x` to the hyperplane
+# $\langle w, v\rangle + b = 0$ (Claim 15.1, for any non-zero $w$).
+
+# %%
+from kmlteach.exercises import check, hint, solution
+
+
+def distance(x, w, b):
+    ### BEGIN SOLUTION
+    return abs(np.dot(w, x) + b) / np.linalg.norm(w)
+    ### END SOLUTION
+
+
+check("01.distance", distance)
+
+# %% [markdown]
+# **Exercise 2 (hinge).** Return the pair (loss, subgradient) for the hinge loss of a single
+# example as a function of $w$: $\max(0, 1 - y\langle w, x\rangle)$ and a subgradient with
+# respect to $w$ — the one SGD uses: $-yx$ when $y\langle w, x\rangle < 1$, else $0$.
+
+# %%
+def hinge_and_subgradient(w, x, y):
+    ### BEGIN SOLUTION
+    z = y * np.dot(w, x)
+    if z < 1:
+        return 1 - z, -y * x
+    return 0.0, np.zeros_like(x)
+    ### END SOLUTION
+
+
+check("01.hinge", hinge_and_subgradient)
+
+# %% [markdown]
+# **Exercise 3 (one SGD step).** Implement step $t$ of SGD for soft-SVM: given $\theta^{(t)}$,
+# $t$, $\lambda$ and the drawn example $(x, y)$, return $(w^{(t)}, \theta^{(t+1)})$.
+
+# %%
+def sgd_step(theta, t, lam, x, y):
+    ### BEGIN SOLUTION
+    w = theta / (lam * t)
+    if y * np.dot(w, x) < 1:
+        return w, theta + y * x
+    return w, theta.copy()
+    ### END SOLUTION
+
+
+check("01.sgd_step", sgd_step)
+
+# %% [markdown]
+# **Exercise 4 (batch perceptron).** Start from $w = 0$; while some $i$ has
+# $y_i\langle w, x_i\rangle \le 0$, update with the *first* such $i$. Return $w$ (the inputs are
+# separable, so the loop ends).
+
+# %%
+def batch_perceptron(X, y):
+    ### BEGIN SOLUTION
+    w = np.zeros(X.shape[1])
+    while True:
+        bad = np.flatnonzero(y * (X @ w) <= 0)
+        if bad.size == 0:
+            return w
+        w = w + y[bad[0]] * X[bad[0]]
+    ### END SOLUTION
+
+
+check("01.perceptron", batch_perceptron)
+
+# %% [markdown]
+# **Exercise 5 (perceptron as subgradient descent, UML §14 ex. 3).** For a separable sample,
+# $f(w) = \max_i (1 - y_i\langle w, x_i\rangle)$ is convex and $f(w) < 1$ means $w$ separates.
+# Return a subgradient of $f$ at $w$ — the gradient of the first term attaining the maximum.
+# (Subgradient descent with this direction updates $w \leftarrow w + \eta\, y_{i^*}x_{i^*}$:
+# a perceptron that always corrects the *worst* example.)
+
+# %%
+def max_margin_subgradient(w, X, y):
+    ### BEGIN SOLUTION
+    i = np.argmax(1 - y * (X @ w))
+    return -y[i] * X[i]
+    ### END SOLUTION
+
+
+check("01.subgradient_perceptron", max_margin_subgradient)
+
+# %% [markdown]
+# ## Summary
+#
+# * The distance to a hyperplane is $|\langle w, x\rangle + b|/\lVert w\rVert$; the margin of a
+#   sample is the smallest such (signed) distance.
+# * Hard-SVM maximises the margin; with the scaling "closest functional margin = 1" it is the
+#   QP $\min\lVert w\rVert^2$ s.t. $y_i(\langle w, x_i\rangle + b) \ge 1$, and its solution is a
+#   combination of the support vectors only.
+# * Soft-SVM trades margin against hinge loss through λ; SGD solves it with steps
+#   $1/(\lambda t)$ and an averaged output, with a gap of order $\log T/(\lambda T)$.
+# * The perceptron finds some separator within $(R/\gamma)^2$ updates.
+#
+# Next: [02 · Kernels](02-kernels.ipynb) — the same algorithms, in a feature space we never
+# have to build.
