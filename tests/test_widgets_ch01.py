@@ -63,8 +63,8 @@ def test_moving_a_support_vector_changes_the_hyperplane():
 def test_flipping_a_label_can_make_the_sample_inseparable():
     ex = make_margin_explorer()
     X, y = default_margin_points()
-    # point 4 sits inside the -1 cloud: labelling it +1 leaves a -1 point on either side
-    ex.controls["point"].value = 4
+    # point 5 lies inside the hull of the -1 cloud: labelled +1 no line separates (checked by LP)
+    ex.controls["point"].value = 5
     ex.controls["label"].value = 1.0
     assert ex.state["separable"] is False and ex.state["w"] is None
     assert "not linearly separable" in ex.state["readout"]
