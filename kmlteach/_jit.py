@@ -24,8 +24,9 @@ Safe caching
 locator available`` at *decoration* time when neither the package's ``__pycache__``
 nor a per-user cache directory is writable (a read-only site-packages with an
 unwritable HOME, as on some JupyterHubs). :func:`jit` catches that, points Numba at a
-fresh temporary cache directory and tries again; if even that fails it compiles
-without a cache. Importing the package therefore never fails because of caching.
+private per-user directory under the system temp dir and tries again; if even that
+fails it compiles without a cache. Importing the package therefore never fails
+because of caching.
 
 Without Numba
 -------------
@@ -36,6 +37,7 @@ plain Python function: the course still runs, only slower.
 from __future__ import annotations
 
 import os
+import stat
 import tempfile
 import time
 from typing import Callable
@@ -57,11 +59,34 @@ _FALLBACK_DIR: str | None = None
 _CACHE_DISABLED = False
 
 
+def _private_temp_dir() -> str:
+    """A per-user cache directory under the system temp dir.
+
+    ``<tmp>/kmlteach-numba-<uid>`` is reused by later processes (so a kernel restart
+    does not recompile, and no new directory is left behind per process) when it is a
+    real directory owned by this user and writable by nobody else; otherwise a fresh
+    ``mkdtemp`` directory is used. Raises ``OSError`` if nothing can be created.
+    """
+    getuid = getattr(os, "getuid", None)
+    if getuid is not None:
+        uid = getuid()
+        path = os.path.join(tempfile.gettempdir(), f"kmlteach-numba-{uid}")
+        try:
+            os.mkdir(path, 0o700)
+        except FileExistsError:
+            pass
+        st = os.lstat(path)
+        if (stat.S_ISDIR(st.st_mode) and st.st_uid == uid and not st.st_mode & 0o022
+                and os.access(path, os.W_OK | os.X_OK)):
+            return path
+    return tempfile.mkdtemp(prefix="kmlteach-numba-")
+
+
 def _use_temp_cache_dir() -> str:
-    """Point Numba's cache at a private temporary directory (created once)."""
+    """Point Numba's cache at a private temporary directory (chosen once per process)."""
     global _FALLBACK_DIR
     if _FALLBACK_DIR is None:
-        _FALLBACK_DIR = tempfile.mkdtemp(prefix="kmlteach-numba-")
+        _FALLBACK_DIR = _private_temp_dir()
         os.environ["NUMBA_CACHE_DIR"] = _FALLBACK_DIR
         numba.config.CACHE_DIR = _FALLBACK_DIR
     return _FALLBACK_DIR
