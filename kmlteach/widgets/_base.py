@@ -114,3 +114,23 @@ def int_slider(description: str, value: int, min: int, max: int, step: int = 1,
     return W.IntSlider(value=value, min=min, max=max, step=step, description=description,
                        continuous_update=False, style={"description_width": "initial"},
                        layout=W.Layout(width=width), **kw)
+
+
+def class_scatters(ax, X, y, s: float = 48) -> dict:
+    """One scatter artist per binary class (-1, +1), styled as everywhere in the course.
+
+    Returns ``{-1.0: PathCollection, 1.0: PathCollection}`` so callbacks can move points
+    with ``set_offsets``.
+    """
+    import numpy as np
+
+    from ..plots import class_style
+
+    arts = {}
+    for lab, k in ((-1.0, 0), (1.0, 1)):
+        st = class_style(k)
+        pts = np.asarray(X)[np.asarray(y) == lab]
+        arts[lab] = ax.scatter(pts[:, 0], pts[:, 1], s=s, c=st["color"], marker=st["marker"],
+                               edgecolors="white", linewidths=0.6, zorder=3,
+                               label=f"y = {int(lab):+d}")
+    return arts

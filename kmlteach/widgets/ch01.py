@@ -13,10 +13,10 @@ import ipywidgets as W
 import numpy as np
 
 from .. import losses as L
-from ..plots import OKABE_ITO, class_style, figure, label_axes
+from ..plots import OKABE_ITO, figure, label_axes
 from ..plots.ch01 import band_polygon, hyperplane_segment
 from ..svm import hard_svm, perceptron, sgd_soft_svm, soft_svm
-from ._base import Explorer, int_slider, slider
+from ._base import Explorer, class_scatters, int_slider, slider
 
 __all__ = ["default_margin_points", "make_margin_explorer", "make_lambda_explorer",
            "make_loss_gallery", "make_sgd_explorer", "soft_margin_points"]
@@ -38,17 +38,6 @@ def soft_margin_points(m: int = 40, seed: int = 1):
     y = np.where(np.arange(m) % 2 == 0, 1.0, -1.0)
     X = rng.normal(scale=0.9, size=(m, 2)) + np.outer(y, [0.9, 0.6])
     return np.clip(X, -2.9, 2.9), y
-
-
-def _class_scatters(ax, X, y, s=48):
-    arts = {}
-    for lab, k in ((-1.0, 0), (1.0, 1)):
-        st = class_style(k)
-        pts = X[y == lab]
-        arts[lab] = ax.scatter(pts[:, 0], pts[:, 1], s=s, c=st["color"], marker=st["marker"],
-                               edgecolors="white", linewidths=0.6, zorder=3,
-                               label=f"y = {int(lab):+d}")
-    return arts
 
 
 def _set_offsets(art, pts):
@@ -100,7 +89,7 @@ def make_margin_explorer(X=None, y=None) -> Explorer:
     (m_lo,) = ax.plot([], [], color=OKABE_ITO["black"], lw=1, ls="--")
     (m_hi,) = ax.plot([], [], color=OKABE_ITO["black"], lw=1, ls="--", label=r"$\langle w,x\rangle+b=\pm1$")
     (perc,) = ax.plot([], [], color=OKABE_ITO["orange"], lw=2, ls="-.", label="perceptron")
-    scat = _class_scatters(ax, X, y)
+    scat = class_scatters(ax, X, y)
     sv = ax.scatter([], [], s=190, facecolors="none", edgecolors=OKABE_ITO["black"], linewidths=1.5,
                     zorder=4, label="support vectors")
     sel = ax.scatter([], [], s=320, facecolors="none", edgecolors=OKABE_ITO["green"], linewidths=2.2,
@@ -213,7 +202,7 @@ def make_lambda_explorer(X=None, y=None, lam: float = 0.1) -> Explorer:
     (hyper,) = ax.plot([], [], color=OKABE_ITO["black"], lw=2, label="soft-SVM hyperplane")
     (m_lo,) = ax.plot([], [], color=OKABE_ITO["black"], lw=1, ls="--")
     (m_hi,) = ax.plot([], [], color=OKABE_ITO["black"], lw=1, ls="--", label="margin ±1")
-    _class_scatters(ax, X, y)
+    class_scatters(ax, X, y)
     viol = ax.scatter([], [], s=170, facecolors="none", edgecolors=OKABE_ITO["vermillion"],
                       linewidths=1.5, marker="s", zorder=4, label=r"violation: $y f(x) < 1$")
     ax.legend(loc="lower left", fontsize=7.5, framealpha=0.9)
@@ -319,7 +308,7 @@ def make_sgd_explorer(X=None, y=None, lam: float = 0.1, seed: int = 0) -> Explor
     ax.set_ylim(LIM)
     ax.set_aspect("equal")
     label_axes(ax, "$x_1$", "$x_2$")
-    _class_scatters(ax, X, y)
+    class_scatters(ax, X, y)
     (exact_line,) = ax.plot([], [], color=OKABE_ITO["black"], lw=2, label="exact soft-SVM")
     (sgd_line,) = ax.plot([], [], color=OKABE_ITO["orange"], lw=2, ls="--", label=r"SGD average $\bar w$")
     ax.legend(loc="lower left", fontsize=8)

@@ -6,8 +6,7 @@ import numpy as np
 
 from ..plots import figure, label_axes
 from ..plots.ch01 import hyperplane_segment
-from ._base import Explorer, slider
-from .ch01 import _class_scatters
+from ._base import Explorer, class_scatters, slider
 
 __all__ = ["make_angle_demo"]
 
@@ -20,10 +19,12 @@ def make_angle_demo(X, y, angle: float = 30.0, lim: float = 3.5) -> Explorer:
     X = np.asarray(X, dtype=float)
     y = np.asarray(y, dtype=float)
     fig, ax = figure(4.8, 4.2)
-    _class_scatters(ax, X, y, s=36)
+    class_scatters(ax, X, y, s=36)
     (line,) = ax.plot([], [], color="black", lw=2, label=r"$\langle w, x\rangle = 0$")
     wrong = ax.scatter([], [], s=150, facecolors="none", edgecolors="#D55E00", linewidths=1.5,
                        label="wrong side")
+    arrow = ax.annotate("", xy=(1, 0), xytext=(0, 0),
+                        arrowprops=dict(arrowstyle="->", lw=2, color="#009E73"))
     ax.set_xlim(-lim, lim)
     ax.set_ylim(-lim, lim)
     ax.set_aspect("equal")
@@ -38,6 +39,7 @@ def make_angle_demo(X, y, angle: float = 30.0, lim: float = 3.5) -> Explorer:
         bad = y * (X @ w) <= 0
         line.set_data(*hyperplane_segment(w, 0.0, (-lim, lim), (-lim, lim)))
         wrong.set_offsets(X[bad] if bad.any() else np.zeros((0, 2)))
+        arrow.xy = tuple(1.5 * w)
         ex.state.update(angle=a, w=w, mistakes=int(bad.sum()))
         ex.set_readout(f"w = ({w[0]:+.2f}, {w[1]:+.2f}) &nbsp; points on the wrong side: "
                        f"<b>{int(bad.sum())}</b> of {len(y)}")

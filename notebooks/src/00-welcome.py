@@ -38,7 +38,7 @@ info = kmlteach.check_env()
 # ## A first widget
 #
 # The figure below is a static picture: a hyperplane $\langle w, x\rangle = 0$ in the plane,
-# given by its angle. Under it the same picture becomes a widget; move the angle and watch the
+# given by the angle of its normal vector $w$. Under it the same picture becomes a widget; move the angle and watch the
 # readout. (Widgets are built in `kmlteach.widgets`; the notebooks only call them.)
 
 # %%
@@ -62,7 +62,9 @@ ax.set_aspect("equal")
 ax.set_xlabel("$x_1$")
 ax.set_ylabel("$x_2$")
 ax.legend(loc="upper left", fontsize=8)
-ax.set_title("a hyperplane through the origin, angle 30°")
+ax.annotate("", xy=1.5 * w, xytext=(0, 0), arrowprops=dict(arrowstyle="->", lw=2, color="#009E73"))
+ax.text(*(1.6 * w), "w", color="#009E73", fontsize=12)
+ax.set_title("the hyperplane ⟨w, x⟩ = 0 for w at 30°")
 plt.show()
 mistakes = int(np.sum(y * (X @ w) <= 0))
 print(f"points on the wrong side: {mistakes} of {len(y)}")
