@@ -53,6 +53,8 @@ def _to_float_array(a: Any, name: str) -> np.ndarray:
     except Exception as exc:  # ragged lists etc.
         raise ValueError(f"{name} could not be read as a numeric array: {exc}") from None
     if arr.dtype == object:
+        if any(isinstance(v, (str, bytes)) for v in arr.flat):
+            raise TypeError(f"{name} must hold numbers, got strings in {_describe(a)}")
         try:
             arr = arr.astype(np.float64)
         except (TypeError, ValueError):
@@ -63,7 +65,9 @@ def _to_float_array(a: Any, name: str) -> np.ndarray:
         raise TypeError(f"{name} must be real-valued, got complex dtype {arr.dtype}")
     if arr.dtype.kind not in "biuf":
         raise TypeError(f"{name} must hold numbers, got dtype {arr.dtype}")
-    return np.ascontiguousarray(arr, dtype=np.float64)
+    # (np.ascontiguousarray would turn a 0-d array into shape (1,) and hide a scalar)
+    out = np.asarray(arr, dtype=np.float64)
+    return out if out.flags.c_contiguous else out.copy(order="C")
 
 
 def _check_finite(arr: np.ndarray, name: str) -> None:
@@ -166,7 +170,10 @@ def check_Xy(X: Any, y: Any, *, binary: bool = True, X_name: str = "X",
 def _check_real_scalar(value: Any, name: str) -> float:
     if isinstance(value, bool) or not isinstance(value, (numbers.Real, np.floating, np.integer)):
         raise TypeError(f"{name} must be a real number, got {_describe(value)}")
-    v = float(value)
+    try:
+        v = float(value)
+    except OverflowError:
+        raise ValueError(f"{name} must be finite, got an integer too large for a float") from None
     if not np.isfinite(v):
         raise ValueError(f"{name} must be finite, got {v}")
     return v
@@ -250,7 +257,14 @@ def check_rng(seed: Any, name: str = "seed") -> np.random.Generator:
 
 def check_same_length(**arrays: Any) -> int:
     """All given sequences have one common length; returns it."""
-    lengths = {k: len(v) for k, v in arrays.items()}
+    if not arrays:
+        raise TypeError("check_same_length needs at least one named sequence")
+    lengths = {}
+    for k, v in arrays.items():
+        try:
+            lengths[k] = len(v)
+        except TypeError:
+            raise TypeError(f"{k} must be a sequence or array, got {_describe(v)}") from None
     if len(set(lengths.values())) > 1:
         desc = ", ".join(f"{k} has {n}" for k, n in lengths.items())
         raise ValueError(f"lengths must agree: {desc}")
