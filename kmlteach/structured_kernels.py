@@ -36,7 +36,7 @@ from ._validation import (_describe, as_matrix, as_vector, check_choice, check_i
 __all__ = [
     "substring_kernel", "substring_features", "ngram_kernel", "ngram_counts", "ngram_features",
     "set_kernel", "set_features", "convolution_kernel", "prefix_suffix_splits",
-    "graph_laplacian", "diffusion_kernel", "diffusion_kernel_limit", "shortest_paths",
+    "adjacency_matrix", "graph_laplacian", "diffusion_kernel", "diffusion_kernel_limit", "shortest_paths",
     "shortest_path_kernel", "random_walk_kernel", "fisher_score", "fisher_information",
     "fisher_kernel", "exp_family_mle", "structured_gram",
 ]
@@ -371,6 +371,27 @@ def _check_labels(labels: Any, name: str, n: int, codes: dict) -> np.ndarray:
         return np.array([codes.setdefault(v, len(codes)) for v in labels], dtype=np.int64)
     except TypeError:
         raise TypeError(f"{name} must hold hashable labels") from None
+
+
+def adjacency_matrix(edges, n_nodes: int, directed: bool = False) -> np.ndarray:
+    """0/1 adjacency matrix of a graph on nodes 0..n_nodes-1 from a list of (i, j) edges.
+
+    >>> adjacency_matrix([(0, 1), (1, 2)], 3)[1]
+    array([1., 0., 1.])
+    """
+    n_nodes = check_int(n_nodes, "n_nodes", minimum=1)
+    if isinstance(edges, (str, bytes)) or not hasattr(edges, "__iter__"):
+        raise TypeError(f"edges must be a list of (i, j) pairs, got {_describe(edges)}")
+    A = np.zeros((n_nodes, n_nodes))
+    for e in edges:
+        if not (hasattr(e, "__len__") and len(e) == 2):
+            raise ValueError(f"edges must hold (i, j) pairs, got {e!r}")
+        i = check_int(e[0], "edges", minimum=0, maximum=n_nodes - 1)
+        j = check_int(e[1], "edges", minimum=0, maximum=n_nodes - 1)
+        A[i, j] = 1.0
+        if not directed:
+            A[j, i] = 1.0
+    return A
 
 
 def graph_laplacian(A) -> np.ndarray:

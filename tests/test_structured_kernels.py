@@ -29,6 +29,12 @@ def path_graph(n):
     return A
 
 
+def test_adjacency_matrix():
+    np.testing.assert_array_equal(sk.adjacency_matrix([(i, i + 1) for i in range(4)], 5), path_graph(5))
+    A = sk.adjacency_matrix([(0, 1), (2, 1)], 3, directed=True)
+    np.testing.assert_array_equal(A, [[0, 1, 0], [0, 0, 0], [0, 1, 0]])
+
+
 def random_graph(rng, n, p=0.5, symmetric=True):
     A = (rng.random((n, n)) < p).astype(float)
     np.fill_diagonal(A, 0)
@@ -346,6 +352,10 @@ BAD_CALLS = [
     (lambda: sk.convolution_kernel("a", "b", sk.prefix_suffix_splits, 3), TypeError, "part_kernels"),
     (lambda: sk.convolution_kernel("a", "b", lambda x: [(x,)] if x == "a" else [(x, x)], delta),
      ValueError, "relation"),
+    (lambda: sk.adjacency_matrix([(0, 3)], 3), ValueError, "edges"),
+    (lambda: sk.adjacency_matrix([(0, 1, 2)], 3), ValueError, "edges"),
+    (lambda: sk.adjacency_matrix("0-1", 3), TypeError, "edges"),
+    (lambda: sk.adjacency_matrix([(0, 1)], 0), ValueError, "n_nodes"),
     (lambda: sk.graph_laplacian([[0, 1], [1, 0], [0, 0]]), ValueError, "A"),
     (lambda: sk.diffusion_kernel([[0, 1], [0, 0]], 0.5), ValueError, "symmetric"),
     (lambda: sk.diffusion_kernel([[0, 2], [2, 0]], 0.5), ValueError, "0/1"),

@@ -1,0 +1,314 @@
+"""Widgets of chapter 03: kernel PCA with a width slider, diffusion on an editable graph,
+the n-gram kernel between two typed strings.
+
+Each builder returns an :class:`~kmlteach.widgets._base.Explorer`; ``explorer.state``
+holds what the last redraw computed (tests read it), ``explorer.controls`` the
+controls (tests set their ``value``).
+"""
+
+from __future__ import annotations
+
+import html
+import re
+
+import ipywidgets as W
+import numpy as np
+
+from .. import datasets
+from ..kernel_methods import kernel_pca
+from ..kernels import gram
+from ..plots import OKABE_ITO, class_style, figure, label_axes
+from ..plots.ch03 import SIGNED_CMAP, graph_layout, graph_segments, plot_ngram_counts
+from ..structured_kernels import adjacency_matrix, diffusion_kernel, ngram_kernel, substring_kernel
+from ._base import Explorer, int_slider, slider
+
+__all__ = ["make_kpca_explorer", "make_diffusion_explorer", "make_ngram_explorer", "parse_edges",
+           "threshold_accuracy"]
+
+
+# ---------------------------------------------------------------------------------------
+# kernel PCA: Gaussian width slider
+# ---------------------------------------------------------------------------------------
+
+def threshold_accuracy(z, y) -> float:
+    """Best accuracy of a threshold rule sign(±(z − θ)) on one coordinate z (labels ±1)."""
+    z = np.asarray(z, dtype=float)
+    y = np.asarray(y, dtype=float)
+    ys = y[np.argsort(z, kind="stable")]
+    m = len(ys)
+    # predict -1 left of the cut and +1 right of it: correct = (#-1 left) + (#+1 right)
+    left_neg = np.r_[0, np.cumsum(ys == -1)]
+    right_pos = np.r_[np.cumsum((ys == 1)[::-1])[::-1], 0]
+    best = np.max(left_neg + right_pos)
+    return float(max(best, m - np.min(left_neg + right_pos))) / m
+
+
+def _kpca_data(name: str, m: int, seed: int):
+    if name == "rings":
+        return datasets.rings(m=m, radii=(0.5, 1.5), noise=0.1, seed=seed)
+    return datasets.moons(m=m, noise=0.08, seed=seed)
+
+
+def make_kpca_explorer(m: int = 160, seed: int = 0, sigma: float = 0.3,
+                       dataset: str = "rings") -> Explorer:
+    """Kernel PCA (HSS1 §1.3.2) of rings or moons with the Gaussian kernel; slide its width.
+
+    Kernel ``exp(−‖x − x'‖²/(2σ))`` (UML convention). Panels: the data, the leading
+    eigenvalues of the centred Gram matrix, the projections on the first two axes.
+    State: ``dataset``, ``sigma``, ``eigenvalues`` (top 10), ``explained`` (share of the
+    top two in the trace of K̃), ``embedding`` (m, 2), ``accuracy_pc1`` (best threshold
+    rule on component 1).
+    """
+    fig, (ax_in, ax_sp, ax_em) = figure(10.5, 3.5, ncols=3)
+    arts_in, arts_em = {}, {}
+    for lab, k in ((-1.0, 0), (1.0, 1)):
+        st = class_style(k)
+        kw = dict(s=16, c=st["color"], marker=st["marker"], edgecolors="white", linewidths=0.3)
+        arts_in[lab] = ax_in.scatter([], [], label=f"y = {int(lab):+d}", **kw)
+        arts_em[lab] = ax_em.scatter([], [], **kw)
+    ax_in.legend(fontsize=8, loc="upper right")
+    ax_in.set_aspect("equal")
+    label_axes(ax_in, "$x_1$", "$x_2$", "input space")
+    bars = ax_sp.bar(np.arange(1, 11), np.zeros(10), color=OKABE_ITO["blue"])
+    label_axes(ax_sp, "component", "eigenvalue / trace", "spectrum of centred K")
+    ax_sp.set_xticks(range(1, 11))
+    label_axes(ax_em, "component 1", "component 2", "kernel PCA embedding")
+    title = fig.suptitle("")
+
+    controls = {
+        "dataset": W.Dropdown(options=["rings", "moons"], value=dataset, description="data",
+                              layout=W.Layout(width="170px")),
+        "sigma": slider("Gaussian width σ", sigma, -2, 1, 0.1, log=True, readout_format=".3f",
+                        width="360px"),
+    }
+    cache: dict = {}
+
+    def update(ex: Explorer) -> None:
+        name = ex.controls["dataset"].value
+        sig = float(ex.controls["sigma"].value)
+        if cache.get("name") != name:
+            cache["name"] = name
+            cache["X"], cache["y"] = _kpca_data(name, m, seed)
+        X, y = cache["X"], cache["y"]
+        K = gram("gaussian", X, sigma=sig)
+        res = kernel_pca(K, 10)
+        Z = res.embedding[:, :2]
+        total = float(np.trace(K) - K.sum() / len(K))      # trace of the centred K
+        share = res.eigenvalues / max(total, 1e-300)
+        for lab in (-1.0, 1.0):
+            arts_in[lab].set_offsets(X[y == lab])
+            arts_em[lab].set_offsets(Z[y == lab])
+        for b, h in zip(bars, share):
+            b.set_height(h)
+        ax_sp.set_ylim(0, max(float(share.max()) * 1.15, 1e-3))
+        for ax, P in ((ax_in, X), (ax_em, Z)):
+            lo, hi = P.min(axis=0), P.max(axis=0)
+            pad = 0.08 * np.maximum(hi - lo, 1e-9)
+            ax.set_xlim(lo[0] - pad[0], hi[0] + pad[0])
+            ax.set_ylim(lo[1] - pad[1], hi[1] + pad[1])
+        acc = threshold_accuracy(Z[:, 0], y)
+        ex.state.update(dataset=name, sigma=sig, eigenvalues=res.eigenvalues.copy(),
+                        explained=float(share[:2].sum()), embedding=Z.copy(), accuracy_pc1=acc)
+        title.set_text(f"{name}, σ = {sig:.3f}")
+        ex.set_readout(f"σ = <b>{sig:.3f}</b> &nbsp; first two components carry "
+                       f"<b>{100 * ex.state['explained']:.1f}%</b> of the variance in feature space "
+                       f"&nbsp; a threshold on component 1 classifies <b>{100 * acc:.1f}%</b> correctly")
+
+    return Explorer(fig, controls, update, title="Kernel PCA: the Gaussian width",
+                    css_class="kml-kpca-explorer")
+
+
+# ---------------------------------------------------------------------------------------
+# diffusion kernel on an editable graph
+# ---------------------------------------------------------------------------------------
+
+DEFAULT_EDGES = "0-1 1-2 2-3 3-4 2-5 5-6"
+
+
+def parse_edges(text: str, n_nodes: int):
+    """Read edges written as ``i-j`` pairs separated by spaces or commas.
+
+    Returns ``(edges, problems)``: the valid pairs (i < j, no repeats, no loops) and
+    the tokens that could not be used.
+    """
+    edges, problems = [], []
+    for tok in re.split(r"[\s,;]+", text.strip()):
+        if not tok:
+            continue
+        mt = re.fullmatch(r"(\d+)\s*[-–:]\s*(\d+)", tok)
+        if not mt:
+            problems.append(tok)
+            continue
+        i, j = sorted((int(mt.group(1)), int(mt.group(2))))
+        if i == j or j >= n_nodes:
+            problems.append(tok)
+        elif (i, j) not in edges:
+            edges.append((i, j))
+    return edges, problems
+
+
+def make_diffusion_explorer(edges: str = DEFAULT_EDGES, n_nodes: int = 7, beta: float = 0.5,
+                            node: int = 0, sign: str = "heat") -> Explorer:
+    """Diffusion kernel (HSS1 §1.4.4) on a graph you edit; slide β, flip the sign convention.
+
+    Controls: ``edges`` (text such as "0-1 1-2"), ``nodes`` (number of nodes), ``node``
+    (whose kernel row colours the graph), ``beta``, ``sign`` ("heat" = expm(β(A − D)),
+    "printed" = expm(−β(A − D))). State: ``A``, ``K``, ``row``, ``beta``, ``sign``,
+    ``edges``, ``problems``, ``min_entry``, ``row_sums``.
+    """
+    fig, (ax_g, ax_k) = figure(9.6, 4.3, ncols=2)
+    from matplotlib.collections import LineCollection
+
+    nmax = 10
+    pos_all = {n: graph_layout(n) for n in range(2, nmax + 1)}
+    lines = LineCollection([], colors=OKABE_ITO["grey"], linewidths=2.5, zorder=1)
+    ax_g.add_collection(lines)
+    nodes = ax_g.scatter(np.zeros(nmax), np.zeros(nmax), c=np.zeros(nmax), cmap=SIGNED_CMAP,
+                         vmin=-1, vmax=1, s=560, edgecolors=OKABE_ITO["black"], linewidths=1.0, zorder=2)
+    ring = ax_g.scatter([0], [0], s=950, facecolors="none", edgecolors=OKABE_ITO["green"],
+                        linewidths=2.5, zorder=3)
+    from matplotlib import patheffects
+
+    halo = [patheffects.withStroke(linewidth=3, foreground="white")]
+    names = [ax_g.text(0, 0, str(k), ha="center", va="center", fontsize=10, fontweight="bold",
+                       zorder=4, path_effects=halo) for k in range(nmax)]
+    vals = [ax_g.text(0, 0, "", ha="center", va="center", fontsize=8.5, zorder=4,
+                      bbox=dict(boxstyle="round,pad=0.15", fc="white", ec="none", alpha=0.85))
+            for _ in range(nmax)]
+    ax_g.set_xlim(-1.6, 1.6)
+    ax_g.set_ylim(-1.6, 1.6)
+    ax_g.set_aspect("equal")
+    ax_g.set_xticks([])
+    ax_g.set_yticks([])
+    g_title = ax_g.set_title("")
+    im = ax_k.imshow(np.zeros((n_nodes, n_nodes)), cmap=SIGNED_CMAP, vmin=-1, vmax=1)
+    fig.colorbar(im, ax=ax_k, shrink=0.85, label="kernel value")
+    label_axes(ax_k, "node j", "node i", "")
+    k_title = ax_k.set_title("")
+    cell_text: list = []
+
+    controls = {
+        "edges": W.Text(value=edges, description="edges", placeholder="e.g. 0-1 1-2 2-3",
+                        continuous_update=False, layout=W.Layout(width="330px")),
+        "nodes": int_slider("nodes", n_nodes, 2, nmax, width="230px"),
+        "node": W.Dropdown(options=list(range(n_nodes)), value=node, description="row of node",
+                           style={"description_width": "initial"}, layout=W.Layout(width="150px")),
+        "beta": slider("β", beta, 0.05, 3.0, 0.05, readout_format=".2f", width="300px"),
+        "sign": W.ToggleButtons(options=[("heat: expm(β(A−D))", "heat"),
+                                         ("printed: expm(−β(A−D))", "printed")], value=sign,
+                                style={"button_width": "170px"}),
+    }
+
+    def update(ex: Explorer) -> None:
+        c = ex.controls
+        n = int(c["nodes"].value)
+        if list(c["node"].options) != list(range(n)):
+            ex._busy = True
+            keep = c["node"].value if c["node"].value is not None and c["node"].value < n else 0
+            c["node"].options = list(range(n))
+            c["node"].value = keep
+            ex._busy = False
+        i = int(c["node"].value)
+        beta_, sign_ = float(c["beta"].value), c["sign"].value
+        edge_list, problems = parse_edges(c["edges"].value, n)
+        A = adjacency_matrix(edge_list, n)
+        K = diffusion_kernel(A, beta_, sign=sign_)
+        row = K[i]
+        pos = pos_all[n]
+        lim = float(np.max(np.abs(K)))
+        lines.set_segments(graph_segments(A, pos))
+        offs = np.full((nmax, 2), np.nan)
+        offs[:n] = pos
+        nodes.set_offsets(offs)
+        colours = np.zeros(nmax)
+        colours[:n] = row
+        nodes.set_array(colours)
+        row_lim = max(float(np.max(np.abs(row))), 1e-300)
+        nodes.set_clim(-row_lim, row_lim)
+        ring.set_offsets(pos[i:i + 1])
+        for k in range(nmax):
+            names[k].set_visible(k < n)
+            vals[k].set_visible(k < n)
+            if k < n:
+                names[k].set_position(pos[k])
+                vals[k].set_position(pos[k] * 1.36)
+                vals[k].set_text(f"{row[k]:.3f}")
+        im.set_data(K)
+        im.set_extent((-0.5, n - 0.5, n - 0.5, -0.5))
+        im.set_clim(-lim, lim)
+        ax_k.set_xticks(range(n))
+        ax_k.set_yticks(range(n))
+        for t in cell_text:
+            t.remove()
+        cell_text.clear()
+        for a in range(n):
+            for b in range(n):
+                cell_text.append(ax_k.text(b, a, f"{K[a, b]:.2f}", ha="center", va="center",
+                                           fontsize=7 if n > 7 else 8,
+                                           color="white" if abs(K[a, b]) > 0.6 * lim else "black"))
+        g_title.set_text(f"row {i} of K colours the nodes (scaled to the row)")
+        k_title.set_text(("heat kernel expm(β(A−D))" if sign_ == "heat" else
+                          "printed expm(−β(A−D))") + f", β = {beta_:.2f}")
+        st = ex.state
+        st.update(A=A, K=K, row=row.copy(), beta=beta_, sign=sign_, node=i, edges=edge_list,
+                  problems=problems, min_entry=float(K.min()), row_sums=K.sum(axis=1))
+        neg = int(np.sum(row < -1e-12))
+        txt = (f"β = <b>{beta_:.2f}</b>, {len(edge_list)} edges &nbsp; row {i}: "
+               + ", ".join(f"{v:.3f}" for v in row)
+               + f"<br>negative entries in the row: <b>{neg}</b> &nbsp; row sums: "
+               + ("all 1 (heat is conserved)" if sign_ == "heat" and np.allclose(st["row_sums"], 1)
+                  else ", ".join(f"{v:.2f}" for v in st["row_sums"])))
+        if problems:
+            txt += ("<br><span style='color:#D55E00'>ignored: "
+                    + html.escape(" ".join(problems)) + f" (write i-j with nodes 0..{n - 1})</span>")
+        ex.set_readout(txt)
+
+    return Explorer(fig, controls, update, layout_rows=[["edges", "nodes"], ["node", "beta"], ["sign"]],
+                    title="Diffusion on a graph", css_class="kml-diffusion-explorer")
+
+
+# ---------------------------------------------------------------------------------------
+# n-gram kernel between two typed strings
+# ---------------------------------------------------------------------------------------
+
+MAX_CHARS = 40
+
+
+def make_ngram_explorer(x: str = "banana", y: str = "bandana", n: int = 2) -> Explorer:
+    """The n-gram kernel (HSS1 (1.34)) of two strings you type, with their count vectors.
+
+    State: ``x``, ``y``, ``n``, ``grams`` (union of the n-grams), ``counts_x``,
+    ``counts_y``, ``shared`` (n-grams in both), ``kernel``, ``cosine``
+    (k(x,y)/√(k(x,x)k(y,y))), ``substring`` (the substring kernel of UML §16.2.1).
+    """
+    fig, ax = figure(7.6, 3.4)
+    controls = {
+        "x": W.Text(value=x, description="x", continuous_update=False, layout=W.Layout(width="240px")),
+        "y": W.Text(value=y, description="y", continuous_update=False, layout=W.Layout(width="240px")),
+        "n": int_slider("n", n, 1, 5, width="220px"),
+    }
+
+    def update(ex: Explorer) -> None:
+        sx = ex.controls["x"].value[:MAX_CHARS]
+        sy = ex.controls["y"].value[:MAX_CHARS]
+        n_ = int(ex.controls["n"].value)
+        from ..plots.ch03 import ngram_table
+
+        grams, a, b = ngram_table(sx, sy, n_)
+        k = ngram_kernel(sx, sy, n_)
+        kxx, kyy = ngram_kernel(sx, sx, n_), ngram_kernel(sy, sy, n_)
+        cos = k / np.sqrt(kxx * kyy) if kxx and kyy else 0.0
+        shared = [g for g, u, v in zip(grams, a, b) if u and v]
+        ax.clear()
+        plot_ngram_counts(sx, sy, n_, ax=ax)
+        ex.state.update(x=sx, y=sy, n=n_, grams=grams, counts_x=a, counts_y=b, shared=shared,
+                        kernel=k, cosine=float(cos), substring=substring_kernel(sx, sy))
+        terms = " + ".join(f"{int(u)}·{int(v)}" for g, u, v in zip(grams, a, b) if u and v) or "0"
+        ex.set_readout(
+            f"k<sub>{n_}</sub>(x, y) = {html.escape(terms)} = <b>{k}</b> &nbsp; normalised: "
+            f"{cos:.3f} &nbsp; shared {n_}-grams: <b>{len(shared)}</b> "
+            f"({html.escape(', '.join(repr(g) for g in shared[:12]))}{' …' if len(shared) > 12 else ''})"
+            f"<br>substring kernel (all common substrings, UML §16.2.1): <b>{ex.state['substring']}</b>")
+
+    return Explorer(fig, controls, update, title="n-gram kernel of two strings",
+                    css_class="kml-ngram-explorer")

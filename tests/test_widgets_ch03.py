@@ -1,0 +1,95 @@
+"""Widget logic of chapter 03: set controls, assert on explorer.state and the figure."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import scipy.linalg
+
+pytest.importorskip("ipywidgets")
+
+from kmlteach.widgets.ch03 import (make_diffusion_explorer, make_kpca_explorer,  # noqa: E402
+                                   make_ngram_explorer, parse_edges, threshold_accuracy)
+
+
+def test_threshold_accuracy_brute_force():
+    rng = np.random.default_rng(0)
+    for _ in range(20):
+        z = rng.normal(size=9)
+        y = rng.choice([-1.0, 1.0], 9)
+        best = 0.0
+        for t in np.r_[-np.inf, np.sort(z)]:
+            pred = np.where(z > t, 1.0, -1.0)
+            best = max(best, np.mean(pred == y), np.mean(-pred == y))
+        assert threshold_accuracy(z, y) == pytest.approx(best)
+
+
+def test_kpca_explorer_width_changes_embedding():
+    ex = make_kpca_explorer(m=60)
+    st = ex.state
+    assert st["dataset"] == "rings" and st["embedding"].shape == (60, 2)
+    assert np.all(np.diff(st["eigenvalues"]) <= 1e-12)
+    png = ex.image.value
+    acc_small = st["accuracy_pc1"]
+    assert acc_small == 1.0           # rings separate on component 1 at sigma = 0.3
+    ex.controls["sigma"].value = 10.0
+    assert ex.state["sigma"] == pytest.approx(10.0)
+    assert ex.state["accuracy_pc1"] < 0.9   # a very wide kernel is nearly linear: rings mix
+    assert ex.image.value != png
+    ex.controls["dataset"].value = "moons"
+    assert ex.state["dataset"] == "moons"
+    assert 0 < ex.state["explained"] <= 1
+    assert "σ" in ex.state["readout"]
+
+
+def test_parse_edges():
+    edges, problems = parse_edges("0-1, 2-1 1-0 3:4 x 5-5 2-9", 6)
+    assert edges == [(0, 1), (1, 2), (3, 4)]
+    assert problems == ["x", "5-5", "2-9"]
+
+
+def test_diffusion_explorer_state_and_controls():
+    ex = make_diffusion_explorer(edges="0-1 1-2 2-3 3-4", n_nodes=5, beta=0.5)
+    st = ex.state
+    np.testing.assert_allclose(st["row"], [0.674, 0.258, 0.058, 0.009, 0.001], atol=6e-4)
+    np.testing.assert_allclose(st["row_sums"], 1.0)
+    assert st["min_entry"] > 0
+    png = ex.image.value
+    ex.controls["sign"].value = "printed"
+    np.testing.assert_allclose(ex.state["row"], [1.905, -1.167, 0.309, -0.053, 0.006], atol=6e-4)
+    assert ex.state["min_entry"] < 0 and "negative entries in the row: <b>2</b>" in ex.state["readout"]
+    assert ex.image.value != png
+    ex.controls["sign"].value = "heat"
+    ex.controls["edges"].value = "0-1 1-2 2-3 3-4 4-0 bad"
+    A = ex.state["A"]
+    assert A[0, 4] == 1 and ex.state["problems"] == ["bad"] and "ignored" in ex.state["readout"]
+    L = A - np.diag(A.sum(1))
+    np.testing.assert_allclose(ex.state["K"], scipy.linalg.expm(0.5 * L), atol=1e-12)
+    ex.controls["beta"].value = 2.0
+    np.testing.assert_allclose(ex.state["K"], scipy.linalg.expm(2.0 * L), atol=1e-12)
+    ex.controls["node"].value = 3
+    np.testing.assert_allclose(ex.state["row"], ex.state["K"][3])
+    ex.controls["nodes"].value = 3             # fewer nodes: edges to 3, 4 are dropped
+    assert ex.state["A"].shape == (3, 3) and ex.state["node"] == 0
+    assert list(ex.controls["node"].options) == [0, 1, 2]
+    ex.controls["nodes"].value = 9
+    assert ex.state["K"].shape == (9, 9)
+
+
+def test_ngram_explorer_state():
+    ex = make_ngram_explorer("banana", "bandana", 2)
+    st = ex.state
+    assert st["kernel"] == 2 * 2 + 1 * 1 + 2 * 1
+    assert st["shared"] == ["an", "ba", "na"]
+    assert st["substring"] == 8      # a, b, n, an, ba, na, ban, ana
+    png = ex.image.value
+    ex.controls["n"].value = 3
+    assert ex.state["kernel"] == 2 * 1 + 1 * 1 and ex.state["shared"] == ["ana", "ban"]
+    assert ex.image.value != png
+    ex.controls["y"].value = "xyz"
+    assert ex.state["kernel"] == 0 and ex.state["shared"] == [] and ex.state["cosine"] == 0
+    ex.controls["x"].value = ""
+    assert ex.state["kernel"] == 0 and ex.state["counts_x"].sum() == 0
+    ex.controls["x"].value = ex.controls["y"].value = "abab"
+    ex.controls["n"].value = 1
+    assert ex.state["cosine"] == pytest.approx(1.0) and ex.state["kernel"] == 8
