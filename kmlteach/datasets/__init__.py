@@ -7,3 +7,5 @@ Each chapter's generators live in their own module and are re-exported here, so
 from ._basic import blobs, rings, moons, separable, line_example
 
 __all__ = ["blobs", "rings", "moons", "separable", "line_example"]
+from ._ranking import ranking_queries, fraud, split_queries  # noqa: E402  (ch. 06-07)
+__all__ += ["ranking_queries", "fraud", "split_queries"]

@@ -1,0 +1,286 @@
+"""Bipartite performance measures: confusion counts, precision/recall family, curves.
+
+UML §17.5. Labels are y ∈ {−1, +1}^r and predictions are real scores y'. A threshold θ
+turns scores into labels: **item i is predicted positive iff y'_i ≥ θ** (scikit-learn's
+convention for its curves; the book writes sign(y'_i − θ) and leaves sign(0) open).
+The four counts of (17.11) are
+
+    a = true positives, b = false positives, c = false negatives, d = true negatives.
+
+0/0 cases (documented per function) follow scikit-learn's default: a ratio with a
+zero denominator is ``zero_division`` (default 0.0); AUC and average precision need
+both classes and raise otherwise.
+
+Tie rule for the top-k measures. Precision@k must predict **at least** k positives
+(UML: a + b ≥ k): θ is the k-th largest score, so every item tied with it is
+predicted positive. Recall@k may predict **at most** k positives (a + b ≤ k): if the
+items tied with the k-th largest score do not all fit, the whole tied group is
+predicted negative.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from ._jit import jit
+from ._validation import _check_real_scalar, as_vector, check_binary_labels, check_int, check_positive
+
+__all__ = ["ConfusionCounts", "confusion_counts", "precision", "recall", "specificity",
+           "balanced_accuracy", "f_beta", "f1", "zero_one_loss", "precision_at_k",
+           "recall_at_k", "precision_recall_curve", "roc_curve", "average_precision", "auc",
+           "PRCurve", "ROCCurve"]
+
+
+class ConfusionCounts(NamedTuple):
+    """(a, b, c, d) of UML (17.11): true/false positives, false/true negatives."""
+    a: int
+    b: int
+    c: int
+    d: int
+
+
+class PRCurve(NamedTuple):
+    precision: np.ndarray
+    recall: np.ndarray
+    thresholds: np.ndarray
+
+
+class ROCCurve(NamedTuple):
+    fpr: np.ndarray
+    tpr: np.ndarray
+    thresholds: np.ndarray
+
+
+def _check(y_score, y_true, require_both=False):
+    y_true = check_binary_labels(y_true, "y_true", require_both=require_both)
+    y_score = as_vector(y_score, "y_score", length=y_true.shape[0])
+    return y_score, y_true
+
+
+def _theta(theta) -> float:
+    return _check_real_scalar(theta, "theta")
+
+
+def _zd(zero_division) -> float:
+    v = _check_real_scalar(zero_division, "zero_division")
+    if not 0.0 <= v <= 1.0:
+        raise ValueError(f"zero_division must lie in [0, 1], got {zero_division!r}")
+    return v
+
+
+def _counts(y_score, y_true, theta) -> ConfusionCounts:
+    pred = y_score >= theta
+    pos = y_true > 0
+    a = int(np.count_nonzero(pred & pos))
+    b = int(np.count_nonzero(pred & ~pos))
+    c = int(np.count_nonzero(~pred & pos))
+    return ConfusionCounts(a, b, c, y_true.shape[0] - a - b - c)
+
+
+def confusion_counts(y_score, y_true, theta: float = 0.0) -> ConfusionCounts:
+    """The counts (a, b, c, d) of UML (17.11); item i is predicted positive iff y_score_i ≥ θ.
+
+    Examples
+    --------
+    >>> confusion_counts([0.9, 0.2, -0.1, -0.8], [1, -1, 1, -1])
+    ConfusionCounts(a=1, b=1, c=1, d=1)
+    """
+    y_score, y_true = _check(y_score, y_true)
+    return _counts(y_score, y_true, _theta(theta))
+
+
+def _ratio(num, den, zero_division) -> float:
+    return float(zero_division) if den == 0 else num / den
+
+
+def precision(y_score, y_true, theta: float = 0.0, zero_division: float = 0.0) -> float:
+    """a/(a+b): the fraction of predicted positives that are positive.
+
+    With no predicted positive (a + b = 0) returns ``zero_division`` (default 0.0,
+    scikit-learn's ``precision_score`` default).
+    """
+    a, b, _, _ = confusion_counts(y_score, y_true, theta)
+    return _ratio(a, a + b, _zd(zero_division))
+
+
+def recall(y_score, y_true, theta: float = 0.0, zero_division: float = 0.0) -> float:
+    """a/(a+c) (sensitivity); ``zero_division`` when y_true has no positive."""
+    a, _, c, _ = confusion_counts(y_score, y_true, theta)
+    return _ratio(a, a + c, _zd(zero_division))
+
+
+def specificity(y_score, y_true, theta: float = 0.0, zero_division: float = 0.0) -> float:
+    """d/(d+b); ``zero_division`` when y_true has no negative."""
+    _, b, _, d = confusion_counts(y_score, y_true, theta)
+    return _ratio(d, d + b, _zd(zero_division))
+
+
+def balanced_accuracy(y_score, y_true, theta: float = 0.0) -> float:
+    """½(a/(a+c) + d/(d+b)), the average of sensitivity and specificity (UML §17.5).
+
+    Needs both classes in y_true (else ValueError): like scikit-learn's
+    ``balanced_accuracy_score`` it is undefined with one class.
+    """
+    y_score, y_true = _check(y_score, y_true, require_both=True)
+    a, b, c, d = _counts(y_score, y_true, _theta(theta))
+    return 0.5 * (a / (a + c) + d / (d + b))
+
+
+def f_beta(y_score, y_true, theta: float = 0.0, beta: float = 1.0,
+           zero_division: float = 0.0) -> float:
+    """F_β = (1+β²)a / ((1+β²)a + b + β²c) (UML §17.5); β² weighs recall vs precision.
+
+    When (1+β²)a + b + β²c = 0 (no positive in y_true and none predicted) returns
+    ``zero_division`` (default 0.0, as scikit-learn's ``fbeta_score``).
+    """
+    beta = check_positive(beta, "beta")
+    a, b, c, _ = confusion_counts(y_score, y_true, theta)
+    b2 = beta * beta
+    return _ratio((1 + b2) * a, (1 + b2) * a + b + b2 * c, _zd(zero_division))
+
+
+def f1(y_score, y_true, theta: float = 0.0, zero_division: float = 0.0) -> float:
+    """F₁ = 2a/(2a+b+c), the harmonic mean of precision and recall."""
+    return f_beta(y_score, y_true, theta, 1.0, zero_division)
+
+
+def zero_one_loss(y_score, y_true, theta: float = 0.0) -> float:
+    """The average zero-one loss (b + c)/(a + b + c + d).
+
+    (UML §17.5 prints (b + d)/(a + b + c + d); the errors are the false positives b
+    and the false negatives c, so the numerator is b + c.)
+    """
+    a, b, c, d = confusion_counts(y_score, y_true, theta)
+    return (b + c) / (a + b + c + d)
+
+
+def _check_k(k, r):
+    return check_int(k, "k", minimum=1, maximum=r)
+
+
+def _kth_largest(y_score, k):
+    return np.partition(y_score, y_score.shape[0] - k)[y_score.shape[0] - k]
+
+
+def precision_at_k(y_score, y_true, k: int) -> float:
+    """Precision when at least k items are predicted positive (UML §17.5).
+
+    θ = the k-th largest score, so a + b ≥ k (ties at the k-th score are all
+    predicted positive) and the value is a/(a+b).
+    """
+    y_score, y_true = _check(y_score, y_true)
+    k = _check_k(k, y_true.shape[0])
+    a, b, _, _ = _counts(y_score, y_true, _kth_largest(y_score, k))
+    return a / (a + b)
+
+
+def recall_at_k(y_score, y_true, k: int, zero_division: float = 0.0) -> float:
+    """Recall when at most k items are predicted positive (UML §17.5).
+
+    The items scoring above the k-th largest score are predicted positive, and the
+    ones tied with it too if they all fit (a + b ≤ k). ``zero_division`` when y_true
+    has no positive.
+    """
+    y_score, y_true = _check(y_score, y_true)
+    k = _check_k(k, y_true.shape[0])
+    zd = _zd(zero_division)
+    s = _kth_largest(y_score, k)
+    if np.count_nonzero(y_score >= s) <= k:
+        pred = y_score >= s
+    else:
+        pred = y_score > s
+    a = int(np.count_nonzero(pred & (y_true > 0)))
+    return _ratio(a, int(np.count_nonzero(y_true > 0)), zd)
+
+
+# ----------------------------------------------------------------------------------
+# Curves: one pass over the scores sorted in decreasing order
+# ----------------------------------------------------------------------------------
+
+@jit(warmup=lambda: (np.array([0.9, 0.5, 0.5, 0.1]), np.array([1.0, -1.0, 1.0, -1.0])))
+def _curve_kernel(s, y):
+    """For scores s sorted decreasingly with labels y: at each distinct score (the
+    threshold θ = s), the counts tp = a and fp = b of the items with score ≥ θ."""
+    n = s.shape[0]
+    tps = np.empty(n, np.int64)
+    fps = np.empty(n, np.int64)
+    thr = np.empty(n)
+    m = 0
+    tp = 0
+    fp = 0
+    for i in range(n):
+        if y[i] > 0:
+            tp += 1
+        else:
+            fp += 1
+        if i == n - 1 or s[i + 1] != s[i]:
+            tps[m] = tp
+            fps[m] = fp
+            thr[m] = s[i]
+            m += 1
+    return tps[:m], fps[:m], thr[:m]
+
+
+def _curve(y_score, y_true):
+    order = np.argsort(-y_score, kind="stable")
+    return _curve_kernel(np.ascontiguousarray(y_score[order]), np.ascontiguousarray(y_true[order]))
+
+
+def precision_recall_curve(y_score, y_true) -> PRCurve:
+    """Precision and recall at every distinct threshold (the PR curve, UML §17.5).
+
+    Returns ``(precision, recall, thresholds)`` as scikit-learn's
+    ``precision_recall_curve`` (``drop_intermediate=False``): thresholds are the
+    distinct scores in increasing order, and a last point (precision 1, recall 0)
+    without threshold is appended. y_true needs at least one positive.
+    """
+    y_score, y_true = _check(y_score, y_true)
+    if not np.any(y_true > 0):
+        raise ValueError("y_true has no positive label: the recall is 0/0 at every threshold")
+    tps, fps, thr = _curve(y_score, y_true)
+    prec = tps / (tps + fps)
+    rec = tps / tps[-1]
+    return PRCurve(np.r_[prec[::-1], 1.0], np.r_[rec[::-1], 0.0], thr[::-1].copy())
+
+
+def roc_curve(y_score, y_true) -> ROCCurve:
+    """False- and true-positive rates at every distinct threshold (the ROC curve).
+
+    Returns ``(fpr, tpr, thresholds)`` as scikit-learn's ``roc_curve`` with
+    ``drop_intermediate=False``: thresholds decrease, starting at +inf (nothing
+    predicted positive, the point (0, 0)). fpr = b/(b+d) = 1 − specificity,
+    tpr = a/(a+c) = recall. Needs both classes.
+    """
+    y_score, y_true = _check(y_score, y_true, require_both=True)
+    tps, fps, thr = _curve(y_score, y_true)
+    return ROCCurve(np.r_[0.0, fps / fps[-1]], np.r_[0.0, tps / tps[-1]], np.r_[np.inf, thr])
+
+
+def average_precision(y_score, y_true) -> float:
+    """AP = Σ_n (R_n − R_{n−1}) P_n over the distinct thresholds (tied scores grouped).
+
+    scikit-learn's ``average_precision_score`` definition (no interpolation): the
+    precision at each threshold weighted by the recall it adds. Needs a positive.
+    """
+    y_score, y_true = _check(y_score, y_true)
+    if not np.any(y_true > 0):
+        raise ValueError("y_true has no positive label: average precision is undefined")
+    tps, fps, _ = _curve(y_score, y_true)
+    prec = tps / (tps + fps)
+    rec = tps / tps[-1]
+    return float(np.sum(np.diff(np.r_[0.0, rec]) * prec))
+
+
+def auc(y_score, y_true) -> float:
+    """Area under the ROC curve = P(score of a random positive > that of a random
+    negative) + ½ P(tie) (the Mann–Whitney statistic; scikit-learn's
+    ``roc_auc_score``). Needs both classes."""
+    y_score, y_true = _check(y_score, y_true, require_both=True)
+    tps, fps, _ = _curve(y_score, y_true)
+    P, N = tps[-1], fps[-1]
+    # trapezoid rule over the ROC points = pairs ordered correctly + half the ties
+    tpr = np.r_[0, tps] / P
+    fpr = np.r_[0, fps] / N
+    return float(np.sum(np.diff(fpr) * (tpr[1:] + tpr[:-1]) / 2.0))
