@@ -146,14 +146,14 @@ def gram(kernel: str, X, Y=None, **params) -> np.ndarray:
     return _gram(kernel, X, Y, strict=True, **params)
 
 
-def similarity(name: str, X, Y=None, **params) -> np.ndarray:
+def similarity(kernel: str, X, Y=None, **params) -> np.ndarray:
     """Like :func:`gram`, but also for candidate similarities that are *not* kernels.
 
     Adds ``"negative_distance"`` (``-||x - x'||``), ``"exponential"`` with
     ``gamma < 0`` and ``"bspline"`` with even ``order``. Use :func:`is_psd` to see which
     candidates give positive semi-definite Gram matrices (the PSD lab of chapter 02).
     """
-    return _gram(name, X, Y, strict=False, **params)
+    return _gram(kernel, X, Y, strict=False, **params)
 
 
 def _gram(kernel, X, Y, strict, **params):
@@ -329,11 +329,12 @@ def cauchy_schwarz_ratio(K) -> float:
     dg = np.diag(Ka)
     if np.any(dg < 0):
         return float("inf")
-    denom = np.sqrt(np.outer(dg, dg))
+    root = np.sqrt(dg)
     num = np.abs(Ka)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        r = np.where(denom > 0, num / np.where(denom > 0, denom, 1.0),
-                     np.where(num > 0, np.inf, 0.0))
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        r = (num / np.where(root > 0, root, 1.0)[:, None]) / np.where(root > 0, root, 1.0)[None, :]
+    zero = (root[:, None] == 0) | (root[None, :] == 0)
+    r = np.where(zero, np.where(num > 0, np.inf, 0.0), r)
     return float(np.max(r))
 
 

@@ -1,0 +1,600 @@
+"""Kernel methods: algorithms that touch the data only through a Gram matrix.
+
+* :func:`kernel_sgd_svm` — "SGD for Solving Soft-SVM with Kernels" (UML §16.3), whose
+  output equals SGD on explicit features (Lemma 16.3).
+* :func:`kernel_perceptron` (UML ex. 16.2), :func:`kernel_ridge` (UML ex. 16.3),
+  :func:`class_mean_classifier` (HSS1 §1.2.1, UML ex. 16.6).
+* :func:`kernel_expansion`: evaluate ``f(x) = sum_j alpha_j k(x_j, x) + b``, the form the
+  representer theorem guarantees (UML Thm 16.1, HSS1 Thm 6).
+* :func:`kernel_pca` (HSS1 §1.3.2) and :func:`kernel_dependency_estimation` (HSS1 §1.5).
+* Estimators :class:`KernelSVM` (kernel SGD, any two labels) and :class:`KernelPCA`.
+
+Every function takes an **uncentred** Gram matrix ``K`` (``K[i, j] = k(x_i, x_j)``,
+e.g. from :func:`kmlteach.kernels.gram`) and, for new points, the rectangular matrix
+``K_test[a, j] = k(z_a, x_j)``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ._estimator import BaseEstimator, ClassifierMixin, TransformerMixin, check_is_fitted
+from ._jit import jit
+from ._validation import (as_matrix, as_vector, check_binary_labels, check_int, check_positive,
+                          check_square)
+from .kernels import center, gram, kernel_params
+from .svm import sgd_indices
+
+__all__ = [
+    "KernelSGDResult", "kernel_sgd_svm", "KernelPerceptronResult", "kernel_perceptron",
+    "KernelRidgeResult", "kernel_ridge", "ClassMeanResult", "class_mean_classifier",
+    "kernel_expansion", "KernelPCAResult", "kernel_pca", "kernel_pca_transform",
+    "KDEResult", "KDEPrediction", "kernel_dependency_estimation", "kde_predict",
+    "KernelSVM", "KernelPCA",
+]
+
+
+def _check_gram(K, name="K"):
+    return check_square(K, name, symmetric=True)
+
+
+def _check_test(K_test, m, name="K_test"):
+    return as_matrix(K_test, name, n_cols=m)
+
+
+# ----------------------------------------------------------------------------- kernel SGD SVM
+
+@dataclass(frozen=True)
+class KernelSGDResult:
+    """Output of :func:`kernel_sgd_svm`.
+
+    ``alpha`` = ᾱ = (1/T) Σ_{t=1..T} α⁽ᵗ⁾ (the predictor is Σ_j ᾱ_j k(x_j, ·)),
+    ``alpha_last`` = α⁽ᵀ⁾ = β⁽ᵀ⁾/(λT), ``beta`` = β⁽ᵀ⁺¹⁾ (signed update counts),
+    ``indices`` = the T indices drawn, ``n_updates`` = how often the test ``< 1`` fired.
+    """
+    alpha: np.ndarray
+    alpha_last: np.ndarray
+    beta: np.ndarray
+    indices: np.ndarray
+    n_updates: int
+
+
+def kernel_sgd_svm(K, y, lam: float, T: int, seed=None) -> KernelSGDResult:
+    """SGD for soft-SVM with kernels, exactly as in UML §16.3.
+
+    Solves ``min_w (lam/2)||w||^2 + (1/m) sum_i max(0, 1 - y_i <w, psi(x_i)>)``
+    (UML Eq. (16.5)) through the coefficients of ``w = sum_j alpha_j psi(x_j)``::
+
+        beta(1) = 0
+        for t = 1..T:
+            alpha(t) = beta(t) / (lam t)
+            draw i uniformly from [m]
+            if y_i sum_j alpha_j(t) K(x_j, x_i) < 1:  beta_i += y_i    (strict <, as in §15.5)
+        output alpha_bar = (1/T) sum_t alpha(t)
+
+    The indices are those of :func:`kmlteach.svm.sgd_soft_svm` for the same ``seed``,
+    so with ``K = Psi Psi^T`` the predictor ``sum_j alpha_bar_j psi(x_j)`` equals the
+    ``w`` of ``sgd_soft_svm(Psi, y, lam, T, seed)`` (Lemma 16.3).
+
+    Implementation: the scores ``s = K beta`` are updated only when beta changes
+    (O(m) per update, O(1) per step otherwise), and the average of ``alpha(t)`` is
+    accumulated lazily with harmonic sums ``sum 1/t`` per coordinate.
+
+    Parameters
+    ----------
+    K : (m, m) symmetric Gram matrix
+    y : (m,) labels in {-1, +1}
+    lam : float > 0
+    T : int >= 1, number of SGD steps
+    seed : int or None
+
+    Returns
+    -------
+    KernelSGDResult with ``.alpha`` (m,)
+    """
+    Ka = _check_gram(K)
+    ya = check_binary_labels(y, "y", n=Ka.shape[0])
+    lam = check_positive(lam, "lam")
+    T = check_int(T, "T", minimum=1)
+    idx = sgd_indices(Ka.shape[0], T, seed)  # the indices of sgd_soft_svm (Lemma 16.3)
+    alpha, alpha_last, beta, n_up = _kernel_sgd_svm_kernel(Ka, ya, lam, idx)
+    return KernelSGDResult(alpha, alpha_last, beta, idx, int(n_up))
+
+
+@jit(warmup=lambda: (np.eye(3), np.array([1.0, -1.0, 1.0]), 0.5, np.array([0, 1, 2, 0], dtype=np.int64)))
+def _kernel_sgd_svm_kernel(K, y, lam, idx):
+    m = K.shape[0]
+    T = idx.shape[0]
+    beta = np.zeros(m)
+    s = np.zeros(m)                  # s_i = sum_j beta_j K[j, i]
+    acc = np.zeros(m)                # sum over finished spans of beta_j * sum(1/t)
+    last = np.ones(m, dtype=np.int64)  # first step t at which the current beta_j holds
+    H = np.empty(T + 1)              # harmonic numbers H[t] = sum_{r<=t} 1/r
+    H[0] = 0.0
+    for t in range(1, T + 1):
+        H[t] = H[t - 1] + 1.0 / t
+    beta_T = np.zeros(m)
+    n_up = 0
+    for t in range(1, T + 1):
+        i = idx[t - 1]
+        if t == T:
+            beta_T[:] = beta
+        if y[i] * (s[i] / (lam * t)) < 1.0:
+            acc[i] += beta[i] * (H[t] - H[last[i] - 1])
+            last[i] = t + 1
+            beta[i] += y[i]
+            for j in range(m):
+                s[j] += y[i] * K[i, j]
+            n_up += 1
+    alpha = np.empty(m)
+    for j in range(m):
+        alpha[j] = (acc[j] + beta[j] * (H[T] - H[last[j] - 1])) / (lam * T)
+    return alpha, beta_T / (lam * T), beta, n_up
+
+
+# ----------------------------------------------------------------------------- kernel perceptron
+
+@dataclass(frozen=True)
+class KernelPerceptronResult:
+    """``alpha``: w = Σ_j alpha_j ψ(x_j) (alpha_j = y_j × number of updates on j);
+    ``n_updates``; ``converged`` (no mistake left within ``max_updates``)."""
+    alpha: np.ndarray
+    n_updates: int
+    converged: bool
+
+
+def kernel_perceptron(K, y, max_updates: int = 100_000) -> KernelPerceptronResult:
+    """The Batch Perceptron (UML §9.1.2) run through kernel values only (UML ex. 16.2).
+
+    ``w = sum_j alpha_j psi(x_j)`` starts at 0; while some i has
+    ``y_i sum_j alpha_j K(x_j, x_i) <= 0`` (a mistake, with ``<=`` so that it fires at
+    w = 0), take the **smallest** such i and set ``alpha_i += y_i`` (i.e. w += y_i psi(x_i)).
+    Same choice rule as :func:`kmlteach.svm.perceptron`, so with ``K = Psi Psi^T`` both
+    give the same sequence of updates and ``Psi^T alpha`` equals its ``w``.
+
+    Returns
+    -------
+    KernelPerceptronResult with ``.alpha``, ``.n_updates``, ``.converged``
+    """
+    Ka = _check_gram(K)
+    ya = check_binary_labels(y, "y", n=Ka.shape[0])
+    max_updates = check_int(max_updates, "max_updates", minimum=0)
+    alpha, n_up, ok = _kernel_perceptron_kernel(Ka, ya, max_updates)
+    return KernelPerceptronResult(alpha, int(n_up), bool(ok))
+
+
+@jit(warmup=lambda: (np.eye(2), np.array([1.0, -1.0]), 10))
+def _kernel_perceptron_kernel(K, y, max_updates):
+    m = K.shape[0]
+    alpha = np.zeros(m)
+    s = np.zeros(m)  # s_i = sum_j alpha_j K[j, i]
+    n_up = 0
+    while True:
+        i = -1
+        for r in range(m):
+            if y[r] * s[r] <= 0.0:
+                i = r
+                break
+        if i < 0:
+            return alpha, n_up, True
+        if n_up >= max_updates:
+            return alpha, n_up, False
+        alpha[i] += y[i]
+        for j in range(m):
+            s[j] += y[i] * K[i, j]
+        n_up += 1
+
+
+# ----------------------------------------------------------------------------- kernel ridge
+
+@dataclass(frozen=True)
+class KernelRidgeResult:
+    """``alpha`` = (K + λ m I)⁻¹ y; ``objective`` = value of the objective at the optimum."""
+    alpha: np.ndarray
+    objective: float
+
+
+def kernel_ridge(K, y, lam: float) -> KernelRidgeResult:
+    """Kernel ridge regression in closed form (UML ex. 16.3).
+
+    Minimises ``(lam/2) ||w||^2 + (1/(2m)) sum_i (<w, psi(x_i)> - y_i)^2`` over
+    ``w = sum_j alpha_j psi(x_j)`` (representer theorem). Setting the gradient
+    ``lam K alpha + (1/m) K (K alpha - y)`` to zero gives
+    ``alpha = (K + lam m I)^{-1} y``.
+
+    Scaling: UML's (16.8) writes ``lam ||w||^2 + (1/(2m)) sum (...)^2``; its minimiser is
+    ours with ``lam = 2 lam_UML`` (the same factor 2 as between (15.6) and (15.12)).
+
+    Parameters
+    ----------
+    K : (m, m) symmetric Gram matrix
+    y : (m,) real targets
+    lam : float > 0
+
+    Returns
+    -------
+    KernelRidgeResult; predict with ``kernel_expansion(K_test, result.alpha)``.
+    """
+    Ka = _check_gram(K)
+    ya = as_vector(y, "y", length=Ka.shape[0])
+    lam = check_positive(lam, "lam")
+    m = Ka.shape[0]
+    alpha = np.linalg.solve(Ka + lam * m * np.eye(m), ya)
+    f = Ka @ alpha
+    obj = 0.5 * lam * float(alpha @ f) + float(np.sum((f - ya) ** 2)) / (2 * m)
+    return KernelRidgeResult(alpha, obj)
+
+
+# ----------------------------------------------------------------------------- class means
+
+@dataclass(frozen=True)
+class ClassMeanResult:
+    """The class-mean classifier as a kernel expansion: f(x) = Σ_j alpha_j k(x_j, x) + b,
+    with alpha_j = 1/m₊ (y_j = +1) or −1/m₋ (y_j = −1); predict +1 iff f(x) >= 0."""
+    alpha: np.ndarray
+    b: float
+
+    def decision_function(self, K_test) -> np.ndarray:
+        return kernel_expansion(K_test, self.alpha, self.b)
+
+    def predict(self, K_test) -> np.ndarray:
+        return np.where(self.decision_function(K_test) >= 0.0, 1.0, -1.0)
+
+
+def class_mean_classifier(K, y) -> ClassMeanResult:
+    """Nearest class mean in feature space, from kernel values only (HSS1 (1.4)-(1.6), UML ex. 16.6).
+
+    With ``c_± = (1/m_±) sum_{y_i = ±1} psi(x_i)``, ``w = c_+ - c_-`` and
+    ``b = (||c_-||^2 - ||c_+||^2) / 2`` the rule is ``sign(<w, psi(x)> + b)``, i.e.
+    "closer to c_+ than to c_-" (ties go to +1, as UML's ``<=``). In kernel form
+    ``<w, psi(x)> = (1/m_+) sum_{y_i=+1} k(x, x_i) - (1/m_-) sum_{y_i=-1} k(x, x_i)`` and
+    ``b = (1/2) (mean of K over (-,-) pairs - mean of K over (+,+) pairs)``.
+
+    Returns
+    -------
+    ClassMeanResult with ``.alpha``, ``.b``, ``.decision_function(K_test)``, ``.predict(K_test)``
+    """
+    Ka = _check_gram(K)
+    ya = check_binary_labels(y, "y", n=Ka.shape[0])
+    pos, neg = ya > 0, ya < 0
+    alpha = np.where(pos, 1.0 / pos.sum(), -1.0 / neg.sum())
+    b = 0.5 * (float(Ka[np.ix_(neg, neg)].mean()) - float(Ka[np.ix_(pos, pos)].mean()))
+    return ClassMeanResult(alpha, b)
+
+
+def kernel_expansion(K_test, alpha, b: float = 0.0) -> np.ndarray:
+    """Evaluate ``f(z_a) = sum_j alpha_j k(x_j, z_a) + b`` for every row of ``K_test``.
+
+    This is the predictor form of the representer theorem (UML Thm 16.1 and the display
+    after (16.4); HSS1 Thm 6, Eq. (1.25)).
+
+    Parameters
+    ----------
+    K_test : (n, m) with ``K_test[a, j] = k(z_a, x_j)``
+    alpha : (m,)
+    b : float, default=0.0
+    """
+    av = as_vector(alpha, "alpha")
+    Kt = _check_test(K_test, av.shape[0])
+    if isinstance(b, bool) or not isinstance(b, (int, float, np.integer, np.floating)) \
+            or not np.isfinite(b):
+        raise TypeError(f"b must be a finite real number, got {b!r}")
+    return Kt @ av + float(b)
+
+
+# ----------------------------------------------------------------------------- kernel PCA
+
+@dataclass(frozen=True)
+class KernelPCAResult:
+    """Kernel PCA of a Gram matrix (HSS1 §1.3.2).
+
+    ``eigenvalues`` (descending) of the centred Gram matrix K̃ (not divided by m);
+    ``alphas`` (m, p): column j holds the coefficients of the unit-norm axis
+    v_j = Σ_i alphas[i, j] (Φ(x_i) − mean), i.e. eigenvector / √eigenvalue (zero columns
+    for zero eigenvalues); ``embedding`` (m, p) = K̃ alphas, the projections of the
+    training points; ``col_mean`` and ``mean`` of K, for centring new points.
+    """
+    eigenvalues: np.ndarray
+    alphas: np.ndarray
+    embedding: np.ndarray
+    col_mean: np.ndarray
+    mean: float
+
+
+def _top_eigh(S: np.ndarray, k: int):
+    """Largest k eigenpairs of a symmetric matrix, descending (SciPy's subset solver if present)."""
+    m = S.shape[0]
+    try:
+        from scipy.linalg import eigh as sp_eigh
+        lam, V = sp_eigh(S, subset_by_index=[m - k, m - 1], driver="evr")
+    except ImportError:  # NumPy only: full decomposition
+        lam, V = np.linalg.eigh(S)
+        lam, V = lam[m - k:], V[:, m - k:]
+    return lam[::-1].copy(), V[:, ::-1].copy()
+
+
+def kernel_pca(K, n_components: int) -> KernelPCAResult:
+    """Kernel PCA (HSS1 §1.3.2): principal axes in feature space from the Gram matrix.
+
+    1. Centre ``K`` in feature space: ``K~ = K - 1_m K - K 1_m + 1_m K 1_m``
+       (:func:`kmlteach.kernels.center`).
+    2. Eigen-decompose ``K~ = sum_j lam_j u_j u_j^T`` (lam descending, ||u_j|| = 1).
+    3. Axis ``v_j = sum_i alpha_ij (Phi(x_i) - mean)`` with ``alpha_j = u_j / sqrt(lam_j)``,
+       so ``||v_j||^2 = alpha_j^T K~ alpha_j = 1`` (the scaling the source leaves open).
+    4. Projections of the training points: ``K~ alpha_j = sqrt(lam_j) u_j``.
+
+    Keeping every component with a non-zero eigenvalue, ``embedding @ embedding.T``
+    reproduces ``K~`` (HSS1 (1.32), for the centred features). Each eigenvector's sign
+    is fixed so that its largest-magnitude entry is positive.
+
+    Parameters
+    ----------
+    K : (m, m) symmetric **uncentred** Gram matrix
+    n_components : int in [1, m]
+
+    Returns
+    -------
+    KernelPCAResult; project new points with :func:`kernel_pca_transform`.
+    """
+    Ka = _check_gram(K)
+    m = Ka.shape[0]
+    n_components = check_int(n_components, "n_components", minimum=1, maximum=m)
+    Kc = center(Ka)
+    lam, U = _top_eigh(Kc, n_components)
+    big = np.argmax(np.abs(U), axis=0)
+    U = U * np.where(U[big, np.arange(U.shape[1])] < 0, -1.0, 1.0)
+    thresh = 1e-12 * max(1.0, float(lam[0]) if lam.size else 1.0) * m
+    nonzero = lam > thresh
+    alphas = np.zeros_like(U)
+    alphas[:, nonzero] = U[:, nonzero] / np.sqrt(lam[nonzero])
+    embedding = U * np.sqrt(np.where(nonzero, lam, 0.0))
+    return KernelPCAResult(lam, alphas, embedding, Ka.mean(axis=0), float(Ka.mean()))
+
+
+def kernel_pca_transform(result: KernelPCAResult, K_test) -> np.ndarray:
+    """Projections of new points on the kernel PCA axes: ``center(K, K_test) @ alphas``.
+
+    ``K_test`` (n, m) holds the uncentred ``k(z_a, x_j)``; it is centred with the
+    training means (HSS1 §1.3.1.2, test version) before projecting.
+    """
+    if not isinstance(result, KernelPCAResult):
+        raise TypeError(f"result must be a KernelPCAResult from kernel_pca, got {type(result).__name__}")
+    Kt = _check_test(K_test, result.col_mean.shape[0])
+    Kc = Kt - result.col_mean[None, :] - Kt.mean(axis=1)[:, None] + result.mean
+    return Kc @ result.alphas
+
+
+# ----------------------------------------------------------------------------- KDE
+
+@dataclass(frozen=True)
+class KDEResult:
+    """Kernel dependency estimation model: ``pca`` (kernel PCA of the outputs) and the
+    ridge coefficients ``coef`` (m, p) so that T_H(x) = K_x(x, train) @ coef."""
+    pca: KernelPCAResult
+    coef: np.ndarray
+    lam: float
+
+
+@dataclass(frozen=True)
+class KDEPrediction:
+    """``index`` (n,): best candidate per test input; ``distances`` (n, c): the squared
+    H_y distances of (1.44); ``embedding`` (n, p): the predicted output coordinates."""
+    index: np.ndarray
+    distances: np.ndarray
+    embedding: np.ndarray
+
+
+def kernel_dependency_estimation(K_x, K_y, lam: float, n_components: int | None = None) -> KDEResult:
+    """Kernel dependency estimation (HSS1 §1.5, after Weston et al. 2002).
+
+    1. Embed the training outputs with kernel PCA on ``K_y`` (:func:`kernel_pca`).
+    2. Learn ``T_H: X -> R^p`` by kernel ridge regression (:func:`kernel_ridge`, one
+       output per component, same ``lam``): ``coef = (K_x + lam m I)^{-1} E``.
+    3. Decode with :func:`kde_predict`: the candidate output closest in H_y (1.44).
+
+    Parameters
+    ----------
+    K_x : (m, m) Gram matrix of the training inputs
+    K_y : (m, m) Gram matrix of the training outputs
+    lam : float > 0
+    n_components : int, default=None (all m components)
+    """
+    Kx = _check_gram(K_x, "K_x")
+    Ky = _check_gram(K_y, "K_y")
+    if Ky.shape != Kx.shape:
+        raise ValueError(f"K_y must have the shape of K_x {Kx.shape}, got {Ky.shape}")
+    lam = check_positive(lam, "lam")
+    m = Kx.shape[0]
+    p = m if n_components is None else check_int(n_components, "n_components", minimum=1, maximum=m)
+    pca = kernel_pca(Ky, p)
+    coef = np.linalg.solve(Kx + lam * m * np.eye(m), pca.embedding)
+    return KDEResult(pca, coef, lam)
+
+
+def kde_predict(model: KDEResult, K_x_test, K_y_cand, k_y_cand_diag) -> KDEPrediction:
+    """Decode KDE predictions over a finite candidate set (HSS1 (1.44)).
+
+    For each test input ``z`` the prediction ``T = T_H(z)`` is a point of the output
+    RKHS (in the kernel PCA coordinates); the chosen candidate minimises
+    ``||Phi_y(y_c) - T||^2 = ||Phi~(y_c)||^2 - 2 <e(y_c), T> + ||T||^2``, where
+    ``Phi~`` is centred with the training outputs and ``e(y_c)`` its PCA coordinates.
+
+    Parameters
+    ----------
+    model : KDEResult
+    K_x_test : (n, m) input kernel between test inputs and training inputs
+    K_y_cand : (c, m) output kernel between candidates and training outputs
+    k_y_cand_diag : (c,) ``k_y(y_c, y_c)``
+    """
+    if not isinstance(model, KDEResult):
+        raise TypeError(f"model must be a KDEResult, got {type(model).__name__}")
+    m = model.coef.shape[0]
+    Kx = _check_test(K_x_test, m, "K_x_test")
+    Kc = _check_test(K_y_cand, m, "K_y_cand")
+    diag = as_vector(k_y_cand_diag, "k_y_cand_diag", length=Kc.shape[0])
+    T = Kx @ model.coef
+    E = kernel_pca_transform(model.pca, Kc)
+    norm2 = diag - 2.0 * Kc.mean(axis=1) + model.pca.mean
+    D = norm2[None, :] - 2.0 * T @ E.T + np.sum(T ** 2, axis=1)[:, None]
+    return KDEPrediction(np.argmin(D, axis=1), D, T)
+
+
+# ----------------------------------------------------------------------------- estimators
+
+def _estimator_X(X) -> np.ndarray:
+    """The validation gate, with the wording scikit-learn's estimator checks look for."""
+    if isinstance(X, np.ndarray) and X.ndim == 1:
+        raise ValueError(f"X must be a 2-D array (n_samples, n_features), got 1-D with shape "
+                         f"{X.shape}. Reshape your data with X.reshape(-1, 1) (one feature) "
+                         f"or X.reshape(1, -1) (one sample)")
+    if isinstance(X, np.ndarray) and X.ndim == 2 and X.shape[1] == 0:
+        raise ValueError(f"X has 0 feature(s) (shape={X.shape}) while a minimum of 1 is required.")
+    return as_matrix(X, "X")
+
+
+class _KernelParamsMixin:
+    """Turn the estimator's kernel parameters into :func:`gram` keyword arguments."""
+
+    def _gram_params(self) -> dict:
+        if self.kernel == "polynomial":
+            return {"degree": self.degree, "c": self.c}
+        if self.kernel == "gaussian":
+            return {"gamma": self.gamma} if self.gamma is not None else {"sigma": self.sigma}
+        if self.kernel == "exponential":
+            return {"gamma": 1.0 if self.gamma is None else self.gamma}
+        if self.kernel == "bspline":
+            return {"order": self.order}
+        return {}
+
+    def _check_predict_X(self, X):
+        check_is_fitted(self)
+        Xa = _estimator_X(X)
+        if Xa.shape[1] != self.n_features_in_:
+            raise ValueError(f"X has {Xa.shape[1]} features, but {type(self).__name__} is expecting "
+                             f"{self.n_features_in_} features as input (as in the training data)")
+        return Xa
+
+
+class KernelSVM(_KernelParamsMixin, ClassifierMixin, BaseEstimator):
+    """Soft-SVM with a kernel, trained by :func:`kernel_sgd_svm` (UML §16.3; not an exact solver).
+
+    Objective (UML (16.5)): ``(lam/2)||w||^2 + mean hinge``; prediction
+    ``sign(sum_j alpha_j k(x_j, x))`` (no bias, as in §16.3). Any two labels: the
+    first of ``np.unique(y)`` plays -1, the second +1; a score of exactly 0 predicts
+    the second class.
+
+    Parameters
+    ----------
+    kernel : str, default="gaussian" (one of :data:`kmlteach.kernels.KERNELS`)
+    lam : float > 0, default=0.01
+    T : int, default=None (then 20 m steps)
+    seed : int or None, default=0
+    sigma, gamma, degree, c, order : kernel parameters (see :func:`kmlteach.kernels.gram`;
+        for the Gaussian ``gamma`` overrides ``sigma`` when given).
+
+    Attributes
+    ----------
+    alpha_ : (m,) averaged coefficients; X_fit_ ; classes_ ; n_features_in_
+    """
+
+    def __init__(self, kernel="gaussian", lam=0.01, T=None, seed=0, sigma=1.0, gamma=None,
+                 degree=2, c=1.0, order=3):
+        self.kernel = kernel
+        self.lam = lam
+        self.T = T
+        self.seed = seed
+        self.sigma = sigma
+        self.gamma = gamma
+        self.degree = degree
+        self.c = c
+        self.order = order
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = False
+        return tags
+
+    def fit(self, X, y):
+        kernel_params(self.kernel, **self._gram_params())
+        Xa = _estimator_X(X)
+        if y is None:
+            raise ValueError("KernelSVM requires y to be passed, but the target y is None")
+        ya = np.asarray(y)
+        if ya.ndim != 1 or ya.shape[0] != Xa.shape[0]:
+            raise ValueError(f"y must be a 1-D array with one label per row of X "
+                             f"({Xa.shape[0]}), got shape {ya.shape}")
+        if ya.dtype.kind == "f" and not np.all(np.isfinite(ya)):
+            raise ValueError("y contains NaN or infinite labels")
+        classes, idx = np.unique(ya, return_inverse=True)
+        if classes.size != 2:
+            looks_continuous = ya.dtype.kind == "f" and np.any(ya != np.round(ya))
+            raise ValueError(f"y must contain exactly 2 classes: Only binary classification is "
+                             f"supported. Got {classes.size} class{'es' if classes.size != 1 else ''}"
+                             + (" (y looks continuous: a regression target?)" if looks_continuous else ""))
+        m = Xa.shape[0]
+        T = 20 * m if self.T is None else check_int(self.T, "T", minimum=1)
+        K = gram(self.kernel, Xa, **self._gram_params())
+        res = kernel_sgd_svm(K, np.where(idx.reshape(-1) == 1, 1.0, -1.0), self.lam, T, self.seed)
+        self.classes_ = classes
+        self.X_fit_ = Xa
+        self.alpha_ = res.alpha
+        self.n_features_in_ = Xa.shape[1]
+        return self
+
+    def decision_function(self, X) -> np.ndarray:
+        Xa = self._check_predict_X(X)
+        return kernel_expansion(gram(self.kernel, Xa, self.X_fit_, **self._gram_params()), self.alpha_)
+
+    def predict(self, X) -> np.ndarray:
+        scores = self.decision_function(X)
+        return self.classes_[(scores >= 0.0).astype(int)]
+
+
+class KernelPCA(_KernelParamsMixin, TransformerMixin, BaseEstimator):
+    """Kernel PCA as a transformer (HSS1 §1.3.2), built on :func:`kernel_pca`.
+
+    Parameters
+    ----------
+    n_components : int, default=2 (at most the number of training points)
+    kernel : str, default="gaussian"
+    sigma, gamma, degree, c, order : kernel parameters as in :class:`KernelSVM`.
+
+    Attributes
+    ----------
+    eigenvalues_, alphas_, embedding_ : as in :class:`KernelPCAResult`; X_fit_; n_features_in_
+    """
+
+    def __init__(self, n_components=2, kernel="gaussian", sigma=1.0, gamma=None, degree=2,
+                 c=1.0, order=3):
+        self.n_components = n_components
+        self.kernel = kernel
+        self.sigma = sigma
+        self.gamma = gamma
+        self.degree = degree
+        self.c = c
+        self.order = order
+
+    def fit(self, X, y=None):
+        kernel_params(self.kernel, **self._gram_params())
+        Xa = _estimator_X(X)
+        k = check_int(self.n_components, "n_components", minimum=1)
+        if k > Xa.shape[0]:
+            raise ValueError(f"n_components={k} must be at most the number of samples "
+                             f"({Xa.shape[0]} sample{'s' if Xa.shape[0] != 1 else ''})")
+        self.result_ = kernel_pca(gram(self.kernel, Xa, **self._gram_params()), k)
+        self.eigenvalues_ = self.result_.eigenvalues
+        self.alphas_ = self.result_.alphas
+        self.embedding_ = self.result_.embedding
+        self.X_fit_ = Xa
+        self.n_features_in_ = Xa.shape[1]
+        return self
+
+    def transform(self, X) -> np.ndarray:
+        Xa = self._check_predict_X(X)
+        return kernel_pca_transform(self.result_, gram(self.kernel, Xa, self.X_fit_,
+                                                       **self._gram_params()))
+
+    def fit_transform(self, X, y=None):
+        return self.fit(X).embedding_.copy()
