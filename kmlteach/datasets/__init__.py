@@ -9,3 +9,5 @@ from ._basic import blobs, rings, moons, separable, line_example
 __all__ = ["blobs", "rings", "moons", "separable", "line_example"]
 from ._ranking import ranking_queries, fraud, split_queries  # noqa: E402  (ch. 06-07)
 __all__ += ["ranking_queries", "fraud", "split_queries"]
+from ._multiclass import three_balls  # noqa: E402  (ch. 04)
+__all__ += ["three_balls"]

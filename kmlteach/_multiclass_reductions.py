@@ -1,0 +1,584 @@
+"""Reductions from multiclass to binary classification (UML §17.1, lecture slides).
+
+One-vs-all, all-pairs (majority vote or tournament) and error-correcting output codes,
+each taking any binary learner, plus the exact ERM over halfspaces in the plane that
+replays UML Example 17.1. Public names are re-exported by :mod:`kmlteach.multiclass`.
+
+A *binary learner* is either
+
+* an estimator with ``fit(X, y)`` (copied with ``sklearn.base.clone`` when it is a
+  scikit-learn estimator, else ``copy.deepcopy``), or
+* a function ``learner(X, y_pm1) -> scorer`` where ``scorer`` is a callable
+  ``scorer(X) -> scores`` or an object with one of the methods below.
+
+It is always fitted on labels in {-1, +1} (float). The real-valued score of a fitted
+learner is ``decision_function(X)``, else ``2 predict_proba(X)[:, +1 column] - 1``
+(a monotone map of ``predict_proba[:, 1]`` that puts the threshold at 0), else
+``predict(X)`` (±1). Positive means "the +1 side".
+"""
+
+from __future__ import annotations
+
+import copy
+import itertools
+from dataclasses import dataclass
+
+import numpy as np
+
+from ._jit import jit
+from ._validation import (_describe, as_matrix, check_binary_labels, check_choice, check_int,
+                          check_multiclass_labels, check_rng, check_X)
+
+__all__ = ["one_vs_all", "all_pairs", "ecoc", "ecoc_code", "erm_halfspace_2d", "Decision",
+           "OneVsAll", "AllPairs", "ECOC", "HalfspaceERM"]
+
+
+# ---------------------------------------------------------------------------------------
+# binary learners
+# ---------------------------------------------------------------------------------------
+
+def _check_learner(learner):
+    if learner is None or not (hasattr(learner, "fit") or callable(learner)):
+        raise TypeError(f"learner must be an estimator with fit(X, y) or a function "
+                        f"learner(X, y_pm1) -> scorer, got {_describe(learner)}")
+    return learner
+
+
+def _copy_learner(learner):
+    if hasattr(learner, "get_params"):
+        try:
+            from sklearn.base import clone
+
+            return clone(learner)
+        except Exception:  # not a scikit-learn estimator after all
+            pass
+    return copy.deepcopy(learner)
+
+
+def _fit_binary(learner, X, t):
+    """Fit a copy of ``learner`` on (X, t) with t in {-1, +1}; return the fitted scorer."""
+    if hasattr(learner, "fit"):
+        est = _copy_learner(learner)
+        est.fit(X, t)
+        return est
+    out = learner(X, t)
+    if out is None:
+        raise TypeError("learner(X, y) returned None; it must return a scorer (a callable or "
+                        "an object with decision_function / predict_proba / predict)")
+    return out
+
+
+def _binary_scores(fitted, X) -> np.ndarray:
+    """Real-valued scores of a fitted binary learner, positive = the +1 side."""
+    if hasattr(fitted, "decision_function"):
+        s = fitted.decision_function(X)
+    elif hasattr(fitted, "predict_proba"):
+        P = np.asarray(fitted.predict_proba(X), dtype=float)
+        col = 1
+        cls = getattr(fitted, "classes_", None)
+        if cls is not None and 1 in list(np.asarray(cls).tolist()):
+            col = list(np.asarray(cls).tolist()).index(1)
+        s = 2.0 * P[:, col] - 1.0
+    elif hasattr(fitted, "predict"):
+        s = fitted.predict(X)
+    elif callable(fitted):
+        s = fitted(X)
+    else:
+        raise TypeError(f"the fitted learner has no decision_function, predict_proba or predict "
+                        f"and is not callable: {_describe(fitted)}")
+    s = np.asarray(s, dtype=float).reshape(-1)
+    if s.shape[0] != X.shape[0]:
+        raise ValueError(f"the binary learner returned {s.shape[0]} scores for {X.shape[0]} points")
+    if not np.all(np.isfinite(s)):
+        raise ValueError("the binary learner returned NaN or infinite scores")
+    return s
+
+
+def _first_argmax(S: np.ndarray):
+    """argmax per row (smallest index among ties), and the mask of rows with a tie."""
+    best = np.max(S, axis=1)
+    at_max = S == best[:, None]
+    return np.argmax(S, axis=1), at_max.sum(axis=1) > 1, at_max
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A multiclass decision with its ties made explicit.
+
+    ``labels`` (original labels), ``index`` (0-based class indices), ``scores`` (m, k)
+    (what the argmax ran on: OvA scores, AvA votes, ECOC −Hamming distances),
+    ``ties`` (bool mask of points where several classes reached the maximum, or a
+    tournament match was drawn), ``candidates`` (m, k) bool (classes at the maximum),
+    ``rule`` (how ties were broken).
+    """
+    labels: np.ndarray
+    index: np.ndarray
+    scores: np.ndarray
+    ties: np.ndarray
+    candidates: np.ndarray
+    rule: str
+
+
+class _Reduction:
+    classes: np.ndarray
+
+    def _X(self, X):
+        return check_X(X, "X", n_cols=self.n_features)
+
+    def predict(self, X) -> np.ndarray:
+        """Predicted labels (ties broken as described by ``decide(X).rule``)."""
+        return self.decide(X).labels
+
+    def ties(self, X) -> np.ndarray:
+        """Boolean mask of the points of X whose decision was a tie."""
+        return self.decide(X).ties
+
+    def score(self, X, y) -> float:
+        return float(np.mean(self.predict(X) == np.asarray(y)))
+
+
+# ---------------------------------------------------------------------------------------
+# one-vs-all (UML §17.1)
+# ---------------------------------------------------------------------------------------
+
+class OneVsAll(_Reduction):
+    """Fitted one-vs-all model: ``estimators[i]`` separates class i (+1) from the rest."""
+
+    def __init__(self, classes, estimators, n_features):
+        self.classes = classes
+        self.estimators = estimators
+        self.n_features = n_features
+
+    def decision_function(self, X) -> np.ndarray:
+        """(m, k) scores h_i(x)."""
+        X = self._X(X)
+        return np.column_stack([_binary_scores(e, X) for e in self.estimators])
+
+    def decide(self, X) -> Decision:
+        S = self.decision_function(X)
+        idx, ties, cand = _first_argmax(S)
+        return Decision(self.classes[idx], idx, S, ties, cand,
+                        "argmax of the k scores; ties go to the class that comes first in classes")
+
+
+def one_vs_all(X, y, learner) -> OneVsAll:
+    """One-versus-all reduction (UML §17.1).
+
+    For each class i, a copy of ``learner`` is fitted on S_i: label +1 for the examples
+    of class i, −1 for all others. Prediction: h(x) = argmax_i h_i(x) on the real-valued
+    scores when the learner has them (Eq. (17.1) applied to confidences), with ties
+    going to the class that comes first in ``np.unique(y)`` (the smallest-index rule
+    of §17.1). ``decide(X)`` reports the ties.
+
+    Parameters
+    ----------
+    X : ndarray (m, d)
+    y : labels (at least 2 classes)
+    learner : binary learner (see the module docstring)
+
+    Returns
+    -------
+    OneVsAll with ``.predict(X)``, ``.decision_function(X)``, ``.decide(X)``,
+    ``.classes``, ``.estimators``.
+    """
+    X = check_X(X, "X")
+    classes, yi = check_multiclass_labels(y, "y", n=X.shape[0])
+    learner = _check_learner(learner)
+    ests = [_fit_binary(learner, X, np.where(yi == i, 1.0, -1.0)) for i in range(len(classes))]
+    return OneVsAll(classes, ests, X.shape[1])
+
+
+# ---------------------------------------------------------------------------------------
+# all pairs (UML §17.1; slides: vote and tournament)
+# ---------------------------------------------------------------------------------------
+
+class AllPairs(_Reduction):
+    """Fitted all-pairs model: ``estimators[(i, j)]`` (i < j) says +1 for class i, −1 for j."""
+
+    def __init__(self, classes, estimators, n_features, decision):
+        self.classes = classes
+        self.estimators = estimators
+        self.n_features = n_features
+        self.decision = decision
+        self.pairs = list(estimators)
+
+    def pairwise_scores(self, X) -> np.ndarray:
+        """Antisymmetric (m, k, k) array: [:, i, j] = h_ij(x) for i < j, [:, j, i] = −h_ij(x)."""
+        X = self._X(X)
+        k = len(self.classes)
+        P = np.zeros((X.shape[0], k, k))
+        for (i, j), e in self.estimators.items():
+            s = _binary_scores(e, X)
+            P[:, i, j] = s
+            P[:, j, i] = -s
+        return P
+
+    def votes(self, X) -> np.ndarray:
+        """(m, k) number of pairwise contests won (a score of exactly 0 gives ½ to each)."""
+        P = self.pairwise_scores(X)
+        k = len(self.classes)
+        off = ~np.eye(k, dtype=bool)
+        return ((P > 0) + 0.5 * (P == 0)).sum(axis=2, where=off[None, :, :]).astype(float)
+
+    def decide(self, X, decision: str | None = None) -> Decision:
+        decision = self.decision if decision is None else check_choice(decision, "decision",
+                                                                       ("vote", "tournament"))
+        P = self.pairwise_scores(X)
+        k = len(self.classes)
+        if decision == "vote":
+            off = ~np.eye(k, dtype=bool)
+            V = ((P > 0) + 0.5 * (P == 0)).sum(axis=2, where=off[None, :, :]).astype(float)
+            idx, ties, cand = _first_argmax(V)
+            return Decision(self.classes[idx], idx, V, ties, cand,
+                            "most pairwise wins (the book's sum of sign(j - i) h_ij); ties go to "
+                            "the smallest class index among the tied classes")
+        m = P.shape[0]
+        rows = np.arange(m)
+        bracket = [np.full(m, c, dtype=np.int64) for c in range(k)]
+        drawn = np.zeros(m, dtype=bool)
+        alive = np.zeros((m, k), dtype=bool)
+        while len(bracket) > 1:
+            nxt = []
+            for a in range(0, len(bracket) - 1, 2):
+                ca, cb = bracket[a], bracket[a + 1]
+                s = P[rows, ca, cb]
+                drawn |= s == 0
+                nxt.append(np.where(s > 0, ca, np.where(s < 0, cb, np.minimum(ca, cb))))
+            if len(bracket) % 2 == 1:
+                nxt.append(bracket[-1])           # bye for the last one
+            bracket = nxt
+        idx = bracket[0]
+        alive[rows, idx] = True
+        return Decision(self.classes[idx], idx, alive.astype(float), drawn, alive,
+                        "knock-out tournament in class order (pairs (0,1), (2,3), ...; a bye for "
+                        "the last class when their number is odd); a drawn match (score exactly "
+                        "0) goes to the smaller class index")
+
+
+def all_pairs(X, y, learner, decision: str = "vote") -> AllPairs:
+    """All-pairs (all-vs-all) reduction (UML §17.1; slides "AvA").
+
+    For every pair i < j of classes (in ``np.unique`` order), a copy of ``learner`` is
+    fitted on the examples of classes i (+1) and j (−1) only. Decisions:
+
+    * ``"vote"`` — UML's rule argmax_i Σ_j sign(j − i) h_ij(x) (with sign(score) for
+      real-valued learners): the class winning most pairwise contests. Ties among
+      classes with equally many wins are common (e.g. three classes beating each other
+      in a cycle); they go to the smallest index, and ``decide(X).ties`` marks them.
+    * ``"tournament"`` — the slides' knock-out: pair the classes up, keep the winners,
+      repeat. A drawn match goes to the smaller index.
+
+    scikit-learn's ``OneVsOneClassifier`` also votes, but breaks ties with the
+    normalised sum of confidences, so the two agree except on tied points.
+
+    Returns
+    -------
+    AllPairs with ``.predict(X)``, ``.decide(X, decision=None)``, ``.votes(X)``,
+    ``.pairwise_scores(X)``, ``.ties(X)``, ``.classes``, ``.estimators`` (dict (i, j) -> fitted).
+    """
+    X = check_X(X, "X")
+    classes, yi = check_multiclass_labels(y, "y", n=X.shape[0])
+    learner = _check_learner(learner)
+    decision = check_choice(decision, "decision", ("vote", "tournament"))
+    ests = {}
+    for i, j in itertools.combinations(range(len(classes)), 2):
+        sel = (yi == i) | (yi == j)
+        ests[(i, j)] = _fit_binary(learner, X[sel], np.where(yi[sel] == i, 1.0, -1.0))
+    return AllPairs(classes, ests, X.shape[1], decision)
+
+
+# ---------------------------------------------------------------------------------------
+# error-correcting output codes (Dietterich & Bakiri 1995; not in the course sources)
+# ---------------------------------------------------------------------------------------
+
+def ecoc_code(k: int, kind: str = "exhaustive", n_bits: int | None = None, seed=None) -> np.ndarray:
+    """A code matrix M ∈ {−1, +1}^{k × L} for :func:`ecoc` (row c = codeword of class c).
+
+    * ``"exhaustive"`` (Dietterich & Bakiri 1995, for 3 <= k <= 11): L = 2^{k−1} − 1
+      columns, every non-trivial split of the classes once; minimum row distance
+      2^{k−2}.
+    * ``"random"``: L = ``n_bits`` (default ⌈10 log₂ k⌉) uniform ±1 entries; the best of
+      200 draws (largest minimum row distance) without constant or repeated columns.
+    * ``"ova"``: the identity code (+1 on the diagonal), i.e. one-vs-all.
+
+    ECOC is not in the course's sources (UML §17.7 only cites it); this follows
+    Dietterich & Bakiri, "Solving multiclass learning problems via error-correcting
+    output codes", JAIR 2 (1995).
+    """
+    k = check_int(k, "k", minimum=2)
+    kind = check_choice(kind, "kind", ("exhaustive", "random", "ova"))
+    if kind == "ova":
+        return 2.0 * np.eye(k) - 1.0
+    if kind == "exhaustive":
+        if not 3 <= k <= 11:
+            raise ValueError(f"k must be between 3 and 11 for the exhaustive code, got {k}")
+        L = 2 ** (k - 1) - 1
+        M = np.ones((k, L))
+        for c in range(1, k):
+            run = 2 ** (k - 1 - c)
+            M[c] = np.where((np.arange(L) // run) % 2 == 0, -1.0, 1.0)
+        return M
+    L = int(np.ceil(10 * np.log2(k))) if n_bits is None else check_int(n_bits, "n_bits", minimum=1)
+    rng = check_rng(seed)
+    best, best_d = None, -1
+    for _ in range(200):
+        M = rng.choice([-1.0, 1.0], size=(k, L))
+        for col in range(L):
+            while np.all(M[:, col] == M[0, col]):
+                M[:, col] = rng.choice([-1.0, 1.0], size=k)
+        d = _min_row_distance(M)
+        if d > best_d:
+            best, best_d = M, d
+    if best_d == 0:
+        raise ValueError(f"n_bits={L} is too small to give {k} distinct codewords")
+    return best
+
+
+def _min_row_distance(M) -> int:
+    k = M.shape[0]
+    D = (M[:, None, :] != M[None, :, :]).sum(axis=2)
+    return int(D[~np.eye(k, dtype=bool)].min())
+
+
+def _check_code(code, k) -> np.ndarray:
+    M = as_matrix(code, "code")
+    if M.shape[0] != k:
+        raise ValueError(f"code must have one row per class ({k}), got shape {M.shape}")
+    if not np.all(np.isin(M, (-1.0, 1.0))):
+        raise ValueError("code must contain only -1 and +1")
+    const = np.all(M == M[0:1, :], axis=0)
+    if np.any(const):
+        raise ValueError(f"code column {int(np.argmax(const))} is constant: its binary problem "
+                         f"would have a single class")
+    if _min_row_distance(M) == 0:
+        raise ValueError("code has two identical rows: those classes could not be told apart")
+    return M
+
+
+class ECOC(_Reduction):
+    """Fitted ECOC model: ``estimators[l]`` predicts bit l of the codeword, ``code`` (k, L)."""
+
+    def __init__(self, classes, estimators, n_features, code):
+        self.classes = classes
+        self.estimators = estimators
+        self.n_features = n_features
+        self.code = code
+
+    def bits(self, X) -> np.ndarray:
+        """(m, L) predicted bits in {−1, +1} (score > 0 -> +1)."""
+        X = self._X(X)
+        return np.column_stack([np.where(_binary_scores(e, X) > 0, 1.0, -1.0)
+                                for e in self.estimators])
+
+    def hamming(self, X) -> np.ndarray:
+        """(m, k) Hamming distances between the predicted bits and each codeword."""
+        B = self.bits(X)
+        return (B[:, None, :] != self.code[None, :, :]).sum(axis=2).astype(float)
+
+    def decide(self, X) -> Decision:
+        S = -self.hamming(X)
+        idx, ties, cand = _first_argmax(S)
+        return Decision(self.classes[idx], idx, S, ties, cand,
+                        "nearest codeword in Hamming distance; ties go to the smallest class index")
+
+
+def ecoc(X, y, learner, code="exhaustive", n_bits: int | None = None, seed=None) -> ECOC:
+    """Error-correcting output codes with Hamming decoding.
+
+    **Not from the course sources**: the method is Dietterich & Bakiri (1995) (UML §17.7
+    only cites it). Given a code matrix M ∈ {−1, +1}^{k×L}, bit l's binary problem
+    relabels each example of class c with M[c, l]; a copy of ``learner`` is fitted per
+    column. A new point gets the bits sign(h_l(x)) and the class whose codeword is
+    nearest in Hamming distance (ties -> smallest index). If the codewords are at
+    least d apart, ⌊(d − 1)/2⌋ wrong bits are corrected.
+
+    Parameters
+    ----------
+    X, y, learner : as in :func:`one_vs_all`
+    code : (k, L) array of ±1 (rows in ``np.unique(y)`` order), or ``"exhaustive"``,
+        ``"random"``, ``"ova"`` (see :func:`ecoc_code`), default ``"exhaustive"``
+    n_bits, seed : for ``code="random"``
+    """
+    X = check_X(X, "X")
+    classes, yi = check_multiclass_labels(y, "y", n=X.shape[0])
+    learner = _check_learner(learner)
+    k = len(classes)
+    if isinstance(code, str):
+        M = ecoc_code(k, code, n_bits=n_bits, seed=seed)
+    else:
+        M = _check_code(code, k)
+    ests = [_fit_binary(learner, X, M[yi, col]) for col in range(M.shape[1])]
+    return ECOC(classes, ests, X.shape[1], M)
+
+
+# ---------------------------------------------------------------------------------------
+# exact ERM over halfspaces in the plane (for Example 17.1)
+# ---------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class HalfspaceERM:
+    """An empirical risk minimiser among halfspaces x -> sign(⟨w, x⟩ + b) in R².
+
+    ``errors`` is its number of training mistakes; ``constant`` is True when the best
+    labelling is all −1 or all +1 (w = 0). ``predict`` returns ±1 (+1 iff ⟨w,x⟩+b > 0).
+    It has no ``decision_function``: used inside a reduction it votes with ±1, as the
+    ERM learner of UML Example 17.1 does.
+    """
+    w: np.ndarray
+    b: float
+    errors: int
+    constant: bool
+
+    def predict(self, X) -> np.ndarray:
+        X = check_X(X, "X", n_cols=2)
+        return np.where(X @ self.w + self.b > 0, 1.0, -1.0)
+
+
+def erm_halfspace_2d(X, y) -> HalfspaceERM:
+    """Exact ERM for (non-homogeneous) halfspaces in the plane, by exhaustive search.
+
+    Any halfspace can be moved (translated, then rotated) until its boundary passes
+    through two sample points without changing the labels of the others; the points
+    then lying on the boundary can be given any labelling that an affine function
+    along the line can produce (all +, all −, or + on one side of a threshold). So
+    trying every line through two points, both orientations, and the best such
+    labelling of the points on the line — O(m³) — finds a minimiser of the number of
+    mistakes, which a small perturbation of the line then realises. The constant
+    labellings (all −1 first, then all +1) are tried first and kept on ties.
+    Exact up to floating-point rounding in the collinearity test (exact for
+    coordinates on a binary grid, as :func:`~kmlteach.datasets.three_balls` makes them).
+
+    Parameters
+    ----------
+    X : ndarray (m, 2)
+    y : ndarray (m,) in {−1, +1}, both classes present
+
+    Returns
+    -------
+    HalfspaceERM with ``.w``, ``.b``, ``.errors``, ``.constant``, ``.predict(X)``.
+    """
+    X = check_X(X, "X")
+    if X.shape[1] != 2:
+        raise ValueError(f"X must have exactly 2 columns (points in the plane), got shape {X.shape}")
+    t = check_binary_labels(y, "y", n=X.shape[0])
+    best_err, i, j, sigma, mode, thr = _erm_halfspace_2d_kernel(X, t)
+    if i < 0:
+        b = -1.0 if mode == 1 else 1.0
+        return HalfspaceERM(np.zeros(2), b, int(best_err), True)
+    p = X[i]
+    d = X[j] - X[i]
+    nvec = np.array([-d[1], d[0]])          # c(x) = n·(x − p) = d0 (x1 − p1) − d1 (x0 − p0)
+    ux, uy = X[:, 0] - p[0], X[:, 1] - p[1]
+    c = d[0] * uy - d[1] * ux               # the kernel's expression: same zeros
+    proj = d[0] * ux + d[1] * uy
+    off = c != 0
+    cmin = np.min(np.abs(c[off])) if np.any(off) else 1.0
+    if mode in (0, 1):
+        a, const = 0.0, (0.5 * cmin if mode == 0 else -0.5 * cmin)
+    else:
+        spread = np.max(np.abs(proj - thr)) + 1.0
+        a = 0.5 * cmin / spread * (1.0 if mode == 2 else -1.0)
+        const = -a * thr
+    # f(x) = σ n·(x − p) + a d·(x − p) + const
+    w = sigma * nvec + a * d
+    b = float(-w @ p + const)
+    pred = np.where(X @ w + b > 0, 1.0, -1.0)
+    return HalfspaceERM(w, b, int(np.sum(pred != t)), False)
+
+
+def _erm_warmup():
+    X = np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0], [1.0, 1.0], [0.5, 0.5]])
+    return X, np.array([1.0, 1.0, -1.0, -1.0, 1.0])
+
+
+@jit(warmup=_erm_warmup)
+def _erm_halfspace_2d_kernel(X, t):
+    m = X.shape[0]
+    npos = 0
+    for l in range(m):
+        if t[l] > 0:
+            npos += 1
+    # constants: all -1 (errors = npos), then all +1 (errors = m - npos)
+    best_err = npos
+    bi, bj, bsig, bmode, bthr = -1, -1, 1.0, 1, 0.0
+    if m - npos < best_err:
+        best_err = m - npos
+        bmode = 0
+    pr = np.empty(m)
+    lab = np.empty(m)
+    for i in range(m):
+        for j in range(i + 1, m):
+            dx = X[j, 0] - X[i, 0]
+            dy = X[j, 1] - X[i, 1]
+            if dx == 0.0 and dy == 0.0:
+                continue
+            err_plus = 0
+            n_off = 0
+            n_on = 0
+            for l in range(m):
+                ux = X[l, 0] - X[i, 0]
+                uy = X[l, 1] - X[i, 1]
+                c = dx * uy - dy * ux
+                if c == 0.0:
+                    pr[n_on] = dx * ux + dy * uy
+                    lab[n_on] = t[l]
+                    n_on += 1
+                else:
+                    n_off += 1
+                    if (c > 0.0) != (t[l] > 0.0):
+                        err_plus += 1
+            if err_plus <= n_off - err_plus:
+                off_err = err_plus
+                sig = 1.0
+            else:
+                off_err = n_off - err_plus
+                sig = -1.0
+            if off_err >= best_err:
+                continue
+            # sort the points on the line by their position along it (insertion sort)
+            for a in range(1, n_on):
+                kp = pr[a]
+                kl = lab[a]
+                b = a - 1
+                while b >= 0 and pr[b] > kp:
+                    pr[b + 1] = pr[b]
+                    lab[b + 1] = lab[b]
+                    b -= 1
+                pr[b + 1] = kp
+                lab[b + 1] = kl
+            on_pos = 0
+            for a in range(n_on):
+                if lab[a] > 0:
+                    on_pos += 1
+            # all + on the line / all −
+            on_best = n_on - on_pos
+            mode = 0
+            thr = 0.0
+            if on_pos < on_best:
+                on_best = on_pos
+                mode = 1
+            # splits between consecutive distinct positions
+            pos_before = 0
+            for s in range(1, n_on):
+                if lab[s - 1] > 0:
+                    pos_before += 1
+                if pr[s] == pr[s - 1]:
+                    continue
+                neg_before = s - pos_before
+                pos_after = on_pos - pos_before
+                neg_after = (n_on - s) - pos_after
+                e_np = pos_before + neg_after      # − before, + after
+                e_pn = neg_before + pos_after      # + before, − after
+                if e_np < on_best:
+                    on_best = e_np
+                    mode = 2
+                    thr = 0.5 * (pr[s - 1] + pr[s])
+                if e_pn < on_best:
+                    on_best = e_pn
+                    mode = 3
+                    thr = 0.5 * (pr[s - 1] + pr[s])
+            total = off_err + on_best
+            if total < best_err:
+                best_err = total
+                bi, bj, bsig, bmode, bthr = i, j, sig, mode, thr
+    return best_err, bi, bj, bsig, bmode, bthr
