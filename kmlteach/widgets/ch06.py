@@ -1,0 +1,100 @@
+"""Widgets of chapter 06 (ranking, UML §17.4): reorder items, watch Kendall and NDCG.
+
+Each builder returns an :class:`~kmlteach.widgets._base.Explorer`; ``explorer.state``
+holds what the last redraw computed and ``explorer.controls`` the controls.
+"""
+
+from __future__ import annotations
+
+import ipywidgets as W
+import numpy as np
+
+from .. import ranking as R
+from ..plots import OKABE_ITO, figure, label_axes
+from ..plots.ch06 import ITEM_NAMES, RELEVANCE_COLORS, ranked_list_data
+from ._base import Explorer, int_slider, slider
+
+__all__ = ["DEFAULT_RELEVANCE", "DEFAULT_SCORES", "make_ranking_explorer"]
+
+#: six items A–F with graded relevance (0 = irrelevant … 3 = perfect) and a first guess
+DEFAULT_RELEVANCE = np.array([3.0, 0.0, 2.0, 1.0, 0.0, 2.0])
+DEFAULT_SCORES = np.array([0.6, 0.9, 0.2, 0.5, 0.1, 0.7])
+
+
+def _fmt_perm(p) -> str:
+    return "(" + ", ".join(str(int(v)) for v in p) + ")"
+
+
+def make_ranking_explorer(y_true=None, scores=None, k: int = 3) -> Explorer:
+    """Move each item's predicted score and watch π(y'), the Kendall-tau, 0–1 and NDCG losses.
+
+    Controls: ``s0`` … ``s{r-1}`` (predicted score of item A, B, …), ``k`` (top-k of
+    the NDCG discount), ``ideal`` (button: set the scores to the true relevances).
+    State: ``scores``, ``permutation`` (π(y'), 1-based), ``order`` (items best first),
+    ``kendall``, ``ndcg``, ``zero_one``, ``k``.
+    """
+    y_true = DEFAULT_RELEVANCE.copy() if y_true is None else np.asarray(y_true, dtype=float)
+    scores = (DEFAULT_SCORES.copy() if scores is None else np.asarray(scores, dtype=float))[:len(y_true)]
+    r = len(y_true)
+    names = ITEM_NAMES[:r]
+
+    fig, ax = figure(6.4, 3.6)
+    ranks = np.arange(1, r + 1)
+    bars = ax.bar(ranks, np.zeros(r), edgecolor="black", lw=0.6, label="true relevance at this rank")
+    ideal = np.sort(y_true)[::-1]
+    ax.step(ranks, ideal, where="mid", color=OKABE_ITO["black"], lw=1.2, ls="--", label="ideal order")
+    top = max(1.0, float(ideal[0]))
+    ax.plot(ranks, top / np.log2(ranks + 1), ":", color=OKABE_ITO["green"], lw=2,
+            label=r"discount $1/\log_2(1+\mathrm{rank})$ (scaled)")
+    from matplotlib.patches import Rectangle
+
+    shade = Rectangle((r + 0.5, 0), 0, top * 1.5, color=OKABE_ITO["grey"], alpha=0.2, lw=0,
+                      label="ignored (beyond top k)")
+    ax.add_patch(shade)
+    ax.set_xlim(0.5, r + 0.5)
+    ax.set_ylim(0, top * 1.5)
+    ax.legend(fontsize=7.5, loc="upper right")
+    label_axes(ax, "predicted rank (1 = top) and item", "true relevance")
+
+    controls = {f"s{i}": slider(f"score {names[i]} (rel. {int(y_true[i])})", float(scores[i]),
+                                0.0, 1.0, 0.01, readout_format=".2f", width="300px")
+                for i in range(r)}
+    controls["k"] = int_slider("NDCG top k", int(min(k, r)), 1, r, width="260px")
+    ideal_btn = W.Button(description="ideal order", tooltip="set every score to its relevance / 4 (ties kept)")
+
+    def update(ex: Explorer) -> None:
+        s = np.array([ex.controls[f"s{i}"].value for i in range(r)])
+        kk = int(ex.controls["k"].value)
+        order, rel, _ = ranked_list_data(s, y_true)
+        for bar, g in zip(bars, rel):
+            bar.set_height(g)
+            bar.set_color(RELEVANCE_COLORS[int(min(g, len(RELEVANCE_COLORS) - 1))])
+            bar.set_edgecolor("black")
+        ax.set_xticks(ranks, [f"{i}\n{names[j]}" for i, j in zip(ranks, order)])
+        shade.set_x(kk + 0.5)
+        shade.set_width(max(r - kk, 0))
+        st = ex.state
+        st.update(scores=s, k=kk, order=order, permutation=R.permutation(s),
+                  kendall=R.kendall_tau_loss(s, y_true), ndcg=R.ndcg_loss(s, y_true, k=kk),
+                  ndcg_full=R.ndcg_loss(s, y_true), zero_one=R.zero_one_ranking_loss(s, y_true))
+        ex.set_readout(
+            f"π(y') = {_fmt_perm(st['permutation'])} &nbsp; order (best first): "
+            f"<b>{' '.join(names[j] for j in order)}</b><br>"
+            f"Kendall-tau loss = <b>{st['kendall']:.3f}</b> &nbsp; NDCG loss (top {kk}) = "
+            f"<b>{st['ndcg']:.3f}</b> &nbsp; (all ranks: {st['ndcg_full']:.3f}) &nbsp; "
+            f"0–1 ranking loss = {st['zero_one']:.0f}")
+
+    ex = Explorer(fig, controls, update,
+                  layout_rows=[[f"s{i}" for i in range(0, r, 2)], [f"s{i}" for i in range(1, r, 2)],
+                               ["k"]],
+                  title="Reorder the items", css_class="kml-ranking-explorer")
+
+    def set_ideal(_btn=None):
+        with ex.hold():
+            for i in range(r):
+                ex.controls[f"s{i}"].value = float(y_true[i]) / max(4.0, float(y_true.max()))
+
+    ideal_btn.on_click(set_ideal)
+    ex.controls["ideal"] = ideal_btn
+    ex.children = ex.children[:-2] + (ideal_btn,) + ex.children[-2:]
+    return ex

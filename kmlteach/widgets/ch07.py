@@ -1,0 +1,195 @@
+"""Widgets of chapter 07 (bipartite ranking, UML §17.5).
+
+* :func:`make_pr_explorer` — the precision/recall trade-off: a threshold θ slider
+  moves the confusion counts, P, R, F₁ and the point on the PR and ROC curves; a k
+  slider gives precision@k and recall@k.
+* :func:`make_violating_explorer` — the most violating labelling of (17.14) for a
+  chosen measure as the scale of the scores grows.
+"""
+
+from __future__ import annotations
+
+import ipywidgets as W
+import numpy as np
+
+from .. import metrics as M
+from ..plots import OKABE_ITO, class_style, figure, label_axes
+from ..plots.ch07 import example_scores, strip_positions
+from .._bipartite import _delta
+from ..ranking import MEASURES, bipartite_most_violating
+from ._base import Explorer, int_slider, slider
+
+__all__ = ["make_pr_explorer", "make_violating_explorer", "confusion_table_html"]
+
+
+def confusion_table_html(a, b, c, d) -> str:
+    """The counts (a, b, c, d) of (17.11) as a small HTML table."""
+    cell = "style='padding:1px 8px;text-align:right;border:1px solid #bbb'"
+    head = "style='padding:1px 8px;border:1px solid #bbb;background:#f3f3f3'"
+    return (f"<table style='border-collapse:collapse;font-size:90%'>"
+            f"<tr><td {head}></td><td {head}>y = +1</td><td {head}>y = −1</td></tr>"
+            f"<tr><td {head}>predicted +1</td><td {cell}>a = <b>{a}</b></td><td {cell}>b = <b>{b}</b></td></tr>"
+            f"<tr><td {head}>predicted −1</td><td {cell}>c = <b>{c}</b></td><td {cell}>d = <b>{d}</b></td></tr>"
+            f"</table>")
+
+
+def make_pr_explorer(y_score=None, y_true=None, theta: float = 0.0, k: int = 5) -> Explorer:
+    """Slide the threshold θ and the cut-off k; watch (a, b, c, d), P, R, F₁ and the curves.
+
+    Controls: ``theta`` (predict +1 iff score ≥ θ), ``k``.
+    State: ``theta``, ``counts`` (a, b, c, d), ``precision``, ``recall``, ``f1``,
+    ``specificity``, ``zero_one``, ``k``, ``precision_at_k``, ``recall_at_k``.
+    """
+    if y_score is None:
+        y_score, y_true = example_scores()
+    y_score = np.asarray(y_score, dtype=float)
+    y_true = np.asarray(y_true, dtype=float)
+    n = len(y_true)
+
+    fig, (ax_s, ax_pr, ax_roc) = figure(11.0, 3.5, ncols=3, width_ratios=[1.5, 1, 1])
+    ys = strip_positions(y_true)
+    for lab, kk in ((-1.0, 0), (1.0, 1)):
+        st = class_style(kk)
+        m = y_true == lab
+        ax_s.scatter(y_score[m], ys[m], c=st["color"], marker=st["marker"], s=34, edgecolors="white",
+                     linewidths=0.5, label=f"y = {int(lab):+d}", zorder=3)
+    lo, hi = y_score.min() - 0.3, y_score.max() + 0.3
+    from matplotlib.patches import Rectangle
+
+    shade = Rectangle((0, -0.5), 0, 2, color=OKABE_ITO["orange"], alpha=0.18, lw=0,
+                      label="predicted +1 (score ≥ θ)")
+    ax_s.add_patch(shade)
+    theta_line = ax_s.axvline(0.0, color=OKABE_ITO["black"], lw=2)
+    topk = ax_s.scatter([], [], s=150, facecolors="none", edgecolors=OKABE_ITO["green"], lw=1.6,
+                        label="top k", zorder=4)
+    ax_s.set_xlim(lo, hi)
+    ax_s.set_ylim(-0.5, 1.6)
+    ax_s.set_yticks([0, 1], ["y = −1", "y = +1"])
+    ax_s.legend(fontsize=7.5, loc="upper left", ncol=2)
+    label_axes(ax_s, "score y'", "", "scores and threshold θ")
+
+    p, r, _ = M.precision_recall_curve(y_score, y_true)
+    ax_pr.step(r, p, where="post", color=OKABE_ITO["blue"], lw=2)
+    ax_pr.axhline(np.mean(y_true > 0), color=OKABE_ITO["grey"], ls=":", lw=1.2)
+    (pr_pt,) = ax_pr.plot([], [], "o", ms=10, color=OKABE_ITO["vermillion"], label="θ")
+    (pr_k,) = ax_pr.plot([], [], "D", ms=8, mfc="none", mew=2, color=OKABE_ITO["green"],
+                         label="precision@k")
+    ax_pr.set_xlim(-0.02, 1.02)
+    ax_pr.set_ylim(0, 1.05)
+    ax_pr.legend(fontsize=7.5, loc="lower left")
+    label_axes(ax_pr, "recall", "precision", "PR curve")
+
+    fpr, tpr, _ = M.roc_curve(y_score, y_true)
+    ax_roc.plot(fpr, tpr, color=OKABE_ITO["blue"], lw=2)
+    ax_roc.plot([0, 1], [0, 1], ":", color=OKABE_ITO["grey"], lw=1.2)
+    (roc_pt,) = ax_roc.plot([], [], "o", ms=10, color=OKABE_ITO["vermillion"])
+    ax_roc.set_xlim(-0.02, 1.02)
+    ax_roc.set_ylim(-0.02, 1.02)
+    label_axes(ax_roc, "false-positive rate", "recall (true-positive rate)",
+               f"ROC curve (AUC {M.auc(y_score, y_true):.2f})")
+
+    step = 0.01 if np.allclose(y_score, np.round(y_score, 2)) else (hi - lo) / 200
+    controls = {
+        "theta": slider("threshold θ", float(np.clip(theta, lo, hi)), float(np.floor(lo * 100) / 100),
+                        float(np.ceil(hi * 100) / 100), step, readout_format=".2f", width="380px"),
+        "k": int_slider("k", int(min(k, n)), 1, n, width="300px"),
+    }
+
+    def update(ex: Explorer) -> None:
+        th = float(ex.controls["theta"].value)
+        kk = int(ex.controls["k"].value)
+        a, b, c, d = M.confusion_counts(y_score, y_true, th)
+        st = ex.state
+        st.update(theta=th, k=kk, counts=(a, b, c, d),
+                  precision=M.precision(y_score, y_true, th), recall=M.recall(y_score, y_true, th),
+                  f1=M.f1(y_score, y_true, th), specificity=M.specificity(y_score, y_true, th),
+                  zero_one=M.zero_one_loss(y_score, y_true, th),
+                  precision_at_k=M.precision_at_k(y_score, y_true, kk),
+                  recall_at_k=M.recall_at_k(y_score, y_true, kk))
+        theta_line.set_xdata([th, th])
+        shade.set_x(th)
+        shade.set_width(max(hi - th, 0.0))
+        kth = np.sort(y_score)[::-1][kk - 1]
+        sel = y_score >= kth
+        topk.set_offsets(np.c_[y_score[sel], ys[sel]])
+        pr_pt.set_data([st["recall"]], [st["precision"]])
+        pr_k.set_data([M.recall(y_score, y_true, kth)], [st["precision_at_k"]])
+        roc_pt.set_data([1 - st["specificity"]], [st["recall"]])
+        ex.set_readout(
+            "<div style='display:flex;gap:18px;align-items:center'>"
+            + confusion_table_html(a, b, c, d)
+            + f"<div>precision = <b>{st['precision']:.3f}</b> &nbsp; recall = <b>{st['recall']:.3f}</b>"
+            f" &nbsp; F₁ = <b>{st['f1']:.3f}</b><br>specificity = {st['specificity']:.3f} &nbsp; "
+            f"zero-one loss = {st['zero_one']:.3f}<br>"
+            f"top k = {kk}: precision@k = <b>{st['precision_at_k']:.3f}</b> &nbsp; "
+            f"recall@k = <b>{st['recall_at_k']:.3f}</b></div></div>")
+
+    return Explorer(fig, controls, update, layout_rows=[["theta", "k"]],
+                    title="Precision/recall trade-off", css_class="kml-pr-explorer")
+
+
+def make_violating_explorer(y_score=None, y_true=None, measure: str = "f1", scale: float = 1.0,
+                            k: int = 3) -> Explorer:
+    """The maximiser v of Δ(v, y) + Σ_i (v_i − y_i)·scale·μ_i (UML (17.14)).
+
+    With a small scale the loss term Δ dominates and v flips labels to make Δ large;
+    with a large scale v follows the sign of the scores. Controls: ``measure``,
+    ``scale`` (log slider), ``k`` (for the @k measures). State: ``v``, ``value``,
+    ``delta``, ``counts``, ``n_flipped``.
+    """
+    if y_score is None:
+        y_score, y_true = example_scores(n=14, pos_rate=0.35, seed=5)
+    mu = np.asarray(y_score, dtype=float)
+    y = np.asarray(y_true, dtype=float)
+    order = np.argsort(-mu, kind="stable")
+    r = len(y)
+    fig, ax = figure(7.5, 2.8)
+    xs = np.arange(r)
+    st1, st0 = class_style(1), class_style(0)
+    ys = y[order]
+    for lab, st in ((1.0, st1), (-1.0, st0)):
+        ax.scatter(xs[ys == lab], np.ones(int(np.sum(ys == lab))), c=st["color"], marker=st["marker"],
+                   s=70, edgecolors="white", label=f"{int(lab):+d}")
+    v_pos = ax.scatter([], [], c=st1["color"], marker=st1["marker"], s=70, edgecolors="white")
+    v_neg = ax.scatter([], [], c=st0["color"], marker=st0["marker"], s=70, edgecolors="white")
+    flips = ax.scatter([], [], s=260, facecolors="none", edgecolors=OKABE_ITO["black"], lw=1.3,
+                       label="v_i ≠ y_i")
+    ax.set_yticks([0, 1], ["most violating v", "true y"])
+    ax.set_xticks(xs, [f"{mu[i]:.2f}" for i in order], rotation=60, fontsize=8)
+    ax.set_ylim(-0.6, 1.9)
+    ax.set_xlim(-0.7, r - 0.3)
+    ax.legend(fontsize=8, loc="upper right", ncol=3)
+    label_axes(ax, "items sorted by score μ (best first)", "")
+    controls = {
+        "measure": W.Dropdown(options=list(MEASURES), value=measure, description="measure",
+                              layout=W.Layout(width="230px")),
+        "scale": slider("scale of w", scale, -2, 1, 0.05, log=True, width="300px"),
+        "k": int_slider("k", k, 1, r, width="220px"),
+    }
+
+    def update(ex: Explorer) -> None:
+        meas = ex.controls["measure"].value
+        sc = float(ex.controls["scale"].value)
+        kk = int(ex.controls["k"].value)
+        s = sc * mu
+        v = bipartite_most_violating(s, y, meas, k=kk if MEASURES[meas][1] else None)
+        a = int(np.sum((v > 0) & (y > 0)))
+        b = int(np.sum((v > 0) & (y < 0)))
+        c = int(np.sum((v < 0) & (y > 0)))
+        d = r - a - b - c
+        delta = float(_delta(a, b, c, d, MEASURES[meas][0], 1.0))
+        st = ex.state
+        st.update(v=v, counts=(a, b, c, d), delta=delta, value=delta + float((v - y) @ s),
+                  n_flipped=int(np.sum(v != y)), measure=meas, scale=sc, k=kk)
+        vo = v[order]
+        v_pos.set_offsets(np.c_[xs[vo > 0], np.zeros(int(np.sum(vo > 0)))])
+        v_neg.set_offsets(np.c_[xs[vo < 0], np.zeros(int(np.sum(vo < 0)))])
+        fl = xs[vo != ys]
+        flips.set_offsets(np.c_[fl, np.zeros(len(fl))] if len(fl) else np.zeros((0, 2)))
+        ex.set_readout(f"Δ(v, y) = <b>{delta:.3f}</b> &nbsp; Σ(v−y)μ = {st['value'] - delta:.3f} "
+                       f"&nbsp; objective (17.14) = <b>{st['value']:.3f}</b> &nbsp; "
+                       f"labels flipped: {st['n_flipped']} &nbsp; (a, b, c, d) = {(a, b, c, d)}"
+                       f" &nbsp; [{MEASURES[meas][2]}]")
+
+    return Explorer(fig, controls, update, layout_rows=[["measure", "scale", "k"]],
+                    title="Most violating labelling (17.14)", css_class="kml-violating-explorer")
