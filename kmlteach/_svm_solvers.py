@@ -53,11 +53,46 @@ def _dot(a, b):
     return acc
 
 
+@jit
+def _fetch_row(i, Z, n_active, cache, slot_of, owner, clock, keep):
+    """Slot of the cached row Q[i, k] = <z_i, z_k>, k < n_active (positions); the
+    slot ``keep`` (the row of the other working variable) is never evicted."""
+    sl = slot_of[i]
+    if sl >= 0:
+        return sl
+    sl = clock[0]
+    if sl == keep:
+        sl = (sl + 1) % cache.shape[0]
+    clock[0] = (sl + 1) % cache.shape[0]
+    if owner[sl] >= 0:
+        slot_of[owner[sl]] = -1
+    owner[sl] = i
+    slot_of[i] = sl
+    zi = Z[i]
+    for k in range(n_active):
+        cache[sl, k] = _dot(zi, Z[k])
+    return sl
+
+
+@jit
+def _swap_rows(A, a, b):
+    for q in range(A.shape[1]):
+        tmp = A[a, q]
+        A[a, q] = A[b, q]
+        A[b, q] = tmp
+
+
 @jit(warmup=_smo_example)
 def _smo_kernel(Z, p, s, C, alpha0, mode, eps, small, max_iter):
     """SMO on the linear dual; returns (alpha, w, n_iter, status).
 
-    status: 0 converged, 1 iteration limit reached, 2 ||w||^2 <= small (mode 1).
+    status: 0 converged, 1 iteration limit reached, 2 ||w||^2 <= small (mode 1),
+    3 (mode 0 with small > 0, used for hard SVM with C = inf) no w separating the
+    two groups was seen within ``small`` iterations.
+
+    The variables are kept in permuted working copies whose first ``n_active`` rows
+    are the active set (contiguous in memory); rows Q[i, :n_active] of the working
+    variables are cached and the cache is emptied whenever the active set changes.
     """
     m, d = Z.shape
     Za = Z.copy()
@@ -68,17 +103,26 @@ def _smo_kernel(Z, p, s, C, alpha0, mode, eps, small, max_iter):
     diag = np.empty(m)
     for k in range(m):
         diag[k] = _dot(Za[k], Za[k])
+    n_slots = max(2, min(m, 4_000_000 // m))
+    cache = np.empty((n_slots, m))
+    slot_of = np.full(m, -1, dtype=np.int64)
+    owner = np.full(n_slots, -1, dtype=np.int64)
+    clock = np.zeros(1, dtype=np.int64)
     w = np.zeros(d)
     G = np.empty(m)
-    dw = np.zeros(d)
     n_active = m
-    shrink_every = min(m, 1000)
+    shrink_every = min(m, 200)
     counter = shrink_every
     fresh = False      # G and w were recomputed exactly since the last step
-    pending = False    # a step dw still has to be applied to G
+    pending = False    # the last step still has to be applied to G
+    sl_i = 0
+    sl_j = 0
+    di = 0.0
+    dj = 0.0
     it = 0
     status = 1
     need_exact = True
+    certified = False
     gup = np.empty(2)
     glow = np.empty(2)
     iup = np.empty(2, dtype=np.int64)
@@ -93,6 +137,8 @@ def _smo_kernel(Z, p, s, C, alpha0, mode, eps, small, max_iter):
             for k in range(m):
                 G[k] = _dot(Za[k], w) + pa[k]
             n_active = m
+            slot_of[:] = -1
+            owner[:] = -1
             need_exact = False
             fresh = True
             pending = False
@@ -103,12 +149,12 @@ def _smo_kernel(Z, p, s, C, alpha0, mode, eps, small, max_iter):
             iup[c] = -1
         for k in range(n_active):
             if pending:
-                G[k] += _dot(Za[k], dw)
+                G[k] += di * cache[sl_i, k] + dj * cache[sl_j, k]
             yk = ya[k]
             v = -yk * G[k]
             c = 0 if (mode == 0 or yk > 0) else 1
             if (yk > 0 and al[k] < C) or (yk < 0 and al[k] > 0.0):
-                if v > gup[c]:
+                if v >= gup[c]:
                     gup[c] = v
                     iup[c] = k
             if (yk > 0 and al[k] > 0.0) or (yk < 0 and al[k] < C):
@@ -117,8 +163,8 @@ def _smo_kernel(Z, p, s, C, alpha0, mode, eps, small, max_iter):
         pending = False
         # ---- stopping test (per class in mode 1)
         thresh = eps
-        ww = _dot(w, w)
         if mode == 1:
+            ww = _dot(w, w)
             thresh = eps * ww
             if ww <= small:
                 if not fresh:
@@ -143,10 +189,26 @@ def _smo_kernel(Z, p, s, C, alpha0, mode, eps, small, max_iter):
         if it >= max_iter:
             status = 1
             break
-        # ---- shrinking
+        # ---- shrinking: drop variables stuck at a bound that cannot be selected
         counter -= 1
         if counter == 0:
             counter = shrink_every
+            if mode == 0 and small > 0.0 and not certified:
+                # does the current w separate the two groups (min over each > 0)?
+                lo0 = np.inf
+                lo1 = np.inf
+                for k in range(m):
+                    v = _dot(Za[k], w)
+                    if ya[k] > 0:
+                        lo0 = min(lo0, v)
+                    else:
+                        lo1 = min(lo1, v)
+                if lo0 + lo1 > 0.0:
+                    certified = True
+                elif it >= small:
+                    status = 3
+                    break
+            before = n_active
             k = 0
             while k < n_active:
                 yk = ya[k]
@@ -154,15 +216,10 @@ def _smo_kernel(Z, p, s, C, alpha0, mode, eps, small, max_iter):
                 v = -yk * G[k]
                 in_up = (yk > 0 and al[k] < C) or (yk < 0 and al[k] > 0.0)
                 in_low = (yk > 0 and al[k] > 0.0) or (yk < 0 and al[k] < C)
-                out = (in_up and not in_low and v < glow[c]) or \
-                      (in_low and not in_up and v > gup[c])
-                if out:
+                if (in_up and not in_low and v < glow[c]) or (in_low and not in_up and v > gup[c]):
                     n_active -= 1
                     last = n_active
-                    for q in range(d):
-                        tmp = Za[k, q]
-                        Za[k, q] = Za[last, q]
-                        Za[last, q] = tmp
+                    _swap_rows(Za, k, last)
                     pa[k], pa[last] = pa[last], pa[k]
                     ya[k], ya[last] = ya[last], ya[k]
                     al[k], al[last] = al[last], al[k]
@@ -171,11 +228,15 @@ def _smo_kernel(Z, p, s, C, alpha0, mode, eps, small, max_iter):
                     G[k], G[last] = G[last], G[k]
                 else:
                     k += 1
+            if n_active < before:
+                slot_of[:] = -1
+                owner[:] = -1
             continue
-        # ---- pass 2: second-order choice of j on the row of i
+        # ---- pass 2: second-order choice of j on the (cached) row of i
         i = iup[ci]
         yi = ya[i]
         vi = -yi * G[i]
+        sl_i = _fetch_row(i, Za, n_active, cache, slot_of, owner, clock, -1)
         j = -1
         best = np.inf
         a_best = 1.0
@@ -188,11 +249,11 @@ def _smo_kernel(Z, p, s, C, alpha0, mode, eps, small, max_iter):
                 continue
             bk = vi + yk * G[k]
             if bk > 0.0:
-                a = diag[i] + diag[k] - 2.0 * yi * yk * _dot(Za[i], Za[k])
+                a = diag[i] + diag[k] - 2.0 * yi * yk * cache[sl_i, k]
                 if a <= 0.0:
                     a = _TAU
                 score = -bk * bk / a
-                if score < best:
+                if score <= best:
                     best = score
                     j = k
                     a_best = a
@@ -203,6 +264,7 @@ def _smo_kernel(Z, p, s, C, alpha0, mode, eps, small, max_iter):
                 continue
             status = 0
             break
+        sl_j = _fetch_row(j, Za, n_active, cache, slot_of, owner, clock, sl_i)
         # ---- the two-variable step along d_i = y_i, d_j = -y_j
         t = b_best / a_best
         yj = ya[j]
@@ -224,8 +286,7 @@ def _smo_kernel(Z, p, s, C, alpha0, mode, eps, small, max_iter):
         di = al[i] - old_i
         dj = al[j] - old_j
         for q in range(d):
-            dw[q] = di * Za[i, q] + dj * Za[j, q]
-            w[q] += dw[q]
+            w[q] += di * Za[i, q] + dj * Za[j, q]
         pending = True
         fresh = False
         it += 1

@@ -449,6 +449,24 @@ def hard_svm(X, y, homogeneous=False):
     m, d = X.shape
     Z = np.ascontiguousarray(y[:, None] * X)
     pos = y > 0
+    if not homogeneous:
+        # 1) libsvm's own problem: the dual (15.11) with sum_i alpha_i y_i = 0, C = inf,
+        #    started at alpha = 0 with the first label as +1 (libsvm's convention, so
+        #    the iterations follow SVC's). It converges when the sample is separable;
+        #    the result is accepted only with a separation certificate.
+        #    If no iterate separates the sample within `budget` iterations (checked
+        #    every 1000), we fall through to the bounded form below.
+        budget = float(max(100_000, 50 * m))
+        alpha, _, n_iter, status = _S._smo_kernel(Z, -np.ones(m), y * y[0], np.inf, np.zeros(m),
+                                                  0, 1e-9, budget, 100_000_000)
+        if status == 0 and np.all(np.isfinite(alpha)):
+            w = X.T @ (alpha * y)
+            sc = X @ w
+            b = -0.5 * (float(sc[pos].min()) + float(sc[~pos].max()))
+            fm = y * (sc + b)
+            if fm.min() >= 1.0 - 1e-6:
+                return _hard_result(X, y, w, b, alpha, fm, n_iter, False)
+    # 2) the nearest-points form: bounded even when the sample is not separable
     if homogeneous:
         s = np.ones(m)
         beta0 = np.full(m, 1.0 / m)
@@ -477,13 +495,17 @@ def hard_svm(X, y, homogeneous=False):
     else:
         b = -0.5 * (float(sc[pos].min()) + float(sc[~pos].max()))
     fm = y * (sc + b)
-    nw = float(np.linalg.norm(w))
-    if not np.all(fm > 0) or nw == 0.0:
+    if not np.all(fm > 0) or not np.any(w):
         raise _not_separable(homogeneous, " (no separating hyperplane was found)")
     if status == 1:
         warnings.warn(f"hard_svm: SMO stopped after {n_iter} iterations before reaching its "
                       "tolerance; the returned hyperplane separates the sample but its margin "
                       "may be slightly below the maximum", RuntimeWarning, stacklevel=2)
+    return _hard_result(X, y, w, b, alpha, fm, n_iter, homogeneous)
+
+
+def _hard_result(X, y, w, b, alpha, fm, n_iter, homogeneous) -> HardSVMResult:
+    nw = float(np.linalg.norm(w))
     support = np.flatnonzero(alpha > 1e-8 * alpha.max()).astype(np.int64)
     margin = float(fm.min()) / nw
     return HardSVMResult(w=w, b=float(b), alpha=alpha, support=support, margin=margin,
