@@ -7,7 +7,7 @@ import numpy as np
 from ._style import OKABE_ITO, class_style, get_ax, label_axes
 
 __all__ = ["example_scores", "plot_scores", "plot_pr_curve", "plot_roc_curve", "plot_fraud",
-           "strip_positions"]
+           "strip_positions", "scatter_strip"]
 
 
 def example_scores(n: int = 40, pos_rate: float = 0.3, seed: int = 3):
@@ -29,18 +29,26 @@ def strip_positions(y_true, seed: int = 0):
     return np.where(y_true > 0, 1.0, 0.0) + rng.uniform(-0.25, 0.25, size=len(y_true))
 
 
-def plot_scores(y_score, y_true, theta=None, ax=None, title=None):
-    """The scores of both classes on one axis, with the threshold θ and the
-    predicted-positive side shaded (an item is predicted positive iff score ≥ θ)."""
-    ax = get_ax(ax, 6, 2.6)
+def scatter_strip(ax, y_score, y_true, s: float = 36):
+    """Scatter the scores of both classes in two bands (positives above); returns the
+    vertical positions used."""
     y_score = np.asarray(y_score, dtype=float)
     y_true = np.asarray(y_true, dtype=float)
     ys = strip_positions(y_true)
     for lab, k in ((-1.0, 0), (1.0, 1)):
         st = class_style(k)
         m = y_true == lab
-        ax.scatter(y_score[m], ys[m], c=st["color"], marker=st["marker"], s=36, edgecolors="white",
+        ax.scatter(y_score[m], ys[m], c=st["color"], marker=st["marker"], s=s, edgecolors="white",
                    linewidths=0.5, label=f"y = {int(lab):+d}", zorder=3)
+    return ys
+
+
+def plot_scores(y_score, y_true, theta=None, ax=None, title=None):
+    """The scores of both classes on one axis, with the threshold θ and the
+    predicted-positive side shaded (an item is predicted positive iff score ≥ θ)."""
+    ax = get_ax(ax, 6, 2.6)
+    y_score = np.asarray(y_score, dtype=float)
+    scatter_strip(ax, y_score, y_true)
     if theta is not None:
         ax.axvline(theta, color=OKABE_ITO["black"], lw=2)
         ax.axvspan(theta, y_score.max() + 1, color=OKABE_ITO["orange"], alpha=0.15, lw=0,

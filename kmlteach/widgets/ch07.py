@@ -14,7 +14,7 @@ import numpy as np
 
 from .. import metrics as M
 from ..plots import OKABE_ITO, class_style, figure, label_axes
-from ..plots.ch07 import example_scores, strip_positions
+from ..plots.ch07 import example_scores, scatter_strip
 from .._bipartite import _delta
 from ..ranking import MEASURES, bipartite_most_violating
 from ._base import Explorer, int_slider, slider
@@ -47,12 +47,7 @@ def make_pr_explorer(y_score=None, y_true=None, theta: float = 0.0, k: int = 5) 
     n = len(y_true)
 
     fig, (ax_s, ax_pr, ax_roc) = figure(11.0, 3.5, ncols=3, width_ratios=[1.5, 1, 1])
-    ys = strip_positions(y_true)
-    for lab, kk in ((-1.0, 0), (1.0, 1)):
-        st = class_style(kk)
-        m = y_true == lab
-        ax_s.scatter(y_score[m], ys[m], c=st["color"], marker=st["marker"], s=34, edgecolors="white",
-                     linewidths=0.5, label=f"y = {int(lab):+d}", zorder=3)
+    ys = scatter_strip(ax_s, y_score, y_true, s=34)
     lo, hi = y_score.min() - 0.3, y_score.max() + 0.3
     from matplotlib.patches import Rectangle
 
