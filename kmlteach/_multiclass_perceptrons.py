@@ -198,13 +198,14 @@ def kesler_embed(X, y, negatives: bool = False) -> KeslerEmbedding:
                            n_classes=k, n_features=n)
 
 
-def _online(X, y, eta, max_epochs, rule):
+def _online(X, y, eta, max_epochs, rule, max_updates=None):
     X, classes, yi = _prepare(X, y)
     eta = check_positive(eta, "eta")
     max_epochs = check_int(max_epochs, "max_epochs", minimum=1)
+    cap = np.iinfo(np.int64).max if max_updates is None else check_int(max_updates, "max_updates",
+                                                                         minimum=0)
     k = len(classes)
-    W, n_upd, n_mis, ep, conv = _perceptron_kernel(X, yi, k, np.iinfo(np.int64).max, max_epochs,
-                                                   eta, rule)
+    W, n_upd, n_mis, ep, conv = _perceptron_kernel(X, yi, k, cap, max_epochs, eta, rule)
     return MulticlassPerceptronResult(W=W, classes=classes, w=W.ravel(), n_updates=n_upd,
                                       n_mistakes=n_mis, epochs=ep, converged=bool(conv))
 
@@ -272,7 +273,8 @@ def _perceptron_kernel(X, yi, k, max_updates, max_epochs, eta, rule):
     return W, n_upd, n_mis, epochs, converged
 
 
-def kesler_perceptron(X, y, eta: float = 1.0, max_epochs: int = 100) -> MulticlassPerceptronResult:
+def kesler_perceptron(X, y, eta: float = 1.0, max_epochs: int = 100,
+                      max_updates: int | None = None) -> MulticlassPerceptronResult:
     """The perceptron in Kesler space, written with one weight vector per class (slides).
 
     Online passes over the examples in order; at (x, i), with the scores of the current
@@ -280,24 +282,28 @@ def kesler_perceptron(X, y, eta: float = 1.0, max_epochs: int = 100) -> Multicla
     ⟨W, x_ij⟩ <= 0, and each one triggers w_i ← w_i + ηx (promotion) and
     w_j ← w_j − ηx (demotion). ⚠ The slides test "< 0", which from W = 0 never fires
     (the binary perceptron's ≥ 0 slip again); we use <= 0. Stops after a pass without
-    violation (``converged``) or ``max_epochs`` passes. ``n_updates`` counts
-    promote/demote pairs, ``n_mistakes`` the examples with at least one.
+    violation (``converged``), ``max_epochs`` passes or ``max_updates`` promote/demote
+    pairs (None: no cap). ``n_updates`` counts promote/demote pairs, ``n_mistakes`` the
+    examples with at least one.
     """
-    return _online(X, y, eta, max_epochs, 1)
+    return _online(X, y, eta, max_epochs, 1, max_updates)
 
 
-def conservative_perceptron(X, y, eta: float = 1.0, max_epochs: int = 100) -> MulticlassPerceptronResult:
+def conservative_perceptron(X, y, eta: float = 1.0, max_epochs: int = 100,
+                            max_updates: int | None = None) -> MulticlassPerceptronResult:
     """The conservative multiclass perceptron (slides; the SNoW/LBJava update).
 
     At (x, i): j* = argmax_{j ≠ i} w_j·x (smallest index on ties); if
     (w_i − w_j*)·x <= 0, then w_i ← w_i + ηx and w_j* ← w_j* − ηx; nothing else changes.
     With η = 1 it follows exactly the path of :func:`multiclass_perceptron` (our scan
-    order picks the same competitor).
+    order picks the same competitor). Stops after a pass without mistake, ``max_epochs``
+    passes or ``max_updates`` updates (None: no cap).
     """
-    return _online(X, y, eta, max_epochs, 0)
+    return _online(X, y, eta, max_epochs, 0, max_updates)
 
 
-def collins_perceptron(X, y, psi=None, eta: float = 1.0, max_epochs: int = 100) -> MulticlassPerceptronResult:
+def collins_perceptron(X, y, psi=None, eta: float = 1.0, max_epochs: int = 100,
+                       max_updates: int | None = None) -> MulticlassPerceptronResult:
     """Collins' multiclass perceptron (HSS2 §2.2.1, Collins 2002).
 
     Online passes in order; z = argmax_y ⟨w, φ(x, y)⟩ over *all* labels, including the
@@ -315,22 +321,23 @@ def collins_perceptron(X, y, psi=None, eta: float = 1.0, max_epochs: int = 100) 
     k = len(classes)
     psi, mv, dim = resolve_psi(psi, k, X.shape[1])
     if mv:
-        res = _online(X, y, eta, max_epochs, 2)
+        res = _online(X, y, eta, max_epochs, 2, max_updates)
         return MulticlassPerceptronResult(W=res.W, classes=classes, w=res.w, psi=psi,
                                           n_updates=res.n_updates, n_mistakes=res.n_mistakes,
                                           epochs=res.epochs, converged=res.converged)
     eta = check_positive(eta, "eta")
     max_epochs = check_int(max_epochs, "max_epochs", minimum=1)
+    cap = np.inf if max_updates is None else check_int(max_updates, "max_updates", minimum=0)
     m = X.shape[0]
     Ps = [psi_matrix(psi, X[i], k) for i in range(m)]
     w = np.zeros(dim)
     n_upd, epochs, converged = 0, 0, False
-    while epochs < max_epochs:
+    while epochs < max_epochs and n_upd < cap:
         epochs += 1
         updated = False
         for i in range(m):
             z = int(np.argmax(Ps[i] @ w))
-            if z != yi[i]:
+            if z != yi[i] and n_upd < cap:
                 w = w + eta * (Ps[i][yi[i]] - Ps[i][z])
                 n_upd += 1
                 updated = True

@@ -30,7 +30,7 @@ from ._validation import (_describe, as_matrix, check_binary_labels, check_choic
                           check_multiclass_labels, check_rng, check_X)
 
 __all__ = ["one_vs_all", "all_pairs", "ecoc", "ecoc_code", "erm_halfspace_2d", "Decision",
-           "OneVsAll", "AllPairs", "ECOC", "HalfspaceERM"]
+           "OneVsAll", "AllPairs", "ECOC", "HalfspaceERM", "least_squares_learner", "LinearScorer"]
 
 
 # ---------------------------------------------------------------------------------------
@@ -135,6 +135,38 @@ class _Reduction:
 
     def score(self, X, y) -> float:
         return float(np.mean(self.predict(X) == np.asarray(y)))
+
+
+@dataclass(frozen=True)
+class LinearScorer:
+    """A fitted affine scorer x -> ⟨w, x⟩ + b (``decision_function``; ``predict`` = its sign)."""
+    w: np.ndarray
+    b: float
+
+    def decision_function(self, X) -> np.ndarray:
+        X = check_X(X, "X", n_cols=self.w.shape[0])
+        return X @ self.w + self.b
+
+    def predict(self, X) -> np.ndarray:
+        return np.where(self.decision_function(X) > 0, 1.0, -1.0)
+
+
+def least_squares_learner(X, y, lam: float = 1e-3) -> LinearScorer:
+    """A small deterministic binary learner for demonstrations: ridge regression on ±1.
+
+    Minimises Σ_i (⟨w, x_i⟩ + b − y_i)² + λ‖w‖² (bias not penalised) in closed form.
+    Any binary learner can be plugged into the reductions; this one needs no solver.
+    """
+    from ._validation import check_nonnegative
+
+    X = check_X(X, "X")
+    t = check_binary_labels(y, "y", n=X.shape[0])
+    lam = check_nonnegative(lam, "lam")
+    A = np.c_[X, np.ones(X.shape[0])]
+    R = lam * np.eye(A.shape[1])
+    R[-1, -1] = 0.0
+    sol = np.linalg.lstsq(A.T @ A + R, A.T @ t, rcond=None)[0]
+    return LinearScorer(sol[:-1].copy(), float(sol[-1]))
 
 
 # ---------------------------------------------------------------------------------------

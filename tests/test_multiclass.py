@@ -627,3 +627,30 @@ def test_bad_input_three_balls():
         three_balls(100, 0, mass2=1.0)
     with pytest.raises(ValueError, match="shift"):
         three_balls(100, 0, shift=(1.0, 2.0, 3.0))
+
+
+def test_least_squares_learner_is_the_normal_equations():
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(30, 3))
+    t = np.where(X[:, 0] + 0.3 * rng.normal(size=30) > 0, 1.0, -1.0)
+    sc = M.least_squares_learner(X, t, lam=0.0)
+    ref = np.linalg.lstsq(np.c_[X, np.ones(30)], t, rcond=None)[0]
+    np.testing.assert_allclose(np.r_[sc.w, sc.b], ref, atol=1e-10)
+    assert set(sc.predict(X)) <= {-1.0, 1.0}
+    with pytest.raises(ValueError, match="lam"):
+        M.least_squares_learner(X, t, lam=-1.0)
+    with pytest.raises(ValueError, match="y"):
+        M.least_squares_learner(X, np.ones(30))
+    with pytest.raises(ValueError, match="X"):
+        M.least_squares_learner(X[:, :0], t)
+
+
+def test_max_updates_caps_the_online_perceptrons():
+    X, y, _ = separable_problem(1, m=30, k=3)
+    for f in (M.kesler_perceptron, M.conservative_perceptron, M.collins_perceptron):
+        r = f(X, y, max_updates=2)
+        assert r.n_updates == 2 and not r.converged
+        with pytest.raises(ValueError, match="max_updates"):
+            f(X, y, max_updates=-1)
+    g = M.collins_perceptron(X, y, psi=M.MultivectorPsi(3, 3), max_updates=2)
+    np.testing.assert_allclose(g.w, M.collins_perceptron(X, y, max_updates=2).w)

@@ -1,0 +1,191 @@
+"""Exercises of chapter 04 (multiclass)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..multiclass import generalized_hinge, multiclass_perceptron, multivector_psi
+from .core import Case, Exercise, allclose, exact, register
+
+
+def _rng(seed):
+    return np.random.default_rng(seed)
+
+
+# 04.multivector_psi — UML §17.2.1, Eq. (17.2) --------------------------------------------
+
+def psi(x, y, k):
+    """Ψ(x, y) ∈ R^{kn}: zeros except block y (0-based), which holds x."""
+    return multivector_psi(x, y, k)
+
+
+def _psi_cases():
+    r = _rng(41)
+    cases = [Case((np.array([1.0, 2.0]), 0, 3), label="x=(1,2), y=0, k=3"),
+             Case((np.array([1.0, 2.0]), 2, 3), label="x=(1,2), y=2, k=3 (last block)"),
+             Case((np.array([-3.0]), 1, 2), label="one feature, two classes")]
+    for _ in range(4):
+        n, k = int(r.integers(1, 5)), int(r.integers(2, 6))
+        cases.append(Case((r.normal(size=n), int(r.integers(0, k)), k)))
+    return cases
+
+
+register(Exercise(
+    id="04.multivector_psi", title="the multivector feature map Ψ (UML (17.2))",
+    reference=psi, cases=_psi_cases,
+    hint="Start from np.zeros(k * n) with n = len(x) and copy x into the slice "
+         "[y * n, (y + 1) * n).",
+    solution=("def psi(x, y, k):\n    n = len(x)\n    out = np.zeros(k * n)\n"
+              "    out[y * n:(y + 1) * n] = x\n    return out\n"),
+))
+
+
+# 04.generalized_hinge — UML §17.2.4, Eq. (17.3) ------------------------------------------
+
+def ghinge(W, x, y, Delta):
+    """max_{y'} Delta[y', y] + <W[y'], x> - <W[y], x> for one example (multivector Ψ)."""
+    return float(generalized_hinge(W, np.asarray(x)[None, :], [y], delta=Delta)[0])
+
+
+def _ghinge_cases():
+    r = _rng(42)
+    I3 = 1.0 - np.eye(3)
+    cases = [Case((np.zeros((3, 2)), np.array([1.0, 1.0]), 0, I3), label="W = 0: the loss is max Δ = 1"),
+             Case((np.array([[5.0, 0.0], [0.0, 0.0], [0.0, 0.0]]), np.array([1.0, 0.0]), 0, I3),
+                  label="correct with margin 5: loss 0"),
+             Case((np.array([[0.0, 1.0], [1.0, 0.0], [0.0, 0.0]]), np.array([2.0, 0.0]), 0, I3),
+                  label="wrong prediction")]
+    for _ in range(5):
+        k, d = int(r.integers(2, 5)), int(r.integers(1, 4))
+        D = r.uniform(0.5, 3.0, size=(k, k))
+        np.fill_diagonal(D, 0.0)
+        cases.append(Case((r.normal(size=(k, d)), r.normal(size=d), int(r.integers(0, k)), D)))
+    return cases
+
+
+register(Exercise(
+    id="04.generalized_hinge", title="the generalized hinge loss (UML (17.3))",
+    reference=ghinge, cases=_ghinge_cases,
+    hint="With the multivector Ψ, ⟨w, Ψ(x, y')⟩ = W[y'] @ x. Compute the scores s = W @ x, "
+         "then the maximum over y' of Delta[y', y] + s[y'] - s[y] (y' = y gives 0).",
+    solution=("def ghinge(W, x, y, Delta):\n    s = W @ x\n"
+              "    return float(np.max(Delta[:, y] + s - s[y]))\n"),
+))
+
+
+# 04.multiclass_perceptron — UML exercise 17.2 ---------------------------------------------
+
+def batch_multiclass_perceptron(X, y, k):
+    """UML ex. 17.2 with the multivector Ψ; scan in order, strongest competitor, stop
+    after a clean pass. Returns W (k, n)."""
+    return multiclass_perceptron(X, y).W
+
+
+def _perceptron_cases():
+    r = _rng(43)
+    cases = [Case((np.array([[1.0, 0.0], [0.0, 1.0]]), np.array([0, 1]), 2), label="two points, two classes"),
+             Case((np.array([[1.0, 0.2], [0.1, 1.0], [-1.0, -0.9]]), np.array([0, 1, 2]), 3),
+                  label="three points, three classes")]
+    while len(cases) < 5:
+        k, m = 3 + len(cases) % 2, 12
+        Wt = r.normal(size=(k, 2))
+        X = r.normal(size=(m, 2)) * 2
+        yy = np.argmax(X @ Wt.T, axis=1)
+        if len(np.unique(yy)) == k:                # every class present
+            cases.append(Case((X, yy, k), label=f"{m} separable points, {k} classes"))
+    return cases
+
+
+register(Exercise(
+    id="04.multiclass_perceptron", title="the batch multiclass perceptron (UML ex. 17.2)",
+    reference=batch_multiclass_perceptron, cases=_perceptron_cases,
+    hint="W = np.zeros((k, n)). Repeat passes i = 0..m-1: s = W @ X[i]; among the labels "
+         "j != y[i] take the one with the largest s[j] (np.argmax after setting s[y[i]] to "
+         "-inf on a copy); if s[j] >= s[y[i]], add X[i] to W[y[i]] and subtract it from W[j]. "
+         "Stop after a pass without any update.",
+    solution=("def batch_multiclass_perceptron(X, y, k):\n    W = np.zeros((k, X.shape[1]))\n"
+              "    while True:\n        updated = False\n        for x, yi in zip(X, y):\n"
+              "            s = W @ x\n            c = s.copy()\n            c[yi] = -np.inf\n"
+              "            j = int(np.argmax(c))\n            if s[j] >= s[yi]:\n"
+              "                W[yi] += x\n                W[j] -= x\n                updated = True\n"
+              "        if not updated:\n            return W\n"),
+))
+
+
+# 04.one_vs_all — UML §17.1 ----------------------------------------------------------------
+
+def ova_predict(X, y, X_new, k, fit_binary):
+    """One-vs-all with a binary learner fit_binary(X, t) -> w (scores X @ w); ties go to
+    the smallest class index."""
+    S = np.column_stack([X_new @ fit_binary(X, np.where(y == c, 1.0, -1.0)) for c in range(k)])
+    return np.argmax(S, axis=1)
+
+
+def _lstsq_fit(X, t):
+    return np.linalg.lstsq(X, t, rcond=None)[0]
+
+
+def _only_class_zero(X, t):
+    """A degenerate learner: w = 0 except for the problem 'class 0 vs rest'."""
+    return _lstsq_fit(X, t) if t[0] > 0 else np.zeros(X.shape[1])
+
+
+def _ova_cases():
+    r = _rng(44)
+    cases = []
+    for k in (3, 4):
+        C = r.normal(scale=3, size=(k, 2))
+        y = np.arange(30) % k
+        X = np.c_[C[y] + r.normal(size=(30, 2)), np.ones(30)]
+        Xn = np.c_[r.normal(scale=3, size=(10, 2)), np.ones(10)]
+        cases.append(Case((X, y, Xn, k, _lstsq_fit), label=f"{k} blobs, least-squares learner"))
+    X = np.c_[r.normal(size=(12, 2)), np.ones(12)]
+    y = np.arange(12) % 3
+    y[0] = 0
+    cases.append(Case((X, y, np.zeros((4, 3)), 3, _lstsq_fit), label="all scores 0: ties"))
+    cases.append(Case((X, y, X, 3, _only_class_zero), label="learners 1 and 2 return w = 0"))
+    return cases
+
+
+register(Exercise(
+    id="04.one_vs_all", title="one-vs-all prediction (UML §17.1)",
+    reference=ova_predict, cases=_ova_cases, compare=exact(),
+    prepare=lambda got: np.asarray(got),
+    hint="For each class c build t = +1 where y == c and -1 elsewhere, get w_c = "
+         "fit_binary(X, t) and the scores X_new @ w_c. Stack them as columns and take "
+         "np.argmax along axis 1 (it returns the first maximum: the smallest index).",
+    solution=("def ova_predict(X, y, X_new, k, fit_binary):\n"
+              "    S = np.column_stack([X_new @ fit_binary(X, np.where(y == c, 1.0, -1.0))\n"
+              "                         for c in range(k)])\n    return np.argmax(S, axis=1)\n"),
+))
+
+
+# 04.kesler — the slides' Kesler construction ---------------------------------------------
+
+def kesler_vectors(x, i, k):
+    """The k - 1 vectors x_ij = Ψ(x, i) − Ψ(x, j), j ≠ i increasing, as rows (k-1, k n)."""
+    x = np.asarray(x, dtype=float)
+    return np.array([multivector_psi(x, i, k) - multivector_psi(x, j, k)
+                     for j in range(k) if j != i])
+
+
+def _kesler_cases():
+    r = _rng(45)
+    cases = [Case((np.array([1.0, 2.0]), 1, 4), label="x=(1,2), label 1 of 4 (0-based)"),
+             Case((np.array([3.0]), 0, 2), label="one feature, two classes")]
+    for _ in range(3):
+        n, k = int(r.integers(1, 4)), int(r.integers(2, 5))
+        cases.append(Case((r.normal(size=n), int(r.integers(0, k)), k)))
+    return cases
+
+
+register(Exercise(
+    id="04.kesler", title="Kesler's construction of one example",
+    reference=kesler_vectors, cases=_kesler_cases, compare=allclose(),
+    hint="For each j != i (increasing), the row is zero except +x in block i and -x in "
+         "block j (block c = columns c*n to (c+1)*n).",
+    solution=("def kesler_vectors(x, i, k):\n    n = len(x)\n    rows = []\n"
+              "    for j in range(k):\n        if j == i:\n            continue\n"
+              "        v = np.zeros(k * n)\n        v[i * n:(i + 1) * n] = x\n"
+              "        v[j * n:(j + 1) * n] = -x\n        rows.append(v)\n    return np.array(rows)\n"),
+))

@@ -1,0 +1,89 @@
+"""Chapter 04 exercises: references pass, wrong answers fail with a message, stubs say so."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from kmlteach import multiclass as M
+from kmlteach.exercises import check, get, registry
+from kmlteach.exercises import ch04
+
+IDS = ["04.multivector_psi", "04.generalized_hinge", "04.multiclass_perceptron", "04.one_vs_all",
+       "04.kesler"]
+
+
+def test_registered():
+    reg = registry()
+    for i in IDS:
+        assert i in reg and reg[i].hint and reg[i].solution
+
+
+@pytest.mark.parametrize("eid", IDS)
+def test_reference_passes(eid, capsys):
+    assert check(eid, get(eid).reference)
+    assert "all" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("eid", IDS)
+def test_written_solution_passes(eid):
+    ns = {"np": np}
+    exec(get(eid).solution, ns)
+    fn = [v for k, v in ns.items() if callable(v) and k != "np" and not k.startswith("__")][-1]
+    assert check(eid, fn, verbose=False)
+
+
+def test_stub_reports_not_implemented(capsys):
+    def stub(*args):
+        raise NotImplementedError
+
+    for eid in IDS:
+        assert not check(eid, stub)
+        assert "not implemented yet" in capsys.readouterr().out
+
+
+def test_wrong_answers_fail(capsys):
+    # block y counted from 1 as in the book: off by one block
+    def psi_one_based(x, y, k):
+        return ch04.psi(x, (y + 1) % k, k)
+    assert not check("04.multivector_psi", psi_one_based)
+    assert "expected" in capsys.readouterr().out
+
+    def hinge_without_delta(W, x, y, Delta):
+        s = W @ x
+        return float(np.max(s - s[y]))
+    assert not check("04.generalized_hinge", hinge_without_delta)
+
+    def ova_last_index(X, y, X_new, k, fit_binary):
+        S = np.column_stack([X_new @ fit_binary(X, np.where(y == c, 1.0, -1.0)) for c in range(k)])
+        return k - 1 - np.argmax(S[:, ::-1], axis=1)          # ties to the largest index
+    assert not check("04.one_vs_all", ova_last_index)
+
+    def kesler_wrong_sign(x, i, k):
+        return -ch04.kesler_vectors(x, i, k)
+    assert not check("04.kesler", kesler_wrong_sign)
+
+
+def test_perceptron_exercise_rejects_a_different_rule():
+    def first_violator(X, y, k):
+        W = np.zeros((k, X.shape[1]))
+        while True:
+            upd = False
+            for x, yi in zip(X, y):
+                s = W @ x
+                for j in range(k):
+                    if j != yi and s[j] >= s[yi]:
+                        W[yi] += x
+                        W[j] -= x
+                        upd = True
+                        break
+            if not upd:
+                return W
+    # the first-violator rule separates too, but follows another path on some case
+    assert not check("04.multiclass_perceptron", first_violator, verbose=False)
+
+
+def test_kesler_reference_matches_kesler_embed():
+    X = np.array([[1.0, 2.0], [3.0, -1.0], [0.5, 0.5]])
+    emb = M.kesler_embed(X, [2, 0, 1])
+    np.testing.assert_array_equal(ch04.kesler_vectors(X[0], 2, 3), emb.Z[emb.example == 0])
