@@ -96,7 +96,7 @@ def make_margin_explorer(X=None, y=None) -> Explorer:
                      zorder=5, label="selected point")
     ax.legend(loc="lower left", fontsize=7.5, framealpha=0.9)
 
-    options = [(f"point {i} (y = {int(y[i]):+d})", i) for i in range(m)]
+    options = [(f"point {i}", i) for i in range(m)]
     controls = {
         "point": W.Dropdown(options=options, value=0, description="move",
                             layout=W.Layout(width="210px")),
@@ -120,7 +120,6 @@ def make_margin_explorer(X=None, y=None) -> Explorer:
         else:
             X[i] = (c["x1"].value, c["x2"].value)
             y[i] = c["label"].value
-            c["point"].options = [(f"point {j} (y = {int(y[j]):+d})", j) for j in range(m)]
         for lab, art in scat.items():
             _set_offsets(art, X[y == lab])
         sel.set_offsets(X[i:i + 1])
