@@ -34,9 +34,39 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._jit import jit
+from ._jit import HAVE_NUMBA, jit
 
 _TAU = 1e-12
+
+
+if HAVE_NUMBA:
+    from llvmlite import ir
+    from numba import types
+    from numba.extending import intrinsic
+
+    @intrinsic
+    def prefetch(typingctx, X, i, q):
+        """Hint the CPU to load the cache line holding ``X[i, q]`` (2-D C array) soon
+        (``llvm.prefetch``: never faults, has no effect on results)."""
+        sig = types.void(X, i, q)
+
+        def codegen(context, builder, signature, args):
+            ary = context.make_array(signature.args[0])(context, builder, args[0])
+            stride0 = builder.extract_value(ary.strides, 0)
+            off = builder.add(builder.mul(args[1], stride0),
+                              builder.mul(args[2], ir.Constant(stride0.type, 8)))
+            i8p = ir.IntType(8).as_pointer()
+            ptr = builder.gep(builder.bitcast(ary.data, i8p), [off])
+            i32 = ir.IntType(32)
+            fnty = ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32])
+            fn = builder.module.declare_intrinsic("llvm.prefetch", fnty=fnty)
+            builder.call(fn, [ptr, ir.Constant(i32, 0), ir.Constant(i32, 3), ir.Constant(i32, 1)])
+            return context.get_dummy_value()
+
+        return sig, codegen
+else:  # pragma: no cover - plain Python fallback
+    def prefetch(X, i, q):
+        return None
 
 
 def _smo_example():

@@ -734,6 +734,9 @@ def _sgd_soft_svm_kernel(X, y, lam, idx, checkpoints):
     n_updates = 0
     for t in range(1, T + 1):
         i = idx[t - 1]
+        if t + 7 < T:                                 # ask for the row needed 8 steps ahead
+            for q in range(0, d, 8):                  # (rows of a large X are cache misses)
+                _S.prefetch(X, idx[t + 7], q)
         h += 1.0 / t                                  # w⁽ᵗ⁾ = θ⁽ᵗ⁾/(λt) joins the average
         if t == T:
             for q in range(d):
