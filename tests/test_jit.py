@@ -116,9 +116,8 @@ def test_setting_defeats_plain_numba_caching(readonly_copy):
     assert "_probe_plain.py" in proc.stderr
 
 
-def test_import_and_kernels_work_without_writable_cache(readonly_copy):
-    root, env, tmpdir = readonly_copy
-    code = f"""
+def _fallback_script(root: Path, tmpdir: Path, with_svm: bool) -> str:
+    return f"""
         import os, numpy as np
         import kmlteach
         assert kmlteach.__file__.startswith({str(root)!r}), kmlteach.__file__
@@ -131,7 +130,7 @@ def test_import_and_kernels_work_without_writable_cache(readonly_copy):
         assert os.environ["NUMBA_CACHE_DIR"] == loc
         print("hits", sum(total.stats.cache_hits.values()))
         print("cache", loc)
-        if {HAVE_SVM!r}:
+        if {with_svm!r}:
             from kmlteach.svm import sgd_soft_svm
             X = np.array([[2.0, 1.0], [1.0, 2.0], [2.0, 2.5], [-1.0, -2.0], [-2.0, -1.0], [-2.5, -2.0]])
             y = np.array([1.0, 1.0, 1.0, -1.0, -1.0, -1.0])
@@ -143,14 +142,18 @@ def test_import_and_kernels_work_without_writable_cache(readonly_copy):
         info = kmlteach.check_env(verbose=False)
         assert info["numba_cache"] == loc, info
     """
-    first = _run(code, env, cwd=root.parent)
+
+
+def test_import_and_kernels_work_without_writable_cache(readonly_copy):
+    root, env, tmpdir = readonly_copy
+    first = _run(_fallback_script(root, tmpdir, HAVE_SVM), env, cwd=root.parent)
     _assert_clean(first)
     if HAVE_SVM:
         assert "svm ok" in first.stdout
     cache = first.stdout.split("cache ", 1)[1].split()[0]
     assert any(Path(cache).rglob("*.nbi")), f"nothing was cached in {cache}"
     # a second process (a kernel restart) finds the same per-user cache and loads from it
-    second = _run(code, env, cwd=root.parent)
+    second = _run(_fallback_script(root, tmpdir, False), env, cwd=root.parent)
     _assert_clean(second)
     assert "hits 1" in second.stdout, second.stdout
     assert f"cache {cache}" in second.stdout
