@@ -1,0 +1,356 @@
+# %% [markdown]
+# # 06 · Ranking
+#
+# [![Open in Binder](https://mybinder.org/badge_logo.svg)](https://mybinder.org/v2/gh/kmlteach/kmlteach/main?urlpath=lab/tree/notebooks/06-ranking.ipynb)
+#
+# *Source: UML §17.4 (ranking losses, linear predictors for ranking, the assignment problem and
+# Lemma 17.4), with the SGD of UML §17.2.5.*
+#
+# A search engine does not classify documents, it *orders* them: what matters is which
+# results come first. In this chapter a prediction is a whole ordering of $r$ items, and we
+# need losses that say how far one ordering is from another — and ways to learn a scoring
+# function whose ordering has a small loss.
+#
+# **Objectives.** After this notebook you can
+# 1. turn a score vector into the permutation it induces and compute the 0–1, Kendall-tau and
+#    NDCG losses (with a top-$k$ discount);
+# 2. explain why these losses are hard to minimise directly and write the convex surrogates
+#    for linear ranking functions;
+# 3. reduce the NDCG surrogate's subgradient to an assignment problem, solve it with the
+#    Hungarian method, and check Lemma 17.4 (the LP relaxation has a permutation optimum);
+# 4. learn a linear ranking function by SGD and follow its held-out losses.
+
+# %%
+import itertools
+
+import matplotlib.pyplot as plt
+import numpy as np
+
+from kmlteach import ranking as R
+from kmlteach.datasets import ranking_queries
+from kmlteach.plots.ch06 import plot_assignment, plot_learning_curves, plot_ranked_list
+
+SEED = 0
+rng = np.random.default_rng(SEED)
+
+
+def vec(v, nd=3):
+    """Print a vector with a fixed number of decimals (or as integers)."""
+    v = np.asarray(v)
+    if v.dtype.kind in "iu":
+        return "(" + ", ".join(str(int(x)) for x in v) + ")"
+    return "(" + ", ".join(f"{x:.{nd}f}" for x in v) + ")"
+
+# %% [markdown]
+# ## 1 · A ranking is a score vector
+#
+# For a list $\bar x = (x_1, \dots, x_r)$ of items the predictor returns scores
+# $y' \in \mathbb{R}^r$. Sorting the scores gives the ordering; UML writes it as the permutation
+# $\pi(y')$ whose $i$-th entry is the **position** of item $i$ when the scores are sorted
+# *increasingly*. So position $r$ is the top of the list and position 1 the bottom. The book's
+# example: $y = (2, 1, 6, -1, 0.5)$ sorted is $(-1, 0.5, 1, 2, 6)$, hence
+# $\pi(y) = (4, 3, 5, 1, 2)$.
+#
+# Equal scores do not define an order, so we fix a rule: **tied items are ordered by index,
+# the smaller index getting the smaller position** (a stable sort).
+
+# %%
+y_book = np.array([2.0, 1.0, 6.0, -1.0, 0.5])
+print("pi(2, 1, 6, -1, 0.5) =", vec(R.permutation(y_book)))
+print("pi(1, 1, 0)          =", vec(R.permutation([1.0, 1.0, 0.0])), " (tie: item 1 below item 2)")
+
+# %% [markdown]
+# ## 2 · Three ranking losses (UML §17.4)
+#
+# Let $y$ be the true relevance scores and $y'$ the prediction.
+#
+# * **0–1 ranking loss** $\mathbb{1}[\pi(y') \neq \pi(y)]$: one swap anywhere costs as much as
+#   a completely reversed list — too blunt to be useful.
+# * **Kendall-tau loss**: the fraction of pairs that the two vectors order differently,
+#   $$\Delta(y', y) = \frac{2}{r(r-1)} \sum_{i<j} \mathbb{1}\big[\operatorname{sign}(y'_i - y'_j) \ne \operatorname{sign}(y_i - y_j)\big].$$
+#   There are $r(r-1)/2$ pairs, so the factor makes it a fraction in $[0, 1]$. Without ties it
+#   equals $(1-\tau)/2$ for Kendall's rank correlation $\tau$. With ties, $\operatorname{sign}(0) = 0$
+#   matters: a pair tied in $y$ but not in $y'$ counts as a disagreement.
+# * **NDCG loss**: with a non-increasing weight per rank (the *discount*) the gain
+#   $G(y', y) = \sum_i D(\pi(y')_i)\, y_i$ adds up the true relevances, each weighted by the
+#   place where $y'$ puts it. Dividing by the best possible gain $G(y, y)$ and subtracting
+#   from one gives $\Delta(y', y) = 1 - G(y', y)/G(y, y) \in [0, 1]$. The usual discount is
+#   $D(i) = 1/\log_2(r - i + 2)$ for the top $k$ positions $i \in \{r-k+1, \dots, r\}$ and $0$
+#   below: the top item weighs 1, the next $1/\log_2 3 \approx 0.63$, and so on.
+
+# %%
+y_true = np.array([3.0, 0.0, 2.0, 1.0, 0.0, 2.0])          # six documents, graded 0..3
+y_pred = np.array([0.6, 0.9, 0.2, 0.5, 0.1, 0.7])          # a first guess of a scorer
+print("pi(y')                 =", vec(R.permutation(y_pred)))
+print(f"0-1 ranking loss       = {R.zero_one_ranking_loss(y_pred, y_true):.0f}")
+print(f"Kendall-tau loss       = {R.kendall_tau_loss(y_pred, y_true):.4f}")
+for k in (1, 3, None):
+    print(f"NDCG loss, top k = {str(k):>4s} = {R.ndcg_loss(y_pred, y_true, k=k):.4f}")
+print("discounts of positions 1..6 (k = 3):", vec(R.discount(np.arange(1, 7), 6, k=3)))
+
+# %% [markdown]
+# Two remarks on conventions, worth knowing before comparing with other software:
+#
+# * With the rank from the top $\rho = r - i + 1$ the discount is $1/\log_2(\rho + 1)$, the one
+#   in scikit-learn's `ndcg_score`, which also uses the relevances themselves as gains. So
+#   `1 - ndcg_score([y], [y'], k=k)` equals our loss whenever $y'$ has no ties (the tests
+#   check this). On ties in $y'$ scikit-learn averages the gains of the tied items while we
+#   break the tie by index; and when no relevant item exists ($G(y, y) = 0$) it reports a score
+#   of 0, whereas we define the loss as 0 (every ordering is as good as the best one).
+# * The Kendall loss of a relevance vector *with grades* can never reach 0 for a scorer
+#   without ties: every pair with the same grade counts as a disagreement. We will meet this
+#   floor again in section 5.
+#
+# The figure shows the ranked list of the first guess: bar $j$ is the true relevance of the
+# item put at rank $j$ (the letter below), the dashed steps the ideal order, the dotted curve
+# the discount. Items beyond the top $k = 3$ (shaded) do not count in the truncated NDCG.
+
+# %%
+fig, ax = plt.subplots(figsize=(6.4, 3.6), layout="constrained")
+plot_ranked_list(y_pred, y_true, k=3, ax=ax,
+                 title=f"Kendall {R.kendall_tau_loss(y_pred, y_true):.3f}, "
+                       f"NDCG@3 loss {R.ndcg_loss(y_pred, y_true, k=3):.3f}")
+plt.show()
+
+# %% [markdown]
+# **Reorder the items.** Each slider is the predicted score of one document (its true
+# relevance is in the label). Move the best document *A* to the top, then try to fix the
+# order further down and watch which loss reacts: the NDCG loss with a small $k$ ignores
+# everything below the top $k$, the Kendall loss counts every pair alike. The button sets the
+# scores to the relevances themselves (ties included), where all three losses vanish.
+
+# %%
+# NBVAL_IGNORE_OUTPUT
+from kmlteach.widgets.ch06 import make_ranking_explorer
+
+make_ranking_explorer()
+
+# %% [markdown]
+# ## 3 · Linear ranking functions and convex surrogates (UML §17.4.1)
+#
+# A linear ranking function scores every item with the same vector $w$:
+# $h_w(\bar x) = (\langle w, x_1\rangle, \dots, \langle w, x_r\rangle)$ (UML (17.6)). The losses
+# above depend on $w$ only through an ordering, so they are piecewise constant in $w$ — no
+# gradient to follow. As for classification we replace them by convex upper bounds.
+#
+# **Kendall hinge.** Each pair is a small binary problem: $\mathbb{1}[\operatorname{sign}(y_i - y_j)\langle w, x_i - x_j\rangle \le 0]$
+# is bounded by the hinge $\max\{0, 1 - \operatorname{sign}(y_i - y_j)\langle w, x_i - x_j\rangle\}$, and
+# averaging over pairs bounds the Kendall loss by a convex function of $w$.
+#
+# **NDCG hinge.** The permutation a score vector induces is the maximiser
+# $\pi(y') = \operatorname{argmax}_{v \in V} \sum_i v_i y'_i$ over all permutations $v$ of
+# $(1, \dots, r)$ (UML (17.7)): pair the largest position with the largest score. Writing
+# $\Psi(\bar x, v) = \sum_i v_i x_i$ turns ranking into a multiclass problem with $r!$ "labels",
+# and the generalized hinge loss of chapter 04 gives (UML (17.8))
+# $$\ell(w) = \max_{v \in V}\Big[\Delta(v, y) + \sum_i (v_i - \pi(y)_i)\langle w, x_i\rangle\Big] \ \ge\ \Delta(h_w(\bar x), y).$$
+# A subgradient is $\sum_i (v_i - \pi(y)_i) x_i$ at the maximising $v$. Let us check (17.7) and the
+# bound on a random list.
+
+# %%
+r, d = 6, 3
+Xq = rng.normal(size=(r, d))
+yq = np.array([3.0, 0.0, 1.0, 2.0, 0.0, 1.0])
+w = rng.normal(size=d)
+scores = R.linear_scores(w, Xq)
+perms = [np.array(p) for p in itertools.permutations(range(1, r + 1))]
+best = max(perms, key=lambda v: v @ scores)
+print("argmax_v sum v_i y'_i =", vec(best), "  pi(y') =", vec(R.permutation(scores)))
+kh, nh = R.kendall_hinge(w, Xq, yq), R.ndcg_hinge(w, Xq, yq)
+print(f"Kendall loss {R.kendall_tau_loss(scores, yq):.4f} <= Kendall hinge {kh.loss:.4f}")
+print(f"NDCG loss    {R.ndcg_loss(scores, yq):.4f} <= NDCG hinge    {nh.loss:.4f}")
+
+# %% [markdown]
+# ## 4 · The assignment problem and Lemma 17.4
+#
+# Finding the maximiser $v$ in (17.8) looks like a search over $r!$ permutations. Plugging in
+# the NDCG loss, it becomes $\operatorname{argmin}_{v} \sum_i (\alpha_i v_i + \beta_i D(v_i))$ with
+# $\alpha_i = -\langle w, x_i\rangle$ and $\beta_i = y_i/G(y, y)$: item $i$ placed at position
+# $j$ costs $A_{ij} = j\alpha_i + D(j)\beta_i$, and every position takes one item. This is the
+# **assignment problem** (UML (17.9)): tasks $i$, workers $j$, cost matrix $A$. Kuhn's
+# *Hungarian method* solves it exactly in $O(r^3)$; `R.assignment` implements it (in its
+# shortest-augmenting-path form) and returns the 0-based column of each row.
+
+# %%
+A = rng.integers(0, 10, size=(5, 5)).astype(float)
+v = R.assignment(A)
+brute = min(itertools.permutations(range(5)), key=lambda p: A[np.arange(5), list(p)].sum())
+print("Hungarian:   v =", vec(v), f" cost {R.assignment_cost(A, v):.0f}")
+print("brute force: v =", vec(np.array(brute)), f" cost {A[np.arange(5), list(brute)].sum():.0f}")
+
+fig, ax = plt.subplots(figsize=(4.4, 3.8), layout="constrained")
+plot_assignment(A, v, ax=ax, title=f"optimal assignment, cost {R.assignment_cost(A, v):.0f}")
+for i in range(5):
+    for j in range(5):
+        ax.text(j, i, f"{A[i, j]:.0f}", ha="center", va="center", fontsize=9,
+                color="white" if A[i, j] < 5 else "black")
+plt.show()
+
+# %% [markdown]
+# The NDCG surrogate's maximiser is exactly such an assignment; `R.ndcg_most_violating` builds
+# $A$ and calls the solver. On our random list we compare it with a search over all
+# $6! = 720$ permutations.
+
+# %%
+mu = R.linear_scores(w, Xq)
+v_star = R.ndcg_most_violating(mu, yq)
+pi_y = R.permutation(yq)
+value = lambda v: R.ndcg_loss(v.astype(float), yq) + (v - pi_y) @ mu
+v_brute = max(perms, key=value)
+print("assignment:  v =", vec(v_star), f" value {value(v_star):.6f}")
+print("brute force: v =", vec(v_brute), f" value {value(v_brute):.6f}")
+
+# %% [markdown]
+# **Why an LP would do (Lemma 17.4).** Drop the constraint $B_{ij} \in \{0, 1\}$ from the
+# permutation-matrix formulation of (17.9): the feasible set becomes the *doubly stochastic*
+# matrices (non-negative, rows and columns summing to 1), a polytope whose corners are the
+# permutation matrices (Birkhoff–von Neumann, Claim 17.3). A linear objective on a polytope is
+# minimised at a corner, so the relaxed problem (17.10) has a permutation matrix among its
+# optima. Two numerical views: random doubly stochastic matrices (mixtures of permutation
+# matrices) never beat the Hungarian optimum, and — when SciPy is installed — a generic LP
+# solver lands on a 0/1 matrix with the same cost.
+
+# %%
+r5 = 5
+opt = R.assignment_cost(A, v)
+gaps = []
+for _ in range(2000):
+    lam = rng.dirichlet(np.ones(4))
+    B = sum(l * np.eye(r5)[rng.permutation(r5)] for l in lam)     # a doubly stochastic matrix
+    gaps.append(float(np.sum(A * B)) - opt)
+print(f"min over 2000 doubly stochastic B of <A, B> - optimum = {min(gaps):.4f} (never negative)")
+try:
+    from scipy.optimize import linprog
+except ImportError:
+    print("SciPy is not installed: the LP check is skipped")
+else:
+    A_eq = np.vstack([np.kron(np.eye(r5), np.ones(r5)), np.kron(np.ones(r5), np.eye(r5))])
+    lp = linprog(A.ravel(), A_eq=A_eq, b_eq=np.ones(2 * r5), bounds=(0, None), method="highs")
+    B_lp = lp.x.reshape(r5, r5)
+    print(f"LP optimum {lp.fun:.4f} = Hungarian optimum {opt:.4f};",
+          "LP solution is a 0/1 matrix:", bool(np.allclose(B_lp, np.round(B_lp), atol=1e-8)))
+
+# %% [markdown]
+# ## 5 · Learning to rank with SGD
+#
+# `R.ranking_sgd` runs "SGD for multiclass learning" (UML §17.2.5) on either surrogate:
+# $w^{(1)} = 0$; at step $t$ draw one query $(\bar x, y)$, take the subgradient $v_t$ and set
+# $w^{(t+1)} = w^{(t)} - \eta v_t$; output the average $\bar w$. Our data: 200 synthetic
+# queries of 10 items in $\mathbb{R}^{20}$ whose relevance grades 0–3 come from a hidden
+# direction plus noise (`ranking_queries`). We train on 150 queries and measure both losses
+# on the other 50 while $T$ grows (the running averages are recorded every 5 steps).
+
+# %%
+queries, w_hidden = ranking_queries(200, r=10, d=20, noise=1.0, seed=SEED, return_w=True)
+train, test = queries[:150], queries[150:]
+runs = {name: R.ranking_sgd(train, surrogate=name, eta=0.01, T=2000, seed=SEED, record_every=5)
+        for name in ("kendall", "ndcg")}
+steps = runs["kendall"].path_t
+keep = np.unique(np.round(np.logspace(0, np.log10(len(steps)), 15)).astype(int)) - 1
+curves_ndcg = {f"trained on the {name} hinge": [R.mean_loss(res.path[i], test, "ndcg") for i in keep]
+               for name, res in runs.items()}
+curves_kendall = {f"trained on the {name} hinge": [R.mean_loss(res.path[i], test, "kendall")
+                                                   for i in keep] for name, res in runs.items()}
+floor = np.mean([np.mean([yy[i] == yy[j] for i in range(10) for j in range(i + 1, 10)])
+                 for _, yy in test])
+hidden_ndcg, hidden_kendall = R.mean_loss(w_hidden, test, "ndcg"), R.mean_loss(w_hidden, test, "kendall")
+for name, res in runs.items():
+    print(f"{name:>7s} surrogate, T = 2000: held-out NDCG loss {R.mean_loss(res.w, test, 'ndcg'):.4f}, "
+          f"Kendall loss {R.mean_loss(res.w, test, 'kendall'):.4f}")
+print(f"hidden direction:              held-out NDCG loss {hidden_ndcg:.4f}, Kendall loss {hidden_kendall:.4f}")
+print(f"share of tied pairs in the test grades (a floor for the Kendall loss): {floor:.4f}")
+
+fig, axes = plt.subplots(1, 2, figsize=(10, 3.6), layout="constrained")
+plot_learning_curves(steps[keep], curves_ndcg, ax=axes[0], ylabel="held-out NDCG loss")
+axes[0].axhline(hidden_ndcg, color="grey", ls=":", label="hidden direction")
+plot_learning_curves(steps[keep], curves_kendall, ax=axes[1], ylabel="held-out Kendall loss")
+axes[1].axhline(floor, color="grey", ls=":", label="tied-pair floor")
+for ax in axes:
+    ax.legend(fontsize=8)
+plt.show()
+
+# %% [markdown]
+# Both surrogates bring the held-out NDCG loss down within a few hundred steps, close to the
+# level of the hidden direction that generated the grades; here the NDCG hinge, built for this
+# loss, ends a little lower. The Kendall loss can never go below the share of tied pairs
+# (dotted): with graded relevance many pairs are ties (two irrelevant documents), and a linear
+# scorer never produces ties, so those pairs count as disagreements whatever $w$ is.
+#
+# ## 6 · Exercises
+#
+# Each exercise is checked against a reference implementation on several inputs; use
+# `hint("06.xxx")` if you are stuck.
+#
+# **Exercise 1 (π(y)).** Return the permutation $\pi(y)$ as an integer array of 1-based
+# positions (position $r$ = largest score). Ties: the smaller index gets the smaller position.
+
+# %%
+from kmlteach.exercises import check, hint, solution
+
+
+def permutation(y):
+    ### BEGIN SOLUTION
+    order = np.argsort(y, kind="stable")
+    pi = np.empty(len(y), dtype=int)
+    pi[order] = np.arange(1, len(y) + 1)
+    return pi
+    ### END SOLUTION
+
+
+check("06.permutation", permutation)
+
+# %% [markdown]
+# **Exercise 2 (Kendall tau).** Return the Kendall-tau loss of $y'$ (`y_pred`) against $y$
+# (`y_true`): the fraction of the $r(r-1)/2$ pairs whose signs of differences disagree.
+
+# %%
+def kendall_tau_loss(y_pred, y_true):
+    ### BEGIN SOLUTION
+    r = len(y_true)
+    bad = 0
+    for i in range(r):
+        for j in range(i + 1, r):
+            if np.sign(y_pred[i] - y_pred[j]) != np.sign(y_true[i] - y_true[j]):
+                bad += 1
+    return 2 * bad / (r * (r - 1))
+    ### END SOLUTION
+
+
+check("06.kendall", kendall_tau_loss)
+
+# %% [markdown]
+# **Exercise 3 (NDCG with a top-k discount).** Return $1 - G(y', y)/G(y, y)$ with
+# $D(i) = 1/\log_2(r - i + 2)$ for the top $k$ positions $i \ge r - k + 1$ and $0$ otherwise
+# (you may use your `permutation`).
+
+# %%
+def ndcg_loss(y_pred, y_true, k):
+    ### BEGIN SOLUTION
+    r = len(y_true)
+
+    def D(pos):
+        return np.where(pos >= r - k + 1, 1 / np.log2(r - pos + 2), 0.0)
+
+    def G(s):
+        return D(permutation(s)) @ y_true
+
+    return 1 - G(y_pred) / G(y_true)
+    ### END SOLUTION
+
+
+check("06.ndcg", ndcg_loss)
+
+# %% [markdown]
+# ## Summary
+#
+# * A score vector induces a permutation $\pi(y')$ (position $r$ = top); ties need a rule.
+# * The 0–1 ranking loss is blunt, the Kendall-tau loss counts discordant pairs, the NDCG loss
+#   weighs the relevance of each item by a discount of its rank and can ignore all but the top
+#   $k$.
+# * For linear scorers $\langle w, x_i\rangle$ these losses get convex surrogates: a pairwise
+#   hinge for Kendall, and for NDCG a generalized hinge whose maximiser is an assignment
+#   problem — solved in $O(r^3)$ by the Hungarian method, and an LP with a permutation optimum
+#   (Lemma 17.4).
+# * SGD on either surrogate learns a ranking function from example queries.
+#
+# Next: [07 · Bipartite ranking](07-bipartite.ipynb) — when every item is simply relevant or
+# not, and the measures are precision, recall and F₁.
