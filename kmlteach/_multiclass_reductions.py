@@ -30,7 +30,8 @@ from ._validation import (_describe, as_matrix, check_binary_labels, check_choic
                           check_multiclass_labels, check_rng, check_X)
 
 __all__ = ["one_vs_all", "all_pairs", "ecoc", "ecoc_code", "erm_halfspace_2d", "Decision",
-           "OneVsAll", "AllPairs", "ECOC", "HalfspaceERM", "least_squares_learner", "LinearScorer"]
+           "OneVsAll", "AllPairs", "ECOC", "HalfspaceERM", "least_squares_learner", "LinearScorer",
+           "stump_learner", "Stump"]
 
 
 # ---------------------------------------------------------------------------------------
@@ -614,3 +615,44 @@ def _erm_halfspace_2d_kernel(X, t):
                 best_err = total
                 bi, bj, bsig, bmode, bthr = i, j, sig, mode, thr
     return best_err, bi, bj, bsig, bmode, bthr
+
+
+# ---------------------------------------------------------------------------------------
+# a second demonstration learner: decision stumps
+# ---------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Stump:
+    """x -> sign · (+1 if x[feature] > threshold else −1); ``errors`` on the training set."""
+    feature: int
+    threshold: float
+    sign: float
+    errors: int
+
+    def predict(self, X) -> np.ndarray:
+        X = check_X(X, "X")
+        if X.shape[1] <= self.feature:
+            raise ValueError(f"X must have at least {self.feature + 1} columns, got shape {X.shape}")
+        return self.sign * np.where(X[:, self.feature] > self.threshold, 1.0, -1.0)
+
+
+def stump_learner(X, y) -> Stump:
+    """ERM over decision stumps (axis-parallel halfspaces), by exhaustive search.
+
+    Tries every feature, every threshold halfway between consecutive distinct values
+    (and below the smallest), both signs; keeps the first with the fewest mistakes.
+    Its ±1 outputs make the ties of the reductions easy to see.
+    """
+    X = check_X(X, "X")
+    t = check_binary_labels(y, "y", n=X.shape[0])
+    best = None
+    for f in range(X.shape[1]):
+        v = np.unique(X[:, f])
+        thr = np.r_[v[0] - 1.0, 0.5 * (v[:-1] + v[1:])]
+        pred = np.where(X[:, f][None, :] > thr[:, None], 1.0, -1.0)     # (n_thr, m)
+        err_pos = (pred != t[None, :]).sum(axis=1)
+        for sign, errs in ((1.0, err_pos), (-1.0, X.shape[0] - err_pos)):
+            i = int(np.argmin(errs))
+            if best is None or errs[i] < best.errors:
+                best = Stump(f, float(thr[i]), sign, int(errs[i]))
+    return best

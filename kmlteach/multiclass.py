@@ -42,7 +42,7 @@ __all__ = [
     "MulticlassSVMResult",
     # §17.1 reductions
     "one_vs_all", "all_pairs", "ecoc", "ecoc_code", "erm_halfspace_2d", "Decision",
-    "least_squares_learner", "LinearScorer",
+    "least_squares_learner", "LinearScorer", "stump_learner", "Stump",
     # perceptrons
     "multiclass_perceptron", "kesler_embed", "kesler_perceptron", "conservative_perceptron",
     "collins_perceptron", "MulticlassPerceptronResult", "KeslerEmbedding",
@@ -385,7 +385,7 @@ def multiclass_svm(X, y, lam, T=None, seed=None, delta=None, psi=None) -> Multic
 # re-exports (kept at the bottom: these modules import from _multiclass_common only)
 from ._multiclass_reductions import (Decision, LinearScorer, all_pairs, ecoc,  # noqa: E402
                                      ecoc_code, erm_halfspace_2d, least_squares_learner,
-                                     one_vs_all)
+                                     one_vs_all, Stump, stump_learner)
 from ._multiclass_perceptrons import (KeslerEmbedding, MulticlassPerceptronResult,  # noqa: E402
                                       collins_perceptron, conservative_perceptron, kesler_embed,
                                       kesler_perceptron, multiclass_perceptron)

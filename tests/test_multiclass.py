@@ -654,3 +654,20 @@ def test_max_updates_caps_the_online_perceptrons():
             f(X, y, max_updates=-1)
     g = M.collins_perceptron(X, y, psi=M.MultivectorPsi(3, 3), max_updates=2)
     np.testing.assert_allclose(g.w, M.collins_perceptron(X, y, max_updates=2).w)
+
+
+def test_stump_learner_is_an_erm_over_stumps():
+    rng = np.random.default_rng(3)
+    for _ in range(5):
+        X = rng.integers(0, 6, size=(15, 2)).astype(float)
+        t = rng.choice([-1.0, 1.0], size=15)
+        t[:2] = (1.0, -1.0)
+        st = M.stump_learner(X, t)
+        # brute force: every feature, every threshold at a data value (or below all), both signs
+        best = min(np.sum(s * np.where(X[:, f] > th, 1.0, -1.0) != t)
+                   for f in range(2) for th in np.r_[X[:, f].min() - 1, X[:, f]] for s in (1.0, -1.0))
+        assert st.errors == best == int(np.sum(st.predict(X) != t))
+    with pytest.raises(ValueError, match="y"):
+        M.stump_learner(X, np.ones(15))
+    with pytest.raises(ValueError, match="X"):
+        st.predict(np.ones((2, 0)))

@@ -1,0 +1,283 @@
+"""Widgets of chapter 04: the one-vs-all failure of Example 17.1, all-pairs ties, the
+Kesler embedding of one example.
+
+Each builder returns an :class:`~kmlteach.widgets._base.Explorer`; ``explorer.state``
+holds what the last redraw computed (tests read it), ``explorer.controls`` the controls
+(tests set their ``value``).
+"""
+
+from __future__ import annotations
+
+import ipywidgets as W
+import numpy as np
+
+from ..datasets import three_balls
+from ..multiclass import (all_pairs, erm_halfspace_2d, kesler_embed, kesler_perceptron,
+                          least_squares_learner, multiclass_svm_sgd, one_vs_all, stump_learner)
+from ..plots import CLASS_COLORS, CLASS_MARKERS, OKABE_ITO, figure, label_axes
+from ..plots.ch01 import hyperplane_segment
+from ..plots.ch04 import (BALLS_XLIM, BALLS_YLIM, grid_points, region_image, tie_image,
+                          plot_kesler_example, plot_constraint_scores)
+from ._base import Explorer, int_slider, slider
+
+__all__ = ["make_ova_failure", "make_ava_ties", "make_kesler_view", "ring_classes",
+           "kesler_points"]
+
+GRID = 110
+
+
+def _class_artists(ax, k, s=26):
+    arts = []
+    for c in range(k):
+        arts.append(ax.scatter([], [], s=s, c=CLASS_COLORS[c % 7], marker=CLASS_MARKERS[c % 7],
+                               edgecolors="white", linewidths=0.5, zorder=3, label=f"class {c + 1}"))
+    return arts
+
+
+def _set_points(arts, X, yi):
+    for c, art in enumerate(arts):
+        P = X[yi == c]
+        art.set_offsets(P if len(P) else np.zeros((0, 2)))
+
+
+def _frozen(ex: Explorer) -> Explorer:
+    """Keep the layout computed by the first render: later redraws skip constrained
+    layout (most of the rendering time)."""
+    ex.fig.set_layout_engine("none")
+    return ex
+
+
+def _region_artist(ax, xlim, ylim, ties=False):
+    ext = (xlim[0], xlim[1], ylim[0], ylim[1])
+    img = np.zeros((GRID, GRID, 4))
+    return ax.imshow(img, origin="lower", extent=ext, aspect="auto", interpolation="nearest",
+                     zorder=0 if not ties else 1)
+
+
+# ---------------------------------------------------------------------------------------
+# one-vs-all failure (UML Example 17.1)
+# ---------------------------------------------------------------------------------------
+
+def make_ova_failure(n: int = 100, seed: int = 0, T: int = 20_000, eta: float = 0.1) -> Explorer:
+    """Example 17.1 live: move, resize and reweigh class 2; compare one-vs-all with ERM
+    halfspaces (left) with a linear multiclass predictor trained by SGD (right).
+
+    Controls: ``dx``, ``dy`` (shift of class 2's disc), ``radius`` (its radius),
+    ``mass`` (its share of the n points). State: ``ova_class2_error``,
+    ``ova_error``, ``linear_class2_error``, ``linear_error``, ``h2_constant`` (the ERM
+    for "class 2 vs rest" is a constant classifier), ``ties`` (training points where
+    OvA had to break a tie), ``W`` (the SGD weights).
+    """
+    xlim, ylim = BALLS_XLIM, BALLS_YLIM
+    G = grid_points(xlim, ylim, GRID)
+    fig, (axL, axR) = figure(11.0, 4.6, ncols=2)
+    regL = _region_artist(axL, xlim, ylim)
+    tieL = _region_artist(axL, xlim, ylim, ties=True)
+    regR = _region_artist(axR, xlim, ylim)
+    lines = [axL.plot([], [], ls="--", lw=1.8, color=CLASS_COLORS[c], label=f"$h_{c + 1}$ boundary")[0]
+             for c in range(3)]
+    ptsL, ptsR = _class_artists(axL, 3), _class_artists(axR, 3)
+    arrows = [axR.plot([], [], lw=2.2, color=CLASS_COLORS[c], marker="o", markevery=[1],
+                       ms=5, label=f"$w_{c + 1}$")[0] for c in range(3)]
+    axR.plot([0], [0], "k+", ms=8)
+    for ax in (axL, axR):
+        ax.set_xlim(xlim)
+        ax.set_ylim(ylim)
+    titleL = label_axes(axL, "$x_1$", "$x_2$", "one-vs-all, ERM halfspaces").title
+    titleR = label_axes(axR, "$x_1$", "$x_2$", "linear multiclass predictor (SGD, §17.2.5)").title
+    axL.scatter([np.nan], [np.nan], marker="s", s=50, color=(0.25, 0.25, 0.25, 0.45), label="tie (→ smallest index)")
+    axL.legend(loc="upper center", fontsize=7.5, ncol=4, framealpha=0.9)
+    axR.legend(loc="upper center", fontsize=7.5, ncol=3, framealpha=0.9)
+
+    controls = {
+        "dx": slider("shift class 2 → x₁", 0.0, -3.0, 3.0, 0.25, readout_format=".2f"),
+        "dy": slider("shift class 2 → x₂", 0.0, -2.0, 2.5, 0.25, readout_format=".2f"),
+        "radius": slider("radius of class 2", 1.0, 0.3, 1.4, 0.1, readout_format=".1f"),
+        "mass": slider("mass of class 2", 0.2, 0.05, 0.6, 0.05, readout_format=".2f"),
+    }
+
+    def update(ex: Explorer) -> None:
+        c = ex.controls
+        X, y = three_balls(n, seed, shift=(c["dx"].value, c["dy"].value),
+                           radius2=c["radius"].value, mass2=c["mass"].value)
+        yi = y - 1
+        ova = one_vs_all(X, y, erm_halfspace_2d)
+        dec = ova.decide(X)
+        decG = ova.decide(G)
+        regL.set_data(region_image(decG.index, GRID))
+        tieL.set_data(tie_image(decG.ties, GRID))
+        for h, ln in zip(ova.estimators, lines):
+            if np.any(h.w):
+                ln.set_data(*hyperplane_segment(h.w, h.b, xlim, ylim))
+            else:
+                ln.set_data([np.nan], [np.nan])
+        res = multiclass_svm_sgd(X, y, eta=eta, T=T, seed=seed)
+        regR.set_data(region_image(np.argmax(G @ res.W.T, axis=1), GRID))
+        scale = 3.0 / max(float(np.max(np.linalg.norm(res.W, axis=1))), 1e-12)
+        for wc, ar in zip(res.W, arrows):
+            ar.set_data([0, scale * wc[0]], [0, scale * wc[1]])
+        _set_points(ptsL, X, yi)
+        _set_points(ptsR, X, yi)
+        pred_lin = res.predict(X)
+        st = ex.state
+        st["X"], st["y"] = X, y
+        st["ova_class2_error"] = float(np.mean(dec.labels[y == 2] != 2))
+        st["ova_error"] = float(np.mean(dec.labels != y))
+        st["linear_class2_error"] = float(np.mean(pred_lin[y == 2] != 2))
+        st["linear_error"] = float(np.mean(pred_lin != y))
+        st["h2_constant"] = not bool(np.any(ova.estimators[1].w))
+        st["ties"] = int(dec.ties.sum())
+        st["W"] = res.W.copy()
+        h2 = ("h₂ is the constant −1 (no halfspace beats it)" if st["h2_constant"]
+              else "h₂ is a proper halfspace")
+        ex.set_readout(
+            f"class-2 error: one-vs-all <b>{100 * st['ova_class2_error']:.0f}%</b>, linear predictor "
+            f"<b>{100 * st['linear_class2_error']:.0f}%</b> &nbsp;|&nbsp; overall error: one-vs-all "
+            f"{100 * st['ova_error']:.1f}%, linear {100 * st['linear_error']:.1f}%<br>{h2}; "
+            f"{st['ties']} training points tied (each goes to the smallest tied class index)")
+        titleL.set_text(f"one-vs-all, ERM halfspaces: class-2 error {100 * st['ova_class2_error']:.0f}%")
+        titleR.set_text(f"linear multiclass predictor: class-2 error {100 * st['linear_class2_error']:.0f}%")
+
+    return _frozen(Explorer(fig, controls, update, layout_rows=[["dx", "dy"], ["radius", "mass"]],
+                            title="Example 17.1: where one-vs-all loses the middle class",
+                            css_class="kml-ova-failure"))
+
+
+# ---------------------------------------------------------------------------------------
+# all pairs: votes, tournament, ties
+# ---------------------------------------------------------------------------------------
+
+def ring_classes(k: int = 5, m_per_class: int = 30, seed: int = 0, radius: float = 3.0):
+    """k Gaussian classes (unit spread) on a circle; labels 1..k. For the ties figure."""
+    rng = np.random.default_rng(seed)
+    ang = 2 * np.pi * np.arange(k) / k + 0.3
+    C = radius * np.c_[np.cos(ang), np.sin(ang)]
+    y = np.arange(k * m_per_class) % k
+    X = C[y] + rng.normal(size=(k * m_per_class, 2))
+    return X, y + 1
+
+
+def make_ava_ties(k: int = 5, seed: int = 0) -> Explorer:
+    """All-pairs decisions on k classes in a ring: where do the votes tie?
+
+    Controls: ``learner`` ("stumps" or "least squares"), ``decision`` ("vote" or
+    "tournament"), ``cx``/``cy`` (move class 1's centre). State: ``tie_fraction``
+    (share of the plotted plane where the decision was a tie), ``train_ties``,
+    ``disagree_fraction`` (share of the plane where vote and tournament differ),
+    ``accuracy`` (training accuracy of the chosen decision).
+    """
+    X0, y = ring_classes(k, seed=seed)
+    yi = y - 1
+    xlim, ylim = (-6.5, 6.5), (-6.0, 6.0)
+    G = grid_points(xlim, ylim, GRID)
+    fig, ax = figure(6.0, 5.2)
+    reg = _region_artist(ax, xlim, ylim)
+    tie = _region_artist(ax, xlim, ylim, ties=True)
+    pts = _class_artists(ax, k)
+    ax.scatter([np.nan], [np.nan], marker="s", s=50, color=(0.25, 0.25, 0.25, 0.45), label="tie")
+    ax.set_xlim(xlim)
+    ax.set_ylim(ylim)
+    ttl = label_axes(ax, "$x_1$", "$x_2$", "").title
+    ax.legend(loc="upper right", fontsize=7.5, framealpha=0.9)
+    base = X0[yi == 0].mean(axis=0)
+    controls = {
+        "learner": W.Dropdown(options=[("decision stumps", "stumps"), ("least squares", "lsq")],
+                              value="stumps", description="binary learner",
+                              style={"description_width": "initial"}),
+        "decision": W.ToggleButtons(options=[("vote", "vote"), ("tournament", "tournament")],
+                                    value="vote", description="decision"),
+        "cx": slider("class 1 centre x₁", float(round(base[0], 1)), -5.0, 5.0, 0.1, readout_format=".1f"),
+        "cy": slider("class 1 centre x₂", float(round(base[1], 1)), -5.0, 5.0, 0.1, readout_format=".1f"),
+    }
+
+    def update(ex: Explorer) -> None:
+        c = ex.controls
+        X = X0.copy()
+        X[yi == 0] += np.array([c["cx"].value, c["cy"].value]) - base
+        learner = stump_learner if c["learner"].value == "stumps" else least_squares_learner
+        model = all_pairs(X, y, learner, decision=c["decision"].value)
+        dG = model.decide(G)
+        other = model.decide(G, decision="tournament" if c["decision"].value == "vote" else "vote")
+        dX = model.decide(X)
+        reg.set_data(region_image(dG.index, GRID))
+        tie.set_data(tie_image(dG.ties, GRID))
+        _set_points(pts, X, yi)
+        st = ex.state
+        st["tie_fraction"] = float(dG.ties.mean())
+        st["train_ties"] = int(dX.ties.sum())
+        st["disagree_fraction"] = float(np.mean(dG.index != other.index))
+        st["accuracy"] = float(np.mean(dX.labels == y))
+        ttl.set_text(f"all pairs ({c['decision'].value}): {100 * st['tie_fraction']:.1f}% of the plane tied")
+        ex.set_readout(
+            f"ties: <b>{100 * st['tie_fraction']:.1f}%</b> of the plane, {st['train_ties']} training "
+            f"points (broken towards the smallest class index) &nbsp;|&nbsp; vote and tournament "
+            f"disagree on {100 * st['disagree_fraction']:.1f}% of the plane &nbsp;|&nbsp; training "
+            f"accuracy {100 * st['accuracy']:.1f}%")
+
+    return _frozen(Explorer(fig, controls, update, layout_rows=[["learner", "decision"], ["cx", "cy"]],
+                            title="All pairs: majority vote, tournament and ties",
+                            css_class="kml-ava-ties"))
+
+
+# ---------------------------------------------------------------------------------------
+# Kesler's construction of one example, and the Kesler perceptron on it
+# ---------------------------------------------------------------------------------------
+
+def kesler_points():
+    """Twelve points in R² with labels 1, 2, 3 (separable by a linear multiclass predictor)."""
+    X = np.array([[2.0, 0.5], [2.5, -0.5], [1.5, 1.0], [3.0, 0.2],
+                  [-0.5, 2.0], [0.5, 2.5], [-1.0, 1.5], [0.0, 3.0],
+                  [-2.0, -1.5], [-1.0, -2.5], [-2.5, -0.5], [-1.5, -1.0]])
+    return X, np.repeat([1, 2, 3], 4)
+
+
+def make_kesler_view(X=None, y=None) -> Explorer:
+    """Pick an example and see its k−1 Kesler vectors x_ij ∈ R^{kn}; step the Kesler
+    perceptron and watch which constraints ⟨W, x_ij⟩ > 0 still fail.
+
+    Controls: ``example`` (row index), ``updates`` (promote/demote pairs of the Kesler
+    perceptron so far). State: ``Z`` (the example's Kesler vectors), ``scores``
+    (⟨W, x_ij⟩), ``violated`` (competitors j with score <= 0), ``W``,
+    ``train_errors``, ``total_updates`` (until convergence).
+    """
+    if X is None:
+        X, y = kesler_points()
+    X = np.asarray(X, dtype=float)
+    emb = kesler_embed(X, y)
+    k, n = emb.n_classes, emb.n_features
+    total = kesler_perceptron(X, y, max_epochs=1000).n_updates
+    fig, (axA, axB) = figure(11.0, 3.0, ncols=2, gridspec_kw={"width_ratios": [1.6, 1]})
+    plot_kesler_example(emb, 0, ax=axA)
+    plot_constraint_scores(np.zeros(k - 1), emb.competitor[emb.example == 0], int(emb.label[0]), ax=axB)
+    controls = {
+        "example": int_slider("example", 0, 0, X.shape[0] - 1),
+        "updates": int_slider("perceptron updates", 0, 0, int(total)),
+    }
+
+    def update(ex: Explorer) -> None:
+        i = ex.controls["example"].value
+        u = ex.controls["updates"].value
+        res = kesler_perceptron(X, y, max_epochs=1000, max_updates=u)
+        rows = np.flatnonzero(emb.example == i)
+        Z = emb.Z[rows]
+        scores = Z @ res.w
+        axA.clear()
+        axB.clear()
+        plot_kesler_example(emb, i, ax=axA)
+        plot_constraint_scores(scores, emb.competitor[rows], int(emb.label[rows[0]]), ax=axB,
+                               title=f"⟨W, x_ij⟩ after {u} update(s)")
+        st = ex.state
+        st["Z"] = Z.copy()
+        st["scores"] = scores
+        st["violated"] = emb.competitor[rows][scores <= 0] + 1
+        st["W"] = res.W.copy()
+        st["train_errors"] = int(np.sum(res.predict(X) != np.asarray(y)))
+        st["total_updates"] = int(total)
+        viol = ", ".join(str(int(j)) for j in st["violated"]) or "none"
+        ex.set_readout(
+            f"example {i}: x = ({X[i, 0]:.1f}, {X[i, 1]:.1f}), class {int(emb.label[rows[0]]) + 1}; "
+            f"violated competitors j: <b>{viol}</b> &nbsp;|&nbsp; training errors of W: "
+            f"{st['train_errors']} &nbsp;|&nbsp; the perceptron converges after {total} updates")
+
+    return _frozen(Explorer(fig, controls, update, layout_rows=[["example", "updates"]],
+                            title="Kesler's construction of one example", css_class="kml-kesler"))

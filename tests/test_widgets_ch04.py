@@ -1,0 +1,62 @@
+"""Chapter 04 widgets: setting controls changes the state and the figure."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+pytest.importorskip("ipywidgets")
+
+from kmlteach import multiclass as M  # noqa: E402
+from kmlteach.widgets import ch04  # noqa: E402
+
+
+def test_ova_failure_default_is_example_17_1():
+    ex = ch04.make_ova_failure()
+    st = ex.state
+    assert st["ova_class2_error"] == 1.0 and st["h2_constant"]
+    assert st["linear_class2_error"] == 0.0 and st["linear_error"] == 0.0
+    assert st["ties"] == 20                                   # every class-2 point
+    assert "100%" in st["readout"]
+    png = ex.image.value
+    # lift class 2 above the line: now a halfspace separates it and OvA recovers it
+    ex.controls["dy"].value = 2.5
+    assert not ex.state["h2_constant"] and ex.state["ova_class2_error"] == 0.0
+    assert ex.image.value != png
+    # heavier class 2 (45 %): the ERM for class 2 vs rest is no longer constant
+    ex.controls["dy"].value = 0.0
+    ex.controls["mass"].value = 0.45
+    assert not ex.state["h2_constant"]
+    assert np.sum(ex.state["y"] == 2) == 45
+    # with the pairs construction of three_balls the OvA predictions agree with a fresh fit
+    X, y = ex.state["X"], ex.state["y"]
+    ova = M.one_vs_all(X, y, M.erm_halfspace_2d)
+    assert ex.state["ova_error"] == pytest.approx(np.mean(ova.predict(X) != y))
+
+
+def test_ava_ties_controls():
+    ex = ch04.make_ava_ties()
+    st0 = dict(ex.state)
+    assert 0.0 < st0["tie_fraction"] < 0.2 and 0.0 <= st0["accuracy"] <= 1.0
+    png = ex.image.value
+    ex.controls["decision"].value = "tournament"
+    assert ex.image.value != png
+    assert ex.state["disagree_fraction"] == pytest.approx(st0["disagree_fraction"])
+    ex.controls["learner"].value = "lsq"
+    assert ex.state["tie_fraction"] < st0["tie_fraction"]     # linear boundaries: fewer ties
+    ex.controls["cx"].value = -4.0
+    assert ex.state["readout"] != st0["readout"]
+
+
+def test_kesler_view_controls():
+    ex = ch04.make_kesler_view()
+    X, y = ch04.kesler_points()
+    st = ex.state
+    assert st["Z"].shape == (2, 6) and np.all(st["scores"] == 0)       # W = 0 at 0 updates
+    np.testing.assert_array_equal(st["violated"], [2, 3])
+    ex.controls["example"].value = 5
+    emb = M.kesler_embed(X, y)
+    np.testing.assert_array_equal(ex.state["Z"], emb.Z[emb.example == 5])
+    ex.controls["updates"].value = ex.controls["updates"].max
+    assert ex.state["train_errors"] == 0 and ex.state["violated"].size == 0
+    assert ex.state["total_updates"] == M.kesler_perceptron(X, y, max_epochs=1000).n_updates
