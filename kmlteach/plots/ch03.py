@@ -15,6 +15,7 @@ __all__ = ["SIGNED_CMAP", "graph_layout", "graph_segments", "plot_graph", "plot_
            "plot_spectrum", "plot_embedding", "ngram_table", "plot_ngram_counts"]
 
 SIGNED_CMAP = "PuOr_r"
+VALUE_OFFSET = np.array([0.0, -0.3])   # where a node's value is written, relative to the node
 
 
 def graph_layout(n: int, radius: float = 1.0) -> np.ndarray:
@@ -62,13 +63,14 @@ def plot_graph(A, pos=None, values=None, ax=None, highlight: int | None = None,
             ax.annotate(f"{k}", pos[k], ha="center", va="center", fontsize=10, fontweight="bold",
                         zorder=4, path_effects=[patheffects.withStroke(linewidth=3, foreground="white")])
             if values is not None:
-                ax.annotate(f"{vals[k]:.3f}", pos[k] * 1.36, ha="center", va="center", fontsize=8.5,
+                ax.annotate(f"{vals[k]:.3f}", pos[k] + VALUE_OFFSET, ha="center", va="center", fontsize=8.5,
                             zorder=4, bbox=dict(boxstyle="round,pad=0.15", fc="white", ec="none",
                                                 alpha=0.85))
     if colorbar:
         ax.figure.colorbar(sc, ax=ax, shrink=0.8, label="kernel value")
-    ax.set_xlim(-1.6, 1.6)
-    ax.set_ylim(-1.6, 1.6)
+    lo, hi = pos.min(axis=0) - 0.45, pos.max(axis=0) + 0.45
+    ax.set_xlim(min(lo[0], -0.6), max(hi[0], 0.6))
+    ax.set_ylim(min(lo[1], -0.6), max(hi[1], 0.6))
     ax.set_aspect("equal")
     ax.set_xticks([])
     ax.set_yticks([])
@@ -146,7 +148,7 @@ def plot_ngram_counts(x: str, y: str, n: int, ax=None, max_grams: int = 30):
     ax.bar(idx + 0.2, b, 0.4, color=OKABE_ITO["orange"], hatch="//", edgecolor="white",
            label=f"y = {y!r}")
     for i in np.flatnonzero(shared):
-        ax.axvspan(i - 0.5, i + 0.5, color=OKABE_ITO["green"], alpha=0.15, lw=0)
+        ax.axvspan(i - 0.5, i + 0.5, color=OKABE_ITO["green"], alpha=0.15, lw=0, zorder=0)
     ax.set_xticks(idx, [repr(g)[1:-1].replace(" ", "␣") for g in grams], fontsize=8,
                   rotation=0 if n <= 2 and len(grams) <= 16 else 60)
     ax.set_xlim(-0.7, max(len(grams), 1) - 0.3)

@@ -18,7 +18,7 @@ from .. import datasets
 from ..kernel_methods import kernel_pca
 from ..kernels import gram
 from ..plots import OKABE_ITO, class_style, figure, label_axes
-from ..plots.ch03 import SIGNED_CMAP, graph_layout, graph_segments, plot_ngram_counts
+from ..plots.ch03 import SIGNED_CMAP, VALUE_OFFSET, graph_layout, graph_segments, plot_ngram_counts
 from ..structured_kernels import adjacency_matrix, diffusion_kernel, ngram_kernel, substring_kernel
 from ._base import Explorer, int_slider, slider
 
@@ -175,8 +175,8 @@ def make_diffusion_explorer(edges: str = DEFAULT_EDGES, n_nodes: int = 7, beta: 
     vals = [ax_g.text(0, 0, "", ha="center", va="center", fontsize=8.5, zorder=4,
                       bbox=dict(boxstyle="round,pad=0.15", fc="white", ec="none", alpha=0.85))
             for _ in range(nmax)]
-    ax_g.set_xlim(-1.6, 1.6)
-    ax_g.set_ylim(-1.6, 1.6)
+    ax_g.set_xlim(-1.45, 1.45)
+    ax_g.set_ylim(-1.5, 1.4)
     ax_g.set_aspect("equal")
     ax_g.set_xticks([])
     ax_g.set_yticks([])
@@ -231,7 +231,7 @@ def make_diffusion_explorer(edges: str = DEFAULT_EDGES, n_nodes: int = 7, beta: 
             vals[k].set_visible(k < n)
             if k < n:
                 names[k].set_position(pos[k])
-                vals[k].set_position(pos[k] * 1.36)
+                vals[k].set_position(pos[k] + VALUE_OFFSET)
                 vals[k].set_text(f"{row[k]:.3f}")
         im.set_data(K)
         im.set_extent((-0.5, n - 0.5, n - 0.5, -0.5))

@@ -1,0 +1,544 @@
+# %% [markdown]
+# # 03 · Kernels in the RKHS and for structured data
+#
+# [![Open in Binder](https://mybinder.org/badge_logo.svg)](https://mybinder.org/v2/gh/kmlteach/kmlteach/main?urlpath=lab/tree/notebooks/03-kernels-rkhs.ipynb)
+#
+# *Sources: HSS1 §1.3 (operations in the RKHS, kernel PCA), HSS1 §1.4 (kernels for sets,
+# strings, graphs and generative models), HSS1 §1.5 (kernel dependency estimation), UML §16.2.1
+# (the substring kernel).*
+#
+# Chapter 02 used a kernel as a shortcut for an inner product of feature vectors. This chapter
+# takes the shortcut seriously in two directions. First, almost any geometric operation on
+# feature vectors — shifting them, centring them, measuring distances, projecting,
+# orthogonalising, even principal component analysis — can be written with kernel values only.
+# Second, the inputs need not be vectors at all: as soon as we can write down a kernel for
+# strings, sets or graphs, every kernel method runs on them unchanged.
+#
+# **Objectives.** After this notebook you can
+# 1. translate, centre, project and orthogonalise in the RKHS through kernel values only;
+# 2. run kernel PCA, choose the kernel width, and reproduce the (centred) Gram matrix from the
+#    embedding (HSS1 (1.32));
+# 3. use kernels on sets, strings and graphs, state the sign convention of the diffusion
+#    kernel, and build a Fisher kernel from an exponential family;
+# 4. predict structured outputs (strings) with kernel dependency estimation.
+
+# %%
+import matplotlib.pyplot as plt
+import numpy as np
+
+from kmlteach import kernels as kr
+from kmlteach import structured_kernels as sk
+from kmlteach.datasets import moons, rings
+from kmlteach.kernel_methods import (KernelPCA, kde_predict, kernel_dependency_estimation,
+                                     kernel_pca)
+from kmlteach.plots import scatter_classes
+from kmlteach.plots.ch03 import (plot_embedding, plot_graph, plot_kernel_matrix, plot_ngram_counts,
+                                 plot_spectrum)
+
+SEED = 0
+rng = np.random.default_rng(SEED)
+
+
+def err(x):
+    """Report a rounding-level discrepancy without printing machine noise."""
+    x = float(np.max(np.abs(x)))
+    return "< 1e-10" if x < 1e-10 else f"{x:.1e}"
+
+# %% [markdown]
+# ## 1 · Working in the RKHS with kernel values only (HSS1 §1.3.1)
+#
+# Every element we manipulate below is a *kernel expansion* $f = \sum_i a_i \Phi(x_i)$, stored as
+# its coefficient vector $a$. Inner products of expansions only need the Gram matrix:
+# $\langle \sum_i a_i\Phi(x_i), \sum_j b_j\Phi(x_j)\rangle = a^\top K b$. To see that nothing is
+# lost we use the inhomogeneous polynomial kernel $(1 + \langle x, x'\rangle)^2$ on $\mathbb{R}^2$,
+# whose feature map is small enough to write out (`kr.polynomial_features`, 6 coordinates), and
+# compare each kernel-only computation with the same computation on explicit features.
+
+# %%
+X = rng.normal(size=(8, 2))
+K = kr.gram("polynomial", X, degree=2, c=1)
+Phi = kr.polynomial_features(X, 2)                  # rows Φ(x_i), with Φ Φᵀ = K
+print(f"feature dimension: {Phi.shape[1]};  max |Φ Φᵀ − K| = {err(Phi @ Phi.T - K)}")
+
+# %% [markdown]
+# **Translation (1.29).** Shifting every feature vector by $\Gamma = \sum_i \alpha_i \Phi(x_i)$
+# changes the kernel into
+# $k(x, x') + \sum_i \alpha_i k(x_i, x) + \sum_i \alpha_i k(x_i, x') + \sum_{i,j}\alpha_i\alpha_j k(x_i, x_j)$.
+# Only shifts that are themselves expansions can be computed this way.
+#
+# **Centring.** The choice $\alpha_i = -1/m$ moves the mean of the sample to the origin. With
+# $\mathbf 1_m$ the $m\times m$ matrix of entries $1/m$, the centred Gram matrix is
+# $\tilde K = K - \mathbf 1_m K - K\mathbf 1_m + \mathbf 1_m K \mathbf 1_m$.
+
+# %%
+alpha = rng.normal(size=8)
+Gamma = alpha @ Phi                                  # the shift, written out
+err_translate = np.abs(kr.translate(K, alpha) - (Phi + Gamma) @ (Phi + Gamma).T).max()
+Phi_c = Phi - Phi.mean(axis=0)
+K_c = kr.center(K)
+print(f"translation (1.29):  max deviation from explicit features = {err(err_translate)}")
+print(f"centring:            max deviation from explicit features = {err(K_c - Phi_c @ Phi_c.T)}")
+print(f"row sums of the centred K: max |.| = {err(K_c.sum(axis=1))}  (the mean is now 0)")
+
+fig, axes = plt.subplots(1, 2, figsize=(9.0, 3.8), layout="constrained")
+plot_kernel_matrix(K, ax=axes[0], title="K (polynomial, degree 2)")
+plot_kernel_matrix(K_c, ax=axes[1], title="centred K̃")
+plt.show()
+
+# %% [markdown]
+# **Distances.** $\lVert\Phi(x) - \Phi(x')\rVert^2 = k(x,x) + k(x',x') - 2k(x,x')$, so a kernel
+# also gives a metric on the inputs (HSS1 §1.3.1.3).
+#
+# **Projection and deflation (1.30)–(1.31).** For expansions $\Psi$ and $\Gamma$, the part of
+# $\Psi$ along $\Gamma$ is $\frac{\langle\Gamma,\Psi\rangle}{\lVert\Gamma\rVert^2}\Gamma$ and
+# deflation removes it. Repeating deflation against the vectors found so far is Gram–Schmidt,
+# entirely in coefficient space.
+
+# %%
+D = kr.rkhs_distances(K)
+D_explicit = np.linalg.norm(Phi[:, None, :] - Phi[None, :, :], axis=-1)
+print(f"distances: max deviation from explicit features = {err(D - D_explicit)}")
+
+a, g = rng.normal(size=8), rng.normal(size=8)
+a_defl = kr.deflate(a, g, K)
+print(f"<deflated Ψ, Γ> = {err(kr.rkhs_inner(a_defl, g, K))}   (orthogonal)")
+print(f"projection + deflation give Ψ back: {np.allclose(kr.project(a, g, K) + a_defl, a)}")
+
+Q = kr.gram_schmidt(K, tol=1e-6)        # orthonormalise Φ(x_1), ..., Φ(x_8)
+print(f"Gram–Schmidt kept {Q.shape[1]} of 8 vectors;  max |QᵀKQ − I| = {err(Q.T @ K @ Q - np.eye(Q.shape[1]))}")
+
+# %% [markdown]
+# Gram–Schmidt stopped after 6 vectors: the feature space of this kernel *has* only 6
+# dimensions, so the seventh and eighth images are combinations of the first six. Deciding
+# that a vector is dependent needs a tolerance: its remaining norm is the square root of a
+# quadratic form $a^\top K a$ that cancels to rounding level, so it comes out near
+# $\sqrt{\varepsilon}\approx 10^{-8}$ relative to the data rather than $10^{-16}$; hence
+# `tol=1e-6`. With the
+# Gaussian kernel the images of distinct points are always independent, and all 8 survive:
+
+# %%
+K_gauss = kr.gram("gaussian", X, sigma=0.5)
+Qg = kr.gram_schmidt(K_gauss)
+print(f"Gaussian kernel: {Qg.shape[1]} orthonormal vectors, max |QᵀKQ − I| = "
+      f"{err(Qg.T @ K_gauss @ Qg - np.eye(Qg.shape[1]))}")
+
+# %% [markdown]
+# ## 2 · Kernel PCA (HSS1 §1.3.2)
+#
+# PCA finds the directions of largest variance of centred data. In feature space each
+# principal axis is an expansion $v_j = \sum_i \alpha^j_i\,(\Phi(x_i) - \bar\Phi)$, and the
+# coefficient vectors are eigenvectors of the centred Gram matrix $\tilde K$. We scale them so
+# that $\lVert v_j\rVert = 1$, i.e. $\lambda_j\lVert\alpha^j\rVert^2 = 1$ (the source leaves the
+# scaling open); the coordinate of a point on axis $j$ is then $\sqrt{\lambda_j}\,u^j_i$.
+#
+# Two concentric rings cannot be separated by any line in the plane, but with a Gaussian kernel
+# of suitable width the first kernel principal component already splits them.
+
+# %%
+Xr, yr = rings(m=160, radii=(0.5, 1.5), noise=0.1, seed=SEED)
+Kr = kr.gram("gaussian", Xr, sigma=0.3)
+pca = kernel_pca(Kr, 10)
+total = np.trace(Kr) - Kr.sum() / len(Kr)            # trace of the centred K: total variance
+print("top eigenvalues / trace:", ", ".join(f"{v / total:.3f}" for v in pca.eigenvalues[:5]))
+print(f"unit-norm axes: max |αᵀ K̃ α − 1| = "
+      f"{err(np.diag(pca.alphas.T @ kr.center(Kr) @ pca.alphas) - 1)}")
+
+fig, axes = plt.subplots(1, 3, figsize=(11, 3.5), layout="constrained")
+scatter_classes(Xr, yr, ax=axes[0], s=14)
+axes[0].set(xlabel="$x_1$", ylabel="$x_2$", title="rings in the plane", aspect="equal")
+plot_spectrum(pca.eigenvalues / total, ax=axes[1], k=10, title="eigenvalue / trace")
+plot_embedding(pca.embedding, yr, ax=axes[2], title="kernel PCA, σ = 0.3")
+plt.show()
+
+# %% [markdown]
+# **Identity (1.32).** Keeping *every* component with a non-zero eigenvalue is only a change of
+# basis in the span of the data, so inner products of the embedded points give the Gram
+# matrix back. With centring it is the centred matrix $\tilde K$ that comes back; skipping the
+# centring (eigenvectors of $K$ itself) gives $K$ exactly as HSS1 writes it.
+
+# %%
+Xs = Xr[:40]
+Ks = kr.gram("gaussian", Xs, sigma=0.3)
+Z = kernel_pca(Ks, 40).embedding
+print(f"centred:   max |Z Zᵀ − K̃| = {err(Z @ Z.T - kr.center(Ks))}")
+lam, U = np.linalg.eigh(Ks)
+Z_raw = U * np.sqrt(np.maximum(lam, 0))
+print(f"uncentred: max |Z Zᵀ − K| = {err(Z_raw @ Z_raw.T - Ks)}")
+
+# %% [markdown]
+# New points are projected with the same expansions (after centring their kernel values with
+# the training means). The transformer `KernelPCA` wraps this:
+
+# %%
+Xm, ym = moons(m=120, noise=0.08, seed=SEED)
+tf = KernelPCA(n_components=2, kernel="gaussian", sigma=0.1).fit(Xm[:100])
+Z_new = tf.transform(Xm[100:])
+print(f"train embedding {tf.embedding_.shape}, 20 new points projected: {Z_new.shape}")
+print(f"a training point projected again lands on its embedding: "
+      f"{np.allclose(tf.transform(Xm[:3]), tf.embedding_[:3])}")
+
+# %% [markdown]
+# **Kernel PCA explorer.** Change the width σ of the Gaussian kernel (UML's convention
+# $\exp(-\lVert x - x'\rVert^2/(2\sigma))$) and the data set. A very wide kernel behaves almost
+# like a linear one and the rings stay mixed on the first component; a very narrow one makes
+# every point its own cluster and spreads the variance over many components.
+
+# %%
+# NBVAL_IGNORE_OUTPUT
+from kmlteach.widgets.ch03 import make_diffusion_explorer, make_kpca_explorer, make_ngram_explorer
+
+make_kpca_explorer()
+
+# %% [markdown]
+# ## 3 · Kernels for structured data (HSS1 §1.4)
+#
+# ### 3.1 Sets
+# For subsets of a finite alphabet, $k(A, B) = \sum_{x\in A}\sum_{y \in B} 1[x = y] = |A\cap B|$
+# is a kernel (HSS1 §1.4.1): map each element to a vertex $e_x$ of the simplex and a set to the
+# **sum** of its vertices. (The prose of the source says *average*; with an average the inner
+# product would be $|A\cap B|/(|A||B|)$, not $|A\cap B|$.)
+
+# %%
+A_set, B_set = set("kernel"), set("colonel")
+Phi_sets, alphabet = sk.set_features([A_set, B_set])
+print("alphabet:", "".join(alphabet))
+print("Φ(A) =", Phi_sets[0].astype(int), "  Φ(B) =", Phi_sets[1].astype(int))
+print(f"|A ∩ B| = {sk.set_kernel(A_set, B_set)} = <Φ(A), Φ(B)> = {Phi_sets[0] @ Phi_sets[1]:.0f}")
+
+# %% [markdown]
+# ### 3.2 Strings: n-grams and substrings
+# The **n-gram kernel** (HSS1 (1.34)) counts, for each string $s$ of length $n$, its occurrences
+# in both inputs and sums the products: $k(x, x') = \sum_{s\in\Sigma^n} \#(s\in x)\,\#(s\in x')$.
+# It is the inner product of two count vectors with $|\Sigma|^n$ coordinates, but only the
+# n-grams that actually occur need to be touched.
+
+# %%
+fig, ax = plt.subplots(figsize=(7.0, 3.0), layout="constrained")
+plot_ngram_counts("banana", "bandana", 2, ax=ax)
+plt.show()
+words = ["banana", "bandana", "ananas", "cabana", "nab"]
+Phi_ng, vocab = sk.ngram_features(words, 2)
+K_ng = sk.structured_gram(sk.ngram_kernel, words, n=2)
+print("bigram vocabulary:", " ".join(vocab))
+print(f"Φ Φᵀ equals the Gram matrix: {np.array_equal(Phi_ng @ Phi_ng.T, K_ng)}")
+print(K_ng.astype(int))
+
+# %% [markdown]
+# **n-gram explorer.** Type two strings and choose $n$. The readout writes the kernel as the
+# sum of products of counts over the shared n-grams; the normalised value
+# $k(x,y)/\sqrt{k(x,x)k(y,y)}$ is the cosine of the angle between the two count vectors.
+
+# %%
+# NBVAL_IGNORE_OUTPUT
+make_ngram_explorer("banana", "bandana", 2)
+
+# %% [markdown]
+# UML §16.2.1 uses a kernel that ignores counts and lengths: $\psi(x)$ has one 0/1 coordinate
+# per string $v$, telling whether $v$ occurs in $x$, so $K(x, x')$ is the **number of distinct
+# common substrings** (we count the non-empty ones). The feature space is exponentially large,
+# yet the kernel takes time linear in the lengths: `sk.substring_kernel` builds a suffix
+# automaton of one string and walks the other through it.
+
+# %%
+print(f"K('banana', 'bandana') = {sk.substring_kernel('banana', 'bandana')}  "
+      f"(a, b, n, an, ba, na, ana, ban)")
+Phi_sub, vocab_sub = sk.substring_features(words)
+K_sub = sk.structured_gram(sk.substring_kernel, words)
+print(f"explicit indicators: {Phi_sub.shape[1]} substrings;  Φ Φᵀ = K: {np.array_equal(Phi_sub @ Phi_sub.T, K_sub)}")
+print(f"smallest eigenvalue of K: {np.linalg.eigvalsh(K_sub).min():.3f}  (≥ 0: a kernel)")
+dna = ["".join(rng.choice(list("acgt"), 3000)) for _ in range(2)]
+print(f"two random DNA strings of length 3000 share {sk.substring_kernel(dna[0], dna[1])} "
+      f"distinct substrings (of length ≤ 4: {sk.substring_kernel(dna[0], dna[1], max_len=4)} of 340 possible)")
+
+# %% [markdown]
+# ### 3.3 Convolution kernels
+# Haussler's R-convolution (HSS1 (1.36)) builds a kernel for composite objects from kernels on
+# their parts: sum, over all decompositions $x'$ of $x$ and $y'$ of $y$, the product of part
+# kernels $\prod_i k_i(x'_i, y'_i)$. Here a string is decomposed into all its (prefix, suffix)
+# splits. With exact-match part kernels two splits agree only when the strings are equal, and
+# then $|x| + 1$ times; with a softer part kernel (shared letters) we get a graded similarity.
+
+# %%
+def shared_letters(u, v):
+    return float(sk.ngram_kernel(u, v, 1))
+
+
+def exact(u, v):
+    return float(u == v)
+
+
+print(f"exact parts:   k('abc', 'abc') = {sk.convolution_kernel('abc', 'abc', sk.prefix_suffix_splits, exact):.0f}, "
+      f"k('abc', 'abd') = {sk.convolution_kernel('abc', 'abd', sk.prefix_suffix_splits, exact):.0f}")
+short = ["abc", "abd", "cab", "ab", "bca"]
+K_conv = sk.structured_gram(sk.convolution_kernel, short, relation=sk.prefix_suffix_splits,
+                            part_kernels=shared_letters)
+print("letter-count parts:\n", K_conv.astype(int))
+print(f"smallest eigenvalue: {np.linalg.eigvalsh(K_conv).min():.3f}")
+
+# %% [markdown]
+# ### 3.4 The diffusion kernel on a graph — and its sign
+# For items that are nodes of a graph with adjacency matrix $A$ and degree matrix $D$, HSS1
+# §1.4.4 writes $L = A - D$ and builds the kernel from the matrix exponential. The sign matters:
+#
+# * $K = e^{\beta L} = e^{\beta(A - D)}$ is the **heat kernel**: row $i$ is the heat found at
+#   each node after a time $\beta$ when one unit starts at node $i$; entries are positive on a
+#   connected graph, decay with graph distance and each row sums to 1.
+# * The display in HSS1 reads $K = e^{-\beta L} = \lim_n (1 - \tfrac{\beta}{n}L)^n$. It is also
+#   positive definite (the exponential of any symmetric matrix is), but its rows alternate in
+#   sign along a path: it is not a diffusion.
+#
+# `sk.diffusion_kernel(A, beta)` returns the heat kernel; `sign="printed"` gives the displayed
+# formula. Both use an eigendecomposition $L = V\operatorname{diag}(\lambda)V^\top$, so
+# $e^{\pm\beta L} = V\operatorname{diag}(e^{\pm\beta\lambda})V^\top$.
+
+# %%
+A_path = sk.adjacency_matrix([(i, i + 1) for i in range(4)], 5)
+heat = sk.diffusion_kernel(A_path, 0.5)
+printed = sk.diffusion_kernel(A_path, 0.5, sign="printed")
+limit = sk.diffusion_kernel_limit(A_path, 0.5, n=10_000)
+print("5-node path, β = 0.5, row of node 0:")
+print("  heat    expm(β(A−D))      :", ", ".join(f"{v:+.3f}" for v in heat[0]))
+print("  printed expm(−β(A−D))     :", ", ".join(f"{v:+.3f}" for v in printed[0]))
+print("  printed limit, n = 10 000 :", ", ".join(f"{v:+.3f}" for v in limit[0]))
+print(f"smallest eigenvalues: heat {np.linalg.eigvalsh(heat).min():.3f}, printed {np.linalg.eigvalsh(printed).min():.3f}")
+
+fig, axes = plt.subplots(1, 2, figsize=(9.0, 4.0), layout="constrained")
+pos = np.c_[np.linspace(-1.2, 1.2, 5), np.zeros(5)]
+plot_graph(A_path, pos, heat[0], ax=axes[0], highlight=0)
+axes[0].set_title("heat kernel: row of node 0")
+plot_graph(A_path, pos, printed[0], ax=axes[1], highlight=0)
+axes[1].set_title("printed sign: row of node 0")
+for ax in axes:
+    ax.set_ylim(-0.8, 0.8)
+plt.show()
+
+# %% [markdown]
+# **Diffusion explorer.** Edit the graph in the text field (edges as `i-j`, separated by
+# spaces), choose how many nodes it has and which node's row colours it, slide β and switch the
+# sign convention. Things to try: cut the graph in two and see that no heat crosses the gap;
+# make β large and see the heat spread evenly over each connected component; switch to the
+# printed sign and watch the colours alternate.
+
+# %%
+# NBVAL_IGNORE_OUTPUT
+make_diffusion_explorer()
+
+# %% [markdown]
+# ### 3.5 Kernels between graphs
+# To compare two whole graphs we compare what happens inside them (HSS1 §1.4.5).
+#
+# * **Shortest paths (1.38).** Floyd–Warshall turns each graph into a complete graph whose edge
+#   $(i, j)$ carries the shortest-path length $d(i, j)$. The kernel compares all pairs of such
+#   edges: here with $k_h = 1[\text{start labels equal}]\cdot 1[\text{end labels equal}]\cdot
+#   1[d = d']$, i.e. it counts pairs of node pairs with the same labels at the same distance.
+# * **Random walks.** Pairs of walks with the same label sequence are walks on the *product
+#   graph*, whose nodes are label-matching node pairs. Weighting a pair of walks of length
+#   $\ell$ by $\lambda^\ell$ and summing over all lengths gives
+#   $k = p^\top (I - \lambda A_\times)^{-1} p$, finite only when $\lambda < 1/\rho(A_\times)$.
+#
+# The three small labelled graphs below look like molecules: a triangle C–C–O, a chain
+# C–O–C, and a star with a C centre and three O leaves.
+
+# %%
+graphs = {
+    "triangle": (sk.adjacency_matrix([(0, 1), (1, 2), (2, 0)], 3), ["C", "C", "O"]),
+    "chain": (sk.adjacency_matrix([(0, 1), (1, 2)], 3), ["C", "O", "C"]),
+    "star": (sk.adjacency_matrix([(0, 1), (0, 2), (0, 3)], 4), ["C", "O", "O", "O"]),
+}
+names = list(graphs)
+K_sp = np.array([[sk.shortest_path_kernel(graphs[a][0], graphs[b][0], graphs[a][1], graphs[b][1])
+                  for b in names] for a in names])
+print("shortest-path kernel:\n", K_sp.astype(int))
+K_rw = np.array([[sk.random_walk_kernel(graphs[a][0], graphs[b][0], 0.1, graphs[a][1], graphs[b][1])
+                  for b in names] for a in names])
+print("random-walk kernel, λ = 0.1:\n", np.round(K_rw, 3))
+A_t, l_t = graphs["triangle"]
+parts = [sk.random_walk_kernel(A_t, A_t, 0.1, l_t, l_t, max_length=L) for L in (0, 1, 2, 5, 10)]
+print("triangle with itself, walks up to length 0, 1, 2, 5, 10:", ", ".join(f"{v:.4f}" for v in parts))
+print(f"smallest eigenvalues: shortest path {np.linalg.eigvalsh(K_sp).min():.3f}, "
+      f"random walk {np.linalg.eigvalsh(K_rw).min():.3f}")
+
+# %% [markdown]
+# ### 3.6 Fisher kernels (HSS1 §1.4.6)
+# A probabilistic model $p(x\mid\theta)$ also defines a kernel. Its *Fisher score*
+# $U_\theta(x) = \partial_\theta(-\log p(x\mid\theta))$ says how the model would move to explain
+# $x$ better; the Fisher kernel is $U_\theta(x)^\top I^{-1}U_\theta(x')$ with the Fisher
+# information $I = \mathbb{E}[U_\theta U_\theta^\top]$, or simply $U_\theta(x)^\top U_\theta(x')$
+# unnormalised. For an exponential family $p(x\mid\theta) = \exp(\langle\phi(x),\theta\rangle -
+# g(\theta))$ the score is $\partial g(\theta) - \phi(x)$, hence identity (1.43): the
+# unnormalised Fisher kernel is $[\phi(x) - \partial g(\theta)]^\top[\phi(x') - \partial g(\theta)]$, a
+# linear kernel on centred sufficient statistics.
+#
+# Model: five independent coins (a "document" records which of five words it contains), with
+# natural parameters $\theta_k$ = log-odds, $\partial g(\theta) = \operatorname{sigmoid}(\theta)$,
+# fitted by maximum likelihood.
+
+# %%
+docs = (rng.random((30, 5)) < [0.1, 0.3, 0.5, 0.7, 0.9]).astype(float)
+theta = sk.exp_family_mle(docs, "bernoulli")
+U = sk.fisher_score(docs, theta)
+print("θ̂ (log-odds):", ", ".join(f"{t:+.2f}" for t in theta))
+print(f"mean Fisher score at the MLE: max |.| = {err(U.mean(axis=0))}")
+K_f = sk.fisher_kernel(docs, theta=theta)
+mean_phi = 1 / (1 + np.exp(-theta))
+print(f"identity (1.43): max |K − (φ − ∂g)(φ − ∂g)ᵀ| = "
+      f"{err(K_f - (docs - mean_phi) @ (docs - mean_phi).T)}")
+I_f = sk.fisher_information(theta)
+print(f"Fisher information vs the sample covariance of U: max difference = "
+      f"{np.abs(I_f - U.T @ U / len(U)).max():.3f}")
+K_fn = sk.fisher_kernel(docs, theta=theta, normalized=True)
+
+fig, axes = plt.subplots(1, 2, figsize=(9.0, 3.6), layout="constrained")
+plot_kernel_matrix(K_f[:8, :8], ax=axes[0], title="unnormalised Fisher kernel")
+plot_kernel_matrix(K_fn[:8, :8], ax=axes[1], title="normalised (with I⁻¹)")
+plt.show()
+
+# %% [markdown]
+# The normalised kernel divides each coordinate by its variance $p_k(1-p_k)$: agreeing on a rare
+# word (small variance) counts for much more than agreeing on a common one.
+#
+# ## 4 · Kernel dependency estimation: predicting strings (HSS1 §1.5)
+#
+# When the *outputs* are structured too, KDE (Weston et al.) proceeds in three steps:
+# 1. embed the training outputs with kernel PCA for an output kernel $k_y$;
+# 2. learn a map from inputs to these embedding coordinates by kernel ridge regression with an
+#    input kernel;
+# 3. decode a new input by the candidate output whose feature vector is closest to the
+#    prediction, $y^* = \arg\min_y \lVert\Phi_y(y) - T(x)\rVert^2$ (1.44) — a pre-image problem,
+#    solved here by search over a finite candidate set.
+#
+# Task: from a random string over $\{a, b, c\}$ predict its reversal. Both kernels are sums of
+# the n-gram kernels for $n = 1, 2, 3$. Reversal maps the n-gram counts of $x$ linearly onto
+# those of the output (each n-gram is reversed), so a linear map in feature space can learn it.
+# The candidate set holds the reversed test strings, the test strings themselves as
+# distractors, and the reversed training strings.
+
+# %%
+def k_str(u, v):
+    return float(sum(sk.ngram_kernel(u, v, q) for q in (1, 2, 3)))
+
+
+def random_strings(count):
+    return ["".join(rng.choice(list("abc"), int(rng.integers(4, 8)))) for _ in range(count)]
+
+
+train_x, test_x = random_strings(80), random_strings(12)
+train_y = [s[::-1] for s in train_x]
+candidates = list(dict.fromkeys([s[::-1] for s in test_x] + test_x + train_y))
+model = kernel_dependency_estimation(sk.structured_gram(k_str, train_x),
+                                     sk.structured_gram(k_str, train_y), lam=1e-6)
+pred = kde_predict(model, sk.structured_gram(k_str, test_x, train_x),
+                   sk.structured_gram(k_str, candidates, train_y),
+                   np.array([k_str(c, c) for c in candidates]))
+guesses = [candidates[i] for i in pred.index]
+for x_, g_ in list(zip(test_x, guesses))[:6]:
+    print(f"{x_:>8} -> {g_:<8} {'✓' if g_ == x_[::-1] else '✗'}")
+print(f"correct: {sum(g_ == x_[::-1] for x_, g_ in zip(test_x, guesses))} of {len(test_x)} "
+      f"(candidate set of {len(candidates)} strings)")
+
+# %% [markdown]
+# With only unigram features the reversal would be invisible (a string and its reverse have
+# the same letter counts), and the decoder could not tell the distractor from the answer.
+# Try it: replace `(1, 2, 3)` by `(1,)` in `k_str` and rerun the cell.
+#
+# ## 5 · Exercises
+#
+# Each function below is checked against the reference implementation on several inputs.
+#
+# **Exercise 1 (centring).** Return $\tilde K = K - \mathbf 1_m K - K\mathbf 1_m +
+# \mathbf 1_m K\mathbf 1_m$ for a square Gram matrix `K`.
+
+# %%
+from kmlteach.exercises import check, hint, solution
+
+
+def center_gram(K):
+    ### BEGIN SOLUTION
+    return K - K.mean(axis=0, keepdims=True) - K.mean(axis=1, keepdims=True) + K.mean()
+    ### END SOLUTION
+
+
+check("03.center", center_gram)
+
+# %% [markdown]
+# **Exercise 2 (n-gram kernel).** Return $\sum_s \#(s\in x)\,\#(s\in y)$ over strings $s$ of
+# length `n`, counting overlapping occurrences (so `ngram("aaaa", "aa", 2)` is 3).
+
+# %%
+from collections import Counter
+
+
+def ngram(x, y, n):
+    ### BEGIN SOLUTION
+    cx = Counter(x[i:i + n] for i in range(len(x) - n + 1))
+    cy = Counter(y[i:i + n] for i in range(len(y) - n + 1))
+    return sum(c * cy[s] for s, c in cx.items())
+    ### END SOLUTION
+
+
+check("03.ngram", ngram)
+
+# %% [markdown]
+# **Exercise 3 (heat kernel).** For a symmetric 0/1 adjacency matrix `A` and `beta > 0`, return
+# $e^{\beta(A - D)}$ using an eigendecomposition (no SciPy).
+
+# %%
+def heat_kernel(A, beta):
+    ### BEGIN SOLUTION
+    L = A - np.diag(A.sum(axis=1))
+    lam, V = np.linalg.eigh(L)
+    return (V * np.exp(beta * lam)) @ V.T
+    ### END SOLUTION
+
+
+check("03.diffusion", heat_kernel)
+
+# %% [markdown]
+# **Exercise 4 (kernel PCA).** For an uncentred Gram matrix `K` and `p`, return the $(m, p)$
+# matrix of projections of the training points on the first `p` unit-norm axes. The signs of
+# the axes are arbitrary; the checker compares $ZZ^\top$.
+
+# %%
+def kpca_embedding(K, p):
+    ### BEGIN SOLUTION
+    Kc = K - K.mean(axis=0) - K.mean(axis=1)[:, None] + K.mean()
+    lam, U = np.linalg.eigh(Kc)
+    lam, U = lam[::-1][:p], U[:, ::-1][:, :p]
+    return U * np.sqrt(np.maximum(lam, 0))
+    ### END SOLUTION
+
+
+check("03.kpca", kpca_embedding)
+
+# %% [markdown]
+# **Exercise 5 (Fisher kernel).** For binary data `X` (rows are samples) and log-odds `theta`
+# of independent coins, return the unnormalised Fisher kernel matrix.
+
+# %%
+def fisher_bernoulli(X, theta):
+    ### BEGIN SOLUTION
+    U = 1 / (1 + np.exp(-theta)) - X
+    return U @ U.T
+    ### END SOLUTION
+
+
+check("03.fisher", fisher_bernoulli)
+
+# %% [markdown]
+# ## Summary
+#
+# * Expansions $\sum_i a_i\Phi(x_i)$ are handled through their coefficients: translation,
+#   centring, distances, projection, deflation and Gram–Schmidt need only the Gram matrix.
+# * Kernel PCA diagonalises the centred Gram matrix; with unit-norm axes the embedding
+#   reproduces $\tilde K$ (1.32), and the kernel width decides what the first components see.
+# * Sets, strings and graphs get kernels through explicit (often huge) feature maps whose inner
+#   products are cheap: $|A\cap B|$ with a *sum* of simplex vertices, n-gram counts, common
+#   substrings, convolution over decompositions, shortest paths, walks on the product graph.
+# * The diffusion kernel is the heat kernel $e^{\beta(A-D)}$; the printed $e^{-\beta L}$ with
+#   $L = A - D$ flips the sign and oscillates.
+# * A generative model gives the Fisher kernel, for exponential families a linear kernel on
+#   centred sufficient statistics (1.43).
+# * Kernel dependency estimation predicts structured outputs: regress onto the kernel PCA
+#   coordinates of the outputs, then decode by the nearest candidate.
+#
+# Next: [04 · Multiclass classification](04-multiclass.ipynb).
