@@ -1,0 +1,82 @@
+"""A safety net over the whole public API: garbage in never gives a Numba traceback.
+
+Every public function of every algorithm module is called with several kinds of bad
+arguments (None, a string, NaN, an empty array, a negative number, a ragged list).
+Whatever it does, it may only raise ``ValueError`` or ``TypeError`` — never a Numba
+``TypingError``, an ``IndexError``, a ``ZeroDivisionError`` or a ``LinAlgError`` that
+would confuse a student. Module-specific tests check the messages name the argument.
+"""
+
+import importlib
+import inspect
+import warnings
+
+import numpy as np
+import pytest
+
+from kmlteach._jit import ALGORITHM_MODULES
+
+BAD_VALUES = {
+    "none": None,
+    "string": "abc",
+    "nan_matrix": np.array([[np.nan, 1.0], [0.0, 1.0]]),
+    "empty": np.empty((0, 0)),
+    "negative": -1,
+    "ragged": [[1.0, 2.0], [3.0]],
+    "bool": True,
+}
+
+
+def _public_functions():
+    out = []
+    for name in ALGORITHM_MODULES:
+        try:
+            mod = importlib.import_module(name)
+        except ModuleNotFoundError:
+            continue
+        for fname, fn in inspect.getmembers(mod, inspect.isfunction):
+            if fname.startswith("_") or fn.__module__ != mod.__name__:
+                continue
+            try:
+                sig = inspect.signature(fn)
+            except (TypeError, ValueError):
+                continue
+            required = [p for p in sig.parameters.values()
+                        if p.default is inspect.Parameter.empty
+                        and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+            if not required:
+                continue
+            out.append(pytest.param(fn, len(required), id=f"{name.split('.')[-1]}.{fname}"))
+    return out
+
+
+@pytest.mark.parametrize("fn,n_required", _public_functions())
+@pytest.mark.parametrize("kind", list(BAD_VALUES))
+def test_bad_input_raises_only_value_or_type_error(fn, n_required, kind):
+    args = [BAD_VALUES[kind]] * n_required
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            fn(*args)
+        except (ValueError, TypeError) as exc:
+            assert "numba" not in type(exc).__module__, f"a Numba {type(exc).__name__} reached the user: {exc}"
+            assert str(exc), "an error without a message"
+        except NotImplementedError:
+            pass
+
+
+GOOD_X = np.array([[0.0, 1.0], [1.0, 0.0], [2.0, 1.0], [1.0, 2.0]])
+
+
+@pytest.mark.parametrize("fn,n_required", [p for p in _public_functions() if p.values[1] >= 2])
+@pytest.mark.parametrize("kind", ["none", "string", "nan_matrix", "negative", "empty"])
+def test_valid_first_argument_bad_rest(fn, n_required, kind):
+    args = [GOOD_X] + [BAD_VALUES[kind]] * (n_required - 1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            fn(*args)
+        except (ValueError, TypeError) as exc:
+            assert "numba" not in type(exc).__module__, f"a Numba {type(exc).__name__} reached the user: {exc}"
+        except NotImplementedError:
+            pass
