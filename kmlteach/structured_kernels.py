@@ -575,7 +575,12 @@ def random_walk_kernel(A1, A2, decay: float, labels1=None, labels2=None,
             total += decay ** ell * float(p @ v)
             v = Ax @ v
         return total
-    rho = float(np.max(np.abs(np.linalg.eigvals(Ax)))) if Ax.size else 0.0
+    if not Ax.size:
+        rho = 0.0
+    elif np.array_equal(Ax, Ax.T):          # undirected graphs: a symmetric product graph
+        rho = float(np.max(np.abs(np.linalg.eigvalsh(Ax))))
+    else:
+        rho = float(np.max(np.abs(np.linalg.eigvals(Ax))))
     if decay * rho >= 1.0 - 1e-12:
         raise ValueError(f"decay = {decay:g} is too large: the walk series converges only for "
                          f"decay < 1/rho(A_x) = {1 / rho:.6g}; use a smaller decay or max_length")
