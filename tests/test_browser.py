@@ -164,6 +164,9 @@ JS_ALL_RAN = """() => {
                                                  .textContent.includes('*'));
 }"""
 
+JS_CLEARED = """() => window.jupyterapp.shell.currentWidget.content.widgets
+  .filter(c => c.model.type === 'code').every(c => c.model.executionCount === null)"""
+
 JS_ERRORS = """() => Array.from(document.querySelectorAll('.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.stderr"], .jp-RenderedText[data-mime-type="application/vnd.jupyter.stderr"]'))
   .map(e => e.textContent).filter(t => /Error|Traceback/.test(t)).slice(0, 3)"""
 
@@ -203,6 +206,10 @@ def run_lambda_slider(notebook: Path, base: Path, screenshot: Path) -> dict:
                 page.wait_for_function(JS_APP_READY, timeout=60_000)
                 page.wait_for_function(JS_KERNEL_IDLE, timeout=60_000, polling=250)
                 mark("lab loaded, kernel idle")
+                # clear the stored outputs (and execution counts) first, so that "every code
+                # cell has an execution count" means this run executed it
+                page.evaluate("() => window.jupyterapp.commands.execute('notebook:clear-all-cell-outputs')")
+                page.wait_for_function(JS_CLEARED, timeout=30_000)
                 page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
                 page.wait_for_timeout(500)
                 try:
@@ -271,3 +278,4 @@ def test_lambda_explorer_reacts_in_jupyterlab(tmp_path):
     assert seen["readout_after"] != seen["readout_before"]
     assert seen["src_after"] != seen["src_before"]
     assert SCREENSHOT.stat().st_size > 10_000
+    print(f"browser test timings (s since start): {seen['timings']}")
