@@ -398,6 +398,10 @@ class HardSVMResult:
     homogeneous: bool
 
 
+#: tests set this to exercise the nearest-points solver on separable samples too
+_FORCE_NEAREST_POINTS = False
+
+
 def _not_separable(homogeneous: bool, detail: str = "") -> ValueError:
     what = "by a homogeneous halfspace (through the origin)" if homogeneous else "by any halfspace"
     return ValueError(f"the sample (X, y) is not linearly separable {what}{detail}; hard-SVM has "
@@ -449,7 +453,7 @@ def hard_svm(X, y, homogeneous=False):
     m, d = X.shape
     Z = np.ascontiguousarray(y[:, None] * X)
     pos = y > 0
-    if not homogeneous:
+    if not homogeneous and not _FORCE_NEAREST_POINTS:
         # 1) libsvm's own problem: the dual (15.11) with sum_i alpha_i y_i = 0, C = inf,
         #    started at alpha = 0 with the first label as +1 (libsvm's convention, so
         #    the iterations follow SVC's). It converges when the sample is separable;
