@@ -7,7 +7,8 @@ import numpy as np
 from ._style import OKABE_ITO, class_style, get_ax, label_axes
 
 __all__ = ["example_scores", "plot_scores", "plot_pr_curve", "plot_roc_curve", "plot_fraud",
-           "strip_positions", "scatter_strip"]
+           "strip_positions", "scatter_strip",
+           "labelling_axes", "set_labelling", "plot_labelling"]
 
 
 def example_scores(n: int = 40, pos_rate: float = 0.3, seed: int = 3):
@@ -61,18 +62,20 @@ def plot_scores(y_score, y_true, theta=None, ax=None, title=None):
     return ax
 
 
-def plot_pr_curve(y_score, y_true, theta=None, ax=None, title=None, label="PR curve"):
+def plot_pr_curve(y_score, y_true, theta=None, ax=None, title=None, label="PR curve",
+                  color=None, ls="-", baseline: bool = True):
     """Precision against recall over all thresholds, with the point of θ marked."""
     from ..metrics import precision, precision_recall_curve, recall
 
     ax = get_ax(ax, 4, 3.6)
     p, r, _ = precision_recall_curve(y_score, y_true)
-    ax.step(r, p, where="post", color=OKABE_ITO["blue"], lw=2, label=label)
-    base = float(np.mean(np.asarray(y_true) > 0))
-    ax.axhline(base, color=OKABE_ITO["grey"], ls=":", lw=1.2, label="positive rate")
+    ax.step(r, p, where="post", color=color or OKABE_ITO["blue"], ls=ls, lw=2, label=label)
+    if baseline:
+        base = float(np.mean(np.asarray(y_true) > 0))
+        ax.axhline(base, color=OKABE_ITO["grey"], ls=":", lw=1.2, label="positive rate")
     if theta is not None:
         ax.plot([recall(y_score, y_true, theta)], [precision(y_score, y_true, theta)], "o",
-                ms=10, color=OKABE_ITO["vermillion"], label=f"θ = {theta:.2f}")
+                ms=10, color=color or OKABE_ITO["vermillion"], label=f"θ = {theta:.2f}")
     ax.set_xlim(-0.02, 1.02)
     ax.set_ylim(0, 1.05)
     ax.legend(fontsize=8, loc="lower left")
@@ -118,6 +121,12 @@ def plot_fraud(X, y, lines=None, ax=None, title=None, max_negatives: int = 3000,
               (OKABE_ITO["purple"], ":")]
     for (name, w), (c, ls) in zip((lines or {}).items(), styles):
         w = np.asarray(w, dtype=float)
+        corners = np.array([[lo[0], lo[1], 1], [lo[0], hi[1], 1], [hi[0], lo[1], 1], [hi[0], hi[1], 1]])
+        side = np.sign(corners @ w)
+        if np.all(side == side[0]):             # the line misses the picture
+            what = "everything" if side[0] > 0 else "nothing"
+            ax.plot([], [], color=c, ls=ls, lw=2, label=f"{name}: off the plot, flags {what}")
+            continue
         if abs(w[1]) > 1e-12:
             xs = np.array([lo[0], hi[0]])
             ax.plot(xs, -(w[0] * xs + w[2]) / w[1], color=c, ls=ls, lw=2, label=name)
@@ -128,4 +137,54 @@ def plot_fraud(X, y, lines=None, ax=None, title=None, max_negatives: int = 3000,
     ax.set_aspect("equal", adjustable="box")
     ax.legend(fontsize=7.5, loc="lower left", framealpha=0.9)
     label_axes(ax, "$x_1$", "$x_2$", title)
+    return ax
+
+
+def labelling_axes(ax, mu, y):
+    """Draw the true labels of items sorted by score (best first) and empty artists for a
+    labelling v; returns a dict of artists for :func:`set_labelling`."""
+    mu = np.asarray(mu, dtype=float)
+    y = np.asarray(y, dtype=float)
+    order = np.argsort(-mu, kind="stable")
+    r = len(y)
+    xs = np.arange(r)
+    ys = y[order]
+    st1, st0 = class_style(1), class_style(0)
+    for lab, st in ((1.0, st1), (-1.0, st0)):
+        ax.scatter(xs[ys == lab], np.ones(int(np.sum(ys == lab))), c=st["color"], marker=st["marker"],
+                   s=70, edgecolors="white", label=f"{int(lab):+d}")
+    arts = {"order": order, "xs": xs, "ys": ys,
+            "pos": ax.scatter([], [], c=st1["color"], marker=st1["marker"], s=70, edgecolors="white"),
+            "neg": ax.scatter([], [], c=st0["color"], marker=st0["marker"], s=70, edgecolors="white"),
+            "flips": ax.scatter([], [], s=260, facecolors="none", edgecolors=OKABE_ITO["black"], lw=1.3,
+                                label="$v_i \\neq y_i$")}
+    ax.set_yticks([0, 1], ["labelling v", "true y"])
+    ax.set_xticks(xs, [f"{mu[i]:.2f}" for i in order], rotation=60, fontsize=8)
+    ax.set_ylim(-0.6, 1.9)
+    ax.set_xlim(-0.7, r - 0.3)
+    ax.legend(fontsize=8, loc="upper right", ncol=3)
+    label_axes(ax, "items sorted by score μ (best first)", "")
+    return arts
+
+
+def set_labelling(arts, v):
+    """Show the labelling v (original item order) in the artists of :func:`labelling_axes`."""
+    vo = np.asarray(v, dtype=float)[arts["order"]]
+    xs, ys = arts["xs"], arts["ys"]
+
+    def pts(mask):
+        return np.c_[xs[mask], np.zeros(int(np.sum(mask)))] if np.any(mask) else np.zeros((0, 2))
+
+    arts["pos"].set_offsets(pts(vo > 0))
+    arts["neg"].set_offsets(pts(vo < 0))
+    arts["flips"].set_offsets(pts(vo != ys))
+
+
+def plot_labelling(mu, y, v, ax=None, title=None):
+    """True labels y and a labelling v of items sorted by their score μ (e.g. the most
+    violating labelling of UML (17.14)); flipped labels are circled."""
+    ax = get_ax(ax, 7.5, 2.8)
+    set_labelling(labelling_axes(ax, mu, y), v)
+    if title:
+        ax.set_title(title)
     return ax

@@ -13,8 +13,8 @@ import ipywidgets as W
 import numpy as np
 
 from .. import metrics as M
-from ..plots import OKABE_ITO, class_style, figure, label_axes
-from ..plots.ch07 import example_scores, scatter_strip
+from ..plots import OKABE_ITO, figure, label_axes
+from ..plots.ch07 import example_scores, labelling_axes, scatter_strip, set_labelling
 from .._bipartite import _delta
 from ..ranking import MEASURES, bipartite_most_violating
 from ._base import Explorer, int_slider, slider
@@ -136,25 +136,9 @@ def make_violating_explorer(y_score=None, y_true=None, measure: str = "f1", scal
         y_score, y_true = example_scores(n=14, pos_rate=0.35, seed=5)
     mu = np.asarray(y_score, dtype=float)
     y = np.asarray(y_true, dtype=float)
-    order = np.argsort(-mu, kind="stable")
     r = len(y)
     fig, ax = figure(7.5, 2.8)
-    xs = np.arange(r)
-    st1, st0 = class_style(1), class_style(0)
-    ys = y[order]
-    for lab, st in ((1.0, st1), (-1.0, st0)):
-        ax.scatter(xs[ys == lab], np.ones(int(np.sum(ys == lab))), c=st["color"], marker=st["marker"],
-                   s=70, edgecolors="white", label=f"{int(lab):+d}")
-    v_pos = ax.scatter([], [], c=st1["color"], marker=st1["marker"], s=70, edgecolors="white")
-    v_neg = ax.scatter([], [], c=st0["color"], marker=st0["marker"], s=70, edgecolors="white")
-    flips = ax.scatter([], [], s=260, facecolors="none", edgecolors=OKABE_ITO["black"], lw=1.3,
-                       label="v_i ≠ y_i")
-    ax.set_yticks([0, 1], ["most violating v", "true y"])
-    ax.set_xticks(xs, [f"{mu[i]:.2f}" for i in order], rotation=60, fontsize=8)
-    ax.set_ylim(-0.6, 1.9)
-    ax.set_xlim(-0.7, r - 0.3)
-    ax.legend(fontsize=8, loc="upper right", ncol=3)
-    label_axes(ax, "items sorted by score μ (best first)", "")
+    arts = labelling_axes(ax, mu, y)
     controls = {
         "measure": W.Dropdown(options=list(MEASURES), value=measure, description="measure",
                               layout=W.Layout(width="230px")),
@@ -176,11 +160,7 @@ def make_violating_explorer(y_score=None, y_true=None, measure: str = "f1", scal
         st = ex.state
         st.update(v=v, counts=(a, b, c, d), delta=delta, value=delta + float((v - y) @ s),
                   n_flipped=int(np.sum(v != y)), measure=meas, scale=sc, k=kk)
-        vo = v[order]
-        v_pos.set_offsets(np.c_[xs[vo > 0], np.zeros(int(np.sum(vo > 0)))])
-        v_neg.set_offsets(np.c_[xs[vo < 0], np.zeros(int(np.sum(vo < 0)))])
-        fl = xs[vo != ys]
-        flips.set_offsets(np.c_[fl, np.zeros(len(fl))] if len(fl) else np.zeros((0, 2)))
+        set_labelling(arts, v)
         ex.set_readout(f"Δ(v, y) = <b>{delta:.3f}</b> &nbsp; Σ(v−y)μ = {st['value'] - delta:.3f} "
                        f"&nbsp; objective (17.14) = <b>{st['value']:.3f}</b> &nbsp; "
                        f"labels flipped: {st['n_flipped']} &nbsp; (a, b, c, d) = {(a, b, c, d)}"

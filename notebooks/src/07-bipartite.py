@@ -1,0 +1,325 @@
+# %% [markdown]
+# # 07 · Bipartite ranking and the precision/recall trade-off
+#
+# [![Open in Binder](https://mybinder.org/badge_logo.svg)](https://mybinder.org/v2/gh/kmlteach/kmlteach/main?urlpath=lab/tree/notebooks/07-bipartite.ipynb)
+#
+# *Source: UML §17.5 (bipartite ranking, multivariate performance measures, linear predictors
+# for bipartite ranking and the procedure that solves Eq. (17.14)).*
+#
+# In many ranking tasks an item is simply relevant or not: a transaction is fraudulent or
+# benign, a document answers the query or does not. The labels are $y \in \{\pm 1\}^r$, the
+# predictor still outputs scores, and a threshold turns scores into decisions. Which measure
+# should we optimise? This notebook shows why the zero-one loss is the wrong answer when the
+# positives are rare, and how to train a linear scorer for F₁ or precision@k instead.
+#
+# **Objectives.** After this notebook you can
+# 1. compute the confusion counts $a, b, c, d$ and the precision/recall family of measures —
+#    recall, precision, specificity, balanced accuracy, $F_1$, $F_\beta$, precision@k, recall@k;
+# 2. read PR and ROC curves and the effect of the threshold θ on them;
+# 3. see on imbalanced "fraud" data why a small zero-one loss can be meaningless;
+# 4. find the most violating labelling of Eq. (17.14) by sorting, and train with it by SGD.
+
+# %%
+import itertools
+
+import matplotlib.pyplot as plt
+import numpy as np
+
+from kmlteach import metrics as M
+from kmlteach import ranking as R
+from kmlteach import svm
+from kmlteach.datasets import fraud, split_queries
+from kmlteach.plots.ch07 import (example_scores, plot_fraud, plot_labelling, plot_pr_curve,
+                                 plot_roc_curve, plot_scores)
+
+SEED = 0
+rng = np.random.default_rng(SEED)
+
+# %% [markdown]
+# ## 1 · From scores to decisions: the counts a, b, c, d
+#
+# A threshold θ turns the scores $y'$ into labels. We predict $+1$ for item $i$ **iff
+# $y'_i \ge \theta$** (UML writes $\operatorname{sign}(y'_i - \theta)$ and leaves the case
+# $y'_i = \theta$ open; "≥" is also scikit-learn's convention). Comparing with the truth gives
+# the four counts of UML (17.11):
+#
+# | | $y = +1$ | $y = -1$ |
+# |---|---|---|
+# | predicted $+1$ | $a$ true positives | $b$ false positives |
+# | predicted $-1$ | $c$ false negatives | $d$ true negatives |
+#
+# Every measure of this chapter is a function of them: **recall** (sensitivity) $a/(a+c)$,
+# **precision** $a/(a+b)$, **specificity** $d/(d+b)$, and the average zero-one loss
+# $(b+c)/(a+b+c+d)$. (UML prints $(b+d)/(a+b+c+d)$ for the zero-one loss; the mistakes are the
+# false positives $b$ and the false negatives $c$, so the numerator is $b + c$.)
+
+# %%
+y_score, y_true = example_scores()           # 40 scored items, 12 of them positive
+for theta in (-1.0, 0.0, 1.0, 2.0):
+    a, b, c, d = M.confusion_counts(y_score, y_true, theta)
+    print(f"theta = {theta:5.2f}: a = {a:2d}, b = {b:2d}, c = {c:2d}, d = {d:2d} | "
+          f"recall {M.recall(y_score, y_true, theta):.3f}, precision {M.precision(y_score, y_true, theta):.3f}, "
+          f"specificity {M.specificity(y_score, y_true, theta):.3f}")
+
+# %% [markdown]
+# Lowering θ can only add predicted positives, so the recall grows (to 1 at θ = −∞) while
+# precision and specificity tend to fall: a **trade-off** that θ controls.
+#
+# ## 2 · Measures that combine precision and recall (UML §17.5)
+#
+# * **Balanced accuracy** $\tfrac12\big(\tfrac{a}{a+c} + \tfrac{d}{d+b}\big)$: the accuracy on the
+#   positives averaged with the accuracy on the negatives.
+# * **$F_1$** $= 2a/(2a+b+c)$, the harmonic mean of precision and recall: 1 only when both are
+#   1, and 0 as soon as one of them is 0.
+# * **$F_\beta$** $= (1+\beta^2)a / ((1+\beta^2)a + b + \beta^2 c)$: recall counts $\beta^2$
+#   times as much as precision.
+# * **precision@k**: the precision when at least $k$ items are predicted positive
+#   ($a + b \ge k$): θ is the $k$-th largest score, and items tied with it are all predicted
+#   positive. **recall@k**: the recall when at most $k$ items may be flagged ($a + b \le k$);
+#   if the items tied with the $k$-th score do not all fit, none of them is flagged. Think of
+#   a fraud team that can only check $k$ transactions a day.
+#
+# The losses of UML §17.5 are one minus these scores, e.g. $\Delta = 1 - F_1$ and
+# $\Delta = 1 - \tfrac12(\tfrac{a}{a+c} + \tfrac{d}{d+b})$ (one printing of the book lost the
+# minus signs). When a denominator is 0 — say, no item is predicted positive, so precision is
+# $0/0$ — `kmlteach.metrics` returns `zero_division` (0 by default, like scikit-learn).
+
+# %%
+theta = 0.0
+print(f"balanced accuracy = {M.balanced_accuracy(y_score, y_true, theta):.4f}")
+print(f"F1                = {M.f1(y_score, y_true, theta):.4f}")
+for beta in (0.5, 2.0):
+    print(f"F_beta, beta = {beta:3.1f} = {M.f_beta(y_score, y_true, theta, beta=beta):.4f}")
+for k in (5, 10, 20):
+    print(f"k = {k:2d}: precision@k = {M.precision_at_k(y_score, y_true, k):.4f}, "
+          f"recall@k = {M.recall_at_k(y_score, y_true, k):.4f}")
+
+# %% [markdown]
+# ## 3 · All thresholds at once: PR and ROC curves
+#
+# Sweeping θ over every distinct score traces the **precision–recall curve** and the **ROC
+# curve** (recall against the false-positive rate $b/(b+d)$). Two summaries: the **average
+# precision** $\sum_n (R_n - R_{n-1}) P_n$ — precision at each threshold, weighted by the recall
+# it adds, with tied scores forming one threshold (scikit-learn's definition) — and the **area
+# under the ROC curve**, which equals the probability that a random positive scores above a
+# random negative (ties count one half). Neither depends on θ, and both are unchanged by any
+# strictly increasing transformation of the scores.
+
+# %%
+print(f"average precision = {M.average_precision(y_score, y_true):.4f}")
+print(f"AUC               = {M.auc(y_score, y_true):.4f}")
+print(f"AUC of exp(scores) = {M.auc(np.exp(y_score), y_true):.4f} (a monotone map changes nothing)")
+fig, axes = plt.subplots(1, 3, figsize=(11, 3.5), layout="constrained",
+                         gridspec_kw={"width_ratios": [1.5, 1, 1]})
+plot_scores(y_score, y_true, theta=0.0, ax=axes[0], title="scores and threshold θ = 0")
+plot_pr_curve(y_score, y_true, theta=0.0, ax=axes[1], title="PR curve")
+plot_roc_curve(y_score, y_true, theta=0.0, ax=axes[2], title="ROC curve")
+plt.show()
+
+# %% [markdown]
+# **The precision/recall trade-off.** Move θ: the shaded side of the black line is predicted
+# positive, the table shows $a, b, c, d$, and the red dot runs along both curves. Where is $F_1$
+# largest? The $k$ slider circles the top-$k$ items and marks precision@k on the PR curve.
+
+# %%
+# NBVAL_IGNORE_OUTPUT
+from kmlteach.widgets.ch07 import make_pr_explorer
+
+make_pr_explorer()
+
+# %% [markdown]
+# ## 4 · Fraud: when the zero-one loss misleads
+#
+# UML §17.5 takes the example of fraud detection: say 99.9 % of the transactions are benign.
+# The classifier that calls *everything* benign makes a mistake on 0.1 % of them — a superb
+# zero-one loss — and catches no fraud at all. `fraud(n, pos_rate)` draws such data in the
+# plane: 50 000 transactions, 50 of them fraudulent, sitting in the tail of the benign cloud.
+# We keep half for training and measure on the other half.
+
+# %%
+X, y = fraud(50_000, pos_rate=0.001, seed=1)
+Xb = np.c_[X, np.ones(len(y))]                 # a constant feature plays the role of a bias
+Xtr, ytr, Xte, yte = Xb[:25_000], y[:25_000], Xb[25_000:], y[25_000:]
+print(f"positives: {int(np.sum(ytr > 0))} for training, {int(np.sum(yte > 0))} for testing")
+everyone_benign = -np.ones(len(yte))
+print(f"all-negative predictor: zero-one loss {M.zero_one_loss(everyone_benign, yte):.4f}, "
+      f"recall {M.recall(everyone_benign, yte):.1f}, F1 {M.f1(everyone_benign, yte):.1f}")
+
+# %% [markdown]
+# Now three linear scorers $\langle w, (x, 1)\rangle$, thresholded at 0:
+#
+# * **soft-SVM by SGD** (chapter 01, λ = 10⁻³): a hinge-loss classifier, i.e. a convex
+#   surrogate of the *zero-one* loss;
+# * **bipartite SGD for $F_1$** and **for precision@10** (section 5 explains how they work): the
+#   same linear scorers, trained on the structured hinge (17.14) of the measure we care about.
+#
+# The training set is cut into 5 groups of 5 000 transactions (4 or 5 frauds each): these are
+# the "queries" $(\bar x, y)$ that SGD samples.
+
+# %%
+queries = split_queries(Xtr, ytr, 5, seed=SEED)
+models = {
+    "soft-SVM (zero-one surrogate)": svm.sgd_soft_svm(Xtr, ytr, 1e-3, 20_000, SEED).w,
+    "bipartite SGD, F1": R.bipartite_sgd(queries, "f1", eta=1e-4, T=1000, seed=SEED).w,
+    "bipartite SGD, precision@10": R.bipartite_sgd(queries, "precision_at_k", k=10, eta=1e-4,
+                                                   T=1000, seed=SEED).w,
+}
+print(f"{'model':31s} {'0-1 loss':>8s} {'flagged':>7s} {'recall':>6s} {'prec.':>6s} {'F1':>6s} "
+      f"{'P@10':>6s} {'AP':>6s} {'AUC':>6s}")
+for name, w in models.items():
+    s = Xte @ w
+    print(f"{name:31s} {M.zero_one_loss(s, yte):8.4f} {int(np.sum(s >= 0)):7d} "
+          f"{M.recall(s, yte):6.3f} {M.precision(s, yte):6.3f} {M.f1(s, yte):6.3f} "
+          f"{M.precision_at_k(s, yte, 10):6.3f} {M.average_precision(s, yte):6.3f} {M.auc(s, yte):6.3f}")
+
+fig, axes = plt.subplots(1, 2, figsize=(11, 4.8), layout="constrained")
+plot_fraud(Xte[:, :2], yte, lines=models, ax=axes[0],
+           title="test transactions and the lines ⟨w, (x, 1)⟩ = 0")
+colors, styles = ["#D55E00", "#000000", "#009E73"], ["-", "--", "-."]
+for (name, w), c, ls in zip(models.items(), colors, styles):
+    plot_pr_curve(Xte @ w, yte, ax=axes[1], label=name, color=c, ls=ls, baseline=False)
+axes[1].set_title("PR curves on the test half")
+plt.show()
+
+# %% [markdown]
+# The soft-SVM, like the all-negative rule, flags nothing: its zero-one loss is as small as
+# it gets, and it is useless for the bank. Training on the $F_1$ surrogate moves the line into
+# the fraud cluster and gives a far better $F_1$. The model trained for precision@10 ranks the
+# top of the list as well as the $F_1$ model, better than the soft-SVM, but its own threshold
+# at 0 flags nothing — which precision@k does not care about, since it is measured at the
+# $k$ best scores. The AUCs are all close to 1: the three scorers order the whole list about
+# equally well; they differ where it matters here — the threshold and the very top of the
+# list, as the PR curves show.
+#
+# ## 5 · Training for a multivariate measure (UML §17.5.1)
+#
+# For a linear scorer the decision vector is $b(y') = \operatorname{argmax}_{v \in V} \sum_i v_i y'_i$
+# (UML (17.13)): with $V = \{\pm1\}^r$ this is "+1 iff the score is ≥ 0"; for precision@k
+# $V$ holds the labellings with at least $k$ positives, for recall@k at most $k$. As for NDCG
+# in chapter 06, the generalized hinge gives a convex upper bound on $\Delta(b(h_w(\bar x)), y)$:
+# $$\ell(w) = \max_{v \in V}\Big[\Delta(v, y) + \sum_i (v_i - y_i)\langle w, x_i\rangle\Big],$$
+# with subgradient $\sum_i (v_i - y_i)x_i$ at the maximiser — the **most violating labelling**.
+# There are $2^r$ labellings, but $\Delta$ depends on $v$ only through $a$ and $b$. For fixed
+# $(a, b)$ the best $v$ flags the $a$ best-scored positives and the $b$ best-scored negatives,
+# so it is enough to sort the scores once and try every admissible pair $(a, b)$: the
+# procedure "Solving Equation (17.14)", $O(r\log r + PN)$ for $P$ positives and $N$
+# negatives. We compare it with a search over all $2^{10} = 1024$ labellings.
+
+# %%
+r = 10
+mu = np.round(rng.normal(size=r), 2)
+y_small = np.array([1.0, -1.0, 1.0, -1.0, -1.0, 1.0, -1.0, -1.0, 1.0, -1.0])
+
+
+def objective(v, measure, k=None):
+    """Δ(v, y) + Σ_i (v_i − y_i) μ_i, with Δ from the confusion counts of v."""
+    a, b = np.sum((v > 0) & (y_small > 0)), np.sum((v > 0) & (y_small < 0))
+    c, d = np.sum((v < 0) & (y_small > 0)), np.sum((v < 0) & (y_small < 0))
+    delta = {"f1": 1 - 2 * a / (2 * a + b + c),
+             "balanced": 1 - 0.5 * (a / (a + c) + d / (d + b)),
+             "precision_at_k": 1 - a / max(a + b, 1),
+             "recall_at_k": 1 - a / (a + c)}[measure]
+    return delta + (v - y_small) @ mu
+
+
+for measure, k in (("f1", None), ("balanced", None), ("precision_at_k", 4), ("recall_at_k", 2)):
+    allowed = [np.array(v) for v in itertools.product((-1.0, 1.0), repeat=r)
+               if k is None or (measure == "precision_at_k" and sum(v) / 2 + r / 2 >= k)
+               or (measure == "recall_at_k" and sum(v) / 2 + r / 2 <= k)]
+    brute = max(objective(v, measure, k) for v in allowed)
+    v = R.bipartite_most_violating(mu, y_small, measure, k=k)
+    print(f"{measure:15s} sorting: {objective(v, measure, k):.4f}   brute force over "
+          f"{len(allowed):4d} labellings: {brute:.4f}")
+
+# %% [markdown]
+# The figure shows the maximiser for $F_1$ when the scores are small (here $0.05\,\mu$): the
+# loss term dominates, and $v$ flips labels so as to make $F_1$ zero — every positive is
+# called negative, and negatives with high scores are called positive. With large scores $v$
+# simply follows the sign of the scores. The subgradient step then pushes $w$ away from these
+# mistakes.
+
+# %%
+v_small = R.bipartite_most_violating(0.05 * mu, y_small, "f1")
+fig, ax = plt.subplots(figsize=(7.5, 2.8), layout="constrained")
+plot_labelling(mu, y_small, v_small, ax=ax, title="most violating labelling for F1 (scores × 0.05)")
+plt.show()
+
+# %% [markdown]
+# **Explore the most violating labelling.** Choose the measure, the scale of $w$ and, for the
+# @k measures, $k$. The readout splits the objective (17.14) into the loss $\Delta(v, y)$ and
+# the score term $\sum_i (v_i - y_i)\mu_i$.
+
+# %%
+# NBVAL_IGNORE_OUTPUT
+from kmlteach.widgets.ch07 import make_violating_explorer
+
+make_violating_explorer(mu, y_small, scale=0.05)
+
+# %% [markdown]
+# ## 6 · Exercises
+#
+# Each exercise is checked against a reference implementation on several inputs; use
+# `hint("07.xxx")` if you are stuck.
+#
+# **Exercise 1 (confusion counts).** Return the tuple $(a, b, c, d)$ of (17.11) for scores
+# `y_score`, labels `y_true` in $\{\pm1\}$ and threshold `theta` (predicted positive iff
+# score ≥ θ).
+
+# %%
+from kmlteach.exercises import check, hint, solution
+
+
+def confusion_counts(y_score, y_true, theta):
+    ### BEGIN SOLUTION
+    pred = y_score >= theta
+    pos = y_true > 0
+    return (int(np.sum(pred & pos)), int(np.sum(pred & ~pos)),
+            int(np.sum(~pred & pos)), int(np.sum(~pred & ~pos)))
+    ### END SOLUTION
+
+
+check("07.confusion", confusion_counts)
+
+# %% [markdown]
+# **Exercise 2 (F-beta).** Return $F_\beta = (1+\beta^2)a/((1+\beta^2)a + b + \beta^2 c)$ at
+# threshold `theta` (you may use your `confusion_counts`).
+
+# %%
+def f_beta(y_score, y_true, theta, beta):
+    ### BEGIN SOLUTION
+    a, b, c, d = confusion_counts(y_score, y_true, theta)
+    b2 = beta ** 2
+    return (1 + b2) * a / ((1 + b2) * a + b + b2 * c)
+    ### END SOLUTION
+
+
+check("07.fbeta", f_beta)
+
+# %% [markdown]
+# **Exercise 3 (precision@k).** Return the precision when θ is the $k$-th largest score (every
+# item with score ≥ θ is predicted positive, so ties with the $k$-th score count too).
+
+# %%
+def precision_at_k(y_score, y_true, k):
+    ### BEGIN SOLUTION
+    theta = np.sort(y_score)[::-1][k - 1]
+    pred = y_score >= theta
+    return np.sum(pred & (y_true > 0)) / np.sum(pred)
+    ### END SOLUTION
+
+
+check("07.precision_at_k", precision_at_k)
+
+# %% [markdown]
+# ## Summary
+#
+# * A threshold turns scores into decisions; the counts $a, b, c, d$ give recall, precision,
+#   specificity, balanced accuracy, $F_1$, $F_\beta$, and with a budget $k$, precision@k and
+#   recall@k. Moving θ trades precision for recall; PR and ROC curves show every θ at once.
+# * With rare positives the zero-one loss rewards flagging nothing; measures built from
+#   $a, b, c$ do not.
+# * For linear scorers, the structured hinge (17.14) bounds any such measure; its most
+#   violating labelling needs only a sort and a loop over $(a, b)$, so SGD can train for
+#   $F_1$ or precision@k directly.
+#
+# Next: [08 · Boosting and ensembles](08-boosting.ipynb).
