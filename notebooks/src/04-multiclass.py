@@ -1,0 +1,501 @@
+# %% [markdown]
+# # 04 · Multiclass classification
+#
+# [![Open in Binder](https://mybinder.org/badge_logo.svg)](https://mybinder.org/v2/gh/kmlteach/kmlteach/main?urlpath=lab/tree/notebooks/04-multiclass.ipynb)
+#
+# *Sources: UML §17.1 (one-versus-all, all-pairs, Example 17.1), UML §17.2 (linear multiclass
+# predictors, class-sensitive feature maps, cost-sensitive losses, the generalized hinge loss,
+# SGD and the multiclass SVM), UML exercise 17.2 (multiclass perceptron), the lecture slides on
+# multiclass learning and Kesler's construction (SL), HSS2 §2.2.1 (Collins' perceptron).
+# Error-correcting output codes come from Dietterich & Bakiri (1995), which the sources only name.*
+#
+# So far every classifier had two labels. With $k$ labels there are two roads: reuse binary
+# learners through a *reduction*, or build one predictor that scores every label and returns
+# the best one. This notebook walks both roads, and shows a small picture in which the first
+# road provably gets lost.
+#
+# **Objectives.** After this notebook you can
+# 1. reduce a multiclass problem to binary ones (one-vs-all, all pairs with votes or a
+#    tournament, output codes) and say how each breaks ties;
+# 2. explain, on UML's Example 17.1, why one-vs-all can lose a whole class that a linear
+#    multiclass predictor classifies perfectly;
+# 3. write a linear multiclass predictor with a class-sensitive feature map $\Psi$ and a cost
+#    matrix $\Delta$, and train it with the generalized hinge loss by SGD;
+# 4. turn a multiclass sample into one binary problem with Kesler's construction and train
+#    the multiclass perceptrons.
+
+# %%
+import matplotlib.pyplot as plt
+import numpy as np
+
+from kmlteach import multiclass as mc
+from kmlteach.datasets import three_balls
+from kmlteach.datasets._multiclass import example_17_1_weights
+from kmlteach.plots.ch04 import (plot_code, plot_constraint_scores, plot_kesler_example,
+                                 plot_linear_regions, plot_ova, plot_pairwise, plot_regions,
+                                 plot_classes, grid_points)
+from kmlteach.widgets.ch04 import kesler_points, ring_classes
+
+SEED = 0
+rng = np.random.default_rng(SEED)
+
+# %% [markdown]
+# ## 1 · Reductions to binary problems (UML §17.1)
+#
+# Number the labels $1, \dots, k$.
+#
+# * **One-vs-all** trains $k$ binary classifiers; classifier $h_i$ sees the examples of class
+#   $i$ as $+1$ and everything else as $-1$. A new point gets
+#   $h(x) \in \operatorname{argmax}_i h_i(x)$ (UML (17.1)). If the $h_i$ only say $\pm 1$,
+#   several may say $+1$ (or none), and a tie rule is needed: we always take the smallest
+#   index, as UML suggests. If they return a confidence, such as $\langle w_i, x\rangle$, the
+#   argmax runs on the confidences and ties become rare.
+# * **All pairs** trains one classifier $h_{ij}$ for every pair $i < j$, on the examples of
+#   these two classes only ($+1$ for $i$, $-1$ for $j$). UML predicts the class with the most
+#   pairwise wins; the slides add a knock-out *tournament* as a second way to decide.
+#
+# `kmlteach.multiclass` implements both for **any** binary learner: a scikit-learn-style
+# estimator (it is copied for every sub-problem) or a plain function `learner(X, y) -> scorer`.
+# Here we plug in two tiny learners shipped with the chapter: ridge regression on $\pm1$
+# targets (real-valued scores) and decision stumps ($\pm1$ only).
+
+# %%
+X4, y4 = ring_classes(k=4, m_per_class=40, seed=1)
+for name, learner in [("least squares", mc.least_squares_learner), ("stumps", mc.stump_learner)]:
+    ova = mc.one_vs_all(X4, y4, learner)
+    ava = mc.all_pairs(X4, y4, learner)
+    print(f"{name:>13}: one-vs-all accuracy {ova.score(X4, y4):.3f} "
+          f"({int(ova.ties(X4).sum())} ties), all pairs {ava.score(X4, y4):.3f} "
+          f"({int(ava.ties(X4).sum())} ties)")
+
+# %% [markdown]
+# With ridge scores the one-vs-all argmax never ties; with stumps, many training points get
+# the same answer from several classifiers and the smallest-index rule decides. Ties are not
+# a corner case for reductions built on $\pm 1$ classifiers: they are where the reduction
+# stops knowing the answer.
+#
+# ## 2 · Example 17.1: one-vs-all loses the middle class
+#
+# UML's Example 17.1 places three classes in disjoint balls on a line, the middle one
+# (class 2) carrying 20 % of the mass and the outer ones 40 % each, and runs one-vs-all with
+# an *exact* ERM learner over halfspaces. For "class 2 against the rest", every halfspace that
+# captures some of class 2 also captures at least as much of classes 1 or 3, so the best
+# halfspace says $-1$ everywhere. The three classifiers then all say $-1$ on class 2, the tie
+# goes to class 1, and class 2 is never predicted.
+#
+# `datasets.three_balls(n, seed)` builds this sample so that the argument holds *exactly* on
+# the finite sample: each class-2 point is the midpoint of two pairs of points, one of class 1
+# and one of class 3, so a halfspace containing $k$ class-2 points contains at least $2k$
+# others. `mc.erm_halfspace_2d` is an exact ERM over halfspaces in the plane (it tries every
+# line through two sample points, which is enough).
+
+# %%
+X, y = three_balls(100, seed=SEED)
+print("class counts:", np.bincount(y)[1:].tolist())
+erm2 = mc.erm_halfspace_2d(X, np.where(y == 2, 1.0, -1.0))
+print(f"ERM for 'class 2 vs rest': constant = {erm2.constant}, training mistakes = {erm2.errors}")
+ova = mc.one_vs_all(X, y, mc.erm_halfspace_2d)
+pred = ova.predict(X)
+print(f"one-vs-all: class-2 error {np.mean(pred[y == 2] != 2):.0%}, "
+      f"overall error {np.mean(pred != y):.0%}, tied points {int(ova.ties(X).sum())}")
+W_book = example_17_1_weights()
+print("book's w1, w2, w3:", np.round(W_book, 4).tolist())
+print(f"argmax_i <w_i, x> error: {np.mean(np.argmax(X @ W_book.T, axis=1) + 1 != y):.0%}")
+
+fig, axes = plt.subplots(1, 2, figsize=(11, 4.4), layout="constrained")
+plot_ova(X, y, ova, ax=axes[0], title="one-vs-all with ERM halfspaces (grey: tie)")
+plot_linear_regions(W_book, X, y, ax=axes[1], title="argmax of the book's $w_1, w_2, w_3$")
+plt.show()
+
+# %% [markdown]
+# On the left, $h_1$ and $h_3$ are the dashed lines and $h_2$ is the constant $-1$: the grey
+# strip is where all three classifiers say $-1$, and the tie hands it to class 1. On the right,
+# the three weight vectors of the example split the upper half-plane into three cones, one per
+# class: the class of linear multiclass predictors contains a perfect predictor, the
+# reduction just does not find it.
+#
+# **Widget.** Move class 2 off the line, shrink it, or make it heavier. Lifting it out of the
+# row lets a halfspace cut it off; a mass above one third makes "class 2 and class 3 against
+# class 1" a better halfspace than the constant one, and the failure moves elsewhere. The
+# right panel is SGD for multiclass learning (section 6) on the same sample.
+
+# %%
+# NBVAL_IGNORE_OUTPUT
+from kmlteach.widgets.ch04 import make_ova_failure
+
+make_ova_failure()
+
+# %% [markdown]
+# ## 3 · All pairs: votes, tournaments and ties
+#
+# With $\pm 1$ pairwise classifiers the vote counts are small integers, and two or more
+# classes often win the same number of contests (the slides' "1 red, 2 yellow, 2 green").
+# The figure shows five classes in a ring, with decision stumps as the binary learner: dark
+# cells are points where the vote ties. A tournament never ties in this sense, but its
+# answer depends on the bracket; the right panel shows where it disagrees with the vote.
+# (scikit-learn's `OneVsOneClassifier` also votes but breaks ties with summed confidences, so
+# it agrees with our vote except on tied points; the tests measure this.)
+
+# %%
+X5, y5 = ring_classes(k=5, m_per_class=30, seed=SEED)
+ava5 = mc.all_pairs(X5, y5, mc.stump_learner)
+lim = ((-6.5, 6.5), (-6.0, 6.0))
+G = grid_points(*lim, 160)
+vote, tour = ava5.decide(G, "vote"), ava5.decide(G, "tournament")
+print(f"vote: {vote.ties.mean():.1%} of the plane tied; rule: {vote.rule}")
+print(f"vote and tournament disagree on {np.mean(vote.index != tour.index):.1%} of the plane")
+dec5 = ava5.decide(X5)
+print(f"training points with a tied vote: {int(dec5.ties.sum())}; e.g. votes of the first one:",
+      dec5.scores[np.argmax(dec5.ties)].tolist())
+
+fig, axes = plt.subplots(1, 2, figsize=(11, 4.6), layout="constrained")
+plot_pairwise(X5, y5, ava5, ax=axes[0], xlim=lim[0], ylim=lim[1])
+plot_regions(tour.index, *lim, ax=axes[1], ties=vote.index != tour.index)
+plot_classes(X5, y5, ax=axes[1])
+axes[1].set_title("tournament (dark: differs from the vote)")
+axes[1].set_xlabel("$x_1$")
+axes[1].set_ylabel("$x_2$")
+plt.show()
+
+# %% [markdown]
+# **Widget.** Switch learner and decision rule, and drag class 1 around. Least-squares
+# classifiers have real-valued scores, but the vote only uses their signs, so ties remain —
+# they just shrink to the small polygons where three boundaries do not meet in one point.
+
+# %%
+# NBVAL_IGNORE_OUTPUT
+from kmlteach.widgets.ch04 import make_ava_ties
+
+make_ava_ties()
+
+# %% [markdown]
+# ## 4 · Error-correcting output codes (Dietterich & Bakiri 1995)
+#
+# *This section goes beyond the course sources, which only mention the idea.* Give every class
+# a codeword in $\{-1, +1\}^L$, the rows of a code matrix $M$. Column $l$ defines a binary
+# problem (relabel each example of class $c$ with $M_{cl}$); one classifier per column
+# predicts a bit, and a new point gets the class whose codeword is closest in Hamming
+# distance. One-vs-all is the identity code; codes whose rows are far apart tolerate wrong
+# bits: with minimum distance $d$, up to $\lfloor (d-1)/2 \rfloor$ wrong bits are corrected.
+# The *exhaustive* code of Dietterich & Bakiri uses all $2^{k-1} - 1$ distinct splits.
+
+# %%
+code = mc.ecoc_code(4, "exhaustive")
+dist = (code[:, None, :] != code[None, :, :]).sum(axis=2)
+print("minimum distance between codewords:", int(dist[~np.eye(4, dtype=bool)].min()))
+for name, c in [("one-vs-all code", "ova"), ("exhaustive code", code)]:
+    model = mc.ecoc(X4, y4, mc.stump_learner, code=c)
+    print(f"{name:>16}: {model.code.shape[1]} binary problems, training accuracy "
+          f"{model.score(X4, y4):.3f}, ties {int(model.ties(X4).sum())}")
+
+fig, ax = plt.subplots(figsize=(5.5, 2.4), layout="constrained")
+plot_code(code, ax=ax, title="exhaustive code for k = 4 (rows: codewords)")
+plt.show()
+
+# %% [markdown]
+# ## 5 · Linear multiclass predictors (UML §17.2)
+#
+# Instead of $k$ separate problems, score every pair (input, label) with one weight vector:
+# a *class-sensitive feature map* $\Psi(x, y) \in \mathbb{R}^d$ and
+# $h_w(x) = \operatorname{argmax}_y \langle w, \Psi(x, y)\rangle$. Two maps from §17.2.1:
+#
+# * the **multivector** map (17.2) puts $x$ into block $y$ of a vector of $k$ blocks, so
+#   $w = [w_1; \dots; w_k]$ and $\langle w, \Psi(x, y)\rangle = \langle w_y, x\rangle$ — one
+#   weight vector per class, exactly the form of Example 17.1's predictor;
+# * the **TF-IDF** map weighs the word counts of a document by how rare each word is *outside*
+#   topic $y$: $\Psi_j(x, y) = \mathrm{TF}(j, x)\log\frac{m}{\mathrm{DF}(j, y)}$. Its dimension
+#   does not grow with the number of topics. (The book's formula divides by zero for a word
+#   that never appears outside a topic; we add 1 to DF by default.)
+
+# %%
+psi = mc.MultivectorPsi(n_classes=3, n_features=2)
+x = np.array([1.0, 2.0])
+print("Psi(x, y) for y = 0, 1, 2 (0-based):")
+print(psi.all(x))
+W = np.array([[1.0, 0.0], [0.0, 1.0], [-1.0, -1.0]])
+print("<w, Psi(x, y)> =", (psi.all(x) @ W.ravel()).tolist(), " W @ x =", (W @ x).tolist())
+
+words = ["goal", "match", "vote", "party", "the"]
+TF = np.array([[3, 2, 0, 0, 4], [2, 3, 0, 1, 5], [0, 0, 3, 2, 4], [0, 1, 2, 3, 6]], dtype=float)
+topics = ["sport", "sport", "politics", "politics"]
+tfidf = mc.TfidfPsi(TF, topics)
+doc = np.array([1.0, 0.0, 0.0, 0.0, 2.0])          # "goal the the"
+for c, topic in enumerate(tfidf.classes):
+    v = tfidf(doc, c)
+    print(f"Psi('goal the the', {topic:>8}) =", (np.round(v, 3) + 0.0).tolist(),
+          f"  sum (w = all ones): {v.sum():.3f}")
+
+# %% [markdown]
+# With $w = (1, \dots, 1)$ the score is the sum of the entries: "goal" is rare outside sport,
+# so sport wins; the very common "the" gets a negative weight for both topics.
+#
+# In the realizable case, finding $w$ with $\langle w, \Psi(x_i, y_i)\rangle >
+# \langle w, \Psi(x_i, y)\rangle$ for all $i$ and $y \ne y_i$ is a set of linear inequalities
+# (§17.2.3): a linear program, or a job for the multiclass perceptron of section 7.
+#
+# ## 6 · Cost-sensitive losses, the generalized hinge loss and SGD (§17.2.2–17.2.5)
+#
+# A cost $\Delta(y', y) \ge 0$ with $\Delta(y, y) = 0$ says how bad it is to predict $y'$ when
+# the truth is $y$ (we store it as a matrix `delta[y', y]`, prediction first as in the book).
+# Minimising the empirical $\Delta$-risk is hard, so §17.2.4 replaces it by the
+# **generalized hinge loss**
+#
+# $$\ell(w, (x, y)) = \max_{y'} \big[\Delta(y', y) + \langle w, \Psi(x, y') - \Psi(x, y)\rangle\big],$$
+#
+# a maximum of affine functions of $w$ (hence convex) that is at least $\Delta(h_w(x), y)$:
+# take $y' = h_w(x)$ and note the inner product is then $\ge 0$. A subgradient is
+# $\Psi(x, \hat y) - \Psi(x, y)$ for a maximiser $\hat y$ (Claim 14.6), and that is all
+# **SGD for multiclass learning** needs:
+#
+# $$w^{(t+1)} = w^{(t)} - \eta\,\big(\Psi(x, \hat y) - \Psi(x, y)\big), \qquad
+# \bar w = \tfrac1T \textstyle\sum_{t=1}^T w^{(t)}.$$
+
+# %%
+Wr = rng.normal(size=(3, 2))
+Xr = rng.normal(size=(200, 2))
+yr = rng.integers(0, 3, size=200)
+D = np.array([[0.0, 1.0, 4.0], [1.0, 0.0, 1.0], [4.0, 1.0, 0.0]])
+hinge = mc.generalized_hinge(Wr, Xr, yr, delta=D)
+pred_r = np.argmax(Xr @ Wr.T, axis=1)
+print(f"hinge >= Delta(h_w(x), y) on all 200 random examples: {bool(np.all(hinge >= D[pred_r, yr]))}")
+print(f"mean hinge {hinge.mean():.3f} vs mean Delta {D[pred_r, yr].mean():.3f}")
+
+res = mc.multiclass_svm_sgd(X, y, eta=0.1, T=20_000, seed=SEED)
+print(f"SGD on the three balls: training error {np.mean(res.predict(X) != y):.0%}; "
+      f"rows of W (classes {res.classes.tolist()}):")
+print(np.round(res.W, 3))
+
+# %% [markdown]
+# **What a cost matrix changes.** Three overlapping classes, classes 1 and 3 side by side;
+# first with the 0–1 loss, then with $\Delta(1, 3) = \Delta(3, 1) = 5$: confusing classes 1
+# and 3 now costs five times more. The predictor confuses them less, and class 2 grows into a
+# buffer between them.
+
+# %%
+C3 = np.array([[-0.8, 4.0], [0.0, 4.5], [0.8, 4.0]])
+y3 = np.arange(300) % 3 + 1
+X3 = C3[y3 - 1] + np.random.default_rng(SEED + 1).normal(scale=0.9, size=(300, 2))
+D13 = np.array([[0.0, 1.0, 5.0], [1.0, 0.0, 1.0], [5.0, 1.0, 0.0]])
+fig, axes = plt.subplots(1, 2, figsize=(11, 4.2), layout="constrained")
+for ax, (name, delta) in zip(axes, [("0-1 loss", None), ("Δ(1,3) = Δ(3,1) = 5", D13)]):
+    r = mc.multiclass_svm_sgd(X3, y3, eta=0.05, T=30_000, seed=SEED, delta=delta)
+    p = r.predict(X3)
+    n13 = int(np.sum((p == 1) & (y3 == 3)) + np.sum((p == 3) & (y3 == 1)))
+    cost = D13[p - 1, y3 - 1].mean()
+    print(f"{name:>28}: accuracy {np.mean(p == y3):.3f}, 1<->3 confusions {n13:3d}, "
+          f"mean cost under D13 {cost:.3f}, predicted counts {np.bincount(p, minlength=4)[1:].tolist()}")
+    plot_linear_regions(r.W, X3, y3, ax=ax, xlim=(-4.5, 4.5), ylim=(-0.5, 7.5), title=name)
+plt.show()
+
+# %% [markdown]
+# **The multiclass SVM.** Adding a regulariser gives the RLM rule of §17.2.5,
+# $\min_w \lambda\lVert w\rVert^2 + \frac1m\sum_i \ell(w, (x_i, y_i))$. `mc.multiclass_svm`
+# minimises it with the SGD of §15.5 (step $1/(2\lambda t)$ because the book writes
+# $\lambda\lVert w\rVert^2$). It is the same problem as Crammer & Singer's
+# $\frac12\sum_y\lVert w_y\rVert^2 + C\sum_i\xi_i$ for $C = 1/(2\lambda m)$ — the tests
+# check our objective against scikit-learn's `LinearSVC(multi_class="crammer_singer")`.
+
+# %%
+for T in (300, 3000, 30_000):
+    r = mc.multiclass_svm(X3, y3, lam=0.01, T=T, seed=SEED)
+    print(f"T = {T:>6}: objective {r.objective:.4f}, training accuracy {r.score(X3, y3):.3f}")
+
+# %% [markdown]
+# ## 7 · Multiclass perceptrons and Kesler's construction
+#
+# **Kesler's construction** (slides) makes the multiclass problem *one* binary problem. An
+# example $x$ of class $i$ becomes the $k - 1$ vectors
+# $x_{ij} = \Psi(x, i) - \Psi(x, j) \in \mathbb{R}^{kn}$, $j \ne i$: $+x$ in block $i$,
+# $-x$ in block $j$. For $W = [w_1; \dots; w_k]$, $\langle W, x_{ij}\rangle = (w_i - w_j)\cdot x$,
+# so $W$ classifies $x$ correctly exactly when it puts all its $x_{ij}$ on the positive side
+# of a homogeneous hyperplane. (One slide prints $-x$ inside the second block vector *before*
+# subtracting, which would give $+x$ in block $j$; the difference above is what is meant.)
+
+# %%
+Xk, yk = kesler_points()
+emb = mc.kesler_embed(Xk, yk)
+i = 5
+print(f"example {i}: x = {Xk[i].tolist()}, class {yk[i]}")
+for row in np.flatnonzero(emb.example == i):
+    print(f"  x_{{{emb.label[row] + 1},{emb.competitor[row] + 1}}} =", emb.Z[row].tolist())
+
+full = mc.kesler_embed(Xk, yk, negatives=True)     # add the mirrored -x_ij with label -1
+from kmlteach.svm import perceptron
+
+p = perceptron(full.Z, full.t)
+Wk = full.weights(p.w)
+print(f"binary perceptron in R^{full.Z.shape[1]}: {p.n_updates} updates; as a multiclass "
+      f"predictor it makes {int(np.sum(np.argmax(Xk @ Wk.T, axis=1) + 1 != yk))} training errors")
+
+fig, axes = plt.subplots(1, 2, figsize=(11, 2.8), layout="constrained",
+                         gridspec_kw={"width_ratios": [1.6, 1]})
+plot_kesler_example(emb, i, ax=axes[0])
+rows = np.flatnonzero(emb.example == i)
+plot_constraint_scores(emb.Z[rows] @ Wk.ravel(), emb.competitor[rows], int(emb.label[rows[0]]),
+                       ax=axes[1], title="⟨W, x_ij⟩ for the learned W")
+plt.show()
+
+# %% [markdown]
+# The same update, written with one weight vector per class, gives the multiclass
+# perceptrons. They differ in which competitors they demote after a mistake on $(x, i)$:
+#
+# * **batch** (UML ex. 17.2): while some $(x_i, y)$ has $\langle w, \Psi(x_i, y_i)\rangle \le
+#   \langle w, \Psi(x_i, y)\rangle$, add $\Psi(x_i, y_i) - \Psi(x_i, y)$; Theorem 17.5 bounds the
+#   number of updates by $(R\lVert w^\star\rVert)^2$ for any $w^\star$ with unit margin, where
+#   $R = \max_{i,y}\lVert\Psi(x_i, y_i) - \Psi(x_i, y)\rVert$;
+# * **Kesler**: promote $w_i$ and demote *every* $w_j$ with $(w_i - w_j)\cdot x \le 0$ (the
+#   slides write $< 0$, which never fires from $W = 0$);
+# * **conservative**: demote only the strongest competitor $j^\star$;
+# * **Collins** (HSS2 §2.2.1): predict $z = \operatorname{argmax}_y$ over all labels and update
+#   if $z \ne y$; at $W = 0$ all labels tie, and we pick the smallest index.
+
+# %%
+W_true = np.array([[1.0, 0.3], [-0.3, 1.0], [-1.0, -0.3], [0.3, -1.0]])
+Xs = rng.uniform(-4, 4, size=(400, 2))
+S = Xs @ W_true.T
+top2 = np.sort(S, axis=1)[:, -2:]
+Xs = Xs[top2[:, 1] - top2[:, 0] >= 0.5][:100]          # keep points with a clear margin
+ys_sep = np.argmax(Xs @ W_true.T, axis=1) + 1
+top2 = np.sort(Xs @ W_true.T, axis=1)[:, -2:]
+gamma = float(np.min(top2[:, 1] - top2[:, 0]))
+w_star = W_true / gamma                                 # unit margin: <w*, Psi(x,y_i) - Psi(x,y)> >= 1
+R = np.sqrt(2) * np.max(np.linalg.norm(Xs, axis=1))
+print(f"bound (R ||w*||)^2 = {(R * np.linalg.norm(w_star)) ** 2:.0f}")
+for name, f in [("batch", mc.multiclass_perceptron), ("Kesler", mc.kesler_perceptron),
+                ("conservative", mc.conservative_perceptron), ("Collins", mc.collins_perceptron)]:
+    r = f(Xs, ys_sep)
+    print(f"{name:>13}: {r.n_updates:4d} updates on {r.n_mistakes:4d} mistaken examples, "
+          f"converged {r.converged}, training errors {int(np.sum(r.predict(Xs) != ys_sep))}")
+
+# %% [markdown]
+# **Widget.** Pick an example and step the Kesler perceptron: the heat map shows the example's
+# vectors $x_{ij}$, the bars the constraints $\langle W, x_{ij}\rangle$ that still fail.
+
+# %%
+# NBVAL_IGNORE_OUTPUT
+from kmlteach.widgets.ch04 import make_kesler_view
+
+make_kesler_view()
+
+# %% [markdown]
+# ## 8 · Exercises
+#
+# Each exercise is checked against the reference implementation on several inputs. Classes
+# are 0-based here: $y \in \{0, \dots, k-1\}$ and block $y$ starts at coordinate $y\,n$.
+# Use `hint("04.xxx")` if you are stuck.
+#
+# **Exercise 1 (multivector Ψ).** Return $\Psi(x, y) \in \mathbb{R}^{kn}$ of (17.2).
+
+# %%
+from kmlteach.exercises import check, hint, solution
+
+
+def psi(x, y, k):
+    ### BEGIN SOLUTION
+    n = len(x)
+    out = np.zeros(k * n)
+    out[y * n:(y + 1) * n] = x
+    return out
+    ### END SOLUTION
+
+
+check("04.multivector_psi", psi)
+
+# %% [markdown]
+# **Exercise 2 (generalized hinge).** For the multivector map, weights `W` (one row per
+# class), one example `(x, y)` and a cost matrix `Delta[y', y]`, return
+# $\max_{y'} \Delta(y', y) + \langle w_{y'}, x\rangle - \langle w_y, x\rangle$ (17.3).
+
+# %%
+def ghinge(W, x, y, Delta):
+    ### BEGIN SOLUTION
+    s = W @ x
+    return float(np.max(Delta[:, y] + s - s[y]))
+    ### END SOLUTION
+
+
+check("04.generalized_hinge", ghinge)
+
+# %% [markdown]
+# **Exercise 3 (batch multiclass perceptron).** Implement UML exercise 17.2 with the
+# multivector map and return `W` of shape `(k, n)`. Start from zero; pass over the examples in
+# order; at example $i$, take the competitor $j \ne y_i$ with the largest score (smallest
+# index on ties) and, if its score is at least that of $y_i$, add $x_i$ to $w_{y_i}$ and
+# subtract it from $w_j$. Stop after a pass without update (the test data are separable).
+
+# %%
+def batch_multiclass_perceptron(X, y, k):
+    ### BEGIN SOLUTION
+    W = np.zeros((k, X.shape[1]))
+    while True:
+        updated = False
+        for x, yi in zip(X, y):
+            s = W @ x
+            c = s.copy()
+            c[yi] = -np.inf
+            j = int(np.argmax(c))
+            if s[j] >= s[yi]:
+                W[yi] += x
+                W[j] -= x
+                updated = True
+        if not updated:
+            return W
+    ### END SOLUTION
+
+
+check("04.multiclass_perceptron", batch_multiclass_perceptron)
+
+# %% [markdown]
+# **Exercise 4 (one-vs-all).** `fit_binary(X, t)` returns a weight vector $w$ for labels
+# $t \in \{\pm1\}$. Train one-vs-all on `(X, y)` and return the predicted classes of the rows
+# of `X_new`, scoring with $\langle w_c, x\rangle$ and breaking ties towards the smallest index.
+
+# %%
+def ova_predict(X, y, X_new, k, fit_binary):
+    ### BEGIN SOLUTION
+    S = np.column_stack([X_new @ fit_binary(X, np.where(y == c, 1.0, -1.0)) for c in range(k)])
+    return np.argmax(S, axis=1)
+    ### END SOLUTION
+
+
+check("04.one_vs_all", ova_predict)
+
+# %% [markdown]
+# **Exercise 5 (Kesler).** Return the $k-1$ vectors $x_{ij}$ of an example $x$ of class $i$,
+# as the rows of an array, for $j \ne i$ in increasing order.
+
+# %%
+def kesler_vectors(x, i, k):
+    ### BEGIN SOLUTION
+    n = len(x)
+    rows = []
+    for j in range(k):
+        if j == i:
+            continue
+        v = np.zeros(k * n)
+        v[i * n:(i + 1) * n] = x
+        v[j * n:(j + 1) * n] = -x
+        rows.append(v)
+    return np.array(rows)
+    ### END SOLUTION
+
+
+check("04.kesler", kesler_vectors)
+
+# %% [markdown]
+# ## Summary
+#
+# * Reductions reuse binary learners: one-vs-all ($k$ problems), all pairs ($k(k-1)/2$
+#   problems, decided by votes or a tournament), output codes (any split of the classes, with
+#   Hamming decoding). Each needs an explicit tie rule, and ties are frequent when the binary
+#   classifiers only say $\pm1$.
+# * The binary learners never see how their outputs will be combined. In Example 17.1 the best
+#   halfspace for the middle class is the constant $-1$, so one-vs-all never predicts it,
+#   while a linear multiclass predictor separates all three classes.
+# * A linear multiclass predictor is $\operatorname{argmax}_y \langle w, \Psi(x, y)\rangle$;
+#   the multivector map gives one weight vector per class, TF-IDF a shared one. Costs
+#   $\Delta(y', y)$ enter through the generalized hinge loss, a convex upper bound on the cost
+#   of the prediction; SGD on it needs only the loss-augmented argmax.
+# * Kesler's construction turns the multiclass problem into one binary problem in
+#   $\mathbb{R}^{kn}$; the multiclass perceptrons are the binary perceptron run there, and they
+#   stop after at most $(R\lVert w^\star\rVert)^2$ updates on separable data.
