@@ -151,6 +151,18 @@ plot_embedding(pca.embedding, yr, ax=axes[2], title="kernel PCA, σ = 0.3")
 plt.show()
 
 # %% [markdown]
+# **Kernel PCA explorer.** Change the width σ of the Gaussian kernel (UML's convention
+# $\exp(-\lVert x - x'\rVert^2/(2\sigma))$) and the data set. A very wide kernel behaves almost
+# like a linear one and the rings stay mixed on the first component; a very narrow one makes
+# every point its own cluster and spreads the variance over many components.
+
+# %%
+# NBVAL_IGNORE_OUTPUT
+from kmlteach.widgets.ch03 import make_diffusion_explorer, make_kpca_explorer, make_ngram_explorer
+
+make_kpca_explorer()
+
+# %% [markdown]
 # **Identity (1.32).** Keeping *every* component with a non-zero eigenvalue is only a change of
 # basis in the span of the data, so inner products of the embedded points give the Gram
 # matrix back. With centring it is the centred matrix $\tilde K$ that comes back; skipping the
@@ -176,18 +188,6 @@ Z_new = tf.transform(Xm[100:])
 print(f"train embedding {tf.embedding_.shape}, 20 new points projected: {Z_new.shape}")
 print(f"a training point projected again lands on its embedding: "
       f"{np.allclose(tf.transform(Xm[:3]), tf.embedding_[:3])}")
-
-# %% [markdown]
-# **Kernel PCA explorer.** Change the width σ of the Gaussian kernel (UML's convention
-# $\exp(-\lVert x - x'\rVert^2/(2\sigma))$) and the data set. A very wide kernel behaves almost
-# like a linear one and the rings stay mixed on the first component; a very narrow one makes
-# every point its own cluster and spreads the variance over many components.
-
-# %%
-# NBVAL_IGNORE_OUTPUT
-from kmlteach.widgets.ch03 import make_diffusion_explorer, make_kpca_explorer, make_ngram_explorer
-
-make_kpca_explorer()
 
 # %% [markdown]
 # ## 3 · Kernels for structured data (HSS1 §1.4)
