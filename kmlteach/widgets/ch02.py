@@ -1,0 +1,368 @@
+"""Widgets of chapter 02: kernel embedding in 3-D, kernel-SVM boundaries, the PSD lab.
+
+Each builder returns an :class:`~kmlteach.widgets._base.Explorer`; ``explorer.state``
+holds what the last redraw computed (tests read it), ``explorer.controls`` the
+controls (tests set their ``value``).
+"""
+
+from __future__ import annotations
+
+import ipywidgets as W
+import numpy as np
+
+from ..datasets import line_example, moons, rings
+from ..kernel_methods import kernel_sgd_svm
+from ..kernels import cauchy_schwarz_ratio, gram, is_psd, similarity
+from ..plots import OKABE_ITO, class_style, label_axes
+from ..plots.ch02 import LIFTS, decision_grid, draw_plane, lift
+from ..svm import soft_svm
+from ._base import Explorer, class_scatters, int_slider, slider
+
+__all__ = ["embedding_data", "xor_points", "make_embedding_explorer", "boundary_data",
+           "make_boundary_explorer", "PSD_CANDIDATES", "psd_points", "candidate_gram",
+           "make_psd_lab"]
+
+
+def _figure(width, height):
+    from matplotlib.figure import Figure
+
+    return Figure(figsize=(width, height), layout="constrained")
+
+
+# ---------------------------------------------------------------------------------------
+# kernel embedding: lift, rotate, see the plane and its pre-image
+# ---------------------------------------------------------------------------------------
+
+def xor_points(m: int = 120, seed: int = 0):
+    """Points in the four quadrants of [-2, 2]^2 (away from the axes); label sign(x1 x2)."""
+    rng = np.random.default_rng(seed)
+    X = rng.uniform(0.25, 2.0, size=(m, 2)) * rng.choice([-1.0, 1.0], size=(m, 2))
+    return X, np.sign(X[:, 0] * X[:, 1])
+
+
+def embedding_data(name: str):
+    """(X (m, d), y) of the embedding explorer: "line" (UML §16.1), "rings", "xor"."""
+    if name == "line":
+        x, y = line_example()
+        return x[:, None], y
+    if name == "rings":
+        return rings(m=120, radii=(1.0, 2.3), noise=0.15, seed=0)
+    if name == "xor":
+        return xor_points()
+    raise ValueError(f"name must be 'line', 'rings' or 'xor', got {name!r}")
+
+
+def _line_thresholds(w, b):
+    """Real roots of w1 x + w2 x^2 + b = 0 (the pre-image of the line in feature space)."""
+    c2, c1, c0 = w[1], w[0], b
+    if abs(c2) < 1e-12:
+        return np.array([-c0 / c1]) if abs(c1) > 1e-12 else np.zeros(0)
+    disc = c1 * c1 - 4 * c2 * c0
+    if disc < 0:
+        return np.zeros(0)
+    r = np.sqrt(disc)
+    return np.sort(np.array([(-c1 - r) / (2 * c2), (-c1 + r) / (2 * c2)]))
+
+
+def make_embedding_explorer(dataset: str = "rings", elev: float = 20.0, azim: float = -60.0,
+                            lam: float = 0.01) -> Explorer:
+    """Lift data through an explicit map psi into 3-D, rotate the view, see the plane.
+
+    Embeddings (``plots.ch02.LIFTS``): "line" psi(x) = (x, x^2, 0) for the 1-D sample of
+    UML §16.1; "rings" psi(x) = (x1, x2, x1^2 + x2^2); "xor" psi(x) = (x1, x2, x1 x2).
+    The plane is the exact soft-SVM with bias (``svm.soft_svm``, objective (15.12)) on
+    psi(x); its pre-image {x : <w, psi(x)> + b = 0} is drawn in input space.
+    State: ``dataset``, ``Psi``, ``w``, ``b``, ``accuracy``, ``elev``, ``azim``,
+    ``thresholds`` (line data only), ``refits`` (how many times the plane was refitted).
+    """
+    fig = _figure(10.0, 4.6)
+    axes: dict = {}
+    controls = {
+        "dataset": W.Dropdown(options=[("1-D line (UML §16.1)", "line"), ("2-D rings", "rings"),
+                                       ("2-D xor", "xor")], value=dataset, description="data",
+                              layout=W.Layout(width="250px")),
+        "lam": slider("λ (soft-SVM)", lam, -4, 0, 0.25, log=True, readout_format=".4f", width="300px"),
+        "elev": slider("elevation", elev, -10, 90, 5, readout_format=".0f", width="300px"),
+        "azim": slider("azimuth", azim, -180, 180, 5, readout_format=".0f", width="300px"),
+    }
+
+    def refit(ex: Explorer) -> None:
+        st = ex.state
+        name, lam_ = ex.controls["dataset"].value, ex.controls["lam"].value
+        X, y = embedding_data(name)
+        Psi = lift(name, X)
+        res = soft_svm(Psi, y, lam_, homogeneous=False)
+        w, b = res.w.copy(), float(res.b)
+        st.update(dataset=name, lam=lam_, X=X, y=y, Psi=Psi, w=w, b=b,
+                  accuracy=float(np.mean(np.where(Psi @ w + b >= 0, 1.0, -1.0) == y)),
+                  refits=st.get("refits", 0) + 1, key=(name, lam_))
+        labels = LIFTS[name][1]
+        fig.clear()  # a new data set: new axes (constrained layout keeps stale sizes otherwise)
+        ax_in = axes["in"] = fig.add_subplot(1, 2, 1)
+        ax3 = axes["3d"] = fig.add_subplot(1, 2, 2, projection="3d")
+        if name == "line":
+            x = X[:, 0]
+            for lab, k in ((-1.0, 0), (1.0, 1)):
+                s = class_style(k)
+                ax_in.scatter(x[y == lab], np.zeros(int(np.sum(y == lab))), c=s["color"],
+                              marker=s["marker"], s=40, label=f"y = {int(lab):+d}", zorder=3)
+            th = _line_thresholds(w, b)
+            st["thresholds"] = th
+            for t in th:
+                ax_in.axvline(t, color=OKABE_ITO["green"], lw=2)
+            ax_in.plot([], [], color=OKABE_ITO["green"], lw=2, label="pre-image (thresholds)")
+            ax_in.set_yticks([])
+            ax_in.set_ylim(-1, 1.2)
+            ax_in.set_aspect("auto")
+            label_axes(ax_in, "$x$", "", "input space")
+        else:
+            st["thresholds"] = None
+            for lab, k in ((-1.0, 0), (1.0, 1)):
+                s = class_style(k)
+                P = X[y == lab]
+                ax_in.scatter(P[:, 0], P[:, 1], c=s["color"], marker=s["marker"], s=22,
+                              edgecolors="white", linewidths=0.4, label=f"y = {int(lab):+d}", zorder=3)
+            lim = (float(X.min()) - 0.3, float(X.max()) + 0.3)
+            G1, G2, P = decision_grid(lim, 160)
+            F = (lift(name, P) @ w + b).reshape(G1.shape)
+            ax_in.contour(G1, G2, F, levels=[0.0], colors=OKABE_ITO["green"], linewidths=2)
+            ax_in.plot([], [], color=OKABE_ITO["green"], lw=2, label="pre-image of the plane")
+            ax_in.set_aspect("equal")
+            label_axes(ax_in, "$x_1$", "$x_2$", "input space")
+        if name == "line":
+            ax_in.legend(loc="upper center", fontsize=8, ncol=3, framealpha=0.9)
+        else:
+            ax_in.legend(loc="upper right", fontsize=8, framealpha=0.9)
+        for lab, k in ((-1.0, 0), (1.0, 1)):
+            s = class_style(k)
+            P = Psi[y == lab]
+            ax3.scatter(P[:, 0], P[:, 1], P[:, 2], c=s["color"], marker=s["marker"], s=18,
+                        depthshade=False)
+        if name == "line":  # psi(x) = (x, x^2) lives in the plane z = 0; give z some room
+            Pz = np.r_[Psi, Psi[:2] * [1, 1, 0] + [0, 0, -1], Psi[:2] * [1, 1, 0] + [0, 0, 1]]
+            draw_plane(ax3, Pz, w, b)
+            ax3.set_zlim(-1, 1)
+        else:
+            draw_plane(ax3, Psi, w, b)
+        ax3.set_xlabel(labels[0])
+        ax3.set_ylabel(labels[1])
+        ax3.set_zlabel(labels[2])
+        ax3.set_title(r"feature space: plane $\langle w,\psi(x)\rangle + b = 0$", fontsize=10)
+
+    def update(ex: Explorer) -> None:
+        c = ex.controls
+        if ex.state.get("key") != (c["dataset"].value, c["lam"].value):
+            refit(ex)
+        axes["3d"].view_init(elev=c["elev"].value, azim=c["azim"].value)
+        st = ex.state
+        st["elev"], st["azim"] = c["elev"].value, c["azim"].value
+        w = st["w"]
+        txt = (f"w = ({w[0]:.3f}, {w[1]:.3f}, {w[2]:.3f}), b = {st['b']:.3f} &nbsp; "
+               f"training accuracy {100 * st['accuracy']:.1f} %")
+        if st["thresholds"] is not None:
+            txt += " &nbsp; pre-image: x = " + ", ".join(f"{t:.2f}" for t in st["thresholds"])
+        ex.set_readout(txt)
+
+    return Explorer(fig, controls, update, layout_rows=[["dataset", "lam"], ["elev", "azim"]],
+                    title="Kernel embedding: a plane in feature space is a curve in input space",
+                    css_class="kml-embedding-explorer")
+
+
+# ---------------------------------------------------------------------------------------
+# kernel SVM decision boundary: Gaussian sigma / polynomial degree
+# ---------------------------------------------------------------------------------------
+
+def boundary_data(m: int = 120, m_test: int = 400):
+    """Two-moons training and test samples (seeds 0 and 1)."""
+    X, y = moons(m=m, noise=0.2, seed=0)
+    Xt, yt = moons(m=m_test, noise=0.2, seed=1)
+    return X, y, Xt, yt
+
+
+def make_boundary_explorer(kernel: str = "gaussian", sigma: float = 0.1, degree: int = 3,
+                           lam: float = 0.001, T: int = 6000, seed: int = 0) -> Explorer:
+    """Kernel soft-SVM (kernel SGD, UML §16.3) on two moons; slide the kernel's parameter.
+
+    Controls: ``kernel`` ("gaussian" exp(-|x-x'|^2/(2 sigma)) or "polynomial"
+    (1 + <x,x'>)^k), ``sigma``, ``degree``, ``lam``. State: ``kernel``, ``params``,
+    ``alpha``, ``train_accuracy``, ``test_accuracy``, ``n_support`` (non-zero alpha).
+    """
+    X, y, Xt, yt = boundary_data()
+    lim = (-1.7, 2.7)
+    G1, G2, P = decision_grid(lim, 110)
+    fig = _figure(5.6, 4.8)
+    ax = fig.add_subplot(1, 1, 1)
+    class_scatters(ax, X, y, s=26)
+    ax.set_xlim(lim)
+    ax.set_ylim(lim)
+    ax.set_aspect("equal")
+    label_axes(ax, "$x_1$", "$x_2$")
+    ax.plot([], [], color=OKABE_ITO["black"], lw=1.8, label="decision boundary")
+    ax.legend(loc="lower left", fontsize=8, framealpha=0.9)
+    arts: list = []
+    controls = {
+        "kernel": W.ToggleButtons(options=["gaussian", "polynomial"], value=kernel,
+                                  description="kernel", style={"button_width": "90px"}),
+        "sigma": slider("σ (Gaussian)", sigma, -3, 1, 0.1, log=True, readout_format=".3f", width="300px"),
+        "degree": int_slider("degree k (polynomial)", degree, 1, 8, width="300px"),
+        "lam": slider("λ", lam, -5, 0, 0.25, log=True, readout_format=".5f", width="300px"),
+    }
+
+    def update(ex: Explorer) -> None:
+        c = ex.controls
+        name = c["kernel"].value
+        params = {"sigma": c["sigma"].value} if name == "gaussian" else {"degree": c["degree"].value, "c": 1.0}
+        K = gram(name, X, **params)
+        res = kernel_sgd_svm(K, y, c["lam"].value, T, seed)
+        train = np.mean(np.where(K @ res.alpha >= 0, 1.0, -1.0) == y)
+        test = np.mean(np.where(gram(name, Xt, X, **params) @ res.alpha >= 0, 1.0, -1.0) == yt)
+        S = (gram(name, P, X, **params) @ res.alpha).reshape(G1.shape)
+        for a in arts:
+            a.remove()
+        arts.clear()
+        arts.append(ax.contourf(G1, G2, (S >= 0).astype(float), levels=[-0.5, 0.5, 1.5],
+                                colors=[class_style(0)["color"], class_style(1)["color"]], alpha=0.15))
+        if S.min() < 0 < S.max():
+            arts.append(ax.contour(G1, G2, S, levels=[0.0], colors=OKABE_ITO["black"], linewidths=1.8))
+        desc = f"σ = {params['sigma']:.3g}" if name == "gaussian" else f"k = {params['degree']}"
+        ax.set_title(f"{name} kernel, {desc}, λ = {c['lam'].value:.2g}", fontsize=10)
+        ex.state.update(kernel=name, params=params, alpha=res.alpha,
+                        train_accuracy=float(train), test_accuracy=float(test),
+                        n_support=int(np.count_nonzero(res.alpha)))
+        ex.set_readout(f"training accuracy <b>{100 * train:.1f} %</b> &nbsp; test accuracy "
+                       f"<b>{100 * test:.1f} %</b> &nbsp; non-zero α: {ex.state['n_support']} of {len(y)}"
+                       f" &nbsp; (T = {T} SGD steps)")
+
+    return Explorer(fig, controls, update, layout_rows=[["kernel", "lam"], ["sigma", "degree"]],
+                    title="Kernel SVM on two moons", css_class="kml-boundary-explorer")
+
+
+# ---------------------------------------------------------------------------------------
+# PSD lab
+# ---------------------------------------------------------------------------------------
+
+PSD_CANDIDATES = {
+    # name: (label, parameter name, (min, max, step, default), integer?)
+    "gaussian": ("Gaussian exp(−|x−x'|²/(2σ))", "σ", (0.02, 3.0, 0.02, 0.5), False),
+    "polynomial": ("polynomial (1 + x x')^k", "k", (1, 6, 1, 2), True),
+    "exponential": ("exponential exp(γ x x')", "γ", (-2.0, 2.0, 0.1, -1.0), False),
+    "bspline": ("B-spline B_n(x − x')", "n", (0, 7, 1, 2), True),
+    "min": ("min(x, x') on x ≥ 0", None, (0, 1, 1, 0), True),
+    "negative_distance": ("−|x − x'|", None, (0, 1, 1, 0), True),
+}
+
+
+def psd_points(n: int, candidate: str) -> np.ndarray:
+    """n evenly spaced 1-D points in [-1.5, 1.5] (shifted to [0, 3] for the min kernel)."""
+    x = np.linspace(-1.5, 1.5, n)
+    return (x + 1.5 if candidate == "min" else x)[:, None]
+
+
+def candidate_gram(candidate: str, X, param) -> np.ndarray:
+    """Gram matrix of a PSD-lab candidate with its parameter (``similarity`` allows non-kernels)."""
+    if candidate == "gaussian":
+        return similarity("gaussian", X, sigma=float(param))
+    if candidate == "polynomial":
+        return similarity("polynomial", X, degree=int(round(param)), c=1.0)
+    if candidate == "exponential":
+        return similarity("exponential", X, gamma=float(param))
+    if candidate == "bspline":
+        return similarity("bspline", X, order=int(round(param)))
+    return similarity(candidate, X)
+
+
+def _plain_tick(v, _pos=None):
+    return f"{v:g}"
+
+
+def make_psd_lab(candidate: str = "exponential", n: int = 16) -> Explorer:
+    """Pick a candidate similarity and its parameter; see its Gram matrix and spectrum.
+
+    A negative eigenvalue (hatched, vermillion) proves that the candidate is not a
+    kernel (HSS1 Def. 2-3). State: ``candidate``, ``param``, ``K``, ``eigenvalues``
+    (descending), ``psd``, ``smallest``, ``cauchy_schwarz`` (max |K_ij|/sqrt(K_ii K_jj),
+    at most 1 for a kernel).
+    """
+    from matplotlib.ticker import FuncFormatter, NullLocator
+
+    _plain = FuncFormatter(_plain_tick)
+    fig = _figure(9.6, 3.9)
+    ax_k, ax_e = fig.add_subplot(1, 2, 1), fig.add_subplot(1, 2, 2)
+    im = ax_k.imshow(np.zeros((n, n)), cmap="viridis", interpolation="nearest")
+    fig.colorbar(im, ax=ax_k, shrink=0.85)
+    label_axes(ax_k, "j", "i", "Gram matrix K")
+    from matplotlib.ticker import MaxNLocator
+
+    ax_k.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax_k.yaxis.set_major_locator(MaxNLocator(integer=True))
+    label_axes(ax_e, "index (descending)", "eigenvalue (symlog scale)", "spectrum of K")
+    bars: list = []
+    lo, hi, step, default = PSD_CANDIDATES[candidate][2]
+    controls = {
+        "candidate": W.Dropdown(options=[(v[0], k) for k, v in PSD_CANDIDATES.items()], value=candidate,
+                                description="similarity", layout=W.Layout(width="330px"),
+                                style={"description_width": "initial"}),
+        "param": W.FloatSlider(value=default, min=-2.0, max=7.0, step=step, description="parameter",
+                               continuous_update=False, style={"description_width": "initial"},
+                               layout=W.Layout(width="320px")),
+        "n": int_slider("points", n, 2, 40, width="260px"),
+    }
+
+    def configure(c, cand):
+        """Adjust the parameter slider to the candidate (without triggering a redraw)."""
+        label, pname, (lo_, hi_, step_, default_), _ = PSD_CANDIDATES[cand]
+        s = c["param"]
+        s.min, s.max = -1e9, 1e9
+        s.min, s.max, s.step, s.value = lo_, hi_, step_, default_
+        s.description = pname or "(no parameter)"
+        s.disabled = pname is None
+
+    def update(ex: Explorer) -> None:
+        c = ex.controls
+        cand = c["candidate"].value
+        if ex.state.get("candidate") != cand:
+            ex._busy = True
+            configure(c, cand)
+            ex._busy = False
+        label, pname, _, integer = PSD_CANDIDATES[cand]
+        param = int(round(c["param"].value)) if integer else float(c["param"].value)
+        X = psd_points(c["n"].value, cand)
+        K = candidate_gram(cand, X, param)
+        psd, smallest = is_psd(K)
+        lam = np.linalg.eigvalsh(K)[::-1]
+        cs = cauchy_schwarz_ratio(K)
+        im.set_data(K)
+        im.set_extent((-0.5, K.shape[1] - 0.5, K.shape[0] - 0.5, -0.5))
+        vmax = float(np.max(np.abs(K))) or 1.0
+        im.set_clim(float(K.min()), float(K.max()) if K.max() > K.min() else float(K.min()) + vmax)
+        for bar in bars:
+            bar.remove()
+        bars.clear()
+        scale = max(1.0, float(np.max(np.abs(lam))))
+        neg = lam < -1e-10 * scale
+        for k, (v, bad) in enumerate(zip(lam, neg)):
+            (b,) = ax_e.bar([k + 1], [v], color=OKABE_ITO["vermillion"] if bad else OKABE_ITO["blue"],
+                            hatch="//" if bad else None)
+            bars.append(b)
+        bars.append(ax_e.axhline(0, color=OKABE_ITO["black"], lw=0.8))
+        # symlog: small negative eigenvalues stay visible next to large positive ones
+        ax_e.set_yscale("symlog", linthresh=1e-3 * scale)
+        ax_e.yaxis.set_major_formatter(_plain)  # plain text ticks: mathtext is slow to lay out
+        ax_e.yaxis.set_minor_locator(NullLocator())
+        ax_e.relim()
+        ax_e.autoscale_view()
+        ax_e.set_xlim(0.3, len(lam) + 0.7)
+        ptxt = f", {pname} = {param}" if pname else ""
+        ax_k.set_title(f"K for {label}{ptxt}", fontsize=9)
+        ex.state.update(candidate=cand, param=param if pname else None, K=K, eigenvalues=lam,
+                        psd=bool(psd), smallest=float(smallest), cauchy_schwarz=float(cs),
+                        n_negative=int(np.sum(neg)))
+        verdict = ("<b style='color:#009E73'>PSD</b>: consistent with a kernel" if psd else
+                   f"<b style='color:#D55E00'>not PSD</b>: {int(np.sum(neg))} negative eigenvalue(s)"
+                   " — not a kernel")
+        ex.set_readout(f"{verdict} &nbsp; smallest eigenvalue {smallest:.3e} &nbsp; "
+                       f"max |K_ij|/√(K_ii K_jj) = {cs:.3f}")
+
+    ex = Explorer(fig, controls, update, layout_rows=[["candidate", "param", "n"]],
+                  title="PSD lab: is this similarity a kernel?", css_class="kml-psd-lab")
+    return ex

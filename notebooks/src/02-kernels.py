@@ -1,0 +1,501 @@
+# %% [markdown]
+# # 02 · Kernels
+#
+# [![Open in Binder](https://mybinder.org/badge_logo.svg)](https://mybinder.org/v2/gh/kmlteach/kmlteach/main?urlpath=lab/tree/notebooks/02-kernels.ipynb)
+#
+# *Sources: UML §16 (embeddings, the kernel trick, kernel SGD, exercises 2–6), HSS1 §1.1–1.2
+# (the class-mean classifier, positive definite kernels, closure properties, B-splines).*
+#
+# Chapter 01 learned halfspaces. Many samples are not separated by any halfspace in the space
+# where they live, yet become separable after a fixed non-linear map $\psi$ into a bigger
+# space. The price seems to be the dimension of that space, but every algorithm we met only
+# needs inner products $\langle\psi(x), \psi(x')\rangle$ — and for the right maps those are
+# cheap to compute directly. This is the *kernel trick*.
+#
+# **Objectives.** After this notebook you can
+# 1. lift data with an explicit feature map and see a linear separator become curved;
+# 2. compute Gram matrices and decide whether a similarity is a kernel;
+# 3. verify the kernel trick: kernel SGD equals SGD on explicit features (UML Lemma 16.3);
+# 4. derive the kernel perceptron, kernel ridge regression and the class-mean classifier.
+
+# %%
+import math
+
+import matplotlib.pyplot as plt
+import numpy as np
+
+from kmlteach import kernel_methods as km
+from kmlteach import kernels as kk
+from kmlteach import svm
+from kmlteach.datasets import line_example
+from kmlteach.plots.ch02 import (lift, plot_decision_regions, plot_eigenvalues, plot_gram,
+                                 plot_lifted_3d, plot_line_example, plot_preimage,
+                                 plot_regression_fit)
+from kmlteach.widgets.ch02 import boundary_data, embedding_data, psd_points
+
+SEED = 0
+rng = np.random.default_rng(SEED)
+
+# %% [markdown]
+# ## 1 · Embeddings: the line example (UML §16.1)
+#
+# Take the integers $-10, \dots, 10$ and label a point $+1$ when $|x| > 2$. On the real line a
+# halfspace is a threshold, and no threshold puts the middle block on one side and both tails
+# on the other. Map each point to $\psi(x) = (x, x^2)$: in the plane the positive points sit
+# high on the parabola, and the line $x_2 = 5$ separates them. In the notation of UML,
+# $h(x) = \operatorname{sign}(\langle w, \psi(x)\rangle - b)$ with $w = (0, 1)$, $b = 5$.
+
+# %%
+x, y = line_example()
+psi = kk.line_embedding(x)
+w, b = np.array([0.0, 1.0]), 5.0
+print("sign(<w, psi(x)> - b) equals y for every point:", bool(np.all(np.sign(psi @ w - b) == y)))
+print("back in input space the rule reads x^2 > 5, i.e. |x| > 2.236")
+
+fig, axes = plt.subplots(1, 2, figsize=(10, 3.6), layout="constrained")
+plot_line_example(x, y, ax=axes[0])
+plot_line_example(x, y, w, b, ax=axes[1], embedded=True)
+plt.show()
+
+# %% [markdown]
+# The same happens in two dimensions. Two concentric rings are not linearly separable, but
+# $\psi(x) = (x_1, x_2, x_1^2 + x_2^2)$ lifts the outer ring above the inner one. We fit the exact
+# soft-SVM of chapter 01 (objective (15.12) with a bias) *on the lifted points*; its plane
+# $\langle w, \psi(x)\rangle + b = 0$ in feature space is a quadratic curve in input space — its
+# *pre-image* — here close to a circle.
+
+# %%
+Xr, yr = embedding_data("rings")
+Psi_r = lift("rings", Xr)
+fit = svm.soft_svm(Psi_r, yr, 0.01, homogeneous=False)
+acc = np.mean(np.where(Psi_r @ fit.w + fit.b >= 0, 1, -1) == yr)
+print(f"w = ({fit.w[0]:.3f}, {fit.w[1]:.3f}, {fit.w[2]:.3f}),  b = {fit.b:.3f},  "
+      f"training accuracy {100 * acc:.1f} %")
+
+fig = plt.figure(figsize=(10, 4.5), layout="constrained")
+ax1 = fig.add_subplot(1, 2, 1)
+ax2 = fig.add_subplot(1, 2, 2, projection="3d")
+plot_preimage(Xr, yr, lambda P: lift("rings", P), fit.w, fit.b, ax=ax1)
+plot_lifted_3d(Psi_r, yr, fit.w, fit.b, ax=ax2, labels=("$x_1$", "$x_2$", "$x_1^2+x_2^2$"))
+plt.show()
+
+# %% [markdown]
+# **Kernel embedding explorer.** Choose a data set (the 1-D line example, rings, or an "xor"
+# pattern lifted with $x_1 x_2$), rotate the 3-D view with the elevation and azimuth sliders,
+# and change λ. Left: input space with the pre-image of the plane; right: feature space.
+
+# %%
+# NBVAL_IGNORE_OUTPUT
+from kmlteach.widgets.ch02 import make_embedding_explorer
+
+make_embedding_explorer()
+
+# %% [markdown]
+# ## 2 · Polynomial feature maps and the kernel trick (UML Example 16.1)
+#
+# Which map makes *every* polynomial of degree $k$ a linear function? Expanding
+# $(1 + \langle x, x'\rangle)^k$ with the multinomial theorem gives one term per monomial
+# $\prod_j x_j^{a_j}$ of degree $|a| \le k$, each appearing as a product "something of $x$ times
+# the same thing of $x'$". So
+#
+# $$\psi(x)_a = \sqrt{\frac{k!}{(k-|a|)!\,a_1!\cdots a_d!}}\ \prod_j x_j^{a_j}
+# \qquad\Longrightarrow\qquad \langle\psi(x), \psi(x')\rangle = (1 + \langle x, x'\rangle)^k.$$
+#
+# UML lists all $(d+1)^k$ *ordered* products instead (with repeats); merging repeats gives these
+# $\binom{d+k}{k}$ scaled monomials and the same inner products. `kk.polynomial_features`
+# builds them; the kernel computes the same numbers in $O(d)$ operations.
+
+# %%
+print("features for d = 2, k = 2:", ", ".join(kk.polynomial_feature_names(2, 2)))
+Xs = rng.normal(size=(6, 3))
+Phi = kk.polynomial_features(Xs, 3)
+K = kk.gram("polynomial", Xs, degree=3, c=1)
+print(f"d = 3, k = 3: {Phi.shape[1]} features;  max |Phi Phi^T - K| < 1e-10: "
+      f"{bool(np.max(np.abs(Phi @ Phi.T - K)) < 1e-10)}")
+print("\n   d    k   C(d+k, k)    (d+1)^k   kernel cost ~ d")
+for d in (2, 10, 100):
+    for k in (2, 4):
+        print(f"{d:4d} {k:4d} {math.comb(d + k, k):11,d} {(d + 1) ** k:10,d}   {d:6d}")
+
+# %% [markdown]
+# The min kernel $K(x, x') = \min\{x, x'\}$ on $\{1, \dots, N\}$ (UML ex. 16.4) has an even
+# simpler map: $\psi(x) = (\mathbb 1[x \ge 1], \dots, \mathbb 1[x \ge N])$, since the number of
+# $s \le N$ below both $x$ and $x'$ is $\min\{x, x'\}$.
+
+# %%
+xs_min = np.array([1, 2, 3, 5])
+Psi_min = kk.min_features(xs_min, N=5)
+print(Psi_min.astype(int))
+print("Psi Psi^T equals min(x, x'):", bool(np.array_equal(Psi_min @ Psi_min.T, np.minimum.outer(xs_min, xs_min))))
+
+# %% [markdown]
+# ## 3 · Kernels and Gram matrices
+#
+# A *kernel* is a function $k(x, x') = \langle\psi(x), \psi(x')\rangle$ for some map $\psi$ into
+# a Hilbert space. Given points $x_1, \dots, x_m$ its **Gram matrix** is $K_{ij} = k(x_i, x_j)$
+# (HSS1 (1.8)). `kk.gram(kernel, X, Y=None, **params)` computes it for
+#
+# | kernel | $k(x, x')$ | source |
+# |---|---|---|
+# | `"linear"` | $\langle x, x'\rangle$ | |
+# | `"polynomial"` | $(c + \langle x, x'\rangle)^k$ ($c = 0$: homogeneous) | UML Ex. 16.1, HSS1 (1.22) |
+# | `"gaussian"` | $\exp(-\lVert x - x'\rVert^2/(2\sigma))$ $= \exp(-\gamma\lVert x - x'\rVert^2)$, $\gamma = 1/(2\sigma)$ | UML Ex. 16.2, HSS1 §1.2.3.2 |
+# | `"exponential"` | $\exp(\gamma\langle x, x'\rangle)$, $\gamma \ge 0$ | HSS1 §1.2.3.2 |
+# | `"min"` | $\prod_j \min(x_j, x'_j)$, $x \ge 0$ | UML ex. 16.4 |
+# | `"bspline"` | $\prod_j B_{2p+1}(x_j - x'_j)$ | HSS1 (1.23) |
+#
+# Mind the Gaussian convention: UML's σ is *not* squared, HSS writes γ. Both are accepted
+# (never together). The B-spline $B_n$ is the box $\mathbb 1_{[-1/2, 1/2]}$ convolved with itself
+# $n$ times, a piecewise polynomial of degree $n$.
+
+# %%
+Xg = np.sort(rng.uniform(-2, 2, size=(30, 1)), axis=0)
+fig, axes = plt.subplots(1, 4, figsize=(13, 3.2), layout="constrained")
+for ax, (name, params, title) in zip(axes, [
+        ("polynomial", {"degree": 2}, "polynomial, k = 2"),
+        ("gaussian", {"sigma": 0.05}, "Gaussian, σ = 0.05"),
+        ("gaussian", {"sigma": 2.0}, "Gaussian, σ = 2"),
+        ("bspline", {"order": 3}, "B-spline, n = 3")]):
+    plot_gram(kk.gram(name, Xg, **params), ax=ax, title=title)
+plt.show()
+same = np.allclose(kk.gram("gaussian", Xg, sigma=0.5), kk.gram("gaussian", Xg, gamma=1.0))
+print("sigma = 0.5 (UML) and gamma = 1 (HSS) give the same Gram matrix:", same)
+t = np.linspace(-2.5, 2.5, 201)
+print("B-spline values: B_0(0) = {:.3f}, B_1(0.5) = {:.3f}, B_3(0) = {:.4f}, B_3(1) = {:.4f}".format(
+    *kk.bspline([0.0], 0), *kk.bspline([0.5], 1), *kk.bspline([0.0], 3), *kk.bspline([1.0], 3)))
+
+# %% [markdown]
+# ## 4 · Which similarities are kernels?
+#
+# If $k$ is a kernel, every Gram matrix is positive semi-definite: for any coefficients $c$,
+# $\sum_{ij} c_i c_j K_{ij} = \lVert\sum_i c_i\psi(x_i)\rVert^2 \ge 0$ (HSS1 (1.9)). Conversely
+# (HSS1 Def. 3, UML Lemma 16.2) a symmetric function all of whose Gram matrices are PSD *is* a
+# kernel. So one negative eigenvalue of one Gram matrix proves that a candidate is not a kernel.
+# `kk.is_psd(K)` returns the verdict and the smallest eigenvalue; `kk.similarity` computes Gram
+# matrices of candidates that are not kernels. Three classic failures:
+#
+# * $\exp(\gamma\, x x')$ with $\gamma < 0$: for $x = 1, x' = -1, \gamma = -1$ the Gram matrix
+#   $\begin{pmatrix} e^{-1} & e \\ e & e^{-1}\end{pmatrix}$ has determinant $e^{-2} - e^2 < 0$
+#   (HSS1 states the exponential kernel for every γ; its Taylor argument needs $\gamma \ge 0$);
+# * even-order B-splines $B_{2p}$: their Fourier transform $\operatorname{sinc}^{2p+1}$ changes sign;
+# * the negative distance $-\lVert x - x'\rVert$: zero diagonal, negative off-diagonal.
+#
+# A kernel also satisfies Cauchy–Schwarz, $k(x, x')^2 \le k(x, x)\,k(x', x')$ (HSS1 Prop. 4):
+# the $2\times 2$ Gram matrix has a non-negative determinant.
+
+# %%
+def show(v):
+    """An eigenvalue, with rounding noise below 1e-9 shown as 0."""
+    return "0 (to rounding)" if abs(v) < 1e-9 else f"{v:+.2e}"
+
+
+K_bad = kk.similarity("exponential", [[1.0], [-1.0]], gamma=-1.0)
+print("exp(-x x') on {1, -1}:", kk.is_psd(K_bad).psd, f"smallest eigenvalue {kk.is_psd(K_bad).smallest_eigenvalue:.4f}",
+      f"(e^-1 - e = {math.exp(-1) - math.e:.4f})")
+grid = psd_points(16, "bspline")
+rows = [("exponential, gamma = +1", kk.similarity("exponential", grid, gamma=1.0)),
+        ("exponential, gamma = -1", kk.similarity("exponential", grid, gamma=-1.0)),
+        ("B-spline order 2", kk.similarity("bspline", grid, order=2)),
+        ("B-spline order 3", kk.similarity("bspline", grid, order=3)),
+        ("negative distance", kk.similarity("negative_distance", grid))]
+for name, Kc in rows:
+    psd, lmin = kk.is_psd(Kc)
+    print(f"{name:<26} PSD: {str(psd):<5}  smallest eigenvalue {show(lmin):<16}  "
+          f"Cauchy-Schwarz ratio {kk.cauchy_schwarz_ratio(Kc):.3f}")
+
+fig, axes = plt.subplots(1, 3, figsize=(12, 3.4), layout="constrained")
+plot_gram(rows[2][1], ax=axes[0], title="B-spline, order 2 (16 points)")
+for ax, (name, Kc) in zip(axes[1:], [rows[2], rows[3]]):
+    plot_eigenvalues(np.linalg.eigvalsh(Kc), ax=ax, title=f"spectrum: {name}")
+    ax.set_yscale("symlog", linthresh=1e-3)
+plt.show()
+
+# %% [markdown]
+# **PSD lab.** Pick a candidate similarity and its parameter: the left panel shows its Gram
+# matrix on evenly spaced points, the right panel the eigenvalues on a symmetric-log scale —
+# negative ones are hatched in vermillion. Try the exponential with γ crossing 0, B-splines of
+# even and odd order, and a Gaussian with a tiny or huge σ.
+
+# %%
+# NBVAL_IGNORE_OUTPUT
+from kmlteach.widgets.ch02 import make_psd_lab
+
+make_psd_lab()
+
+# %% [markdown]
+# ### Building new kernels (HSS1 Prop. 5)
+#
+# Kernels can be combined without losing positive definiteness: (i) $\alpha_1 k_1 + \alpha_2 k_2$
+# with $\alpha_i \ge 0$; (ii) the product $k_1 k_2$; (iii) on pairs $(x_1, x_2)$ the tensor product
+# $k_1(x_1, x_1')k_2(x_2, x_2')$ and the direct sum $k_1(x_1, x_1') + k_2(x_2, x_2')$; (iv)
+# pointwise limits; (v) $f(x)f(x')$ for any $f$. The exponential kernel is the limit of its
+# Taylor partial sums $\sum_{i<n} (\gamma\langle x, x'\rangle)^i / i!$, each a non-negative
+# combination of homogeneous polynomial kernels — hence a kernel when $\gamma \ge 0$.
+
+# %%
+Xc = rng.normal(size=(20, 3))
+gauss, poly, lin = kk.make_kernel("gaussian", sigma=0.5), kk.make_kernel("polynomial", degree=2), kk.make_kernel("linear")
+combos = [("sum 2 k_gauss + 0.5 k_poly", kk.kernel_sum(gauss, poly, 2.0, 0.5)),
+          ("product k_gauss k_poly", kk.kernel_product(gauss, poly)),
+          ("tensor product on (x1:2, x3)", kk.tensor_product(gauss, lin, 2)),
+          ("direct sum on (x1, x2:3)", kk.direct_sum(gauss, lin, 1)),
+          ("f(x) f(x'), f = sum sin", kk.feature_product(lambda r: np.sin(r).sum()))]
+for name, k in combos:
+    print(f"{name:<30} PSD: {kk.is_psd(k(Xc)).psd}   smallest eigenvalue {show(kk.is_psd(k(Xc)).smallest_eigenvalue)}")
+target = kk.gram("exponential", Xc, gamma=0.3)
+for n in (1, 2, 4, 8, 16):
+    err = np.max(np.abs(kk.exponential_taylor_gram(Xc, gamma=0.3, n_terms=n) - target))
+    print(f"Taylor partial sum with {n:2d} terms: max error {err:.1e}")
+
+# %% [markdown]
+# ## 5 · The representer theorem and the kernel trick
+#
+# UML Theorem 16.1 (and HSS1 Theorem 6): for any objective $f(\langle w, \psi(x_1)\rangle, \dots,
+# \langle w, \psi(x_m)\rangle) + R(\lVert w\rVert)$ with $R$ non-decreasing, some minimiser is
+# $w = \sum_j \alpha_j \psi(x_j)$. The reason is geometric: a component $u$ orthogonal to every
+# $\psi(x_i)$ changes no prediction on the sample but adds $\lVert u\rVert^2$ to the norm. Then
+# $\langle w, \psi(x)\rangle = \sum_j \alpha_j k(x_j, x)$ and $\lVert w\rVert^2 = \alpha^\top K\alpha$:
+# the problem is about $\alpha \in \mathbb R^m$ and the Gram matrix only. `km.kernel_expansion`
+# evaluates such predictors from $K(\text{test}, \text{train})$.
+
+# %%
+Xp = rng.normal(size=(5, 2))
+Phi_p = kk.polynomial_features(Xp, 2)                      # 6 features, 5 points
+alpha = rng.normal(size=5)
+w_span = Phi_p.T @ alpha
+u = np.linalg.svd(Phi_p)[2][-1]                            # orthogonal to every psi(x_i)
+print("u is orthogonal to every psi(x_i):", bool(np.max(np.abs(Phi_p @ u)) < 1e-12))
+print("predictions on the sample unchanged:", np.allclose(Phi_p @ (w_span + u), Phi_p @ w_span))
+print(f"||w||^2: {w_span @ w_span:.4f} (span)  vs  {(w_span + u) @ (w_span + u):.4f} (with u)")
+Kp = kk.gram("polynomial", Xp, degree=2)
+print("alpha^T K alpha equals ||w||^2:", bool(np.isclose(alpha @ Kp @ alpha, w_span @ w_span)))
+
+# %% [markdown]
+# ## 6 · SGD for soft-SVM with kernels (UML §16.3)
+#
+# Chapter 01's SGD keeps $\theta^{(t)}$, a sum of vectors $y_i\psi(x_i)$. Writing
+# $\theta^{(t)} = \sum_j \beta_j^{(t)}\psi(x_j)$ gives the kernel version:
+#
+# * $\beta^{(1)} = 0$; for $t = 1..T$: $\alpha^{(t)} = \beta^{(t)}/(\lambda t)$; draw $i$; if
+#   $y_i \sum_j \alpha_j^{(t)} K(x_j, x_i) < 1$ then $\beta_i \mathrel{+}= y_i$;
+# * output $\bar\alpha = \frac1T\sum_t \alpha^{(t)}$, i.e. $\bar w = \sum_j \bar\alpha_j\psi(x_j)$.
+#
+# Lemma 16.3: with the same random indices this is *exactly* SGD on the features. `kernel_sgd_svm`
+# draws its indices like `svm.sgd_soft_svm`, so we can check the lemma to rounding error.
+
+# %%
+Xm, ym, Xt, yt = boundary_data()
+Phi_m = kk.polynomial_features(Xm, 3)
+K_m = kk.gram("polynomial", Xm, degree=3)
+for seed in range(3):
+    w_feat = svm.sgd_soft_svm(Phi_m, ym, 0.01, 2000, seed).w
+    a_ker = km.kernel_sgd_svm(K_m, ym, 0.01, 2000, seed).alpha
+    diff = np.max(np.abs(Phi_m.T @ a_ker - w_feat))
+    print(f"seed {seed}: sum_j alpha_j psi(x_j) equals w_bar of SGD on features (to 1e-10): {bool(diff < 1e-10)}")
+
+# %% [markdown]
+# With the Gaussian kernel the feature space is infinite-dimensional (UML Example 16.2), so
+# only the kernel version can run. The width σ controls how local the predictor is: a tiny σ
+# memorises the training points, a huge σ makes the boundary almost linear; the polynomial
+# degree plays a similar role. (Kernel SGD has no bias term, as in §16.3.)
+
+# %%
+fig, axes = plt.subplots(2, 3, figsize=(12, 7.6), layout="constrained")
+for ax, (name, params) in zip(axes.ravel(), [
+        ("gaussian", {"sigma": 0.005}), ("gaussian", {"sigma": 0.1}), ("gaussian", {"sigma": 5.0}),
+        ("polynomial", {"degree": 1}), ("polynomial", {"degree": 3}), ("polynomial", {"degree": 6})]):
+    res = km.kernel_sgd_svm(kk.gram(name, Xm, **params), ym, 0.001, 6000, 0)
+    test = np.mean(np.where(kk.gram(name, Xt, Xm, **params) @ res.alpha >= 0, 1, -1) == yt)
+    label = f"σ = {params['sigma']}" if name == "gaussian" else f"k = {params['degree']}"
+    plot_decision_regions(Xm, ym, lambda P: kk.gram(name, P, Xm, **params) @ res.alpha, ax=ax,
+                          lim=(-1.7, 2.7), n=90, title=f"{name}, {label}: test acc. {100 * test:.1f} %",
+                          legend=(ax is axes[0, 0]))
+plt.show()
+
+# %% [markdown]
+# **Decision-boundary explorer.** Switch between the Gaussian and polynomial kernels and slide
+# σ, the degree and λ; the readout reports training and test accuracy on a fresh sample.
+
+# %%
+# NBVAL_IGNORE_OUTPUT
+from kmlteach.widgets.ch02 import make_boundary_explorer
+
+make_boundary_explorer()
+
+# %% [markdown]
+# `km.KernelSVM` wraps the same procedure as a scikit-learn-style classifier (any two labels,
+# `fit`/`predict`/`decision_function`, default $T = 20m$ steps).
+
+# %%
+clf = km.KernelSVM(kernel="gaussian", sigma=0.1, lam=0.001, T=6000, seed=0).fit(Xm, ym)
+print(f"KernelSVM test accuracy: {100 * np.mean(clf.predict(Xt) == yt):.1f} %")
+
+# %% [markdown]
+# ## 7 · More kernel methods (UML ex. 16.2, 16.3, 16.6; HSS1 §1.2.1)
+#
+# **Kernel perceptron.** The batch perceptron adds $y_i\psi(x_i)$ to $w$ at each mistake, so $w$ is
+# always $\sum_j\alpha_j\psi(x_j)$ with $\alpha_j$ = $y_j$ × (number of updates on $j$), and the
+# mistake test $y_i\langle w, \psi(x_i)\rangle \le 0$ reads $y_i (K\alpha)_i \le 0$.
+
+# %%
+Xq, yq = embedding_data("rings")
+Kq = kk.gram("polynomial", Xq, degree=2)
+kp = km.kernel_perceptron(Kq, yq)
+pf = svm.perceptron(kk.polynomial_features(Xq, 2), yq)
+print(f"kernel perceptron: {kp.n_updates} updates, converged: {kp.converged}")
+print("same updates and same w as the perceptron on explicit features:",
+      kp.n_updates == pf.n_updates and bool(np.allclose(kk.polynomial_features(Xq, 2).T @ kp.alpha, pf.w)))
+
+# %% [markdown]
+# **Kernel ridge regression.** We minimise $\frac\lambda2\lVert w\rVert^2 + \frac1{2m}\sum_i
+# (\langle w, \psi(x_i)\rangle - y_i)^2$. With $w = \sum_j\alpha_j\psi(x_j)$ the gradient is
+# $K\big(\lambda\alpha + \frac1m(K\alpha - y)\big)$, which vanishes for
+#
+# $$\alpha = (K + \lambda m I)^{-1} y.$$
+#
+# (UML (16.8) writes $\lambda\lVert w\rVert^2$ without the ½, so its λ is half of ours — the same
+# factor as between (15.6) and (15.12).)
+
+# %%
+xr = np.sort(rng.uniform(0, 6, size=25))
+tr = np.sin(xr) + 0.2 * rng.normal(size=25)
+xs_plot = np.linspace(0, 6, 300)
+fits = {}
+for name, params, lam_r in [("gaussian", {"sigma": 0.005}, 1e-4), ("gaussian", {"sigma": 0.5}, 1e-3),
+                            ("polynomial", {"degree": 3}, 1e-3)]:
+    kr = km.kernel_ridge(kk.gram(name, xr[:, None], **params), tr, lam_r)
+    label = f"{name}, " + (f"σ = {params['sigma']}" if name == "gaussian" else f"k = {params['degree']}")
+    fits[label] = km.kernel_expansion(kk.gram(name, xs_plot[:, None], xr[:, None], **params), kr.alpha)
+    print(f"{label:<22} objective {kr.objective:.4f}")
+fig, ax = plt.subplots(figsize=(7, 3.8), layout="constrained")
+plot_regression_fit(xr, tr, xs_plot, fits, ax=ax, title="kernel ridge regression")
+ax.set_ylim(-2, 2)
+plt.show()
+
+# %% [markdown]
+# **Class-mean (Parzen) classifier.** Assign $x$ to the class whose mean $c_\pm$ in feature space
+# is closer. Expanding the squared distances, this is $\operatorname{sign}(\langle w, \psi(x)\rangle + b)$
+# with $w = c_+ - c_-$ and $b = \frac12(\lVert c_-\rVert^2 - \lVert c_+\rVert^2)$ (HSS1 (1.4)), and in
+# kernel values only (HSS1 (1.6), UML ex. 16.6)
+#
+# $$f(x) = \frac1{m_+}\sum_{y_i = +1} k(x, x_i) - \frac1{m_-}\sum_{y_i = -1} k(x, x_i) + b,\qquad
+# b = \tfrac12\Big(\tfrac1{m_-^2}\sum_{y_i = y_j = -1} k(x_i, x_j) - \tfrac1{m_+^2}\sum_{y_i = y_j = +1} k(x_i, x_j)\Big).$$
+#
+# With a Gaussian kernel the two sums are Parzen-window density estimates (HSS1 (1.7)).
+
+# %%
+fig, axes = plt.subplots(1, 2, figsize=(9, 4), layout="constrained")
+for ax, (name, params) in zip(axes, [("linear", {}), ("gaussian", {"sigma": 0.05})]):
+    cm = km.class_mean_classifier(kk.gram(name, Xm, **params), ym)
+    test = np.mean(cm.predict(kk.gram(name, Xt, Xm, **params)) == yt)
+    plot_decision_regions(Xm, ym, lambda P: cm.decision_function(kk.gram(name, P, Xm, **params)),
+                          ax=ax, lim=(-1.7, 2.7), n=90, legend=(ax is axes[0]),
+                          title=f"class means, {name}: test acc. {100 * test:.1f} %")
+plt.show()
+Phi2 = kk.polynomial_features(Xm, 2)
+cm2 = km.class_mean_classifier(kk.gram("polynomial", Xm, degree=2), ym)
+cp, cn = Phi2[ym > 0].mean(0), Phi2[ym < 0].mean(0)
+print("b from kernel values equals (||c-||^2 - ||c+||^2)/2:", bool(np.isclose(cm2.b, 0.5 * (cn @ cn - cp @ cp))))
+
+# %% [markdown]
+# ## 8 · Exercises
+#
+# Each exercise is checked against the reference implementation on several inputs.
+# Use `hint("02.xxx")` if you are stuck.
+#
+# **Exercise 1 (polynomial feature map).** For inputs $X$ of shape $(m, d)$ return explicit
+# features $\psi(x)$ (one row per point) with $\langle\psi(x), \psi(x')\rangle = (1 + \langle x, x'\rangle)^2$.
+# Any order of the features is accepted.
+
+# %%
+from kmlteach.exercises import check, hint, solution
+
+
+def poly_features(X):
+    ### BEGIN SOLUTION
+    m, d = X.shape
+    cols = [np.ones(m)] + [np.sqrt(2) * X[:, j] for j in range(d)] + [X[:, j] ** 2 for j in range(d)]
+    cols += [np.sqrt(2) * X[:, j] * X[:, k] for j in range(d) for k in range(j + 1, d)]
+    return np.column_stack(cols)
+    ### END SOLUTION
+
+
+check("02.poly_features", poly_features)
+
+# %% [markdown]
+# **Exercise 2 (Gram matrix).** Return the Gaussian Gram matrix
+# $K_{ij} = \exp(-\lVert X_i - Y_j\rVert^2/(2\sigma))$ in UML's convention.
+
+# %%
+def gaussian_gram(X, Y, sigma):
+    ### BEGIN SOLUTION
+    D = (X ** 2).sum(1)[:, None] + (Y ** 2).sum(1)[None, :] - 2 * X @ Y.T
+    return np.exp(-np.maximum(D, 0) / (2 * sigma))
+    ### END SOLUTION
+
+
+check("02.gram", gaussian_gram)
+
+# %% [markdown]
+# **Exercise 3 (kernel perceptron).** Given a Gram matrix $K$ and labels $y$ of a separable
+# sample, run the batch perceptron in kernel form: start from $\alpha = 0$; while some $i$ has
+# $y_i (K\alpha)_i \le 0$, take the *first* such $i$ and add $y_i$ to $\alpha_i$. Return $\alpha$.
+
+# %%
+def kernel_perceptron(K, y):
+    ### BEGIN SOLUTION
+    alpha = np.zeros(len(y))
+    while True:
+        bad = np.flatnonzero(y * (K @ alpha) <= 0)
+        if bad.size == 0:
+            return alpha
+        alpha[bad[0]] += y[bad[0]]
+    ### END SOLUTION
+
+
+check("02.kernel_perceptron", kernel_perceptron)
+
+# %% [markdown]
+# **Exercise 4 (kernel ridge).** Return the coefficients $\alpha$ of the minimiser of
+# $\frac\lambda2\lVert w\rVert^2 + \frac1{2m}\sum_i(\langle w, \psi(x_i)\rangle - y_i)^2$ from the Gram matrix.
+
+# %%
+def kernel_ridge(K, y, lam):
+    ### BEGIN SOLUTION
+    m = len(y)
+    return np.linalg.solve(K + lam * m * np.eye(m), y)
+    ### END SOLUTION
+
+
+check("02.kernel_ridge", kernel_ridge)
+
+# %% [markdown]
+# **Exercise 5 (class-mean classifier).** Given `K_test[a, j]` $= k(z_a, x_j)$, the training Gram
+# matrix `K` and labels `y`, return the scores $f(z_a)$ of HSS1 (1.6) *including* the offset $b$.
+
+# %%
+def class_mean_scores(K_test, K, y):
+    ### BEGIN SOLUTION
+    p, n = y > 0, y < 0
+    b = 0.5 * (K[np.ix_(n, n)].mean() - K[np.ix_(p, p)].mean())
+    return K_test[:, p].mean(1) - K_test[:, n].mean(1) + b
+    ### END SOLUTION
+
+
+check("02.class_mean", class_mean_scores)
+
+# %% [markdown]
+# ## Summary
+#
+# * A feature map $\psi$ turns non-linear problems into linear ones; a plane in feature space is a
+#   curve (its pre-image) in input space.
+# * A kernel computes $\langle\psi(x), \psi(x')\rangle$ directly: $(1 + \langle x, x'\rangle)^k$ covers all
+#   monomials of degree $\le k$ at $O(d)$ cost; the Gaussian kernel has an infinite-dimensional ψ.
+# * A similarity is a kernel exactly when all its Gram matrices are PSD; one negative eigenvalue
+#   disproves it. Sums, products, tensor products, limits and $f(x)f(x')$ of kernels are kernels.
+# * By the representer theorem, regularised linear learning needs only α and the Gram matrix:
+#   kernel SGD equals SGD on features (Lemma 16.3), and the perceptron, ridge regression and the
+#   class-mean classifier all have kernel forms.
+#
+# Next: [03 · Kernels in the RKHS and for structured data](03-kernels-rkhs.ipynb) — centring,
+# kernel PCA and kernels on strings and graphs.
