@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import numpy as np
-import pytest
+from exercise_contract import exercise_contract
 
-from kmlteach.exercises import check, get
+from kmlteach.exercises import check
 
 IDS = ["02.poly_features", "02.gram", "02.kernel_perceptron", "02.kernel_ridge", "02.class_mean"]
 
@@ -55,40 +55,8 @@ WRONG = {
 }
 
 
-@pytest.mark.parametrize("ex_id", IDS)
-def test_reference_and_independent_solution_pass(ex_id, capsys):
-    ex = get(ex_id)
-    assert ex is not None
-    assert check(ex_id, ex.reference)
-    assert check(ex_id, INDEPENDENT[ex_id])
-    assert "✓" in capsys.readouterr().out
-
-
-@pytest.mark.parametrize("ex_id", IDS)
-def test_wrong_answer_fails_with_message(ex_id, capsys):
-    assert not check(ex_id, WRONG[ex_id])
-    out = capsys.readouterr().out
-    assert "✗" in out and "expected" in out and "hint" in out
-
-
-@pytest.mark.parametrize("ex_id", IDS)
-def test_stub_reports_not_implemented(ex_id, capsys):
-    def stub(*args):
-        raise NotImplementedError
-
-    assert not check(ex_id, stub)
-    assert "not implemented yet" in capsys.readouterr().out
-
-
-@pytest.mark.parametrize("ex_id", IDS)
-def test_written_solutions_pass(ex_id):
-    """The solution text shown to students is itself a correct answer."""
-    ex = get(ex_id)
-    ns: dict = {"np": np}
-    exec(ex.solution, ns)
-    fn = [v for k, v in ns.items() if callable(v) and getattr(v, "__module__", None) is None and k != "np"]
-    assert len(fn) == 1
-    assert check(ex_id, fn[0], verbose=False)
+(test_reference_and_independent_solution_pass, test_wrong_answer_fails_with_message,
+ test_stub_reports_not_implemented, test_written_solutions_pass) = exercise_contract(IDS, INDEPENDENT, WRONG)
 
 
 def test_poly_features_rejects_wrong_shapes(capsys):
