@@ -75,7 +75,7 @@ def _smo_example():
     return (Z, -np.ones(4), s, 10.0, np.zeros(4), 0, 1e-6, -1.0, 1000)
 
 
-@jit
+@jit(warmup=lambda: (np.ones(3), np.ones(3)))
 def _dot(a, b):
     acc = 0.0
     for q in range(a.shape[0]):
@@ -83,7 +83,12 @@ def _dot(a, b):
     return acc
 
 
-@jit
+def _fetch_row_example():
+    return (1, np.ones((3, 2)), 3, np.zeros((2, 3)), np.full(3, -1, dtype=np.int64),
+            np.full(2, -1, dtype=np.int64), np.zeros(1, dtype=np.int64), -1)
+
+
+@jit(warmup=_fetch_row_example)
 def _fetch_row(i, Z, n_active, cache, slot_of, owner, clock, keep):
     """Slot of the cached row Q[i, k] = <z_i, z_k>, k < n_active (positions); the
     slot ``keep`` (the row of the other working variable) is never evicted."""
@@ -104,7 +109,7 @@ def _fetch_row(i, Z, n_active, cache, slot_of, owner, clock, keep):
     return sl
 
 
-@jit
+@jit(warmup=lambda: (np.ones((3, 2)), 0, 2))
 def _swap_rows(A, a, b):
     for q in range(A.shape[1]):
         tmp = A[a, q]

@@ -21,15 +21,18 @@ solvers live in :mod:`kmlteach._svm_solvers`.
 from __future__ import annotations
 
 import warnings
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
 from . import _svm_solvers as _S
-from ._estimator import BaseEstimator, ClassifierMixin, check_is_fitted
 from ._jit import jit
-from ._validation import (_check_real_scalar, as_vector, check_binary_labels, check_int,
-                          check_multiclass_labels, check_positive, check_rng, check_X, check_Xy)
+from ._margins import (_objective, distance_to_hyperplane, functional_margins, geometric_margin,
+                       geometric_margins, hinge_objective, signed_distance, soft_svm_objective,
+                       support_vectors)
+from ._perceptron import (PerceptronResult, SubgradientPerceptronResult, perceptron,
+                          subgradient_perceptron)
+from ._validation import as_vector, check_int, check_positive, check_rng, check_Xy
 
 __all__ = [
     "signed_distance", "distance_to_hyperplane", "functional_margins", "geometric_margins",
@@ -38,333 +41,6 @@ __all__ = [
     "sgd_indices", "PerceptronResult", "SubgradientPerceptronResult", "HardSVMResult",
     "SoftSVMResult", "SGDSoftSVMResult", "HardSVM", "SoftSVM",
 ]
-
-
-# --------------------------------------------------------------------------------------
-# validation helpers shared by the functions of this module
-# --------------------------------------------------------------------------------------
-
-def _points_and_w(X, w, *, nonzero: bool = True):
-    """X as (m, d) (a single point of shape (d,) becomes (1, d)), w of length d."""
-    single = np.ndim(X) == 1 if not isinstance(X, (str, bytes)) and X is not None else False
-    Xa = check_X(np.atleast_2d(X) if single else X, "X")
-    wa = as_vector(w, "w", length=Xa.shape[1])
-    if nonzero and not np.any(wa):
-        raise ValueError("w must be a non-zero vector: the hyperplane <w, x> + b = 0 is "
-                         "undefined for w = 0")
-    return Xa, wa, single
-
-
-def _scalar(b, name: str) -> float:
-    return _check_real_scalar(b, name)
-
-
-# --------------------------------------------------------------------------------------
-# geometry: distances and margins (UML §15.1, Claim 15.1; HSS2 §2.3.1)
-# --------------------------------------------------------------------------------------
-
-def signed_distance(X, w, b=0.0):
-    """Signed distance ``(<w, x> + b) / ||w||`` of points to the hyperplane (w, b).
-
-    UML Claim 15.1 states that for ``||w|| = 1`` the distance of ``x`` to
-    ``{v : <w, v> + b = 0}`` is ``|<w, x> + b|``; dividing by ``||w||`` removes the
-    normalisation. The sign tells the side: positive where ``<w, x> + b > 0``.
-
-    Parameters
-    ----------
-    X : array_like, shape (m, d) or (d,)
-        Points (one point may be given as a vector).
-    w : array_like, shape (d,)
-        Normal vector, non-zero.
-    b : float, default=0.0
-        Offset.
-
-    Returns
-    -------
-    ndarray of shape (m,), or float for a single point.
-
-    Examples
-    --------
-    >>> signed_distance([[3.0, 4.0]], [0.0, 2.0], 2.0)
-    array([5.])
-    """
-    Xa, wa, single = _points_and_w(X, w)
-    b = _scalar(b, "b")
-    out = (Xa @ wa + b) / np.linalg.norm(wa)
-    return float(out[0]) if single else out
-
-
-def distance_to_hyperplane(X, w, b=0.0):
-    """Euclidean distance ``|<w, x> + b| / ||w||`` of points to the hyperplane (w, b)
-    (UML Claim 15.1). Same arguments as :func:`signed_distance`."""
-    out = signed_distance(X, w, b)
-    return abs(out) if isinstance(out, float) else np.abs(out)
-
-
-def functional_margins(X, y, w, b=0.0):
-    """Functional margins ``y_i (<w, x_i> + b)``: positive iff x_i is on its correct side.
-
-    Parameters
-    ----------
-    X : array_like, shape (m, d)
-    y : array_like, shape (m,), labels in {-1, +1} (one class is allowed here)
-    w : array_like, shape (d,)   (may be zero)
-    b : float, default=0.0
-
-    Returns
-    -------
-    ndarray of shape (m,)
-    """
-    Xa = check_X(X, "X")
-    ya = check_binary_labels(y, "y", n=Xa.shape[0], require_both=False)
-    wa = as_vector(w, "w", length=Xa.shape[1])
-    b = _scalar(b, "b")
-    return ya * (Xa @ wa + b)
-
-
-def geometric_margins(X, y, w, b=0.0):
-    """Geometric margins ``y_i (<w, x_i> + b) / ||w||`` (signed distances, positive on
-    the correct side). Their minimum is the margin of (w, b) on the sample."""
-    Xa, wa, _ = _points_and_w(X, w)
-    ya = check_binary_labels(y, "y", n=Xa.shape[0], require_both=False)
-    b = _scalar(b, "b")
-    return ya * (Xa @ wa + b) / np.linalg.norm(wa)
-
-
-def geometric_margin(X, y, w, b=0.0) -> float:
-    """Margin of the hyperplane (w, b) on the sample: ``min_i y_i(<w,x_i> + b)/||w||``
-    (UML (15.1)). Negative when (w, b) misclassifies some point."""
-    return float(np.min(geometric_margins(X, y, w, b)))
-
-
-def support_vectors(X, y, w, b=0.0, rtol=1e-6):
-    """Indices of the points that attain the margin of (w, b) on the sample.
-
-    For the hard-SVM solution (w0, b0) these are the points with
-    ``y_i(<w0, x_i> + b0) = 1`` (UML Theorem 15.8). A point counts when its geometric
-    margin is within ``rtol * max(|margin|, max_i ||x_i||)`` of the minimum.
-
-    Returns
-    -------
-    ndarray of int64, sorted.
-    """
-    gm = geometric_margins(X, y, w, b)
-    rtol = check_positive(rtol, "rtol")
-    Xa = np.asarray(X, dtype=np.float64)
-    scale = max(abs(float(gm.min())), float(np.max(np.linalg.norm(Xa, axis=1))), 1e-300)
-    return np.flatnonzero(gm <= gm.min() + rtol * scale).astype(np.int64)
-
-
-def hinge_objective(w, X, y, lam, b=0.0) -> float:
-    """Alias of :func:`soft_svm_objective`."""
-    return soft_svm_objective(w, X, y, lam, b)
-
-
-def soft_svm_objective(w, X, y, lam, b=0.0) -> float:
-    """The soft-SVM objective of UML (15.12): ``(λ/2)||w||² + (1/m) Σ max(0, 1 - y_i(<w,x_i> + b))``.
-
-    Note the argument order (w first), so that ``soft_svm_objective(res.w, X, y, lam)``
-    reads like F(w).
-    """
-    Xa = check_X(X, "X")
-    ya = check_binary_labels(y, "y", n=Xa.shape[0], require_both=False)
-    wa = as_vector(w, "w", length=Xa.shape[1])
-    lam = check_positive(lam, "lam")
-    b = _scalar(b, "b")
-    return _objective(wa, b, Xa, ya, lam)
-
-
-def _objective(w, b, X, y, lam) -> float:
-    return float(0.5 * lam * (w @ w) + np.mean(np.maximum(0.0, 1.0 - y * (X @ w + b))))
-
-
-# --------------------------------------------------------------------------------------
-# the Batch Perceptron (UML §9.1.2; HSS2 §2.2.1, Theorem 10)
-# --------------------------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class PerceptronResult:
-    """Output of :func:`perceptron`.
-
-    Attributes
-    ----------
-    w : ndarray (d,)         final weight vector
-    n_updates : int          number of updates (mistakes corrected)
-    converged : bool         True when w separates the sample (no mistake left)
-    history : ndarray (n_updates,) of int64
-        index of the example used at each update, in order
-    w_path : ndarray (n_updates + 1, d) or None
-        w after 0, 1, ..., n_updates updates (None when it would exceed 2·10⁶ numbers)
-    """
-
-    w: np.ndarray
-    n_updates: int
-    converged: bool
-    history: np.ndarray
-    w_path: np.ndarray | None = field(default=None, repr=False)
-
-
-def perceptron(X, y, max_updates=100_000):
-    """Batch Perceptron (UML §9.1.2) for homogeneous halfspaces, started at w = 0.
-
-    Repeat: if some i has ``y_i <w, x_i> <= 0`` (a mistake), set ``w <- w + y_i x_i``;
-    otherwise stop and return w. The violating example used is always the **first one in
-    data order** (smallest i), which makes the run deterministic.
-
-    The mistake test uses ``<= 0``: a point exactly on the hyperplane is a mistake.
-    HSS2 §2.2.1 prints the opposite convention (``y<x, w> >= 0`` counts as correct),
-    under which nothing ever happens from w = 0, since every score is then 0.
-
-    If the sample is separable with margin γ by a unit vector and ``R = max_i ||x_i||``,
-    at most ``(R/γ)²`` updates are made (Novikoff; HSS2 Theorem 10, UML Theorem 9.1).
-    For a halfspace with bias, append a constant feature: ``np.c_[X, np.ones(m)]``.
-
-    Parameters
-    ----------
-    X : array_like, shape (m, d)
-    y : array_like, shape (m,), labels in {-1, +1} (both present)
-    max_updates : int, default=100_000
-        Stop (with ``converged=False``) after this many updates; needed when the
-        sample is not separable.
-
-    Returns
-    -------
-    PerceptronResult
-        ``.w``, ``.n_updates``, ``.converged``, ``.history``, ``.w_path``.
-
-    Examples
-    --------
-    >>> r = perceptron([[1.0, 0.0], [-1.0, 0.5]], [1, -1])
-    >>> r.w, r.n_updates, r.converged
-    (array([1., 0.]), 1, True)
-    """
-    X, y = check_Xy(X, y)
-    max_updates = check_int(max_updates, "max_updates", minimum=1)
-    w, hist, converged = _perceptron_kernel(X, y, max_updates)
-    n = int(hist.shape[0])
-    path = None
-    if (n + 1) * X.shape[1] <= 2_000_000:
-        path = np.vstack([np.zeros((1, X.shape[1])), np.cumsum(y[hist, None] * X[hist], axis=0)])
-    return PerceptronResult(w=w, n_updates=n, converged=bool(converged), history=hist, w_path=path)
-
-
-def _perceptron_example():
-    return (np.array([[1.0, 0.2], [-1.0, 0.5], [0.3, 1.0]]), np.array([1.0, -1.0, 1.0]), 100)
-
-
-@jit(warmup=_perceptron_example)
-def _perceptron_kernel(X, y, max_updates):
-    m, d = X.shape
-    w = np.zeros(d)
-    hist = np.empty(max_updates, dtype=np.int64)
-    n = 0
-    converged = False
-    while True:
-        found = -1
-        for i in range(m):
-            s = 0.0
-            for q in range(d):
-                s += w[q] * X[i, q]
-            if y[i] * s <= 0.0:
-                found = i
-                break
-        if found < 0:
-            converged = True
-            break
-        if n >= max_updates:
-            break
-        for q in range(d):
-            w[q] += y[found] * X[found, q]
-        hist[n] = found
-        n += 1
-    return w, hist[:n].copy(), converged
-
-
-@dataclass(frozen=True)
-class SubgradientPerceptronResult:
-    """Output of :func:`subgradient_perceptron`.
-
-    Attributes
-    ----------
-    w : ndarray (d,)
-    n_iter : int              number of subgradient steps taken
-    converged : bool          True when f(w) < 1, i.e. w separates the sample
-    history : ndarray of int64   the index i* used at each step
-    objective : ndarray       f(w) before each step and at the end (n_iter + 1 values)
-    """
-
-    w: np.ndarray
-    n_iter: int
-    converged: bool
-    history: np.ndarray
-    objective: np.ndarray
-
-
-def subgradient_perceptron(X, y, eta=1.0, max_iter=100_000):
-    """Subgradient descent on ``f(w) = max_i (1 - y_i <w, x_i>)`` (UML §14 ex. 3b–c).
-
-    Start at w = 0. At each step take ``i* = argmax_i (1 - y_i <w, x_i>)`` (the example
-    with the smallest margin; the first one on ties); ``v = -y_{i*} x_{i*}`` is a
-    subgradient of f at w, and the step is ``w <- w - eta v = w + eta y_{i*} x_{i*}``.
-    Stop as soon as ``f(w) < 1``: then every ``y_i <w, x_i> > 0``, so w separates S.
-
-    While f(w) >= 1 the chosen example has ``y_{i*} <w, x_{i*}> <= 0``: this is the
-    Batch Perceptron that always corrects the *worst* mistake, so the perceptron
-    analysis applies for every eta > 0: at most ``(R ||w*||)²`` steps, where w* is the
-    minimum-norm vector with all ``y_i <w*, x_i> >= 1`` (``||w*|| = 1/γ``).
-
-    Parameters
-    ----------
-    X : array_like (m, d); y : array_like (m,) in {-1, +1}
-    eta : float > 0, default=1.0
-    max_iter : int, default=100_000
-
-    Returns
-    -------
-    SubgradientPerceptronResult
-    """
-    X, y = check_Xy(X, y)
-    eta = check_positive(eta, "eta")
-    max_iter = check_int(max_iter, "max_iter", minimum=1)
-    w, hist, fvals, converged = _subgradient_perceptron_kernel(X, y, eta, max_iter)
-    return SubgradientPerceptronResult(w=w, n_iter=int(hist.shape[0]), converged=bool(converged),
-                                       history=hist, objective=fvals)
-
-
-def _subgradient_example():
-    return (np.array([[1.0, 0.2], [-1.0, 0.5], [0.3, 1.0]]), np.array([1.0, -1.0, 1.0]), 1.0, 100)
-
-
-@jit(warmup=_subgradient_example)
-def _subgradient_perceptron_kernel(X, y, eta, max_iter):
-    m, d = X.shape
-    w = np.zeros(d)
-    hist = np.empty(max_iter, dtype=np.int64)
-    fvals = np.empty(max_iter + 1)
-    n = 0
-    converged = False
-    while True:
-        istar = 0
-        fmax = -np.inf
-        for i in range(m):
-            s = 0.0
-            for q in range(d):
-                s += w[q] * X[i, q]
-            v = 1.0 - y[i] * s
-            if v > fmax:
-                fmax = v
-                istar = i
-        fvals[n] = fmax
-        if fmax < 1.0:
-            converged = True
-            break
-        if n >= max_iter:
-            break
-        for q in range(d):
-            w[q] += eta * y[istar] * X[istar, q]
-        hist[n] = istar
-        n += 1
-    return w, hist[:n].copy(), fvals[:n + 1].copy(), converged
 
 
 # --------------------------------------------------------------------------------------
@@ -412,16 +88,26 @@ def hard_svm(X, y, homogeneous=False):
     """Hard-SVM: the separating hyperplane with the largest margin, solved exactly.
 
     Solves UML (15.2) ``min ||w||² s.t. y_i(<w, x_i> + b) >= 1`` (or (15.3) with b = 0
-    when ``homogeneous=True``) through its dual (15.11). The solver is SMO with
-    libsvm's second-order working-set selection and shrinking, applied to the dual in
-    its *nearest-points* scaling: with ``β = α / Σ_{y_i = +1} α_i`` the dual becomes
-    "find the closest points of the convex hulls of the two classes" (of the points
-    ``y_i x_i`` and the origin when homogeneous; Bennett & Bredensteiner 2000 — not in
-    the course sources). That problem is bounded even when the sample is *not*
-    separable — its value is then 0 — so non-separability is detected reliably instead
-    of α diverging. From its solution ``u`` (length δ): ``γ = δ/2`` (``δ``
-    homogeneous), ``α = 2β/δ²`` (``β/δ²``), ``w = Σ α_i y_i x_i`` and ``b`` is the
-    midpoint of the gap between the classes along w.
+    when ``homogeneous=True``) through its dual (15.11),
+    ``max Σα_i - ½||Σ α_i y_i x_i||²`` over α >= 0 (plus ``Σ α_i y_i = 0`` with a bias),
+    then ``w = Σ α_i y_i x_i``. The solver is SMO (sequential minimal optimisation) with
+    libsvm's second-order working-set selection, incrementally updated gradients,
+    cached rows ``<x_i, x_k>`` computed on demand and shrinking, in two forms:
+
+    1. with a bias, first libsvm's own form (C = ∞, α = 0 at the start, so the
+       iterations follow ``SVC(kernel="linear", C=1e10)``). Its dual is unbounded
+       when the sample is not separable, so this run is only trusted once some iterate
+       w separates the two classes (checked every 200 iterations);
+    2. otherwise, and always without a bias, the *nearest-points* scaling
+       ``β = α / Σ_{y_i = +1} α_i``: the closest points of the convex hulls of the two
+       classes (without bias: the point of the hull of the ``y_i x_i`` closest to the
+       origin; Bennett & Bredensteiner 2000, not in the course sources). This problem is
+       bounded even for a non-separable sample — its value is then 0 — so
+       non-separability is detected reliably. From its solution ``u`` of length δ:
+       ``α = 2β/δ²`` (``β/δ²`` without bias).
+
+    ``b`` is the midpoint of the gap between the classes along w, and the result is
+    returned only if every ``y_i(<w, x_i> + b) > 0``.
 
     Parameters
     ----------
@@ -438,8 +124,8 @@ def hard_svm(X, y, homogeneous=False):
     Raises
     ------
     ValueError
-        If the sample is not linearly separable (message "not linearly separable"),
-        including when the margin is below 1e-9 of the data's radius.
+        If the sample is not linearly separable (message "not linearly separable");
+        numerically this means the margin is below 1e-9 times the radius of the data.
 
     Examples
     --------
@@ -764,133 +450,5 @@ def _sgd_soft_svm_kernel(X, y, lam, idx, checkpoints):
     return wbar, w_last, n_updates, W_cp
 
 
-# --------------------------------------------------------------------------------------
-# estimators
-# --------------------------------------------------------------------------------------
-
-class _LinearBinary(ClassifierMixin, BaseEstimator):
-    """Shared fit/predict plumbing: any two labels are mapped to -1/+1."""
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.classifier_tags.multi_class = False   # binary only
-        return tags
-
-    @staticmethod
-    def _check_X(X):
-        """Our validation gate, plus the exact messages scikit-learn's checks expect for
-        complex and empty input."""
-        if X is not None and not isinstance(X, (str, bytes)):
-            arr = np.asarray(X) if not hasattr(X, "dtype") else X
-            if np.iscomplexobj(arr):
-                raise ValueError("Complex data not supported: X must be real-valued")
-            if getattr(arr, "dtype", None) == object:
-                try:
-                    arr.astype(np.float64)
-                except TypeError as exc:      # e.g. a dict inside X
-                    raise TypeError(f"X must hold numbers: {exc}") from None
-            shape = np.shape(arr)
-            if len(shape) == 1:
-                raise ValueError(f"X must be a 2-D array (n_samples, n_features), got shape "
-                                 f"{shape}. Reshape your data with X.reshape(-1, 1) (one "
-                                 "feature) or X.reshape(1, -1) (one sample).")
-            if len(shape) == 2 and shape[0] == 0:
-                raise ValueError(f"Found array with 0 sample(s) (shape={shape}) while a minimum "
-                                 "of 1 is required (X is empty).")
-            if len(shape) == 2 and shape[1] == 0:
-                raise ValueError(f"Found array with 0 feature(s) (shape={shape}) while a minimum "
-                                 "of 1 is required (X has no columns).")
-        return check_X(X, "X")
-
-    def _fit_labels(self, X, y):
-        X = self._check_X(X)
-        if y is None:
-            raise ValueError(f"{type(self).__name__} requires y to be passed, but the target y is None")
-        ya = np.asarray(y)
-        if ya.dtype.kind == "f" and ya.ndim == 1 and np.all(np.isfinite(ya)) \
-                and np.any(ya != np.round(ya)):
-            raise ValueError("Unknown label type: continuous values in y; y must hold class "
-                             "labels (any two distinct values)")
-        classes, idx = check_multiclass_labels(y, "y", n=X.shape[0], min_classes=1)
-        if classes.size < 2:
-            raise ValueError(f"y must contain 2 classes for binary classification, got 1 class "
-                             f"({classes[0]!r})")
-        if classes.size > 2:
-            raise ValueError(f"Only binary classification is supported: y must contain exactly "
-                             f"2 classes, got {classes.size}")
-        self.classes_ = classes
-        self.n_features_in_ = X.shape[1]
-        return X, np.where(idx == 1, 1.0, -1.0)
-
-    def _set_linear(self, w, b):
-        self.coef_ = np.asarray(w, dtype=np.float64).reshape(1, -1)
-        self.intercept_ = np.array([float(b)])
-
-    def decision_function(self, X):
-        """``<w, x> + b`` for each row of X (positive means ``classes_[1]``)."""
-        check_is_fitted(self)
-        Xa = self._check_X(X)
-        if Xa.shape[1] != self.n_features_in_:
-            raise ValueError(f"X has {Xa.shape[1]} features, but {type(self).__name__} is "
-                             f"expecting {self.n_features_in_} features as input")
-        return Xa @ self.coef_[0] + self.intercept_[0]
-
-    def predict(self, X):
-        """``classes_[1]`` where the decision function is > 0, else ``classes_[0]``."""
-        scores = self.decision_function(X)
-        return self.classes_[(scores > 0).astype(np.int64)]
-
-
-class HardSVM(_LinearBinary):
-    """Hard-margin linear SVM (UML (15.2)/(15.3)) as a scikit-learn style classifier.
-
-    Parameters
-    ----------
-    homogeneous : bool, default=False   no bias (hyperplanes through the origin)
-
-    Attributes
-    ----------
-    coef_ (1, d), intercept_ (1,), classes_ (2,), support_ (int indices), margin_,
-    dual_coef_ (α, shape (m,)).
-
-    ``fit`` raises ``ValueError`` ("not linearly separable") when no separating
-    hyperplane exists.
-    """
-
-    def __init__(self, homogeneous=False):
-        self.homogeneous = homogeneous
-
-    def fit(self, X, y):
-        X, ypm = self._fit_labels(X, y)
-        r = hard_svm(X, ypm, homogeneous=bool(self.homogeneous))
-        self._set_linear(r.w, r.b)
-        self.support_ = r.support
-        self.margin_ = r.margin
-        self.dual_coef_ = r.alpha
-        return self
-
-
-class SoftSVM(_LinearBinary):
-    """Soft-margin linear SVM minimising UML (15.12) ``(λ/2)||w||² + mean hinge``.
-
-    Parameters
-    ----------
-    lam : float > 0, default=0.01
-    homogeneous : bool, default=False   (False: with an unregularised bias b)
-
-    Attributes
-    ----------
-    coef_ (1, d), intercept_ (1,), classes_ (2,), objective_, dual_coef_ (α, (m,)).
-    """
-
-    def __init__(self, lam=0.01, homogeneous=False):
-        self.lam = lam
-        self.homogeneous = homogeneous
-
-    def fit(self, X, y):
-        X, ypm = self._fit_labels(X, y)
-        r = soft_svm(X, ypm, self.lam, homogeneous=bool(self.homogeneous))
-        self._set_linear(r.w, r.b)
-        self.objective_ = r.objective
-        self.dual_coef_ = r.alpha
-        return self
+# the estimators are defined in their own module (they need hard_svm / soft_svm above)
+from ._svm_estimators import HardSVM, SoftSVM  # noqa: E402

@@ -618,7 +618,8 @@ def test_kernels_are_registered_with_warmup():
     from kmlteach._jit import registered
 
     reg = registered()
-    for name in ["kmlteach.svm._perceptron_kernel", "kmlteach.svm._subgradient_perceptron_kernel",
+    for name in ["kmlteach._perceptron._perceptron_kernel",
+                 "kmlteach._perceptron._subgradient_perceptron_kernel",
                  "kmlteach.svm._sgd_soft_svm_kernel", "kmlteach._svm_solvers._smo_kernel",
                  "kmlteach._svm_solvers._dcd_kernel"]:
         fn, example = reg[name]
