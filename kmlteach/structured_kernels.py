@@ -320,8 +320,11 @@ def convolution_kernel(x, y, relation: Callable, part_kernels) -> float:
     """
     if not callable(relation):
         raise TypeError(f"relation must be a callable returning decompositions, got {_describe(relation)}")
-    dx = [tuple(z) for z in relation(x)]
-    dy = [tuple(z) for z in relation(y)]
+    try:
+        dx = [tuple(z) for z in relation(x)]
+        dy = [tuple(z) for z in relation(y)]
+    except TypeError as exc:
+        raise TypeError(f"relation must return a list of decompositions (tuples of parts): {exc}") from None
     if not dx or not dy:
         return 0.0
     r = len(dx[0])
