@@ -635,3 +635,43 @@ def test_integer_and_float32_input_is_converted():
     np.testing.assert_allclose(r1.w, r2.w)
     assert svm.perceptron(Xi.tolist(), yi.tolist()).converged
     assert svm.hard_svm(Xi.tolist(), yi.tolist(), homogeneous=True).margin > 0
+
+
+# --------------------------------------------------------------------------------------
+# invariances (Hypothesis)
+# --------------------------------------------------------------------------------------
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 10_000), scale=st.floats(0.1, 10.0),
+       shift=st.lists(st.floats(-5, 5), min_size=3, max_size=3))
+def test_hard_svm_equivariance(seed, scale, shift):
+    """Translating the sample shifts b only; scaling it by c divides w by c and multiplies
+    the margin by c; swapping the labels negates (w, b)."""
+    X, y = separable(25, 3, 0.3, seed=seed)
+    r = svm.hard_svm(X, y)
+    t = svm.hard_svm(X + np.array(shift), y)
+    np.testing.assert_allclose(t.w, r.w, rtol=1e-5, atol=1e-7 * np.abs(r.w).max())
+    assert t.b == pytest.approx(r.b - r.w @ np.array(shift), rel=1e-5, abs=1e-6 * (1 + abs(r.b)))
+    s = svm.hard_svm(scale * X, y)
+    np.testing.assert_allclose(s.w, r.w / scale, rtol=1e-5, atol=1e-7 * np.abs(r.w).max() / scale)
+    assert s.margin == pytest.approx(scale * r.margin, rel=1e-6)
+    f = svm.hard_svm(X, -y)
+    np.testing.assert_allclose(f.w, -r.w, rtol=1e-6, atol=1e-8 * np.abs(r.w).max())
+    assert f.b == pytest.approx(-r.b, rel=1e-6, abs=1e-8)
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 10_000), lam=st.floats(1e-3, 1.0))
+def test_soft_svm_beats_every_perturbation(seed, lam):
+    X, y = _soft_data(seed, m=40, d=3)
+    r = svm.soft_svm(X, y, lam)
+    rng = np.random.default_rng(seed)
+    for _ in range(20):
+        w = r.w + rng.normal(size=3) * 10 ** rng.uniform(-4, 0)
+        assert svm.soft_svm_objective(w, X, y, lam) >= r.objective * (1 - 1e-8)
+    # the exact minimiser is at least as good as SGD's averaged output
+    assert svm.sgd_soft_svm(X, y, lam, 2000, seed).objective >= r.objective * (1 - 1e-8)
