@@ -6,7 +6,8 @@ Three families, in the order of the chapter:
   :func:`all_pairs` (majority vote or tournament), :func:`ecoc` (error-correcting
   output codes, from Dietterich & Bakiri 1995, *not* in the course sources), and the
   exact 2-D halfspace ERM :func:`erm_halfspace_2d` used to replay Example 17.1.
-  Implemented in :mod:`kmlteach._multiclass_reductions`.
+  Implemented in :mod:`kmlteach._multiclass_reductions` and (demonstration binary
+  learners) :mod:`kmlteach._multiclass_learners`.
 * **Linear multiclass predictors** h_w(x) = argmax_y ⟨w, Ψ(x, y)⟩ (UML §17.2, this
   file): feature maps Ψ (multivector (17.2), TF-IDF), cost matrices Δ, the
   generalized hinge loss (17.3) and its subgradient, "SGD for Multiclass Learning"
@@ -42,7 +43,7 @@ __all__ = [
     "MulticlassSVMResult",
     # §17.1 reductions
     "one_vs_all", "all_pairs", "ecoc", "ecoc_code", "erm_halfspace_2d", "Decision",
-    "least_squares_learner", "LinearScorer", "stump_learner", "Stump",
+    "least_squares_learner", "LinearScorer", "stump_learner", "Stump", "HalfspaceERM",
     # perceptrons
     "multiclass_perceptron", "kesler_embed", "kesler_perceptron", "conservative_perceptron",
     "collins_perceptron", "MulticlassPerceptronResult", "KeslerEmbedding",
@@ -383,9 +384,10 @@ def multiclass_svm(X, y, lam, T=None, seed=None, delta=None, psi=None) -> Multic
 
 
 # re-exports (kept at the bottom: these modules import from _multiclass_common only)
-from ._multiclass_reductions import (Decision, LinearScorer, all_pairs, ecoc,  # noqa: E402
-                                     ecoc_code, erm_halfspace_2d, least_squares_learner,
-                                     one_vs_all, Stump, stump_learner)
+from ._multiclass_reductions import (Decision, all_pairs, ecoc, ecoc_code,  # noqa: E402
+                                     one_vs_all)
+from ._multiclass_learners import (HalfspaceERM, LinearScorer, Stump,  # noqa: E402
+                                   erm_halfspace_2d, least_squares_learner, stump_learner)
 from ._multiclass_perceptrons import (KeslerEmbedding, MulticlassPerceptronResult,  # noqa: E402
                                       collins_perceptron, conservative_perceptron, kesler_embed,
                                       kesler_perceptron, multiclass_perceptron)
