@@ -248,7 +248,8 @@ def brute_bipartite(mu, y, measure, k=None, beta=1.0):
         if measure == "f1":
             delta = 1 - 2 * a / (2 * a + b + c)
         elif measure == "fbeta":
-            delta = 1 - (1 + beta**2) * a / ((1 + beta**2) * a + b + beta**2 * c)
+            q = 1 + beta**2
+            delta = 1 - q * a / (b + beta**2 * c + q * a)
         elif measure == "balanced":
             delta = 1 - 0.5 * (a / (a + c) + d / (d + b))
         elif measure == "precision_at_k":

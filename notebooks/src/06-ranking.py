@@ -133,8 +133,9 @@ make_ranking_explorer()
 # above depend on $w$ only through an ordering, so they are piecewise constant in $w$ — no
 # gradient to follow. As for classification we replace them by convex upper bounds.
 #
-# **Kendall hinge.** Each pair is a small binary problem: $\mathbb{1}[\operatorname{sign}(y_i - y_j)\langle w, x_i - x_j\rangle \le 0]$
-# is bounded by the hinge $\max\{0, 1 - \operatorname{sign}(y_i - y_j)\langle w, x_i - x_j\rangle\}$, and
+# **Kendall hinge.** Each pair is a small binary problem. With $s_{ij} = \operatorname{sign}(y_i - y_j)$
+# the pair is misordered when $s_{ij}\langle w, x_i - x_j\rangle \le 0$, an event bounded by the
+# hinge $\max\{0,\ 1 - s_{ij}\langle w, x_i - x_j\rangle\}$, and
 # averaging over pairs bounds the Kendall loss by a convex function of $w$.
 #
 # **NDCG hinge.** The permutation a score vector induces is the maximiser

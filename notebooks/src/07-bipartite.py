@@ -71,7 +71,7 @@ for theta in (-1.0, 0.0, 1.0, 2.0):
 #   positives averaged with the accuracy on the negatives.
 # * **$F_1$** $= 2a/(2a+b+c)$, the harmonic mean of precision and recall: 1 only when both are
 #   1, and 0 as soon as one of them is 0.
-# * **$F_\beta$** $= (1+\beta^2)a / ((1+\beta^2)a + b + \beta^2 c)$: recall counts $\beta^2$
+# * **$F_\beta$** $= (1+\beta^2)a / (b + \beta^2 c + (1+\beta^2)a)$: recall counts $\beta^2$
 #   times as much as precision.
 # * **precision@k**: the precision when at least $k$ items are predicted positive
 #   ($a + b \ge k$): θ is the $k$-th largest score, and items tied with it are all predicted
@@ -281,7 +281,7 @@ def confusion_counts(y_score, y_true, theta):
 check("07.confusion", confusion_counts)
 
 # %% [markdown]
-# **Exercise 2 (F-beta).** Return $F_\beta = (1+\beta^2)a/((1+\beta^2)a + b + \beta^2 c)$ at
+# **Exercise 2 (F-beta).** Return $F_\beta = (1+\beta^2)a/(b + \beta^2 c + (1+\beta^2)a)$ at
 # threshold `theta` (you may use your `confusion_counts`).
 
 # %%
