@@ -361,8 +361,8 @@ print(f"smallest eigenvalues: shortest path {np.linalg.eigvalsh(K_sp).min():.3f}
 # %% [markdown]
 # ### 3.6 Fisher kernels (HSS1 §1.4.6)
 # A probabilistic model $p(x\mid\theta)$ also defines a kernel. Its *Fisher score*
-# $U_\theta(x) = \partial_\theta(-\log p(x\mid\theta))$ says how the model would move to explain
-# $x$ better; the Fisher kernel is $U_\theta(x)^\top I^{-1}U_\theta(x')$ with the Fisher
+# $U_\theta(x) = \partial_\theta(-\log p(x\mid\theta))$ tells, up to its sign, in which
+# direction the parameters would have to move to make $x$ more likely; the Fisher kernel is $U_\theta(x)^\top I^{-1}U_\theta(x')$ with the Fisher
 # information $I = \mathbb{E}[U_\theta U_\theta^\top]$, or simply $U_\theta(x)^\top U_\theta(x')$
 # unnormalised. For an exponential family $p(x\mid\theta) = \exp(\langle\phi(x),\theta\rangle -
 # g(\theta))$ the score is $\partial g(\theta) - \phi(x)$, hence identity (1.43): the
@@ -384,8 +384,11 @@ mean_phi = 1 / (1 + np.exp(-theta))
 print(f"identity (1.43): max |K − (φ − ∂g)(φ − ∂g)ᵀ| = "
       f"{err(K_f - (docs - mean_phi) @ (docs - mean_phi).T)}")
 I_f = sk.fisher_information(theta)
-print(f"Fisher information vs the sample covariance of U: max difference = "
-      f"{np.abs(I_f - U.T @ U / len(U)).max():.3f}")
+C_U = U.T @ U / len(U)                 # sample covariance of the scores (their mean is 0)
+print(f"Fisher information diag(p(1 − p)) vs the sample variances of U: max difference = "
+      f"{err(np.diag(I_f) - np.diag(C_U))}")
+print(f"off the diagonal I is 0 (independent coins); the sample covariances reach "
+      f"{np.abs(C_U - np.diag(np.diag(C_U))).max():.3f}")
 K_fn = sk.fisher_kernel(docs, theta=theta, normalized=True)
 
 fig, axes = plt.subplots(1, 2, figsize=(9.0, 3.6), layout="constrained")
