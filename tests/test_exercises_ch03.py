@@ -5,10 +5,8 @@ from __future__ import annotations
 from collections import Counter
 
 import numpy as np
-import pytest
 import scipy.linalg
-
-from kmlteach.exercises import check, get
+from exercise_contract import exercise_contract
 
 IDS = ["03.center", "03.ngram", "03.diffusion", "03.kpca", "03.fisher"]
 
@@ -53,38 +51,5 @@ WRONG = {
 }
 
 
-@pytest.mark.parametrize("ex_id", IDS)
-def test_reference_and_independent_solution_pass(ex_id, capsys):
-    ex = get(ex_id)
-    assert ex is not None
-    assert check(ex_id, ex.reference)
-    assert check(ex_id, INDEPENDENT[ex_id])
-    assert "✓" in capsys.readouterr().out
-
-
-@pytest.mark.parametrize("ex_id", IDS)
-def test_wrong_answer_fails_with_message(ex_id, capsys):
-    assert not check(ex_id, WRONG[ex_id])
-    out = capsys.readouterr().out
-    assert "✗" in out and "expected" in out and "hint" in out
-
-
-@pytest.mark.parametrize("ex_id", IDS)
-def test_stub_reports_not_implemented(ex_id, capsys):
-    def stub(*args):
-        raise NotImplementedError
-
-    assert not check(ex_id, stub)
-    assert "not implemented yet" in capsys.readouterr().out
-
-
-@pytest.mark.parametrize("ex_id", IDS)
-def test_written_solutions_pass(ex_id):
-    """The solution text shown to students is itself a correct answer."""
-    ex = get(ex_id)
-    ns: dict = {"np": np}
-    exec(ex.solution, ns)
-    fn = [v for k, v in ns.items() if callable(v) and getattr(v, "__module__", None) is None
-          and k not in ("np", "Counter")]
-    assert len(fn) == 1
-    assert check(ex_id, fn[0], verbose=False)
+(test_reference_and_independent_solution_pass, test_wrong_answer_fails_with_message,
+ test_stub_reports_not_implemented, test_written_solutions_pass) = exercise_contract(IDS, INDEPENDENT, WRONG)

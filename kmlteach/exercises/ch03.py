@@ -58,7 +58,7 @@ register(Exercise(
     reference=ngram, cases=_NGRAM_CASES, compare=exact(),
     hint="Count the n-grams of each string (x[i:i+n] for every start i, e.g. with "
          "collections.Counter) and sum the products of the counts of the n-grams they share.",
-    solution=("from collections import Counter\n\ndef ngram(x, y, n):\n"
+    solution=("def ngram(x, y, n):\n    from collections import Counter\n\n"
               "    cx = Counter(x[i:i + n] for i in range(len(x) - n + 1))\n"
               "    cy = Counter(y[i:i + n] for i in range(len(y) - n + 1))\n"
               "    return sum(c * cy[s] for s, c in cx.items())\n"),
