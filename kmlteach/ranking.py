@@ -35,7 +35,7 @@ __all__ = [
     "ndcg_loss", "linear_scores", "kendall_hinge", "ndcg_hinge", "ndcg_most_violating",
     "ranking_sgd", "assignment", "assignment_cost", "SurrogateValue", "SGDResult",
     "bipartite_most_violating", "bipartite_loss", "bipartite_hinge", "bipartite_sgd",
-    "MEASURES",
+    "MEASURES", "mean_loss",
 ]
 
 
@@ -357,8 +357,6 @@ def mean_loss(w, queries, loss: str = "kendall", k=None) -> float:
     fn = kendall_tau_loss if loss == "kendall" else (lambda p, t: ndcg_loss(p, t, k=k))
     return float(np.mean([fn(X @ w, y) for X, y in qs]))
 
-
-__all__.append("mean_loss")
 
 # Bipartite ranking (§17.5) lives in its own module; re-exported here (binding names).
 from ._bipartite import (MEASURES, bipartite_hinge, bipartite_loss,  # noqa: E402

@@ -182,9 +182,10 @@ axes[1].set_title("PR curves on the test half")
 plt.show()
 
 # %% [markdown]
-# The soft-SVM, like the all-negative rule, flags nothing: its zero-one loss is as small as
-# it gets, and it is useless for the bank. Training on the $F_1$ surrogate moves the line into
-# the fraud cluster and gives a far better $F_1$. The model trained for precision@10 ranks the
+# The soft-SVM, like the all-negative rule, flags nothing: its zero-one loss looks excellent
+# and it is useless for the bank. Training on the $F_1$ surrogate moves the line into the
+# fraud cluster and gives a far better $F_1$ (and, on these data, even a smaller zero-one
+# loss: the hinge surrogate of the SVM is only a loose proxy for the zero-one loss). The model trained for precision@10 ranks the
 # top of the list as well as the $F_1$ model, better than the soft-SVM, but its own threshold
 # at 0 flags nothing — which precision@k does not care about, since it is measured at the
 # $k$ best scores. The AUCs are all close to 1: the three scorers order the whole list about
