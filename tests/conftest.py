@@ -1,0 +1,21 @@
+"""Test-session hygiene shared by all tests (keep this file small).
+
+nbval starts the notebook kernels with this process's environment, so normalise
+what would make a fresh run differ from the stored outputs:
+
+* ``MPLBACKEND`` (e.g. ``Agg`` exported by a CI image) overrides the kernel's inline
+  backend and silently drops every figure output;
+* ``PYTHONHASHSEED`` is fixed as in ``python -m kmlteach execute``, which produced the
+  stored outputs.
+
+In-process tests draw with matplotlib's non-interactive Agg backend.
+"""
+
+import os
+
+os.environ.pop("MPLBACKEND", None)
+os.environ.setdefault("PYTHONHASHSEED", "0")
+
+import matplotlib  # noqa: E402
+
+matplotlib.use("Agg")
