@@ -40,7 +40,7 @@ __all__ = [
     "MultivectorPsi", "TfidfPsi", "multivector_psi", "zero_one_delta", "LinearMulticlass",
     "generalized_hinge", "generalized_hinge_subgradient", "multiclass_svm_objective",
     "multiclass_svm_sgd", "multiclass_svm", "crammer_singer_C", "MulticlassSGDResult",
-    "MulticlassSVMResult",
+    "MulticlassSVMResult", "MulticlassSVM",
     # §17.1 reductions
     "one_vs_all", "all_pairs", "ecoc", "ecoc_code", "erm_halfspace_2d", "Decision",
     "least_squares_learner", "LinearScorer", "stump_learner", "Stump", "HalfspaceERM",
@@ -391,3 +391,4 @@ from ._multiclass_learners import (HalfspaceERM, LinearScorer, Stump,  # noqa: E
 from ._multiclass_perceptrons import (KeslerEmbedding, MulticlassPerceptronResult,  # noqa: E402
                                       collins_perceptron, conservative_perceptron, kesler_embed,
                                       kesler_perceptron, multiclass_perceptron)
+from ._multiclass_estimators import MulticlassSVM  # noqa: E402
