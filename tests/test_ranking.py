@@ -480,3 +480,33 @@ def test_kendall_and_permutation_properties(vals):
     yp = rng.normal(size=len(y))
     assert R.kendall_tau_loss(yp, y) == R.kendall_tau_loss(np.exp(yp), 3 * y + 1)
     assert R.kendall_tau_loss(yp, y) == pytest.approx(brute_kendall(yp, y))
+
+
+@pytest.mark.parametrize("measure,k", [("f1", None), ("fbeta", None), ("balanced", None),
+                                       ("precision_at_k", 5), ("recall_at_k", 20), ("zero_one", None)])
+def test_bipartite_sgd_every_measure_learns(measure, k):
+    # k chosen so that y lies in V (P >= 5 for precision@5, P <= 20 for recall@20), as UML assumes
+    rng = np.random.default_rng(12)
+    w_true = np.array([1.0, -1.0, 0.5, -0.3])
+    qs = []
+    for _ in range(6):
+        X = np.c_[rng.normal(size=(40, 3)), np.ones(40)]
+        y = np.where(X @ w_true + 0.3 * rng.normal(size=40) > 0, 1.0, -1.0)
+        qs.append((X, y))
+    res = R.bipartite_sgd(qs, measure, eta=0.01, T=300, seed=0, k=k, beta=2.0)
+    learned = np.mean([R.bipartite_loss(X @ res.w, y, measure, k=k, beta=2.0) for X, y in qs])
+    flipped = np.mean([R.bipartite_loss(-(X @ res.w), y, measure, k=k, beta=2.0) for X, y in qs])
+    assert learned < 0.3 and learned < flipped - 0.3
+
+
+def test_bipartite_sgd_is_the_book_recursion():
+    rng = np.random.default_rng(13)
+    qs = [(rng.normal(size=(8, 2)), np.array([1.0, -1, -1, 1, -1, -1, 1, -1])) for _ in range(3)]
+    res = R.bipartite_sgd(qs, "f1", eta=0.3, T=5, seed=4)
+    w, ws = np.zeros(2), []
+    for t in range(5):
+        ws.append(w)
+        X, y = qs[res.indices[t]]
+        w = w - 0.3 * R.bipartite_hinge(w, X, y, "f1").grad
+    np.testing.assert_allclose(res.w, np.mean(ws, axis=0))
+    np.testing.assert_allclose(res.w_last, ws[-1])
