@@ -11,12 +11,13 @@ A *binary learner* is either
 * an estimator with ``fit(X, y)`` (copied with ``sklearn.base.clone`` when it is a
   scikit-learn estimator, else ``copy.deepcopy``), or
 * a function ``learner(X, y_pm1) -> scorer`` where ``scorer`` is a callable
-  ``scorer(X) -> scores`` or an object with one of the methods below.
+  ``scorer(X) -> scores``, an object with one of the methods below, or a result with
+  fields ``w`` (and optionally ``b``) such as those of :mod:`kmlteach.svm`.
 
 It is always fitted on labels in {-1, +1} (float). The real-valued score of a fitted
 learner is ``decision_function(X)``, else ``2 predict_proba(X)[:, +1 column] - 1``
 (a monotone map of ``predict_proba[:, 1]`` that puts the threshold at 0), else
-``predict(X)`` (±1). Positive means "the +1 side".
+``predict(X)`` (±1), else ``X @ w + b``. Positive means "the +1 side".
 """
 
 from __future__ import annotations
@@ -82,6 +83,11 @@ def _binary_scores(fitted, X) -> np.ndarray:
         s = 2.0 * P[:, col] - 1.0
     elif hasattr(fitted, "predict"):
         s = fitted.predict(X)
+    elif hasattr(fitted, "w"):                 # a kmlteach result such as svm.perceptron's
+        w = np.asarray(fitted.w, dtype=float).ravel()
+        if w.shape[0] != X.shape[1]:
+            raise ValueError(f"the binary learner's w has {w.shape[0]} entries for {X.shape[1]} features")
+        s = X @ w + float(getattr(fitted, "b", 0.0) or 0.0)
     elif callable(fitted):
         s = fitted(X)
     else:

@@ -697,3 +697,22 @@ def test_multiclass_svm_estimator():
         est.predict(np.ones((2, 3)))
     with pytest.raises(ValueError, match="class"):
         M.MulticlassSVM().fit(X, np.zeros(60))
+
+
+def test_reductions_accept_kmlteach_svm_results_and_estimators():
+    svm = pytest.importorskip("kmlteach.svm")
+    X, y = random_problem(8, m=60, d=2, k=3, spread=4.0)
+    Xb = np.c_[X, np.ones(60)]
+    # a function returning a result with .w / .b (soft_svm with a bias)
+    m1 = M.one_vs_all(X, y, lambda A, t: svm.soft_svm(A, t, 0.01, homogeneous=False))
+    ref = [svm.soft_svm(X, np.where(y == c, 1.0, -1.0), 0.01, homogeneous=False) for c in range(3)]
+    S = np.column_stack([X @ r.w + r.b for r in ref])
+    np.testing.assert_array_equal(m1.predict(X), np.argmax(S, axis=1))
+    # the estimator SoftSVM is cloned per sub-problem
+    est = svm.SoftSVM(lam=0.01)
+    m2 = M.all_pairs(X, y, est)
+    assert not hasattr(est, "coef_")                        # the original is untouched
+    assert len({id(e) for e in m2.estimators.values()}) == 3
+    # the perceptron on lifted data as a plain binary learner
+    m3 = M.one_vs_all(Xb, y, lambda A, t: svm.perceptron(A, t, max_updates=2000))
+    assert m3.predict(Xb).shape == (60,)
