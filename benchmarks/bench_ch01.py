@@ -32,7 +32,7 @@ def _sgd_rows(quick: bool) -> list[dict]:
 
     from sklearn.linear_model import SGDClassifier
 
-    m, d, epochs = (20_000, 50, 2) if quick else (100_000, 50, 5)
+    m, d, epochs = (20_000, 50, 5) if quick else (100_000, 50, 5)
     rng = np.random.default_rng(0)
     w_true = rng.normal(size=d)
     X = rng.normal(size=(m, d))

@@ -178,23 +178,43 @@ def _smo_kernel(Z, p, s, C, alpha0, mode, eps, small, max_iter):
             fresh = True
             pending = False
         # ---- pass 1: apply the last step to G, find m_c, M_c and the candidate i
-        for c in range(2):
-            gup[c] = -np.inf
-            glow[c] = np.inf
-            iup[c] = -1
+        #      (class c = 0 for s_k > 0 or in mode 0, else 1; scalars keep the loop in registers)
+        gup0 = -np.inf
+        gup1 = -np.inf
+        glow0 = np.inf
+        glow1 = np.inf
+        iup0 = -1
+        iup1 = -1
         for k in range(n_active):
             if pending:
                 G[k] += di * cache[sl_i, k] + dj * cache[sl_j, k]
             yk = ya[k]
+            ak = al[k]
             v = -yk * G[k]
-            c = 0 if (mode == 0 or yk > 0) else 1
-            if (yk > 0 and al[k] < C) or (yk < 0 and al[k] > 0.0):
-                if v >= gup[c]:
-                    gup[c] = v
-                    iup[c] = k
-            if (yk > 0 and al[k] > 0.0) or (yk < 0 and al[k] < C):
-                if v < glow[c]:
-                    glow[c] = v
+            if yk > 0:
+                up = ak < C
+                low = ak > 0.0
+            else:
+                up = ak > 0.0
+                low = ak < C
+            if mode == 0 or yk > 0:
+                if up and v >= gup0:
+                    gup0 = v
+                    iup0 = k
+                if low and v < glow0:
+                    glow0 = v
+            else:
+                if up and v >= gup1:
+                    gup1 = v
+                    iup1 = k
+                if low and v < glow1:
+                    glow1 = v
+        gup[0] = gup0
+        gup[1] = gup1
+        glow[0] = glow0
+        glow[1] = glow1
+        iup[0] = iup0
+        iup[1] = iup1
         pending = False
         # ---- stopping test (per class in mode 1)
         thresh = eps

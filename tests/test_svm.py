@@ -621,7 +621,7 @@ def test_kernels_are_registered_with_warmup():
     for name in ["kmlteach._perceptron._perceptron_kernel",
                  "kmlteach._perceptron._subgradient_perceptron_kernel",
                  "kmlteach.svm._sgd_soft_svm_kernel", "kmlteach._svm_solvers._smo_kernel",
-                 "kmlteach._svm_solvers._dcd_kernel"]:
+                 "kmlteach._svm_solvers._dcd_kernel", "kmlteach._margins._objective_kernel"]:
         fn, example = reg[name]
         assert example is not None
         fn(*example())
