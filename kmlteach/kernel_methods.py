@@ -24,7 +24,7 @@ from ._estimator import BaseEstimator, ClassifierMixin, TransformerMixin, check_
 from ._jit import jit
 from ._validation import (as_matrix, as_vector, check_binary_labels, check_int, check_positive,
                           check_square)
-from .kernels import center, gram, kernel_params
+from .kernels import _center_train, gram, kernel_params
 from .svm import sgd_indices
 
 __all__ = [
@@ -37,7 +37,28 @@ __all__ = [
 
 
 def _check_gram(K, name="K"):
-    return check_square(K, name, symmetric=True)
+    """A finite, square, symmetric (to 1e-8 relative) Gram matrix; fast for large m."""
+    Ka = check_square(K, name)
+    scale = max(1.0, float(np.max(np.abs(Ka))))
+    gap = _max_asymmetry_kernel(Ka)
+    if gap > 1e-8 * scale:
+        raise ValueError(f"{name} must be symmetric (a Gram matrix), got max |{name} - {name}.T| = {gap:.3g}")
+    return Ka
+
+
+@jit(warmup=lambda: (np.eye(3),))
+def _max_asymmetry_kernel(K):
+    """max |K[i, j] - K[j, i]|, visiting 32 x 32 tiles so both reads stay in cache."""
+    n = K.shape[0]
+    gap = 0.0
+    for i0 in range(0, n, 32):
+        for j0 in range(i0, n, 32):
+            for i in range(i0, min(n, i0 + 32)):
+                for j in range(max(j0, i + 1), min(n, j0 + 32)):
+                    d = abs(K[i, j] - K[j, i])
+                    if d > gap:
+                        gap = d
+    return gap
 
 
 def _check_test(K_test, m, name="K_test"):
@@ -304,14 +325,28 @@ class KernelPCAResult:
 
 
 def _top_eigh(S: np.ndarray, k: int):
-    """Largest k eigenpairs of a symmetric matrix, descending (SciPy's subset solver if present)."""
+    """Largest k eigenpairs of a symmetric matrix, descending.
+
+    Like scikit-learn's KernelPCA: for few components of a large matrix (k < 10, m > 200)
+    ARPACK's Lanczos iteration (``scipy.sparse.linalg.eigsh``, tolerance 0 = machine
+    precision, fixed start vector so that results repeat); otherwise a dense solver
+    (SciPy's subset solver if present, else ``numpy.linalg.eigh``). SciPy is optional.
+    """
     m = S.shape[0]
     try:
         from scipy.linalg import eigh as sp_eigh
-        lam, V = sp_eigh(S, subset_by_index=[m - k, m - 1], driver="evr")
+        from scipy.sparse.linalg import eigsh
     except ImportError:  # NumPy only: full decomposition
         lam, V = np.linalg.eigh(S)
         lam, V = lam[m - k:], V[:, m - k:]
+    else:
+        if k < 10 and m > 200:
+            v0 = np.random.default_rng(0).uniform(-1.0, 1.0, size=m)
+            lam, V = eigsh(S, k=k, which="LA", tol=0.0, v0=v0)
+            order = np.argsort(lam)
+            lam, V = lam[order], V[:, order]
+        else:
+            lam, V = sp_eigh(S, subset_by_index=[m - k, m - 1], driver="evr")
     return lam[::-1].copy(), V[:, ::-1].copy()
 
 
@@ -341,7 +376,7 @@ def kernel_pca(K, n_components: int) -> KernelPCAResult:
     Ka = _check_gram(K)
     m = Ka.shape[0]
     n_components = check_int(n_components, "n_components", minimum=1, maximum=m)
-    Kc = center(Ka)
+    Kc = _center_train(Ka, symmetric=True)  # Ka was checked symmetric (to 1e-8)
     lam, U = _top_eigh(Kc, n_components)
     big = np.argmax(np.abs(U), axis=0)
     U = U * np.where(U[big, np.arange(U.shape[1])] < 0, -1.0, 1.0)

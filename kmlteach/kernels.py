@@ -169,13 +169,15 @@ def _gram(kernel, X, Y, strict, **params):
         return _gram_pairwise_kernel(Xa, Ya, code, 0, sym)
     if kernel == "bspline":
         return _gram_pairwise_kernel(Xa, Ya, code, p["order"], sym)
-    G = Xa @ Ya.T
-    G = np.ascontiguousarray(G)
+    G = np.ascontiguousarray(Xa @ Ya.T)  # a fresh array: transformed in place below
     xx = np.einsum("ij,ij->i", Xa, Xa)
     yy = xx if sym else np.einsum("ij,ij->i", Ya, Ya)
     p1 = float(p.get("degree", p.get("gamma", 0.0)))
     p2 = float(p.get("c", 0.0))
-    return _gram_kernel(G, xx, yy, code, p1, p2, sym)
+    K = _gram_kernel(G, xx, yy, code, p1, p2, sym)
+    if code in (2, 3):
+        np.exp(K, out=K)
+    return K
 
 
 def _gram_warmup():
@@ -185,31 +187,34 @@ def _gram_warmup():
 
 @jit(parallel=True, warmup=_gram_warmup)
 def _gram_kernel(G, xx, yy, code, p1, p2, sym):
-    """Transform inner products G[i, j] = <x_i, y_j> into kernel values (order-free)."""
+    """Transform inner products G[i, j] = <x_i, y_j> **in place** into kernel values.
+
+    Order-free: rows in parallel, one contiguous (vectorisable) inner loop per kernel.
+    For the Gaussian (code 2) and exponential (code 3) kernels it leaves the argument of
+    exp, which the caller exponentiates with NumPy's vectorised ``np.exp``. With ``sym``
+    (Y is X; ``X @ X.T`` from BLAS is exactly symmetric) the distance of each point to
+    itself is set to exactly 0.
+    """
     n, m = G.shape
-    K = np.empty((n, m))
     for i in prange(n):
-        j0 = i if sym else 0
-        for j in range(j0, m):
-            g = G[i, j]
-            if code == 0:
-                v = g
-            elif code == 1:
-                v = (p2 + g) ** p1
-            elif code == 3:
-                v = np.exp(p1 * g)
-            else:
-                d2 = xx[i] + yy[j] - 2.0 * g
-                if d2 < 0.0 or (sym and i == j):
-                    d2 = 0.0
-                if code == 2:
-                    v = np.exp(-p1 * d2)
-                else:
-                    v = -np.sqrt(d2)
-            K[i, j] = v
-            if sym:
-                K[j, i] = v
-    return K
+        xi = xx[i]
+        if code == 1:
+            for j in range(m):
+                G[i, j] = (p2 + G[i, j]) ** p1
+        elif code == 3:
+            for j in range(m):
+                G[i, j] = p1 * G[i, j]
+        elif code == 2:
+            for j in range(m):
+                d2 = xi + yy[j] - 2.0 * G[i, j]
+                G[i, j] = -p1 * d2 if d2 > 0.0 else 0.0
+        elif code == 6:
+            for j in range(m):
+                d2 = xi + yy[j] - 2.0 * G[i, j]
+                G[i, j] = -np.sqrt(d2) if d2 > 0.0 else 0.0
+        if sym and (code == 2 or code == 6):
+            G[i, i] = 0.0
+    return G
 
 
 def _pairwise_warmup():
@@ -593,13 +598,21 @@ def center(K, K_test=None) -> np.ndarray:
     :func:`translate` with ``alpha = -1/m``.
     """
     Ka = check_square(K, "K")
-    col = Ka.mean(axis=0)
-    tot = float(col.mean())
     if K_test is None:
-        Kc = Ka - col[None, :] - Ka.mean(axis=1)[:, None] + tot
-        return 0.5 * (Kc + Kc.T) if np.array_equal(Ka, Ka.T) else Kc
+        return _center_train(Ka, symmetric=bool(np.array_equal(Ka, Ka.T)))
     Kt = as_matrix(K_test, "K_test", n_cols=Ka.shape[0])
-    return Kt - col[None, :] - Kt.mean(axis=1)[:, None] + tot
+    col = Ka.mean(axis=0)
+    return Kt - col[None, :] - Kt.mean(axis=1)[:, None] + float(col.mean())
+
+
+def _center_train(Ka: np.ndarray, symmetric: bool) -> np.ndarray:
+    """K - 1K - K1 + 1K1 for a checked square matrix (exactly symmetric if K is)."""
+    col = Ka.mean(axis=0)
+    row = col if symmetric else Ka.mean(axis=1)
+    Kc = Ka - col[None, :]
+    Kc -= row[:, None]
+    Kc += float(col.mean())
+    return Kc
 
 
 def rkhs_distances(K, diag_test=None, diag_train=None) -> np.ndarray:

@@ -166,6 +166,16 @@ def test_kernel_pca_matches_sklearn_and_reproduces_centred_gram():
     assert np.allclose(full.embedding @ full.embedding.T, Kc, atol=1e-9)
 
 
+def test_kernel_pca_lanczos_path_matches_dense_sklearn():
+    # m > 200 and fewer than 10 components: the ARPACK path (as scikit-learn's "auto")
+    Xl = np.random.default_rng(3).normal(size=(260, 2))
+    K = kk.gram("gaussian", Xl, sigma=0.5)
+    res = km.kernel_pca(K, 3)
+    ref = SKKernelPCA(3, kernel="precomputed", eigen_solver="dense").fit_transform(K)
+    assert np.allclose(np.abs(res.embedding), np.abs(ref), atol=1e-8)
+    assert np.array_equal(res.embedding, km.kernel_pca(K, 3).embedding)  # deterministic
+
+
 def test_kernel_pca_rank_deficient_linear_kernel_is_ordinary_pca():
     K = kk.gram("linear", X)
     res = km.kernel_pca(K, 3)  # rank 2 after centring
