@@ -7,7 +7,7 @@ import numpy as np
 from ._style import OKABE_ITO, get_ax, label_axes
 
 __all__ = ["RELEVANCE_COLORS", "ranked_list_data", "plot_ranked_list", "plot_assignment",
-           "plot_learning_curves", "ITEM_NAMES"]
+           "plot_learning_curves", "ITEM_NAMES", "legend_with_grades"]
 
 #: colour of relevance grade 0, 1, 2, 3, ... (light to dark; colour-blind safe)
 RELEVANCE_COLORS = [OKABE_ITO["grey"], OKABE_ITO["sky"], OKABE_ITO["blue"], OKABE_ITO["vermillion"],
@@ -17,6 +17,17 @@ ITEM_NAMES = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 def _relevance_color(g: float) -> str:
     return RELEVANCE_COLORS[int(min(max(round(g), 0), len(RELEVANCE_COLORS) - 1))]
+
+
+def legend_with_grades(ax, max_grade: int, **kw):
+    """The axes' legend plus one colour patch per relevance grade 0..max_grade."""
+    from matplotlib.patches import Patch
+
+    handles, labels = ax.get_legend_handles_labels()
+    grades = range(int(min(max_grade, len(RELEVANCE_COLORS) - 1)) + 1)
+    handles += [Patch(facecolor=RELEVANCE_COLORS[g], edgecolor="black", lw=0.6) for g in grades]
+    labels += [f"relevance {g}" for g in grades]
+    return ax.legend(handles, labels, **kw)
 
 
 def ranked_list_data(y_pred, y_true):
@@ -43,19 +54,19 @@ def plot_ranked_list(y_pred, y_true, k=None, ax=None, title=None, names=None):
     order, rel, ideal = ranked_list_data(y_pred, y_true)
     r = len(rel)
     ranks = np.arange(1, r + 1)
-    ax.bar(ranks, rel, color=[_relevance_color(g) for g in rel], edgecolor="black", lw=0.6,
-           label="relevance of the item at this rank")
+    ax.bar(ranks, rel, color=[_relevance_color(g) for g in rel], edgecolor="black", lw=0.6)
     ax.step(ranks, ideal, where="mid", color=OKABE_ITO["black"], lw=1.2, ls="--",
             label="ideal order")
     top = max(1.0, float(np.max(ideal)))
     ax.plot(ranks, top * 1 / np.log2(ranks + 1), ":", color=OKABE_ITO["green"], lw=2,
             label=r"discount $1/\log_2(1+\mathrm{rank})$ (scaled)")
     if k is not None and k < r:
-        ax.axvspan(k + 0.5, r + 0.5, color=OKABE_ITO["grey"], alpha=0.18, lw=0, label="outside the top k")
+        ax.axvspan(k + 0.5, r + 0.5, color=OKABE_ITO["grey"], alpha=0.18, lw=0, zorder=0,
+                   label="outside the top k")
     ax.set_xticks(ranks, [f"{i}\n{names[j % len(names)]}" for i, j in zip(ranks, order)])
     ax.set_xlim(0.5, r + 0.5)
-    ax.set_ylim(0, top * 1.25)
-    ax.legend(fontsize=8, loc="upper right")
+    ax.set_ylim(0, top * 1.6)
+    legend_with_grades(ax, int(np.max(ideal)), fontsize=7.5, loc="upper right", ncol=2)
     label_axes(ax, "predicted rank (1 = top) and item", "true relevance", title)
     return ax
 

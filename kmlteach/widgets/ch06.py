@@ -11,7 +11,7 @@ import numpy as np
 
 from .. import ranking as R
 from ..plots import OKABE_ITO, figure, label_axes
-from ..plots.ch06 import ITEM_NAMES, RELEVANCE_COLORS, ranked_list_data
+from ..plots.ch06 import ITEM_NAMES, RELEVANCE_COLORS, legend_with_grades, ranked_list_data
 from ._base import Explorer, int_slider, slider
 
 __all__ = ["DEFAULT_RELEVANCE", "DEFAULT_SCORES", "make_ranking_explorer"]
@@ -40,7 +40,7 @@ def make_ranking_explorer(y_true=None, scores=None, k: int = 3) -> Explorer:
 
     fig, ax = figure(6.4, 3.6)
     ranks = np.arange(1, r + 1)
-    bars = ax.bar(ranks, np.zeros(r), edgecolor="black", lw=0.6, label="true relevance at this rank")
+    bars = ax.bar(ranks, np.zeros(r), edgecolor="black", lw=0.6)
     ideal = np.sort(y_true)[::-1]
     ax.step(ranks, ideal, where="mid", color=OKABE_ITO["black"], lw=1.2, ls="--", label="ideal order")
     top = max(1.0, float(ideal[0]))
@@ -48,12 +48,13 @@ def make_ranking_explorer(y_true=None, scores=None, k: int = 3) -> Explorer:
             label=r"discount $1/\log_2(1+\mathrm{rank})$ (scaled)")
     from matplotlib.patches import Rectangle
 
-    shade = Rectangle((r + 0.5, 0), 0, top * 1.5, color=OKABE_ITO["grey"], alpha=0.2, lw=0,
+    shade = Rectangle((r + 0.5, 0), 0, top * 1.6, color=OKABE_ITO["grey"], alpha=0.2, lw=0,
+                      zorder=0,
                       label="ignored (beyond top k)")
     ax.add_patch(shade)
     ax.set_xlim(0.5, r + 0.5)
-    ax.set_ylim(0, top * 1.5)
-    ax.legend(fontsize=7.5, loc="upper right")
+    ax.set_ylim(0, top * 1.6)
+    legend_with_grades(ax, int(ideal[0]), fontsize=7.5, loc="upper right", ncol=2)
     label_axes(ax, "predicted rank (1 = top) and item", "true relevance")
 
     controls = {f"s{i}": slider(f"score {names[i]} (rel. {int(y_true[i])})", float(scores[i]),
