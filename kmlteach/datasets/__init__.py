@@ -11,3 +11,5 @@ from ._ranking import ranking_queries, fraud, split_queries  # noqa: E402  (ch. 
 __all__ += ["ranking_queries", "fraud", "split_queries"]
 from ._multiclass import three_balls  # noqa: E402  (ch. 04)
 __all__ += ["three_balls"]
+from ._ocr import ocr_words  # noqa: E402  (ch. 05)
+__all__ += ["ocr_words"]
