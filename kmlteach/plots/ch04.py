@@ -10,7 +10,9 @@ from .ch01 import hyperplane_segment
 
 __all__ = ["BALLS_XLIM", "BALLS_YLIM", "grid_points", "region_image", "tie_image",
            "plot_classes", "plot_regions", "plot_halfspaces", "plot_ova", "plot_linear_regions",
-           "plot_pairwise", "plot_kesler_example", "plot_constraint_scores", "plot_code"]
+           "plot_pairwise", "plot_kesler_example", "plot_constraint_scores", "plot_code",
+           "kesler_artists", "update_kesler_artists", "constraint_artists",
+           "update_constraint_artists"]
 
 BALLS_XLIM = (-8.0, 8.0)
 BALLS_YLIM = (-0.5, 8.0)
@@ -141,43 +143,79 @@ def plot_pairwise(X, y, model, ax=None, decision: str | None = None, xlim=None, 
                       f"{100 * dec.ties.mean():.1f}% of the plane tied")
 
 
+def kesler_artists(emb, ax, lim: float | None = None) -> dict:
+    """Artists of a Kesler heat map (k−1 rows × kn columns) to be filled by
+    :func:`update_kesler_artists`; ``lim`` fixes the colour scale (default: max |Z|)."""
+    k, n = emb.n_classes, emb.n_features
+    lim = float(lim if lim is not None else max(np.max(np.abs(emb.Z)), 1e-12))
+    img = ax.imshow(np.zeros((k - 1, k * n)), cmap="PuOr", vmin=-lim, vmax=lim, aspect="auto",
+                    interpolation="nearest")
+    for b in range(1, k):
+        ax.axvline(b * n - 0.5, color="k", lw=1.5)
+    texts = [[ax.text(c, r, "", ha="center", va="center", fontsize=9) for c in range(k * n)]
+             for r in range(k - 1)]
+    ax.set_yticks(range(k - 1))
+    ax.set_xticks([b * n + (n - 1) / 2 for b in range(k)])
+    ax.set_xticklabels([f"block {b + 1}" for b in range(k)])
+    label_axes(ax, "coordinate of $\\mathbb{R}^{kn}$ (block c multiplies $w_c$)", "vector")
+    return {"ax": ax, "image": img, "texts": texts, "lim": lim}
+
+
+def update_kesler_artists(art, emb, i: int, title: str | None = None) -> np.ndarray:
+    """Show the Kesler vectors x_ij of example i; returns them (rows)."""
+    rows = np.flatnonzero((emb.example == i) & (emb.t > 0))
+    Z = emb.Z[rows]
+    art["image"].set_data(Z)
+    for r in range(Z.shape[0]):
+        for c in range(Z.shape[1]):
+            t = art["texts"][r][c]
+            t.set_text(f"{Z[r, c]:.1f}" if Z[r, c] != 0 else "")
+            t.set_color("white" if abs(Z[r, c]) > 0.55 * art["lim"] else "black")
+    a = emb.label[rows[0]]
+    ax = art["ax"]
+    ax.set_yticklabels([f"$x_{{{a + 1},{j + 1}}}$" for j in emb.competitor[rows]])
+    ax.set_title(title or f"Kesler vectors of example {i} (class {a + 1})")
+    return Z
+
+
 def plot_kesler_example(emb, i: int, ax=None, title: str | None = None):
     """The k−1 Kesler vectors x_ij of example i as a heat map (rows j, columns = the k
     blocks of n coordinates)."""
     ax = get_ax(ax, 6.5, 2.6)
     rows = np.flatnonzero(emb.example == i)
-    rows = rows[emb.t[rows] > 0]
-    Z = emb.Z[rows]
-    k, n = emb.n_classes, emb.n_features
-    lim = max(np.max(np.abs(Z)), 1e-12)
-    ax.imshow(Z, cmap="PuOr", vmin=-lim, vmax=lim, aspect="auto", interpolation="nearest")
-    for b in range(1, k):
-        ax.axvline(b * n - 0.5, color="k", lw=1.5)
-    for r in range(Z.shape[0]):
-        for c in range(Z.shape[1]):
-            if Z[r, c] != 0:
-                ax.text(c, r, f"{Z[r, c]:.1f}", ha="center", va="center", fontsize=9,
-                        color="white" if abs(Z[r, c]) > 0.55 * lim else "black")
-    a = emb.label[rows[0]]
-    ax.set_yticks(range(len(rows)))
-    ax.set_yticklabels([f"$x_{{{a + 1},{j + 1}}}$" for j in emb.competitor[rows]])
-    ax.set_xticks([b * n + (n - 1) / 2 for b in range(k)])
-    ax.set_xticklabels([f"block {b + 1}" for b in range(k)])
-    return label_axes(ax, "coordinate of $\\mathbb{R}^{kn}$ (block c multiplies $w_c$)",
-                      "vector", title or f"Kesler vectors of example {i} (class {a + 1})")
+    update_kesler_artists(kesler_artists(emb, ax, lim=np.max(np.abs(emb.Z[rows]))), emb, i, title)
+    return ax
+
+
+def constraint_artists(ax, n_bars: int) -> dict:
+    """Bars for :func:`update_constraint_artists`."""
+    bars = ax.bar(range(n_bars), np.zeros(n_bars), color=OKABE_ITO["green"])
+    ax.axhline(0, color="k", lw=1)
+    ax.set_xticks(range(n_bars))
+    label_axes(ax, "competitor", "$(w_i - w_j)\\cdot x$")
+    return {"ax": ax, "bars": bars}
+
+
+def update_constraint_artists(art, scores, competitors, label: int, title: str | None = None):
+    """Heights ⟨W, x_ij⟩ per competitor j; violated ones (<= 0) in vermillion."""
+    scores = np.asarray(scores, dtype=float)
+    for bar, sc in zip(art["bars"], scores):
+        bar.set_height(sc)
+        bar.set_color(OKABE_ITO["vermillion"] if sc <= 0 else OKABE_ITO["green"])
+    ax = art["ax"]
+    lo, hi = min(0.0, float(scores.min())), max(0.0, float(scores.max()))
+    pad = 0.1 * max(hi - lo, 1.0)
+    ax.set_ylim(lo - pad, hi + pad)
+    ax.set_xticklabels([f"j = {j + 1}" for j in competitors])
+    ax.set_title(title or f"constraints of a class-{label + 1} example (red: violated)")
 
 
 def plot_constraint_scores(scores, competitors, label: int, ax=None, title: str | None = None):
     """Bars of ⟨W, x_ij⟩ = (w_i − w_j)·x per competitor j; violated ones (<= 0) in vermillion."""
     ax = get_ax(ax, 4.5, 2.6)
-    scores = np.asarray(scores, dtype=float)
-    cols = [OKABE_ITO["vermillion"] if s <= 0 else OKABE_ITO["green"] for s in scores]
-    ax.bar(range(len(scores)), scores, color=cols)
-    ax.axhline(0, color="k", lw=1)
-    ax.set_xticks(range(len(scores)))
-    ax.set_xticklabels([f"j = {j + 1}" for j in competitors])
-    return label_axes(ax, "competitor", "$(w_i - w_j)\\cdot x$",
-                      title or f"constraints of a class-{label + 1} example (red: violated)")
+    art = constraint_artists(ax, len(np.atleast_1d(scores)))
+    update_constraint_artists(art, scores, competitors, label, title)
+    return ax
 
 
 def plot_code(code, ax=None, class_names=None, title: str = "ECOC code matrix"):

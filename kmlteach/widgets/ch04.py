@@ -16,8 +16,9 @@ from ..multiclass import (all_pairs, erm_halfspace_2d, kesler_embed, kesler_perc
                           least_squares_learner, multiclass_svm_sgd, one_vs_all, stump_learner)
 from ..plots import CLASS_COLORS, CLASS_MARKERS, OKABE_ITO, figure, label_axes
 from ..plots.ch01 import hyperplane_segment
-from ..plots.ch04 import (BALLS_XLIM, BALLS_YLIM, grid_points, region_image, tie_image,
-                          plot_kesler_example, plot_constraint_scores)
+from ..plots.ch04 import (BALLS_XLIM, BALLS_YLIM, constraint_artists, grid_points,
+                          kesler_artists, region_image, tie_image, update_constraint_artists,
+                          update_kesler_artists)
 from ._base import Explorer, int_slider, slider
 
 __all__ = ["make_ova_failure", "make_ava_ties", "make_kesler_view", "ring_classes",
@@ -244,11 +245,11 @@ def make_kesler_view(X=None, y=None) -> Explorer:
         X, y = kesler_points()
     X = np.asarray(X, dtype=float)
     emb = kesler_embed(X, y)
-    k, n = emb.n_classes, emb.n_features
+    k = emb.n_classes
     total = kesler_perceptron(X, y, max_epochs=1000).n_updates
     fig, (axA, axB) = figure(11.0, 3.0, ncols=2, gridspec_kw={"width_ratios": [1.6, 1]})
-    plot_kesler_example(emb, 0, ax=axA)
-    plot_constraint_scores(np.zeros(k - 1), emb.competitor[emb.example == 0], int(emb.label[0]), ax=axB)
+    heat = kesler_artists(emb, axA)
+    bars = constraint_artists(axB, k - 1)
     controls = {
         "example": int_slider("example", 0, 0, X.shape[0] - 1),
         "updates": int_slider("perceptron updates", 0, 0, int(total)),
@@ -259,13 +260,10 @@ def make_kesler_view(X=None, y=None) -> Explorer:
         u = ex.controls["updates"].value
         res = kesler_perceptron(X, y, max_epochs=1000, max_updates=u)
         rows = np.flatnonzero(emb.example == i)
-        Z = emb.Z[rows]
+        Z = update_kesler_artists(heat, emb, i)
         scores = Z @ res.w
-        axA.clear()
-        axB.clear()
-        plot_kesler_example(emb, i, ax=axA)
-        plot_constraint_scores(scores, emb.competitor[rows], int(emb.label[rows[0]]), ax=axB,
-                               title=f"⟨W, x_ij⟩ after {u} update(s)")
+        update_constraint_artists(bars, scores, emb.competitor[rows], int(emb.label[rows[0]]),
+                                  title=f"⟨W, x_ij⟩ after {u} update(s) (red: violated)")
         st = ex.state
         st["Z"] = Z.copy()
         st["scores"] = scores
