@@ -351,6 +351,17 @@ def _smo_kernel(Z, p, s, C, alpha0, mode, eps, small, max_iter):
     return alpha, w, it, status
 
 
+@jit(warmup=lambda: (np.ones(1, dtype=np.uint64), 5))
+def _randbelow(state, n):
+    """Next xorshift64 number (Marsaglia 2003) reduced to 0..n-1; updates ``state``."""
+    x = state[0]
+    x ^= x << np.uint64(13)
+    x ^= x >> np.uint64(7)
+    x ^= x << np.uint64(17)
+    state[0] = x
+    return np.int64(x % np.uint64(n))
+
+
 def _dcd_example():
     X = np.array([[1.0, 1.0], [2.0, 0.5], [-1.0, -1.5], [-0.5, -2.0]])
     y = np.array([1.0, 1.0, -1.0, -1.0])
@@ -364,7 +375,9 @@ def _dcd_kernel(X, y, C, gap_tol, seed, max_epochs):
     Returns (alpha, w, n_epochs, relative duality gap, status 0 converged / 1 limit).
     """
     m, d = X.shape
-    np.random.seed(seed)
+    # a private xorshift64 generator (reseeding Numba's global RNG would affect others)
+    state = np.empty(1, dtype=np.uint64)
+    state[0] = np.uint64(seed) * np.uint64(2654435761) + np.uint64(88172645463325252)
     alpha = np.zeros(m)
     w = np.zeros(d)
     QD = np.empty(m)
@@ -380,7 +393,7 @@ def _dcd_kernel(X, y, C, gap_tol, seed, max_epochs):
     gap = np.inf
     while epoch < max_epochs:
         for s in range(active):
-            r = s + np.random.randint(0, active - s)
+            r = s + _randbelow(state, active - s)
             index[s], index[r] = index[r], index[s]
         PGmax_new = -np.inf
         PGmin_new = np.inf
