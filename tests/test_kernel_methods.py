@@ -1,7 +1,6 @@
 """Tests for kmlteach.kernel_methods. Oracles: the same algorithms run on explicit
 features (Lemma 16.3 and its analogues), scikit-learn's KernelPCA, closed forms."""
 
-import importlib.util
 import warnings
 
 import numpy as np
@@ -11,11 +10,11 @@ from sklearn.utils.estimator_checks import check_estimator
 
 from kmlteach import kernel_methods as km
 from kmlteach import kernels as kk
+from kmlteach.svm import perceptron, sgd_soft_svm
 
 RNG = np.random.default_rng(0)
 X = RNG.normal(size=(25, 2))
 y = np.where(X[:, 0] ** 2 + 0.5 * X[:, 1] > 0.6, 1.0, -1.0)
-HAVE_SVM = importlib.util.find_spec("kmlteach.svm") is not None
 
 
 def sgd_explicit(Phi, y, lam, T, seed):
@@ -58,9 +57,7 @@ def test_kernel_sgd_equals_sgd_on_features(degree, lam, T, seed):
     assert res.n_updates == int(np.sum(np.abs(res.beta)))
 
 
-@pytest.mark.skipif(not HAVE_SVM, reason="kmlteach.svm (chapter 01) not present yet")
 def test_kernel_sgd_equals_chapter01_sgd_soft_svm():
-    from kmlteach.svm import sgd_soft_svm
     Phi = kk.polynomial_features(X, 2)
     K = kk.gram("polynomial", X, degree=2)
     for seed in (0, 1, 2):
@@ -94,11 +91,9 @@ def test_kernel_perceptron_equals_perceptron_on_features(degree):
     assert res.converged and res.n_updates == n
     assert np.allclose(Phi.T @ res.alpha, w, atol=1e-9)
     assert np.all(y * (K @ res.alpha) > 0)
-    if HAVE_SVM:
-        from kmlteach.svm import perceptron
-        ref = perceptron(Phi, y)
-        assert ref.n_updates == res.n_updates
-        assert np.allclose(Phi.T @ res.alpha, ref.w, atol=1e-9)
+    ref = perceptron(Phi, y)  # chapter 01's perceptron on explicit features
+    assert ref.n_updates == res.n_updates
+    assert np.allclose(Phi.T @ res.alpha, ref.w, atol=1e-9)
 
 
 def test_kernel_perceptron_stops_at_max_updates():
