@@ -149,3 +149,17 @@ def test_no_binder_folder_shadows_the_root_files():
     # repo2docker reads only binder/ or .binder/ if one exists.
     for d in ("binder", ".binder"):
         assert not (ROOT / d).exists(), f"{d}/ exists: repo2docker would ignore environment.yml and postBuild"
+
+
+def test_ci_script_is_valid_bash_and_runs_the_suite_and_the_pin_check():
+    import subprocess
+
+    run = ROOT / ".ci" / "run"
+    text = run.read_text()
+    assert text.startswith("#!/usr/bin/env bash") and "set -euo pipefail" in text
+    assert os.stat(run).st_mode & stat.S_IXUSR, ".ci/run must be executable"
+    assert os.stat(ROOT / ".ci" / "check_env_pins.py").st_mode & stat.S_IXUSR
+    subprocess.run(["bash", "-n", str(run)], check=True)
+    assert "make test" in text and ".ci/check_env_pins.py" in text
+    assert "apt-get install -y -q --no-install-recommends" in text and "chromium" in text
+    assert "export MPLBACKEND" not in text, "an exported MPLBACKEND drops figure outputs under nbval"
