@@ -229,7 +229,8 @@ def multiclass_svm_sgd(X, y, eta, T, seed=None, delta=None, psi=None) -> Multicl
     y : labels (any sortable values, at least 2 classes)
     eta : float > 0, step size η
     T : int >= 1, number of iterations
-    seed : int or None; the T indices are drawn with ``np.random.default_rng(seed)``
+    seed : int or None; the T indices are ``np.random.default_rng(seed).integers(0, m, size=T)``
+        (the convention of :func:`kmlteach.svm.sgd_indices`)
     delta : None (0–1), (k, k) matrix ``delta[y', y]`` = Δ(y', y), or callable on labels
     psi : None (multivector) or a feature map (``MultivectorPsi``, ``TfidfPsi``, a
         callable ``psi(x, y_index) -> vector``)

@@ -9,7 +9,7 @@ from ._basic import blobs, rings, moons, separable, line_example
 __all__ = ["blobs", "rings", "moons", "separable", "line_example"]
 from ._ranking import ranking_queries, fraud, split_queries  # noqa: E402  (ch. 06-07)
 __all__ += ["ranking_queries", "fraud", "split_queries"]
-from ._multiclass import three_balls  # noqa: E402  (ch. 04)
-__all__ += ["three_balls"]
+from ._multiclass import example_17_1_weights, three_balls  # noqa: E402  (ch. 04)
+__all__ += ["three_balls", "example_17_1_weights"]
 from ._ocr import ocr_words  # noqa: E402  (ch. 05)
 __all__ += ["ocr_words"]

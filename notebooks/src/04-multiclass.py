@@ -29,8 +29,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from kmlteach import multiclass as mc
-from kmlteach.datasets import three_balls
-from kmlteach.datasets._multiclass import example_17_1_weights
+from kmlteach.datasets import example_17_1_weights, three_balls
 from kmlteach.plots.ch04 import (plot_code, plot_constraint_scores, plot_kesler_example,
                                  plot_linear_regions, plot_ova, plot_pairwise, plot_regions,
                                  plot_classes, grid_points)
