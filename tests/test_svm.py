@@ -675,3 +675,17 @@ def test_soft_svm_beats_every_perturbation(seed, lam):
         assert svm.soft_svm_objective(w, X, y, lam) >= r.objective * (1 - 1e-8)
     # the exact minimiser is at least as good as SGD's averaged output
     assert svm.sgd_soft_svm(X, y, lam, 2000, seed).objective >= r.objective * (1 - 1e-8)
+
+
+def test_estimator_options_follow_the_functions():
+    X, y = _soft_data(21, m=50, d=3)
+    est = svm.SoftSVM(lam=0.05, homogeneous=True).fit(X, y)
+    ref = svm.soft_svm(X, y, 0.05)
+    np.testing.assert_allclose(est.coef_[0], ref.w, rtol=1e-10)
+    assert est.intercept_[0] == 0.0 and est.objective_ == pytest.approx(ref.objective)
+    Xh, yh = homogeneous_separable(30, 3, 0.2, 5)
+    hs = svm.HardSVM(homogeneous=True).fit(Xh, yh)
+    r = svm.hard_svm(Xh, yh, homogeneous=True)
+    np.testing.assert_allclose(hs.coef_[0], r.w, rtol=1e-12)
+    assert hs.intercept_[0] == 0.0 and hs.margin_ == pytest.approx(r.margin)
+    np.testing.assert_array_equal(hs.support_, r.support)
