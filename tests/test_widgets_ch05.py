@@ -1,0 +1,57 @@
+"""Chapter 05 widgets: the Viterbi trace and independent letters vs chain."""
+
+import numpy as np
+import pytest
+
+pytest.importorskip("ipywidgets")
+
+from kmlteach import structured as S
+from kmlteach.datasets import ocr_words
+from kmlteach.widgets.ch05 import make_noise_compare, make_viterbi_trace
+
+
+@pytest.fixture(scope="module")
+def small():
+    train = ocr_words(60, noise=0.3, seed=0)
+    model = S.structured_sgd(train.X, train.y, eta=0.5, T=300, seed=0)
+    return model, ocr_words(4, noise=0.3, seed=1)
+
+
+def test_viterbi_trace_steps_and_backtracks(small):
+    model, data = small
+    ex = make_viterbi_trace(model, data)
+    r = len(data.words[0])
+    assert ex.state["tau"] == 1 and not ex.state["backtracked"]
+    assert ex.controls["tau"].max == r + 1
+    res = S.viterbi(S.unary_scores(data.X[0], model.W_unary), model.W_pair)
+    np.testing.assert_allclose(ex.state["column"], res.M[:, 0])
+    png = ex.image.value
+    ex.controls["tau"].value = 3
+    assert ex.state["best_cell"] == int(np.argmax(res.M[:, 2]))
+    assert ex.state["best_predecessor"] == res.backpointers[ex.state["best_cell"], 2]
+    assert ex.image.value != png
+    ex.controls["tau"].value = r + 1
+    assert ex.state["backtracked"]
+    np.testing.assert_array_equal(ex.state["labels"], res.labels)
+    assert "decoded" in ex.state["readout"]
+    # a shorter or longer word resets the range of τ
+    ex.controls["word"].value = 2
+    r2 = len(data.words[2])
+    assert ex.controls["tau"].max == r2 + 1 and ex.state["r"] == r2
+    assert ex.state["tau"] <= r2 + 1
+
+
+def test_noise_compare(monkeypatch):
+    import kmlteach.widgets.ch05 as W
+
+    real = W.train_pair
+    monkeypatch.setattr(W, "train_pair", lambda nz, seed=0: real(nz, n_train=40, T=200, seed=seed))
+    ex = make_noise_compare(noise=0.2, n_test=10)
+    e0 = (ex.state["error_chain"], ex.state["error_letters"])
+    png = ex.image.value
+    ex.controls["noise"].value = 0.6
+    assert ex.state["noise"] == pytest.approx(0.6)
+    assert (ex.state["error_chain"], ex.state["error_letters"]) != e0
+    assert ex.image.value != png
+    ex.controls["word"].value = 3
+    assert len(ex.state["pred_chain"]) == len(ex.state["word"])
