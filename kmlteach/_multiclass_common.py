@@ -44,10 +44,11 @@ def labels_to_index(y, classes, name: str = "y", n: int | None = None) -> np.nda
         return np.ascontiguousarray(arr, dtype=np.int64)
     classes = np.asarray(classes)
     try:
-        pos = np.searchsorted(classes, arr)
+        order = np.argsort(classes, kind="stable")
+        pos = np.searchsorted(classes[order], arr)
     except TypeError:
         raise TypeError(f"{name} labels are not comparable with the classes {classes[:5]!r}") from None
-    pos = np.clip(pos, 0, classes.shape[0] - 1)
+    pos = order[np.clip(pos, 0, classes.shape[0] - 1)]
     bad = classes[pos] != arr
     if np.any(bad):
         raise ValueError(f"{name} contains labels that are not among the classes "

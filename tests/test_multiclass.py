@@ -716,3 +716,14 @@ def test_reductions_accept_kmlteach_svm_results_and_estimators():
     # the perceptron on lifted data as a plain binary learner
     m3 = M.one_vs_all(Xb, y, lambda A, t: svm.perceptron(A, t, max_updates=2000))
     assert m3.predict(Xb).shape == (60,)
+
+
+def test_losses_with_labels_in_any_class_order():
+    W = np.array([[1.0, 0.0], [0.0, 1.0], [-1.0, -1.0]])
+    X = np.array([[2.0, 0.5], [0.1, 1.0], [-1.0, -2.0]])
+    classes = np.array(["whale", "cat", "dog"])             # row order of W, not sorted
+    y = np.array(["whale", "cat", "dog"])
+    np.testing.assert_allclose(M.generalized_hinge(W, X, y, classes=classes),
+                               M.generalized_hinge(W, X, [0, 1, 2]))
+    with pytest.raises(ValueError, match="y"):
+        M.generalized_hinge(W, X, ["whale", "cat", "cow"], classes=classes)
