@@ -22,9 +22,11 @@ import numpy as np
 
 from ._estimator import BaseEstimator, ClassifierMixin, TransformerMixin, check_is_fitted
 from ._jit import jit
-from ._validation import (as_matrix, as_vector, check_binary_labels, check_int, check_positive,
-                          check_square)
-from .kernels import _center_train, gram, kernel_params
+from ._validation import as_matrix, as_vector, check_binary_labels, check_int, check_positive
+from ._kernel_pca import (KDEPrediction, KDEResult, KernelPCAResult, kde_predict,
+                          kernel_dependency_estimation, kernel_pca, kernel_pca_transform)
+from ._rkhs import _check_gram, _check_test
+from .kernels import gram, kernel_params
 from .svm import sgd_indices
 
 __all__ = [
@@ -34,35 +36,6 @@ __all__ = [
     "KDEResult", "KDEPrediction", "kernel_dependency_estimation", "kde_predict",
     "KernelSVM", "KernelPCA",
 ]
-
-
-def _check_gram(K, name="K"):
-    """A finite, square, symmetric (to 1e-8 relative) Gram matrix; fast for large m."""
-    Ka = check_square(K, name)
-    scale = max(1.0, float(np.max(np.abs(Ka))))
-    gap = _max_asymmetry_kernel(Ka)
-    if gap > 1e-8 * scale:
-        raise ValueError(f"{name} must be symmetric (a Gram matrix), got max |{name} - {name}.T| = {gap:.3g}")
-    return Ka
-
-
-@jit(warmup=lambda: (np.eye(3),))
-def _max_asymmetry_kernel(K):
-    """max |K[i, j] - K[j, i]|, visiting 32 x 32 tiles so both reads stay in cache."""
-    n = K.shape[0]
-    gap = 0.0
-    for i0 in range(0, n, 32):
-        for j0 in range(i0, n, 32):
-            for i in range(i0, min(n, i0 + 32)):
-                for j in range(max(j0, i + 1), min(n, j0 + 32)):
-                    d = abs(K[i, j] - K[j, i])
-                    if d > gap:
-                        gap = d
-    return gap
-
-
-def _check_test(K_test, m, name="K_test"):
-    return as_matrix(K_test, name, n_cols=m)
 
 
 # ----------------------------------------------------------------------------- kernel SGD SVM
@@ -303,177 +276,6 @@ def kernel_expansion(K_test, alpha, b: float = 0.0) -> np.ndarray:
             or not np.isfinite(b):
         raise TypeError(f"b must be a finite real number, got {b!r}")
     return Kt @ av + float(b)
-
-
-# ----------------------------------------------------------------------------- kernel PCA
-
-@dataclass(frozen=True)
-class KernelPCAResult:
-    """Kernel PCA of a Gram matrix (HSS1 §1.3.2).
-
-    ``eigenvalues`` (descending) of the centred Gram matrix K̃ (not divided by m);
-    ``alphas`` (m, p): column j holds the coefficients of the unit-norm axis
-    v_j = Σ_i alphas[i, j] (Φ(x_i) − mean), i.e. eigenvector / √eigenvalue (zero columns
-    for zero eigenvalues); ``embedding`` (m, p) = K̃ alphas, the projections of the
-    training points; ``col_mean`` and ``mean`` of K, for centring new points.
-    """
-    eigenvalues: np.ndarray
-    alphas: np.ndarray
-    embedding: np.ndarray
-    col_mean: np.ndarray
-    mean: float
-
-
-def _top_eigh(S: np.ndarray, k: int):
-    """Largest k eigenpairs of a symmetric matrix, descending.
-
-    Like scikit-learn's KernelPCA: for few components of a large matrix (k < 10, m > 200)
-    ARPACK's Lanczos iteration (``scipy.sparse.linalg.eigsh``, tolerance 0 = machine
-    precision, fixed start vector so that results repeat); otherwise a dense solver
-    (SciPy's subset solver if present, else ``numpy.linalg.eigh``). SciPy is optional.
-    """
-    m = S.shape[0]
-    try:
-        from scipy.linalg import eigh as sp_eigh
-        from scipy.sparse.linalg import eigsh
-    except ImportError:  # NumPy only: full decomposition
-        lam, V = np.linalg.eigh(S)
-        lam, V = lam[m - k:], V[:, m - k:]
-    else:
-        if k < 10 and m > 200:
-            v0 = np.random.default_rng(0).uniform(-1.0, 1.0, size=m)
-            lam, V = eigsh(S, k=k, which="LA", tol=0.0, v0=v0)
-            order = np.argsort(lam)
-            lam, V = lam[order], V[:, order]
-        else:
-            lam, V = sp_eigh(S, subset_by_index=[m - k, m - 1], driver="evr")
-    return lam[::-1].copy(), V[:, ::-1].copy()
-
-
-def kernel_pca(K, n_components: int) -> KernelPCAResult:
-    """Kernel PCA (HSS1 §1.3.2): principal axes in feature space from the Gram matrix.
-
-    1. Centre ``K`` in feature space: ``K~ = K - 1_m K - K 1_m + 1_m K 1_m``
-       (:func:`kmlteach.kernels.center`).
-    2. Eigen-decompose ``K~ = sum_j lam_j u_j u_j^T`` (lam descending, ||u_j|| = 1).
-    3. Axis ``v_j = sum_i alpha_ij (Phi(x_i) - mean)`` with ``alpha_j = u_j / sqrt(lam_j)``,
-       so ``||v_j||^2 = alpha_j^T K~ alpha_j = 1`` (the scaling the source leaves open).
-    4. Projections of the training points: ``K~ alpha_j = sqrt(lam_j) u_j``.
-
-    Keeping every component with a non-zero eigenvalue, ``embedding @ embedding.T``
-    reproduces ``K~`` (HSS1 (1.32), for the centred features). Each eigenvector's sign
-    is fixed so that its largest-magnitude entry is positive.
-
-    Parameters
-    ----------
-    K : (m, m) symmetric **uncentred** Gram matrix
-    n_components : int in [1, m]
-
-    Returns
-    -------
-    KernelPCAResult; project new points with :func:`kernel_pca_transform`.
-    """
-    Ka = _check_gram(K)
-    m = Ka.shape[0]
-    n_components = check_int(n_components, "n_components", minimum=1, maximum=m)
-    Kc = _center_train(Ka, symmetric=True)  # Ka was checked symmetric (to 1e-8)
-    lam, U = _top_eigh(Kc, n_components)
-    big = np.argmax(np.abs(U), axis=0)
-    U = U * np.where(U[big, np.arange(U.shape[1])] < 0, -1.0, 1.0)
-    thresh = 1e-12 * max(1.0, float(lam[0]) if lam.size else 1.0) * m
-    nonzero = lam > thresh
-    alphas = np.zeros_like(U)
-    alphas[:, nonzero] = U[:, nonzero] / np.sqrt(lam[nonzero])
-    embedding = U * np.sqrt(np.where(nonzero, lam, 0.0))
-    return KernelPCAResult(lam, alphas, embedding, Ka.mean(axis=0), float(Ka.mean()))
-
-
-def kernel_pca_transform(result: KernelPCAResult, K_test) -> np.ndarray:
-    """Projections of new points on the kernel PCA axes: ``center(K, K_test) @ alphas``.
-
-    ``K_test`` (n, m) holds the uncentred ``k(z_a, x_j)``; it is centred with the
-    training means (HSS1 §1.3.1.2, test version) before projecting.
-    """
-    if not isinstance(result, KernelPCAResult):
-        raise TypeError(f"result must be a KernelPCAResult from kernel_pca, got {type(result).__name__}")
-    Kt = _check_test(K_test, result.col_mean.shape[0])
-    Kc = Kt - result.col_mean[None, :] - Kt.mean(axis=1)[:, None] + result.mean
-    return Kc @ result.alphas
-
-
-# ----------------------------------------------------------------------------- KDE
-
-@dataclass(frozen=True)
-class KDEResult:
-    """Kernel dependency estimation model: ``pca`` (kernel PCA of the outputs) and the
-    ridge coefficients ``coef`` (m, p) so that T_H(x) = K_x(x, train) @ coef."""
-    pca: KernelPCAResult
-    coef: np.ndarray
-    lam: float
-
-
-@dataclass(frozen=True)
-class KDEPrediction:
-    """``index`` (n,): best candidate per test input; ``distances`` (n, c): the squared
-    H_y distances of (1.44); ``embedding`` (n, p): the predicted output coordinates."""
-    index: np.ndarray
-    distances: np.ndarray
-    embedding: np.ndarray
-
-
-def kernel_dependency_estimation(K_x, K_y, lam: float, n_components: int | None = None) -> KDEResult:
-    """Kernel dependency estimation (HSS1 §1.5, after Weston et al. 2002).
-
-    1. Embed the training outputs with kernel PCA on ``K_y`` (:func:`kernel_pca`).
-    2. Learn ``T_H: X -> R^p`` by kernel ridge regression (:func:`kernel_ridge`, one
-       output per component, same ``lam``): ``coef = (K_x + lam m I)^{-1} E``.
-    3. Decode with :func:`kde_predict`: the candidate output closest in H_y (1.44).
-
-    Parameters
-    ----------
-    K_x : (m, m) Gram matrix of the training inputs
-    K_y : (m, m) Gram matrix of the training outputs
-    lam : float > 0
-    n_components : int, default=None (all m components)
-    """
-    Kx = _check_gram(K_x, "K_x")
-    Ky = _check_gram(K_y, "K_y")
-    if Ky.shape != Kx.shape:
-        raise ValueError(f"K_y must have the shape of K_x {Kx.shape}, got {Ky.shape}")
-    lam = check_positive(lam, "lam")
-    m = Kx.shape[0]
-    p = m if n_components is None else check_int(n_components, "n_components", minimum=1, maximum=m)
-    pca = kernel_pca(Ky, p)
-    coef = np.linalg.solve(Kx + lam * m * np.eye(m), pca.embedding)
-    return KDEResult(pca, coef, lam)
-
-
-def kde_predict(model: KDEResult, K_x_test, K_y_cand, k_y_cand_diag) -> KDEPrediction:
-    """Decode KDE predictions over a finite candidate set (HSS1 (1.44)).
-
-    For each test input ``z`` the prediction ``T = T_H(z)`` is a point of the output
-    RKHS (in the kernel PCA coordinates); the chosen candidate minimises
-    ``||Phi_y(y_c) - T||^2 = ||Phi~(y_c)||^2 - 2 <e(y_c), T> + ||T||^2``, where
-    ``Phi~`` is centred with the training outputs and ``e(y_c)`` its PCA coordinates.
-
-    Parameters
-    ----------
-    model : KDEResult
-    K_x_test : (n, m) input kernel between test inputs and training inputs
-    K_y_cand : (c, m) output kernel between candidates and training outputs
-    k_y_cand_diag : (c,) ``k_y(y_c, y_c)``
-    """
-    if not isinstance(model, KDEResult):
-        raise TypeError(f"model must be a KDEResult, got {type(model).__name__}")
-    m = model.coef.shape[0]
-    Kx = _check_test(K_x_test, m, "K_x_test")
-    Kc = _check_test(K_y_cand, m, "K_y_cand")
-    diag = as_vector(k_y_cand_diag, "k_y_cand_diag", length=Kc.shape[0])
-    T = Kx @ model.coef
-    E = kernel_pca_transform(model.pca, Kc)
-    norm2 = diag - 2.0 * Kc.mean(axis=1) + model.pca.mean
-    D = norm2[None, :] - 2.0 * T @ E.T + np.sum(T ** 2, axis=1)[:, None]
-    return KDEPrediction(np.argmin(D, axis=1), D, T)
 
 
 # ----------------------------------------------------------------------------- estimators
