@@ -43,6 +43,8 @@ def labels_to_index(y, classes, name: str = "y", n: int | None = None) -> np.nda
                             f"given, got dtype {arr.dtype}")
         return np.ascontiguousarray(arr, dtype=np.int64)
     classes = np.asarray(classes)
+    if classes.ndim != 1 or classes.shape[0] == 0:
+        raise ValueError(f"classes must be a non-empty 1-D array of labels, got shape {classes.shape}")
     try:
         order = np.argsort(classes, kind="stable")
         pos = np.searchsorted(classes[order], arr)

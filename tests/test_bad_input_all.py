@@ -28,15 +28,17 @@ BAD_VALUES = {
 
 
 def _public_functions():
-    out = []
+    out, seen = [], set()
     for name in ALGORITHM_MODULES:
         try:
             mod = importlib.import_module(name)
         except ModuleNotFoundError:
             continue
         for fname, fn in inspect.getmembers(mod, inspect.isfunction):
-            if fname.startswith("_") or fn.__module__ != mod.__name__:
+            # public names, including those re-exported from private modules (kmlteach._*)
+            if fname.startswith("_") or not fn.__module__.startswith("kmlteach") or id(fn) in seen:
                 continue
+            seen.add(id(fn))
             try:
                 sig = inspect.signature(fn)
             except (TypeError, ValueError):
