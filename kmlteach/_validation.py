@@ -71,6 +71,11 @@ def _to_float_array(a: Any, name: str) -> np.ndarray:
 
 
 def _check_finite(arr: np.ndarray, name: str) -> None:
+    # Fast path (as scikit-learn does): a finite sum proves every entry is finite, without
+    # allocating a boolean array; only an inf/NaN sum (or overflow) needs the full check.
+    with np.errstate(over="ignore", invalid="ignore"):
+        if np.isfinite(np.sum(arr)):
+            return
     if not np.all(np.isfinite(arr)):
         bad = int(np.size(arr) - np.count_nonzero(np.isfinite(arr)))
         raise ValueError(f"{name} contains {bad} NaN or infinite value(s); all entries must be finite")
