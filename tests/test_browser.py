@@ -170,11 +170,12 @@ JS_CLEARED = """() => window.jupyterapp.shell.currentWidget.content.widgets
 JS_ERRORS = """() => Array.from(document.querySelectorAll('.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.stderr"], .jp-RenderedText[data-mime-type="application/vnd.jupyter.stderr"]'))
   .map(e => e.textContent).filter(t => /Error|Traceback/.test(t)).slice(0, 3)"""
 
-JS_WIDGET_EXTENSION = """() => {
+JS_PAGE_CONFIG = """() => {
   const raw = document.getElementById('jupyter-config-data');
-  if (!raw) return [];
+  if (!raw) return {extensions: [], disabled: []};
   const cfg = JSON.parse(raw.textContent);
-  return (cfg.federated_extensions || []).map(e => e.name);
+  return {extensions: (cfg.federated_extensions || []).map(e => e.name),
+          disabled: cfg.disabledExtensions || []};
 }"""
 
 
@@ -202,7 +203,7 @@ def run_lambda_slider(notebook: Path, base: Path, screenshot: Path) -> dict:
                 page.set_default_timeout(60_000)
                 page.goto(f"{lab.url}/lab/tree/notebooks/{notebook.name}?reset&token={lab.token}",
                           wait_until="domcontentloaded")
-                seen["extensions"] = page.evaluate(JS_WIDGET_EXTENSION)
+                seen.update(page.evaluate(JS_PAGE_CONFIG))
                 page.wait_for_function(JS_APP_READY, timeout=60_000)
                 page.wait_for_function(JS_KERNEL_IDLE, timeout=60_000, polling=250)
                 mark("lab loaded, kernel idle")
@@ -250,6 +251,7 @@ def run_lambda_slider(notebook: Path, base: Path, screenshot: Path) -> dict:
                 seen["src_after"] = image.get_attribute("src")
                 explorer.evaluate("(el) => el.scrollIntoView({block: 'start'})")
                 page.wait_for_timeout(300)
+                seen["news_prompt"] = page.get_by_text("Jupyter news").count()
                 screenshot.parent.mkdir(parents=True, exist_ok=True)
                 page.screenshot(path=str(screenshot))
             except Exception:
@@ -274,6 +276,9 @@ def test_lambda_explorer_reacts_in_jupyterlab(tmp_path):
     seen = run_lambda_slider(notebook, tmp_path, SCREENSHOT)
     assert "@jupyter-widgets/jupyterlab-manager" in seen["extensions"], (
         "the ipywidgets lab extension is not loaded: widgets would not render")
+    assert "@jupyterlab/apputils-extension:announcements" in seen["disabled"], (
+        "the isolated JUPYTER_CONFIG_DIR was not used")
+    assert seen["news_prompt"] == 0, "the Jupyter news prompt is showing"
     assert "λ" in seen["readout_before"], seen["readout_before"]
     assert seen["readout_after"] != seen["readout_before"]
     assert seen["src_after"] != seen["src_before"]
