@@ -19,28 +19,44 @@ __all__ = ["translate", "center", "rkhs_distances", "rkhs_inner", "rkhs_norm", "
 
 
 def _check_gram(K, name="K"):
-    """A finite, square, symmetric (to 1e-8 relative) Gram matrix; fast for large m."""
-    Ka = check_square(K, name)
-    scale = max(1.0, float(np.max(np.abs(Ka))))
-    gap = _max_asymmetry_kernel(Ka)
-    if gap > 1e-8 * scale:
+    """A finite, square, symmetric (to 1e-8 relative) Gram matrix; one pass over K."""
+    Ka = as_matrix(K, name, finite=False)
+    if Ka.shape[0] != Ka.shape[1]:
+        raise ValueError(f"{name} must be square, got shape {Ka.shape}")
+    n_bad, biggest, gap = _gram_stats_kernel(Ka)
+    if n_bad:
+        raise ValueError(f"{name} contains {n_bad} NaN or infinite value(s); all entries must be finite")
+    if gap > 1e-8 * max(1.0, biggest):
         raise ValueError(f"{name} must be symmetric (a Gram matrix), got max |{name} - {name}.T| = {gap:.3g}")
     return Ka
 
 
 @jit(warmup=lambda: (np.eye(3),))
-def _max_asymmetry_kernel(K):
-    """max |K[i, j] - K[j, i]|, visiting 32 x 32 tiles so both reads stay in cache."""
+def _gram_stats_kernel(K):
+    """(number of non-finite entries, max |K_ij|, max |K_ij - K_ji|) in one tiled pass."""
     n = K.shape[0]
+    n_bad = 0
+    biggest = 0.0
     gap = 0.0
     for i0 in range(0, n, 32):
         for j0 in range(i0, n, 32):
             for i in range(i0, min(n, i0 + 32)):
-                for j in range(max(j0, i + 1), min(n, j0 + 32)):
-                    d = abs(K[i, j] - K[j, i])
+                for j in range(max(j0, i), min(n, j0 + 32)):
+                    a = K[i, j]
+                    b = K[j, i]
+                    bad_a = not np.isfinite(a)
+                    bad_b = not np.isfinite(b)
+                    if bad_a or bad_b:
+                        n_bad += 1 if i == j else int(bad_a) + int(bad_b)
+                        continue
+                    if abs(a) > biggest:
+                        biggest = abs(a)
+                    if abs(b) > biggest:
+                        biggest = abs(b)
+                    d = abs(a - b)
                     if d > gap:
                         gap = d
-    return gap
+    return n_bad, biggest, gap
 
 
 def _check_test(K_test, m, name="K_test"):
