@@ -727,3 +727,11 @@ def test_losses_with_labels_in_any_class_order():
                                M.generalized_hinge(W, X, [0, 1, 2]))
     with pytest.raises(ValueError, match="y"):
         M.generalized_hinge(W, X, ["whale", "cat", "cow"], classes=classes)
+
+
+@pytest.mark.parametrize("n", [5, 8, 9, 13, 61, 123])
+def test_three_balls_erm_loses_class_2_for_any_n(n):
+    X, y = three_balls(n, seed=n)
+    erm = M.erm_halfspace_2d(X, np.where(y == 2, 1.0, -1.0))
+    assert erm.constant and erm.errors == np.sum(y == 2)
+    assert not np.any(M.one_vs_all(X, y, M.erm_halfspace_2d).predict(X) == 2)

@@ -56,11 +56,12 @@ def three_balls(n: int = 100, seed=None, *, shift=(0.0, 0.0), radius2: float = 1
     two pairs, (c1 + u, c3 + u) and (c1 + u + e, c3 + u - e), with a random e. So an
     affine function positive at k class-2 points is positive at >= 2k points of
     classes 1 and 3, and the empirical risk minimiser among halfspaces for "class 2
-    vs the rest" labels every point -1 (strictly better than any other labelling). The
-    pairs exist when the class-1 and class-3 counts are at least twice the class-2
-    count (every n that is a multiple of 5, for instance); the remaining points of
-    classes 1 and 3 are uniform in their discs. Coordinates are multiples of 2**-16, so
-    the midpoints are exact in floating point.
+    vs the rest" labels every point -1 (strictly better than any other labelling).
+    When rounding leaves fewer than 2 n2 points in class 1 or 3 (e.g. n = 123), the
+    class-2 points without a second pair sit exactly on top of a fully paired one,
+    which keeps the argument strict for every n >= 5. The remaining points of classes
+    1 and 3 are uniform in their discs. Coordinates are multiples of 2**-16, so the
+    midpoints are exact in floating point.
 
     The book's weights (:func:`example_17_1_weights`) classify every point correctly.
 
@@ -110,6 +111,11 @@ def three_balls(n: int = 100, seed=None, *, shift=(0.0, 0.0), radius2: float = 1
 
     U = _in_disc(rng, n2, radius2)                  # class-2 offsets
     E = _in_disc(rng, n2, R - radius2)              # second-pair offsets
+    # class-2 points beyond the number of complete second pairs are placed on top of a
+    # completely paired one (a "twin"), which keeps the ERM argument strict
+    full = min(max(n1 - n2, 0), max(n3 - n2, 0), n2)
+    if 0 < full < n2:
+        U[full:] = U[np.arange(n2 - full) % full]
     X2 = c2 + U
     parts1, parts3 = [], []
     for count, store, centre, sign in ((n1, parts1, c1, 1.0), (n3, parts3, c3, -1.0)):
