@@ -16,7 +16,7 @@ from typing import Any, Callable
 import ipywidgets as W
 
 
-def png_bytes(fig, dpi: int = 90) -> bytes:
+def png_bytes(fig, dpi: int = 100) -> bytes:
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=dpi)
     return buf.getvalue()
@@ -37,14 +37,18 @@ class Explorer(W.VBox):
     """
 
     def __init__(self, fig, controls: dict[str, W.Widget], update: Callable[["Explorer"], None],
-                 layout_rows: list[list[str]] | None = None, dpi: int = 90, title: str | None = None,
+                 layout_rows: list[list[str]] | None = None, dpi: int = 100, title: str | None = None,
                  css_class: str | None = None):
         self.fig = fig
         self.controls = controls
         self.state: dict[str, Any] = {}
         self.dpi = dpi
         self._update = update
-        self.image = W.Image(format="png", layout=W.Layout(width="auto", max_width="100%"))
+        # show the PNG at its natural size (the figure's inches × dpi), shrinking only on
+        # narrow screens; stretching it to the cell width made small figures huge
+        natural = int(round(fig.get_figwidth() * dpi))
+        self.image = W.Image(format="png", layout=W.Layout(width=f"{natural}px", max_width="100%",
+                                                           height="auto"))
         self.readout = W.HTML(value="", layout=W.Layout(margin="0 0 0 8px"))
         self.readout.add_class("kml-readout")
         self.image.add_class("kml-figure")

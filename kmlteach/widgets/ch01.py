@@ -76,7 +76,7 @@ def make_margin_explorer(X=None, y=None) -> Explorer:
     y = np.array(y, dtype=float)
     m = len(y)
 
-    fig, ax = figure(5.6, 4.8)
+    fig, ax = figure(7.4, 4.8)
     ax.set_xlim(LIM)
     ax.set_ylim(LIM)
     ax.set_aspect("equal")
@@ -94,7 +94,10 @@ def make_margin_explorer(X=None, y=None) -> Explorer:
                     zorder=4, label="support vectors")
     sel = ax.scatter([], [], s=320, facecolors="none", edgecolors=OKABE_ITO["green"], linewidths=2.2,
                      zorder=5, label="selected point")
-    ax.legend(loc="lower left", fontsize=7.5, framealpha=0.9)
+    ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), fontsize=9, frameon=False)
+    # index labels, so that "point k" in the drop-down can be found on the figure
+    tags = [ax.annotate(str(j), X[j], xytext=(9, 6), textcoords="offset points", fontsize=8,
+                        color=OKABE_ITO["black"], zorder=6) for j in range(m)]
 
     options = [(f"point {i}", i) for i in range(m)]
     controls = {
@@ -123,6 +126,7 @@ def make_margin_explorer(X=None, y=None) -> Explorer:
         for lab, art in scat.items():
             _set_offsets(art, X[y == lab])
         sel.set_offsets(X[i:i + 1])
+        tags[i].xy = tuple(X[i])
         st = ex.state
         st["X"], st["y"] = X.copy(), y.copy()
         both = np.unique(y).size == 2
@@ -189,7 +193,7 @@ def make_lambda_explorer(X=None, y=None, lam: float = 0.1) -> Explorer:
     X = np.asarray(X, dtype=float)
     y = np.asarray(y, dtype=float)
 
-    fig, ax = figure(5.6, 4.8)
+    fig, ax = figure(7.4, 4.8)
     ax.set_xlim(LIM)
     ax.set_ylim(LIM)
     ax.set_aspect("equal")
@@ -204,7 +208,7 @@ def make_lambda_explorer(X=None, y=None, lam: float = 0.1) -> Explorer:
     class_scatters(ax, X, y)
     viol = ax.scatter([], [], s=170, facecolors="none", edgecolors=OKABE_ITO["vermillion"],
                       linewidths=1.5, marker="s", zorder=4, label=r"violation: $y f(x) < 1$")
-    ax.legend(loc="lower left", fontsize=7.5, framealpha=0.9)
+    ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), fontsize=9, frameon=False)
     title = ax.set_title("")
 
     controls = {"lam": slider("λ (regularisation)", lam, -3, 1, 0.1, log=True, readout_format=".3f",
@@ -302,7 +306,7 @@ def make_sgd_explorer(X=None, y=None, lam: float = 0.1, seed: int = 0) -> Explor
         X = X + np.array([0.0, 0.0])
     X = np.asarray(X, dtype=float)
     y = np.asarray(y, dtype=float)
-    fig, ax = figure(5.6, 4.8)
+    fig, ax = figure(7.0, 4.8)
     ax.set_xlim(LIM)
     ax.set_ylim(LIM)
     ax.set_aspect("equal")
@@ -310,7 +314,7 @@ def make_sgd_explorer(X=None, y=None, lam: float = 0.1, seed: int = 0) -> Explor
     class_scatters(ax, X, y)
     (exact_line,) = ax.plot([], [], color=OKABE_ITO["black"], lw=2, label="exact soft-SVM")
     (sgd_line,) = ax.plot([], [], color=OKABE_ITO["orange"], lw=2, ls="--", label=r"SGD average $\bar w$")
-    ax.legend(loc="lower left", fontsize=8)
+    ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), fontsize=9, frameon=False)
     title = ax.set_title("")
     controls = {
         "T": W.SelectionSlider(options=list(T_CHOICES), value=100, description="steps T",
