@@ -165,6 +165,20 @@ print("B-spline values: B_0(0) = {:.3f}, B_1(0.5) = {:.3f}, B_3(0) = {:.4f}, B_3
     *kk.bspline([0.0], 0), *kk.bspline([0.5], 1), *kk.bspline([0.0], 3), *kk.bspline([1.0], 3)))
 
 # %% [markdown]
+# Kernels also encode prior knowledge about data that are not vectors (UML §16.2.1). To spot a
+# "signature" string inside a file, map a string $x$ to the 0/1 vector indexed by all strings $v$
+# (up to some length) that says whether $v$ occurs in $x$. The inner product counts the
+# substrings two strings share; it can be computed without ever listing the exponentially many
+# coordinates. Chapter 03 builds more kernels of this kind.
+
+# %%
+from kmlteach.structured_kernels import substring_kernel
+
+for s_, t_ in [("abab", "bab"), ("virus", "viral"), ("kernel", "kernel")]:
+    print(f"K({s_!r}, {t_!r}) = {substring_kernel(s_, t_)} shared substrings,"
+          f" of length <= 2: {substring_kernel(s_, t_, max_len=2)}")
+
+# %% [markdown]
 # ## 4 · Which similarities are kernels?
 #
 # If $k$ is a kernel, every Gram matrix is positive semi-definite: for any coefficients $c$,
