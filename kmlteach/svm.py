@@ -451,4 +451,11 @@ def _sgd_soft_svm_kernel(X, y, lam, idx, checkpoints):
 
 
 # the estimators are defined in their own module (they need hard_svm / soft_svm above)
-from ._svm_estimators import HardSVM, SoftSVM  # noqa: E402
+def __getattr__(name):
+    # The estimators pull in scikit-learn (seconds to import, and not a runtime
+    # dependency of the course), so they are loaded on first use only.
+    if name in ("HardSVM", "SoftSVM"):
+        from . import _svm_estimators
+
+        return getattr(_svm_estimators, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
