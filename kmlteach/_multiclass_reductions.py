@@ -127,18 +127,28 @@ class Decision:
 
 
 class _Reduction:
+    """Common interface. After fitting (and after every ``predict``), ``ties`` is the
+    boolean mask of the points of the last predicted X (at first: the training X)
+    whose decision was a tie, ``tied_classes`` the (m, k) mask of the classes that
+    tied, and ``rule`` says how ties were broken."""
     classes: np.ndarray
 
     def _X(self, X):
         return check_X(X, "X", n_cols=self.n_features)
 
     def predict(self, X) -> np.ndarray:
-        """Predicted labels (ties broken as described by ``decide(X).rule``)."""
-        return self.decide(X).labels
+        """Predicted labels; also sets ``ties``, ``tied_classes`` and ``rule``."""
+        dec = self.decide(X)
+        self.ties, self.tied_classes, self.rule = dec.ties, dec.candidates, dec.rule
+        return dec.labels
 
-    def ties(self, X) -> np.ndarray:
+    def tie_mask(self, X) -> np.ndarray:
         """Boolean mask of the points of X whose decision was a tie."""
         return self.decide(X).ties
+
+    def _record_training_ties(self, X):
+        self.predict(X)
+        return self
 
     def score(self, X, y) -> float:
         return float(np.mean(self.predict(X) == np.asarray(y)))
@@ -165,7 +175,7 @@ class OneVsAll(_Reduction):
         S = self.decision_function(X)
         idx, ties, cand = _first_argmax(S)
         return Decision(self.classes[idx], idx, S, ties, cand,
-                        "argmax of the k scores; ties go to the class that comes first in classes")
+                        "argmax of the k scores; ties go to the smallest class index (first in classes)")
 
 
 def one_vs_all(X, y, learner) -> OneVsAll:
@@ -186,13 +196,14 @@ def one_vs_all(X, y, learner) -> OneVsAll:
     Returns
     -------
     OneVsAll with ``.predict(X)``, ``.decision_function(X)``, ``.decide(X)``,
-    ``.classes``, ``.estimators``.
+    ``.classes``, ``.estimators``, ``.ties`` (mask of tied points of the last predicted X,
+    initially the training X), ``.tie_mask(X)``, ``.rule``.
     """
     X = check_X(X, "X")
     classes, yi = check_multiclass_labels(y, "y", n=X.shape[0])
     learner = _check_learner(learner)
     ests = [_fit_binary(learner, X, np.where(yi == i, 1.0, -1.0)) for i in range(len(classes))]
-    return OneVsAll(classes, ests, X.shape[1])
+    return OneVsAll(classes, ests, X.shape[1])._record_training_ties(X)
 
 
 # ---------------------------------------------------------------------------------------
@@ -281,7 +292,8 @@ def all_pairs(X, y, learner, decision: str = "vote") -> AllPairs:
     Returns
     -------
     AllPairs with ``.predict(X)``, ``.decide(X, decision=None)``, ``.votes(X)``,
-    ``.pairwise_scores(X)``, ``.ties(X)``, ``.classes``, ``.estimators`` (dict (i, j) -> fitted).
+    ``.pairwise_scores(X)``, ``.tie_mask(X)``, ``.ties`` (mask of the last predicted X,
+    initially the training X), ``.classes``, ``.estimators`` (dict (i, j) -> fitted).
     """
     X = check_X(X, "X")
     classes, yi = check_multiclass_labels(y, "y", n=X.shape[0])
@@ -291,7 +303,7 @@ def all_pairs(X, y, learner, decision: str = "vote") -> AllPairs:
     for i, j in itertools.combinations(range(len(classes)), 2):
         sel = (yi == i) | (yi == j)
         ests[(i, j)] = _fit_binary(learner, X[sel], np.where(yi[sel] == i, 1.0, -1.0))
-    return AllPairs(classes, ests, X.shape[1], decision)
+    return AllPairs(classes, ests, X.shape[1], decision)._record_training_ties(X)
 
 
 # ---------------------------------------------------------------------------------------
@@ -415,4 +427,4 @@ def ecoc(X, y, learner, code="exhaustive", n_bits: int | None = None, seed=None)
     else:
         M = _check_code(code, k)
     ests = [_fit_binary(learner, X, M[yi, col]) for col in range(M.shape[1])]
-    return ECOC(classes, ests, X.shape[1], M)
+    return ECOC(classes, ests, X.shape[1], M)._record_training_ties(X)

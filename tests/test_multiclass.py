@@ -81,6 +81,9 @@ def test_example_17_1_ova_with_erm_halfspaces_loses_class_2():
     assert np.all(pred[y != 2] == y[y != 2])             # the other classes are fine
     dec = ova.decide(X)
     assert np.array_equal(dec.ties, y == 2)              # class-2 points: all three say -1
+    assert np.array_equal(ova.ties, y == 2) and "smallest" in ova.rule   # set by predict
+    assert np.array_equal(ova.tie_mask(X[:3]), np.zeros(3, dtype=bool))
+    assert np.array_equal(ova.tied_classes[y == 2], np.ones((20, 3), dtype=bool))
     # the multiclass linear predictor learned by SGD has zero training error
     res = M.multiclass_svm_sgd(X, y, eta=0.1, T=20_000, seed=0)
     assert np.all(res.predict(X) == y)
@@ -412,6 +415,7 @@ def test_all_pairs_vote_ties_and_tournament_by_hand():
             return np.full(len(Z), self.v)
 
     model = M.all_pairs(X, y, Fixed())
+    assert np.all(model.ties)                                    # training points, after fit
     dec = model.decide(X[:3])
     assert np.all(dec.ties) and np.all(dec.index == 0)           # 1 win each -> smallest index
     assert "smallest" in dec.rule

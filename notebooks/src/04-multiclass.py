@@ -64,8 +64,8 @@ for name, learner in [("least squares", mc.least_squares_learner), ("stumps", mc
     ova = mc.one_vs_all(X4, y4, learner)
     ava = mc.all_pairs(X4, y4, learner)
     print(f"{name:>13}: one-vs-all accuracy {ova.score(X4, y4):.3f} "
-          f"({int(ova.ties(X4).sum())} ties), all pairs {ava.score(X4, y4):.3f} "
-          f"({int(ava.ties(X4).sum())} ties)")
+          f"({int(ova.tie_mask(X4).sum())} ties), all pairs {ava.score(X4, y4):.3f} "
+          f"({int(ava.tie_mask(X4).sum())} ties)")
 
 # %% [markdown]
 # With ridge scores the one-vs-all argmax never ties; with stumps, many training points get
@@ -96,7 +96,7 @@ print(f"ERM for 'class 2 vs rest': constant = {erm2.constant}, training mistakes
 ova = mc.one_vs_all(X, y, mc.erm_halfspace_2d)
 pred = ova.predict(X)
 print(f"one-vs-all: class-2 error {np.mean(pred[y == 2] != 2):.0%}, "
-      f"overall error {np.mean(pred != y):.0%}, tied points {int(ova.ties(X).sum())}")
+      f"overall error {np.mean(pred != y):.0%}, tied points {int(ova.ties.sum())}")
 W_book = example_17_1_weights()
 print("book's w1, w2, w3:", np.round(W_book, 4).tolist())
 print(f"argmax_i <w_i, x> error: {np.mean(np.argmax(X @ W_book.T, axis=1) + 1 != y):.0%}")
@@ -185,7 +185,7 @@ print("minimum distance between codewords:", int(dist[~np.eye(4, dtype=bool)].mi
 for name, c in [("one-vs-all code", "ova"), ("exhaustive code", code)]:
     model = mc.ecoc(X4, y4, mc.stump_learner, code=c)
     print(f"{name:>16}: {model.code.shape[1]} binary problems, training accuracy "
-          f"{model.score(X4, y4):.3f}, ties {int(model.ties(X4).sum())}")
+          f"{model.score(X4, y4):.3f}, ties {int(model.tie_mask(X4).sum())}")
 
 fig, ax = plt.subplots(figsize=(5.5, 2.4), layout="constrained")
 plot_code(code, ax=ax, title="exhaustive code for k = 4 (rows: codewords)")
