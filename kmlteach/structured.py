@@ -123,39 +123,41 @@ def _check_weights(W_unary, W_pair, n=None):
 
 
 # ----------------------------------------------------------------------------- Viterbi
-@jit(warmup=lambda: (np.zeros((3, 2)), np.zeros((2, 2)), np.zeros(2), np.zeros((2, 3)),
-                     np.zeros((2, 3), dtype=np.int64), np.zeros(3, dtype=np.int64)))
-def _viterbi_fill(unary, pairwise, initial, M, I, labels):
-    """UML §17.3 dynamic programme; fills M (q, r), I (q, r), labels (r,); returns the max."""
+@jit(warmup=lambda: (np.zeros((3, 2)), np.zeros((2, 2)), np.zeros(2), np.zeros((3, 2)),
+                     np.zeros((3, 2), dtype=np.int64), np.zeros(3, dtype=np.int64)))
+def _viterbi_fill(unary, pairwise, initial, Mt, It, labels):
+    """UML §17.3 dynamic programme on the transposed layout: fills Mt[τ, s] = M[s, τ],
+    It[τ, s] = I[s, τ] and labels (r,). Returns the max.
+
+    The max over s' runs as the outer loop, so that the inner loop over s is an
+    element-wise compare-and-select that the compiler vectorises; visiting s' in
+    increasing order with a strict ``>`` keeps the smallest index on ties."""
     r, q = unary.shape
-    prev = np.empty(q)
-    cur = np.empty(q)
     for s in range(q):
-        prev[s] = initial[s] + unary[0, s]
-        M[s, 0] = prev[s]
-        I[s, 0] = -1
+        Mt[0, s] = initial[s] + unary[0, s]
+        It[0, s] = -1
     for tau in range(1, r):
+        m0 = Mt[tau - 1, 0]
         for s in range(q):
-            best = prev[0] + pairwise[0, s]
-            arg = 0
-            for sp in range(1, q):
-                v = prev[sp] + pairwise[sp, s]
-                if v > best:          # strict: the smallest index wins ties
-                    best = v
-                    arg = sp
-            cur[s] = best + unary[tau, s]
-            M[s, tau] = cur[s]
-            I[s, tau] = arg
+            Mt[tau, s] = m0 + pairwise[0, s]
+            It[tau, s] = 0
+        for sp in range(1, q):
+            m = Mt[tau - 1, sp]
+            for s in range(q):
+                v = m + pairwise[sp, s]
+                if v > Mt[tau, s]:
+                    Mt[tau, s] = v
+                    It[tau, s] = sp
         for s in range(q):
-            prev[s] = cur[s]
+            Mt[tau, s] += unary[tau, s]
     last = 0
     for s in range(1, q):
-        if prev[s] > prev[last]:
+        if Mt[r - 1, s] > Mt[r - 1, last]:
             last = s
     labels[r - 1] = last
     for tau in range(r - 1, 0, -1):
-        labels[tau - 1] = I[labels[tau], tau]
-    return prev[last]
+        labels[tau - 1] = It[tau, labels[tau]]
+    return Mt[r - 1, last]
 
 
 def viterbi(unary, pairwise, initial=None) -> ViterbiResult:
@@ -189,11 +191,11 @@ def viterbi(unary, pairwise, initial=None) -> ViterbiResult:
     """
     U, P, init = _check_scores(unary, pairwise, initial)
     r, q = U.shape
-    M = np.empty((q, r))
-    I = np.empty((q, r), dtype=np.int64)
+    Mt = np.empty((r, q))
+    It = np.empty((r, q), dtype=np.int64)
     labels = np.empty(r, dtype=np.int64)
-    score = _viterbi_fill(U, P, init, M, I, labels)
-    return ViterbiResult(labels=labels, score=float(score), M=M, backpointers=I)
+    score = _viterbi_fill(U, P, init, Mt, It, labels)
+    return ViterbiResult(labels=labels, score=float(score), M=Mt.T, backpointers=It.T)
 
 
 def _path_score(U, P, init, y):
@@ -335,8 +337,8 @@ def _structured_learn_kernel(X, y, offsets, order, eta, q, mode, Wu, Wp, Su, Sp)
     for i in range(offsets.shape[0] - 1):
         rmax = max(rmax, offsets[i + 1] - offsets[i])
     U = np.empty((rmax, q))
-    M = np.empty((q, rmax))
-    I = np.empty((q, rmax), dtype=np.int64)
+    M = np.empty((rmax, q))
+    I = np.empty((rmax, q), dtype=np.int64)
     lab = np.empty(rmax, dtype=np.int64)
     init = np.zeros(q)
     Pz = np.zeros((q, q))
@@ -356,9 +358,9 @@ def _structured_learn_kernel(X, y, offsets, order, eta, q, mode, Wu, Wp, Su, Sp)
                     acc += Wu[s, j] * X[a + t, j]
                 U[t, s] = acc + (1.0 if (loss_aug and s != y[a + t]) else 0.0)
         if use_pair:
-            _viterbi_fill(U[:r], Wp, init, M[:, :r], I[:, :r], lab[:r])
+            _viterbi_fill(U[:r], Wp, init, M[:r], I[:r], lab[:r])
         else:
-            _viterbi_fill(U[:r], Pz, init, M[:, :r], I[:, :r], lab[:r])
+            _viterbi_fill(U[:r], Pz, init, M[:r], I[:r], lab[:r])
         differs = False
         for t in range(r):
             if lab[t] != y[a + t]:
