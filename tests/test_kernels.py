@@ -132,6 +132,18 @@ def test_is_psd_catches_even_bsplines_and_negative_distance():
     assert kk.is_psd(D) == (False, pytest.approx(-1.0))
 
 
+def test_negative_distance_is_conditionally_positive_definite():
+    # -||x - x'|| has exactly one negative eigenvalue (distinct points), and c^T K c >= 0
+    # whenever sum(c) = 0 (HSS1 (1.20))
+    P = np.random.default_rng(4).normal(size=(15, 3))
+    K = kk.similarity("negative_distance", P)
+    lam = np.linalg.eigvalsh(K)
+    assert np.sum(lam < -1e-9) == 1
+    C = np.random.default_rng(5).normal(size=(200, 15))
+    C -= C.mean(axis=1, keepdims=True)
+    assert np.all(np.einsum("ki,ij,kj->k", C, K, C) >= -1e-9)
+
+
 def test_is_psd_basic_and_asymmetric():
     assert kk.is_psd(np.eye(3)) == (True, 1.0)
     psd, lmin = kk.is_psd([[1.0, 2.0], [0.0, 1.0]])

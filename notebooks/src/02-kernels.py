@@ -228,7 +228,10 @@ plt.show()
 # **PSD lab.** Pick a candidate similarity and its parameter: the left panel shows its Gram
 # matrix on evenly spaced points, the right panel the eigenvalues on a symmetric-log scale —
 # negative ones are hatched in vermillion. Try the exponential with γ crossing 0, B-splines of
-# even and odd order, and a Gaussian with a tiny or huge σ.
+# even and odd order, and a Gaussian with a tiny or huge σ. The negative distance always shows
+# exactly one negative eigenvalue: it is only *conditionally* positive definite (the quadratic
+# form is non-negative for coefficients summing to zero, HSS1 (1.20)), which is enough for
+# methods that are invariant to translations in feature space.
 
 # %%
 # NBVAL_IGNORE_OUTPUT
