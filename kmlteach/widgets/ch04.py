@@ -14,7 +14,7 @@ import numpy as np
 from ..datasets import three_balls
 from ..multiclass import (all_pairs, erm_halfspace_2d, kesler_embed, kesler_perceptron,
                           least_squares_learner, multiclass_svm_sgd, one_vs_all, stump_learner)
-from ..plots import CLASS_COLORS, CLASS_MARKERS, OKABE_ITO, figure, label_axes
+from ..plots import CLASS_COLORS, CLASS_MARKERS, figure, label_axes
 from ..plots.ch01 import hyperplane_segment
 from ..plots.ch04 import (BALLS_XLIM, BALLS_YLIM, constraint_artists, grid_points,
                           kesler_artists, region_image, tie_image, update_constraint_artists,
