@@ -344,6 +344,7 @@ def _structured_learn_kernel(X, y, offsets, order, eta, q, mode, Wu, Wp, Su, Sp)
     Pz = np.zeros((q, q))
     use_pair = mode == 0 or mode == 1
     loss_aug = mode == 1 or mode == 3
+    WuT = Wu.T.copy()
     updates = 0
     for k in range(order.shape[0]):
         Su += Wu
@@ -352,11 +353,18 @@ def _structured_learn_kernel(X, y, offsets, order, eta, q, mode, Wu, Wp, Su, Sp)
         a, b = offsets[i], offsets[i + 1]
         r = b - a
         for t in range(r):
+            # U[t, s] = Σ_j Wu[s, j] x[t, j], summed over j in order; the loop over s is
+            # innermost (on the transposed copy WuT) so that it vectorises
             for s in range(q):
-                acc = 0.0
-                for j in range(n):
-                    acc += Wu[s, j] * X[a + t, j]
-                U[t, s] = acc + (1.0 if (loss_aug and s != y[a + t]) else 0.0)
+                U[t, s] = 0.0
+            for j in range(n):
+                xj = X[a + t, j]
+                for s in range(q):
+                    U[t, s] += WuT[j, s] * xj
+            if loss_aug:
+                for s in range(q):
+                    if s != y[a + t]:
+                        U[t, s] += 1.0
         if use_pair:
             _viterbi_fill(U[:r], Wp, init, M[:r], I[:r], lab[:r])
         else:
@@ -375,6 +383,8 @@ def _structured_learn_kernel(X, y, offsets, order, eta, q, mode, Wu, Wp, Su, Sp)
                 for j in range(n):
                     Wu[yh, j] -= step * X[a + t, j]
                     Wu[yt, j] += step * X[a + t, j]
+                    WuT[j, yh] = Wu[yh, j]
+                    WuT[j, yt] = Wu[yt, j]
             if use_pair and t > 0:
                 Wp[lab[t - 1], yh] -= step
                 Wp[y[a + t - 1], yt] += step
