@@ -392,4 +392,11 @@ from ._multiclass_learners import (HalfspaceERM, LinearScorer, Stump,  # noqa: E
 from ._multiclass_perceptrons import (KeslerEmbedding, MulticlassPerceptronResult,  # noqa: E402
                                       collins_perceptron, conservative_perceptron, kesler_embed,
                                       kesler_perceptron, multiclass_perceptron)
-from ._multiclass_estimators import MulticlassSVM  # noqa: E402
+def __getattr__(name):
+    # MulticlassSVM is built on scikit-learn's base classes (an optional dependency that
+    # takes seconds to import): load it on first use only.
+    if name == "MulticlassSVM":
+        from ._multiclass_estimators import MulticlassSVM
+
+        return MulticlassSVM
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
