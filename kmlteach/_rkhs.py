@@ -33,12 +33,17 @@ def _check_gram(K, name="K"):
 
 @jit(warmup=lambda: (np.eye(3),))
 def _gram_stats_kernel(K):
-    """(number of non-finite entries, max |K_ij|, max |K_ij - K_ji|) in one tiled pass."""
+    """(number of non-finite entries, max |K_ij|, max |K_ij - K_ji|): one pass over 32 x 32 tiles.
+
+    Serial on purpose: ``parallel=True`` is kept for the Gram matrices themselves.
+    """
     n = K.shape[0]
-    n_bad = 0
-    biggest = 0.0
-    gap = 0.0
-    for i0 in range(0, n, 32):
+    nb = (n + 31) // 32
+    bad = np.zeros(nb, dtype=np.int64)
+    big = np.zeros(nb)
+    gap = np.zeros(nb)
+    for bi in range(nb):
+        i0 = bi * 32
         for j0 in range(i0, n, 32):
             for i in range(i0, min(n, i0 + 32)):
                 for j in range(max(j0, i), min(n, j0 + 32)):
@@ -47,16 +52,15 @@ def _gram_stats_kernel(K):
                     bad_a = not np.isfinite(a)
                     bad_b = not np.isfinite(b)
                     if bad_a or bad_b:
-                        n_bad += 1 if i == j else int(bad_a) + int(bad_b)
+                        bad[bi] += 1 if i == j else int(bad_a) + int(bad_b)
                         continue
-                    if abs(a) > biggest:
-                        biggest = abs(a)
-                    if abs(b) > biggest:
-                        biggest = abs(b)
+                    m = max(abs(a), abs(b))
+                    if m > big[bi]:
+                        big[bi] = m
                     d = abs(a - b)
-                    if d > gap:
-                        gap = d
-    return n_bad, biggest, gap
+                    if d > gap[bi]:
+                        gap[bi] = d
+    return bad.sum(), big.max() if nb else 0.0, gap.max() if nb else 0.0
 
 
 def _check_test(K_test, m, name="K_test"):
