@@ -49,12 +49,16 @@ def _top_eigh(S: np.ndarray, k: int):
         lam, V = np.linalg.eigh(S)
         lam, V = lam[m - k:], V[:, m - k:]
     else:
-        if k < 10 and m > 200:
+        lam = None
+        if k < 10 and m > 200 and np.any(S):
             v0 = np.random.default_rng(0).uniform(-1.0, 1.0, size=m)
-            lam, V = eigsh(S, k=k, which="LA", tol=0.0, v0=v0)
-            order = np.argsort(lam)
-            lam, V = lam[order], V[:, order]
-        else:
+            try:
+                lam, V = eigsh(S, k=k, which="LA", tol=0.0, v0=v0)
+                order = np.argsort(lam)
+                lam, V = lam[order], V[:, order]
+            except Exception:  # ARPACK breakdown (e.g. rank < k): use the dense solver
+                lam = None
+        if lam is None:
             lam, V = sp_eigh(S, subset_by_index=[m - k, m - 1], driver="evr")
     return lam[::-1].copy(), V[:, ::-1].copy()
 

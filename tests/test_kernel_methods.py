@@ -171,6 +171,12 @@ def test_kernel_pca_lanczos_path_matches_dense_sklearn():
     assert np.array_equal(res.embedding, km.kernel_pca(K, 3).embedding)  # deterministic
 
 
+@pytest.mark.parametrize("m", [30, 300])  # dense and Lanczos paths
+def test_kernel_pca_of_a_constant_kernel_is_all_zero(m):
+    res = km.kernel_pca(np.ones((m, m)), 2)  # centring removes everything
+    assert np.allclose(res.eigenvalues, 0) and np.all(res.alphas == 0) and np.all(res.embedding == 0)
+
+
 def test_kernel_pca_rank_deficient_linear_kernel_is_ordinary_pca():
     K = kk.gram("linear", X)
     res = km.kernel_pca(K, 3)  # rank 2 after centring
