@@ -55,3 +55,22 @@ def test_noise_compare(monkeypatch):
     assert ex.image.value != png
     ex.controls["word"].value = 3
     assert len(ex.state["pred_chain"]) == len(ex.state["word"])
+
+
+def test_transition_growth():
+    from kmlteach.widgets.ch05 import make_transition_growth, top_bigrams
+
+    train = ocr_words(40, noise=0.3, seed=0)
+    test = ocr_words(5, noise=0.3, seed=1)
+    ex = make_transition_growth(train, test)
+    assert ex.state["T"] == 1000
+    model = S.structured_sgd(train.X, train.y, eta=0.5, T=1000, seed=0)
+    np.testing.assert_array_equal(ex.state["W_pair"], model.W_pair)
+    assert ex.state["top"] == top_bigrams(model.W_pair)
+    png = ex.image.value
+    ex.controls["T"].value = 100
+    assert ex.state["T"] == 100 and ex.image.value != png
+    W = np.zeros((26, 26))
+    W[16, 20] = 2.0  # "qu"
+    W[19, 7] = 1.0   # "th"
+    assert top_bigrams(W, 2) == ["qu", "th"]

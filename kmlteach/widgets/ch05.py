@@ -11,11 +11,12 @@ import numpy as np
 
 from ..datasets import ocr_words
 from ..plots import OKABE_ITO, figure
-from ..plots.ch05 import LETTERS, plot_viterbi_table, plot_word
+from ..plots.ch05 import LETTERS, plot_transitions, plot_viterbi_table, plot_word
 from ..structured import letter_error, predict, structured_sgd, unary_scores, viterbi
 from ._base import Explorer, int_slider, slider
 
-__all__ = ["make_viterbi_trace", "make_noise_compare", "train_pair"]
+__all__ = ["make_viterbi_trace", "make_noise_compare", "make_transition_growth", "train_pair",
+           "top_bigrams"]
 
 
 def _word(labels) -> str:
@@ -127,3 +128,43 @@ def make_noise_compare(noise: float = 0.4, seed: int = 0, n_test: int = 100):
 
     return Explorer(fig, controls, update, title="Independent letters vs chain model",
                     css_class="kml-ch05-noise")
+
+
+def top_bigrams(W_pair, k: int = 10) -> list[str]:
+    """The ``k`` bigrams with the largest learned weight, strongest first."""
+    order = np.argsort(-np.asarray(W_pair), axis=None, kind="stable")[:k]
+    return [LETTERS[i // 26] + LETTERS[i % 26] for i in order]
+
+
+def make_transition_growth(train=None, test=None, noise: float = 0.3, seed: int = 0):
+    """The learned bigram weights W_pair as structured SGD runs longer (slider: T)."""
+    from collections import Counter
+
+    if train is None:
+        train = ocr_words(400, noise=noise, seed=seed)
+    if test is None:
+        test = ocr_words(100, noise=noise, seed=seed + 1)
+    counts = Counter(w[i:i + 2] for w in train.words for i in range(len(w) - 1))
+    frequent = {b for b, _ in counts.most_common(60)}
+    fig, ax = figure(6.2, 5.6)
+    plot_transitions(np.zeros((26, 26)), ax=ax)
+    img = ax.images[0]
+    controls = {"T": slider("SGD steps T", 1000, 2, 4, 0.25, log=True, readout_format=".0f")}
+
+    def update(ex):
+        T = int(round(ex.controls["T"].value))
+        model = structured_sgd(train.X, train.y, eta=0.5, T=T, seed=seed)
+        P = model.W_pair
+        lim = float(np.max(np.abs(P))) or 1.0
+        img.set_data(P)
+        img.set_clim(-lim, lim)
+        top = top_bigrams(P, 10)
+        err = letter_error(model, test.X, test.y)
+        overlap = len(set(top) & frequent)
+        ax.set_title(f"W_pair after T = {T} steps", fontsize=11)
+        ex.state.update(T=T, W_pair=P, top=top, overlap=overlap, error=err)
+        ex.set_readout(f"T = {T}: strongest bigrams <b>{' '.join(top)}</b> "
+                       f"({overlap} of 10 among the 60 most frequent); test letter error {err:.3f}")
+
+    return Explorer(fig, controls, update, title="How the transition weights emerge",
+                    css_class="kml-ch05-transitions")

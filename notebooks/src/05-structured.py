@@ -252,6 +252,17 @@ print("8 most penalised bigrams:", " ".join(worst),
       "| their counts:", [counts.get(b, 0) for b in worst])
 
 # %% [markdown]
+# **Try it.** Retrain with more or fewer SGD steps and watch the bigram weights appear: the
+# frequent pairs (*in*, *ng*, *on*) show up first; rarer but telling pairs such as *qu* come
+# later, as the remaining mistakes concentrate on look-alike letters.
+
+# %%
+# NBVAL_IGNORE_OUTPUT
+from kmlteach.widgets.ch05 import make_transition_growth
+
+make_transition_growth(train, ocr_words(100, noise=NOISE, seed=4))
+
+# %% [markdown]
 # ## 6 · A cost that knows a taxonomy (HSS2 §2.4)
 #
 # The Hamming loss treats all mistakes alike. When labels sit in a tree — HSS2's Fig. 2.1
