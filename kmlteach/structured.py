@@ -54,8 +54,8 @@ class ChainModel:
     """A learned chain model: ``W_unary`` (q, n), ``W_pair`` (q, q), flat ``w``.
 
     ``W_unary_last`` / ``W_pair_last`` are the last iterate; ``n_updates`` counts the
-    non-zero updates (perceptron mistakes); ``history`` holds one training letter
-    error per epoch (perceptron) or per checkpoint (SGD) when recorded.
+    non-zero updates (perceptron mistakes); ``history`` holds the number of mistakes
+    of each perceptron epoch (empty for SGD).
     """
     W_unary: np.ndarray
     W_pair: np.ndarray
