@@ -74,7 +74,7 @@ def kernel_sgd_svm(K, y, lam: float, T: int, seed=None) -> KernelSGDResult:
 
     Implementation: the scores ``s = K beta`` are updated only when beta changes
     (O(m) per update, O(1) per step otherwise), and the average of ``alpha(t)`` is
-    accumulated lazily with harmonic sums ``sum 1/t`` per coordinate.
+    accumulated lazily with harmonic sums ``sum 1/t`` per coordinate (O(m) memory).
 
     Parameters
     ----------
@@ -102,29 +102,27 @@ def _kernel_sgd_svm_kernel(K, y, lam, idx):
     m = K.shape[0]
     T = idx.shape[0]
     beta = np.zeros(m)
-    s = np.zeros(m)                  # s_i = sum_j beta_j K[j, i]
-    acc = np.zeros(m)                # sum over finished spans of beta_j * sum(1/t)
-    last = np.ones(m, dtype=np.int64)  # first step t at which the current beta_j holds
-    H = np.empty(T + 1)              # harmonic numbers H[t] = sum_{r<=t} 1/r
-    H[0] = 0.0
-    for t in range(1, T + 1):
-        H[t] = H[t - 1] + 1.0 / t
+    s = np.zeros(m)       # s_i = sum_j beta_j K[j, i]
+    acc = np.zeros(m)     # sum over finished spans of beta_j * (sum of 1/t over the span)
+    hstart = np.zeros(m)  # harmonic number H_{t0 - 1} where t0 starts the current span of beta_j
+    H = 0.0               # H_t = sum_{r <= t} 1/r, advanced once per step
     beta_T = np.zeros(m)
     n_up = 0
     for t in range(1, T + 1):
+        H += 1.0 / t
         i = idx[t - 1]
         if t == T:
             beta_T[:] = beta
         if y[i] * (s[i] / (lam * t)) < 1.0:
-            acc[i] += beta[i] * (H[t] - H[last[i] - 1])
-            last[i] = t + 1
+            acc[i] += beta[i] * (H - hstart[i])  # beta_i held its old value for steps t0..t
+            hstart[i] = H
             beta[i] += y[i]
             for j in range(m):
                 s[j] += y[i] * K[i, j]
             n_up += 1
     alpha = np.empty(m)
     for j in range(m):
-        alpha[j] = (acc[j] + beta[j] * (H[T] - H[last[j] - 1])) / (lam * T)
+        alpha[j] = (acc[j] + beta[j] * (H - hstart[j])) / (lam * T)
     return alpha, beta_T / (lam * T), beta, n_up
 
 
