@@ -19,6 +19,12 @@ __all__ = ["make_viterbi_trace", "make_noise_compare", "make_transition_growth",
            "top_bigrams"]
 
 
+def _frozen(ex: Explorer) -> Explorer:
+    """Keep the layout of the first render; later redraws skip constrained layout."""
+    ex.fig.set_layout_engine("none")
+    return ex
+
+
 def _word(labels) -> str:
     return "".join(LETTERS[k] for k in labels)
 
@@ -85,8 +91,8 @@ def make_viterbi_trace(model=None, data=None, n_words: int = 10, noise: float = 
             ex.set_readout(f"τ = {tau}: the best prefix of length {tau} ends in "
                            f"<b>{LETTERS[best]}</b>{pred} (M = {res.M[best, col]:.2f})")
 
-    return Explorer(fig, controls, update, title="Viterbi trace (UML §17.3)",
-                    css_class="kml-ch05-viterbi")
+    return _frozen(Explorer(fig, controls, update, title="Viterbi trace (UML §17.3)",
+                            css_class="kml-ch05-viterbi"))
 
 
 def train_pair(noise: float, n_train: int = 200, T: int = 2000, seed: int = 0):
@@ -126,8 +132,8 @@ def make_noise_compare(noise: float = 0.4, seed: int = 0, n_test: int = 100):
                        f"(word \"{test.words[i]}\"; wrong letters in "
                        f"<span style='color:{OKABE_ITO['vermillion']}'>vermillion</span>)")
 
-    return Explorer(fig, controls, update, title="Independent letters vs chain model",
-                    css_class="kml-ch05-noise")
+    return _frozen(Explorer(fig, controls, update, title="Independent letters vs chain model",
+                            css_class="kml-ch05-noise"))
 
 
 def top_bigrams(W_pair, k: int = 10) -> list[str]:
