@@ -180,7 +180,7 @@ def deflate(a, g, K) -> np.ndarray:
     return av - s * gv
 
 
-def gram_schmidt(K, A=None, tol: float = 1e-10) -> np.ndarray:
+def gram_schmidt(K, A=None, tol: float = 1e-6) -> np.ndarray:
     """Gram–Schmidt orthonormalisation of kernel expansions in the RKHS (HSS1 §1.3.1.4).
 
     Parameters
@@ -188,9 +188,12 @@ def gram_schmidt(K, A=None, tol: float = 1e-10) -> np.ndarray:
     K : (m, m) Gram matrix of the expansion points.
     A : (m, r) coefficient matrix, default=identity (the vectors ``Phi(x_1), ..., Phi(x_m)``).
         Column j is the expansion ``sum_i A[i, j] Phi(x_i)``.
-    tol : float, default=1e-10
+    tol : float, default=1e-6
         A vector whose remaining norm is below ``tol * sqrt(max diag K)`` after deflation is
-        dependent on the previous ones and dropped.
+        dependent on the previous ones and dropped. The remaining norm is the square root
+        of a quadratic form ``v^T K v`` that cancels to ~1e-16 relative for a dependent
+        vector, so its square root sits near 1e-8: a threshold much below ~1e-7 would keep
+        dependent vectors (and Q^T K Q would then be far from I).
 
     Returns
     -------

@@ -389,3 +389,13 @@ def test_rkhs_operations_reject_bad_input():
         kk.gram_schmidt(K, np.ones((3, 2)))
     with pytest.raises(ValueError, match="tol"):
         kk.gram_schmidt(K, tol=0)
+
+
+def test_gram_schmidt_drops_dependent_vectors_at_the_default_tolerance():
+    # 8 points, degree-2 polynomial kernel in the plane: the feature space has dimension 6,
+    # so only 6 of the 8 vectors Phi(x_i) are independent.
+    X = np.random.default_rng(3).normal(size=(8, 2))
+    K = kk.gram("polynomial", X, degree=2, c=1.0)
+    Q = kk.gram_schmidt(K)
+    assert Q.shape == (8, 6)
+    np.testing.assert_allclose(Q.T @ K @ Q, np.eye(6), atol=1e-8)
