@@ -18,9 +18,12 @@ $(VENV)/.test: $(VENV)/.runtime pyproject.toml
 	$(PY) -m pip install -q -e ".[test]"
 	touch $@
 
+# JupyterLab refuses to run as root unless told to (containers, CI machines)
+ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root,)
+
 lab: $(VENV)/.runtime
 	$(PY) -m kmlteach warmup --quiet
-	$(VENV)/bin/jupyter lab --notebook-dir=. notebooks/00-welcome.ipynb
+	$(VENV)/bin/jupyter lab $(ALLOW_ROOT) --notebook-dir=. notebooks/00-welcome.ipynb
 
 test: $(VENV)/.test
 	$(PY) -m kmlteach warmup --quiet
