@@ -48,7 +48,7 @@ def make_viterbi_trace(model=None, data=None, n_words: int = 10, noise: float = 
     if data is None:
         data = ocr_words(n_words, noise=noise, seed=seed + 1)
     shape = data.letter_shape
-    fig, (ax_img, ax_tab) = figure(6.4, 7.6, nrows=2, height_ratios=[1, 5])
+    fig, (ax_img, ax_tab) = figure(6.4, 8.2, nrows=2, height_ratios=[1.7, 5])  # word image close to its true aspect
     controls = {"word": int_slider("word", 0, 0, len(data.X) - 1),
                 "tau": int_slider("step τ", 1, 1, len(data.X[0]) + 1)}
 
