@@ -40,6 +40,16 @@ def soft_margin_points(m: int = 40, seed: int = 1):
     return np.clip(X, -2.9, 2.9), y
 
 
+def _plane_axes(width: float, title: str = ""):
+    """A figure with one square [-3, 3]² axes, labelled, for the widgets of this chapter."""
+    fig, ax = figure(width, 4.8)
+    ax.set_xlim(LIM)
+    ax.set_ylim(LIM)
+    ax.set_aspect("equal")
+    label_axes(ax, "$x_1$", "$x_2$", title or None)
+    return fig, ax
+
+
 def _set_offsets(art, pts):
     art.set_offsets(pts if len(pts) else np.zeros((0, 2)))
 
@@ -47,6 +57,15 @@ def _set_offsets(art, pts):
 def _set_line(line, w, b, offset=0.0, xlim=LIM, ylim=LIM):
     xs, ys = hyperplane_segment(w, b, xlim, ylim, offset)
     line.set_data(xs, ys)
+
+
+def _show_hyperplane(w, b, hyper, m_lo, m_hi, band):
+    """Move the hyperplane, its two margin lines and the band polygon to (w, b)."""
+    _set_line(hyper, w, b)
+    _set_line(m_lo, w, b, -1.0)
+    _set_line(m_hi, w, b, 1.0)
+    poly = band_polygon(w, b, LIM, LIM)
+    band.set_xy(poly if len(poly) >= 3 else np.zeros((3, 2)))
 
 
 def _hide(*lines):
@@ -76,11 +95,7 @@ def make_margin_explorer(X=None, y=None) -> Explorer:
     y = np.array(y, dtype=float)
     m = len(y)
 
-    fig, ax = figure(7.4, 4.8)
-    ax.set_xlim(LIM)
-    ax.set_ylim(LIM)
-    ax.set_aspect("equal")
-    label_axes(ax, "$x_1$", "$x_2$", "hard-SVM (black) and perceptron (orange)")
+    fig, ax = _plane_axes(7.4, "hard-SVM (black) and perceptron (orange)")
     from matplotlib.patches import Polygon
 
     band = Polygon(np.zeros((3, 2)), closed=True, color=OKABE_ITO["grey"], alpha=0.2, lw=0, zorder=0)
@@ -138,11 +153,7 @@ def make_margin_explorer(X=None, y=None) -> Explorer:
         if res is not None:
             st.update(w=res.w.copy(), b=float(res.b), margin=float(res.margin),
                       support=np.asarray(res.support).copy())
-            _set_line(hyper, res.w, res.b)
-            _set_line(m_lo, res.w, res.b, -1.0)
-            _set_line(m_hi, res.w, res.b, 1.0)
-            poly = band_polygon(res.w, res.b, LIM, LIM)
-            band.set_xy(poly if len(poly) >= 3 else np.zeros((3, 2)))
+            _show_hyperplane(res.w, res.b, hyper, m_lo, m_hi, band)
             _set_offsets(sv, X[res.support])
         else:
             st.update(w=None, b=None, margin=None, support=np.zeros(0, dtype=int))
@@ -193,11 +204,7 @@ def make_lambda_explorer(X=None, y=None, lam: float = 0.1) -> Explorer:
     X = np.asarray(X, dtype=float)
     y = np.asarray(y, dtype=float)
 
-    fig, ax = figure(7.4, 4.8)
-    ax.set_xlim(LIM)
-    ax.set_ylim(LIM)
-    ax.set_aspect("equal")
-    label_axes(ax, "$x_1$", "$x_2$")
+    fig, ax = _plane_axes(7.4)
     from matplotlib.patches import Polygon
 
     band = Polygon(np.zeros((3, 2)), closed=True, color=OKABE_ITO["grey"], alpha=0.2, lw=0, zorder=0)
@@ -227,11 +234,7 @@ def make_lambda_explorer(X=None, y=None, lam: float = 0.1) -> Explorer:
         st.update(lam=lam_, w=w.copy(), b=b, margin_width=2 / nw if nw > 0 else np.inf,
                   violations=v, errors=err, mean_hinge=float(np.mean(np.maximum(0, 1 - marg))),
                   objective=float(res.objective))
-        _set_line(hyper, w, b)
-        _set_line(m_lo, w, b, -1.0)
-        _set_line(m_hi, w, b, 1.0)
-        poly = band_polygon(w, b, LIM, LIM)
-        band.set_xy(poly if len(poly) >= 3 else np.zeros((3, 2)))
+        _show_hyperplane(w, b, hyper, m_lo, m_hi, band)
         _set_offsets(viol, X[v])
         title.set_text(f"λ = {lam_:.3f}: margin width 2/‖w‖ = {st['margin_width']:.2f}")
         ex.set_readout(
@@ -306,11 +309,7 @@ def make_sgd_explorer(X=None, y=None, lam: float = 0.1, seed: int = 0) -> Explor
         X = X + np.array([0.0, 0.0])
     X = np.asarray(X, dtype=float)
     y = np.asarray(y, dtype=float)
-    fig, ax = figure(7.0, 4.8)
-    ax.set_xlim(LIM)
-    ax.set_ylim(LIM)
-    ax.set_aspect("equal")
-    label_axes(ax, "$x_1$", "$x_2$")
+    fig, ax = _plane_axes(7.0)
     class_scatters(ax, X, y)
     (exact_line,) = ax.plot([], [], color=OKABE_ITO["black"], lw=2, label="exact soft-SVM")
     (sgd_line,) = ax.plot([], [], color=OKABE_ITO["orange"], lw=2, ls="--", label=r"SGD average $\bar w$")
