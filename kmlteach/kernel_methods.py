@@ -21,11 +21,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._jit import jit
-from ._validation import as_matrix, as_vector, check_binary_labels, check_int, check_positive
+from ._validation import as_vector, check_binary_labels, check_int, check_positive
 from ._kernel_pca import (KDEPrediction, KDEResult, KernelPCAResult, kde_predict,
                           kernel_dependency_estimation, kernel_pca, kernel_pca_transform)
 from ._rkhs import _check_gram, _check_test
-from .kernels import gram, kernel_params
 from .svm import sgd_indices
 
 __all__ = [

@@ -5,7 +5,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
 
 from kmlteach import book
 from kmlteach.exercises import registry

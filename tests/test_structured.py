@@ -232,7 +232,6 @@ def test_perceptron_mistake_bound_collins_theorem():
     rng = np.random.default_rng(11)
     wstar = rng.normal(size=n * q + q * q)
     wstar /= np.linalg.norm(wstar)
-    Wu, Wp = wstar[: n * q].reshape(q, n), wstar[n * q:].reshape(q, q)
     X, Y, gammas, R = [], [], [], 0.0
     for _ in range(12):
         x = rng.normal(size=(int(rng.integers(2, 4)), n))

@@ -18,7 +18,6 @@ import pytest
 from scipy.optimize import linprog, minimize
 
 from kmlteach import svm
-from kmlteach import _svm_solvers as S
 from kmlteach.datasets import separable
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .core import Case, Exercise, allclose, register
+from .core import Case, Exercise, register
 
 
 def _rng(seed):
