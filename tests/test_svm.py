@@ -336,8 +336,13 @@ def test_soft_svm_homogeneous_matches_liblinear_objective(seed, lam):
 
     X, y = _soft_data(seed)
     r = svm.soft_svm(X, y, lam)
+    # liblinear draws its coordinate order from random_state; with random_state=None it
+    # took the global NumPy state and, for about 6 % of states on the (1, 0.01) instance,
+    # stalled at max_iter 0.2 % above the optimum. Pin it (at tol=1e-12 liblinear may still
+    # use all its iterations, as for λ = 1e-3, but with random_state=0 it ends within 1e-8
+    # of the optimum on all four instances).
     sk = LinearSVC(loss="hinge", fit_intercept=False, C=1 / (lam * len(y)), tol=1e-12,
-                   max_iter=1_000_000, dual=True).fit(X, y)
+                   max_iter=1_000_000, dual=True, random_state=0).fit(X, y)
     f_sk = svm.soft_svm_objective(sk.coef_[0], X, y, lam)
     assert r.objective == pytest.approx(f_sk, rel=1e-6)
     assert r.objective <= f_sk * (1 + 1e-8)
