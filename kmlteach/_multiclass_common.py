@@ -251,14 +251,6 @@ def check_delta(delta, classes, name: str = "delta") -> np.ndarray:
 # the predictor h_w(x) = argmax_y ⟨w, Ψ(x, y)⟩
 # ---------------------------------------------------------------------------------------
 
-@jit(warmup=lambda: (np.ones(3), np.ones(3)))
-def _dot_kernel(a, b):
-    """Sequential dot product (fixed summation order, shared by the general and fast paths)."""
-    s = 0.0
-    for j in range(a.shape[0]):
-        s += a[j] * b[j]
-    return s
-
 @jit(warmup=lambda: (np.ones((3, 2)), np.ones((2, 2)), 1, np.empty(3)))
 def _row_scores(W, X, i, s):
     """s[c] = ⟨W[c], X[i]⟩ with a sequential sum (the order the general path uses too)."""

@@ -35,6 +35,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._jit import HAVE_NUMBA, jit
+from ._linalg import dot as _dot
 
 _TAU = 1e-12
 
@@ -73,14 +74,6 @@ def _smo_example():
     Z = np.array([[1.0, 1.0], [2.0, 0.5], [1.0, 1.5], [0.5, 2.0]])
     s = np.array([1.0, 1.0, -1.0, -1.0])
     return (Z, -np.ones(4), s, 10.0, np.zeros(4), 0, 1e-6, -1.0, 1000)
-
-
-@jit(warmup=lambda: (np.ones(3), np.ones(3)))
-def _dot(a, b):
-    acc = 0.0
-    for q in range(a.shape[0]):
-        acc += a[q] * b[q]
-    return acc
 
 
 def _fetch_row_example():

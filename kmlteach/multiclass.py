@@ -28,8 +28,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._jit import jit
+from ._linalg import dot
 from ._multiclass_common import (LinearMulticlass, MultivectorPsi, TfidfPsi, _augmented_argmax,
-                                 _check_index_range, _dot_kernel, _row_scores, check_delta,
+                                 _check_index_range, _row_scores, check_delta,
                                  labels_to_index, multivector_psi, psi_matrix, resolve_psi,
                                  zero_one_delta)
 from ._validation import (as_matrix, as_vector, check_int, check_multiclass_labels,
@@ -277,7 +278,7 @@ def _argmax_augmented(P, w, D, y, k):
     """argmax_{y'} Δ(y', y) + ⟨w, Ψ(x, y')⟩ − ⟨w, Ψ(x, y)⟩ with sequential dot products."""
     s = np.empty(k)
     for c in range(k):
-        s[c] = _dot_kernel(w, P[c])
+        s[c] = dot(w, P[c])
     return int(_augmented_argmax(D, s, int(y)))
 
 
