@@ -228,6 +228,15 @@ def _curve(y_score, y_true):
     return _curve_kernel(np.ascontiguousarray(y_score[order]), np.ascontiguousarray(y_true[order]))
 
 
+def _pr_points(y_score, y_true, undefined: str):
+    """Precision, recall and threshold at each distinct score, highest threshold first."""
+    y_score, y_true = _check(y_score, y_true)
+    if not np.any(y_true > 0):
+        raise ValueError(f"y_true has no positive label: {undefined}")
+    tps, fps, thr = _curve(y_score, y_true)
+    return tps / (tps + fps), tps / tps[-1], thr
+
+
 def precision_recall_curve(y_score, y_true) -> PRCurve:
     """Precision and recall at every distinct threshold (the PR curve, UML §17.5).
 
@@ -236,12 +245,7 @@ def precision_recall_curve(y_score, y_true) -> PRCurve:
     distinct scores in increasing order, and a last point (precision 1, recall 0)
     without threshold is appended. y_true needs at least one positive.
     """
-    y_score, y_true = _check(y_score, y_true)
-    if not np.any(y_true > 0):
-        raise ValueError("y_true has no positive label: the recall is 0/0 at every threshold")
-    tps, fps, thr = _curve(y_score, y_true)
-    prec = tps / (tps + fps)
-    rec = tps / tps[-1]
+    prec, rec, thr = _pr_points(y_score, y_true, "the recall is 0/0 at every threshold")
     return PRCurve(np.r_[prec[::-1], 1.0], np.r_[rec[::-1], 0.0], thr[::-1].copy())
 
 
@@ -264,12 +268,7 @@ def average_precision(y_score, y_true) -> float:
     scikit-learn's ``average_precision_score`` definition (no interpolation): the
     precision at each threshold weighted by the recall it adds. Needs a positive.
     """
-    y_score, y_true = _check(y_score, y_true)
-    if not np.any(y_true > 0):
-        raise ValueError("y_true has no positive label: average precision is undefined")
-    tps, fps, _ = _curve(y_score, y_true)
-    prec = tps / (tps + fps)
-    rec = tps / tps[-1]
+    prec, rec, _ = _pr_points(y_score, y_true, "average precision is undefined")
     return float(np.sum(np.diff(np.r_[0.0, rec]) * prec))
 
 
