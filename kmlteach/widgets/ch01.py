@@ -306,7 +306,6 @@ def make_sgd_explorer(X=None, y=None, lam: float = 0.1, seed: int = 0) -> Explor
     """
     if X is None:
         X, y = soft_margin_points(seed=3)
-        X = X + np.array([0.0, 0.0])
     X = np.asarray(X, dtype=float)
     y = np.asarray(y, dtype=float)
     fig, ax = _plane_axes(7.0)
@@ -333,8 +332,7 @@ def make_sgd_explorer(X=None, y=None, lam: float = 0.1, seed: int = 0) -> Explor
             cache["exact"] = soft_svm(X, y, lam_)
         exact = cache["exact"]
         res = sgd_soft_svm(X, y, lam_, T, s)
-        obj_sgd = float(L.soft_svm_objective(res.w, X, y, lam_)) if hasattr(L, "soft_svm_objective") \
-            else float(lam_ / 2 * res.w @ res.w + np.mean(np.maximum(0, 1 - y * (X @ res.w))))
+        obj_sgd = float(res.objective)  # F(w̄), computed by sgd_soft_svm
         gap = obj_sgd - float(exact.objective)
         ex.state.update(T=T, lam=lam_, seed=s, w_sgd=np.asarray(res.w).copy(),
                         w_exact=np.asarray(exact.w).copy(), objective_sgd=obj_sgd,
