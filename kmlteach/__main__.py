@@ -22,7 +22,7 @@ def _cmd_check_env(args) -> int:
 
 
 def _cmd_chapters(args) -> int:
-    from . import book
+    from .course import book
 
     b = book.load(args.book)
     print(b.table())
@@ -33,7 +33,7 @@ def _cmd_chapters(args) -> int:
 
 
 def _cmd_student(args) -> int:
-    from .grading import write_student_version
+    from .course.release import write_student_version
 
     for p in write_student_version(args.src, args.out):
         print(f"wrote {p}")
@@ -41,7 +41,7 @@ def _cmd_student(args) -> int:
 
 
 def _cmd_execute(args) -> int:
-    from .notebook_build import build
+    from .course.build import build
 
     return build(args.names, timeout=args.timeout)
 
