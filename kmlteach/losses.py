@@ -166,3 +166,7 @@ LOSSES = {
     "logistic": (logistic, logistic_subgradient),
     "exponential": (exponential, exponential_subgradient),
 }
+
+
+def __dir__():
+    return sorted(__all__)

@@ -42,12 +42,16 @@ class ConfusionCounts(NamedTuple):
 
 
 class PRCurve(NamedTuple):
+    """Points of the precision/recall curve, one per distinct score threshold (UML §17.5)."""
+
     precision: np.ndarray
     recall: np.ndarray
     thresholds: np.ndarray
 
 
 class ROCCurve(NamedTuple):
+    """Points of the ROC curve: false and true positive rates per distinct threshold."""
+
     fpr: np.ndarray
     tpr: np.ndarray
     thresholds: np.ndarray
@@ -283,3 +287,7 @@ def auc(y_score, y_true) -> float:
     tpr = np.r_[0, tps] / P
     fpr = np.r_[0, fps] / N
     return float(np.sum(np.diff(fpr) * (tpr[1:] + tpr[:-1]) / 2.0))
+
+
+def __dir__():
+    return sorted(__all__)

@@ -222,7 +222,9 @@ def test_hard_svm_matches_libsvm_on_20_samples(monkeypatch, force_nearest):
     of margin points {i : y_i(<w,x_i> + b) = 1}; for generic samples they are equal."""
     from sklearn.svm import SVC
 
-    monkeypatch.setattr(svm, "_FORCE_NEAREST_POINTS", force_nearest)
+    import kmlteach.svm.hard as svm_hard
+
+    monkeypatch.setattr(svm_hard, "_FORCE_NEAREST_POINTS", force_nearest)
     samples = oracle_samples()
     assert len(samples) == 20
     for X, y, generic in samples:
@@ -622,10 +624,10 @@ def test_kernels_are_registered_with_warmup():
     from kmlteach._jit import registered
 
     reg = registered()
-    for name in ["kmlteach._perceptron._perceptron_kernel",
-                 "kmlteach._perceptron._subgradient_perceptron_kernel",
-                 "kmlteach.svm._sgd_soft_svm_kernel", "kmlteach._svm_solvers._smo_kernel",
-                 "kmlteach._svm_solvers._dcd_kernel", "kmlteach._margins._objective_kernel"]:
+    for name in ["kmlteach.svm.perceptron._perceptron_kernel",
+                 "kmlteach.svm.perceptron._subgradient_perceptron_kernel",
+                 "kmlteach.svm.sgd._sgd_soft_svm_kernel", "kmlteach.svm.smo._smo_kernel",
+                 "kmlteach.svm.dcd._dcd_kernel", "kmlteach.svm.margins._objective_kernel"]:
         fn, example = reg[name]
         assert example is not None
         fn(*example())

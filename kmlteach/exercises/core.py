@@ -115,9 +115,8 @@ def _load_all() -> None:
     global _LOADED
     if _LOADED:
         return
-    import kmlteach.exercises as pkg
-
-    for mod in pkgutil.iter_modules(pkg.__path__):
+    # the chapter modules beside this file (not through the package: no import cycle)
+    for mod in pkgutil.iter_modules([os.path.dirname(__file__)]):
         if mod.name.startswith("ch"):
             importlib.import_module(f"kmlteach.exercises.{mod.name}")
     _LOADED = True

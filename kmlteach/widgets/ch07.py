@@ -15,7 +15,7 @@ import numpy as np
 from .. import metrics as M
 from ..plots import OKABE_ITO, figure, label_axes
 from ..plots.ch07 import example_scores, labelling_axes, scatter_strip, set_labelling
-from .._bipartite import _delta
+from ..ranking.bipartite import _delta
 from ..ranking import MEASURES, bipartite_most_violating
 from ._base import Explorer, int_slider, slider
 

@@ -1,0 +1,112 @@
+"""Kernel PCA (HSS1 §1.3.2): eigenvectors of the centred Gram matrix, axes of
+unit norm in the RKHS, projections of new points.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from kmlteach._validation import check_int
+from kmlteach.kernels.rkhs import _center_train, _check_gram, _check_test
+
+__all__ = ["KernelPCAResult", "kernel_pca", "kernel_pca_transform"]
+
+
+@dataclass(frozen=True)
+class KernelPCAResult:
+    """Kernel PCA of a Gram matrix (HSS1 §1.3.2).
+
+    ``eigenvalues`` (descending) of the centred Gram matrix K̃ (not divided by m);
+    ``alphas`` (m, p): column j holds the coefficients of the unit-norm axis
+    v_j = Σ_i alphas[i, j] (Φ(x_i) − mean), i.e. eigenvector / √eigenvalue (zero columns
+    for zero eigenvalues); ``embedding`` (m, p) = K̃ alphas, the projections of the
+    training points; ``col_mean`` and ``mean`` of K, for centring new points.
+    """
+    eigenvalues: np.ndarray
+    alphas: np.ndarray
+    embedding: np.ndarray
+    col_mean: np.ndarray
+    mean: float
+
+
+def _top_eigh(S: np.ndarray, k: int):
+    """Largest k eigenpairs of a symmetric matrix, descending.
+
+    Like scikit-learn's KernelPCA: for few components of a large matrix (k < 10, m > 200)
+    ARPACK's Lanczos iteration (``scipy.sparse.linalg.eigsh``, tolerance 0 = machine
+    precision, fixed start vector so that results repeat); otherwise a dense solver
+    (SciPy's subset solver if present, else ``numpy.linalg.eigh``). SciPy is optional.
+    """
+    m = S.shape[0]
+    try:
+        from scipy.linalg import eigh as sp_eigh
+        from scipy.sparse.linalg import eigsh
+    except ImportError:  # NumPy only: full decomposition
+        lam, V = np.linalg.eigh(S)
+        lam, V = lam[m - k:], V[:, m - k:]
+    else:
+        lam = None
+        if k < 10 and m > 200 and np.any(S):
+            v0 = np.random.default_rng(0).uniform(-1.0, 1.0, size=m)
+            try:
+                lam, V = eigsh(S, k=k, which="LA", tol=0.0, v0=v0)
+                order = np.argsort(lam)
+                lam, V = lam[order], V[:, order]
+            except Exception:  # ARPACK breakdown (e.g. rank < k): use the dense solver
+                lam = None
+        if lam is None:
+            lam, V = sp_eigh(S, subset_by_index=[m - k, m - 1], driver="evr")
+    return lam[::-1].copy(), V[:, ::-1].copy()
+
+
+def kernel_pca(K, n_components: int) -> KernelPCAResult:
+    """Kernel PCA (HSS1 §1.3.2): principal axes in feature space from the Gram matrix.
+
+    1. Centre ``K`` in feature space: ``K~ = K - 1_m K - K 1_m + 1_m K 1_m``
+       (:func:`kmlteach.kernels.center`).
+    2. Eigen-decompose ``K~ = sum_j lam_j u_j u_j^T`` (lam descending, ||u_j|| = 1).
+    3. Axis ``v_j = sum_i alpha_ij (Phi(x_i) - mean)`` with ``alpha_j = u_j / sqrt(lam_j)``,
+       so ``||v_j||^2 = alpha_j^T K~ alpha_j = 1`` (the scaling the source leaves open).
+    4. Projections of the training points: ``K~ alpha_j = sqrt(lam_j) u_j``.
+
+    Keeping every component with a non-zero eigenvalue, ``embedding @ embedding.T``
+    reproduces ``K~`` (HSS1 (1.32), for the centred features). Each eigenvector's sign
+    is fixed so that its largest-magnitude entry is positive.
+
+    Parameters
+    ----------
+    K : (m, m) symmetric **uncentred** Gram matrix
+    n_components : int in [1, m]
+
+    Returns
+    -------
+    KernelPCAResult; project new points with :func:`kernel_pca_transform`.
+    """
+    Ka = _check_gram(K)
+    m = Ka.shape[0]
+    n_components = check_int(n_components, "n_components", minimum=1, maximum=m)
+    Kc = _center_train(Ka, symmetric=True)  # Ka was checked symmetric (to 1e-8)
+    lam, U = _top_eigh(Kc, n_components)
+    big = np.argmax(np.abs(U), axis=0)
+    U = U * np.where(U[big, np.arange(U.shape[1])] < 0, -1.0, 1.0)
+    thresh = 1e-12 * max(1.0, float(lam[0]) if lam.size else 1.0) * m
+    nonzero = lam > thresh
+    alphas = np.zeros_like(U)
+    alphas[:, nonzero] = U[:, nonzero] / np.sqrt(lam[nonzero])
+    embedding = U * np.sqrt(np.where(nonzero, lam, 0.0))
+    return KernelPCAResult(lam, alphas, embedding, Ka.mean(axis=0), float(Ka.mean()))
+
+
+def kernel_pca_transform(result: KernelPCAResult, K_test) -> np.ndarray:
+    """Projections of new points on the kernel PCA axes: ``center(K, K_test) @ alphas``.
+
+    ``K_test`` (n, m) holds the uncentred ``k(z_a, x_j)``; it is centred with the
+    training means (HSS1 §1.3.1.2, test version) before projecting.
+    """
+    if not isinstance(result, KernelPCAResult):
+        raise TypeError(f"result must be a KernelPCAResult from kernel_pca, got {type(result).__name__}")
+    Kt = _check_test(K_test, result.col_mean.shape[0])
+    Kc = Kt - result.col_mean[None, :] - Kt.mean(axis=1)[:, None] + result.mean
+    return Kc @ result.alphas

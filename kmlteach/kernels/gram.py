@@ -1,0 +1,281 @@
+"""Kernel functions and Gram matrices (UML §16.2, HSS1 §1.2): linear, polynomial
+``(c + <x, x'>)^degree``, Gaussian (UML's ``exp(-||x - x'||^2 / (2 sigma))`` or HSS's
+``exp(-gamma ||x - x'||^2)``, ``gamma = 1/(2 sigma)``), exponential, min (UML ex. 16.4)
+and B-spline kernels (HSS1 §1.2.2), each computed by one parallel Numba kernel.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from kmlteach._jit import jit, prange
+from kmlteach._validation import (
+    as_matrix,
+    as_vector,
+    check_choice,
+    check_int,
+    check_nonnegative,
+    check_positive,
+)
+
+__all__ = ["KERNELS", "SIMILARITIES", "kernel_params", "gram", "similarity", "bspline"]
+
+
+KERNELS = ("linear", "polynomial", "gaussian", "exponential", "min", "bspline")
+"""Names accepted by :func:`gram` (every one a positive definite kernel)."""
+
+SIMILARITIES = KERNELS + ("negative_distance",)
+"""Names accepted by :func:`similarity`, which also allows the invalid cases."""
+
+_CODES = {"linear": 0, "polynomial": 1, "gaussian": 2, "exponential": 3,
+          "negative_distance": 6, "min": 4, "bspline": 5}
+_ALLOWED = {"linear": (), "polynomial": ("degree", "c"), "gaussian": ("sigma", "gamma"),
+            "exponential": ("gamma",), "min": (), "bspline": ("order",),
+            "negative_distance": ()}
+
+
+# ----------------------------------------------------------------------------- Gram matrices
+
+def kernel_params(kernel: str, strict: bool = True, **params) -> dict:
+    """Check and complete the parameters of a named kernel.
+
+    Defaults: ``degree=2, c=1.0`` (polynomial), ``sigma=1.0`` (Gaussian, UML
+    convention), ``gamma=1.0`` (exponential), ``order=3`` (B-spline). With
+    ``strict=True`` parameters that do not give a kernel are rejected (``gamma < 0``
+    for the exponential, even B-spline orders); :func:`similarity` passes
+    ``strict=False`` so that the PSD lab can show why they fail.
+
+    Returns a dict with the key ``gamma`` filled in for the Gaussian
+    (``gamma = 1 / (2 sigma)``).
+    """
+    names = SIMILARITIES if not strict else KERNELS
+    if not isinstance(kernel, str):
+        raise TypeError(f"kernel must be a string naming a kernel ({', '.join(names)}), "
+                        f"got {type(kernel).__name__}")
+    check_choice(kernel, "kernel", names)
+    unknown = sorted(set(params) - set(_ALLOWED[kernel]))
+    if unknown:
+        allowed = ", ".join(_ALLOWED[kernel]) or "none"
+        raise TypeError(f"unexpected parameter(s) {', '.join(unknown)} for kernel {kernel!r} "
+                        f"(allowed: {allowed})")
+    out: dict[str, Any] = {}
+    if kernel == "polynomial":
+        out["degree"] = check_int(params.get("degree", 2), "degree", minimum=1, maximum=50)
+        out["c"] = check_nonnegative(params.get("c", 1.0), "c")
+    elif kernel == "gaussian":
+        if "sigma" in params and "gamma" in params:
+            raise ValueError("pass either sigma (UML: exp(-|x-x'|^2/(2 sigma))) or gamma "
+                             "(exp(-gamma |x-x'|^2)), not both; gamma = 1/(2 sigma)")
+        if "gamma" in params:
+            out["gamma"] = check_positive(params["gamma"], "gamma")
+            out["sigma"] = 1.0 / (2.0 * out["gamma"])
+        else:
+            out["sigma"] = check_positive(params.get("sigma", 1.0), "sigma")
+            out["gamma"] = 1.0 / (2.0 * out["sigma"])
+    elif kernel == "exponential":
+        g = params.get("gamma", 1.0)
+        out["gamma"] = check_nonnegative(g, "gamma") if strict else _real(g, "gamma")
+    elif kernel == "bspline":
+        order = check_int(params.get("order", 3), "order", minimum=0, maximum=99)
+        if strict and order % 2 == 0:
+            raise ValueError(f"order must be odd for a B-spline kernel B_(2p+1) (HSS1 §1.2.3.3); "
+                             f"got {order} (even orders are not positive definite: see similarity())")
+        out["order"] = order
+    return out
+
+
+def _real(value: Any, name: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise TypeError(f"{name} must be a real number, got {type(value).__name__}")
+    v = float(value)
+    if not np.isfinite(v):
+        raise ValueError(f"{name} must be finite, got {v}")
+    return v
+
+
+def gram(kernel: str, X, Y=None, **params) -> np.ndarray:
+    """Gram matrix ``K[i, j] = k(X[i], Y[j])`` of a named kernel (HSS1 Def. 1, Eq. (1.8)).
+
+    Kernels (``x, x'`` rows of ``X`` and ``Y``):
+
+    * ``"linear"``: ``<x, x'>``.
+    * ``"polynomial"`` (``degree`` = k >= 1, default 2; ``c`` >= 0, default 1):
+      ``(c + <x, x'>)^k`` (UML Example 16.1 with c = 1; HSS1 (1.22); homogeneous for c = 0).
+    * ``"gaussian"`` (``sigma`` > 0, default 1, **or** ``gamma`` > 0):
+      ``exp(-||x - x'||^2 / (2 sigma))`` (UML Example 16.2) = ``exp(-gamma ||x - x'||^2)``
+      with ``gamma = 1/(2 sigma)`` (HSS1 §1.2.3.2).
+    * ``"exponential"`` (``gamma`` >= 0, default 1): ``exp(gamma <x, x'>)`` (HSS1 §1.2.3.2;
+      not a kernel for gamma < 0, see :func:`similarity`).
+    * ``"min"``: ``prod_k min(x_k, x'_k)`` for non-negative inputs (UML ex. 16.4 in 1-D;
+      the product over coordinates is the tensor product of HSS1 Prop. 5(iii)).
+    * ``"bspline"`` (``order`` = 2p+1 odd, default 3): ``prod_k B_order(x_k - x'_k)``
+      (HSS1 (1.23)), see :func:`bspline`.
+
+    Parameters
+    ----------
+    kernel : str
+    X : array of shape (n, d)
+    Y : array of shape (m, d), default=None (then ``Y = X`` and K is exactly symmetric)
+    **params : kernel parameters as above.
+
+    Returns
+    -------
+    K : ndarray of shape (n, m)
+
+    Examples
+    --------
+    >>> gram("polynomial", [[1.0, 2.0]], [[3.0, -1.0]], degree=2, c=1).item()
+    4.0
+    """
+    return _gram(kernel, X, Y, strict=True, **params)
+
+
+def similarity(kernel: str, X, Y=None, **params) -> np.ndarray:
+    """Like :func:`gram`, but also for candidate similarities that are *not* kernels.
+
+    Adds ``"negative_distance"`` (``-||x - x'||``), ``"exponential"`` with
+    ``gamma < 0`` and ``"bspline"`` with even ``order``. Use :func:`is_psd` to see which
+    candidates give positive semi-definite Gram matrices (the PSD lab of chapter 02).
+    """
+    return _gram(kernel, X, Y, strict=False, **params)
+
+
+def _gram(kernel, X, Y, strict, **params):
+    p = kernel_params(kernel, strict=strict, **params)
+    Xa = as_matrix(X, "X")
+    sym = Y is None
+    Ya = Xa if sym else as_matrix(Y, "Y", n_cols=Xa.shape[1])
+    code = _CODES[kernel]
+    if kernel == "min":
+        if np.any(Xa < 0) or np.any(Ya < 0):
+            raise ValueError("X and Y must be non-negative for the min kernel (UML ex. 16.4 "
+                             "uses x in {1, ..., N}); min(x, x) < 0 would be a negative norm")
+        return _gram_pairwise_kernel(Xa, Ya, code, 0, sym)
+    if kernel == "bspline":
+        return _gram_pairwise_kernel(Xa, Ya, code, p["order"], sym)
+    G = np.ascontiguousarray(Xa @ Ya.T)  # a fresh array: transformed in place below
+    xx = np.einsum("ij,ij->i", Xa, Xa)
+    yy = xx if sym else np.einsum("ij,ij->i", Ya, Ya)
+    p1 = float(p.get("degree", p.get("gamma", 0.0)))
+    p2 = float(p.get("c", 0.0))
+    K = _gram_kernel(G, xx, yy, code, p1, p2, sym)
+    if code in (2, 3):
+        np.exp(K, out=K)
+    return K
+
+
+def _gram_warmup():
+    G = np.eye(3)
+    return G, np.ones(3), np.ones(3), 2, 0.5, 0.0, True
+
+
+@jit(parallel=True, warmup=_gram_warmup)
+def _gram_kernel(G, xx, yy, code, p1, p2, sym):
+    """Transform inner products G[i, j] = <x_i, y_j> **in place** into kernel values.
+
+    Order-free: rows in parallel, one contiguous (vectorisable) inner loop per kernel.
+    For the Gaussian (code 2) and exponential (code 3) kernels it leaves the argument of
+    exp, which the caller exponentiates with NumPy's vectorised ``np.exp``. With ``sym``
+    (Y is X; ``X @ X.T`` from BLAS is exactly symmetric) the distance of each point to
+    itself is set to exactly 0.
+    """
+    n, m = G.shape
+    for i in prange(n):
+        xi = xx[i]
+        if code == 1:
+            for j in range(m):
+                G[i, j] = (p2 + G[i, j]) ** p1
+        elif code == 3:
+            for j in range(m):
+                G[i, j] = p1 * G[i, j]
+        elif code == 2:
+            for j in range(m):
+                d2 = xi + yy[j] - 2.0 * G[i, j]
+                G[i, j] = -p1 * d2 if d2 > 0.0 else 0.0
+        elif code == 6:
+            for j in range(m):
+                d2 = xi + yy[j] - 2.0 * G[i, j]
+                G[i, j] = -np.sqrt(d2) if d2 > 0.0 else 0.0
+        if sym and (code == 2 or code == 6):
+            G[i, i] = 0.0
+    return G
+
+
+def _pairwise_warmup():
+    X = np.array([[0.0, 0.5], [0.25, 1.0]])
+    return X, X, 5, 3, True
+
+
+@jit(parallel=True, warmup=_pairwise_warmup)
+def _gram_pairwise_kernel(X, Y, code, order, sym):
+    """Product over coordinates of min(x_k, y_k) (code 4) or B_order(x_k - y_k) (code 5)."""
+    n, d = X.shape
+    m = Y.shape[0]
+    K = np.empty((n, m))
+    for i in prange(n):
+        work = np.empty(order + 1)
+        j0 = i if sym else 0
+        for j in range(j0, m):
+            v = 1.0
+            for k in range(d):
+                if code == 4:
+                    v *= min(X[i, k], Y[j, k])
+                else:
+                    v *= _bspline_value(X[i, k] - Y[j, k], order, work)
+            K[i, j] = v
+            if sym:
+                K[j, i] = v
+    return K
+
+
+@jit(warmup=lambda: (0.3, 3, np.empty(4)))
+def _bspline_value(t, n, work):
+    """Centred cardinal B-spline B_n(t) by the stable recursion (work: n + 1 floats).
+
+    With x = t + (n+1)/2 and M_k the spline of degree k on [0, k+1]:
+    M_0 = 1 on [0, 1), M_k(x) = (x M_{k-1}(x) + (k+1-x) M_{k-1}(x-1)) / k.
+    """
+    half = 0.5 * (n + 1)
+    a = abs(t)
+    if a >= half:
+        return 0.0
+    if n == 0:
+        return 1.0 if a < 0.5 else 0.5
+    x = a + half  # B_n is even: evaluate at |t| (same value, fewer branches)
+    for j in range(n + 1):
+        s = x - j
+        work[j] = 1.0 if (s >= 0.0 and s < 1.0) else 0.0
+    for k in range(1, n + 1):
+        for j in range(n + 1 - k):
+            s = x - j
+            work[j] = (s * work[j] + (k + 1 - s) * work[j + 1]) / k
+    return work[0]
+
+
+def bspline(t, order: int) -> np.ndarray:
+    """The B-spline ``B_order`` of HSS1 §1.2.3.3 at the points ``t`` (1-D).
+
+    ``B_0`` is the indicator of [-1/2, 1/2] (value 1/2 at the two jumps) and
+    ``B_(i+1) = B_i * B_0`` (convolution), so ``B_n`` is the centred cardinal B-spline
+    of degree n, a piecewise polynomial supported on ``[-(n+1)/2, (n+1)/2]`` with
+    integral 1. Odd orders give kernels ``B_(2p+1)(x - x')`` (1.23); even orders do not.
+
+    Evaluated with the recursion ``M_k(x) = (x M_(k-1)(x) + (k+1-x) M_(k-1)(x-1)) / k``
+    on the shifted variable ``x = t + (n+1)/2``, which is exact up to rounding and
+    avoids the cancellation of the truncated-power (Irwin–Hall) sum.
+    """
+    order = check_int(order, "order", minimum=0, maximum=99)
+    shape = np.shape(t)
+    ta = as_vector(np.ravel(t) if shape else [t], "t")
+    return _bspline_kernel(ta, order).reshape(shape)
+
+
+@jit(warmup=lambda: (np.linspace(-2.0, 2.0, 5), 3))
+def _bspline_kernel(t, order):
+    work = np.empty(order + 1)
+    out = np.empty(t.shape[0])
+    for i in range(t.shape[0]):
+        out[i] = _bspline_value(t[i], order, work)
+    return out

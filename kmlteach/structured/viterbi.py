@@ -1,0 +1,142 @@
+"""Decoding a chain (UML §17.3): the Viterbi recursion (tables M and backpointers I),
+loss-augmented decoding (UML ex. 17.3) and a brute-force argmax for the tests.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+
+from kmlteach._jit import jit
+from kmlteach._validation import as_matrix, check_int
+from kmlteach.structured.chain import ViterbiResult, _check_labelling, _check_scores
+
+__all__ = ["viterbi", "brute_force_argmax", "loss_augmented_viterbi"]
+
+
+# ----------------------------------------------------------------------------- Viterbi
+@jit(warmup=lambda: (np.zeros((3, 2)), np.zeros((2, 2)), np.zeros(2), np.zeros((3, 2)),
+                     np.zeros((3, 2), dtype=np.int64), np.zeros(3, dtype=np.int64)))
+def _viterbi_fill(unary, pairwise, initial, Mt, It, labels):
+    """UML §17.3 dynamic programme on the transposed layout: fills Mt[τ, s] = M[s, τ],
+    It[τ, s] = I[s, τ] and labels (r,). Returns the max.
+
+    The max over s' runs as the outer loop, so that the inner loop over s is an
+    element-wise compare-and-select that the compiler vectorises; visiting s' in
+    increasing order with a strict ``>`` keeps the smallest index on ties."""
+    r, q = unary.shape
+    for s in range(q):
+        Mt[0, s] = initial[s] + unary[0, s]
+        It[0, s] = -1
+    for tau in range(1, r):
+        m0 = Mt[tau - 1, 0]
+        for s in range(q):
+            Mt[tau, s] = m0 + pairwise[0, s]
+            It[tau, s] = 0
+        for sp in range(1, q):
+            m = Mt[tau - 1, sp]
+            for s in range(q):
+                v = m + pairwise[sp, s]
+                if v > Mt[tau, s]:
+                    Mt[tau, s] = v
+                    It[tau, s] = sp
+        for s in range(q):
+            Mt[tau, s] += unary[tau, s]
+    last = 0
+    for s in range(1, q):
+        if Mt[r - 1, s] > Mt[r - 1, last]:
+            last = s
+    labels[r - 1] = last
+    for tau in range(r - 1, 0, -1):
+        labels[tau - 1] = It[tau, labels[tau]]
+    return Mt[r - 1, last]
+
+
+def viterbi(unary, pairwise, initial=None) -> ViterbiResult:
+    """Maximise Σ_t unary[t, y_t] + initial[y_0] + Σ_{t≥1} pairwise[y_{t-1}, y_t].
+
+    The dynamic programme of UML §17.3, Eq. (17.5):
+    M[s, 0] = initial[s] + unary[0, s] and
+    M[s, τ] = max_{s'} (M[s', τ-1] + pairwise[s', s]) + unary[τ, s], with
+    backpointers I[s, τ] = the maximising s'; then y_{r-1} = argmax_s M[s, r-1] and
+    y_{τ-1} = I[y_τ, τ]. Ties go to the smallest label index. O(r q²) time.
+
+    Parameters
+    ----------
+    unary : array (r, q)
+        ``unary[t, s]`` scores label s at position t (for the chain model:
+        ⟨W_unary[s], x_t⟩, see :func:`unary_scores`).
+    pairwise : array (q, q)
+        ``pairwise[a, b]`` scores label b right after label a.
+    initial : array (q,), optional
+        Score of the first label (default 0, as in UML where y_0 is a dummy).
+
+    Returns
+    -------
+    ViterbiResult
+        ``labels`` (r,) int64, ``score``, ``M`` (q, r), ``backpointers`` (q, r).
+
+    Examples
+    --------
+    >>> viterbi([[1.0, 0.0], [0.0, 0.5]], [[0.0, 1.0], [0.0, 0.0]]).labels.tolist()
+    [0, 1]
+    """
+    U, P, init = _check_scores(unary, pairwise, initial)
+    r, q = U.shape
+    Mt = np.empty((r, q))
+    It = np.empty((r, q), dtype=np.int64)
+    labels = np.empty(r, dtype=np.int64)
+    score = _viterbi_fill(U, P, init, Mt, It, labels)
+    return ViterbiResult(labels=labels, score=float(score), M=Mt.T, backpointers=It.T)
+
+
+def _path_score(U, P, init, y):
+    """Score of one labelling, summed in the same order as the DP."""
+    total = init[y[0]] + U[0, y[0]]
+    for t in range(1, len(y)):
+        total = total + P[y[t - 1], y[t]] + U[t, y[t]]
+    return total
+
+
+def brute_force_argmax(unary, pairwise, initial=None, max_labellings: int = 2_000_000):
+    """Enumerate all q**r labellings (for tests and small demonstrations).
+
+    Same objective and tie rule as :func:`viterbi`: among maximisers, the labelling
+    that is smallest when read from the last position backwards. Returns a
+    :class:`ViterbiResult` whose ``M`` and ``backpointers`` are empty.
+    """
+    U, P, init = _check_scores(unary, pairwise, initial)
+    r, q = U.shape
+    max_labellings = check_int(max_labellings, "max_labellings")
+    if q ** r > max_labellings:
+        raise ValueError(f"unary: brute force would enumerate q**r = {q}**{r} labellings "
+                         f"(more than max_labellings={max_labellings}); use viterbi")
+    best, best_y = -np.inf, None
+    # itertools.product is lexicographic in (y_0, ..., y_{r-1}); enumerating reversed
+    # tuples makes the first strict maximum the smallest from the back.
+    for rev in itertools.product(range(q), repeat=r):
+        y = rev[::-1]
+        s = _path_score(U, P, init, y)
+        if s > best:
+            best, best_y = s, y
+    return ViterbiResult(labels=np.array(best_y, dtype=np.int64), score=float(best),
+                         M=np.empty((q, 0)), backpointers=np.empty((q, 0), dtype=np.int64))
+
+
+def loss_augmented_viterbi(unary, pairwise, y_true, initial=None, delta=None) -> ViterbiResult:
+    """argmax_y Σ_t δ(y_t, y_true_t) + score(y): the oracle of SGD (UML ex. 17.3).
+
+    With Δ(y', y) = Σ_t δ(y'_t, y_t) the loss adds to the unary scores, so the same DP
+    solves it: unary'[t, s] = unary[t, s] + δ(s, y_true_t). The default δ is the
+    Hamming cost 1[s ≠ y_true_t]; with UML's Δ = (1/r)·Hamming and Ψ carrying the same
+    1/r, the factor cancels. ``delta`` may be any (q, q) matrix δ[predicted, true].
+    The returned ``score`` includes the loss term.
+    """
+    U, P, init = _check_scores(unary, pairwise, initial)
+    r, q = U.shape
+    yt = _check_labelling(y_true, "y_true", r, q)
+    D = 1.0 - np.eye(q) if delta is None else as_matrix(delta, "delta")
+    if D.shape != (q, q):
+        raise ValueError(f"delta must have shape ({q}, {q}), got {D.shape}")
+    return viterbi(U + D[:, yt].T, P, init)

@@ -1,0 +1,251 @@
+"""The package's shape, enforced (DESIGN.md "Layout"; issue "Package architecture").
+
+* no import cycle between the modules of ``kmlteach``, counting module-level *and*
+  function-level imports (a lazy import inside a function is still an edge);
+* imports run one way: notebooks → widgets / plots / exercises → algorithm packages
+  (a chapter's package may use an earlier chapter's, never a later one's) → the ground
+  floor; the course machinery (``kmlteach.course``) is never imported by them;
+* a module inside a topic package never imports its own package's ``__init__``;
+* no top-level ``_``-prefixed module other than the ground floor;
+* no module above 400 lines; topic ``__init__`` files only re-export (with ``__all__``);
+* ``dir()`` of every public package shows the course's names only.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import inspect
+from pathlib import Path
+
+import pytest
+
+PKG = Path(__file__).resolve().parent.parent / "kmlteach"
+
+GROUND_FLOOR = {"kmlteach._jit", "kmlteach._validation", "kmlteach._estimator", "kmlteach._linalg"}
+
+# chapter of each algorithm package: an import may only go to the same or an earlier chapter
+CHAPTER = {
+    "kmlteach.losses": 1, "kmlteach.svm": 1,
+    "kmlteach.kernels": 2, "kmlteach.kernel_methods": 2,
+    "kmlteach.structured_kernels": 3,
+    "kmlteach.multiclass": 4,
+    "kmlteach.structured": 5,
+    "kmlteach.ranking": 6,
+    "kmlteach.metrics": 7,
+    "kmlteach.ensembles": 8,
+    "kmlteach.online": 9, "kmlteach.theory": 9,
+}
+# layers above the algorithms (may import algorithms and each other's lower layers)
+UPPER = ("kmlteach.datasets", "kmlteach.plots", "kmlteach.widgets", "kmlteach.exercises")
+COURSE = "kmlteach.course"
+TOPIC_PACKAGES = [p for p in CHAPTER if (PKG / p.split(".")[1]).is_dir()]
+
+
+def _module_name(path: Path) -> str:
+    rel = path.relative_to(PKG.parent).with_suffix("")
+    parts = list(rel.parts)
+    if parts[-1] == "__init__":
+        parts = parts[:-1]
+    return ".".join(parts)
+
+
+def _modules() -> dict[str, Path]:
+    return {_module_name(p): p for p in sorted(PKG.rglob("*.py"))}
+
+
+MODULES = _modules()
+
+
+def _resolve(mod: str, is_pkg: bool, node: ast.ImportFrom) -> str:
+    if node.level == 0:
+        return node.module or ""
+    base = mod.split(".")
+    if not is_pkg:
+        base = base[:-1]
+    base = base[: len(base) - (node.level - 1)]
+    return ".".join(base + ([node.module] if node.module else []))
+
+
+def _imports(mod: str, path: Path) -> set[str]:
+    """Every kmlteach module imported anywhere in the file (any depth, any scope)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    is_pkg = path.name == "__init__.py"
+    out: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            target = _resolve(mod, is_pkg, node)
+            names = []
+            for a in node.names:
+                sub = f"{target}.{a.name}"
+                names.append(sub if sub in MODULES else target)
+        else:
+            continue
+        for name in names:
+            # the longest known module prefix of the imported name
+            parts = name.split(".")
+            while parts and ".".join(parts) not in MODULES:
+                parts.pop()
+            if parts and parts[0] == "kmlteach":
+                target_mod = ".".join(parts)
+                if target_mod != mod:
+                    out.add(target_mod)
+    return out
+
+
+GRAPH = {m: _imports(m, p) for m, p in MODULES.items()}
+
+
+def _owner(mod: str) -> str:
+    """The top-level unit a module belongs to (``kmlteach.svm.hard`` → ``kmlteach.svm``)."""
+    parts = mod.split(".")
+    return ".".join(parts[:2]) if len(parts) > 1 else mod
+
+
+def test_the_graph_sees_imports():
+    # guard against a parser that finds nothing: known edges must be there
+    assert "kmlteach.svm.smo" in GRAPH["kmlteach.svm.hard"]
+    assert "kmlteach.svm.sgd" in GRAPH["kmlteach.kernel_methods.sgd"] or \
+        "kmlteach.svm" in GRAPH["kmlteach.kernel_methods.sgd"]
+    assert len(MODULES) > 60
+
+
+def test_no_import_cycle():
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on: set[str] = set()
+    cycles: list[list[str]] = []
+    counter = [0]
+
+    def strong(v: str) -> None:  # Tarjan's strongly connected components
+        index[v] = low[v] = counter[0]
+        counter[0] += 1
+        stack.append(v)
+        on.add(v)
+        for w in GRAPH.get(v, ()):
+            if w not in index:
+                strong(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                cycles.append(sorted(comp))
+
+    for v in GRAPH:
+        if v not in index:
+            strong(v)
+    assert not cycles, f"import cycles: {cycles}"
+
+
+def _rank(mod: str) -> tuple[str, int]:
+    owner = _owner(mod)
+    if mod in GROUND_FLOOR or mod == "kmlteach":
+        return "ground", 0
+    if owner in CHAPTER:
+        return "algorithm", CHAPTER[owner]
+    if owner in UPPER:
+        return "upper", 100
+    if owner == COURSE:
+        return "course", 200
+    return "other", 300
+
+
+def test_imports_run_one_way():
+    bad = []
+    for mod, targets in GRAPH.items():
+        kind, rank = _rank(mod)
+        for t in targets:
+            tkind, trank = _rank(t)
+            if mod == "kmlteach" or mod == "kmlteach.__main__":
+                continue  # the package root and the CLI dispatch to everything, lazily
+            if kind == "ground" and tkind != "ground":
+                bad.append(f"{mod} (ground floor) imports {t}")
+            elif kind == "algorithm" and (tkind not in ("ground", "algorithm") or trank > rank):
+                bad.append(f"{mod} (chapter {rank}) imports {t} ({tkind} {trank})")
+            elif kind in ("algorithm", "upper", "ground") and tkind == "course":
+                bad.append(f"{mod} imports the course machinery {t}")
+    assert not bad, "\n".join(bad)
+
+
+def test_modules_never_import_their_own_package_init():
+    bad = []
+    for mod, path in MODULES.items():
+        if path.name == "__init__.py" or mod.count(".") < 2:
+            continue
+        pkg = mod.rsplit(".", 1)[0]
+        if pkg in GRAPH[mod]:
+            bad.append(f"{mod} imports {pkg} (its own package's __init__)")
+    assert not bad, "\n".join(bad)
+
+
+def test_no_private_top_level_algorithm_modules():
+    private = sorted(m for m in MODULES if m.count(".") == 1 and m.split(".")[1].startswith("_")
+                     and m not in GROUND_FLOOR and m != "kmlteach.__main__"
+                     and m != "kmlteach.__init__")
+    assert not private, f"top-level private modules outside the ground floor: {private}"
+
+
+@pytest.mark.parametrize("mod", sorted(MODULES))
+def test_modules_stay_readable(mod):
+    n = len(MODULES[mod].read_text(encoding="utf-8").splitlines())
+    assert n <= 400, f"{mod} has {n} lines; split it along the book's sections"
+
+
+@pytest.mark.parametrize("pkg", TOPIC_PACKAGES)
+def test_topic_init_only_reexports(pkg):
+    path = PKG / pkg.split(".")[1] / "__init__.py"
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    allowed = (ast.Import, ast.ImportFrom, ast.Expr, ast.FunctionDef)  # docstring, __getattr__/__dir__
+    for node in tree.body:
+        if isinstance(node, ast.Assign):
+            names = [t.id for t in node.targets if isinstance(t, ast.Name)]
+            assert names in (["__all__"], ["_ESTIMATORS"]), f"{pkg}/__init__.py assigns {names}"
+        elif isinstance(node, ast.FunctionDef):
+            assert node.name in ("__getattr__", "__dir__"), f"{pkg}/__init__.py defines {node.name}"
+        else:
+            assert isinstance(node, allowed), f"{pkg}/__init__.py has a {type(node).__name__}"
+    module = importlib.import_module(pkg)
+    assert module.__all__, pkg
+    for name in module.__all__:
+        assert hasattr(module, name), f"{pkg}.__all__ names {name}, which is missing"
+
+
+@pytest.mark.parametrize("pkg", list(CHAPTER))
+def test_dir_shows_the_course_names_only(pkg):
+    if importlib.util.find_spec(pkg) is None:
+        pytest.skip(f"{pkg} does not exist yet")
+    module = importlib.import_module(pkg)
+    shown = set(dir(module)) - {n for n in dir(module) if n.startswith("__")}
+    junk = shown & {"np", "numpy", "jit", "prange", "dataclass", "annotations", "math", "warnings",
+                    "check_int", "check_positive", "as_vector", "as_matrix", "check_X"}
+    assert not junk, f"dir({pkg}) shows implementation details: {sorted(junk)}"
+    assert set(module.__all__) <= set(dir(module))
+
+
+def _public_callables():
+    for pkg in CHAPTER:
+        if importlib.util.find_spec(pkg) is None:
+            continue
+        module = importlib.import_module(pkg)
+        for name in module.__all__:
+            obj = getattr(module, name)
+            if inspect.isfunction(obj) or inspect.isclass(obj):
+                yield pkg, name, obj
+
+
+@pytest.mark.parametrize("pkg,name,obj", list(_public_callables()),
+                         ids=lambda v: v if isinstance(v, str) else "")
+def test_public_names_are_documented(pkg, name, obj):
+    doc = inspect.getdoc(obj)
+    assert doc and len(doc.split()) >= 4, f"{pkg}.{name} has no real docstring"
