@@ -189,8 +189,10 @@ def test_objective_and_crammer_singer_conversion():
     W = np.random.default_rng(1).normal(size=(4, 3))
     lam = 0.05
     obj = M.multiclass_svm_objective(W, X, y, lam)
-    assert obj == pytest.approx(lam * np.sum(W ** 2) + M.generalized_hinge(W, X, y).mean())
+    # the course's one convention: (λ/2)‖w‖² + mean loss (UML (15.12)); §17.2.5's λ is half
+    assert obj == pytest.approx(0.5 * lam * np.sum(W ** 2) + M.generalized_hinge(W, X, y).mean())
     C = M.crammer_singer_C(lam, 30)
+    assert C == pytest.approx(1.0 / (lam * 30))
     cs = 0.5 * np.sum(W ** 2) + C * M.generalized_hinge(W, X, y).sum()
     assert cs / (C * 30) == pytest.approx(obj)
 
@@ -685,12 +687,10 @@ def test_multiclass_svm_estimator():
 
     from sklearn.utils.estimator_checks import check_estimator
 
-    expected = {"check_supervised_y_2d": ("a column vector y of shape (n, 1) is rejected with a "
-                                          "ValueError naming y instead of being ravelled")}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        results = check_estimator(M.MulticlassSVM(), on_fail=None, expected_failed_checks=expected)
-    failed = {r["check_name"] for r in results if r["status"] == "failed"}
+        results = check_estimator(M.MulticlassSVM(), on_fail=None)   # no expected failure
+    failed = {r["check_name"] for r in results if r["status"] not in ("passed", "skipped")}
     assert not failed, failed
     X, y = random_problem(6, m=60, d=2, k=3)
     labels = np.array(["a", "b", "c"])[y]

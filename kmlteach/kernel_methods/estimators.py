@@ -14,6 +14,7 @@ from kmlteach._estimator import (
     ClassifierMixin,
     TransformerMixin,
     check_is_fitted,
+    sklearn_validate,
 )
 from kmlteach._validation import as_matrix, check_int
 from kmlteach.kernel_methods.class_mean import kernel_expansion
@@ -52,7 +53,7 @@ class _KernelParamsMixin:
 
     def _check_predict_X(self, X):
         check_is_fitted(self)
-        Xa = _estimator_X(X)
+        Xa = _estimator_X(sklearn_validate(self, X, reset=False))
         if Xa.shape[1] != self.n_features_in_:
             raise ValueError(f"X has {Xa.shape[1]} features, but {type(self).__name__} is expecting "
                              f"{self.n_features_in_} features as input (as in the training data)")
@@ -100,6 +101,7 @@ class KernelSVM(_KernelParamsMixin, ClassifierMixin, BaseEstimator):
 
     def fit(self, X, y):
         kernel_params(self.kernel, **self._gram_params())
+        X, y = sklearn_validate(self, X, y)
         Xa = _estimator_X(X)
         if y is None:
             raise ValueError("KernelSVM requires y to be passed, but the target y is None")
@@ -160,7 +162,7 @@ class KernelPCA(_KernelParamsMixin, TransformerMixin, BaseEstimator):
 
     def fit(self, X, y=None):
         kernel_params(self.kernel, **self._gram_params())
-        Xa = _estimator_X(X)
+        Xa = _estimator_X(sklearn_validate(self, X))
         k = check_int(self.n_components, "n_components", minimum=1)
         if k > Xa.shape[0]:
             raise ValueError(f"n_components={k} must be at most the number of samples "

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from kmlteach._estimator import BaseEstimator, ClassifierMixin, check_is_fitted
+from kmlteach._estimator import BaseEstimator, ClassifierMixin, check_is_fitted, sklearn_validate
 from kmlteach._validation import check_multiclass_labels
 from kmlteach.multiclass.sgd import multiclass_svm
 from kmlteach.svm.estimators import (
@@ -18,7 +18,7 @@ __all__ = ["MulticlassSVM"]
 class MulticlassSVM(ClassifierMixin, BaseEstimator):
     """The multiclass SVM of UML §17.2.5 (multivector Ψ) as a scikit-learn style classifier.
 
-    Minimises λ‖W‖² + (1/m) Σ_i max_{y'} [Δ(y', y_i) + ⟨w_{y'} − w_{y_i}, x_i⟩] with the
+    Minimises (λ/2)‖W‖² + (1/m) Σ_i max_{y'} [Δ(y', y_i) + ⟨w_{y'} − w_{y_i}, x_i⟩] with the
     SGD of §15.5 (:func:`~kmlteach.multiclass.multiclass_svm`). With ``fit_intercept``
     a constant feature 1 is appended to x, so each class gets a bias b_y (regularised
     like the weights, as in liblinear's Crammer–Singer solver).
@@ -47,6 +47,7 @@ class MulticlassSVM(ClassifierMixin, BaseEstimator):
         return np.c_[X, np.ones(X.shape[0])] if self.fit_intercept else X
 
     def fit(self, X, y):
+        X, y = sklearn_validate(self, X, y)
         X, _ = self._labels(X, y)
         res = multiclass_svm(self._augment(X), y, self.lam, T=self.T, seed=self.seed,
                              delta=self.delta)
@@ -76,7 +77,7 @@ class MulticlassSVM(ClassifierMixin, BaseEstimator):
 
     def _scores(self, X):
         check_is_fitted(self)
-        Xa = _LinearBinary._check_X(X)
+        Xa = _LinearBinary._check_X(sklearn_validate(self, X, reset=False))
         if Xa.shape[1] != self.n_features_in_:
             raise ValueError(f"X has {Xa.shape[1]} features, but {type(self).__name__} is "
                              f"expecting {self.n_features_in_} features as input")

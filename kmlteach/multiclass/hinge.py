@@ -14,6 +14,7 @@ from kmlteach._validation import (
     check_positive,
     check_X,
 )
+from kmlteach.svm.conventions import lam_to_C
 from kmlteach.multiclass.psi import (
     _check_index_range,
     check_delta,
@@ -137,22 +138,21 @@ def generalized_hinge_subgradient(w, X, y, delta=None, psi=None, classes=None) -
 
 
 def multiclass_svm_objective(w, X, y, lam, delta=None, psi=None, classes=None) -> float:
-    """The multiclass SVM (RLM) objective of UML §17.2.5:
+    """The multiclass SVM (RLM) objective of UML §17.2.5 in the course's λ convention:
 
-        λ ‖w‖² + (1/m) Σ_i ℓ(w, (x_i, y_i))   with ℓ the generalized hinge (17.3).
+        (λ/2) ‖w‖² + (1/m) Σ_i ℓ(w, (x_i, y_i))   with ℓ the generalized hinge (17.3).
 
-    Note λ‖w‖² (as printed in §17.2.5), not (λ/2)‖w‖². Crammer & Singer's form
+    §17.2.5 prints λ_book‖w‖², i.e. λ_book = λ/2. Crammer & Singer's form
     ½ Σ_y ‖w_y‖² + C Σ_i ξ_i (LinearSVC(multi_class="crammer_singer")) is the same
-    problem with C = 1/(2 λ m) (see :func:`crammer_singer_C`), divided by C·m.
+    problem with C = 1/(λ m) (:func:`kmlteach.svm.lam_to_C`), divided by C·m.
     """
     lam = check_nonnegative(lam, "lam")
     losses = generalized_hinge(w, X, y, delta=delta, psi=psi, classes=classes)
     wa = np.asarray(w, dtype=float)
-    return float(lam * np.sum(wa * wa) + losses.mean())
+    return float(0.5 * lam * np.sum(wa * wa) + losses.mean())
 
 
 def crammer_singer_C(lam: float, m: int) -> float:
-    """C of ½‖W‖² + C Σ ξ_i equivalent to λ‖W‖² + (1/m) Σ ξ_i: C = 1/(2 λ m)."""
-    lam = check_positive(lam, "lam")
-    m = check_int(m, "m", minimum=1)
-    return 1.0 / (2.0 * lam * m)
+    """C of Crammer & Singer's ½‖W‖² + C Σ ξ_i equivalent to (λ/2)‖W‖² + (1/m) Σ ξ_i:
+    C = 1/(λ m) (UML §17.2.5; the same conversion as :func:`kmlteach.svm.lam_to_C`)."""
+    return lam_to_C(lam, m)

@@ -173,7 +173,7 @@ def _multiclass_sgd_kernel(X, yi, D, idx, eta, lam2):
 @dataclass(frozen=True)
 class MulticlassSVMResult(LinearMulticlass):
     """Output of :func:`multiclass_svm`: ``W``/``w`` = w̄, ``objective`` = value of
-    λ‖w̄‖² + mean generalized hinge, ``lam``, ``T``, ``indices``."""
+    (λ/2)‖w̄‖² + mean generalized hinge, ``lam``, ``T``, ``indices``."""
     objective: float = float("nan")
     lam: float = 0.0
     T: int = 0
@@ -183,17 +183,21 @@ class MulticlassSVMResult(LinearMulticlass):
 def multiclass_svm(X, y, lam, T=None, seed=None, delta=None, psi=None) -> MulticlassSVMResult:
     """The multiclass SVM rule of UML §17.2.5, minimised by the SGD of §15.5.
 
-    Objective: λ‖w‖² + (1/m) Σ_i max_{y'} [Δ(y', y_i) + ⟨w, Ψ(x_i, y') − Ψ(x_i, y_i)⟩].
-    §17.2.5 points to "the method described in Section 15.5": with strong convexity
-    2λ (the book's λ‖w‖², not (λ/2)‖w‖²) that SGD reads ::
+    Objective, in the course's one λ convention (that of UML (15.12)):
+
+        (λ/2)‖w‖² + (1/m) Σ_i max_{y'} [Δ(y', y_i) + ⟨w, Ψ(x_i, y') − Ψ(x_i, y_i)⟩].
+
+    §17.2.5 prints λ_book‖w‖², the same problem for λ_book = λ/2. The objective is
+    λ-strongly convex, so "the method described in Section 15.5" reads ::
 
         θ⁽¹⁾ = 0
-        for t = 1..T:  w⁽ᵗ⁾ = θ⁽ᵗ⁾ / (2λ t);  sample i;  ŷ as in (17.3) at w⁽ᵗ⁾
+        for t = 1..T:  w⁽ᵗ⁾ = θ⁽ᵗ⁾ / (λ t);  sample i;  ŷ as in (17.3) at w⁽ᵗ⁾
                        θ⁽ᵗ⁺¹⁾ = θ⁽ᵗ⁾ − (Ψ(x_i, ŷ) − Ψ(x_i, y_i))
         output w̄ = (1/T) Σ_t w⁽ᵗ⁾
 
-    Its expected optimisation gap decays like log(T)/(λT). Crammer & Singer's
-    ½‖W‖² + C Σ ξ_i is the same problem for C = 1/(2λm) (:func:`crammer_singer_C`).
+    Its expected optimisation gap is bounded by a constant times log(T)/(λT).
+    Crammer & Singer's ½‖W‖² + C Σ ξ_i (``LinearSVC(multi_class="crammer_singer")``)
+    is the same problem for C = 1/(λm): see :func:`kmlteach.svm.lam_to_C`.
 
     Parameters
     ----------
@@ -209,14 +213,14 @@ def multiclass_svm(X, y, lam, T=None, seed=None, delta=None, psi=None) -> Multic
     rng = check_rng(seed)
     idx = np.ascontiguousarray(rng.integers(0, m, size=T), dtype=np.int64)
     if mv:
-        Wbar, _ = _multiclass_sgd_kernel(X, yi, D, idx, 1.0, 2.0 * lam)
+        Wbar, _ = _multiclass_sgd_kernel(X, yi, D, idx, 1.0, lam)
         w = Wbar.ravel()
         W = Wbar
     else:
         theta = np.zeros(dim)
         S = np.zeros(dim)
         for t in range(T):
-            wt = theta / (2.0 * lam * (t + 1))
+            wt = theta / (lam * (t + 1))
             S += wt
             i = idx[t]
             P = psi_matrix(psi, X[i], k)

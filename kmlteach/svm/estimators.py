@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from kmlteach._estimator import BaseEstimator, ClassifierMixin, check_is_fitted
+from kmlteach._estimator import BaseEstimator, ClassifierMixin, check_is_fitted, sklearn_validate
 from kmlteach._validation import check_multiclass_labels, check_X
 from kmlteach.svm.hard import hard_svm
 from kmlteach.svm.soft import soft_svm
@@ -54,6 +54,7 @@ class _LinearBinary(ClassifierMixin, BaseEstimator):
         return check_X(X, "X")
 
     def _fit_labels(self, X, y):
+        X, y = sklearn_validate(self, X, y)
         X = self._check_X(X)
         if y is None:
             raise ValueError(f"{type(self).__name__} requires y to be passed, but the target y is None")
@@ -80,7 +81,7 @@ class _LinearBinary(ClassifierMixin, BaseEstimator):
     def decision_function(self, X):
         """``<w, x> + b`` for each row of X (positive means ``classes_[1]``)."""
         check_is_fitted(self)
-        Xa = self._check_X(X)
+        Xa = self._check_X(sklearn_validate(self, X, reset=False))
         if Xa.shape[1] != self.n_features_in_:
             raise ValueError(f"X has {Xa.shape[1]} features, but {type(self).__name__} is "
                              f"expecting {self.n_features_in_} features as input")

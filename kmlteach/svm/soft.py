@@ -10,6 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from kmlteach._validation import check_positive, check_rng, check_Xy
+from kmlteach.svm.conventions import lam_to_C
 from kmlteach.svm.dcd import _dcd_kernel
 from kmlteach.svm.margins import _objective
 from kmlteach.svm.smo import _smo_kernel
@@ -82,7 +83,7 @@ def soft_svm(X, y, lam, homogeneous=True, seed=0, tol=1e-8):
         raise TypeError(f"homogeneous must be True or False, got {homogeneous!r}")
     rng_seed = int(check_rng(seed).integers(0, 2**31 - 1))
     m = X.shape[0]
-    C = 1.0 / (lam * m)
+    C = lam_to_C(lam, m)
     if homogeneous:
         alpha, _, n_iter, _, status = _dcd_kernel(X, y, C, tol, rng_seed, 1_000_000)
         b = 0.0

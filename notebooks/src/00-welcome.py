@@ -111,7 +111,7 @@ check("00.margins", margins)
 # | sample | $S = ((x_1, y_1), \dots, (x_m, y_m))$, $x_i \in \mathbb{R}^d$ | HSS writes $n$ for the sample size |
 # | labels (binary) | $y \in \{-1, +1\}$ | UML's class-mean exercise (16.6) outputs $\{0, 1\}$; convert with $2y - 1$ |
 # | halfspace | $h(x) = \operatorname{sign}(\langle w, x\rangle + b)$ | *homogeneous* means $b = 0$ |
-# | soft-SVM | $\min_w \frac{\lambda}{2}\lVert w\rVert^2 + \frac1m\sum_i \max(0, 1 - y_i\langle w, x_i\rangle)$ (UML (15.12), what SGD solves) | UML (15.6) writes $\lambda\lVert w\rVert^2$ (its $\lambda$ is half ours); HSS and libraries write $\frac12\lVert w\rVert^2 + C\sum_i \xi_i$, i.e. $C = 1/(\lambda m)$ |
+# | regularisation | every regularised objective is $\frac{\lambda}{2}\lVert w\rVert^2 + \frac1m\sum_i \text{loss}_i$ (UML (15.12), what SGD solves): soft-SVM, kernel SVM, multiclass SVM, ridge | UML (15.6) and §17.2.5 write $\lambda\lVert w\rVert^2$ (their $\lambda$ is half ours); HSS and libraries write $\frac12\lVert w\rVert^2 + C\sum_i \xi_i$, i.e. $C = 1/(\lambda m)$ (`kmlteach.svm.lam_to_C`) |
 # | Gaussian kernel | $\exp(-\lVert x - x'\rVert^2/(2\sigma))$ (UML §16.2, $\sigma$ not squared) | HSS and scikit-learn: $\exp(-\gamma\lVert x - x'\rVert^2)$, so $\gamma = 1/(2\sigma)$ |
 # | polynomial kernel | $(c + \langle x, x'\rangle)^k$ | UML uses $c = 1$; $c = 0$ is the homogeneous kernel of HSS |
 # | perceptron mistake | $y\langle w, x\rangle \le 0$ | HSS prints "$\ge 0$ is correct", which never updates from $w = 0$ |

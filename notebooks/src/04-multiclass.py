@@ -288,15 +288,17 @@ plt.show()
 
 # %% [markdown]
 # **The multiclass SVM.** Adding a regulariser gives the RLM rule of §17.2.5,
-# $\min_w \lambda\lVert w\rVert^2 + \frac1m\sum_i \ell(w, (x_i, y_i))$. `mc.multiclass_svm`
-# minimises it with the SGD of §15.5 (step $1/(2\lambda t)$ because the book writes
-# $\lambda\lVert w\rVert^2$). It is the same problem as Crammer & Singer's
-# $\frac12\sum_y\lVert w_y\rVert^2 + C\sum_i\xi_i$ for $C = 1/(2\lambda m)$ — the tests
-# check our objective against scikit-learn's `LinearSVC(multi_class="crammer_singer")`.
+# written in the course's one convention (chapter 00's notation table) as
+# $\min_w \frac\lambda2\lVert w\rVert^2 + \frac1m\sum_i \ell(w, (x_i, y_i))$; the book prints
+# $\lambda\lVert w\rVert^2$, the same problem with half our $\lambda$. `mc.multiclass_svm`
+# minimises it with the SGD of §15.5 ($w^{(t)} = \theta^{(t)}/(\lambda t)$). It is the same
+# problem as Crammer & Singer's $\frac12\sum_y\lVert w_y\rVert^2 + C\sum_i\xi_i$ for
+# $C = 1/(\lambda m)$ (`kmlteach.svm.lam_to_C`) — the tests check our objective against
+# scikit-learn's `LinearSVC(multi_class="crammer_singer")`.
 
 # %%
 for T in (300, 3000, 30_000):
-    r = mc.multiclass_svm(X3, y3, lam=0.01, T=T, seed=SEED)
+    r = mc.multiclass_svm(X3, y3, lam=0.02, T=T, seed=SEED)
     print(f"T = {T:>6}: objective {r.objective:.4f}, training accuracy {r.score(X3, y3):.3f}")
 
 # %% [markdown]
