@@ -249,3 +249,19 @@ def _public_callables():
 def test_public_names_are_documented(pkg, name, obj):
     doc = inspect.getdoc(obj)
     assert doc and len(doc.split()) >= 4, f"{pkg}.{name} has no real docstring"
+
+
+# solver engines exercised through the public function that uses them
+ENGINES = {"kmlteach.svm.smo": "tests/test_svm_hard.py", "kmlteach.svm.dcd": "tests/test_svm_soft.py",
+           "kmlteach.structured_kernels.gram": "tests/test_structured_kernels_fisher.py"}
+
+
+@pytest.mark.parametrize("mod", sorted(m for m in MODULES if _owner(m) in CHAPTER and m.count(".") == 2
+                                      and not m.endswith("__init__")))
+def test_tests_mirror_the_package(mod):
+    _, pkg, sub = mod.split(".")
+    root = PKG.parent
+    expected = root / "tests" / f"test_{pkg}_{sub}.py"
+    if mod in ENGINES:
+        expected = root / ENGINES[mod]
+    assert expected.exists(), f"{mod} has no test file {expected.relative_to(root)}"

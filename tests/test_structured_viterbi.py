@@ -1,0 +1,155 @@
+"""Chapter 05: chain features, Viterbi, loss-augmented decoding, learners, taxonomy Δ. — ``kmlteach.structured.viterbi``."""
+
+import itertools
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st, HealthCheck
+from kmlteach import structured as S
+
+
+SETTINGS = settings(max_examples=40, deadline=None,
+                    suppress_health_check=[HealthCheck.too_slow])
+
+
+def _instance(seed, r, q, integer):
+    rng = np.random.default_rng(seed)
+    if integer:  # small integers force many exact ties
+        return (rng.integers(-2, 3, (r, q)).astype(float), rng.integers(-2, 3, (q, q)).astype(float),
+                rng.integers(-1, 2, q).astype(float))
+    return rng.normal(size=(r, q)), rng.normal(size=(q, q)), rng.normal(size=q)
+
+
+def _oracle_argmax(U, P, init, cost=None):
+    """Independent enumeration; ties: smallest labelling read from the back."""
+    r, q = U.shape
+    best, best_key, best_y = -np.inf, None, None
+    for y in itertools.product(range(q), repeat=r):
+        s = init[y[0]] + U[0, y[0]] + (0 if cost is None else cost[0, y[0]])
+        for t in range(1, r):
+            s = s + P[y[t - 1], y[t]] + (U[t, y[t]] + (0 if cost is None else cost[t, y[t]]))
+        key = y[::-1]
+        if s > best or (s == best and key < best_key):
+            best, best_key, best_y = s, key, y
+    return np.array(best_y), best
+
+
+# ---------------------------------------------------------------------------- Viterbi
+@SETTINGS
+@given(seed=st.integers(0, 10_000), r=st.integers(1, 6), q=st.integers(1, 4),
+       integer=st.booleans(), with_init=st.booleans())
+def test_viterbi_equals_brute_force(seed, r, q, integer, with_init):
+    U, P, init = _instance(seed, r, q, integer)
+    init_arg = init if with_init else None
+    init = init if with_init else np.zeros(q)
+    res = S.viterbi(U, P, init_arg)
+    y, best = _oracle_argmax(U, P, init)
+    assert res.score == pytest.approx(best, abs=1e-12)
+    np.testing.assert_array_equal(res.labels, y)
+    bf = S.brute_force_argmax(U, P, init_arg)
+    np.testing.assert_array_equal(bf.labels, y)
+    assert res.M.shape == (q, r) and res.backpointers.shape == (q, r)
+    assert res.score == pytest.approx(res.M[:, -1].max())
+
+
+
+def test_viterbi_trace_matches_recursion():
+    U, P, init = _instance(3, 5, 4, False)
+    res = S.viterbi(U, P, init)
+    np.testing.assert_allclose(res.M[:, 0], init + U[0])
+    for tau in range(1, 5):
+        cand = res.M[:, tau - 1][:, None] + P          # [s', s]
+        np.testing.assert_allclose(res.M[:, tau], cand.max(axis=0) + U[tau])
+        np.testing.assert_array_equal(res.backpointers[:, tau], cand.argmax(axis=0))
+    assert np.all(res.backpointers[:, 0] == -1)
+    for tau in range(4, 0, -1):
+        assert res.labels[tau - 1] == res.backpointers[res.labels[tau], tau]
+
+
+
+def test_viterbi_all_ties_picks_zeros():
+    res = S.viterbi(np.zeros((4, 3)), np.zeros((3, 3)))
+    assert res.labels.tolist() == [0, 0, 0, 0] and res.score == 0.0
+
+
+
+def test_viterbi_matches_hmmlearn():
+    hmm = pytest.importorskip("hmmlearn.hmm")
+    rng = np.random.default_rng(0)
+    q, r = 26, 2000
+    start = rng.dirichlet(np.ones(q))
+    trans = rng.dirichlet(np.ones(q), size=q)
+    emis = rng.dirichlet(np.ones(q), size=q)
+    model = hmm.CategoricalHMM(n_components=q, n_features=q)
+    model.startprob_, model.transmat_, model.emissionprob_ = start, trans, emis
+    obs = rng.integers(0, q, r)
+    logprob, states = model.decode(obs.reshape(-1, 1), algorithm="viterbi")
+    res = S.viterbi(np.log(emis[:, obs]).T, np.log(trans), np.log(start))
+    np.testing.assert_array_equal(res.labels, states)
+    assert res.score == pytest.approx(logprob, rel=1e-10)
+
+
+
+# ---------------------------------------------------------------- loss-augmented decoding
+@SETTINGS
+@given(seed=st.integers(0, 10_000), r=st.integers(1, 5), q=st.integers(1, 4),
+       integer=st.booleans())
+def test_loss_augmented_equals_brute_force(seed, r, q, integer):
+    U, P, init = _instance(seed, r, q, integer)
+    y_true = np.random.default_rng(seed + 1).integers(0, q, r)
+    cost = (np.arange(q)[None, :] != y_true[:, None]).astype(float)
+    y, best = _oracle_argmax(U, P, init, cost)
+    res = S.loss_augmented_viterbi(U, P, y_true, init)
+    np.testing.assert_array_equal(res.labels, y)
+    assert res.score == pytest.approx(best, abs=1e-12)
+    # the objective is Hamming(y', y) + score(y')
+    ham = r * S.hamming_loss(res.labels, y_true)
+    plain = U[np.arange(r), res.labels].sum() + init[res.labels[0]] + \
+        P[res.labels[:-1], res.labels[1:]].sum()
+    assert res.score == pytest.approx(ham + plain)
+
+
+
+def test_loss_augmented_with_general_delta():
+    U, P, init = _instance(5, 4, 3, False)
+    y_true = np.array([0, 2, 1, 1])
+    D = np.array([[0.0, 2.0, 0.5], [1.0, 0.0, 3.0], [0.2, 0.7, 0.0]])
+    cost = D[:, y_true].T
+    y, best = _oracle_argmax(U, P, init, cost)
+    res = S.loss_augmented_viterbi(U, P, y_true, init, delta=D)
+    np.testing.assert_array_equal(res.labels, y)
+
+
+
+# ---------------------------------------------------------------------------- bad input
+def test_bad_input_viterbi_family():
+    U, P = np.zeros((3, 2)), np.zeros((2, 2))
+    for fn in (S.viterbi, S.brute_force_argmax):
+        with pytest.raises(ValueError, match="unary"):
+            fn(np.zeros(3), P)
+        with pytest.raises(ValueError, match="unary"):
+            fn(np.zeros((0, 2)), P)
+        with pytest.raises(ValueError, match="unary"):
+            fn([[np.nan, 0.0]], P)
+        with pytest.raises(TypeError, match="unary"):
+            fn("abc", P)
+        with pytest.raises(TypeError, match="unary"):
+            fn(np.array([["a", "b"]]), P)
+        with pytest.raises(ValueError, match="pairwise"):
+            fn(U, np.zeros((3, 3)))
+        with pytest.raises(ValueError, match="pairwise"):
+            fn(U, [[0.0, np.inf], [0.0, 0.0]])
+        with pytest.raises(ValueError, match="initial"):
+            fn(U, P, np.zeros(3))
+    with pytest.raises(ValueError, match="unary"):
+        S.brute_force_argmax(np.zeros((20, 4)), np.zeros((4, 4)))
+    assert S.viterbi([[1.0, 2.0]], [[0.0, 0.0], [0.0, 0.0]]).labels.tolist() == [1]  # lists ok
+    with pytest.raises(ValueError, match="y_true"):
+        S.loss_augmented_viterbi(U, P, [0, 1])
+    with pytest.raises(ValueError, match="y_true"):
+        S.loss_augmented_viterbi(U, P, [0, 1, 2])
+    with pytest.raises(ValueError, match="y_true"):
+        S.loss_augmented_viterbi(U, P, [0, 1, 0.5])
+    with pytest.raises(TypeError, match="y_true"):
+        S.loss_augmented_viterbi(U, P, None)
+    with pytest.raises(ValueError, match="delta"):
+        S.loss_augmented_viterbi(U, P, [0, 1, 1], delta=np.zeros((3, 3)))
