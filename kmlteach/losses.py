@@ -84,7 +84,10 @@ def zero_one(margins):
 
 def zero_one_subgradient(margins):
     """Derivative of the 0–1 loss where it exists: 0 everywhere (also returned at z = 0,
-    where the loss jumps and no subgradient exists)."""
+    where the loss jumps and no subgradient exists).
+
+    Source: UML §15.2.3 (the 0–1 loss of a margin).
+    """
     z, scalar = _margins(margins)
     return _out(np.zeros_like(z), scalar)
 
@@ -122,6 +125,7 @@ def ramp_subgradient(margins):
 
     The ramp is not convex. At its kinks we return a one-sided derivative: at z = 1
     the right one (0, as for the hinge), at z = 0 the right one (-1).
+    Source: UML §15.2.3 (the ramp loss).
     """
     z, scalar = _margins(margins)
     return _out(np.where((z >= 0.0) & (z < 1.0), -1.0, 0.0), scalar)
@@ -152,7 +156,10 @@ def exponential(margins):
 
 
 def exponential_subgradient(margins):
-    """Derivative of the exponential loss: ``-exp(-z)``."""
+    """Derivative of the exponential loss: ``-exp(-z)``.
+
+    Source: HSS2 §2.4 (loss table); the loss of AdaBoost (SL boosting).
+    """
     z, scalar = _margins(margins)
     with np.errstate(over="ignore"):
         return _out(-np.exp(-z), scalar)

@@ -50,7 +50,10 @@ class PRCurve(NamedTuple):
 
 
 class ROCCurve(NamedTuple):
-    """Points of the ROC curve: false and true positive rates per distinct threshold."""
+    """Points of the ROC curve: false and true positive rates per distinct threshold.
+
+    Source: UML §17.5.
+    """
 
     fpr: np.ndarray
     tpr: np.ndarray
@@ -110,13 +113,16 @@ def precision(y_score, y_true, theta: float = 0.0, zero_division: float = 0.0) -
 
 
 def recall(y_score, y_true, theta: float = 0.0, zero_division: float = 0.0) -> float:
-    """a/(a+c) (sensitivity); ``zero_division`` when y_true has no positive."""
+    """a/(a+c) (sensitivity); ``zero_division`` when y_true has no positive.
+
+    Source: UML §17.5, Eq. (17.11).
+    """
     a, _, c, _ = confusion_counts(y_score, y_true, theta)
     return _ratio(a, a + c, _zd(zero_division))
 
 
 def specificity(y_score, y_true, theta: float = 0.0, zero_division: float = 0.0) -> float:
-    """d/(d+b); ``zero_division`` when y_true has no negative."""
+    """d/(d+b); ``zero_division`` when y_true has no negative. Source: UML §17.5, Eq. (17.11)."""
     _, b, _, d = confusion_counts(y_score, y_true, theta)
     return _ratio(d, d + b, _zd(zero_division))
 
@@ -146,7 +152,7 @@ def f_beta(y_score, y_true, theta: float = 0.0, beta: float = 1.0,
 
 
 def f1(y_score, y_true, theta: float = 0.0, zero_division: float = 0.0) -> float:
-    """F₁ = 2a/(2a+b+c), the harmonic mean of precision and recall."""
+    """F₁ = 2a/(2a+b+c), the harmonic mean of precision and recall. Source: UML §17.5."""
     return f_beta(y_score, y_true, theta, 1.0, zero_division)
 
 

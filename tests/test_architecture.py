@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import ast
 import importlib
+import re
 import inspect
 from pathlib import Path
 
@@ -233,6 +234,11 @@ def test_dir_shows_the_course_names_only(pkg):
     assert set(module.__all__) <= set(dir(module))
 
 
+CITATION = re.compile(
+    r"UML|HSS|\bSL\b|§|Eq\.|Thm|Lemma|Claim|Example|ex\. \d|slides|Dietterich|Collins|Hsieh|"
+    r"Platt|Kivinen|scikit-learn|Source:|\(\d+\.\d+\)")
+
+
 def _public_callables():
     for pkg in CHAPTER:
         if importlib.util.find_spec(pkg) is None:
@@ -249,6 +255,7 @@ def _public_callables():
 def test_public_names_are_documented(pkg, name, obj):
     doc = inspect.getdoc(obj)
     assert doc and len(doc.split()) >= 4, f"{pkg}.{name} has no real docstring"
+    assert CITATION.search(doc), f"{pkg}.{name}'s docstring cites no section of the sources"
 
 
 # solver engines exercised through the public function that uses them

@@ -21,7 +21,10 @@ __all__ = ["ClassMeanResult", "class_mean_classifier", "kernel_expansion"]
 @dataclass(frozen=True)
 class ClassMeanResult:
     """The class-mean classifier as a kernel expansion: f(x) = Σ_j alpha_j k(x_j, x) + b,
-    with alpha_j = 1/m₊ (y_j = +1) or −1/m₋ (y_j = −1); predict +1 iff f(x) >= 0."""
+    with alpha_j = 1/m₊ (y_j = +1) or −1/m₋ (y_j = −1); predict +1 iff f(x) >= 0.
+
+    Source: HSS1 §1.2.1, UML ex. 16.6.
+    """
     alpha: np.ndarray
     b: float
 

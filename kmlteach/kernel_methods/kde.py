@@ -24,7 +24,10 @@ __all__ = ["KDEResult", "KDEPrediction", "kernel_dependency_estimation", "kde_pr
 @dataclass(frozen=True)
 class KDEResult:
     """Kernel dependency estimation model: ``pca`` (kernel PCA of the outputs) and the
-    ridge coefficients ``coef`` (m, p) so that T_H(x) = K_x(x, train) @ coef."""
+    ridge coefficients ``coef`` (m, p) so that T_H(x) = K_x(x, train) @ coef.
+
+    Source: HSS1 §1.5.
+    """
     pca: KernelPCAResult
     coef: np.ndarray
     lam: float
@@ -33,7 +36,10 @@ class KDEResult:
 @dataclass(frozen=True)
 class KDEPrediction:
     """``index`` (n,): best candidate per test input; ``distances`` (n, c): the squared
-    H_y distances of (1.44); ``embedding`` (n, p): the predicted output coordinates."""
+    H_y distances of (1.44); ``embedding`` (n, p): the predicted output coordinates.
+
+    Source: HSS1 §1.5.
+    """
     index: np.ndarray
     distances: np.ndarray
     embedding: np.ndarray

@@ -20,7 +20,10 @@ __all__ = ["KernelPerceptronResult", "kernel_perceptron"]
 @dataclass(frozen=True)
 class KernelPerceptronResult:
     """``alpha``: w = Σ_j alpha_j ψ(x_j) (alpha_j = y_j × number of updates on j);
-    ``n_updates``; ``converged`` (no mistake left within ``max_updates``)."""
+    ``n_updates``; ``converged`` (no mistake left within ``max_updates``).
+
+    Source: UML ex. 16.2.
+    """
     alpha: np.ndarray
     n_updates: int
     converged: bool

@@ -17,7 +17,10 @@ __all__ = ["KernelRidgeResult", "kernel_ridge"]
 
 @dataclass(frozen=True)
 class KernelRidgeResult:
-    """``alpha`` = (K + λ m I)⁻¹ y; ``objective`` = value of the objective at the optimum."""
+    """``alpha`` = (K + λ m I)⁻¹ y; ``objective`` = value of the objective at the optimum.
+
+    Source: UML ex. 16.3, Eq. (16.8).
+    """
     alpha: np.ndarray
     objective: float
 

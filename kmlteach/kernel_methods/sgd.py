@@ -26,6 +26,8 @@ class KernelSGDResult:
     ``alpha`` = ᾱ = (1/T) Σ_{t=1..T} α⁽ᵗ⁾ (the predictor is Σ_j ᾱ_j k(x_j, ·)),
     ``alpha_last`` = α⁽ᵀ⁾ = β⁽ᵀ⁾/(λT), ``beta`` = β⁽ᵀ⁺¹⁾ (signed update counts),
     ``indices`` = the T indices drawn, ``n_updates`` = how often the test ``< 1`` fired.
+
+    Source: UML §16.3.
     """
     alpha: np.ndarray
     alpha_last: np.ndarray

@@ -24,6 +24,8 @@ class Kernel:
     Built by :func:`make_kernel` from a name in :data:`KERNELS`, or by the closure
     rules (:func:`kernel_sum`, :func:`kernel_product`, :func:`tensor_product`,
     :func:`direct_sum`, :func:`feature_product`) from other kernels.
+
+    Source: HSS1 Prop. 5 (closure rules).
     """
     fn: Callable
     description: str
@@ -43,7 +45,10 @@ def _check_kernel(k: Any, name: str) -> Kernel:
 
 
 def make_kernel(kernel: str, **params) -> Kernel:
-    """A named kernel with fixed parameters, as a :class:`Kernel` callable."""
+    """A named kernel with fixed parameters, as a :class:`Kernel` callable.
+
+    Source: HSS1 Prop. 5 (closure rules).
+    """
     kernel_params(kernel, **params)
     desc = kernel + ("(" + ", ".join(f"{k}={v!r}" for k, v in params.items()) + ")" if params else "")
     return Kernel(lambda X, Y=None: gram(kernel, X, Y, **params), desc)

@@ -70,7 +70,10 @@ def polynomial_features(X, degree: int, c: float = 1.0) -> np.ndarray:
 
 
 def polynomial_feature_names(d: int, degree: int) -> list[str]:
-    """Names ``1, x1, x2, x1^2, x1 x2, ...`` of the columns of :func:`polynomial_features`."""
+    """Names ``1, x1, x2, x1^2, x1 x2, ...`` of the columns of :func:`polynomial_features`.
+
+    Source: UML §16.1–16.2.
+    """
     d = check_int(d, "d", minimum=1)
     degree = check_int(degree, "degree", minimum=1, maximum=10)
     names = []

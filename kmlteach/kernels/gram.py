@@ -138,6 +138,8 @@ def similarity(kernel: str, X, Y=None, **params) -> np.ndarray:
     Adds ``"negative_distance"`` (``-||x - x'||``), ``"exponential"`` with
     ``gamma < 0`` and ``"bspline"`` with even ``order``. Use :func:`is_psd` to see which
     candidates give positive semi-definite Gram matrices (the PSD lab of chapter 02).
+
+    Source: HSS1 §1.2 (positive definite kernels) and UML §16.2.
     """
     return _gram(kernel, X, Y, strict=False, **params)
 

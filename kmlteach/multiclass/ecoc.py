@@ -96,7 +96,10 @@ def _check_code(code, k) -> np.ndarray:
 
 
 class ECOC(_Reduction):
-    """Fitted ECOC model: ``estimators[l]`` predicts bit l of the codeword, ``code`` (k, L)."""
+    """Fitted ECOC model: ``estimators[l]`` predicts bit l of the codeword, ``code`` (k, L).
+
+    Source: Dietterich & Bakiri (1995); not in the course sources.
+    """
 
     def __init__(self, classes, estimators, n_features, code):
         self.classes = classes

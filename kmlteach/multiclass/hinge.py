@@ -9,9 +9,7 @@ import numpy as np
 from kmlteach._validation import (
     as_matrix,
     as_vector,
-    check_int,
     check_nonnegative,
-    check_positive,
     check_X,
 )
 from kmlteach.svm.conventions import lam_to_C

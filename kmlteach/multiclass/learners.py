@@ -24,7 +24,10 @@ __all__ = ["erm_halfspace_2d", "HalfspaceERM", "least_squares_learner", "LinearS
 
 @dataclass(frozen=True)
 class LinearScorer:
-    """A fitted affine scorer x -> ⟨w, x⟩ + b (``decision_function``; ``predict`` = its sign)."""
+    """A fitted affine scorer x -> ⟨w, x⟩ + b (``decision_function``; ``predict`` = its sign).
+
+    Source: UML §17.1.
+    """
     w: np.ndarray
     b: float
 
@@ -41,6 +44,8 @@ def least_squares_learner(X, y, lam: float = 1e-3) -> LinearScorer:
 
     Minimises Σ_i (⟨w, x_i⟩ + b − y_i)² + λ‖w‖² (bias not penalised) in closed form.
     Any binary learner can be plugged into the reductions; this one needs no solver.
+
+    Source: UML §17.1 (any binary learner plugs into the reductions).
     """
     X = check_X(X, "X")
     t = check_binary_labels(y, "y", n=X.shape[0])
@@ -97,6 +102,8 @@ def erm_halfspace_2d(X, y) -> HalfspaceERM:
     Returns
     -------
     HalfspaceERM with ``.w``, ``.b``, ``.errors``, ``.constant``, ``.predict(X)``.
+
+    Source: UML §17.1, Example 17.1.
     """
     X = check_X(X, "X")
     if X.shape[1] != 2:
@@ -231,7 +238,10 @@ def _erm_halfspace_2d_kernel(X, t):
 
 @dataclass(frozen=True)
 class Stump:
-    """x -> sign · (+1 if x[feature] > threshold else −1); ``errors`` on the training set."""
+    """x -> sign · (+1 if x[feature] > threshold else −1); ``errors`` on the training set.
+
+    Source: SL boosting (decision stumps).
+    """
     feature: int
     threshold: float
     sign: float
@@ -250,6 +260,8 @@ def stump_learner(X, y) -> Stump:
     Tries every feature, every threshold halfway between consecutive distinct values
     (and below the smallest), both signs; keeps the first with the fewest mistakes.
     Its ±1 outputs make the ties of the reductions easy to see.
+
+    Source: UML §17.1; stumps as in SL boosting.
     """
     X = check_X(X, "X")
     t = check_binary_labels(y, "y", n=X.shape[0])

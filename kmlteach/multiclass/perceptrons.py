@@ -45,7 +45,10 @@ class MulticlassPerceptronResult(LinearMulticlass):
     """Output of the multiclass perceptrons: ``W`` (k, n) (multivector Ψ) and ``w`` flat,
     ``n_updates`` (number of weight updates; for the Kesler perceptron, of
     promote/demote pairs), ``n_mistakes`` (examples on which an update happened),
-    ``epochs`` (passes over the data), ``converged`` (a full pass without update)."""
+    ``epochs`` (passes over the data), ``converged`` (a full pass without update).
+
+    Source: UML ex. 17.2, SL multiclass (Kesler), HSS2 §2.2.1.
+    """
     n_updates: int = 0
     n_mistakes: int = 0
     epochs: int = 0
@@ -141,7 +144,10 @@ def _perc_warmup():
 class KeslerEmbedding:
     """Kesler's construction of a sample: ``Z`` (rows x_ij ∈ R^{kn}), ``t`` (±1 labels),
     ``example`` (source row i), ``competitor`` (class index j), ``label`` (class index
-    y_i), ``classes``, ``n_classes``, ``n_features``."""
+    y_i), ``classes``, ``n_classes``, ``n_features``.
+
+    Source: SL multiclass, Kesler's construction.
+    """
     Z: np.ndarray
     t: np.ndarray
     example: np.ndarray

@@ -217,7 +217,7 @@ def resolve_psi(psi, k: int, n_features: int):
 # ---------------------------------------------------------------------------------------
 
 def zero_one_delta(k: int) -> np.ndarray:
-    """Δ(y', y) = 1[y' ≠ y] as a (k, k) matrix."""
+    """Δ(y', y) = 1[y' ≠ y] as a (k, k) matrix. Source: UML §17.2.4."""
     k = check_int(k, "k", minimum=2)
     return 1.0 - np.eye(k)
 

@@ -116,6 +116,8 @@ class Decision:
     ``ties`` (bool mask of points where several classes reached the maximum, or a
     tournament match was drawn), ``candidates`` (m, k) bool (classes at the maximum),
     ``rule`` (how ties were broken).
+
+    Source: UML §17.1 (ties go to the smallest index).
     """
     labels: np.ndarray
     index: np.ndarray
@@ -158,7 +160,10 @@ class _Reduction:
 # ---------------------------------------------------------------------------------------
 
 class OneVsAll(_Reduction):
-    """Fitted one-vs-all model: ``estimators[i]`` separates class i (+1) from the rest."""
+    """Fitted one-vs-all model: ``estimators[i]`` separates class i (+1) from the rest.
+
+    Source: UML §17.1.1.
+    """
 
     def __init__(self, classes, estimators, n_features):
         self.classes = classes
@@ -210,7 +215,10 @@ def one_vs_all(X, y, learner) -> OneVsAll:
 # ---------------------------------------------------------------------------------------
 
 class AllPairs(_Reduction):
-    """Fitted all-pairs model: ``estimators[(i, j)]`` (i < j) says +1 for class i, −1 for j."""
+    """Fitted all-pairs model: ``estimators[(i, j)]`` (i < j) says +1 for class i, −1 for j.
+
+    Source: UML §17.1.2.
+    """
 
     def __init__(self, classes, estimators, n_features, decision):
         self.classes = classes

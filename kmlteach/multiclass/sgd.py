@@ -36,7 +36,10 @@ __all__ = ["MulticlassSGDResult", "multiclass_svm_sgd", "MulticlassSVMResult", "
 @dataclass(frozen=True)
 class MulticlassSGDResult(LinearMulticlass):
     """Output of :func:`multiclass_svm_sgd`: ``W`` = w̄ (k, n) for the multivector Ψ,
-    ``w`` = w̄ flat, ``w_last`` = w⁽ᵀ⁾, ``indices`` the sampled examples, ``eta``, ``T``."""
+    ``w`` = w̄ flat, ``w_last`` = w⁽ᵀ⁾, ``indices`` the sampled examples, ``eta``, ``T``.
+
+    Source: UML §17.2.5.
+    """
     w_last: np.ndarray | None = None
     indices: np.ndarray | None = None
     eta: float = 0.0
@@ -173,7 +176,10 @@ def _multiclass_sgd_kernel(X, yi, D, idx, eta, lam2):
 @dataclass(frozen=True)
 class MulticlassSVMResult(LinearMulticlass):
     """Output of :func:`multiclass_svm`: ``W``/``w`` = w̄, ``objective`` = value of
-    (λ/2)‖w̄‖² + mean generalized hinge, ``lam``, ``T``, ``indices``."""
+    (λ/2)‖w̄‖² + mean generalized hinge, ``lam``, ``T``, ``indices``.
+
+    Source: UML §17.2.5.
+    """
     objective: float = float("nan")
     lam: float = 0.0
     T: int = 0

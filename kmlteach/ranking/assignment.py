@@ -52,7 +52,10 @@ def assignment(A) -> np.ndarray:
 
 
 def assignment_cost(A, v) -> float:
-    """Σ_i A[i, v_i] for a 0-based permutation ``v`` (a convenience for notebooks)."""
+    """Σ_i A[i, v_i] for a 0-based permutation ``v`` (a convenience for notebooks).
+
+    Source: UML §17.4.1, Eq. (17.9).
+    """
     A = check_square(A, "A")
     v = np.asarray(v)
     r = A.shape[0]

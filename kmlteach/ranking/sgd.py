@@ -38,7 +38,10 @@ __all__ = ["SGDResult", "check_queries", "structured_sgd", "ranking_sgd", "mean_
 class SGDResult:
     """Output of SGD: ``w`` = w̄ = (1/T) Σ_{t=1..T} w⁽ᵗ⁾ (w⁽¹⁾ = 0 included),
     ``w_last`` = w⁽ᵀ⁾, ``indices`` = the queries drawn, and the running averages
-    ``path`` (n_records, d) after ``path_t`` steps (empty unless ``record_every``)."""
+    ``path`` (n_records, d) after ``path_t`` steps (empty unless ``record_every``).
+
+    Source: UML §17.2.5.
+    """
     w: np.ndarray
     w_last: np.ndarray
     indices: np.ndarray
@@ -148,7 +151,10 @@ def ranking_sgd(queries, surrogate: str = "kendall", eta: float = 0.1, T: int = 
 
 
 def mean_loss(w, queries, loss: str = "kendall", k=None) -> float:
-    """Average ranking loss of h_w over a list of (X, y) queries ("kendall" or "ndcg")."""
+    """Average ranking loss of h_w over a list of (X, y) queries ("kendall" or "ndcg").
+
+    Source: UML §17.4.
+    """
     loss = check_choice(loss, "loss", ("kendall", "ndcg"))
     qs = check_queries(queries, "queries", nonnegative=loss == "ndcg")
     w = as_vector(w, "w", length=qs[0][0].shape[1])

@@ -30,7 +30,10 @@ __all__ = ["SurrogateValue", "linear_scores", "kendall_hinge", "ndcg_most_violat
 @dataclass(frozen=True)
 class SurrogateValue:
     """A convex surrogate at w: its value ``loss``, a subgradient ``grad`` and the
-    maximiser ``v`` of the generalized hinge (None for the Kendall hinge)."""
+    maximiser ``v`` of the generalized hinge (None for the Kendall hinge).
+
+    Source: UML §17.4.1.
+    """
     loss: float
     grad: np.ndarray
     v: np.ndarray | None = None

@@ -83,7 +83,7 @@ def _check_weights(W_unary, W_pair, n=None):
 
 # ----------------------------------------------------------------------------- features
 def unary_scores(x, W_unary) -> np.ndarray:
-    """unary[t, s] = ⟨W_unary[s], x_t⟩, the type-1 part of ⟨w, φ(x, s, ·)⟩ (r, q)."""
+    """unary[t, s] = ⟨W_unary[s], x_t⟩, the type-1 part of ⟨w, φ(x, s, ·)⟩ (r, q). Source: UML §17.3."""
     Wu = as_matrix(W_unary, "W_unary")
     xa = _check_x(x, "x", Wu.shape[1])
     return xa @ Wu.T

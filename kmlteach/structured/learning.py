@@ -24,6 +24,8 @@ class ChainModel:
     ``W_unary_last`` / ``W_pair_last`` are the last iterate; ``n_updates`` counts the
     non-zero updates (perceptron mistakes); ``history`` holds the number of mistakes
     of each perceptron epoch (empty for SGD).
+
+    Source: UML §17.3, HSS2 §2.2.1.
     """
     W_unary: np.ndarray
     W_pair: np.ndarray
@@ -204,7 +206,7 @@ def structured_perceptron(X, Y, epochs: int = 5, eta: float = 1.0, seed=None,
 
 
 def predict(model, X) -> list:
-    """Viterbi decoding of every word with a :class:`ChainModel`."""
+    """Viterbi decoding of every word with a :class:`ChainModel`. Source: UML §17.3."""
     if not isinstance(model, ChainModel):
         raise TypeError(f"model must be a ChainModel (from structured_sgd or "
                         f"structured_perceptron), got {type(model).__name__}")
@@ -221,7 +223,10 @@ def predict(model, X) -> list:
 
 
 def letter_error(model, X, Y) -> float:
-    """Fraction of all letters of the sample that :func:`predict` gets wrong."""
+    """Fraction of all letters of the sample that :func:`predict` gets wrong.
+
+    Source: UML §17.3 (Δ = mean Hamming).
+    """
     pred = predict(model, X)
     if not isinstance(Y, (list, tuple)) or len(Y) != len(pred):
         raise ValueError(f"Y must be a list with one label array per word ({len(pred)})")

@@ -21,7 +21,10 @@ HSS_TAXONOMY = {"Computers": ["Hardware", "Software"], "Hardware": ["Storage", "
 
 @dataclass(frozen=True)
 class TaxonomyDelta:
-    """Labels (tuple of names) and Δ[i, j] = shortest-path distance in the tree."""
+    """Labels (tuple of names) and Δ[i, j] = shortest-path distance in the tree.
+
+    Source: HSS2 §2.4, Fig. 2.1.
+    """
     labels: tuple
     delta: np.ndarray
 

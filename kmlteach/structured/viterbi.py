@@ -105,6 +105,8 @@ def brute_force_argmax(unary, pairwise, initial=None, max_labellings: int = 2_00
     Same objective and tie rule as :func:`viterbi`: among maximisers, the labelling
     that is smallest when read from the last position backwards. Returns a
     :class:`ViterbiResult` whose ``M`` and ``backpointers`` are empty.
+
+    Source: UML §17.3.
     """
     U, P, init = _check_scores(unary, pairwise, initial)
     r, q = U.shape

@@ -92,7 +92,10 @@ def fisher_kernel(X, Y=None, *, theta, family: str = "bernoulli", sigma: float =
 
 def exp_family_mle(X, family: str = "bernoulli", sigma: float = 1.0, eps: float = 1e-3) -> np.ndarray:
     """Maximum-likelihood natural parameter: ∂g(θ̂) = mean of φ(x) (clipped to [eps, 1−eps]
-    for Bernoulli so that θ̂ stays finite). At θ̂ the Fisher scores average to zero."""
+    for Bernoulli so that θ̂ stays finite). At θ̂ the Fisher scores average to zero.
+
+    Source: HSS1 §1.4.6.
+    """
     family = check_choice(family, "family", _FAMILIES)
     X = _check_family(X, np.zeros(as_matrix(X, "X").shape[1]), family, sigma)[0]
     mean = X.mean(axis=0)

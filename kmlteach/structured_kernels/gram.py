@@ -20,6 +20,8 @@ def structured_gram(kernel: Callable, items: Sequence, others: Sequence | None =
     """Gram matrix ``K[i, j] = kernel(items[i], others[j], **params)`` for any kernel here.
 
     ``others`` defaults to ``items`` (then only the upper triangle is evaluated).
+
+    Source: HSS1 §1.4.
     """
     if not callable(kernel):
         raise TypeError(f"kernel must be a callable such as ngram_kernel, got {_describe(kernel)}")

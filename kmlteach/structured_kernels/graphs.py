@@ -57,6 +57,8 @@ def adjacency_matrix(edges, n_nodes: int, directed: bool = False) -> np.ndarray:
 
     >>> adjacency_matrix([(0, 1), (1, 2)], 3)[1]
     array([1., 0., 1.])
+
+    Source: HSS1 §1.4.4.
     """
     n_nodes = check_int(n_nodes, "n_nodes", minimum=1)
     if isinstance(edges, (str, bytes)) or not hasattr(edges, "__iter__"):

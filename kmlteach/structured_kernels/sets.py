@@ -68,7 +68,10 @@ def set_features(sets: Sequence, alphabet: Sequence | None = None):
 
 
 def prefix_suffix_splits(x: str) -> list[tuple[str, str]]:
-    """The relation "z = (u, v) with u + v = x": all |x| + 1 splits of a string."""
+    """The relation "z = (u, v) with u + v = x": all |x| + 1 splits of a string.
+
+    Source: HSS1 Eq. (1.36), R-convolution.
+    """
     x = check_string(x, "x")
     return [(x[:i], x[i:]) for i in range(len(x) + 1)]
 

@@ -174,7 +174,10 @@ def substring_features(strings: Sequence[str], max_len: int | None = None):
 
 
 def ngram_counts(x: str, n: int) -> Counter:
-    """``#(s ∈ x)`` for every n-gram s of ``x`` (overlapping occurrences count)."""
+    """``#(s ∈ x)`` for every n-gram s of ``x`` (overlapping occurrences count).
+
+    Source: HSS1 Eq. (1.34).
+    """
     x = check_string(x, "x")
     n = check_int(n, "n", minimum=1)
     return Counter(x[i:i + n] for i in range(len(x) - n + 1))
@@ -198,7 +201,10 @@ def ngram_kernel(x: str, y: str, n: int) -> int:
 
 
 def ngram_features(strings: Sequence[str], n: int):
-    """Count vectors of the n-grams: ``(Phi, vocabulary)`` with ``Phi @ Phi.T`` = Gram of (1.34)."""
+    """Count vectors of the n-grams: ``(Phi, vocabulary)`` with ``Phi @ Phi.T`` = Gram of (1.34).
+
+    Source: HSS1 Eq. (1.34).
+    """
     strings = _check_strings(strings, "strings")
     n = check_int(n, "n", minimum=1)
     counts = [ngram_counts(x, n) for x in strings]

@@ -95,6 +95,8 @@ def functional_margins(X, y, w, b=0.0):
     Returns
     -------
     ndarray of shape (m,)
+
+    Source: UML §15.1.
     """
     Xa = check_X(X, "X")
     ya = check_binary_labels(y, "y", n=Xa.shape[0], require_both=False)
@@ -105,7 +107,10 @@ def functional_margins(X, y, w, b=0.0):
 
 def geometric_margins(X, y, w, b=0.0):
     """Geometric margins ``y_i (<w, x_i> + b) / ||w||`` (signed distances, positive on
-    the correct side). Their minimum is the margin of (w, b) on the sample."""
+    the correct side). Their minimum is the margin of (w, b) on the sample.
+
+    Source: UML §15.1, Claim 15.1.
+    """
     Xa, wa, _ = _points_and_w(X, w)
     ya = check_binary_labels(y, "y", n=Xa.shape[0], require_both=False)
     b = _scalar(b, "b")

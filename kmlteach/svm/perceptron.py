@@ -32,6 +32,8 @@ class PerceptronResult:
         index of the example used at each update, in order
     w_path : ndarray (n_updates + 1, d) or None
         w after 0, 1, ..., n_updates updates (None when it would exceed 2·10⁶ numbers)
+
+    Source: UML §9.1.2 (Batch Perceptron).
     """
 
     w: np.ndarray
@@ -128,6 +130,8 @@ class SubgradientPerceptronResult:
     converged : bool          True when f(w) < 1, i.e. w separates the sample
     history : ndarray of int64   the index i* used at each step
     objective : ndarray       f(w) before each step and at the end (n_iter + 1 values)
+
+    Source: UML §14 ex. 3.
     """
 
     w: np.ndarray
