@@ -43,6 +43,29 @@ def row(name: str, ours: float, reference: float, target: str, min_ratio: float 
             "note": note}
 
 
+def seeded_row(name: str, make, ours_fn, ref_fn, seeds, target: str, min_ratio: float | None,
+               repeat: int = 5, note: str = "") -> dict:
+    """A row over several random instances: ``make(seed)`` builds the data, each side is
+    timed best of ``repeat`` after a warm-up; the row's ratio is the median ratio and the
+    note gives min / median / max (the target is judged on the median)."""
+    ratios, ours_t, ref_t = [], [], []
+    for seed in seeds:
+        data = make(seed)
+        o = best_time(lambda: ours_fn(data), repeat=repeat)
+        r = best_time(lambda: ref_fn(data), repeat=repeat)
+        ours_t.append(o)
+        ref_t.append(r)
+        ratios.append(r / o)
+    ratios_sorted = sorted(ratios)
+    med = ratios_sorted[len(ratios) // 2]
+    out = row(name, sorted(ours_t)[len(seeds) // 2], sorted(ref_t)[len(seeds) // 2], target,
+              min_ratio, note=(f"ratio min/median/max {ratios_sorted[0]:.2f}/{med:.2f}/"
+                               f"{ratios_sorted[-1]:.2f} over {len(seeds)} seeds" + (f"; {note}" if note else "")))
+    out["ratio"] = med
+    out["met"] = None if min_ratio is None else med >= min_ratio
+    return out
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--quick", action="store_true", help="smaller problems (smoke test)")

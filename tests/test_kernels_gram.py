@@ -188,3 +188,33 @@ def test_gram_schmidt_drops_dependent_vectors_at_the_default_tolerance():
     Q = kk.gram_schmidt(K)
     assert Q.shape == (8, 6)
     np.testing.assert_allclose(Q.T @ K @ Q, np.eye(6), atol=1e-8)
+
+
+@pytest.mark.parametrize("offset", [1e6, 1e8])
+def test_gaussian_gram_is_translation_invariant_far_from_the_origin(offset):
+    # regression: the ||x||² − 2<x, y> + ||y||² expansion cancelled catastrophically
+    # (offset 1e6: entries off by 1e-3; 1e8: not even PSD). Unit-scale data offset by
+    # 1e8 are stored to ~1.5e-8 absolute, so entries must agree to 1e-6.
+    rng = np.random.default_rng(5)
+    X = rng.normal(size=(120, 4))
+    Y = rng.normal(size=(30, 4))
+    K0 = kk.gram("gaussian", X, sigma=1.0)
+    K1 = kk.gram("gaussian", X + offset, sigma=1.0)
+    assert np.max(np.abs(K1 - K0)) < 1e-6
+    assert kk.is_psd(K1).psd
+    R0 = kk.gram("gaussian", X, Y, sigma=0.5)
+    R1 = kk.gram("gaussian", X + offset, Y + offset, sigma=0.5)
+    assert np.max(np.abs(R1 - R0)) < 1e-6
+    D0 = kk.similarity("negative_distance", X, Y)
+    D1 = kk.similarity("negative_distance", X + offset, Y + offset)
+    assert np.max(np.abs(D1 - D0)) < 1e-6
+
+
+def test_gaussian_gram_exactly_symmetric_with_unit_diagonal():
+    X = np.random.default_rng(6).normal(size=(257, 3)) * 10
+    K = kk.gram("gaussian", X, sigma=2.0)
+    assert np.array_equal(K, K.T)
+    assert np.all(np.diag(K) == 1.0)
+    from scipy.spatial.distance import cdist
+
+    np.testing.assert_allclose(K, np.exp(-cdist(X, X, "sqeuclidean") / 4.0), atol=1e-13)

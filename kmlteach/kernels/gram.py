@@ -6,6 +6,7 @@ and B-spline kernels (HSS1 §1.2.2), each computed by one parallel Numba kernel.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -157,51 +158,95 @@ def _gram(kernel, X, Y, strict, **params):
         return _gram_pairwise_kernel(Xa, Ya, code, 0, sym)
     if kernel == "bspline":
         return _gram_pairwise_kernel(Xa, Ya, code, p["order"], sym)
-    G = np.ascontiguousarray(Xa @ Ya.T)  # a fresh array: transformed in place below
-    xx = np.einsum("ij,ij->i", Xa, Xa)
-    yy = xx if sym else np.einsum("ij,ij->i", Ya, Ya)
     p1 = float(p.get("degree", p.get("gamma", 0.0)))
     p2 = float(p.get("c", 0.0))
-    K = _gram_kernel(G, xx, yy, code, p1, p2, sym)
-    if code in (2, 3):
+    if code in (2, 6):
+        return _distance_gram(Xa, Ya, sym, code, p1)
+    G = np.ascontiguousarray(Xa @ Ya.T)  # a fresh array: transformed in place below
+    K = _gram_kernel(G, code, p1, p2)
+    if code == 3:
         np.exp(K, out=K)
     return K
 
 
+def _distance_gram(Xa, Ya, sym, code, gamma):
+    """Gaussian (code 2) or negative-distance (code 6) Gram matrix through
+    ||x - y||² = ||x||² − 2⟨x, y⟩ + ||y||², computed on **centred** data.
+
+    The expansion cancels catastrophically when the points sit far from the origin (data
+    offset by 10⁸ lose every digit); both kernels depend on x − y only, so we subtract the
+    mean of X from X and Y first. The entries are then as accurate as the coordinates
+    themselves, at the cost of one pass over the data. With Y = X the matrix is computed
+    on the upper triangle only (half the exponentials) and mirrored, so it is exactly
+    symmetric with an exact unit diagonal.
+    """
+    mu = Xa.mean(axis=0)
+    Xc = Xa - mu
+    Yc = Xc if sym else Ya - mu
+    G = np.ascontiguousarray(Xc @ Yc.T)  # a fresh array: transformed in place below
+    xx = np.einsum("ij,ij->i", Xc, Xc)
+    yy = xx if sym else np.einsum("ij,ij->i", Yc, Yc)
+    return _distance_gram_kernel(G, xx, yy, code, gamma, sym)
+
+
 def _gram_warmup():
-    G = np.eye(3)
-    return G, np.ones(3), np.ones(3), 2, 0.5, 0.0, True
+    return np.eye(3), 1, 2.0, 1.0
 
 
 @jit(parallel=True, warmup=_gram_warmup)
-def _gram_kernel(G, xx, yy, code, p1, p2, sym):
-    """Transform inner products G[i, j] = <x_i, y_j> **in place** into kernel values.
-
-    Order-free: rows in parallel, one contiguous (vectorisable) inner loop per kernel.
-    For the Gaussian (code 2) and exponential (code 3) kernels it leaves the argument of
-    exp, which the caller exponentiates with NumPy's vectorised ``np.exp``. With ``sym``
-    (Y is X; ``X @ X.T`` from BLAS is exactly symmetric) the distance of each point to
-    itself is set to exactly 0.
+def _gram_kernel(G, code, p1, p2):
+    """Transform inner products G[i, j] = <x_i, y_j> **in place** into kernel values:
+    polynomial (code 1) or the argument of exp for the exponential kernel (code 3),
+    which the caller exponentiates with NumPy's vectorised ``np.exp``. Order-free: rows
+    in parallel, one contiguous inner loop per kernel.
     """
     n, m = G.shape
     for i in prange(n):
-        xi = xx[i]
         if code == 1:
             for j in range(m):
                 G[i, j] = (p2 + G[i, j]) ** p1
         elif code == 3:
             for j in range(m):
                 G[i, j] = p1 * G[i, j]
-        elif code == 2:
-            for j in range(m):
-                d2 = xi + yy[j] - 2.0 * G[i, j]
-                G[i, j] = -p1 * d2 if d2 > 0.0 else 0.0
-        elif code == 6:
-            for j in range(m):
-                d2 = xi + yy[j] - 2.0 * G[i, j]
-                G[i, j] = -np.sqrt(d2) if d2 > 0.0 else 0.0
-        if sym and (code == 2 or code == 6):
-            G[i, i] = 0.0
+    return G
+
+
+def _distance_warmup():
+    G = np.eye(3)
+    return G, np.ones(3), np.ones(3), 2, 0.5, True
+
+
+@jit(parallel=True, warmup=_distance_warmup)
+def _distance_gram_kernel(G, xx, yy, code, gamma, sym):
+    """From G[i, j] = <x_i, y_j> and the squared norms to exp(−γ d²) (code 2) or −d
+    (code 6) in place, with d² = xx_i + yy_j − 2 G[i, j] clipped at 0 (rounding).
+
+    Rows in parallel. With ``sym`` only j > i is computed (the diagonal is exactly
+    k(x, x)), then the lower triangle is copied from the upper one block by block.
+    """
+    n, m = G.shape
+    for i in prange(n):
+        xi = xx[i]
+        j0 = i + 1 if sym else 0
+        if sym:
+            G[i, i] = 1.0 if code == 2 else 0.0
+        for j in range(j0, m):
+            d2 = xi + yy[j] - 2.0 * G[i, j]
+            if d2 < 0.0:
+                d2 = 0.0
+            if code == 2:
+                G[i, j] = math.exp(-gamma * d2)
+            else:
+                G[i, j] = -math.sqrt(d2)
+    if sym:
+        B = 64
+        for bi in prange((n + B - 1) // B):
+            i0 = bi * B
+            i1 = min(i0 + B, n)
+            for j0 in range(0, i1, B):
+                for i in range(i0, i1):
+                    for j in range(j0, min(j0 + B, i)):
+                        G[i, j] = G[j, i]
     return G
 
 
