@@ -276,23 +276,43 @@ def average_precision(y_score, y_true) -> float:
     """AP = Σ_n (R_n − R_{n−1}) P_n over the distinct thresholds (tied scores grouped).
 
     scikit-learn's ``average_precision_score`` definition (no interpolation): the
-    precision at each threshold weighted by the recall it adds. Needs a positive.
+    precision at each threshold weighted by the recall it adds (UML §17.5's precision
+    and recall (17.11) at every threshold). Needs a positive.
+
+    Only thresholds equal to a positive's score add recall, so we sort the positive and
+    the negative scores separately (no argsort of the whole sample): at the k-th
+    distinct positive score v_k (descending), a_k positives and b_k = #{negatives ≥ v_k}
+    (a binary search) are predicted positive, and AP = Σ_k (a_k − a_{k−1})/P · a_k/(a_k + b_k).
     """
-    prec, rec, _ = _pr_points(y_score, y_true, "average precision is undefined")
-    return float(np.sum(np.diff(np.r_[0.0, rec]) * prec))
+    y_score, y_true = _check(y_score, y_true)
+    pos_mask = y_true > 0
+    if not np.any(pos_mask):
+        raise ValueError("y_true has no positive label: average precision is undefined")
+    pos = np.sort(y_score[pos_mask])[::-1]
+    neg = np.sort(y_score[~pos_mask])
+    last = np.r_[pos[1:] != pos[:-1], True]           # last position of each tied run
+    a = np.flatnonzero(last) + 1.0                     # positives >= v_k
+    v = pos[last]
+    b = neg.size - np.searchsorted(neg, v, side="left")   # negatives >= v_k
+    return float(np.sum(np.diff(np.r_[0.0, a]) * (a / (a + b))) / pos.size)
 
 
 def auc(y_score, y_true) -> float:
     """Area under the ROC curve = P(score of a random positive > that of a random
     negative) + ½ P(tie) (the Mann–Whitney statistic; scikit-learn's
-    ``roc_auc_score``). Needs both classes."""
+    ``roc_auc_score``; the ROC curve of UML §17.5's confusion counts). Needs both classes.
+
+    Computed from the sorted negative scores: each positive counts the negatives
+    strictly below it plus half of those tied with it (two binary searches).
+    """
     y_score, y_true = _check(y_score, y_true, require_both=True)
-    tps, fps, _ = _curve(y_score, y_true)
-    P, N = tps[-1], fps[-1]
-    # trapezoid rule over the ROC points = pairs ordered correctly + half the ties
-    tpr = np.r_[0, tps] / P
-    fpr = np.r_[0, fps] / N
-    return float(np.sum(np.diff(fpr) * (tpr[1:] + tpr[:-1]) / 2.0))
+    pos_mask = y_true > 0
+    pos = y_score[pos_mask]
+    neg = np.sort(y_score[~pos_mask])
+    lo = np.searchsorted(neg, pos, side="left")
+    hi = np.searchsorted(neg, pos, side="right")
+    return float((np.sum(lo, dtype=np.float64) + 0.5 * np.sum(hi - lo, dtype=np.float64))
+                 / (pos.size * neg.size))
 
 
 def __dir__():

@@ -172,3 +172,16 @@ def test_bad_input():
     for fn in (M.average_precision, M.precision_recall_curve):    # need a positive
         with pytest.raises(ValueError, match="y_true"):
             fn(s, [-1, -1, -1])
+
+
+@pytest.mark.parametrize("seed", range(25))
+def test_average_precision_and_auc_match_sklearn_with_heavy_ties(seed):
+    from sklearn.metrics import average_precision_score, roc_auc_score
+
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(2, 300))
+    s = np.round(rng.normal(size=n), int(rng.integers(0, 3)))   # many tied scores
+    y = np.where(rng.random(n) < rng.uniform(0.05, 0.95), 1, -1)
+    y[0], y[-1] = 1, -1
+    assert M.average_precision(s, y) == pytest.approx(average_precision_score(y, s), abs=1e-12)
+    assert M.auc(s, y) == pytest.approx(roc_auc_score(y, s), abs=1e-12)
