@@ -74,12 +74,55 @@ def _hard_rows(quick: bool) -> list[dict]:
     ours = float(np.exp(np.mean(np.log(t_o))))
     ref = ours * gm
     return [row(f"hard_svm {m}x{d} (geo. mean of {len(ratios)} seeds)", ours, ref,
-                ">= 0.5x SVC(C=1e10)", 0.5,
+                ">= 1.5x SVC(C=1e10)", 1.5,
                 note="per seed: " + " ".join(f"{r:.2f}" for r in ratios))]
 
 
+def _soft_rows(quick: bool) -> list[dict]:
+    """Exact soft-SVM (no bias, UML (15.12)) to a certified relative duality gap of 1e-8
+    against liblinear's dual coordinate descent at the same C = 1/(λm) and tol=1e-10."""
+    import warnings
+
+    from sklearn.svm import LinearSVC
+
+    out = []
+    sizes = [(2000, 20)] if quick else [(2000, 20), (100_000, 50)]
+    for m, d in sizes:
+        lam = 1e-3
+        seeds = (0, 1) if quick or m > 10_000 else (0, 1, 2, 3, 4)
+        ratios, t_o, t_r, gaps = [], [], [], []
+        for seed in seeds:
+            rng = np.random.default_rng(seed)
+            X = rng.normal(size=(m, d))
+            y = np.where(X @ rng.normal(size=d) + 0.5 * rng.normal(size=m) > 0, 1.0, -1.0)
+            C = svm.lam_to_C(lam, m)
+
+            def ref():
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    return LinearSVC(loss="hinge", dual=True, fit_intercept=False, C=C, tol=1e-10,
+                                     max_iter=100_000, random_state=0).fit(X, y)
+
+            rep = 2 if m > 10_000 else 5
+            a = best_time(lambda: svm.soft_svm(X, y, lam, tol=1e-8), repeat=rep)
+            b = best_time(ref, repeat=rep)
+            r = svm.soft_svm(X, y, lam, tol=1e-8)
+            gaps.append(r.relative_gap)
+            ratios.append(b / a)
+            t_o.append(a)
+            t_r.append(b)
+        rs = sorted(ratios)
+        out.append(row(f"soft_svm {m}x{d} (gap 1e-8) vs LinearSVC(hinge, tol=1e-10)", float(np.median(t_o)),
+                       float(np.median(t_r)), ">= 2x LinearSVC", 2.0,
+                       note=f"ratio min/median/max {rs[0]:.2f}/{rs[len(rs) // 2]:.2f}/{rs[-1]:.2f} over "
+                            f"{len(rs)} seeds; max certified gap {max(gaps):.1e}"))
+        out[-1]["ratio"] = rs[len(rs) // 2]
+        out[-1]["met"] = rs[len(rs) // 2] >= 2.0
+    return out
+
+
 def run(quick: bool = False) -> list[dict]:
-    return _sgd_rows(quick) + _hard_rows(quick)
+    return _sgd_rows(quick) + _hard_rows(quick) + _soft_rows(quick)
 
 
 if __name__ == "__main__":
