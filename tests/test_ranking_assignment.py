@@ -69,3 +69,37 @@ def test_bad_input_assignment():
         R.assignment(np.zeros((0, 0)))
     with pytest.raises(ValueError, match="v"):
         R.assignment_cost(np.eye(3), [0, 0, 1])
+
+
+@pytest.mark.parametrize("scale", [1e150, 1e300, 1e307])
+def test_assignment_never_hangs_on_huge_costs(scale):
+    import time
+
+    from scipy.optimize import linear_sum_assignment
+
+    rng = np.random.default_rng(1)
+    A = rng.normal(size=(12, 12))
+    t0 = time.perf_counter()
+    v = R.assignment(A * scale)
+    assert time.perf_counter() - t0 < 1.0
+    rows, cols = linear_sum_assignment(A)
+    assert A[np.arange(12), v].sum() == pytest.approx(A[rows, cols].sum(), abs=1e-9)
+    w = R.assignment(np.where(A > 0, 1.7e308, -1.7e308))   # the range itself overflows
+    assert sorted(w) == list(range(12))
+
+
+@pytest.mark.parametrize("scale", [1e100, 1e300, 1e307, 1.7e308])
+def test_ndcg_most_violating_answers_or_names_y_score_within_a_second(scale):
+    import time
+
+    rng = np.random.default_rng(2)
+    mu = rng.normal(size=10) * scale
+    y = rng.integers(0, 4, size=10).astype(float)
+    t0 = time.perf_counter()
+    try:
+        v = R.ndcg_most_violating(mu, y)
+    except ValueError as exc:
+        assert "y_score" in str(exc)
+    else:
+        assert sorted(v) == list(range(1, 11))
+    assert time.perf_counter() - t0 < 1.0

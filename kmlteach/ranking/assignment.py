@@ -48,7 +48,31 @@ def assignment(A) -> np.ndarray:
     array([1, 0, 2])
     """
     A = check_square(A, "A")
-    return _assignment_kernel(A)
+    return solve_normalised(A, "A")
+
+
+def solve_normalised(A, name: str) -> np.ndarray:
+    """Run the kernel on a positive affine rescaling of the finite matrix A.
+
+    Σ_i (c A[i, v_i] + d) = c Σ_i A[i, v_i] + r d, so mapping the entries to [0, 1]
+    changes no minimiser, and the potentials of the search can then never overflow
+    (huge costs such as ±1e308 made the reduced costs inf − inf = NaN and the search
+    loop never ended). ``name`` is the argument blamed if the kernel still fails.
+    """
+    A = np.asarray(A, dtype=np.float64)
+    if A.size:
+        lo = float(A.min())
+        span = float(A.max()) / 2.0 - lo / 2.0       # halves: no overflow for ±1e308
+        if not np.isfinite(span):
+            raise ValueError(f"{name} must be finite, got entries up to {float(np.max(np.abs(A)))!r}")
+        if span > 0.0:
+            A = (A / 2.0 - lo / 2.0) / span
+        else:
+            A = np.zeros_like(A)
+    v = _assignment_kernel(np.ascontiguousarray(A))
+    if A.size and v[0] < 0:
+        raise ValueError(f"{name}: the assignment search met non-finite reduced costs")
+    return v
 
 
 def assignment_cost(A, v) -> float:
@@ -95,6 +119,9 @@ def _assignment_kernel(A):
                     if minv[j] < delta:
                         delta = minv[j]
                         j1 = j
+            if j1 == 0:              # no finite reduced cost (NaN input): give up, never loop
+                out = np.full(n, -1, np.int64)
+                return out
             for j in range(n + 1):
                 if used[j]:
                     u[p[j]] += delta

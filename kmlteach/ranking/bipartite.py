@@ -111,9 +111,9 @@ def _check_measure(measure, k, beta, r):
     return code, k, beta
 
 
-def _check_scores_labels(y_score, y_true):
+def _check_scores_labels(y_score, y_true, name="y_score"):
     y_true = check_binary_labels(y_true, "y_true", require_both=False)
-    y_score = as_vector(y_score, "y_score", length=y_true.shape[0])
+    y_score = as_vector(y_score, name, length=y_true.shape[0])
     return y_score, y_true
 
 
@@ -196,7 +196,7 @@ def bipartite_loss(y_pred, y_true, measure: str = "f1", k=None, beta: float = 1.
     predicted positives is that count clipped to ≥ k or ≤ k, and the best-scored
     items are taken (ties: smaller index first).
     """
-    y_pred, y_true = _check_scores_labels(y_pred, y_true)
+    y_pred, y_true = _check_scores_labels(y_pred, y_true, name="y_pred")
     code, k, beta = _check_measure(measure, k, beta, y_true.shape[0])
     v = _threshold_labelling(y_pred, code, k)
     return float(_delta(*_counts(v, y_true), code, beta))

@@ -11,7 +11,7 @@ import numpy as np
 
 from kmlteach._jit import jit
 from kmlteach._validation import as_vector, check_X
-from kmlteach.ranking.assignment import _assignment_kernel
+from kmlteach.ranking.assignment import solve_normalised
 from kmlteach.ranking.losses import (
     _check_k,
     _check_pair,
@@ -101,14 +101,14 @@ def ndcg_most_violating(y_score, y_true, k=None) -> np.ndarray:
 
     Returns 1-based positions v (int64), like :func:`permutation`.
     """
-    mu, y = _check_pair(y_score, y_true)
+    mu, y = _check_pair(y_score, y_true, name="y_score")
     _check_relevance(y)
     A, _, _ = _ndcg_cost_matrix(mu, y, _check_k(k, y.shape[0]))
-    return _assignment_from_validated(A) + 1
+    return _assignment_from_validated(A, "y_score") + 1
 
 
-def _assignment_from_validated(A):
-    return _assignment_kernel(np.ascontiguousarray(A))
+def _assignment_from_validated(A, name="w"):
+    return solve_normalised(A, name)
 
 
 def ndcg_hinge(w, X, y, k=None) -> SurrogateValue:
