@@ -128,7 +128,7 @@ def test_bad_input_bipartite():
         R.bipartite_most_violating(s, [1.0, 0.0, 1.0])
     with pytest.raises(ValueError, match="y_score"):
         R.bipartite_most_violating(s[:2], y)
-    with pytest.raises(ValueError, match="y_score"):
+    with pytest.raises(ValueError, match="y_pred"):  # the argument is named y_pred
         R.bipartite_loss([np.nan, 0.0, 1.0], y)
     with pytest.raises(ValueError, match="y"):
         R.bipartite_hinge([1.0], s[:, None], [2.0, 1.0, 1.0])
