@@ -198,3 +198,21 @@ def test_bipartite_sgd_is_the_book_recursion():
         w = w - 0.3 * R.bipartite_hinge(w, X, y, "f1").grad
     np.testing.assert_allclose(res.w, np.mean(ws, axis=0))
     np.testing.assert_allclose(res.w_last, ws[-1])
+
+
+@pytest.mark.parametrize("seed", range(30))
+@pytest.mark.parametrize("measure", ["precision_at_k", "recall_at_k"])
+def test_one_minus_loss_of_the_top_k_prediction_is_the_metric(seed, measure):
+    # precision@k / recall@k mean one thing across metrics and the bipartite losses
+    from kmlteach import metrics
+
+    rng = np.random.default_rng(seed)
+    r = int(rng.integers(3, 40))
+    y_score = np.round(rng.normal(size=r), 1)            # ties at the k-th score happen
+    y_true = np.where(rng.random(r) < 0.4, 1.0, -1.0)
+    y_true[0] = 1.0
+    k = int(rng.integers(1, r + 1))
+    sk = np.sort(y_score)[::-1][k - 1]
+    top_k_prediction = y_score - sk                       # the k-th largest sits at 0
+    metric = getattr(metrics, measure)(y_score, y_true, k)
+    assert 1.0 - R.bipartite_loss(top_k_prediction, y_true, measure, k=k) == pytest.approx(metric)

@@ -72,8 +72,10 @@ def test_diffusion_kernel_path_graph_rows_of_inventory():
     printed = sk.diffusion_kernel(A, 0.5, sign="printed")
     np.testing.assert_allclose(heat[0], [0.674, 0.258, 0.058, 0.009, 0.001], atol=6e-4)
     np.testing.assert_allclose(printed[0], [1.905, -1.167, 0.309, -0.053, 0.006], atol=6e-4)
-    limit = sk.diffusion_kernel_limit(A, 0.5, n=10_000)
+    limit = sk.diffusion_kernel_limit(A, 0.5, n=10_000, sign="printed")
     np.testing.assert_allclose(limit, printed, atol=1e-3)
+    # the default sign is the heat sign, as for diffusion_kernel
+    np.testing.assert_allclose(sk.diffusion_kernel_limit(A, 0.5, n=10_000), heat, atol=1e-4)
     np.testing.assert_allclose(sk.diffusion_kernel_limit(A, 0.5, n=10_000, sign="heat"), heat, atol=1e-4)
 
 

@@ -167,17 +167,28 @@ def bipartite_most_violating(y_score, y_true, measure: str = "f1", k=None, beta:
 
 
 def _threshold_labelling(y_pred, code, k):
-    """b(y') = argmax_{v ∈ V} Σ v_i y'_i (17.13): +1 on the top m items, where m is
-    the number of non-negative scores clipped into the range V allows."""
+    """b(y'): the labelling a prediction y' stands for (UML (17.13)).
+
+    With V = {±1}^r it is "+1 iff y'_i ≥ 0". For precision@k (V: a + b ≥ k) and
+    recall@k (V: a + b ≤ k) the threshold 0 is moved to the k-th largest score when
+    the count of non-negative scores violates V — with the tie rule of
+    :func:`kmlteach.metrics.precision_at_k` / :func:`~kmlteach.metrics.recall_at_k`:
+    items tied at the k-th score are all positive for precision@k, and all negative
+    for recall@k unless they all fit. So ``1 − bipartite_loss`` of the top-k
+    prediction is the metric of the same name; with distinct scores b(y') is exactly
+    the maximiser of Σ v_i y'_i over V.
+    """
     r = y_pred.shape[0]
     m = int(np.count_nonzero(y_pred >= 0))
-    if code == 3:
-        m = max(m, k)
-    elif code == 4:
-        m = min(m, k)
-    v = -np.ones(r)
-    v[_top(np.arange(r), y_pred, m)] = 1.0
-    return v
+    if code == 3 and m < k:
+        sk = np.partition(y_pred, r - k)[r - k]
+        return np.where(y_pred >= sk, 1.0, -1.0)
+    if code == 4 and m > k:
+        sk = np.partition(y_pred, r - k)[r - k]
+        if np.count_nonzero(y_pred >= sk) <= k:
+            return np.where(y_pred >= sk, 1.0, -1.0)
+        return np.where(y_pred > sk, 1.0, -1.0)
+    return np.where(y_pred >= 0, 1.0, -1.0)
 
 
 def _counts(v, y):
@@ -192,9 +203,10 @@ def bipartite_loss(y_pred, y_true, measure: str = "f1", k=None, beta: float = 1.
     """Δ(b(y'), y): the measure's loss of the labelling b(y') of (17.13).
 
     For V = {±1}^r, b(y') predicts +1 iff y'_i ≥ 0 (θ = 0). For precision@k (V: at
-    least k positives) and recall@k (V: at most k positives) the number of
-    predicted positives is that count clipped to ≥ k or ≤ k, and the best-scored
-    items are taken (ties: smaller index first).
+    least k positives) and recall@k (V: at most k positives) the threshold moves to
+    the k-th largest score when needed, with the tie rule of
+    :func:`kmlteach.metrics.precision_at_k` / :func:`~kmlteach.metrics.recall_at_k`,
+    so one minus the loss of the top-k prediction is the metric of the same name.
     """
     y_pred, y_true = _check_scores_labels(y_pred, y_true, name="y_pred")
     code, k, beta = _check_measure(measure, k, beta, y_true.shape[0])

@@ -115,11 +115,12 @@ def diffusion_kernel(A, beta: float, sign: str = "heat") -> np.ndarray:
     return (K + K.T) / 2
 
 
-def diffusion_kernel_limit(A, beta: float, n: int = 10_000, sign: str = "printed") -> np.ndarray:
-    """The limit form ``(1 ∓ (β/n) L)ⁿ`` at a finite ``n`` (HSS1 §1.4.4, as displayed).
+def diffusion_kernel_limit(A, beta: float, n: int = 10_000, sign: str = "heat") -> np.ndarray:
+    """The limit form ``(1 ± (β/n) L)ⁿ`` at a finite ``n`` (HSS1 §1.4.4), L = A − D.
 
-    ``sign="printed"`` gives ``(1 − (β/n) L)ⁿ → expm(−βL)``; ``sign="heat"`` gives
-    ``(1 + (β/n) L)ⁿ → expm(βL)``. Uses repeated squaring (``matrix_power``).
+    The default ``sign="heat"`` matches :func:`diffusion_kernel`:
+    ``(1 + (β/n) L)ⁿ → expm(βL)``, the heat kernel. ``sign="printed"`` gives the
+    displayed ``(1 − (β/n) L)ⁿ → expm(−βL)``. Uses repeated squaring (``matrix_power``).
     """
     L = graph_laplacian(A)
     beta = check_positive(beta, "beta")
