@@ -1,6 +1,6 @@
 """Chapter 06 benchmarks: the Hungarian method (``kmlteach.ranking.assignment``) against
 ``scipy.optimize.linear_sum_assignment`` on random real cost matrices, r = 100 and 500
-(target: within 3×, ratio ≥ 0.33), and one NDCG-surrogate subgradient (the assignment
+(target: ratio ≥ 1, geometric mean over seeds), and one NDCG-surrogate subgradient (the assignment
 problem (17.9) it needs) for r = 100 as an end-to-end figure.
 
 Both solvers run the same O(r³) shortest-augmenting-path scheme; the geometric mean of
@@ -31,11 +31,13 @@ def _assignment_row(r: int, seeds: int) -> dict:
         v = ranking.assignment(A)
         rows, cols = linear_sum_assignment(A)
         assert abs(A[np.arange(r), v].sum() - A[rows, cols].sum()) < 1e-8 * r
-        ours_t.append(best_time(lambda: ranking.assignment(A)))
-        ref_t.append(best_time(lambda: linear_sum_assignment(A)))
+        ours_t.append(best_time(lambda: ranking.assignment(A), repeat=5))
+        ref_t.append(best_time(lambda: linear_sum_assignment(A), repeat=5))
+    ratios = sorted(b / a for a, b in zip(ours_t, ref_t))
     ours, ref = float(np.exp(np.mean(np.log(ours_t)))), float(np.exp(np.mean(np.log(ref_t))))
     return row(f"assignment r={r} vs linear_sum_assignment (geo-mean {seeds} seeds)", ours, ref,
-               "ratio >= 0.33", 0.33)
+               "ratio >= 1", 1.0, note=f"ratio min/median/max {ratios[0]:.2f}/"
+                                       f"{ratios[len(ratios) // 2]:.2f}/{ratios[-1]:.2f}")
 
 
 def _ndcg_row(r: int) -> dict:

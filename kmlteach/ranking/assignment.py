@@ -5,12 +5,15 @@ Given a cost matrix A (r × r), find the permutation v of {0, …, r−1} that m
 UML §17.4.1 needs it to compute a subgradient of the NDCG surrogate (17.8); Kuhn's
 Hungarian method solves it exactly in O(r³) time.
 
-The kernel below is the shortest-augmenting-path form of the Hungarian method (the
-formulation of Jonker & Volgenant, also the one behind SciPy's
-``linear_sum_assignment``): rows are inserted one at a time; for each new row a
-Dijkstra-like search over the reduced costs A[i, j] − u_i − v_j finds the cheapest
-way to re-route the current assignment, and the dual potentials (u, v) are updated so
-that every reduced cost stays non-negative and the assigned ones are zero. At the end
+The kernel below is the shortest-augmenting-path form of the Hungarian method (Jonker
+& Volgenant 1987; the search of SciPy's ``linear_sum_assignment``, Crouse 2016). It
+starts from JV's *column reduction* — v_j = min_i A[i, j], each column handed to its
+cheapest row when that row is still free, which settles about two rows in three of a
+random matrix at O(r²) cost — and then, for each row left free, a Dijkstra-like search
+over the reduced costs A[i, j] − u_i − v_j (only over the columns not yet reached)
+finds the cheapest way to re-route the current assignment; the dual potentials (u, v)
+are updated on the visited rows and columns so that every reduced cost stays
+non-negative and the assigned ones are zero. At the end
 (u, v) is a feasible solution of the dual LP with the same value as the assignment,
 which is the certificate of optimality (LP duality, cf. Lemma 17.4).
 """
@@ -90,54 +93,88 @@ def assignment_cost(A, v) -> float:
 
 @jit(warmup=lambda: (np.array([[4.0, 1.0, 3.0], [2.0, 0.0, 5.0], [3.0, 2.0, 2.0]]),))
 def _assignment_kernel(A):
-    # 1-based bookkeeping: column 0 is a virtual column holding the row being inserted.
+    """Column reduction (Jonker & Volgenant), then one shortest augmenting path per
+    row left free. Returns the 0-based column of each row, or all −1 if the search met
+    no finite reduced cost (non-finite input)."""
     n = A.shape[0]
-    u = np.zeros(n + 1)          # row potentials
-    v = np.zeros(n + 1)          # column potentials
-    p = np.zeros(n + 1, np.int64)    # p[j] = row assigned to column j (0: none)
-    way = np.zeros(n + 1, np.int64)  # previous column on the shortest path
-    minv = np.empty(n + 1)
-    used = np.zeros(n + 1, np.bool_)
-    for i in range(1, n + 1):
-        p[0] = i
-        j0 = 0
-        for j in range(n + 1):
-            minv[j] = np.inf
-            used[j] = False
+    u = np.zeros(n)                       # row potentials
+    v = np.empty(n)                       # column potentials
+    col4row = np.full(n, -1, np.int64)
+    row4col = np.full(n, -1, np.int64)
+    # column reduction: v_j = min_i A[i, j]; the argmin row takes column j if it is free.
+    # Every reduced cost A[i, j] − u_i − v_j is then ≥ 0 and 0 on the assigned pairs,
+    # a feasible dual to start the augmentations from.
+    for j in range(n - 1, -1, -1):
+        imin = 0
+        best = A[0, j]
+        for i in range(1, n):
+            if A[i, j] < best:
+                best = A[i, j]
+                imin = i
+        v[j] = best
+        if col4row[imin] == -1:
+            col4row[imin] = j
+            row4col[j] = imin
+    path = np.full(n, -1, np.int64)
+    dist = np.empty(n)
+    remaining = np.empty(n, np.int64)
+    SR = np.zeros(n, np.bool_)
+    SC = np.zeros(n, np.bool_)
+    for cur in range(n):
+        if col4row[cur] != -1:
+            continue
+        # Dijkstra over the reduced costs from row `cur` to a free column
+        for it in range(n):
+            remaining[it] = n - it - 1
+            dist[it] = np.inf
+            SR[it] = False
+            SC[it] = False
+        n_rem = n
+        min_val = 0.0
+        i = cur
+        sink = -1
+        while sink == -1:
+            SR[i] = True
+            index = -1
+            lowest = np.inf
+            ui = u[i]
+            for it in range(n_rem):
+                j = remaining[it]
+                r = min_val + A[i, j] - ui - v[j]
+                if r < dist[j]:
+                    path[j] = i
+                    dist[j] = r
+                dj = dist[j]
+                if dj < lowest or (dj == lowest and row4col[j] == -1):
+                    lowest = dj
+                    index = it
+            if index == -1 or not lowest < np.inf:      # NaN or inf: give up, never loop
+                return np.full(n, -1, np.int64)
+            min_val = lowest
+            j = remaining[index]
+            if row4col[j] == -1:
+                sink = j
+            else:
+                i = row4col[j]
+            SC[j] = True
+            n_rem -= 1
+            remaining[index] = remaining[n_rem]
+        # update the potentials (only on the visited rows and columns)
+        u[cur] += min_val
+        for i in range(n):
+            if SR[i] and i != cur:
+                u[i] += min_val - dist[col4row[i]]
+        for j in range(n):
+            if SC[j]:
+                v[j] -= min_val - dist[j]
+        # augment along the path
+        j = sink
         while True:
-            used[j0] = True
-            i0 = p[j0]
-            delta = np.inf
-            j1 = 0
-            ui0 = u[i0]
-            for j in range(1, n + 1):
-                if not used[j]:
-                    cur = A[i0 - 1, j - 1] - ui0 - v[j]
-                    if cur < minv[j]:
-                        minv[j] = cur
-                        way[j] = j0
-                    if minv[j] < delta:
-                        delta = minv[j]
-                        j1 = j
-            if j1 == 0:              # no finite reduced cost (NaN input): give up, never loop
-                out = np.full(n, -1, np.int64)
-                return out
-            for j in range(n + 1):
-                if used[j]:
-                    u[p[j]] += delta
-                    v[j] -= delta
-                else:
-                    minv[j] -= delta
-            j0 = j1
-            if p[j0] == 0:
+            i = path[j]
+            row4col[j] = i
+            nxt = col4row[i]
+            col4row[i] = j
+            j = nxt
+            if i == cur:
                 break
-        while True:  # augment along the path back to the virtual column
-            j1 = way[j0]
-            p[j0] = p[j1]
-            j0 = j1
-            if j0 == 0:
-                break
-    out = np.empty(n, np.int64)
-    for j in range(1, n + 1):
-        out[p[j] - 1] = j - 1
-    return out
+    return col4row
