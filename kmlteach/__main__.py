@@ -46,6 +46,16 @@ def _cmd_execute(args) -> int:
     return build(args.names, timeout=args.timeout)
 
 
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text!r}") from None
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"must be a positive integer, got {value}")
+    return value
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="python -m kmlteach", description=__doc__)
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -65,10 +75,17 @@ def main(argv=None) -> int:
     p.set_defaults(fn=_cmd_student)
     p = sub.add_parser("execute", help="build notebooks/NN-*.ipynb from notebooks/src/*.py and run them")
     p.add_argument("names", nargs="*", help="notebook stems such as 01-svm (default: all)")
-    p.add_argument("--timeout", type=int, default=600)
+    p.add_argument("--timeout", type=_positive_int, default=600,
+                   help="seconds per notebook (default 600)")
     p.set_defaults(fn=_cmd_execute)
     args = ap.parse_args(argv)
-    return args.fn(args)
+    try:
+        return args.fn(args)
+    except (ValueError, TypeError, OSError, KeyError) as exc:
+        # a one-line error for the user's mistakes (a missing or wrong path, a bad
+        # value); tracebacks are for bugs
+        print(f"python -m kmlteach {args.cmd}: error: {exc}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

@@ -110,3 +110,21 @@ def test_chapters_cli_prints_the_table():
     out = subprocess.run([sys.executable, "-m", "kmlteach", "chapters"], capture_output=True,
                          text=True, check=True, cwd=ROOT).stdout
     assert out.strip() == B.table()
+
+
+@pytest.mark.parametrize("argv", [["chapters", "--book", "/nonexistent/book.toml"],
+                                  ["chapters", "--book", "."],
+                                  ["chapters", "--book", "README.md"],
+                                  ["student", "/nonexistent", "/tmp/kmlteach-student-x"],
+                                  ["execute", "--timeout", "-5"]])
+def test_cli_mistakes_get_one_line_not_a_traceback(argv, capsys):
+    from kmlteach.__main__ import main
+
+    try:
+        code = main(argv)
+    except SystemExit as exc:      # argparse's own usage error
+        code = exc.code
+    err = capsys.readouterr().err
+    assert code == 2
+    assert "Traceback" not in err
+    assert err.strip().splitlines()[-1].startswith(("python -m kmlteach", "usage"))

@@ -97,7 +97,12 @@ def load(path: str | Path | None = None) -> Book:
     p = Path(path) if path else ROOT / "book.toml"
     if not p.exists():
         raise FileNotFoundError(f"book.toml not found at {p}")
-    data = tomllib.loads(p.read_text(encoding="utf-8"))
+    if not p.is_file():
+        raise ValueError(f"{p} is not a file (expected a book.toml)")
+    try:
+        data = tomllib.loads(p.read_text(encoding="utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise ValueError(f"{p} is not a valid TOML file: {exc}") from None
     meta = data.get("book", {})
     chapters = []
     for c in data.get("chapters", []):
