@@ -5,6 +5,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 
 from kmlteach import book
 from kmlteach.exercises import registry
