@@ -23,11 +23,15 @@ rng = np.random.default_rng(0)
 X2 = rng.normal(size=(80, 3))
 y2 = np.where(X2[:, 0] + 0.5 * X2[:, 1] > 0, "pos", "neg")
 X3 = rng.normal(size=(90, 2))
+# a wide gap around the mean of the first coordinate: separable by a hyperplane through the
+# origin after any fold's standardisation (HardSVM with homogeneous=True must fit)
+Xh = X2[np.abs(X2[:, 0] - X2[:, 0].mean()) > 0.6]
+yh = np.where(Xh[:, 0] > X2[:, 0].mean(), 1, -1)
 y3 = np.digitize(X3[:, 0], [-0.5, 0.5])
 
 CASES = [
     (svm.SoftSVM(), {"clf__lam": [0.01, 0.1]}, X2, y2),
-    (svm.HardSVM(), {"clf__homogeneous": [False, True]}, X2, np.where(X2[:, 0] > 0, 1, -1)),
+    (svm.HardSVM(), {"clf__homogeneous": [False, True]}, Xh, yh),
     (km.KernelSVM(T=500), {"clf__sigma": [0.5, 2.0]}, X2, y2),
     (M.MulticlassSVM(T=2000), {"clf__lam": [0.01, 0.1]}, X3, y3),
 ]
@@ -36,7 +40,7 @@ CASES = [
 @pytest.mark.parametrize("est,grid,X,y", CASES, ids=lambda v: type(v).__name__ if hasattr(v, "fit") else "")
 def test_pipeline_gridsearch_clone(est, grid, X, y):
     pipe = Pipeline([("scale", StandardScaler()), ("clf", est)])
-    search = GridSearchCV(pipe, grid, cv=3).fit(X, y)
+    search = GridSearchCV(pipe, grid, cv=3, error_score="raise").fit(X, y)
     assert search.best_score_ > 0.6
     assert set(search.best_params_) == set(grid)
     assert search.predict(X[:5]).shape == (5,)

@@ -8,11 +8,15 @@ from .._validation import check_int, check_nonnegative, check_positive, check_rn
 
 
 def separable(m: int = 40, d: int = 2, margin: float = 0.5, seed=None):
-    """Linearly separable ±1 data with a guaranteed gap.
+    """Linearly separable ±1 data with a guaranteed gap (UML §15.1's setting).
 
-    Points are uniform in [-1, 1]^d; the label is the side of a random hyperplane
-    through a random offset, and points closer than ``margin/2`` to it are pushed
-    apart along its normal, so that some (w, b) has geometric margin >= margin/2.
+    The labels come first: exactly ⌈m/2⌉ are +1, in random order. The points start
+    uniform in [-1, 1]^d; along a random unit direction u, each point's signed distance
+    s to the hyperplane ⟨u, x⟩ = c (c the median of the projections) is replaced by
+    y·(|s| + margin/2): the point moves to the side its label asks for, at least
+    ``margin/2`` away. So (w, b) = (u, −c) separates the sample with geometric margin
+    >= margin/2; the coordinates orthogonal to u stay uniform, the one along u spreads
+    to about ±(1 + margin/2)·√d.
 
     Returns ``(X, y)`` with ``X`` (m, d) and ``y`` in {-1, +1}, both classes present.
     """

@@ -68,7 +68,8 @@ def hard_svm(X, y, homogeneous=False):
     1. with a bias, first libsvm's own form (C = ∞, α = 0 at the start, so the
        iterations follow ``SVC(kernel="linear", C=1e10)``). Its dual is unbounded
        when the sample is not separable, so this run is only trusted once some iterate
-       w separates the two classes (checked every 200 iterations);
+       w separates the two classes (checked every min(m, 200) iterations, at each
+       shrinking step, for at most max(10⁵, 50 m) iterations);
     2. otherwise, and always without a bias, the *nearest-points* scaling
        ``β = α / Σ_{y_i = +1} α_i``: the closest points of the convex hulls of the two
        classes (without bias: the point of the hull of the ``y_i x_i`` closest to the
@@ -116,7 +117,8 @@ def hard_svm(X, y, homogeneous=False):
         #    the iterations follow SVC's). It converges when the sample is separable;
         #    the result is accepted only with a separation certificate.
         #    If no iterate separates the sample within `budget` iterations (checked
-        #    every 1000), we fall through to the bounded form below.
+        #    every min(m, 200), at each shrinking step), we fall through to the bounded
+        #    form below.
         budget = float(max(100_000, 50 * m))
         alpha, _, n_iter, status = _smo_kernel(Z, -np.ones(m), y * y[0], np.inf, np.zeros(m),
                                                   0, 1e-9, budget, 100_000_000)

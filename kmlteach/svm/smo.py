@@ -10,7 +10,7 @@ Chang & Lin 2011):
 on ``z_i = y_i x_i``, keeping ``w = sum_i alpha_i z_i`` up to date so that a gradient
 entry costs one dot product and no Gram matrix is formed; libsvm's second-order
 working-set selection, an incrementally updated gradient, and shrinking (variables
-stuck at a bound leave the active block every ``min(m, 1000)`` iterations and are all
+stuck at a bound leave the active block every ``min(m, 200)`` iterations and are all
 reactivated before convergence is declared). ``mode=0`` is the C-SVC dual
 (``p = -1``, ``s = y``); ``mode=1`` pairs only variables with the same ``s`` (the
 nearest points of two convex hulls, used for the hard SVM; libsvm's nu-solver does the
