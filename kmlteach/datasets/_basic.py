@@ -15,8 +15,7 @@ def separable(m: int = 40, d: int = 2, margin: float = 0.5, seed=None):
     s to the hyperplane ⟨u, x⟩ = c (c the median of the projections) is replaced by
     y·(|s| + margin/2): the point moves to the side its label asks for, at least
     ``margin/2`` away. So (w, b) = (u, −c) separates the sample with geometric margin
-    >= margin/2; the coordinates orthogonal to u stay uniform, the one along u spreads
-    to about ±(1 + margin/2)·√d.
+    >= margin/2; the components orthogonal to u are left as they were.
 
     Returns ``(X, y)`` with ``X`` (m, d) and ``y`` in {-1, +1}, both classes present.
     """
