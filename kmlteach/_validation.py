@@ -119,9 +119,20 @@ def as_vector(a: Any, name: str, *, length: int | None = None, min_length: int =
     return arr
 
 
+# |x| beyond this makes ||x||² (and <w, x> for any reasonable w) overflow float64
+MAX_FEATURE = 1e150
+
+
 def check_X(X: Any, name: str = "X", **kw) -> np.ndarray:
-    """A finite, non-empty float64 design matrix of shape (m, d)."""
-    return as_matrix(X, name, **kw)
+    """A finite, non-empty float64 design matrix of shape (m, d) whose squared row norms
+    are finite (every solver of the course needs ||x_i||² or <w, x_i>)."""
+    arr = as_matrix(X, name, **kw)
+    if arr.size:
+        big = float(np.max(np.abs(arr)))
+        if big * np.sqrt(arr.shape[1]) > MAX_FEATURE:
+            raise ValueError(f"{name} has entries up to {big:.3g}: squared norms would overflow; "
+                             f"rescale {name} (e.g. standardise each feature)")
+    return arr
 
 
 def check_binary_labels(y: Any, name: str = "y", *, n: int | None = None,
@@ -200,18 +211,26 @@ def check_nonnegative(value: Any, name: str) -> float:
     return v
 
 
+# counts (iterations, sizes, classes): larger values cannot be held in memory or run
+MAX_COUNT = 2**31 - 1
+
+
 def check_int(value: Any, name: str, *, minimum: int | None = 1, maximum: int | None = None) -> int:
-    """An integer (not bool) within [minimum, maximum]."""
+    """An integer (not bool) within [minimum, maximum]; ``maximum`` defaults to
+    ``MAX_COUNT`` (2³¹ − 1): a count beyond it is a mistake, not a request."""
+    if maximum is None:
+        maximum = MAX_COUNT
     if isinstance(value, bool) or not isinstance(value, (numbers.Integral, np.integer)):
         if isinstance(value, (float, np.floating)) and float(value).is_integer():
             value = int(value)
         else:
             raise TypeError(f"{name} must be an integer, got {_describe(value)}")
     v = int(value)
+    shown = f"{v:.3g}" if abs(v) > 10**15 else str(v)
     if minimum is not None and v < minimum:
-        raise ValueError(f"{name} must be at least {minimum}, got {v}")
+        raise ValueError(f"{name} must be at least {minimum}, got {shown}")
     if maximum is not None and v > maximum:
-        raise ValueError(f"{name} must be at most {maximum}, got {v}")
+        raise ValueError(f"{name} must be at most {maximum}, got {shown}")
     return v
 
 
