@@ -302,3 +302,13 @@ def check_string(value: Any, name: str, *, allow_empty: bool = True) -> str:
     if not allow_empty and value == "":
         raise ValueError(f"{name} must be a non-empty string")
     return value
+
+
+def check_finite_result(name: str, *arrays) -> None:
+    """Raise a ValueError blaming argument ``name`` when an iterative method's output
+    overflowed (a step size or a 1/λ so large that the iterates left float64); a solver
+    must never return inf or NaN weights as if they were an answer."""
+    for a in arrays:
+        if a is not None and not np.all(np.isfinite(a)):
+            raise ValueError(f"{name} is too large for this data: the iterates overflowed to "
+                             f"inf/NaN; use a smaller {name}")

@@ -147,8 +147,12 @@ def f_beta(y_score, y_true, theta: float = 0.0, beta: float = 1.0,
     """
     beta = check_positive(beta, "beta")
     a, b, c, _ = confusion_counts(y_score, y_true, theta)
-    b2 = beta * beta
-    return _ratio((1 + b2) * a, (1 + b2) * a + b + b2 * c, _zd(zero_division))
+    if beta <= 1.0:
+        b2 = beta * beta
+        return _ratio((1 + b2) * a, (1 + b2) * a + b + b2 * c, _zd(zero_division))
+    # divide through by β² (β² may overflow): (1/β² + 1)a / ((1/β² + 1)a + b/β² + c)
+    ib2 = (1.0 / beta) ** 2
+    return _ratio((ib2 + 1) * a, (ib2 + 1) * a + ib2 * b + c, _zd(zero_division))
 
 
 def f1(y_score, y_true, theta: float = 0.0, zero_division: float = 0.0) -> float:

@@ -78,3 +78,66 @@ GOOD_X = np.array([[0.0, 1.0], [1.0, 0.0], [2.0, 1.0], [1.0, 2.0]])
 @pytest.mark.parametrize("kind", ["none", "string", "nan_matrix", "negative", "empty"])
 def test_valid_first_argument_bad_rest(fn, n_required, kind):
     _call_expecting_clean_errors(fn, [GOOD_X] + [BAD_VALUES[kind]] * (n_required - 1))
+
+
+# ---------------------------------------------------------------------------------------
+# the census of the second edition: huge finite values, float and huge counts, names
+# ---------------------------------------------------------------------------------------
+
+def test_huge_counts_are_refused_naming_the_count():
+    from kmlteach import datasets, multiclass, svm
+
+    X = np.random.default_rng(0).normal(size=(20, 2))
+    y = np.where(X[:, 0] > 0, 1.0, -1.0)
+    for call, name in [(lambda: svm.sgd_soft_svm(X, y, 0.1, 1e308, 0), "T"),
+                       (lambda: svm.perceptron(X, y, max_updates=1e308), "max_updates"),
+                       (lambda: multiclass.multiclass_svm_sgd(X, (y > 0).astype(int), 0.1, 1e308, 0), "T"),
+                       (lambda: datasets.ranking_queries(n_queries=1e308), "n_queries"),
+                       (lambda: datasets.three_balls(1e308, 0), "n")]:
+        with pytest.raises(ValueError, match=name):
+            call()
+
+
+def test_huge_feature_values_are_refused_naming_X_not_hanging():
+    from kmlteach import multiclass, svm
+
+    X = np.random.default_rng(0).normal(size=(20, 2)) * 1e307
+    y = np.where(X[:, 0] > 0, 1.0, -1.0)
+    for call in (lambda: svm.soft_svm(X, y, 0.1), lambda: svm.hard_svm(X, y),
+                 lambda: multiclass.least_squares_learner(X, y),
+                 lambda: multiclass.one_vs_all(X, (y > 0).astype(int), multiclass.least_squares_learner)):
+        with pytest.raises(ValueError, match="X"):
+            call()
+
+
+def test_overflowing_steps_raise_instead_of_predicting_with_inf():
+    from kmlteach import multiclass
+
+    X = np.random.default_rng(0).normal(size=(30, 2))
+    y = (X[:, 0] > 0).astype(int)
+    with pytest.raises(ValueError, match="eta"):
+        multiclass.multiclass_svm_sgd(X, y, 1e308, 100, 0)
+
+
+def test_f_beta_with_huge_beta_is_the_recall():
+    from kmlteach import metrics
+
+    s = np.array([0.3, -0.2, 0.5, 0.1, -0.4])
+    y = np.array([1, -1, 1, -1, 1])
+    assert metrics.f_beta(s, y, beta=1e200) == pytest.approx(metrics.recall(s, y))
+    assert metrics.f_beta(s, y, beta=1e-200) == pytest.approx(metrics.precision(s, y))
+
+
+@pytest.mark.parametrize("bad", [[np.nan, 1], ["a", "b"], [1j, 1], [0.5, 1]])
+def test_structured_losses_reject_non_integer_labels(bad):
+    from kmlteach import structured
+
+    with pytest.raises((ValueError, TypeError), match="y_pred"):
+        structured.hamming_loss(bad, [0, 1])
+
+
+def test_a_single_point_of_the_wrong_length_names_X_and_w():
+    from kmlteach import svm
+
+    with pytest.raises(ValueError, match="X and w"):
+        svm.signed_distance(np.ones(3), np.ones(2))

@@ -10,7 +10,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from kmlteach._jit import jit
-from kmlteach._validation import check_binary_labels, check_int, check_positive
+from kmlteach._validation import (
+    check_binary_labels,
+    check_finite_result,
+    check_int,
+    check_positive,
+)
 from kmlteach.kernels.rkhs import _check_gram
 from kmlteach.svm import sgd_indices
 
@@ -75,6 +80,7 @@ def kernel_sgd_svm(K, y, lam: float, T: int, seed=None) -> KernelSGDResult:
     T = check_int(T, "T", minimum=1)
     idx = sgd_indices(Ka.shape[0], T, seed)  # the indices of sgd_soft_svm (Lemma 16.3)
     alpha, alpha_last, beta, n_up = _kernel_sgd_svm_kernel(Ka, ya, lam, idx)
+    check_finite_result('lam', alpha, alpha_last)
     return KernelSGDResult(alpha, alpha_last, beta, idx, int(n_up))
 
 

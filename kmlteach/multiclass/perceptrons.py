@@ -24,6 +24,7 @@ import numpy as np
 
 from kmlteach._jit import jit
 from kmlteach._validation import (
+    check_finite_result,
     check_int,
     check_multiclass_labels,
     check_positive,
@@ -127,6 +128,7 @@ def multiclass_perceptron(X, y, psi=None, max_updates: int = 100_000) -> Multicl
         if not updated:
             converged = True
             break
+    check_finite_result('eta', w)
     return MulticlassPerceptronResult(W=None, classes=classes, w=w, psi=psi, n_updates=n_upd,
                                       n_mistakes=n_upd, epochs=epochs, converged=converged)
 
@@ -222,6 +224,7 @@ def _online(X, y, eta, max_epochs, rule, max_updates=None):
                                                                          minimum=0)
     k = len(classes)
     W, n_upd, n_mis, ep, conv = _perceptron_kernel(X, yi, k, cap, max_epochs, eta, rule)
+    check_finite_result("eta", W)
     return MulticlassPerceptronResult(W=W, classes=classes, w=W.ravel(), n_updates=n_upd,
                                       n_mistakes=n_mis, epochs=ep, converged=bool(conv))
 
@@ -360,5 +363,6 @@ def collins_perceptron(X, y, psi=None, eta: float = 1.0, max_epochs: int = 100,
         if not updated:
             converged = True
             break
+    check_finite_result("eta", w)
     return MulticlassPerceptronResult(W=None, classes=classes, w=w, psi=psi, n_updates=n_upd,
                                       n_mistakes=n_upd, epochs=epochs, converged=converged)

@@ -10,6 +10,7 @@ import numpy as np
 from kmlteach._jit import jit
 from kmlteach._linalg import dot
 from kmlteach._validation import (
+    check_finite_result,
     check_int,
     check_multiclass_labels,
     check_positive,
@@ -104,6 +105,7 @@ def multiclass_svm_sgd(X, y, eta, T, seed=None, delta=None, psi=None) -> Multicl
     idx = np.ascontiguousarray(rng.integers(0, X.shape[0], size=T), dtype=np.int64)
     if mv:
         Wbar, Wlast = _multiclass_sgd_kernel(X, yi, D, idx, eta, 0.0)
+        check_finite_result('eta', Wbar)
         return MulticlassSGDResult(W=Wbar, classes=classes, w=Wbar.ravel(), psi=psi,
                                    w_last=Wlast.ravel(), indices=idx, eta=eta, T=T)
     w = np.zeros(dim)
@@ -118,6 +120,7 @@ def multiclass_svm_sgd(X, y, eta, T, seed=None, delta=None, psi=None) -> Multicl
         yh = _argmax_augmented(P, w, D, yi[i], k)
         w = w - eta * (P[yh] - P[yi[i]])
     wbar = S / T
+    check_finite_result('eta', wbar, w_last)
     return MulticlassSGDResult(W=None, classes=classes, w=wbar, psi=psi, w_last=w_last,
                                indices=idx, eta=eta, T=T)
 

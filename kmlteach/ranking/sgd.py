@@ -18,6 +18,7 @@ from kmlteach._validation import (
     as_vector,
     check_binary_labels,
     check_choice,
+    check_finite_result,
     check_int,
     check_positive,
     check_rng,
@@ -99,6 +100,7 @@ def structured_sgd(queries, oracle: Callable, eta, T, seed, record_every=None) -
         if t < T:                       # w⁽ᵀ⁺¹⁾ is never used
             X, y = queries[indices[t - 1]]
             w = w - eta * oracle(w, X, y)
+    check_finite_result('eta', total, w)
     return SGDResult(w=total / T, w_last=w, indices=indices,
                      path=np.array(path).reshape(len(path), d), path_t=np.array(path_t, dtype=np.int64))
 # ----------------------------------------------------------------------------------

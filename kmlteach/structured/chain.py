@@ -119,11 +119,25 @@ def chain_score(x, y, W_unary, W_pair) -> float:
 
 
 def hamming_loss(y_pred, y_true) -> float:
-    """Δ(y', y) = (1/r) Σ_t 1[y'_t ≠ y_t] (UML §17.3)."""
-    yt = np.asarray(y_true)
-    if yt.ndim != 1 or yt.shape[0] == 0:
-        raise ValueError(f"y_true must be a non-empty 1-D array of labels, got shape {yt.shape}")
-    yp = np.asarray(y_pred)
+    """Δ(y', y) = (1/r) Σ_t 1[y'_t ≠ y_t] (UML §17.3); labels are integers 0..q−1."""
+    yt = _check_int_labels(y_true, "y_true")
+    yp = _check_int_labels(y_pred, "y_pred")
     if yp.shape != yt.shape:
         raise ValueError(f"y_pred must have the shape of y_true {yt.shape}, got {yp.shape}")
     return float(np.mean(yp != yt))
+
+
+def _check_int_labels(y, name):
+    """A non-empty 1-D array of integer labels (integral floats accepted)."""
+    if y is None or isinstance(y, (str, bytes)):
+        raise TypeError(f"{name} must be a 1-D array of integer labels, got {y!r}")
+    arr = np.asarray(y)
+    if arr.ndim != 1 or arr.shape[0] == 0:
+        raise ValueError(f"{name} must be a non-empty 1-D array of labels, got shape {arr.shape}")
+    if arr.dtype.kind in "iu":
+        return arr.astype(np.int64)
+    if arr.dtype.kind == "b" or arr.dtype.kind not in "f":
+        raise TypeError(f"{name} must hold integer labels 0..q-1, got dtype {arr.dtype}")
+    if not np.all(np.isfinite(arr)) or np.any(arr != np.round(arr)):
+        raise ValueError(f"{name} must hold integer labels 0..q-1 (no NaN, no fractions)")
+    return arr.astype(np.int64)

@@ -10,8 +10,14 @@ from dataclasses import dataclass
 import numpy as np
 
 from kmlteach._jit import jit
-from kmlteach._validation import as_matrix, check_int, check_positive, check_rng
-from kmlteach.structured.chain import _check_flag, _check_labelling
+from kmlteach._validation import (
+    as_matrix,
+    check_finite_result,
+    check_int,
+    check_positive,
+    check_rng,
+)
+from kmlteach.structured.chain import _check_flag, _check_int_labels, _check_labelling
 from kmlteach.structured.viterbi import _viterbi_fill, viterbi
 
 __all__ = ["ChainModel", "structured_sgd", "structured_perceptron", "predict", "letter_error"]
@@ -170,6 +176,7 @@ def structured_sgd(X, Y, eta: float = 0.1, T: int = 1000, seed=None, n_labels: i
     Wu, Wp, Su, Sp = np.zeros((q, n)), np.zeros((q, q)), np.zeros((q, n)), np.zeros((q, q))
     upd = _structured_learn_kernel(Xc, yc, off, order, eta, q, 1 if transitions else 3,
                                    Wu, Wp, Su, Sp)
+    check_finite_result('eta', Wu, Wp, Su, Sp)
     return _model(Wu, Wp, Su, Sp, T, True, upd, [])
 
 
@@ -202,6 +209,7 @@ def structured_perceptron(X, Y, epochs: int = 5, eta: float = 1.0, seed=None,
         total += k
         if k == 0:
             break
+    check_finite_result('eta', Wu, Wp, Su, Sp)
     return _model(Wu, Wp, Su, Sp, m * len(history), average, total, history)
 
 
@@ -230,5 +238,11 @@ def letter_error(model, X, Y) -> float:
     pred = predict(model, X)
     if not isinstance(Y, (list, tuple)) or len(Y) != len(pred):
         raise ValueError(f"Y must be a list with one label array per word ({len(pred)})")
-    wrong = sum(int(np.sum(p != np.asarray(y))) for p, y in zip(pred, Y))
+    wrong = 0
+    for t, (p, y) in enumerate(zip(pred, Y)):
+        yt = _check_int_labels(y, f"Y[{t}]")
+        if yt.shape != p.shape:
+            raise ValueError(f"Y[{t}] must have one label per letter of X[{t}] ({p.shape[0]}), "
+                             f"got {yt.shape[0]}")
+        wrong += int(np.sum(p != yt))
     return wrong / sum(len(p) for p in pred)

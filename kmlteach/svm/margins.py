@@ -29,7 +29,11 @@ def _points_and_w(X, w, *, nonzero: bool = True):
     """X as (m, d) (a single point of shape (d,) becomes (1, d)), w of length d."""
     single = np.ndim(X) == 1 if not isinstance(X, (str, bytes)) and X is not None else False
     Xa = check_X(np.atleast_2d(X) if single else X, "X")
-    wa = as_vector(w, "w", length=Xa.shape[1])
+    wa = as_vector(w, "w")
+    if wa.shape[0] != Xa.shape[1]:
+        what = "the point X has" if single else "each row of X has"
+        raise ValueError(f"X and w disagree: {what} {Xa.shape[1]} coordinates but w has "
+                         f"length {wa.shape[0]}")
     if nonzero and not np.any(wa):
         raise ValueError("w must be a non-zero vector: the hyperplane <w, x> + b = 0 is "
                          "undefined for w = 0")

@@ -9,7 +9,12 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from kmlteach._jit import jit
-from kmlteach._validation import check_int, check_positive, check_Xy
+from kmlteach._validation import (
+    check_finite_result,
+    check_int,
+    check_positive,
+    check_Xy,
+)
 
 __all__ = ["perceptron", "subgradient_perceptron", "PerceptronResult",
            "SubgradientPerceptronResult"]
@@ -168,6 +173,7 @@ def subgradient_perceptron(X, y, eta=1.0, max_iter=100_000):
     eta = check_positive(eta, "eta")
     max_iter = check_int(max_iter, "max_iter", minimum=1)
     w, hist, fvals, converged = _subgradient_perceptron_kernel(X, y, eta, max_iter)
+    check_finite_result('eta', w)
     return SubgradientPerceptronResult(w=w, n_iter=int(hist.shape[0]), converged=bool(converged),
                                        history=hist, objective=fvals)
 

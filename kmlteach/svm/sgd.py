@@ -11,6 +11,7 @@ import numpy as np
 from kmlteach._jit import jit
 from kmlteach._validation import (
     as_vector,
+    check_finite_result,
     check_int,
     check_positive,
     check_rng,
@@ -103,6 +104,7 @@ def sgd_soft_svm(X, y, lam, T, seed, checkpoints=None):
             raise ValueError(f"checkpoints must be integers between 1 and T={T}, got {checkpoints!r}")
         cps = np.ascontiguousarray(cps, dtype=np.int64)
     w, w_last, n_upd, W_cp = _sgd_soft_svm_kernel(X, y, lam, idx, cps)
+    check_finite_result('lam', w, w_last)
     return SGDSoftSVMResult(w=w, w_last=w_last, objective=_objective(w, 0.0, X, y, lam),
                             n_updates=int(n_upd), checkpoints=cps, w_checkpoints=W_cp)
 
