@@ -13,7 +13,7 @@
 # **Objectives.** After this notebook you can
 # 1. compute the distance of a point to a hyperplane and the margin of a sample;
 # 2. solve the hard-SVM and soft-SVM problems exactly and read off the support vectors;
-# 3. run SGD for soft-SVM and watch its optimisation gap shrink like $\log T/(\lambda T)$;
+# 3. run SGD for soft-SVM and compare its optimisation gap with a bound of order $\log T/(\lambda T)$;
 # 4. relate the hinge, ramp and 0–1 losses;
 # 5. check Novikoff's $(R/\gamma)^2$ mistake bound for the perceptron.
 
@@ -54,8 +54,9 @@ print(f"margin of (w, b) on the sample:      {gm.min():.3f}  (point {int(np.argm
 # ## 2 · Hard-SVM: the widest band
 #
 # Among the hyperplanes that separate the sample, hard-SVM returns the one whose margin is
-# largest (UML (15.2)). Fixing the scale so that the closest points have functional margin 1
-# turns this into a quadratic program (UML (15.3)):
+# largest (UML (15.1): maximise $\min_i y_i(\langle w, x_i\rangle + b)$ over $\lVert w\rVert = 1$).
+# Fixing the scale so that the closest points have functional margin 1 turns this into a
+# quadratic program (UML (15.2); its homogeneous version without $b$ is (15.3)):
 #
 # $$\min_{w, b}\ \lVert w\rVert^2 \quad\text{s.t.}\quad y_i(\langle w, x_i\rangle + b) \ge 1\ \ (i = 1..m),$$
 #
@@ -121,6 +122,35 @@ for i in range(len(y0)):
 # *sparsity* of SVMs, and the reason the dual is solved when $d$ is large or, in the next
 # chapter, infinite.
 #
+# **The soft-margin dual.** Soft-SVM (section 6) has a dual of the same shape; the only change
+# is a box on every $\alpha_i$ (HSS2 (2.4), written with $C = 1/(\lambda m)$ in the course's
+# λ convention):
+#
+# $$\max_{\alpha}\ \sum_i \alpha_i - \tfrac12 \sum_{i,j} \alpha_i\alpha_j y_i y_j \langle x_i, x_j\rangle
+# \quad\text{s.t.}\quad 0 \le \alpha_i \le C,\ \ \sum_i \alpha_i y_i = 0.$$
+#
+# The box comes from the slack variables: a point may violate its constraint, but then it
+# pulls on $w$ with the capped force $\alpha_i = C$. KKT now sorts the points into three
+# groups — $\alpha_i = 0$ (outside the band, $y_i f(x_i) \ge 1$), $0 < \alpha_i < C$ (exactly on
+# the band's edge, $y_i f(x_i) = 1$) and $\alpha_i = C$ (inside the band or misclassified,
+# $y_i f(x_i) \le 1$). The hard-margin dual is the case $C = \infty$. The cell checks all three
+# statements on a non-separable sample.
+
+# %%
+lam_d = 0.1
+Xd, yd = soft_margin_points()
+sd = svm.soft_svm(Xd, yd, lam_d, homogeneous=False)
+C = svm.lam_to_C(lam_d, len(yd))
+fd = yd * (Xd @ sd.w + sd.b)
+at0, free, atC = sd.alpha <= 1e-9, (sd.alpha > 1e-9) & (sd.alpha < C - 1e-9), sd.alpha >= C - 1e-9
+print(f"C = 1/(λm) = {C:.4f};  every alpha_i in [0, C]: {bool(np.all((sd.alpha >= -1e-12) & (sd.alpha <= C + 1e-12)))}")
+print(f"alpha_i = 0      : {int(at0.sum()):2d} points, all with y f(x) >= 1: {bool(np.all(fd[at0] >= 1 - 1e-6))}")
+print(f"0 < alpha_i < C  : {int(free.sum()):2d} points, all with y f(x) = 1:  {bool(np.allclose(fd[free], 1, atol=1e-5))}")
+print(f"alpha_i = C      : {int(atC.sum()):2d} points, all with y f(x) <= 1: {bool(np.all(fd[atC] <= 1 + 1e-6))}")
+print(f"w = sum_i alpha_i y_i x_i: {np.allclose((sd.alpha * yd) @ Xd, sd.w, atol=1e-8)};  "
+      f"sum_i alpha_i y_i = 0: {abs(float(np.sum(sd.alpha * yd))) < 1e-8}")
+
+# %% [markdown]
 # ## 4 · The perceptron and Novikoff's bound
 #
 # The batch perceptron (UML §9.1.2; HSS2 §2.2.1) starts at $w = 0$ and, while some example has
@@ -153,7 +183,80 @@ plt.show()
 # The bound holds everywhere and is often loose by an order of magnitude: it is a worst case
 # over all orders in which mistakes can be made.
 #
-# ## 5 · Soft-SVM and the role of λ
+# ## 5 · Margins, not dimensions: how many examples hard-SVM needs
+#
+# Halfspaces in $\mathbb R^d$ have VC dimension $d + 1$, so a bound that only knows the class
+# must ask for a number of examples that grows with $d$ (UML §15.1.2). A margin changes the
+# picture. Suppose the distribution is *$(\gamma, \rho)$-separable* (UML Definition 15.3):
+# every $x$ has $\lVert x\rVert \le \rho$ and some unit $w^*$ gives every example
+# $y\langle w^*, x\rangle \ge \gamma$. Then UML Theorem 15.4 bounds the 0–1 error of the
+# homogeneous hard-SVM by
+#
+# $$\sqrt{\frac{4(\rho/\gamma)^2}{m}} + \sqrt{\frac{2\log(2/\delta)}{m}}$$
+#
+# with probability at least $1 - \delta$ over a sample of size $m$. No $d$ appears: only the
+# scale-free ratio $(\rho/\gamma)^2$ — the same quantity as in Novikoff's bound above. (UML
+# §15.2.2 makes the same point for soft-SVM: its bound depends on $\lVert w\rVert$ and $\rho$,
+# not on $d$.)
+#
+# The experiment: points uniform on the unit sphere ($\rho = 1$) of $\mathbb R^d$, labelled by
+# a random unit $w^*$, with the points closer than $\gamma = 0.1$ to its hyperplane removed, so
+# the distribution is $(0.1, 1)$-separable in every dimension. We train hard-SVM on $m$ points
+# for $d = 20$ and $d = 200$ and measure its error on 2 000 fresh points (mean of 3 samples).
+
+# %%
+def sphere_with_margin(m, d, gamma, rng, w_star):
+    """m points uniform on the unit sphere of R^d with |<w*, x>| >= gamma, labelled by w*."""
+    X = np.empty((0, d))
+    while X.shape[0] < m:
+        Z = rng.normal(size=(4 * m, d))
+        Z /= np.linalg.norm(Z, axis=1, keepdims=True)
+        X = np.vstack([X, Z[np.abs(Z @ w_star) >= gamma]])
+    X = X[:m]
+    return X, np.sign(X @ w_star)
+
+
+gamma_s, delta_s = 0.1, 0.05
+ms = np.array([25, 50, 100, 200, 400, 800, 1600])
+bound_s = np.sqrt(4 / gamma_s ** 2 / ms) + np.sqrt(2 * np.log(2 / delta_s) / ms)
+errors = {}
+for d in (20, 200):
+    rng_d = np.random.default_rng(SEED + d)
+    w_star = rng_d.normal(size=d)
+    w_star /= np.linalg.norm(w_star)
+    Xt, yt = sphere_with_margin(2000, d, gamma_s, rng_d, w_star)
+    errors[d] = []
+    for m in ms:
+        e = []
+        for _ in range(3):
+            Xm, ym = sphere_with_margin(int(m), d, gamma_s, rng_d, w_star)
+            wm = svm.hard_svm(Xm, ym, homogeneous=True).w
+            e.append(np.mean(np.sign(Xt @ wm) != yt))
+        errors[d].append(float(np.mean(e)))
+print("    m    error d=20   error d=200   Theorem 15.4 bound (δ = 0.05)")
+for i, m in enumerate(ms):
+    print(f"{m:5d}    {errors[20][i]:9.3f}   {errors[200][i]:10.3f}   {bound_s[i]:8.3f}")
+
+fig, ax = plt.subplots(figsize=(6.2, 3.9), layout="constrained")
+ax.plot(ms, errors[20], "o-", color="#0072B2", label="measured error, d = 20")
+ax.plot(ms, errors[200], "s--", color="#D55E00", label="measured error, d = 200")
+ax.plot(ms, np.minimum(bound_s, 1.0), "k-", lw=2, label="Theorem 15.4 bound (capped at 1)")
+ax.set_xscale("log")
+ax.set_xlabel("training set size m")
+ax.set_ylabel("0–1 test error")
+ax.set_ylim(-0.02, 1.02)
+ax.set_title("hard-SVM with margin γ = 0.1, ρ = 1: the dimension does not matter")
+ax.legend(fontsize=9, loc="center right")
+plt.show()
+
+# %% [markdown]
+# Ten times the dimension, the same margin: the two error curves are close, as the
+# theorem predicts — its bound is the same for both. The bound itself is far above the
+# measured errors (it holds for *every* $(\gamma, \rho)$-separable distribution and every
+# $\delta$) and only drops below 1 from about $m = 500$; what it gets right is what the error
+# depends on.
+#
+# ## 6 · Soft-SVM and the role of λ
 #
 # Real data are rarely separable. Soft-SVM lets constraints be violated and pays for it with
 # the hinge loss. We write its objective as in UML (15.12), the form SGD minimises:
@@ -187,11 +290,17 @@ from kmlteach.widgets.ch01 import make_lambda_explorer
 make_lambda_explorer()
 
 # %% [markdown]
-# ## 6 · Hinge, ramp and 0–1 losses
+# ## 7 · Hinge, ramp and 0–1 losses
 #
 # With $z = y\langle w, x\rangle$ the margin of one example, the 0–1 loss is $\mathbb 1[z \le 0]$.
-# The hinge loss $\max(0, 1 - z)$ is the smallest convex function above it that is 0 for
-# margins $\ge 1$, which is why soft-SVM is a convex program. The ramp loss
+# The hinge loss $\max(0, 1 - z)$ is a convex upper bound on it that vanishes for margins
+# $\ge 1$, which is why soft-SVM is a convex program. How good an upper bound? Take any convex
+# $\varphi \ge 0$ with $\varphi(z) = 0$ for $z \ge 1$ and $\varphi(0) \ge 1$ (so it lies above the
+# 0–1 loss). On the mistakes, $z \le 0$, convexity through the points $0$ and $1$ forces
+# $\varphi(z) \ge \varphi(0)(1 - z) \ge 1 - z$: no such surrogate is below the hinge there. On
+# $0 < z < 1$ it can be: the squared hinge $\max(0, 1 - z)^2$ is smaller. So there is no smallest
+# convex upper bound, but the hinge is the smallest one on every misclassified point (the cell
+# below checks both facts). The ramp loss
 # $\min\{1, \max(0, 1 - z)\}$ (UML §15.2.3) also upper-bounds the 0–1 loss but caps the
 # penalty of a badly misclassified point at 1: it is robust to outliers and not convex. The
 # logistic loss $\log(1 + e^{-z})$ and the exponential loss $e^{-z}$ (boosting, chapter 08) are
@@ -204,6 +313,10 @@ plt.show()
 z = np.array([-1.0, 0.0, 0.5, 1.0, 2.0])
 for name in ("zero_one", "hinge", "ramp"):
     print(f"{name:>8}: " + "  ".join(f"{v:.2f}" for v in losses.LOSSES[name][0](z)))
+zz = np.linspace(-3, 0.999, 400)
+sq_hinge = np.maximum(0.0, 1 - zz) ** 2
+print(f"squared hinge >= hinge on every z <= 0:   {bool(np.all(sq_hinge[zz <= 0] >= losses.hinge(zz[zz <= 0])))}")
+print(f"squared hinge <  hinge on every 0 < z < 1: {bool(np.all(sq_hinge[zz > 0] < losses.hinge(zz[zz > 0])))}")
 
 # %% [markdown]
 # **Loss gallery.** Move the margin $z$ and read every loss and a subgradient there; at a kink
@@ -216,7 +329,7 @@ from kmlteach.widgets.ch01 import make_loss_gallery
 make_loss_gallery()
 
 # %% [markdown]
-# ## 7 · SGD for soft-SVM (UML §15.5)
+# ## 8 · SGD for soft-SVM (UML §15.5)
 #
 # The procedure keeps a running sum $\theta$ of the sampled subgradient directions instead of
 # $w$ itself:
@@ -267,7 +380,7 @@ from kmlteach.widgets.ch01 import make_sgd_explorer
 make_sgd_explorer()
 
 # %% [markdown]
-# ## 8 · Exercises
+# ## 9 · Exercises
 #
 # Each exercise is checked against the reference implementation on several inputs.
 # Use `hint("01.xxx")` if you are stuck.
@@ -365,7 +478,8 @@ check("01.subgradient_perceptron", max_margin_subgradient)
 #   QP $\min\lVert w\rVert^2$ s.t. $y_i(\langle w, x_i\rangle + b) \ge 1$, and its solution is a
 #   combination of the support vectors only.
 # * Soft-SVM trades margin against hinge loss through λ; SGD solves it with steps
-#   $1/(\lambda t)$ and an averaged output, with a gap of order $\log T/(\lambda T)$.
+#   $1/(\lambda t)$ and an averaged output; its expected optimisation gap is bounded by a
+#   constant times $\log T/(\lambda T)$.
 # * The perceptron finds some separator within $(R/\gamma)^2$ updates.
 #
 # Next: [02 · Kernels](02-kernels.ipynb) — the same algorithms, in a feature space we never
