@@ -65,17 +65,23 @@ def plot_weighted_points(X, y, D=None, ax=None, scale: float = 2400.0, title=Non
     return arts
 
 
+def _clip_threshold(stump, xlim, ylim) -> float:
+    lim = xlim if int(stump.feature) == 0 else ylim
+    return float(np.clip(float(stump.threshold), lim[0], lim[1]))
+
+
 def stump_segment(stump, xlim, ylim):
-    """End points (xs, ys) of the stump's boundary x_j = θ inside the box."""
-    t = float(stump.threshold)
+    """End points (xs, ys) of the stump's boundary x_j = θ, clipped to the box (a stump
+    whose θ lies outside the data is a constant classifier: its line sits on the edge)."""
+    t = _clip_threshold(stump, xlim, ylim)
     if int(stump.feature) == 0:
         return [t, t], list(ylim)
     return list(xlim), [t, t]
 
 
 def _stump_box(stump, xlim, ylim):
-    """(x0, y0, width, height) of the half of the box that the stump labels +1."""
-    t = float(stump.threshold)
+    """(x0, y0, width, height) of the part of the box that the stump labels +1."""
+    t = _clip_threshold(stump, xlim, ylim)
     low_is_pos = float(stump.sign) > 0          # h(x) = sign if x_j ≤ θ
     if int(stump.feature) == 0:
         x0, x1 = (xlim[0], t) if low_is_pos else (t, xlim[1])
@@ -126,8 +132,9 @@ def plot_adaboost_bounds(training_error, Z, epsilons, m: int, ax=None, title=Non
     pos = err > 0
     ax.plot(t, np.where(pos, err, np.nan), "o-", color=OKABE_ITO["vermillion"], ms=4, lw=1.5,
             label="training error")
-    ax.plot(t[~pos], np.full((~pos).sum(), floor), "o", mfc="white", color=OKABE_ITO["vermillion"],
-            ms=5, clip_on=False, label="training error = 0")
+    if (~pos).any():                            # (an empty unclipped line breaks the layout)
+        ax.plot(t[~pos], np.full((~pos).sum(), floor), "o", mfc="white",
+                color=OKABE_ITO["vermillion"], ms=5, clip_on=False, label="training error = 0")
     ax.axhline(1.0 / m, color=OKABE_ITO["grey"], ls=":", lw=1.2, label="1/m (one mistake)")
     ax.set_yscale("log")
     ax.set_ylim(floor, 1.05)
