@@ -17,12 +17,25 @@ import numpy as np
 from ._style import OKABE_ITO, class_style, get_ax, label_axes
 from .ch04 import grid_points
 
-__all__ = ["signed_image", "plot_signed_regions", "plot_weighted_points", "stump_segment",
+__all__ = ["show", "signed_image", "plot_signed_regions", "plot_weighted_points", "stump_segment",
            "plot_stump", "plot_adaboost_bounds", "bound_curves", "ridge_classifier",
            "RidgeClassifier", "BaggingCurves", "bagging_curves", "plot_bagging_curves",
            "grid_points"]
 
 NEG, POS = class_style(0)["color"], class_style(1)["color"]
+
+
+def show(fig, alt: str, dpi: int = 100):
+    """Display a figure as a PNG with alt text (``IPython.display.Image(alt=...)``: the
+    text travels in the output's metadata, which static HTML exports put in ``alt``).
+    Returns nothing, so a notebook cell ending with it prints no repr."""
+    import io
+
+    from IPython.display import Image, display
+
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=dpi)
+    display(Image(data=buf.getvalue(), alt=alt))
 
 
 def signed_image(values, n: int, alpha: float = 0.22) -> np.ndarray:

@@ -25,7 +25,7 @@ from ..plots.ch08 import (_stump_box, bagging_curves, bound_curves, grid_points,
 from ._base import Explorer, int_slider
 
 __all__ = ["make_adaboost_stepper", "make_bagging_explorer", "make_tree_explorer", "make_recap_quiz",
-           "QUIZ"]
+           "QUIZ", "quiz_html"]
 
 
 def _box(X, pad=0.08):
@@ -131,7 +131,8 @@ def deep_tree(X, y):
 def make_bagging_explorer(X, y, X_test, y_test, n_estimators: int = 60, seed: int = 0,
                           n_grid: int = 90, learners=None) -> Explorer:
     """Bagging a stable and an unstable learner (SL, bagging): regions of the bagged
-    ensemble of n members for each, and OOB/test error against n.
+    ensemble of n members for each (with the training points), and OOB/test error
+    against n.
 
     Controls: ``n`` (number of members). State: ``n``, and per learner name
     ``{name: {"oob_error", "test_error", "member_test_error"}}`` under ``errors``.
@@ -149,8 +150,8 @@ def make_bagging_explorer(X, y, X_test, y_test, n_estimators: int = 60, seed: in
     ims = {}
     for ax, name in zip(axes[:2], names):
         ims[name] = plot_signed_regions(curves[name].grid_votes[0], xlim, ylim, ax=ax, n=n_grid)
-        plot_weighted_points(X_test, y_test, None, ax=ax, scale=12.0 * len(y_test))
-        label_axes(ax, "$x_1$", "$x_2$" if ax is axes[0] else "", name)
+        plot_weighted_points(X, y, None, ax=ax, scale=14.0 * len(y))
+        label_axes(ax, "$x_1$", "$x_2$" if ax is axes[0] else "", f"{name}: vote of n members")
     ax_c = axes[2]
     colors = [OKABE_ITO["blue"], OKABE_ITO["vermillion"]]
     n_all = np.arange(1, n_estimators + 1)
@@ -161,7 +162,9 @@ def make_bagging_explorer(X, y, X_test, y_test, n_estimators: int = 60, seed: in
         ax_c.plot(n_all, c.oob_error, "--", color=col, lw=1.5, label=f"{name}: OOB")
         (marks[name],) = ax_c.plot([], [], "o", color=col, ms=8)
     nline = ax_c.axvline(1, color=OKABE_ITO["black"], lw=1, alpha=0.5)
-    ax_c.legend(fontsize=7, loc="upper right")
+    top = max(max(c.test_error.max(), c.oob_error.max()) for c in curves.values())
+    ax_c.set_ylim(0, 1.5 * top)
+    ax_c.legend(fontsize=7, loc="upper right", ncol=2)
     label_axes(ax_c, "number of bootstrap members n", "error", "OOB (dashed) and test (solid) error")
 
     controls = {"n": int_slider("members n", 1, 1, n_estimators, width="420px")}
@@ -324,3 +327,17 @@ def make_recap_quiz(questions=None) -> W.VBox:
     quiz.answer = answer
     quiz.score = lambda: sum(r.value == q[2] for r, q in zip(radios, questions))
     return quiz
+
+
+def quiz_html(questions=None) -> str:
+    """The quiz as static HTML (the fallback where widgets do not run): questions, lettered
+    options, and each answer folded in a ``<details>`` block."""
+    import html
+
+    parts = []
+    for i, (q, options, correct, why) in enumerate(questions or QUIZ):
+        opts = "".join(f"<li>{html.escape(o)}</li>" for o in options)
+        parts.append(f"<p><b>{i + 1}.</b> {html.escape(q)}</p><ol type='a'>{opts}</ol>"
+                     f"<details><summary>answer</summary>({'abcd'[correct]}) "
+                     f"{html.escape(why)}</details>")
+    return "<div class='kml-quiz-static'>" + "".join(parts) + "</div>"
