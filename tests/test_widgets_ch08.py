@@ -10,7 +10,7 @@ from kmlteach.ensembles import adaboost, decision_tree
 from kmlteach.exercises import get
 from kmlteach.plots.ch08 import ridge_classifier
 from kmlteach.widgets.ch08 import (QUIZ, make_adaboost_stepper, make_bagging_explorer,
-                                   make_recap_quiz, make_tree_explorer)
+                                   make_recap_quiz, make_tree_explorer, quiz_html)
 
 
 def _ring(m, seed):
@@ -114,6 +114,13 @@ def test_recap_quiz_checks_itself():
         assert "✗" in quiz.answer(i, wrong)
         assert "✓" in quiz.answer(i, correct)
     assert quiz.score() == 5
+
+
+def test_static_quiz_folds_every_answer():
+    text = quiz_html()
+    assert text.count("<details>") == len(QUIZ) == text.count("<ol type='a'>")
+    for q, options, correct, _ in QUIZ:
+        assert f"({'abcd'[correct]})" in text and len(options) == 4
 
 
 def test_quiz_answers_are_true():
