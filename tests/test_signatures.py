@@ -122,3 +122,26 @@ def test_ranking_and_metric_signatures():
     assert set(np.asarray(vv).tolist()) <= {-1, 1} and len(vv) == 4
     for measure, k in (("fbeta", None), ("balanced", None), ("precision_at_k", 2), ("recall_at_k", 2)):
         assert len(ranking.bipartite_most_violating(s, t, measure=measure, k=k)) == 4
+
+
+def test_ensemble_signatures():
+    from kmlteach import ensembles
+
+    X, y = _sample(2, 40)
+    h = ensembles.decision_stump(X, y)
+    assert {"feature", "threshold", "sign", "error"} <= {f.name for f in dataclasses.fields(h)}
+    assert h.predict(X).shape == (40,) and h.sign in (1.0, -1.0)
+    D = np.linspace(1, 2, 40) / np.linspace(1, 2, 40).sum()
+    assert ensembles.decision_stump(X, y, D=D).error == pytest.approx(D[ensembles.decision_stump(
+        X, y, D=D).predict(X) != y].sum())
+    r = ensembles.adaboost(X, y, 5, weak_learner=ensembles.decision_stump)
+    _frozen(r)
+    R = len(r.alphas)
+    assert r.epsilons.shape == r.Z.shape == r.training_error.shape == (R,) and len(r.stumps) == R
+    assert r.D.shape == (R, 40) and np.allclose(r.D[0], 1 / 40)
+    np.testing.assert_allclose(r.decision_function(X), sum(a * s.predict(X) for a, s in zip(r.alphas, r.stumps)))
+    assert set(r.predict(X).tolist()) <= {-1.0, 1.0}
+    with pytest.raises(ValueError, match="y"):
+        ensembles.adaboost(X, np.where(y > 0, 1.0, 0.0), 5)
+    with pytest.raises(ValueError, match="T"):
+        ensembles.adaboost(X, y, 0)

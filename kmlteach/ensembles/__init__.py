@@ -1,0 +1,16 @@
+"""Boosting and ensembles (chapter 08; SL boosting/bagging/forests, UML §10.2 and ch. 18).
+
+* :func:`decision_stump` — exact weighted ERM over stumps (:mod:`.stumps`);
+* :func:`adaboost` — AdaBoost with its full history and training-error bounds (:mod:`.adaboost`);
+* :func:`toy_example`, :func:`papaya` — the slides' toy example and UML's papayas (:mod:`.examples`).
+"""
+
+from .adaboost import ALPHA_CAP, EPSILON_FLOOR, AdaBoostResult, adaboost
+from .examples import PAPAYA_BOX, papaya, toy_example
+from .stumps import Stump, decision_stump, presort
+
+__all__ = [
+    "Stump", "decision_stump", "presort",
+    "AdaBoostResult", "adaboost", "ALPHA_CAP", "EPSILON_FLOOR",
+    "toy_example", "papaya", "PAPAYA_BOX",
+]
