@@ -2,15 +2,20 @@
 
 * :func:`decision_stump` — exact weighted ERM over stumps (:mod:`.stumps`);
 * :func:`adaboost` — AdaBoost with its full history and training-error bounds (:mod:`.adaboost`);
+* :func:`decision_tree`, :func:`prune` — greedy trees with three gains, reduced-error
+  pruning (:mod:`.trees`, :mod:`.pruning`);
 * :func:`toy_example`, :func:`papaya` — the slides' toy example and UML's papayas (:mod:`.examples`).
 """
 
 from .adaboost import ALPHA_CAP, EPSILON_FLOOR, AdaBoostResult, adaboost
 from .examples import PAPAYA_BOX, papaya, toy_example
+from .pruning import prune
 from .stumps import Stump, decision_stump, presort
+from .trees import CRITERIA, DecisionTree, decision_tree, resolve_max_features
 
 __all__ = [
     "Stump", "decision_stump", "presort",
     "AdaBoostResult", "adaboost", "ALPHA_CAP", "EPSILON_FLOOR",
+    "DecisionTree", "decision_tree", "prune", "resolve_max_features", "CRITERIA",
     "toy_example", "papaya", "PAPAYA_BOX",
 ]
