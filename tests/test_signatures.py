@@ -145,3 +145,20 @@ def test_ensemble_signatures():
         ensembles.adaboost(X, np.where(y > 0, 1.0, 0.0), 5)
     with pytest.raises(ValueError, match="T"):
         ensembles.adaboost(X, y, 0)
+
+
+def test_tree_bagging_forest_signatures():
+    from kmlteach import ensembles
+
+    X, y = _sample(3, 60)
+    t = ensembles.decision_tree(X, y, max_depth=None, criterion="gini", min_samples_leaf=1,
+                                max_features=None, seed=0)
+    _frozen(t)
+    assert t.predict(X).shape == (60,) and isinstance(t.depth, int) and isinstance(t.n_leaves, int)
+    ys = np.where(y > 0, "yes", "no")
+    assert set(ensembles.decision_tree(X, ys, criterion="entropy").predict(X)) <= {"yes", "no"}
+    b = ensembles.bagging(X, ys, lambda Xb, yb: ensembles.decision_tree(Xb, yb), 5, 0)
+    _frozen(b)
+    assert len(b.estimators) == 5 and 0 <= b.oob_error <= 1 and set(b.predict(X)) <= {"yes", "no"}
+    f = ensembles.random_forest(X, y, n_trees=5, max_features="sqrt", max_depth=None, seed=0)
+    assert len(f.estimators) == 5 and 0 <= f.oob_error <= 1 and f.predict(X).shape == (60,)

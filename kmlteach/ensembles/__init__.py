@@ -4,11 +4,15 @@
 * :func:`adaboost` — AdaBoost with its full history and training-error bounds (:mod:`.adaboost`);
 * :func:`decision_tree`, :func:`prune` — greedy trees with three gains, reduced-error
   pruning (:mod:`.trees`, :mod:`.pruning`);
+* :func:`bagging`, :func:`random_forest` — bootstrap ensembles with the out-of-bag error
+  (:mod:`.bagging`, :mod:`.forests`);
 * :func:`toy_example`, :func:`papaya` — the slides' toy example and UML's papayas (:mod:`.examples`).
 """
 
 from .adaboost import ALPHA_CAP, EPSILON_FLOOR, AdaBoostResult, adaboost
+from .bagging import BaggingResult, bagging
 from .examples import PAPAYA_BOX, papaya, toy_example
+from .forests import RandomForestResult, random_forest
 from .pruning import prune
 from .stumps import Stump, decision_stump, presort
 from .trees import CRITERIA, DecisionTree, decision_tree, resolve_max_features
@@ -17,5 +21,6 @@ __all__ = [
     "Stump", "decision_stump", "presort",
     "AdaBoostResult", "adaboost", "ALPHA_CAP", "EPSILON_FLOOR",
     "DecisionTree", "decision_tree", "prune", "resolve_max_features", "CRITERIA",
+    "BaggingResult", "bagging", "RandomForestResult", "random_forest",
     "toy_example", "papaya", "PAPAYA_BOX",
 ]

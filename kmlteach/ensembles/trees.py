@@ -212,9 +212,14 @@ def _check_depth(max_depth) -> int:
 
 
 def _grow(X, yi, classes, max_depth: int, crit: int, min_leaf: int, n_feat: int,
-          seed: int) -> DecisionTree:
-    """Build a tree on checked arrays (yi: int64 indices into ``classes``)."""
-    arrays = _grow_tree_kernel(X, yi, len(classes), max_depth, crit, min_leaf, n_feat, seed)
+          seed: int, weights=None) -> DecisionTree:
+    """Build a tree on checked arrays (yi: int64 indices into ``classes``).
+
+    ``weights`` (default 1): integer multiplicities, e.g. bootstrap counts — the tree is
+    the one grown on the sample with every row repeated that often, only faster.
+    """
+    w = np.ones(X.shape[0]) if weights is None else weights
+    arrays = _grow_tree_kernel(X, yi, w, len(classes), max_depth, crit, min_leaf, n_feat, seed)
     feature, threshold, left, right, value, counts, impurity, node_depth = arrays
     return DecisionTree(classes=classes, feature=feature, threshold=threshold, left=left,
                         right=right, value=value, counts=counts, impurity=impurity,
@@ -242,9 +247,10 @@ def _impurity(c, n, crit):
 
 
 @jit(warmup=lambda: (np.array([[0.0, 1.0], [1.0, 0.0], [2.0, 2.0], [3.0, 1.0]]),
-                     np.array([0, 1, 0, 1], dtype=np.int64), 2, 10, 0, 1, 2, 0))
-def _grow_tree_kernel(X, yi, k, max_depth, crit, min_leaf, n_feat, seed):
-    """Depth-first greedy growth; returns the node arrays (trimmed)."""
+                     np.array([0, 1, 0, 1], dtype=np.int64), np.ones(4), 2, 10, 0, 1, 2, 0))
+def _grow_tree_kernel(X, yi, w, k, max_depth, crit, min_leaf, n_feat, seed):
+    """Depth-first greedy growth; returns the node arrays (trimmed). Row i counts w[i]
+    times (sizes, class counts and ``min_leaf`` are in these units)."""
     n, d = X.shape
     np.random.seed(seed)
     cap = 2 * n + 1
@@ -263,7 +269,7 @@ def _grow_tree_kernel(X, yi, k, max_depth, crit, min_leaf, n_feat, seed):
     st_start = np.zeros(cap, dtype=np.int64)
     st_end = np.zeros(cap, dtype=np.int64)
     for i in range(n):
-        counts[0, yi[i]] += 1.0
+        counts[0, yi[i]] += w[i]
     n_nodes = 1
     top = 1
     st_node[0], st_start[0], st_end[0] = 0, 0, n
@@ -274,13 +280,14 @@ def _grow_tree_kernel(X, yi, k, max_depth, crit, min_leaf, n_feat, seed):
         node, start, end = st_node[top], st_start[top], st_end[top]
         size = end - start
         c = counts[node]
+        total = c.sum()
         value[node] = np.argmax(c)
-        impurity[node] = _impurity(c, size, crit)
-        if c.max() == size or node_depth[node] >= max_depth or size < 2 * min_leaf:
+        impurity[node] = _impurity(c, total, crit)
+        if c.max() == total or node_depth[node] >= max_depth or total < 2 * min_leaf:
             continue
         best = np.inf
         best_j, best_pos, best_thr = -1, -1, 0.0
-        tol = 1e-12 * size
+        tol = 1e-12 * total
         visited = 0
         for r in range(d):
             if visited >= n_feat:
@@ -292,18 +299,20 @@ def _grow_tree_kernel(X, yi, k, max_depth, crit, min_leaf, n_feat, seed):
             vals = np.empty(size)
             for p in range(size):
                 vals[p] = X[idx[start + p], j]
-            order = np.argsort(vals, kind="mergesort")
+            order = np.argsort(vals)       # order within equal values is irrelevant
             if vals[order[0]] == vals[order[size - 1]]:
                 continue                       # constant on this node: does not count
             visited += 1
             cl[:] = 0.0
             cr[:] = c
+            nl = 0.0
             for p in range(size - 1):
-                lab = yi[idx[start + order[p]]]
-                cl[lab] += 1.0
-                cr[lab] -= 1.0
-                nl = p + 1
-                nr = size - nl
+                row = idx[start + order[p]]
+                lab = yi[row]
+                cl[lab] += w[row]
+                cr[lab] -= w[row]
+                nl += w[row]
+                nr = total - nl
                 a = vals[order[p]]
                 b = vals[order[p + 1]]
                 if a == b or nl < min_leaf or nr < min_leaf:
@@ -313,7 +322,7 @@ def _grow_tree_kernel(X, yi, k, max_depth, crit, min_leaf, n_feat, seed):
                     thr = 0.5 * a + 0.5 * b
                     if thr >= b:
                         thr = a
-                    best, best_j, best_pos, best_thr = child, j, nl, thr
+                    best, best_j, best_pos, best_thr = child, j, p + 1, thr
         if n_feat < d:
             for r in range(d):
                 feats[r] = r
@@ -332,7 +341,7 @@ def _grow_tree_kernel(X, yi, k, max_depth, crit, min_leaf, n_feat, seed):
         feature[node], threshold[node] = best_j, best_thr
         for child_id, s0, s1 in ((n_nodes, start, mid), (n_nodes + 1, mid, end)):
             for p in range(s0, s1):
-                counts[child_id, yi[idx[p]]] += 1.0
+                counts[child_id, yi[idx[p]]] += w[idx[p]]
             node_depth[child_id] = node_depth[node] + 1
         left[node], right[node] = n_nodes, n_nodes + 1
         # push right first so that the left subtree is grown first
