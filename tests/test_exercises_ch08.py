@@ -52,7 +52,7 @@ def _oob_loop(predictions, samples, y):
             continue
         vote = sum(predictions[b, i] for b in members)
         counted += 1
-        wrong += (1.0 if vote >= 0 else -1.0) != y[i]
+        wrong += (1.0 if vote > 0 else -1.0) != y[i]
     return wrong / counted
 
 
@@ -98,7 +98,7 @@ WRONG = {
     # drops the factor 2 in Z_t
     "08.training_bound": lambda e: (float(np.prod(np.sqrt(e * (1 - e)))), _bound_loop(e)[1]),
     # lets every member vote, in-bag or not
-    "08.oob_error": lambda P, S, y: float(np.mean(np.where(P.sum(0) >= 0, 1.0, -1.0) != y)),
+    "08.oob_error": lambda P, S, y: float(np.mean(np.where(P.sum(0) > 0, 1.0, -1.0) != y)),
     # forgets to weight the children by their sizes
     "08.split_gain": lambda y, L, c: _c(np.mean(y > 0), c) - sum(
         _c(np.mean(y[s] > 0), c) for s in (L, ~L) if s.any()) / 2,

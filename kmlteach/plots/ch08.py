@@ -38,13 +38,15 @@ def show(fig, alt: str, dpi: int = 100):
     display(Image(data=buf.getvalue(), alt=alt))
 
 
-def signed_image(values, n: int, alpha: float = 0.22) -> np.ndarray:
-    """RGBA image (n, n, 4): the class colour of sign(value) per grid cell (0 counts as +1,
-    the tie rule of ``predict``)."""
+def signed_image(values, n: int, alpha: float = 0.22, zero: float = 1.0) -> np.ndarray:
+    """RGBA image (n, n, 4): the class colour of sign(value) per grid cell; a value of 0
+    gets the colour of ``zero`` (+1, the tie rule of AdaBoost's ``predict``; −1 for a tied
+    bagging vote)."""
     from matplotlib.colors import to_rgba
 
     cols = np.array([to_rgba(NEG, alpha), to_rgba(POS, alpha)])
-    return cols[(np.asarray(values).reshape(n, n) >= 0).astype(int)]
+    v = np.asarray(values, dtype=float).reshape(n, n)
+    return cols[((v > 0) | ((v == 0) & (zero > 0))).astype(int)]
 
 
 def plot_signed_regions(predict, xlim, ylim, ax=None, n: int = 160, alpha: float = 0.22):
@@ -192,48 +194,36 @@ def ridge_classifier(X, y, lam: float = 1e-3) -> RidgeClassifier:
 
 @dataclass(frozen=True)
 class BaggingCurves:
-    """Errors of a bagged ensemble of n = 1..B members (majority vote, ties → +1).
+    """Errors of the bagged ensemble of its first n = 1..B members (±1 labels).
 
-    ``oob_error[n-1]`` is over the points with at least one out-of-bag member among the
-    first n; ``test_error[n-1]`` on the test set; ``member_test_error`` per member;
-    ``grid_votes[n-1]`` the summed votes on a grid (if one was given); ``samples`` the
-    bootstrap indices (B, m)."""
+    ``oob_error[n-1]`` is :func:`~kmlteach.ensembles.bagging`'s OOB error path (over the
+    points with at least one out-of-bag member among the first n); ``test_error[n-1]`` is
+    the error of the vote of the first n members on the test set (a tied vote says −1,
+    the first class, as ``bagging`` does); ``member_test_error`` per member;
+    ``grid_votes[n-1]`` the summed ±1 votes on a grid (if one was given); ``result`` the
+    ``BaggingResult`` itself."""
     oob_error: np.ndarray
     test_error: np.ndarray
     member_test_error: np.ndarray
     grid_votes: np.ndarray | None
-    samples: np.ndarray
+    result: object
 
 
 def bagging_curves(X, y, X_test, y_test, learner, n_estimators: int, seed: int = 0,
                    grid=None) -> BaggingCurves:
-    """Bag ``learner(X, y) -> model with .predict`` on bootstrap samples of size m and
-    record the OOB and test error of the first n members for every n (SL, bagging)."""
-    X = np.asarray(X, dtype=float)
-    y = np.asarray(y, dtype=float)
-    Xt = np.asarray(X_test, dtype=float)
+    """Bag ``learner`` with :func:`~kmlteach.ensembles.bagging` and record the OOB and test
+    error of the first n members for every n (SL, bagging), in one pass over the members."""
+    from ..ensembles import bagging
+
     yt = np.asarray(y_test, dtype=float)
-    rng = np.random.default_rng(seed)
-    m, B = len(y), int(n_estimators)
-    samples = rng.integers(0, m, size=(B, m))
-    P_tr, P_te = np.empty((B, m)), np.empty((B, len(yt)))
-    P_gr = None if grid is None else np.empty((B, len(grid)))
-    for b in range(B):
-        model = learner(X[samples[b]], y[samples[b]])
-        P_tr[b], P_te[b] = model.predict(X), model.predict(Xt)
-        if grid is not None:
-            P_gr[b] = model.predict(grid)
-    oob = np.ones((B, m), dtype=bool)
-    oob[np.arange(B)[:, None], samples] = False
-    votes = np.cumsum(np.where(oob, P_tr, 0.0), axis=0)
-    seen = np.cumsum(oob, axis=0) > 0
-    wrong = (np.where(votes >= 0, 1.0, -1.0) != y) & seen
-    oob_err = wrong.sum(1) / np.maximum(seen.sum(1), 1)
-    test_err = np.mean(np.where(np.cumsum(P_te, axis=0) >= 0, 1.0, -1.0) != yt, axis=1)
-    return BaggingCurves(oob_error=oob_err, test_error=test_err,
-                         member_test_error=np.mean(P_te != yt, axis=1),
-                         grid_votes=None if P_gr is None else np.cumsum(P_gr, axis=0),
-                         samples=samples)
+    res = bagging(X, y, learner, n_estimators=n_estimators, seed=seed)
+    P_te = np.array([np.asarray(e.predict(X_test), dtype=float) for e in res.estimators])
+    test_err = np.mean(np.where(np.cumsum(P_te, axis=0) > 0, 1.0, -1.0) != yt, axis=1)
+    votes = None
+    if grid is not None:
+        votes = np.cumsum([np.asarray(e.predict(grid), dtype=float) for e in res.estimators], axis=0)
+    return BaggingCurves(oob_error=np.asarray(res.oob_error_path, dtype=float), test_error=test_err,
+                         member_test_error=np.mean(P_te != yt, axis=1), grid_votes=votes, result=res)
 
 
 def plot_bagging_curves(curves: dict, ax=None, title=None):

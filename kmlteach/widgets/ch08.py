@@ -134,8 +134,9 @@ def make_bagging_explorer(X, y, X_test, y_test, n_estimators: int = 60, seed: in
     ensemble of n members for each (with the training points), and OOB/test error
     against n.
 
-    Controls: ``n`` (number of members). State: ``n``, and per learner name
-    ``{name: {"oob_error", "test_error", "member_test_error"}}`` under ``errors``.
+    Controls: ``n`` (number of members). State: ``n``, per learner name
+    ``{name: {"oob_error", "test_error", "member_test_error"}}`` under ``errors``, and the
+    bootstrap indices ``{name: (B, m) array}`` under ``samples``.
     """
     learners = learners or {"least squares (stable)": ridge_classifier,
                             "deep tree (unstable)": deep_tree}
@@ -151,7 +152,7 @@ def make_bagging_explorer(X, y, X_test, y_test, n_estimators: int = 60, seed: in
     for ax, name in zip(axes[:2], names):
         ims[name] = plot_signed_regions(curves[name].grid_votes[0], xlim, ylim, ax=ax, n=n_grid)
         plot_weighted_points(X, y, None, ax=ax, scale=14.0 * len(y))
-        label_axes(ax, "$x_1$", "$x_2$" if ax is axes[0] else "", f"{name}: vote of n members")
+        label_axes(ax, "$x_1$", "$x_2$" if ax is axes[0] else "", f"vote: {name}")
     ax_c = axes[2]
     colors = [OKABE_ITO["blue"], OKABE_ITO["vermillion"]]
     n_all = np.arange(1, n_estimators + 1)
@@ -175,12 +176,12 @@ def make_bagging_explorer(X, y, X_test, y_test, n_estimators: int = 60, seed: in
         errs = {}
         for name in names:
             c = curves[name]
-            ims[name].set_data(signed_image(c.grid_votes[n - 1], n_grid))
+            ims[name].set_data(signed_image(c.grid_votes[n - 1], n_grid, zero=-1.0))
             marks[name].set_data([n], [c.test_error[n - 1]])
             errs[name] = {"oob_error": float(c.oob_error[n - 1]), "test_error": float(c.test_error[n - 1]),
                           "member_test_error": float(np.mean(c.member_test_error[:n]))}
         nline.set_xdata([n, n])
-        ex.state.update(n=n, errors=errs)
+        ex.state.update(n=n, errors=errs, samples={k: c.result.samples for k, c in curves.items()})
         ex.set_readout("n = <b>%d</b> members &nbsp; " % n + " &nbsp;|&nbsp; ".join(
             f"{name}: test <b>{e['test_error']:.3f}</b>, OOB {e['oob_error']:.3f}, "
             f"one member on average {e['member_test_error']:.3f}" for name, e in errs.items()))
@@ -207,18 +208,13 @@ def make_tree_explorer(X, y, X_test, y_test, max_depth: int = 8, criterion: str 
     xlim, ylim = _box(np.r_[X, Xt], pad=0.03)
     grid = grid_points(xlim, ylim, n_grid)
     crits = ("gini", "entropy", "error")
-    majority = 1.0 if np.mean(y > 0) >= 0.5 else -1.0
     table = {}
     for crit in crits:
         for d in range(max_depth + 1):
-            if d == 0:
-                pg, ptr, pte, leaves = (np.full(len(grid), majority), np.full(len(y), majority),
-                                        np.full(len(yt), majority), 1)
-            else:
-                tree = decision_tree(X, y, max_depth=d, criterion=crit)
-                pg, ptr, pte, leaves = tree.predict(grid), tree.predict(X), tree.predict(Xt), tree.n_leaves
-            table[crit, d] = (signed_image(pg, n_grid, alpha=0.28), float(np.mean(ptr != y)),
-                              float(np.mean(pte != yt)), int(leaves))
+            tree = decision_tree(X, y, max_depth=d, criterion=crit)
+            table[crit, d] = (signed_image(tree.predict(grid), n_grid, alpha=0.28),
+                              float(np.mean(tree.predict(X) != y)),
+                              float(np.mean(tree.predict(Xt) != yt)), int(tree.n_leaves))
 
     fig, (ax, ax_e) = figure(10.5, 4.0, ncols=2, width_ratios=[1.25, 1])
     im = ax.imshow(table[criterion, 0][0], origin="lower", aspect="auto", interpolation="nearest",

@@ -37,7 +37,7 @@ from fractions import Fraction
 import numpy as np
 
 from kmlteach.datasets import moons
-from kmlteach.ensembles import (adaboost, bagging, decision_stump, decision_tree, papaya,
+from kmlteach.ensembles import (adaboost, bagging, decision_stump, decision_tree, papaya, prune,
                                 random_forest, toy_example)
 from kmlteach.plots import OKABE_ITO, figure, label_axes
 from kmlteach.plots.ch08 import (bagging_curves, plot_adaboost_bounds, plot_signed_regions,
@@ -53,7 +53,7 @@ rng = np.random.default_rng(SEED)
 # points, it returns a hypothesis whose weighted error
 # $$\varepsilon(h) = \sum_{i=1}^m D_i\,\mathbf 1[h(x_i) \ne y_i]$$
 # is a little below ½ — better than a coin flip, not more (SL; UML §10.1). The classic choice
-# is the **decision stump**, a threshold on one coordinate:
+# is the **decision stump**, a threshold on one coordinate (UML §10.1.1):
 # $$h_{j,\theta,s}(x) = s \text{ if } x_j \le \theta, \quad -s \text{ otherwise}, \qquad s \in \{\pm1\}.$$
 # `decision_stump(X, y, D)` returns the stump of smallest weighted error, i.e. it solves
 # weighted ERM over all features $j$, thresholds θ and signs $s$ exactly. Only the order of the
@@ -365,7 +365,10 @@ show(fig, alt="Log-log plot of the measured failure rate of the confidence-boost
 # tree of depth 1; in the plane, the leaves of any such tree are axis-parallel rectangles.
 #
 # Our papaya data put colour and softness on [0, 1]: the tasty papayas are those inside a
-# rectangle, and a few labels are flipped at random (taste is noisy).
+# rectangle, and 8 % of the labels are flipped at random (taste is noisy). Below is the tree of
+# depth 3 that the greedy learner of the next subsection grows with the entropy gain (the
+# counts are [not tasty, tasty]): its first tests cut out the tasty colour range, then the
+# softness.
 
 # %%
 Xp, yp, box = papaya(300, noise=0.08, seed=SEED)
@@ -373,6 +376,8 @@ Xp_val, yp_val, _ = papaya(300, noise=0.08, seed=SEED + 1)
 Xp_test, yp_test, _ = papaya(1000, noise=0.08, seed=SEED + 2)
 print(f"{len(yp)} training papayas, {int(np.sum(yp > 0))} tasty; the tasty box is colour in "
       f"[{box[0]:.2f}, {box[1]:.2f}], softness in [{box[2]:.2f}, {box[3]:.2f}]")
+taste = np.where(yp > 0, "tasty", "not tasty")         # trees take any labels
+print(decision_tree(Xp, taste, max_depth=3, criterion="entropy").export_text(["colour", "softness"]))
 
 # %% [markdown]
 # ### Growing a tree greedily: three gains (UML §18.2)
@@ -421,26 +426,27 @@ show(fig, alt="The three impurity functions of the fraction a of positive labels
 # ### Depth and pruning on held-out data
 #
 # Grown until its leaves are pure, a tree fits every training label — including the flipped
-# ones — and carves small rectangles around them. The held-out error shows the cost. The
-# simplest remedy is to limit the depth and choose it on a **validation** set that the tree did
-# not see; pruning a grown tree back (replacing a subtree by a leaf while the validation error
-# does not rise) follows the same principle (UML §18.2.2). We grow trees of every depth with
-# each gain, pick the depth of smallest validation error, and report the test error of that
-# tree on a third, independent sample.
+# ones — and carves small rectangles around them. The held-out error shows the cost. Two
+# remedies use a **validation** set that the tree did not see (UML §18.2.2 discusses pruning):
+#
+# * limit the depth, and choose the depth of smallest validation error;
+# * grow the full tree, then **prune** it bottom-up: replace a subtree by a leaf whenever the
+#   leaf makes no more validation mistakes than the subtree (reduced-error pruning, `prune`).
+#
+# For each gain we compare the full tree, the tree of the chosen depth and the pruned tree on
+# a third, independent test sample.
 
 # %%
-print(f"{'gain':8s} {'depth':>5s} {'leaves':>6s} {'train':>6s} {'valid.':>6s} {'test':>6s}")
+print(f"{'gain':8s} {'tree':>12s} {'depth':>5s} {'leaves':>6s} {'train':>6s} {'valid.':>6s} {'test':>6s}")
 chosen = {}
 for crit in ("error", "entropy", "gini"):
-    rows = []
-    for d in range(1, 11):
-        tree = decision_tree(Xp, yp, max_depth=d, criterion=crit)
-        rows.append((d, tree, np.mean(tree.predict(Xp_val) != yp_val)))
-    d_best, tree_best, val_best = min(rows, key=lambda r: (r[2], r[0]))   # ties: the smaller tree
     full = decision_tree(Xp, yp, criterion=crit)
-    chosen[crit] = d_best
-    for label, d, tr in ((f"{d_best}", d_best, tree_best), ("full", full.depth, full)):
-        print(f"{crit:8s} {label:>5s} {tr.n_leaves:6d} {np.mean(tr.predict(Xp) != yp):6.3f} "
+    by_depth = [decision_tree(Xp, yp, max_depth=d, criterion=crit) for d in range(full.depth + 1)]
+    val_err = [np.mean(tr.predict(Xp_val) != yp_val) for tr in by_depth]
+    chosen[crit] = int(np.argmin(val_err))                  # ties: the shallower tree
+    for label, tr in (("full", full), ("chosen depth", by_depth[chosen[crit]]),
+                      ("pruned", prune(full, Xp_val, yp_val))):
+        print(f"{crit:8s} {label:>12s} {tr.depth:5d} {tr.n_leaves:6d} {np.mean(tr.predict(Xp) != yp):6.3f} "
               f"{np.mean(tr.predict(Xp_val) != yp_val):6.3f} {np.mean(tr.predict(Xp_test) != yp_test):6.3f}")
 
 # %% [markdown]
@@ -453,7 +459,7 @@ for crit in ("error", "entropy", "gini"):
 from kmlteach.widgets.ch08 import make_tree_explorer
 
 tree_view = make_tree_explorer(Xp, yp, Xp_test, yp_test, max_depth=8, rectangle=box)
-tree_view.controls["depth"].value = chosen["gini"]
+tree_view.controls["depth"].value = min(chosen["gini"], 8)
 show(tree_view.fig, alt="Left: the papaya training points in the colour-softness square, the "
                         "dashed true tasty box, and the rectangles of a Gini tree of the depth "
                         "chosen on validation data, which roughly cover the box. Right: training "
@@ -613,8 +619,8 @@ check("08.training_bound", training_bound)
 # **Exercise 4 (out-of-bag error).** `predictions[b, i]` is the ±1 prediction of member $b$ on
 # training point $i$, and `samples[b]` holds the $m$ indices of member $b$'s bootstrap sample.
 # Point $i$'s OOB vote adds the predictions of the members whose sample does not contain $i$ and
-# says $+1$ iff the sum is ≥ 0. Return the fraction of wrong OOB votes among the points that
-# have at least one OOB member.
+# says $+1$ iff the sum is > 0 (a tie says $-1$, as `bagging` does). Return the fraction of
+# wrong OOB votes among the points that have at least one OOB member.
 
 # %%
 def oob_error(predictions, samples, y):
@@ -625,7 +631,7 @@ def oob_error(predictions, samples, y):
         oob[b, samples[b]] = False
     votes = np.sum(np.where(oob, predictions, 0.0), axis=0)
     has = oob.any(axis=0)
-    pred = np.where(votes >= 0, 1.0, -1.0)
+    pred = np.where(votes > 0, 1.0, -1.0)
     return np.mean(pred[has] != y[has])
     ### END SOLUTION
 
