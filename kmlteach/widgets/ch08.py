@@ -235,7 +235,7 @@ def make_tree_explorer(X, y, X_test, y_test, max_depth: int = 8, criterion: str 
                                   lw=2, label=f"{'training' if key == 'train' else 'held-out'} error")
     dline = ax_e.axvline(0, color=OKABE_ITO["black"], lw=1, alpha=0.5)
     ax_e.set_xlim(-0.3, max_depth + 0.3)
-    ax_e.set_ylim(0, max(0.55, max(v[2] for v in table.values()) + 0.05))
+    ax_e.set_ylim(0, 1.3 * max(max(v[1], v[2]) for v in table.values()) + 0.01)
     ax_e.legend(fontsize=8, loc="upper right")
     label_axes(ax_e, "maximum depth", "error", "error against depth")
 
