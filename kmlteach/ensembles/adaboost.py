@@ -17,7 +17,7 @@ from typing import Callable
 import numpy as np
 
 from .._validation import _describe, check_binary_labels, check_int, check_X
-from .stumps import Stump, _stump_from_order, decision_stump, presort
+from .stumps import Stump, _stump_from_order, decision_stump, presort, sorted_values
 
 __all__ = ["AdaBoostResult", "adaboost", "EPSILON_FLOOR", "ALPHA_CAP"]
 
@@ -137,6 +137,7 @@ def adaboost(X, y, T, weak_learner: Callable = decision_stump) -> AdaBoostResult
                         f"{_describe(weak_learner)}")
     fast = weak_learner is decision_stump
     order = presort(X) if fast else None
+    Xs = sorted_values(X, order) if fast else None
 
     Ds = np.empty((T, m))
     alphas, eps_list, Zs, hs, errs = [], [], [], [], []
@@ -145,7 +146,7 @@ def adaboost(X, y, T, weak_learner: Callable = decision_stump) -> AdaBoostResult
     stopped = "T rounds"
     for t in range(1, T + 1):
         if fast:
-            h = _stump_from_order(X, order, y, D)
+            h = _stump_from_order(X, order, Xs, y, D)
         else:
             h = weak_learner(X, y, D.copy())
         pred = _checked_predictions(h, X, m)

@@ -21,7 +21,7 @@ import numpy as np
 from .._jit import jit
 from .._validation import as_vector, check_binary_labels, check_X
 
-__all__ = ["Stump", "decision_stump", "presort"]
+__all__ = ["Stump", "decision_stump", "presort", "sorted_values"]
 
 # Two candidate errors closer than this (relative to the total weight) count as equal,
 # so that rounding in the running sums never decides between two exact ties: the first
@@ -101,31 +101,41 @@ def decision_stump(X, y, D=None) -> Stump:
     X = check_X(X)
     y = check_binary_labels(y, "y", n=X.shape[0])
     D = _check_D(D, X.shape[0])
-    return _stump_from_order(X, presort(X), y, D)
+    order = presort(X)
+    return _stump_from_order(X, order, sorted_values(X, order), y, D)
 
 
-def _stump_from_order(X: np.ndarray, order: np.ndarray, y: np.ndarray, D: np.ndarray) -> Stump:
-    """The search on a presorted ``order`` (no validation: callers have checked)."""
-    j, theta, s = _decision_stump_kernel(X, order, y, D)
+def sorted_values(X: np.ndarray, order: np.ndarray) -> np.ndarray:
+    """(d, m) array whose row j is feature j sorted: X[order[j], j] (contiguous)."""
+    return np.ascontiguousarray(np.take_along_axis(X, order.T, axis=0).T)
+
+
+def _stump_from_order(X: np.ndarray, order: np.ndarray, Xs: np.ndarray, y: np.ndarray,
+                      D: np.ndarray) -> Stump:
+    """The search on a presorted ``order`` and its sorted values ``Xs`` (no validation:
+    callers have checked)."""
+    j, theta, s = _decision_stump_kernel(Xs, order, y * D)
     j = int(j)
     pred = np.where(X[:, j] <= theta, s, -s)
     return Stump(feature=j, threshold=float(theta), sign=float(s),
                  error=float(np.sum(D[pred != y])))
 
 
-@jit(warmup=lambda: (np.array([[0.0, 1.0], [1.0, 0.0], [2.0, 2.0]]),
-                     np.array([[0, 1, 2], [1, 0, 2]], dtype=np.int64),
-                     np.array([1.0, -1.0, 1.0]), np.full(3, 1 / 3)))
-def _decision_stump_kernel(X, order, y, D):
-    """Sweep every feature in sorted order; return (feature, threshold, sign)."""
-    m, d = X.shape
+@jit(warmup=lambda: (np.array([[0.0, 1.0, 2.0], [0.0, 1.0, 2.0]]),
+                     np.array([[0, 1, 2], [1, 0, 2]], dtype=np.int64), np.array([0.3, -0.3, 0.4])))
+def _decision_stump_kernel(Xs, order, yD):
+    """Sweep every feature in sorted order; return (feature, threshold, sign).
+
+    Xs[j, k] = x_{order[j, k], j} (sorted values), yD[i] = y_i D_i (signed weights).
+    """
+    d, m = Xs.shape
     w_pos = 0.0
     w_neg = 0.0
     for i in range(m):
-        if y[i] > 0:
-            w_pos += D[i]
+        if yD[i] > 0:
+            w_pos += yD[i]
         else:
-            w_neg += D[i]
+            w_neg -= yD[i]
     tol = _TIE * (w_pos + w_neg)
     # the constant stumps (θ = +inf: h = s everywhere): s = +1 errs on the negatives
     if w_neg <= w_pos + tol:
@@ -136,13 +146,13 @@ def _decision_stump_kernel(X, order, y, D):
         pos_left = 0.0
         neg_left = 0.0
         for k in range(m - 1):
-            i = order[j, k]
-            if y[i] > 0:
-                pos_left += D[i]
+            w = yD[order[j, k]]
+            if w > 0:
+                pos_left += w
             else:
-                neg_left += D[i]
-            a = X[i, j]
-            b = X[order[j, k + 1], j]
+                neg_left -= w
+            a = Xs[j, k]
+            b = Xs[j, k + 1]
             if a == b:          # no threshold between equal values
                 continue
             theta = 0.5 * a + 0.5 * b                    # (no overflow for huge values)
