@@ -277,7 +277,8 @@ for eps, col in ((0.1, OKABE_ITO["blue"]), (0.3, OKABE_ITO["vermillion"]), (0.45
 ax.axhline(1.0, color=OKABE_ITO["grey"], ls=":", lw=1.2)
 ax.set_ylim(0.4, 1.6)
 ax.legend(fontsize=8)
-label_axes(ax, "α", "Z(α) = ε e^α + (1 − ε) e^−α", "each Z_t is minimised by AdaBoost's α (dots)")
+label_axes(ax, "α", r"$Z(\alpha) = \varepsilon e^{\alpha} + (1-\varepsilon)e^{-\alpha}$",
+           "each Z_t is minimised by AdaBoost's α (dots)")
 show(fig, alt="Three convex curves Z(alpha) for epsilon 0.1, 0.3 and 0.45. Each has its minimum, "
               "marked by a dot, at alpha = one half log((1 - epsilon)/epsilon), below 1; the smaller "
               "epsilon, the lower and further right the minimum.")
