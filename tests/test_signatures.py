@@ -187,3 +187,41 @@ def test_cli_subcommands_still_exist():
         with pytest.raises(SystemExit) as exc:
             main([cmd, "--help"])
         assert exc.value.code == 0
+def test_ensemble_signatures():
+    from kmlteach import ensembles
+
+    X, y = _sample(2, 40)
+    h = ensembles.decision_stump(X, y)
+    assert {"feature", "threshold", "sign", "error"} <= {f.name for f in dataclasses.fields(h)}
+    assert h.predict(X).shape == (40,) and h.sign in (1.0, -1.0)
+    D = np.linspace(1, 2, 40) / np.linspace(1, 2, 40).sum()
+    assert ensembles.decision_stump(X, y, D=D).error == pytest.approx(D[ensembles.decision_stump(
+        X, y, D=D).predict(X) != y].sum())
+    r = ensembles.adaboost(X, y, 5, weak_learner=ensembles.decision_stump)
+    _frozen(r)
+    R = len(r.alphas)
+    assert r.epsilons.shape == r.Z.shape == r.training_error.shape == (R,) and len(r.stumps) == R
+    assert r.D.shape == (R, 40) and np.allclose(r.D[0], 1 / 40)
+    np.testing.assert_allclose(r.decision_function(X), sum(a * s.predict(X) for a, s in zip(r.alphas, r.stumps)))
+    assert set(r.predict(X).tolist()) <= {-1.0, 1.0}
+    with pytest.raises(ValueError, match="y"):
+        ensembles.adaboost(X, np.where(y > 0, 1.0, 0.0), 5)
+    with pytest.raises(ValueError, match="T"):
+        ensembles.adaboost(X, y, 0)
+
+
+def test_tree_bagging_forest_signatures():
+    from kmlteach import ensembles
+
+    X, y = _sample(3, 60)
+    t = ensembles.decision_tree(X, y, max_depth=None, criterion="gini", min_samples_leaf=1,
+                                max_features=None, seed=0)
+    _frozen(t)
+    assert t.predict(X).shape == (60,) and isinstance(t.depth, int) and isinstance(t.n_leaves, int)
+    ys = np.where(y > 0, "yes", "no")
+    assert set(ensembles.decision_tree(X, ys, criterion="entropy").predict(X)) <= {"yes", "no"}
+    b = ensembles.bagging(X, ys, lambda Xb, yb: ensembles.decision_tree(Xb, yb), 5, 0)
+    _frozen(b)
+    assert len(b.estimators) == 5 and 0 <= b.oob_error <= 1 and set(b.predict(X)) <= {"yes", "no"}
+    f = ensembles.random_forest(X, y, n_trees=5, max_features="sqrt", max_depth=None, seed=0)
+    assert len(f.estimators) == 5 and 0 <= f.oob_error <= 1 and f.predict(X).shape == (60,)

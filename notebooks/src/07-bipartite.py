@@ -323,4 +323,5 @@ check("07.precision_at_k", precision_at_k)
 #   violating labelling needs only a sort and a loop over $(a, b)$, so SGD can train for
 #   $F_1$ or precision@k directly.
 #
-# Next: [08 · Boosting and ensembles](08-boosting.ipynb).
+# Next: [08 · Boosting and ensembles](08-boosting.ipynb) — many weak rules combined into one
+# strong predictor: AdaBoost, decision trees, bagging and random forests.

@@ -1,0 +1,92 @@
+"""Random forests (SL "bagged trees++", after Breiman 2001).
+
+Bagged decision trees in which every split looks only at a fresh random subset of
+``max_features`` features (√d by default): the trees become individually a little
+worse and less alike, and their vote better. The OOB error comes for free as in
+:func:`bagging`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .._validation import check_choice, check_int, check_multiclass_labels, check_rng, check_X
+from .bagging import BaggingResult, _bag, _check_count
+from .trees import CRITERIA, DecisionTree, _check_depth, _grow, resolve_max_features
+
+__all__ = ["RandomForestResult", "random_forest"]
+
+
+@dataclass(frozen=True, eq=False)
+class RandomForestResult(BaggingResult):
+    """A random forest: a :class:`BaggingResult` whose members are :class:`DecisionTree`.
+
+    Extra attributes: ``max_features`` (the number of features examined per split),
+    ``max_depth`` (None = unlimited), ``criterion``.
+    """
+
+    max_features: int = 0
+    max_depth: int | None = None
+    criterion: str = "gini"
+
+    def _member_indices(self, est, X: np.ndarray) -> np.ndarray:
+        if isinstance(est, DecisionTree):          # trees share the forest's classes
+            return est.value[est.apply(X)]
+        return super()._member_indices(est, X)
+
+
+def random_forest(X, y, n_trees=100, max_features="sqrt", max_depth=None, seed=0,
+                  criterion: str = "gini", min_samples_leaf: int = 1) -> RandomForestResult:
+    """A random forest (SL ensembles slides; Breiman 2001) with the out-of-bag error.
+
+    Parameters
+    ----------
+    X : array (m, d)
+    y : array (m,) of any sortable labels (at least two classes)
+    n_trees : int ≥ 1
+        Number of bootstrap samples and trees.
+    max_features : None, "sqrt", "log2", int or float (fraction), default "sqrt"
+        Features examined per split, drawn afresh at every split, as in scikit-learn;
+        None (all features) gives bagged trees.
+    max_depth : int or None
+        Depth limit of each tree (None: grown until pure).
+    seed : int or None
+        Seeds the bootstrap samples and the feature sampling; same seed, same forest.
+    criterion : "gini", "entropy" or "error"
+    min_samples_leaf : int ≥ 1
+
+    Returns
+    -------
+    RandomForestResult
+        ``.predict(X)``, ``.oob_error``, ``.estimators`` (the trees, each predicting the
+        original labels), ``.samples``, ``.oob_error_path``, ``.n_oob``,
+        ``.n_never_oob``, ``.votes(X)``.
+
+    Notes
+    -----
+    Each tree is :func:`decision_tree` grown on its bootstrap sample with repeated points
+    repeated (computed on the distinct points weighted by their multiplicity, which
+    gives the same tree), so ``min_samples_leaf`` counts repetitions. A bootstrap sample with a
+    single class gives a one-leaf tree.
+    """
+    X = check_X(X)
+    classes, yi = check_multiclass_labels(y, "y", n=X.shape[0])
+    B = _check_count(n_trees, "n_trees", X.shape[0])
+    n_feat = resolve_max_features(max_features, X.shape[1])
+    depth = _check_depth(max_depth)
+    crit = CRITERIA.index(check_choice(criterion, "criterion", CRITERIA))
+    leaf = check_int(min_samples_leaf, "min_samples_leaf", minimum=1, maximum=X.shape[0])
+    rng = check_rng(seed)
+
+    def fit(idx, r):
+        count = np.bincount(idx, minlength=X.shape[0])
+        rows = np.flatnonzero(count)            # grow on distinct rows, weighted by count
+        tree = _grow(X[rows], yi[rows], classes, depth, crit, leaf, n_feat,
+                     int(r.integers(0, 2**31 - 1)), weights=count[rows].astype(np.float64))
+        return tree, tree.value[tree.apply(X)]
+
+    fields = _bag(X.shape[0], len(classes), yi, B, rng, fit)
+    return RandomForestResult(classes=classes, n_features=X.shape[1], max_features=n_feat,
+                              max_depth=max_depth, criterion=CRITERIA[crit], **fields)

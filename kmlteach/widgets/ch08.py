@@ -1,0 +1,339 @@
+"""Widgets of chapter 08 (boosting and ensembles; SL boosting/bagging/forests, UML §18).
+
+* :func:`make_adaboost_stepper` — step through the rounds of AdaBoost: marker area ∝ D_t,
+  the stump h_t, the regions of sign(Σ_{s≤t} α_s h_s), and the training error against
+  Π Z_s and exp(−2Σγ_s²) on a log scale.
+* :func:`make_bagging_explorer` — the number of bootstrap members: OOB and test error
+  of a stable learner (least squares) beside an unstable one (a deep tree).
+* :func:`make_tree_explorer` — a decision tree grown to a chosen depth on the papaya
+  data: its rectangles, training and held-out error.
+
+Every run is computed once when the widget is built; a control change only picks the
+precomputed numbers and updates artists (``set_data``, ``set_sizes``, ``set_offsets``).
+"""
+
+from __future__ import annotations
+
+import ipywidgets as W
+import numpy as np
+
+from ..ensembles import adaboost, decision_tree
+from ..plots import OKABE_ITO, figure, label_axes
+from ..plots.ch08 import (_stump_box, bagging_curves, bound_curves, grid_points,
+                          plot_adaboost_bounds, plot_signed_regions, plot_stump,
+                          plot_weighted_points, ridge_classifier, signed_image, stump_segment)
+from ._base import Explorer, int_slider
+
+__all__ = ["make_adaboost_stepper", "make_bagging_explorer", "make_tree_explorer", "make_recap_quiz",
+           "QUIZ", "quiz_html"]
+
+
+def _box(X, pad=0.08):
+    lo, hi = X.min(axis=0), X.max(axis=0)
+    span = np.maximum(hi - lo, 1e-9)
+    return (lo[0] - pad * span[0], hi[0] + pad * span[0]), (lo[1] - pad * span[1], hi[1] + pad * span[1])
+
+
+def _frozen(ex: Explorer) -> Explorer:
+    """Keep the layout of the first render: later redraws skip constrained layout."""
+    ex.fig.set_layout_engine("none")
+    return ex
+
+
+def _step_buttons(slider: W.IntSlider):
+    back = W.Button(description="◀ back", layout=W.Layout(width="80px"))
+    fwd = W.Button(description="next ▶", layout=W.Layout(width="80px"))
+    back.on_click(lambda _b: setattr(slider, "value", max(slider.min, slider.value - 1)))
+    fwd.on_click(lambda _b: setattr(slider, "value", min(slider.max, slider.value + 1)))
+    return back, fwd
+
+
+def make_adaboost_stepper(X, y, T: int = 20, n_grid: int = 120, scale: float = 2400.0,
+                          result=None) -> Explorer:
+    """Step t = 1..T through AdaBoost on 2-D data (SL AdaBoost; UML §10.2).
+
+    Controls: ``t`` (slider), ``back`` / ``next`` (buttons). State: ``t``, ``epsilon``,
+    ``alpha``, ``Z``, ``gamma``, ``prod_Z``, ``exp_bound``, ``training_error``, ``D`` (the
+    distribution round t used), ``stump`` (feature, threshold, sign).
+    """
+    X = np.asarray(X, dtype=float)
+    y = np.asarray(y, dtype=float)
+    res = adaboost(X, y, T) if result is None else result
+    R = len(res.alphas)
+    xlim, ylim = _box(X)
+    grid = grid_points(xlim, ylim, n_grid)
+    # the whole run, once: per-round stump votes on the grid, cumulated with α
+    F = np.cumsum(np.asarray(res.alphas)[:, None] * np.array([h.predict(grid) for h in res.stumps]),
+                  axis=0)
+    prod_z = np.cumprod(res.Z)
+    _, exp_b = bound_curves(res.epsilons)
+
+    fig, (ax_d, ax_h, ax_b) = figure(12.0, 3.9, ncols=3, width_ratios=[1, 1, 1.15])
+    line, patch = plot_stump(res.stumps[0], xlim, ylim, ax=ax_d)
+    pts = plot_weighted_points(X, y, res.D[0], ax=ax_d, scale=scale)
+    ax_d.legend(fontsize=7.5, loc="upper right", markerscale=0.5)
+    label_axes(ax_d, "$x_1$", "$x_2$", "round t: weights D_t and stump h_t")
+    im = plot_signed_regions(F[0], xlim, ylim, ax=ax_h, n=n_grid)
+    plot_weighted_points(X, y, None, ax=ax_h, scale=0.35 * scale)
+    (wrong,) = ax_h.plot([], [], "x", color=OKABE_ITO["black"], ms=9, mew=2, label="misclassified")
+    ax_h.legend(fontsize=7.5, loc="upper right")
+    label_axes(ax_h, "$x_1$", "", "ensemble sign(Σ α_s h_s), s ≤ t")
+    plot_adaboost_bounds(res.training_error, res.Z, res.epsilons, len(y), ax=ax_b,
+                         title="training error and its bounds")
+    tline = ax_b.axvline(1, color=OKABE_ITO["black"], lw=1, alpha=0.5)
+    masks = {lab: y == lab for lab in (-1.0, 1.0)}
+    preds = np.sign(np.cumsum(np.asarray(res.alphas)[:, None]
+                              * np.array([h.predict(X) for h in res.stumps]), axis=0))
+    preds[preds == 0] = 1.0
+
+    slider_t = int_slider("round t", 1, 1, R, width="360px")
+    slider_t.continuous_update = True
+    back, fwd = _step_buttons(slider_t)
+    controls = {"back": back, "t": slider_t, "next": fwd}
+
+    def update(ex: Explorer) -> None:
+        t = int(ex.controls["t"].value)
+        k = t - 1
+        h = res.stumps[k]
+        D = res.D[k]
+        for lab, art in pts.items():
+            art.set_sizes(scale * D[masks[lab]])
+        line.set_data(*stump_segment(h, xlim, ylim))
+        x0, y0, w, hh = _stump_box(h, xlim, ylim)
+        patch.set_bounds(x0, y0, w, hh)
+        im.set_data(signed_image(F[k], n_grid))
+        bad = preds[k] != y
+        wrong.set_data(X[bad, 0], X[bad, 1])
+        tline.set_xdata([t, t])
+        eps = float(res.epsilons[k])
+        st = ex.state
+        st.update(t=t, epsilon=eps, alpha=float(res.alphas[k]), Z=float(res.Z[k]), gamma=0.5 - eps,
+                  prod_Z=float(prod_z[k]), exp_bound=float(exp_b[k]),
+                  training_error=float(res.training_error[k]), D=D,
+                  stump=(int(h.feature), float(h.threshold), float(h.sign)))
+        side = "≤" if h.sign > 0 else ">"
+        ex.set_readout(
+            f"round <b>t = {t}</b> of {R}: stump h_t = +1 iff x<sub>{int(h.feature) + 1}</sub> {side} "
+            f"{float(h.threshold):.3g} &nbsp; ε<sub>t</sub> = <b>{eps:.4f}</b> &nbsp; "
+            f"α<sub>t</sub> = <b>{st['alpha']:.4f}</b> &nbsp; Z<sub>t</sub> = {st['Z']:.4f} "
+            f"&nbsp; γ<sub>t</sub> = {st['gamma']:.4f}<br>training error {st['training_error']:.4f} "
+            f"≤ Π Z = {st['prod_Z']:.4f} ≤ exp(−2Σγ²) = {st['exp_bound']:.4f}")
+
+    return _frozen(Explorer(fig, controls, update, layout_rows=[["back", "t", "next"]],
+                            title="AdaBoost, round by round", css_class="kml-adaboost-stepper"))
+
+
+def deep_tree(X, y):
+    """The unstable learner of the bagging comparison: a fully grown Gini tree."""
+    return decision_tree(X, y)
+
+
+def make_bagging_explorer(X, y, X_test, y_test, n_estimators: int = 60, seed: int = 0,
+                          n_grid: int = 90, learners=None) -> Explorer:
+    """Bagging a stable and an unstable learner (SL, bagging): regions of the bagged
+    ensemble of n members for each (with the training points), and OOB/test error
+    against n.
+
+    Controls: ``n`` (number of members). State: ``n``, per learner name
+    ``{name: {"oob_error", "test_error", "member_test_error"}}`` under ``errors``, and the
+    bootstrap indices ``{name: (B, m) array}`` under ``samples``.
+    """
+    learners = learners or {"least squares (stable)": ridge_classifier,
+                            "deep tree (unstable)": deep_tree}
+    X = np.asarray(X, dtype=float)
+    xlim, ylim = _box(np.r_[X, np.asarray(X_test, dtype=float)])
+    grid = grid_points(xlim, ylim, n_grid)
+    curves = {name: bagging_curves(X, y, X_test, y_test, fn, n_estimators, seed, grid=grid)
+              for name, fn in learners.items()}
+    names = list(curves)
+
+    fig, axes = figure(12.0, 3.8, ncols=3, width_ratios=[1, 1, 1.2])
+    ims = {}
+    for ax, name in zip(axes[:2], names):
+        ims[name] = plot_signed_regions(curves[name].grid_votes[0], xlim, ylim, ax=ax, n=n_grid)
+        plot_weighted_points(X, y, None, ax=ax, scale=14.0 * len(y))
+        label_axes(ax, "$x_1$", "$x_2$" if ax is axes[0] else "", f"vote: {name}")
+    ax_c = axes[2]
+    colors = [OKABE_ITO["blue"], OKABE_ITO["vermillion"]]
+    n_all = np.arange(1, n_estimators + 1)
+    marks = {}
+    for name, col in zip(names, colors):
+        c = curves[name]
+        ax_c.plot(n_all, c.test_error, "-", color=col, lw=2, label=f"{name}: test")
+        ax_c.plot(n_all, c.oob_error, "--", color=col, lw=1.5, label=f"{name}: OOB")
+        (marks[name],) = ax_c.plot([], [], "o", color=col, ms=8)
+    nline = ax_c.axvline(1, color=OKABE_ITO["black"], lw=1, alpha=0.5)
+    top = max(max(c.test_error.max(), c.oob_error.max()) for c in curves.values())
+    ax_c.set_ylim(0, 1.5 * top)
+    ax_c.legend(fontsize=7, loc="upper right", ncol=2)
+    label_axes(ax_c, "number of bootstrap members n", "error", "OOB (dashed) and test (solid) error")
+
+    controls = {"n": int_slider("members n", 1, 1, n_estimators, width="420px")}
+    controls["n"].continuous_update = True
+
+    def update(ex: Explorer) -> None:
+        n = int(ex.controls["n"].value)
+        errs = {}
+        for name in names:
+            c = curves[name]
+            ims[name].set_data(signed_image(c.grid_votes[n - 1], n_grid, zero=-1.0))
+            marks[name].set_data([n], [c.test_error[n - 1]])
+            errs[name] = {"oob_error": float(c.oob_error[n - 1]), "test_error": float(c.test_error[n - 1]),
+                          "member_test_error": float(np.mean(c.member_test_error[:n]))}
+        nline.set_xdata([n, n])
+        ex.state.update(n=n, errors=errs, samples={k: c.result.samples for k, c in curves.items()})
+        ex.set_readout("n = <b>%d</b> members &nbsp; " % n + " &nbsp;|&nbsp; ".join(
+            f"{name}: test <b>{e['test_error']:.3f}</b>, OOB {e['oob_error']:.3f}, "
+            f"one member on average {e['member_test_error']:.3f}" for name, e in errs.items()))
+
+    return _frozen(Explorer(fig, controls, update, title="Bagging: stable vs unstable learner",
+                            css_class="kml-bagging-explorer"))
+
+
+def make_tree_explorer(X, y, X_test, y_test, max_depth: int = 8, criterion: str = "gini",
+                       n_grid: int = 120, rectangle=None, xlabel="colour", ylabel="softness") -> Explorer:
+    """Grow a decision tree on 2-D data depth by depth (UML §18.2): its leaves are
+    axis-parallel rectangles. ``rectangle = (x0, x1, y0, y1)`` draws the true concept
+    (the papaya box) dashed.
+
+    Controls: ``depth`` (0 = one leaf), ``criterion``. State: ``depth``, ``criterion``,
+    ``train_error``, ``test_error``, ``n_leaves``.
+    """
+    from matplotlib.patches import Rectangle
+
+    X = np.asarray(X, dtype=float)
+    y = np.asarray(y, dtype=float)
+    Xt = np.asarray(X_test, dtype=float)
+    yt = np.asarray(y_test, dtype=float)
+    xlim, ylim = _box(np.r_[X, Xt], pad=0.03)
+    grid = grid_points(xlim, ylim, n_grid)
+    crits = ("gini", "entropy", "error")
+    table = {}
+    for crit in crits:
+        for d in range(max_depth + 1):
+            tree = decision_tree(X, y, max_depth=d, criterion=crit)
+            table[crit, d] = (signed_image(tree.predict(grid), n_grid, alpha=0.28),
+                              float(np.mean(tree.predict(X) != y)),
+                              float(np.mean(tree.predict(Xt) != yt)), int(tree.n_leaves))
+
+    fig, (ax, ax_e) = figure(10.5, 4.0, ncols=2, width_ratios=[1.25, 1])
+    im = ax.imshow(table[criterion, 0][0], origin="lower", aspect="auto", interpolation="nearest",
+                   extent=(xlim[0], xlim[1], ylim[0], ylim[1]), zorder=0)
+    plot_weighted_points(X, y, None, ax=ax, scale=14.0 * len(y))
+    if rectangle is not None:
+        x0, x1, y0, y1 = rectangle
+        ax.add_patch(Rectangle((x0, y0), x1 - x0, y1 - y0, fill=False, ls="--", lw=1.8,
+                               color=OKABE_ITO["black"], label="true concept", zorder=4))
+    ax.set_xlim(xlim)
+    ax.set_ylim(ylim)
+    ax.legend(fontsize=7.5, loc="upper right")
+    label_axes(ax, xlabel, ylabel, "tree regions (training points)")
+    depths = np.arange(max_depth + 1)
+    lines = {}
+    for key, ls, col in (("train", "-", OKABE_ITO["blue"]), ("test", "-", OKABE_ITO["vermillion"])):
+        (lines[key],) = ax_e.plot(depths, np.zeros(len(depths)), ls, marker="o", ms=4, color=col,
+                                  lw=2, label=f"{'training' if key == 'train' else 'held-out'} error")
+    dline = ax_e.axvline(0, color=OKABE_ITO["black"], lw=1, alpha=0.5)
+    ax_e.set_xlim(-0.3, max_depth + 0.3)
+    ax_e.set_ylim(0, 1.3 * max(max(v[1], v[2]) for v in table.values()) + 0.01)
+    ax_e.legend(fontsize=8, loc="upper right")
+    label_axes(ax_e, "maximum depth", "error", "error against depth")
+
+    controls = {"depth": int_slider("max depth", 0, 0, max_depth, width="320px"),
+                "criterion": W.ToggleButtons(options=list(crits), value=criterion,
+                                             style={"button_width": "70px"})}
+    controls["depth"].continuous_update = True
+
+    def update(ex: Explorer) -> None:
+        d = int(ex.controls["depth"].value)
+        crit = ex.controls["criterion"].value
+        img, tr, te, leaves = table[crit, d]
+        im.set_data(img)
+        lines["train"].set_ydata([table[crit, k][1] for k in depths])
+        lines["test"].set_ydata([table[crit, k][2] for k in depths])
+        dline.set_xdata([d, d])
+        ex.state.update(depth=d, criterion=crit, train_error=tr, test_error=te, n_leaves=leaves)
+        ex.set_readout(f"max depth <b>{d}</b>, gain: {crit} &nbsp; leaves: {leaves} &nbsp; "
+                       f"training error <b>{tr:.3f}</b> &nbsp; held-out error <b>{te:.3f}</b>")
+
+    return _frozen(Explorer(fig, controls, update, layout_rows=[["depth", "criterion"]],
+                            title="Growing a decision tree", css_class="kml-tree-explorer"))
+
+
+# the recap quiz ------------------------------------------------------------------------------
+
+QUIZ = [
+    ("In round t, AdaBoost's weak hypothesis has weighted error ε_t = 0.25. By which factor "
+     "(before normalising) is the weight of a misclassified point multiplied?",
+     ["√3 ≈ 1.73", "3", "1/√3 ≈ 0.58", "0.75"], 0,
+     "The factor is e^{α_t} with α_t = ½ ln((1 − ε)/ε) = ½ ln 3, so e^{α_t} = √3; a correct "
+     "point is multiplied by 1/√3."),
+    ("Right after the update D_t → D_{t+1}, how much of the mass of D_{t+1} sits on the points "
+     "that h_t misclassified?",
+     ["ε_t", "exactly ½", "1 − ε_t", "it depends on the data"], 1,
+     "ε e^{α} / Z = ε√((1−ε)/ε) / (2√(ε(1−ε))) = ½: h_t itself is a coin flip under D_{t+1}, so "
+     "the next round must find something new."),
+    ("The rounds had edges γ_t = ½ − ε_t. Which statement about the training error of "
+     "sign(Σ α_t h_t) is guaranteed?",
+     ["it is ≤ Σ_t ε_t", "it decreases every round", "it is ≤ Π_t Z_t ≤ exp(−2 Σ_t γ_t²)",
+      "it equals Π_t Z_t"], 2,
+     "The bound Π Z_t falls every round (each Z_t < 1), but the training error itself may go "
+     "up for a round; it only stays below the bound."),
+    ("Bagging a learner helps most when the learner is …",
+     ["stable, like least squares on a few features", "unstable, like a fully grown decision tree",
+      "already a majority vote", "trained on the whole sample each time"], 1,
+     "Averaging many bootstrap versions removes variance; a stable learner has little variance "
+     "to remove, so its bagged version looks like the single model."),
+    ("About which fraction of the training points is out of bag for one bootstrap sample of "
+     "size m (m large)?",
+     ["1/m", "about 10 %", "about 37 % (≈ e^{−1})", "about 63 %"], 2,
+     "A point is missed by all m draws with probability (1 − 1/m)^m → e^{−1} ≈ 0.368."),
+]
+
+
+def make_recap_quiz(questions=None) -> W.VBox:
+    """Five multiple-choice questions that check themselves: choosing an option shows ✓ or ✗
+    and the explanation. ``quiz.children[i]`` is question i's box; ``quiz.answer(i, k)`` picks
+    option k programmatically; ``quiz.score()`` counts correct answers."""
+    questions = questions or QUIZ
+    boxes, radios, feedback = [], [], []
+    for i, (q, options, correct, why) in enumerate(questions):
+        radio = W.RadioButtons(options=[(o, k) for k, o in enumerate(options)], value=None,
+                               layout=W.Layout(width="auto"))
+        out = W.HTML("")
+
+        def on_pick(change, correct=correct, why=why, out=out):
+            if change["new"] is None:
+                return
+            ok = change["new"] == correct
+            out.value = (f"<span style='color:{OKABE_ITO['green'] if ok else OKABE_ITO['vermillion']}'>"
+                         f"<b>{'✓ right' if ok else '✗ not quite'}.</b></span> {why if ok else 'Try again.'}")
+
+        radio.observe(on_pick, names="value")
+        radios.append(radio)
+        feedback.append(out)
+        boxes.append(W.VBox([W.HTML(f"<b>{i + 1}.</b> {q}"), radio, out]))
+    quiz = W.VBox(boxes)
+    quiz.add_class("kml-quiz")
+
+    def answer(i, k):
+        radios[i].value = k
+        return feedback[i].value
+
+    quiz.answer = answer
+    quiz.score = lambda: sum(r.value == q[2] for r, q in zip(radios, questions))
+    return quiz
+
+
+def quiz_html(questions=None) -> str:
+    """The quiz as static HTML (the fallback where widgets do not run): questions, lettered
+    options, and each answer folded in a ``<details>`` block."""
+    import html
+
+    parts = []
+    for i, (q, options, correct, why) in enumerate(questions or QUIZ):
+        opts = "".join(f"<li>{html.escape(o)}</li>" for o in options)
+        parts.append(f"<p><b>{i + 1}.</b> {html.escape(q)}</p><ol type='a'>{opts}</ol>"
+                     f"<details><summary>answer</summary>({'abcd'[correct]}) "
+                     f"{html.escape(why)}</details>")
+    return "<div class='kml-quiz-static'>" + "".join(parts) + "</div>"

@@ -1,0 +1,134 @@
+"""Chapter 08 widgets: AdaBoost stepper, bagging explorer, tree explorer, recap quiz.
+Set control values, assert on the state they produce and that the figure changed."""
+
+import numpy as np
+import pytest
+
+pytest.importorskip("ipywidgets")
+
+from kmlteach.ensembles import adaboost, decision_tree
+from kmlteach.exercises import get
+from kmlteach.plots.ch08 import ridge_classifier
+from kmlteach.widgets.ch08 import (QUIZ, make_adaboost_stepper, make_bagging_explorer,
+                                   make_recap_quiz, make_tree_explorer, quiz_html)
+
+
+def _ring(m, seed):
+    rng = np.random.default_rng(seed)
+    X = rng.uniform(-1.5, 1.5, size=(m, 2))
+    y = np.where(np.sum(X ** 2, axis=1) > 1.0, 1.0, -1.0)
+    flip = rng.random(m) < 0.05
+    return X, np.where(flip, -y, y)
+
+
+@pytest.fixture(scope="module")
+def ring():
+    return _ring(60, 0)
+
+
+def test_adaboost_stepper_steps_forward_and_back(ring):
+    X, y = ring
+    res = adaboost(X, y, 12)
+    ex = make_adaboost_stepper(X, y, T=12, n_grid=40)
+    R = len(res.alphas)
+    assert ex.controls["t"].max == R and ex.state["t"] == 1
+    np.testing.assert_allclose(ex.state["D"], np.full(len(y), 1 / len(y)))
+    png = ex.image.value
+    ex.controls["t"].value = 4
+    assert ex.image.value != png
+    st = ex.state
+    assert st["epsilon"] == pytest.approx(res.epsilons[3])
+    np.testing.assert_allclose(st["D"], res.D[3])
+    # α_t and Z_t from ε_t by the formulas of the slides, not read back from the result
+    eps = st["epsilon"]
+    assert st["alpha"] == pytest.approx(0.5 * np.log((1 - eps) / eps))
+    assert st["Z"] == pytest.approx(2 * np.sqrt(eps * (1 - eps)))
+    f = sum(a * h.predict(X) for a, h in zip(res.alphas[:4], res.stumps[:4]))
+    assert st["training_error"] == pytest.approx(np.mean(np.where(f >= 0, 1.0, -1.0) != y))
+    ex.controls["next"].click()
+    assert ex.state["t"] == 5
+    ex.controls["back"].click()
+    ex.controls["back"].click()
+    assert ex.state["t"] == 3
+    for t in range(1, R + 1):                       # the bound holds in every round
+        ex.controls["t"].value = t
+        s = ex.state
+        assert s["training_error"] <= s["prod_Z"] + 1e-12 <= s["exp_bound"] + 2e-12
+        assert s["prod_Z"] == pytest.approx(np.prod(2 * np.sqrt(res.epsilons[:t] * (1 - res.epsilons[:t]))))
+    ex.controls["t"].value = 1
+    ex.controls["back"].click()                     # stays at the first round
+    assert ex.state["t"] == 1
+
+
+def test_bagging_explorer_matches_an_independent_oob_count(ring):
+    X, y = ring
+    Xt, yt = _ring(80, 1)
+    B, seed = 15, 3
+    ex = make_bagging_explorer(X, y, Xt, yt, n_estimators=B, seed=seed, n_grid=30)
+    name = "least squares (stable)"
+    assert set(ex.state["errors"]) == {name, "deep tree (unstable)"}
+    samples = ex.state["samples"][name]
+    assert samples.shape == (B, len(y)) and samples.min() >= 0 and samples.max() < len(y)
+    models = [ridge_classifier(X[s], y[s]) for s in samples]
+    P = np.array([mdl.predict(X) for mdl in models])
+    oob_ref = get("08.oob_error").reference
+    png = ex.image.value
+    for n in (1, 6, B):
+        ex.controls["n"].value = n
+        e = ex.state["errors"][name]
+        assert e["oob_error"] == pytest.approx(oob_ref(P[:n], samples[:n], y))
+        votes = sum(mdl.predict(Xt) for mdl in models[:n])
+        assert e["test_error"] == pytest.approx(np.mean(np.where(votes > 0, 1.0, -1.0) != yt))
+    assert ex.state["n"] == B and ex.image.value != png
+    tree = ex.state["errors"]["deep tree (unstable)"]
+    assert 0 <= tree["test_error"] <= 1 and 0 <= tree["oob_error"] <= 1
+
+
+def test_tree_explorer_depth_and_criterion(ring):
+    X, y = ring
+    Xt, yt = _ring(80, 1)
+    ex = make_tree_explorer(X, y, Xt, yt, max_depth=5, n_grid=30, rectangle=(-1, 1, -1, 1))
+    assert ex.state["depth"] == 0 and ex.state["n_leaves"] == 1
+    assert ex.state["train_error"] == pytest.approx(min(np.mean(y > 0), np.mean(y < 0)))
+    png = ex.image.value
+    errors = []
+    for d in range(1, 6):
+        ex.controls["depth"].value = d
+        tree = decision_tree(X, y, max_depth=d, criterion="gini")
+        assert ex.state["test_error"] == pytest.approx(np.mean(tree.predict(Xt) != yt))
+        assert ex.state["n_leaves"] == tree.n_leaves <= 2 ** d
+        errors.append(ex.state["train_error"])
+    assert ex.image.value != png
+    assert errors[-1] < errors[0]
+    ex.controls["criterion"].value = "entropy"
+    tree = decision_tree(X, y, max_depth=5, criterion="entropy")
+    assert ex.state["criterion"] == "entropy"
+    assert ex.state["train_error"] == pytest.approx(np.mean(tree.predict(X) != y))
+
+
+def test_recap_quiz_checks_itself():
+    quiz = make_recap_quiz()
+    assert len(quiz.children) == len(QUIZ) == 5
+    assert quiz.score() == 0
+    for i, (_, options, correct, _) in enumerate(QUIZ):
+        wrong = (correct + 1) % len(options)
+        assert "✗" in quiz.answer(i, wrong)
+        assert "✓" in quiz.answer(i, correct)
+    assert quiz.score() == 5
+
+
+def test_static_quiz_folds_every_answer():
+    text = quiz_html()
+    assert text.count("<details>") == len(QUIZ) == text.count("<ol type='a'>")
+    for q, options, correct, _ in QUIZ:
+        assert f"({'abcd'[correct]})" in text and len(options) == 4
+
+
+def test_quiz_answers_are_true():
+    """The numbers the quiz relies on."""
+    eps = 0.25
+    alpha = 0.5 * np.log((1 - eps) / eps)
+    assert np.exp(alpha) == pytest.approx(np.sqrt(3))
+    Z = 2 * np.sqrt(eps * (1 - eps))
+    assert eps * np.exp(alpha) / Z == pytest.approx(0.5)
+    assert (1 - 1 / 1000) ** 1000 == pytest.approx(np.exp(-1), abs=1e-3)
