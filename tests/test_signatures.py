@@ -8,8 +8,18 @@ import dataclasses
 import numpy as np
 import pytest
 
-from kmlteach import datasets, kernel_methods, kernels, losses, metrics, multiclass, ranking, \
-    structured, structured_kernels, svm
+from kmlteach import (
+    datasets,
+    kernel_methods,
+    kernels,
+    losses,
+    metrics,
+    multiclass,
+    ranking,
+    structured,
+    structured_kernels,
+    svm,
+)
 
 
 def _sample(seed=0, m=30):
@@ -122,3 +132,16 @@ def test_ranking_and_metric_signatures():
     assert set(np.asarray(vv).tolist()) <= {-1, 1} and len(vv) == 4
     for measure, k in (("fbeta", None), ("balanced", None), ("precision_at_k", 2), ("recall_at_k", 2)):
         assert len(ranking.bipartite_most_violating(s, t, measure=measure, k=k)) == 4
+
+
+def test_norma_signature():
+    from kmlteach.online import norma
+
+    X, y = _sample(2, 25)
+    r = norma(X, y, 0.1, 0.5, kernel="gaussian", loss="hinge", sigma=1.0)
+    _frozen(r)
+    assert r.coef.shape == r.predictions.shape == r.mistakes.shape == (25,)
+    assert r.mistakes.dtype.kind == "i" and r.mistakes[0] == 1 and r.predictions[0] == 0.0
+    assert r.decision_function(X[:3]).shape == (3,)
+    for loss in ("perceptron", "logistic", "squared"):
+        norma(X, y, 0.0, lambda t: 1 / t, kernel="linear", loss=loss)
