@@ -459,3 +459,5 @@ def __getattr__(name):
 
         return getattr(_svm_estimators, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+from kmlteach._svm_nu import nu_svm, one_class_svm  # noqa: E402
+__all__ += ["nu_svm", "one_class_svm"]

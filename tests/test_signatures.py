@@ -145,3 +145,18 @@ def test_norma_signature():
     assert r.decision_function(X[:3]).shape == (3,)
     for loss in ("perceptron", "logistic", "squared"):
         norma(X, y, 0.0, lambda t: 1 / t, kernel="linear", loss=loss)
+
+
+def test_nu_svm_and_one_class_signatures():
+    X, y = _sample(3, 40)
+    r = svm.nu_svm(X, y, 0.3, kernel="linear")
+    _frozen(r)
+    assert r.alpha.shape == (40,) and np.isscalar(r.b) and np.isscalar(r.rho)
+    assert np.asarray(r.support).dtype.kind in "iu" and r.decision_function(X[:4]).shape == (4,)
+    assert r.alpha.sum() == pytest.approx(0.3 * 40) and r.alpha @ y == pytest.approx(0, abs=1e-9)
+    o = svm.one_class_svm(X, 0.2, kernel="gaussian", sigma=1.0)
+    _frozen(o)
+    assert o.alpha.sum() == pytest.approx(8.0) and np.isscalar(o.rho)
+    assert o.decision_function(X[:4]).shape == (4,)
+    with pytest.raises(ValueError, match="nu"):
+        svm.nu_svm(X, y, 1.5)

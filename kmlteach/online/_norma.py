@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .._jit import jit
+from .._kernel_eval import kernel_value, native_kernel
 from .._validation import (
     as_vector,
     check_binary_labels,
@@ -52,7 +53,6 @@ from ._losses import CLASSIFICATION_LOSSES, NORMA_LOSSES, _loss_and_derivative
 __all__ = ["NormaResult", "norma"]
 
 _BLOCK_ENTRIES = 2_000_000   # kernel values per block (16 MB)
-_NATIVE = {"linear": 0, "polynomial": 1, "gaussian": 2, "exponential": 3}
 
 
 @dataclass(frozen=True)
@@ -185,13 +185,11 @@ def norma(X, y, lam, eta, kernel="gaussian", loss="hinge", *, budget=None, epsil
     diag = np.empty(n)
     state = np.array([1.0, 0.0, 0.0])      # scale S, first kept term, mistakes so far
     code = NORMA_LOSSES.index(loss)
-    native = _NATIVE.get(kernel, -1)
-    if native >= 0:
+    native = native_kernel(kernel, params)
+    if native is not None:
         # one pass, kernel values computed in the loop (no block of Gram entries is wasted)
         sq = np.einsum("ij,ij->i", Xa, Xa)
-        p1 = float(full.get("degree", full.get("gamma", 0.0)))
-        p2 = float(full.get("c", 0.0))
-        _norma_kernel(Xa, sq, native, p1, p2, np.empty((0, 0)), 0, 0, ya, etas, lam_, code,
+        _norma_kernel(Xa, sq, *native, np.empty((0, 0)), 0, 0, ya, etas, lam_, code,
                       eps, tau, c, state, pred, losses, mist, diag)
     else:
         # other kernels: blocks of rows of gram() against the current window of terms
@@ -220,22 +218,6 @@ def _norma_example():
             np.empty(2), np.empty(2, dtype=np.int64), np.empty(2))
 
 
-@jit(warmup=lambda: (np.ones(2), np.ones(2), 2.0, 2.0, 2, 0.5, 0.0))
-def _kval(u, v, nu, nv, code, p1, p2):
-    """k(u, v) for the kernels computed in the loop (codes of ``_NATIVE``)."""
-    ip = 0.0
-    for q in range(u.shape[0]):
-        ip += u[q] * v[q]
-    if code == 0:
-        return ip
-    if code == 1:
-        return (p2 + ip) ** p1
-    if code == 2:
-        d2 = nu + nv - 2.0 * ip
-        return np.exp(-p1 * d2) if d2 > 0.0 else 1.0
-    return np.exp(p1 * ip)
-
-
 @jit(warmup=_norma_example)
 def _norma_kernel(X, sq, native, p1, p2, K, a, col0, y, eta, lam, code, eps, tau, c, state,
                   pred, losses, mist, diag):
@@ -258,8 +240,8 @@ def _norma_kernel(X, sq, native, p1, p2, K, a, col0, y, eta, lam, code, eps, tau
             xt = X[t]
             for s in range(first, t):
                 if c[s] != 0.0:
-                    f += c[s] * _kval(xt, X[s], sq[t], sq[s], native, p1, p2)
-            diag[t] = _kval(xt, xt, sq[t], sq[t], native, p1, p2)
+                    f += c[s] * kernel_value(xt, X[s], sq[t], sq[s], native, p1, p2)
+            diag[t] = kernel_value(xt, xt, sq[t], sq[t], native, p1, p2)
         else:
             for s in range(first, t):
                 f += c[s] * K[r, s - col0]
