@@ -160,3 +160,15 @@ def test_nu_svm_and_one_class_signatures():
     assert o.decision_function(X[:4]).shape == (4,)
     with pytest.raises(ValueError, match="nu"):
         svm.nu_svm(X, y, 1.5)
+
+
+def test_theory_signatures():
+    from kmlteach import theory
+
+    X = np.random.default_rng(0).normal(size=(20, 3))
+    r = theory.rademacher_linear(X, n_draws=1000, seed=0)
+    _frozen(r)
+    assert isinstance(r.estimate, float) and isinstance(r.stderr, float)
+    assert r.bound == pytest.approx(np.sqrt((X ** 2).sum()) / 20) and r.estimate <= r.bound
+    np.testing.assert_array_equal(theory.rademacher_linear(X).samples, r.samples)   # defaults
+    assert theory.rademacher_linear(np.eye(9)).estimate == pytest.approx(1 / 3)
