@@ -22,10 +22,10 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from run import best_time, row  # noqa: E402
+from run import best_time, row
 
-from kmlteach.online import norma  # noqa: E402
-from kmlteach.svm import nu_svm, one_class_svm  # noqa: E402
+from kmlteach.online import norma
+from kmlteach.svm import nu_svm, one_class_svm
 
 
 def _problem(n, seed):
@@ -43,18 +43,20 @@ def _svm_rows(quick: bool) -> list[dict]:
     out = []
     for tol in (1e-3, 1e-6):
         for name, ours, ref, agree in (
-            ("nu_svm vs NuSVC", lambda X, y: nu_svm(X, y, nu, kernel="gaussian", sigma=sigma, tol=tol),
-             lambda X, y: NuSVC(nu=nu, gamma=gamma, tol=tol).fit(X, y),
+            ("nu_svm vs NuSVC",
+             lambda X, y, tol=tol: nu_svm(X, y, nu, kernel="gaussian", sigma=sigma, tol=tol),
+             lambda X, y, tol=tol: NuSVC(nu=nu, gamma=gamma, tol=tol).fit(X, y),
              lambda a, b, X: np.max(np.abs(a.decision_function(X) / a.rho - b.decision_function(X)))),
-            ("one_class_svm vs OneClassSVM", lambda X, y: one_class_svm(X, nu, sigma=sigma, tol=tol),
-             lambda X, y: OneClassSVM(nu=nu, gamma=gamma, tol=tol).fit(X),
+            ("one_class_svm vs OneClassSVM",
+             lambda X, y, tol=tol: one_class_svm(X, nu, sigma=sigma, tol=tol),
+             lambda X, y, tol=tol: OneClassSVM(nu=nu, gamma=gamma, tol=tol).fit(X),
              lambda a, b, X: np.max(np.abs(a.decision_function(X) - b.decision_function(X)))),
         ):
             ratios, t_o, gaps = [], [], []
             for seed in seeds:
                 X, y = _problem(n, seed)
-                a = best_time(lambda: ours(X, y), repeat=3)
-                b = best_time(lambda: ref(X, y), repeat=3)
+                a = best_time(lambda f=ours, X=X, y=y: f(X, y), repeat=3)
+                b = best_time(lambda f=ref, X=X, y=y: f(X, y), repeat=3)
                 ratios.append(b / a)
                 t_o.append(a)
                 gaps.append(agree(ours(X, y), ref(X, y), X))

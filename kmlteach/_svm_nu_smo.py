@@ -6,7 +6,10 @@ each group (at most two groups) fixed — libsvm's ν-solver (Chang & Lin 2001, 
 * a step moves one pair (i, j) of the same group along α_i + t, α_j − t;
 * i = argmax of −∂ over the group's variables that can grow (α < 1); j by the
   second-order rule, the largest decrease b²/a with b = ∂_j − ∂_i > 0 and
-  a = K_ii + K_jj − 2K_ij, over the variables that can shrink (α > 0); t = b/a clipped;
+  a = K_ii + K_jj − 2K_ij, over the variables that can shrink (α > 0); t = b/a clipped.
+  For a group with s = −1 (the class y = −1 of ν-SVM) the roles are mirrored as in
+  libsvm's y-scaled variables: j = argmin of −∂ over α > 0 first, then i by the
+  second-order rule;
 * ∂ = Qα is updated in the pass that selects the next i (two kernel rows per step);
 * stop when every group has ``max_{α<1} −∂ − min_{α>0} −∂ ≤ tol`` (libsvm's test);
 * shrinking: every min(n, 1000) steps a variable at a bound that cannot join a
@@ -76,10 +79,11 @@ def _group_example():
 @jit(warmup=lambda: _group_example() + (0, 1, 0.1))
 def _scan(G, K, al, s, act, cnt, pi, pj, sij):
     """Apply the pending step (pi ≥ 0) to ∂ on act[:cnt]; return (max −∂ over α < 1,
-    min −∂ over α > 0, the argmax i)."""
+    min −∂ over α > 0, the argmax, the argmin)."""
     m = -np.inf
     M = np.inf
     i = -1
+    j = -1
     for q in range(cnt):
         k = act[q]
         if pi >= 0:
@@ -90,27 +94,39 @@ def _scan(G, K, al, s, act, cnt, pi, pj, sij):
             i = k
         if al[k] > 0.0 and v < M:
             M = v
-    return m, M, i
+            j = k
+    return m, M, i, j
 
 
-@jit(warmup=lambda: _group_example()[:3] + (np.ones(2),) + _group_example()[4:] + (0, 0.5))
-def _pick_j(G, K, al, diag, act, cnt, i, m):
-    """Second-order choice of j in act[:cnt] for the given i: (score −b²/a, j, b/a)."""
+@jit(warmup=lambda: _group_example()[:3] + (np.ones(2),) + _group_example()[4:] + (0, 0.5, False))
+def _pick(G, K, al, diag, act, cnt, fixed, val, mirror):
+    """Second-order choice of the partner of ``fixed`` in act[:cnt]: (score −b²/a, k, b/a).
+
+    Not mirrored: ``fixed`` = i grows, k (α_k > 0) shrinks, b = val + ∂_k with
+    val = −∂_i. Mirrored (libsvm's order for the class y = −1, whose first-order choice
+    is the variable that shrinks): ``fixed`` = j, k (α_k < 1) grows, b = −∂_k − val
+    with val = −∂_j.
+    """
     best = np.inf
-    j = -1
+    kk = -1
     t = 0.0
-    di = diag[i]
+    df = diag[fixed]
     for q in range(cnt):
         k = act[q]
-        if al[k] <= 0.0:
-            continue
-        b = m + G[k]
+        if mirror:
+            if al[k] >= 1.0:
+                continue
+            b = -G[k] - val
+        else:
+            if al[k] <= 0.0:
+                continue
+            b = val + G[k]
         if b <= 0.0:
             continue
-        a = max(di + diag[k] - 2.0 * K[i, k], _TAU)     # curvature along e_i − e_k
+        a = max(df + diag[k] - 2.0 * K[fixed, k], _TAU)     # curvature along e_i − e_j
         if -b * b / a <= best:
-            best, j, t = -b * b / a, k, b / a
-    return best, j, t
+            best, kk, t = -b * b / a, k, b / a
+    return best, kk, t
 
 
 @jit(warmup=lambda: (_group_example()[0], _group_example()[2], np.arange(2, dtype=np.int64), 2,
@@ -143,6 +159,11 @@ def _nu_smo_kernel(K, have, X, sq, code, p1, p2, diag, s, group, alpha0, tol, ma
     m = np.empty(2)
     M = np.empty(2)
     iu = np.empty(2, dtype=np.int64)
+    jl = np.empty(2, dtype=np.int64)
+    mirror = np.zeros(2, dtype=np.bool_)
+    for k in range(n):
+        if s[k] < 0.0:
+            mirror[group[k]] = True
     shrink_every = min(n, 1000)
     counter = shrink_every
     need_exact = True
@@ -163,11 +184,12 @@ def _nu_smo_kernel(K, have, X, sq, code, p1, p2, diag, s, group, alpha0, tol, ma
             fresh = True
             pi = -1
         for g in range(2):
-            m[g], M[g], iu[g] = _scan(G, K, al, s, act[g], cnt[g], pi, pj, sij)
+            m[g], M[g], iu[g], jl[g] = _scan(G, K, al, s, act[g], cnt[g], pi, pj, sij)
         pi = -1
         if max(m[0] - M[0], m[1] - M[1]) <= tol:
             if cnt[0] + cnt[1] < n or not fresh:
                 need_exact = True
+                counter = 1        # with the exact ∂, shrink again right away
                 continue
             status = 0
             break
@@ -178,26 +200,30 @@ def _nu_smo_kernel(K, have, X, sq, code, p1, p2, diag, s, group, alpha0, tol, ma
             counter = shrink_every
             for g in range(2):
                 cnt[g] = _shrink(G, al, act[g], cnt[g], m[g], M[g])
+                act[g, :cnt[g]].sort()     # ascending indices: rows are read in order
             continue
         best = np.inf
         bi = -1
         bj = -1
         bt = 0.0
         for g in range(2):
-            if m[g] > M[g] and iu[g] >= 0:
-                _ensure_row(iu[g], K, have, X, sq, code, p1, p2)
-                score, j, t = _pick_j(G, K, al, diag, act[g], cnt[g], iu[g], m[g])
-                if j >= 0 and score <= best:
-                    best = score
-                    bi = iu[g]
-                    bj = j
-                    bt = t
+            if not (m[g] > M[g] and iu[g] >= 0):
+                continue
+            fixed = jl[g] if mirror[g] else iu[g]
+            _ensure_row(fixed, K, have, X, sq, code, p1, p2)
+            val = M[g] if mirror[g] else m[g]
+            score, k, t = _pick(G, K, al, diag, act[g], cnt[g], fixed, val, mirror[g])
+            if k >= 0 and score <= best:
+                best = score
+                bi, bj = (k, fixed) if mirror[g] else (fixed, k)
+                bt = t
         if bj < 0:
             need_exact = True      # no descent pair although a violation was seen: purge drift
             if fresh:
                 status = 0
                 break
             continue
+        _ensure_row(bi, K, have, X, sq, code, p1, p2)
         _ensure_row(bj, K, have, X, sq, code, p1, p2)
         up_i = 1.0 - al[bi]
         if bt >= up_i and up_i <= al[bj]:       # α_i reaches 1
