@@ -83,3 +83,12 @@ def test_recap_quiz_counts(capsys):
     wrong = {**keys, 1: "d" if keys[1] != "d" else "a"}
     assert recap_quiz(wrong) == 4
     assert "✗ question 1" in capsys.readouterr().out
+
+
+def test_recap_quiz_accepts_a_stub(capsys):
+    def stub():
+        raise NotImplementedError
+
+    assert recap_quiz(stub) == 0
+    assert capsys.readouterr().out.count("not answered yet") == 5
+    assert recap_quiz(lambda: {q: k for q, (k, _) in RECAP.items()}) == 5

@@ -113,7 +113,7 @@ def test_norma_stream_steps_and_bound():
 def test_loss_gallery_value_and_subgradient():
     from kmlteach import losses
 
-    ex = make_loss_gallery(loss="hinge", z=0.5)
+    ex = make_loss_gallery(loss="soft_margin", z=0.5)
     assert ex.state["value"] == pytest.approx(0.5) and ex.state["subgradient"] == -1.0
     assert ex.state["calibration"] == (4.0, 1.0)
     png0 = ex.image.value

@@ -15,9 +15,21 @@ import numpy as np
 from ..kernels import gram
 from ._style import OKABE_ITO, class_style, label_axes
 
-__all__ = ["nu_data", "oneclass_data", "stream_data", "plane_grid", "level_lines",
+__all__ = ["show", "nu_data", "oneclass_data", "stream_data", "plane_grid", "level_lines",
            "nu_path", "nu_axes", "set_nu", "oneclass_path", "oneclass_axes", "set_oneclass",
            "norma_history", "norma_axes", "set_norma"]
+
+
+def show(fig, alt: str, dpi: int = 100) -> None:
+    """Display a figure as a PNG with alt text (``IPython.display.Image(alt=...)``); the static
+    fallback of a widget is its own figure shown this way before the widget itself."""
+    import io
+
+    from IPython.display import Image, display
+
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=dpi)
+    display(Image(data=buf.getvalue(), alt=alt))
 
 
 # --- data ---------------------------------------------------------------------------------
@@ -105,21 +117,17 @@ def nu_path(X, y, nus, sigma: float = 1.0, G: int = 70):
     lo, hi = X.min(axis=0) - 0.6, X.max(axis=0) + 0.6
     xs, ys, Z = plane_grid(lo, hi, G)
     Kz = gram("gaussian", Z, X, sigma=sigma)
-    out = {k: [] for k in ("alpha", "b", "rho", "frac_sv", "frac_me", "is_me", "F", "lines")}
-    for nu in nus:
-        r = nu_svm(X, y, float(nu), kernel="gaussian", sigma=sigma)
-        F = ((Kz @ (r.alpha * y) + r.b) / r.rho).reshape(G, G)
-        out["alpha"].append(r.alpha)
-        out["b"].append(r.b)
-        out["rho"].append(r.rho)
-        out["frac_sv"].append(len(r.support) / n)
-        out["frac_me"].append(len(r.margin_errors) / n)
-        out["is_me"].append(np.isin(np.arange(n), r.margin_errors))
-        out["F"].append(np.clip(F, -2, 2))
-        out["lines"].append({c: level_lines(xs, ys, F, c) for c in (-1.0, 0.0, 1.0)})
-    path = {k: np.array(v) for k, v in out.items() if k != "lines"}
-    path.update(lines=out["lines"], nus=np.asarray(nus, dtype=float), xs=xs, ys=ys, X=X, y=y,
-                sigma=sigma)
+    sols = [nu_svm(X, y, float(nu), kernel="gaussian", sigma=sigma) for nu in nus]
+    path = {"alpha": np.array([r.alpha for r in sols]), "b": np.array([r.b for r in sols]),
+            "rho": np.array([r.rho for r in sols]),
+            "frac_sv": np.array([len(r.support) / n for r in sols]),
+            "frac_me": np.array([len(r.margin_errors) / n for r in sols]),
+            "is_me": np.array([np.isin(np.arange(n), r.margin_errors) for r in sols])}
+    # f/ρ on the grid for every ν in one matrix product
+    F = ((Kz @ (path["alpha"] * y).T + path["b"]) / path["rho"]).T.reshape(len(sols), G, G)
+    path.update(F=np.clip(F, -2, 2), nus=np.asarray(nus, dtype=float), xs=xs, ys=ys, X=X, y=y,
+                sigma=sigma, lines=[{c: level_lines(xs, ys, Fk, c) for c in (-1.0, 0.0, 1.0)}
+                                    for Fk in F])
     return path
 
 
@@ -200,18 +208,15 @@ def oneclass_path(X, outliers, nus, sigmas, G: int = 70):
             n = len(S)
             Kz = gram("gaussian", Z, S, sigma=sigma)
             parzen = Kz.mean(axis=1) / (2 * np.pi * sigma)       # a density in the plane
-            e = {"X": S, "dens": (parzen / parzen.max()).reshape(G, G), "parzen_max": parzen.max(),
-                 "alpha": [], "rho": [], "frac_sv": [], "frac_out": [], "is_out": [], "lines": []}
-            for nu in path["nus"]:
-                r = one_class_svm(S, float(nu), sigma=sigma)
-                F = (Kz @ r.alpha - r.rho).reshape(G, G)
-                e["alpha"].append(r.alpha)
-                e["rho"].append(r.rho)
-                e["frac_sv"].append(len(r.support) / n)
-                e["frac_out"].append(len(r.outliers) / n)
-                e["is_out"].append(np.isin(np.arange(n), r.outliers))
-                e["lines"].append(level_lines(xs, ys, F, 0.0))
-            path[j, o] = e
+            sols = [one_class_svm(S, float(nu), sigma=sigma) for nu in path["nus"]]
+            A = np.array([r.alpha for r in sols])
+            rho = np.array([r.rho for r in sols])
+            F = (Kz @ A.T - rho).T.reshape(len(sols), G, G)     # f on the grid, every ν at once
+            path[j, o] = {"X": S, "dens": (parzen / parzen.max()).reshape(G, G), "alpha": A,
+                          "rho": rho, "frac_sv": [len(r.support) / n for r in sols],
+                          "frac_out": [len(r.outliers) / n for r in sols],
+                          "is_out": [np.isin(np.arange(n), r.outliers) for r in sols],
+                          "lines": [level_lines(xs, ys, Fk, 0.0) for Fk in F]}
     return path
 
 
@@ -304,11 +309,11 @@ def norma_axes(ax_plane, ax_mist, X, y, lim: float = 1.6):
     (arts["curve"],) = ax_mist.plot([], [], color=OKABE_ITO["blue"], lw=2, label="mistakes so far")
     (arts["dot"],) = ax_mist.plot([], [], "o", color=OKABE_ITO["vermillion"], ms=7)
     arts["bound"] = ax_mist.axhline(0, color=OKABE_ITO["vermillion"], ls="--", lw=1.5,
-                                    label="Novikoff bound (R/γ)²")
+                                    label="Novikoff bound (R/γ)², linear perceptron, λ = 0")
     ax_mist.set_xlim(0, len(y) + 1)
     ax_mist.set_yscale("log")
     ax_mist.legend(fontsize=7.5, loc="upper left")
-    label_axes(ax_mist, "step t", "mistakes y_t f_t(x_t) ≤ 0", "mistakes")
+    label_axes(ax_mist, "step t", "mistakes ($y_t f_t(x_t) \\leq 0$)", "mistakes")
     return arts
 
 

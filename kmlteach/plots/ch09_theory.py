@@ -11,31 +11,34 @@ import numpy as np
 
 from ._style import OKABE_ITO, label_axes
 
-__all__ = ["margin_losses", "CALIBRATION", "loss_axes", "set_loss", "rademacher_data",
+__all__ = ["margin_losses", "loss_axes", "set_loss", "rademacher_data",
            "rademacher_path", "rademacher_axes", "set_rademacher"]
 
-CALIBRATION = {"hinge": (4.0, 1.0), "logistic": (np.sqrt(8.0), 0.5), "exponential": (np.sqrt(8.0), 0.5)}
-"""The constants (c, s) of the calibration inequality (2.27) quoted in HSS2 §2.5.3."""
+_COLORS = [OKABE_ITO[c] for c in ("grey", "vermillion", "blue", "green", "purple", "orange", "sky")]
 
-_COLORS = [OKABE_ITO[c] for c in ("vermillion", "blue", "green", "purple", "orange", "sky", "black")]
+
+def _of_margin(fn):
+    """A loss of :mod:`kmlteach.theory` (f, y) ↦ (value, ∂l/∂f) as two functions of the
+    margin z = y f: with y = +1, f = z and ∂l/∂f = ∂l/∂z."""
+    def pick(field):
+        def g(z):
+            z = np.asarray(z, dtype=float)
+            out = getattr(fn(z.reshape(-1), np.ones(z.size)), field)
+            return out.reshape(z.shape) if z.ndim else float(out[0])
+        return g
+    return pick("value"), pick("gradient")
 
 
 def margin_losses() -> dict:
-    """``{name: (loss, subgradient)}`` of the binary margin losses, functions of z = y f(x).
+    """``{name: (loss, subgradient)}`` of the binary margin losses as functions of z = y f(x):
+    the 0-1 loss χ of HSS2 §2.5.1 and the surrogates ψ of the gallery
+    (:data:`kmlteach.theory.BINARY_LOSSES`: soft margin, squared soft margin, logistic,
+    exponential)."""
+    from .. import losses, theory
 
-    The losses of :mod:`kmlteach.losses` (0-1, hinge, ramp, logistic, exponential) and,
-    when present, the further binary losses of :mod:`kmlteach.theory`'s §2.4 gallery.
-    """
-    from .. import losses
-
-    table = dict(losses.LOSSES)
-    try:
-        from .. import theory
-        extra = getattr(theory, "BINARY_LOSSES", {})
-    except ImportError:
-        extra = {}
-    for name, pair in extra.items():
-        table.setdefault(name, pair)
+    table = {"0-1": losses.LOSSES["zero_one"]}
+    for name in theory.BINARY_LOSSES:
+        table[name] = _of_margin(getattr(theory, name))
     return table
 
 

@@ -8,21 +8,23 @@ import ipywidgets as W
 import numpy as np
 
 from ..plots import figure
-from ..plots.ch09_theory import (CALIBRATION, loss_axes, margin_losses, rademacher_axes,
-                                 rademacher_data, rademacher_path, set_loss, set_rademacher)
+from ..plots.ch09_theory import (loss_axes, margin_losses, rademacher_axes, rademacher_data,
+                                 rademacher_path, set_loss, set_rademacher)
 from ._base import Explorer, slider
 
 __all__ = ["make_loss_gallery", "make_rademacher_explorer", "RADEMACHER_NS"]
 
 
-def make_loss_gallery(losses=None, loss: str = "hinge", z: float = 0.5, eta: float = 0.5) -> Explorer:
+def make_loss_gallery(losses=None, loss: str = "soft_margin", z: float = 0.5, eta: float = 0.5) -> Explorer:
     """Pick a margin loss and a margin z₀ = y f(x): value, subgradient and tangent.
 
     Controls: ``loss`` (a name of ``losses``, default :func:`margin_losses`), ``z``.
     State: ``loss``, ``z``, ``value``, ``subgradient``, ``coef`` = −η ∂l/∂z (with y = +1,
     the coefficient NORMA gives the new term k(x, ·)), ``calibration`` ((c, s) of (2.27)
-    or None).
+    or None; :data:`kmlteach.theory.BOOK_CALIBRATION`).
     """
+    from ..theory import BOOK_CALIBRATION
+
     table = losses or margin_losses()
     fig, (ax_l, ax_g) = figure(10.5, 3.9, ncols=2)
     arts = loss_axes(ax_l, ax_g, table)
@@ -35,7 +37,7 @@ def make_loss_gallery(losses=None, loss: str = "hinge", z: float = 0.5, eta: flo
     def update(ex: Explorer) -> None:
         st = set_loss(arts, ex.controls["loss"].value, float(ex.controls["z"].value))
         st["coef"] = -eta * st["subgradient"]
-        st["calibration"] = CALIBRATION.get(st["loss"])
+        st["calibration"] = BOOK_CALIBRATION.get(st["loss"])
         ex.state.update(st)
         cal = st["calibration"]
         cal_txt = (f" &nbsp; calibration (2.27): c = {cal[0]:.3f}, s = {cal[1]:g}" if cal else "")
