@@ -45,7 +45,7 @@ from .kernels import gram, kernel_params
 
 __all__ = ["NuSVMResult", "OneClassSVMResult", "nu_svm", "one_class_svm"]
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class _KernelModel:
     X: np.ndarray = field(repr=False)
     kernel: str
@@ -59,7 +59,7 @@ class _KernelModel:
         return gram(self.kernel, Za, self.X[sv], **self.kernel_params) @ weights[sv]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class NuSVMResult(_KernelModel):
     """Output of :func:`nu_svm`.
 
@@ -73,22 +73,22 @@ class NuSVMResult(_KernelModel):
     n_iter : int  SMO steps; ``tol`` the stopping tolerance used.
     """
 
-    alpha: np.ndarray = None
-    b: float = 0.0
-    rho: float = 0.0
-    support: np.ndarray = None
-    margin_errors: np.ndarray = None
-    y: np.ndarray = field(default=None, repr=False)
-    nu: float = 0.0
-    n_iter: int = 0
-    tol: float = 0.0
+    alpha: np.ndarray
+    b: float
+    rho: float
+    support: np.ndarray
+    margin_errors: np.ndarray
+    y: np.ndarray = field(repr=False)
+    nu: float
+    n_iter: int
+    tol: float
 
     def decision_function(self, Z) -> np.ndarray:
         """``f(z) = Σ_i α_i y_i k(x_i, z) + b`` (scikit-learn's NuSVC reports f/ρ)."""
         return self._scores(Z, self.alpha * self.y) + self.b
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class OneClassSVMResult(_KernelModel):
     """Output of :func:`one_class_svm`.
 
@@ -101,13 +101,13 @@ class OneClassSVMResult(_KernelModel):
     n_iter, tol : as for :class:`NuSVMResult`.
     """
 
-    alpha: np.ndarray = None
-    rho: float = 0.0
-    support: np.ndarray = None
-    outliers: np.ndarray = None
-    nu: float = 0.0
-    n_iter: int = 0
-    tol: float = 0.0
+    alpha: np.ndarray
+    rho: float
+    support: np.ndarray
+    outliers: np.ndarray
+    nu: float
+    n_iter: int
+    tol: float
 
     def decision_function(self, Z) -> np.ndarray:
         """``f(z) = Σ_i α_i k(x_i, z) − ρ`` (equals scikit-learn's OneClassSVM)."""

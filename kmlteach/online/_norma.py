@@ -78,7 +78,8 @@ class NormaResult:
         ``Σ_s |truncated_coef[s]| √k(x_s, x_s)`` ≥ RKHS norm of the dropped part (0
         without a budget).
     n_terms : int
-        Number of terms in the final expansion.
+        Number of terms kept in the final expansion: min(n, budget), or n without a
+        budget (a term whose update was 0 counts, with coefficient 0).
     """
 
     coef: np.ndarray

@@ -82,7 +82,7 @@ class Calibration:
     eta: np.ndarray        # the grid of η
     excess_01: np.ndarray  # |2η − 1|
     excess_psi: np.ndarray  # H⁻(η) − H(η)
-    holds: bool            # does (*) hold with the book's (c, s)? (None → c_min used)
+    holds: bool | None     # does (*) hold with the book's (c, s)? None if the book has none
 
 
 def calibration(loss, s=None, n_grid=2000, f_max=50.0):
@@ -120,7 +120,7 @@ def calibration(loss, s=None, n_grid=2000, f_max=50.0):
     with np.errstate(divide="ignore"):
         c_min = float(np.max(excess_01 / excess_psi ** s_))
     c_book, s_book = BOOK_CALIBRATION.get(loss, (None, None))
-    holds = bool(np.all(excess_01 <= (c_book if c_book is not None else c_min)
-                        * excess_psi ** (s_book if s_book is not None else s_) + 1e-12))
+    holds = None if c_book is None else \
+        bool(np.all(excess_01 <= c_book * excess_psi ** s_book + 1e-12))
     return Calibration(loss=loss, s=s_, c_min=c_min, c_book=c_book, s_book=s_book, eta=eta,
                        excess_01=excess_01, excess_psi=excess_psi, holds=holds)
