@@ -167,6 +167,7 @@ def _nu_smo_kernel(K, have, X, sq, code, p1, p2, diag, s, group, alpha0, tol, ma
     shrink_every = min(n, 1000)
     counter = shrink_every
     need_exact = True
+    unshrunk = False
     fresh = False
     it = 0
     status = 1
@@ -186,7 +187,13 @@ def _nu_smo_kernel(K, have, X, sq, code, p1, p2, diag, s, group, alpha0, tol, ma
         for g in range(2):
             m[g], M[g], iu[g], jl[g] = _scan(G, K, al, s, act[g], cnt[g], pi, pj, sij)
         pi = -1
-        if max(m[0] - M[0], m[1] - M[1]) <= tol:
+        viol = max(m[0] - M[0], m[1] - M[1])
+        if not unshrunk and viol <= 10.0 * tol and cnt[0] + cnt[1] < n:
+            unshrunk = True        # libsvm: reactivate everything once, near the end
+            need_exact = True
+            counter = 1
+            continue
+        if viol <= tol:
             if cnt[0] + cnt[1] < n or not fresh:
                 need_exact = True
                 counter = 1        # with the exact ∂, shrink again right away
