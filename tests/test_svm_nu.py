@@ -161,6 +161,13 @@ def test_midpoint_offsets_are_finite_without_free_alpha():
     assert np.all(np.isin(r.alpha, (0.0, 1.0))) and np.isfinite(r.rho) and np.isfinite(r.b)
     o = one_class_svm(X, 0.5, kernel="linear")
     assert np.isfinite(o.rho)
+    # the largest feasible ν = 2 n_-/n puts every α of the smaller class at 1
+    X, y = _data(n=50, seed=8)
+    n_min = min(np.sum(y > 0), np.sum(y < 0))
+    r = nu_svm(X, y, 2 * n_min / 50, kernel="gaussian", sigma=1.0)
+    small = y == (1.0 if np.sum(y > 0) == n_min else -1.0)
+    np.testing.assert_array_equal(r.alpha[small], 1.0)
+    assert np.isfinite(r.rho) and np.isfinite(r.b)
     # νn = 60 is an integer: typically no α is free and ρ is the midpoint of its KKT interval
     X, _ = _data(seed=2)
     o = one_class_svm(X, 0.5, sigma=2.0, tol=1e-12)
