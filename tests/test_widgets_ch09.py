@@ -8,11 +8,15 @@ pytest.importorskip("ipywidgets")
 
 from kmlteach.kernels import gram
 from kmlteach.online import norma
-from kmlteach.plots.ch09 import (norma_history, nu_data, nu_path, oneclass_data, oneclass_path,
-                                 stream_data)
+from kmlteach.plots.ch09 import norma_history, nu_data, nu_path, oneclass_data, oneclass_path, stream_data
 from kmlteach.svm import nu_svm, one_class_svm
-from kmlteach.widgets.ch09 import (make_loss_gallery, make_norma_stream, make_nu_explorer,
-                                   make_oneclass_explorer, perceptron_bound)
+from kmlteach.widgets.ch09 import (
+    make_loss_gallery,
+    make_norma_stream,
+    make_nu_explorer,
+    make_oneclass_explorer,
+    perceptron_bound,
+)
 
 NUS = (0.1, 0.3, 0.6, 1.0)
 
@@ -86,7 +90,7 @@ def test_norma_history_reproduces_the_run():
 def test_norma_stream_steps_and_bound():
     X, y = stream_data(50, seed=7)
     ex = make_norma_stream(X, y, G=20)
-    R, gamma, bound = perceptron_bound(X, y)
+    _, gamma, bound = perceptron_bound(X, y)
     assert bound == pytest.approx((np.max(np.linalg.norm(X, axis=1)) / gamma) ** 2)
     png0 = ex.image.value
     ex.controls["t"].value = 50

@@ -20,9 +20,22 @@ import numpy as np
 
 from ..kernels import gram
 from ..plots import figure
-from ..plots.ch09 import (level_lines, norma_axes, norma_history, nu_axes, nu_data, nu_path,
-                          oneclass_axes, oneclass_data, oneclass_path, plane_grid, set_norma,
-                          set_nu, set_oneclass, stream_data)
+from ..plots.ch09 import (
+    level_lines,
+    norma_axes,
+    norma_history,
+    nu_axes,
+    nu_data,
+    nu_path,
+    oneclass_axes,
+    oneclass_data,
+    oneclass_path,
+    plane_grid,
+    set_norma,
+    set_nu,
+    set_oneclass,
+    stream_data,
+)
 from ._base import Explorer, int_slider, slider
 
 __all__ = ["make_nu_explorer", "make_oneclass_explorer", "make_norma_stream",

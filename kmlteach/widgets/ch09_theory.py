@@ -8,8 +8,15 @@ import ipywidgets as W
 import numpy as np
 
 from ..plots import figure
-from ..plots.ch09_theory import (loss_axes, margin_losses, rademacher_axes, rademacher_data,
-                                 rademacher_path, set_loss, set_rademacher)
+from ..plots.ch09_theory import (
+    loss_axes,
+    margin_losses,
+    rademacher_axes,
+    rademacher_data,
+    rademacher_path,
+    set_loss,
+    set_rademacher,
+)
 from ._base import Explorer, slider
 
 __all__ = ["make_loss_gallery", "make_rademacher_explorer", "RADEMACHER_NS"]

@@ -31,14 +31,12 @@
 #    read the margin bound (2.28) term by term.
 
 # %%
-import matplotlib.pyplot as plt
 import numpy as np
 
 from kmlteach import theory
-from kmlteach.kernels import gram
 from kmlteach.kernel_methods import class_mean_classifier
-from kmlteach.online import norma, norma_loss
-from kmlteach.plots import figure
+from kmlteach.kernels import gram
+from kmlteach.online import norma
 from kmlteach.plots.ch09 import norma_history, nu_data, oneclass_data, show, stream_data
 from kmlteach.plots.ch09_theory import rademacher_data
 from kmlteach.svm import nu_svm, one_class_svm, soft_svm
@@ -191,8 +189,8 @@ print(f"final w: primal {np.array2string(w, precision=4)}, expansion Σ c_s x_s 
 
 # %% [markdown]
 # **A budget.** The expansion grows by one term per point, and so does the cost of a
-# prediction. Since old terms decay like $(1 - \eta\lambda)^a$, Kivinen et al. (cited in HSS2
-# §2.2.2) simply drop every term older than τ steps. The function changes by the dropped part;
+# prediction. Since old terms decay like $(1 - \eta\lambda)^a$, Kivinen et al. (2004), the paper
+# HSS2 §2.2.2 cites for NORMA, simply drop every term older than τ steps. The function changes by the dropped part;
 # `norma` reports a bound on its RKHS norm, $\sum_{\text{dropped}} |c_s|\sqrt{k(x_s, x_s)}$, which
 # falls as τ grows, since every dropped term has decayed by at least $(1 - \eta\lambda)^\tau$:
 
@@ -209,17 +207,19 @@ for tau in (5, 10, 20, 40):
 # %% [markdown]
 # **The perceptron is a special case.** Take $\mathcal H = \mathbb R^d$ (the linear kernel),
 # λ = 0, η = 1 and the loss $\max(0, -y f(x))$, whose subgradient is $-y$ when
-# $y f(x) \le 0$ and 0 otherwise (the library takes $-y$ at $y f = 0$, so that the first point,
-# met with $f_1 = 0$, updates — HSS2 prints the test as $\ge 0$, which never fires from
-# $w = 0$). Algorithm 2.1 is then the perceptron of §2.2.1, and Novikoff's theorem (Theorem 10)
-# bounds its mistakes by $(R/\gamma)^2$, with $R = \max_i\|x_i\|$ and γ the margin of the best
-# separator through the origin — here the homogeneous hard SVM of chapter 01.
+# $y f(x) \le 0$ and 0 otherwise. The library takes $-y$ at $y f = 0$, so that the first point,
+# met with $f_1 = 0$, updates; HSS2 §2.2.1 counts $y\langle w, x\rangle = 0$ as correct, so
+# started from $w = 0$ its rule would never update. Algorithm 2.1 is then the perceptron of
+# §2.2.1, and Novikoff's theorem (Theorem 10) bounds its mistakes by $(R/\gamma)^2$, with
+# $R = \max_i\|x_i\|$ and γ the margin of the best separator through the origin — here the
+# homogeneous hard SVM of chapter 01.
 
 # %%
 perc = norma(X_s, y_s, 0.0, 1.0, kernel="linear", loss="perceptron")
 R, gamma, bound = perceptron_bound(X_s, y_s)
 print(f"R = {R:.3f}, γ = {gamma:.4f}: mistakes {perc.mistakes[-1]} ≤ (R/γ)² = {bound:.1f}")
-print(f"the expansion has {np.count_nonzero(perc.coef)} non-zero terms: one per mistake, each ±1")
+print(f"the expansion has {np.count_nonzero(perc.coef)} non-zero terms, one per mistake, with values "
+      f"{np.unique(perc.coef[perc.coef != 0]).tolist()}")
 
 # %% [markdown]
 # The bound holds for *every* order of the stream; this order is an easy one. Below, the stream
@@ -397,12 +397,13 @@ oc_view
 # **Rademacher average** $R_n[\mathcal F] = E_{X,\sigma}\sup_{f \in \mathcal F}\frac1n\sum_i\sigma_if(x_i)$,
 # with independent signs $\sigma_i = \pm1$. For the unit ball of linear functions
 # $\{x \mapsto \langle w, x\rangle : \|w\| \le 1\}$ the supremum is attained at $w$ along
-# $\sum\sigma_ix_i$, so the empirical average is $E_\sigma\|\frac1n\sum_i\sigma_ix_i\|$, and two
-# applications of Jensen's inequality give (2.26):
+# $\sum\sigma_ix_i$, so the empirical average is $E_\sigma\|\frac1n\sum_i\sigma_ix_i\|$, and
+# Jensen's inequality gives the inner step of (2.26):
 # $$E_\sigma\Big\|\sum_i\sigma_ix_i\Big\| \le \Big(E_\sigma\Big\|\sum_i\sigma_ix_i\Big\|^2\Big)^{1/2}
 # = \Big(\sum_i\|x_i\|^2\Big)^{1/2},$$
 # the cross terms vanishing because the $\sigma_i$ are independent with mean 0. Divided by $n$
 # this is $r/\sqrt n$ with $r$ the root-mean-square length of the sample — no dimension anywhere.
+# (A second use of Jensen, over the sample, gives (2.26)'s $\sqrt{nE\|x\|^2}$.)
 # The Khintchine–Kahane inequality bounds it from below by the same quantity over $\sqrt2$.
 
 # %%
@@ -415,12 +416,16 @@ I = np.eye(50)
 rad = theory.rademacher_linear(I, n_draws=200, seed=SEED)
 print(f"50 orthonormal points: estimate {rad.estimate:.6f} = √50/50 = {np.sqrt(50) / 50:.6f}; "
       f"all 200 draws equal up to round-off: {bool(np.ptp(rad.samples) < 1e-12)}")
+radk = theory.rademacher_kernel(gram("gaussian", X_r[:100], sigma=1.0), n_draws=1000, seed=SEED)
+print(f"Gaussian kernel, n = 100: estimate {radk.estimate:.4f}, bound √(tr K)/n = {radk.bound:.4f} = 1/√100")
 
 # %% [markdown]
 # The estimate falls like $1/\sqrt n$ and its ratio to the bound stays between $1/\sqrt2 \approx
 # 0.707$ and 1. For orthonormal points the bound is attained exactly. With a kernel,
 # $\|x\|^2$ becomes $k(x, x)$, so the bound is $\sqrt{\operatorname{tr}K}/n$: for the Gaussian
-# kernel, $k(x, x) = 1$ and the bound is $1/\sqrt n$ for every sample.
+# kernel, $k(x, x) = 1$ and the bound is $1/\sqrt n$ for every sample. (Here the estimate nearly
+# reaches it: the 20-dimensional points lie far apart on the scale of σ, so most off-diagonal
+# entries of $K$ are small and the points are nearly orthonormal in feature space.)
 
 # %%
 from kmlteach.widgets.ch09 import make_rademacher_explorer
