@@ -58,6 +58,7 @@ rng = np.random.default_rng(SEED)
 # | loss (HSS2) | $l(z)$, with $z = y f(x)$ | $\partial l / \partial z$ | coefficient of $k(x, \cdot)$ in $\partial_f l$ |
 # |---|---|---|---|
 # | soft margin (2.10)–(2.11), with ρ = 1 | $\max(0, 1 - z)$ | $-1$ if $z < 1$, else 0 | $-y$ or 0 |
+# | squared soft margin (not in HSS2; a smooth variant) | $\max(0, 1 - z)^2$ | $-2\max(0, 1 - z)$ | $-2y\max(0, 1 - y f(x))$ |
 # | logistic (2.14)–(2.15) | $\log(1 + e^{-z})$ | $-1/(1 + e^{z})$ | $-y/(1 + e^{y f(x)})$ |
 # | exponential (§2.5.3, boosting) | $e^{-z}$ | $-e^{-z}$ | $-y e^{-y f(x)}$ |
 # | novelty (2.19)–(2.20), labels ignored | $\max(0, \rho - f(x))$ | — | $-1$ if $f(x) < \rho$, else 0 |
@@ -65,8 +66,10 @@ rng = np.random.default_rng(SEED)
 # The multiclass losses (2.12)–(2.13) and (2.16)–(2.18) and the taxonomy loss (2.21)–(2.22)
 # live on a joint kernel $k((x, y), (x', y'))$: their gradients are differences
 # $k((x, y^*), \cdot) - k((x, y), \cdot)$ or a probability-weighted sum over the labels, again
-# a handful of kernel functions per example. We check the binary gradients against finite
-# differences (away from the kinks).
+# a handful of kernel functions per example; for the multiclass logistic loss the coefficients
+# over the labels are the softmax probabilities minus the indicator of the true label. We check
+# the binary gradients against finite differences (away from the kinks), and the multiclass
+# logistic gradient on one example with three labels.
 
 # %%
 z = np.array([-1.5, -0.3, 0.4, 0.9, 1.7])    # margins y f(x), here with y = +1 and f = z
@@ -80,8 +83,10 @@ for name in theory.BINARY_LOSSES:
           f"max |∂l/∂f − finite difference| = {np.max(np.abs(grad - numeric)):.1e}")
 F = np.array([[2.0, 0.5, -1.0]])                # scores f(x, ỹ) of one example over 3 labels
 ml = theory.multiclass_logistic(F, np.array([0]))
-print(f"multiclass logistic (2.16)–(2.18), y = 0: l = {ml.value[0]:.4f}, gradient in f(x, ·) = "
-      f"{np.array2string(ml.gradient[0], precision=4)} = softmax − e_y")
+p = np.exp(F[0]) / np.exp(F[0]).sum()
+print(f"multiclass logistic (2.16)–(2.18), y = 0: l = {ml.value[0]:.4f}, gradient over the labels "
+      f"{np.array2string(ml.gradient[0], precision=4)}, softmax − e_y = "
+      f"{np.array2string(p - np.eye(3)[0], precision=4)}")
 
 # %% [markdown]
 # **Explore the gallery.** Pick a loss and a margin $z_0$: the bold curve is the loss, the dot
@@ -254,7 +259,7 @@ stream
 # ## 3 · ν-SV classification (HSS2 §2.3.1, (2.5)–(2.6))
 #
 # In the soft-margin SVM (2.2) the constant $C$ has no direct meaning. The ν-SVM makes the
-# margin itself a variable ρ and pays $\nu n$ for each unit of it:
+# margin itself a variable ρ, and each unit of ρ lowers the objective by $\nu n$:
 # $$\min_{w, b, \xi, \rho}\ \tfrac12\|w\|^2 + \sum_i \xi_i - n\nu\rho \quad\text{s.t.}\quad
 # y_i(\langle w, x_i\rangle + b) \ge \rho - \xi_i,\ \ \xi_i \ge 0. \tag{2.5}$$
 # Its dual (2.6) is $\min_\alpha \frac12\alpha^\top Q\alpha$ with $Q_{ij} = y_iy_jk(x_i, x_j)$,
@@ -280,8 +285,8 @@ for nu in (0.1, 0.3, 0.6, 1.0):
 # and $\alpha_i \le 1$ force every $\alpha_i = 1$. Then
 # $f(x) = \sum_{y_i = +1}k(x_i, x) - \sum_{y_i = -1}k(x_i, x) + b$: with 30 points per class this
 # is 30 times the class-mean classifier of HSS1 (1.6) (chapter 02), up to the offset — "an
-# affine copy" in HSS2's words. With a Gaussian kernel the two sums are Parzen-window density
-# estimates (1.7) of the two classes.
+# affine copy" in HSS2's words. With a Gaussian kernel the two sums are, up to the constant that
+# normalises the kernel, 30 times the Parzen-window density estimates (1.7) of the two classes.
 
 # %%
 full = nu_svm(X_nu, y_nu, 1.0, kernel="gaussian", sigma=1.0)
@@ -312,8 +317,8 @@ print(f"Σ α(soft) / (n C) = {soft.alpha.sum() * lin_nu.rho / 60:.5f}  (= ν)")
 # %% [markdown]
 # The picture for ν = 0.3: the solid curve is $f = 0$, the dashed curves $f = \pm\rho$ bound the
 # margin band, green rings mark support vectors and crosses mark margin errors. On the right,
-# the two fractions over a grid of 40 values of ν: the staircase of margin errors stays below
-# the diagonal, the one of support vectors above it.
+# the two fractions over a grid of 40 values of ν: the staircase of margin errors stays on or
+# below the diagonal, the one of support vectors on or above it.
 
 # %%
 from kmlteach.widgets.ch09 import make_nu_explorer
