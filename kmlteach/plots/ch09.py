@@ -128,6 +128,11 @@ def nu_path(X, y, nus, sigma: float = 1.0, G: int = 70):
     path.update(F=np.clip(F, -2, 2), nus=np.asarray(nus, dtype=float), xs=xs, ys=ys, X=X, y=y,
                 sigma=sigma, lines=[{c: level_lines(xs, ys, Fk, c) for c in (-1.0, 0.0, 1.0)}
                                     for Fk in F])
+    # the Parzen-window (class-mean) classifier of HSS1 (1.6), the ν = 1 limit up to its offset
+    from ..kernel_methods import class_mean_classifier
+
+    cm = class_mean_classifier(gram("gaussian", X, sigma=sigma), y)
+    path["parzen_line"] = level_lines(xs, ys, (Kz @ cm.alpha + cm.b).reshape(G, G), 0.0)
     return path
 
 
@@ -140,6 +145,8 @@ def nu_axes(ax_plane, ax_frac, path):
                           alpha=0.45, aspect="auto", interpolation="bilinear")
     (l0,) = ax_plane.plot([], [], color=OKABE_ITO["black"], lw=2, label="f = 0")
     (lp,) = ax_plane.plot([], [], color=OKABE_ITO["black"], lw=1.2, ls="--", label="f = ±ρ")
+    ax_plane.plot(*path["parzen_line"], color=OKABE_ITO["purple"], lw=1.6, ls=":",
+                  label="Parzen-window classifier")
     _scatter_labelled(ax_plane, X, y)
     sv = _rings(ax_plane, label="support vector (α > 0)", color=OKABE_ITO["green"])
     me = ax_plane.scatter(np.empty(0), np.empty(0), s=40, marker="x", color="black", lw=1.6,

@@ -72,7 +72,8 @@ def make_nu_explorer(X=None, y=None, sigma: float = 1.0, nu: float = 0.3, path=N
         st["all_alpha_one"] = bool(np.all(st["alpha"] == 1.0))
         ex.state.update(st, k=k)
         parzen = (" — every α<sub>i</sub> = 1: f is Σ y<sub>i</sub> k(x<sub>i</sub>, x) + b, an affine"
-                  " copy of the Parzen-window classifier (HSS1 (1.6))" if st["all_alpha_one"] else "")
+                  " copy of the Parzen-window classifier (HSS1 (1.6)); its boundary (dotted) is another"
+                  " level set of the same function" if st["all_alpha_one"] else "")
         ok = st["frac_me"] <= st["nu"] <= st["frac_sv"]
         ex.set_readout(
             f"ν = <b>{st['nu']:.3f}</b>: margin errors {st['frac_me']:.3f} ≤ ν ≤ support vectors "

@@ -316,7 +316,8 @@ print(f"Σ α(soft) / (n C) = {soft.alpha.sum() * lin_nu.rho / 60:.5f}  (= ν)")
 
 # %% [markdown]
 # The picture for ν = 0.3: the solid curve is $f = 0$, the dashed curves $f = \pm\rho$ bound the
-# margin band, green rings mark support vectors and crosses mark margin errors. On the right,
+# margin band, green rings mark support vectors and crosses mark margin errors; the dotted
+# curve is the boundary of the Parzen-window classifier, for comparison. On the right,
 # the two fractions over a grid of 40 values of ν: the staircase of margin errors stays on or
 # below the diagonal, the one of support vectors on or above it.
 
@@ -326,12 +327,16 @@ from kmlteach.widgets.ch09 import make_nu_explorer
 nu_view = make_nu_explorer(X_nu, y_nu, nu=0.3)
 show(nu_view.fig, alt="Left: two overlapping classes in the plane with the nu-SVM boundary f = 0 and "
                       "the dashed margin curves f = plus and minus rho for nu = 0.3; support vectors "
-                      "are ringed and margin errors crossed. Right: the fraction of support vectors "
+                      "are ringed, margin errors crossed, and a dotted curve shows the Parzen-window "
+                      "classifier's boundary. Right: the fraction of support vectors "
                       "(above the diagonal) and of margin errors (below it) against nu from 0 to 1.")
 
 # %% [markdown]
 # **Move ν.** The band widens and more points become support vectors and margin errors, the
-# two fractions always bracketing ν. At ν = 1 every point is a support vector (the Parzen limit).
+# two fractions always bracketing ν. At ν = 1 every point is a support vector (the Parzen limit):
+# $f$ is then the Parzen-window score up to a factor and an offset, so its boundary $f = 0$ and
+# the dotted boundary of the Parzen-window classifier are two level sets of the same function,
+# differing only in their offsets.
 
 # %%
 # NBVAL_IGNORE_OUTPUT
