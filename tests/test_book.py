@@ -49,6 +49,8 @@ def test_exercise_ids_unique_and_registered():
             assert e["id"].startswith(c.id + "."), f"exercise {e['id']} listed under chapter {c.id}"
             assert e["id"] in reg, f"exercise {e['id']} has no registered checker"
             assert isinstance(e.get("points"), int) and e["points"] > 0
+            if "minutes" in e:                  # estimated working time, optional
+                assert isinstance(e["minutes"], int) and e["minutes"] > 0
     # and nothing is registered that the manifest does not list
     assert set(reg) <= set(ids), f"registered but not in book.toml: {sorted(set(reg) - set(ids))}"
 
