@@ -160,6 +160,7 @@ ALGORITHM_MODULES = (
     "kmlteach.metrics",
     "kmlteach.ensembles",
     "kmlteach.online",
+    "kmlteach.theory",
 )
 
 

@@ -8,8 +8,18 @@ import dataclasses
 import numpy as np
 import pytest
 
-from kmlteach import datasets, kernel_methods, kernels, losses, metrics, multiclass, ranking, \
-    structured, structured_kernels, svm
+from kmlteach import (
+    datasets,
+    kernel_methods,
+    kernels,
+    losses,
+    metrics,
+    multiclass,
+    ranking,
+    structured,
+    structured_kernels,
+    svm,
+)
 
 
 def _sample(seed=0, m=30):
@@ -225,3 +235,41 @@ def test_tree_bagging_forest_signatures():
     assert len(b.estimators) == 5 and 0 <= b.oob_error <= 1 and set(b.predict(X)) <= {"yes", "no"}
     f = ensembles.random_forest(X, y, n_trees=5, max_features="sqrt", max_depth=None, seed=0)
     assert len(f.estimators) == 5 and 0 <= f.oob_error <= 1 and f.predict(X).shape == (60,)
+def test_norma_signature():
+    from kmlteach.online import norma
+
+    X, y = _sample(2, 25)
+    r = norma(X, y, 0.1, 0.5, kernel="gaussian", loss="hinge", sigma=1.0)
+    _frozen(r)
+    assert r.coef.shape == r.predictions.shape == r.mistakes.shape == (25,)
+    assert r.mistakes.dtype.kind == "i" and r.mistakes[0] == 1 and r.predictions[0] == 0.0
+    assert r.decision_function(X[:3]).shape == (3,)
+    for loss in ("perceptron", "logistic", "squared"):
+        norma(X, y, 0.0, lambda t: 1 / t, kernel="linear", loss=loss)
+
+
+def test_nu_svm_and_one_class_signatures():
+    X, y = _sample(3, 40)
+    r = svm.nu_svm(X, y, 0.3, kernel="linear")
+    _frozen(r)
+    assert r.alpha.shape == (40,) and np.isscalar(r.b) and np.isscalar(r.rho)
+    assert np.asarray(r.support).dtype.kind in "iu" and r.decision_function(X[:4]).shape == (4,)
+    assert r.alpha.sum() == pytest.approx(0.3 * 40) and r.alpha @ y == pytest.approx(0, abs=1e-9)
+    o = svm.one_class_svm(X, 0.2, kernel="gaussian", sigma=1.0)
+    _frozen(o)
+    assert o.alpha.sum() == pytest.approx(8.0) and np.isscalar(o.rho)
+    assert o.decision_function(X[:4]).shape == (4,)
+    with pytest.raises(ValueError, match="nu"):
+        svm.nu_svm(X, y, 1.5)
+
+
+def test_theory_signatures():
+    from kmlteach import theory
+
+    X = np.random.default_rng(0).normal(size=(20, 3))
+    r = theory.rademacher_linear(X, n_draws=1000, seed=0)
+    _frozen(r)
+    assert isinstance(r.estimate, float) and isinstance(r.stderr, float)
+    assert r.bound == pytest.approx(np.sqrt((X ** 2).sum()) / 20) and r.estimate <= r.bound
+    np.testing.assert_array_equal(theory.rademacher_linear(X).samples, r.samples)   # defaults
+    assert theory.rademacher_linear(np.eye(9)).estimate == pytest.approx(1 / 3)

@@ -10,14 +10,14 @@
 * :func:`toy_example`, :func:`papaya` — the slides' toy example and UML's papayas (:mod:`.examples`).
 """
 
-from .adaboost import ALPHA_CAP, EPSILON_FLOOR, AdaBoostResult, adaboost
-from .bagging import BaggingResult, bagging
-from .confidence import ConfidenceBoosting, boost_confidence, runs_needed
-from .examples import PAPAYA_BOX, papaya, toy_example
-from .forests import RandomForestResult, random_forest
-from .pruning import prune
-from .stumps import Stump, decision_stump, presort
-from .trees import CRITERIA, DecisionTree, decision_tree, resolve_max_features
+from kmlteach.ensembles.adaboost import ALPHA_CAP, EPSILON_FLOOR, AdaBoostResult, adaboost
+from kmlteach.ensembles.bagging import BaggingResult, bagging
+from kmlteach.ensembles.confidence import ConfidenceBoosting, boost_confidence, runs_needed
+from kmlteach.ensembles.examples import PAPAYA_BOX, papaya, toy_example
+from kmlteach.ensembles.forests import RandomForestResult, random_forest
+from kmlteach.ensembles.pruning import prune
+from kmlteach.ensembles.stumps import Stump, decision_stump, presort
+from kmlteach.ensembles.trees import CRITERIA, DecisionTree, decision_tree, resolve_max_features
 
 __all__ = [
     "Stump", "decision_stump", "presort",

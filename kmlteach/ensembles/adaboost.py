@@ -16,8 +16,8 @@ from typing import Callable
 
 import numpy as np
 
-from .._validation import _describe, check_binary_labels, check_int, check_X
-from .stumps import Stump, _stump_from_order, decision_stump, presort, sorted_values
+from kmlteach._validation import _describe, check_binary_labels, check_int, check_X
+from kmlteach.ensembles.stumps import Stump, _stump_from_order, decision_stump, presort, sorted_values
 
 __all__ = ["AdaBoostResult", "adaboost", "EPSILON_FLOOR", "ALPHA_CAP"]
 

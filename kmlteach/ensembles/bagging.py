@@ -15,7 +15,7 @@ from typing import Callable
 
 import numpy as np
 
-from .._validation import _describe, check_int, check_multiclass_labels, check_rng, check_X
+from kmlteach._validation import _describe, check_int, check_multiclass_labels, check_rng, check_X
 
 __all__ = ["BaggingResult", "bagging"]
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._validation import as_vector, check_int, check_nonnegative, check_probability, check_rng
+from kmlteach._validation import as_vector, check_int, check_nonnegative, check_probability, check_rng
 
 __all__ = ["ConfidenceBoosting", "runs_needed", "boost_confidence"]
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validation import check_int, check_probability, check_rng
+from kmlteach._validation import check_int, check_probability, check_rng
 
 __all__ = ["toy_example", "papaya", "PAPAYA_BOX"]
 

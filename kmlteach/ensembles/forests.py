@@ -12,9 +12,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._validation import check_choice, check_int, check_multiclass_labels, check_rng, check_X
-from .bagging import BaggingResult, _bag, _check_count
-from .trees import CRITERIA, DecisionTree, _check_depth, _grow, resolve_max_features
+from kmlteach._validation import check_choice, check_int, check_multiclass_labels, check_rng, check_X
+from kmlteach.ensembles.bagging import BaggingResult, _bag, _check_count
+from kmlteach.ensembles.trees import CRITERIA, DecisionTree, _check_depth, _grow, resolve_max_features
 
 __all__ = ["RandomForestResult", "random_forest"]
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validation import _describe, check_X
-from .trees import DecisionTree
+from kmlteach._validation import _describe, check_X
+from kmlteach.ensembles.trees import DecisionTree
 
 __all__ = ["prune"]
 

@@ -18,8 +18,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._jit import jit
-from .._validation import as_vector, check_binary_labels, check_X
+from kmlteach._jit import jit
+from kmlteach._validation import as_vector, check_binary_labels, check_X
 
 __all__ = ["Stump", "decision_stump", "presort", "sorted_values"]
 

@@ -30,8 +30,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._jit import jit
-from .._validation import _describe, check_choice, check_int, check_multiclass_labels, check_rng, \
+from kmlteach._jit import jit
+from kmlteach._validation import _describe, check_choice, check_int, check_multiclass_labels, check_rng, \
     check_X
 
 __all__ = ["DecisionTree", "decision_tree", "CRITERIA", "resolve_max_features"]

@@ -20,6 +20,7 @@ Labels are -1/+1 for the functions (the estimators accept any two labels). Where
 
 from kmlteach.svm.conventions import C_to_lam, lam_to_C
 from kmlteach.svm.hard import HardSVMResult, hard_svm
+from kmlteach.svm.nu import NuSVMResult, OneClassSVMResult, nu_svm, one_class_svm
 from kmlteach.svm.margins import (
     distance_to_hyperplane,
     functional_margins,
@@ -44,7 +45,7 @@ __all__ = [
     "geometric_margin", "support_vectors", "soft_svm_objective", "hinge_objective",
     "perceptron", "subgradient_perceptron", "hard_svm", "soft_svm", "sgd_soft_svm",
     "sgd_indices", "PerceptronResult", "SubgradientPerceptronResult", "HardSVMResult",
-    "SoftSVMResult", "SGDSoftSVMResult", "HardSVM", "SoftSVM", "lam_to_C", "C_to_lam",
+    "SoftSVMResult", "SGDSoftSVMResult", "HardSVM", "SoftSVM", "lam_to_C", "C_to_lam", "nu_svm", "one_class_svm", "NuSVMResult", "OneClassSVMResult",
 ]
 
 _ESTIMATORS = {"HardSVM", "SoftSVM"}

@@ -1,0 +1,344 @@
+"""Plots of chapter 09 (HSS2 §2.2.2-2.5): data, precomputed solution paths and the axes
+that both the static figures and the widgets draw on.
+
+Every picture is built by a ``*_axes(ax, ...)`` function that draws once and returns its
+artists, and a ``set_*(artists, ...)`` function that moves them to another state (another
+ν, σ, step t). A static figure is ``*_axes`` followed by one ``set_*``; a widget calls
+``set_*`` on every change, so the two always show the same thing. Level sets
+{f = c} are precomputed as line paths (:func:`level_lines`), not contour sets.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..kernels import gram
+from ._style import OKABE_ITO, class_style, label_axes
+
+__all__ = ["show", "nu_data", "oneclass_data", "stream_data", "plane_grid", "level_lines",
+           "nu_path", "nu_axes", "set_nu", "oneclass_path", "oneclass_axes", "set_oneclass",
+           "norma_history", "norma_axes", "set_norma"]
+
+
+def show(fig, alt: str, dpi: int = 100) -> None:
+    """Display a figure as a PNG with alt text (``IPython.display.Image(alt=...)``); the static
+    fallback of a widget is its own figure shown this way before the widget itself."""
+    import io
+
+    from IPython.display import Image, display
+
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=dpi)
+    display(Image(data=buf.getvalue(), alt=alt))
+
+
+# --- data ---------------------------------------------------------------------------------
+
+def nu_data(n: int = 60, seed: int = 1):
+    """Two overlapping Gaussian classes of n/2 points each (balanced, so ν = 1 is feasible)."""
+    rng = np.random.default_rng(seed)
+    h = n // 2
+    X = np.r_[rng.normal(size=(h, 2)) * 0.9 + [0.8, 0.7], rng.normal(size=(n - h, 2)) * 0.9 - [0.8, 0.7]]
+    y = np.r_[np.ones(h), -np.ones(n - h)]
+    return X, y
+
+
+def oneclass_data(n: int = 90, n_outliers: int = 8, seed: int = 2):
+    """An unlabelled sample from two clusters, and ``n_outliers`` points spread over a box."""
+    rng = np.random.default_rng(seed)
+    a = n * 5 // 9
+    X = np.r_[rng.normal(size=(a, 2)) * [0.55, 0.35] + [-0.9, -0.3],
+              rng.normal(size=(n - a, 2)) * 0.3 + [1.0, 0.6]]
+    out = rng.uniform([-2.6, -2.0], [2.6, 2.2], size=(n_outliers, 2))
+    return X, out
+
+
+def stream_data(n: int = 120, gap: float = 0.2, seed: int = 7):
+    """A stream separable through the origin: label = side of a fixed line through 0,
+    points within ``gap`` of it removed (so the homogeneous margin is at least ``gap``)."""
+    rng = np.random.default_rng(seed)
+    u = np.array([np.cos(0.6), np.sin(0.6)])
+    X = np.empty((0, 2))
+    while X.shape[0] < n:
+        Z = rng.uniform(-1.5, 1.5, size=(2 * n, 2))
+        X = np.r_[X, Z[np.abs(Z @ u) >= gap]]
+    X = X[:n]
+    return X, np.where(X @ u > 0, 1.0, -1.0)
+
+
+def plane_grid(lo, hi, G: int = 80):
+    """Grid axes ``xs``, ``ys`` and the G² points (row-major: ``Z[i*G + j] = (xs[j], ys[i])``)."""
+    xs = np.linspace(lo[0], hi[0], G)
+    ys = np.linspace(lo[1], hi[1], G)
+    XX, YY = np.meshgrid(xs, ys)
+    return xs, ys, np.c_[XX.ravel(), YY.ravel()]
+
+
+def level_lines(xs, ys, F, level: float = 0.0):
+    """The level set {F = level} of a gridded function as one polyline with NaN breaks
+    (``(x, y)`` arrays ready for ``Line2D.set_data``)."""
+    import contourpy
+
+    parts = contourpy.contour_generator(x=xs, y=ys, z=F).lines(float(level))
+    if not parts:
+        return np.array([np.nan]), np.array([np.nan])
+    seg = np.concatenate([np.r_[p, [[np.nan, np.nan]]] for p in parts])
+    return seg[:, 0], seg[:, 1]
+
+
+def _rings(ax, s=170, color="black", lw=1.4, zorder=4, label=None, marker="o"):
+    return ax.scatter(np.empty(0), np.empty(0), s=s, facecolors="none", edgecolors=color,
+                      linewidths=lw, zorder=zorder, label=label, marker=marker)
+
+
+def _scatter_labelled(ax, X, y, s=36):
+    for lab, k in ((-1.0, 0), (1.0, 1)):
+        st = class_style(k)
+        P = X[y == lab]
+        ax.scatter(P[:, 0], P[:, 1], s=s, c=st["color"], marker=st["marker"], edgecolors="white",
+                   linewidths=0.5, zorder=3, label=f"y = {int(lab):+d}")
+
+
+# --- ν-SVM (HSS2 (2.5)/(2.6)) --------------------------------------------------------------
+
+def nu_path(X, y, nus, sigma: float = 1.0, G: int = 70):
+    """Solve the ν-SVM (2.6) with a Gaussian kernel for every ν of ``nus`` once.
+
+    Returns a dict with ``nus``, ``alpha`` (k, n), ``b``, ``rho``, ``frac_sv``,
+    ``frac_me`` (fractions of support vectors and of margin errors y f < ρ), the grid
+    ``xs``, ``ys`` and the level lines ``lines[k] = {−1: .., 0: .., +1: ..}`` of f/ρ,
+    plus ``F`` (k, G, G): f/ρ on the grid, clipped to [−2, 2].
+    """
+    from ..svm import nu_svm
+
+    X = np.asarray(X, dtype=float)
+    y = np.asarray(y, dtype=float)
+    n = len(y)
+    lo, hi = X.min(axis=0) - 0.6, X.max(axis=0) + 0.6
+    xs, ys, Z = plane_grid(lo, hi, G)
+    Kz = gram("gaussian", Z, X, sigma=sigma)
+    sols = [nu_svm(X, y, float(nu), kernel="gaussian", sigma=sigma) for nu in nus]
+    path = {"alpha": np.array([r.alpha for r in sols]), "b": np.array([r.b for r in sols]),
+            "rho": np.array([r.rho for r in sols]),
+            "frac_sv": np.array([len(r.support) / n for r in sols]),
+            "frac_me": np.array([len(r.margin_errors) / n for r in sols]),
+            "is_me": np.array([np.isin(np.arange(n), r.margin_errors) for r in sols])}
+    # f/ρ on the grid for every ν in one matrix product
+    F = ((Kz @ (path["alpha"] * y).T + path["b"]) / path["rho"]).T.reshape(len(sols), G, G)
+    path.update(F=np.clip(F, -2, 2), nus=np.asarray(nus, dtype=float), xs=xs, ys=ys, X=X, y=y,
+                sigma=sigma, lines=[{c: level_lines(xs, ys, Fk, c) for c in (-1.0, 0.0, 1.0)}
+                                    for Fk in F])
+    # the Parzen-window (class-mean) classifier of HSS1 (1.6), the ν = 1 limit up to its offset
+    from ..kernel_methods import class_mean_classifier
+
+    cm = class_mean_classifier(gram("gaussian", X, sigma=sigma), y)
+    path["parzen_line"] = level_lines(xs, ys, (Kz @ cm.alpha + cm.b).reshape(G, G), 0.0)
+    return path
+
+
+def nu_axes(ax_plane, ax_frac, path):
+    """Draw the ν-SVM picture: decision regions, {f = 0} and {f = ±ρ}, support vectors,
+    margin errors (left); the two fractions against ν (right). Returns the artists."""
+    X, y, xs, ys = path["X"], path["y"], path["xs"], path["ys"]
+    ext = (xs[0], xs[-1], ys[0], ys[-1])
+    img = ax_plane.imshow(path["F"][0], origin="lower", extent=ext, cmap="RdBu_r", vmin=-2.4, vmax=2.4,
+                          alpha=0.45, aspect="auto", interpolation="bilinear")
+    (l0,) = ax_plane.plot([], [], color=OKABE_ITO["black"], lw=2, label="f = 0")
+    (lp,) = ax_plane.plot([], [], color=OKABE_ITO["black"], lw=1.2, ls="--", label="f = ±ρ")
+    ax_plane.plot(*path["parzen_line"], color=OKABE_ITO["purple"], lw=1.6, ls=":",
+                  label="Parzen-window classifier")
+    _scatter_labelled(ax_plane, X, y)
+    sv = _rings(ax_plane, label="support vector (α > 0)", color=OKABE_ITO["green"])
+    me = ax_plane.scatter(np.empty(0), np.empty(0), s=40, marker="x", color="black", lw=1.6,
+                          zorder=5, label="margin error (y f < ρ)")
+    ax_plane.set_xlim(xs[0], xs[-1])
+    ax_plane.set_ylim(ys[0], ys[-1])
+    ax_plane.legend(fontsize=7.5, loc="lower right", framealpha=0.9)
+    label_axes(ax_plane, "$x_1$", "$x_2$", "ν-SVM, Gaussian kernel")
+
+    nus = path["nus"]
+    ax_frac.plot([0, 1], [0, 1], color=OKABE_ITO["grey"], lw=1, ls=":", label="= ν")
+    ax_frac.step(nus, path["frac_sv"], where="mid", color=OKABE_ITO["green"], lw=2,
+                 label="fraction of SVs")
+    ax_frac.step(nus, path["frac_me"], where="mid", color=OKABE_ITO["black"], lw=2,
+                 label="fraction of margin errors")
+    vline = ax_frac.axvline(nus[0], color=OKABE_ITO["vermillion"], lw=1.5)
+    (pts,) = ax_frac.plot([], [], "o", color=OKABE_ITO["vermillion"], ms=7)
+    ax_frac.set_xlim(0, 1.02)
+    ax_frac.set_ylim(0, 1.02)
+    ax_frac.legend(fontsize=7.5, loc="upper left")
+    label_axes(ax_frac, "ν", "fraction of the sample", "the ν-property")
+    return {"img": img, "l0": l0, "lp": lp, "sv": sv, "me": me, "vline": vline, "pts": pts}
+
+
+def set_nu(arts, path, k: int) -> dict:
+    """Show the solution number ``k`` of ``path``; returns its numbers."""
+    X = path["X"]
+    arts["img"].set_data(path["F"][k])
+    lines = path["lines"][k]
+    arts["l0"].set_data(*lines[0.0])
+    arts["lp"].set_data(np.r_[lines[1.0][0], np.nan, lines[-1.0][0]],
+                        np.r_[lines[1.0][1], np.nan, lines[-1.0][1]])
+    sv = path["alpha"][k] > 0
+    arts["sv"].set_offsets(X[sv])
+    arts["me"].set_offsets(X[path["is_me"][k]])
+    nu = path["nus"][k]
+    arts["vline"].set_xdata([nu, nu])
+    arts["pts"].set_data([nu, nu], [path["frac_me"][k], path["frac_sv"][k]])
+    return {"nu": float(nu), "rho": float(path["rho"][k]), "b": float(path["b"][k]),
+            "frac_sv": float(path["frac_sv"][k]), "frac_me": float(path["frac_me"][k]),
+            "alpha": path["alpha"][k]}
+
+
+# --- one-class SVM (HSS2 (2.7)/(2.8)) ------------------------------------------------------
+
+def oneclass_path(X, outliers, nus, sigmas, G: int = 70):
+    """Solve the one-class SVM (2.8) for every (σ, with/without outliers, ν) once.
+
+    Returns a dict with ``nus``, ``sigmas``, the grid, and for each key ``(j, o)`` (σ
+    index, outliers 0/1) an entry with the sample ``X``, the Parzen density on the grid
+    scaled to its maximum (``dens``), and per ν: ``alpha``, ``rho``, ``frac_sv``,
+    ``frac_out`` (fraction with f(x_i) < 0), ``is_out`` and the lines of {f = 0}.
+    """
+    from ..svm import one_class_svm
+
+    X = np.asarray(X, dtype=float)
+    outliers = np.asarray(outliers, dtype=float)
+    both = np.r_[X, outliers]
+    lo, hi = both.min(axis=0) - 0.5, both.max(axis=0) + 0.5
+    xs, ys, Z = plane_grid(lo, hi, G)
+    path = {"nus": np.asarray(nus, dtype=float), "sigmas": np.asarray(sigmas, dtype=float),
+            "xs": xs, "ys": ys, "X": X, "outliers": outliers}
+    for j, sigma in enumerate(path["sigmas"]):
+        for o in (0, 1):
+            S = both if o else X
+            n = len(S)
+            Kz = gram("gaussian", Z, S, sigma=sigma)
+            parzen = Kz.mean(axis=1) / (2 * np.pi * sigma)       # a density in the plane
+            sols = [one_class_svm(S, float(nu), sigma=sigma) for nu in path["nus"]]
+            A = np.array([r.alpha for r in sols])
+            rho = np.array([r.rho for r in sols])
+            F = (Kz @ A.T - rho).T.reshape(len(sols), G, G)     # f on the grid, every ν at once
+            path[j, o] = {"X": S, "dens": (parzen / parzen.max()).reshape(G, G), "alpha": A,
+                          "rho": rho, "frac_sv": [len(r.support) / n for r in sols],
+                          "frac_out": [len(r.outliers) / n for r in sols],
+                          "is_out": [np.isin(np.arange(n), r.outliers) for r in sols],
+                          "lines": [level_lines(xs, ys, Fk, 0.0) for Fk in F]}
+    return path
+
+
+def oneclass_axes(ax, path):
+    """Draw the one-class picture: Parzen density, {f = 0}, sample, support vectors and
+    the points outside the estimated support. Returns the artists."""
+    xs, ys = path["xs"], path["ys"]
+    e = path[0, 0]
+    img = ax.imshow(e["dens"], origin="lower", extent=(xs[0], xs[-1], ys[0], ys[-1]), cmap="Greys",
+                    vmin=0, vmax=1.15, aspect="auto", interpolation="bilinear")
+    (l0,) = ax.plot([], [], color=OKABE_ITO["vermillion"], lw=2.2, label="f = 0 (support boundary)")
+    X = path["X"]
+    ax.scatter(X[:, 0], X[:, 1], s=22, c=OKABE_ITO["blue"], edgecolors="white", linewidths=0.4,
+               zorder=3, label="sample")
+    inj = ax.scatter(np.empty(0), np.empty(0), s=46, c=OKABE_ITO["orange"], marker="D",
+                     edgecolors="black", linewidths=0.6, zorder=3, label="injected outlier")
+    sv = _rings(ax, s=110, color=OKABE_ITO["green"], lw=1.3, label="support vector (α > 0)")
+    out = ax.scatter(np.empty(0), np.empty(0), s=30, marker="x", color="black", lw=1.4, zorder=5,
+                     label="outside (f < 0)")
+    ax.set_xlim(xs[0], xs[-1])
+    ax.set_ylim(ys[0], ys[-1])
+    ax.legend(fontsize=7.5, loc="lower right", framealpha=0.9)
+    label_axes(ax, "$x_1$", "$x_2$", "one-class SVM over the Parzen density (grey)")
+    return {"img": img, "l0": l0, "inj": inj, "sv": sv, "out": out}
+
+
+def set_oneclass(arts, path, j: int, o: int, k: int) -> dict:
+    """Show σ number ``j``, outliers ``o`` (0/1) and ν number ``k``; returns the numbers."""
+    e = path[j, o]
+    arts["img"].set_data(e["dens"])
+    arts["l0"].set_data(*e["lines"][k])
+    arts["inj"].set_offsets(path["outliers"] if o else np.empty((0, 2)))
+    S = e["X"]
+    arts["sv"].set_offsets(S[e["alpha"][k] > 0])
+    arts["out"].set_offsets(S[e["is_out"][k]])
+    return {"nu": float(path["nus"][k]), "sigma": float(path["sigmas"][j]), "outliers": bool(o),
+            "n": len(S), "rho": float(e["rho"][k]), "frac_sv": float(e["frac_sv"][k]),
+            "frac_out": float(e["frac_out"][k]), "alpha": e["alpha"][k]}
+
+
+# --- NORMA (HSS2 Algorithm 2.1) ------------------------------------------------------------
+
+def norma_history(res, y, budget=None) -> np.ndarray:
+    """Coefficients of every iterate of a :func:`kmlteach.online.norma` run.
+
+    Row t − 1 holds the coefficients of f_{t+1} (after t steps): the term added at step s
+    is a_s = −η_s l'_s and every later step u multiplies it by (1 − η_u λ), so its
+    coefficient after step t is a_s Π_{u=s+1..t} (1 − η_u λ); with a budget τ only the
+    last τ terms are kept. The last row equals ``res.coef``.
+    """
+    from ..online import norma_loss
+
+    y = np.asarray(y, dtype=float)
+    n = len(y)
+    _, der = norma_loss(res.loss, res.predictions, y)
+    a = -res.eta * der
+    logd = np.cumsum(np.log1p(-res.eta * res.lam))          # Σ_{u ≤ t} log(1 − η_u λ)
+    t = np.arange(n)[:, None]
+    s = np.arange(n)[None, :]
+    C = np.where(s <= t, a[None, :] * np.exp(logd[:, None] - logd[None, :]), 0.0)
+    if budget is not None:
+        C[s <= t - budget] = 0.0
+    return C
+
+
+def norma_axes(ax_plane, ax_mist, X, y, lim: float = 1.6):
+    """Draw the NORMA stream picture (points seen, expansion terms sized by |coef|, the
+    boundary f = 0) and the mistakes panel. Returns the artists."""
+    arts = {"seen": {}}
+    for lab, k in ((-1.0, 0), (1.0, 1)):
+        st = class_style(k)
+        arts["seen"][lab] = ax_plane.scatter(np.empty(0), np.empty(0), s=10, c=st["color"],
+                                             marker=st["marker"], alpha=0.45, lw=0, zorder=2)
+        arts[f"terms{int(lab)}"] = ax_plane.scatter(
+            np.empty(0), np.empty(0), s=np.empty(0), c=st["color"], marker=st["marker"],
+            edgecolors="white", linewidths=0.5, zorder=3, label=f"term k(x_s, ·), y = {int(lab):+d}")
+    (arts["now"],) = ax_plane.plot([], [], "o", ms=15, mfc="none", mec=OKABE_ITO["black"], mew=1.8,
+                                   zorder=5, label="point x_t just seen")
+    (arts["l0"],) = ax_plane.plot([], [], color=OKABE_ITO["black"], lw=2, label="f = 0")
+    ax_plane.set_xlim(-lim, lim)
+    ax_plane.set_ylim(-lim, lim)
+    ax_plane.set_aspect("equal")
+    from matplotlib.lines import Line2D
+
+    proxies = [Line2D([], [], ls="", marker=class_style(k)["marker"], ms=9, color=class_style(k)["color"],
+                      label=f"term of a point with y = {lab:+d}") for k, lab in ((0, -1), (1, 1))]
+    ax_plane.legend(handles=proxies + [arts["now"], arts["l0"]], fontsize=7.5, ncol=2,
+                    loc="upper center", bbox_to_anchor=(0.5, -0.13))
+    label_axes(ax_plane, "$x_1$", "$x_2$", "NORMA: marker area ∝ |coefficient|")
+    (arts["curve"],) = ax_mist.plot([], [], color=OKABE_ITO["blue"], lw=2, label="mistakes so far")
+    (arts["dot"],) = ax_mist.plot([], [], "o", color=OKABE_ITO["vermillion"], ms=7)
+    arts["bound"] = ax_mist.axhline(0, color=OKABE_ITO["vermillion"], ls="--", lw=1.5,
+                                    label="Novikoff bound (R/γ)², linear perceptron, λ = 0")
+    ax_mist.set_xlim(0, len(y) + 1)
+    ax_mist.set_yscale("log")
+    ax_mist.legend(fontsize=7.5, loc="upper left")
+    label_axes(ax_mist, "step t", "mistakes ($y_t f_t(x_t) \\leq 0$)", "mistakes")
+    return arts
+
+
+def set_norma(arts, X, y, C, mistakes, t: int, lines, bound: float, size_scale: float,
+              new_run: bool = True) -> None:
+    """Show the stream after t steps: points 1..t, f_{t+1}'s terms, its boundary ``lines``;
+    the mistake curve and the bound are reset only for a ``new_run`` (so that a step that
+    only moves t leaves them untouched)."""
+    c = C[t - 1]
+    for lab in (-1.0, 1.0):
+        seen = np.flatnonzero(y[:t] == lab)
+        arts["seen"][lab].set_offsets(X[seen])
+        keep = seen[c[seen] != 0.0]
+        arts[f"terms{int(lab)}"].set_offsets(X[keep])
+        arts[f"terms{int(lab)}"].set_sizes(12 + size_scale * np.abs(c[keep]))
+    arts["now"].set_data([X[t - 1, 0]], [X[t - 1, 1]])
+    arts["l0"].set_data(*lines)
+    arts["dot"].set_data([t], [mistakes[t - 1]])
+    if new_run:
+        arts["curve"].set_data(np.arange(1, len(y) + 1), mistakes)
+        arts["bound"].set_ydata([bound, bound])

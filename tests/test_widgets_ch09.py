@@ -1,0 +1,149 @@
+"""Widget logic of chapter 09: set control values, assert on the state they produce
+(the numbers are checked against the solvers and against theorems, not against the widget)."""
+
+import numpy as np
+import pytest
+
+pytest.importorskip("ipywidgets")
+
+from kmlteach.kernels import gram
+from kmlteach.online import norma
+from kmlteach.plots.ch09 import norma_history, nu_data, nu_path, oneclass_data, oneclass_path, stream_data
+from kmlteach.svm import nu_svm, one_class_svm
+from kmlteach.widgets.ch09 import (
+    make_loss_gallery,
+    make_norma_stream,
+    make_nu_explorer,
+    make_oneclass_explorer,
+    perceptron_bound,
+)
+
+NUS = (0.1, 0.3, 0.6, 1.0)
+
+
+@pytest.fixture(scope="module")
+def small_nu_path():
+    X, y = nu_data(40, seed=3)
+    return nu_path(X, y, NUS, sigma=1.0, G=30)
+
+
+def test_nu_explorer_snaps_and_brackets_nu(small_nu_path):
+    X, y = small_nu_path["X"], small_nu_path["y"]
+    ex = make_nu_explorer(path=small_nu_path, nu=0.1)
+    png0 = ex.image.value
+    ex.controls["nu"].value = 0.32                      # snaps to the grid value 0.3
+    st = ex.state
+    assert st["nu"] == pytest.approx(0.3)
+    ref = nu_svm(X, y, 0.3, kernel="gaussian", sigma=1.0)
+    np.testing.assert_allclose(st["alpha"], ref.alpha, atol=1e-10)
+    assert st["frac_sv"] == pytest.approx(len(ref.support) / len(y))
+    assert st["rho"] > 0
+    assert st["frac_me"] <= 0.3 <= st["frac_sv"]          # the ν-property (HSS2 §2.3.1)
+    assert ex.image.value != png0
+
+
+def test_nu_explorer_parzen_limit(small_nu_path):
+    X, y = small_nu_path["X"], small_nu_path["y"]
+    ex = make_nu_explorer(path=small_nu_path)
+    ex.controls["nu"].value = 1.0
+    assert ex.state["all_alpha_one"]
+    np.testing.assert_array_equal(ex.state["alpha"], np.ones(len(y)))
+    assert "Parzen" in ex.state["readout"]
+    # f − b is Σ y_i k(x_i, ·): the Parzen-window difference of class sums
+    K = gram("gaussian", X, sigma=1.0)
+    f = K @ (ex.state["alpha"] * y)
+    np.testing.assert_allclose(f, K[:, y > 0].sum(1) - K[:, y < 0].sum(1))
+
+
+def test_oneclass_explorer_outliers_and_sigma():
+    X, out = oneclass_data(40, n_outliers=4, seed=5)
+    path = oneclass_path(X, out, (0.1, 0.5, 1.0), (0.1, 0.4), G=25)
+    ex = make_oneclass_explorer(path=path, nu=0.1, sigma=0.1)
+    png0 = ex.image.value
+    assert ex.state["n"] == 40 and not ex.state["outliers"]
+    ex.controls["outliers"].value = True
+    assert ex.state["n"] == 44
+    assert ex.image.value != png0
+    with ex.hold():
+        ex.controls["nu"].value = 0.5
+        ex.controls["sigma"].value = 0.4
+    st = ex.state
+    ref = one_class_svm(np.r_[X, out], 0.5, sigma=0.4)
+    assert st["rho"] == pytest.approx(ref.rho, abs=1e-8)
+    assert st["frac_out"] <= 0.5 <= st["frac_sv"]
+    ex.controls["nu"].value = 1.0
+    np.testing.assert_array_equal(ex.state["alpha"], np.ones(44))   # the Parzen limit
+
+
+def test_norma_history_reproduces_the_run():
+    X, y = stream_data(60, seed=2)
+    for kw in ({"lam": 0.1, "budget": None}, {"lam": 0.05, "budget": 7}):
+        res = norma(X, y, kw["lam"], 0.8, kernel="gaussian", loss="hinge", budget=kw["budget"], sigma=0.5)
+        C = norma_history(res, y, kw["budget"])
+        np.testing.assert_allclose(C[-1], res.coef, atol=1e-12)
+        # each prediction f_t(x_t) is the expansion after t − 1 steps evaluated at x_t
+        K = gram("gaussian", X, sigma=0.5)
+        pred = np.r_[0.0, np.einsum("ts,ts->t", C[:-1], K[1:])]
+        np.testing.assert_allclose(pred, res.predictions, atol=1e-10)
+
+
+def test_norma_stream_steps_and_bound():
+    X, y = stream_data(50, seed=7)
+    ex = make_norma_stream(X, y, G=20)
+    _, gamma, bound = perceptron_bound(X, y)
+    assert bound == pytest.approx((np.max(np.linalg.norm(X, axis=1)) / gamma) ** 2)
+    png0 = ex.image.value
+    ex.controls["t"].value = 50
+    st = ex.state
+    ref = norma(X, y, 0.0, 1.0, kernel="linear", loss="perceptron")
+    np.testing.assert_allclose(st["coef"], ref.coef)
+    assert st["mistakes"] == ref.mistakes[-1] <= st["bound"] == pytest.approx(bound)
+    assert ex.image.value != png0
+    # λ > 0 shrinks old coefficients by (1 − ηλ) per step; the bound no longer applies
+    with ex.hold():
+        ex.controls["kernel"].value = "gaussian"
+        ex.controls["loss"].value = "hinge"
+        ex.controls["lam"].value = 0.2
+        ex.controls["t"].value = 10
+    c10 = ex.state["coef"].copy()
+    assert np.isnan(ex.state["bound"])
+    ex.controls["t"].value = 11
+    np.testing.assert_allclose(ex.state["coef"][:10], 0.8 * c10[:10])
+    ex.controls["budget"].value = 10
+    ex.controls["t"].value = 40
+    assert ex.state["n_terms"] <= 10
+
+
+def test_loss_gallery_value_and_subgradient():
+    from kmlteach import losses
+
+    ex = make_loss_gallery(loss="soft_margin", z=0.5)
+    assert ex.state["value"] == pytest.approx(0.5) and ex.state["subgradient"] == -1.0
+    assert ex.state["calibration"] == (4.0, 1.0)
+    png0 = ex.image.value
+    ex.controls["loss"].value = "logistic"
+    ex.controls["z"].value = -1.0
+    assert ex.state["value"] == pytest.approx(np.log1p(np.e))
+    assert ex.state["subgradient"] == pytest.approx(-1 / (1 + np.exp(-1.0)))
+    assert ex.state["calibration"] == (pytest.approx(np.sqrt(8)), 0.5)
+    assert ex.image.value != png0
+    # the subgradient inequality of a convex loss at the marked point
+    u = np.linspace(-2.5, 2.5, 51)
+    assert np.all(losses.logistic(u) >= ex.state["value"] + ex.state["subgradient"] * (u + 1.0) - 1e-12)
+
+
+def test_rademacher_explorer_stays_below_bound():
+    pytest.importorskip("kmlteach.theory")
+    from kmlteach.plots.ch09_theory import rademacher_data
+    from kmlteach.widgets.ch09 import make_rademacher_explorer
+
+    X = rademacher_data(200, d=5)
+    ex = make_rademacher_explorer(X, ns=(10, 50, 200), n_draws=400, n=10)
+    png0 = ex.image.value
+    ex.controls["n"].value = 200
+    st = ex.state
+    assert st["n"] == 200
+    assert st["bound"] == pytest.approx(np.sqrt(np.sum(X ** 2)) / 200)
+    assert st["estimate"] <= st["bound"] + 3 * st["stderr"]
+    assert st["estimate"] >= st["bound"] / np.sqrt(2) - 3 * st["stderr"]   # Khintchine-Kahane
+    assert ex.image.value != png0
