@@ -1,4 +1,4 @@
-"""Command line: ``python -m kmlteach warmup | check-env | chapters | execute | student``."""
+"""Command line: ``python -m kmlteach warmup | check-env | chapters | execute | student | grade``."""
 
 from __future__ import annotations
 
@@ -46,6 +46,23 @@ def _cmd_execute(args) -> int:
     return build(args.names, timeout=args.timeout)
 
 
+def _cmd_grade(args) -> int:
+    from .course.grade import GradeError, Limits, grade_folder
+
+    try:
+        limits = Limits(timeout=args.timeout, memory_mb=args.memory)
+        grade_folder(args.submissions, args.out, limits=limits, jobs=args.jobs,
+                     feedback=args.feedback, executor=args.executor, scheduler=args.scheduler,
+                     chapter=args.chapter)
+    except (GradeError, ValueError, FileNotFoundError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("interrupted: rerun the same command to resume", file=sys.stderr)
+        return 130
+    return 0
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="python -m kmlteach", description=__doc__)
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -67,6 +84,24 @@ def main(argv=None) -> int:
     p.add_argument("names", nargs="*", help="notebook stems such as 01-svm (default: all)")
     p.add_argument("--timeout", type=int, default=600)
     p.set_defaults(fn=_cmd_execute)
+    p = sub.add_parser(
+        "grade", help="grade a folder of submitted notebooks into a gradebook CSV",
+        description="Grade every *.ipynb below SUBMISSIONS, each in a fresh sandboxed kernel; "
+                    "see README, 'Grading'.")
+    p.add_argument("submissions", type=Path, metavar="SUBMISSIONS")
+    p.add_argument("--out", type=Path, required=True, help="gradebook CSV to write")
+    p.add_argument("--timeout", type=float, default=60.0,
+                   help="wall-clock seconds per submission (default 60)")
+    p.add_argument("--memory", type=int, default=3000,
+                   help="MB of ADDRESS SPACE (RLIMIT_AS, not resident memory) per process of a "
+                        "submission (default 3000; a kernel with NumPy and Numba reserves ~1.4 GB)")
+    p.add_argument("--jobs", type=int, default=1, help="submissions graded in parallel (default 1)")
+    p.add_argument("--feedback", type=Path, default=None,
+                   help="folder for one Markdown + HTML feedback file per submission")
+    p.add_argument("--chapter", default=None, help="only accept notebooks of this chapter (e.g. 01)")
+    p.add_argument("--executor", choices=["local", "dask"], default="local")
+    p.add_argument("--scheduler", default=None, help="Dask scheduler address (with --executor dask)")
+    p.set_defaults(fn=_cmd_grade)
     args = ap.parse_args(argv)
     return args.fn(args)
 
