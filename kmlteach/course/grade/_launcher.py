@@ -125,6 +125,8 @@ def apply_landlock(cfg) -> str:
             add_path(item[1], _FS_READ_DIR)
         else:
             add_path(item, read_bits)
+    for path in cfg.get("list_roots", []):
+        add_path(path, _FS_READ_DIR)
     for path in cfg["write_roots"]:
         add_path(path, fs_all)
     add_path("/dev/null", _FS_READ_FILE | _FS_WRITE_FILE)

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import ast
 import re
+import symtable
 
 __all__ = ["notebook_code_cells", "check_calls", "select_code", "chapter_of_ids"]
 
@@ -90,7 +91,20 @@ def _bound(stmt: ast.stmt) -> set[str]:
 
 
 def _used(stmt: ast.stmt) -> set[str]:
-    return {n.id for n in ast.walk(stmt) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    """Global names a statement reads (a function's own locals and parameters excluded)."""
+    try:
+        table = symtable.symtable(ast.unparse(stmt), "<cell>", "exec")
+    except (SyntaxError, ValueError, RecursionError):
+        return {n.id for n in ast.walk(stmt) if isinstance(n, ast.Name)}
+    names: set[str] = set()
+    todo = [table]
+    while todo:
+        t = todo.pop()
+        for sym in t.get_symbols():
+            if sym.is_referenced() and (t.get_type() == "module" or sym.is_global()):
+                names.add(sym.get_name())
+        todo.extend(t.get_children())
+    return names
 
 
 def select_code(sources: list[str], functions) -> list[str]:

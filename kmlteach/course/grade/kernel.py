@@ -21,13 +21,16 @@ import tempfile
 import time
 from pathlib import Path
 
-from .limits import Limits, kill_session, kill_uid
+from .limits import Limits, become_subreaper, kill_session, kill_uid, reap_orphans, session_size
 
 __all__ = ["SandboxKernel", "KernelDied", "KernelTimeout", "kernel_env"]
 
 LAUNCHER = Path(__file__).with_name("_launcher.py")
 KERNEL_SIDE = Path(__file__).with_name("_kernel_side.py")
 _PASS_ENV = ("PATH", "LANG", "LC_ALL", "PYTHONPATH", "VIRTUAL_ENV", "CONDA_PREFIX")
+
+
+LIVE_KERNELS: set[int] = set()
 
 
 class KernelDied(RuntimeError):
@@ -67,6 +70,13 @@ def _read_roots() -> list[str]:
     return [r for r in dict.fromkeys(roots) if r and os.path.exists(r)]
 
 
+def _list_roots() -> list[str]:
+    """Folders holding the package (e.g. a source checkout on PYTHONPATH): listing only."""
+    import kmlteach
+
+    return [os.path.dirname(os.path.realpath(p)) for p in kmlteach.__path__]
+
+
 def _protected(extra) -> list[str]:
     import kmlteach
 
@@ -86,6 +96,8 @@ class SandboxKernel:
         self.deadline = time.monotonic() + limits.timeout
         self.client = None
         self.sid = None
+        self.too_many = False
+        become_subreaper()
         self.memory_event = False
         self.nonce = secrets.token_hex(8)
 
@@ -106,7 +118,8 @@ class SandboxKernel:
                "cpu_seconds": self.limits.cpu_seconds, "nproc": self.limits.nproc,
                "uid": self.uid, "gid": self.uid, "scratch": self.scratch,
                "landlock": self.limits.landlock, "read_roots": _read_roots(),
-               "protected": self.protected + [self.private], "write_roots": [self.scratch]}
+               "protected": self.protected + [self.private], "write_roots": [self.scratch],
+               "list_roots": _list_roots()}
         cfg_path = os.path.join(self.private, "sandbox.json")
         Path(cfg_path).write_text(json.dumps(cfg), encoding="utf-8")
         km = AsyncKernelManager(kernel_name="")
@@ -133,6 +146,8 @@ class SandboxKernel:
                              f"memory limit {self.limits.memory_mb} MB too low?)") from None
         proc = getattr(km.provisioner, "process", None)
         self.sid = proc.pid if proc is not None else None
+        if self.sid:
+            LIVE_KERNELS.add(self.sid)
         self.uexpr = None
         orig = self.client.kc.execute
 
@@ -147,6 +162,10 @@ class SandboxKernel:
     async def _start(self):
         await self.client.async_start_new_kernel(env=kernel_env(self.scratch), cwd=self.scratch,
                                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        proc = getattr(self.client.km.provisioner, "process", None)
+        if proc is not None:
+            self.sid = proc.pid
+            LIVE_KERNELS.add(proc.pid)
         await self.client.async_start_new_kernel_client()
 
     def _on_executed(self, cell, cell_index, execute_reply):
@@ -168,6 +187,7 @@ class SandboxKernel:
         self.client.nb.cells = [cell]
         self._replies.clear()
         self.uexpr = user_expressions
+        watch = asyncio.ensure_future(self._watch()) if self.uid is None else None
         try:
             await asyncio.wait_for(self.client.async_execute_cell(cell, 0, store_history=False),
                                    timeout=left + 3)
@@ -177,6 +197,10 @@ class SandboxKernel:
             raise KernelDied("the kernel died") from None
         finally:
             self.uexpr = None
+            if watch is not None:
+                watch.cancel()
+        if self.too_many:
+            raise KernelDied(f"more than {self.limits.nproc} processes")
         reply = self._replies.get("last")
         if reply is None:
             raise KernelDied("no reply from the kernel")
@@ -186,6 +210,15 @@ class SandboxKernel:
         if self._remaining() <= 0:
             raise KernelTimeout()
         return content
+
+    async def _watch(self):
+        """Without a dedicated uid (no RLIMIT_NPROC) count the session's processes."""
+        while True:
+            await asyncio.sleep(0.05)
+            if session_size(self.sid) > self.limits.nproc:
+                self.too_many = True
+                kill_session(self.sid)
+                return
 
     def sandbox_note(self) -> str:
         try:
@@ -205,6 +238,8 @@ class SandboxKernel:
                 proc.wait(timeout=2)
             except Exception:
                 pass
+        LIVE_KERNELS.discard(sid)
+        reap_orphans(LIVE_KERNELS)
         shutil.rmtree(self.scratch, ignore_errors=True)
         shutil.rmtree(self.private, ignore_errors=True)
 

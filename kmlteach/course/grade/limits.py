@@ -153,3 +153,41 @@ def kill_session(sid: int | None) -> None:
         time.sleep(0.01)
     with contextlib.suppress(OSError):
         os.killpg(sid, signal.SIGKILL)
+
+
+def session_size(sid: int | None) -> int:
+    """Number of processes in the session ``sid`` (the kernel's)."""
+    return len(_session_members(sid)) if sid else 0
+
+
+_PR_SET_CHILD_SUBREAPER = 36
+
+
+def become_subreaper() -> bool:
+    """Make this process adopt orphaned descendants (a submission's escaped daemons)."""
+    import ctypes
+
+    try:
+        return ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
+    except (OSError, AttributeError):
+        return False
+
+
+def reap_orphans(live: set[int]) -> int:
+    """SIGKILL and reap our sandboxed children that are not live kernels; how many."""
+    me, n = os.getpid(), 0
+    for name in os.listdir("/proc"):
+        if not name.isdigit() or int(name) in live:
+            continue
+        try:
+            with open(f"/proc/{name}/status", encoding="ascii", errors="replace") as fh:
+                st = dict(line.split(":", 1) for line in fh if ":" in line)
+        except OSError:
+            continue
+        if int(st.get("PPid", "0").strip() or 0) == me and st.get("NoNewPrivs", "").strip() == "1":
+            with contextlib.suppress(OSError):
+                os.kill(int(name), signal.SIGKILL)
+            with contextlib.suppress(OSError):
+                os.waitpid(int(name), 0)
+            n += 1
+    return n
