@@ -1,4 +1,4 @@
-"""Command line: ``python -m kmlteach warmup | check-env | chapters | execute | student | grade``."""
+"""Command line: ``python -m kmlteach warmup | check-env | chapters | execute | release | grade``."""
 
 from __future__ import annotations
 
@@ -32,11 +32,15 @@ def _cmd_chapters(args) -> int:
     return 0
 
 
-def _cmd_student(args) -> int:
-    from .course.release import write_student_version
+def _cmd_release(args) -> int:
+    from .course.release import ReleaseError, release
 
-    for p in write_student_version(args.src, args.out):
-        print(f"wrote {p}")
+    try:
+        for p in release(args.chapters, args.out, args.src, force=args.force):
+            print(f"wrote {p}")
+    except ReleaseError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
     return 0
 
 
@@ -76,10 +80,17 @@ def main(argv=None) -> int:
     p.add_argument("--update-readme", action="store_true",
                    help="rewrite README.md's chapter table from book.toml")
     p.set_defaults(fn=_cmd_chapters)
-    p = sub.add_parser("student", help="write student versions (solutions stubbed, outputs cleared)")
+    p = sub.add_parser("release", help="write the student notebooks (solutions stubbed, outputs "
+                       "and instructor metadata removed); see kmlteach/course/release.py")
+    p.add_argument("chapters", nargs="*", metavar="CHAPTER", help="chapter ids such as 01 (default: all)")
+    p.add_argument("--out", type=Path, required=True, help="folder to write (not inside --src)")
+    p.add_argument("--src", type=Path, default=None, help="instructor notebooks (default notebooks/)")
+    p.add_argument("--force", action="store_true", help="replace notebooks edited since the last release")
+    p.set_defaults(fn=_cmd_release)
+    p = sub.add_parser("student", help="alias: release every notebook of SRC into OUT")
     p.add_argument("src", type=Path)
     p.add_argument("out", type=Path)
-    p.set_defaults(fn=_cmd_student)
+    p.set_defaults(fn=_cmd_release, chapters=None, force=False)
     p = sub.add_parser("execute", help="build notebooks/NN-*.ipynb from notebooks/src/*.py and run them")
     p.add_argument("names", nargs="*", help="notebook stems such as 01-svm (default: all)")
     p.add_argument("--timeout", type=int, default=600)
@@ -91,7 +102,8 @@ def main(argv=None) -> int:
     p.add_argument("submissions", type=Path, metavar="SUBMISSIONS")
     p.add_argument("--out", type=Path, required=True, help="gradebook CSV to write")
     p.add_argument("--timeout", type=float, default=60.0,
-                   help="wall-clock seconds per submission (default 60)")
+                   help="wall-clock seconds for running a submission's code (default 60; "
+                        "the kernel's start-up is limited separately)")
     p.add_argument("--memory", type=int, default=3000,
                    help="MB of ADDRESS SPACE (RLIMIT_AS, not resident memory) per process of a "
                         "submission (default 3000; a kernel with NumPy and Numba reserves ~1.4 GB)")

@@ -235,6 +235,9 @@ async def grade_submission(sub_id: str, data: bytes, limits: Limits = Limits(), 
                      for e in plan.exercises]
     code = select_code(sources, [e.function for e in plan.exercises])
     await _run_kernel(res, plan, code, data, limits, protected)
+    if res.status == "ok" and not res.message:
+        res.message = "; ".join(f"{e.id}: {e.message if e.verdict == 'reference' else e.verdict}"
+                                for e in res.exercises if e.verdict != "passed")
     res.seconds = round(time.monotonic() - t0, 3)
     return res
 

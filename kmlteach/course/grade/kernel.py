@@ -31,6 +31,7 @@ _PASS_ENV = ("PATH", "LANG", "LC_ALL", "PYTHONPATH", "VIRTUAL_ENV", "CONDA_PREFI
 
 
 LIVE_KERNELS: set[int] = set()
+STARTUP_TIMEOUT = 60.0
 
 
 class KernelDied(RuntimeError):
@@ -124,7 +125,7 @@ class SandboxKernel:
         Path(cfg_path).write_text(json.dumps(cfg), encoding="utf-8")
         km = AsyncKernelManager(kernel_name="")
         km._kernel_spec = KernelSpec(
-            argv=[sys.executable, str(LAUNCHER), cfg_path, "--", sys.executable, "-m",
+            argv=[sys.executable, "-I", "-S", str(LAUNCHER), cfg_path, "--", sys.executable, "-m",
                   "ipykernel_launcher", "-f", "{connection_file}"],
             display_name="kmlteach grading", language="python", env={})
         km.connection_file = os.path.join(self.scratch, "connection.json")
@@ -139,15 +140,12 @@ class SandboxKernel:
         self._replies = {}
         self.client.on_cell_executed = self._on_executed
         try:
-            await asyncio.wait_for(self._start(), timeout=max(5.0, self._remaining()))
+            await asyncio.wait_for(self._start(), timeout=STARTUP_TIMEOUT)
         except Exception as exc:
             await self._cleanup()
             raise KernelDied(f"the kernel did not start ({type(exc).__name__}; "
                              f"memory limit {self.limits.memory_mb} MB too low?)") from None
-        proc = getattr(km.provisioner, "process", None)
-        self.sid = proc.pid if proc is not None else None
-        if self.sid:
-            LIVE_KERNELS.add(self.sid)
+        self.deadline = time.monotonic() + self.limits.timeout  # start-up is not the student's time
         self.uexpr = None
         orig = self.client.kc.execute
 

@@ -165,7 +165,13 @@ def grade_folder(submissions, out, *, limits: Limits = Limits(), jobs: int = 1, 
         else:
             pending.append((sub_id, sha, data))
 
+    warned = []
+
     def on_done(sub_id, sha, r):
+        if "landlock: unavailable" in r.sandbox and not warned and progress is not None:
+            warned.append(1)
+            progress.write("warning: Linux Landlock is unavailable here: submissions can read and "
+                           "write your files (see README, 'Grading')\n")
         results[sub_id] = r
         state.put(sub_id, sha, r)
         if feedback is not None:
