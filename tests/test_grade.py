@@ -149,3 +149,18 @@ def test_student_reimplementing_nothing_but_returning_reference_shapes_fails(tmp
     nb = with_function(load(), "01.distance", "def distance(x, w, b):\n    return 0.0")
     results, rows = _run(tmp_path, {"zero": dump(nb)})
     assert rows[0]["01.distance"] == "0" and float(rows[0]["total"]) == 9
+
+
+def test_instructor_notebooks_score_full_marks_on_hidden_cases(tmp_path):
+    """Every chapter with hidden cases: the instructor's solutions pass them all (a hidden
+    case on which a correct solution fails or loops would be a grader bug)."""
+    from kmlteach.course.grade.cases import _module
+
+    subs = {}
+    for path in sorted((ROOT / "notebooks").glob("0*.ipynb")):
+        if _module(path.name[:2]) is not None:
+            subs[path.stem] = path.read_bytes()
+    assert {"00-welcome", "01-svm", "02-kernels"} <= set(subs)
+    _, rows = _run(tmp_path, subs, jobs=2)
+    for r in rows:
+        assert r["status"] == "ok" and r["total"] == r["max_total"], r

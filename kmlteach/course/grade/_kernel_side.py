@@ -17,8 +17,8 @@ defines one function, ``_setup(cfg)``, which
 
 All of this is best effort: code in the same interpreter can undo any of it. What
 the grader relies on is that it computes the expected values and compares them
-outside this process, with its own parser; see ``kmlteach/course/grade/README``
-section in the project README.
+outside this process, with its own parser, and that Landlock keeps the references and
+hidden cases out of reach on disk (README, "Grading").
 """
 
 

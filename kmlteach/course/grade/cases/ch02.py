@@ -32,11 +32,14 @@ def _gram():
 
 
 def _separable(r, m):
+    """Separable by a hyperplane through the origin (the linear kernel has no bias)."""
+    u = np.array([0.3, 1.0]) / np.hypot(0.3, 1.0)
     X = r.normal(size=(m, 2))
-    y = np.where(X @ np.array([0.3, 1.0]) > 0.2, 1.0, -1.0)
-    y[0], y[1] = 1.0, -1.0
-    X[0], X[1] = [0.0, 3.0], [0.0, -3.0]
-    return X, y
+    s = np.where(X @ u >= 0, 1.0, -1.0)
+    X = X + np.outer(0.5 * s, u)
+    s[0], s[1] = 1.0, -1.0
+    X[0], X[1] = 3 * u, -3 * u
+    return X, s
 
 
 def _perceptron():
