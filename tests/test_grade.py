@@ -160,7 +160,7 @@ def test_instructor_notebooks_score_full_marks_on_hidden_cases(tmp_path):
     for path in sorted((ROOT / "notebooks").glob("0*.ipynb")):
         if _module(path.name[:2]) is not None:
             subs[path.stem] = path.read_bytes()
-    assert {"00-welcome", "01-svm", "02-kernels"} <= set(subs)
+    assert len(subs) == 8
     _, rows = _run(tmp_path, subs, jobs=2)
     for r in rows:
         assert r["status"] == "ok" and r["total"] == r["max_total"], r
