@@ -164,3 +164,14 @@ def test_instructor_notebooks_score_full_marks_on_hidden_cases(tmp_path):
     _, rows = _run(tmp_path, subs, jobs=2)
     for r in rows:
         assert r["status"] == "ok" and r["total"] == r["max_total"], r
+
+
+def test_partial_flag_is_read_from_book_toml(tmp_path):
+    text = (ROOT / "book.toml").read_text(encoding="utf-8").replace(
+        '{ id = "01.perceptron", points = 3 }', '{ id = "01.perceptron", points = 3, partial = true }')
+    assert "partial = true" in text
+    (tmp_path / "book.toml").write_text(text, encoding="utf-8")
+    plan = chapter_plan("01", str(tmp_path / "book.toml"))
+    assert {e.id: e.partial for e in plan.exercises} == {
+        "01.distance": False, "01.hinge": False, "01.sgd_step": False, "01.perceptron": True,
+        "01.subgradient_perceptron": False}
