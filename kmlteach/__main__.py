@@ -44,15 +44,41 @@ def _cmd_release(args) -> int:
     return 0
 
 
-def _cmd_execute(args) -> int:
-    from .course.build import build
+def _cmd_nbgrader_export(args) -> int:
+    from .course.nbgrader import export
+    from .course.release import ReleaseError
 
+    try:
+        for p in export(args.chapters, args.course):
+            print(f"wrote {p}")
+    except (ReleaseError, OSError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def _cmd_execute(args) -> int:
+    from .course.build import annotate_files, build
+
+    if args.metadata_only:
+        for p in annotate_files(args.names):
+            print(f"annotated {p}")
+        return 0
     return build(args.names, timeout=args.timeout)
 
 
 def _cmd_grade(args) -> int:
+    import signal
+
     from .course.grade import GradeError, Limits, grade_folder
 
+    def _stop(signum, frame):
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, _stop)
+    import logging
+
+    logging.getLogger("asyncio").setLevel(logging.CRITICAL)  # cancelled kernels on Ctrl-C
     try:
         limits = Limits(timeout=args.timeout, memory_mb=args.memory)
         grade_folder(args.submissions, args.out, limits=limits, jobs=args.jobs,
@@ -91,9 +117,16 @@ def main(argv=None) -> int:
     p.add_argument("src", type=Path)
     p.add_argument("out", type=Path)
     p.set_defaults(fn=_cmd_release, chapters=None, force=False)
+    p = sub.add_parser("nbgrader-export", help="write chapters as nbgrader source notebooks "
+                       "(with test cells) into an nbgrader course folder")
+    p.add_argument("chapters", nargs="+", metavar="CHAPTER")
+    p.add_argument("--course", type=Path, required=True, help="nbgrader course folder")
+    p.set_defaults(fn=_cmd_nbgrader_export)
     p = sub.add_parser("execute", help="build notebooks/NN-*.ipynb from notebooks/src/*.py and run them")
     p.add_argument("names", nargs="*", help="notebook stems such as 01-svm (default: all)")
     p.add_argument("--timeout", type=int, default=600)
+    p.add_argument("--metadata-only", action="store_true",
+                   help="only (re)write the chapter and nbgrader metadata, without running")
     p.set_defaults(fn=_cmd_execute)
     p = sub.add_parser(
         "grade", help="grade a folder of submitted notebooks into a gradebook CSV",

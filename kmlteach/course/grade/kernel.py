@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import os
 import secrets
 import shutil
@@ -134,7 +135,11 @@ class SandboxKernel:
             def output(self, outs, msg, display_id, cell_index):  # drop every output
                 return None
 
-        self.client = _Client(nbformat.v4.new_notebook(), km=km, allow_errors=True,
+        quiet = logging.getLogger("kmlteach.grade.nbclient")
+        quiet.setLevel(logging.CRITICAL)
+        quiet.propagate = False
+        km.log = quiet
+        self.client = _Client(nbformat.v4.new_notebook(), km=km, allow_errors=True, log=quiet,
                               iopub_timeout=2, shutdown_kernel="immediate", startup_timeout=60,
                               extra_arguments=["--HistoryManager.enabled=False"])
         self._replies = {}

@@ -56,12 +56,17 @@ def _check_writable(folder: Path, what: str) -> None:
 class _Progress:
     def __init__(self, total: int, stream=sys.stderr):
         self.total, self.done, self.t0, self.stream = total, 0, time.monotonic(), stream
+        self.graded = 0
         self.tty = getattr(stream, "isatty", lambda: False)()
 
     def step(self, r: SubmissionResult | None = None, cached: bool = False) -> None:
         self.done += 1
+        if cached or r is None or r.status == "invalid":
+            self.t0 = time.monotonic() if self.graded == 0 else self.t0  # rate of real grading only
+        else:
+            self.graded += 1
         el = time.monotonic() - self.t0
-        rate = self.done / el if el > 0 else 0.0
+        rate = self.graded / el if el > 0 and self.graded else 0.0
         eta = (self.total - self.done) / rate if rate > 0 else 0.0
         what = "" if r is None else f"  {r.submission}: {r.status}{' (unchanged)' if cached else ''}"
         line = (f"[grade] {self.done}/{self.total} done, {rate * 60:.1f}/min, "
