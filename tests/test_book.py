@@ -110,3 +110,34 @@ def test_chapters_cli_prints_the_table():
     out = subprocess.run([sys.executable, "-m", "kmlteach", "chapters"], capture_output=True,
                          text=True, check=True, cwd=ROOT).stdout
     assert out.strip() == B.table()
+
+
+def test_instructor_notebooks_carry_chapter_and_nbgrader_metadata_consistent_with_book():
+    """metadata.kmlteach.chapter; every solution cell an nbgrader autograded answer whose
+    grade_id and points come from book.toml (written by `execute --metadata-only`)."""
+    import re
+
+    from nbgrader.nbgraderformat import MetadataValidator
+
+    for c in B.chapters:
+        if not c.ready:
+            continue
+        nb = json.loads((ROOT / c.notebook).read_text())
+        assert nb["metadata"]["kmlteach"] == {"chapter": c.id}, c.notebook
+        found = {}
+        for cell in nb["cells"]:
+            src = "".join(cell["source"])
+            meta = cell.get("metadata", {})
+            if cell["cell_type"] == "code" and "### BEGIN SOLUTION" in src:
+                ex = meta["kmlteach"]["exercise"]
+                assert f'check("{ex}"' in src, f"{c.notebook}: {ex} metadata on the wrong cell"
+                assert meta["nbgrader"] == {"grade": False, "locked": False, "schema_version": 3,
+                                            "solution": True, "grade_id": "ex" + ex.replace(".", "_")}
+                assert re.fullmatch(r"[a-zA-Z0-9_\-]+", meta["nbgrader"]["grade_id"])
+                assert ex not in found
+                found[ex] = meta["kmlteach"]["points"]
+            else:
+                assert "nbgrader" not in meta and "kmlteach" not in meta, c.notebook
+        assert found == {e["id"]: e["points"] for e in c.exercises}, c.notebook
+        import nbformat
+        MetadataValidator().validate_nb(nbformat.reads(json.dumps(nb), as_version=4))
