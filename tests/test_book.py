@@ -141,3 +141,27 @@ def test_instructor_notebooks_carry_chapter_and_nbgrader_metadata_consistent_wit
         assert found == {e["id"]: e["points"] for e in c.exercises}, c.notebook
         import nbformat
         MetadataValidator().validate_nb(nbformat.reads(json.dumps(nb), as_version=4))
+
+
+def test_annotate_is_a_fixed_point_on_the_stored_notebooks_and_rejects_mismatches():
+    import copy
+
+    import pytest
+
+    from kmlteach.course.build import annotate
+
+    c = B.chapter("01")
+    stored = json.loads((ROOT / c.notebook).read_text())
+    again = annotate(copy.deepcopy(stored), c)
+    assert again == stored, "run `python -m kmlteach execute --metadata-only`"
+    broken = copy.deepcopy(stored)
+    for cell in broken["cells"]:
+        if isinstance(cell["source"], list):
+            cell["source"] = "".join(cell["source"])
+        cell["source"] = cell["source"].replace('check("01.hinge"', 'print("01.hinge"')
+    with pytest.raises(ValueError, match="exactly one exercise"):
+        annotate(broken, c)
+    lonely = copy.deepcopy(stored)
+    lonely["cells"] = [x for x in lonely["cells"] if "01.perceptron" not in "".join(x["source"])]
+    with pytest.raises(ValueError, match="01.perceptron"):
+        annotate(lonely, c)
