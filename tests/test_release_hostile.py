@@ -143,13 +143,15 @@ def test_stub_keeps_the_function_runnable():
         ns["f"](1)
 
 
-def test_nine_historical_leaks_are_all_covered():
-    """The nine leaks found in the old writer, each a case above."""
-    historical = ["marker in markdown", "marker in raw cell", "###BEGIN without space",
-                  "lower-case marker", "## marker", "marker after code", "markdown attachment",
-                  "markers inside a triple-quoted string"]
-    assert set(historical) <= set(REFUSED)
-    assert {"cell metadata", "notebook metadata"} <= set(STRIPPED)
+def test_the_nine_leaks_of_issue_11_and_the_silent_string_rewrite_are_covered():
+    """Issue 11 found nine leaks in the old writer plus markers in a string silently
+    rewriting it; each is a case above (refused or stripped)."""
+    refused = ["marker in markdown", "marker in raw cell", "###BEGIN without space",
+               "lower-case marker", "## marker", "marker after code", "markdown attachment"]
+    stripped = ["cell metadata", "notebook metadata"]
+    assert len(refused + stripped) == 9
+    assert set(refused) <= set(REFUSED) and set(stripped) <= set(STRIPPED)
+    assert "markers inside a triple-quoted string" in REFUSED
 
 
 def test_cli_refuses_with_one_line_naming_notebook_and_cell_and_writes_nothing(tmp_path):
