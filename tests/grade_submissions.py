@@ -165,6 +165,7 @@ def hostile(paths: dict) -> dict:
     add("not_a_notebook", b"\x89PNG\r\n\x1a\n\x00\x00 binary", 0, "invalid")
     add("nbformat3", json.dumps({"nbformat": 3, "worksheets": []}).encode(), 0, "invalid")
     ch02 = load(NB02)
+    add("chapter02_notebook", ch02, 11)  # graded as what it is: its own row and columns
     lying = copy.deepcopy(ch02)
     lying["metadata"]["kmlteach"] = {"chapter": "01"}
     add("chapter02_claims_01", lying, 0, "invalid")
