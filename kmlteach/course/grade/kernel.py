@@ -146,8 +146,10 @@ class SandboxKernel:
         self.client.on_cell_executed = self._on_executed
         try:
             await asyncio.wait_for(self._start(), timeout=STARTUP_TIMEOUT)
-        except Exception as exc:
+        except BaseException as exc:  # also Ctrl-C (CancelledError): never leave a kernel behind
             await self._cleanup()
+            if not isinstance(exc, Exception):
+                raise
             raise KernelDied(f"the kernel did not start ({type(exc).__name__}; "
                              f"memory limit {self.limits.memory_mb} MB too low?)") from None
         self.deadline = time.monotonic() + self.limits.timeout  # start-up is not the student's time
