@@ -14,7 +14,6 @@ from grade_submissions import ROOT, dump, honest_variants, load, with_function
 from kmlteach.course.grade import Limits, grade_folder
 from kmlteach.course.grade.cells import check_calls, select_code
 from kmlteach.course.grade.codec import ResultError, decode_result, encode
-from kmlteach.course.grade.feedback import feedback_markdown
 from kmlteach.course.grade.grader import _short
 from kmlteach.course.grade.plan import chapter_plan
 from kmlteach.course.grade.submission import InvalidSubmission, detect_chapter, read_notebook

@@ -172,7 +172,6 @@ async def _probe(kernel: SandboxKernel, probe_name: str, plan: ExercisePlan) -> 
 
 async def _run_kernel(res: SubmissionResult, plan: ChapterPlan, code: list[str], data: bytes,
                       limits: Limits, protected) -> None:
-    names = {e.id: e.function for e in plan.exercises}
     with uid_slot() as uid:
         try:
             kernel = SandboxKernel(limits, uid, protected, data)
