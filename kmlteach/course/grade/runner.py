@@ -121,6 +121,21 @@ def _dask(pending, limits, scheduler, kw, on_done) -> None:
             client.close()
 
 
+def _package_hash() -> str:
+    """Hash of the installed ``kmlteach`` sources (checked before and after grading)."""
+    import kmlteach
+
+    h = hashlib.sha256()
+    for base in kmlteach.__path__:
+        for f in sorted(Path(base).rglob("*.py")):
+            h.update(f.as_posix().encode())
+            h.update(f.read_bytes())
+        book = Path(base).parent / "book.toml"
+        if book.exists():
+            h.update(book.read_bytes())
+    return h.hexdigest()
+
+
 def grade_folder(submissions, out, *, limits: Limits = Limits(), jobs: int = 1, feedback=None,
                  executor: str = "local", scheduler=None, chapter: str | None = None,
                  book_path: str | None = None, progress=sys.stderr) -> list[SubmissionResult]:
@@ -143,6 +158,7 @@ def grade_folder(submissions, out, *, limits: Limits = Limits(), jobs: int = 1, 
     if chapter is not None and chapter not in chapters:
         raise GradeError(f"--chapter {chapter!r} has no graded exercises in book.toml")
 
+    before = _package_hash()
     items = collect(folder)
     snapshot = []  # read everything before any submission runs
     results: dict[str, SubmissionResult] = {}
@@ -196,4 +212,7 @@ def grade_folder(submissions, out, *, limits: Limits = Limits(), jobs: int = 1, 
     seen = {r.chapter for r in results.values()}
     ids = [e["id"] for ch in sorted(chapters) if ch in seen for e in chapters[ch]]
     write_atomic(out, gradebook_csv(list(results.values()), ids))
+    if _package_hash() != before:
+        raise GradeError("the course files (kmlteach/, book.toml) changed while grading: "
+                         "check them and grade again (is Linux Landlock available?)")
     return [results[k] for k in sorted(results)]
