@@ -6,7 +6,6 @@ import base64
 import json
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
