@@ -7,6 +7,7 @@ import json
 import subprocess
 import sys
 
+import nbformat
 import pytest
 
 from kmlteach.course.release import FORMAT, STUB, ReleaseError, release, student_notebook
@@ -124,6 +125,7 @@ def test_stripped(case):
     out = student_notebook(nb, name="01-crafted.ipynb")
     assert json.dumps(nb) == before, "the instructor notebook must not be modified"
     assert not _leaks(out), json.dumps(out)[:500]
+    nbformat.validate(nbformat.from_dict(out))
     assert out["metadata"]["kmlteach"] == {"chapter": "01", "format": FORMAT}
     assert set(out["metadata"]) == {"kernelspec", "language_info", "kmlteach"}
     code_cells = [c for c in out["cells"] if c["cell_type"] == "code"]
