@@ -69,6 +69,17 @@ def test_unprintable_exceptions_and_lying_objects_never_raise(square_ex, capsys)
     assert "raised Nasty" in out and "SystemExit" in out
 
 
+def test_a_broken_stdout_does_not_make_check_raise(square_ex, monkeypatch):
+    class Broken:
+        def write(self, text):
+            raise SystemExit("stdout closed")
+        flush = write
+    monkeypatch.setattr(sys, "stdout", Broken())
+    assert check("99.square", lambda v: v * v) is True
+    assert check("99.square", lambda v: v) is False
+    assert check("no.such", lambda v: v) is False
+
+
 def test_endless_loop_is_stopped_with_a_clear_verdict(square_ex, capsys, tmp_path, monkeypatch):
     import time
     log = tmp_path / "results.jsonl"

@@ -203,9 +203,19 @@ def check(exercise_id: str, fn: Callable, *, verbose: bool = True,
     except BaseException as exc:  # the checker itself must never break a notebook
         msg = f"internal error in the checker: {type(exc).__name__}: {_safe(str, exc)}"
         if verbose:
-            print(f"⚠ {exercise_id}: {msg}")
+            _say(f"⚠ {exercise_id}: {msg}")
         _log(exercise_id, False, "error", msg)
         return False
+
+
+def _say(text: str) -> None:
+    """Print, unless the notebook broke ``sys.stdout`` (a verdict must not raise)."""
+    try:
+        print(text)
+    except KeyboardInterrupt:
+        raise
+    except BaseException:
+        pass
 
 
 def _safe(show: Callable[[Any], str], obj: Any) -> str:
@@ -222,7 +232,7 @@ def _verdict(ex: Exercise, ok: bool, status: str, msg: str, verbose: bool) -> bo
     if verbose:
         mark = {"passed": "✓", "not-implemented": "…"}.get(status, "✗")
         tail = "" if ok or status == "not-implemented" else f"\n  hint: kmlteach.exercises.hint({ex.id!r})"
-        print(f"{mark} {ex.id} ({ex.title}): {msg}{tail}")
+        _say(f"{mark} {ex.id} ({ex.title}): {msg}{tail}")
     _log(ex.id, ok, status, msg)
     return ok
 
@@ -244,7 +254,7 @@ def _check(exercise_id: str, fn: Callable, verbose: bool, seconds: float) -> boo
         known = ", ".join(sorted(registry())) or "none"
         msg = f"unknown exercise id {exercise_id!r} (known: {known})"
         if verbose:
-            print(f"✗ {msg}")
+            _say(f"✗ {msg}")
         _log(exercise_id, False, "unknown", msg)
         return False
     if not callable(fn):
