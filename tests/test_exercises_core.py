@@ -275,3 +275,19 @@ def test_student_cli_and_student_chapter_01_runs_under_nbval_lax(tmp_path):
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-2000:]
     rows = [json.loads(line) for line in log.read_text().splitlines()]
     assert rows and all(row["status"] == "not-implemented" for row in rows)
+
+
+def test_endless_loop_is_stopped_inside_a_jupyter_kernel(tmp_path):
+    """Where students run it: a real kernel (cells run on its main thread, SIGALRM)."""
+    import nbformat
+    from nbclient import NotebookClient
+
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell(
+        "from kmlteach.exercises import check\n"
+        "def margins(X, y, w):\n    while True:\n        pass\n"
+        "print(check('00.margins', margins, seconds=1))")]
+    NotebookClient(nb, timeout=120, kernel_name="python3",
+                   resources={"metadata": {"path": str(ROOT)}}).execute()
+    text = "".join(o.get("text", "") for o in nb.cells[0].outputs)
+    assert "still running after 1 s" in text and text.strip().endswith("False"), text
