@@ -6,6 +6,8 @@
 * :mod:`kmlteach.course.release` — the student notebooks (``python -m kmlteach release``).
 * :mod:`kmlteach.course.nbgrader` — a chapter as an nbgrader assignment
   (``python -m kmlteach nbgrader-export``).
+* :mod:`kmlteach.course.grade` — batch grading of submitted notebooks in sandboxed
+  kernels (``python -m kmlteach grade``).
 
-Later: grading (runner, limits, gradebook, feedback), the static site and the slides.
+Later: the static site and the slides.
 """
