@@ -5,6 +5,11 @@ hostile ones (an infinite loop, a memory bomb, os._exit, forged results, calls t
 reference, a lying __eq__, a corrupt file...). Target: all 200 graded in <= 5 minutes on
 2 cores. The row's ``ours`` is the wall-clock time of the whole run, ``reference`` the
 300 s budget (ratio > 1: within budget); the note gives submissions per minute.
+
+Measured on the development machine (2 cores shared with other jobs, load average 7-15):
+328 s and 502 s, every score as expected; one submission costs about 1.0 CPU-second
+(0.8 s for its kernel, 0.2 s in the grader), so a quiet 2-core machine needs about
+2-2.5 minutes for the mix (the four infinite loops burn their 10 s each).
 """
 
 from __future__ import annotations
