@@ -6,7 +6,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
 
-.PHONY: lab test execute bench student warmup check-env clean
+.PHONY: lab lab-instructor test execute bench student warmup check-env clean
 
 $(VENV)/.runtime: pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -21,7 +21,18 @@ $(VENV)/.test: $(VENV)/.runtime pyproject.toml
 # JupyterLab refuses to run as root unless told to (containers, CI machines)
 ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
-lab: $(VENV)/.runtime
+# The student notebooks (solutions stubbed, outputs cleared), released again whenever an
+# instructor notebook, book.toml or the release code changed; a notebook the student
+# edited is kept (python -m kmlteach release says so).
+student/.released: $(VENV)/.runtime $(wildcard notebooks/*.ipynb) book.toml kmlteach/course/release.py
+	$(PY) -m kmlteach release --out student
+	touch $@
+
+lab: student/.released
+	$(PY) -m kmlteach warmup --quiet
+	$(VENV)/bin/jupyter lab $(ALLOW_ROOT) --notebook-dir=. student/00-welcome.ipynb
+
+lab-instructor: $(VENV)/.runtime
 	$(PY) -m kmlteach warmup --quiet
 	$(VENV)/bin/jupyter lab $(ALLOW_ROOT) --notebook-dir=. notebooks/00-welcome.ipynb
 
@@ -36,7 +47,8 @@ bench: $(VENV)/.test
 	$(PY) benchmarks/run.py
 
 student: $(VENV)/.runtime
-	$(PY) -m kmlteach student notebooks/ student/
+	$(PY) -m kmlteach release --out student
+	touch student/.released
 
 warmup: $(VENV)/.runtime
 	$(PY) -m kmlteach warmup

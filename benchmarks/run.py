@@ -74,7 +74,7 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     only = {s.strip() for s in args.only.split(",") if s.strip()}
     rows = []
-    for path in sorted(HERE.glob("bench_ch*.py")):
+    for path in sorted(HERE.glob("bench_ch*.py")) + [HERE / "bench_grading.py"]:
         chapter = path.stem.removeprefix("bench_")
         if only and chapter not in only:
             continue

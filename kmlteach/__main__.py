@@ -1,4 +1,4 @@
-"""Command line: ``python -m kmlteach warmup | check-env | chapters | execute | student``."""
+"""Command line: ``python -m kmlteach warmup | check-env | chapters | execute | release | grade``."""
 
 from __future__ import annotations
 
@@ -32,17 +32,38 @@ def _cmd_chapters(args) -> int:
     return 0
 
 
-def _cmd_student(args) -> int:
-    from .course.release import write_student_version
+def _cmd_release(args) -> int:
+    from .course.release import ReleaseError, release
 
-    for p in write_student_version(args.src, args.out):
-        print(f"wrote {p}")
+    try:
+        for p in release(args.chapters, args.out, args.src, force=args.force):
+            print(f"wrote {p}")
+    except ReleaseError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def _cmd_nbgrader_export(args) -> int:
+    from .course.nbgrader import export
+    from .course.release import ReleaseError
+
+    try:
+        for p in export(args.chapters, args.course):
+            print(f"wrote {p}")
+    except (ReleaseError, OSError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
     return 0
 
 
 def _cmd_execute(args) -> int:
-    from .course.build import build
+    from .course.build import annotate_files, build
 
+    if args.metadata_only:
+        for p in annotate_files(args.names):
+            print(f"annotated {p}")
+        return 0
     return build(args.names, timeout=args.timeout)
 
 
@@ -54,6 +75,32 @@ def _positive_int(text: str) -> int:
     if value <= 0:
         raise argparse.ArgumentTypeError(f"must be a positive integer, got {value}")
     return value
+
+
+def _cmd_grade(args) -> int:
+    import signal
+
+    from .course.grade import GradeError, Limits, grade_folder
+
+    def _stop(signum, frame):
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, _stop)
+    import logging
+
+    logging.getLogger("asyncio").setLevel(logging.CRITICAL)  # cancelled kernels on Ctrl-C
+    try:
+        limits = Limits(timeout=args.timeout, memory_mb=args.memory)
+        grade_folder(args.submissions, args.out, limits=limits, jobs=args.jobs,
+                     feedback=args.feedback, executor=args.executor, scheduler=args.scheduler,
+                     chapter=args.chapter)
+    except (GradeError, ValueError, FileNotFoundError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("interrupted: rerun the same command to resume", file=sys.stderr)
+        return 130
+    return 0
 
 
 def main(argv=None) -> int:
@@ -69,15 +116,48 @@ def main(argv=None) -> int:
     p.add_argument("--update-readme", action="store_true",
                    help="rewrite README.md's chapter table from book.toml")
     p.set_defaults(fn=_cmd_chapters)
-    p = sub.add_parser("student", help="write student versions (solutions stubbed, outputs cleared)")
+    p = sub.add_parser("release", help="write the student notebooks (solutions stubbed, outputs "
+                       "and instructor metadata removed); see kmlteach/course/release.py")
+    p.add_argument("chapters", nargs="*", metavar="CHAPTER", help="chapter ids such as 01 (default: all)")
+    p.add_argument("--out", type=Path, required=True, help="folder to write (not inside --src)")
+    p.add_argument("--src", type=Path, default=None, help="instructor notebooks (default notebooks/)")
+    p.add_argument("--force", action="store_true", help="replace notebooks edited since the last release")
+    p.set_defaults(fn=_cmd_release)
+    p = sub.add_parser("student", help="alias: release every notebook of SRC into OUT")
     p.add_argument("src", type=Path)
     p.add_argument("out", type=Path)
-    p.set_defaults(fn=_cmd_student)
+    p.set_defaults(fn=_cmd_release, chapters=None, force=False)
+    p = sub.add_parser("nbgrader-export", help="write chapters as nbgrader source notebooks "
+                       "(with test cells) into an nbgrader course folder")
+    p.add_argument("chapters", nargs="+", metavar="CHAPTER")
+    p.add_argument("--course", type=Path, required=True, help="nbgrader course folder")
+    p.set_defaults(fn=_cmd_nbgrader_export)
     p = sub.add_parser("execute", help="build notebooks/NN-*.ipynb from notebooks/src/*.py and run them")
     p.add_argument("names", nargs="*", help="notebook stems such as 01-svm (default: all)")
     p.add_argument("--timeout", type=_positive_int, default=600,
                    help="seconds per notebook (default 600)")
+    p.add_argument("--metadata-only", action="store_true",
+                   help="only (re)write the chapter and nbgrader metadata, without running")
     p.set_defaults(fn=_cmd_execute)
+    p = sub.add_parser(
+        "grade", help="grade a folder of submitted notebooks into a gradebook CSV",
+        description="Grade every *.ipynb below SUBMISSIONS, each in a fresh sandboxed kernel; "
+                    "see README, 'Grading'.")
+    p.add_argument("submissions", type=Path, metavar="SUBMISSIONS")
+    p.add_argument("--out", type=Path, required=True, help="gradebook CSV to write")
+    p.add_argument("--timeout", type=float, default=60.0,
+                   help="wall-clock seconds for running a submission's code (default 60; "
+                        "the kernel's start-up is limited separately)")
+    p.add_argument("--memory", type=int, default=3000,
+                   help="MB of ADDRESS SPACE (RLIMIT_AS, not resident memory) per process of a "
+                        "submission (default 3000; a kernel with NumPy and Numba reserves ~1.4 GB)")
+    p.add_argument("--jobs", type=int, default=1, help="submissions graded in parallel (default 1)")
+    p.add_argument("--feedback", type=Path, default=None,
+                   help="folder for one Markdown + HTML feedback file per submission")
+    p.add_argument("--chapter", default=None, help="only accept notebooks of this chapter (e.g. 01)")
+    p.add_argument("--executor", choices=["local", "dask"], default="local")
+    p.add_argument("--scheduler", default=None, help="Dask scheduler address (with --executor dask)")
+    p.set_defaults(fn=_cmd_grade)
     args = ap.parse_args(argv)
     try:
         return args.fn(args)

@@ -131,3 +131,56 @@ def test_cli_mistakes_get_one_line_not_a_traceback(argv, capsys):
     assert code == 2
     assert "Traceback" not in err
     assert err.strip().splitlines()[-1].startswith(("python -m kmlteach", "usage"))
+def test_instructor_notebooks_carry_chapter_and_nbgrader_metadata_consistent_with_book():
+    """metadata.kmlteach.chapter; every solution cell an nbgrader autograded answer whose
+    grade_id and points come from book.toml (written by `execute --metadata-only`)."""
+    import re
+
+    from nbgrader.nbgraderformat import MetadataValidator
+
+    for c in B.chapters:
+        if not c.ready:
+            continue
+        nb = json.loads((ROOT / c.notebook).read_text())
+        assert nb["metadata"]["kmlteach"] == {"chapter": c.id}, c.notebook
+        found = {}
+        for cell in nb["cells"]:
+            src = "".join(cell["source"])
+            meta = cell.get("metadata", {})
+            if cell["cell_type"] == "code" and "### BEGIN SOLUTION" in src:
+                ex = meta["kmlteach"]["exercise"]
+                assert f'check("{ex}"' in src, f"{c.notebook}: {ex} metadata on the wrong cell"
+                assert meta["nbgrader"] == {"grade": False, "locked": False, "schema_version": 3,
+                                            "solution": True, "grade_id": "ex" + ex.replace(".", "_")}
+                assert re.fullmatch(r"[a-zA-Z0-9_\-]+", meta["nbgrader"]["grade_id"])
+                assert ex not in found
+                found[ex] = meta["kmlteach"]["points"]
+            else:
+                assert "nbgrader" not in meta and "kmlteach" not in meta, c.notebook
+        assert found == {e["id"]: e["points"] for e in c.exercises}, c.notebook
+        import nbformat
+        MetadataValidator().validate_nb(nbformat.reads(json.dumps(nb), as_version=4))
+
+
+def test_annotate_is_a_fixed_point_on_the_stored_notebooks_and_rejects_mismatches():
+    import copy
+
+    import pytest
+
+    from kmlteach.course.build import annotate
+
+    c = B.chapter("01")
+    stored = json.loads((ROOT / c.notebook).read_text())
+    again = annotate(copy.deepcopy(stored), c)
+    assert again == stored, "run `python -m kmlteach execute --metadata-only`"
+    broken = copy.deepcopy(stored)
+    for cell in broken["cells"]:
+        if isinstance(cell["source"], list):
+            cell["source"] = "".join(cell["source"])
+        cell["source"] = cell["source"].replace('check("01.hinge"', 'print("01.hinge"')
+    with pytest.raises(ValueError, match="exactly one exercise"):
+        annotate(broken, c)
+    lonely = copy.deepcopy(stored)
+    lonely["cells"] = [x for x in lonely["cells"] if "01.perceptron" not in "".join(x["source"])]
+    with pytest.raises(ValueError, match="01.perceptron"):
+        annotate(lonely, c)

@@ -29,7 +29,135 @@ def square_ex():
 
 def test_correct_function_passes(square_ex, capsys):
     assert check("99.square", lambda v: v * v) is True
-    assert "✓ 99.square" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "✓ 99.square" in out
+    assert "visible cases passed (2/2) — the grade also uses hidden cases" in out
+    assert "all" not in out.split(":", 1)[1]
+
+
+@pytest.mark.parametrize("exc", [SystemExit(3), GeneratorExit(), type("Odd", (BaseException,), {})()])
+def test_base_exceptions_from_the_student_are_reported_not_raised(square_ex, capsys, exc):
+    def f(v):
+        raise exc
+    assert check("99.square", f) is False
+    out = capsys.readouterr().out
+    assert f"raised {type(exc).__name__}" in out and "case 1/2" in out
+
+
+def test_keyboard_interrupt_passes_through(square_ex):
+    def f(v):
+        raise KeyboardInterrupt
+    with pytest.raises(KeyboardInterrupt):
+        check("99.square", f)
+
+
+def test_unprintable_exceptions_and_lying_objects_never_raise(square_ex, capsys):
+    class Nasty(Exception):
+        def __str__(self):
+            raise SystemExit("no")
+
+    class Liar:
+        def __eq__(self, other):
+            raise SystemExit("eq")
+        __array__ = __float__ = __repr__ = __eq__
+
+    def raises_nasty(v):
+        raise Nasty
+    assert check("99.square", raises_nasty) is False
+    assert check("99.square", lambda v: Liar()) is False
+    out = capsys.readouterr().out
+    assert "raised Nasty" in out and "SystemExit" in out
+
+
+def test_a_broken_stdout_does_not_make_check_raise(square_ex, monkeypatch):
+    class Broken:
+        def write(self, text):
+            raise SystemExit("stdout closed")
+        flush = write
+    monkeypatch.setattr(sys, "stdout", Broken())
+    assert check("99.square", lambda v: v * v) is True
+    assert check("99.square", lambda v: v) is False
+    assert check("no.such", lambda v: v) is False
+
+
+def test_endless_loop_is_stopped_with_a_clear_verdict(square_ex, capsys, tmp_path, monkeypatch):
+    import time
+    log = tmp_path / "results.jsonl"
+    monkeypatch.setenv("KMLTEACH_RESULTS", str(log))
+
+    def spin(v):
+        while True:
+            pass
+    t0 = time.monotonic()
+    assert check("99.square", spin, seconds=0.5) is False
+    assert time.monotonic() - t0 < 3
+    out = capsys.readouterr().out
+    assert "still running after 0.5 s" in out and "case 1/2" in out
+    assert json.loads(log.read_text())["status"] == "timeout"
+
+
+def test_a_loop_that_swallows_the_first_stop_is_stopped_again(square_ex, capsys):
+    import time
+
+    def stubborn(v):
+        try:
+            while True:
+                time.sleep(0.001)
+        except BaseException:
+            pass
+        while True:
+            pass
+    t0 = time.monotonic()
+    assert check("99.square", stubborn, seconds=0.3) is False
+    assert time.monotonic() - t0 < 3 and "still running" in capsys.readouterr().out
+
+
+def test_time_limit_off_the_main_thread(square_ex):
+    import threading
+    result = {}
+
+    def spin(v):
+        while True:
+            pass
+    t = threading.Thread(target=lambda: result.setdefault("ok", check("99.square", spin, seconds=0.3,
+                                                                       verbose=False)))
+    t.start()
+    t.join(10)
+    assert not t.is_alive() and result["ok"] is False
+    assert check("99.square", lambda v: v * v, verbose=False) is True
+
+
+def test_an_outer_alarm_timer_is_restored(square_ex):
+    import signal
+    fired = []
+    old = signal.signal(signal.SIGALRM, lambda *a: fired.append(1))
+    try:
+        signal.setitimer(signal.ITIMER_REAL, 30.0)
+        assert check("99.square", lambda v: v * v, verbose=False) is True
+        left, _ = signal.getitimer(signal.ITIMER_REAL)
+        assert 25 < left <= 30 and not fired
+        assert signal.getsignal(signal.SIGALRM) is not None
+        signal.setitimer(signal.ITIMER_REAL, 0.05)
+        import time
+        time.sleep(0.2)
+        assert fired == [1]
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+
+
+def test_a_slow_but_finishing_function_is_not_stopped(square_ex):
+    import time
+
+    def slow(v):
+        time.sleep(0.2)
+        return v * v
+    assert check("99.square", slow, seconds=2, verbose=False) is True
+
+
+def test_check_documents_that_it_is_not_secure():
+    doc = check.__doc__ + core.__doc__
+    assert "Not secure" in doc and "never" in doc and "forged" in doc
 
 
 def test_wrong_function_reports_case_expected_and_got(square_ex, capsys):
@@ -147,3 +275,19 @@ def test_student_cli_and_student_chapter_01_runs_under_nbval_lax(tmp_path):
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-2000:]
     rows = [json.loads(line) for line in log.read_text().splitlines()]
     assert rows and all(row["status"] == "not-implemented" for row in rows)
+
+
+def test_endless_loop_is_stopped_inside_a_jupyter_kernel(tmp_path):
+    """Where students run it: a real kernel (cells run on its main thread, SIGALRM)."""
+    import nbformat
+    from nbclient import NotebookClient
+
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell(
+        "from kmlteach.exercises import check\n"
+        "def margins(X, y, w):\n    while True:\n        pass\n"
+        "print(check('00.margins', margins, seconds=1))")]
+    NotebookClient(nb, timeout=120, kernel_name="python3",
+                   resources={"metadata": {"path": str(ROOT)}}).execute()
+    text = "".join(o.get("text", "") for o in nb.cells[0].outputs)
+    assert "still running after 1 s" in text and text.strip().endswith("False"), text

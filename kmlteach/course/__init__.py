@@ -1,9 +1,13 @@
 """The machinery around the chapters: never imported by the algorithm packages.
 
 * :mod:`kmlteach.course.book` — reads ``book.toml`` (chapters, exercises, Binder links).
-* :mod:`kmlteach.course.build` — builds ``notebooks/*.ipynb`` from ``notebooks/src/*.py``
-  and executes them (``python -m kmlteach execute``).
-* :mod:`kmlteach.course.release` — the student version of a notebook (solutions stubbed).
+* :mod:`kmlteach.course.build` — builds ``notebooks/*.ipynb`` from ``notebooks/src/*.py``,
+  executes them and adds the chapter and nbgrader metadata (``python -m kmlteach execute``).
+* :mod:`kmlteach.course.release` — the student notebooks (``python -m kmlteach release``).
+* :mod:`kmlteach.course.nbgrader` — a chapter as an nbgrader assignment
+  (``python -m kmlteach nbgrader-export``).
+* :mod:`kmlteach.course.grade` — batch grading of submitted notebooks in sandboxed
+  kernels (``python -m kmlteach grade``).
 
-Later: grading (runner, limits, gradebook, feedback), the static site and the slides.
+Later: the static site and the slides.
 """

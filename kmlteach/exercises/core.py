@@ -2,13 +2,21 @@
 
 An exercise is registered once (in ``kmlteach/exercises/chNN.py``) with a reference
 implementation and a list of test cases. In a notebook a student writes a function
-and calls ``check("01.hinge", hinge)``: every case is run on both functions and the
-outputs are compared. ``check`` prints a short verdict and returns ``True``/``False``;
-it never raises, so a notebook whose exercises are still stubs runs from top to bottom.
+and calls ``check("01.hinge", hinge)``: every *visible* case is run on both functions
+and the outputs are compared. ``check`` prints a short verdict and returns
+``True``/``False``; it never raises, so a notebook whose exercises are still stubs runs
+from top to bottom.
+
+``check`` is feedback for learning, not a grade: it runs inside the student's own
+kernel, so nothing it says can be trusted (a function can read the expected value from
+the checker's frame; a notebook can replace ``check`` itself). The batch grader
+(``python -m kmlteach grade``) never uses it: it calls the student's functions on hidden
+cases and compares outside the student's process.
 
 When the environment variable ``KMLTEACH_RESULTS`` names a file, every call of
 ``check`` appends one JSON line ``{"id", "passed", "status", "message", "time"}``
-to it; the grader reads those lines.
+to it — a convenience for following one's own progress. Anyone can append a forged
+line to it, and grading does not read it.
 """
 
 from __future__ import annotations
@@ -24,8 +32,13 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
+from ._timer import CheckTimeout, call_with_budget
+
 __all__ = ["Exercise", "Case", "register", "check", "hint", "solution", "registry", "get",
-           "allclose", "exact"]
+           "allclose", "exact", "CASE_SECONDS"]
+
+CASE_SECONDS = 5.0
+"""Default wall-clock budget of one visible case in :func:`check` (seconds)."""
 
 
 @dataclass(frozen=True)
@@ -168,70 +181,109 @@ def _copy_args(case: Case) -> tuple[tuple, dict]:
     return tuple(cp(a) for a in case.args), {k: cp(v) for k, v in case.kwargs.items()}
 
 
-def check(exercise_id: str, fn: Callable, *, verbose: bool = True) -> bool:
-    """Run the registered cases of ``exercise_id`` on ``fn``; print a verdict.
+def check(exercise_id: str, fn: Callable, *, verbose: bool = True,
+          seconds: float = CASE_SECONDS) -> bool:
+    """Run the visible cases of ``exercise_id`` on ``fn``; print a verdict.
 
-    Returns ``True`` when every case matches the reference. Never raises.
+    Returns ``True`` when every visible case matches the reference; the verdict then
+    says "visible cases passed — the grade also uses hidden cases". Never raises: an
+    exception from ``fn`` — ``SystemExit`` and other ``BaseException`` included, only
+    ``KeyboardInterrupt`` passes through — is reported, and a case still running after
+    ``seconds`` of wall-clock time is stopped and reported (pure-Python code only; see
+    :mod:`kmlteach.exercises._timer`).
+
+    Not secure, by design: ``check`` runs in the student's own process, which can
+    inspect or replace it. Grading never trusts it (see the module docstring).
     """
     try:
-        return _check(exercise_id, fn, verbose)
-    except Exception as exc:  # the checker itself must never break a notebook
-        msg = f"internal error in the checker: {type(exc).__name__}: {exc}"
+        return _check(exercise_id, fn, verbose, seconds)
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:  # the checker itself must never break a notebook
+        msg = f"internal error in the checker: {type(exc).__name__}: {_safe(str, exc)}"
         if verbose:
-            print(f"⚠ {exercise_id}: {msg}")
+            _say(f"⚠ {exercise_id}: {msg}")
         _log(exercise_id, False, "error", msg)
         return False
 
 
-def _check(exercise_id: str, fn: Callable, verbose: bool) -> bool:
+def _say(text: str) -> None:
+    """Print, unless the notebook broke ``sys.stdout`` (a verdict must not raise)."""
+    try:
+        print(text)
+    except KeyboardInterrupt:
+        raise
+    except BaseException:
+        pass
+
+
+def _safe(show: Callable[[Any], str], obj: Any) -> str:
+    """``show(obj)``, or a placeholder when the student's object cannot be shown."""
+    try:
+        return str(show(obj))
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:
+        return f"<cannot be shown: {type(exc).__name__}>"
+
+
+def _verdict(ex: Exercise, ok: bool, status: str, msg: str, verbose: bool) -> bool:
+    if verbose:
+        mark = {"passed": "✓", "not-implemented": "…"}.get(status, "✗")
+        tail = "" if ok or status == "not-implemented" else f"\n  hint: kmlteach.exercises.hint({ex.id!r})"
+        _say(f"{mark} {ex.id} ({ex.title}): {msg}{tail}")
+    _log(ex.id, ok, status, msg)
+    return ok
+
+
+def _run_case(ex: Exercise, fn: Callable, case: Case, expected: Any, seconds: float):
+    """Call the student's function on one case and compare, all within the time budget;
+    returns (passed, the student's value as shown in a message)."""
+    def run():
+        args, kwargs = _copy_args(case)
+        got = ex.prepare(fn(*args, **kwargs))
+        ok = bool(ex.compare(expected, got))
+        return ok, ("" if ok else _safe(_short, got))
+    return call_with_budget(run, seconds)
+
+
+def _check(exercise_id: str, fn: Callable, verbose: bool, seconds: float) -> bool:
     ex = get(exercise_id)
     if ex is None:
         known = ", ".join(sorted(registry())) or "none"
         msg = f"unknown exercise id {exercise_id!r} (known: {known})"
         if verbose:
-            print(f"✗ {msg}")
+            _say(f"✗ {msg}")
         _log(exercise_id, False, "unknown", msg)
         return False
     if not callable(fn):
-        msg = f"check() expects your function, got {type(fn).__name__}"
-        if verbose:
-            print(f"✗ {ex.id} ({ex.title}): {msg}")
-        _log(ex.id, False, "error", msg)
-        return False
+        return _verdict(ex, False, "error", f"check() expects your function, got {type(fn).__name__}",
+                        verbose)
     cases = ex.all_cases()
     for i, case in enumerate(cases, 1):
         args, kwargs = _copy_args(case)
         expected = ex.reference(*args, **kwargs)
-        args, kwargs = _copy_args(case)
+        where = f"case {i}/{len(cases)} {case.describe()}"
         try:
-            got = ex.prepare(fn(*args, **kwargs))
+            ok, got = _run_case(ex, fn, case, expected, seconds)
+        except KeyboardInterrupt:
+            raise
         except NotImplementedError:
-            msg = "not implemented yet: replace the `raise NotImplementedError` line with your code"
-            if verbose:
-                print(f"… {ex.id} ({ex.title}): {msg}")
-            _log(ex.id, False, "not-implemented", msg)
-            return False
-        except Exception as exc:
+            return _verdict(ex, False, "not-implemented", "not implemented yet: replace the "
+                            "`raise NotImplementedError` line with your code", verbose)
+        except CheckTimeout:
+            return _verdict(ex, False, "timeout", f"{where} was still running after {seconds:g} s "
+                            "and was stopped (an endless loop?)", verbose)
+        except BaseException as exc:  # SystemExit, GeneratorExit, ... are reported too
             tb = traceback.extract_tb(exc.__traceback__)
-            where = f" (line {tb[-1].lineno})" if tb else ""
-            msg = (f"case {i}/{len(cases)} {case.describe()} raised "
-                   f"{type(exc).__name__}: {exc}{where}")
-            if verbose:
-                print(f"✗ {ex.id} ({ex.title}): {msg}\n  hint: kmlteach.exercises.hint({ex.id!r})")
-            _log(ex.id, False, "error", msg)
-            return False
-        if not ex.compare(expected, got):
-            msg = (f"case {i}/{len(cases)} {case.describe()}: expected {_short(expected)}, "
-                   f"got {_short(got)}")
-            if verbose:
-                print(f"✗ {ex.id} ({ex.title}): {msg}\n  hint: kmlteach.exercises.hint({ex.id!r})")
-            _log(ex.id, False, "wrong", msg)
-            return False
-    msg = f"all {len(cases)} cases passed"
-    if verbose:
-        print(f"✓ {ex.id} ({ex.title}): {msg}")
-    _log(ex.id, True, "passed", msg)
-    return True
+            line = f" (line {tb[-1].lineno})" if tb else ""
+            return _verdict(ex, False, "error", f"{where} raised {type(exc).__name__}: "
+                            f"{_safe(str, exc)}{line}", verbose)
+        if not ok:
+            return _verdict(ex, False, "wrong", f"{where}: expected {_short(expected)}, got {got}",
+                            verbose)
+    return _verdict(ex, True, "passed", f"visible cases passed ({len(cases)}/{len(cases)}) — "
+                    "the grade also uses hidden cases", verbose)
 
 
 def hint(exercise_id: str) -> str:

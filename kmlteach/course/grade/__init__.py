@@ -1,0 +1,19 @@
+"""Batch grading of submitted chapter notebooks (``python -m kmlteach grade``).
+
+* :mod:`.runner` — the folder → gradebook command (jobs, progress, resume, Dask);
+* :mod:`.grader` — one submission: select code, run it in a sandboxed kernel, score;
+* :mod:`.kernel`, :mod:`.limits`, ``_launcher.py`` — the fresh kernel, its limits,
+  uid, Landlock rules and clean-up; ``_kernel_side.py`` — the code run inside it;
+* :mod:`.cells` — which statements of a notebook run; :mod:`.codec` — plain-data values;
+* :mod:`.plan`, :mod:`.cases` — exercises, points, visible and hidden cases, expected values;
+* :mod:`.gradebook`, :mod:`.feedback` — the CSV, the resume state, feedback files.
+
+Not a security sandbox against a determined attacker; see README, "Grading".
+"""
+
+from .grader import ExerciseResult, SubmissionResult, grade_submission, grade_submission_sync
+from .limits import Limits
+from .runner import GradeError, collect, grade_folder
+
+__all__ = ["ExerciseResult", "SubmissionResult", "grade_submission", "grade_submission_sync",
+           "Limits", "GradeError", "collect", "grade_folder"]

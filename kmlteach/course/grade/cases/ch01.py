@@ -1,0 +1,97 @@
+"""Hidden cases of chapter 01 (margins and SVMs). Seeds differ from the visible cases'."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import HiddenCase as H
+
+GUARDS = {
+    "01.distance": ["kmlteach.svm.distance_to_hyperplane", "kmlteach.svm.signed_distance"],
+    "01.hinge": ["kmlteach.losses.hinge", "kmlteach.losses.hinge_subgradient"],
+    "01.sgd_step": ["kmlteach.svm.sgd_soft_svm"],
+    "01.perceptron": ["kmlteach.svm.perceptron"],
+    "01.subgradient_perceptron": ["kmlteach.svm.subgradient_perceptron"],
+}
+
+
+def _separable(r, m, d, gap=0.5):
+    u = r.normal(size=d)
+    u /= np.linalg.norm(u)
+    X = r.normal(size=(m, d))
+    s = X @ u
+    X = X + np.outer(np.where(s >= 0, gap, -gap), u)
+    y = np.where(X @ u >= 0, 1.0, -1.0)
+    return X, y
+
+
+def _distance():
+    r = np.random.default_rng(101)
+    out = [H("point on the hyperplane", (np.array([2.0, 1.0]), np.array([1.0, -2.0]), 0.0)),
+           H("d = 1", (np.array([-3.0]), np.array([2.0]), 1.0)),
+           H("negative offset b", (np.array([1.0, 1.0, 1.0]), np.array([0.0, 0.0, 2.0]), -7.0)),
+           H("unnormalised w (large norm)", (np.array([1.0, 2.0]), np.array([300.0, -400.0]), 50.0))]
+    for _ in range(3):
+        d = int(r.integers(8, 20))
+        out.append(H("d > 5", (r.normal(size=d), r.normal(size=d), float(r.normal() * 2))))
+    return out
+
+
+def _hinge():
+    r = np.random.default_rng(102)
+    out = [H("margin exactly 1 (no loss)", (np.array([0.5, 0.0]), np.array([2.0, 7.0]), 1.0)),
+           H("w = 0", (np.zeros(3), np.array([1.0, -2.0, 0.5]), -1.0)),
+           H("misclassified, y = -1", (np.array([1.0, 2.0]), np.array([1.0, 1.0]), -1.0)),
+           H("inside the margin", (np.array([0.25, 0.25]), np.array([1.0, 1.0]), 1.0))]
+    for _ in range(4):
+        d = int(r.integers(6, 15))
+        w, x = r.normal(size=d), r.normal(size=d)
+        if abs(abs(float(w @ x)) - 1) < 1e-3:
+            x = 1.5 * x
+        out.append(H("d > 5", (w, x, float(r.choice([-1.0, 1.0])))))
+    return out
+
+
+def _sgd():
+    r = np.random.default_rng(103)
+    out = [H("t = 1, θ = 0", (np.zeros(3), 1, 0.5, np.array([1.0, 2.0, -1.0]), -1.0)),
+           H("margin above 1: no update", (np.array([10.0, 0.0]), 1, 1.0, np.array([1.0, 0.0]), 1.0)),
+           H("large t", (np.array([3.0, -4.0]), 1000, 0.01, np.array([0.5, 0.5]), 1.0))]
+    for _ in range(4):
+        d = int(r.integers(5, 12))
+        theta, x = r.normal(size=d) * 2, r.normal(size=d)
+        t, lam = int(r.integers(1, 200)), float(r.choice([0.001, 0.05, 2.0]))
+        if abs(abs(float(theta @ x) / (lam * t)) - 1) < 1e-3:
+            x = 1.5 * x
+        out.append(H("d > 4", (theta, t, lam, x, float(r.choice([-1.0, 1.0])))))
+    return out
+
+
+def _perceptron():
+    r = np.random.default_rng(104)
+    X, y = _separable(r, 12, 3)
+    Xd, yd = np.vstack([X, X[:4]]), np.concatenate([y, y[:4]])
+    out = [H("one point", (np.array([[1.0, -1.0]]), np.array([-1.0]))),
+           H("duplicate points", (Xd, yd))]
+    for m, d in ((5, 12), (8, 20)):
+        out.append(H("d > m", _separable(r, m, d)))
+    out.append(H("larger sample, m = 60", _separable(r, 60, 4, gap=0.8)))
+    return out
+
+
+def _subgradient():
+    r = np.random.default_rng(105)
+    X = np.array([[1.0, 1.0], [2.0, 0.0], [1.0, 1.0]])
+    y = np.array([1.0, 1.0, 1.0])
+    out = [H("ties between maximisers", (np.array([1.0, 0.0]), X, y)),
+           H("w = 0", (np.zeros(3), r.normal(size=(5, 3)), np.array([1.0, -1, 1, -1, 1])))]
+    for m, d in ((4, 9), (6, 15)):
+        Xs, ys = _separable(r, m, d)
+        out.append(H("d > m", (r.normal(size=d), Xs, ys)))
+    Xs, ys = _separable(r, 40, 3)
+    out.append(H("larger sample, m = 40", (r.normal(size=3), Xs, ys)))
+    return out
+
+
+HIDDEN = {"01.distance": _distance, "01.hinge": _hinge, "01.sgd_step": _sgd,
+          "01.perceptron": _perceptron, "01.subgradient_perceptron": _subgradient}

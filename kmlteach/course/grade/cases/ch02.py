@@ -1,0 +1,76 @@
+"""Hidden cases of chapter 02 (kernels). Seeds differ from the visible cases'."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from kmlteach.kernels import gram
+
+from . import HiddenCase as H
+
+GUARDS = {
+    "02.poly_features": ["kmlteach.kernels.polynomial_features"],
+    "02.gram": ["kmlteach.kernels.gram"],
+    "02.kernel_perceptron": ["kmlteach.kernel_methods.kernel_perceptron"],
+    "02.kernel_ridge": ["kmlteach.kernel_methods.kernel_ridge"],
+    "02.class_mean": ["kmlteach.kernel_methods.class_mean_classifier"],
+}
+
+
+def _poly():
+    r = np.random.default_rng(201)
+    return [H("d = 1", (r.normal(size=(4, 1)),)), H("duplicate points", (np.ones((3, 2)),)),
+            H("d > m", (r.normal(size=(2, 7)),)), H("zero rows", (np.zeros((2, 3)),))]
+
+
+def _gram():
+    r = np.random.default_rng(202)
+    X = r.normal(size=(4, 3))
+    return [H("X equal to Y", (X, X.copy(), 1.0)), H("tiny sigma", (r.normal(size=(2, 2)), r.normal(size=(3, 2)), 0.01)),
+            H("large sigma", (r.normal(size=(3, 5)), r.normal(size=(2, 5)), 50.0)),
+            H("d > m", (r.normal(size=(2, 9)), r.normal(size=(3, 9)), 2.0))]
+
+
+def _separable(r, m):
+    """Separable by a hyperplane through the origin (the linear kernel has no bias)."""
+    u = np.array([0.3, 1.0]) / np.hypot(0.3, 1.0)
+    X = r.normal(size=(m, 2))
+    s = np.where(X @ u >= 0, 1.0, -1.0)
+    X = X + np.outer(0.5 * s, u)
+    s[0], s[1] = 1.0, -1.0
+    X[0], X[1] = 3 * u, -3 * u
+    return X, s
+
+
+def _perceptron():
+    r = np.random.default_rng(203)
+    out = [H("two points", (np.array([[2.0, 0.5], [0.5, 1.0]]), np.array([-1.0, 1.0])))]
+    X, y = _separable(r, 10)
+    Xd, yd = np.vstack([X, X[:3]]), np.concatenate([y, y[:3]])
+    out.append(H("duplicate points", (gram("linear", Xd), yd)))
+    X, y = _separable(r, 25)
+    out.append(H("polynomial kernel", (gram("polynomial", X, degree=2), y)))
+    return out
+
+
+def _ridge():
+    r = np.random.default_rng(204)
+    X = r.normal(size=(5, 2))
+    return [H("large lambda", (gram("gaussian", X, sigma=1.0), r.normal(size=5), 100.0)),
+            H("m = 1", (np.array([[2.0]]), np.array([3.0]), 0.5)),
+            H("d > m (linear kernel)", (gram("linear", r.normal(size=(4, 8))), r.normal(size=4), 0.05))]
+
+
+def _class_mean():
+    r = np.random.default_rng(205)
+    X, Z = r.normal(size=(9, 3)), r.normal(size=(4, 3))
+    y = np.array([1.0, -1, -1, -1, -1, -1, -1, -1, 1])
+    return [H("unbalanced classes", (gram("linear", Z, X), gram("linear", X), y)),
+            H("test points equal to training points", (gram("gaussian", X[:3], X, sigma=1.0),
+                                                       gram("gaussian", X, sigma=1.0), y)),
+            H("one point per class", (np.array([[0.2, 0.7]]), np.array([[1.0, 0.3], [0.3, 1.0]]),
+                                      np.array([-1.0, 1.0])))]
+
+
+HIDDEN = {"02.poly_features": _poly, "02.gram": _gram, "02.kernel_perceptron": _perceptron,
+          "02.kernel_ridge": _ridge, "02.class_mean": _class_mean}

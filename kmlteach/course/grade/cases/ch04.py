@@ -1,0 +1,71 @@
+"""Hidden cases of chapter 04 (multiclass)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import HiddenCase as H
+
+GUARDS = {"04.multivector_psi": ["kmlteach.multiclass.multivector_psi"],
+          "04.generalized_hinge": ["kmlteach.multiclass.generalized_hinge"],
+          "04.multiclass_perceptron": ["kmlteach.multiclass.multiclass_perceptron"],
+          "04.one_vs_all": ["kmlteach.multiclass.one_vs_all"]}
+
+
+def _lstsq_fit(X, t):
+    return np.linalg.lstsq(X, t, rcond=None)[0]
+
+
+def _mean_fit(X, t):
+    """Another binary learner: the difference of the class means."""
+    return X[t > 0].mean(axis=0) - X[t < 0].mean(axis=0)
+
+
+def _psi():
+    r = np.random.default_rng(401)
+    return [H("k = 2, one feature", (np.array([-2.0]), 0, 2)), H("many classes", (r.normal(size=3), 7, 9)),
+            H("first block", (r.normal(size=4), 0, 5))]
+
+
+def _ghinge():
+    r = np.random.default_rng(402)
+    D = r.uniform(0.5, 2.0, size=(4, 4))
+    np.fill_diagonal(D, 0.0)
+    return [H("two classes", (r.normal(size=(2, 3)), r.normal(size=3), 1, 1.0 - np.eye(2))),
+            H("non-symmetric Δ", (r.normal(size=(4, 2)), r.normal(size=2), 2, D)),
+            H("ties between competitors", (np.zeros((3, 2)), np.ones(2), 1, np.ones((3, 3)) - np.eye(3)))]
+
+
+def _perceptron():
+    r = np.random.default_rng(403)
+    out = []
+    while len(out) < 3:
+        k, m = 3 + len(out), 10 + 5 * len(out)
+        Wt = r.normal(size=(k, 3))
+        X = r.normal(size=(m, 3)) * 2
+        y = np.argmax(X @ Wt.T, axis=1)
+        if len(np.unique(y)) == k:
+            out.append(H(f"{k} classes in 3 dimensions", (X, y, k)))
+    X = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 0.0]])
+    out.append(H("duplicate points", (X, np.array([0, 1, 0]), 2)))
+    return out
+
+
+def _ova():
+    r = np.random.default_rng(404)
+    k = 5
+    C = r.normal(scale=4, size=(k, 2))
+    y = np.arange(40) % k
+    X = np.c_[C[y] + r.normal(size=(40, 2)), np.ones(40)]
+    Xn = np.c_[r.normal(scale=4, size=(12, 2)), np.ones(12)]
+    return [H("five classes", (X, y, Xn, k, _lstsq_fit)),
+            H("another binary learner", (X, y, Xn, k, _mean_fit))]
+
+
+def _kesler():
+    r = np.random.default_rng(405)
+    return [H("k = 2, last label", (r.normal(size=3), 1, 2)), H("many classes", (r.normal(size=2), 4, 7))]
+
+
+HIDDEN = {"04.multivector_psi": _psi, "04.generalized_hinge": _ghinge,
+          "04.multiclass_perceptron": _perceptron, "04.one_vs_all": _ova, "04.kesler": _kesler}

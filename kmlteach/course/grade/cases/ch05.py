@@ -1,0 +1,37 @@
+"""Hidden cases of chapter 05 (structured prediction)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import HiddenCase as H
+
+GUARDS = {"05.chain_score": ["kmlteach.structured.chain_score"],
+          "05.viterbi": ["kmlteach.structured.viterbi"],
+          "05.loss_augmented": ["kmlteach.structured.loss_augmented_viterbi"]}
+
+
+def _score():
+    r = np.random.default_rng(501)
+    return [H("one label", (r.random((4, 3)), np.zeros(4, dtype=np.int64), r.normal(size=(1, 3)),
+                            r.normal(size=(1, 1)))),
+            H("long sequence", (r.random((30, 5)), r.integers(0, 4, 30), r.normal(size=(4, 5)),
+                                r.normal(size=(4, 4))))]
+
+
+def _viterbi():
+    r = np.random.default_rng(502)
+    return [H("one position", (r.normal(size=(1, 4)), r.normal(size=(4, 4)))),
+            H("one label", (r.normal(size=(5, 1)), r.normal(size=(1, 1)))),
+            H("long sequence", (r.normal(size=(40, 6)), r.normal(size=(6, 6)))),
+            H("strong transitions", (r.normal(size=(6, 3)) * 0.1, np.array([[5.0, -5, -5], [-5, -5, 5], [5, -5, -5]])))]
+
+
+def _loss_aug():
+    r = np.random.default_rng(503)
+    return [H("one position", (r.normal(size=(1, 3)), r.normal(size=(3, 3)), np.array([2]))),
+            H("long sequence", (r.normal(size=(25, 4)), r.normal(size=(4, 4)), r.integers(0, 4, 25))),
+            H("large scores: loss irrelevant", (10 * np.eye(3), np.zeros((3, 3)), np.array([2, 1, 0])))]
+
+
+HIDDEN = {"05.chain_score": _score, "05.viterbi": _viterbi, "05.loss_augmented": _loss_aug}

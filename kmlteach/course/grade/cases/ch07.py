@@ -1,0 +1,43 @@
+"""Hidden cases of chapter 07 (bipartite ranking measures)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import HiddenCase as H
+
+GUARDS = {"07.confusion": ["kmlteach.metrics.confusion_counts"],
+          "07.fbeta": ["kmlteach.metrics.f_beta"],
+          "07.precision_at_k": ["kmlteach.metrics.precision_at_k"]}
+
+
+def _sample(r, n):
+    y = np.where(r.random(n) < 0.4, 1.0, -1.0)
+    y[0], y[1] = 1.0, -1.0
+    return np.round(r.normal(size=n) + y, 1), y
+
+
+def _confusion():
+    r = np.random.default_rng(701)
+    s, y = _sample(r, 60)
+    return [H("θ below every score", (s, y, -100.0)), H("ties at θ", (np.array([0.5, 0.5, 0.5]),
+                                                                    np.array([1.0, -1.0, 1.0]), 0.5)),
+            H("long list", (s, y, 0.2)), H("all negatives", (np.array([0.3, -0.2]), np.array([-1.0, -1.0]), 0.0))]
+
+
+def _fbeta():
+    r = np.random.default_rng(702)
+    s, y = _sample(r, 40)
+    return [H("perfect ranking", (np.array([2.0, 1.0, -1.0]), np.array([1.0, 1.0, -1.0]), 0.0, 1.0)),
+            H("large β", (s, y, 0.0, 10.0)), H("small β", (s, y, 0.5, 0.1))]
+
+
+def _patk():
+    r = np.random.default_rng(703)
+    s, y = _sample(r, 50)
+    return [H("k = r", (s, y, 50)), H("ties at the k-th score", (np.array([0.9, 0.5, 0.5, 0.5, 0.1]),
+                                                                 np.array([1.0, -1.0, 1.0, -1.0, 1.0]), 2)),
+            H("long list, k = 7", (s, y, 7))]
+
+
+HIDDEN = {"07.confusion": _confusion, "07.fbeta": _fbeta, "07.precision_at_k": _patk}

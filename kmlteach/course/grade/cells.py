@@ -1,0 +1,133 @@
+"""Which code of a submission runs while grading (static analysis, nothing is executed).
+
+A chapter notebook is mostly demos and widgets; grading needs only the exercise
+functions and what they use. The rule, applied to the top-level statements of every
+code cell (cells that do not parse, and IPython ``%``/``!`` lines, are left out):
+
+1. start from the names passed to ``check("NN.x", name)`` (or, when the student
+   removed a call, the function name the instructor notebook uses);
+2. keep every top-level statement that binds a needed name (an import, a ``def``, a
+   ``class``, an assignment, a ``for``/``with``/``if`` block that assigns it), and add
+   every name that statement reads to the needed names; repeat until nothing changes.
+
+Everything else — ``check(...)`` calls, plots, ``print``, widget builders such as
+``make_margin_explorer()``, assignments nobody uses — is skipped, so a submission runs
+in seconds and a top-level infinite loop or memory bomb that no exercise depends on is
+never executed. Kept statements run in their original order, one kernel request per
+original cell.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import symtable
+
+__all__ = ["notebook_code_cells", "check_calls", "select_code", "chapter_of_ids"]
+
+_MAGIC = re.compile(r"^\s*[%!]")
+
+
+def notebook_code_cells(nb: dict) -> list[str]:
+    """Sources of the code cells (strings), in order."""
+    out = []
+    for cell in nb.get("cells", []):
+        if not isinstance(cell, dict) or cell.get("cell_type") != "code":
+            continue
+        src = cell.get("source", "")
+        if isinstance(src, list):
+            src = "".join(s for s in src if isinstance(s, str))
+        if isinstance(src, str):
+            out.append(src)
+    return out
+
+
+def _parse(src: str) -> ast.Module | None:
+    text = "\n".join("" if _MAGIC.match(line) else line for line in src.splitlines())
+    try:
+        return ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+
+
+def check_calls(sources: list[str]) -> dict[str, str]:
+    """``{exercise id: function name}`` from the ``check("id", name)`` calls."""
+    found: dict[str, str] = {}
+    for src in sources:
+        tree = _parse(src)
+        if tree is None:
+            continue
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Call) or len(node.args) < 2:
+                continue
+            f = node.func
+            fname = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
+            a0, a1 = node.args[0], node.args[1]
+            if (fname == "check" and isinstance(a0, ast.Constant) and isinstance(a0.value, str)
+                    and isinstance(a1, ast.Name)):
+                found.setdefault(a0.value, a1.id)
+    return found
+
+
+def chapter_of_ids(ids) -> set[str]:
+    """Chapter ids ("01") named by exercise ids ("01.hinge")."""
+    return {i.split(".", 1)[0] for i in ids if re.match(r"^\d\d\.", i)}
+
+
+def _bound(stmt: ast.stmt) -> set[str]:
+    if isinstance(stmt, (ast.Import, ast.ImportFrom)):
+        return {(a.asname or a.name.split(".")[0]) for a in stmt.names if a.name != "*"}
+    if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return {stmt.name}
+    names = set()
+    for node in ast.walk(stmt):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            names.add(node.id)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, ast.Global):
+            names.update(node.names)
+    return names
+
+
+def _used(stmt: ast.stmt) -> set[str]:
+    """Global names a statement reads (a function's own locals and parameters excluded)."""
+    try:
+        table = symtable.symtable(ast.unparse(stmt), "<cell>", "exec")
+    except (SyntaxError, ValueError, RecursionError):
+        return {n.id for n in ast.walk(stmt) if isinstance(n, ast.Name)}
+    names: set[str] = set()
+    todo = [table]
+    while todo:
+        t = todo.pop()
+        for sym in t.get_symbols():
+            if sym.is_referenced() and (t.get_type() == "module" or sym.is_global()):
+                names.add(sym.get_name())
+        todo.extend(t.get_children())
+    return names
+
+
+def select_code(sources: list[str], functions) -> list[str]:
+    """The code to run: for each original cell, its kept statements (empty cells dropped)."""
+    stmts = []  # (cell index, stmt, bound, used)
+    for ci, src in enumerate(sources):
+        tree = _parse(src)
+        if tree is None:
+            continue
+        for st in tree.body:
+            stmts.append((ci, st, _bound(st), _used(st)))
+    needed = set(functions)
+    keep = [False] * len(stmts)
+    changed = True
+    while changed:
+        changed = False
+        for k, (_, _, bound, used) in enumerate(stmts):
+            if not keep[k] and bound & needed:
+                keep[k] = True
+                needed |= used
+                changed = True
+    cells: dict[int, list[str]] = {}
+    for k, (ci, st, _, _) in enumerate(stmts):
+        if keep[k]:
+            cells.setdefault(ci, []).append(ast.unparse(st))
+    return ["\n".join(cells[ci]) for ci in sorted(cells)]

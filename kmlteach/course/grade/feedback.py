@@ -1,0 +1,65 @@
+"""Feedback for the student: one Markdown and one HTML file per submission.
+
+Per exercise: the verdict, points, time used, the first failing *visible* case with
+expected vs got (students see those cases in ``check()`` anyway), and the hint. For
+hidden cases it names only the kind of case that failed ("d > m", "duplicate
+points"); their data and the reference's output never appear (nbgrader #1363).
+"""
+
+from __future__ import annotations
+
+import html
+from pathlib import Path
+
+from .gradebook import write_atomic
+from .grader import SubmissionResult
+
+__all__ = ["feedback_markdown", "feedback_html", "write_feedback"]
+
+
+def feedback_markdown(r: SubmissionResult) -> str:
+    lines = [f"# Feedback: {r.submission}", ""]
+    if r.chapter:
+        lines.append(f"Chapter {r.chapter}: **{r.total:g} / {r.max_total:g}** points.")
+    lines.append(f"Status: `{r.status}`" + (f" — {r.message}" if r.message else ""))
+    lines += ["", "The grade uses the cases you saw in `check()` and hidden cases of the same "
+              "kinds; passing the visible cases is not enough on its own.", ""]
+    for e in r.exercises:
+        lines += [f"## {e.id}: {e.verdict} ({e.points:g}/{e.max_points:g})", ""]
+        lines.append(f"- {e.message or e.verdict}; {e.passed}/{e.total} cases passed; "
+                     f"time used {e.time:.3f} s")
+        f = e.first_visible_failure
+        if f:
+            lines.append(f"- first failing visible case: {f['case']} — expected `{f['expected']}`, "
+                         f"got `{f['got']}`")
+        if e.hidden_failed_kinds:
+            lines.append("- hidden cases failed, of kind: " + "; ".join(e.hidden_failed_kinds))
+        if e.verdict != "passed" and e.hint:
+            lines.append(f"- next hint: {e.hint}")
+        lines.append("")
+    return "\n".join(lines)
+
+
+def feedback_html(r: SubmissionResult) -> str:
+    body = []
+    for line in feedback_markdown(r).splitlines():
+        t = html.escape(line)
+        if line.startswith("# "):
+            body.append(f"<h1>{t[2:]}</h1>")
+        elif line.startswith("## "):
+            body.append(f"<h2>{t[3:]}</h2>")
+        elif line.startswith("- "):
+            body.append(f"<li>{t[2:]}</li>")
+        elif line:
+            body.append(f"<p>{t}</p>")
+    return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+            f"<title>Feedback: {html.escape(r.submission)}</title></head><body>\n"
+            + "\n".join(body) + "\n</body></html>\n")
+
+
+def write_feedback(folder: Path, r: SubmissionResult) -> None:
+    """``folder/<submission id>.md`` and ``.html`` (sub-folders as in the submissions)."""
+    base = Path(folder) / r.submission
+    base.parent.mkdir(parents=True, exist_ok=True)
+    write_atomic(base.with_name(base.name + ".md"), feedback_markdown(r))
+    write_atomic(base.with_name(base.name + ".html"), feedback_html(r))

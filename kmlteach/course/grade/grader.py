@@ -1,0 +1,250 @@
+"""Grade one submission: notebook bytes in, one gradebook row (and feedback data) out.
+
+Steps: parse the notebook and decide its chapter (no code run); select the code
+that the exercises need (:mod:`.cells`); start a fresh sandboxed kernel
+(:mod:`.kernel`); run the grader's preamble (:mod:`._kernel_side`), then the selected
+cells, then one probe per exercise, which calls the student's function on the
+visible and hidden cases. Each exercise is scored as soon as its probe returns, so a
+later timeout or crash does not take away earlier points. Expected values come from
+:mod:`.plan` (computed in this process); comparison happens here, on values parsed
+by :func:`.codec.decode_result`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from dataclasses import asdict, dataclass, field
+
+from .cells import check_calls, notebook_code_cells, select_code
+from .codec import ResultError, decode_result, loads_limited
+from .kernel import KERNEL_SIDE, KernelDied, KernelTimeout, SandboxKernel
+from .limits import Limits, uid_slot
+from .plan import ChapterPlan, ExercisePlan, book_exercises, chapter_plan
+from .submission import InvalidSubmission, detect_chapter, read_notebook
+
+__all__ = ["ExerciseResult", "SubmissionResult", "grade_submission", "grade_submission_sync"]
+
+BLOCKED_MODULES = ["kmlteach.exercises", "kmlteach.course", "kmlteach.grading",
+                   "kmlteach.book", "kmlteach.notebook_build"]
+
+
+@dataclass
+class ExerciseResult:
+    id: str
+    points: float
+    max_points: float
+    verdict: str = "not run"   # passed, partial, failed, error, not implemented, missing,
+    message: str = ""          # reference, timeout, memory, crashed, not run
+    time: float = 0.0
+    passed: int = 0
+    total: int = 0
+    first_visible_failure: dict | None = None
+    hidden_failed_kinds: list = field(default_factory=list)
+    hint: str = ""
+
+
+@dataclass
+class SubmissionResult:
+    submission: str
+    chapter: str = ""
+    status: str = "ok"
+    message: str = ""
+    exercises: list = field(default_factory=list)
+    seconds: float = 0.0
+    sandbox: str = ""
+
+    @property
+    def total(self) -> float:
+        return round(sum(e.points for e in self.exercises), 4)
+
+    @property
+    def max_total(self) -> float:
+        return round(sum(e.max_points for e in self.exercises), 4)
+
+    def to_dict(self) -> dict:
+        d = asdict(self)
+        d["total"], d["max_total"] = self.total, self.max_total
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "SubmissionResult":
+        d = {k: v for k, v in d.items() if k not in ("total", "max_total")}
+        d["exercises"] = [ExerciseResult(**e) for e in d.get("exercises", [])]
+        return cls(**d)
+
+
+def _short(v, limit=120) -> str:
+    import numpy as np
+
+    if isinstance(v, np.ndarray):
+        with np.printoptions(precision=4, suppress=True, threshold=12, edgeitems=3):
+            text = " ".join(np.array2string(v, separator=", ").split())
+    elif isinstance(v, float):
+        text = f"{v:.6g}"
+    else:
+        text = repr(v)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def score_exercise(plan: ExercisePlan, reply: dict) -> ExerciseResult:
+    """Turn the kernel's (parsed) probe output into points, outside the kernel."""
+    from kmlteach.exercises import get
+
+    ex = get(plan.id)
+    r = ExerciseResult(plan.id, 0.0, plan.points, total=len(plan.cases), hint=plan.hint)
+    if reply.get("missing"):
+        r.verdict, r.message = "missing", f"no function named {plan.function!r} was defined"
+        return r
+    cases = reply.get("cases")
+    if not isinstance(cases, list) or len(cases) > len(plan.cases):
+        r.verdict, r.message = "error", "unreadable reply from the kernel"
+        return r
+    called = reply.get("called") or []
+    errors = []
+    for case, res in zip(plan.cases, cases):
+        if not isinstance(res, dict):
+            errors.append("unreadable reply")
+            continue
+        t = res.get("time")
+        r.time += float(t) if isinstance(t, (int, float)) and not isinstance(t, bool) else 0.0
+        ok, detail, got = False, "", None
+        if "error" in res:
+            ename, msg = str(res.get("error"))[:80], str(res.get("message", ""))[:300]
+            if res.get("memory") is True or "MemoryError" in ename:
+                r.verdict = "memory"
+            detail = f"raised {ename}: {msg}"
+            errors.append(ename)
+        else:
+            try:
+                got = decode_result(res.get("value"))
+                got = ex.prepare(got)
+                ok = bool(ex.compare(case.expected, got))
+                detail = "" if ok else "wrong value"
+            except ResultError as exc:
+                detail = f"returned a value the grader cannot read ({exc})"
+            except Exception as exc:
+                detail = f"returned a value that does not compare ({type(exc).__name__})"
+        if ok:
+            r.passed += 1
+        elif case.visible and r.first_visible_failure is None:
+            r.first_visible_failure = {"case": case.label, "expected": _short(case.expected),
+                                       "got": _short(got) if got is not None else detail}
+        elif not case.visible and case.label not in r.hidden_failed_kinds:
+            r.hidden_failed_kinds.append(case.label)
+    if called:
+        r.verdict = "reference"
+        r.message = (f"calls {', '.join(called)}, the function this exercise re-implements "
+                     "(unavailable while grading): 0 points")
+        return r
+    if len(cases) < len(plan.cases) and "KeyboardInterrupt" in errors:
+        r.verdict, r.message = "timeout", "stopped: time limit"
+    elif errors and all(e == "NotImplementedError" for e in errors) and r.passed == 0:
+        r.verdict, r.message = "not implemented", "not implemented yet"
+    elif r.verdict == "memory":
+        r.message = "ran out of memory"
+    if r.passed == r.total and r.total:
+        r.points, r.verdict, r.message = plan.points, "passed", f"all {r.total} cases passed"
+    elif plan.partial and r.total:
+        r.points = round(plan.points * r.passed / r.total, 2)
+    if r.verdict == "not run":
+        r.verdict = "partial" if r.points > 0 else ("error" if errors else "failed")
+        r.message = f"{r.passed}/{r.total} cases passed"
+    return r
+
+
+async def _probe(kernel: SandboxKernel, probe_name: str, plan: ExercisePlan) -> dict:
+    payload = json.dumps({"exercise": plan.id, "function": plan.function,
+                          "cases": [c.encoded for c in plan.cases]})
+    var = f"_kmlteach_r_{kernel.nonce}"
+    content = await kernel.run(f"{var} = {probe_name}({payload!r})", {"r": var})
+    if content.get("status") != "ok":
+        return {"cases": [], "error": str(content.get("ename", "error"))}
+    expr = (content.get("user_expressions") or {}).get("r", {})
+    text = (expr.get("data") or {}).get("text/plain") if expr.get("status") == "ok" else None
+    if not isinstance(text, str):
+        raise ResultError("no result")
+    import ast
+
+    return loads_limited(ast.literal_eval(text))
+
+
+async def _run_kernel(res: SubmissionResult, plan: ChapterPlan, code: list[str], data: bytes,
+                      limits: Limits, protected) -> None:
+    with uid_slot() as uid:
+        try:
+            kernel = SandboxKernel(limits, uid, protected, data)
+            await kernel.__aenter__()
+        except KernelDied as exc:
+            res.status, res.message = "crashed", str(exc)
+            return
+        try:
+            res.sandbox = kernel.sandbox_note()
+            probe = f"_kmlteach_probe_{kernel.nonce}"
+            cfg = {"blocked_modules": BLOCKED_MODULES, "guards": plan.guards}
+            pre = (KERNEL_SIDE.read_text(encoding="utf-8")
+                   + f"\n{probe} = _setup({{**{cfg!r}, 'user_ns': get_ipython().user_ns}})\ndel _setup\n")
+            await kernel.run(pre)
+            for cell in code:
+                await kernel.run(cell)
+            for i, ex in enumerate(plan.exercises):
+                try:
+                    reply = await _probe(kernel, probe, ex)
+                except ResultError as exc:
+                    reply = {"cases": [], "error": str(exc)}
+                scored = score_exercise(ex, reply)
+                res.exercises[i] = scored
+            if kernel.memory_event or any(e.verdict == "memory" for e in res.exercises):
+                res.status, res.message = "memory", "ran out of memory (address-space limit " \
+                                                    f"{limits.memory_mb} MB)"
+        except KernelTimeout:
+            res.status, res.message = "timeout", f"time limit of {limits.timeout:g} s reached"
+        except KernelDied as exc:
+            mem = kernel.memory_event
+            res.status = "memory" if mem else "crashed"
+            res.message = "the kernel died" + (" after running out of memory" if mem else f" ({exc})")
+        finally:
+            await kernel.__aexit__(None, None, None)
+    for e in res.exercises:
+        if e.verdict == "not run" and res.status != "ok":
+            e.verdict, e.message = res.status, f"not graded: {res.message}"
+
+
+async def grade_submission(sub_id: str, data: bytes, limits: Limits = Limits(), *,
+                           chapter: str | None = None, book_path: str | None = None,
+                           protected=()) -> SubmissionResult:
+    """Grade one notebook (its bytes); never raises for anything the submission does."""
+    t0 = time.monotonic()
+    res = SubmissionResult(sub_id)
+    try:
+        nb = read_notebook(data)
+        res.chapter = detect_chapter(nb, set(book_exercises(book_path)), chapter)
+    except InvalidSubmission as exc:
+        res.status, res.message = "invalid", str(exc)
+        res.seconds = round(time.monotonic() - t0, 3)
+        return res
+    plan = chapter_plan(res.chapter, book_path)
+    sources = notebook_code_cells(nb)
+    theirs = check_calls(sources)
+    plan = ChapterPlan(plan.chapter, tuple(
+        ExercisePlan(**{**asdict_shallow(e), "function": theirs.get(e.id, e.function)})
+        for e in plan.exercises), plan.guards)
+    res.exercises = [ExerciseResult(e.id, 0.0, e.points, total=len(e.cases), hint=e.hint)
+                     for e in plan.exercises]
+    code = select_code(sources, [e.function for e in plan.exercises])
+    await _run_kernel(res, plan, code, data, limits, protected)
+    if res.status == "ok" and not res.message:
+        res.message = "; ".join(f"{e.id}: {e.message if e.verdict == 'reference' else e.verdict}"
+                                for e in res.exercises if e.verdict != "passed")
+    res.seconds = round(time.monotonic() - t0, 3)
+    return res
+
+
+def asdict_shallow(obj) -> dict:
+    return {k: getattr(obj, k) for k in obj.__dataclass_fields__}
+
+
+def grade_submission_sync(sub_id: str, data: bytes, limits: Limits = Limits(), **kw) -> dict:
+    """:func:`grade_submission` for a plain function call (e.g. a Dask task); a dict."""
+    return asyncio.run(grade_submission(sub_id, data, limits, **kw)).to_dict()

@@ -1,0 +1,257 @@
+"""A fresh, sandboxed Jupyter kernel for one submission, driven with nbclient.
+
+The kernel is started through ``_launcher.py`` (limits, dedicated uid, Landlock) in a
+new session, with a scrubbed environment (no ``KMLTEACH_*`` or other grader
+variables: only what Python, NumPy, Numba and matplotlib need, all pointing into the
+scratch directory). Cell outputs are discarded as they arrive (a 50 MB print costs
+nothing), and the grader's probe results come back only in the ``execute_reply`` to
+the grader's own request (``user_expressions``), never from what cells print.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+import secrets
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from .limits import Limits, become_subreaper, kill_session, kill_uid, reap_orphans, session_size
+
+__all__ = ["SandboxKernel", "KernelDied", "KernelTimeout", "kernel_env"]
+
+LAUNCHER = Path(__file__).with_name("_launcher.py")
+KERNEL_SIDE = Path(__file__).with_name("_kernel_side.py")
+_PASS_ENV = ("PATH", "LANG", "LC_ALL", "PYTHONPATH", "VIRTUAL_ENV", "CONDA_PREFIX")
+
+
+LIVE_KERNELS: set[int] = set()
+STARTUP_TIMEOUT = 60.0
+
+
+class KernelDied(RuntimeError):
+    pass
+
+
+class KernelTimeout(RuntimeError):
+    pass
+
+
+def kernel_env(scratch: str) -> dict:
+    """The kernel's whole environment: a few inherited variables, the rest in ``scratch``."""
+    env = {k: os.environ[k] for k in _PASS_ENV if k in os.environ}
+    env.setdefault("PATH", os.defpath)
+    env.setdefault("LANG", "C.UTF-8")
+    j = lambda *p: os.path.join(scratch, *p)  # noqa: E731
+    env.update(HOME=scratch, TMPDIR=scratch, PYTHONHASHSEED="0", PYTHONDONTWRITEBYTECODE="1",
+               PYTHONNOUSERSITE="1", MPLBACKEND="Agg", MPLCONFIGDIR=j(".mpl"),
+               NUMBA_CACHE_DIR=j(".numba"), IPYTHONDIR=j(".ipython"), JUPYTER_RUNTIME_DIR=j(".rt"),
+               JUPYTER_CONFIG_DIR=j(".jupyter"), JUPYTER_DATA_DIR=j(".jdata"),
+               OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1", MKL_NUM_THREADS="1",
+               NUMBA_NUM_THREADS="1")
+    return env
+
+
+def _read_roots() -> list[str]:
+    import site
+    import sysconfig
+
+    roots = ["/usr", "/lib", "/lib64", "/lib32", "/bin", "/sbin", "/etc", "/dev", "/proc",
+             "/sys", "/opt", sys.prefix, sys.base_prefix, os.path.dirname(os.path.realpath(sys.executable))]
+    roots += [sysconfig.get_paths()[k] for k in ("stdlib", "platstdlib", "purelib", "platlib")]
+    roots += site.getsitepackages()
+    import kmlteach
+
+    roots += list(kmlteach.__path__)
+    return [r for r in dict.fromkeys(roots) if r and os.path.exists(r)]
+
+
+def _list_roots() -> list[str]:
+    """Folders holding the package (e.g. a source checkout on PYTHONPATH): listing only."""
+    import kmlteach
+
+    return [os.path.dirname(os.path.realpath(p)) for p in kmlteach.__path__]
+
+
+def _protected(extra) -> list[str]:
+    import kmlteach
+
+    pkg = Path(list(kmlteach.__path__)[0])
+    return [str(pkg / "exercises"), str(pkg / "course"), *[str(p) for p in extra]]
+
+
+class SandboxKernel:
+    """``async with SandboxKernel(limits, uid, protected=...) as k: await k.run(code)``."""
+
+    def __init__(self, limits: Limits, uid: int | None, protected=(), notebook_bytes: bytes = b""):
+        self.limits, self.uid = limits, uid
+        self.private = tempfile.mkdtemp(prefix="kmlteach-grade-ctl-")
+        self.scratch = tempfile.mkdtemp(prefix="kmlteach-grade-run-")
+        self.protected = _protected(protected)
+        self.notebook_bytes = notebook_bytes
+        self.deadline = time.monotonic() + limits.timeout
+        self.client = None
+        self.sid = None
+        self.too_many = False
+        become_subreaper()
+        self.memory_event = False
+        self.nonce = secrets.token_hex(8)
+
+    async def __aenter__(self):
+        import nbformat
+        from jupyter_client import AsyncKernelManager
+        from jupyter_client.kernelspec import KernelSpec
+        from nbclient import NotebookClient
+
+        Path(self.scratch, "submission.ipynb").write_bytes(self.notebook_bytes)
+        for sub in (".mpl", ".numba", ".ipython", ".rt"):
+            os.makedirs(os.path.join(self.scratch, sub), exist_ok=True)
+        if self.uid is not None:
+            for dirpath, dirnames, filenames in os.walk(self.scratch):
+                for n in [dirpath, *(os.path.join(dirpath, f) for f in dirnames + filenames)]:
+                    os.chown(n, self.uid, self.uid)
+        cfg = {"memory_mb": self.limits.memory_mb, "fsize_mb": self.limits.fsize_mb,
+               "cpu_seconds": self.limits.cpu_seconds, "nproc": self.limits.nproc,
+               "uid": self.uid, "gid": self.uid, "scratch": self.scratch,
+               "landlock": self.limits.landlock, "read_roots": _read_roots(),
+               "protected": self.protected + [self.private], "write_roots": [self.scratch],
+               "list_roots": _list_roots()}
+        cfg_path = os.path.join(self.private, "sandbox.json")
+        Path(cfg_path).write_text(json.dumps(cfg), encoding="utf-8")
+        km = AsyncKernelManager(kernel_name="")
+        km._kernel_spec = KernelSpec(
+            argv=[sys.executable, "-I", "-S", str(LAUNCHER), cfg_path, "--", sys.executable, "-m",
+                  "ipykernel_launcher", "-f", "{connection_file}"],
+            display_name="kmlteach grading", language="python", env={})
+        km.connection_file = os.path.join(self.scratch, "connection.json")
+
+        class _Client(NotebookClient):
+            def output(self, outs, msg, display_id, cell_index):  # drop every output
+                return None
+
+        quiet = logging.getLogger("kmlteach.grade.nbclient")
+        quiet.setLevel(logging.CRITICAL)
+        quiet.propagate = False
+        km.log = quiet
+        self.client = _Client(nbformat.v4.new_notebook(), km=km, allow_errors=True, log=quiet,
+                              iopub_timeout=2, shutdown_kernel="immediate", startup_timeout=60,
+                              extra_arguments=["--HistoryManager.enabled=False"])
+        self._replies = {}
+        self.client.on_cell_executed = self._on_executed
+        try:
+            await asyncio.wait_for(self._start(), timeout=STARTUP_TIMEOUT)
+        except BaseException as exc:  # also Ctrl-C (CancelledError): never leave a kernel behind
+            await self._cleanup()
+            if not isinstance(exc, Exception):
+                raise
+            raise KernelDied(f"the kernel did not start ({type(exc).__name__}; "
+                             f"memory limit {self.limits.memory_mb} MB too low?)") from None
+        self.deadline = time.monotonic() + self.limits.timeout  # start-up is not the student's time
+        self.uexpr = None
+        orig = self.client.kc.execute
+
+        def execute(code, **kw):
+            if self.uexpr:
+                kw["user_expressions"] = self.uexpr
+            return orig(code, **kw)
+
+        self.client.kc.execute = execute
+        return self
+
+    async def _start(self):
+        await self.client.async_start_new_kernel(env=kernel_env(self.scratch), cwd=self.scratch,
+                                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        proc = getattr(self.client.km.provisioner, "process", None)
+        if proc is not None:
+            self.sid = proc.pid
+            LIVE_KERNELS.add(proc.pid)
+        await self.client.async_start_new_kernel_client()
+
+    def _on_executed(self, cell, cell_index, execute_reply):
+        self._replies["last"] = execute_reply
+
+    def _remaining(self) -> float:
+        return self.deadline - time.monotonic()
+
+    async def run(self, code: str, user_expressions: dict | None = None) -> dict:
+        """Execute ``code``; the reply's content. Raises KernelTimeout / KernelDied."""
+        import nbformat
+        from nbclient.exceptions import CellTimeoutError, DeadKernelError
+
+        left = self._remaining()
+        if left <= 0.05:
+            raise KernelTimeout()
+        self.client.timeout = max(1, int(left + 0.999))
+        cell = nbformat.v4.new_code_cell(source=code)
+        self.client.nb.cells = [cell]
+        self._replies.clear()
+        self.uexpr = user_expressions
+        watch = asyncio.ensure_future(self._watch()) if self.uid is None else None
+        try:
+            await asyncio.wait_for(self.client.async_execute_cell(cell, 0, store_history=False),
+                                   timeout=left + 3)
+        except (CellTimeoutError, asyncio.TimeoutError):
+            raise KernelTimeout() from None
+        except DeadKernelError:
+            raise KernelDied("the kernel died") from None
+        finally:
+            self.uexpr = None
+            if watch is not None:
+                watch.cancel()
+        if self.too_many:
+            raise KernelDied(f"more than {self.limits.nproc} processes")
+        reply = self._replies.get("last")
+        if reply is None:
+            raise KernelDied("no reply from the kernel")
+        content = reply.get("content", {})
+        if content.get("status") == "error" and "MemoryError" in str(content.get("ename", "")):
+            self.memory_event = True
+        if self._remaining() <= 0:
+            raise KernelTimeout()
+        return content
+
+    async def _watch(self):
+        """Without a dedicated uid (no RLIMIT_NPROC) count the session's processes."""
+        while True:
+            await asyncio.sleep(0.05)
+            if session_size(self.sid) > self.limits.nproc:
+                self.too_many = True
+                kill_session(self.sid)
+                return
+
+    def sandbox_note(self) -> str:
+        try:
+            return Path(self.scratch, ".sandbox").read_text(encoding="utf-8", errors="replace")[:200].strip()
+        except OSError:
+            return "launcher did not report"
+
+    async def _cleanup(self):
+        km = self.client.km if self.client is not None else None
+        proc = getattr(getattr(km, "provisioner", None), "process", None)
+        sid = self.sid or (proc.pid if proc is not None else None)
+        if self.uid is not None:
+            kill_uid(self.uid)
+        kill_session(sid)
+        if proc is not None:
+            try:
+                proc.wait(timeout=2)
+            except Exception:
+                pass
+        LIVE_KERNELS.discard(sid)
+        reap_orphans(LIVE_KERNELS)
+        shutil.rmtree(self.scratch, ignore_errors=True)
+        shutil.rmtree(self.private, ignore_errors=True)
+
+    async def __aexit__(self, *exc):
+        try:
+            await asyncio.wait_for(self.client._async_cleanup_kernel(), timeout=5)
+        except Exception:
+            pass
+        await self._cleanup()
+        return False

@@ -1,0 +1,102 @@
+"""What the grader does for one chapter: exercises, points, cases and expected values.
+
+Built once per chapter and grading run, in the grader's process: the cases (the
+visible ones of ``kmlteach.exercises`` and the hidden ones of ``cases/chNN.py``) and
+the reference's outputs on them. Only the cases' arguments are ever sent to a kernel.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..book import load as load_book
+from . import cases as hidden
+from .cells import check_calls, notebook_code_cells
+from .codec import encode
+
+__all__ = ["GradeCase", "ExercisePlan", "ChapterPlan", "chapter_plan", "book_exercises"]
+
+
+@dataclass(frozen=True)
+class GradeCase:
+    visible: bool
+    label: str          # visible: its description; hidden: its kind only
+    encoded: list       # [args, kwargs] as sent to the kernel
+    expected: Any       # the reference's output (never sent anywhere)
+
+
+@dataclass(frozen=True)
+class ExercisePlan:
+    id: str
+    title: str
+    points: float
+    partial: bool
+    function: str
+    cases: tuple[GradeCase, ...]
+    hint: str
+
+
+@dataclass(frozen=True)
+class ChapterPlan:
+    chapter: str
+    exercises: tuple[ExercisePlan, ...]
+    guards: dict
+
+    @property
+    def max_total(self) -> float:
+        return float(sum(e.points for e in self.exercises))
+
+
+def book_exercises(book_path=None) -> dict[str, list[dict]]:
+    """``{chapter id: [{"id", "points", "partial"}, ...]}`` from ``book.toml``."""
+    b = load_book(book_path)
+    return {c.id: [dict(e) for e in c.exercises] for c in b.chapters if c.exercises}
+
+
+def _instructor_functions(book_path, chapter: str) -> dict[str, str]:
+    b = load_book(book_path)
+    try:
+        nb_path = Path(b.root) / b.chapter(chapter).notebook
+        nb = json.loads(nb_path.read_text(encoding="utf-8"))
+    except (KeyError, OSError, ValueError):
+        return {}
+    return check_calls(notebook_code_cells(nb))
+
+
+@functools.lru_cache(maxsize=None)
+def chapter_plan(chapter: str, book_path: str | None = None) -> ChapterPlan:
+    """The plan of a chapter (cached). Raises ``KeyError`` for an unknown chapter."""
+    from kmlteach.exercises import get
+
+    entries = book_exercises(book_path).get(chapter)
+    if not entries:
+        raise KeyError(chapter)
+    names = _instructor_functions(book_path, chapter)
+    plans = []
+    for entry in entries:
+        ex = get(entry["id"])
+        if ex is None:
+            raise KeyError(entry["id"])
+        cases = []
+        for i, c in enumerate(ex.all_cases(), 1):
+            cases.append(GradeCase(True, f"visible case {i}: {c.describe()}", encode(c.args, c.kwargs),
+                                   ex.reference(*_copy(c.args), **_copy(c.kwargs))))
+        for h in hidden.hidden_cases(ex.id):
+            cases.append(GradeCase(False, h.kind, encode(h.args, h.kwargs),
+                                   ex.reference(*_copy(h.args), **_copy(h.kwargs))))
+        plans.append(ExercisePlan(
+            id=ex.id, title=ex.title, points=float(entry.get("points", 1)),
+            partial=bool(entry.get("partial", False)),
+            function=names.get(ex.id) or getattr(ex.reference, "__name__", ex.id),
+            cases=tuple(cases), hint=ex.hint))
+    return ChapterPlan(chapter, tuple(plans), hidden.guards(chapter))
+
+
+def _copy(v):
+    import copy
+
+    return copy.deepcopy(v)

@@ -1,0 +1,213 @@
+"""``python -m kmlteach grade``: a folder of submissions in, a gradebook out.
+
+Before anything runs, every submission is read into memory (a hostile submission
+that deletes or rewrites the others while it runs changes nothing), hashed, and
+looked up in the resume state. Pending ones are graded ``jobs`` at a time, each in
+its own fresh sandboxed kernel (:func:`.grader.grade_submission`), locally (asyncio)
+or as tasks of a Dask cluster (``executor="dask"``). Progress goes to stderr; the
+state is saved after every submission; the CSV is written once, atomically, at the end
+from the grader's memory.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import os
+import sys
+import time
+from dataclasses import asdict
+from pathlib import Path
+
+from .feedback import write_feedback
+from .gradebook import State, fingerprint, gradebook_csv, write_atomic
+from .grader import SubmissionResult, grade_submission, grade_submission_sync
+from .limits import Limits
+from .plan import book_exercises
+
+__all__ = ["GradeError", "grade_folder", "collect"]
+
+
+class GradeError(Exception):
+    """A problem with the command itself (bad folder, unwritable output): one line."""
+
+
+def collect(folder: Path) -> list[tuple[str, Path]]:
+    """``(submission id, path)`` of every ``*.ipynb`` below ``folder`` (checkpoints skipped)."""
+    out = []
+    for p in sorted(folder.rglob("*.ipynb")):
+        rel = p.relative_to(folder)
+        if ".ipynb_checkpoints" in rel.parts:
+            continue
+        out.append((rel.with_suffix("").as_posix(), p))
+    return out
+
+
+def _check_writable(folder: Path, what: str) -> None:
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        probe = folder / f".kmlteach-write-test-{os.getpid()}"
+        probe.write_bytes(b"")
+        probe.unlink()
+    except OSError as exc:
+        raise GradeError(f"{what} {str(folder)!r} is not writable ({exc.strerror or exc})") from None
+
+
+class _Progress:
+    def __init__(self, total: int, stream=sys.stderr):
+        self.total, self.done, self.t0, self.stream = total, 0, time.monotonic(), stream
+        self.graded = 0
+        self.tty = getattr(stream, "isatty", lambda: False)()
+
+    def step(self, r: SubmissionResult | None = None, cached: bool = False) -> None:
+        self.done += 1
+        if cached or r is None or r.status == "invalid":
+            self.t0 = time.monotonic() if self.graded == 0 else self.t0  # rate of real grading only
+        else:
+            self.graded += 1
+        el = time.monotonic() - self.t0
+        rate = self.graded / el if el > 0 and self.graded else 0.0
+        eta = (self.total - self.done) / rate if rate > 0 else 0.0
+        what = "" if r is None else f"  {r.submission}: {r.status}{' (unchanged)' if cached else ''}"
+        line = (f"[grade] {self.done}/{self.total} done, {rate * 60:.1f}/min, "
+                f"ETA {int(eta) // 60}m{int(eta) % 60:02d}s{what}")
+        self.stream.write(("\r" + line[:100].ljust(100)) if self.tty else line + "\n")
+        self.stream.flush()
+
+    def close(self) -> None:
+        if self.tty:
+            self.stream.write("\n")
+
+
+def _invalid(sub_id: str, message: str) -> SubmissionResult:
+    return SubmissionResult(sub_id, status="invalid", message=message)
+
+
+async def _local(pending, limits, jobs, kw, on_done) -> None:
+    sem = asyncio.Semaphore(jobs)
+
+    async def one(sub_id, sha, data):
+        async with sem:
+            try:
+                r = await grade_submission(sub_id, data, limits, **kw)
+            except Exception as exc:  # a grader bug must not lose the other rows
+                r = SubmissionResult(sub_id, status="error", message=f"grader error: {type(exc).__name__}: {exc}")
+            on_done(sub_id, sha, r)
+
+    await asyncio.gather(*(one(*p) for p in pending))
+
+
+def _dask(pending, limits, scheduler, kw, on_done) -> None:
+    try:
+        from distributed import Client, as_completed
+    except ImportError:
+        raise GradeError("--executor dask needs the optional extra: pip install 'kmlteach[grade-dask]'") from None
+    try:
+        client = Client(scheduler, timeout="20s") if isinstance(scheduler, str) else Client(scheduler)
+    except (OSError, TimeoutError, ValueError) as exc:
+        raise GradeError(f"cannot reach the Dask scheduler {scheduler!r} ({exc})") from None
+    try:
+        futures = {client.submit(grade_submission_sync, sub_id, data, limits, pure=False, **kw): (sub_id, sha)
+                   for sub_id, sha, data in pending}
+        for fut in as_completed(futures):
+            sub_id, sha = futures[fut]
+            try:
+                r = SubmissionResult.from_dict(fut.result())
+            except Exception as exc:
+                r = SubmissionResult(sub_id, status="error", message=f"worker error: {type(exc).__name__}: {exc}")
+            on_done(sub_id, sha, r)
+    finally:
+        if isinstance(scheduler, str):
+            client.close()
+
+
+def _package_hash() -> str:
+    """Hash of the grader, its hidden cases and the references (checked after grading)."""
+    here = Path(__file__).resolve().parent
+    h = hashlib.sha256()
+    for f in sorted([*here.rglob("*.py"), *here.parents[1].joinpath("exercises").glob("ch*.py")]):
+        h.update(f.as_posix().encode())
+        h.update(f.read_bytes())
+    return h.hexdigest()
+
+
+def grade_folder(submissions, out, *, limits: Limits = Limits(), jobs: int = 1, feedback=None,
+                 executor: str = "local", scheduler=None, chapter: str | None = None,
+                 book_path: str | None = None, progress=sys.stderr) -> list[SubmissionResult]:
+    """Grade every notebook below ``submissions`` into the CSV ``out``; the results."""
+    folder, out = Path(submissions), Path(out)
+    if not folder.is_dir():
+        raise GradeError(f"submissions folder {str(folder)!r} does not exist or is not a folder")
+    if not isinstance(jobs, int) or jobs < 1:
+        raise GradeError(f"--jobs must be a positive integer, got {jobs!r}")
+    if executor not in ("local", "dask"):
+        raise GradeError(f"--executor must be 'local' or 'dask', got {executor!r}")
+    if executor == "dask" and not scheduler:
+        raise GradeError("--executor dask needs --scheduler ADDRESS")
+    if out.exists() and out.is_dir():
+        raise GradeError(f"--out {str(out)!r} is a folder; give a file name such as gradebook.csv")
+    _check_writable(out.parent if str(out.parent) else Path("."), "output folder")
+    if feedback is not None:
+        _check_writable(Path(feedback), "feedback folder")
+    chapters = book_exercises(book_path)
+    if chapter is not None and chapter not in chapters:
+        raise GradeError(f"--chapter {chapter!r} has no graded exercises in book.toml")
+
+    before = _package_hash()
+    items = collect(folder)
+    snapshot = []  # read everything before any submission runs
+    results: dict[str, SubmissionResult] = {}
+    for sub_id, path in items:
+        try:
+            if path.is_symlink():
+                results[sub_id] = _invalid(sub_id, "a symbolic link, not a notebook file")
+                continue
+            data = path.read_bytes()
+        except OSError as exc:
+            results[sub_id] = _invalid(sub_id, f"cannot read the file ({exc.strerror})")
+            continue
+        snapshot.append((sub_id, hashlib.sha256(data).hexdigest(), data))
+    config = fingerprint(asdict(limits), chapter, chapters)
+    state = State(out.with_name(out.name + ".state.json"), config)
+    prog = _Progress(len(items), progress) if progress is not None else None
+    for sub_id, r in results.items():
+        prog and prog.step(r)
+    pending = []
+    for sub_id, sha, data in snapshot:
+        cached = state.cached(sub_id, sha)
+        if cached is not None:
+            results[sub_id] = cached
+            prog and prog.step(cached, cached=True)
+        else:
+            pending.append((sub_id, sha, data))
+
+    warned = []
+
+    def on_done(sub_id, sha, r):
+        if "landlock: unavailable" in r.sandbox and not warned and progress is not None:
+            warned.append(1)
+            progress.write("warning: Linux Landlock is unavailable here: submissions can read and "
+                           "write your files (see README, 'Grading')\n")
+        results[sub_id] = r
+        state.put(sub_id, sha, r)
+        if feedback is not None:
+            write_feedback(Path(feedback), r)
+        prog and prog.step(r)
+
+    protected = [folder.resolve(), out.parent.resolve()] + ([Path(feedback).resolve()] if feedback else [])
+    kw = {"chapter": chapter, "book_path": book_path, "protected": [str(p) for p in protected]}
+    if executor == "local":
+        asyncio.run(_local(pending, limits, jobs, kw, on_done))
+    else:
+        _dask(pending, limits, scheduler, kw, on_done)
+    prog and prog.close()
+    if feedback is not None:
+        for r in results.values():
+            write_feedback(Path(feedback), r)
+    seen = {r.chapter for r in results.values()}
+    ids = [e["id"] for ch in sorted(chapters) if ch in seen for e in chapters[ch]]
+    write_atomic(out, gradebook_csv(list(results.values()), ids))
+    if _package_hash() != before:
+        raise GradeError("the grader's files (kmlteach/course/grade, kmlteach/exercises) changed "
+                         "while grading: check them and grade again (is Linux Landlock available?)")
+    return [results[k] for k in sorted(results)]

@@ -1,0 +1,65 @@
+"""Reading a submitted notebook and deciding its chapter (no code is run)."""
+
+from __future__ import annotations
+
+import json
+
+from .cells import chapter_of_ids, check_calls, notebook_code_cells
+
+__all__ = ["InvalidSubmission", "read_notebook", "detect_chapter", "MAX_NOTEBOOK_BYTES"]
+
+MAX_NOTEBOOK_BYTES = 64 * 1024 * 1024
+
+
+class InvalidSubmission(ValueError):
+    """The file is not a gradable notebook (the message goes into the gradebook)."""
+
+
+def read_notebook(data: bytes) -> dict:
+    """Parse a submission's bytes as an nbformat-4 notebook (structure checked, not run)."""
+    if len(data) > MAX_NOTEBOOK_BYTES:
+        raise InvalidSubmission(f"file too large ({len(data) // 2**20} MB)")
+    try:
+        nb = json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        raise InvalidSubmission("not a notebook: the file is not valid JSON") from None
+    if not isinstance(nb, dict) or not isinstance(nb.get("cells"), list):
+        raise InvalidSubmission("not a notebook: no list of cells")
+    if nb.get("nbformat") != 4:
+        raise InvalidSubmission(f"unsupported notebook format {nb.get('nbformat')!r} (need 4)")
+    if not isinstance(nb.get("metadata", {}), dict):
+        raise InvalidSubmission("not a notebook: metadata is not an object")
+    return nb
+
+
+def _meta_chapter(nb: dict) -> str | None:
+    km = nb.get("metadata", {}).get("kmlteach")
+    if isinstance(km, dict) and km.get("chapter") is not None:
+        ch = km["chapter"]
+        return f"{ch:02d}" if isinstance(ch, int) and not isinstance(ch, bool) else str(ch)
+    return None
+
+
+def detect_chapter(nb: dict, known: set[str], expected: str | None = None) -> str:
+    """The notebook's chapter: ``metadata.kmlteach.chapter``, or (when absent) the one
+    its ``check()`` calls name. Disagreement, an unknown chapter, or a chapter other than
+    ``expected`` raise :class:`InvalidSubmission`."""
+    meta = _meta_chapter(nb)
+    from_checks = chapter_of_ids(check_calls(notebook_code_cells(nb)))
+    if meta is not None:
+        others = from_checks - {meta}
+        if others:
+            raise InvalidSubmission(f"metadata says chapter {meta} but the exercises are of "
+                                    f"chapter {', '.join(sorted(others))}")
+        chapter = meta
+    elif len(from_checks) == 1:
+        chapter = next(iter(from_checks))
+    elif not from_checks:
+        raise InvalidSubmission("cannot tell the chapter: no metadata.kmlteach.chapter and no check() calls")
+    else:
+        raise InvalidSubmission(f"exercises of several chapters ({', '.join(sorted(from_checks))})")
+    if chapter not in known:
+        raise InvalidSubmission(f"chapter {chapter!r} has no graded exercises in book.toml")
+    if expected is not None and chapter != expected:
+        raise InvalidSubmission(f"a notebook of chapter {chapter}, not {expected}")
+    return chapter

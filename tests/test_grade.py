@@ -1,0 +1,176 @@
+"""The grader's pieces (no kernel) and the ``grade`` command's contract (small runs)."""
+
+from __future__ import annotations
+
+import csv
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from grade_submissions import ROOT, dump, honest_variants, load, with_function
+from kmlteach.course.grade import Limits, grade_folder
+from kmlteach.course.grade.cells import check_calls, select_code
+from kmlteach.course.grade.codec import ResultError, decode_result, encode
+from kmlteach.course.grade.grader import _short
+from kmlteach.course.grade.plan import chapter_plan
+from kmlteach.course.grade.submission import InvalidSubmission, detect_chapter, read_notebook
+
+
+def test_codec_round_trip_and_strictness():
+    args = (np.arange(6.0).reshape(2, 3), 3, -1.5, "ab", [1, (2, 3)], {"k": True})
+    enc = encode(args, {"lam": 0.5})
+    back = [decode_result(v) for v in enc[0]["T"]]
+    assert np.array_equal(back[0], args[0]) and back[0].dtype == np.float64
+    assert back[1:] == [3, -1.5, "ab", [1, (2, 3)], {"k": True}]
+    for bad in ({"A": ["|O", [1], "AA=="]}, {"A": ["<f8", [2], "AAAAAAAAAAA="]}, {"X": 1},
+                {"S": 1}, ["raw list"], {"L": [1], "T": [2]}):
+        with pytest.raises(ResultError):
+            decode_result(bad)
+
+
+def test_cell_selection_keeps_only_what_exercises_need():
+    cells = ["import numpy as np\nimport matplotlib.pyplot as plt", "from kmlteach.widgets.ch01 import make_x\nmake_x()",
+             "SCALE = 2.0\nBIG = np.ones(10**12)\nwhile True:\n    pass",
+             "def helper(v):\n    return SCALE * v\n\ndef f(x):\n    return helper(np.asarray(x))\n\ncheck('01.distance', f)"]
+    code = "\n".join(select_code(cells, ["f"]))
+    assert "SCALE = 2.0" in code and "def helper" in code and "import numpy" in code
+    for dropped in ("matplotlib", "make_x", "BIG", "while True", "check("):
+        assert dropped not in code
+    assert check_calls(cells) == {"01.distance": "f"}
+
+
+def test_chapter_detection():
+    nb = load()
+    assert detect_chapter(nb, {"01", "02"}) == "01"
+    nb["metadata"]["kmlteach"] = {"chapter": "02"}
+    with pytest.raises(InvalidSubmission, match="metadata says chapter 02"):
+        detect_chapter(nb, {"01", "02"})
+    nb["metadata"]["kmlteach"] = {"chapter": "01"}
+    with pytest.raises(InvalidSubmission, match="not 02"):
+        detect_chapter(nb, {"01", "02"}, expected="02")
+    for data in (b"", b"[]", b'{"nbformat": 4}', "\u00e9".encode("latin-1")):
+        with pytest.raises(InvalidSubmission):
+            read_notebook(data)
+
+
+def test_hidden_cases_are_extra_labelled_and_absent_from_the_released_notebook():
+    plan = chapter_plan("01")
+    for ex in plan.exercises:
+        hidden = [c for c in ex.cases if not c.visible]
+        assert len(hidden) >= 4 and all(c.label for c in hidden)
+    from kmlteach.course.release import student_notebook
+
+    text = json.dumps(student_notebook(load()))
+    assert "duplicate points" not in text and "d > m" not in text
+
+
+def _run(tmp_path, subs: dict, **kw):
+    folder = tmp_path / "subs"
+    folder.mkdir(exist_ok=True)
+    for name, data in subs.items():
+        (folder / f"{name}.ipynb").write_bytes(data)
+    out = tmp_path / "gradebook.csv"
+    results = grade_folder(folder, out, limits=Limits(timeout=30), progress=None, **kw)
+    with open(out, newline="", encoding="utf-8") as fh:
+        return results, list(csv.DictReader(fh))
+
+
+def test_grade_feedback_resume_and_partial_credit(tmp_path, monkeypatch):
+    hv = honest_variants()
+    subs = {k: hv[k][0] for k in ("honest", "buggy_perceptron")}
+    results, rows = _run(tmp_path, subs, jobs=2, feedback=tmp_path / "fb")
+    assert [r["submission"] for r in rows] == ["buggy_perceptron", "honest"]
+    assert list(rows[0])[:3] == ["submission", "chapter", "01.distance"]
+    assert {r["submission"]: float(r["total"]) for r in rows} == {"buggy_perceptron": 7.0, "honest": 10.0}
+    md = (tmp_path / "fb" / "buggy_perceptron.md").read_text(encoding="utf-8")
+    assert "01.perceptron" in md and "hidden cases failed, of kind" in md
+    assert (tmp_path / "fb" / "honest.html").read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+    # feedback never shows a hidden case's expected value
+    for ex in chapter_plan("01").exercises:
+        for c in ex.cases:
+            if not c.visible and len(_short(c.expected)) > 6:
+                assert _short(c.expected) not in md
+    # resumable: an unchanged submission is not graded again
+    import kmlteach.course.grade.runner as runner
+
+    calls = []
+
+    async def fake(sub_id, data, limits, **kw):
+        calls.append(sub_id)
+        raise AssertionError("should not be graded again")
+
+    monkeypatch.setattr(runner, "grade_submission", fake)
+    _, rows2 = _run(tmp_path, subs, jobs=1)
+    assert calls == [] and rows2 == rows
+    # partial credit per case when book.toml says so
+    r = results[0]
+    perc = next(e for e in r.exercises if e.id == "01.perceptron")
+    assert perc.points == 0 and perc.verdict == "failed"
+    from kmlteach.course.grade.grader import score_exercise
+    from kmlteach.course.grade.plan import ExercisePlan
+
+    ex = next(e for e in chapter_plan("01").exercises if e.id == "01.perceptron")
+    partial = ExercisePlan(**{**{k: getattr(ex, k) for k in ex.__dataclass_fields__}, "partial": True})
+    reply = {"cases": [{"value": encode((c.expected,), {})[0]["T"][0]} if i % 2 == 0 else {"error": "ValueError"}
+                       for i, c in enumerate(ex.cases)], "called": []}
+    sc = score_exercise(partial, reply)
+    n = (len(ex.cases) + 1) // 2
+    assert sc.passed == n and sc.points == round(3 * n / len(ex.cases), 2)
+
+
+def test_cli_errors_are_one_line(tmp_path):
+    def cli(*args):
+        return subprocess.run([sys.executable, "-m", "kmlteach", "grade", *map(str, args)],
+                              capture_output=True, text=True, cwd=ROOT, timeout=120)
+
+    r = cli(tmp_path / "missing", "--out", tmp_path / "gb.csv")
+    assert r.returncode != 0 and r.stderr.strip().count("\n") == 0 and "does not exist" in r.stderr
+    (tmp_path / "subs").mkdir()
+    r = cli(tmp_path / "subs", "--out", tmp_path / "gb.csv", "--jobs", "0")
+    assert r.returncode != 0 and "jobs" in r.stderr and "Traceback" not in r.stderr
+    r = cli(tmp_path / "subs", "--out", tmp_path / "gb.csv", "--memory", "10")
+    assert r.returncode != 0 and "memory" in r.stderr and "Traceback" not in r.stderr
+    r = cli(tmp_path / "subs", "--out", "/proc/gb.csv")
+    assert r.returncode != 0 and "not writable" in r.stderr and "Traceback" not in r.stderr
+    r = cli(tmp_path / "subs", "--out", tmp_path / "gb.csv")
+    assert r.returncode == 0, r.stderr
+    assert (tmp_path / "gb.csv").read_text().startswith("submission,chapter,")
+    h = subprocess.run([sys.executable, "-m", "kmlteach", "grade", "--help"], capture_output=True,
+                       text=True, cwd=ROOT).stdout
+    assert "ADDRESS SPACE" in h
+
+
+def test_student_reimplementing_nothing_but_returning_reference_shapes_fails(tmp_path):
+    """A function that returns the right type but wrong values scores 0 (values decide)."""
+    nb = with_function(load(), "01.distance", "def distance(x, w, b):\n    return 0.0")
+    results, rows = _run(tmp_path, {"zero": dump(nb)})
+    assert rows[0]["01.distance"] == "0" and float(rows[0]["total"]) == 9
+
+
+def test_instructor_notebooks_score_full_marks_on_hidden_cases(tmp_path):
+    """Every chapter with hidden cases: the instructor's solutions pass them all (a hidden
+    case on which a correct solution fails or loops would be a grader bug)."""
+    from kmlteach.course.grade.cases import _module
+
+    subs = {}
+    for path in sorted((ROOT / "notebooks").glob("0*.ipynb")):
+        if _module(path.name[:2]) is not None:
+            subs[path.stem] = path.read_bytes()
+    assert len(subs) == 8
+    _, rows = _run(tmp_path, subs, jobs=2)
+    for r in rows:
+        assert r["status"] == "ok" and r["total"] == r["max_total"], r
+
+
+def test_partial_flag_is_read_from_book_toml(tmp_path):
+    text = (ROOT / "book.toml").read_text(encoding="utf-8").replace(
+        '{ id = "01.perceptron", points = 3 }', '{ id = "01.perceptron", points = 3, partial = true }')
+    assert "partial = true" in text
+    (tmp_path / "book.toml").write_text(text, encoding="utf-8")
+    plan = chapter_plan("01", str(tmp_path / "book.toml"))
+    assert {e.id: e.partial for e in plan.exercises} == {
+        "01.distance": False, "01.hinge": False, "01.sgd_step": False, "01.perceptron": True,
+        "01.subgradient_perceptron": False}
