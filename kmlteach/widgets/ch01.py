@@ -316,7 +316,7 @@ def make_sgd_explorer(X=None, y=None, lam: float = 0.1, seed: int = 0) -> Explor
     title = ax.set_title("")
     controls = {
         "T": W.SelectionSlider(options=list(T_CHOICES), value=100, description="steps T",
-                               continuous_update=False, style={"description_width": "initial"},
+                               continuous_update=True, style={"description_width": "initial"},
                                layout=W.Layout(width="380px")),
         "lam": slider("λ", lam, -2, 0, 0.1, log=True, readout_format=".3f"),
         "seed": int_slider("seed", seed, 0, 20),

@@ -303,7 +303,7 @@ def make_psd_lab(candidate: str = "exponential", n: int = 16) -> Explorer:
                                 description="similarity", layout=W.Layout(width="330px"),
                                 style={"description_width": "initial"}),
         "param": W.FloatSlider(value=default, min=-2.0, max=7.0, step=step, description="parameter",
-                               continuous_update=False, style={"description_width": "initial"},
+                               continuous_update=True, style={"description_width": "initial"},
                                layout=W.Layout(width="320px")),
         "n": int_slider("points", n, 2, 40, width="260px"),
     }

@@ -1,0 +1,274 @@
+"""Agg blitting for the widgets' figures: redraw only what an update changed.
+
+A full ``savefig`` of a widget's figure costs 40–200 ms, most of it drawing ticks and
+text that never change. :class:`Blitter` draws the figure once, freezes its layout,
+keeps the pixels of everything that does not change (the *background*) and, per
+update, restores them and paints only the *dynamic* artists on top, in the order a
+full draw would paint them, then encodes a PNG with Pillow at ``compress_level=1``.
+
+Which artists are dynamic is found automatically, so any ``update`` that only
+mutates artists benefits without knowing about blitting:
+
+* an artist whose ``stale`` flag is set after ``update`` (every matplotlib setter sets
+  it: ``set_data``, ``set_offsets``, ``set_text``, ``set_height``, ...) or that did not
+  exist at the last draw is dynamic from then on;
+* an Axes whose view limits, scales, position or 3-D view angles changed is redrawn
+  as a whole (its ticks move); a 3-D Axes with any changed child likewise;
+* an artist that a full draw paints *after* a dynamic one and that overlaps it is
+  dynamic too, or the blitted image would differ from a full draw;
+* when an artist that is part of the background changes or disappears, the
+  background is redrawn (one full-cost frame), with the new dynamic set hidden.
+
+The background is drawn with the dynamic artists skipped (their ``draw`` shadowed
+for the duration; not ``animated``, which Axes ignore for images, nor invisible, which
+moves titles), so ``restore_region`` + painting the dynamic
+artists in draw order reproduces a full ``canvas.draw()`` pixel for pixel; the
+widget tests check that for every widget (:meth:`Blitter.full_png`).
+Mutating an attribute without a setter (``annotation.xy = ...``) must be followed by
+``artist.stale = True``.
+"""
+
+from __future__ import annotations
+
+import io
+
+import numpy as np
+from matplotlib.axes import Axes
+from matplotlib.axis import Axis
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.text import Text
+from matplotlib.transforms import Bbox
+
+__all__ = ["Blitter", "encode_png"]
+
+_SENTINEL = "\x00kml-unset\x00"
+_PAD = 3.0  # pixels of antialiasing slack around every region
+
+
+def _skip(renderer) -> None:
+    """``draw`` of a dynamic artist while the background is drawn."""
+
+
+def encode_png(canvas: FigureCanvasAgg) -> bytes:
+    """The canvas's current pixels as an RGB PNG (Pillow, ``compress_level=1``)."""
+    from PIL import Image
+
+    renderer = canvas.get_renderer()
+    size = (int(renderer.width), int(renderer.height))
+    img = Image.frombuffer("RGBA", size, canvas.buffer_rgba(), "raw", "RGBA", 0, 1).convert("RGB")
+    buf = io.BytesIO()
+    img.save(buf, "PNG", compress_level=1)
+    return buf.getvalue()
+
+
+def _is3d(ax) -> bool:
+    return getattr(ax, "name", "") == "3d"
+
+
+def _signature(ax) -> tuple:
+    """What moves every artist of an Axes: limits, scales, position, 3-D view."""
+    return (tuple(ax.viewLim.bounds), tuple(ax.get_position().bounds), ax.get_xscale(),
+            ax.get_yscale(), getattr(ax, "elev", None), getattr(ax, "azim", None),
+            getattr(ax, "roll", None), ax.get_visible())
+
+
+def _axes_children(ax) -> list:
+    """An Axes's children in the order ``Axes.draw`` paints them (patch first)."""
+    kids = [a for a in ax.get_children() if a is not ax.patch]
+    if not ax.axison:
+        kids = [a for a in kids if a not in ax.spines.values() and not isinstance(a, Axis)]
+    kids.sort(key=lambda a: a.get_zorder())  # stable, as in Axes.draw
+    head = [ax.patch] if (ax.axison and ax.get_frame_on()) else []
+    return head + kids
+
+
+class Blitter:
+    """Blitted rendering of one ``Figure`` (see the module docstring).
+
+    Parameters
+    ----------
+    fig : matplotlib.figure.Figure
+    dpi : int
+        Pixels per inch of the PNG (the figure's dpi is set to it).
+    """
+
+    def __init__(self, fig, dpi: int = 100):
+        self.fig = fig
+        fig.set_dpi(dpi)
+        self.canvas = FigureCanvasAgg(fig)
+        self.dynamic: set = set()    # units painted on every update
+        self.whole: set = set()      # Axes painted as one unit
+        self.bg = None
+        self.regions: dict = {}      # unit -> Bbox of the static units (at background time)
+        self.in_bg: set = set()      # units whose pixels are in the background
+        self.sigs: dict = {}
+        self.axes_seen: list = []
+        self.layout = fig.get_layout_engine()
+        self.full_draws = 0          # background (full-cost) draws so far
+        self.last_was_full = True
+
+    # -- the units a full draw paints, in order ------------------------------------------
+    def units(self) -> list:
+        fig = self.fig
+        kids = [a for a in fig.get_children() if a is not fig.patch]
+        kids.sort(key=lambda a: a.get_zorder())
+        out = []
+        for a in kids:
+            if isinstance(a, Axes) and a not in self.whole and not _is3d(a):
+                out.extend(_axes_children(a))
+            else:
+                out.append(a)
+        return out
+
+    def _region(self, unit, renderer) -> Bbox:
+        try:
+            if isinstance(unit, (Axes, Axis)):
+                bb = unit.get_tightbbox(renderer)
+            elif unit.get_clip_on() and unit.get_clip_box() is not None:
+                bb = unit.get_clip_box()
+                if not isinstance(unit, Text):  # clipped data artists stay inside the box
+                    bb = Bbox(bb.get_points())
+                else:
+                    bb = (Bbox.intersection(Bbox(bb.get_points()), unit.get_window_extent(renderer))
+                          or Bbox([[0.0, 0.0], [0.0, 0.0]]))
+            else:
+                bb = unit.get_window_extent(renderer)
+            pts = np.asarray(bb.get_points(), dtype=float)
+            if not np.all(np.isfinite(pts)):
+                raise ValueError("no finite extent")
+            return Bbox(pts).padded(_PAD)
+        except Exception:  # noqa: BLE001 - unknown extent: assume it covers everything
+            return Bbox(self.fig.bbox.get_points())
+
+    # -- background ------------------------------------------------------------------------
+    def _draw_background(self, units) -> None:
+        # skip the dynamic units by shadowing their ``draw`` (not ``set_visible``: layout
+        # helpers such as the title placement look at what is visible)
+        hidden = [(u, vars(u).get("draw")) for u in units if u in self.dynamic]
+        for u, _ in hidden:
+            u.draw = _skip
+        try:
+            self.canvas.draw()
+        finally:
+            for u, own in hidden:
+                if own is None:
+                    del u.draw
+                else:
+                    u.draw = own
+        self.bg = self.canvas.copy_from_bbox(self.fig.bbox)
+        renderer = self.canvas.get_renderer()
+        self.in_bg = {u for u in units if u not in self.dynamic}
+        self.regions = {u: self._region(u, renderer) for u in self.in_bg if u.get_visible()}
+        self.full_draws += 1
+
+    def _closure(self, units, renderer) -> set:
+        """Static units painted after a dynamic one that they overlap."""
+        extra: set = set()
+        dyn_regions: list = []
+        for u in units:
+            if u in self.dynamic or u in extra:
+                if u.get_visible():
+                    dyn_regions.append(self._region(u, renderer))
+            elif dyn_regions and u in self.regions:
+                r = self.regions[u]
+                if any(r.overlaps(d) for d in dyn_regions):
+                    extra.add(u)
+                    dyn_regions.append(r)
+        return extra
+
+    def _reset(self) -> None:
+        """Start over: new axes appeared (the widget rebuilt its figure)."""
+        self.fig.set_layout_engine(self.layout)
+        self.dynamic.clear()
+        self.whole.clear()
+        self.in_bg = set()
+        self.bg = None
+
+    def _clear_stale(self, units) -> None:
+        for u in units:
+            u.stale = False
+        for ax in self.fig.axes:
+            ax.stale = False
+        self.fig.stale = False
+
+    # -- public ------------------------------------------------------------------------------
+    def prime_texts(self):
+        """Blank every text so that the next update's ``set_text`` marks it stale even when
+        the text does not change; returns a callable restoring the untouched ones."""
+        texts = [u for u in self.units() if isinstance(u, Text)]
+        saved = {t: t.get_text() for t in texts}
+        for t in texts:
+            t._text = _SENTINEL
+
+        def restore():
+            for t, s in saved.items():
+                if t._text == _SENTINEL:
+                    t._text = s
+        return restore
+
+    def render(self) -> bytes:
+        """PNG of the figure as it is now (blitted when the background allows it)."""
+        fig = self.fig
+        axes = list(fig.axes)
+        if axes != self.axes_seen:
+            if self.axes_seen:
+                self._reset()
+            self.axes_seen = axes
+        if not self.in_bg:
+            # first draw: let the layout engine place everything, then freeze it
+            self.canvas.draw()
+            if fig.get_layout_engine() is not None:
+                fig.set_layout_engine("none")
+            self.sigs = {ax: _signature(ax) for ax in axes}
+            units = self.units()
+            self.in_bg = set(units)
+            renderer = self.canvas.get_renderer()
+            self.regions = {u: self._region(u, renderer) for u in units if u.get_visible()}
+            self.bg = self.canvas.copy_from_bbox(fig.bbox)
+            self.full_draws += 1
+            self.last_was_full = True
+            self._clear_stale(units)
+            return encode_png(self.canvas)
+        need = self.bg is None
+        for ax in axes:
+            sig = _signature(ax)
+            if self.sigs.get(ax) != sig:
+                if ax in self.sigs and ax not in self.whole:
+                    self.whole.add(ax)
+                    need = True
+                self.sigs[ax] = sig
+        units = self.units()
+        present = set(units)
+        for u in units:
+            if u in self.dynamic:
+                continue
+            if u not in self.in_bg:          # new artist: paint it on top, no redraw needed
+                self.dynamic.add(u)
+            elif u.stale:             # part of the background changed
+                self.dynamic.add(u)
+                need = True
+        if any(u not in present for u in self.in_bg):   # a background artist went away
+            need = True
+        self.dynamic &= present
+        renderer = self.canvas.get_renderer()
+        extra = self._closure(units, renderer)
+        if extra:
+            self.dynamic |= extra
+            need = True
+        if need:
+            self._draw_background(units)
+        else:
+            self.canvas.restore_region(self.bg)
+        self.last_was_full = need
+        for u in units:
+            if u in self.dynamic and u.get_visible():
+                u.draw(renderer)
+        self._clear_stale(units)
+        return encode_png(self.canvas)
+
+    def full_png(self) -> bytes:
+        """PNG of a full redraw of the current state (everything drawn, nothing restored)."""
+        self.canvas.draw()
+        png = encode_png(self.canvas)
+        self._clear_stale(self.units())
+        return png
