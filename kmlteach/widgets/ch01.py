@@ -17,6 +17,7 @@ from ..plots import OKABE_ITO, figure, label_axes
 from ..plots.ch01 import band_polygon, hyperplane_segment
 from ..svm import hard_svm, perceptron, sgd_soft_svm, soft_svm
 from ._base import Explorer, class_scatters, int_slider, slider
+from ._drag import Drag
 
 __all__ = ["default_margin_points", "make_margin_explorer", "make_lambda_explorer",
            "make_loss_gallery", "make_sgd_explorer", "soft_margin_points"]
@@ -84,6 +85,8 @@ def _fmt(v, nd=3):
 def make_margin_explorer(X=None, y=None) -> Explorer:
     """Move points and watch the max-margin hyperplane, its band and support vectors.
 
+    Drag a point with the mouse (it becomes the selected point), or pick it in the
+    drop-down and move it with the sliders (keyboard).
     Controls: ``point`` (which point to move), ``x1``/``x2`` (its coordinates),
     ``label`` (its class), ``perceptron`` (show the batch perceptron's separator).
     State: ``X``, ``y``, ``separable``, ``w``, ``b``, ``margin``, ``support``,
@@ -142,6 +145,7 @@ def make_margin_explorer(X=None, y=None) -> Explorer:
             _set_offsets(art, X[y == lab])
         sel.set_offsets(X[i:i + 1])
         tags[i].xy = tuple(X[i])
+        tags[i].stale = True  # attribute assignment: tell the renderer it moved
         st = ex.state
         st["X"], st["y"] = X.copy(), y.copy()
         both = np.unique(y).size == 2
@@ -184,8 +188,22 @@ def make_margin_explorer(X=None, y=None) -> Explorer:
                     + ("" if st["perceptron_converged"] else " (stopped: no separator found)"))
         ex.set_readout(txt)
 
-    return Explorer(fig, controls, update, layout_rows=[["point", "label", "perceptron"], ["x1", "x2"]],
-                    title="Margin explorer", css_class="kml-margin-explorer")
+    ex = Explorer(fig, controls, update, layout_rows=[["point", "label", "perceptron"], ["x1", "x2"]],
+                  title="Margin explorer", css_class="kml-margin-explorer")
+
+    def press(ev):
+        j = ex.drag.nearest(ax, X, ev)
+        if j is not None and j != controls["point"].value:
+            controls["point"].value = j       # selects it; the point does not move
+        return j
+
+    def move(j, ev):
+        x1, x2 = np.clip(np.round(ex.drag.xy(ax, ev), 2), LIM[0], LIM[1])
+        with ex.hold():
+            controls["x1"].value, controls["x2"].value = float(x1), float(x2)
+
+    Drag(ex, press, move)
+    return ex
 
 
 # ---------------------------------------------------------------------------------------
