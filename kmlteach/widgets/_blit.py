@@ -112,6 +112,7 @@ class Blitter:
         self.regions: dict = {}      # unit -> Bbox of the static units (at background time)
         self.dyn_regions: dict = {}  # unit -> Bbox of the dynamic units (when they last changed)
         self.in_bg: set = set()      # units whose pixels are in the background
+        self.drawn = False           # the first (layout) draw happened
         self.sigs: dict = {}
         self.axes_seen: list = []
         self.layout = fig.get_layout_engine()
@@ -205,6 +206,7 @@ class Blitter:
         self.whole.clear()
         self.dyn_regions.clear()
         self.in_bg = set()
+        self.drawn = False
         self.bg = None
 
     def _clear_stale(self, units) -> None:
@@ -237,7 +239,8 @@ class Blitter:
             if self.axes_seen:
                 self._reset()
             self.axes_seen = axes
-        if not self.in_bg:
+        if not self.drawn:
+            self.drawn = True
             # first draw: let the layout engine place everything, then freeze it
             self.canvas.draw()
             if fig.get_layout_engine() is not None:
