@@ -46,12 +46,13 @@ def row(name: str, ours: float, reference: float, target: str, min_ratio: float 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--quick", action="store_true", help="smaller problems (smoke test)")
-    ap.add_argument("--only", default="", help="comma-separated chapter ids, e.g. ch01,ch05")
+    ap.add_argument("--only", default="", help="comma-separated ids, e.g. ch01,ch05,widgets")
     ap.add_argument("--json", default="", help="also write the rows to this file")
     args = ap.parse_args(argv)
     only = {s.strip() for s in args.only.split(",") if s.strip()}
     rows = []
-    for path in sorted(HERE.glob("bench_ch*.py")):
+    # per-chapter algorithm benchmarks, then the widgets' latency and start-up (bench_widgets)
+    for path in sorted(HERE.glob("bench_ch*.py")) + [HERE / "bench_widgets.py"]:
         chapter = path.stem.removeprefix("bench_")
         if only and chapter not in only:
             continue
