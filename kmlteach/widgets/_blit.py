@@ -43,7 +43,7 @@ from matplotlib.transforms import Bbox
 __all__ = ["Blitter", "encode_png"]
 
 _SENTINEL = "\x00kml-unset\x00"
-_PAD = 3.0  # pixels of antialiasing slack around every region
+_PAD = 1.5  # pixels of antialiasing slack around every region
 
 
 def _skip(renderer) -> None:
@@ -69,6 +69,32 @@ def encode_png(canvas: FigureCanvasAgg) -> bytes:
     head = struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0)
     return (b"\x89PNG\r\n\x1a\n" + _chunk(b"IHDR", head)
             + _chunk(b"IDAT", zlib.compress(rows.tobytes(), 1)) + _chunk(b"IEND", b""))
+
+
+def _extent(artist, renderer) -> Bbox:
+    """Pixels an artist paints: its window extent, widened by its line width and, for
+    marker collections, by the largest marker's radius."""
+    offsets = artist.get_offsets() if hasattr(artist, "get_offsets") else None
+    if offsets is not None and hasattr(artist, "get_sizes"):     # markers: their centres
+        offsets = np.asarray(offsets, dtype=float).reshape(-1, 2)
+        offsets = offsets[np.all(np.isfinite(offsets), axis=1)]
+        if not len(offsets):
+            return Bbox([[0.0, 0.0], [0.0, 0.0]])
+        xy = artist.get_offset_transform().transform(offsets)
+        pts = np.array([xy.min(axis=0), xy.max(axis=0)])
+    else:
+        pts = np.asarray(artist.get_window_extent(renderer).get_points(), dtype=float)
+    pad = 0.0
+    lw = getattr(artist, "get_linewidth", None)
+    if lw is not None:
+        pad += float(np.max(np.atleast_1d(lw()), initial=0.0)) * renderer.points_to_pixels(1.0)
+    sizes = getattr(artist, "get_sizes", None)
+    if sizes is not None and len(np.atleast_1d(sizes())):  # marker area in points²
+        pad += np.sqrt(float(np.max(sizes()))) * renderer.points_to_pixels(1.0)
+    ms = getattr(artist, "get_markersize", None)
+    if ms is not None and artist.get_marker() not in (None, "None", "none", "", " "):
+        pad += float(ms()) * renderer.points_to_pixels(1.0)
+    return Bbox(pts).padded(pad)
 
 
 def _is3d(ax) -> bool:
@@ -136,15 +162,11 @@ class Blitter:
         try:
             if isinstance(unit, (Axes, Axis)):
                 bb = unit.get_tightbbox(renderer)
-            elif unit.get_clip_on() and unit.get_clip_box() is not None:
-                bb = unit.get_clip_box()
-                if not isinstance(unit, Text):  # clipped data artists stay inside the box
-                    bb = Bbox(bb.get_points())
-                else:
-                    bb = (Bbox.intersection(Bbox(bb.get_points()), unit.get_window_extent(renderer))
-                          or Bbox([[0.0, 0.0], [0.0, 0.0]]))
             else:
-                bb = unit.get_window_extent(renderer)
+                bb = _extent(unit, renderer)
+                if unit.get_clip_on() and unit.get_clip_box() is not None:
+                    bb = (Bbox.intersection(Bbox(unit.get_clip_box().get_points()), bb)
+                          or Bbox([[0.0, 0.0], [0.0, 0.0]]))
             pts = np.asarray(bb.get_points(), dtype=float)
             if not np.all(np.isfinite(pts)):
                 raise ValueError("no finite extent")

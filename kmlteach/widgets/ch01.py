@@ -272,7 +272,7 @@ def make_loss_gallery(z: float = 0.5) -> Explorer:
     """Move the margin z = y⟨w,x⟩ and read every loss and a subgradient at z."""
     names = [n for n in ("zero_one", "hinge", "ramp", "logistic", "exponential") if n in L.LOSSES]
     colors = [OKABE_ITO[c] for c in ("black", "blue", "vermillion", "green", "purple")]
-    fig, ax = figure(6.0, 3.8)
+    fig, ax = figure(7.2, 3.8)
     zz = np.linspace(-2.5, 2.5, 501)
     dots = {}
     tangents = {}
@@ -283,7 +283,7 @@ def make_loss_gallery(z: float = 0.5) -> Explorer:
     vline = ax.axvline(z, color=OKABE_ITO["grey"], lw=1)
     ax.set_ylim(-0.2, 3.6)
     ax.set_xlim(-2.5, 2.5)
-    ax.legend(fontsize=8, loc="upper right")
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
     label_axes(ax, r"margin $z = y\langle w, x\rangle$", "loss",
                "dotted: the line through the point with the subgradient's slope")
     controls = {"z": slider("margin z", z, -2.5, 2.5, 0.05, readout_format=".2f", width="380px")}

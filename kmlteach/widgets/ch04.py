@@ -76,7 +76,7 @@ def make_ova_failure(n: int = 100, seed: int = 0, T: int = 20_000, eta: float = 
     """
     xlim, ylim = BALLS_XLIM, BALLS_YLIM
     G = grid_points(xlim, ylim, GRID)
-    fig, (axL, axR) = figure(11.0, 4.6, ncols=2)
+    fig, (axL, axR) = figure(11.0, 5.0, ncols=2)
     regL = _region_artist(axL, xlim, ylim)
     tieL = _region_artist(axL, xlim, ylim, ties=True)
     regR = _region_artist(axR, xlim, ylim)
@@ -97,8 +97,9 @@ def make_ova_failure(n: int = 100, seed: int = 0, T: int = 20_000, eta: float = 
     titleL = label_axes(axL, "$x_1$", "$x_2$", "one-vs-all, ERM halfspaces").title
     titleR = label_axes(axR, "$x_1$", "$x_2$", "linear multiclass predictor (SGD, §17.2.5)").title
     axL.scatter([np.nan], [np.nan], marker="s", s=50, color=(0.25, 0.25, 0.25, 0.45), label="tie (→ smallest index)")
-    axL.legend(loc="upper center", fontsize=7.5, ncol=4, framealpha=0.9)
-    axR.legend(loc="upper center", fontsize=7.5, ncol=3, framealpha=0.9)
+    # legends below the axes: the regions under them change with every update
+    axL.legend(loc="upper center", bbox_to_anchor=(0.5, -0.14), fontsize=7.5, ncol=4, frameon=False)
+    axR.legend(loc="upper center", bbox_to_anchor=(0.5, -0.14), fontsize=7.5, ncol=3, frameon=False)
 
     controls = {
         "dx": slider("shift class 2 → x₁", 0.0, -3.0, 3.0, 0.25, readout_format=".2f"),

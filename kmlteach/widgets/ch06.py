@@ -52,7 +52,8 @@ def make_ranking_explorer(y_true=None, scores=None, k: int = 3) -> Explorer:
             label=r"discount $1/\log_2(1+\mathrm{rank})$ (scaled)")
     from matplotlib.patches import Rectangle
 
-    shade = Rectangle((r + 0.5, 0), 0, top * 1.6, color=OKABE_ITO["grey"], alpha=0.2, lw=0,
+    # the shade stops below the legend, so that moving it never repaints the legend
+    shade = Rectangle((r + 0.5, 0), 0, top * 1.12, color=OKABE_ITO["grey"], alpha=0.2, lw=0,
                       zorder=0,
                       label="ignored (beyond top k)")
     ax.add_patch(shade)

@@ -55,14 +55,15 @@ def make_pr_explorer(y_score=None, y_true=None, theta: float = 0.0, k: int = 5) 
     lo, hi = y_score.min() - 0.3, y_score.max() + 0.3
     from matplotlib.patches import Rectangle
 
-    shade = Rectangle((0, -0.5), 0, 2, color=OKABE_ITO["orange"], alpha=0.18, lw=0,
+    # shade and θ line stop below the legend, so that moving them never repaints it
+    shade = Rectangle((0, -0.5), 0, 1.75, color=OKABE_ITO["orange"], alpha=0.18, lw=0,
                       label="predicted +1 (score ≥ θ)")
     ax_s.add_patch(shade)
-    theta_line = ax_s.axvline(0.0, color=OKABE_ITO["black"], lw=2)
+    theta_line = ax_s.axvline(0.0, ymax=0.78, color=OKABE_ITO["black"], lw=2)
     topk = ax_s.scatter([], [], s=150, facecolors="none", edgecolors=OKABE_ITO["green"], lw=1.6,
                         label="top k", zorder=4)
     ax_s.set_xlim(lo, hi)
-    ax_s.set_ylim(-0.5, 1.6)
+    ax_s.set_ylim(-0.5, 1.75)
     ax_s.set_yticks([0, 1], ["y = −1", "y = +1"])
     ax_s.legend(fontsize=7.5, loc="upper left", ncol=2)
     label_axes(ax_s, "score y'", "", "scores and threshold θ")
