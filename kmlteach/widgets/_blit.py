@@ -160,17 +160,24 @@ class Blitter:
 
     def _region(self, unit, renderer) -> Bbox:
         try:
+            # an Axis's tight box already holds its tick marks and labels; a clipped
+            # artist paints nothing outside its clip box (clipping is exact), so only
+            # the unclipped sides get the antialiasing slack
+            pad = 0.0 if isinstance(unit, Axis) else _PAD
             if isinstance(unit, (Axes, Axis)):
                 bb = unit.get_tightbbox(renderer)
+                if bb is None:                      # nothing to draw (no ticks, no label)
+                    return Bbox([[0.0, 0.0], [0.0, 0.0]])
             else:
                 bb = _extent(unit, renderer)
-                if unit.get_clip_on() and unit.get_clip_box() is not None:
-                    bb = (Bbox.intersection(Bbox(unit.get_clip_box().get_points()), bb)
-                          or Bbox([[0.0, 0.0], [0.0, 0.0]]))
             pts = np.asarray(bb.get_points(), dtype=float)
             if not np.all(np.isfinite(pts)):
                 raise ValueError("no finite extent")
-            return Bbox(pts).padded(_PAD)
+            bb = Bbox(pts).padded(pad)
+            if not isinstance(unit, (Axes, Axis)) and unit.get_clip_on() and unit.get_clip_box() is not None:
+                bb = (Bbox.intersection(Bbox(unit.get_clip_box().get_points()), bb)
+                      or Bbox([[0.0, 0.0], [0.0, 0.0]]))
+            return bb
         except Exception:  # noqa: BLE001 - unknown extent: assume it covers everything
             return Bbox(self.fig.bbox.get_points())
 
@@ -197,12 +204,12 @@ class Blitter:
 
     def _dyn_region(self, u, renderer) -> Bbox:
         """Region of a dynamic unit, recomputed only when it changed (an Axes redrawn
-        whole keeps the extent it had when it became dynamic: its tick labels move by a
-        few pixels at most, inside the padding)."""
+        whole keeps the extent it had when it became dynamic, padded: its tick labels
+        move by a few pixels at most)."""
         r = self.dyn_regions.get(u)
-        if r is None or (u.stale and not isinstance(u, (Axes, Axis))):
+        if r is None or (u.stale and not isinstance(u, Axes)):
             r = self.dyn_regions[u] = self._region(u, renderer)
-            if isinstance(u, (Axes, Axis)):
+            if isinstance(u, Axes):
                 r = self.dyn_regions[u] = r.padded(2 * _PAD)
         return r
 

@@ -194,8 +194,8 @@ def make_boundary_explorer(kernel: str = "gaussian", sigma: float = 0.1, degree:
     X0, y0, Xt, yt = boundary_data()
     data = {"X": X0.copy(), "y": y0.copy()}
     lim = (-1.7, 2.7)
-    G1, G2, P = decision_grid(lim, 110)
-    fig = _figure(5.6, 4.8)
+    G1, G2, P = decision_grid(lim, 80)
+    fig = _figure(5.6, 5.1)
     ax = fig.add_subplot(1, 1, 1)
     from matplotlib.colors import ListedColormap
 
@@ -210,7 +210,8 @@ def make_boundary_explorer(kernel: str = "gaussian", sigma: float = 0.1, degree:
     ax.set_aspect("equal")
     label_axes(ax, "$x_1$", "$x_2$")
     ax.plot([], [], color=OKABE_ITO["black"], lw=1.8, label="decision boundary")
-    ax.legend(loc="lower left", fontsize=8, framealpha=0.9)
+    # legend below the axes: the regions under it change with every update
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.11), fontsize=8, ncol=3, frameon=False)
     title = ax.set_title("", fontsize=10)
     arts: list = []
     controls = {
@@ -242,8 +243,10 @@ def make_boundary_explorer(kernel: str = "gaussian", sigma: float = 0.1, degree:
         K = gram(name, X, **params)
         res = kernel_sgd_svm(K, y, c["lam"].value, T, seed)
         train = np.mean(np.where(K @ res.alpha >= 0, 1.0, -1.0) == y)
-        test = np.mean(np.where(gram(name, Xt, X, **params) @ res.alpha >= 0, 1.0, -1.0) == yt)
-        S = (gram(name, P, X, **params) @ res.alpha).reshape(G1.shape)
+        sv = np.flatnonzero(res.alpha)          # only these points enter f(x) = Σ α_i k(x_i, x)
+        Xs, a_s = X[sv], res.alpha[sv]
+        test = np.mean(np.where(gram(name, Xt, Xs, **params) @ a_s >= 0, 1.0, -1.0) == yt)
+        S = (gram(name, P, Xs, **params) @ a_s).reshape(G1.shape)
         regions.set_data((S >= 0).astype(float))
         if S.min() < 0 < S.max():
             arts.append(ax.contour(G1, G2, S, levels=[0.0], colors=OKABE_ITO["black"], linewidths=1.8))
