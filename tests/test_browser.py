@@ -219,8 +219,8 @@ def _margin_path():
     from kmlteach.widgets.ch01 import default_margin_points
 
     X, _ = default_margin_points()
-    x0, y0 = X[4]
-    pts = [(x0 + k * (0.9 - x0) / 6, y0 + k * (0.3 - y0) / 6) for k in range(7)]
+    x0, y0 = X[4]              # a support vector: pulling it away widens the margin
+    pts = [(x0 - 0.1 * k, y0 + 0.05 * k) for k in range(7)]
     return _pixel_path("ch01", "make_margin_explorer", 0, pts)
 
 
@@ -329,9 +329,11 @@ def _to_page(image, px: float, py: float) -> tuple[float, float]:
 
 
 def _await_image(page, n_before: int) -> float:
-    """Wait for the figure's next ``src``; returns input → image latency in ms."""
+    """Wait for the figure's next ``src``; returns input → image latency in ms. Then waits
+    for the kernel to be idle, so that the next input starts from a quiet state."""
     page.wait_for_function("(n) => window.__kml.images.length > n", arg=n_before, timeout=15_000,
                            polling="raf")
+    page.wait_for_function(JS_KERNEL_IDLE, timeout=30_000, polling=20)
     k = page.evaluate("() => window.__kml")
     t_img = k["images"][n_before]
     before = [t for t in k["inputs"] if t <= t_img]

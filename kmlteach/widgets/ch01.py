@@ -198,7 +198,8 @@ def make_margin_explorer(X=None, y=None) -> Explorer:
         return j
 
     def move(j, ev):
-        x1, x2 = np.clip(np.round(ex.drag.xy(ax, ev), 2), LIM[0], LIM[1])
+        # on the sliders' 0.05 grid (the browser's slider would snap the value anyway)
+        x1, x2 = np.clip(np.round(ex.drag.xy(ax, ev) * 20) / 20, LIM[0], LIM[1])
         with ex.hold():
             controls["x1"].value, controls["x2"].value = float(x1), float(x2)
 

@@ -30,6 +30,11 @@ GRID = 110
 CLASS2_CENTRE = (0.0, 5.0)
 
 
+def _on_step(v: float, step: float) -> float:
+    """``v`` rounded to the slider's step (the browser's slider would snap it anyway)."""
+    return round(round(float(v) / step) * step, 10)
+
+
 def _class_artists(ax, k, s=26):
     arts = []
     for c in range(k):
@@ -102,9 +107,9 @@ def make_ova_failure(n: int = 100, seed: int = 0, T: int = 20_000, eta: float = 
     axR.legend(loc="upper center", bbox_to_anchor=(0.5, -0.14), fontsize=7.5, ncol=3, frameon=False)
 
     controls = {
-        "dx": slider("shift class 2 → x₁", 0.0, -3.0, 3.0, 0.25, readout_format=".2f"),
-        "dy": slider("shift class 2 → x₂", 0.0, -2.0, 2.5, 0.25, readout_format=".2f"),
-        "radius": slider("radius of class 2", 1.0, 0.3, 1.4, 0.1, readout_format=".1f"),
+        "dx": slider("shift class 2 → x₁", 0.0, -3.0, 3.0, 0.05, readout_format=".2f"),
+        "dy": slider("shift class 2 → x₂", 0.0, -2.0, 2.5, 0.05, readout_format=".2f"),
+        "radius": slider("radius of class 2", 1.0, 0.3, 1.4, 0.05, readout_format=".2f"),
         "mass": slider("mass of class 2", 0.2, 0.05, 0.6, 0.05, readout_format=".2f"),
     }
 
@@ -175,9 +180,9 @@ def make_ova_failure(n: int = 100, seed: int = 0, T: int = 20_000, eta: float = 
         if token[0] == "resize":
             centre = c2 + [controls["dx"].value, controls["dy"].value]
             r = controls["radius"]
-            r.value = float(np.clip(round(float(np.hypot(*(p - centre))), 2), r.min, r.max))
+            r.value = float(np.clip(_on_step(float(np.hypot(*(p - centre))), r.step), r.min, r.max))
             return
-        dx, dy = np.round(p - token[2] - c2, 2)
+        dx, dy = (_on_step(v, controls["dx"].step) for v in p - token[2] - c2)
         with ex.hold():
             for name, v in (("dx", dx), ("dy", dy)):
                 s_ = controls[name]
