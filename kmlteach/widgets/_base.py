@@ -80,12 +80,12 @@ class Explorer(W.VBox):
                 c.observe(self._on_change, names="value")
             elif isinstance(c, W.Button):
                 pass  # buttons wire their own on_click
-        self.refresh()   # first draw: layout computed, then frozen
+        self._update(self)
         self._prime()
 
     def _prime(self) -> None:
         """Run ``update`` once more on the same values, so that the artists it touches are
-        known (and blitted) before the first interaction."""
+        known (and blitted) from the first draw on."""
         restore = self.blitter.prime_texts()
         try:
             self._update(self)

@@ -139,6 +139,7 @@ class Blitter:
         self.dyn_regions: dict = {}  # unit -> Bbox of the dynamic units (when they last changed)
         self.in_bg: set = set()      # units whose pixels are in the background
         self.drawn = False           # the first (layout) draw happened
+        self.primed = False          # prime_texts ran before the first draw
         self.sigs: dict = {}
         self.axes_seen: list = []
         self.layout = fig.get_layout_engine()
@@ -247,8 +248,12 @@ class Blitter:
 
     # -- public ------------------------------------------------------------------------------
     def prime_texts(self):
-        """Blank every text so that the next update's ``set_text`` marks it stale even when
-        the text does not change; returns a callable restoring the untouched ones."""
+        """Before the first render: mark everything clean and blank every text, so that the
+        next ``update`` (same values) marks stale exactly the artists it touches, texts
+        included even when they do not change; returns a callable restoring the texts it
+        did not touch."""
+        self._clear_stale(self.units())
+        self.primed = True
         texts = [u for u in self.units() if isinstance(u, Text)]
         saved = {t: t.get_text() for t in texts}
         for t in texts:
@@ -269,18 +274,24 @@ class Blitter:
                 self._reset()
             self.axes_seen = axes
         if not self.drawn:
+            # first draw: the layout engine places everything (it measures, it does not
+            # draw, so skipping the artists already known to be dynamic is harmless);
+            # then the layout is frozen and the dynamic artists painted on top
             self.drawn = True
-            # first draw: let the layout engine place everything, then freeze it
-            self.canvas.draw()
+            units = self.units()
+            self.dynamic = {u for u in units if u.stale} if self.primed else set()
+            self._draw_background(units)
             if fig.get_layout_engine() is not None:
                 fig.set_layout_engine("none")
             self.sigs = {ax: _signature(ax) for ax in axes}
-            units = self.units()
-            self.in_bg = set(units)
             renderer = self.canvas.get_renderer()
-            self.regions = {u: self._region(u, renderer) for u in units if u.get_visible()}
-            self.bg = self.canvas.copy_from_bbox(fig.bbox)
-            self.full_draws += 1
+            extra = self._closure(units, renderer)
+            if extra:
+                self.dynamic |= extra
+                self._draw_background(units)
+            for u in units:
+                if u in self.dynamic and u.get_visible():
+                    u.draw(renderer)
             self.last_was_full = True
             self._clear_stale(units)
             return encode_png(self.canvas)
