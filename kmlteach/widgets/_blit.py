@@ -37,6 +37,7 @@ import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.axis import Axis
 from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.lines import Line2D
 from matplotlib.text import Text
 from matplotlib.transforms import Bbox
 
@@ -81,6 +82,13 @@ def _extent(artist, renderer) -> Bbox:
         if not len(offsets):
             return Bbox([[0.0, 0.0], [0.0, 0.0]])
         xy = artist.get_offset_transform().transform(offsets)
+        pts = np.array([xy.min(axis=0), xy.max(axis=0)])
+    elif isinstance(artist, Line2D):                               # NaN-safe: hidden lines
+        xy = np.asarray(artist.get_xydata(), dtype=float).reshape(-1, 2)
+        xy = xy[np.all(np.isfinite(xy), axis=1)]
+        if not len(xy):
+            return Bbox([[0.0, 0.0], [0.0, 0.0]])
+        xy = artist.get_transform().transform(xy)
         pts = np.array([xy.min(axis=0), xy.max(axis=0)])
     else:
         pts = np.asarray(artist.get_window_extent(renderer).get_points(), dtype=float)
