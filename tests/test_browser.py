@@ -1,25 +1,39 @@
 """End to end in a real browser: JupyterLab + Debian's Chromium driven by Playwright.
 
-Starts JupyterLab on 127.0.0.1 (free port, random token) with every Jupyter/IPython/
-matplotlib directory isolated in a temp dir (the venv's ``share/jupyter`` still
-provides the ipywidgets lab extension), opens a *copy* of ``notebooks/01-svm.ipynb``
-(so nothing in the repository can be autosaved over), runs all cells, waits for the
-kernel to be idle, scrolls to the soft-margin λ explorer, moves its slider with the
-keyboard and checks that the readout text and the figure changed. A screenshot is
-saved to ``tests/_artifacts/jupyterlab-01-svm.png`` (git-ignored).
+One JupyterLab server (127.0.0.1, free port, random token, every Jupyter/IPython/
+matplotlib directory isolated in a temp dir; the venv's ``share/jupyter`` still
+provides the ipywidgets and ipyevents lab extensions) and one Chromium serve every
+case. For each chapter's main widget the test opens a *copy* of the notebook cut
+after the widget's cell (nothing in the repository can be autosaved over, and the
+cells after it do not matter), clears and runs all its cells, then performs the real
+gesture — a mouse drag on the figure, arrow keys on a focused slider, clicks on a
+curve — one input at a time, and checks that
 
-Hook contract with ``kmlteach.widgets.ch01.make_lambda_explorer``: the explorer has
-the DOM class ``kml-lambda-explorer``; its first ``.widget-slider`` is λ, the element
-with class ``kml-readout`` is the readout and the ``<img>`` inside is the figure.
+* the readout (the widget's state) and the ``<img src>`` (the figure) changed as the
+  gesture implies;
+* no JavaScript error reached the console;
+* the end-to-end latency, from the input event (a capturing DOM listener's
+  ``performance.now()``) to the figure's ``src`` changing (a MutationObserver), has a
+  p50 within ``E2E_P50_MS`` (80 ms; the p95 is recorded, not asserted).
 
-Never lets Playwright download a browser; skipped only when ``/usr/bin/chromium`` is
-absent (``.ci/run`` installs it).
+Latencies go to ``tests/_artifacts/browser_latency.json`` (``make bench`` reports
+them) and a screenshot per case to ``tests/_artifacts/jupyterlab-<case>.png``
+(git-ignored). Pixel positions of the gestures come from building the same widget
+in the test process (``ex.drag.event`` maps data coordinates to PNG pixels), scaled
+to the ``<img>``'s size on the page.
+
+Hook contract with ``kmlteach.widgets``: every explorer has a DOM class
+``kml-<name>``, its readout the class ``kml-readout``, its figure is the ``<img>``
+inside it. Never lets Playwright download a browser; skipped only when
+``/usr/bin/chromium`` is absent (``.ci/run`` installs it).
 """
 
 from __future__ import annotations
 
+import datetime
 import json
 import os
+import statistics
 import secrets
 import shutil
 import signal
@@ -30,14 +44,14 @@ import time
 import urllib.request
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = "/usr/bin/chromium"
-NOTEBOOK = "notebooks/01-svm.ipynb"
-WIDGET = ".kml-lambda-explorer"
 ARTIFACTS = ROOT / "tests" / "_artifacts"
-SCREENSHOT = ARTIFACTS / "jupyterlab-01-svm.png"
+LATENCY_FILE = ARTIFACTS / "browser_latency.json"
+E2E_P50_MS = 80.0
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
 
@@ -179,108 +193,324 @@ JS_PAGE_CONFIG = """() => {
 }"""
 
 
-def run_lambda_slider(notebook: Path, base: Path, screenshot: Path) -> dict:
-    """Open ``notebook`` in JupyterLab, run it, move the λ slider; returns what was seen."""
-    from playwright.sync_api import sync_playwright
+JS_INSTRUMENT = """(img) => {
+  const k = window.__kml = {inputs: [], images: []};
+  for (const t of ['keydown', 'mousedown', 'mousemove'])
+    document.addEventListener(t, () => k.inputs.push(performance.now()), true);
+  new MutationObserver(() => k.images.push(performance.now()))
+    .observe(img, {attributes: true, attributeFilter: ['src']});
+}"""
 
+
+# ---------------------------------------------------------------------------------------
+# the cases: one main widget per chapter and the gesture a student would make
+# ---------------------------------------------------------------------------------------
+
+def _pixel_path(module: str, builder: str, axes_index: int, path):
+    """PNG pixel positions (dataX, dataY) of data points ``path`` on the widget's axes."""
+    import importlib
+
+    ex = getattr(importlib.import_module(f"kmlteach.widgets.{module}"), builder)()
+    ax = ex.fig.axes[axes_index]
+    return [(e["dataX"], e["dataY"]) for e in (ex.drag.event(ax, *p) for p in path)]
+
+
+def _margin_path():
+    from kmlteach.widgets.ch01 import default_margin_points
+
+    X, _ = default_margin_points()
+    x0, y0 = X[4]              # a support vector: pulling it away widens the margin
+    pts = [(x0 - 0.1 * k, y0 + 0.05 * k) for k in range(7)]
+    return _pixel_path("ch01", "make_margin_explorer", 0, pts)
+
+
+def _ova_path():
+    from kmlteach.widgets.ch04 import CLASS2_CENTRE
+
+    cx, cy = CLASS2_CENTRE
+    return _pixel_path("ch04", "make_ova_failure", 0, [(cx + 0.2 + 0.3 * k, cy + 0.2 * k) for k in range(7)])
+
+
+def _ranking_path():
+    return _pixel_path("ch06", "make_ranking_explorer", 0, [(1, 0.5), (2, 0.5), (3, 0.5), (4, 0.5),
+                                                             (5, 0.5), (4, 0.5), (3, 0.5)])
+
+
+def _boundary_clicks():
+    return _pixel_path("ch02", "make_boundary_explorer", 0, [(-1.4, 2.4 - 0.35 * k) for k in range(6)])
+
+
+def _pr_clicks():
+    from kmlteach import metrics as M
+    from kmlteach.plots.ch07 import example_scores
+
+    p, r, thr = M.precision_recall_curve(*example_scores())
+    idx = np.linspace(1, len(thr) - 2, 6).round().astype(int)
+    return _pixel_path("ch07", "make_pr_explorer", 1, [(r[j], p[j]) for j in idx])
+
+
+# name: (notebook, builder whose cell ends the cut, DOM class, gesture, path factory)
+CASES = {
+    "00-angle-demo": ("00-welcome", "make_angle_demo(", "kml-angle-demo", "keys", None),
+    "01-margin-explorer": ("01-svm", "make_margin_explorer(", "kml-margin-explorer", "drag", _margin_path),
+    "01-lambda-explorer": ("01-svm", "make_lambda_explorer(", "kml-lambda-explorer", "keys", None),
+    "02-boundary-explorer": ("02-kernels", "make_boundary_explorer(", "kml-boundary-explorer", "clicks",
+                             _boundary_clicks),
+    "03-kpca-explorer": ("03-kernels-rkhs", "make_kpca_explorer(", "kml-kpca-explorer", "keys", None),
+    "04-ova-failure": ("04-multiclass", "make_ova_failure(", "kml-ova-failure", "drag", _ova_path),
+    "05-viterbi-trace": ("05-structured", "make_viterbi_trace(", "kml-ch05-viterbi", "keys", 1),
+    "06-ranking-explorer": ("06-ranking", "make_ranking_explorer(", "kml-ranking-explorer", "drag",
+                            _ranking_path),
+    "07-pr-explorer": ("07-bipartite", "make_pr_explorer(", "kml-pr-explorer", "clicks", _pr_clicks),
+}
+
+
+def cut_notebook(src: Path, dst: Path, marker: str) -> None:
+    """Copy ``src`` to ``dst`` keeping the cells up to the first code cell calling ``marker``."""
+    import nbformat
+
+    nb = nbformat.read(src, as_version=4)
+    for k, cell in enumerate(nb.cells):
+        if cell.cell_type == "code" and marker in cell.source and "import" not in cell.source.split(marker)[0].splitlines()[-1]:
+            nb.cells = nb.cells[:k + 1]
+            break
+    else:
+        raise AssertionError(f"{src.name}: no code cell calls {marker}")
+    for cell in nb.cells:
+        if cell.cell_type == "code":
+            cell.outputs, cell.execution_count = [], None
+    dst.parent.mkdir(parents=True, exist_ok=True)
+    nbformat.write(nb, dst)
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory):
+    base = tmp_path_factory.mktemp("lab")
     site = base / "root"
     (site / "notebooks").mkdir(parents=True)
-    shutil.copy(notebook, site / "notebooks" / notebook.name)
-    lab = JupyterLab(base, site)
+    for name, (nb, marker, *_rest) in CASES.items():
+        cut_notebook(ROOT / "notebooks" / f"{nb}.ipynb", site / "notebooks" / f"{name}.ipynb", marker)
+    server = JupyterLab(base, site)
+    server.start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="module")
+def browser(lab):
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+def _run_notebook(page, lab, name: str, seen: dict) -> None:
+    page.goto(f"{lab.url}/lab/tree/notebooks/{name}.ipynb?reset&token={lab.token}",
+              wait_until="domcontentloaded")
+    seen.update(page.evaluate(JS_PAGE_CONFIG))
+    page.wait_for_function(JS_APP_READY, timeout=60_000)
+    page.wait_for_function(JS_KERNEL_IDLE, timeout=60_000, polling=250)
+    page.evaluate("() => window.jupyterapp.commands.execute('notebook:clear-all-cell-outputs')")
+    page.wait_for_function(JS_CLEARED, timeout=30_000)
+    page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
+    page.wait_for_timeout(300)
+    try:
+        page.wait_for_function(JS_ALL_RAN, timeout=120_000, polling=250)
+    except Exception as exc:
+        raise AssertionError(f"not every cell ran; errors shown: {page.evaluate(JS_ERRORS)}") from exc
+
+
+def _to_page(image, px: float, py: float) -> tuple[float, float]:
+    box = image.bounding_box()
+    natural = image.evaluate("(el) => [el.naturalWidth, el.naturalHeight]")
+    return box["x"] + px * box["width"] / natural[0], box["y"] + py * box["height"] / natural[1]
+
+
+def _await_image(page, n_before: int) -> float:
+    """Wait for the figure's next ``src``; returns input → image latency in ms. Then waits
+    for the kernel to be idle, so that the next input starts from a quiet state."""
+    page.wait_for_function("(n) => window.__kml.images.length > n", arg=n_before, timeout=15_000,
+                           polling="raf")
+    page.wait_for_function(JS_KERNEL_IDLE, timeout=30_000, polling=20)
+    k = page.evaluate("() => window.__kml")
+    t_img = k["images"][n_before]
+    before = [t for t in k["inputs"] if t <= t_img]
+    return t_img - before[-1]
+
+
+def perform(page, explorer, image, gesture: str, path) -> list[float]:
+    """The gesture, one input at a time; each must bring a new figure. Latencies in ms."""
+    lat = []
+    n = lambda: page.evaluate("() => window.__kml.images.length")  # noqa: E731
+    if gesture == "keys":
+        handle = explorer.locator(".widget-slider .noUi-handle").nth(path or 0)
+        handle.focus()
+        for _ in range(5):
+            k = n()
+            page.keyboard.press("ArrowRight")
+            lat.append(_await_image(page, k))
+        return lat
+    points = [_to_page(image, *p) for p in path]
+    if gesture == "clicks":
+        for x, y in points:
+            k = n()
+            page.mouse.move(x, y)
+            page.wait_for_timeout(30)  # a bare move changes nothing; let it pass
+            k = n()
+            page.mouse.down()
+            lat.append(_await_image(page, k))
+            page.mouse.up()
+            page.wait_for_timeout(50)
+        return lat
+    page.mouse.move(*points[0])
+    page.mouse.down()
+    page.wait_for_timeout(400)      # a press may select something (one redraw): let it land
+    for x, y in points[1:]:
+        page.wait_for_timeout(40)   # longer than ipyevents' throttle: every move is delivered
+        k = n()
+        page.mouse.move(x, y)
+        lat.append(_await_image(page, k))
+    page.mouse.up()
+    return lat
+
+
+def _record(name: str, gesture: str, lat: list[float], load: float) -> None:
+    LATENCY_FILE.parent.mkdir(parents=True, exist_ok=True)
+    data = json.loads(LATENCY_FILE.read_text()) if LATENCY_FILE.exists() else {}
+    data[name] = {"gesture": gesture, "latencies_ms": [round(v, 1) for v in lat], "load_factor": round(load, 2),
+                  "when": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")}
+    LATENCY_FILE.write_text(json.dumps(data, indent=1, sort_keys=True))
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_main_widget_reacts_in_jupyterlab(lab, browser, name):
+    nb, _marker, css, gesture, path_fn = CASES[name]
+    path = path_fn() if callable(path_fn) else path_fn   # keys: index of the slider
+    screenshot = ARTIFACTS / f"jupyterlab-{name}.png"
     seen: dict = {"timings": {}}
     t0 = time.monotonic()
-
-    def mark(what: str) -> None:
-        seen["timings"][what] = round(time.monotonic() - t0, 1)
-
+    errors: list[str] = []
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.set_default_timeout(60_000)
     try:
-        lab.start()
-        mark("server up")
-        with sync_playwright() as pw:
-            browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
-            try:
-                page = browser.new_page(viewport={"width": 1400, "height": 1000})
-                page.set_default_timeout(60_000)
-                page.goto(f"{lab.url}/lab/tree/notebooks/{notebook.name}?reset&token={lab.token}",
-                          wait_until="domcontentloaded")
-                seen.update(page.evaluate(JS_PAGE_CONFIG))
-                page.wait_for_function(JS_APP_READY, timeout=60_000)
-                page.wait_for_function(JS_KERNEL_IDLE, timeout=60_000, polling=250)
-                mark("lab loaded, kernel idle")
-                # clear the stored outputs (and execution counts) first, so that "every code
-                # cell has an execution count" means this run executed it
-                page.evaluate("() => window.jupyterapp.commands.execute('notebook:clear-all-cell-outputs')")
-                page.wait_for_function(JS_CLEARED, timeout=30_000)
-                page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
-                page.wait_for_timeout(500)
-                try:
-                    page.wait_for_function(JS_ALL_RAN, timeout=120_000, polling=500)
-                except Exception as exc:
-                    raise AssertionError(f"not every cell ran; errors shown: {page.evaluate(JS_ERRORS)}") from exc
-                mark("all cells ran")
-
-                explorer = page.locator(WIDGET).first
-                explorer.wait_for(state="attached", timeout=30_000)
-                explorer.scroll_into_view_if_needed()
-                readout = explorer.locator(".kml-readout").first
-                image = explorer.locator("img").first
-                image.wait_for(state="visible", timeout=30_000)
-                page.wait_for_function(
-                    "(el) => el.getAttribute('src') && el.getAttribute('src').length > 0",
-                    arg=image.element_handle(), timeout=30_000)
-                seen["readout_before"] = readout.inner_text()
-                seen["src_before"] = image.get_attribute("src")
-
-                slider = explorer.locator(".widget-slider").first
-                handle = slider.locator(".noUi-handle").first
-                handle.focus()
-                for _ in range(3):
-                    page.keyboard.press("ArrowRight")
-                    page.wait_for_timeout(100)
-                page.wait_for_function(
-                    "([el, old]) => el.innerText !== old", arg=[readout.element_handle(),
-                                                                seen["readout_before"]],
-                    timeout=30_000)
-                page.wait_for_function(
-                    "([el, old]) => el.getAttribute('src') !== old",
-                    arg=[image.element_handle(), seen["src_before"]], timeout=30_000)
-                mark("slider moved, figure changed")
-                page.wait_for_function(JS_KERNEL_IDLE, timeout=60_000, polling=250)
-                page.wait_for_timeout(500)  # let the last image message render
-                seen["readout_after"] = readout.inner_text()
-                seen["src_after"] = image.get_attribute("src")
-                explorer.evaluate("(el) => el.scrollIntoView({block: 'start'})")
-                page.wait_for_timeout(300)
-                seen["news_prompt"] = page.get_by_text("Jupyter news").count()
-                screenshot.parent.mkdir(parents=True, exist_ok=True)
-                page.screenshot(path=str(screenshot))
-            except Exception:
-                try:
-                    screenshot.parent.mkdir(parents=True, exist_ok=True)
-                    page.screenshot(path=str(screenshot.with_name(screenshot.stem + "-failure.png")))
-                except Exception:
-                    pass
-                raise
-            finally:
-                browser.close()
+        _run_notebook(page, lab, name, seen)
+        seen["timings"]["cells ran"] = round(time.monotonic() - t0, 1)
+        explorer = page.locator(f".{css}").first
+        explorer.wait_for(state="attached", timeout=30_000)
+        explorer.evaluate("(el) => el.scrollIntoView({block: 'start'})")
+        readout = explorer.locator(".kml-readout").first
+        image = explorer.locator("img").first
+        image.wait_for(state="visible", timeout=30_000)
+        page.wait_for_function("(el) => el.getAttribute('src') && el.complete && el.naturalWidth > 0",
+                               arg=image.element_handle(), timeout=30_000)
+        page.evaluate(JS_INSTRUMENT, image.element_handle())
+        readout_before, src_before = readout.inner_text(), image.get_attribute("src")
+        text_before = explorer.inner_text()
+        seen["timings"]["widget shown"] = round(time.monotonic() - t0, 1)
+        lat = perform(page, explorer, image, gesture, path)
+        seen["timings"]["gesture done"] = round(time.monotonic() - t0, 1)
+        page.wait_for_function(JS_KERNEL_IDLE, timeout=60_000, polling=250)
+        page.wait_for_timeout(300)
+        readout_after, src_after = readout.inner_text(), image.get_attribute("src")
+        text_after = explorer.inner_text()
+        seen["news_prompt"] = page.get_by_text("Jupyter news").count()
+        screenshot.parent.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(screenshot))
+        page.evaluate("() => window.jupyterapp.shell.currentWidget.sessionContext.shutdown()")
     except Exception as exc:
-        raise AssertionError(f"browser test failed: {exc}\n--- JupyterLab log ---\n{lab.server_log()}") from exc
+        try:
+            page.screenshot(path=str(screenshot.with_name(screenshot.stem + "-failure.png")))
+        except Exception:
+            pass
+        raise AssertionError(f"{name}: {exc}\n--- JupyterLab log ---\n{lab.server_log()}") from exc
     finally:
-        lab.stop()
-    return seen
-
-
-def test_lambda_explorer_reacts_in_jupyterlab(tmp_path):
-    notebook = ROOT / NOTEBOOK
-    assert notebook.exists(), f"{NOTEBOOK} is missing: the browser test drives its λ explorer"
-    seen = run_lambda_slider(notebook, tmp_path, SCREENSHOT)
-    assert "@jupyter-widgets/jupyterlab-manager" in seen["extensions"], (
-        "the ipywidgets lab extension is not loaded: widgets would not render")
-    assert "@jupyterlab/apputils-extension:announcements" in seen["disabled"], (
-        "the isolated JUPYTER_CONFIG_DIR was not used")
+        page.close()
+    _record(name, gesture, lat, _load_factor())
+    assert "@jupyter-widgets/jupyterlab-manager" in seen["extensions"], "ipywidgets' lab extension is missing"
+    assert "ipyevents" in seen["extensions"], "ipyevents' lab extension is missing: no mouse gestures"
+    assert "@jupyterlab/apputils-extension:announcements" in seen["disabled"], "isolated config not used"
     assert seen["news_prompt"] == 0, "the Jupyter news prompt is showing"
-    assert "λ" in seen["readout_before"], seen["readout_before"]
-    assert seen["readout_after"] != seen["readout_before"]
-    assert seen["src_after"] != seen["src_before"]
-    assert SCREENSHOT.stat().st_size > 10_000
-    print(f"browser test timings (s since start): {seen['timings']}")
+    assert src_after != src_before, "the figure did not change"
+    assert text_after != text_before, "neither the readout nor the controls changed"
+    EXPECT[name](readout_before, readout_after, text_before, text_after)
+    # the sandbox has no network: the Binder badge image fails to load; that is not a JS error
+    js_errors = [e for e in errors if "favicon" not in e and not e.startswith("Failed to load resource: net::")]
+    assert not js_errors, f"JavaScript errors: {js_errors[:5]}"
+    p50 = statistics.median(lat)
+    print(f"{name}: end-to-end p50 {p50:.0f} ms, p95 {np.percentile(lat, 95):.0f} ms, n={len(lat)}; "
+          f"seconds: {seen['timings']}")
+    # The 80 ms budget is for a machine whose 2 cores serve this test alone. When the load
+    # average says other work holds the cores (shared CI runners, several agents), wall
+    # times stretch by that factor; the budget then scales with it, and the measured
+    # numbers still go to browser_latency.json for `make bench`.
+    budget = E2E_P50_MS * _load_factor()
+    assert p50 <= budget, (f"{name}: end-to-end p50 {p50:.0f} ms > {budget:.0f} ms "
+                           f"(80 ms × load factor {_load_factor():.1f}); {lat}")
+
+
+def _load_factor() -> float:
+    """How many times over the cores are subscribed (1 when the machine is idle)."""
+    try:
+        return max(1.0, os.getloadavg()[0] / (os.cpu_count() or 1))
+    except OSError:
+        return 1.0
+
+
+def _number_after(text: str, label: str) -> float:
+    import re
+
+    m = re.search(re.escape(label) + r"\s*=?\s*([-+\d.]+)", text)
+    assert m, f"{label!r} not in {text!r}"
+    return float(m.group(1))
+
+
+def _changed(label):
+    def check(a, b, *_):
+        assert _number_after(a, label) != _number_after(b, label), f"{label}: {a} → {b}"
+    return check
+
+
+def _grew(label):
+    def check(a, b, *_):
+        assert _number_after(b, label) > _number_after(a, label), f"{label}: {a} → {b}"
+    return check
+
+
+def _boundary(a, b, *_):
+    assert "of 120" in a and "of 126" in b, f"six clicks should add six points: {a} → {b}"
+
+
+def _viterbi(a, b, *_):
+    assert a.startswith("τ = 1:") and b.startswith("τ = 6:"), f"five key presses: {a} → {b}"
+
+
+def _ova(a, b, ta, tb):
+    # the drag moved class 2 by (+1.8, +1.2): the dx/dy sliders' readouts follow (within
+    # one 0.05 step: the page shows the PNG scaled, so the pointer lands on whole CSS pixels)
+    def shift(text, axis):
+        return float(text.split(f"shift class 2 → {axis}")[1].split()[0])
+    assert (shift(ta, "x₁"), shift(ta, "x₂")) == (0.0, 0.0), ta
+    assert abs(shift(tb, "x₁") - 1.8) <= 0.051 and abs(shift(tb, "x₂") - 1.2) <= 0.051, tb
+    assert a != b, "the OvA/linear errors did not change"
+
+
+def _ranking(a, b, *_):
+    first = [t.split("order (best first):")[1].split("\n")[0].strip() for t in (a, b)]
+    assert first[0] != first[1], f"{a} → {b}"
+
+
+EXPECT = {
+    "00-angle-demo": _changed("w = ("),
+    "01-margin-explorer": _changed("margin γ"),
+    "01-lambda-explorer": _grew("λ"),
+    "02-boundary-explorer": _boundary,
+    "03-kpca-explorer": _grew("σ"),
+    "04-ova-failure": _ova,
+    "05-viterbi-trace": _viterbi,
+    "06-ranking-explorer": _ranking,
+    "07-pr-explorer": _changed("precision"),
+}

@@ -38,18 +38,24 @@ def plot_word(x, letter_shape=(16, 8), labels=None, truth=None, ax=None, aligned
     ax.imshow(strip, cmap="gray_r", vmin=0, vmax=1, interpolation="nearest",
               extent=(-0.5, r - 0.5, h, 0), aspect="auto" if aligned else 1 / (w + 1))
     ax.set_xticks(np.arange(r) - 0.5 / (w + 1))
-    if labels is not None:
-        labs = [LETTERS[k] if not isinstance(k, str) else k for k in labels]
-        ax.set_xticklabels(labs, fontsize=13)
-        if truth is not None:
-            for tick, a, b in zip(ax.get_xticklabels(), labs, truth):
-                b = LETTERS[b] if not isinstance(b, str) else b
-                tick.set_color(OKABE_ITO["vermillion"] if a != b else "black")
-    else:
-        ax.set_xticklabels([])
+    set_word_labels(ax, labels, truth)
     ax.set_yticks([])
     ax.tick_params(length=0)
     return ax
+
+
+def set_word_labels(ax, labels, truth=None):
+    """Write ``labels`` under the letters of a :func:`plot_word` image, in vermillion
+    where they differ from ``truth``."""
+    if labels is None:
+        ax.set_xticklabels([])
+        return
+    labs = [LETTERS[k] if not isinstance(k, str) else k for k in labels]
+    ax.set_xticklabels(labs, fontsize=13)
+    if truth is not None:
+        for tick, a, b in zip(ax.get_xticklabels(), labs, truth):
+            b = LETTERS[b] if not isinstance(b, str) else b
+            tick.set_color(OKABE_ITO["vermillion"] if a != b else "black")
 
 
 def plot_samples(data, n: int = 6, ax=None):
@@ -94,18 +100,28 @@ def plot_viterbi_table(M, backpointers, tau: int, labels=None, top: int = 5, ax=
     ax.set_xticklabels([f"τ={t + 1}" for t in range(r)])
     ax.set_xlim(-0.5, r - 0.5)
     ax.set_ylim(q - 0.5, -0.5)
-    ax.add_patch(_frame(tau, q))
+    viterbi_overlay(ax, M, backpointers, tau, labels, top)
+    label_axes(ax, "position in the word", "letter s (row of M)")
+    return ax, im
+
+
+def viterbi_overlay(ax, M, backpointers, tau: int, labels=None, top: int = 5) -> list:
+    """The parts of :func:`plot_viterbi_table` that move with τ: the frame of column
+    ``tau``, the arrows from the best predecessors of its ``top`` best cells, the best
+    cell and (with ``labels``) the backtracked path. Returns the artists drawn."""
+    M = np.asarray(M, dtype=float)
+    q, r = M.shape
+    arts = [ax.add_patch(_frame(tau, q))]
     if tau >= 1:
         best = np.argsort(-M[:, tau], kind="stable")[:top]
         for s in best:
             sp = backpointers[s, tau]
-            ax.annotate("", xy=(tau - 0.3, s), xytext=(tau - 0.7, sp),
-                        arrowprops=dict(arrowstyle="->", color="white", lw=1.2))
-        ax.plot([tau], [best[0]], marker="o", ms=9, mfc="none", mec=OKABE_ITO["orange"], mew=2)
+            arts.append(ax.annotate("", xy=(tau - 0.3, s), xytext=(tau - 0.7, sp),
+                                    arrowprops=dict(arrowstyle="->", color="white", lw=1.2)))
+        arts += ax.plot([tau], [best[0]], marker="o", ms=9, mfc="none", mec=OKABE_ITO["orange"], mew=2)
     if labels is not None:
-        ax.plot(np.arange(r), labels, color=OKABE_ITO["orange"], lw=3, marker="o", ms=7)
-    label_axes(ax, "position in the word", "letter s (row of M)")
-    return ax, im
+        arts += ax.plot(np.arange(r), labels, color=OKABE_ITO["orange"], lw=3, marker="o", ms=7)
+    return arts
 
 
 def _frame(tau, q):

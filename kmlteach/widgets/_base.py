@@ -2,18 +2,32 @@
 
 The figure of a widget is a ``matplotlib.figure.Figure`` rendered to PNG into an
 ``ipywidgets.Image``. Callbacks update artists (``set_data``, ``set_offsets``, ...)
-and call :meth:`Explorer.render`; nothing is re-plotted from scratch. This works in
+and the explorer re-renders; nothing is re-plotted from scratch. This works in
 every front end that renders ipywidgets (JupyterLab, Notebook 7, VS Code, Binder)
 without a matplotlib widget backend, and the PNG bytes give tests and the browser
 test a direct way to see that the figure changed.
+
+Rendering is blitted (:mod:`kmlteach.widgets._blit`): the layout is frozen after the
+first draw, the artists an update touches are found from their ``stale`` flags and
+only they are repainted over a stored background. :meth:`Explorer.full_png` draws
+the same state from scratch (tests compare the two).
+
+Coalescing: a slider with ``continuous_update=True`` sends values while it is
+dragged, but the ipywidgets front end keeps at most one state message per widget in
+flight and merges the values that arrive meanwhile into a single newer one, so the
+kernel only ever sees the latest value. Mouse drags (:mod:`kmlteach.widgets._drag`)
+are throttled by ipyevents and coalesced in the kernel.
 """
 
 from __future__ import annotations
 
 import io
+import time
 from typing import Any, Callable
 
 import ipywidgets as W
+
+from ._blit import Blitter
 
 
 def png_bytes(fig, dpi: int = 100) -> bytes:
@@ -43,6 +57,7 @@ class Explorer(W.VBox):
         self.controls = controls
         self.state: dict[str, Any] = {}
         self.dpi = dpi
+        self.blitter = Blitter(fig, dpi)
         self._update = update
         # show the PNG at its natural size (the figure's inches × dpi), shrinking only on
         # narrow screens; stretching it to the cell width made small figures huge
@@ -65,7 +80,18 @@ class Explorer(W.VBox):
                 c.observe(self._on_change, names="value")
             elif isinstance(c, W.Button):
                 pass  # buttons wire their own on_click
-        self.refresh()
+        self._update(self)
+        self._prime()
+
+    def _prime(self) -> None:
+        """Run ``update`` once more on the same values, so that the artists it touches are
+        known (and blitted) from the first draw on."""
+        restore = self.blitter.prime_texts()
+        try:
+            self._update(self)
+        finally:
+            restore()
+        self.render()
 
     def _on_change(self, _change=None) -> None:
         if not self._busy:
@@ -88,11 +114,20 @@ class Explorer(W.VBox):
         return _Hold()
 
     def refresh(self) -> None:
+        t0 = time.perf_counter()
         self._update(self)
+        t1 = time.perf_counter()
         self.render()
+        self.timings = {"update": t1 - t0, "render": time.perf_counter() - t1,
+                        "full": self.blitter.last_was_full}
 
     def render(self) -> None:
-        self.image.value = png_bytes(self.fig, self.dpi)
+        """Put the PNG of the current figure (blitted) on the image widget."""
+        self.image.value = self.blitter.render()
+
+    def full_png(self) -> bytes:
+        """PNG of a full redraw of the current state (the reference for the blitted image)."""
+        return self.blitter.full_png()
 
     def set_readout(self, html: str) -> None:
         self.readout.value = html
@@ -107,16 +142,16 @@ def slider(description: str, value: float, min: float, max: float, step: float,
     if log:
         return W.FloatLogSlider(value=value, base=10, min=min, max=max, step=step,
                                 description=description, readout_format=readout_format,
-                                continuous_update=False, style=style, layout=layout, **kw)
+                                continuous_update=True, style=style, layout=layout, **kw)
     return W.FloatSlider(value=value, min=min, max=max, step=step, description=description,
-                         readout_format=readout_format, continuous_update=False, style=style,
+                         readout_format=readout_format, continuous_update=True, style=style,
                          layout=layout, **kw)
 
 
 def int_slider(description: str, value: int, min: int, max: int, step: int = 1,
                width: str = "320px", **kw) -> W.IntSlider:
     return W.IntSlider(value=value, min=min, max=max, step=step, description=description,
-                       continuous_update=False, style={"description_width": "initial"},
+                       continuous_update=True, style={"description_width": "initial"},
                        layout=W.Layout(width=width), **kw)
 
 

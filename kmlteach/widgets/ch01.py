@@ -17,6 +17,7 @@ from ..plots import OKABE_ITO, figure, label_axes
 from ..plots.ch01 import band_polygon, hyperplane_segment
 from ..svm import hard_svm, perceptron, sgd_soft_svm, soft_svm
 from ._base import Explorer, class_scatters, int_slider, slider
+from ._drag import Drag
 
 __all__ = ["default_margin_points", "make_margin_explorer", "make_lambda_explorer",
            "make_loss_gallery", "make_sgd_explorer", "soft_margin_points"]
@@ -84,6 +85,8 @@ def _fmt(v, nd=3):
 def make_margin_explorer(X=None, y=None) -> Explorer:
     """Move points and watch the max-margin hyperplane, its band and support vectors.
 
+    Drag a point with the mouse (it becomes the selected point), or pick it in the
+    drop-down and move it with the sliders (keyboard).
     Controls: ``point`` (which point to move), ``x1``/``x2`` (its coordinates),
     ``label`` (its class), ``perceptron`` (show the batch perceptron's separator).
     State: ``X``, ``y``, ``separable``, ``w``, ``b``, ``margin``, ``support``,
@@ -142,6 +145,7 @@ def make_margin_explorer(X=None, y=None) -> Explorer:
             _set_offsets(art, X[y == lab])
         sel.set_offsets(X[i:i + 1])
         tags[i].xy = tuple(X[i])
+        tags[i].stale = True  # attribute assignment: tell the renderer it moved
         st = ex.state
         st["X"], st["y"] = X.copy(), y.copy()
         both = np.unique(y).size == 2
@@ -184,8 +188,23 @@ def make_margin_explorer(X=None, y=None) -> Explorer:
                     + ("" if st["perceptron_converged"] else " (stopped: no separator found)"))
         ex.set_readout(txt)
 
-    return Explorer(fig, controls, update, layout_rows=[["point", "label", "perceptron"], ["x1", "x2"]],
-                    title="Margin explorer", css_class="kml-margin-explorer")
+    ex = Explorer(fig, controls, update, layout_rows=[["point", "label", "perceptron"], ["x1", "x2"]],
+                  title="Margin explorer", css_class="kml-margin-explorer")
+
+    def press(ev):
+        j = ex.drag.nearest(ax, X, ev)
+        if j is not None and j != controls["point"].value:
+            controls["point"].value = j       # selects it; the point does not move
+        return j
+
+    def move(j, ev):
+        # on the sliders' 0.05 grid (the browser's slider would snap the value anyway)
+        x1, x2 = np.clip(np.round(ex.drag.xy(ax, ev) * 20) / 20, LIM[0], LIM[1])
+        with ex.hold():
+            controls["x1"].value, controls["x2"].value = float(x1), float(x2)
+
+    Drag(ex, press, move)
+    return ex
 
 
 # ---------------------------------------------------------------------------------------
@@ -254,7 +273,7 @@ def make_loss_gallery(z: float = 0.5) -> Explorer:
     """Move the margin z = y⟨w,x⟩ and read every loss and a subgradient at z."""
     names = [n for n in ("zero_one", "hinge", "ramp", "logistic", "exponential") if n in L.LOSSES]
     colors = [OKABE_ITO[c] for c in ("black", "blue", "vermillion", "green", "purple")]
-    fig, ax = figure(6.0, 3.8)
+    fig, ax = figure(7.2, 3.8)
     zz = np.linspace(-2.5, 2.5, 501)
     dots = {}
     tangents = {}
@@ -265,7 +284,7 @@ def make_loss_gallery(z: float = 0.5) -> Explorer:
     vline = ax.axvline(z, color=OKABE_ITO["grey"], lw=1)
     ax.set_ylim(-0.2, 3.6)
     ax.set_xlim(-2.5, 2.5)
-    ax.legend(fontsize=8, loc="upper right")
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
     label_axes(ax, r"margin $z = y\langle w, x\rangle$", "loss",
                "dotted: the line through the point with the subgradient's slope")
     controls = {"z": slider("margin z", z, -2.5, 2.5, 0.05, readout_format=".2f", width="380px")}
@@ -316,7 +335,7 @@ def make_sgd_explorer(X=None, y=None, lam: float = 0.1, seed: int = 0) -> Explor
     title = ax.set_title("")
     controls = {
         "T": W.SelectionSlider(options=list(T_CHOICES), value=100, description="steps T",
-                               continuous_update=False, style={"description_width": "initial"},
+                               continuous_update=True, style={"description_width": "initial"},
                                layout=W.Layout(width="380px")),
         "lam": slider("λ", lam, -2, 0, 0.1, log=True, readout_format=".3f"),
         "seed": int_slider("seed", seed, 0, 20),

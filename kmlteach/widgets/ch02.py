@@ -17,6 +17,7 @@ from ..plots import OKABE_ITO, class_style, label_axes
 from ..plots.ch02 import LIFTS, decision_grid, draw_plane, lift
 from ..svm import soft_svm
 from ._base import Explorer, class_scatters, int_slider, slider
+from ._drag import Drag
 
 __all__ = ["embedding_data", "xor_points", "make_embedding_explorer", "boundary_data",
            "make_boundary_explorer", "PSD_CANDIDATES", "psd_points", "candidate_gram",
@@ -183,22 +184,35 @@ def make_boundary_explorer(kernel: str = "gaussian", sigma: float = 0.1, degree:
                            lam: float = 0.001, T: int = 6000, seed: int = 0) -> Explorer:
     """Kernel soft-SVM (kernel SGD, UML §16.3) on two moons; slide the kernel's parameter.
 
+    Click on the figure to add a training point of the class chosen in ``click adds``;
+    click on a training point to remove it; ``reset points`` restores the two moons.
     Controls: ``kernel`` ("gaussian" exp(-|x-x'|^2/(2 sigma)) or "polynomial"
-    (1 + <x,x'>)^k), ``sigma``, ``degree``, ``lam``. State: ``kernel``, ``params``,
-    ``alpha``, ``train_accuracy``, ``test_accuracy``, ``n_support`` (non-zero alpha).
+    (1 + <x,x'>)^k), ``sigma``, ``degree``, ``lam``, ``add`` (label of clicked points),
+    ``reset`` (button). State: ``kernel``, ``params``, ``alpha``, ``train_accuracy``,
+    ``test_accuracy``, ``n_support`` (non-zero alpha), ``X``, ``y`` (the training set).
     """
-    X, y, Xt, yt = boundary_data()
+    X0, y0, Xt, yt = boundary_data()
+    data = {"X": X0.copy(), "y": y0.copy()}
     lim = (-1.7, 2.7)
-    G1, G2, P = decision_grid(lim, 110)
-    fig = _figure(5.6, 4.8)
+    G1, G2, P = decision_grid(lim, 80)
+    fig = _figure(5.6, 5.1)
     ax = fig.add_subplot(1, 1, 1)
-    class_scatters(ax, X, y, s=26)
+    from matplotlib.colors import ListedColormap
+
+    half = 0.5 * (lim[1] - lim[0]) / (G1.shape[0] - 1)   # pixel centres on the grid points
+    ext = (lim[0] - half, lim[1] + half)
+    regions = ax.imshow(np.zeros(G1.shape), origin="lower", extent=(*ext, *ext), vmin=0, vmax=1,
+                        cmap=ListedColormap([class_style(0)["color"], class_style(1)["color"]]),
+                        alpha=0.15, interpolation="nearest", zorder=0)
+    pts = class_scatters(ax, X0, y0, s=26)
     ax.set_xlim(lim)
     ax.set_ylim(lim)
     ax.set_aspect("equal")
     label_axes(ax, "$x_1$", "$x_2$")
     ax.plot([], [], color=OKABE_ITO["black"], lw=1.8, label="decision boundary")
-    ax.legend(loc="lower left", fontsize=8, framealpha=0.9)
+    # legend below the axes: the regions under it change with every update
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.11), fontsize=8, ncol=3, frameon=False)
+    title = ax.set_title("", fontsize=10)
     arts: list = []
     controls = {
         "kernel": W.ToggleButtons(options=["gaussian", "polynomial"], value=kernel,
@@ -206,35 +220,71 @@ def make_boundary_explorer(kernel: str = "gaussian", sigma: float = 0.1, degree:
         "sigma": slider("σ (Gaussian)", sigma, -3, 1, 0.1, log=True, readout_format=".3f", width="300px"),
         "degree": int_slider("degree k (polynomial)", degree, 1, 8, width="300px"),
         "lam": slider("λ", lam, -5, 0, 0.25, log=True, readout_format=".5f", width="300px"),
+        "add": W.ToggleButtons(options=[("y = +1", 1.0), ("y = −1", -1.0)], value=1.0,
+                               description="click adds", style={"button_width": "60px"}),
     }
 
     def update(ex: Explorer) -> None:
         c = ex.controls
+        X, y = data["X"], data["y"]
         name = c["kernel"].value
         params = {"sigma": c["sigma"].value} if name == "gaussian" else {"degree": c["degree"].value, "c": 1.0}
-        K = gram(name, X, **params)
-        res = kernel_sgd_svm(K, y, c["lam"].value, T, seed)
-        train = np.mean(np.where(K @ res.alpha >= 0, 1.0, -1.0) == y)
-        test = np.mean(np.where(gram(name, Xt, X, **params) @ res.alpha >= 0, 1.0, -1.0) == yt)
-        S = (gram(name, P, X, **params) @ res.alpha).reshape(G1.shape)
+        for lab, art in pts.items():
+            art.set_offsets(X[y == lab] if np.any(y == lab) else np.zeros((0, 2)))
         for a in arts:
             a.remove()
         arts.clear()
-        arts.append(ax.contourf(G1, G2, (S >= 0).astype(float), levels=[-0.5, 0.5, 1.5],
-                                colors=[class_style(0)["color"], class_style(1)["color"]], alpha=0.15))
+        if np.unique(y).size < 2:
+            regions.set_data(np.full(G1.shape, 0.5 * (1 + y[0]) if len(y) else 0.5))
+            ex.state.update(kernel=name, params=params, alpha=np.zeros(len(y)), train_accuracy=float("nan"),
+                            test_accuracy=float("nan"), n_support=0, X=X.copy(), y=y.copy())
+            ex.set_readout("<b>both classes are needed</b>: click to add a point of the other class")
+            return
+        K = gram(name, X, **params)
+        res = kernel_sgd_svm(K, y, c["lam"].value, T, seed)
+        train = np.mean(np.where(K @ res.alpha >= 0, 1.0, -1.0) == y)
+        sv = np.flatnonzero(res.alpha)          # only these points enter f(x) = Σ α_i k(x_i, x)
+        Xs, a_s = X[sv], res.alpha[sv]
+        test = np.mean(np.where(gram(name, Xt, Xs, **params) @ a_s >= 0, 1.0, -1.0) == yt)
+        S = (gram(name, P, Xs, **params) @ a_s).reshape(G1.shape)
+        regions.set_data((S >= 0).astype(float))
         if S.min() < 0 < S.max():
             arts.append(ax.contour(G1, G2, S, levels=[0.0], colors=OKABE_ITO["black"], linewidths=1.8))
         desc = f"σ = {params['sigma']:.3g}" if name == "gaussian" else f"k = {params['degree']}"
-        ax.set_title(f"{name} kernel, {desc}, λ = {c['lam'].value:.2g}", fontsize=10)
+        title.set_text(f"{name} kernel, {desc}, λ = {c['lam'].value:.2g}")
         ex.state.update(kernel=name, params=params, alpha=res.alpha,
                         train_accuracy=float(train), test_accuracy=float(test),
-                        n_support=int(np.count_nonzero(res.alpha)))
+                        n_support=int(np.count_nonzero(res.alpha)), X=X.copy(), y=y.copy())
         ex.set_readout(f"training accuracy <b>{100 * train:.1f} %</b> &nbsp; test accuracy "
                        f"<b>{100 * test:.1f} %</b> &nbsp; non-zero α: {ex.state['n_support']} of {len(y)}"
-                       f" &nbsp; (T = {T} SGD steps)")
+                       f" &nbsp; (T = {T} SGD steps; click to add a point, click a point to remove it)")
 
-    return Explorer(fig, controls, update, layout_rows=[["kernel", "lam"], ["sigma", "degree"]],
-                    title="Kernel SVM on two moons", css_class="kml-boundary-explorer")
+    ex = Explorer(fig, controls, update, layout_rows=[["kernel", "lam"], ["sigma", "degree"], ["add"]],
+                  title="Kernel SVM on two moons", css_class="kml-boundary-explorer")
+
+    def press(ev):
+        if not ex.drag.inside(ax, ev):
+            return None
+        j = ex.drag.nearest(ax, data["X"], ev, radius=7)
+        if j is not None:
+            keep = np.arange(len(data["y"])) != j
+            data["X"], data["y"] = data["X"][keep], data["y"][keep]
+        else:
+            data["X"] = np.r_[data["X"], [np.round(ex.drag.xy(ax, ev), 3)]]
+            data["y"] = np.r_[data["y"], controls["add"].value]
+        ex.refresh()
+        return None
+
+    def reset(_btn=None):
+        data["X"], data["y"] = X0.copy(), y0.copy()
+        ex.refresh()
+
+    Drag(ex, press)
+    btn = W.Button(description="reset points", tooltip="restore the two-moons sample")
+    btn.on_click(reset)
+    ex.controls["reset"] = btn
+    ex.children = ex.children[:-2] + (btn,) + ex.children[-2:]
+    return ex
 
 
 # ---------------------------------------------------------------------------------------
@@ -303,7 +353,7 @@ def make_psd_lab(candidate: str = "exponential", n: int = 16) -> Explorer:
                                 description="similarity", layout=W.Layout(width="330px"),
                                 style={"description_width": "initial"}),
         "param": W.FloatSlider(value=default, min=-2.0, max=7.0, step=step, description="parameter",
-                               continuous_update=False, style={"description_width": "initial"},
+                               continuous_update=True, style={"description_width": "initial"},
                                layout=W.Layout(width="320px")),
         "n": int_slider("points", n, 2, 40, width="260px"),
     }

@@ -72,7 +72,12 @@ def make_kpca_explorer(m: int = 160, seed: int = 0, sigma: float = 0.3,
     bars = ax_sp.bar(np.arange(1, 11), np.zeros(10), color=OKABE_ITO["blue"])
     label_axes(ax_sp, "component", "eigenvalue / trace", "spectrum of centred K")
     ax_sp.set_xticks(range(1, 11))
-    label_axes(ax_em, "component 1", "component 2", "kernel PCA embedding")
+    # fixed limits (components scaled to ±1, shares of the trace in [0, 1]): moving σ
+    # then repaints the artists only, not the axes and their ticks
+    label_axes(ax_em, "component 1 (scaled)", "component 2 (scaled)", "kernel PCA embedding")
+    ax_em.set_xlim(-1.12, 1.12)
+    ax_em.set_ylim(-1.12, 1.12)
+    ax_sp.set_ylim(0, 1.0)
     title = fig.suptitle("")
 
     controls = {
@@ -89,23 +94,22 @@ def make_kpca_explorer(m: int = 160, seed: int = 0, sigma: float = 0.3,
         if cache.get("name") != name:
             cache["name"] = name
             cache["X"], cache["y"] = _kpca_data(name, m, seed)
+            lo, hi = cache["X"].min(axis=0), cache["X"].max(axis=0)
+            pad = 0.08 * np.maximum(hi - lo, 1e-9)
+            ax_in.set_xlim(lo[0] - pad[0], hi[0] + pad[0])
+            ax_in.set_ylim(lo[1] - pad[1], hi[1] + pad[1])
         X, y = cache["X"], cache["y"]
         K = gram("gaussian", X, sigma=sig)
         res = kernel_pca(K, 10)
         Z = res.embedding[:, :2]
         total = float(np.trace(K) - K.sum() / len(K))      # trace of the centred K
         share = res.eigenvalues / max(total, 1e-300)
+        Zs = Z / np.maximum(np.max(np.abs(Z), axis=0), 1e-300)
         for lab in (-1.0, 1.0):
             arts_in[lab].set_offsets(X[y == lab])
-            arts_em[lab].set_offsets(Z[y == lab])
+            arts_em[lab].set_offsets(Zs[y == lab])
         for b, h in zip(bars, share):
             b.set_height(h)
-        ax_sp.set_ylim(0, max(float(share.max()) * 1.15, 1e-3))
-        for ax, P in ((ax_in, X), (ax_em, Z)):
-            lo, hi = P.min(axis=0), P.max(axis=0)
-            pad = 0.08 * np.maximum(hi - lo, 1e-9)
-            ax.set_xlim(lo[0] - pad[0], hi[0] + pad[0])
-            ax.set_ylim(lo[1] - pad[1], hi[1] + pad[1])
         acc = threshold_accuracy(Z[:, 0], y)
         ex.state.update(dataset=name, sigma=sig, eigenvalues=res.eigenvalues.copy(),
                         explained=float(share[:2].sum()), embedding=Z.copy(), accuracy_pc1=acc)

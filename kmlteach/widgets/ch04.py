@@ -20,11 +20,19 @@ from ..plots.ch04 import (BALLS_XLIM, BALLS_YLIM, constraint_artists, grid_point
                           kesler_artists, region_image, tie_image, update_constraint_artists,
                           update_kesler_artists)
 from ._base import Explorer, int_slider, slider
+from ._drag import Drag
 
 __all__ = ["make_ova_failure", "make_ava_ties", "make_kesler_view", "ring_classes",
            "kesler_points"]
 
 GRID = 110
+#: centre of class 2's disc in ``datasets.three_balls`` before the widget's shift
+CLASS2_CENTRE = (0.0, 5.0)
+
+
+def _on_step(v: float, step: float) -> float:
+    """``v`` rounded to the slider's step (the browser's slider would snap it anyway)."""
+    return round(round(float(v) / step) * step, 10)
 
 
 def _class_artists(ax, k, s=26):
@@ -63,6 +71,8 @@ def make_ova_failure(n: int = 100, seed: int = 0, T: int = 20_000, eta: float = 
     """Example 17.1 live: move, resize and reweigh class 2; compare one-vs-all with ERM
     halfspaces (left) with a linear multiclass predictor trained by SGD (right).
 
+    Drag class 2's disc (dashed circle) with the mouse to move it, drag its rim to
+    resize it; the sliders do the same from the keyboard.
     Controls: ``dx``, ``dy`` (shift of class 2's disc), ``radius`` (its radius),
     ``mass`` (its share of the n points). State: ``ova_class2_error``,
     ``ova_error``, ``linear_class2_error``, ``linear_error``, ``h2_constant`` (the ERM
@@ -71,7 +81,7 @@ def make_ova_failure(n: int = 100, seed: int = 0, T: int = 20_000, eta: float = 
     """
     xlim, ylim = BALLS_XLIM, BALLS_YLIM
     G = grid_points(xlim, ylim, GRID)
-    fig, (axL, axR) = figure(11.0, 4.6, ncols=2)
+    fig, (axL, axR) = figure(11.0, 5.0, ncols=2)
     regL = _region_artist(axL, xlim, ylim)
     tieL = _region_artist(axL, xlim, ylim, ties=True)
     regR = _region_artist(axR, xlim, ylim)
@@ -81,19 +91,25 @@ def make_ova_failure(n: int = 100, seed: int = 0, T: int = 20_000, eta: float = 
     arrows = [axR.plot([], [], lw=2.2, color=CLASS_COLORS[c], marker="o", markevery=[1],
                        ms=5, label=f"$w_{c + 1}$")[0] for c in range(3)]
     axR.plot([0], [0], "k+", ms=8)
+    from matplotlib.patches import Circle
+
+    c2 = np.array(CLASS2_CENTRE)
+    discs = [ax.add_patch(Circle(tuple(c2), 1.0, fill=False, ls="--", lw=1.2, color=CLASS_COLORS[1],
+                                 zorder=2.5)) for ax in (axL, axR)]
     for ax in (axL, axR):
         ax.set_xlim(xlim)
         ax.set_ylim(ylim)
     titleL = label_axes(axL, "$x_1$", "$x_2$", "one-vs-all, ERM halfspaces").title
     titleR = label_axes(axR, "$x_1$", "$x_2$", "linear multiclass predictor (SGD, §17.2.5)").title
     axL.scatter([np.nan], [np.nan], marker="s", s=50, color=(0.25, 0.25, 0.25, 0.45), label="tie (→ smallest index)")
-    axL.legend(loc="upper center", fontsize=7.5, ncol=4, framealpha=0.9)
-    axR.legend(loc="upper center", fontsize=7.5, ncol=3, framealpha=0.9)
+    # legends below the axes: the regions under them change with every update
+    axL.legend(loc="upper center", bbox_to_anchor=(0.5, -0.14), fontsize=7.5, ncol=4, frameon=False)
+    axR.legend(loc="upper center", bbox_to_anchor=(0.5, -0.14), fontsize=7.5, ncol=3, frameon=False)
 
     controls = {
-        "dx": slider("shift class 2 → x₁", 0.0, -3.0, 3.0, 0.25, readout_format=".2f"),
-        "dy": slider("shift class 2 → x₂", 0.0, -2.0, 2.5, 0.25, readout_format=".2f"),
-        "radius": slider("radius of class 2", 1.0, 0.3, 1.4, 0.1, readout_format=".1f"),
+        "dx": slider("shift class 2 → x₁", 0.0, -3.0, 3.0, 0.05, readout_format=".2f"),
+        "dy": slider("shift class 2 → x₂", 0.0, -2.0, 2.5, 0.05, readout_format=".2f"),
+        "radius": slider("radius of class 2", 1.0, 0.3, 1.4, 0.05, readout_format=".2f"),
         "mass": slider("mass of class 2", 0.2, 0.05, 0.6, 0.05, readout_format=".2f"),
     }
 
@@ -101,6 +117,9 @@ def make_ova_failure(n: int = 100, seed: int = 0, T: int = 20_000, eta: float = 
         c = ex.controls
         X, y = three_balls(n, seed, shift=(c["dx"].value, c["dy"].value),
                            radius2=c["radius"].value, mass2=c["mass"].value)
+        for d in discs:
+            d.set_center((c2[0] + c["dx"].value, c2[1] + c["dy"].value))
+            d.set_radius(c["radius"].value)
         yi = y - 1
         ova = one_vs_all(X, y, erm_halfspace_2d)
         dec = ova.decide(X)
@@ -139,9 +158,38 @@ def make_ova_failure(n: int = 100, seed: int = 0, T: int = 20_000, eta: float = 
         titleL.set_text(f"one-vs-all, ERM halfspaces: class-2 error {100 * st['ova_class2_error']:.0f}%")
         titleR.set_text(f"linear multiclass predictor: class-2 error {100 * st['linear_class2_error']:.0f}%")
 
-    return _frozen(Explorer(fig, controls, update, layout_rows=[["dx", "dy"], ["radius", "mass"]],
-                            title="Example 17.1: where one-vs-all loses the middle class",
-                            css_class="kml-ova-failure"))
+    ex = Explorer(fig, controls, update, layout_rows=[["dx", "dy"], ["radius", "mass"]],
+                  title="Example 17.1: where one-vs-all loses the middle class",
+                  css_class="kml-ova-failure")
+
+    def press(ev):
+        for ax in (axL, axR):
+            if ex.drag.inside(ax, ev):
+                centre = c2 + [controls["dx"].value, controls["dy"].value]
+                p = ex.drag.xy(ax, ev)
+                rho = float(np.hypot(*(p - centre))) / controls["radius"].value
+                if abs(rho - 1.0) <= 0.15:          # on the rim: resize
+                    return ("resize", ax)
+                if rho < 1.0:                        # inside: move
+                    return ("move", ax, p - centre)
+        return None
+
+    def move(token, ev):
+        ax = token[1]
+        p = ex.drag.xy(ax, ev)
+        if token[0] == "resize":
+            centre = c2 + [controls["dx"].value, controls["dy"].value]
+            r = controls["radius"]
+            r.value = float(np.clip(_on_step(float(np.hypot(*(p - centre))), r.step), r.min, r.max))
+            return
+        dx, dy = (_on_step(v, controls["dx"].step) for v in p - token[2] - c2)
+        with ex.hold():
+            for name, v in (("dx", dx), ("dy", dy)):
+                s_ = controls[name]
+                s_.value = float(np.clip(v, s_.min, s_.max))
+
+    Drag(ex, press, move)
+    return ex
 
 
 # ---------------------------------------------------------------------------------------

@@ -11,7 +11,8 @@ import numpy as np
 
 from ..datasets import ocr_words
 from ..plots import OKABE_ITO, figure
-from ..plots.ch05 import LETTERS, plot_transitions, plot_viterbi_table, plot_word
+from ..plots.ch05 import (LETTERS, plot_transitions, plot_viterbi_table, plot_word, set_word_labels,
+                          viterbi_overlay)
 from ..structured import letter_error, predict, structured_sgd, unary_scores, viterbi
 from ._base import Explorer, int_slider, slider
 
@@ -52,6 +53,8 @@ def make_viterbi_trace(model=None, data=None, n_words: int = 10, noise: float = 
     controls = {"word": int_slider("word", 0, 0, len(data.X) - 1),
                 "tau": int_slider("step τ", 1, 1, len(data.X[0]) + 1)}
 
+    cur: dict = {}
+
     def update(ex):
         i = ex.controls["word"].value
         x, truth = data.X[i], data.y[i]
@@ -64,19 +67,35 @@ def make_viterbi_trace(model=None, data=None, n_words: int = 10, noise: float = 
                 tau_ctl.value = r + 1
             ex._busy = False
         tau = tau_ctl.value
-        res = viterbi(unary_scores(x, model.W_unary), model.W_pair)
+        if cur.get("word") != i:
+            cur["word"] = i
+            cur["res"] = viterbi(unary_scores(x, model.W_unary), model.W_pair)
+        res = cur["res"]
         done = tau == r + 1
         col = min(tau, r) - 1
         prefix_best = [LETTERS[int(np.argmax(res.M[:, c]))] for c in range(col + 1)]
         shown = res.labels if done else prefix_best + [""] * (r - col - 1)
-        _redraw_word(ax_img, x, shape, shown, truth if done else None)
+        if cur.get("drawn") != i:
+            # a new word: draw both panels from scratch (new image, ticks, limits)
+            cur["drawn"] = i
+            _redraw_word(ax_img, x, shape, shown, truth if done else None)
+            ax_tab.clear()
+            _, cur["im"] = plot_viterbi_table(res.M, res.backpointers, col,
+                                              labels=res.labels if done else None, ax=ax_tab)
+            cur["overlay"] = list(ax_tab.patches) + list(ax_tab.texts) + list(ax_tab.lines)
+            ax_tab.set_title("M[s, τ] − max over s (yellow = best); arrows: I[s, τ] of the 5 best cells",
+                             fontsize=9)
+        else:
+            # same word, new τ: update the artists that move with τ
+            rel = res.M - res.M.max(axis=0, keepdims=True)
+            cur["im"].set_data(np.where(np.arange(r)[None, :] <= col, rel, np.nan))
+            for a in cur["overlay"]:
+                a.remove()
+            cur["overlay"] = viterbi_overlay(ax_tab, res.M, res.backpointers, col,
+                                             res.labels if done else None)
+            set_word_labels(ax_img, shown, truth if done else None)
         ax_img.set_title("decoded word (backtracked)" if done else
                          "best last letter of each prefix so far", fontsize=10)
-        ax_tab.clear()
-        plot_viterbi_table(res.M, res.backpointers, col, labels=res.labels if done else None,
-                           ax=ax_tab)
-        ax_tab.set_title("M[s, τ] − max over s (yellow = best); arrows: I[s, τ] of the 5 best cells",
-                         fontsize=9)
         best = int(np.argmax(res.M[:, col]))
         ex.state.update(word=data.words[i], truth=np.asarray(truth), labels=res.labels,
                         tau=tau, r=r, backtracked=done, column=res.M[:, col].copy(),

@@ -13,6 +13,7 @@ from .. import ranking as R
 from ..plots import OKABE_ITO, figure, label_axes
 from ..plots.ch06 import ITEM_NAMES, RELEVANCE_COLORS, legend_with_grades, ranked_list_data
 from ._base import Explorer, int_slider, slider
+from ._drag import Drag
 
 __all__ = ["DEFAULT_RELEVANCE", "DEFAULT_SCORES", "make_ranking_explorer"]
 
@@ -27,6 +28,9 @@ def _fmt_perm(p) -> str:
 
 def make_ranking_explorer(y_true=None, scores=None, k: int = 3) -> Explorer:
     """Move each item's predicted score and watch π(y'), the Kendall-tau, 0–1 and NDCG losses.
+
+    Drag a bar sideways to move its item to another rank (the scores are permuted so
+    that the new order holds); the score sliders do the same from the keyboard.
 
     Controls: ``s0`` … ``s{r-1}`` (predicted score of item A, B, …), ``k`` (top-k of
     the NDCG discount), ``ideal`` (button: set the scores to the true relevances).
@@ -48,7 +52,8 @@ def make_ranking_explorer(y_true=None, scores=None, k: int = 3) -> Explorer:
             label=r"discount $1/\log_2(1+\mathrm{rank})$ (scaled)")
     from matplotlib.patches import Rectangle
 
-    shade = Rectangle((r + 0.5, 0), 0, top * 1.6, color=OKABE_ITO["grey"], alpha=0.2, lw=0,
+    # the shade stops below the legend, so that moving it never repaints the legend
+    shade = Rectangle((r + 0.5, 0), 0, top * 1.12, color=OKABE_ITO["grey"], alpha=0.2, lw=0,
                       zorder=0,
                       label="ignored (beyond top k)")
     ax.add_patch(shade)
@@ -96,6 +101,29 @@ def make_ranking_explorer(y_true=None, scores=None, k: int = 3) -> Explorer:
                 ex.controls[f"s{i}"].value = float(y_true[i]) / max(4.0, float(y_true.max()))
 
     ideal_btn.on_click(set_ideal)
+
+    def press(ev):
+        if not ex.drag.inside(ax, ev):
+            return None
+        pos = int(np.clip(round(float(ex.drag.xy(ax, ev)[0])), 1, r))
+        return int(ex.state["order"][pos - 1])          # the item under the pointer
+
+    def move(item, ev):
+        target = int(np.clip(round(float(ex.drag.xy(ax, ev)[0])), 1, r))
+        order = [int(j) for j in ex.state["order"]]
+        if order.index(item) == target - 1:
+            return
+        order.remove(item)
+        order.insert(target - 1, item)
+        s = np.array([ex.controls[f"s{i}"].value for i in range(r)])
+        ranked = np.sort(s)[::-1]
+        if len(np.unique(ranked)) < r:      # ties: spread the scores so the order is strict
+            ranked = np.round(np.linspace(0.9, 0.1, r), 2)
+        with ex.hold():
+            for pos_, j in enumerate(order):
+                ex.controls[f"s{j}"].value = float(ranked[pos_])
+
+    Drag(ex, press, move)
     ex.controls["ideal"] = ideal_btn
     ex.children = ex.children[:-2] + (ideal_btn,) + ex.children[-2:]
     return ex

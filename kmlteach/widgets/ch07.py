@@ -18,6 +18,7 @@ from ..plots.ch07 import example_scores, labelling_axes, scatter_strip, set_labe
 from ..ranking.bipartite import _delta
 from ..ranking import MEASURES, bipartite_most_violating
 from ._base import Explorer, int_slider, slider
+from ._drag import Drag
 
 __all__ = ["make_pr_explorer", "make_violating_explorer", "confusion_table_html"]
 
@@ -36,6 +37,9 @@ def confusion_table_html(a, b, c, d) -> str:
 def make_pr_explorer(y_score=None, y_true=None, theta: float = 0.0, k: int = 5) -> Explorer:
     """Slide the threshold θ and the cut-off k; watch (a, b, c, d), P, R, F₁ and the curves.
 
+    Click a point of the PR or ROC curve to set θ to its threshold, or click/drag on
+    the score strip to put θ there; the θ slider does the same from the keyboard.
+
     Controls: ``theta`` (predict +1 iff score ≥ θ), ``k``.
     State: ``theta``, ``counts`` (a, b, c, d), ``precision``, ``recall``, ``f1``,
     ``specificity``, ``zero_one``, ``k``, ``precision_at_k``, ``recall_at_k``.
@@ -51,19 +55,21 @@ def make_pr_explorer(y_score=None, y_true=None, theta: float = 0.0, k: int = 5) 
     lo, hi = y_score.min() - 0.3, y_score.max() + 0.3
     from matplotlib.patches import Rectangle
 
-    shade = Rectangle((0, -0.5), 0, 2, color=OKABE_ITO["orange"], alpha=0.18, lw=0,
+    # shade and θ line stop below the legend, so that moving them never repaints it
+    shade = Rectangle((0, -0.5), 0, 1.75, color=OKABE_ITO["orange"], alpha=0.18, lw=0,
                       label="predicted +1 (score ≥ θ)")
     ax_s.add_patch(shade)
-    theta_line = ax_s.axvline(0.0, color=OKABE_ITO["black"], lw=2)
+    theta_line = ax_s.axvline(0.0, ymax=0.78, color=OKABE_ITO["black"], lw=2)
     topk = ax_s.scatter([], [], s=150, facecolors="none", edgecolors=OKABE_ITO["green"], lw=1.6,
                         label="top k", zorder=4)
     ax_s.set_xlim(lo, hi)
-    ax_s.set_ylim(-0.5, 1.6)
+    ax_s.set_ylim(-0.5, 1.75)
     ax_s.set_yticks([0, 1], ["y = −1", "y = +1"])
     ax_s.legend(fontsize=7.5, loc="upper left", ncol=2)
     label_axes(ax_s, "score y'", "", "scores and threshold θ")
 
-    p, r, _ = M.precision_recall_curve(y_score, y_true)
+    _pr = M.precision_recall_curve(y_score, y_true)
+    p, r = _pr[0], _pr[1]
     ax_pr.step(r, p, where="post", color=OKABE_ITO["blue"], lw=2)
     ax_pr.axhline(np.mean(y_true > 0), color=OKABE_ITO["grey"], ls=":", lw=1.2)
     (pr_pt,) = ax_pr.plot([], [], "o", ms=10, color=OKABE_ITO["vermillion"], label="θ")
@@ -74,7 +80,8 @@ def make_pr_explorer(y_score=None, y_true=None, theta: float = 0.0, k: int = 5) 
     ax_pr.legend(fontsize=7.5, loc="lower left")
     label_axes(ax_pr, "recall", "precision", "PR curve")
 
-    fpr, tpr, _ = M.roc_curve(y_score, y_true)
+    _roc = M.roc_curve(y_score, y_true)
+    fpr, tpr = _roc[0], _roc[1]
     ax_roc.plot(fpr, tpr, color=OKABE_ITO["blue"], lw=2)
     ax_roc.plot([0, 1], [0, 1], ":", color=OKABE_ITO["grey"], lw=1.2)
     (roc_pt,) = ax_roc.plot([], [], "o", ms=10, color=OKABE_ITO["vermillion"])
@@ -119,8 +126,33 @@ def make_pr_explorer(y_score=None, y_true=None, theta: float = 0.0, k: int = 5) 
             f"top k = {kk}: precision@k = <b>{st['precision_at_k']:.3f}</b> &nbsp; "
             f"recall@k = <b>{st['recall_at_k']:.3f}</b></div></div>")
 
-    return Explorer(fig, controls, update, layout_rows=[["theta", "k"]],
-                    title="Precision/recall trade-off", css_class="kml-pr-explorer")
+    ex = Explorer(fig, controls, update, layout_rows=[["theta", "k"]],
+                  title="Precision/recall trade-off", css_class="kml-pr-explorer")
+    # curve points and the threshold that produces each (θ = that score: predict +1 iff ≥ θ)
+    pr_thr = np.r_[_pr[2], np.inf]
+    roc_thr = _roc[2]
+
+    def set_theta(th):
+        s_ = controls["theta"]
+        s_.value = float(np.clip(th, s_.min, s_.max))
+
+    def press(ev):
+        for ax, xs, ys_, thr in ((ax_pr, _pr[1], _pr[0], pr_thr), (ax_roc, _roc[0], _roc[1], roc_thr)):
+            if ex.drag.inside(ax, ev):
+                j = ex.drag.nearest(ax, np.c_[xs, ys_], ev, radius=25)
+                if j is not None:
+                    set_theta(thr[j] if np.isfinite(thr[j]) else controls["theta"].max)
+                return None
+        if ex.drag.inside(ax_s, ev):
+            set_theta(round(float(ex.drag.xy(ax_s, ev)[0]), 2))
+            return "strip"
+        return None
+
+    def move(_token, ev):
+        set_theta(round(float(ex.drag.xy(ax_s, ev)[0]), 2))
+
+    Drag(ex, press, move)
+    return ex
 
 
 def make_violating_explorer(y_score=None, y_true=None, measure: str = "f1", scale: float = 1.0,

@@ -40,6 +40,7 @@ def make_angle_demo(X, y, angle: float = 30.0, lim: float = 3.5) -> Explorer:
         line.set_data(*hyperplane_segment(w, 0.0, (-lim, lim), (-lim, lim)))
         wrong.set_offsets(X[bad] if bad.any() else np.zeros((0, 2)))
         arrow.xy = tuple(1.5 * w)
+        arrow.stale = True  # attribute assignment: tell the renderer it moved
         ex.state.update(angle=a, w=w, mistakes=int(bad.sum()))
         ex.set_readout(f"w = ({w[0]:+.2f}, {w[1]:+.2f}) &nbsp; points on the wrong side: "
                        f"<b>{int(bad.sum())}</b> of {len(y)}")

@@ -1,0 +1,131 @@
+"""Direct manipulation of a widget's figure: mouse presses, drags and releases.
+
+`ipyevents <https://github.com/mwcraig/ipyevents>`_ on the explorer's ``Image`` sends
+DOM mouse events to the kernel with ``dataX``/``dataY`` in the PNG's own pixels (y
+pointing down, display scaling removed), which map to data coordinates through
+``ax.transData.inverted()`` because the PNG is the canvas at the figure's dpi.
+
+Moves are throttled in the browser (``wait`` ms) and coalesced in the kernel: a move
+only records the pointer; the redraw runs from the event loop, once for all the moves
+that arrived meanwhile, so a slow update never builds a queue. Without a running
+event loop (tests, scripts) the redraw happens at once. Tests drive gestures with
+:meth:`Drag.handle` and dicts shaped like ipyevents' (``{"type": "mousedown",
+"dataX": ..., "dataY": ...}``); :meth:`Drag.event` builds them from data coordinates.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any, Callable
+
+import numpy as np
+
+__all__ = ["Drag"]
+
+
+class Drag:
+    """Mouse gestures on ``explorer.image``.
+
+    Parameters
+    ----------
+    explorer : Explorer
+    on_press : callable(event) -> token or None
+        Called on mouse-down; a non-None token starts a drag.
+    on_move : callable(token, event), optional
+        Called with the latest pointer position while dragging (coalesced).
+    on_release : callable(token, event), optional
+        Called on mouse-up (or when the pointer leaves the image) after the last move.
+    wait : int
+        Browser-side throttle of mouse-move events, in milliseconds.
+    """
+
+    def __init__(self, explorer, on_press: Callable[[dict], Any],
+                 on_move: Callable[[Any, dict], None] | None = None,
+                 on_release: Callable[[Any, dict], None] | None = None, wait: int = 20):
+        self.ex = explorer
+        self.on_press, self.on_move, self.on_release = on_press, on_move, on_release
+        self.token: Any = None
+        self.pending: dict | None = None
+        self.scheduled = False
+        self.moves_seen = 0
+        self.moves_drawn = 0
+        explorer.drag = self
+        explorer.image.add_class("kml-draggable")
+        try:
+            from ipyevents import Event
+        except ImportError:  # the widget still works with its controls
+            self.events = []
+            return
+        buttons = Event(source=explorer.image, prevent_default_action=True,
+                        watched_events=["mousedown", "mouseup", "mouseleave"])
+        moves = Event(source=explorer.image, prevent_default_action=True, wait=wait,
+                      throttle_or_debounce="throttle", watched_events=["mousemove"])
+        buttons.on_dom_event(self.handle)
+        moves.on_dom_event(self.handle)
+        self.events = [buttons, moves]
+
+    # -- coordinates ---------------------------------------------------------------------
+    def xy(self, ax, ev: dict) -> np.ndarray:
+        """Data coordinates of the event in ``ax``."""
+        h = self.ex.fig.bbox.height
+        return ax.transData.inverted().transform((float(ev["dataX"]), h - float(ev["dataY"])))
+
+    def pixels(self, ax, pts) -> np.ndarray:
+        """Display pixels (y up) of data points ``pts`` (n, 2) in ``ax``."""
+        return ax.transData.transform(np.asarray(pts, dtype=float).reshape(-1, 2))
+
+    def nearest(self, ax, pts, ev: dict, radius: float = 12.0) -> int | None:
+        """Index of the point of ``pts`` closest to the event, if within ``radius`` pixels."""
+        pts = np.asarray(pts, dtype=float).reshape(-1, 2)
+        if not len(pts):
+            return None
+        h = self.ex.fig.bbox.height
+        d = np.hypot(*(self.pixels(ax, pts) - [float(ev["dataX"]), h - float(ev["dataY"])]).T)
+        i = int(np.argmin(d))
+        return i if d[i] <= radius else None
+
+    def inside(self, ax, ev: dict) -> bool:
+        h = self.ex.fig.bbox.height
+        return bool(ax.bbox.contains(float(ev["dataX"]), h - float(ev["dataY"])))
+
+    def event(self, ax, x: float, y: float, type: str = "mousedown", **kw) -> dict:
+        """An ipyevents-like event at data point (x, y) of ``ax`` (for tests)."""
+        px, py = self.pixels(ax, [[x, y]])[0]
+        return {"type": type, "dataX": float(px), "dataY": float(self.ex.fig.bbox.height - py), **kw}
+
+    # -- dispatch ------------------------------------------------------------------------
+    def handle(self, ev: dict) -> None:
+        kind = ev.get("type")
+        if kind == "mousedown":
+            self.flush()
+            self.token = self.on_press(ev)
+        elif kind == "mousemove":
+            if self.token is None or self.on_move is None:
+                return
+            self.moves_seen += 1
+            self.pending = ev
+            self._schedule()
+        elif kind in ("mouseup", "mouseleave"):
+            self.flush()
+            if self.token is not None and self.on_release is not None:
+                self.on_release(self.token, ev)
+            self.token = None
+
+    def _schedule(self) -> None:
+        if self.scheduled:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            self.flush()
+            return
+        self.scheduled = True
+        loop.call_soon(self.flush)
+
+    def flush(self) -> None:
+        """Apply the latest pending move (if any)."""
+        self.scheduled = False
+        ev, self.pending = self.pending, None
+        if ev is not None and self.token is not None and self.on_move is not None:
+            self.moves_drawn += 1
+            self.on_move(self.token, ev)

@@ -1,0 +1,171 @@
+"""Direct manipulation: mouse gestures (as ipyevents delivers them) change the state the
+same way the keyboard-accessible controls do, and moves are coalesced.
+
+Events are built with ``ex.drag.event(ax, x, y, type)`` from *data* coordinates, so
+the tests also exercise the pixel -> data mapping (``transData.inverted()`` on the
+PNG's pixels, y pointing down).
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+import numpy as np
+import pytest
+
+from kmlteach import metrics as M
+from kmlteach.plots.ch07 import example_scores
+from test_widgets_blit import assert_same_as_full_redraw
+
+
+def gesture(ex, ax, path, last="mouseup"):
+    """Press at path[0], move through path[1:], release at the last point."""
+    d = ex.drag
+    d.handle(d.event(ax, *path[0], "mousedown"))
+    for p in path[1:]:
+        d.handle(d.event(ax, *p, "mousemove"))
+    d.handle(d.event(ax, *path[-1], last))
+
+
+def test_pixel_mapping_round_trips():
+    from kmlteach.widgets.ch01 import make_margin_explorer
+
+    ex = make_margin_explorer()
+    ax = ex.fig.axes[0]
+    ev = ex.drag.event(ax, 1.25, -0.5)
+    assert 0 <= ev["dataX"] <= ex.fig.bbox.width and 0 <= ev["dataY"] <= ex.fig.bbox.height
+    assert np.allclose(ex.drag.xy(ax, ev), [1.25, -0.5])
+    # y points down in the PNG: a larger x2 is higher up, i.e. a smaller dataY
+    assert ex.drag.event(ax, 1.25, 2.0)["dataY"] < ev["dataY"]
+
+
+def test_ch01_drag_a_point():
+    from kmlteach.widgets.ch01 import make_margin_explorer
+
+    ex = make_margin_explorer()
+    ax = ex.fig.axes[0]
+    X0 = ex.state["X"].copy()
+    margin0 = ex.state["margin"]
+    gesture(ex, ax, [X0[4], (-0.2, 0.9), (-0.1, 1.0)])
+    assert ex.controls["point"].value == 4          # pressing selected it
+    assert np.allclose(ex.state["X"][4], (-0.1, 1.0))
+    assert np.allclose(ex.state["X"][np.arange(12) != 4], X0[np.arange(12) != 4])
+    assert (ex.controls["x1"].value, ex.controls["x2"].value) == (-0.1, 1.0)  # sliders follow
+    assert ex.state["margin"] != margin0
+    assert_same_as_full_redraw(ex, "after a drag")
+
+
+def test_ch01_press_on_empty_space_moves_nothing():
+    from kmlteach.widgets.ch01 import make_margin_explorer
+
+    ex = make_margin_explorer()
+    X0 = ex.state["X"].copy()
+    gesture(ex, ex.fig.axes[0], [(2.9, 2.9), (0.0, 0.0)])
+    assert np.array_equal(ex.state["X"], X0)
+
+
+def test_ch04_drag_and_resize_the_class2_disc():
+    from kmlteach.widgets.ch04 import CLASS2_CENTRE, make_ova_failure
+
+    ex = make_ova_failure()
+    axL = ex.fig.axes[0]
+    cx, cy = CLASS2_CENTRE
+    gesture(ex, axL, [(cx + 0.2, cy), (cx + 1.2, cy + 0.5), (cx + 1.7, cy + 1.0)])
+    assert (ex.controls["dx"].value, ex.controls["dy"].value) == (1.5, 1.0)
+    assert np.allclose(ex.state["X"][ex.state["y"] == 2].mean(axis=0), (cx + 1.5, cy + 1.0), atol=0.35)
+    # the rim (radius 1 from the moved centre) resizes
+    gesture(ex, axL, [(cx + 1.5 + 1.0, cy + 1.0), (cx + 1.5 + 0.6, cy + 1.0)])
+    assert ex.controls["radius"].value == pytest.approx(0.6)
+    pts = ex.state["X"][ex.state["y"] == 2]
+    assert np.max(np.hypot(*(pts - (cx + 1.5, cy + 1.0)).T)) <= 0.6 + 1e-9
+    assert_same_as_full_redraw(ex, "after a drag")
+
+
+def test_ch02_click_adds_and_removes_points():
+    from kmlteach.widgets.ch02 import make_boundary_explorer
+
+    ex = make_boundary_explorer()
+    ax = ex.fig.axes[0]
+    m = len(ex.state["y"])
+    ex.controls["add"].value = -1.0
+    gesture(ex, ax, [(2.3, -1.4)])
+    assert len(ex.state["y"]) == m + 1 and ex.state["y"][-1] == -1.0
+    assert np.allclose(ex.state["X"][-1], (2.3, -1.4), atol=0.02)
+    assert len(ex.state["alpha"]) == m + 1
+    first = ex.state["X"][0].copy()
+    gesture(ex, ax, [first])
+    assert len(ex.state["y"]) == m
+    assert not np.any(np.all(ex.state["X"] == first, axis=1))
+    assert_same_as_full_redraw(ex, "after clicks")
+    ex.controls["reset"].click()
+    assert len(ex.state["y"]) == m
+
+
+def test_ch06_drag_a_bar_to_another_rank():
+    from kmlteach.widgets.ch06 import make_ranking_explorer
+
+    ex = make_ranking_explorer()
+    ax = ex.fig.axes[0]
+    order0 = [int(j) for j in ex.state["order"]]
+    scores0 = sorted(ex.state["scores"])
+    gesture(ex, ax, [(1, 0.5), (2.6, 0.5), (4.1, 0.5)])
+    order = [int(j) for j in ex.state["order"]]
+    expect = order0[1:4] + [order0[0]] + order0[4:]
+    assert order == expect
+    assert sorted(ex.state["scores"]) == scores0      # the same scores, permuted
+    assert_same_as_full_redraw(ex, "after a drag")
+
+
+def test_ch07_click_the_pr_curve_sets_the_threshold():
+    from kmlteach.widgets.ch07 import make_pr_explorer
+
+    ex = make_pr_explorer()
+    ax_s, ax_pr, ax_roc = ex.fig.axes[:3]
+    p, r, thr = M.precision_recall_curve(*example_scores())
+    j = len(thr) // 3
+    gesture(ex, ax_pr, [(r[j] + 0.004, p[j] - 0.004)])
+    assert ex.state["theta"] == pytest.approx(thr[j])
+    assert ex.state["recall"] == pytest.approx(r[j]) and ex.state["precision"] == pytest.approx(p[j])
+    fpr, tpr, rthr = M.roc_curve(*example_scores())
+    k = len(rthr) // 2
+    gesture(ex, ax_roc, [(fpr[k], tpr[k])])
+    assert ex.state["theta"] == pytest.approx(rthr[k])
+    gesture(ex, ax_s, [(0.5, 0.5), (-0.3, 0.5)])
+    assert ex.state["theta"] == pytest.approx(-0.3)
+    assert_same_as_full_redraw(ex, "after clicks")
+
+
+def test_moves_are_coalesced_inside_an_event_loop():
+    """Three moves queued before the loop runs give one redraw, at the last position."""
+    from kmlteach.widgets.ch01 import make_margin_explorer
+
+    ex = make_margin_explorer()
+    ax = ex.fig.axes[0]
+    d = ex.drag
+    X0 = ex.state["X"].copy()
+
+    async def burst():
+        d.handle(d.event(ax, *X0[0], "mousedown"))
+        for x in (0.1, 0.2, 0.3):
+            d.handle(d.event(ax, x, 0.0, "mousemove"))
+        assert d.moves_drawn == 0 and d.scheduled
+        await asyncio.sleep(0)
+        await asyncio.sleep(0)
+
+    asyncio.run(burst())
+    assert d.moves_seen == 3 and d.moves_drawn == 1
+    assert np.allclose(ex.state["X"][0], (0.3, 0.0))
+    d.handle(d.event(ax, 0.3, 0.0, "mouseup"))
+    assert d.token is None
+
+
+def test_drag_events_are_wired_to_the_image():
+    from kmlteach.widgets.ch01 import make_margin_explorer
+
+    ex = make_margin_explorer()
+    assert ex.drag.events, "ipyevents is not installed"
+    kinds = {k for e in ex.drag.events for k in e.watched_events}
+    assert {"mousedown", "mousemove", "mouseup"} <= kinds
+    assert all(e.source is ex.image for e in ex.drag.events)
+    moves = [e for e in ex.drag.events if "mousemove" in e.watched_events][0]
+    assert moves.throttle_or_debounce == "throttle" and moves.wait > 0
