@@ -173,3 +173,29 @@ def test_bad_data():
         papaya(0)
     with pytest.raises(ValueError, match="noise"):
         papaya(10, noise=0.7)
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+@settings(max_examples=30)
+@given(st.integers(4, 40), st.integers(1, 3), st.sampled_from(["gini", "entropy", "error"]),
+       st.integers(0, 2**32 - 1))
+def test_property_depth_never_hurts_training_fit_and_pruning_never_hurts_validation(m, d, crit, seed):
+    rng = np.random.default_rng(seed)
+    X = rng.integers(0, 5, size=(m, d)).astype(float)        # ties and repeated rows
+    y = rng.integers(0, 3, size=m)
+    y[:2] = [0, 1]
+    errors = [np.mean(decision_tree(X, y, max_depth=k, criterion=crit).predict(X) != y) for k in range(6)]
+    assert all(a >= b - 1e-12 for a, b in zip(errors, errors[1:]))   # a split never adds mistakes
+    full = decision_tree(X, y, criterion=crit)
+    # a full tree errs only on rows whose copies carry different labels
+    keys = [tuple(r) for r in X]
+    fixable = sum(1 for i in range(m) if len({y[j] for j in range(m) if keys[j] == keys[i]}) == 1)
+    assert np.sum(full.predict(X) == y) >= fixable
+    Xv = rng.integers(0, 5, size=(m, d)).astype(float)
+    yv = rng.integers(0, 3, size=m)
+    pruned = prune(full, Xv, yv)
+    assert np.sum(pruned.predict(Xv) != yv) <= np.sum(full.predict(Xv) != yv)
+    assert pruned.n_leaves <= full.n_leaves

@@ -40,8 +40,8 @@ from kmlteach.datasets import moons
 from kmlteach.ensembles import (adaboost, bagging, decision_stump, decision_tree, papaya, prune,
                                 random_forest, toy_example)
 from kmlteach.plots import OKABE_ITO, figure, label_axes
-from kmlteach.plots.ch08 import (bagging_curves, plot_adaboost_bounds, plot_signed_regions,
-                                 plot_stump, plot_weighted_points, ridge_classifier, show)
+from kmlteach.plots.ch08 import (plot_signed_regions, plot_stump, plot_weighted_points,
+                                 ridge_classifier, show)
 
 SEED = 0
 rng = np.random.default_rng(SEED)
