@@ -168,6 +168,8 @@ def replace_widget_views(nb, binder_url: str | None = None) -> int:
     Drops ``metadata.widgets`` afterwards, so no page tries to load the widget manager.
     Returns the number of widgets replaced.
     """
+    from nbformat import from_dict
+
     n = 0
     for cell in nb.get("cells", []):
         if cell.get("cell_type") != "code" or not widget_model_ids(cell):
@@ -176,7 +178,7 @@ def replace_widget_views(nb, binder_url: str | None = None) -> int:
         for out in cell.get("outputs", []):
             view = (out.get("data") or {}).get(WIDGET_VIEW)
             if view:
-                new.extend(snapshot_outputs(snapshot(nb, view["model_id"]), binder_url))
+                new.extend(from_dict(o) for o in snapshot_outputs(snapshot(nb, view["model_id"]), binder_url))
                 n += 1
             else:
                 new.append(out)
