@@ -61,11 +61,42 @@ class Snapshot:
             items = ", ".join(f"{esc(k)} = <code>{esc(v)}</code>" for k, v in self.controls)
             parts.append(f"<p>Settings: {items}.</p>")
         if self.readout_html:
-            parts.append(f'<div class="kml-readout">{self.readout_html}</div>')
+            parts.append(f'<div class="kml-readout">{accessible_html(self.readout_html)}</div>')
         run = "Run the notebook to move the controls"
         parts.append(f'<p>{run} (<a href="{esc(binder_url)}">launch it on Binder</a>).</p>'
                      if binder_url else f"<p>{run}.</p>")
         return '<div class="kml-snapshot-caption">' + "".join(parts) + "</div>"
+
+
+def _luminance(hex6: str) -> float:
+    def channel(c: float) -> float:
+        return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+
+    r, g, b = (int(hex6[i:i + 2], 16) / 255 for i in (0, 2, 4))
+    return 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b)
+
+
+def readable_color(hex6: str, min_ratio: float = 4.6) -> str:
+    """``hex6`` darkened (same hue) until its contrast on white is at least ``min_ratio``.
+
+    WCAG AA asks 4.5:1 for text; the course's Okabe-Ito vermillion #d55e00 has 3.9:1.
+    """
+    h = hex6.lstrip("#")
+    if len(h) == 3:
+        h = "".join(c * 2 for c in h)
+    rgb = [int(h[i:i + 2], 16) for i in (0, 2, 4)]
+    for _ in range(100):
+        cur = "".join(f"{v:02x}" for v in rgb)
+        if 1.05 / (_luminance(cur) + 0.05) >= min_ratio:
+            return "#" + cur
+        rgb = [int(v * 0.95) for v in rgb]
+    return "#000000"
+
+
+def accessible_html(fragment: str) -> str:
+    """Readout HTML with every inline text colour made readable on white."""
+    return re.sub(r"(?<![-\w])(color\s*:\s*)#([0-9a-fA-F]{6}|[0-9a-fA-F]{3})\b",
+                  lambda m: m.group(1) + readable_color(m.group(2)), fragment or "")
 
 
 def _text(fragment: str) -> str:
