@@ -35,7 +35,7 @@ def exercise_rows(book, chapter) -> list[tuple[str, str, int, str]]:
     rows = []
     for e in chapter.exercises:
         title = getattr(reg.get(e["id"]), "title", "") or ""
-        minutes = e.get("minutes")
+        minutes = e.get("minutes", e.get("estimated_minutes"))
         shown = str(minutes) if minutes else f"{MINUTES_PER_POINT * int(e['points'])} (est.)"
         rows.append((e["id"], title, int(e["points"]), shown))
     return rows
@@ -117,7 +117,7 @@ def home_page(book) -> str:
     if run:
         lines += ["## Running the course", "",
                   f"Every chapter opens on Binder (no installation): [launch the course]"
-                  f"({book.binder_url('notebooks/00-welcome.ipynb')}).", "",
+                  f"({student_binder_url(book, next(c for c in book.chapters if c.ready))}).", "",
                   _repo_links(run.strip(), book), ""]
     src = [s for s in sections.values() if s.lstrip().startswith("| #")]
     tail = readme.split("<!-- /chapter-table -->", 1)[-1].split("\n## ", 1)[0].strip()
