@@ -104,7 +104,7 @@ def home_page(book) -> str:
     intro = "\n".join(ln for ln in intro.splitlines()[1:] if "badge" not in ln).strip()
     sections = {s.split("\n", 1)[0].strip(): s.split("\n", 1)[1] if "\n" in s else ""
                 for s in readme.split("\n## ")[1:]}
-    lines = [f"# {book.title}", "", book.description, "", _repo_links(intro, book), "",
+    lines = [f"# {book.title}", "", _repo_links(intro, book) or book.description, "",
              "## Chapters", "", "| # | Chapter | Sources | Open |", "|---|---|---|---|"]
     for c in book.chapters:
         if c.ready:
