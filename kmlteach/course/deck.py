@@ -158,7 +158,7 @@ def _place_widget(cell) -> None:
     nw, nh = _png_size(pngs[0]["data"]["image/png"])
     if nw / nh < 1.7:
         cell["metadata"]["tags"].append("kml-widget-side")
-        _fit_images(cell, WIDGET_SCALE, BUDGET, WIDTH - 40 - SIDE_CAPTION - 20)
+        _fit_images(cell, WIDGET_SCALE, HEIGHT - 60, WIDTH - 40 - SIDE_CAPTION - 20)
     else:
         caption = sum(_out_height(o, WIDTH) for o in cell["outputs"] if o not in pngs)
         _fit_images(cell, WIDGET_SCALE, BUDGET - caption)
