@@ -69,6 +69,8 @@ def site_notebook(nb, chapter, book):
             continue
         if cell["cell_type"] != "code":
             continue
+        # nbval's markers are for the test suite, not for readers
+        cell["source"] = re.sub(r"(?m)^# NBVAL_[A-Z_]+[ \t]*\n", "", _src(cell))
         if is_solution_cell(cell):
             cell["source"] = strip_solutions(_src(cell))
             cell["outputs"], cell["execution_count"] = [], None
