@@ -6,7 +6,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
 
-.PHONY: lab lab-instructor test execute bench student warmup check-env clean
+.PHONY: lab lab-instructor test execute bench student warmup check-env clean slides site
 
 $(VENV)/.runtime: pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -14,8 +14,9 @@ $(VENV)/.runtime: pyproject.toml
 	$(PY) -m pip install -q -e .
 	touch $@
 
+# the site extra too: tests/test_site.py builds the course site (jupyter-book 1.x) in CI
 $(VENV)/.test: $(VENV)/.runtime pyproject.toml
-	$(PY) -m pip install -q -e ".[test]"
+	$(PY) -m pip install -q -e ".[test,site]"
 	touch $@
 
 # JupyterLab refuses to run as root unless told to (containers, CI machines)
@@ -49,6 +50,15 @@ bench: $(VENV)/.test
 student: $(VENV)/.runtime
 	$(PY) -m kmlteach release --out student
 	touch student/.released
+
+# One reveal.js deck per ready chapter in build/slides/ (offline: reveal.js and MathJax
+# are vendored in kmlteach/course/vendor and copied next to the decks)
+slides: $(VENV)/.test
+	$(PY) -m kmlteach slides --out build/slides
+
+# The static course site in build/site/ (jupyter-book 1.x, offline), decks included
+site: $(VENV)/.test
+	$(PY) -m kmlteach site --out build/site
 
 warmup: $(VENV)/.runtime
 	$(PY) -m kmlteach warmup

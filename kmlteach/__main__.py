@@ -1,4 +1,5 @@
-"""Command line: ``python -m kmlteach warmup | check-env | chapters | execute | release | grade``."""
+"""Command line: ``python -m kmlteach warmup | check-env | chapters | execute | release | grade |
+nbgrader-export | slides | site``."""
 
 from __future__ import annotations
 
@@ -103,6 +104,33 @@ def _cmd_grade(args) -> int:
     return 0
 
 
+def _cmd_slides(args) -> int:
+    from .course import book
+    from .course.slides import apply_to_notebooks
+
+    b = book.load()
+    if args.apply:
+        paths = [b.root / c.notebook for c in b.chapters if c.ready]
+        changed = apply_to_notebooks(paths)
+        print(f"slide metadata written to {len(changed)} of {len(paths)} notebooks")
+        return 0
+    from .course.deck import build_decks
+
+    build_decks(args.out, chapters=args.chapters or None, book=b)
+    return 0
+
+
+def _cmd_site(args) -> int:
+    from .course.site import build_site
+
+    try:
+        build_site(args.out, slides=not args.no_slides)
+    except RuntimeError as err:
+        print(err, file=sys.stderr)
+        return 1
+    return 0
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="python -m kmlteach", description=__doc__)
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -158,6 +186,18 @@ def main(argv=None) -> int:
     p.add_argument("--executor", choices=["local", "dask"], default="local")
     p.add_argument("--scheduler", default=None, help="Dask scheduler address (with --executor dask)")
     p.set_defaults(fn=_cmd_grade)
+
+    p = sub.add_parser("slides", help="write a reveal.js deck per ready chapter (offline), "
+                                      "or --apply slide metadata to the stored notebooks")
+    p.add_argument("chapters", nargs="*", help="chapter ids such as 01 (default: every ready chapter)")
+    p.add_argument("--out", type=Path, default=Path("build/slides"))
+    p.add_argument("--apply", action="store_true",
+                   help="write slide metadata into notebooks/*.ipynb (no execution) instead")
+    p.set_defaults(fn=_cmd_slides)
+    p = sub.add_parser("site", help="build the static course site into build/site (offline)")
+    p.add_argument("--out", type=Path, default=Path("build/site"))
+    p.add_argument("--no-slides", action="store_true", help="leave the decks out of the site")
+    p.set_defaults(fn=_cmd_site)
     args = ap.parse_args(argv)
     try:
         return args.fn(args)

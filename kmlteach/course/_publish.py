@@ -1,0 +1,55 @@
+"""Small text helpers shared by the site and the slide decks."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+__all__ = ["student_path", "student_binder_url", "rewrite_markdown", "split_at_headings"]
+
+_BADGE = re.compile(r"\[!\[([^\]]*)\]\(([^)]*)\)\]\(([^)]*)\)")
+_NB_LINK = re.compile(r"\[([^\]]+)\]\((\d\d-[\w-]+)\.ipynb(#[^)]*)?\)")
+
+
+def student_path(chapter) -> str:
+    """Where Binder's postBuild writes the student version of ``chapter``: ``student/NN-slug.ipynb``."""
+    return f"student/{Path(chapter.notebook).name}"
+
+
+def student_binder_url(book, chapter) -> str:
+    """The Binder link that opens the student version of ``chapter``."""
+    return book.binder_url(student_path(chapter))
+
+
+def rewrite_markdown(text: str, book, chapter, target) -> str:
+    """Prepare a notebook's Markdown for a published page.
+
+    * a Binder badge (a remote image) becomes a text link to the chapter's student
+      version on Binder, so nothing is fetched from the network;
+    * a link to another chapter's notebook ``NN-slug.ipynb`` becomes
+      ``target(stem)`` for a ready chapter, and plain text for a planned one.
+    """
+    text = _BADGE.sub(lambda m: f"[Open this chapter on Binder]({student_binder_url(book, chapter)})",
+                      text)
+    ready = {Path(c.notebook).stem for c in book.chapters if c.ready}
+
+    def link(m):
+        label, stem, anchor = m.group(1), m.group(2), m.group(3) or ""
+        return f"[{label}]({target(stem)}{anchor})" if stem in ready else f"{label} (coming soon)"
+
+    return _NB_LINK.sub(link, text)
+
+
+def split_at_headings(text: str) -> list[str]:
+    """Split Markdown before every level-1/2 heading that is not at its start."""
+    parts, cur = [], []
+    fence = False
+    for line in text.splitlines():
+        if line.strip().startswith("```"):
+            fence = not fence
+        if not fence and re.match(r"#{1,2}\s", line) and any(s.strip() for s in cur):
+            parts.append("\n".join(cur).strip("\n"))
+            cur = []
+        cur.append(line)
+    parts.append("\n".join(cur).strip("\n"))
+    return [p for p in parts if p.strip()]

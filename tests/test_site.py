@@ -1,0 +1,280 @@
+"""The static course site (``make site``): built offline, complete, solution-free, accessible.
+
+One build of the whole site (jupyter-book 1.x, ~15-20 s on 2 cores) is shared by the
+tests of this module. They check that
+
+* every ready chapter of ``book.toml`` has a page (and a deck), and no planned one;
+* every internal link and ``#anchor`` of every page resolves (our own crawler over the
+  built files: LinkChecker needs a world-readable tree and drops to ``nobody`` as root);
+* no line of any exercise solution appears anywhere on the site (pages, downloads,
+  sources, search index), a check that is shown to fire on the instructor notebooks;
+* nothing is loaded from the network; MathJax is the local copy and renders;
+* an axe-core scan in Debian's Chromium reports no serious or critical violation on
+  any page (skipped only where ``/usr/bin/chromium`` is absent).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import html
+import http.server
+import json
+import os
+import re
+import shutil
+import tempfile
+import threading
+import urllib.parse
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+from kmlteach.course import book as _book
+from kmlteach.course.release import BEGIN, END
+
+ROOT = Path(__file__).resolve().parent.parent
+CHROMIUM = "/usr/bin/chromium"
+B = _book.load()
+READY = [c for c in B.chapters if c.ready]
+
+
+@pytest.fixture(scope="module")
+def site():
+    pytest.importorskip("jupyter_book")
+    from kmlteach.course.site import build_site
+
+    tmp = Path(tempfile.mkdtemp(prefix="kml-site-"))
+    try:
+        out = build_site(tmp / "site", tmp / "src", book=B, verbose=False)
+        yield out
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _pages(site: Path) -> list[Path]:
+    return sorted(p for p in site.rglob("*.html") if "_static" not in p.parts)
+
+
+# -- completeness -------------------------------------------------------------------
+
+def test_every_ready_chapter_has_a_page_and_a_deck(site):
+    home = (site / "index.html").read_text(encoding="utf-8")
+    for c in B.chapters:
+        stem = Path(c.notebook).stem
+        page = site / "notebooks" / f"{stem}.html"
+        if c.ready:
+            assert page.exists(), f"chapter {c.id} has no page"
+            text = html.unescape(page.read_text(encoding="utf-8"))
+            assert c.title in text
+            assert f"notebooks/{stem}.html" in home, f"the home page does not link chapter {c.id}"
+            assert (site / "slides" / f"{stem}.slides.html").exists()
+            assert B.binder_url(f"student/{stem}.ipynb").replace("&", "&amp;") in page.read_text(), (
+                f"chapter {c.id}: no Binder link to the student version")
+            assert re.search(r'href="[^"]*_downloads/[^"]*' + re.escape(stem) + r'\.ipynb"', page.read_text()), (
+                f"chapter {c.id}: no download link")
+        else:
+            assert not page.exists(), f"planned chapter {c.id} has a page"
+    for name in ("course-map.html", "instructor-guide.html", "search.html", "searchindex.js"):
+        assert (site / name).exists(), name
+
+
+def test_widgets_are_static_snapshots_with_alt_text(site):
+    for c in READY:
+        text = (site / "notebooks" / f"{Path(c.notebook).stem}.html").read_text(encoding="utf-8")
+        assert "application/vnd.jupyter.widget" not in text, f"chapter {c.id} still has widget views"
+        imgs = re.findall(r"<img[^>]*>", text)
+        assert imgs and all(re.search(r'alt="[^"]{10,}"', i) for i in imgs), f"chapter {c.id}: image without alt"
+        nb = json.loads((ROOT / c.notebook).read_text(encoding="utf-8"))
+        n_widgets = sum("application/vnd.jupyter.widget-view+json" in (o.get("data") or {})
+                        for cell in nb["cells"] for o in cell.get("outputs", []))
+        assert text.count("static snapshot of an interactive widget") >= n_widgets
+
+
+def test_nothing_is_loaded_from_the_network(site):
+    for page in _pages(site):
+        text = page.read_text(encoding="utf-8")
+        remote = [r for r in re.findall(r'<(?:script|img|iframe)[^>]+src="((?:https?:)?//[^"]+)"', text)]
+        remote += [h for h in re.findall(r'<link[^>]+href="((?:https?:)?//[^"]+)"', text)
+                   if "stylesheet" in text[text.find(h) - 200:text.find(h)]]
+        assert not remote, f"{page.relative_to(site)} loads {remote[:3]}"
+    assert (site / "mathjax" / "tex-svg-full.js").exists()
+
+
+# -- links ----------------------------------------------------------------------------
+
+class _Links(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.links: list[str] = []
+        self.ids: set[str] = set()
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        for key in ("id", "name") if tag in ("a",) else ("id",):
+            if a.get(key):
+                self.ids.add(a[key])
+        for key in ("href", "src"):
+            if a.get(key) and tag in ("a", "link", "script", "img", "iframe", "source"):
+                self.links.append(a[key])
+
+
+def _parse(path: Path) -> _Links:
+    p = _Links()
+    p.feed(path.read_text(encoding="utf-8", errors="replace"))
+    return p
+
+
+def test_internal_links_and_anchors_resolve(site):
+    parsed = {p: _parse(p) for p in _pages(site)}
+    broken = []
+    n = 0
+    for page, info in parsed.items():
+        for link in info.links:
+            url = urllib.parse.urlsplit(link)
+            if url.scheme or link.startswith("//") or link.startswith("javascript:"):
+                continue
+            n += 1
+            target = page if not url.path else (page.parent / urllib.parse.unquote(url.path)).resolve()
+            if target.is_dir():
+                target = target / "index.html"
+            if not target.exists():
+                broken.append(f"{page.relative_to(site)} -> {link}")
+                continue
+            frag = url.fragment
+            if frag and not frag.startswith("/") and target.suffix == ".html":
+                ids = parsed[target].ids if target in parsed else _parse(target).ids
+                # browsers try the fragment as written, then percent-decoded (HTML spec)
+                if frag not in ids and urllib.parse.unquote(frag) not in ids:
+                    broken.append(f"{page.relative_to(site)} -> {link} (no anchor)")
+    assert n > 200, f"only {n} internal links found: is the crawler looking at the site?"
+    assert not broken, f"{len(broken)} broken internal links:\n" + "\n".join(broken[:30])
+
+
+# -- no solutions ---------------------------------------------------------------------
+
+def _norm(text: str) -> str:
+    return re.sub(r"\s+", " ", text)
+
+
+def _solution_lines() -> set[str]:
+    """Lines written between the solution markers of the instructor notebooks, minus
+    lines that also occur outside any solution (imports, ``return w``)."""
+    inside, outside = set(), set()
+    for c in READY:
+        nb = json.loads((ROOT / c.notebook).read_text(encoding="utf-8"))
+        for cell in nb["cells"]:
+            src = "".join(cell["source"])
+            flag = False
+            for line in src.splitlines():
+                s = line.strip()
+                if s.startswith(BEGIN):
+                    flag = True
+                    continue
+                if s.startswith(END):
+                    flag = False
+                    continue
+                (inside if flag else outside).add(_norm(s))
+    from kmlteach.exercises import registry
+
+    for ex in registry().values():
+        inside.update(_norm(ln.strip()) for ln in (ex.solution or "").splitlines())
+    return {s for s in inside - outside if len(s) >= 14 and not s.startswith("#")}
+
+
+def _site_text(path: Path) -> str:
+    raw = path.read_text(encoding="utf-8", errors="replace")
+    raw = re.sub(r"data:image/[a-z]+;base64,[A-Za-z0-9+/=]+", "", raw)
+    if path.suffix == ".html":
+        raw = html.unescape(re.sub(r"<[^>]+>", "", raw))
+    elif path.suffix in (".ipynb", ".json", ".js"):
+        raw = raw.replace('\\"', '"').replace("\\n", "\n")
+    return _norm(raw)
+
+
+def test_no_solution_line_appears_anywhere_on_the_site(site):
+    lines = _solution_lines()
+    assert len(lines) > 30, "too few solution lines collected"
+    # the check fires where solutions are: the instructor notebooks' own text
+    instructor = " ".join(_site_text(ROOT / c.notebook) for c in READY)
+    hits = [s for s in lines if s in instructor]
+    assert len(hits) > 0.5 * len(lines)
+    leaks = []
+    for path in site.rglob("*"):
+        if path.is_file() and path.suffix in (".html", ".ipynb", ".js", ".txt", ".md", ".json") \
+                and "mathjax" not in path.parts and "_vendor" not in path.parts:
+            text = _site_text(path)
+            leaks += [f"{path.relative_to(site)}: {s}" for s in lines if s in text]
+    assert not leaks, "solution text on the site:\n" + "\n".join(leaks[:20])
+    assert "BEGIN SOLUTION" not in "".join(_site_text(p) for p in site.rglob("*.html"))
+
+
+# -- the browser: math and accessibility ---------------------------------------------
+
+@contextlib.contextmanager
+def serve(root: Path):
+    """Serve ``root`` over HTTP on 127.0.0.1 (a free port) while the block runs."""
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(root)))
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+
+
+def _axe_scan(site: Path, pages: list[Path]) -> None:
+    from axe_playwright_python.sync_playwright import Axe
+    from playwright.sync_api import sync_playwright
+
+    axe = Axe()
+    found, errors = [], []
+    with sync_playwright() as p, serve(site) as base:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox"])
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.on("requestfailed", lambda r: errors.append(f"request failed: {r.url} {r.failure}")
+                if "ERR_ABORTED" not in (r.failure or "") else None)
+        for path in pages:
+            page.goto(f"{base}/{path.relative_to(site).as_posix()}")
+            page.wait_for_load_state("load")
+            if "notebooks" in path.parts:
+                page.wait_for_function("window.MathJax && MathJax.startup && MathJax.startup.document",
+                                       timeout=30000)
+                page.evaluate("MathJax.startup.promise")
+                assert page.locator("mjx-container").count() > 5, f"{path.name}: no rendered math"
+            for v in axe.run(page).response["violations"]:
+                if v["impact"] in ("serious", "critical"):
+                    node = v["nodes"][0]
+                    found.append(f"{path.relative_to(site)}: {v['id']} ({v['impact']}) {len(v['nodes'])}x, "
+                                 f"e.g. {node['target']}: {node.get('failureSummary', '')[:160]}")
+        browser.close()
+    assert not errors, errors[:5]
+    assert not found, "axe violations:\n" + "\n".join(found)
+
+
+_needs_chromium = pytest.mark.skipif(not os.path.exists(CHROMIUM),
+                                     reason=f"{CHROMIUM} is absent (apt-get install chromium)")
+
+
+@pytest.mark.browser
+@_needs_chromium
+def test_axe_home_map_guide_and_first_chapter(site):
+    """axe-core (2-3 s per page): the generated pages and one chapter page, with math rendered."""
+    pages = [site / "index.html", site / "course-map.html", site / "instructor-guide.html",
+             site / "search.html", site / "notebooks" / f"{Path(READY[1].notebook).stem}.html"]
+    _axe_scan(site, pages)
+
+
+@pytest.mark.slow
+@pytest.mark.browser
+@_needs_chromium
+def test_axe_every_other_chapter_page(site):
+    pages = [site / "notebooks" / f"{Path(c.notebook).stem}.html" for c in READY if c is not READY[1]]
+    _axe_scan(site, pages)
