@@ -49,6 +49,8 @@ class AdaBoostResult:
     stopped : str
         "T rounds", "epsilon = 0 at round t (alpha capped at …)" or
         "epsilon >= 1/2 at round t (round discarded)".
+
+    Source: SL boosting, UML §10.2.
     """
 
     alphas: np.ndarray

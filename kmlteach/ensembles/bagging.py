@@ -41,6 +41,8 @@ class BaggingResult:
         Number of training points with at least one OOB member (those scored).
     n_never_oob : int
         Points in every bootstrap sample, left out of ``oob_error`` (m − n_oob).
+
+    Source: SL bagging.
     """
 
     estimators: tuple

@@ -46,6 +46,8 @@ class ConfidenceBoosting:
     all_fail_bound : (1 − δ₀)^k, the slide's bound on ``all_fail`` (should be < δ/2)
     failure : measured fraction of repetitions in which L′'s choice has error > ε + γ
     eps, gamma, n, sample_size, reps : the simulation's settings
+
+    Source: SL boosting (boosting the confidence).
     """
 
     deltas: np.ndarray

@@ -25,6 +25,8 @@ class RandomForestResult(BaggingResult):
 
     Extra attributes: ``max_features`` (the number of features examined per split),
     ``max_depth`` (None = unlimited), ``criterion``.
+
+    Source: SL random forests, UML §18.3.
     """
 
     max_features: int = 0

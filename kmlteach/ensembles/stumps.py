@@ -43,6 +43,8 @@ class Stump:
         s ∈ {+1, −1}: the label on the side x_j ≤ θ.
     error : float
         Σ_i D_i 1[h(x_i) ≠ y_i] on the training data (the minimum over all stumps).
+
+    Source: SL boosting (decision stumps), UML §10.1.1.
     """
 
     feature: int
@@ -57,7 +59,10 @@ class Stump:
 
 
 def presort(X) -> np.ndarray:
-    """The (d, m) int64 array whose row j sorts the points by feature j (stable)."""
+    """The (d, m) int64 array whose row j sorts the points by feature j (stable).
+
+    Source: SL boosting (the stump search over sorted features).
+    """
     X = check_X(X)
     return np.ascontiguousarray(np.argsort(X, axis=0, kind="stable").T, dtype=np.int64)
 

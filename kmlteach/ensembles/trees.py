@@ -62,6 +62,8 @@ class DecisionTree:
     node_depth : array (n_nodes,)
     criterion : str
     n_features : int
+
+    Source: UML §18.2.
     """
 
     classes: np.ndarray

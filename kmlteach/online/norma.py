@@ -80,6 +80,8 @@ class NormaResult:
     n_terms : int
         Number of terms kept in the final expansion: min(n, budget), or n without a
         budget (a term whose update was 0 counts, with coefficient 0).
+
+    Source: HSS2 §2.2.2, Algorithm 2.1.
     """
 
     coef: np.ndarray

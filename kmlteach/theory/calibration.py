@@ -51,7 +51,10 @@ def _psi(loss: str, z: np.ndarray) -> np.ndarray:
 
 
 def conditional_risk(loss, eta, f):
-    """``C_η(f) = η ψ(f) + (1 − η) ψ(−f)`` (broadcast over ``eta`` and ``f``)."""
+    """``C_η(f) = η ψ(f) + (1 − η) ψ(−f)`` (broadcast over ``eta`` and ``f``).
+
+    Source: HSS2 §2.5.
+    """
     check_choice(loss, "loss", BINARY_LOSSES)
     eta = np.asarray(eta, dtype=float)
     f = np.asarray(f, dtype=float)
@@ -73,7 +76,10 @@ def _golden_min(fun, lo, hi, iters=200):
 
 @dataclass(frozen=True)
 class Calibration:
-    """Result of :func:`calibration`."""
+    """Result of :func:`calibration`.
+
+    Source: HSS2 §2.5, Eq. (2.27).
+    """
     loss: str
     s: float
     c_min: float           # smallest c with (*) on the grid

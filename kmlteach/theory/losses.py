@@ -58,7 +58,10 @@ __all__ = [
 
 
 class LossEval(NamedTuple):
-    """``(value, gradient)``: losses (n,) and ∂l/∂f, of the shape of f."""
+    """``(value, gradient)``: losses (n,) and ∂l/∂f, of the shape of f.
+
+    Source: HSS2 §2.4.
+    """
     value: np.ndarray
     gradient: np.ndarray
 
@@ -80,7 +83,10 @@ def soft_margin(f, y, rho=1.0):
 
 
 def squared_soft_margin(f, y, rho=1.0):
-    """Squared soft-margin loss max(0, ρ − y f)² (differentiable everywhere)."""
+    """Squared soft-margin loss max(0, ρ − y f)² (differentiable everywhere).
+
+    Source: HSS2 §2.4 (loss table).
+    """
     fa, ya = _fy(f, y)
     rho = check_positive(rho, "rho")
     h = np.maximum(0.0, rho - ya * fa)
@@ -110,7 +116,10 @@ def novelty(f, rho=1.0):
 
 
 def epsilon_insensitive(f, y, epsilon=0.1):
-    """ε-insensitive loss max(0, |f − y| − ε) for regression (Vapnik)."""
+    """ε-insensitive loss max(0, |f − y| − ε) for regression (Vapnik).
+
+    Source: HSS2 §2.4 (loss table).
+    """
     fa, ya = _fy(f, y, binary=False)
     eps = check_nonnegative(epsilon, "epsilon")
     r = fa - ya
@@ -118,7 +127,10 @@ def epsilon_insensitive(f, y, epsilon=0.1):
 
 
 def huber(f, y, delta=1.0):
-    """Huber's robust loss: ½r² for |r| ≤ δ, δ(|r| − δ/2) beyond (r = f − y)."""
+    """Huber's robust loss: ½r² for |r| ≤ δ, δ(|r| − δ/2) beyond (r = f − y).
+
+    Source: HSS2 §2.4 (loss table).
+    """
     fa, ya = _fy(f, y, binary=False)
     d = check_positive(delta, "delta")
     r = fa - ya

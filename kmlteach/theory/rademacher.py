@@ -41,7 +41,10 @@ _CHUNK = 1_000_000      # sign entries per block
 
 @dataclass(frozen=True)
 class RademacherEstimate:
-    """Monte-Carlo estimate of E_σ||(1/n) Σ σ_i x_i|| with its standard error and bound."""
+    """Monte-Carlo estimate of E_σ||(1/n) Σ σ_i x_i|| with its standard error and bound.
+
+    Source: HSS2 §2.3.
+    """
     estimate: float
     stderr: float
     bound: float            # √(Σ||x_i||²)/n, resp. √(tr K)/n
