@@ -153,7 +153,9 @@ def nu_axes(ax_plane, ax_frac, path):
                           zorder=5, label="margin error (y f < ρ)")
     ax_plane.set_xlim(xs[0], xs[-1])
     ax_plane.set_ylim(ys[0], ys[-1])
-    ax_plane.legend(fontsize=7.5, loc="lower right", framealpha=0.9)
+    # legends sit outside the axes: nothing that moves is drawn under them, so a widget
+    # update repaints only the moving artists (see kmlteach.widgets._base)
+    ax_plane.legend(fontsize=7.5, loc="upper center", bbox_to_anchor=(0.5, -0.13), ncol=4)
     label_axes(ax_plane, "$x_1$", "$x_2$", "ν-SVM, Gaussian kernel")
 
     nus = path["nus"]
@@ -166,7 +168,7 @@ def nu_axes(ax_plane, ax_frac, path):
     (pts,) = ax_frac.plot([], [], "o", color=OKABE_ITO["vermillion"], ms=7)
     ax_frac.set_xlim(0, 1.02)
     ax_frac.set_ylim(0, 1.02)
-    ax_frac.legend(fontsize=7.5, loc="upper left")
+    ax_frac.legend(fontsize=7.5, loc="upper center", bbox_to_anchor=(0.5, -0.13), ncol=2)
     label_axes(ax_frac, "ν", "fraction of the sample", "the ν-property")
     return {"img": img, "l0": l0, "lp": lp, "sv": sv, "me": me, "vline": vline, "pts": pts}
 
@@ -245,17 +247,20 @@ def oneclass_axes(ax, path):
                      label="outside (f < 0)")
     ax.set_xlim(xs[0], xs[-1])
     ax.set_ylim(ys[0], ys[-1])
-    ax.legend(fontsize=7.5, loc="lower right", framealpha=0.9)
+    ax.legend(fontsize=7.5, loc="upper center", bbox_to_anchor=(0.5, -0.11), ncol=3)
     label_axes(ax, "$x_1$", "$x_2$", "one-class SVM over the Parzen density (grey)")
     return {"img": img, "l0": l0, "inj": inj, "sv": sv, "out": out}
 
 
 def set_oneclass(arts, path, j: int, o: int, k: int) -> dict:
-    """Show σ number ``j``, outliers ``o`` (0/1) and ν number ``k``; returns the numbers."""
+    """Show σ number ``j``, outliers ``o`` (0/1) and ν number ``k``; returns the numbers.
+    The density image and the injected points are touched only when σ or ``o`` change."""
     e = path[j, o]
-    arts["img"].set_data(e["dens"])
+    if arts.get("shown") != (j, o):
+        arts["img"].set_data(e["dens"])
+        arts["inj"].set_offsets(path["outliers"] if o else np.empty((0, 2)))
+        arts["shown"] = (j, o)
     arts["l0"].set_data(*e["lines"][k])
-    arts["inj"].set_offsets(path["outliers"] if o else np.empty((0, 2)))
     S = e["X"]
     arts["sv"].set_offsets(S[e["alpha"][k] > 0])
     arts["out"].set_offsets(S[e["is_out"][k]])
@@ -319,7 +324,7 @@ def norma_axes(ax_plane, ax_mist, X, y, lim: float = 1.6):
                                     label="Novikoff bound (R/γ)², linear perceptron, λ = 0")
     ax_mist.set_xlim(0, len(y) + 1)
     ax_mist.set_yscale("log")
-    ax_mist.legend(fontsize=7.5, loc="upper left")
+    ax_mist.legend(fontsize=7.5, loc="upper center", bbox_to_anchor=(0.5, -0.13), ncol=2)
     label_axes(ax_mist, "step t", "mistakes ($y_t f_t(x_t) \\leq 0$)", "mistakes")
     return arts
 

@@ -59,7 +59,7 @@ def loss_axes(ax_loss, ax_grad, table: dict, zlim: float = 2.5):
     ax_loss.set_ylim(-0.3, 4.0)
     ax_grad.set_xlim(-zlim, zlim)
     ax_grad.set_ylim(-3.2, 0.6)
-    ax_loss.legend(fontsize=7.5, loc="upper right")
+    ax_loss.legend(fontsize=7.5, loc="upper center", bbox_to_anchor=(0.5, -0.15), ncol=3)
     label_axes(ax_loss, "margin z = y f(x)", "loss l(z)", "margin losses")
     label_axes(ax_grad, "margin z = y f(x)", "subgradient ∂l/∂z", "their (sub)gradients")
     arts["table"] = table

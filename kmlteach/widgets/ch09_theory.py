@@ -33,7 +33,7 @@ def make_loss_gallery(losses=None, loss: str = "soft_margin", z: float = 0.5, et
     from ..theory import BOOK_CALIBRATION
 
     table = losses or margin_losses()
-    fig, (ax_l, ax_g) = figure(10.5, 3.9, ncols=2)
+    fig, (ax_l, ax_g) = figure(10.5, 4.4, ncols=2)
     arts = loss_axes(ax_l, ax_g, table)
     controls = {
         "loss": W.Dropdown(options=list(table), value=loss, description="loss",
