@@ -147,7 +147,10 @@ def test_instructor_notebooks_carry_chapter_and_nbgrader_metadata_consistent_wit
         for cell in nb["cells"]:
             src = "".join(cell["source"])
             meta = cell.get("metadata", {})
-            if cell["cell_type"] == "code" and "### BEGIN SOLUTION" in src:
+            if cell["cell_type"] == "code" and "### BEGIN SOLUTION" in src and "check(" not in src:
+                assert meta["kmlteach"] == {"ungraded": True}       # e.g. a recap quiz's answers
+                assert meta["nbgrader"]["solution"] is True and meta["nbgrader"]["grade"] is False
+            elif cell["cell_type"] == "code" and "### BEGIN SOLUTION" in src:
                 ex = meta["kmlteach"]["exercise"]
                 assert f'check("{ex}"' in src, f"{c.notebook}: {ex} metadata on the wrong cell"
                 assert meta["nbgrader"] == {"grade": False, "locked": False, "schema_version": 3,

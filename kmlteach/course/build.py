@@ -116,6 +116,9 @@ def annotate(nb, chapter):
     ``chapter`` is a :class:`kmlteach.course.book.Chapter`. Idempotent: stale metadata
     from an earlier run is replaced. Raises ``ValueError`` when a solution cell checks
     no exercise of the chapter, or an exercise of ``book.toml`` has no solution cell.
+    A solution cell with no ``check(...)`` call at all (e.g. the answers of a recap quiz) is
+    an *ungraded* solution: nbgrader still needs ``solution: true`` on it, so it gets a
+    grade id of its own and ``kmlteach: {"ungraded": true}``.
     """
     points = {e["id"]: e["points"] for e in chapter.exercises}
     nb["metadata"]["kmlteach"] = {"chapter": chapter.id}
@@ -126,6 +129,11 @@ def annotate(nb, chapter):
         md.pop("kmlteach", None)
         src = cell["source"] if isinstance(cell["source"], str) else "".join(cell["source"])
         if cell["cell_type"] != "code" or not any(l.strip() == BEGIN for l in src.splitlines()):
+            continue
+        if not _CHECK.findall(src):
+            md["nbgrader"] = {"grade": False, "grade_id": f"ungraded_{chapter.id}_{i}", "locked": False,
+                              "schema_version": 3, "solution": True}
+            md["kmlteach"] = {"ungraded": True}
             continue
         ids = [e for e in _CHECK.findall(src) if e in points]
         if len(ids) != 1 or ids[0] in seen:
