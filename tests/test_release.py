@@ -93,6 +93,10 @@ def test_released_notebooks_hold_only_the_whitelisted_fields(released):
         nb = json.loads(path.read_text())
         nbformat.validate(nbformat.reads(path.read_text(), as_version=4))
         assert set(nb) == {"cells", "metadata", "nbformat", "nbformat_minor"}
+        rise = nb["metadata"].pop("rise", {})     # the live slideshow's settings (scalars only)
+        assert set(rise) <= {"width", "height", "scroll", "theme", "transition",
+                             "start_slideshow_at", "autolaunch"}
+        assert all(isinstance(v, (bool, int, float)) or len(v) <= 24 for v in rise.values())
         assert nb["metadata"] == {
             "kernelspec": {"display_name": "Python 3 (ipykernel)", "language": "python",
                            "name": "python3"},
@@ -101,7 +105,10 @@ def test_released_notebooks_hold_only_the_whitelisted_fields(released):
         assert isinstance(FORMAT, int)
         stubs = 0
         for i, cell in enumerate(nb["cells"]):
-            assert cell["metadata"] == {} and cell["id"] == f"cell-{i:03d}"
+            # only a slide type survives (lecture mode from student/), nothing else
+            assert cell["metadata"] in ({}, *({"slideshow": {"slide_type": t}} for t in
+                                              ("slide", "subslide", "fragment", "skip", "notes", "-")))
+            assert cell["id"] == f"cell-{i:03d}"
             if cell["cell_type"] == "code":
                 assert set(cell) == {"cell_type", "id", "metadata", "source", "outputs",
                                      "execution_count"}
@@ -139,7 +146,7 @@ def test_release_of_named_chapters_only(tmp_path):
     (["release", "--out", "README.md"], "not a folder"),
     (["release", "--out", "README.md/sub"], "cannot write"),
     (["release", "42", "--out", "{tmp}/s"], "unknown chapter '42'"),
-    (["release", "09", "--out", "{tmp}/s"], "planned"),
+    (["release", "10", "--out", "{tmp}/s"], "10"),
 ])
 def test_unsafe_or_wrong_requests_fail_with_one_line(tmp_path, args, message):
     before = {p: p.read_bytes() for p in (ROOT / "notebooks").glob("*.ipynb")}
@@ -203,3 +210,22 @@ def test_readme_binder_badge_and_make_lab_open_the_student_version():
     lab = make.split("\nlab:", 1)[1].split("\n\n", 1)[0]
     assert "student/00-welcome.ipynb" in lab and "notebooks/00-welcome.ipynb" not in lab
     assert "student/" in (ROOT / ".gitignore").read_text().splitlines()
+
+
+def test_slide_metadata_cannot_carry_text_into_a_release():
+    from kmlteach.course.release import student_notebook
+
+    nb = {"nbformat": 4, "nbformat_minor": 5,
+          "metadata": {"kmlteach": {"chapter": "01"},
+                       "rise": {"width": 1280, "theme": "x = secret_solution_line(42)",
+                                "footer": "<b>answer: 42</b>"}},
+          "cells": [{"cell_type": "markdown", "metadata": {
+                         "slideshow": {"slide_type": "slide", "note": "the answer is 42"}},
+                     "source": "# title"},
+                    {"cell_type": "markdown", "metadata": {
+                         "slideshow": {"slide_type": "answer: 42"}}, "source": "text"}]}
+    out = student_notebook(nb, "01")
+    assert out["metadata"]["rise"] == {"width": 1280}
+    assert out["cells"][0]["metadata"] == {"slideshow": {"slide_type": "slide"}}
+    assert out["cells"][1]["metadata"] == {}
+    assert "42" not in json.dumps(out)

@@ -9,5 +9,6 @@
 * :mod:`kmlteach.course.grade` — batch grading of submitted notebooks in sandboxed
   kernels (``python -m kmlteach grade``).
 
-Later: the static site and the slides.
+* :mod:`kmlteach.course.slides`, :mod:`~kmlteach.course.deck`, :mod:`~kmlteach.course.site` —
+  lecture mode (slide metadata, reveal.js decks) and the static course site.
 """

@@ -28,6 +28,7 @@ import time
 from pathlib import Path
 
 from .book import ROOT
+from .slides import apply_slides
 
 SRC = ROOT / "notebooks" / "src"
 OUT = ROOT / "notebooks"
@@ -84,6 +85,7 @@ def build(names=None, timeout: int = 600) -> int:
         target = OUT / f"{src.stem}.ipynb"
         try:
             annotate(nb, _chapter_for(target))
+            apply_slides(nb)
         except ValueError as exc:
             print(f"FAILED {src.name}: {exc}")
             status = 1
@@ -150,7 +152,8 @@ def annotate(nb, chapter):
 
 
 def annotate_files(names=None) -> list[Path]:
-    """Apply :func:`annotate` to the stored ``notebooks/*.ipynb`` (no execution)."""
+    """Apply :func:`annotate` and the slide metadata (:func:`~kmlteach.course.slides.apply_slides`)
+    to the stored ``notebooks/*.ipynb`` (no execution)."""
     import nbformat
 
     done = []
@@ -161,6 +164,7 @@ def annotate_files(names=None) -> list[Path]:
         nb = nbformat.read(target, as_version=4)
         before = nbformat.writes(nb)
         annotate(nb, _chapter_for(target))
+        apply_slides(nb)
         if nbformat.writes(nb) != before:
             nbformat.write(nb, target)
             done.append(target)

@@ -54,6 +54,9 @@ import tokenize
 import unicodedata
 from pathlib import Path
 
+from .whitelist import rise_meta as _rise_meta
+from .whitelist import slide_meta as _slide_meta
+
 BEGIN = "### BEGIN SOLUTION"
 END = "### END SOLUTION"
 STUB = 'raise NotImplementedError("Your turn: replace this line with your solution.")'
@@ -237,13 +240,16 @@ def student_notebook(nb: dict, chapter: str | None = None, *, name: str = "noteb
                 text = text.replace(binder[0], binder[1])
         else:
             text = strip_solutions(text, where)
-        new = {"cell_type": kind, "id": f"cell-{i:03d}", "metadata": {}, "source": text}
+        new = {"cell_type": kind, "id": f"cell-{i:03d}", "metadata": _slide_meta(cell), "source": text}
         if kind == "code":
             new.update(execution_count=None, outputs=[])
         cells.append(new)
     out = {"cells": cells, "nbformat": 4, "nbformat_minor": 5,
            "metadata": {"kernelspec": dict(KERNELSPEC), "language_info": {"name": "python"},
                         "kmlteach": {"chapter": chapter, "format": FORMAT}}}
+    rise = _rise_meta(nb.get("metadata", {}))
+    if rise:
+        out["metadata"]["rise"] = rise
     _assert_no_solution_line(nb, out, name)
     return out
 
@@ -379,6 +385,9 @@ def release(chapters=None, out="student", src=None, *, force: bool = False, book
         tmp = manifest_path.with_name(f"{MANIFEST}.tmp{os.getpid()}")
         tmp.write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n", encoding="utf-8")
         os.replace(tmp, manifest_path)
+        css = src / "rise.css"          # the live slideshow's styles (widgets at 1.5x)
+        if css.is_file() and written:
+            (out_abs / "rise.css").write_bytes(css.read_bytes())
     except OSError as exc:
         raise ReleaseError(f"cannot write to {str(out)!r}: {exc.strerror or exc}") from None
     return written
