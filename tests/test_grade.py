@@ -152,17 +152,28 @@ def test_student_reimplementing_nothing_but_returning_reference_shapes_fails(tmp
 
 def test_instructor_notebooks_score_full_marks_on_hidden_cases(tmp_path):
     """Every chapter with hidden cases: the instructor's solutions pass them all (a hidden
-    case on which a correct solution fails or loops would be a grader bug)."""
+    case on which a correct solution fails or loops would be a grader bug), and the
+    released student version of the same notebook scores 0 on every exercise."""
     from kmlteach.course.grade.cases import _module
+    from kmlteach.course.grade.plan import book_exercises
+    from kmlteach.course.release import student_notebook
 
+    chapters = sorted(c for c in book_exercises() if _module(c) is not None)
+    assert {f"{i:02d}" for i in range(10)} <= set(chapters)       # 00-09 all have hidden cases
     subs = {}
-    for path in sorted((ROOT / "notebooks").glob("0*.ipynb")):
-        if _module(path.name[:2]) is not None:
+    for path in sorted((ROOT / "notebooks").glob("[0-9][0-9]-*.ipynb")):
+        if path.name[:2] in chapters:
             subs[path.stem] = path.read_bytes()
-    assert len(subs) == 8
+            subs[f"student-{path.stem}"] = dump(student_notebook(load(path)))
+    assert sorted(p[:2] for p in subs if not p.startswith("student-")) == chapters
     _, rows = _run(tmp_path, subs, jobs=2)
+    assert len(rows) == 2 * len(chapters)
     for r in rows:
-        assert r["status"] == "ok" and r["total"] == r["max_total"], r
+        assert r["status"] == "ok", r
+        if r["submission"].startswith("student-"):
+            assert float(r["total"]) == 0 and float(r["max_total"]) > 0, r
+        else:
+            assert r["total"] == r["max_total"], r
 
 
 def test_partial_flag_is_read_from_book_toml(tmp_path):
