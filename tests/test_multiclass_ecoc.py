@@ -1,16 +1,11 @@
 """Chapter 04: multiclass reductions, linear multiclass predictors, perceptrons, Kesler. — ``kmlteach.multiclass.ecoc``."""
 
 from __future__ import annotations
+
 import numpy as np
+from helpers import random_problem
+
 from kmlteach import multiclass as M
-
-
-def random_problem(seed, m=60, d=3, k=4, spread=3.0):
-    rng = np.random.default_rng(seed)
-    C = rng.normal(scale=spread, size=(k, d))
-    y = np.arange(m) % k
-    X = C[y] + rng.normal(size=(m, d))
-    return X, y
 
 
 def test_ecoc_exhaustive_code_and_hamming_decoding():

@@ -1,17 +1,12 @@
 """Chapter 04: multiclass reductions, linear multiclass predictors, perceptrons, Kesler. — ``kmlteach.multiclass.estimators``."""
 
 from __future__ import annotations
+
 import numpy as np
 import pytest
+from helpers import random_problem
+
 from kmlteach import multiclass as M
-
-
-def random_problem(seed, m=60, d=3, k=4, spread=3.0):
-    rng = np.random.default_rng(seed)
-    C = rng.normal(scale=spread, size=(k, d))
-    y = np.arange(m) % k
-    X = C[y] + rng.normal(size=(m, d))
-    return X, y
 
 
 def test_multiclass_svm_estimator():

@@ -1,27 +1,15 @@
 """Chapter 04: multiclass reductions, linear multiclass predictors, perceptrons, Kesler. — ``kmlteach.multiclass.hinge``."""
 
 from __future__ import annotations
+
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from helpers import random_problem, stump_learner_x0
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from kmlteach import multiclass as M
 from kmlteach.datasets import three_balls
-
-
-def random_problem(seed, m=60, d=3, k=4, spread=3.0):
-    rng = np.random.default_rng(seed)
-    C = rng.normal(scale=spread, size=(k, d))
-    y = np.arange(m) % k
-    X = C[y] + rng.normal(size=(m, d))
-    return X, y
-
-
-def _stump_learner(X, t):
-    """A ±1 'learner': the sign of the first coordinate minus the midpoint of the means."""
-    thr = 0.5 * (X[t > 0, 0].mean() + X[t < 0, 0].mean())
-    sgn = 1.0 if X[t > 0, 0].mean() > thr else -1.0
-    return lambda Z: np.where(sgn * (Z[:, 0] - thr) > 0, 1.0, -1.0)
-
 
 X0 = np.array([[0.0, 1.0], [1.0, 0.0], [1.0, 1.0], [2.0, 0.5]])
 
@@ -161,7 +149,7 @@ def test_bad_input_losses_and_maps():
         M.erm_halfspace_2d(np.ones((3, 2)), [1, 0, 1])
     with pytest.raises(ValueError, match="y"):
         M.erm_halfspace_2d(np.ones((3, 2)), [1, 1, 1])
-    model = M.one_vs_all(X0, y0, _stump_learner)
+    model = M.one_vs_all(X0, y0, stump_learner_x0)
     with pytest.raises(ValueError, match="X"):
         model.predict(np.ones((2, 3)))
     res = M.multiclass_svm_sgd(X0, y0, 0.1, 10, 0)

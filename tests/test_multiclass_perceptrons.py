@@ -1,8 +1,11 @@
 """Chapter 04: multiclass reductions, linear multiclass predictors, perceptrons, Kesler. — ``kmlteach.multiclass.perceptrons``."""
 
 from __future__ import annotations
+
 import numpy as np
 import pytest
+from helpers import stump_learner_x0
+
 from kmlteach import multiclass as M
 
 
@@ -20,11 +23,6 @@ def separable_problem(seed, m=40, d=3, k=4, gamma=0.3):
     return X, np.argmax(X @ Wt.T, axis=1), Wt
 
 
-def _stump_learner(X, t):
-    """A ±1 'learner': the sign of the first coordinate minus the midpoint of the means."""
-    thr = 0.5 * (X[t > 0, 0].mean() + X[t < 0, 0].mean())
-    sgn = 1.0 if X[t > 0, 0].mean() > thr else -1.0
-    return lambda Z: np.where(sgn * (Z[:, 0] - thr) > 0, 1.0, -1.0)
 
 
 X0 = np.array([[0.0, 1.0], [1.0, 0.0], [1.0, 1.0], [2.0, 0.5]])
@@ -118,9 +116,9 @@ def test_kesler_embedding_turns_multiclass_into_one_binary_problem():
     lambda X, y: M.conservative_perceptron(X, y),
     lambda X, y: M.collins_perceptron(X, y),
     lambda X, y: M.kesler_embed(X, y),
-    lambda X, y: M.one_vs_all(X, y, _stump_learner),
-    lambda X, y: M.all_pairs(X, y, _stump_learner),
-    lambda X, y: M.ecoc(X, y, _stump_learner, code="ova"),
+    lambda X, y: M.one_vs_all(X, y, stump_learner_x0),
+    lambda X, y: M.all_pairs(X, y, stump_learner_x0),
+    lambda X, y: M.ecoc(X, y, stump_learner_x0, code="ova"),
 ])
 def test_bad_X_and_y(fn):
     with pytest.raises(ValueError, match="X"):

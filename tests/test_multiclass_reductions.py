@@ -1,24 +1,12 @@
 """Chapter 04: multiclass reductions, linear multiclass predictors, perceptrons, Kesler. — ``kmlteach.multiclass.reductions``."""
 
 from __future__ import annotations
+
 import numpy as np
 import pytest
+from helpers import random_problem, stump_learner_x0
+
 from kmlteach import multiclass as M
-
-
-def random_problem(seed, m=60, d=3, k=4, spread=3.0):
-    rng = np.random.default_rng(seed)
-    C = rng.normal(scale=spread, size=(k, d))
-    y = np.arange(m) % k
-    X = C[y] + rng.normal(size=(m, d))
-    return X, y
-
-
-def _stump_learner(X, t):
-    """A ±1 'learner': the sign of the first coordinate minus the midpoint of the means."""
-    thr = 0.5 * (X[t > 0, 0].mean() + X[t < 0, 0].mean())
-    sgn = 1.0 if X[t > 0, 0].mean() > thr else -1.0
-    return lambda Z: np.where(sgn * (Z[:, 0] - thr) > 0, 1.0, -1.0)
 
 
 @pytest.mark.parametrize("k", [3, 4, 5, 6])
@@ -88,7 +76,7 @@ def test_all_pairs_vote_ties_and_tournament_by_hand():
     tour = model.decide(X[:3], decision="tournament")
     # bracket: (0 vs 1) -> 0; 0 vs 2 (bye) -> 2
     assert np.all(tour.index == 2) and not np.any(tour.ties)
-    assert M.all_pairs(X, y, _stump_learner, decision="tournament").predict(X).shape == (12,)
+    assert M.all_pairs(X, y, stump_learner_x0, decision="tournament").predict(X).shape == (12,)
 
 
 

@@ -1,17 +1,12 @@
 """Chapter 04: multiclass reductions, linear multiclass predictors, perceptrons, Kesler. — ``kmlteach.multiclass.sgd``."""
 
 from __future__ import annotations
+
 import numpy as np
 import pytest
+from helpers import random_problem, stump_learner_x0
+
 from kmlteach import multiclass as M
-
-
-def random_problem(seed, m=60, d=3, k=4, spread=3.0):
-    rng = np.random.default_rng(seed)
-    C = rng.normal(scale=spread, size=(k, d))
-    y = np.arange(m) % k
-    X = C[y] + rng.normal(size=(m, d))
-    return X, y
 
 
 def _naive_sgd(X, yi, D, idx, eta, k):
@@ -34,11 +29,6 @@ def _naive_sgd(X, yi, D, idx, eta, k):
     return np.mean(ws, axis=0), ws[-1]
 
 
-def _stump_learner(X, t):
-    """A ±1 'learner': the sign of the first coordinate minus the midpoint of the means."""
-    thr = 0.5 * (X[t > 0, 0].mean() + X[t < 0, 0].mean())
-    sgn = 1.0 if X[t > 0, 0].mean() > thr else -1.0
-    return lambda Z: np.where(sgn * (Z[:, 0] - thr) > 0, 1.0, -1.0)
 
 
 X0 = np.array([[0.0, 1.0], [1.0, 0.0], [1.0, 1.0], [2.0, 0.5]])
@@ -109,15 +99,15 @@ def test_bad_parameters():
     with pytest.raises(TypeError, match="learner"):
         M.all_pairs(X0, y0, 3)
     with pytest.raises(ValueError, match="decision"):
-        M.all_pairs(X0, y0, _stump_learner, decision="majority")
+        M.all_pairs(X0, y0, stump_learner_x0, decision="majority")
     with pytest.raises(ValueError, match="code"):
-        M.ecoc(X0, y0, _stump_learner, code=np.ones((3, 4)))          # constant columns
+        M.ecoc(X0, y0, stump_learner_x0, code=np.ones((3, 4)))          # constant columns
     with pytest.raises(ValueError, match="code"):
-        M.ecoc(X0, y0, _stump_learner, code=np.array([[1, -1], [1, -1], [-1, 1]]))  # equal rows
+        M.ecoc(X0, y0, stump_learner_x0, code=np.array([[1, -1], [1, -1], [-1, 1]]))  # equal rows
     with pytest.raises(ValueError, match="code"):
-        M.ecoc(X0, y0, _stump_learner, code=np.array([[1, 0], [-1, 1], [1, -1]]))
+        M.ecoc(X0, y0, stump_learner_x0, code=np.array([[1, 0], [-1, 1], [1, -1]]))
     with pytest.raises(ValueError, match="code"):
-        M.ecoc(X0, y0, _stump_learner, code=np.array([[1, -1], [-1, 1]]))
+        M.ecoc(X0, y0, stump_learner_x0, code=np.array([[1, -1], [-1, 1]]))
     with pytest.raises(ValueError, match="kind"):
         M.ecoc_code(3, "dense")
     with pytest.raises(ValueError, match="k"):

@@ -1,21 +1,14 @@
 """Oracle and bad-input tests for kmlteach.structured_kernels (HSS1 §1.4, UML §16.2.1). — ``kmlteach.structured_kernels.fisher``."""
 
 from __future__ import annotations
+
 import itertools
+
 import numpy as np
 import pytest
+from helpers import delta, path_graph
+
 from kmlteach import structured_kernels as sk
-
-
-def path_graph(n):
-    A = np.zeros((n, n))
-    for i in range(n - 1):
-        A[i, i + 1] = A[i + 1, i] = 1
-    return A
-
-
-def delta(a, b):
-    return float(a == b)
 
 
 def neg_loglik(x, theta, family, sigma=1.0):

@@ -1,19 +1,16 @@
 """Oracle and bad-input tests for kmlteach.structured_kernels (HSS1 §1.4, UML §16.2.1). — ``kmlteach.structured_kernels.graphs``."""
 
 from __future__ import annotations
+
 from collections import Counter
+
 import numpy as np
 import pytest
 import scipy.linalg
 import scipy.sparse.csgraph
+from helpers import path_graph
+
 from kmlteach import structured_kernels as sk
-
-
-def path_graph(n):
-    A = np.zeros((n, n))
-    for i in range(n - 1):
-        A[i, i + 1] = A[i + 1, i] = 1
-    return A
 
 
 def random_graph(rng, n, p=0.5, symmetric=True):
@@ -34,8 +31,6 @@ def walks(A, max_len):
     return out
 
 
-def delta(a, b):
-    return float(a == b)
 
 
 def brute_shortest_path_kernel(A1, A2, l1, l2, kind, c=1.0):

@@ -1,18 +1,18 @@
 """Oracle and bad-input tests for kmlteach.structured_kernels (HSS1 §1.4, UML §16.2.1). — ``kmlteach.structured_kernels.sets``."""
 
 from __future__ import annotations
+
 import numpy as np
 import pytest
+from helpers import delta
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from kmlteach import structured_kernels as sk
 
+from kmlteach import structured_kernels as sk
 
 short_text = st.text(alphabet="abc", max_size=9)
 
 
-def delta(a, b):
-    return float(a == b)
 
 
 def brute_convolution(x, y, relation, kernels):

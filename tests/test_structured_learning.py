@@ -1,24 +1,11 @@
 """Chapter 05: chain features, Viterbi, loss-augmented decoding, learners, taxonomy Δ. — ``kmlteach.structured.learning``."""
 
-import itertools
 import numpy as np
 import pytest
+from helpers import oracle_argmax
+
 from kmlteach import structured as S
 from kmlteach.datasets import ocr_words
-
-
-def _oracle_argmax(U, P, init, cost=None):
-    """Independent enumeration; ties: smallest labelling read from the back."""
-    r, q = U.shape
-    best, best_key, best_y = -np.inf, None, None
-    for y in itertools.product(range(q), repeat=r):
-        s = init[y[0]] + U[0, y[0]] + (0 if cost is None else cost[0, y[0]])
-        for t in range(1, r):
-            s = s + P[y[t - 1], y[t]] + (U[t, y[t]] + (0 if cost is None else cost[t, y[t]]))
-        key = y[::-1]
-        if s > best or (s == best and key < best_key):
-            best, best_key, best_y = s, key, y
-    return np.array(best_y), best
 
 
 # ---------------------------------------------------------------------------- learning
@@ -41,7 +28,7 @@ def _reference_sgd(X, Y, eta, T, seed, q, transitions=True):
         Wu, Wp = w[: n * q].reshape(q, n), w[n * q:].reshape(q, q)
         U = x @ Wu.T
         cost = (np.arange(q)[None, :] != y[:, None]).astype(float)
-        yhat, _ = _oracle_argmax(U, Wp if transitions else np.zeros((q, q)), np.zeros(q), cost)
+        yhat, _ = oracle_argmax(U, Wp if transitions else np.zeros((q, q)), np.zeros(q), cost)
         v = S.psi(x, yhat, q) - S.psi(x, y, q)
         if not transitions:
             v[n * q:] = 0
@@ -60,7 +47,7 @@ def _reference_perceptron(X, Y, epochs, eta, seed, q):
             total += w
             visits += 1
             Wu, Wp = w[: n * q].reshape(q, n), w[n * q:].reshape(q, q)
-            z, _ = _oracle_argmax(X[i] @ Wu.T, Wp, np.zeros(q))
+            z, _ = oracle_argmax(X[i] @ Wu.T, Wp, np.zeros(q))
             if not np.array_equal(z, Y[i]):
                 k += 1
                 w = w + eta * (S.psi(X[i], Y[i], q) - S.psi(X[i], z, q))

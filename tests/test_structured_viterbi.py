@@ -1,11 +1,12 @@
 """Chapter 05: chain features, Viterbi, loss-augmented decoding, learners, taxonomy Δ. — ``kmlteach.structured.viterbi``."""
 
-import itertools
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st, HealthCheck
-from kmlteach import structured as S
+from helpers import oracle_argmax
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
+from kmlteach import structured as S
 
 SETTINGS = settings(max_examples=40, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])
@@ -19,18 +20,6 @@ def _instance(seed, r, q, integer):
     return rng.normal(size=(r, q)), rng.normal(size=(q, q)), rng.normal(size=q)
 
 
-def _oracle_argmax(U, P, init, cost=None):
-    """Independent enumeration; ties: smallest labelling read from the back."""
-    r, q = U.shape
-    best, best_key, best_y = -np.inf, None, None
-    for y in itertools.product(range(q), repeat=r):
-        s = init[y[0]] + U[0, y[0]] + (0 if cost is None else cost[0, y[0]])
-        for t in range(1, r):
-            s = s + P[y[t - 1], y[t]] + (U[t, y[t]] + (0 if cost is None else cost[t, y[t]]))
-        key = y[::-1]
-        if s > best or (s == best and key < best_key):
-            best, best_key, best_y = s, key, y
-    return np.array(best_y), best
 
 
 # ---------------------------------------------------------------------------- Viterbi
@@ -42,7 +31,7 @@ def test_viterbi_equals_brute_force(seed, r, q, integer, with_init):
     init_arg = init if with_init else None
     init = init if with_init else np.zeros(q)
     res = S.viterbi(U, P, init_arg)
-    y, best = _oracle_argmax(U, P, init)
+    y, best = oracle_argmax(U, P, init)
     assert res.score == pytest.approx(best, abs=1e-12)
     np.testing.assert_array_equal(res.labels, y)
     bf = S.brute_force_argmax(U, P, init_arg)
@@ -97,7 +86,7 @@ def test_loss_augmented_equals_brute_force(seed, r, q, integer):
     U, P, init = _instance(seed, r, q, integer)
     y_true = np.random.default_rng(seed + 1).integers(0, q, r)
     cost = (np.arange(q)[None, :] != y_true[:, None]).astype(float)
-    y, best = _oracle_argmax(U, P, init, cost)
+    y, best = oracle_argmax(U, P, init, cost)
     res = S.loss_augmented_viterbi(U, P, y_true, init)
     np.testing.assert_array_equal(res.labels, y)
     assert res.score == pytest.approx(best, abs=1e-12)
@@ -114,7 +103,7 @@ def test_loss_augmented_with_general_delta():
     y_true = np.array([0, 2, 1, 1])
     D = np.array([[0.0, 2.0, 0.5], [1.0, 0.0, 3.0], [0.2, 0.7, 0.0]])
     cost = D[:, y_true].T
-    y, best = _oracle_argmax(U, P, init, cost)
+    y, best = oracle_argmax(U, P, init, cost)
     res = S.loss_augmented_viterbi(U, P, y_true, init, delta=D)
     np.testing.assert_array_equal(res.labels, y)
 

@@ -2,30 +2,10 @@
 
 import numpy as np
 import pytest
+from helpers import homogeneous_separable, soft_data
+
 from kmlteach import svm
 from kmlteach.datasets import separable
-
-
-def homogeneous_separable(m, d, gamma, seed):
-    """Points with |<u, x>| >= gamma for a random unit u, labelled by sign(<u, x>)."""
-    rng = np.random.default_rng(seed)
-    u = rng.normal(size=d)
-    u /= np.linalg.norm(u)
-    X = rng.normal(size=(4 * m, d))
-    X = X[np.abs(X @ u) >= gamma][:m]
-    y = np.sign(X @ u)
-    if np.unique(y).size < 2:
-        y[0] = -y[0]
-        X[0] = -X[0]
-    return X, y
-
-
-def _soft_data(seed, m=120, d=4, noise=0.7):
-    rng = np.random.default_rng(seed)
-    X = rng.normal(size=(m, d)) + 0.3
-    y = np.where(X @ rng.normal(size=d) + noise * rng.normal(size=m) > 0, 1.0, -1.0)
-    return X, y
-
 
 HARD_EXPECTED_FAILURES = {
     name: ("scikit-learn's common test data are not linearly separable; HardSVM.fit then "
@@ -136,7 +116,7 @@ def test_bad_y(fname, bad, exc):
 
 
 def test_estimator_options_follow_the_functions():
-    X, y = _soft_data(21, m=50, d=3)
+    X, y = soft_data(21, m=50, d=3)
     est = svm.SoftSVM(lam=0.05, homogeneous=True).fit(X, y)
     ref = svm.soft_svm(X, y, 0.05)
     np.testing.assert_allclose(est.coef_[0], ref.w, rtol=1e-10)

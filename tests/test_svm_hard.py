@@ -2,11 +2,13 @@
 
 import numpy as np
 import pytest
-from scipy.optimize import linprog, minimize
-from kmlteach import svm
-from kmlteach.datasets import separable
+from helpers import homogeneous_separable
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
+from scipy.optimize import linprog, minimize
+
+from kmlteach import svm
+from kmlteach.datasets import separable
 
 
 def lp_separable(X, y, homogeneous=False):
@@ -19,18 +21,6 @@ def lp_separable(X, y, homogeneous=False):
     return res.status == 0
 
 
-def homogeneous_separable(m, d, gamma, seed):
-    """Points with |<u, x>| >= gamma for a random unit u, labelled by sign(<u, x>)."""
-    rng = np.random.default_rng(seed)
-    u = rng.normal(size=d)
-    u /= np.linalg.norm(u)
-    X = rng.normal(size=(4 * m, d))
-    X = X[np.abs(X @ u) >= gamma][:m]
-    y = np.sign(X @ u)
-    if np.unique(y).size < 2:
-        y[0] = -y[0]
-        X[0] = -X[0]
-    return X, y
 
 
 def oracle_samples():

@@ -2,21 +2,9 @@
 
 import numpy as np
 import pytest
+from helpers import homogeneous_separable
+
 from kmlteach import svm
-
-
-def homogeneous_separable(m, d, gamma, seed):
-    """Points with |<u, x>| >= gamma for a random unit u, labelled by sign(<u, x>)."""
-    rng = np.random.default_rng(seed)
-    u = rng.normal(size=d)
-    u /= np.linalg.norm(u)
-    X = rng.normal(size=(4 * m, d))
-    X = X[np.abs(X @ u) >= gamma][:m]
-    y = np.sign(X @ u)
-    if np.unique(y).size < 2:
-        y[0] = -y[0]
-        X[0] = -X[0]
-    return X, y
 
 
 def replay_batch_perceptron(X, y, max_updates):

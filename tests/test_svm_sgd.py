@@ -2,14 +2,9 @@
 
 import numpy as np
 import pytest
+from helpers import soft_data
+
 from kmlteach import svm
-
-
-def _soft_data(seed, m=120, d=4, noise=0.7):
-    rng = np.random.default_rng(seed)
-    X = rng.normal(size=(m, d)) + 0.3
-    y = np.where(X @ rng.normal(size=d) + noise * rng.normal(size=m) > 0, 1.0, -1.0)
-    return X, y
 
 
 def sgd_by_the_book(X, y, lam, T, seed):
@@ -32,7 +27,7 @@ def sgd_by_the_book(X, y, lam, T, seed):
 
 
 def test_sgd_matches_the_book_procedure():
-    X, y = _soft_data(11, m=30, d=3)
+    X, y = soft_data(11, m=30, d=3)
     for seed, T, lam in [(0, 1, 0.1), (1, 7, 0.5), (2, 600, 0.05), (3, 2000, 0.01)]:
         r = svm.sgd_soft_svm(X, y, lam, T, seed, checkpoints=[1, T // 2 + 1, T])
         wbar, w_last, n_upd, running = sgd_by_the_book(X, y, lam, T, seed)
@@ -53,7 +48,7 @@ def test_sgd_index_convention_and_reproducibility():
                                   np.random.default_rng(3).integers(0, 17, size=50))
     assert svm.sgd_indices(17, 50, 3).dtype == np.int64
     assert not np.array_equal(svm.sgd_indices(17, 50, 3), svm.sgd_indices(17, 50, 4))
-    X, y = _soft_data(12, m=40)
+    X, y = soft_data(12, m=40)
     a = svm.sgd_soft_svm(X, y, 0.1, 3000, 42)
     b = svm.sgd_soft_svm(X, y, 0.1, 3000, 42)
     c = svm.sgd_soft_svm(X, y, 0.1, 3000, 43)

@@ -2,16 +2,11 @@
 
 import numpy as np
 import pytest
-from kmlteach import svm
+from helpers import soft_data
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-
-def _soft_data(seed, m=120, d=4, noise=0.7):
-    rng = np.random.default_rng(seed)
-    X = rng.normal(size=(m, d)) + 0.3
-    y = np.where(X @ rng.normal(size=d) + noise * rng.normal(size=m) > 0, 1.0, -1.0)
-    return X, y
+from kmlteach import svm
 
 
 def _certified_gap(X, y, lam, r, homogeneous):
@@ -32,7 +27,7 @@ def _certified_gap(X, y, lam, r, homogeneous):
 def test_soft_svm_homogeneous_matches_liblinear_objective(seed, lam):
     from sklearn.svm import LinearSVC
 
-    X, y = _soft_data(seed)
+    X, y = soft_data(seed)
     r = svm.soft_svm(X, y, lam)
     # liblinear draws its coordinate order from random_state; with random_state=None it
     # took the global NumPy state and, for about 6 % of states on the (1, 0.01) instance,
@@ -55,7 +50,7 @@ def test_soft_svm_homogeneous_matches_liblinear_objective(seed, lam):
 def test_soft_svm_with_bias_matches_libsvm_objective(seed, lam):
     from sklearn.svm import SVC
 
-    X, y = _soft_data(seed)
+    X, y = soft_data(seed)
     r = svm.soft_svm(X, y, lam, homogeneous=False)
     sk = SVC(kernel="linear", C=1 / (lam * len(y)), tol=1e-10).fit(X, y)
     f_sk = svm.soft_svm_objective(sk.coef_[0], X, y, lam, sk.intercept_[0])
@@ -66,7 +61,7 @@ def test_soft_svm_with_bias_matches_libsvm_objective(seed, lam):
 
 
 def test_soft_svm_optimum_does_not_depend_on_the_coordinate_order():
-    X, y = _soft_data(9)
+    X, y = soft_data(9)
     a = svm.soft_svm(X, y, 0.05, seed=0)
     b = svm.soft_svm(X, y, 0.05, seed=1)
     np.testing.assert_allclose(a.w, b.w, rtol=1e-4, atol=1e-6)
@@ -81,7 +76,7 @@ def test_sgd_optimisation_gap_bound():
     θ(t) is a sum of at most t - 1 vectors y_i x_i, so ||v_t|| <= 2R with
     R = max_i ||x_i||: ρ² = 4R² and the bound is c (1 + ln T)/(λT) with c = 2R².
     We check the mean gap over 3 seeds (the theorem bounds the expectation)."""
-    X, y = _soft_data(13, m=100, d=3)
+    X, y = soft_data(13, m=100, d=3)
     lam = 0.1
     exact = svm.soft_svm(X, y, lam)
     R = np.max(np.linalg.norm(X, axis=1))
@@ -96,7 +91,7 @@ def test_sgd_optimisation_gap_bound():
 @settings(max_examples=30, deadline=None)
 @given(seed=st.integers(0, 10_000), lam=st.floats(1e-3, 1.0))
 def test_soft_svm_beats_every_perturbation(seed, lam):
-    X, y = _soft_data(seed, m=40, d=3)
+    X, y = soft_data(seed, m=40, d=3)
     r = svm.soft_svm(X, y, lam)
     rng = np.random.default_rng(seed)
     for _ in range(20):

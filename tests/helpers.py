@@ -1,0 +1,70 @@
+"""Helpers shared by several test modules (data generators and independent oracles).
+
+The tests mirror the package (tests/test_<package>_<module>.py); what more than one of
+them needs lives here instead of being copied.
+"""
+
+import itertools
+
+import numpy as np
+
+
+def random_problem(seed, m=60, d=3, k=4, spread=3.0):
+    rng = np.random.default_rng(seed)
+    C = rng.normal(scale=spread, size=(k, d))
+    y = np.arange(m) % k
+    X = C[y] + rng.normal(size=(m, d))
+    return X, y
+
+
+def stump_learner_x0(X, t):
+    """A ±1 'learner': the sign of the first coordinate minus the midpoint of the means."""
+    thr = 0.5 * (X[t > 0, 0].mean() + X[t < 0, 0].mean())
+    sgn = 1.0 if X[t > 0, 0].mean() > thr else -1.0
+    return lambda Z: np.where(sgn * (Z[:, 0] - thr) > 0, 1.0, -1.0)
+
+
+def path_graph(n):
+    A = np.zeros((n, n))
+    for i in range(n - 1):
+        A[i, i + 1] = A[i + 1, i] = 1
+    return A
+
+
+def delta(a, b):
+    return float(a == b)
+
+
+def oracle_argmax(U, P, init, cost=None):
+    """Independent enumeration; ties: smallest labelling read from the back."""
+    r, q = U.shape
+    best, best_key, best_y = -np.inf, None, None
+    for y in itertools.product(range(q), repeat=r):
+        s = init[y[0]] + U[0, y[0]] + (0 if cost is None else cost[0, y[0]])
+        for t in range(1, r):
+            s = s + P[y[t - 1], y[t]] + (U[t, y[t]] + (0 if cost is None else cost[t, y[t]]))
+        key = y[::-1]
+        if s > best or (s == best and key < best_key):
+            best, best_key, best_y = s, key, y
+    return np.array(best_y), best
+
+
+def homogeneous_separable(m, d, gamma, seed):
+    """Points with |<u, x>| >= gamma for a random unit u, labelled by sign(<u, x>)."""
+    rng = np.random.default_rng(seed)
+    u = rng.normal(size=d)
+    u /= np.linalg.norm(u)
+    X = rng.normal(size=(4 * m, d))
+    X = X[np.abs(X @ u) >= gamma][:m]
+    y = np.sign(X @ u)
+    if np.unique(y).size < 2:
+        y[0] = -y[0]
+        X[0] = -X[0]
+    return X, y
+
+
+def soft_data(seed, m=120, d=4, noise=0.7):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(m, d)) + 0.3
+    y = np.where(X @ rng.normal(size=d) + noise * rng.normal(size=m) > 0, 1.0, -1.0)
+    return X, y
