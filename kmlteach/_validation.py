@@ -123,11 +123,12 @@ def as_vector(a: Any, name: str, *, length: int | None = None, min_length: int =
 MAX_FEATURE = 1e150
 
 
-def check_X(X: Any, name: str = "X", **kw) -> np.ndarray:
-    """A finite, non-empty float64 design matrix of shape (m, d) whose squared row norms
-    are finite (every solver of the course needs ||x_i||² or <w, x_i>)."""
+def check_X(X: Any, name: str = "X", *, bounded: bool = True, **kw) -> np.ndarray:
+    """A finite, non-empty float64 design matrix of shape (m, d). With ``bounded`` (the
+    default) its squared row norms must be finite too: the margin-based solvers need
+    ||x_i||² or <w, x_i>. Scale-free learners (stumps, trees) pass ``bounded=False``."""
     arr = as_matrix(X, name, **kw)
-    if arr.size:
+    if bounded and arr.size:
         big = float(np.max(np.abs(arr)))
         if big * np.sqrt(arr.shape[1]) > MAX_FEATURE:
             raise ValueError(f"{name} has entries up to {big:.3g}: squared norms would overflow; "

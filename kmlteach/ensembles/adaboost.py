@@ -71,7 +71,7 @@ class AdaBoostResult:
 
     def decision_function(self, X, rounds: int | None = None) -> np.ndarray:
         """f(x) = Σ_{t ≤ rounds} α_t h_t(x) (all rounds by default)."""
-        X = check_X(X, "X", n_cols=self.n_features)
+        X = check_X(X, "X", n_cols=self.n_features, bounded=False)
         R = self.n_rounds if rounds is None else check_int(rounds, "rounds", minimum=0,
                                                            maximum=self.n_rounds)
         f = np.zeros(X.shape[0])
@@ -127,7 +127,7 @@ def adaboost(X, y, T, weak_learner: Callable = decision_stump) -> AdaBoostResult
     SAMME's weight is ln((1 − ε)/ε) (+ ln(K − 1) = 0 for two classes), twice the α_t
     here, which rescales f but changes neither sign(f) nor the distributions D_t.
     """
-    X = check_X(X)
+    X = check_X(X, bounded=False)
     m = X.shape[0]
     y = check_binary_labels(y, "y", n=m)
     T = check_int(T, "T", minimum=1, maximum=10_000_000)

@@ -56,7 +56,7 @@ class BaggingResult:
 
     def votes(self, X, n_estimators: int | None = None) -> np.ndarray:
         """(n, k) vote counts of the first ``n_estimators`` members (all by default)."""
-        X = check_X(X, "X", n_cols=self.n_features)
+        X = check_X(X, "X", n_cols=self.n_features, bounded=False)
         B = len(self.estimators) if n_estimators is None else check_int(
             n_estimators, "n_estimators", minimum=1, maximum=len(self.estimators))
         V = np.zeros((X.shape[0], len(self.classes)))
@@ -144,7 +144,7 @@ def bagging(X, y, learner, n_estimators=10, seed=0) -> BaggingResult:
         ``.predict(X)``, ``.oob_error``, ``.estimators``, ``.samples``,
         ``.oob_error_path``, ``.n_oob``, ``.n_never_oob``, ``.votes(X)``.
     """
-    X = check_X(X)
+    X = check_X(X, bounded=False)
     classes, yi = check_multiclass_labels(y, "y", n=X.shape[0])
     y_orig = np.asarray(y)
     learner = _check_learner(learner)

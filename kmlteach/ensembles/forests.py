@@ -73,7 +73,7 @@ def random_forest(X, y, n_trees=100, max_features="sqrt", max_depth=None, seed=0
     gives the same tree), so ``min_samples_leaf`` counts repetitions. A bootstrap sample with a
     single class gives a one-leaf tree.
     """
-    X = check_X(X)
+    X = check_X(X, bounded=False)
     classes, yi = check_multiclass_labels(y, "y", n=X.shape[0])
     B = _check_count(n_trees, "n_trees", X.shape[0])
     n_feat = resolve_max_features(max_features, X.shape[1])

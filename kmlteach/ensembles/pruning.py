@@ -36,7 +36,7 @@ def prune(tree: DecisionTree, X_val, y_val) -> DecisionTree:
     """
     if not isinstance(tree, DecisionTree):
         raise TypeError(f"tree must be a DecisionTree from decision_tree(), got {_describe(tree)}")
-    X_val = check_X(X_val, "X_val", n_cols=tree.n_features, min_rows=0)
+    X_val = check_X(X_val, "X_val", n_cols=tree.n_features, min_rows=0, bounded=False)
     if y_val is None or isinstance(y_val, (str, bytes)):
         raise TypeError(f"y_val must be a 1-D array of labels, got {_describe(y_val)}")
     y_val = np.asarray(y_val)

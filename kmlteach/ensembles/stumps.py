@@ -54,7 +54,7 @@ class Stump:
 
     def predict(self, X) -> np.ndarray:
         """±1 predictions (float) for the rows of ``X``."""
-        X = check_X(X, "X", min_cols=self.feature + 1)
+        X = check_X(X, "X", min_cols=self.feature + 1, bounded=False)
         return np.where(X[:, self.feature] <= self.threshold, self.sign, -self.sign)
 
 
@@ -63,7 +63,7 @@ def presort(X) -> np.ndarray:
 
     Source: SL boosting (the stump search over sorted features).
     """
-    X = check_X(X)
+    X = check_X(X, bounded=False)
     return np.ascontiguousarray(np.argsort(X, axis=0, kind="stable").T, dtype=np.int64)
 
 
@@ -103,7 +103,7 @@ def decision_stump(X, y, D=None) -> Stump:
     -----
     O(d·m log m): each feature is sorted once and swept once (see :func:`presort`).
     """
-    X = check_X(X)
+    X = check_X(X, bounded=False)
     y = check_binary_labels(y, "y", n=X.shape[0])
     D = _check_D(D, X.shape[0])
     order = presort(X)

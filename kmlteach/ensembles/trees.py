@@ -93,7 +93,7 @@ class DecisionTree:
 
     def apply(self, X) -> np.ndarray:
         """The id of the leaf each row of ``X`` falls into."""
-        X = check_X(X, "X", n_cols=self.n_features)
+        X = check_X(X, "X", n_cols=self.n_features, bounded=False)
         return _tree_apply_kernel(X, self.feature, self.threshold, self.left, self.right)
 
     def predict(self, X) -> np.ndarray:
@@ -197,7 +197,7 @@ def decision_tree(X, y, max_depth=None, criterion: str = "gini", min_samples_lea
     ``DecisionTreeClassifier(criterion=..., max_depth=...)`` of scikit-learn grows the
     same tree on data without tied gains ("error" is ours only).
     """
-    X = check_X(X)
+    X = check_X(X, bounded=False)
     classes, yi = check_multiclass_labels(y, "y", n=X.shape[0])
     depth = _check_depth(max_depth)
     crit = CRITERIA.index(check_choice(criterion, "criterion", CRITERIA))
