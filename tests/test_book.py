@@ -130,3 +130,27 @@ def test_cli_mistakes_get_one_line_not_a_traceback(argv, capsys):
     assert code == 2
     assert "Traceback" not in err
     assert err.strip().splitlines()[-1].startswith(("python -m kmlteach", "usage"))
+
+
+def test_ready_chapters_estimate_minutes_and_requirements():
+    ids = {c.id for c in B.chapters}
+    for c in B.chapters:
+        assert set(c.requires) <= ids and c.id not in c.requires, c.id
+        assert all(r < c.id for r in c.requires), f"chapter {c.id} requires a later chapter"
+        assert c.reading_minutes > 0, f"chapter {c.id} has no reading_minutes"
+        if c.ready:
+            for e in c.exercises:
+                assert isinstance(e.get("minutes"), int) and e["minutes"] > 0, \
+                    f"{e['id']} has no minutes in book.toml"
+    assert B.chapter("01").minutes == B.chapter("01").reading_minutes + sum(
+        e["minutes"] for e in B.chapter("01").exercises)
+
+
+def test_book_rejects_bad_minutes(tmp_path):
+    text = (ROOT / "book.toml").read_text(encoding="utf-8").replace(
+        '{ id = "00.margins", points = 1, minutes = 5 }',
+        '{ id = "00.margins", points = 1, minutes = "five" }')
+    p = tmp_path / "book.toml"
+    p.write_text(text, encoding="utf-8")
+    with pytest.raises(ValueError, match="minutes"):
+        book.load(p)
