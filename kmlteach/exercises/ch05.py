@@ -6,6 +6,7 @@ import numpy as np
 
 from ..structured import chain_score, loss_augmented_viterbi, viterbi
 from .core import Case, Exercise, exact, register
+from .quiz import Question, register_question
 
 
 def _rng(seed):
@@ -36,8 +37,16 @@ def _score_cases():
 register(Exercise(
     id="05.chain_score", title="score of a labelling (UML (17.4))",
     reference=score, cases=_score_cases,
-    hint="W_unary[y] picks one weight row per letter, so np.sum(W_unary[y] * x) is the type-1 "
-         "part; W_pair[y[:-1], y[1:]] lists the weights of the r - 1 bigrams.",
+    minutes=8,
+    hint=(
+        'The chain score is a sum of two kinds of terms: one per letter (pixels × letter '
+        'weights) and one per pair of neighbouring letters (UML (17.4)).',
+        'For the letters, select the weight row of each true letter and multiply with '
+        "that letter's pixels; for the pairs, look up W_pair[previous, next] for the r − "
+        '1 bigrams.',
+        "W_unary[y] picks one weight row per letter, so np.sum(W_unary[y] * x) is the type-1 "
+        "part; W_pair[y[:-1], y[1:]] lists the weights of the r - 1 bigrams.",
+    ),
     solution=("def score(x, y, W_unary, W_pair):\n"
               "    return float(np.sum(W_unary[y] * x) + np.sum(W_pair[y[:-1], y[1:]]))\n"),
 ))
@@ -66,10 +75,18 @@ register(Exercise(
     id="05.viterbi", title="the Viterbi recursion (UML (17.5))",
     reference=viterbi_decode, cases=_viterbi_cases, compare=exact(),
     prepare=lambda got: np.asarray(got, dtype=np.int64),
-    hint="Keep M with one column per position: M[:, 0] = unary[0]; for τ ≥ 1, "
-         "cand = M[:, τ-1][:, None] + pairwise is indexed [s', s]; M[:, τ] = cand.max(0) + "
-         "unary[τ] and I[:, τ] = cand.argmax(0). Then start from argmax M[:, -1] and follow I "
-         "backwards (np.argmax returns the smallest index on ties).",
+    minutes=20,
+    hint=(
+        'Dynamic programming: the best prefix ending in letter s at step τ extends the '
+        "best prefix ending in some s' at step τ − 1 (UML (17.5)); remember which s' won.",
+        'Fill a table M (q × r) column by column and a table I of the winning '
+        'predecessors; the answer ends at the best cell of the last column, and I leads '
+        'back from there.',
+        "Keep M with one column per position: M[:, 0] = unary[0]; for τ ≥ 1, "
+        "cand = M[:, τ-1][:, None] + pairwise is indexed [s', s]; M[:, τ] = cand.max(0) + "
+        "unary[τ] and I[:, τ] = cand.argmax(0). Then start from argmax M[:, -1] and follow I "
+        "backwards (np.argmax returns the smallest index on ties).",
+    ),
     solution=("def viterbi_decode(unary, pairwise):\n"
               "    r, q = unary.shape\n"
               "    M = np.zeros((q, r))\n"
@@ -111,8 +128,15 @@ register(Exercise(
     id="05.loss_augmented", title="loss-augmented decoding (UML ex. 17.3)",
     reference=loss_augmented, cases=_loss_aug_cases, compare=exact(),
     prepare=lambda got: np.asarray(got, dtype=np.int64),
-    hint="The Hamming loss is a sum over positions, so add it to the unary scores: "
-         "cost[t, s] = 1 if s != y_true[t] else 0; then decode unary + cost with your Viterbi.",
+    minutes=12,
+    hint=(
+        'Loss-augmented decoding maximises score + Hamming loss; the Hamming loss is a '
+        'sum over positions, just like the letter terms of the score (UML ex. 17.3).',
+        'Add the per-position loss to the unary scores, then decode as usual with '
+        'Viterbi.',
+        "The Hamming loss is a sum over positions, so add it to the unary scores: "
+        "cost[t, s] = 1 if s != y_true[t] else 0; then decode unary + cost with your Viterbi.",
+    ),
     solution=("def loss_augmented(unary, pairwise, y_true):\n"
               "    q = unary.shape[1]\n"
               "    cost = (np.arange(q)[None, :] != np.asarray(y_true)[:, None]).astype(float)\n"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from .core import Case, Exercise, allclose, exact, register
+from .quiz import Question, register_question
 
 
 def _rng(seed):
@@ -35,9 +36,16 @@ def _permutation_cases():
 register(Exercise(
     id="06.permutation", title="the permutation π(y) (UML §17.4)",
     reference=permutation, cases=_permutation_cases, compare=exact(),
-    hint="np.argsort(y, kind='stable') lists the items from the smallest to the largest score; "
-         "the item at place p of that list has position p + 1. Invert the list: "
-         "pi[order] = np.arange(1, r + 1).",
+    minutes=6,
+    hint=(
+        'π(y)_i is the position of item i when the items are sorted by score, the largest'
+        ' score getting position r (UML §17.4).',
+        'Sorting gives the items in order; you need the inverse: for each item, its place'
+        ' in that order (1-based). Use a stable sort so ties keep their input order.',
+        "np.argsort(y, kind='stable') lists the items from the smallest to the largest score; "
+        "the item at place p of that list has position p + 1. Invert the list: "
+        "pi[order] = np.arange(1, r + 1).",
+    ),
     solution=("def permutation(y):\n    order = np.argsort(y, kind='stable')\n"
               "    pi = np.empty(len(y), dtype=int)\n    pi[order] = np.arange(1, len(y) + 1)\n"
               "    return pi\n"),
@@ -70,9 +78,16 @@ def _kendall_cases():
 register(Exercise(
     id="06.kendall", title="the Kendall-tau loss (UML §17.4)",
     reference=kendall_tau_loss, cases=_kendall_cases, compare=allclose(),
-    hint="Loop over the pairs i < j (or build the r×r matrices of sign(y_i − y_j) with "
-         "broadcasting and keep the upper triangle). A pair counts when the two signs differ — "
-         "np.sign(0) = 0, so a pair tied in one vector only counts. Divide by r(r−1)/2.",
+    minutes=8,
+    hint=(
+        "Kendall's tau loss counts the pairs of items that the two vectors order "
+        'differently, divided by the number of pairs (UML §17.4).',
+        "For every pair i < j compare sign(y'_i − y'_j) with sign(y_i − y_j); the pair "
+        'counts as a disagreement when the two signs differ.',
+        "Loop over the pairs i < j (or build the r×r matrices of sign(y_i − y_j) with "
+        "broadcasting and keep the upper triangle). A pair counts when the two signs differ — "
+        "np.sign(0) = 0, so a pair tied in one vector only counts. Divide by r(r−1)/2.",
+    ),
     solution=("def kendall_tau_loss(y_pred, y_true):\n    r = len(y_true)\n    bad = 0\n"
               "    for i in range(r):\n        for j in range(i + 1, r):\n"
               "            if np.sign(y_pred[i] - y_pred[j]) != np.sign(y_true[i] - y_true[j]):\n"
@@ -114,9 +129,18 @@ def _ndcg_cases():
 register(Exercise(
     id="06.ndcg", title="the NDCG loss with a top-k discount (UML §17.4)",
     reference=ndcg_loss, cases=_ndcg_cases, compare=allclose(),
-    hint="Use your permutation: the item with position π_i = r is on top. The discount of position "
-         "i is 1/log2(r − i + 2) when i ≥ r − k + 1 (the top k places) and 0 otherwise. "
-         "G(y', y) = Σ_i D(π(y')_i) · y_i; the loss is 1 − G(y', y)/G(y, y).",
+    minutes=15,
+    hint=(
+        'NDCG rewards putting relevant items on top, with a discount that decreases with '
+        "the position and is 0 below the top k (UML §17.4); the loss is 1 − G(y', y)/G(y,"
+        ' y).',
+        "Compute the positions π(y') with your permutation, the discount of each "
+        "position, then G(y', y) = Σ_i D(π(y')_i) · y_i, and the same with y' = y for the"
+        ' normaliser.',
+        "Use your permutation: the item with position π_i = r is on top. The discount of position "
+        "i is 1/log2(r − i + 2) when i ≥ r − k + 1 (the top k places) and 0 otherwise. "
+        "G(y', y) = Σ_i D(π(y')_i) · y_i; the loss is 1 − G(y', y)/G(y, y).",
+    ),
     solution=("def ndcg_loss(y_pred, y_true, k):\n    r = len(y_true)\n\n    def D(pos):\n"
               "        return np.where(pos >= r - k + 1, 1 / np.log2(r - pos + 2), 0.0)\n\n"
               "    G = lambda s: D(permutation(s)) @ y_true\n"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from .core import Case, Exercise, allclose, exact, register
+from .quiz import Question, register_question
 
 
 def _sample(r, n, pos=0.3):
@@ -47,8 +48,15 @@ def _confusion_cases():
 register(Exercise(
     id="07.confusion", title="the confusion counts (a, b, c, d) (UML (17.11))",
     reference=confusion_counts, cases=_confusion_cases, compare=exact(), prepare=_as_tuple,
-    hint="Build two boolean arrays: pred = y_score >= theta and pos = y_true > 0. Then "
-         "a = sum(pred & pos), b = sum(pred & ~pos), c = sum(~pred & pos), d = sum(~pred & ~pos).",
+    minutes=5,
+    hint=(
+        'Thresholding at θ splits the items into predicted positive (score ≥ θ) and '
+        'negative; crossing with the true labels gives the four counts of UML (17.11).',
+        'a = true positives, b = false positives (predicted +, truly −), c = false '
+        'negatives, d = true negatives. Two boolean arrays are enough.',
+        "Build two boolean arrays: pred = y_score >= theta and pos = y_true > 0. Then "
+        "a = sum(pred & pos), b = sum(pred & ~pos), c = sum(~pred & pos), d = sum(~pred & ~pos).",
+    ),
     solution=("def confusion_counts(y_score, y_true, theta):\n    pred = y_score >= theta\n"
               "    pos = y_true > 0\n    return (int(np.sum(pred & pos)), int(np.sum(pred & ~pos)),\n"
               "            int(np.sum(~pred & pos)), int(np.sum(~pred & ~pos)))\n"),
@@ -81,8 +89,15 @@ def _fbeta_cases():
 register(Exercise(
     id="07.fbeta", title="the F-beta score (UML §17.5)",
     reference=f_beta, cases=_fbeta_cases, compare=allclose(),
-    hint="Reuse your confusion counts. With b2 = beta**2 the score is "
-         "(1 + b2)·a / ((1 + b2)·a + b + b2·c); for beta = 1 it is the F1 score 2a/(2a + b + c).",
+    minutes=6,
+    hint=(
+        'F_β is a weighted harmonic mean of precision and recall, where 1/recall gets β² '
+        'times the weight of 1/precision (UML §17.5).',
+        'Write precision and recall in terms of a, b, c and simplify; F_1 = 2a/(2a + b + '
+        'c) is the case β = 1.',
+        "Reuse your confusion counts. With b2 = beta**2 the score is "
+        "(1 + b2)·a / ((1 + b2)·a + b + b2·c); for beta = 1 it is the F1 score 2a/(2a + b + c).",
+    ),
     solution=("def f_beta(y_score, y_true, theta, beta):\n"
               "    a, b, c, d = confusion_counts(y_score, y_true, theta)\n    b2 = beta ** 2\n"
               "    return (1 + b2) * a / ((1 + b2) * a + b + b2 * c)\n"),
@@ -115,9 +130,16 @@ def _patk_cases():
 register(Exercise(
     id="07.precision_at_k", title="precision at k (UML §17.5)",
     reference=precision_at_k, cases=_patk_cases, compare=allclose(),
-    hint="Sort the scores in decreasing order and take θ = the k-th of them. Every item with "
-         "score ≥ θ is predicted positive (so ties with the k-th score count too: a + b ≥ k). "
-         "Return a/(a + b).",
+    minutes=8,
+    hint=(
+        'precision@k measures the precision when the threshold admits at least k items: θ'
+        ' is the k-th largest score (UML §17.5).',
+        'Find that θ, predict positive every item with score ≥ θ (ties with the k-th '
+        'score are included, so a + b can exceed k), and return a/(a + b).',
+        "Sort the scores in decreasing order and take θ = the k-th of them. Every item with "
+        "score ≥ θ is predicted positive (so ties with the k-th score count too: a + b ≥ k). "
+        "Return a/(a + b).",
+    ),
     solution=("def precision_at_k(y_score, y_true, k):\n    theta = np.sort(y_score)[::-1][k - 1]\n"
               "    pred = y_score >= theta\n    return np.sum(pred & (y_true > 0)) / np.sum(pred)\n"),
 ))

@@ -202,9 +202,13 @@ plt.show()
 #   $w = [w_1; \dots; w_k]$ and $\langle w, \Psi(x, y)\rangle = \langle w_y, x\rangle$ — one
 #   weight vector per class, exactly the form of Example 17.1's predictor;
 # * the **TF-IDF** map weighs the word counts of a document by how rare each word is *outside*
-#   topic $y$: $\Psi_j(x, y) = \mathrm{TF}(j, x)\log\frac{m}{\mathrm{DF}(j, y)}$. Its dimension
-#   does not grow with the number of topics. (The book's formula divides by zero for a word
-#   that never appears outside a topic; we add 1 to DF by default.)
+#   topic $y$: $\Psi_j(x, y) = \mathrm{TF}(j, x)\log\frac{m}{\mathrm{DF}(j, y)}$. Here $m$ is
+#   the number of training documents, $\mathrm{TF}(j, x)$ the number of times word $j$ occurs
+#   in $x$, and — as UML §17.2.1 defines it — $\mathrm{DF}(j, y)$ is the number of
+#   **occurrences** of word $j$ in the training documents whose topic is *not* $y$ (a count of
+#   occurrences, not of documents, despite its name). Its dimension does not grow with the
+#   number of topics. (The book's formula divides by zero for a word that never appears
+#   outside a topic; we add 1 to DF by default: $\log\frac{m}{\mathrm{DF}(j, y) + 1}$.)
 
 # %%
 psi = mc.MultivectorPsi(n_classes=3, n_features=2)
@@ -223,10 +227,22 @@ for c, topic in enumerate(tfidf.classes):
     v = tfidf(doc, c)
     print(f"Psi('goal the the', {topic:>8}) =", (np.round(v, 3) + 0.0).tolist(),
           f"  sum (w = all ones): {v.sum():.3f}")
+print(f"m = {TF.shape[0]} documents; DF(j, y) = occurrences outside topic y:")
+for c, topic in enumerate(tfidf.classes):
+    print(f"  DF(., {topic:>8}) =", tfidf.DF[c].astype(int).tolist(),
+          "  log(m / (DF + 1)) =", (np.round(tfidf.idf[c], 3) + 0.0).tolist())
 
 # %% [markdown]
 # With $w = (1, \dots, 1)$ the score is the sum of the entries: "goal" is rare outside sport,
-# so sport wins; the very common "the" gets a negative weight for both topics.
+# so sport wins. The very common "the" gets a **negative** weight for both topics, and the
+# table above says why: DF counts occurrences, so it can exceed the number of documents $m$
+# ("the" occurs 10 times outside sport and 9 times outside politics, with $m = 4$), and then
+# $\log\frac{m}{\mathrm{DF} + 1} < 0$. A negative entry is not a bug: a word that is frequent
+# *outside* topic $y$ is evidence against $y$. What matters for the argmax is the difference
+# between topics, and since "the" is about equally frequent everywhere its two weights nearly
+# cancel ($\log\frac{4}{11}$ against $\log\frac{4}{10}$). Counting documents instead of
+# occurrences would give $\mathrm{DF} + 1 \le m$ whenever every topic has a training document,
+# and so no negative weight.
 #
 # In the realizable case, finding $w$ with $\langle w, \Psi(x_i, y_i)\rangle >
 # \langle w, \Psi(x_i, y)\rangle$ for all $i$ and $y \ne y_i$ is a set of linear inequalities
