@@ -24,6 +24,11 @@ def _cases():
 register(Exercise(
     id="00.margins", title="functional margins y<w, x>",
     reference=margins, cases=_cases,
-    hint="X @ w gives every score <w, x_i> at once; multiply element-wise by y.",
+    hint=(
+        'The functional margin of point i is y_i times its score <w, x_i>; positive means correctly classified.',
+        'All m scores at once are one matrix-vector product.',
+        'X @ w gives every score <w, x_i>; multiply element-wise by y: y * (X @ w).',
+    ),
+    minutes=5,
     solution="def margins(X, y, w):\n    return y * (X @ w)\n",
 ))
