@@ -301,3 +301,38 @@ register_question(Question(
     explanation=("Take y' = h_w(x) in the maximum: its score is at least the true label's, so "
                  "the loss is ≥ Δ(h_w(x), y) (UML §17.2.4)."),
 ))
+
+
+# 04.hinge_subgradient — a derivation: UML §17.2.5 ----------------------------------------
+
+def hinge_subgradient(W, x, y, Delta):
+    """A subgradient of W ↦ generalized hinge loss at W (multivector Ψ), as a (k, n) matrix:
+    Ψ(x, ŷ) − Ψ(x, y) with ŷ the maximiser of Delta[y', y] + s[y'] − s[y] (smallest index
+    on ties), so row ŷ holds +x and row y holds −x (zero if ŷ = y)."""
+    W, x = np.asarray(W, dtype=float), np.asarray(x, dtype=float)
+    s = W @ x
+    yhat = int(np.argmax(Delta[:, y] + s - s[y]))
+    G = np.zeros_like(W)
+    G[yhat] += x
+    G[y] -= x
+    return G
+
+
+register(Exercise(
+    id="04.hinge_subgradient", title="derive a subgradient of the generalized hinge (UML §17.2.5)",
+    reference=hinge_subgradient, cases=_ghinge_cases, compare=allclose(),
+    prepare=lambda got: np.asarray(got, dtype=float),
+    minutes=15,
+    hint=(
+        "The loss is a maximum of functions that are affine in W; a subgradient of a "
+        "maximum is the gradient of a maximising piece (UML Claim 14.6).",
+        "The piece of label y' is Δ(y', y) + ⟨w, Ψ(x, y') − Ψ(x, y)⟩; its gradient in w is "
+        "Ψ(x, y') − Ψ(x, y). With the multivector Ψ, reshape it to (k, n): which rows are "
+        "non-zero?",
+        "s = W @ x; yhat = argmax(Delta[:, y] + s - s[y]); G = zeros((k, n)); G[yhat] += x; "
+        "G[y] -= x (the two cancel when yhat == y).",
+    ),
+    solution=("def hinge_subgradient(W, x, y, Delta):\n    s = W @ x\n"
+              "    yhat = int(np.argmax(Delta[:, y] + s - s[y]))\n"
+              "    G = np.zeros(W.shape)\n    G[yhat] += x\n    G[y] -= x\n    return G\n"),
+))

@@ -15,7 +15,10 @@
 # into pieces that only look at neighbouring letters, so a dynamic programme finds the best
 # string in $O(r q^2)$ steps.
 #
-# **Objectives.** After this notebook you can
+# **You need:** chapter 04 (class-sensitive feature maps Ψ, the generalized hinge loss and its
+# SGD, the multiclass perceptron).
+#
+# **You will be able to:**
 # 1. write the chain feature map $\Psi(x, y)$ with pixel–letter and letter–bigram features
 #    and score a labelling with it;
 # 2. decode with the Viterbi recursion, read its table $M$ and backpointers, and adapt it to
@@ -27,12 +30,14 @@
 # %%
 import matplotlib.pyplot as plt
 import numpy as np
+from IPython.display import HTML, display
 
 from kmlteach import structured as S
 from kmlteach.datasets import ocr_words
 from kmlteach.plots.ch05 import (plot_noise_sweep, plot_samples, plot_transitions,
                                  plot_viterbi_table, plot_word)
 from kmlteach.widgets.ch05 import train_pair
+from kmlteach.exercises import ask, quiz, quiz_html
 
 SEED = 0
 rng = np.random.default_rng(SEED)
@@ -87,6 +92,20 @@ print(f"d = nq + q^2 = {p.size}; non-zero type-2 entries: {np.count_nonzero(p[n 
       f"(= r - 1 = {len(y) - 1} bigrams)")
 print(f"r <w, Psi(x, y)> = {len(y) * (w @ p):.6f}")
 print(f"chain_score      = {S.chain_score(x, y, Wu, Wp):.6f}")
+
+# %% [markdown]
+# **Predict first.** A 5-letter word over q = 26 letters has 26⁵ ≈ 1.2·10⁷ labellings. About
+# how many additions does the Viterbi recursion need to find the best one?
+#
+# * (a) 5 · 26 = 130
+# * (b) 5 · 26² ≈ 3 400
+# * (c) 26⁵ / 5 ≈ 2.4·10⁶
+# * (d) 2²⁶ ≈ 6.7·10⁷
+#
+# Replace `"?"` by your letter and run the cell; the section below reveals the answer.
+
+# %%
+ask("05.c_cost", "?")
 
 # %% [markdown]
 # ## 3 · Decoding with dynamic programming (UML Eq. (17.5))
@@ -205,6 +224,19 @@ print(f"  perceptron mistakes per epoch: {perc.history.astype(int).tolist()}")
 # trained on the same 400 words (T = 6000 SGD steps) and tested on the same 150 words — one
 # run per level, no repetitions, so differences of a point or two are within the noise of the
 # experiment.
+
+# %% [markdown]
+# **Predict first.** At noise 0.1 every letter image is easy to read on its own. Compared with
+# a model that reads each letter independently, the chain model's letter error will be
+#
+# * (a) much lower (half or less)
+# * (b) about the same
+# * (c) much higher
+#
+# Replace `"?"` by your letter and run the cell; the sweep below reveals the answer.
+
+# %%
+ask("05.c_noise", "?")
 
 # %%
 noise_levels = [0.1, 0.3, 0.5, 0.7]
@@ -371,6 +403,29 @@ def loss_augmented(unary, pairwise, y_true):
 check("05.loss_augmented", loss_augmented)
 
 # %% [markdown]
+# **Exercise 4 (derivation: the score is linear in the weights).** Show that the chain score
+# of Exercise 1 can be written $\langle G_{\text{unary}}, W_{\text{unary}}\rangle +
+# \langle G_{\text{pair}}, W_{\text{pair}}\rangle$ (sums of entry-wise products) for
+# matrices that depend only on $x$ and $y$, and return them as a pair `(G_unary, G_pair)` of
+# shapes (q, n) and (q, q). How do they relate to $\Psi(x, y)$ of section 2, and why is this
+# exactly what structured SGD needs (UML §17.3)?
+
+# %%
+def score_coefficients(x, y, q):
+    ### BEGIN SOLUTION
+    Gu = np.zeros((q, x.shape[1]))
+    Gp = np.zeros((q, q))
+    for t in range(len(y)):
+        Gu[y[t]] += x[t]
+        if t > 0:
+            Gp[y[t - 1], y[t]] += 1.0
+    return Gu, Gp
+    ### END SOLUTION
+
+
+check("05.score_coefficients", score_coefficients)
+
+# %% [markdown]
 # ## Summary
 #
 # * A structured label is a sequence; the chain feature map adds pixel–letter and
@@ -388,3 +443,17 @@ check("05.loss_augmented", loss_augmented)
 #
 # Next: [06 · Ranking](06-ranking.ipynb) — another structured output, scored with Kendall's
 # tau and NDCG.
+
+# %% [markdown]
+# ## Recap quiz
+#
+# Five questions on this chapter. The list below is the static
+# version; the widget after it checks your answers (or call `ask("05.q1", "b")`
+# yourself, with a number for the numeric questions).
+
+# %%
+display(HTML(quiz_html("05")))
+
+# %%
+# NBVAL_IGNORE_OUTPUT
+quiz("05")
