@@ -12,7 +12,10 @@
 # should we optimise? This notebook shows why the zero-one loss is the wrong answer when the
 # positives are rare, and how to train a linear scorer for F₁ or precision@k instead.
 #
-# **Objectives.** After this notebook you can
+# **You need:** chapter 06 (ranking losses, the structured hinge surrogate (17.8) and its
+# SGD).
+#
+# **You will be able to:**
 # 1. compute the confusion counts $a, b, c, d$ and the precision/recall family of measures —
 #    recall, precision, specificity, balanced accuracy, $F_1$, $F_\beta$, precision@k, recall@k;
 # 2. read PR and ROC curves and the effect of the threshold θ on them;
@@ -24,6 +27,7 @@ import itertools
 
 import matplotlib.pyplot as plt
 import numpy as np
+from IPython.display import HTML, display
 
 from kmlteach import metrics as M
 from kmlteach import ranking as R
@@ -31,6 +35,7 @@ from kmlteach import svm
 from kmlteach.datasets import fraud, split_queries
 from kmlteach.plots.ch07 import (example_scores, plot_fraud, plot_labelling, plot_pr_curve,
                                  plot_roc_curve, plot_scores)
+from kmlteach.exercises import ask, quiz, quiz_html
 
 SEED = 0
 rng = np.random.default_rng(SEED)
@@ -52,6 +57,18 @@ rng = np.random.default_rng(SEED)
 # **precision** $a/(a+b)$, **specificity** $d/(d+b)$, and the average zero-one loss
 # $(b+c)/(a+b+c+d)$. (UML prints $(b+d)/(a+b+c+d)$ for the zero-one loss; the mistakes are the
 # false positives $b$ and the false negatives $c$, so the numerator is $b + c$.)
+
+# %% [markdown]
+# **Predict first.** Lower the threshold θ. The recall
+#
+# * (a) never decreases
+# * (b) never increases
+# * (c) can go either way
+#
+# Replace `"?"` by your letter and run the cell; the cell below reveals the answer.
+
+# %%
+ask("07.c_theta", "?")
 
 # %%
 y_score, y_true = example_scores()           # 40 scored items, 12 of them positive
@@ -162,6 +179,20 @@ print(f"all-negative predictor: zero-one loss {M.zero_one_loss(everyone_benign, 
 #
 # The training set is cut into 5 groups of 5 000 transactions (4 or 5 frauds each): these are
 # the "queries" $(\bar x, y)$ that SGD samples.
+
+# %% [markdown]
+# **Predict first.** A soft-SVM is trained on 25 000 transactions, 0.1 % of them fraudulent.
+# How many of the 25 000 test transactions will it flag at threshold 0?
+#
+# * (a) none
+# * (b) about 25
+# * (c) about 250
+# * (d) thousands
+#
+# Replace `"?"` by your letter and run the cell; the table below reveals the answer.
+
+# %%
+ask("07.c_fraud", "?")
 
 # %%
 queries = split_queries(Xtr, ytr, 5, seed=SEED)
@@ -335,6 +366,32 @@ def precision_at_k(y_score, y_true, k):
 check("07.precision_at_k", precision_at_k)
 
 # %% [markdown]
+# **Exercise 4 (derivation: why the (17.14) procedure is right).** The procedure of UML §17.5.1
+# tries every pair $(a, b)$ — $a$ of the positives and $b$ of the negatives labelled $+1$ — and
+# for each pair takes the labelling that puts $+1$ on the $a$ best-scored positives and the $b$
+# best-scored negatives. Show that for fixed $(a, b)$ this labelling maximises
+# $\Delta(v, y) + \sum_i (v_i - y_i)\mu_i$ over all $v$ with those counts (hint: which terms
+# are constant once $a$ and $b$ are fixed?), and return it as a $\pm1$ array; on tied scores
+# take the smaller index first. The tests compare with a brute-force search over all
+# labellings with the same counts.
+
+# %%
+def best_labelling(y_score, y_true, a, b):
+    ### BEGIN SOLUTION
+    pos = np.flatnonzero(y_true > 0)
+    neg = np.flatnonzero(y_true < 0)
+    pos = pos[np.argsort(-y_score[pos], kind="stable")]
+    neg = neg[np.argsort(-y_score[neg], kind="stable")]
+    v = -np.ones(len(y_true))
+    v[pos[:a]] = 1.0
+    v[neg[:b]] = 1.0
+    return v
+    ### END SOLUTION
+
+
+check("07.fixed_ab", best_labelling)
+
+# %% [markdown]
 # ## Summary
 #
 # * A threshold turns scores into decisions; the counts $a, b, c, d$ give recall, precision,
@@ -347,3 +404,17 @@ check("07.precision_at_k", precision_at_k)
 #   $F_1$ or precision@k directly.
 #
 # Next: [08 · Boosting and ensembles](08-boosting.ipynb).
+
+# %% [markdown]
+# ## Recap quiz
+#
+# Five questions on this chapter. The list below is the static
+# version; the widget after it checks your answers (or call `ask("07.q1", "b")`
+# yourself, with a number for the numeric questions).
+
+# %%
+display(HTML(quiz_html("07")))
+
+# %%
+# NBVAL_IGNORE_OUTPUT
+quiz("07")
