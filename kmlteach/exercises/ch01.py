@@ -251,11 +251,13 @@ _Q = [
              explanation="Complementary slackness: α_i > 0 only where the constraint is tight, "
                          "so w is a combination of the support vectors alone."),
     Question(id="01.c_dimension", kind="concept",
-             prompt="With the same margin γ = 0.1 and ρ = 1, how does hard-SVM's test error at m = 400 "
-                    "change from d = 20 to d = 200?",
-             choices=("it grows about tenfold", "it stays about the same", "it drops to zero"),
+             prompt="Same margin γ = 0.1 and ρ = 1, ten times the dimension (d = 20 → 200): the measured "
+                    "test errors of hard-SVM, at every training set size m, ...",
+             choices=("grow roughly tenfold", "stay within a few percentage points of each other",
+                      "are zero for every m"),
              answer=1,
-             explanation="Theorem 15.4 depends on (ρ/γ)² and m, not on d; the two measured curves are close."),
+             explanation="Theorem 15.4 depends on (ρ/γ)² and m, not on d; the two error curves are close "
+                         "(and both reach 0 once m is a few hundred)."),
     Question(id="01.c_width", kind="concept",
              prompt="Soft-SVM with λ = 0.003, 0.1, 3: as λ grows, the margin width 2/‖w‖ ...",
              choices=("shrinks", "grows", "stays the same"),

@@ -262,11 +262,13 @@ _Q = [
     Question(id="02.c_sigma", kind="concept",
              prompt="Kernel SGD with the Gaussian kernel: compared with σ = 0.1, the test accuracy with a "
                     "tiny σ = 0.005 is ...",
-             choices=("higher: more flexible is better", "lower: the predictor memorises the training points",
+             choices=("higher: more flexible is better",
+                      "lower: the boundary bends around individual training points",
                       "exactly the same"),
              answer=1,
-             explanation="With a tiny σ, k(x, x_j) is almost 0 away from the training points, so the "
-                         "predictor memorises them and generalises poorly."),
+             explanation="With a tiny σ, k(x, x_j) is almost 0 except next to x_j, so the boundary "
+                         "follows single training points and the test accuracy drops (a too large σ "
+                         "hurts too: the boundary becomes almost linear)."),
     Question(id="02.q1", prompt="Dimension of the feature map of the kernel (1 + <x, x'>)² on R^3?",
              choices=(), answer=10.0, tol=1e-9,
              explanation="1 + 3 (√2 x_j) + 3 (x_j²) + 3 (√2 x_j x_k, j < k) = 10 = C(3 + 2, 2)."),

@@ -216,8 +216,9 @@ plt.show()
 # the distribution is $(0.1, 1)$-separable in every dimension. We train hard-SVM on $m$ points
 # for $d = 20$ and $d = 200$ and measure its error on 2 000 fresh points (mean of 3 samples).
 #
-# **Predict first.** With the same margin, how does the test error at $m = 400$ change from
-# $d = 20$ to $d = 200$? (a) it grows about tenfold; (b) it stays about the same; (c) it drops to zero.
+# **Predict first.** Same margin, ten times the dimension ($d = 20 \to 200$): the measured test
+# errors, at every training set size $m$, (a) grow roughly tenfold; (b) stay within a few
+# percentage points of each other; (c) are zero for every $m$.
 
 # %%
 ask("01.c_dimension", "?")
