@@ -13,7 +13,7 @@
 # positives are rare, and how to train a linear scorer for F₁ or precision@k instead.
 #
 # **You need:** chapter 06 (ranking losses, the structured hinge surrogate (17.8) and its
-# SGD).
+# SGD) and chapter 01's soft-SVM, which section 4 uses as the zero-one surrogate.
 #
 # **You will be able to:**
 # 1. compute the confusion counts $a, b, c, d$ and the precision/recall family of measures —
