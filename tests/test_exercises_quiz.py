@@ -158,3 +158,22 @@ def test_tiered_hints(capsys):
     finally:
         _REGISTRY.pop("98.tiers", None)
     capsys.readouterr()
+
+
+def test_notebooks_ask_registered_questions_and_show_their_quiz():
+    import re
+    from pathlib import Path
+    src = Path(__file__).resolve().parent.parent / "notebooks" / "src"
+    known = {q.id for q in questions()}
+    for path in sorted(src.glob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        asked = set(re.findall(r'ask\("(\d\d\.[a-z0-9_]+)"', text))
+        assert asked <= known, f"{path.name} asks unregistered questions {sorted(asked - known)}"
+        for chapter in re.findall(r'^quiz\("(\d\d)"\)', text, flags=re.M):
+            # a chapter that shows its quiz asks every one of its concept checks, shows the
+            # static list first, in a cell of its own, and its widget cell is nbval-ignored
+            concept = {q.id for q in questions(chapter, kind="concept")}
+            assert concept <= asked, f"{path.name} never asks {sorted(concept - asked)}"
+            assert f'display(HTML(quiz_html("{chapter}")))' in text
+            assert f'# NBVAL_IGNORE_OUTPUT\nquiz("{chapter}")' in text
+            assert len(questions(chapter, kind="recap")) == 5
