@@ -120,6 +120,8 @@ def test_chapters_cli_prints_the_table():
                                   ["chapters", "--book", "README.md"],
                                   ["student", "/nonexistent", "/tmp/kmlteach-student-x"],
                                   ["execute", "--timeout", "-5"]])
+
+
 def test_cli_mistakes_get_one_line_not_a_traceback(argv, capsys):
     from kmlteach.__main__ import main
 
@@ -131,6 +133,8 @@ def test_cli_mistakes_get_one_line_not_a_traceback(argv, capsys):
     assert code != 0
     assert "Traceback" not in err
     assert len(err.strip().splitlines()) <= 3 and "error" in err.strip().splitlines()[-1]
+
+
 def test_instructor_notebooks_carry_chapter_and_nbgrader_metadata_consistent_with_book():
     """metadata.kmlteach.chapter; every solution cell an nbgrader autograded answer whose
     grade_id and points come from book.toml (written by `execute --metadata-only`)."""
@@ -187,3 +191,28 @@ def test_annotate_is_a_fixed_point_on_the_stored_notebooks_and_rejects_mismatche
     lonely["cells"] = [x for x in lonely["cells"] if "01.perceptron" not in "".join(x["source"])]
     with pytest.raises(ValueError, match="01.perceptron"):
         annotate(lonely, c)
+    assert err.strip().splitlines()[-1].startswith(("python -m kmlteach", "usage"))
+
+
+def test_ready_chapters_estimate_minutes_and_requirements():
+    ids = {c.id for c in B.chapters}
+    for c in B.chapters:
+        assert set(c.requires) <= ids and c.id not in c.requires, c.id
+        assert all(r < c.id for r in c.requires), f"chapter {c.id} requires a later chapter"
+        assert c.reading_minutes > 0, f"chapter {c.id} has no reading_minutes"
+        if c.ready:
+            for e in c.exercises:
+                assert isinstance(e.get("minutes"), int) and e["minutes"] > 0, \
+                    f"{e['id']} has no minutes in book.toml"
+    assert B.chapter("01").minutes == B.chapter("01").reading_minutes + sum(
+        e["minutes"] for e in B.chapter("01").exercises)
+
+
+def test_book_rejects_bad_minutes(tmp_path):
+    text = (ROOT / "book.toml").read_text(encoding="utf-8").replace(
+        '{ id = "00.margins", points = 1, minutes = 5 }',
+        '{ id = "00.margins", points = 1, minutes = "five" }')
+    p = tmp_path / "book.toml"
+    p.write_text(text, encoding="utf-8")
+    with pytest.raises(ValueError, match="minutes"):
+        book.load(p)

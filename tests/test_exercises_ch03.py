@@ -8,7 +8,7 @@ import numpy as np
 import scipy.linalg
 from exercise_contract import exercise_contract
 
-IDS = ["03.center", "03.ngram", "03.diffusion", "03.kpca", "03.fisher"]
+IDS = ["03.center", "03.ngram", "03.diffusion", "03.kpca", "03.fisher", "03.mean_distance"]
 
 
 def _center(K):
@@ -39,9 +39,18 @@ def _fisher(X, theta):
 
 
 # independent implementations written from the formulas (not the library's)
-INDEPENDENT = {"03.center": _center, "03.ngram": _ngram, "03.diffusion": _heat,
+def _mean_distance(K, mask):
+    # ‖Σ c_i ψ(x_i)‖² = cᵀKc with c = 1_A/|A| − 1_B/|B|
+    c = np.where(mask, 1.0 / mask.sum(), -1.0 / (~mask).sum())
+    return c @ K @ c
+
+
+INDEPENDENT = {"03.mean_distance": _mean_distance, "03.center": _center, "03.ngram": _ngram, "03.diffusion": _heat,
                "03.kpca": _kpca, "03.fisher": _fisher}
 WRONG = {
+    "03.mean_distance": lambda K, mask: K[np.ix_(mask, mask)].mean() + K[np.ix_(~mask, ~mask)].mean()
+    - K[np.ix_(mask, ~mask)].mean(),  # forgot the 2 of the cross term
+
     "03.center": lambda K: K - K.mean(),
     "03.ngram": lambda x, y, n: len(set(x[i:i + n] for i in range(len(x) - n + 1))
                                     & set(y[i:i + n] for i in range(len(y) - n + 1))),

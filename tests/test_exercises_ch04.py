@@ -10,7 +10,7 @@ from kmlteach.exercises import check, get, registry
 from kmlteach.exercises import ch04
 
 IDS = ["04.multivector_psi", "04.generalized_hinge", "04.multiclass_perceptron", "04.one_vs_all",
-       "04.kesler"]
+       "04.kesler", "04.hinge_subgradient"]
 
 
 def test_registered():
@@ -87,3 +87,25 @@ def test_kesler_reference_matches_kesler_embed():
     X = np.array([[1.0, 2.0], [3.0, -1.0], [0.5, 0.5]])
     emb = M.kesler_embed(X, [2, 0, 1])
     np.testing.assert_array_equal(ch04.kesler_vectors(X[0], 2, 3), emb.Z[emb.example == 0])
+
+
+def test_hinge_subgradient_satisfies_the_subgradient_inequality():
+    # oracle: the library's generalized hinge, l(W') >= l(W) + <G, W' - W> for every W'
+    rng = np.random.default_rng(7)
+    for _ in range(50):
+        k, n = int(rng.integers(2, 5)), int(rng.integers(1, 4))
+        D = rng.uniform(0.5, 2.0, size=(k, k))
+        np.fill_diagonal(D, 0.0)
+        W, x, y = rng.normal(size=(k, n)), rng.normal(size=n), int(rng.integers(0, k))
+        G = ch04.hinge_subgradient(W, x, y, D)
+        loss = lambda V: float(M.generalized_hinge(V, x[None, :], [y], delta=D)[0])
+        for _ in range(20):
+            V = W + rng.normal(size=(k, n))
+            assert loss(V) >= loss(W) + np.sum(G * (V - W)) - 1e-12
+
+
+def test_hinge_subgradient_wrong_sign_fails(capsys):
+    def flipped(W, x, y, Delta):
+        return -ch04.hinge_subgradient(W, x, y, Delta)
+    assert not check("04.hinge_subgradient", flipped)
+    assert "expected" in capsys.readouterr().out

@@ -6,8 +6,9 @@ import numpy as np
 from exercise_contract import exercise_contract
 
 from kmlteach.exercises import ch05
+from kmlteach.structured import chain_score
 
-IDS = ["05.chain_score", "05.viterbi", "05.loss_augmented"]
+IDS = ["05.chain_score", "05.viterbi", "05.loss_augmented", "05.score_coefficients"]
 
 
 def _score(x, y, Wu, Wp):
@@ -36,11 +37,37 @@ def _loss_aug(unary, pairwise, y_true):
     return _enumerate(unary, pairwise, (np.arange(q)[None, :] != np.asarray(y_true)[:, None]) * 1.0)
 
 
-INDEPENDENT = {"05.chain_score": _score, "05.viterbi": _enumerate, "05.loss_augmented": _loss_aug}
+def _coefficients(x, y, q):
+    """The score is linear in (W_unary, W_pair): read each coefficient off the library's
+    chain_score at a basis matrix."""
+    n = x.shape[1]
+    Gu, Gp = np.zeros((q, n)), np.zeros((q, q))
+    for s in range(q):
+        for j in range(n):
+            E = np.zeros((q, n))
+            E[s, j] = 1.0
+            Gu[s, j] = chain_score(x, y, E, np.zeros((q, q)))
+        for b in range(q):
+            E = np.zeros((q, q))
+            E[s, b] = 1.0
+            Gp[s, b] = chain_score(x, y, np.zeros((q, n)), E)
+    return Gu, Gp
+
+
+def _coefficients_overwrite(x, y, q):
+    Gu, Gp = np.zeros((q, x.shape[1])), np.zeros((q, q))
+    Gu[y] = x                                   # a repeated letter keeps only its last image
+    Gp[y[:-1], y[1:]] = 1.0
+    return Gu, Gp
+
+
+INDEPENDENT = {"05.chain_score": _score, "05.viterbi": _enumerate, "05.loss_augmented": _loss_aug,
+               "05.score_coefficients": _coefficients}
 WRONG = {
     "05.chain_score": lambda x, y, Wu, Wp: float(np.sum(Wu[y] * x)),           # forgets bigrams
     "05.viterbi": lambda unary, pairwise: unary.argmax(axis=1),                 # greedy
     "05.loss_augmented": lambda unary, pairwise, y_true: ch05.viterbi_decode(unary, pairwise),
+    "05.score_coefficients": _coefficients_overwrite,
 }
 
 (test_reference_and_independent_solution_pass, test_wrong_answer_fails_with_message,

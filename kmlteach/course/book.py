@@ -21,10 +21,32 @@ class Chapter:
     objectives: tuple[str, ...]
     status: str
     exercises: tuple[dict, ...] = field(default_factory=tuple)
+    requires: tuple[str, ...] = ()
+    reading: int | None = None
 
     @property
     def ready(self) -> bool:
         return self.status == "ready"
+
+    @property
+    def exercise_minutes(self) -> int:
+        """Sum of the exercises' ``minutes`` estimates (missing estimates count 0)."""
+        return sum(int(e.get("minutes") or 0) for e in self.exercises)
+
+    @property
+    def points(self) -> int:
+        """Sum of the exercises' points (what the grader counts)."""
+        return sum(int(e.get("points") or 0) for e in self.exercises)
+
+    @property
+    def reading_minutes(self) -> int:
+        """The chapter's reading time (``reading_minutes``, default 0)."""
+        return int(self.reading or 0)
+
+    @property
+    def minutes(self) -> int:
+        """Estimated total time: reading plus exercises."""
+        return self.reading_minutes + self.exercise_minutes
 
 
 @dataclass(frozen=True)
@@ -92,6 +114,16 @@ def update_readme(book: "Book", readme: Path | None = None) -> bool:
     return True
 
 
+def _exercise(chapter: dict, entry: dict) -> dict:
+    """One exercise entry, with ``points`` and ``minutes`` checked when present."""
+    where = f"chapter {chapter.get('id')!r}, exercise {entry.get('id')!r}"
+    for key in ("points", "minutes"):
+        v = entry.get(key)
+        if v is not None and (not isinstance(v, int) or isinstance(v, bool) or v < 0):
+            raise ValueError(f"{where}: {key} must be a non-negative integer, got {v!r}")
+    return dict(entry)
+
+
 def load(path: str | Path | None = None) -> Book:
     """Read ``book.toml`` (default: the one at the repository root)."""
     p = Path(path) if path else ROOT / "book.toml"
@@ -112,7 +144,9 @@ def load(path: str | Path | None = None) -> Book:
         chapters.append(Chapter(
             id=str(c["id"]), title=c["title"], notebook=c["notebook"],
             sources=tuple(c.get("sources", ())), objectives=tuple(c.get("objectives", ())),
-            status=status, exercises=tuple(c.get("exercises", ())),
+            status=status, exercises=tuple(_exercise(c, e) for e in c.get("exercises", ())),
+            requires=tuple(str(r) for r in c.get("requires", ())),
+            reading=c.get("reading_minutes"),
         ))
     return Book(title=meta.get("title", ""), description=meta.get("description", ""),
                 repository=meta.get("repository", ""), branch=meta.get("branch", "main"),

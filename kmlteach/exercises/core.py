@@ -96,16 +96,25 @@ class Exercise:
     :class:`Case` or a zero-argument callable returning one (so random cases are drawn
     from a fixed seed at check time). ``compare(expected, got)`` decides a case.
     ``prepare(got)`` post-processes a student's return value before comparison (e.g.
-    to pull ``.w`` out of a result object), default identity.
+    to pull ``.w`` out of a result object), default identity. ``hint`` is one string
+    or a sequence of levels (the last close to code); ``minutes`` is a time estimate.
     """
     id: str
     title: str
     reference: Callable
     cases: Sequence[Case] | Callable[[], Sequence[Case]]
-    hint: str
+    hint: str | Sequence[str]
     solution: str
     compare: Comparator = field(default_factory=allclose)
     prepare: Callable[[Any], Any] = lambda got: got
+    minutes: int | None = None
+
+    @property
+    def hints(self) -> tuple[str, ...]:
+        """The hint levels 1..n (a single string is one level)."""
+        if isinstance(self.hint, str):
+            return (self.hint,)
+        return tuple(str(h) for h in self.hint)
 
     def all_cases(self) -> list[Case]:
         cases = self.cases() if callable(self.cases) else self.cases
@@ -286,10 +295,29 @@ def _check(exercise_id: str, fn: Callable, verbose: bool, seconds: float) -> boo
                     "the grade also uses hidden cases", verbose)
 
 
-def hint(exercise_id: str) -> str:
-    """Print and return the hint of an exercise."""
-    ex = get(exercise_id)
-    text = ex.hint if ex else f"unknown exercise id {exercise_id!r}"
+def hint(exercise_id: str, level: int = 1) -> str:
+    """Print and return hint ``level`` (1, 2, ...) of an exercise; never raises.
+
+    A level beyond the last prints the last one; when more levels exist, a line says
+    how to ask for the next one.
+    """
+    ex = get(exercise_id) if isinstance(exercise_id, str) else None
+    if ex is None:
+        text = f"unknown exercise id {exercise_id!r}"
+        print(text)
+        return text
+    levels = ex.hints
+    try:
+        k = int(level)
+    except (TypeError, ValueError, OverflowError):
+        k = 1
+    k = min(max(k, 1), len(levels))
+    text = levels[k - 1]
+    if k < len(levels):
+        text += (f"\n(hint {k} of {len(levels)} \u2014 hint({ex.id!r}, level={k + 1}) "
+                 "for more)")
+    elif len(levels) > 1:
+        text += f"\n(hint {k} of {len(levels)}: the last one)"
     print(text)
     return text
 

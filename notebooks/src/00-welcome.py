@@ -8,7 +8,9 @@
 # themselves live in a small Python package, `kmlteach`, whose functions follow the
 # pseudo-code of the books line by line, so you can read them side by side.
 #
-# **Objectives of this notebook.** After it you can
+# **You need:** Python and NumPy basics (arrays, `@` for matrix products); nothing else.
+#
+# **You will be able to** (the objectives of this notebook):
 # 1. run cells, move widgets and use the self-checking exercises;
 # 2. check your environment with `kmlteach.check_env()`;
 # 3. read the notation of the course, and know where the sources disagree.
@@ -101,6 +103,32 @@ def margins(X, y, w):
 check("00.margins", margins)
 
 # %% [markdown]
+# **Hints come in levels.** `hint(id)` prints the first, most conceptual one and says how many
+# there are; `hint(id, level=2)` and so on get closer to code. Ask for them in order, and for
+# `solution(id)` only at the end. Every exercise also has a time estimate in minutes (the course
+# map below adds them up).
+
+# %%
+hint("00.margins")
+
+# %% [markdown]
+# **Predict, then look.** Some cells ask a question *before* the cell that answers it. Write your
+# prediction as a letter in the `ask(...)` call (it starts as `"?"`, which only asks you to
+# predict), run it, then run the next cell.
+#
+# A point with label $y = -1$ gets the score $\langle w, x\rangle = 2$. Its functional margin is
+# (a) $+2$: correctly classified; (b) $-2$: on the wrong side; (c) $0$: on the hyperplane.
+
+# %%
+from kmlteach.exercises import ask, quiz, quiz_html
+
+ask("00.c_sign", "?")
+
+# %%
+y_pt, score = -1.0, 2.0
+print(f"functional margin y<w, x> = {y_pt * score:+.1f}")
+
+# %% [markdown]
 # ## Notation, and where the sources differ
 #
 # We follow *Understanding Machine Learning* (UML) wherever it has a formula, and say so when
@@ -120,9 +148,46 @@ check("00.margins", margins)
 # The library follows the same conventions; its docstrings cite the equation they implement.
 
 # %% [markdown]
+# ## The course map
+#
+# The chapters depend on each other as drawn below (an arrow from A to B: read A before B).
+# Each box gives the estimated time — reading plus the exercises' minutes, both listed in
+# `book.toml` — and the points its graded exercises carry; the table after it lists those
+# exercises. Chapters marked *planned* are still being written.
+
+# %%
+from IPython.display import HTML, display
+
+from kmlteach.course.coursemap import alt_text, course_map, course_rows, format_minutes
+
+ax = course_map()
+plt.show()
+print("Figure description (alt text):", alt_text())
+
+# %%
+print(f"{'ch':<3} {'time':>10}  {'points':>6}  graded exercises (points)")
+for row in course_rows():
+    graded = ", ".join(f"{e} ({p})" for e, p in row["graded"]) or "—"
+    print(f"{row['id']:<3} {format_minutes(row['minutes']):>10}  {row['points']:>6}  {graded}")
+
+# %% [markdown]
 # ## Summary
 #
 # * Run top to bottom; move widgets; the static figure next to each widget says the same thing.
 # * `kmlteach.check_env()` reports versions, the Numba cache and widget support.
-# * Exercises: fill in the function, run `check`; ask for `hint` before `solution`.
+# * Exercises: fill in the function, run `check`; ask for `hint` (level 1, 2, ...) before `solution`.
+# * Concept checks: predict with `ask(id, "a")`, then run the cell that reveals the answer.
 # * Next: [01 · Margins and support vector machines](01-svm.ipynb).
+
+# %% [markdown]
+# ## Recap quiz
+#
+# Five questions on this notebook. Below is a static list; the widget after it lets you pick an
+# answer and check it (or type `ask("00.q1", "a")` in a cell).
+
+# %%
+display(HTML(quiz_html("00")))
+
+# %%
+# NBVAL_IGNORE_OUTPUT
+quiz("00")

@@ -10,7 +10,10 @@
 # pick? The support vector machine picks the one that stays as far as possible from every
 # training point, and this single idea — keep a *margin* — carries through the whole course.
 #
-# **Objectives.** After this notebook you can
+# **You need:** chapter 00 (running cells, `check`, `hint`); vectors, dot products and norms;
+# the idea of minimising a convex function (a gradient step).
+#
+# **You will be able to** (objectives):
 # 1. compute the distance of a point to a hyperplane and the margin of a sample;
 # 2. solve the hard-SVM and soft-SVM problems exactly and read off the support vectors;
 # 3. run SGD for soft-SVM and compare its optimisation gap with a bound of order $\log T/(\lambda T)$;
@@ -24,7 +27,9 @@ import numpy as np
 from kmlteach import losses, svm
 from kmlteach.datasets import separable
 from kmlteach.plots.ch01 import plot_losses, plot_novikoff, plot_sgd_gap, plot_svm
+from kmlteach.exercises import ask, quiz, quiz_html
 from kmlteach.widgets.ch01 import default_margin_points, soft_margin_points
+from IPython.display import HTML, display
 
 SEED = 0
 rng = np.random.default_rng(SEED)
@@ -108,6 +113,13 @@ except ValueError as err:
 # slackness — the Fritz John / KKT conditions behind UML Theorem 15.8 — says $\alpha_i > 0$ only
 # where the constraint is tight, $y_i(\langle w, x_i\rangle + b) = 1$. So $w$ is a combination of
 # the support vectors alone. Let us check both facts on the solution above.
+#
+# **Predict first.** At the hard-SVM solution, which points have $\alpha_i > 0$?
+# (a) every training point; (b) only points with $y_i(\langle w, x_i\rangle + b) = 1$, on the
+# edge of the band; (c) only misclassified points; (d) the points farthest from the hyperplane.
+
+# %%
+ask("01.c_support", "?")  # replace "?" by your letter, then run the next cell
 
 # %%
 w_from_alpha = (res.alpha * y0) @ X0
@@ -203,6 +215,13 @@ plt.show()
 # a random unit $w^*$, with the points closer than $\gamma = 0.1$ to its hyperplane removed, so
 # the distribution is $(0.1, 1)$-separable in every dimension. We train hard-SVM on $m$ points
 # for $d = 20$ and $d = 200$ and measure its error on 2 000 fresh points (mean of 3 samples).
+#
+# **Predict first.** Same margin, ten times the dimension ($d = 20 \to 200$): the measured test
+# errors, at every training set size $m$, (a) grow roughly tenfold; (b) stay within a few
+# percentage points of each other; (c) are zero for every $m$.
+
+# %%
+ask("01.c_dimension", "?")
 
 # %%
 def sphere_with_margin(m, d, gamma, rng, w_star):
@@ -267,6 +286,12 @@ plt.show()
 # $\frac12\lVert w\rVert^2 + C\sum_i\xi_i$, i.e. $C = 1/(\lambda m)$.) A large $\lambda$ buys a
 # wide margin at the price of violations; a small one approaches hard-SVM. `svm.soft_svm`
 # returns the exact minimiser (dual coordinate descent to a duality gap below $10^{-8}$).
+#
+# **Predict first.** The figure below solves soft-SVM with λ = 0.003, 0.1 and 3. As λ grows, the
+# margin width $2/\lVert w\rVert$ (a) shrinks; (b) grows; (c) stays the same.
+
+# %%
+ask("01.c_width", "?")
 
 # %%
 Xs, ys = soft_margin_points()
@@ -383,7 +408,8 @@ make_sgd_explorer()
 # ## 9 · Exercises
 #
 # Each exercise is checked against the reference implementation on several inputs.
-# Use `hint("01.xxx")` if you are stuck.
+# Use `hint("01.xxx")` if you are stuck, then `hint("01.xxx", level=2)` and so on (three levels,
+# the last close to code). The time estimates are in `book.toml` and on the course map.
 #
 # **Exercise 1 (distance).** Return the Euclidean distance of `x` to the hyperplane
 # $\langle w, v\rangle + b = 0$ (Claim 15.1, for any non-zero $w$).
@@ -470,6 +496,35 @@ def max_margin_subgradient(w, X, y):
 check("01.subgradient_perceptron", max_margin_subgradient)
 
 # %% [markdown]
+# **Exercise 6 (derivation: the hard-SVM dual, UML §15.4).** Section 3 used the dual without
+# deriving it; do it now for the homogeneous problem $\min_w \tfrac12\lVert w\rVert^2$ s.t.
+# $y_i\langle w, x_i\rangle \ge 1$ (the factor ½ changes no minimiser). With multipliers
+# $\alpha_i \ge 0$ the Lagrangian is
+#
+# $$L(w, \alpha) = \tfrac12\lVert w\rVert^2 + \sum_i \alpha_i\,(1 - y_i\langle w, x_i\rangle).$$
+#
+# Minimise it over $w$ on paper (set $\nabla_w L = 0$), substitute the minimiser back, and code the
+# two results: return `(w, D)` with $w(\alpha)$ the minimiser and $D(\alpha) = \min_w L(w, \alpha)$,
+# for any $\alpha \ge 0$. At the solver's $\alpha$, $D$ equals $\tfrac12\lVert w^*\rVert^2$
+# (strong duality); the cell after the check confirms it on the sample of section 2.
+
+# %%
+def dual_from_alpha(X, y, alpha):
+    ### BEGIN SOLUTION
+    w = (alpha * y) @ X
+    return w, alpha.sum() - 0.5 * w @ w
+    ### END SOLUTION
+
+
+check("01.dual", dual_from_alpha)
+
+# %%
+res_h = svm.hard_svm(X0, y0, homogeneous=True)
+D_star = float(np.sum(res_h.alpha) - 0.5 * res_h.w @ res_h.w)
+print(f"homogeneous hard-SVM on section 2's sample: primal ½||w||² = {0.5 * res_h.w @ res_h.w:.6f}, "
+      f"dual D(alpha) = {D_star:.6f}")
+
+# %% [markdown]
 # ## Summary
 #
 # * The distance to a hyperplane is $|\langle w, x\rangle + b|/\lVert w\rVert$; the margin of a
@@ -484,3 +539,16 @@ check("01.subgradient_perceptron", max_margin_subgradient)
 #
 # Next: [02 · Kernels](02-kernels.ipynb) — the same algorithms, in a feature space we never
 # have to build.
+
+# %% [markdown]
+# ## Recap quiz
+#
+# Five questions on this chapter, listed here; the widget below checks your choice (or type
+# `ask("01.q1", 3.0)` in a cell — numeric questions take a number).
+
+# %%
+display(HTML(quiz_html("01")))
+
+# %%
+# NBVAL_IGNORE_OUTPUT
+quiz("01")

@@ -12,7 +12,10 @@
 # needs inner products $\langle\psi(x), \psi(x')\rangle$ — and for the right maps those are
 # cheap to compute directly. This is the *kernel trick*.
 #
-# **Objectives.** After this notebook you can
+# **You need:** chapter 01 (halfspaces, soft-SVM and its SGD, the perceptron); matrices,
+# eigenvalues and positive semi-definiteness.
+#
+# **You will be able to** (objectives):
 # 1. lift data with an explicit feature map and see a linear separator become curved;
 # 2. compute Gram matrices and decide whether a similarity is a kernel;
 # 3. verify the kernel trick: kernel SGD equals SGD on explicit features (UML Lemma 16.3);
@@ -28,10 +31,13 @@ from kmlteach import kernel_methods as km
 from kmlteach import kernels as kk
 from kmlteach import svm
 from kmlteach.datasets import line_example
+from kmlteach.exercises import ask, quiz, quiz_html
 from kmlteach.plots.ch02 import (lift, plot_decision_regions, plot_eigenvalues, plot_gram,
                                  plot_lifted_3d, plot_line_example, plot_preimage,
                                  plot_regression_fit)
 from kmlteach.widgets.ch02 import boundary_data, embedding_data, psd_points
+
+from IPython.display import HTML, display
 
 SEED = 0
 rng = np.random.default_rng(SEED)
@@ -181,6 +187,15 @@ for s_, t_ in [("abab", "bab"), ("virus", "viral"), ("kernel", "kernel")]:
 # %% [markdown]
 # ## 4 · Which similarities are kernels?
 #
+# **Predict first.** $x x'$ is a kernel on the real line, and so is $\exp(\gamma\, x x')$ for
+# $\gamma > 0$. Is $\exp(\gamma\, x x')$ with $\gamma = -1$ a kernel?
+# (a) yes: the exponential of a kernel is a kernel; (b) no: some Gram matrix of it has a negative
+# eigenvalue.
+
+# %%
+ask("02.c_expneg", "?")  # your letter, then read on
+
+# %% [markdown]
 # If $k$ is a kernel, every Gram matrix is positive semi-definite: for any coefficients $c$,
 # $\sum_{ij} c_i c_j K_{ij} = \lVert\sum_i c_i\psi(x_i)\rVert^2 \ge 0$ (HSS1 (1.9)). Conversely
 # (HSS1 Def. 3, UML Lemma 16.2) a symmetric function all of whose Gram matrices are PSD *is* a
@@ -311,6 +326,15 @@ for seed in range(3):
     print(f"seed {seed}: sum_j alpha_j psi(x_j) equals w_bar of SGD on features (to 1e-10): {bool(diff < 1e-10)}")
 
 # %% [markdown]
+# **Predict first.** The next figure runs kernel SGD with Gaussian kernels of widths
+# σ = 0.005, 0.1 and 5. Compared with σ = 0.1, the test accuracy with the tiny σ = 0.005 is
+# (a) higher: more flexible is better; (b) lower: the boundary bends around individual training
+# points; (c) exactly the same.
+
+# %%
+ask("02.c_sigma", "?")
+
+# %% [markdown]
 # With the Gaussian kernel the feature space is infinite-dimensional (UML Example 16.2), so
 # only the kernel version can run. The width σ controls how local the predictor is: a tiny σ
 # memorises the training points, a huge σ makes the boundary almost linear; the polynomial
@@ -418,7 +442,8 @@ print("b from kernel values equals (||c-||^2 - ||c+||^2)/2:", bool(np.isclose(cm
 # ## 8 · Exercises
 #
 # Each exercise is checked against the reference implementation on several inputs.
-# Use `hint("02.xxx")` if you are stuck.
+# Use `hint("02.xxx")` if you are stuck, then `hint("02.xxx", level=2)` and so on (three levels,
+# the last close to code).
 #
 # **Exercise 1 (polynomial feature map).** For inputs $X$ of shape $(m, d)$ return explicit
 # features $\psi(x)$ (one row per point) with $\langle\psi(x), \psi(x')\rangle = (1 + \langle x, x'\rangle)^2$.
@@ -502,6 +527,30 @@ def class_mean_scores(K_test, K, y):
 check("02.class_mean", class_mean_scores)
 
 # %% [markdown]
+# **Exercise 6 (derivation: Lemma 16.3).** Chapter 01's SGD keeps $\theta^{(t)}$, a sum of vectors
+# $y_i\psi(x_i)$, and predicts with $w^{(t)} = \theta^{(t)}/(\lambda t)$. Derive its kernel form: write
+# $\theta^{(t)} = \sum_j \beta_j\psi(x_j)$, find what one step does to β and how
+# $y_i\langle w^{(t)}, \psi(x_i)\rangle$ is computed from `K`, and return
+# $\bar\alpha = \frac1T\sum_{t=1}^T \alpha^{(t)}$ with $\alpha^{(t)} = \beta^{(t)}/(\lambda t)$ taken
+# *before* step $t$'s update. Unlike section 6, the indices are given: step $t$ uses example
+# `idx[t-1]`. (Section 6 printed the equivalence with the library; here you derive the loop.)
+
+# %%
+def kernel_sgd_alpha(K, y, lam, idx):
+    ### BEGIN SOLUTION
+    beta, total = np.zeros(len(y)), np.zeros(len(y))
+    for t, i in enumerate(idx, 1):
+        alpha = beta / (lam * t)
+        total += alpha
+        if y[i] * (K[i] @ alpha) < 1:
+            beta[i] += y[i]
+    return total / len(idx)
+    ### END SOLUTION
+
+
+check("02.kernel_sgd", kernel_sgd_alpha)
+
+# %% [markdown]
 # ## Summary
 #
 # * A feature map $\psi$ turns non-linear problems into linear ones; a plane in feature space is a
@@ -516,3 +565,16 @@ check("02.class_mean", class_mean_scores)
 #
 # Next: [03 · Kernels in the RKHS and for structured data](03-kernels-rkhs.ipynb) — centring,
 # kernel PCA and kernels on strings and graphs.
+
+# %% [markdown]
+# ## Recap quiz
+#
+# Five questions on this chapter, listed here; the widget below checks your choice (or type
+# `ask("02.q1", 10)` in a cell — numeric questions take a number).
+
+# %%
+display(HTML(quiz_html("02")))
+
+# %%
+# NBVAL_IGNORE_OUTPUT
+quiz("02")

@@ -14,7 +14,11 @@
 # Second, the inputs need not be vectors at all: as soon as we can write down a kernel for
 # strings, sets or graphs, every kernel method runs on them unchanged.
 #
-# **Objectives.** After this notebook you can
+# **You need:** chapter 02 (kernels, Gram matrices, positive semi-definiteness, the
+# representer theorem); eigen-decompositions of symmetric matrices; principal component analysis
+# helps but is recalled here.
+#
+# **You will be able to** (objectives):
 # 1. translate, centre, project and orthogonalise in the RKHS through kernel values only;
 # 2. run kernel PCA, choose the kernel width, and reproduce the (centred) Gram matrix from the
 #    embedding (HSS1 (1.32));
@@ -29,11 +33,14 @@ import numpy as np
 from kmlteach import kernels as kr
 from kmlteach import structured_kernels as sk
 from kmlteach.datasets import moons, rings
+from kmlteach.exercises import ask, quiz, quiz_html
 from kmlteach.kernel_methods import (KernelPCA, kde_predict, kernel_dependency_estimation,
                                      kernel_pca)
 from kmlteach.plots import scatter_classes
 from kmlteach.plots.ch03 import (plot_embedding, plot_graph, plot_kernel_matrix, plot_ngram_counts,
                                  plot_spectrum)
+
+from IPython.display import HTML, display
 
 SEED = 0
 rng = np.random.default_rng(SEED)
@@ -211,6 +218,12 @@ print(f"|A ∩ B| = {sk.set_kernel(A_set, B_set)} = <Φ(A), Φ(B)> = {Phi_sets[0
 # in both inputs and sums the products: $k(x, x') = \sum_{s\in\Sigma^n} \#(s\in x)\,\#(s\in x')$.
 # It is the inner product of two count vectors with $|\Sigma|^n$ coordinates, but only the
 # n-grams that actually occur need to be touched.
+#
+# **Predict first.** Count by hand: what is the 2-gram kernel of "banana" and "bandana"? Type the
+# number; the figure and the Gram matrix below (row 0, column 1) give it away.
+
+# %%
+ask("03.c_ngram", "?")
 
 # %%
 fig, ax = plt.subplots(figsize=(7.0, 3.0), layout="constrained")
@@ -311,6 +324,18 @@ axes[1].set_title("printed sign: row of node 0")
 for ax in axes:
     ax.set_ylim(-0.8, 0.8)
 plt.show()
+
+# %% [markdown]
+# **Predict first.** Make β large in the explorer below. On a connected graph with $n$ nodes,
+# every entry of the heat kernel $e^{\beta(A-D)}$ tends to (a) 0; (b) $1/n$; (c) 1; (d) infinity.
+# The cell after the question prints the 5-node path at β = 50.
+
+# %%
+ask("03.c_heat", "?")
+
+# %%
+print("heat kernel of the 5-node path at β = 50, row of node 0:",
+      ", ".join(f"{v:.4f}" for v in sk.diffusion_kernel(A_path, 50.0)[0]))
 
 # %% [markdown]
 # **Diffusion explorer.** Edit the graph in the text field (edges as `i-j`, separated by
@@ -447,6 +472,8 @@ print(f"correct: {sum(g_ == x_[::-1] for x_, g_ in zip(test_x, guesses))} of {le
 # ## 5 · Exercises
 #
 # Each function below is checked against the reference implementation on several inputs.
+# Stuck? `hint("03.xxx")`, then `hint("03.xxx", level=2)` and so on (three levels, the last
+# close to code).
 #
 # **Exercise 1 (centring).** Return $\tilde K = K - \mathbf 1_m K - K\mathbf 1_m +
 # \mathbf 1_m K\mathbf 1_m$ for a square Gram matrix `K`.
@@ -528,6 +555,34 @@ def fisher_bernoulli(X, theta):
 check("03.fisher", fisher_bernoulli)
 
 # %% [markdown]
+# **Exercise 6 (derivation: how far apart are two classes in the RKHS?).** Split the sample into
+# $A$ (`mask` true) and $B$ (the rest) and let $\mu_A = \frac1{|A|}\sum_{i\in A}\Phi(x_i)$, $\mu_B$
+# likewise. Expand $\lVert\mu_A - \mu_B\rVert^2$ with the rules of section 1 until only kernel values
+# remain, and return it from the Gram matrix `K` alone. (With a characteristic kernel such as the
+# Gaussian this is the squared *maximum mean discrepancy* between the two samples.) The cell after
+# the check compares your formula with explicit feature vectors.
+
+# %%
+def mean_distance(K, mask):
+    ### BEGIN SOLUTION
+    a, b = mask, ~mask
+    return K[np.ix_(a, a)].mean() + K[np.ix_(b, b)].mean() - 2 * K[np.ix_(a, b)].mean()
+    ### END SOLUTION
+
+
+check("03.mean_distance", mean_distance)
+
+# %%
+X_md = rng.normal(size=(10, 2))
+mask_md = np.arange(10) < 4
+Phi_md = kr.polynomial_features(X_md, 2)
+explicit = float(np.sum((Phi_md[mask_md].mean(0) - Phi_md[~mask_md].mean(0)) ** 2))
+K_md = kr.gram("polynomial", X_md, degree=2)
+c_md = np.where(mask_md, 1 / mask_md.sum(), -1 / (~mask_md).sum())  # μ_A − μ_B = Σ c_i Φ(x_i)
+print(f"‖μ_A − μ_B‖² from explicit degree-2 features: {explicit:.6f}")
+print(f"the same from kernel values only, cᵀKc:        {float(c_md @ K_md @ c_md):.6f}")
+
+# %% [markdown]
 # ## Summary
 #
 # * Expansions $\sum_i a_i\Phi(x_i)$ are handled through their coefficients: translation,
@@ -545,3 +600,16 @@ check("03.fisher", fisher_bernoulli)
 #   coordinates of the outputs, then decode by the nearest candidate.
 #
 # Next: [04 · Multiclass classification](04-multiclass.ipynb).
+
+# %% [markdown]
+# ## Recap quiz
+#
+# Five questions on this chapter, listed here; the widget below checks your choice (or type
+# `ask("03.q1", 1.5)` in a cell — numeric questions take a number).
+
+# %%
+display(HTML(quiz_html("03")))
+
+# %%
+# NBVAL_IGNORE_OUTPUT
+quiz("03")

@@ -14,7 +14,10 @@
 # the best one. This notebook walks both roads, and shows a small picture in which the first
 # road provably gets lost.
 #
-# **Objectives.** After this notebook you can
+# **You need:** chapter 01 (linear predictors, the hinge loss, SGD and the perceptron); the
+# kernels of chapters 02–03 are not used here.
+#
+# **You will be able to:**
 # 1. reduce a multiclass problem to binary ones (one-vs-all, all pairs with votes or a
 #    tournament, output codes) and say how each breaks ties;
 # 2. explain, on UML's Example 17.1, why one-vs-all can lose a whole class that a linear
@@ -27,6 +30,7 @@
 # %%
 import matplotlib.pyplot as plt
 import numpy as np
+from IPython.display import HTML, display
 
 from kmlteach import multiclass as mc
 from kmlteach.datasets import example_17_1_weights, three_balls
@@ -34,6 +38,7 @@ from kmlteach.plots.ch04 import (plot_code, plot_constraint_scores, plot_kesler_
                                  plot_linear_regions, plot_ova, plot_pairwise, plot_regions,
                                  plot_classes, grid_points)
 from kmlteach.widgets.ch04 import kesler_points, ring_classes
+from kmlteach.exercises import ask, quiz, quiz_html
 
 SEED = 0
 rng = np.random.default_rng(SEED)
@@ -73,11 +78,29 @@ for name, learner in [("least squares", mc.least_squares_learner), ("stumps", mc
 # a corner case for reductions built on $\pm 1$ classifiers: they are where the reduction
 # stops knowing the answer.
 #
-# ## 2 · Example 17.1: one-vs-all loses the middle class
+# ## 2 · Example 17.1: where one-vs-all gets lost
 #
 # UML's Example 17.1 places three classes in disjoint balls on a line, the middle one
 # (class 2) carrying 20 % of the mass and the outer ones 40 % each, and runs one-vs-all with
-# an *exact* ERM learner over halfspaces. For "class 2 against the rest", every halfspace that
+# an *exact* ERM learner over halfspaces.
+
+# %% [markdown]
+# **Predict first.** UML Example 17.1: three classes in a row, the middle one (class 2)
+# holding 20 % of the mass. One-vs-all with an exact ERM learner over halfspaces: which
+# fraction of the class-2 points does it classify correctly?
+#
+# * (a) all of them
+# * (b) about half of them
+# * (c) none of them
+# * (d) it depends on the random sample
+#
+# Replace `"?"` by your letter and run the cell; the text below reveals the answer.
+
+# %%
+ask("04.c_ova", "?")
+
+# %% [markdown]
+# For "class 2 against the rest", every halfspace that
 # captures some of class 2 also captures at least as much of classes 1 or 3, so the best
 # halfspace says $-1$ everywhere. The three classifiers then all say $-1$ on class 2, the tie
 # goes to class 1, and class 2 is never predicted.
@@ -112,7 +135,23 @@ plt.show()
 # the three weight vectors of the example split the upper half-plane into three cones, one per
 # class: the class of linear multiclass predictors contains a perfect predictor, the
 # reduction just does not find it.
+
+# %% [markdown]
+# **Predict first.** Keep class 2 on the line between classes 1 and 3 but let its mass grow
+# above one third. What does the ERM halfspace for 'class 2 against the rest' become?
 #
+# * (a) still the constant −1
+# * (b) a halfspace that cuts class 2 off alone
+# * (c) a halfspace that puts class 2 together with an outer class on the + side
+# * (d) the constant +1
+#
+# Replace `"?"` by your letter and run the cell; the text and the widget below reveals the
+# answer.
+
+# %%
+ask("04.c_mass", "?")
+
+# %% [markdown]
 # **Widget.** Move class 2 off the line, shrink it, or make it heavier. Lifting it out of the
 # row lets a halfspace cut it off; a mass above one third makes "class 2 and class 3 against
 # class 1" a better halfspace than the constant one, and the failure moves elsewhere. The
@@ -202,9 +241,13 @@ plt.show()
 #   $w = [w_1; \dots; w_k]$ and $\langle w, \Psi(x, y)\rangle = \langle w_y, x\rangle$ — one
 #   weight vector per class, exactly the form of Example 17.1's predictor;
 # * the **TF-IDF** map weighs the word counts of a document by how rare each word is *outside*
-#   topic $y$: $\Psi_j(x, y) = \mathrm{TF}(j, x)\log\frac{m}{\mathrm{DF}(j, y)}$. Its dimension
-#   does not grow with the number of topics. (The book's formula divides by zero for a word
-#   that never appears outside a topic; we add 1 to DF by default.)
+#   topic $y$: $\Psi_j(x, y) = \mathrm{TF}(j, x)\log\frac{m}{\mathrm{DF}(j, y)}$. Here $m$ is
+#   the number of training documents, $\mathrm{TF}(j, x)$ the number of times word $j$ occurs
+#   in $x$, and — as UML §17.2.1 defines it — $\mathrm{DF}(j, y)$ is the number of
+#   **occurrences** of word $j$ in the training documents whose topic is *not* $y$ (a count of
+#   occurrences, not of documents, despite its name). Its dimension does not grow with the
+#   number of topics. (The book's formula divides by zero for a word that never appears
+#   outside a topic; we add 1 to DF by default: $\log\frac{m}{\mathrm{DF}(j, y) + 1}$.)
 
 # %%
 psi = mc.MultivectorPsi(n_classes=3, n_features=2)
@@ -223,10 +266,22 @@ for c, topic in enumerate(tfidf.classes):
     v = tfidf(doc, c)
     print(f"Psi('goal the the', {topic:>8}) =", (np.round(v, 3) + 0.0).tolist(),
           f"  sum (w = all ones): {v.sum():.3f}")
+print(f"m = {TF.shape[0]} documents; DF(j, y) = occurrences outside topic y:")
+for c, topic in enumerate(tfidf.classes):
+    print(f"  DF(., {topic:>8}) =", tfidf.DF[c].astype(int).tolist(),
+          "  log(m / (DF + 1)) =", (np.round(tfidf.idf[c], 3) + 0.0).tolist())
 
 # %% [markdown]
 # With $w = (1, \dots, 1)$ the score is the sum of the entries: "goal" is rare outside sport,
-# so sport wins; the very common "the" gets a negative weight for both topics.
+# so sport wins. The very common "the" gets a **negative** weight for both topics, and the
+# table above says why: DF counts occurrences, so it can exceed the number of documents $m$
+# ("the" occurs 10 times outside sport and 9 times outside politics, with $m = 4$), and then
+# $\log\frac{m}{\mathrm{DF} + 1} < 0$. A negative entry is not a bug: a word that is frequent
+# *outside* topic $y$ is evidence against $y$. What matters for the argmax is the difference
+# between topics, and since "the" is about equally frequent everywhere its two weights nearly
+# cancel ($\log\frac{4}{11}$ against $\log\frac{4}{10}$). Counting documents instead of
+# occurrences would give $\mathrm{DF} + 1 \le m$ whenever every topic has a training document,
+# and so no negative weight.
 #
 # In the realizable case, finding $w$ with $\langle w, \Psi(x_i, y_i)\rangle >
 # \langle w, \Psi(x_i, y)\rangle$ for all $i$ and $y \ne y_i$ is a set of linear inequalities
@@ -484,6 +539,30 @@ def kesler_vectors(x, i, k):
 check("04.kesler", kesler_vectors)
 
 # %% [markdown]
+# **Exercise 6 (derivation: a subgradient of the generalized hinge).** SGD for multiclass
+# learning (UML §17.2.5) steps along $\Psi(x, \hat y) - \Psi(x, y)$ with $\hat y$ the
+# maximiser in (17.3). Derive why this is a subgradient of $w \mapsto \ell(w, (x, y))$: the
+# loss is a maximum of functions that are affine in $w$ — what is the gradient of the piece of
+# label $y'$, and which piece gives a subgradient of the maximum? Then return it for the
+# multivector map as a $(k, n)$ matrix `G` (row $c$ = block $c$), taking the smallest
+# maximising index on ties. Your answer is checked against the subgradient inequality
+# $\ell(W') \ge \ell(W) + \langle G, W' - W\rangle$ in the tests.
+
+# %%
+def hinge_subgradient(W, x, y, Delta):
+    ### BEGIN SOLUTION
+    s = W @ x
+    yhat = int(np.argmax(Delta[:, y] + s - s[y]))
+    G = np.zeros(W.shape)
+    G[yhat] += x
+    G[y] -= x
+    return G
+    ### END SOLUTION
+
+
+check("04.hinge_subgradient", hinge_subgradient)
+
+# %% [markdown]
 # ## Summary
 #
 # * Reductions reuse binary learners: one-vs-all ($k$ problems), all pairs ($k(k-1)/2$
@@ -500,3 +579,17 @@ check("04.kesler", kesler_vectors)
 # * Kesler's construction turns the multiclass problem into one binary problem in
 #   $\mathbb{R}^{kn}$; the multiclass perceptrons are the binary perceptron run there, and they
 #   stop after at most $(R\lVert w^\star\rVert)^2$ updates on separable data.
+
+# %% [markdown]
+# ## Recap quiz
+#
+# Five questions on this chapter. The list below is the static
+# version; the widget after it checks your answers (or call `ask("04.q1", "b")`
+# yourself, with a number for the numeric questions).
+
+# %%
+display(HTML(quiz_html("04")))
+
+# %%
+# NBVAL_IGNORE_OUTPUT
+quiz("04")

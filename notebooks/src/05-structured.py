@@ -15,7 +15,10 @@
 # into pieces that only look at neighbouring letters, so a dynamic programme finds the best
 # string in $O(r q^2)$ steps.
 #
-# **Objectives.** After this notebook you can
+# **You need:** chapter 04 (class-sensitive feature maps Ψ, the generalized hinge loss and its
+# SGD, the multiclass perceptron).
+#
+# **You will be able to:**
 # 1. write the chain feature map $\Psi(x, y)$ with pixel–letter and letter–bigram features
 #    and score a labelling with it;
 # 2. decode with the Viterbi recursion, read its table $M$ and backpointers, and adapt it to
@@ -27,12 +30,14 @@
 # %%
 import matplotlib.pyplot as plt
 import numpy as np
+from IPython.display import HTML, display
 
 from kmlteach import structured as S
 from kmlteach.datasets import ocr_words
 from kmlteach.plots.ch05 import (plot_noise_sweep, plot_samples, plot_transitions,
                                  plot_viterbi_table, plot_word)
 from kmlteach.widgets.ch05 import train_pair
+from kmlteach.exercises import ask, quiz, quiz_html
 
 SEED = 0
 rng = np.random.default_rng(SEED)
@@ -89,6 +94,20 @@ print(f"r <w, Psi(x, y)> = {len(y) * (w @ p):.6f}")
 print(f"chain_score      = {S.chain_score(x, y, Wu, Wp):.6f}")
 
 # %% [markdown]
+# **Predict first.** A 5-letter word over q = 26 letters has 26⁵ ≈ 1.2·10⁷ labellings. About
+# how many additions does the Viterbi recursion need to find the best one?
+#
+# * (a) 5 · 26 = 130
+# * (b) 5 · 26² ≈ 3 400
+# * (c) 26⁵ / 5 ≈ 2.4·10⁶
+# * (d) 2²⁶ ≈ 6.7·10⁷
+#
+# Replace `"?"` by your letter and run the cell; the section below reveals the answer.
+
+# %%
+ask("05.c_cost", "?")
+
+# %% [markdown]
 # ## 3 · Decoding with dynamic programming (UML Eq. (17.5))
 #
 # Let $M_{s,\tau}$ be the best score of a prefix $y_1..y_\tau$ that ends with letter $s$.
@@ -117,7 +136,10 @@ print(f"Viterbi = brute force on {agree} of 200 random chains")
 # To see the table on a real word we need weights. We train a chain model now (how, in §5) on
 # 400 words and decode a test word. Below, the word image sits on top of the table $M$ (each
 # column shown relative to its best cell: yellow is best); the orange line is the backtracked
-# path, and the arrows show the backpointers of the five best cells of the last column.
+# path. The white arrows show the backpointers of the five best cells of the last column,
+# drawn *forward*: each arrow starts at the predecessor $s' = I_{s,\tau}$ in column
+# $\tau - 1$ and ends at the cell $(s, \tau)$ that chose it, so backtracking walks the arrows
+# against their direction.
 
 # %%
 NOISE = 0.3
@@ -137,7 +159,8 @@ plt.show()
 
 # %% [markdown]
 # **Try it.** Step $\tau$ through the table: at each step the framed column is filled from the
-# previous one, the arrows point to the predecessor each of the five best cells chose, and the
+# previous one, an arrow runs from the predecessor each of the five best cells chose to that
+# cell (backtracking follows the arrows backwards), and the
 # letters above are the best *last* letters of the prefixes so far. At the final step the
 # path is backtracked — notice that it need not pass through the best cell of every column.
 
@@ -196,9 +219,24 @@ print(f"  perceptron mistakes per epoch: {perc.history.astype(int).tolist()}")
 # %% [markdown]
 # ### When do the bigrams help?
 #
-# With clean images every letter can be read on its own and the bigram features add little.
-# As the noise grows, single letters become ambiguous, and knowing that *q* is followed by *u*
-# or that *tz* is rare starts to pay. A small sweep (400 training words and T = 6000 SGD steps per noise level):
+# Does the chain model, which adds the bigram features, read noisy words better than a model
+# that reads each letter on its own? A small sweep: at each noise level both models are
+# trained on the same 400 words (T = 6000 SGD steps) and tested on the same 150 words — one
+# run per level, no repetitions, so differences of a point or two are within the noise of the
+# experiment.
+
+# %% [markdown]
+# **Predict first.** At noise 0.1 every letter image is easy to read on its own. Compared with
+# a model that reads each letter independently, the chain model's letter error will be
+#
+# * (a) much lower (half or less)
+# * (b) about the same
+# * (c) much higher
+#
+# Replace `"?"` by your letter and run the cell; the sweep below reveals the answer.
+
+# %%
+ask("05.c_noise", "?")
 
 # %%
 noise_levels = [0.1, 0.3, 0.5, 0.7]
@@ -214,6 +252,11 @@ plot_noise_sweep(noise_levels, err_chain, err_alone, ax=ax)
 plt.show()
 
 # %% [markdown]
+# What this run shows, and no more: at noise 0.1 the two letter errors are equal to within
+# 0.001; at noise 0.3, 0.5 and 0.7 the chain model's letter error is lower by 0.05–0.07. It does
+# not show *which* bigrams do the work (the weights below give a hint), nor how the gap
+# would vary over other training sets or seeds.
+#
 # **Try it.** Move the noise: both models are retrained at that noise (a second or so), and
 # one test word is decoded by each. Wrong letters are shown in vermillion.
 
@@ -227,9 +270,9 @@ make_noise_compare(noise=0.4)
 # ### What the bigram weights learned
 #
 # The learned $W_{\text{pair}}[a, b]$ is large for pairs that are common in English and
-# negative for pairs that rarely or never occur; a few rarer pairs that settle a doubt between
-# look-alike letters (*qu*, *ly*) also get a large weight, because the training signal is the
-# decoding mistakes, not the counts. The heat map shows the averaged SGD weights; below it,
+# negative for pairs that rarely or never occur. The ranking of the weights is not the
+# ranking of the counts: the SGD update is driven by decoding mistakes (the loss-augmented
+# labelling against the true one), not by how often a pair occurs. The heat map shows the averaged SGD weights; below it,
 # the strongest learned bigrams are compared with the bigram counts of the training words.
 
 # %%
@@ -252,9 +295,8 @@ print("8 most penalised bigrams:", " ".join(worst),
       "| their counts:", [counts.get(b, 0) for b in worst])
 
 # %% [markdown]
-# **Try it.** Retrain with more or fewer SGD steps and watch the bigram weights appear: the
-# frequent pairs (*in*, *ng*, *on*) show up first; rarer but telling pairs such as *qu* come
-# later, as the remaining mistakes concentrate on look-alike letters.
+# **Try it.** Retrain with more or fewer SGD steps and watch the bigram weights appear. Which
+# pairs come first? Compare them with the counts printed above.
 
 # %%
 # NBVAL_IGNORE_OUTPUT
@@ -361,6 +403,29 @@ def loss_augmented(unary, pairwise, y_true):
 check("05.loss_augmented", loss_augmented)
 
 # %% [markdown]
+# **Exercise 4 (derivation: the score is linear in the weights).** Show that the chain score
+# of Exercise 1 can be written $\langle G_{\text{unary}}, W_{\text{unary}}\rangle +
+# \langle G_{\text{pair}}, W_{\text{pair}}\rangle$ (sums of entry-wise products) for
+# matrices that depend only on $x$ and $y$, and return them as a pair `(G_unary, G_pair)` of
+# shapes (q, n) and (q, q). How do they relate to $\Psi(x, y)$ of section 2, and why is this
+# exactly what structured SGD needs (UML §17.3)?
+
+# %%
+def score_coefficients(x, y, q):
+    ### BEGIN SOLUTION
+    Gu = np.zeros((q, x.shape[1]))
+    Gp = np.zeros((q, q))
+    for t in range(len(y)):
+        Gu[y[t]] += x[t]
+        if t > 0:
+            Gp[y[t - 1], y[t]] += 1.0
+    return Gu, Gp
+    ### END SOLUTION
+
+
+check("05.score_coefficients", score_coefficients)
+
+# %% [markdown]
 # ## Summary
 #
 # * A structured label is a sequence; the chain feature map adds pixel–letter and
@@ -371,9 +436,24 @@ check("05.loss_augmented", loss_augmented)
 # * An additive loss such as Hamming folds into the unary scores, so the loss-augmented
 #   argmax needed by SGD is the same recursion.
 # * Structured SGD and Collins' perceptron learn the weights; the bigram weights recover
-#   English letter statistics, and beat independent letters once the images are noisy.
+#   frequent letter pairs of the training words, and in our one sweep the chain model made
+#   fewer letter errors than independent letters once the images were noisy (noise ≥ 0.3).
 # * A tree over the labels gives a graded cost $\Delta$; with a flat tree it is the usual
 #   multiclass margin.
 #
 # Next: [06 · Ranking](06-ranking.ipynb) — another structured output, scored with Kendall's
 # tau and NDCG.
+
+# %% [markdown]
+# ## Recap quiz
+#
+# Five questions on this chapter. The list below is the static
+# version; the widget after it checks your answers (or call `ask("05.q1", "b")`
+# yourself, with a number for the numeric questions).
+
+# %%
+display(HTML(quiz_html("05")))
+
+# %%
+# NBVAL_IGNORE_OUTPUT
+quiz("05")

@@ -11,7 +11,10 @@
 # need losses that say how far one ordering is from another — and ways to learn a scoring
 # function whose ordering has a small loss.
 #
-# **Objectives.** After this notebook you can
+# **You need:** chapter 04 (the generalized hinge loss with a cost Δ, SGD on it, and the loss-
+# augmented argmax).
+#
+# **You will be able to:**
 # 1. turn a score vector into the permutation it induces and compute the 0–1, Kendall-tau and
 #    NDCG losses (with a top-$k$ discount);
 # 2. explain why these losses are hard to minimise directly and write the convex surrogates
@@ -25,10 +28,12 @@ import itertools
 
 import matplotlib.pyplot as plt
 import numpy as np
+from IPython.display import HTML, display
 
 from kmlteach import ranking as R
 from kmlteach.datasets import ranking_queries
 from kmlteach.plots.ch06 import plot_assignment, plot_learning_curves, plot_ranked_list
+from kmlteach.exercises import ask, quiz, quiz_html
 
 SEED = 0
 rng = np.random.default_rng(SEED)
@@ -78,6 +83,15 @@ print("pi(1, 1, 0)          =", vec(R.permutation([1.0, 1.0, 0.0])), " (tie: ite
 #   $D(i) = 1/\log_2(r - i + 2)$ for the top $k$ positions $i \in \{r-k+1, \dots, r\}$ and $0$
 #   below: the top item weighs 1, the next $1/\log_2 3 \approx 0.63$, and so on.
 
+# %% [markdown]
+# **Predict first.** True relevances y = (3, 0, 2, 1, 0, 2), predicted scores y' = (0.6, 0.9,
+# 0.2, 0.5, 0.1, 0.7). What is the NDCG loss with top k = 1? (a number)
+#
+# Replace `"?"` by your number and run the cell; the cell below reveals the answer.
+
+# %%
+ask("06.c_ndcg_top1", "?")
+
 # %%
 y_true = np.array([3.0, 0.0, 2.0, 1.0, 0.0, 2.0])          # six documents, graded 0..3
 y_pred = np.array([0.6, 0.9, 0.2, 0.5, 0.1, 0.7])          # a first guess of a scorer
@@ -87,6 +101,20 @@ print(f"Kendall-tau loss       = {R.kendall_tau_loss(y_pred, y_true):.4f}")
 for k in (1, 3, None):
     print(f"NDCG loss, top k = {str(k):>4s} = {R.ndcg_loss(y_pred, y_true, k=k):.4f}")
 print("discounts of positions 1..6 (k = 3):", vec(R.discount(np.arange(1, 7), 6, k=3)))
+
+# %% [markdown]
+# **Predict first.** Same y = (3, 0, 2, 1, 0, 2). A scorer that never gives two items the same
+# score: what is the smallest Kendall-tau loss it can reach?
+#
+# * (a) 0
+# * (b) 1/15
+# * (c) 2/15
+# * (d) 1/2
+#
+# Replace `"?"` by your letter and run the cell; the second remark below reveals the answer.
+
+# %%
+ask("06.c_kendall_floor", "?")
 
 # %% [markdown]
 # Two remarks on conventions, worth knowing before comparing with other software:
@@ -341,6 +369,29 @@ def ndcg_loss(y_pred, y_true, k):
 check("06.ndcg", ndcg_loss)
 
 # %% [markdown]
+# **Exercise 4 (derivation: the NDCG surrogate is an assignment problem).** Starting from
+# (17.8) with the NDCG loss, $\max_v \big[\Delta(v, y) + \sum_i (v_i - \pi(y)_i)\mu_i\big]$
+# over permutations $v$, drop every term that does not depend on $v$ and show that what is left
+# is $\min_v \sum_i A[i, v_i]$ for a cost matrix $A$ (section 4). Return $A$ as an $(r, r)$
+# array whose column $j - 1$ is position $j$, with $\mu$ = `y_score`, $y$ = `y_true` and the
+# top-$k$ discount (if $G(y, y) = 0$, the NDCG term vanishes: use $\beta = 0$). The tests solve
+# your $A$ with `R.assignment` and compare with `R.ndcg_most_violating`.
+
+# %%
+def ndcg_costs(y_score, y_true, k):
+    ### BEGIN SOLUTION
+    r = len(y_true)
+    j = np.arange(1, r + 1, dtype=float)
+    D = np.where(j >= r - k + 1, 1.0 / np.log2(r - j + 2), 0.0)
+    G = D[permutation(y_true) - 1] @ y_true
+    beta = y_true / G if G > 0 else np.zeros(r)
+    return np.outer(-y_score, j) + np.outer(beta, D)
+    ### END SOLUTION
+
+
+check("06.ndcg_costs", ndcg_costs)
+
+# %% [markdown]
 # ## Summary
 #
 # * A score vector induces a permutation $\pi(y')$ (position $r$ = top); ties need a rule.
@@ -355,3 +406,17 @@ check("06.ndcg", ndcg_loss)
 #
 # Next: [07 · Bipartite ranking](07-bipartite.ipynb) — when every item is simply relevant or
 # not, and the measures are precision, recall and F₁.
+
+# %% [markdown]
+# ## Recap quiz
+#
+# Five questions on this chapter. The list below is the static
+# version; the widget after it checks your answers (or call `ask("06.q1", "b")`
+# yourself, with a number for the numeric questions).
+
+# %%
+display(HTML(quiz_html("06")))
+
+# %%
+# NBVAL_IGNORE_OUTPUT
+quiz("06")

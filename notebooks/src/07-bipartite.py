@@ -12,7 +12,10 @@
 # should we optimise? This notebook shows why the zero-one loss is the wrong answer when the
 # positives are rare, and how to train a linear scorer for F₁ or precision@k instead.
 #
-# **Objectives.** After this notebook you can
+# **You need:** chapter 06 (ranking losses, the structured hinge surrogate (17.8) and its
+# SGD) and chapter 01's soft-SVM, which section 4 uses as the zero-one surrogate.
+#
+# **You will be able to:**
 # 1. compute the confusion counts $a, b, c, d$ and the precision/recall family of measures —
 #    recall, precision, specificity, balanced accuracy, $F_1$, $F_\beta$, precision@k, recall@k;
 # 2. read PR and ROC curves and the effect of the threshold θ on them;
@@ -24,6 +27,7 @@ import itertools
 
 import matplotlib.pyplot as plt
 import numpy as np
+from IPython.display import HTML, display
 
 from kmlteach import metrics as M
 from kmlteach import ranking as R
@@ -31,6 +35,7 @@ from kmlteach import svm
 from kmlteach.datasets import fraud, split_queries
 from kmlteach.plots.ch07 import (example_scores, plot_fraud, plot_labelling, plot_pr_curve,
                                  plot_roc_curve, plot_scores)
+from kmlteach.exercises import ask, quiz, quiz_html
 
 SEED = 0
 rng = np.random.default_rng(SEED)
@@ -53,6 +58,18 @@ rng = np.random.default_rng(SEED)
 # $(b+c)/(a+b+c+d)$. (UML prints $(b+d)/(a+b+c+d)$ for the zero-one loss; the mistakes are the
 # false positives $b$ and the false negatives $c$, so the numerator is $b + c$.)
 
+# %% [markdown]
+# **Predict first.** Lower the threshold θ. The recall
+#
+# * (a) never decreases
+# * (b) never increases
+# * (c) can go either way
+#
+# Replace `"?"` by your letter and run the cell; the cell below reveals the answer.
+
+# %%
+ask("07.c_theta", "?")
+
 # %%
 y_score, y_true = example_scores()           # 40 scored items, 12 of them positive
 for theta in (-1.0, 0.0, 1.0, 2.0):
@@ -71,8 +88,12 @@ for theta in (-1.0, 0.0, 1.0, 2.0):
 #   positives averaged with the accuracy on the negatives.
 # * **$F_1$** $= 2a/(2a+b+c)$, the harmonic mean of precision and recall: 1 only when both are
 #   1, and 0 as soon as one of them is 0.
-# * **$F_\beta$** $= (1+\beta^2)a / (b + \beta^2 c + (1+\beta^2)a)$: recall counts $\beta^2$
-#   times as much as precision.
+# * **$F_\beta$** $= (1+\beta^2)a / (b + \beta^2 c + (1+\beta^2)a)$, a weighted harmonic mean:
+#   $\frac1{F_\beta} = \frac{1}{1+\beta^2}\cdot\frac1P + \frac{\beta^2}{1+\beta^2}\cdot\frac1R$
+#   with $P$ the precision and $R$ the recall. So $1/R$ weighs $\beta^2$ times as much as $1/P$
+#   — equivalently, in the formula a missed positive ($c$) costs $\beta^2$ times as much as a
+#   false alarm ($b$). $\beta > 1$ favours recall, $\beta < 1$ precision, $\beta = 1$ gives
+#   $F_1$.
 # * **precision@k**: the precision when at least $k$ items are predicted positive
 #   ($a + b \ge k$): θ is the $k$-th largest score, and items tied with it are all predicted
 #   positive. **recall@k**: the recall when at most $k$ items may be flagged ($a + b \le k$);
@@ -88,8 +109,11 @@ for theta in (-1.0, 0.0, 1.0, 2.0):
 theta = 0.0
 print(f"balanced accuracy = {M.balanced_accuracy(y_score, y_true, theta):.4f}")
 print(f"F1                = {M.f1(y_score, y_true, theta):.4f}")
+P, Rc = M.precision(y_score, y_true, theta), M.recall(y_score, y_true, theta)
 for beta in (0.5, 2.0):
-    print(f"F_beta, beta = {beta:3.1f} = {M.f_beta(y_score, y_true, theta, beta=beta):.4f}")
+    harmonic = 1 / ((1 / P + beta ** 2 / Rc) / (1 + beta ** 2))
+    print(f"F_beta, beta = {beta:3.1f} = {M.f_beta(y_score, y_true, theta, beta=beta):.4f}"
+          f"  (weighted harmonic mean of P = {P:.3f} and R = {Rc:.3f}: {harmonic:.4f})")
 for k in (5, 10, 20):
     print(f"k = {k:2d}: precision@k = {M.precision_at_k(y_score, y_true, k):.4f}, "
           f"recall@k = {M.recall_at_k(y_score, y_true, k):.4f}")
@@ -156,6 +180,20 @@ print(f"all-negative predictor: zero-one loss {M.zero_one_loss(everyone_benign, 
 # The training set is cut into 5 groups of 5 000 transactions (4 or 5 frauds each): these are
 # the "queries" $(\bar x, y)$ that SGD samples.
 
+# %% [markdown]
+# **Predict first.** A soft-SVM is trained on 25 000 transactions, 0.1 % of them fraudulent.
+# How many of the 25 000 test transactions will it flag at threshold 0?
+#
+# * (a) none
+# * (b) about 25
+# * (c) about 250
+# * (d) thousands
+#
+# Replace `"?"` by your letter and run the cell; the table below reveals the answer.
+
+# %%
+ask("07.c_fraud", "?")
+
 # %%
 queries = split_queries(Xtr, ytr, 5, seed=SEED)
 models = {
@@ -181,16 +219,32 @@ for (name, w), c, ls in zip(models.items(), colors, styles):
 axes[1].set_title("PR curves on the test half")
 plt.show()
 
+w_f1, w_p10 = models["bipartite SGD, F1"], models["bipartite SGD, precision@10"]
+cos = w_f1[:2] @ w_p10[:2] / (np.linalg.norm(w_f1[:2]) * np.linalg.norm(w_p10[:2]))
+angle = np.degrees(np.arccos(min(cos, 1.0)))
+top = lambda w, k: set(np.argsort(-(Xte @ w), kind="stable")[:k].tolist())
+print(f"angle between the directions (w1, w2) of the F1 and precision@10 models: {angle:.2f} degrees")
+print(f"bias / |direction|: F1 model {w_f1[2] / np.linalg.norm(w_f1[:2]):.2f}, "
+      f"precision@10 model {w_p10[2] / np.linalg.norm(w_p10[:2]):.2f}")
+for k in (10, 50):
+    print(f"top-{k} test transactions shared by the two models: {len(top(w_f1, k) & top(w_p10, k))} of {k}")
+
 # %% [markdown]
 # The soft-SVM, like the all-negative rule, flags nothing: its zero-one loss looks excellent
 # and it is useless for the bank. Training on the $F_1$ surrogate moves the line into the
 # fraud cluster and gives a far better $F_1$ (and, on these data, even a smaller zero-one
-# loss: the hinge surrogate of the SVM is only a loose proxy for the zero-one loss). The model trained for precision@10 ranks the
-# top of the list as well as the $F_1$ model, better than the soft-SVM, but its own threshold
-# at 0 flags nothing — which precision@k does not care about, since it is measured at the
-# $k$ best scores. The AUCs are all close to 1: the three scorers order the whole list about
-# equally well; they differ where it matters here — the threshold and the very top of the
-# list, as the PR curves show.
+# loss: the hinge surrogate of the SVM is only a loose proxy for the zero-one loss).
+#
+# The precision@10 model needs an honest reading. Its direction $(w_1, w_2)$ is the $F_1$
+# model's to within a fraction of a degree, so it ranks the test transactions almost exactly
+# as the $F_1$ model does (the same top 10, 49 of the same top 50), and its precision@10, AP
+# and AUC agree with the $F_1$ model's to three decimals. What differs is the bias: relative
+# to the length of its direction it is some 200 times larger, so at threshold 0 it flags
+# nothing — which precision@k ignores, since it is measured at the $k$ best scores. So this
+# run does **not** show a model trained for precision@10 ranking differently from one trained
+# for $F_1$; it shows that on these data both surrogates find the same ordering, and that only
+# $F_1$ also cares where the threshold sits. The AUCs of all three scorers are close to 1:
+# they differ at the threshold and at the very top of the list, as the PR curves show.
 #
 # ## 5 · Training for a multivariate measure (UML §17.5.1)
 #
@@ -312,6 +366,32 @@ def precision_at_k(y_score, y_true, k):
 check("07.precision_at_k", precision_at_k)
 
 # %% [markdown]
+# **Exercise 4 (derivation: why the (17.14) procedure is right).** The procedure of UML §17.5.1
+# tries every pair $(a, b)$ — $a$ of the positives and $b$ of the negatives labelled $+1$ — and
+# for each pair takes the labelling that puts $+1$ on the $a$ best-scored positives and the $b$
+# best-scored negatives. Show that for fixed $(a, b)$ this labelling maximises
+# $\Delta(v, y) + \sum_i (v_i - y_i)\mu_i$ over all $v$ with those counts (hint: which terms
+# are constant once $a$ and $b$ are fixed?), and return it as a $\pm1$ array; on tied scores
+# take the smaller index first. The tests compare with a brute-force search over all
+# labellings with the same counts.
+
+# %%
+def best_labelling(y_score, y_true, a, b):
+    ### BEGIN SOLUTION
+    pos = np.flatnonzero(y_true > 0)
+    neg = np.flatnonzero(y_true < 0)
+    pos = pos[np.argsort(-y_score[pos], kind="stable")]
+    neg = neg[np.argsort(-y_score[neg], kind="stable")]
+    v = -np.ones(len(y_true))
+    v[pos[:a]] = 1.0
+    v[neg[:b]] = 1.0
+    return v
+    ### END SOLUTION
+
+
+check("07.fixed_ab", best_labelling)
+
+# %% [markdown]
 # ## Summary
 #
 # * A threshold turns scores into decisions; the counts $a, b, c, d$ give recall, precision,
@@ -325,3 +405,17 @@ check("07.precision_at_k", precision_at_k)
 #
 # Next: [08 · Boosting and ensembles](08-boosting.ipynb) — many weak rules combined into one
 # strong predictor: AdaBoost, decision trees, bagging and random forests.
+
+# %% [markdown]
+# ## Recap quiz
+#
+# Five questions on this chapter. The list below is the static
+# version; the widget after it checks your answers (or call `ask("07.q1", "b")`
+# yourself, with a number for the numeric questions).
+
+# %%
+display(HTML(quiz_html("07")))
+
+# %%
+# NBVAL_IGNORE_OUTPUT
+quiz("07")

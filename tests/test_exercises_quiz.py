@@ -1,0 +1,179 @@
+"""Concept checks and recap quizzes: ask / quiz / quiz_html / questions, and tiered hints."""
+
+import pytest
+
+from kmlteach import exercises
+from kmlteach.exercises import Question, ask, questions, quiz, quiz_html
+from kmlteach.exercises.quiz import LETTERS, _QUESTIONS, register_question
+
+
+@pytest.fixture
+def qs():
+    made = [
+        Question(id="98.q1", prompt="Two plus two?", choices=("3", "4", "5"), answer=1,
+                 explanation="SECRET-EXPLANATION-ONE"),
+        Question(id="98.q2", prompt="Pick an even number", choices=("1", "2", "4"), answer=(1, 2),
+                 explanation="SECRET-EXPLANATION-TWO"),
+        Question(id="98.q3", prompt="Half of one?", choices=(), answer=0.5, tol=1e-3,
+                 explanation="SECRET-EXPLANATION-THREE"),
+        Question(id="98.c_guess", prompt="Guess", choices=("x", "y"), answer=0,
+                 explanation="because x", kind="concept"),
+    ]
+    for q in made:
+        register_question(q)
+    yield made
+    for q in made:
+        _QUESTIONS.pop(q.id, None)
+
+
+def test_letters_indices_and_numbers(qs, capsys):
+    assert ask("98.q1", "b") is True
+    assert "right" in capsys.readouterr().out
+    assert ask("98.q1", "B") is True and ask("98.q1", 1) is True
+    assert ask("98.q1", "a") is False
+    out = capsys.readouterr().out
+    assert "not quite" in out and "SECRET-EXPLANATION-ONE" in out
+    assert ask("98.q2", "b") and ask("98.q2", "c") and not ask("98.q2", "a")
+    assert ask("98.q3", 0.5004) is True and ask("98.q3", "0.5") is True
+    assert ask("98.q3", 0.51) is False
+
+
+@pytest.mark.parametrize("bad", ["?", "", None, "z", "ab", 7, -1, 1.5, True, [1], object(),
+                                 float("nan")])
+def test_bad_choices_are_friendly_not_raised(qs, bad, capsys):
+    assert ask("98.q1", bad) is False
+    out = capsys.readouterr().out
+    assert out and "Traceback" not in out and "right" not in out.split(".")[0]
+
+
+def test_default_asks_for_a_prediction(qs, capsys):
+    assert ask("98.c_guess") is False
+    assert "make your prediction first" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("bad", ["x", float("inf"), "nan", None, [0.5]])
+def test_numeric_bad_input(qs, bad, capsys):
+    assert ask("98.q3", bad) is False
+    assert capsys.readouterr().out
+
+
+@pytest.mark.parametrize("qid", ["nope", "99.q9", None, 3, ["98.q1"]])
+def test_unknown_ids_never_raise(qid, capsys):
+    assert ask(qid, "a") is False
+    assert capsys.readouterr().out
+
+
+def test_questions_filter_and_order(qs):
+    assert [q.id for q in questions("98", kind="recap")] == ["98.q1", "98.q2", "98.q3"]
+    assert [q.id for q in questions("98", kind="concept")] == ["98.c_guess"]
+    assert len(questions("98")) == 4
+
+
+def test_quiz_html_lists_questions_without_answers(qs):
+    text = quiz_html("98")
+    for q in qs[:3]:
+        assert q.prompt.split("?")[0] in text and q.id in text
+    assert "SECRET-EXPLANATION" not in text and "because x" not in text
+    assert "Guess" not in text  # concept checks are not part of the recap
+    assert text.count("<li>") >= 6  # the choices are listed
+    assert "0.5" not in text  # the numeric answer is not shown
+    assert "No recap questions" in quiz_html("97")
+
+
+def test_quiz_widget_checks_a_chosen_answer(qs):
+    box = quiz("98")
+    assert len(box.children) == 3
+    first = box.children[0]
+    _title, radio, button, out = first.children
+    radio.value = "b"
+    button.click()
+    assert "right" in out.value and "SECRET-EXPLANATION-ONE" in out.value
+    numeric = box.children[2]
+    numeric.children[1].value = "0.5"
+    numeric.children[2].click()
+    assert "right" in numeric.children[3].value
+    radio.value = "a"
+    button.click()
+    assert "not quite" in out.value
+
+
+def test_register_rejects_invalid_questions():
+    with pytest.raises(ValueError, match="answer"):
+        register_question(Question(id="97.q1", prompt="p", choices=("a",), answer=3, explanation=""))
+    with pytest.raises(ValueError, match="kind"):
+        register_question(Question(id="97.q2", prompt="p", choices=("a",), answer=0,
+                                   explanation="", kind="exam"))
+    with pytest.raises(ValueError, match="numeric"):
+        register_question(Question(id="97.q3", prompt="p", choices=(), answer=float("nan"),
+                                   explanation=""))
+    assert not questions("97")
+
+
+def test_every_registered_question_is_valid():
+    seen = questions()
+    for q in seen:
+        assert q.kind in ("concept", "recap")
+        assert q.prompt and q.explanation, q.id
+        chapter, name = q.id.split(".", 1)
+        assert len(chapter) == 2 and chapter.isdigit()
+        if q.kind == "recap":
+            assert name[0] == "q" and name[1:].isdigit(), q.id
+        else:
+            assert name.startswith("c_"), q.id
+        if q.numeric:
+            assert ask(q.id, float(q.answer), verbose=False)
+        else:
+            assert len(q.choices) <= len(LETTERS)
+            for i in q.answers():
+                assert 0 <= i < len(q.choices)
+                assert ask(q.id, LETTERS[i], verbose=False), q.id
+            wrong = [i for i in range(len(q.choices)) if i not in q.answers()]
+            assert wrong, f"{q.id} has no wrong choice"
+            assert not ask(q.id, wrong[0], verbose=False)
+
+
+def test_recap_quizzes_have_five_questions_where_present():
+    chapters = {q.chapter for q in questions(kind="recap")}
+    for c in chapters:
+        assert [q.id for q in questions(c, kind="recap")] == [f"{c}.q{i}" for i in range(1, 6)]
+
+
+def test_tiered_hints(capsys):
+    from kmlteach.exercises import Exercise, register
+    from kmlteach.exercises.core import _REGISTRY
+    ex = register(Exercise(id="98.tiers", title="t", reference=abs, cases=[],
+                           hint=("first", "second", "code: abs(x)"), solution="", minutes=3))
+    try:
+        text = exercises.hint("98.tiers")
+        assert text.startswith("first") and "hint 1 of 3" in text and "level=2" in text
+        assert exercises.hint("98.tiers", level=2).startswith("second")
+        last = exercises.hint("98.tiers", level=3)
+        assert last.startswith("code: abs(x)") and "level=4" not in last
+        assert exercises.hint("98.tiers", level=99).startswith("code: abs(x)")
+        assert exercises.hint("98.tiers", level=0).startswith("first")
+        assert exercises.hint("98.tiers", level="x").startswith("first")
+        assert "unknown" in exercises.hint("nope", level=2)
+        assert "unknown" in exercises.hint(None)
+        assert ex.minutes == 3 and ex.hints == ("first", "second", "code: abs(x)")
+    finally:
+        _REGISTRY.pop("98.tiers", None)
+    capsys.readouterr()
+
+
+def test_notebooks_ask_registered_questions_and_show_their_quiz():
+    import re
+    from pathlib import Path
+    src = Path(__file__).resolve().parent.parent / "notebooks" / "src"
+    known = {q.id for q in questions()}
+    for path in sorted(src.glob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        asked = set(re.findall(r'ask\("(\d\d\.[a-z0-9_]+)"', text))
+        assert asked <= known, f"{path.name} asks unregistered questions {sorted(asked - known)}"
+        for chapter in re.findall(r'^quiz\("(\d\d)"\)', text, flags=re.M):
+            # a chapter that shows its quiz asks every one of its concept checks, shows the
+            # static list first, in a cell of its own, and its widget cell is nbval-ignored
+            concept = {q.id for q in questions(chapter, kind="concept")}
+            assert concept <= asked, f"{path.name} never asks {sorted(concept - asked)}"
+            assert f'display(HTML(quiz_html("{chapter}")))' in text
+            assert f'# NBVAL_IGNORE_OUTPUT\nquiz("{chapter}")' in text
+            assert len(questions(chapter, kind="recap")) == 5
