@@ -145,7 +145,8 @@ def make_margin_explorer(X=None, y=None) -> Explorer:
             _set_offsets(art, X[y == lab])
         sel.set_offsets(X[i:i + 1])
         tags[i].xy = tuple(X[i])
-        tags[i].stale = True  # attribute assignment: tell the renderer it moved
+        for t in tags:  # attribute assignment: tell the renderer; all of them, so that
+            t.stale = True  # selecting another point never needs a new background
         st = ex.state
         st["X"], st["y"] = X.copy(), y.copy()
         both = np.unique(y).size == 2
