@@ -9,7 +9,6 @@ import math
 import numpy as np
 from exercise_contract import exercise_contract
 
-from kmlteach.exercises.ch09 import RECAP, recap_quiz
 
 IDS = ["09.norma_step", "09.nu_property", "09.oneclass_value", "09.rademacher", "09.nu_dual"]
 
@@ -75,20 +74,3 @@ WRONG = {
     IDS, INDEPENDENT, WRONG)
 
 
-def test_recap_quiz_counts(capsys):
-    assert recap_quiz({}) == 0
-    assert "not answered yet" in capsys.readouterr().out
-    keys = {q: k for q, (k, _) in RECAP.items()}
-    assert recap_quiz(keys) == 5
-    wrong = {**keys, 1: "d" if keys[1] != "d" else "a"}
-    assert recap_quiz(wrong) == 4
-    assert "✗ question 1" in capsys.readouterr().out
-
-
-def test_recap_quiz_accepts_a_stub(capsys):
-    def stub():
-        raise NotImplementedError
-
-    assert recap_quiz(stub) == 0
-    assert capsys.readouterr().out.count("not answered yet") == 5
-    assert recap_quiz(lambda: {q: k for q, (k, _) in RECAP.items()}) == 5

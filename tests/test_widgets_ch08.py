@@ -9,8 +9,8 @@ pytest.importorskip("ipywidgets")
 from kmlteach.ensembles import adaboost, decision_tree
 from kmlteach.exercises import get
 from kmlteach.plots.ch08 import ridge_classifier
-from kmlteach.widgets.ch08 import (QUIZ, make_adaboost_stepper, make_bagging_explorer,
-                                   make_recap_quiz, make_tree_explorer, quiz_html)
+from kmlteach.widgets.ch08 import (make_adaboost_stepper, make_bagging_explorer,
+                                   make_tree_explorer)
 
 
 def _ring(m, seed):
@@ -106,22 +106,21 @@ def test_tree_explorer_depth_and_criterion(ring):
     assert ex.state["train_error"] == pytest.approx(np.mean(tree.predict(X) != y))
 
 
-def test_recap_quiz_checks_itself():
-    quiz = make_recap_quiz()
-    assert len(quiz.children) == len(QUIZ) == 5
-    assert quiz.score() == 0
-    for i, (_, options, correct, _) in enumerate(QUIZ):
-        wrong = (correct + 1) % len(options)
-        assert "✗" in quiz.answer(i, wrong)
-        assert "✓" in quiz.answer(i, correct)
-    assert quiz.score() == 5
+@pytest.mark.parametrize("chapter", ["08", "09"])
+def test_recap_quiz_checks_itself(chapter, capsys):
+    from kmlteach.exercises import ask, questions, quiz_html
 
-
-def test_static_quiz_folds_every_answer():
-    text = quiz_html()
-    assert text.count("<details>") == len(QUIZ) == text.count("<ol type='a'>")
-    for q, options, correct, _ in QUIZ:
-        assert f"({'abcd'[correct]})" in text and len(options) == 4
+    qs = [q for q in questions(chapter) if q.kind == "recap"]
+    assert [q.id for q in qs] == [f"{chapter}.q{i}" for i in range(1, 6)]
+    for q in qs:
+        right = q.answers()[0]
+        wrong = (right + 1) % len(q.choices)
+        assert ask(q.id, "abcd"[right]) is True
+        assert ask(q.id, "abcd"[wrong]) is False
+        assert q.explanation in capsys.readouterr().out
+    text = quiz_html(chapter)
+    assert all(q.prompt.split()[0] in text for q in qs)
+    assert not any(q.explanation in text for q in qs)      # the static version gives nothing away
 
 
 def test_quiz_answers_are_true():

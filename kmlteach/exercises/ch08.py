@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from .core import Case, Exercise, allclose, register
+from .quiz import Question, register_question
 
 
 class _Hints(list):
@@ -320,3 +321,38 @@ register(Exercise(
               "    alpha = 0.5 * np.log(w_correct / w_wrong)\n"
               "    return alpha, w_abstain + 2 * np.sqrt(w_correct * w_wrong)\n"),
 ))
+
+
+# the recap quiz (UML §10.1-10.2, SL boosting and bagging) ---------------------------------
+
+_RECAP = [
+    ("In round t, AdaBoost's weak hypothesis has weighted error ε_t = 0.25. By which factor "
+     "(before normalising) is the weight of a misclassified point multiplied?",
+     ["√3 ≈ 1.73", "3", "1/√3 ≈ 0.58", "0.75"], 0,
+     "The factor is e^{α_t} with α_t = ½ ln((1 − ε)/ε) = ½ ln 3, so e^{α_t} = √3; a correct "
+     "point is multiplied by 1/√3."),
+    ("Right after the update D_t → D_{t+1}, how much of the mass of D_{t+1} sits on the points "
+     "that h_t misclassified?",
+     ["ε_t", "exactly ½", "1 − ε_t", "it depends on the data"], 1,
+     "ε e^{α} / Z = ε√((1−ε)/ε) / (2√(ε(1−ε))) = ½: h_t itself is a coin flip under D_{t+1}, so "
+     "the next round must find something new."),
+    ("The rounds had edges γ_t = ½ − ε_t. Which statement about the training error of "
+     "sign(Σ α_t h_t) is guaranteed?",
+     ["it is ≤ Σ_t ε_t", "it decreases every round", "it is ≤ Π_t Z_t ≤ exp(−2 Σ_t γ_t²)",
+      "it equals Π_t Z_t"], 2,
+     "The bound Π Z_t falls every round (each Z_t < 1), but the training error itself may go "
+     "up for a round; it only stays below the bound."),
+    ("Bagging a learner helps most when the learner is …",
+     ["stable, like least squares on a few features", "unstable, like a fully grown decision tree",
+      "already a majority vote", "trained on the whole sample each time"], 1,
+     "Averaging many bootstrap versions removes variance; a stable learner has little variance "
+     "to remove, so its bagged version looks like the single model."),
+    ("About which fraction of the training points is out of bag for one bootstrap sample of "
+     "size m (m large)?",
+     ["1/m", "about 10 %", "about 37 % (≈ e^{−1})", "about 63 %"], 2,
+     "A point is missed by all m draws with probability (1 − 1/m)^m → e^{−1} ≈ 0.368."),
+]
+
+for _i, (_prompt, _choices, _answer, _why) in enumerate(_RECAP, 1):
+    register_question(Question(id=f"08.q{_i}", prompt=_prompt, choices=tuple(_choices),
+                               answer=_answer, explanation=_why))

@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from .core import Case, Exercise, allclose, register
+from .quiz import Question, register_question
 
 __all__ = ["norma_step", "nu_property", "oneclass_value", "rademacher", "nu_dual", "recap_quiz",
            "RECAP"]
@@ -239,36 +240,28 @@ register(Exercise(
 ))
 
 
-# the recap quiz -------------------------------------------------------------------------------
+# the recap quiz (HSS2 §2.2.2-2.5) ------------------------------------------------------------
 
-RECAP = {
-    1: ("b", "With λ > 0 each NORMA step multiplies every old coefficient by (1 − ηλ) < 1."),
-    2: ("c", "ν bounds the fraction of margin errors from above and of support vectors from below."),
-    3: ("a", "ν = 1 forces every α_i = 1: the Parzen-window classifier (and density for one class)."),
-    4: ("c", "(2.26): E‖Σσ_i x_i‖ ≤ √(Σ‖x_i‖²), with no dimension in it."),
-    5: ("b", "(2.27) gives c = 4, s = 1 for the soft margin and c = √8, s = ½ for logistic loss."),
-}
-
-
-def recap_quiz(answers) -> int:
-    """Check the answers ``{question: "a"/"b"/"c"/"d"}`` of the recap quiz (or a function
-    returning them; one that raises ``NotImplementedError`` counts as no answers); prints a
-    verdict per question (with the reason when wrong) and returns the number right."""
-    if callable(answers):
-        try:
-            answers = answers()
-        except NotImplementedError:
-            answers = {}
-    answers = answers if isinstance(answers, dict) else {}
-    right = 0
-    for q, (key, why) in RECAP.items():
-        a = str(answers.get(q, "") or "").strip().lower()
-        if not a:
-            print(f"… question {q}: not answered yet")
-        elif a == key:
-            right += 1
-            print(f"✓ question {q}")
-        else:
-            print(f"✗ question {q}: {a!r} is not it — {why}")
-    print(f"{right}/{len(RECAP)} right")
-    return right
+_RECAP = [
+    ("NORMA with λ > 0 and a constant step η takes one more step. What happens to the "
+     "coefficient of an old term?",
+     ("nothing", "it is multiplied by 1 − ηλ", "it is set to 0", "it is multiplied by η"), 1,
+     "With λ > 0 each NORMA step multiplies every old coefficient by (1 − ηλ) < 1."),
+    ("A ν-SVM solution has ρ > 0. Which is always true?",
+     ("fraction of SVs ≤ ν ≤ fraction of margin errors", "ν equals the fraction of SVs",
+      "fraction of margin errors ≤ ν ≤ fraction of SVs", "ν ≤ fraction of margin errors"), 2,
+     "ν bounds the fraction of margin errors from above and of support vectors from below."),
+    ("What does ν = 1 give in (2.6) for balanced classes?",
+     ("every α_i = 1: the Parzen-window classifier", "the hard-margin SVM", "α = 0",
+      "an infeasible problem"), 0,
+     "ν = 1 forces every α_i = 1: the Parzen-window classifier (and density for one class)."),
+    ("The bound (2.26) on E_σ‖Σ_i σ_i x_i‖ depends on",
+     ("the dimension", "the number of support vectors", "only √(Σ_i ‖x_i‖²)", "the labels"), 2,
+     "(2.26): E‖Σσ_i x_i‖ ≤ √(Σ‖x_i‖²), with no dimension in it."),
+    ("The constants of (2.27) for the soft-margin loss are",
+     ("c = √8, s = ½", "c = 4, s = 1", "c = 1, s = 2", "c = 4, s = ½"), 1,
+     "(2.27) gives c = 4, s = 1 for the soft margin and c = √8, s = ½ for the logistic loss."),
+]
+for _i, (_prompt, _choices, _answer, _why) in enumerate(_RECAP, 1):
+    register_question(Question(id=f"09.q{_i}", prompt=_prompt, choices=_choices,
+                               answer=_answer, explanation=_why))

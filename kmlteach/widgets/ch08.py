@@ -17,7 +17,8 @@ from __future__ import annotations
 import ipywidgets as W
 import numpy as np
 
-from ..ensembles import adaboost, decision_tree
+from ..datasets import moons
+from ..ensembles import adaboost, decision_tree, papaya
 from ..plots import OKABE_ITO, figure, label_axes
 from ..plots.ch08 import (_stump_box, bagging_curves, bound_curves, grid_points,
                           plot_adaboost_bounds, plot_signed_regions, plot_stump,
@@ -48,7 +49,7 @@ def _step_buttons(slider: W.IntSlider):
     return back, fwd
 
 
-def make_adaboost_stepper(X, y, T: int = 20, n_grid: int = 120, scale: float = 2400.0,
+def make_adaboost_stepper(X=None, y=None, T: int = 20, n_grid: int = 120, scale: float = 2400.0,
                           result=None) -> Explorer:
     """Step t = 1..T through AdaBoost on 2-D data (SL AdaBoost; UML §10.2).
 
@@ -56,6 +57,8 @@ def make_adaboost_stepper(X, y, T: int = 20, n_grid: int = 120, scale: float = 2
     ``alpha``, ``Z``, ``gamma``, ``prod_Z``, ``exp_bound``, ``training_error``, ``D`` (the
     distribution round t used), ``stump`` (feature, threshold, sign).
     """
+    if X is None:                       # the chapter's moons (notebook 08, section 2)
+        X, y = moons(150, noise=0.25, seed=0)
     X = np.asarray(X, dtype=float)
     y = np.asarray(y, dtype=float)
     res = adaboost(X, y, T) if result is None else result
@@ -128,8 +131,8 @@ def deep_tree(X, y):
     return decision_tree(X, y)
 
 
-def make_bagging_explorer(X, y, X_test, y_test, n_estimators: int = 60, seed: int = 0,
-                          n_grid: int = 90, learners=None) -> Explorer:
+def make_bagging_explorer(X=None, y=None, X_test=None, y_test=None, n_estimators: int = 60,
+                          seed: int = 0, n_grid: int = 90, learners=None) -> Explorer:
     """Bagging a stable and an unstable learner (SL, bagging): regions of the bagged
     ensemble of n members for each (with the training points), and OOB/test error
     against n.
@@ -138,6 +141,9 @@ def make_bagging_explorer(X, y, X_test, y_test, n_estimators: int = 60, seed: in
     ``{name: {"oob_error", "test_error", "member_test_error"}}`` under ``errors``, and the
     bootstrap indices ``{name: (B, m) array}`` under ``samples``.
     """
+    if X is None:                       # the chapter's noisy moons (notebook 08, section 6)
+        X, y = moons(200, noise=0.3, seed=3)
+        X_test, y_test = moons(2000, noise=0.3, seed=4)
     learners = learners or {"least squares (stable)": ridge_classifier,
                             "deep tree (unstable)": deep_tree}
     X = np.asarray(X, dtype=float)
@@ -190,8 +196,9 @@ def make_bagging_explorer(X, y, X_test, y_test, n_estimators: int = 60, seed: in
                             css_class="kml-bagging-explorer"))
 
 
-def make_tree_explorer(X, y, X_test, y_test, max_depth: int = 8, criterion: str = "gini",
-                       n_grid: int = 120, rectangle=None, xlabel="colour", ylabel="softness") -> Explorer:
+def make_tree_explorer(X=None, y=None, X_test=None, y_test=None, max_depth: int = 8,
+                       criterion: str = "gini", n_grid: int = 120, rectangle=None, xlabel="colour",
+                       ylabel="softness") -> Explorer:
     """Grow a decision tree on 2-D data depth by depth (UML §18.2): its leaves are
     axis-parallel rectangles. ``rectangle = (x0, x1, y0, y1)`` draws the true concept
     (the papaya box) dashed.
@@ -199,6 +206,9 @@ def make_tree_explorer(X, y, X_test, y_test, max_depth: int = 8, criterion: str 
     Controls: ``depth`` (0 = one leaf), ``criterion``. State: ``depth``, ``criterion``,
     ``train_error``, ``test_error``, ``n_leaves``.
     """
+    if X is None:                       # the papayas (UML §18; notebook 08, section 5)
+        X, y, rectangle = papaya(300, noise=0.08, seed=0)
+        X_test, y_test, _ = papaya(1000, noise=0.08, seed=2)
     from matplotlib.patches import Rectangle
 
     X = np.asarray(X, dtype=float)
@@ -258,82 +268,3 @@ def make_tree_explorer(X, y, X_test, y_test, max_depth: int = 8, criterion: str 
 
     return _frozen(Explorer(fig, controls, update, layout_rows=[["depth", "criterion"]],
                             title="Growing a decision tree", css_class="kml-tree-explorer"))
-
-
-# the recap quiz ------------------------------------------------------------------------------
-
-QUIZ = [
-    ("In round t, AdaBoost's weak hypothesis has weighted error ε_t = 0.25. By which factor "
-     "(before normalising) is the weight of a misclassified point multiplied?",
-     ["√3 ≈ 1.73", "3", "1/√3 ≈ 0.58", "0.75"], 0,
-     "The factor is e^{α_t} with α_t = ½ ln((1 − ε)/ε) = ½ ln 3, so e^{α_t} = √3; a correct "
-     "point is multiplied by 1/√3."),
-    ("Right after the update D_t → D_{t+1}, how much of the mass of D_{t+1} sits on the points "
-     "that h_t misclassified?",
-     ["ε_t", "exactly ½", "1 − ε_t", "it depends on the data"], 1,
-     "ε e^{α} / Z = ε√((1−ε)/ε) / (2√(ε(1−ε))) = ½: h_t itself is a coin flip under D_{t+1}, so "
-     "the next round must find something new."),
-    ("The rounds had edges γ_t = ½ − ε_t. Which statement about the training error of "
-     "sign(Σ α_t h_t) is guaranteed?",
-     ["it is ≤ Σ_t ε_t", "it decreases every round", "it is ≤ Π_t Z_t ≤ exp(−2 Σ_t γ_t²)",
-      "it equals Π_t Z_t"], 2,
-     "The bound Π Z_t falls every round (each Z_t < 1), but the training error itself may go "
-     "up for a round; it only stays below the bound."),
-    ("Bagging a learner helps most when the learner is …",
-     ["stable, like least squares on a few features", "unstable, like a fully grown decision tree",
-      "already a majority vote", "trained on the whole sample each time"], 1,
-     "Averaging many bootstrap versions removes variance; a stable learner has little variance "
-     "to remove, so its bagged version looks like the single model."),
-    ("About which fraction of the training points is out of bag for one bootstrap sample of "
-     "size m (m large)?",
-     ["1/m", "about 10 %", "about 37 % (≈ e^{−1})", "about 63 %"], 2,
-     "A point is missed by all m draws with probability (1 − 1/m)^m → e^{−1} ≈ 0.368."),
-]
-
-
-def make_recap_quiz(questions=None) -> W.VBox:
-    """Five multiple-choice questions that check themselves: choosing an option shows ✓ or ✗
-    and the explanation. ``quiz.children[i]`` is question i's box; ``quiz.answer(i, k)`` picks
-    option k programmatically; ``quiz.score()`` counts correct answers."""
-    questions = questions or QUIZ
-    boxes, radios, feedback = [], [], []
-    for i, (q, options, correct, why) in enumerate(questions):
-        radio = W.RadioButtons(options=[(o, k) for k, o in enumerate(options)], value=None,
-                               layout=W.Layout(width="auto"))
-        out = W.HTML("")
-
-        def on_pick(change, correct=correct, why=why, out=out):
-            if change["new"] is None:
-                return
-            ok = change["new"] == correct
-            out.value = (f"<span style='color:{OKABE_ITO['green'] if ok else OKABE_ITO['vermillion']}'>"
-                         f"<b>{'✓ right' if ok else '✗ not quite'}.</b></span> {why if ok else 'Try again.'}")
-
-        radio.observe(on_pick, names="value")
-        radios.append(radio)
-        feedback.append(out)
-        boxes.append(W.VBox([W.HTML(f"<b>{i + 1}.</b> {q}"), radio, out]))
-    quiz = W.VBox(boxes)
-    quiz.add_class("kml-quiz")
-
-    def answer(i, k):
-        radios[i].value = k
-        return feedback[i].value
-
-    quiz.answer = answer
-    quiz.score = lambda: sum(r.value == q[2] for r, q in zip(radios, questions))
-    return quiz
-
-
-def quiz_html(questions=None) -> str:
-    """The quiz as static HTML (the fallback where widgets do not run): questions, lettered
-    options, and each answer folded in a ``<details>`` block."""
-    import html
-
-    parts = []
-    for i, (q, options, correct, why) in enumerate(questions or QUIZ):
-        opts = "".join(f"<li>{html.escape(o)}</li>" for o in options)
-        parts.append(f"<p><b>{i + 1}.</b> {html.escape(q)}</p><ol type='a'>{opts}</ol>"
-                     f"<details><summary>answer</summary>({'abcd'[correct]}) "
-                     f"{html.escape(why)}</details>")
-    return "<div class='kml-quiz-static'>" + "".join(parts) + "</div>"

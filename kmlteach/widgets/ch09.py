@@ -108,7 +108,7 @@ def make_oneclass_explorer(X=None, outliers=None, nu: float = 0.2, sigma: float 
                      float(np.round(nus[1] - nus[0], 6)), readout_format=".2f", width="300px"),
         "sigma": W.SelectionSlider(options=[(f"{s:g}", float(s)) for s in sigmas],
                                    value=float(sigmas[_index(sigmas, sigma)]), description="σ",
-                                   continuous_update=False, layout=W.Layout(width="260px")),
+                                   continuous_update=True, layout=W.Layout(width="260px")),
         "outliers": W.Checkbox(value=False, description=f"inject {len(path['outliers'])} outliers",
                                indent=False, layout=W.Layout(width="170px")),
     }
@@ -186,7 +186,7 @@ def make_norma_stream(X=None, y=None, sigma: float = 0.5, eta: float = 1.0, G: i
         "loss": W.Dropdown(options=["perceptron", "hinge"], value="perceptron", description="loss",
                            layout=W.Layout(width="200px")),
         "lam": W.SelectionSlider(options=[(f"{v:g}", v) for v in _LAMS], value=0.0, description="λ",
-                                 continuous_update=False, layout=W.Layout(width="220px")),
+                                 continuous_update=True, layout=W.Layout(width="220px")),
         "budget": W.Dropdown(options=_BUDGETS, value=None, description="budget τ",
                              layout=W.Layout(width="170px")),
         "t": int_slider("step t", 1, 1, n, width="420px"),

@@ -75,7 +75,7 @@ def make_rademacher_explorer(X=None, ns=RADEMACHER_NS, n_draws: int = 1000, n: i
     arts = rademacher_axes(ax, ax_r, path)
     opts = [int(v) for v in path["ns"]]
     controls = {"n": W.SelectionSlider(options=opts, value=min(opts, key=lambda v: abs(v - n)),
-                                       description="sample size n", continuous_update=False,
+                                       description="sample size n", continuous_update=True,
                                        style={"description_width": "initial"},
                                        layout=W.Layout(width="420px"))}
 

@@ -711,19 +711,19 @@ check("08.best_alpha", best_alpha)
 #
 # ### Recap quiz
 #
-# Five questions; pick an answer and the quiz says whether it is right and why. (Where the
-# widget does not run, the answers are folded under each question.)
+# Five questions; pick an answer and the quiz says whether it is right and why. The list below
+# is the static version; where the widget does not run, call `ask("08.q1", "a")` yourself.
 
 # %%
-from IPython.display import HTML
+from IPython.display import HTML, display
 
-from kmlteach.widgets.ch08 import make_recap_quiz, quiz_html
+from kmlteach.exercises import quiz, quiz_html
 
-HTML(quiz_html())
+display(HTML(quiz_html("08")))
 
 # %%
 # NBVAL_IGNORE_OUTPUT
-make_recap_quiz()
+quiz("08")
 
 # %% [markdown]
 # Next: [09 · Large-margin theory and online kernel learning](09-theory.ipynb).

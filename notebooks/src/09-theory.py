@@ -581,32 +581,19 @@ check("09.nu_dual", nu_dual)
 # %% [markdown]
 # ## 8 · Recap quiz
 #
-# Answer with a letter each; the check explains a wrong answer.
-#
-# 1. NORMA with λ > 0 and a constant step η takes one more step. What happens to the
-#    coefficient of an old term? (a) nothing (b) it is multiplied by $1 - \eta\lambda$
-#    (c) it is set to 0 (d) it is multiplied by η.
-# 2. A ν-SVM solution has ρ > 0. Which is always true? (a) fraction of SVs ≤ ν ≤ fraction of
-#    margin errors (b) ν equals the fraction of SVs (c) fraction of margin errors ≤ ν ≤ fraction
-#    of SVs (d) ν ≤ fraction of margin errors.
-# 3. What does ν = 1 give in (2.6) for balanced classes? (a) every $\alpha_i = 1$: the
-#    Parzen-window classifier (b) the hard-margin SVM (c) α = 0 (d) an infeasible problem.
-# 4. The bound (2.26) on $E_\sigma\|\sum_i\sigma_ix_i\|$ depends on (a) the dimension
-#    (b) the number of support vectors (c) only $\sqrt{\sum_i\|x_i\|^2}$ (d) the labels.
-# 5. The constants of (2.27) for the soft-margin loss are (a) $c = \sqrt8, s = \frac12$
-#    (b) $c = 4, s = 1$ (c) $c = 1, s = 2$ (d) $c = 4, s = \frac12$.
+# Five questions on this chapter. The list below is the static version; the widget after it
+# checks your answers (or call `ask("09.q1", "b")` yourself).
 
 # %%
-from kmlteach.exercises.ch09 import recap_quiz
+from IPython.display import HTML, display
 
+from kmlteach.exercises import quiz, quiz_html
 
-def my_answers():
-    ### BEGIN SOLUTION
-    return {1: "b", 2: "c", 3: "a", 4: "c", 5: "b"}
-    ### END SOLUTION
+display(HTML(quiz_html("09")))
 
-
-recap_quiz(my_answers)
+# %%
+# NBVAL_IGNORE_OUTPUT
+quiz("09")
 
 # %% [markdown]
 # ## Summary
