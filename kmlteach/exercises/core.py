@@ -226,14 +226,14 @@ def _check(exercise_id: str, fn: Callable, verbose: bool) -> bool:
             msg = (f"case {i}/{len(cases)} {case.describe()} raised "
                    f"{type(exc).__name__}: {exc}{where}")
             if verbose:
-                print(f"✗ {ex.id} ({ex.title}): {msg}\n  hint: kmlteach.exercises.hint({ex.id!r})")
+                print(f"✗ {ex.id} ({ex.title}): {msg}\n  {_hint_pointer(ex)}")
             _log(ex.id, False, "error", msg)
             return False
         if not ex.compare(expected, got):
             msg = (f"case {i}/{len(cases)} {case.describe()}: expected {_short(expected)}, "
                    f"got {_short(got)}")
             if verbose:
-                print(f"✗ {ex.id} ({ex.title}): {msg}\n  hint: kmlteach.exercises.hint({ex.id!r})")
+                print(f"✗ {ex.id} ({ex.title}): {msg}\n  {_hint_pointer(ex)}")
             _log(ex.id, False, "wrong", msg)
             return False
     msg = f"all {len(cases)} cases passed"
@@ -241,6 +241,12 @@ def _check(exercise_id: str, fn: Callable, verbose: bool) -> bool:
         print(f"✓ {ex.id} ({ex.title}): {msg}")
     _log(ex.id, True, "passed", msg)
     return True
+
+
+def _hint_pointer(ex: Exercise) -> str:
+    n = len(ex.hints)
+    more = f", then level=2 .. {n}" if n > 1 else ""
+    return f"hint: kmlteach.exercises.hint({ex.id!r}){more}"
 
 
 def hint(exercise_id: str, level: int = 1) -> str:
