@@ -216,3 +216,14 @@ def test_book_rejects_bad_minutes(tmp_path):
     p.write_text(text, encoding="utf-8")
     with pytest.raises(ValueError, match="minutes"):
         book.load(p)
+
+
+def test_exercise_minutes_and_hint_levels_agree_with_the_registry():
+    reg = registry()
+    for c in B.chapters:
+        if not c.ready:
+            continue
+        for e in c.exercises:
+            ex = reg[e["id"]]
+            assert ex.minutes == e["minutes"], f"{e['id']}: minutes differ between book.toml and the registry"
+            assert len(ex.hints) >= 2, f"{e['id']} has a single hint level"

@@ -8,7 +8,8 @@ import pytest
 from matplotlib.text import Annotation
 
 from kmlteach.course import book
-from kmlteach.course.coursemap import alt_text, course_map, course_rows, depths, format_minutes
+from kmlteach.course.coursemap import (alt_text, course_map, course_rows, depths, direct_requires,
+                                       format_minutes)
 
 
 def test_depths_follow_requires():
@@ -45,7 +46,7 @@ def test_map_draws_every_chapter_and_every_edge():
         assert any(t.startswith(f"{c.id} ") for t in texts), c.id
         assert any(format_minutes(c.minutes) in t for t in texts if t.startswith(f"{c.id} "))
     arrows = [t for t in ax.texts if isinstance(t, Annotation) and t.arrow_patch is not None]
-    assert len(arrows) == sum(len(c.requires) for c in B.chapters)
+    assert len(arrows) == sum(len(v) for v in direct_requires(B).values())
     assert "chapter 09" in alt_text(B)
 
 
@@ -56,3 +57,20 @@ def test_cycle_is_reported(tmp_path):
     p.write_text(text, encoding="utf-8")
     with pytest.raises(ValueError, match="requires itself"):
         depths(book.load(p))
+
+
+def test_direct_requires_drops_implied_edges_only():
+    B = book.load()
+    direct = direct_requires(B)
+    for c in B.chapters:
+        assert set(direct[c.id]) <= set(c.requires)
+        for r in set(c.requires) - set(direct[c.id]):
+            # a dropped edge is implied: some kept requirement reaches it
+            reach, stack = set(), list(direct[c.id])
+            while stack:
+                x = stack.pop()
+                if x not in reach:
+                    reach.add(x)
+                    stack.extend(B.chapter(x).requires)
+            assert r in reach, (c.id, r)
+    assert direct["09"] == ("02",) and direct["02"] == ("01",)

@@ -11,7 +11,7 @@ import textwrap
 
 from .book import Book, Chapter, load
 
-__all__ = ["depths", "course_rows", "course_map", "format_minutes", "alt_text"]
+__all__ = ["depths", "direct_requires", "course_rows", "course_map", "format_minutes", "alt_text"]
 
 
 def depths(book: Book) -> dict[str, int]:
@@ -31,6 +31,29 @@ def depths(book: Book) -> dict[str, int]:
     for c in book.chapters:
         depth(c.id)
     return out
+
+
+def direct_requires(book: Book) -> dict[str, tuple[str, ...]]:
+    """The ``requires`` edges without those implied by others (the transitive reduction).
+
+    09 requires 01 and 02, but 02 already requires 01, so only 02 → 09 is drawn.
+    """
+    by_id = {c.id: c for c in book.chapters}
+
+    def ancestors(cid: str) -> set[str]:
+        out: set[str] = set()
+        stack = [r for r in by_id[cid].requires if r in by_id]
+        while stack:
+            r = stack.pop()
+            if r not in out:
+                out.add(r)
+                stack.extend(x for x in by_id[r].requires if x in by_id)
+        return out
+
+    depths(book)  # raises on a cycle
+    return {c.id: tuple(r for r in c.requires if r in by_id
+                        and not any(r in ancestors(o) for o in c.requires if o != r and o in by_id))
+            for c in book.chapters}
 
 
 def format_minutes(minutes: int) -> str:
@@ -61,8 +84,8 @@ def _label(c: Chapter) -> str:
 def course_map(book: Book | None = None, ax=None):
     """Draw the dependency graph of the chapters; returns the Axes.
 
-    Arrows run from a chapter to the chapters that need it; planned chapters are drawn
-    dashed and grey.
+    Arrows run from a chapter to the chapters that need it (only the direct ones: an edge
+    implied by a longer path is left out); planned chapters are drawn dashed and grey.
     """
     import matplotlib.pyplot as plt
 
@@ -73,15 +96,19 @@ def course_map(book: Book | None = None, ax=None):
     for c in book.chapters:
         columns.setdefault(col[c.id], []).append(c)
     nrow = max(len(v) for v in columns.values())
-    pos = {}
-    for k, chs in columns.items():
+    edges = direct_requires(book)
+    pos: dict[str, tuple[float, float]] = {}
+    for k in sorted(columns):
+        # fewer crossings: a chapter sits near the chapters it needs (barycentre order)
+        chs = sorted(columns[k], key=lambda c: -sum(pos[r][1] for r in edges[c.id]) / len(edges[c.id])
+                     if edges[c.id] else 0.0)
         for r, c in enumerate(chs):
             pos[c.id] = (k * 3.2, 1.45 * ((len(chs) - 1) / 2 - r))
     if ax is None:
         _, ax = plt.subplots(figsize=(2.6 * ncol + 0.6, 1.3 * nrow + 0.6), layout="constrained")
     w, h = 2.6, 1.15
     for c in book.chapters:
-        for r in c.requires:
+        for r in edges[c.id]:
             if r in pos:
                 (x0, y0), (x1, y1) = pos[r], pos[c.id]
                 ax.annotate("", xy=(x1 - w / 2, y1), xytext=(x0 + w / 2, y0),
@@ -98,7 +125,8 @@ def course_map(book: Book | None = None, ax=None):
     ax.set_xlim(-w / 2 - 0.2, (ncol - 1) * 3.2 + w / 2 + 0.2)
     ax.set_ylim(min(p[1] for p in pos.values()) - h / 2 - 0.15, max(p[1] for p in pos.values()) + h / 2 + 0.15)
     ax.set_axis_off()
-    ax.set_title("Course map: an arrow means 'read this first'; time = reading + exercises",
+    ax.set_title("Course map: an arrow A → B means 'read A before B' (and everything before A);\n"
+                 "time = reading + exercises, pts = points of the graded exercises",
                  fontsize=11)
     return ax
 

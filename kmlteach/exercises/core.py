@@ -239,7 +239,7 @@ def _safe(show: Callable[[Any], str], obj: Any) -> str:
 def _verdict(ex: Exercise, ok: bool, status: str, msg: str, verbose: bool) -> bool:
     if verbose:
         mark = {"passed": "✓", "not-implemented": "…"}.get(status, "✗")
-        tail = "" if ok or status == "not-implemented" else f"\n  hint: kmlteach.exercises.hint({ex.id!r})"
+        tail = "" if ok or status == "not-implemented" else f"\n  {_hint_pointer(ex)}"
         _say(f"{mark} {ex.id} ({ex.title}): {msg}{tail}")
     _log(ex.id, ok, status, msg)
     return ok
@@ -293,6 +293,12 @@ def _check(exercise_id: str, fn: Callable, verbose: bool, seconds: float) -> boo
                             verbose)
     return _verdict(ex, True, "passed", f"visible cases passed ({len(cases)}/{len(cases)}) — "
                     "the grade also uses hidden cases", verbose)
+
+
+def _hint_pointer(ex: Exercise) -> str:
+    n = len(ex.hints)
+    more = f", then level=2 .. {n}" if n > 1 else ""
+    return f"hint: kmlteach.exercises.hint({ex.id!r}){more}"
 
 
 def hint(exercise_id: str, level: int = 1) -> str:
