@@ -15,13 +15,6 @@ from .core import Case, Exercise, allclose, register
 from .quiz import Question, register_question
 
 
-class _Hints(list):
-    """Hints in order of increasing help; prints as numbered lines."""
-
-    def __str__(self) -> str:
-        return "\n".join(f"hint {i}: {h}" for i, h in enumerate(self, 1))
-
-
 def _labels(r, m):
     y = np.where(r.random(m) < 0.5, 1.0, -1.0)
     y[0], y[1] = 1.0, -1.0
@@ -60,15 +53,15 @@ def _stump_cases():
 
 
 register(Exercise(
-    id="08.stump_error", title="the weighted error of a decision stump (SL AdaBoost)",
+    id="08.stump_error", minutes=10, title="the weighted error of a decision stump (SL AdaBoost)",
     reference=stump_error, cases=_stump_cases, compare=allclose(),
-    hint=_Hints([
+    hint=[
         "First compute the stump's predictions for all points at once, then add up the weights "
         "D_i of the points where the prediction differs from y_i.",
         "pred = np.where(X[:, feature] <= threshold, sign, -sign) — note the ≤: a point exactly "
         "at the threshold gets the label `sign`.",
         "return np.sum(D[pred != y]). With uniform D = 1/m this is the ordinary training error.",
-    ]),
+    ],
     solution=("def stump_error(X, y, D, feature, threshold, sign):\n"
               "    pred = np.where(X[:, feature] <= threshold, sign, -sign)\n"
               "    return float(np.sum(D[pred != y]))\n"),
@@ -109,16 +102,16 @@ def _round_cases():
 
 
 register(Exercise(
-    id="08.adaboost_round", title="one round of AdaBoost: ε, α, Z and the new D (SL AdaBoost)",
+    id="08.adaboost_round", minutes=15, title="one round of AdaBoost: ε, α, Z and the new D (SL AdaBoost)",
     reference=adaboost_round, cases=_round_cases, compare=allclose(),
-    hint=_Hints([
+    hint=[
         "Follow the order of the algorithm: the error ε of h under D, then α from ε, then the "
         "unnormalised new weights, then Z as their sum.",
         "eps = np.sum(D[h != y]); alpha = 0.5 * np.log((1 - eps) / eps). A correct point "
         "(y_i h_i = +1) is multiplied by e^{-α}, a wrong one by e^{+α}.",
         "w = D * np.exp(-alpha * y * h); Z = w.sum(); return w / Z, eps, alpha, Z. "
         "Check: after the update the wrong points hold exactly half of the mass.",
-    ]),
+    ],
     solution=("def adaboost_round(D, y, h):\n    eps = np.sum(D[h != y])\n"
               "    alpha = 0.5 * np.log((1 - eps) / eps)\n    w = D * np.exp(-alpha * y * h)\n"
               "    Z = w.sum()\n    return w / Z, eps, alpha, Z\n"),
@@ -145,15 +138,15 @@ def _bound_cases():
 
 
 register(Exercise(
-    id="08.training_bound", title="AdaBoost's training-error bound (SL AdaBoost analysis)",
+    id="08.training_bound", minutes=10, title="AdaBoost's training-error bound (SL AdaBoost analysis)",
     reference=training_bound, cases=_bound_cases, compare=allclose(),
-    hint=_Hints([
+    hint=[
         "Each round contributes a factor Z_t = 2√(ε_t(1 − ε_t)); the first bound is their product. "
         "The second one only needs the edges γ_t = ½ − ε_t.",
         "np.prod(2 * np.sqrt(eps * (1 - eps))) and np.exp(-2 * np.sum((0.5 - eps) ** 2)).",
         "Return the two numbers as a tuple (product first). The first is never larger than the "
         "second because 1 − x ≤ e^{−x} with x = 4γ_t².",
-    ]),
+    ],
     solution=("def training_bound(epsilons):\n    eps = np.asarray(epsilons)\n"
               "    prod_z = np.prod(2 * np.sqrt(eps * (1 - eps)))\n"
               "    return prod_z, np.exp(-2 * np.sum((0.5 - eps) ** 2))\n"),
@@ -202,16 +195,16 @@ def _oob_cases():
 
 
 register(Exercise(
-    id="08.oob_error", title="the out-of-bag error of bagging (SL bagging)",
+    id="08.oob_error", minutes=20, title="the out-of-bag error of bagging (SL bagging)",
     reference=oob_error, cases=_oob_cases, compare=allclose(),
-    hint=_Hints([
+    hint=[
         "Build a boolean mask oob[b, i] that is True when point i is NOT in member b's bootstrap "
         "sample; only those members may vote on point i.",
         "oob = np.ones((B, m), bool); for each b: oob[b, samples[b]] = False. Then "
         "votes = np.sum(np.where(oob, predictions, 0), axis=0).",
         "Keep only the points with oob.any(axis=0); predict +1 where votes > 0, else −1 (a tie "
         "says −1), and return the mean of (prediction != y) over those points.",
-    ]),
+    ],
     solution=("def oob_error(predictions, samples, y):\n    B, m = predictions.shape\n"
               "    oob = np.ones((B, m), dtype=bool)\n    for b in range(B):\n"
               "        oob[b, samples[b]] = False\n"
@@ -263,16 +256,16 @@ def _gain_cases():
 
 
 register(Exercise(
-    id="08.split_gain", title="the gain of a split: training error, entropy, Gini (UML §18.2)",
+    id="08.split_gain", minutes=15, title="the gain of a split: training error, entropy, Gini (UML §18.2)",
     reference=split_gain, cases=_gain_cases, compare=allclose(),
-    hint=_Hints([
+    hint=[
         "Write one helper C(a) of the fraction a of positive labels, for the three criteria; the "
         "gain is C at the node minus the size-weighted C of the two children.",
         "error: min(a, 1 − a); entropy: −a·log2(a) − (1 − a)·log2(1 − a), where a term with a "
         "zero probability counts 0; gini: 2a(1 − a).",
         "gain = C(mean(y > 0)) − Σ over side in (left, ~left) of side.sum()/m · C(mean(y[side] > 0)), "
         "skipping a side that is empty.",
-    ]),
+    ],
     solution=("def split_gain(y, left, criterion):\n    def C(a):\n"
               "        if criterion == 'error':\n            return min(a, 1 - a)\n"
               "        if criterion == 'gini':\n            return 2 * a * (1 - a)\n"
@@ -308,15 +301,15 @@ def _alpha_cases():
 
 
 register(Exercise(
-    id="08.best_alpha", title="why α = ½ ln((1 − ε)/ε): minimise Z(α) (SL AdaBoost proof)",
+    id="08.best_alpha", minutes=20, title="why α = ½ ln((1 − ε)/ε): minimise Z(α) (SL AdaBoost proof)",
     reference=best_alpha, cases=_alpha_cases, compare=allclose(),
-    hint=_Hints([
+    hint=[
         "Split Z(α) = Σ_i D_i exp(−α y_i h_i) into three groups: y_i h_i = +1 (weight w_correct), "
         "−1 (w_wrong) and 0 (w_abstain). Z is a convex function of α; set its derivative to 0.",
         "Z'(α) = −w_correct e^{−α} + w_wrong e^{α} = 0 gives e^{2α} = w_correct / w_wrong.",
         "α* = 0.5 * np.log(w_correct / w_wrong); put it back: e^{α*} = √(w_correct/w_wrong), so "
         "Z(α*) = w_abstain + 2√(w_correct · w_wrong). Return (α*, Z(α*)).",
-    ]),
+    ],
     solution=("def best_alpha(w_correct, w_wrong, w_abstain=0.0):\n"
               "    alpha = 0.5 * np.log(w_correct / w_wrong)\n"
               "    return alpha, w_abstain + 2 * np.sqrt(w_correct * w_wrong)\n"),

@@ -18,13 +18,6 @@ __all__ = ["norma_step", "nu_property", "oneclass_value", "rademacher", "nu_dual
            "RECAP"]
 
 
-class _Hints(list):
-    """Hints in order of increasing help; prints as numbered lines."""
-
-    def __str__(self) -> str:
-        return "\n".join(f"hint {i}: {h}" for i, h in enumerate(self, 1))
-
-
 def _gauss(A, B, sigma):
     d2 = np.sum(A ** 2, 1)[:, None] + np.sum(B ** 2, 1)[None, :] - 2 * A @ B.T
     return np.exp(-np.maximum(d2, 0.0) / (2 * sigma))
@@ -56,15 +49,15 @@ def _norma_cases():
 
 
 register(Exercise(
-    id="09.norma_step", title="one NORMA step in kernel-expansion form (HSS2 Algorithm 2.1)",
+    id="09.norma_step", minutes=10, title="one NORMA step in kernel-expansion form (HSS2 Algorithm 2.1)",
     reference=norma_step, cases=_norma_cases, compare=allclose(),
-    hint=_Hints([
+    hint=[
         "First evaluate the current function at the new point: f_t(x_t) = Σ_s coef[s] · k_row[s].",
         "The hinge loss max(0, 1 − y f) has derivative l' = −y when y f < 1 and 0 otherwise "
         "(take 0 at y f = 1).",
         "Every old coefficient is multiplied by (1 − η λ) and one coefficient −η l' is appended: "
         "return np.r_[(1 - eta * lam) * coef, -eta * der].",
-    ]),
+    ],
     solution=("def norma_step(coef, k_row, y_t, lam, eta):\n    f = coef @ k_row\n"
               "    der = -y_t if y_t * f < 1 else 0.0\n"
               "    return np.r_[(1 - eta * lam) * coef, -eta * der]\n"),
@@ -99,15 +92,15 @@ def _nu_cases():
 
 
 register(Exercise(
-    id="09.nu_property", title="the ν-property counted from a solution (HSS2 §2.3.1)",
+    id="09.nu_property", minutes=10, title="the ν-property counted from a solution (HSS2 §2.3.1)",
     reference=nu_property, cases=_nu_cases, compare=allclose(),
-    hint=_Hints([
+    hint=[
         "A margin error is a point whose slack ξ_i is positive: y_i f(x_i) < ρ. A support vector "
         "is a point with α_i > 0.",
         "Solvers stop at a tolerance, so compare with it: margin error iff yf < rho - tol, support "
         "vector iff alpha > tol.",
         "return np.mean(yf < rho - tol), np.mean(alpha > tol) — and check the first ≤ ν ≤ the second.",
-    ]),
+    ],
     solution=("def nu_property(alpha, yf, rho, tol=1e-6):\n"
               "    return float(np.mean(yf < rho - tol)), float(np.mean(alpha > tol))\n"),
 ))
@@ -134,15 +127,15 @@ def _oc_cases():
 
 
 register(Exercise(
-    id="09.oneclass_value", title="a one-class SVM decision value (HSS2 (2.8))",
+    id="09.oneclass_value", minutes=10, title="a one-class SVM decision value (HSS2 (2.8))",
     reference=oneclass_value, cases=_oc_cases, compare=allclose(),
-    hint=_Hints([
+    hint=[
         "The decision function of the one-class SVM is an expansion over the sample: "
         "f(z) = Σ_i α_i k(x_i, z) − ρ, with the Gaussian kernel k(x, z) = exp(−||x − z||²/(2σ)).",
         "Squared distances between every z and every x_i: "
         "D2 = ((Z[:, None, :] - X[None, :, :]) ** 2).sum(-1), shape (m, n).",
         "return np.exp(-D2 / (2 * sigma)) @ alpha - rho",
-    ]),
+    ],
     solution=("def oneclass_value(alpha, X, rho, sigma, Z):\n"
               "    D2 = ((Z[:, None, :] - X[None, :, :]) ** 2).sum(-1)\n"
               "    return np.exp(-D2 / (2 * sigma)) @ alpha - rho\n"),
@@ -170,15 +163,15 @@ def _rad_cases():
 
 
 register(Exercise(
-    id="09.rademacher", title="a Rademacher average and its bound (HSS2 (2.26))",
+    id="09.rademacher", minutes=15, title="a Rademacher average and its bound (HSS2 (2.26))",
     reference=rademacher, cases=_rad_cases, compare=allclose(),
-    hint=_Hints([
+    hint=[
         "For the unit ball of linear functions, sup_w (1/n) Σ σ_i ⟨w, x_i⟩ = ||(1/n) Σ σ_i x_i|| "
         "(take w along the sum). Average this over the rows of `sigmas`.",
         "All draws at once: S = sigmas @ X has one row Σ_i σ_i x_i per draw; the estimate is "
         "np.linalg.norm(S, axis=1).mean() / n.",
         "The bound of (2.26) divided by n: np.sqrt((X ** 2).sum()) / n. Return (estimate, bound).",
-    ]),
+    ],
     solution=("def rademacher(X, sigmas):\n    n = X.shape[0]\n"
               "    estimate = np.linalg.norm(sigmas @ X, axis=1).mean() / n\n"
               "    return estimate, np.sqrt((X ** 2).sum()) / n\n"),
@@ -223,16 +216,16 @@ def _dual_cases():
 
 
 register(Exercise(
-    id="09.nu_dual", title="the ν-SVM dual (2.6) from the primal (2.5)",
+    id="09.nu_dual", minutes=20, title="the ν-SVM dual (2.6) from the primal (2.5)",
     reference=nu_dual, cases=_dual_cases, compare=allclose(),
-    hint=_Hints([
+    hint=[
         "Write the Lagrangian of (2.5) with multipliers α_i ≥ 0 for y_i(⟨w, x_i⟩ + b) ≥ ρ − ξ_i and "
         "η_i ≥ 0 for ξ_i ≥ 0, and set its derivatives in w, b, ξ_i and ρ to zero.",
         "∂w gives w = Σ α_i y_i x_i; ∂b gives Σ α_i y_i = 0; ∂ξ_i gives 1 − α_i − η_i = 0, so "
         "0 ≤ α_i ≤ 1; ∂ρ gives Σ α_i = nν. What is left of the Lagrangian is −½ αᵀQα.",
         "Check the three constraints with tolerance tol (return np.inf if one fails), then "
         "return 0.5 * (alpha * y) @ K @ (alpha * y).",
-    ]),
+    ],
     solution=("def nu_dual(alpha, K, y, nu, tol=1e-8):\n    n = len(alpha)\n"
               "    if (alpha.min() < -tol or alpha.max() > 1 + tol\n"
               "            or abs(alpha.sum() - n * nu) > tol or abs(alpha @ y) > tol):\n"
