@@ -191,7 +191,6 @@ def test_annotate_is_a_fixed_point_on_the_stored_notebooks_and_rejects_mismatche
     lonely["cells"] = [x for x in lonely["cells"] if "01.perceptron" not in "".join(x["source"])]
     with pytest.raises(ValueError, match="01.perceptron"):
         annotate(lonely, c)
-    assert err.strip().splitlines()[-1].startswith(("python -m kmlteach", "usage"))
 
 
 def test_ready_chapters_estimate_minutes_and_requirements():
