@@ -85,7 +85,7 @@ def test_grade_feedback_resume_and_partial_credit(tmp_path, monkeypatch):
     results, rows = _run(tmp_path, subs, jobs=2, feedback=tmp_path / "fb")
     assert [r["submission"] for r in rows] == ["buggy_perceptron", "honest"]
     assert list(rows[0])[:3] == ["submission", "chapter", "01.distance"]
-    assert {r["submission"]: float(r["total"]) for r in rows} == {"buggy_perceptron": 7.0, "honest": 10.0}
+    assert {r["submission"]: float(r["total"]) for r in rows} == {"buggy_perceptron": 10.0, "honest": 13.0}
     md = (tmp_path / "fb" / "buggy_perceptron.md").read_text(encoding="utf-8")
     assert "01.perceptron" in md and "hidden cases failed, of kind" in md
     assert (tmp_path / "fb" / "honest.html").read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
@@ -148,7 +148,7 @@ def test_student_reimplementing_nothing_but_returning_reference_shapes_fails(tmp
     """A function that returns the right type but wrong values scores 0 (values decide)."""
     nb = with_function(load(), "01.distance", "def distance(x, w, b):\n    return 0.0")
     results, rows = _run(tmp_path, {"zero": dump(nb)})
-    assert rows[0]["01.distance"] == "0" and float(rows[0]["total"]) == 9
+    assert rows[0]["01.distance"] == "0" and float(rows[0]["total"]) == 12
 
 
 def test_instructor_notebooks_score_full_marks_on_hidden_cases(tmp_path):
@@ -186,4 +186,4 @@ def test_partial_flag_is_read_from_book_toml(tmp_path):
     plan = chapter_plan("01", str(tmp_path / "book.toml"))
     assert {e.id: e.partial for e in plan.exercises} == {
         "01.distance": False, "01.hinge": False, "01.sgd_step": False, "01.perceptron": True,
-        "01.subgradient_perceptron": False}
+        "01.subgradient_perceptron": False, "01.dual": False}

@@ -114,10 +114,32 @@ def test_hidden_cases_catch_what_the_visible_ones_let_through():
         e = np.clip(np.asarray(epsilons), 1e-3, 0.5)
         return np.prod(2 * np.sqrt(e * (1 - e))), np.exp(-2 * np.sum((0.5 - e) ** 2))
 
+    def kernel_sgd(K, y, lam, idx):                              # updates when y K α = 1 too
+        beta, total = np.zeros(len(y)), np.zeros(len(y))
+        for t, i in enumerate(idx, 1):
+            alpha = beta / (lam * t)
+            total += alpha
+            if y[i] * (K[i] @ alpha) <= 1:
+                beta[i] += y[i]
+        return total / len(idx)
+
+    def hinge_subgradient(W, x, y, Delta):                       # zero whenever the loss is 0
+        s = W @ x
+        yhat = int(np.argmax(Delta[:, y] + s - s[y]))
+        G = np.zeros(W.shape)
+        if Delta[yhat, y] + s[yhat] - s[y] > 0:
+            G[yhat] += x
+            G[y] -= x
+        return G
+
     assert "tol by keyword" in _fails_only_hidden("09.nu_property", nu_property)
     assert "tol by keyword" in _fails_only_hidden("09.nu_dual", nu_dual)
     assert "y f = 1 exactly with y = −1: no update" in _fails_only_hidden("09.norma_step", norma_step)
     assert "Z = X: values at the training points" in _fails_only_hidden("09.oneclass_value", oneclass_value)
+    assert {"y K α = 1 exactly with y = +1: no update", "y K α = 1 exactly with y = −1: no update"} <= set(
+        _fails_only_hidden("02.kernel_sgd", kernel_sgd))
+    assert _fails_only_hidden("04.hinge_subgradient", hinge_subgradient) == [
+        "tie between a smaller label and the true one"]
     assert _fails_only_hidden("08.best_alpha", best_alpha) == ["w_abstain by keyword"]
     assert {"ε > ½ in one round", "a perfect round (ε = 0)", "tiny ε"} <= set(
         _fails_only_hidden("08.training_bound", training_bound))

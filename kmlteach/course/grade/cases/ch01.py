@@ -12,6 +12,7 @@ GUARDS = {
     "01.sgd_step": ["kmlteach.svm.sgd_soft_svm"],
     "01.perceptron": ["kmlteach.svm.perceptron"],
     "01.subgradient_perceptron": ["kmlteach.svm.subgradient_perceptron"],
+    "01.dual": ["kmlteach.svm.hard_svm"],
 }
 
 
@@ -93,5 +94,20 @@ def _subgradient():
     return out
 
 
+
+def _dual():
+    r = np.random.default_rng(106)
+    Xd = r.normal(size=(3, 2))
+    X, y = _separable(r, 200, 4)
+    return [H("α = 0: w = 0, D = 0", (r.normal(size=(5, 3)), np.array([1.0, -1, 1, -1, -1]), np.zeros(5))),
+            H("one point", (np.array([[0.5, -2.0, 1.0, 3.0]]), np.array([-1.0]), np.array([0.7]))),
+            H("d > m", (r.normal(size=(3, 10)), np.array([1.0, 1.0, -1.0]), r.uniform(0, 2, size=3))),
+            H("duplicate points with opposite labels", (np.vstack([Xd, Xd]), np.r_[np.ones(3), -np.ones(3)],
+                                                         np.r_[0.4, 1.0, 2.0, 0.4, 1.0, 2.0])),
+            H("large α", (r.normal(size=(6, 3)), np.array([1.0, -1, -1, 1, 1, -1]), r.uniform(50, 200, size=6))),
+            H("larger sample, m = 200", (X, y, r.uniform(0, 0.1, size=200)))]
+
+
 HIDDEN = {"01.distance": _distance, "01.hinge": _hinge, "01.sgd_step": _sgd,
-          "01.perceptron": _perceptron, "01.subgradient_perceptron": _subgradient}
+          "01.perceptron": _perceptron, "01.subgradient_perceptron": _subgradient,
+          "01.dual": _dual}

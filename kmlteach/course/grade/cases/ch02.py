@@ -14,6 +14,7 @@ GUARDS = {
     "02.kernel_perceptron": ["kmlteach.kernel_methods.kernel_perceptron"],
     "02.kernel_ridge": ["kmlteach.kernel_methods.kernel_ridge"],
     "02.class_mean": ["kmlteach.kernel_methods.class_mean_classifier"],
+    "02.kernel_sgd": ["kmlteach.kernel_methods.kernel_sgd_svm", "kmlteach.svm.sgd_soft_svm"],
 }
 
 
@@ -72,5 +73,34 @@ def _class_mean():
                                       np.array([-1.0, 1.0])))]
 
 
+
+def _kernel_sgd():
+    r = np.random.default_rng(206)
+
+    def lab(m):
+        y = np.where(r.random(m) < 0.5, 1.0, -1.0)
+        y[0], y[-1] = 1.0, -1.0
+        return y
+
+    X = r.normal(size=(5, 2))
+    Xd = r.normal(size=(4, 2))
+    Xl = r.normal(size=(40, 3))
+    return [H("T = 1: ᾱ = 0", (gram("gaussian", X, sigma=1.0), lab(5), 0.3, np.array([2]))),
+            H("y K α = 1 exactly with y = +1: no update", (np.array([[2.0]]), np.array([1.0]), 1.0,
+                                                           np.array([0, 0, 0]))),
+            H("y K α = 1 exactly with y = −1: no update", (np.array([[2.0]]), np.array([-1.0]), 1.0,
+                                                           np.array([0, 0, 0, 0]))),
+            H("the same index every step", (gram("gaussian", X, sigma=0.5), lab(5), 0.2, np.full(15, 3))),
+            H("large λ: every step updates", (gram("gaussian", X, sigma=1.0), lab(5), 100.0,
+                                              r.integers(0, 5, size=20))),
+            H("linear kernel, d > m", (gram("linear", r.normal(size=(4, 8))), lab(4), 0.05,
+                                       r.integers(0, 4, size=30))),
+            H("duplicate points", (gram("gaussian", np.vstack([Xd, Xd]), sigma=1.0), np.r_[lab(4), lab(4)], 0.1,
+                                   r.integers(0, 8, size=50))),
+            H("larger sample, m = 40, T = 400", (gram("gaussian", Xl, sigma=2.0), lab(40), 0.01,
+                                                 r.integers(0, 40, size=400)))]
+
+
 HIDDEN = {"02.poly_features": _poly, "02.gram": _gram, "02.kernel_perceptron": _perceptron,
-          "02.kernel_ridge": _ridge, "02.class_mean": _class_mean}
+          "02.kernel_ridge": _ridge, "02.class_mean": _class_mean,
+          "02.kernel_sgd": _kernel_sgd}

@@ -52,5 +52,22 @@ def _fisher():
             H("large |θ|", ((r.random((5, 2)) < 0.5).astype(float), np.array([6.0, -6.0])))]
 
 
+
+def _mean_distance():
+    r = np.random.default_rng(306)
+    X = r.normal(size=(7, 2))
+    Xs = r.normal(size=(5, 3))
+    return [H("|A| = 1", (gram("gaussian", X, sigma=1.0), np.arange(7) == 4)),
+            H("|B| = 1", (gram("gaussian", X, sigma=0.3), np.arange(7) != 0)),
+            H("interleaved mask", (gram("polynomial", X, degree=2), np.arange(7) % 2 == 0)),
+            H("the same sample twice: distance 0", (gram("gaussian", np.vstack([Xs, Xs]), sigma=1.0),
+                                                    np.arange(10) < 5)),
+            H("linear kernel, d > m", (gram("linear", r.normal(size=(6, 11))), np.array([True, False, False,
+                                                                                    True, True, False]))),
+            H("larger sample, m = 120", (gram("gaussian", r.normal(size=(120, 2)), sigma=1.5),
+                                         r.random(120) < 0.3))]
+
+
 HIDDEN = {"03.center": _center, "03.ngram": _ngram, "03.diffusion": _diffusion, "03.kpca": _kpca,
-          "03.fisher": _fisher}
+          "03.fisher": _fisher,
+          "03.mean_distance": _mean_distance}

@@ -8,7 +8,8 @@ from . import HiddenCase as H
 
 GUARDS = {"05.chain_score": ["kmlteach.structured.chain_score"],
           "05.viterbi": ["kmlteach.structured.viterbi"],
-          "05.loss_augmented": ["kmlteach.structured.loss_augmented_viterbi"]}
+          "05.loss_augmented": ["kmlteach.structured.loss_augmented_viterbi"],
+          "05.score_coefficients": ["kmlteach.structured.psi", "kmlteach.structured.chain_score"]}
 
 
 def _score():
@@ -34,4 +35,15 @@ def _loss_aug():
             H("large scores: loss irrelevant", (10 * np.eye(3), np.zeros((3, 3)), np.array([2, 1, 0])))]
 
 
-HIDDEN = {"05.chain_score": _score, "05.viterbi": _viterbi, "05.loss_augmented": _loss_aug}
+
+def _coef():
+    r = np.random.default_rng(504)
+    return [H("unused labels: zero rows", (r.random((6, 3)), np.array([0, 2, 2, 0, 2, 0]), 6)),
+            H("a repeated bigram", (r.random((8, 2)), np.array([1, 0, 1, 0, 1, 0, 1, 0]), 2)),
+            H("q = 1", (r.random((4, 2)), np.zeros(4, dtype=np.int64), 1)),
+            H("one feature, long sequence", (r.random((50, 1)), r.integers(0, 5, 50), 5)),
+            H("two letters, the last label", (np.array([[1.0, -2.0], [0.5, 3.0]]), np.array([3, 3]), 4))]
+
+
+HIDDEN = {"05.chain_score": _score, "05.viterbi": _viterbi, "05.loss_augmented": _loss_aug,
+          "05.score_coefficients": _coef}

@@ -8,7 +8,8 @@ from . import HiddenCase as H
 
 GUARDS = {"06.permutation": ["kmlteach.ranking.permutation"],
           "06.kendall": ["kmlteach.ranking.kendall_tau_loss"],
-          "06.ndcg": ["kmlteach.ranking.ndcg_loss"]}
+          "06.ndcg": ["kmlteach.ranking.ndcg_loss"],
+          "06.ndcg_costs": ["kmlteach.ranking.ndcg_most_violating"]}
 
 
 def _perm():
@@ -34,4 +35,20 @@ def _ndcg():
             H("k = r", (yp, y, n)), H("k = 1, long list", (yp, y, 1))]
 
 
-HIDDEN = {"06.permutation": _perm, "06.kendall": _kendall, "06.ndcg": _ndcg}
+
+def _costs():
+    r = np.random.default_rng(604)
+    n = 25
+    y = r.integers(0, 4, n).astype(float)
+    y[7] = 3.0
+    return [H("r = 1", (np.array([0.4]), np.array([2.0]), 1)),
+            H("ties in y_true", (np.array([0.1, -0.3, 0.8, 0.2, 0.0]), np.array([2.0, 2.0, 1.0, 1.0, 0.0]), 3)),
+            H("ties in y_score", (np.array([0.5, 0.5, 0.5, -1.0]), np.array([0.0, 1.0, 3.0, 2.0]), 2)),
+            H("every item equally relevant", (r.normal(size=6), np.ones(6), 4)),
+            H("no relevant item, k < r", (r.normal(size=6), np.zeros(6), 3)),
+            H("k = 1, one relevant item", (r.normal(size=5), np.array([0.0, 0.0, 0.0, 1.0, 0.0]), 1)),
+            H("k = r, long list", (np.round(r.normal(size=n), 2), y, n))]
+
+
+HIDDEN = {"06.permutation": _perm, "06.kendall": _kendall, "06.ndcg": _ndcg,
+          "06.ndcg_costs": _costs}
