@@ -71,7 +71,7 @@ def test_nbgrader_generate_assignment_and_autograde_chapter_01(tmp_path):
     with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gb:
         alice = gb.find_submission("ch01", "alice")
         bob = gb.find_submission("ch01", "bob")
-        assert (alice.score, alice.max_score) == (full, full) == (10, 10)
+        assert (alice.score, alice.max_score) == (full, full) == (13, 13)   # book.toml: 1+2+2+3+2+3
         assert (bob.score, bob.max_score) == (0, full)
         per = {g.name: g.score for g in alice.notebooks[0].grades}
         assert per == {"ex" + e["id"].replace(".", "_") + "_test": e["points"]
@@ -79,7 +79,7 @@ def test_nbgrader_generate_assignment_and_autograde_chapter_01(tmp_path):
 
 
 def test_export_refuses_unknown_and_planned_chapters(tmp_path):
-    for cid, msg in (("42", "unknown chapter"), ("09", "planned")):
+    for cid, msg in (("42", "unknown chapter"), ("10", "unknown chapter")):
         r = subprocess.run([sys.executable, "-m", "kmlteach", "nbgrader-export", cid, "--course",
                             str(tmp_path)], cwd=ROOT, capture_output=True, text=True, timeout=60)
         assert r.returncode == 1 and msg in r.stderr and "Traceback" not in r.stderr

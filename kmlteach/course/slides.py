@@ -87,6 +87,9 @@ def _has_figure(cell) -> bool:
     return any("image/png" in (o.get("data") or {}) for o in cell.get("outputs", []) or [])
 
 
+_QUIZ = re.compile(r"\bquiz(_html)?\(\s*[\"']\d\d[\"']")
+
+
 def slide_metadata(cell) -> dict:
     """The ``slideshow`` metadata of one notebook cell (a pure function of the cell).
 
@@ -110,6 +113,8 @@ def slide_metadata(cell) -> dict:
     if kind != "code":
         return {"slide_type": "skip"}
     if is_solution_cell(cell):
+        return {"slide_type": "skip"}
+    if _QUIZ.search(text):      # the recap quiz is for self-study: too long for one slide
         return {"slide_type": "skip"}
     if is_widget_cell(cell):
         return {"slide_type": "subslide"}
