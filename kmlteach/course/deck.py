@@ -156,7 +156,7 @@ def _place_widget(cell) -> None:
     if not pngs:
         return
     nw, nh = _png_size(pngs[0]["data"]["image/png"])
-    if nw / nh < 1.7:
+    if nw / nh < 2.1:     # beside the caption unless very wide (then the caption goes below)
         cell["metadata"]["tags"].append("kml-widget-side")
         _fit_images(cell, WIDGET_SCALE, HEIGHT - 60, WIDTH - 40 - SIDE_CAPTION - 20)
     else:

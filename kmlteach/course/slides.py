@@ -64,9 +64,14 @@ def is_solution_cell(cell) -> bool:
     return cell.get("cell_type") == "code" and BEGIN in _source(cell)
 
 
+_QUIZ = re.compile(r"\bquiz(_html)?\(\s*[\"']\d\d[\"']")
+
+
 def is_widget_cell(cell) -> bool:
-    """A code cell that displays a live widget (by its output, or by the course's idiom)."""
-    if cell.get("cell_type") != "code":
+    """A code cell that displays a live figure widget (by its output, or by the course's
+    idiom). The recap quiz's question widget is not one: it is for self-study and is left
+    out of the decks."""
+    if cell.get("cell_type") != "code" or _QUIZ.search(_source(cell)):
         return False
     for out in cell.get("outputs", []) or []:
         if _WIDGET_VIEW in (out.get("data") or {}):
@@ -85,9 +90,6 @@ def _is_derivation(text: str) -> bool:
 
 def _has_figure(cell) -> bool:
     return any("image/png" in (o.get("data") or {}) for o in cell.get("outputs", []) or [])
-
-
-_QUIZ = re.compile(r"\bquiz(_html)?\(\s*[\"']\d\d[\"']")
 
 
 def slide_metadata(cell) -> dict:
