@@ -461,9 +461,9 @@ def _load_factor() -> float:
 def _number_after(text: str, label: str) -> float:
     import re
 
-    m = re.search(re.escape(label) + r"\s*=?\s*([-+\d.]+)", text)
+    m = re.search(re.escape(label) + r"\s*=?\s*([-+\u2212\d.]+)", text)
     assert m, f"{label!r} not in {text!r}"
-    return float(m.group(1))
+    return float(m.group(1).replace("\u2212", "-"))
 
 
 def _changed(label):
@@ -490,7 +490,9 @@ def _ova(a, b, ta, tb):
     # the drag moved class 2 by (+1.8, +1.2): the dx/dy sliders' readouts follow (within
     # one 0.05 step: the page shows the PNG scaled, so the pointer lands on whole CSS pixels)
     def shift(text, axis):
-        return float(text.split(f"shift class 2 → {axis}")[1].split()[0])
+        # ipywidgets' readout formats negatives with U+2212 (d3-format), not '-'
+        field = text.split(f"shift class 2 → {axis}")[1].split()[0]
+        return float(field.replace("\u2212", "-"))
     assert (shift(ta, "x₁"), shift(ta, "x₂")) == (0.0, 0.0), ta
     assert abs(shift(tb, "x₁") - 1.8) <= 0.051 and abs(shift(tb, "x₂") - 1.2) <= 0.051, tb
     assert a != b, "the OvA/linear errors did not change"

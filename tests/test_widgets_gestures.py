@@ -39,6 +39,29 @@ def test_pixel_mapping_round_trips():
     assert ex.drag.event(ax, 1.25, 2.0)["dataY"] < ev["dataY"]
 
 
+def test_position_comes_from_the_bounding_box_while_the_png_decodes():
+    """ipyevents reports dataX = dataY = 0 while the browser decodes a new PNG
+    (naturalWidth is 0 then); the displayed box gives the true position, at any zoom."""
+    from kmlteach.widgets.ch04 import CLASS2_CENTRE, make_ova_failure
+
+    ex = make_ova_failure()
+    ax = ex.fig.axes[0]
+    cx, cy = CLASS2_CENTRE
+    W, H = ex.fig.bbox.width, ex.fig.bbox.height
+
+    def browser_event(x, y, kind, zoom=0.8):
+        ev = ex.drag.event(ax, x, y, kind)
+        return {**ev, "dataX": 0, "dataY": 0,           # what a mid-decode event carries
+                "relativeX": round(ev["dataX"] * zoom), "relativeY": round(ev["dataY"] * zoom),
+                "boundingRectWidth": W * zoom, "boundingRectHeight": H * zoom}
+
+    ex.drag.handle(browser_event(cx + 0.2, cy, "mousedown"))
+    ex.drag.handle(browser_event(cx + 1.2, cy + 0.5, "mousemove"))
+    ex.drag.handle(browser_event(cx + 1.2, cy + 0.5, "mouseup"))
+    assert ex.controls["dx"].value == pytest.approx(1.0, abs=0.051)
+    assert ex.controls["dy"].value == pytest.approx(0.5, abs=0.051)
+
+
 def test_ch01_drag_a_point():
     from kmlteach.widgets.ch01 import make_margin_explorer
 

@@ -65,10 +65,25 @@ class Drag:
         self.events = [buttons, moves]
 
     # -- coordinates ---------------------------------------------------------------------
+    def canvas_xy(self, ev: dict) -> tuple[float, float]:
+        """The event's position in the PNG's pixels (x right, y down).
+
+        ipyevents computes ``dataX`` as ``relativeX / el.width * el.naturalWidth``; while
+        the browser decodes a new PNG, ``naturalWidth`` is momentarily 0 and the event
+        lands on pixel (0, 0), which made a dragged object jump to the figure's corner.
+        The element's bounding box (sent with every event) is valid throughout, so the
+        position is taken from it whenever it is there.
+        """
+        bw, bh = float(ev.get("boundingRectWidth") or 0), float(ev.get("boundingRectHeight") or 0)
+        if "relativeX" in ev and bw > 0 and bh > 0:
+            return (float(ev["relativeX"]) / bw * self.ex.fig.bbox.width,
+                    float(ev["relativeY"]) / bh * self.ex.fig.bbox.height)
+        return float(ev["dataX"]), float(ev["dataY"])
+
     def xy(self, ax, ev: dict) -> np.ndarray:
         """Data coordinates of the event in ``ax``."""
-        h = self.ex.fig.bbox.height
-        return ax.transData.inverted().transform((float(ev["dataX"]), h - float(ev["dataY"])))
+        x, y = self.canvas_xy(ev)
+        return ax.transData.inverted().transform((x, self.ex.fig.bbox.height - y))
 
     def pixels(self, ax, pts) -> np.ndarray:
         """Display pixels (y up) of data points ``pts`` (n, 2) in ``ax``."""
@@ -79,14 +94,14 @@ class Drag:
         pts = np.asarray(pts, dtype=float).reshape(-1, 2)
         if not len(pts):
             return None
-        h = self.ex.fig.bbox.height
-        d = np.hypot(*(self.pixels(ax, pts) - [float(ev["dataX"]), h - float(ev["dataY"])]).T)
+        x, y = self.canvas_xy(ev)
+        d = np.hypot(*(self.pixels(ax, pts) - [x, self.ex.fig.bbox.height - y]).T)
         i = int(np.argmin(d))
         return i if d[i] <= radius else None
 
     def inside(self, ax, ev: dict) -> bool:
-        h = self.ex.fig.bbox.height
-        return bool(ax.bbox.contains(float(ev["dataX"]), h - float(ev["dataY"])))
+        x, y = self.canvas_xy(ev)
+        return bool(ax.bbox.contains(x, self.ex.fig.bbox.height - y))
 
     def event(self, ax, x: float, y: float, type: str = "mousedown", **kw) -> dict:
         """An ipyevents-like event at data point (x, y) of ``ax`` (for tests)."""
