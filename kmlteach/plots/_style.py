@@ -79,3 +79,22 @@ def scatter_classes(X, y, ax=None, labels=None, s: float = 36, **kw):
         ax.scatter(X[y == c, 0], X[y == c, 1], s=s, c=st["color"], marker=st["marker"],
                    edgecolors="white", linewidths=0.5, label=name, zorder=3, **kw)
     return ax
+
+
+def show(fig, alt: str, dpi: int = 100) -> None:
+    """Display ``fig`` as a PNG with alt text (``IPython.display.Image(alt=...)``: the text
+    travels in the output's metadata, which JupyterLab, the course site and the slide decks
+    put in the image's ``alt``). Every static figure of the course is shown this way; the
+    figure is closed so the inline backend does not show it a second time. Returns nothing,
+    so a cell ending with it prints no repr."""
+    import io
+
+    from IPython.display import Image, display
+    from matplotlib import pyplot as plt
+
+    if not isinstance(alt, str) or not alt.strip():
+        raise ValueError("alt must be a non-empty description of the figure")
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=dpi)
+    plt.close(fig)
+    display(Image(data=buf.getvalue(), alt=alt))

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._style import OKABE_ITO, class_style, get_ax, label_axes
+from ._style import OKABE_ITO, class_style, get_ax, label_axes, show
 from .ch04 import grid_points
 
 __all__ = ["show", "signed_image", "plot_signed_regions", "plot_weighted_points", "stump_segment",
@@ -25,17 +25,6 @@ __all__ = ["show", "signed_image", "plot_signed_regions", "plot_weighted_points"
 NEG, POS = class_style(0)["color"], class_style(1)["color"]
 
 
-def show(fig, alt: str, dpi: int = 100):
-    """Display a figure as a PNG with alt text (``IPython.display.Image(alt=...)``: the
-    text travels in the output's metadata, which static HTML exports put in ``alt``).
-    Returns nothing, so a notebook cell ending with it prints no repr."""
-    import io
-
-    from IPython.display import Image, display
-
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=dpi)
-    display(Image(data=buf.getvalue(), alt=alt))
 
 
 def signed_image(values, n: int, alpha: float = 0.22, zero: float = 1.0) -> np.ndarray:

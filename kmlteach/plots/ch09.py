@@ -13,23 +13,13 @@ from __future__ import annotations
 import numpy as np
 
 from ..kernels import gram
-from ._style import OKABE_ITO, class_style, label_axes
+from ._style import OKABE_ITO, class_style, label_axes, show
 
 __all__ = ["show", "nu_data", "oneclass_data", "stream_data", "plane_grid", "level_lines",
            "nu_path", "nu_axes", "set_nu", "oneclass_path", "oneclass_axes", "set_oneclass",
            "norma_history", "norma_axes", "set_norma"]
 
 
-def show(fig, alt: str, dpi: int = 100) -> None:
-    """Display a figure as a PNG with alt text (``IPython.display.Image(alt=...)``); the static
-    fallback of a widget is its own figure shown this way before the widget itself."""
-    import io
-
-    from IPython.display import Image, display
-
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=dpi)
-    display(Image(data=buf.getvalue(), alt=alt))
 
 
 # --- data ---------------------------------------------------------------------------------
