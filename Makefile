@@ -37,9 +37,13 @@ lab-instructor: $(VENV)/.runtime
 	$(PY) -m kmlteach warmup --quiet
 	$(VENV)/bin/jupyter lab $(ALLOW_ROOT) --notebook-dir=. notebooks/00-welcome.ipynb
 
+# Test files run in parallel on every core (pytest-xdist); --dist loadfile keeps each file
+# on one worker, so a notebook's cells share their nbval kernel and a module's fixtures
+# (JupyterLab server, site build) are built once. TEST_JOBS=1 runs them one after another.
+TEST_JOBS ?= auto
 test: $(VENV)/.test
 	$(PY) -m kmlteach warmup --quiet
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q -n $(TEST_JOBS) --dist loadfile
 
 execute: $(VENV)/.test
 	$(PY) -m kmlteach execute $(NB)

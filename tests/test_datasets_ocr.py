@@ -53,11 +53,14 @@ def test_noise_grows():
     assert np.abs(noisy - clean).mean() > 0.15
 
 
-def test_fast():
+def test_a_thousand_words_do_not_hang():
+    # a hang guard only (0.3 s on an idle machine; CI shares 2 cores with parallel test
+    # workers): the generator's speed is reported by `make bench` (bench_ch05), not here
     glyphs()
     t0 = time.perf_counter()
-    ocr_words(1000, seed=0)
-    assert time.perf_counter() - t0 < 5.0  # ~0.3 s on an idle machine
+    data = ocr_words(1000, seed=0)
+    assert time.perf_counter() - t0 < 60.0
+    assert len(data.words) == len(data.X) == len(data.y) == 1000
 
 
 def test_bad_input():
