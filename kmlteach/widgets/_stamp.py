@@ -30,7 +30,10 @@ def _key(t: Text, dpi: float) -> tuple:
                                      bbox.get_facecolor(), bbox.get_edgecolor(), bbox.get_alpha())
     effects = tuple((type(e).__name__, str(sorted(vars(e).items()))) for e in t.get_path_effects())
     fp = t.get_fontproperties()
-    return (t.get_text(), str(t.get_color()), t.get_alpha(), hash(fp), fp.get_size_in_points(), t.get_rotation(),
+    # rotation to the degree: a 3-D axis label turns with the view, and a bitmap half a
+    # degree off is indistinguishable from a fresh one
+    return (t.get_text(), str(t.get_color()), t.get_alpha(), hash(fp), fp.get_size_in_points(),
+            round(float(t.get_rotation())) % 360,
             t.get_horizontalalignment(), t.get_verticalalignment(), t._multialignment,
             t._linespacing, box, effects, float(dpi))
 

@@ -20,7 +20,7 @@ from ..plots.ch02 import LIFTS, decision_grid, draw_plane, lift
 from ..svm import soft_svm
 from ._base import Explorer, class_scatters, int_slider, slider
 from ._drag import Drag
-from ._stamp import stamp
+from ._stamp import stamp, stamp_axis
 from ._threads import single_thread
 
 __all__ = ["embedding_data", "xor_points", "make_embedding_explorer", "boundary_data",
@@ -91,74 +91,103 @@ def make_embedding_explorer(dataset: str = "rings", elev: float = 20.0, azim: fl
         "azim": slider("azimuth", azim, -180, 180, 5, readout_format=".0f", width="300px"),
     }
 
-    def refit(ex: Explorer) -> None:
-        st = ex.state
-        name, lam_ = ex.controls["dataset"].value, ex.controls["lam"].value
+    arts: dict = {}
+
+    def build(name: str) -> None:
+        """New data set: new axes (constrained layout keeps stale sizes otherwise)."""
         X, y = embedding_data(name)
         Psi = lift(name, X)
-        res = soft_svm(Psi, y, lam_, homogeneous=False)
-        w, b = res.w.copy(), float(res.b)
-        st.update(dataset=name, lam=lam_, X=X, y=y, Psi=Psi, w=w, b=b,
-                  accuracy=float(np.mean(np.where(Psi @ w + b >= 0, 1.0, -1.0) == y)),
-                  refits=st.get("refits", 0) + 1, key=(name, lam_))
         labels = LIFTS[name][1]
-        fig.clear()  # a new data set: new axes (constrained layout keeps stale sizes otherwise)
+        fig.clear()
         ax_in = axes["in"] = fig.add_subplot(1, 2, 1)
         ax3 = axes["3d"] = fig.add_subplot(1, 2, 2, projection="3d")
+        arts.clear()
+        arts.update(name=name, X=X, y=y, Psi=Psi, plane=None)
         if name == "line":
             x = X[:, 0]
             for lab, k in ((-1.0, 0), (1.0, 1)):
                 s = class_style(k)
                 ax_in.scatter(x[y == lab], np.zeros(int(np.sum(y == lab))), c=s["color"],
                               marker=s["marker"], s=40, label=f"y = {int(lab):+d}", zorder=3)
-            th = _line_thresholds(w, b)
-            st["thresholds"] = th
-            for t in th:
-                ax_in.axvline(t, color=OKABE_ITO["green"], lw=2)
-            ax_in.plot([], [], color=OKABE_ITO["green"], lw=2, label="pre-image (thresholds)")
+            # the thresholds: one vertical NaN-separated line, mutated by each fit
+            (arts["pre"],) = ax_in.plot([], [], color=OKABE_ITO["green"], lw=2,
+                                        label="pre-image (thresholds)")
             ax_in.set_yticks([])
+            ax_in.set_xlim(float(x.min()) - 0.5, float(x.max()) + 0.5)
             ax_in.set_ylim(-1, 1.2)
             ax_in.set_aspect("auto")
             label_axes(ax_in, "$x$", "", "input space")
+            ax_in.legend(loc="upper center", fontsize=8, ncol=3, framealpha=0.9)
         else:
-            st["thresholds"] = None
             for lab, k in ((-1.0, 0), (1.0, 1)):
                 s = class_style(k)
                 P = X[y == lab]
                 ax_in.scatter(P[:, 0], P[:, 1], c=s["color"], marker=s["marker"], s=22,
                               edgecolors="white", linewidths=0.4, label=f"y = {int(lab):+d}", zorder=3)
             lim = (float(X.min()) - 0.3, float(X.max()) + 0.3)
-            G1, G2, P = decision_grid(lim, 160)
-            F = (lift(name, P) @ w + b).reshape(G1.shape)
-            ax_in.contour(G1, G2, F, levels=[0.0], colors=OKABE_ITO["green"], linewidths=2)
-            ax_in.plot([], [], color=OKABE_ITO["green"], lw=2, label="pre-image of the plane")
+            arts["grid"] = decision_grid(lim, 160)
+            (arts["pre"],) = ax_in.plot([], [], color=OKABE_ITO["green"], lw=2, label="pre-image of the plane")
+            ax_in.set_xlim(lim)
+            ax_in.set_ylim(lim)
             ax_in.set_aspect("equal")
             label_axes(ax_in, "$x_1$", "$x_2$", "input space")
-        if name == "line":
-            ax_in.legend(loc="upper center", fontsize=8, ncol=3, framealpha=0.9)
-        else:
             ax_in.legend(loc="upper right", fontsize=8, framealpha=0.9)
         for lab, k in ((-1.0, 0), (1.0, 1)):
             s = class_style(k)
             P = Psi[y == lab]
             ax3.scatter(P[:, 0], P[:, 1], P[:, 2], c=s["color"], marker=s["marker"], s=18,
                         depthshade=False)
-        if name == "line":  # psi(x) = (x, x^2) lives in the plane z = 0; give z some room
-            Pz = np.r_[Psi, Psi[:2] * [1, 1, 0] + [0, 0, -1], Psi[:2] * [1, 1, 0] + [0, 0, 1]]
-            draw_plane(ax3, Pz, w, b)
-            ax3.set_zlim(-1, 1)
-        else:
-            draw_plane(ax3, Psi, w, b)
+        # the plane spans the data's box: fixed limits, so refits do not move the axes
+        arts["box"] = (np.r_[Psi, Psi[:2] * [1, 1, 0] + [0, 0, -1], Psi[:2] * [1, 1, 0] + [0, 0, 1]]
+                       if name == "line" else Psi)
+        lo, hi = arts["box"].min(axis=0), arts["box"].max(axis=0)
+        pad = 0.05 * np.maximum(hi - lo, 1e-9)
+        ax3.set_xlim(lo[0] - pad[0], hi[0] + pad[0])
+        ax3.set_ylim(lo[1] - pad[1], hi[1] + pad[1])
+        ax3.set_zlim(*((-1, 1) if name == "line" else (lo[2] - 3 * pad[2], hi[2] + 3 * pad[2])))
         ax3.set_xlabel(labels[0])
         ax3.set_ylabel(labels[1])
         ax3.set_zlabel(labels[2])
         ax3.set_title(r"feature space: plane $\langle w,\psi(x)\rangle + b = 0$", fontsize=10)
+        # the 3-D axes repaint whole on every rotation: their ~40 texts are stamped
+        stamp(ax3.title, *ax_in.get_legend().get_texts())
+
+    def refit(ex: Explorer) -> None:
+        st = ex.state
+        name, lam_ = ex.controls["dataset"].value, ex.controls["lam"].value
+        if arts.get("name") != name:
+            build(name)
+        key = (name, lam_)
+        if key not in fits:
+            X, y, Psi = arts["X"], arts["y"], arts["Psi"]
+            res = soft_svm(Psi, y, lam_, homogeneous=False)
+            w, b = res.w.copy(), float(res.b)
+            if name == "line":
+                th = _line_thresholds(w, b)
+                pre = (np.repeat(th, 3), np.tile([-1.0, 1.2, np.nan], len(th)))
+            else:
+                th = None
+                G1, G2, P = arts["grid"]
+                pre = _zero_line(G1, G2, (lift(name, P) @ w + b).reshape(G1.shape))
+            fits[key] = (w, b, float(np.mean(np.where(Psi @ w + b >= 0, 1.0, -1.0) == y)), th, pre)
+        w, b, acc, th, pre = fits[key]
+        arts["pre"].set_data(*pre)
+        if arts["plane"] is not None:
+            arts["plane"].remove()
+        arts["plane"] = draw_plane(axes["3d"], arts["box"], w, b)
+        st.update(dataset=name, lam=lam_, X=arts["X"], y=arts["y"], Psi=arts["Psi"], w=w, b=b,
+                  accuracy=acc, thresholds=th, refits=st.get("refits", 0) + 1, key=key)
+
+    fits: dict = {}
 
     def update(ex: Explorer) -> None:
         c = ex.controls
         if ex.state.get("key") != (c["dataset"].value, c["lam"].value):
             refit(ex)
         axes["3d"].view_init(elev=c["elev"].value, azim=c["azim"].value)
+        # tick labels appear at the first draw: stamp whatever exists now (idempotent)
+        for axis in (axes["3d"].xaxis, axes["3d"].yaxis, axes["3d"].zaxis):
+            stamp_axis(axis)
         st = ex.state
         st["elev"], st["azim"] = c["elev"].value, c["azim"].value
         w = st["w"]
