@@ -177,6 +177,8 @@ def make_psd_lab(candidate: str = "exponential", n: int = 16) -> Explorer:
             if bars[k].get_hatch() != ("//" if bad else None):
                 bars[k].set_hatch("//" if bad else None)
                 bars[k].set_facecolor(colour)
+        for bar in bars[n_:]:       # hidden bars stay dynamic: showing them later needs no redraw
+            bar.stale = True
         ax_e.set_title(f"spectrum of K (largest |eigenvalue| {scale:.3g})", fontsize=10)
         ptxt = f", {pname} = {param}" if pname else ""
         ax_k.set_title(f"K for {label}{ptxt}", fontsize=9)

@@ -295,6 +295,12 @@ def make_diffusion_explorer(edges: str = DEFAULT_EDGES, n_nodes: int = 7, beta: 
                         cells[a][b].set_position((centre[b], centre[a]))
         for k in range(n):
             vals[k].set_text(f"{row[k]:.3f}")
+        for k in range(n, nmax):        # hidden texts stay dynamic: showing them needs no redraw
+            names[k].stale = vals[k].stale = True
+        for a in range(nmax):
+            for b in range(nmax):
+                if a >= n or b >= n:
+                    cells[a][b].stale = True
         im.set_data(K / lim)
         cbar.ax.yaxis.set_major_formatter(FixedFormatter([_cell(v * lim) for v in (-1, -0.5, 0, 0.5, 1)]))
         stamp_axis(cbar.ax.yaxis)

@@ -91,6 +91,10 @@ def make_ngram_explorer(x: str = "banana", y: str = "bandana", n: int = 2) -> Ex
             on = bool(i < g and shared[i])
             if shades[i].get_visible() != on:
                 shades[i].set_visible(on)
+            if not on:             # hidden artists stay dynamic: showing them needs no redraw
+                shades[i].stale = True
+            if i >= g:
+                bars_x[i].stale = bars_y[i].stale = True
         ax.set_xticks(idx[:g], [repr(t)[1:-1].replace(" ", "␣") for t in grams], fontsize=9,
                       rotation=0 if n_ == 1 else 45, ha="center" if n_ == 1 else "right",
                       rotation_mode="anchor")
