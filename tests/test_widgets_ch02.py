@@ -95,3 +95,83 @@ def test_psd_lab_flags_non_kernels():
     lam = ex.state["eigenvalues"]
     assert np.all(np.diff(lam) <= 1e-12)
     assert ex.state["smallest"] == pytest.approx(lam[-1], abs=1e-12)
+
+
+# --- regressions of the live-widget work (issue #14): what the student sees is unchanged,
+# --- and slider moves repaint artists only (never whole axes, never the background)
+
+def _moves_stay_blitted(ex, name, values):
+    for v in values:
+        ex.controls[name].value = v
+        assert not ex.timings["full"], f"{name}={v} redrew the background"
+    assert not ex.blitter.whole, f"{name} made an axes repaint whole"
+
+
+def test_boundary_line_is_the_zero_level_and_fits_are_cached():
+    ex = make_boundary_explorer(kernel="gaussian", sigma=0.3, lam=0.001)
+    X, y, _, _ = boundary_data()
+    line = ex.fig.axes[0].lines[-1]
+    xs, ys = line.get_data()
+    pts = np.c_[xs, ys][np.isfinite(xs)]
+    assert len(pts) > 20
+    alpha = ex.state["alpha"]
+    f = kk.gram("gaussian", pts, X, sigma=0.3) @ alpha
+    scale = np.max(np.abs(kk.gram("gaussian", X, sigma=0.3) @ alpha))
+    assert np.max(np.abs(f)) < 0.05 * scale       # on the grid's zero crossing
+    _moves_stay_blitted(ex, "sigma", [0.1, 1.0, 0.3])
+    np.testing.assert_array_equal(ex.state["alpha"], alpha)   # revisit: same fit
+
+
+def test_boundary_cache_follows_point_edits():
+    from test_widgets_gestures import gesture
+
+    ex = make_boundary_explorer()
+    ax = ex.fig.axes[0]
+    m = len(ex.state["y"])
+    gesture(ex, ax, [(2.3, -1.4)])
+    first = ex.state["X"].copy()
+    ex.controls["reset"].click()
+    assert len(ex.state["alpha"]) == m
+    gesture(ex, ax, [(-1.5, 2.4)])                # another edit after a reset: a new fit
+    assert len(ex.state["alpha"]) == m + 1
+    assert np.allclose(ex.state["X"][-1], (-1.5, 2.4), atol=0.02)
+    K = kk.gram("gaussian", ex.state["X"], sigma=0.1)
+    np.testing.assert_allclose(ex.state["alpha"], kernel_sgd_svm(K, ex.state["y"], 0.001, 6000, 0).alpha)
+    assert ex.state["X"].shape == first.shape and not np.array_equal(ex.state["X"], first)
+
+
+def test_embedding_lambda_moves_the_plane_without_new_axes():
+    ex = make_embedding_explorer(dataset="rings")
+    axes = list(ex.fig.axes)
+    ex.controls["lam"].value = 0.1
+    assert list(ex.fig.axes) == axes
+    st = ex.state
+    ref = soft_svm(st["Psi"], st["y"], 0.1, homogeneous=False)
+    np.testing.assert_allclose(st["w"], ref.w, rtol=1e-9, atol=1e-12)
+    xs, ys = axes[0].lines[-1].get_data()         # the pre-image: w . psi(x) + b = 0
+    P = np.c_[xs, ys][np.isfinite(xs)]
+    F = np.c_[P, np.sum(P ** 2, 1)] @ st["w"] + st["b"]
+    assert len(P) > 20 and np.max(np.abs(F)) < 0.05 * np.max(np.abs(st["Psi"] @ st["w"] + st["b"]))
+    ex.controls["azim"].value = 10.0       # the first rotation repaints once (the 3-D axes turn whole)
+    ex.controls["azim"].value = 20.0
+    assert not ex.timings["full"]
+    ex.controls["lam"].value = 0.2
+    assert not ex.timings["full"] and list(ex.fig.axes) == axes
+
+
+def test_psd_lab_bars_and_axes():
+    from kmlteach.widgets.ch02_psd import _symlog
+
+    ex = make_psd_lab(candidate="exponential", n=16)
+    ax_e = ex.fig.axes[1]
+    lam = ex.state["eigenvalues"]
+    bars = [p for p in ax_e.patches if p.get_visible()]
+    assert len(bars) == 16
+    np.testing.assert_allclose([b.get_height() for b in bars], _symlog(lam / np.max(np.abs(lam))))
+    neg = lam < -1e-10 * max(1.0, np.max(np.abs(lam)))
+    assert [b.get_hatch() == "//" for b in bars] == list(neg)       # not colour alone
+    np.testing.assert_allclose(_symlog([1e-3, 1e-2, 1.0, -0.1]), [1.0, 2.0, 4.0, -3.0])
+    _moves_stay_blitted(ex, "param", [-0.5, 0.5, 1.5])
+    ex.controls["n"].value = 12            # the first change of n repaints once (new ticks)
+    _moves_stay_blitted(ex, "n", [10, 30, 40])
+    assert sum(p.get_visible() for p in ax_e.patches) == 40

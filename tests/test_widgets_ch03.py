@@ -93,3 +93,60 @@ def test_ngram_explorer_state():
     ex.controls["x"].value = ex.controls["y"].value = "abab"
     ex.controls["n"].value = 1
     assert ex.state["cosine"] == pytest.approx(1.0) and ex.state["kernel"] == 8
+
+
+# --- regressions of the live-widget work (issue #14 / #15)
+
+def test_kpca_explorer_gram_from_distances_matches_kernels_gram():
+    from kmlteach.kernel_methods import kernel_pca
+    from kmlteach.kernels import gram
+    from kmlteach.widgets.ch03 import _kpca_data
+
+    ex = make_kpca_explorer(m=80)
+    X, _ = _kpca_data("rings", 80, 0)
+    for sig in (0.05, 0.3, 2.0):
+        ex.controls["sigma"].value = sig
+        ref = kernel_pca(gram("gaussian", X, sigma=sig), 10)
+        np.testing.assert_allclose(ex.state["eigenvalues"], ref.eigenvalues, rtol=1e-9, atol=1e-12)
+        assert not ex.timings["full"]
+    png = ex.image.value
+    ex.controls["sigma"].value = 0.3
+    ex.controls["sigma"].value = 2.0                 # revisit: cached, same picture
+    assert ex.image.value == png and not ex.blitter.whole
+
+
+def test_diffusion_heat_map_numbers_are_readable_and_axes_fixed():
+    from kmlteach.widgets.ch03 import _cell
+
+    ex = make_diffusion_explorer(n_nodes=10, edges="0-1 1-2 2-3 3-4 4-5 5-6 6-7 7-8 8-9 0-9 0-5")
+    ax_k = ex.fig.axes[1]
+    for sign, beta in (("heat", 0.5), ("printed", 2.0)):
+        ex.controls["sign"].value = sign
+        ex.controls["beta"].value = beta
+        K = ex.state["K"]
+        shown = [t for t in ax_k.texts if t.get_visible()]
+        assert len(shown) == 100 and all(t.get_fontsize() >= 8 for t in shown)
+        assert sorted(t.get_text() for t in shown) == sorted(_cell(v) for v in K.ravel())
+        assert max(len(t.get_text()) for t in shown) <= 6
+    lim = ax_k.get_xlim()
+    for n in (4, 7, 10):
+        ex.controls["nodes"].value = n
+        assert ax_k.get_xlim() == lim
+        assert [t.get_text() for t in ax_k.get_xticklabels()] == [str(k) for k in range(n)]
+    ex.controls["beta"].value = 1.0
+    assert not ex.timings["full"] and not ex.blitter.whole
+    assert [_cell(v) for v in (0.123, -21.814, 5984.2, 2.8e23)] == ["0.12", "-21.81", "5984", "3e23"]
+
+
+def test_ngram_explorer_axes_fixed_while_n_moves():
+    ex = make_ngram_explorer("banana", "bandana", 2)
+    ax = ex.fig.axes[0]
+    lim = (ax.get_xlim(), ax.get_ylim())
+    for n in (1, 3, 5, 2):
+        ex.controls["n"].value = n
+        assert (ax.get_xlim(), ax.get_ylim()) == lim
+        labels = [t.get_text() for t in ax.get_xticklabels()]
+        assert sorted(labels) == sorted(ex.state["grams"])
+        heights = [b.get_height() for b in ax.patches[:len(labels)]]
+        assert sum(heights) == ex.state["counts_x"].sum()
+    assert not ex.blitter.whole

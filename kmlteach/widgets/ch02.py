@@ -7,6 +7,8 @@ controls (tests set their ``value``).
 
 from __future__ import annotations
 
+import itertools
+
 import ipywidgets as W
 import numpy as np
 
@@ -18,6 +20,8 @@ from ..plots.ch02 import LIFTS, decision_grid, draw_plane, lift
 from ..svm import soft_svm
 from ._base import Explorer, class_scatters, int_slider, slider
 from ._drag import Drag
+from ._stamp import stamp, stamp_axis
+from ._threads import single_thread
 
 __all__ = ["embedding_data", "xor_points", "make_embedding_explorer", "boundary_data",
            "make_boundary_explorer", "PSD_CANDIDATES", "psd_points", "candidate_gram",
@@ -87,74 +91,103 @@ def make_embedding_explorer(dataset: str = "rings", elev: float = 20.0, azim: fl
         "azim": slider("azimuth", azim, -180, 180, 5, readout_format=".0f", width="300px"),
     }
 
-    def refit(ex: Explorer) -> None:
-        st = ex.state
-        name, lam_ = ex.controls["dataset"].value, ex.controls["lam"].value
+    arts: dict = {}
+
+    def build(name: str) -> None:
+        """New data set: new axes (constrained layout keeps stale sizes otherwise)."""
         X, y = embedding_data(name)
         Psi = lift(name, X)
-        res = soft_svm(Psi, y, lam_, homogeneous=False)
-        w, b = res.w.copy(), float(res.b)
-        st.update(dataset=name, lam=lam_, X=X, y=y, Psi=Psi, w=w, b=b,
-                  accuracy=float(np.mean(np.where(Psi @ w + b >= 0, 1.0, -1.0) == y)),
-                  refits=st.get("refits", 0) + 1, key=(name, lam_))
         labels = LIFTS[name][1]
-        fig.clear()  # a new data set: new axes (constrained layout keeps stale sizes otherwise)
+        fig.clear()
         ax_in = axes["in"] = fig.add_subplot(1, 2, 1)
         ax3 = axes["3d"] = fig.add_subplot(1, 2, 2, projection="3d")
+        arts.clear()
+        arts.update(name=name, X=X, y=y, Psi=Psi, plane=None)
         if name == "line":
             x = X[:, 0]
             for lab, k in ((-1.0, 0), (1.0, 1)):
                 s = class_style(k)
                 ax_in.scatter(x[y == lab], np.zeros(int(np.sum(y == lab))), c=s["color"],
                               marker=s["marker"], s=40, label=f"y = {int(lab):+d}", zorder=3)
-            th = _line_thresholds(w, b)
-            st["thresholds"] = th
-            for t in th:
-                ax_in.axvline(t, color=OKABE_ITO["green"], lw=2)
-            ax_in.plot([], [], color=OKABE_ITO["green"], lw=2, label="pre-image (thresholds)")
+            # the thresholds: one vertical NaN-separated line, mutated by each fit
+            (arts["pre"],) = ax_in.plot([], [], color=OKABE_ITO["green"], lw=2,
+                                        label="pre-image (thresholds)")
             ax_in.set_yticks([])
+            ax_in.set_xlim(float(x.min()) - 0.5, float(x.max()) + 0.5)
             ax_in.set_ylim(-1, 1.2)
             ax_in.set_aspect("auto")
             label_axes(ax_in, "$x$", "", "input space")
+            ax_in.legend(loc="upper center", fontsize=8, ncol=3, framealpha=0.9)
         else:
-            st["thresholds"] = None
             for lab, k in ((-1.0, 0), (1.0, 1)):
                 s = class_style(k)
                 P = X[y == lab]
                 ax_in.scatter(P[:, 0], P[:, 1], c=s["color"], marker=s["marker"], s=22,
                               edgecolors="white", linewidths=0.4, label=f"y = {int(lab):+d}", zorder=3)
             lim = (float(X.min()) - 0.3, float(X.max()) + 0.3)
-            G1, G2, P = decision_grid(lim, 160)
-            F = (lift(name, P) @ w + b).reshape(G1.shape)
-            ax_in.contour(G1, G2, F, levels=[0.0], colors=OKABE_ITO["green"], linewidths=2)
-            ax_in.plot([], [], color=OKABE_ITO["green"], lw=2, label="pre-image of the plane")
+            arts["grid"] = decision_grid(lim, 160)
+            (arts["pre"],) = ax_in.plot([], [], color=OKABE_ITO["green"], lw=2, label="pre-image of the plane")
+            ax_in.set_xlim(lim)
+            ax_in.set_ylim(lim)
             ax_in.set_aspect("equal")
             label_axes(ax_in, "$x_1$", "$x_2$", "input space")
-        if name == "line":
-            ax_in.legend(loc="upper center", fontsize=8, ncol=3, framealpha=0.9)
-        else:
             ax_in.legend(loc="upper right", fontsize=8, framealpha=0.9)
         for lab, k in ((-1.0, 0), (1.0, 1)):
             s = class_style(k)
             P = Psi[y == lab]
             ax3.scatter(P[:, 0], P[:, 1], P[:, 2], c=s["color"], marker=s["marker"], s=18,
                         depthshade=False)
-        if name == "line":  # psi(x) = (x, x^2) lives in the plane z = 0; give z some room
-            Pz = np.r_[Psi, Psi[:2] * [1, 1, 0] + [0, 0, -1], Psi[:2] * [1, 1, 0] + [0, 0, 1]]
-            draw_plane(ax3, Pz, w, b)
-            ax3.set_zlim(-1, 1)
-        else:
-            draw_plane(ax3, Psi, w, b)
+        # the plane spans the data's box: fixed limits, so refits do not move the axes
+        arts["box"] = (np.r_[Psi, Psi[:2] * [1, 1, 0] + [0, 0, -1], Psi[:2] * [1, 1, 0] + [0, 0, 1]]
+                       if name == "line" else Psi)
+        lo, hi = arts["box"].min(axis=0), arts["box"].max(axis=0)
+        pad = 0.05 * np.maximum(hi - lo, 1e-9)
+        ax3.set_xlim(lo[0] - pad[0], hi[0] + pad[0])
+        ax3.set_ylim(lo[1] - pad[1], hi[1] + pad[1])
+        ax3.set_zlim(*((-1, 1) if name == "line" else (lo[2] - 3 * pad[2], hi[2] + 3 * pad[2])))
         ax3.set_xlabel(labels[0])
         ax3.set_ylabel(labels[1])
         ax3.set_zlabel(labels[2])
         ax3.set_title(r"feature space: plane $\langle w,\psi(x)\rangle + b = 0$", fontsize=10)
+        # the 3-D axes repaint whole on every rotation: their ~40 texts are stamped
+        stamp(ax3.title, *ax_in.get_legend().get_texts())
+
+    def refit(ex: Explorer) -> None:
+        st = ex.state
+        name, lam_ = ex.controls["dataset"].value, ex.controls["lam"].value
+        if arts.get("name") != name:
+            build(name)
+        key = (name, lam_)
+        if key not in fits:
+            X, y, Psi = arts["X"], arts["y"], arts["Psi"]
+            res = soft_svm(Psi, y, lam_, homogeneous=False)
+            w, b = res.w.copy(), float(res.b)
+            if name == "line":
+                th = _line_thresholds(w, b)
+                pre = (np.repeat(th, 3), np.tile([-1.0, 1.2, np.nan], len(th)))
+            else:
+                th = None
+                G1, G2, P = arts["grid"]
+                pre = _zero_line(G1, G2, (lift(name, P) @ w + b).reshape(G1.shape))
+            fits[key] = (w, b, float(np.mean(np.where(Psi @ w + b >= 0, 1.0, -1.0) == y)), th, pre)
+        w, b, acc, th, pre = fits[key]
+        arts["pre"].set_data(*pre)
+        if arts["plane"] is not None:
+            arts["plane"].remove()
+        arts["plane"] = draw_plane(axes["3d"], arts["box"], w, b)
+        st.update(dataset=name, lam=lam_, X=arts["X"], y=arts["y"], Psi=arts["Psi"], w=w, b=b,
+                  accuracy=acc, thresholds=th, refits=st.get("refits", 0) + 1, key=key)
+
+    fits: dict = {}
 
     def update(ex: Explorer) -> None:
         c = ex.controls
         if ex.state.get("key") != (c["dataset"].value, c["lam"].value):
             refit(ex)
         axes["3d"].view_init(elev=c["elev"].value, azim=c["azim"].value)
+        # tick labels appear at the first draw: stamp whatever exists now (idempotent)
+        for axis in (axes["3d"].xaxis, axes["3d"].yaxis, axes["3d"].zaxis):
+            stamp_axis(axis)
         st = ex.state
         st["elev"], st["azim"] = c["elev"].value, c["azim"].value
         w = st["w"]
@@ -172,6 +205,17 @@ def make_embedding_explorer(dataset: str = "rings", elev: float = 20.0, azim: fl
 # ---------------------------------------------------------------------------------------
 # kernel SVM decision boundary: Gaussian sigma / polynomial degree
 # ---------------------------------------------------------------------------------------
+
+def _zero_line(G1, G2, S):
+    """The level set S = 0 on the grid as (x, y) with NaN between pieces (empty if none)."""
+    if not (S.min() < 0 < S.max()):
+        return np.zeros(0), np.zeros(0)
+    from contourpy import contour_generator
+
+    pieces = contour_generator(G1, G2, S).lines(0.0)
+    xy = np.concatenate([np.r_[p, [[np.nan, np.nan]]] for p in pieces]) if pieces else np.zeros((0, 2))
+    return xy[:, 0], xy[:, 1]
+
 
 def boundary_data(m: int = 120, m_test: int = 400):
     """Two-moons training and test samples (seeds 0 and 1)."""
@@ -192,18 +236,22 @@ def make_boundary_explorer(kernel: str = "gaussian", sigma: float = 0.1, degree:
     ``test_accuracy``, ``n_support`` (non-zero alpha), ``X``, ``y`` (the training set).
     """
     X0, y0, Xt, yt = boundary_data()
-    data = {"X": X0.copy(), "y": y0.copy()}
+    edits = itertools.count(1)     # data version: 0 = the two moons, each edit a new number
+    data = {"X": X0.copy(), "y": y0.copy(), "version": 0}
     lim = (-1.7, 2.7)
     G1, G2, P = decision_grid(lim, 80)
     fig = _figure(5.6, 5.1)
     ax = fig.add_subplot(1, 1, 1)
     from matplotlib.colors import ListedColormap
 
+    from matplotlib.colors import to_rgb
+
     half = 0.5 * (lim[1] - lim[0]) / (G1.shape[0] - 1)   # pixel centres on the grid points
     ext = (lim[0] - half, lim[1] + half)
+    # the class colours at 15 % over white, pre-blended: an opaque image paints faster
+    tint = [0.85 + 0.15 * np.array(to_rgb(class_style(k)["color"])) for k in (0, 1)]
     regions = ax.imshow(np.zeros(G1.shape), origin="lower", extent=(*ext, *ext), vmin=0, vmax=1,
-                        cmap=ListedColormap([class_style(0)["color"], class_style(1)["color"]]),
-                        alpha=0.15, interpolation="nearest", zorder=0)
+                        cmap=ListedColormap(tint), interpolation="nearest", zorder=0)
     pts = class_scatters(ax, X0, y0, s=26)
     ax.set_xlim(lim)
     ax.set_ylim(lim)
@@ -213,7 +261,11 @@ def make_boundary_explorer(kernel: str = "gaussian", sigma: float = 0.1, degree:
     # legend below the axes: the regions under it change with every update
     ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.11), fontsize=8, ncol=3, frameon=False)
     title = ax.set_title("", fontsize=10)
-    arts: list = []
+    stamp(title)
+    # the zero level set as one NaN-separated line: mutated, never re-created (a new
+    # ContourSet per update has no extent the blitter can use: everything would repaint)
+    (boundary,) = ax.plot([], [], color=OKABE_ITO["black"], lw=1.8, zorder=2)
+    fits: dict = {}       # (kernel, params, lam, data version) -> fitted values: revisits are free
     controls = {
         "kernel": W.ToggleButtons(options=["gaussian", "polynomial"], value=kernel,
                                   description="kernel", style={"button_width": "90px"}),
@@ -229,27 +281,33 @@ def make_boundary_explorer(kernel: str = "gaussian", sigma: float = 0.1, degree:
         X, y = data["X"], data["y"]
         name = c["kernel"].value
         params = {"sigma": c["sigma"].value} if name == "gaussian" else {"degree": c["degree"].value, "c": 1.0}
-        for lab, art in pts.items():
-            art.set_offsets(X[y == lab] if np.any(y == lab) else np.zeros((0, 2)))
-        for a in arts:
-            a.remove()
-        arts.clear()
+        if data.get("drawn") != data["version"]:     # points move only when edited
+            data["drawn"] = data["version"]
+            for lab, art in pts.items():
+                art.set_offsets(X[y == lab] if np.any(y == lab) else np.zeros((0, 2)))
         if np.unique(y).size < 2:
             regions.set_data(np.full(G1.shape, 0.5 * (1 + y[0]) if len(y) else 0.5))
+            boundary.set_data([], [])
             ex.state.update(kernel=name, params=params, alpha=np.zeros(len(y)), train_accuracy=float("nan"),
                             test_accuracy=float("nan"), n_support=0, X=X.copy(), y=y.copy())
             ex.set_readout("<b>both classes are needed</b>: click to add a point of the other class")
             return
-        K = gram(name, X, **params)
-        res = kernel_sgd_svm(K, y, c["lam"].value, T, seed)
-        train = np.mean(np.where(K @ res.alpha >= 0, 1.0, -1.0) == y)
-        sv = np.flatnonzero(res.alpha)          # only these points enter f(x) = Σ α_i k(x_i, x)
-        Xs, a_s = X[sv], res.alpha[sv]
-        test = np.mean(np.where(gram(name, Xt, Xs, **params) @ a_s >= 0, 1.0, -1.0) == yt)
-        S = (gram(name, P, Xs, **params) @ a_s).reshape(G1.shape)
+        key = (name, tuple(params.values()), c["lam"].value, data["version"])
+        if key not in fits:
+            if len(fits) > 256:
+                fits.clear()
+            with single_thread():       # small matrices: a thread pool costs more than it saves
+                K = gram(name, X, **params)
+                res = kernel_sgd_svm(K, y, c["lam"].value, T, seed)
+                train = np.mean(np.where(K @ res.alpha >= 0, 1.0, -1.0) == y)
+                sv = np.flatnonzero(res.alpha)     # only these points enter f(x) = Σ α_i k(x_i, x)
+                Xs, a_s = X[sv], res.alpha[sv]
+                test = np.mean(np.where(gram(name, Xt, Xs, **params) @ a_s >= 0, 1.0, -1.0) == yt)
+                S = (gram(name, P, Xs, **params) @ a_s).reshape(G1.shape)
+            fits[key] = (res, train, test, S, _zero_line(G1, G2, S))
+        res, train, test, S, line = fits[key]
         regions.set_data((S >= 0).astype(float))
-        if S.min() < 0 < S.max():
-            arts.append(ax.contour(G1, G2, S, levels=[0.0], colors=OKABE_ITO["black"], linewidths=1.8))
+        boundary.set_data(*line)
         desc = f"σ = {params['sigma']:.3g}" if name == "gaussian" else f"k = {params['degree']}"
         title.set_text(f"{name} kernel, {desc}, λ = {c['lam'].value:.2g}")
         ex.state.update(kernel=name, params=params, alpha=res.alpha,
@@ -272,11 +330,12 @@ def make_boundary_explorer(kernel: str = "gaussian", sigma: float = 0.1, degree:
         else:
             data["X"] = np.r_[data["X"], [np.round(ex.drag.xy(ax, ev), 3)]]
             data["y"] = np.r_[data["y"], controls["add"].value]
+        data["version"] = next(edits)
         ex.refresh()
         return None
 
     def reset(_btn=None):
-        data["X"], data["y"] = X0.copy(), y0.copy()
+        data["X"], data["y"], data["version"] = X0.copy(), y0.copy(), 0
         ex.refresh()
 
     Drag(ex, press)
