@@ -12,7 +12,7 @@ __all__ = ["BALLS_XLIM", "BALLS_YLIM", "grid_points", "region_image", "tie_image
            "plot_classes", "plot_regions", "plot_halfspaces", "plot_ova", "plot_linear_regions",
            "plot_pairwise", "plot_kesler_example", "plot_constraint_scores", "plot_code",
            "kesler_artists", "update_kesler_artists", "constraint_artists",
-           "update_constraint_artists"]
+           "update_constraint_artists", "region_rgba", "region_layer"]
 
 BALLS_XLIM = (-8.0, 8.0)
 BALLS_YLIM = (-0.5, 8.0)
@@ -43,6 +43,109 @@ def tie_image(ties, n: int) -> np.ndarray:
     return img
 
 
+def region_rgba(index, n: int, ties=None, alpha: float = 0.22) -> np.ndarray:
+    """Opaque uint8 RGBA image (n, n, 4) of :func:`region_image` with :func:`tie_image`
+    composited over a white Axes: what the two stacked ``imshow`` layers look like, as
+    one layer that needs no blending (the widgets repaint it on every update)."""
+    from matplotlib.colors import to_rgb
+
+    k = int(np.max(index)) + 1
+    cols = np.array([to_rgb(CLASS_COLORS[c % len(CLASS_COLORS)]) for c in range(k)])
+    rgb = (1.0 - alpha) + alpha * cols[np.asarray(index).reshape(n, n)]
+    if ties is not None:
+        t = np.asarray(ties, dtype=bool).reshape(n, n)
+        rgb[t] = 0.55 * rgb[t] + 0.45 * 0.25
+    out = np.empty((n, n, 4), dtype=np.uint8)
+    out[..., :3] = np.round(255 * rgb)
+    out[..., 3] = 255
+    return out
+
+
+def region_layer(ax, extent, zorder: float = 0.0):
+    """A region layer for widgets: an artist painting an (n, n) uint8 RGBA grid (from
+    :func:`region_rgba`, row 0 at the bottom) over ``extent`` = (x0, x1, y0, y1), upsampled
+    nearest-neighbour in NumPy straight onto the renderer; ``imshow`` resamples in floating
+    point and costs about four times as much per frame. Update it with ``set_data``."""
+    art = _region_class()(extent, zorder)
+    ax.add_artist(art)
+    return art
+
+
+_REGION_CLASS: list = []
+
+
+def _agg_buffer(renderer):
+    """The RGBA pixels of an Agg renderer as a writable (H, W, 4) array (None elsewhere)."""
+    try:
+        from matplotlib.backends.backend_agg import RendererAgg
+    except ImportError:  # pragma: no cover
+        return None
+    if not isinstance(renderer, RendererAgg):
+        return None
+    return np.asarray(renderer.buffer_rgba())
+
+
+def _region_class():
+    if _REGION_CLASS:
+        return _REGION_CLASS[0]
+    from matplotlib.artist import Artist
+    from matplotlib.transforms import Bbox
+
+    class RegionLayer(Artist):
+        def __init__(self, extent, zorder):
+            super().__init__()
+            self.extent = tuple(float(v) for v in extent)
+            self.rgba = np.zeros((1, 1, 4), dtype=np.uint8)
+            self._index: tuple = ()
+            self.set_zorder(zorder)
+
+        def set_data(self, rgba) -> None:
+            self.rgba = np.ascontiguousarray(rgba, dtype=np.uint8)
+            self.stale = True
+
+        def _box(self):
+            x0, x1, y0, y1 = self.extent
+            (a, b), (c, d) = self.axes.transData.transform([(x0, y0), (x1, y1)])
+            return int(round(a)), int(round(b)), int(round(c)), int(round(d))
+
+        def get_window_extent(self, renderer=None):
+            a, b, c, d = self._box()
+            return Bbox([[a, b], [c, d]])
+
+        def draw(self, renderer):
+            if not self.get_visible():
+                return
+            a, b, c, d = self._box()
+            w, h = c - a, d - b
+            n_r, n_c = self.rgba.shape[:2]
+            if not self._index or self._index[0] != (w, h, n_r, n_c):   # pixel -> grid cell
+                cols = np.minimum((np.arange(w) + 0.5) * n_c // w, n_c - 1).astype(np.intp)
+                rows = np.minimum((np.arange(h) + 0.5) * n_r // h, n_r - 1).astype(np.intp)
+                self._index = ((w, h, n_r, n_c), rows, cols)
+            _, rows, cols = self._index
+            buf = _agg_buffer(renderer)
+            clip = self.get_clip_box()
+            if buf is None or clip is None:
+                gc = renderer.new_gc()
+                self._set_gc_clip(gc)
+                renderer.draw_image(gc, a, b, self.rgba[rows][:, cols])
+                gc.restore()
+            else:
+                # opaque pixels: copy them into the canvas (what draw_image would blend)
+                H, Wd = buf.shape[:2]
+                cx0, cy0, cx1, cy1 = (int(round(v)) for v in clip.extents)
+                x0, x1 = max(a, cx0, 0), min(c, cx1, Wd)
+                y0, y1 = max(b, cy0, 0), min(d, cy1, H)
+                if x1 > x0 and y1 > y0:    # one gather of 32-bit pixels, bottom row last
+                    px = self.rgba.view(np.uint32)[..., 0]
+                    block = px[rows[y0 - b:y1 - b][::-1, None], cols[None, x0 - a:x1 - a]]
+                    buf.view(np.uint32)[H - y1:H - y0, x0:x1, 0] = block
+            self.stale = False
+
+    _REGION_CLASS.append(RegionLayer)
+    return RegionLayer
+
+
 def plot_classes(X, y, ax=None, s: float = 30, names=None):
     """Scatter points by class (np.unique order), colour and marker per class."""
     ax = get_ax(ax)
@@ -69,7 +172,8 @@ def plot_regions(index, xlim, ylim, ax=None, ties=None, alpha: float = 0.22):
         ax.imshow(tie_image(ties, n), origin="lower", extent=ext, aspect="auto",
                   interpolation="nearest", zorder=1)
     ax.set_xlim(xlim)
-    ax.set_ylim(ylim)
+    if tuple(ax.get_ylim()) != tuple(ylim):       # unchanged limits: leave the axis clean
+        ax.set_ylim(ylim)
     return ax
 
 
@@ -154,26 +258,37 @@ def kesler_artists(emb, ax, lim: float | None = None) -> dict:
         ax.axvline(b * n - 0.5, color="k", lw=1.5)
     texts = [[ax.text(c, r, "", ha="center", va="center", fontsize=9) for c in range(k * n)]
              for r in range(k - 1)]
+    # row names are plain texts rather than tick labels: they change with the example, and a
+    # changed tick label repaints the whole axis in a widget
     ax.set_yticks(range(k - 1))
+    ax.set_yticklabels([])
+    rownames = [ax.text(-0.012, r, "", ha="right", va="center", fontsize=10,
+                        transform=ax.get_yaxis_transform()) for r in range(k - 1)]
     ax.set_xticks([b * n + (n - 1) / 2 for b in range(k)])
     ax.set_xticklabels([f"block {b + 1}" for b in range(k)])
     label_axes(ax, "coordinate of $\\mathbb{R}^{kn}$ (block c multiplies $w_c$)", "vector")
-    return {"ax": ax, "image": img, "texts": texts, "lim": lim}
+    ax.yaxis.labelpad = 24                        # left of the row names
+    return {"ax": ax, "image": img, "texts": texts, "lim": lim, "rownames": rownames}
 
 
 def update_kesler_artists(art, emb, i: int, title: str | None = None) -> np.ndarray:
-    """Show the Kesler vectors x_ij of example i; returns them (rows)."""
+    """Show the Kesler vectors $x_{ij}$ of example i; returns them (rows)."""
     rows = np.flatnonzero((emb.example == i) & (emb.t > 0))
     Z = emb.Z[rows]
-    art["image"].set_data(Z)
+    if art.get("shown") != i:          # widgets: repaint the heat map only for a new example
+        art["image"].set_data(Z)
+        art["shown"] = i
     for r in range(Z.shape[0]):
         for c in range(Z.shape[1]):
             t = art["texts"][r][c]
-            t.set_text(f"{Z[r, c]:.1f}" if Z[r, c] != 0 else "")
-            t.set_color("white" if abs(Z[r, c]) > 0.55 * art["lim"] else "black")
+            s, col = (f"{Z[r, c]:.1f}" if Z[r, c] != 0 else ""), ("white" if abs(Z[r, c]) > 0.55 * art["lim"] else "black")
+            if (t.get_text(), t.get_color()) != (s, col):      # untouched cells are not repainted
+                t.set_text(s)
+                t.set_color(col)
     a = emb.label[rows[0]]
     ax = art["ax"]
-    ax.set_yticklabels([f"$x_{{{a + 1},{j + 1}}}$" for j in emb.competitor[rows]])
+    for t, j in zip(art["rownames"], emb.competitor[rows]):
+        t.set_text(f"$x_{{{a + 1},{j + 1}}}$")
     ax.set_title(title or f"Kesler vectors of example {i} (class {a + 1})")
     return Z
 
@@ -190,24 +305,39 @@ def plot_kesler_example(emb, i: int, ax=None, title: str | None = None):
 def constraint_artists(ax, n_bars: int) -> dict:
     """Bars for :func:`update_constraint_artists`."""
     bars = ax.bar(range(n_bars), np.zeros(n_bars), color=OKABE_ITO["green"])
-    ax.axhline(0, color="k", lw=1)
+    ax.axhline(0, color="k", lw=1, zorder=0.5)   # under the bars: they move, it does not
     ax.set_xticks(range(n_bars))
+    ax.set_xticklabels([])
+    # competitor names as plain texts (they change with the example; see kesler_artists)
+    names = [ax.text(b, -0.03, "", ha="center", va="top", fontsize=10,
+                     transform=ax.get_xaxis_transform()) for b in range(n_bars)]
     label_axes(ax, "competitor", "$(w_i - w_j)\\cdot x$")
-    return {"ax": ax, "bars": bars}
+    ax.xaxis.labelpad = 16                        # below the competitor names
+    return {"ax": ax, "bars": bars, "names": names}
 
 
-def update_constraint_artists(art, scores, competitors, label: int, title: str | None = None):
-    """Heights ⟨W, x_ij⟩ per competitor j; violated ones (<= 0) in vermillion."""
+def update_constraint_artists(art, scores, competitors, label: int, title: str | None = None,
+                              ylim=None):
+    """Heights ⟨W, x_ij⟩ per competitor j; violated ones (<= 0) in vermillion and hatched
+    (a cue that is not colour alone). ``ylim`` fixes the y range (default: fit the bars)."""
     scores = np.asarray(scores, dtype=float)
     for bar, sc in zip(art["bars"], scores):
         bar.set_height(sc)
         bar.set_color(OKABE_ITO["vermillion"] if sc <= 0 else OKABE_ITO["green"])
+        bar.set_hatch("//" if sc <= 0 else "")
+        bar.set_edgecolor("black")
     ax = art["ax"]
-    lo, hi = min(0.0, float(scores.min())), max(0.0, float(scores.max()))
-    pad = 0.1 * max(hi - lo, 1.0)
-    ax.set_ylim(lo - pad, hi + pad)
-    ax.set_xticklabels([f"j = {j + 1}" for j in competitors])
-    ax.set_title(title or f"constraints of a class-{label + 1} example (red: violated)")
+    if ylim is None:
+        lo, hi = min(0.0, float(scores.min())), max(0.0, float(scores.max()))
+        pad = 0.1 * max(hi - lo, 1.0)
+        ylim = (lo - pad, hi + pad)
+    if tuple(ax.get_ylim()) != tuple(ylim):       # unchanged limits: leave the axis clean
+        ax.set_ylim(ylim)
+    for t, j in zip(art["names"], competitors):
+        t.set_text(f"j = {j + 1}")
+    if title is not False:             # False: the caller owns the titles
+        ax.set_title(f"constraints of a class-{label + 1} example (red, hatched: violated)"
+                     if title is None else title)
 
 
 def plot_constraint_scores(scores, competitors, label: int, ax=None, title: str | None = None):
