@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._style import CLASS_COLORS, CLASS_MARKERS, OKABE_ITO, get_ax, label_axes
+from ._pixels import region_layer
 from .ch01 import hyperplane_segment
 
 __all__ = ["BALLS_XLIM", "BALLS_YLIM", "grid_points", "region_image", "tie_image",
@@ -59,91 +60,6 @@ def region_rgba(index, n: int, ties=None, alpha: float = 0.22) -> np.ndarray:
     out[..., :3] = np.round(255 * rgb)
     out[..., 3] = 255
     return out
-
-
-def region_layer(ax, extent, zorder: float = 0.0):
-    """A region layer for widgets: an artist painting an (n, n) uint8 RGBA grid (from
-    :func:`region_rgba`, row 0 at the bottom) over ``extent`` = (x0, x1, y0, y1), upsampled
-    nearest-neighbour in NumPy straight onto the renderer; ``imshow`` resamples in floating
-    point and costs about four times as much per frame. Update it with ``set_data``."""
-    art = _region_class()(extent, zorder)
-    ax.add_artist(art)
-    return art
-
-
-_REGION_CLASS: list = []
-
-
-def _agg_buffer(renderer):
-    """The RGBA pixels of an Agg renderer as a writable (H, W, 4) array (None elsewhere)."""
-    try:
-        from matplotlib.backends.backend_agg import RendererAgg
-    except ImportError:  # pragma: no cover
-        return None
-    if not isinstance(renderer, RendererAgg):
-        return None
-    return np.asarray(renderer.buffer_rgba())
-
-
-def _region_class():
-    if _REGION_CLASS:
-        return _REGION_CLASS[0]
-    from matplotlib.artist import Artist
-    from matplotlib.transforms import Bbox
-
-    class RegionLayer(Artist):
-        def __init__(self, extent, zorder):
-            super().__init__()
-            self.extent = tuple(float(v) for v in extent)
-            self.rgba = np.zeros((1, 1, 4), dtype=np.uint8)
-            self._index: tuple = ()
-            self.set_zorder(zorder)
-
-        def set_data(self, rgba) -> None:
-            self.rgba = np.ascontiguousarray(rgba, dtype=np.uint8)
-            self.stale = True
-
-        def _box(self):
-            x0, x1, y0, y1 = self.extent
-            (a, b), (c, d) = self.axes.transData.transform([(x0, y0), (x1, y1)])
-            return int(round(a)), int(round(b)), int(round(c)), int(round(d))
-
-        def get_window_extent(self, renderer=None):
-            a, b, c, d = self._box()
-            return Bbox([[a, b], [c, d]])
-
-        def draw(self, renderer):
-            if not self.get_visible():
-                return
-            a, b, c, d = self._box()
-            w, h = c - a, d - b
-            n_r, n_c = self.rgba.shape[:2]
-            if not self._index or self._index[0] != (w, h, n_r, n_c):   # pixel -> grid cell
-                cols = np.minimum((np.arange(w) + 0.5) * n_c // w, n_c - 1).astype(np.intp)
-                rows = np.minimum((np.arange(h) + 0.5) * n_r // h, n_r - 1).astype(np.intp)
-                self._index = ((w, h, n_r, n_c), rows, cols)
-            _, rows, cols = self._index
-            buf = _agg_buffer(renderer)
-            clip = self.get_clip_box()
-            if buf is None or clip is None:
-                gc = renderer.new_gc()
-                self._set_gc_clip(gc)
-                renderer.draw_image(gc, a, b, self.rgba[rows][:, cols])
-                gc.restore()
-            else:
-                # opaque pixels: copy them into the canvas (what draw_image would blend)
-                H, Wd = buf.shape[:2]
-                cx0, cy0, cx1, cy1 = (int(round(v)) for v in clip.extents)
-                x0, x1 = max(a, cx0, 0), min(c, cx1, Wd)
-                y0, y1 = max(b, cy0, 0), min(d, cy1, H)
-                if x1 > x0 and y1 > y0:    # one gather of 32-bit pixels, bottom row last
-                    px = self.rgba.view(np.uint32)[..., 0]
-                    block = px[rows[y0 - b:y1 - b][::-1, None], cols[None, x0 - a:x1 - a]]
-                    buf.view(np.uint32)[H - y1:H - y0, x0:x1, 0] = block
-            self.stale = False
-
-    _REGION_CLASS.append(RegionLayer)
-    return RegionLayer
 
 
 def plot_classes(X, y, ax=None, s: float = 30, names=None):
