@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["region_layer", "letter_row"]
+__all__ = ["region_layer", "letter_row", "title_row"]
 
 
 def region_layer(ax, extent, zorder: float = 0.0):
@@ -104,13 +104,31 @@ def _region_class():
     return RegionLayer
 
 
-def letter_row(ax, xs, y: float, fontsize: float = 12, weight: str = "normal"):
-    """Strings centred at (``xs[t]``, ``y``) (data coordinates), set with
-    ``art.set_texts([(string, colour), ...])``; "" draws nothing."""
-    art = _letters_class()(list(xs), float(y), float(fontsize), weight)
+def letter_row(ax, xs, y: float, fontsize: float = 12, weight: str = "normal", transform=None,
+               ha: str = "center"):
+    """Strings at (``xs[t]``, ``y``) (data coordinates, or ``transform``'s), aligned ``ha``
+    and vertically centred on the lower-case letters, set with
+    ``art.set_texts([(string, colour), ...])``; "" draws nothing. The bitmap of each string
+    is cached, so a string that comes back costs a copy, not a layout."""
+    art = _letters_class()(list(xs), float(y), float(fontsize), weight, ha)
     ax.add_artist(art)
-    art.set_clip_box(ax.bbox)
+    if transform is None:
+        art.set_clip_box(ax.bbox)
+    else:
+        art.set_transform(transform)
+        art.set_clip_on(False)
     return art
+
+
+def title_row(ax, loc: str = "right", fontsize: float = 10, weight: str = "normal"):
+    """A one-string :func:`letter_row` where ``ax.set_title(..., loc=loc)`` would write (the
+    title itself is set to a blank of the same size, so the layout keeps room for it)."""
+    from matplotlib.transforms import ScaledTranslation
+
+    ax.set_title(" ", loc=loc, fontsize=fontsize, fontweight=weight)
+    x = {"left": 0.0, "center": 0.5, "right": 1.0}[loc]
+    lift = ScaledTranslation(0.0, (6.0 + 0.3 * fontsize) / 72.0, ax.figure.dpi_scale_trans)
+    return letter_row(ax, [x], 1.0, fontsize, weight, transform=ax.transAxes + lift, ha=loc)
 
 
 _LETTERS_CLASS: list = []
@@ -145,9 +163,9 @@ def _letters_class():
     from matplotlib.transforms import Bbox
 
     class LetterRow(Artist):
-        def __init__(self, xs, y, fontsize, weight):
+        def __init__(self, xs, y, fontsize, weight, ha):
             super().__init__()
-            self.xs, self.y, self.fontsize, self.weight = xs, y, fontsize, weight
+            self.xs, self.y, self.fontsize, self.weight, self.ha = xs, y, fontsize, weight, ha
             self.texts = [("", "black")] * len(xs)
             self.set_zorder(3)
 
@@ -157,18 +175,20 @@ def _letters_class():
             self.stale = True
 
         def _placed(self, dpi):
-            pts = self.axes.transData.transform([(x, self.y) for x in self.xs])
+            tr = self.get_transform() if self.is_transform_set() else self.axes.transData
+            pts = tr.transform([(x, self.y) for x in self.xs])
             base = 0.3 * self.fontsize * dpi / 72.0        # baseline below the row's centre
             for (s, c), (px, py) in zip(self.texts, pts):
                 if s:
                     cov, descent = _sprite(s, self.fontsize, self.weight, dpi)
                     top = py - base - descent + cov.shape[0]   # display y of the bitmap's top
-                    yield s, c, px, top, cov
+                    left = {"center": px - cov.shape[1] / 2, "left": px, "right": px - cov.shape[1]}[self.ha]
+                    yield s, c, left, top, cov
 
         def get_window_extent(self, renderer=None):
             dpi = self.figure.dpi
-            boxes = [(px - b.shape[1] / 2, top - b.shape[0], px + b.shape[1] / 2, top)
-                     for _, _, px, top, b in self._placed(dpi)]
+            boxes = [(left, top - b.shape[0], left + b.shape[1], top)
+                     for _, _, left, top, b in self._placed(dpi)]
             if not boxes:
                 return Bbox([[0.0, 0.0], [0.0, 0.0]])
             a = np.array(boxes)
@@ -181,16 +201,17 @@ def _letters_class():
             if buf is None:                  # other renderers: ordinary texts
                 for (s, c), x in zip(self.texts, self.xs):
                     if s:
+                        tr = self.get_transform() if self.is_transform_set() else self.axes.transData
                         t = Text(x, self.y, s, color=c, fontsize=self.fontsize, fontweight=self.weight,
-                                 ha="center", va="center", transform=self.axes.transData)
+                                 ha=self.ha, va="center", transform=tr)
                         t.set_figure(self.figure)
                         t.draw(renderer)
                 self.stale = False
                 return
             H, Wd = buf.shape[:2]
-            for s, c, px, top, cov in self._placed(renderer.dpi):
+            for s, c, left, top, cov in self._placed(renderer.dpi):
                 h, w = cov.shape
-                x0, y0 = int(round(px - w / 2)), int(round(H - top))   # top-left, rows down
+                x0, y0 = int(round(left)), int(round(H - top))   # top-left, rows down
                 xa, ya, xb, yb = max(x0, 0), max(y0, 0), min(x0 + w, Wd), min(y0 + h, H)
                 if xb <= xa or yb <= ya:
                     continue

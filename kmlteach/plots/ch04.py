@@ -165,47 +165,57 @@ def plot_pairwise(X, y, model, ax=None, decision: str | None = None, xlim=None, 
 
 def kesler_artists(emb, ax, lim: float | None = None) -> dict:
     """Artists of a Kesler heat map (k−1 rows × kn columns) to be filled by
-    :func:`update_kesler_artists`; ``lim`` fixes the colour scale (default: max |Z|)."""
+    :func:`update_kesler_artists`; ``lim`` fixes the colour scale (default: max |Z|). The map
+    and its numbers are pixel artists (:mod:`kmlteach.plots._pixels`): a widget repaints
+    them on every step at a fraction of an ``imshow`` and a dozen ``Text``s."""
+    from ._pixels import letter_row
+
     k, n = emb.n_classes, emb.n_features
     lim = float(lim if lim is not None else max(np.max(np.abs(emb.Z)), 1e-12))
-    img = ax.imshow(np.zeros((k - 1, k * n)), cmap="PuOr", vmin=-lim, vmax=lim, aspect="auto",
-                    interpolation="nearest")
+    ax.set_xlim(-0.5, k * n - 0.5)
+    ax.set_ylim(k - 1.5, -0.5)
+    layer = region_layer(ax, (-0.5, k * n - 0.5, k - 1.5, -0.5))    # y0: the bottom row
     for b in range(1, k):
         ax.axvline(b * n - 0.5, color="k", lw=1.5)
-    texts = [[ax.text(c, r, "", ha="center", va="center", fontsize=9) for c in range(k * n)]
-             for r in range(k - 1)]
+    numbers = [letter_row(ax, range(k * n), r, fontsize=9) for r in range(k - 1)]
     # row names are plain texts rather than tick labels: they change with the example, and a
     # changed tick label repaints the whole axis in a widget
     ax.set_yticks(range(k - 1))
     ax.set_yticklabels([])
+    ax.tick_params(axis="y", length=0)
     rownames = [ax.text(-0.012, r, "", ha="right", va="center", fontsize=10,
                         transform=ax.get_yaxis_transform()) for r in range(k - 1)]
     ax.set_xticks([b * n + (n - 1) / 2 for b in range(k)])
     ax.set_xticklabels([f"block {b + 1}" for b in range(k)])
     label_axes(ax, "coordinate of $\\mathbb{R}^{kn}$ (block c multiplies $w_c$)", "vector")
     ax.yaxis.labelpad = 24                        # left of the row names
-    return {"ax": ax, "image": img, "texts": texts, "lim": lim, "rownames": rownames}
+    return {"ax": ax, "layer": layer, "numbers": numbers, "lim": lim, "rownames": rownames}
 
 
 def update_kesler_artists(art, emb, i: int, title: str | None = None) -> np.ndarray:
     """Show the Kesler vectors $x_{ij}$ of example i; returns them (rows)."""
+    from matplotlib import colormaps
+
     rows = np.flatnonzero((emb.example == i) & (emb.t > 0))
     Z = emb.Z[rows]
-    if art.get("shown") != i:          # widgets: repaint the heat map only for a new example
-        art["image"].set_data(Z)
+    lim = art["lim"]
+    if art.get("shown") != i:
+        rgba = colormaps["PuOr"](np.clip((Z + lim) / (2 * lim), 0.0, 1.0), bytes=True)
+        art["layer"].set_data(rgba[::-1])             # the layer's row 0 is the bottom one
         art["shown"] = i
-    for r in range(Z.shape[0]):
-        for c in range(Z.shape[1]):
-            t = art["texts"][r][c]
-            s, col = (f"{Z[r, c]:.1f}" if Z[r, c] != 0 else ""), ("white" if abs(Z[r, c]) > 0.55 * art["lim"] else "black")
-            if (t.get_text(), t.get_color()) != (s, col):      # untouched cells are not repainted
-                t.set_text(s)
-                t.set_color(col)
+    art["layer"].stale = True            # a widget repaints it on every frame (see ch05)
+    for r, row in enumerate(art["numbers"]):
+        row.set_texts([(f"{v:.1f}" if v != 0 else "", "white" if abs(v) > 0.55 * lim else "black")
+                       for v in Z[r]])
     a = emb.label[rows[0]]
     ax = art["ax"]
     for t, j in zip(art["rownames"], emb.competitor[rows]):
         t.set_text(f"$x_{{{a + 1},{j + 1}}}$")
-    ax.set_title(title or f"Kesler vectors of example {i} (class {a + 1})")
+    title = title or f"Kesler vectors of example {i} (class {a + 1})"
+    if "title_row" in art:                 # a widget's cached-bitmap title
+        art["title_row"].set_texts([(title, "black")])
+    else:
+        ax.set_title(title)
     return Z
 
 
@@ -240,8 +250,10 @@ def update_constraint_artists(art, scores, competitors, label: int, title: str |
     for bar, sc in zip(art["bars"], scores):
         bar.set_height(sc)
         bar.set_color(OKABE_ITO["vermillion"] if sc <= 0 else OKABE_ITO["green"])
-        bar.set_hatch("//" if sc <= 0 else "")
         bar.set_edgecolor("black")
+        bar.set_hatch("//" if sc <= 0 else "")
+        if hasattr(bar, "set_hatchcolor"):           # matplotlib >= 3.10
+            bar.set_hatchcolor("black")
     ax = art["ax"]
     if ylim is None:
         lo, hi = min(0.0, float(scores.min())), max(0.0, float(scores.max()))

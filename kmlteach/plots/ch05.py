@@ -299,7 +299,7 @@ def plot_transitions(W_pair, ax=None, letters: str = LETTERS):
     ax.set_xticklabels(list(letters[:q]), fontsize=8)
     ax.set_yticks(np.arange(q))
     ax.set_yticklabels(list(letters[:q]), fontsize=8)
-    ax.figure.colorbar(im, ax=ax, shrink=0.8, label="weight of the bigram")
+    ax.figure.colorbar(im, ax=ax, shrink=0.8, label="weight of the bigram").dividers.set_visible(False)
     label_axes(ax, "next letter b", "previous letter a")
     return ax
 

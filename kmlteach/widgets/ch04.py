@@ -16,6 +16,7 @@ from ..multiclass import (all_pairs, erm_halfspace_2d, kesler_embed, kesler_perc
                           least_squares_learner, multiclass_svm_sgd, one_vs_all, stump_learner)
 from ..plots import CLASS_COLORS, CLASS_MARKERS, figure, label_axes
 from ..plots.ch01 import hyperplane_segment
+from ..plots._pixels import title_row
 from ..plots.ch04 import (BALLS_XLIM, BALLS_YLIM, constraint_artists, grid_points,
                           kesler_artists, region_layer, region_rgba, update_constraint_artists,
                           update_kesler_artists)
@@ -100,8 +101,9 @@ def make_ova_failure(n: int = 100, seed: int = 0, T: int = 20_000, eta: float = 
     label_axes(axR, "$x_1$", "$x_2$")
     axL.set_title("one-vs-all, ERM halfspaces", loc="left", fontsize=10)
     axR.set_title("linear multiclass predictor (SGD, §17.2.5)", loc="left", fontsize=10)
-    titleL = axL.set_title(" ", loc="right", fontsize=10, fontweight="bold")
-    titleR = axR.set_title(" ", loc="right", fontsize=10, fontweight="bold")
+    # the changing titles are cached bitmaps (few distinct strings; see plots._pixels)
+    titleL = title_row(axL, "right", 10, "bold")
+    titleR = title_row(axR, "right", 10, "bold")
     axL.scatter([np.nan], [np.nan], marker="s", s=50, color=(0.25, 0.25, 0.25, 0.45), label="tie (→ smallest index)")
     # legends below the axes: the regions under them change with every update
     axL.legend(loc="upper center", bbox_to_anchor=(0.5, -0.14), fontsize=7.5, ncol=4, frameon=False)
@@ -155,8 +157,8 @@ def make_ova_failure(n: int = 100, seed: int = 0, T: int = 20_000, eta: float = 
             f"<b>{100 * st['linear_class2_error']:.0f}%</b> &nbsp;|&nbsp; overall error: one-vs-all "
             f"{100 * st['ova_error']:.1f}%, linear {100 * st['linear_error']:.1f}%<br>{h2}; "
             f"{st['ties']} training points tied (each goes to the smallest tied class index)")
-        titleL.set_text(f"class 2: {100 * st['ova_class2_error']:.0f}% wrong")
-        titleR.set_text(f"class 2: {100 * st['linear_class2_error']:.0f}% wrong")
+        titleL.set_texts([(f"class 2: {100 * st['ova_class2_error']:.0f}% wrong", "black")])
+        titleR.set_texts([(f"class 2: {100 * st['linear_class2_error']:.0f}% wrong", "black")])
 
     ex = Explorer(fig, controls, update, layout_rows=[["dx", "dy"], ["radius", "mass"]],
                   title="Example 17.1: where one-vs-all loses the middle class",
@@ -225,7 +227,8 @@ def make_ava_ties(k: int = 5, seed: int = 0) -> Explorer:
     ax.scatter([np.nan], [np.nan], marker="s", s=50, color=(0.25, 0.25, 0.25, 0.45), label="tie")
     ax.set_xlim(xlim)
     ax.set_ylim(ylim)
-    ttl = label_axes(ax, "$x_1$", "$x_2$", "").title
+    label_axes(ax, "$x_1$", "$x_2$")
+    ttl = title_row(ax, "center", 12)
     # legend beside the axes: the regions under it change with every update
     ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, frameon=False)
     base = X0[yi == 0].mean(axis=0)
@@ -267,7 +270,7 @@ def make_ava_ties(k: int = 5, seed: int = 0) -> Explorer:
         st["train_ties"] = int(dX.ties.sum())
         st["disagree_fraction"] = float(np.mean(dG.index != other.index))
         st["accuracy"] = float(np.mean(dX.labels == y))
-        ttl.set_text(f"{which}: {100 * st['tie_fraction']:.1f}% of the plane tied")
+        ttl.set_texts([(f"{which}: {100 * st['tie_fraction']:.1f}% of the plane tied", "black")])
         ex.set_readout(
             f"ties: <b>{100 * st['tie_fraction']:.1f}%</b> of the plane, {st['train_ties']} training "
             f"points (broken towards the smallest class index) &nbsp;|&nbsp; vote and tournament "
@@ -314,10 +317,11 @@ def make_kesler_view(X=None, y=None) -> Explorer:
     ylim = (lo - 0.1 * max(hi - lo, 1.0), hi + 0.1 * max(hi - lo, 1.0))
     fig, (axA, axB) = figure(11.0, 3.0, ncols=2, gridspec_kw={"width_ratios": [1.6, 1]})
     heat = kesler_artists(emb, axA)
+    heat["title_row"] = title_row(axA, "center", 12)
     bars = constraint_artists(axB, k - 1)
     # the mathtext part of the title is static (parsed once); the step count changes
     axB.set_title("$\\langle W, x_{ij}\\rangle$ (red, hatched: violated)", loc="left", fontsize=10)
-    steps = axB.set_title(" ", loc="right", fontsize=10)
+    steps = title_row(axB, "right", 10)
     controls = {
         "example": int_slider("example", 0, 0, X.shape[0] - 1),
         "updates": int_slider("perceptron updates", 0, 0, int(total)),
@@ -332,7 +336,7 @@ def make_kesler_view(X=None, y=None) -> Explorer:
         scores = Z @ res.w
         update_constraint_artists(bars, scores, emb.competitor[rows], int(emb.label[rows[0]]),
                                   title=False, ylim=ylim)
-        steps.set_text(f"after {u} update(s)")
+        steps.set_texts([(f"after {u} update(s)", "black")])
         st = ex.state
         st["Z"] = Z.copy()
         st["scores"] = scores

@@ -16,6 +16,7 @@ import numpy as np
 
 from ..datasets import ocr_words
 from ..plots import OKABE_ITO, figure
+from ..plots._pixels import region_layer, title_row
 from ..plots.ch05 import (LETTERS, plot_transitions, update_viterbi_panel, update_word_panel,
                           viterbi_panel, word_panel)
 from ..structured import letter_error, predict, structured_sgd, unary_scores, viterbi
@@ -67,7 +68,7 @@ def make_viterbi_trace(model=None, data=None, n_words: int = 10, noise: float = 
                      fontsize=9)
     ax_tab.legend(handles=[table["path"]], loc="upper right", bbox_to_anchor=(1.0, -0.07),
                   fontsize=9, frameon=False)
-    heading = ax_img.set_title(" ", fontsize=10)
+    heading = title_row(ax_img, "center", 10)
     controls = {"word": int_slider("word", 0, 0, len(data.X) - 1),
                 "tau": int_slider("step τ", 1, 1, len(data.X[0]) + 1)}
 
@@ -90,8 +91,8 @@ def make_viterbi_trace(model=None, data=None, n_words: int = 10, noise: float = 
         shown = res.labels if done else prefix_best + [""] * (r - col - 1)
         update_word_panel(word, x, shown, truth, key=i, mark=done)
         update_viterbi_panel(table, res.M, res.backpointers, col, res.labels if done else None)
-        heading.set_text("decoded word (backtracked); wrong letters vermillion and underlined"
-                         if done else f"best last letter of each prefix up to τ = {col + 1}")
+        heading.set_texts([("decoded word (backtracked); wrong letters vermillion and underlined"
+                            if done else f"best last letter of each prefix up to τ = {col + 1}", "black")])
         best = int(np.argmax(res.M[:, col]))
         ex.state.update(word=data.words[i], truth=np.asarray(truth), labels=res.labels,
                         tau=tau, r=r, backtracked=done, column=res.M[:, col].copy(),
@@ -246,7 +247,7 @@ def make_noise_compare(noise: float = 0.4, seed: int = 0, n_test: int = 100):
     for ax, name in ((ax1, "independent letters"), (ax2, "chain model (with bigrams)")):
         panels.append(word_panel(ax, r_max, first[2].letter_shape))
         ax.set_title(name, loc="left", fontsize=10)
-    status = ax1.set_title(" ", loc="right", fontsize=10)
+    status = title_row(ax1, "right", 10)
     controls = {"noise": slider("pixel noise", start, s_min, s_max, s_step, readout_format=".1f"),
                 "word": int_slider("word", 0, 0, n_words - 1)}
 
@@ -258,8 +259,7 @@ def make_noise_compare(noise: float = 0.4, seed: int = 0, n_test: int = 100):
             # keep the last words on screen until the fits arrive
             cache.request(nz)
             ex.state.update(pending=nz)
-            status.set_text(f"training at noise {nz:.1f}…")
-            status.set_color(OKABE_ITO["vermillion"])
+            status.set_texts([(f"training at noise {nz:.1f}…", OKABE_ITO["vermillion"])])
             ex.set_readout(f"<i>training both models at noise {nz:.1f} in the background (once "
                            f"per noise level, about a second); the words below are still those "
                            f"at noise {ex.state.get('noise', start):.1f}…</i>")
@@ -270,8 +270,7 @@ def make_noise_compare(noise: float = 0.4, seed: int = 0, n_test: int = 100):
         p_chain, p_alone = predict(chain, [x])[0], predict(alone, [x])[0]
         for art, p in zip(panels, (p_alone, p_chain)):
             update_word_panel(art, x, p, truth, key=(nz, i))
-        status.set_text(f"noise {nz:.1f}, word {i}")
-        status.set_color("black")
+        status.set_texts([(f"noise {nz:.1f}, word {i}", "black")])
         ex.state.update(noise=nz, pending=None, error_chain=e_chain, error_letters=e_alone,
                         pred_chain=_word(p_chain), pred_letters=_word(p_alone), word=test.words[i])
         ex.set_readout(f"noise {nz:.1f}: test letter error <b>{e_alone:.3f}</b> for independent "
@@ -309,6 +308,8 @@ def make_transition_growth(train=None, test=None, noise: float = 0.3, seed: int 
     shows W_pair / max |W_pair| on a fixed colour scale, the maximum is in the title."""
     from collections import Counter
 
+    from matplotlib import colormaps
+
     if train is None:
         train = ocr_words(400, noise=noise, seed=seed)
     if test is None:
@@ -326,8 +327,15 @@ def make_transition_growth(train=None, test=None, noise: float = 0.3, seed: int 
     img = ax.images[0]
     img.set_clim(-1.0, 1.0)
     img.colorbar.set_label("weight / largest |weight|")
+    # the map itself as a pixel layer (the image stays, hidden, for the colour bar)
+    img.set_visible(False)
+    layer = region_layer(ax, (-0.5, 25.5, 25.5, -0.5))          # y0: the bottom row (z)
+    cmap = colormaps["RdBu_r"]
+    ax.tick_params(length=0)
+    for side in ax.spines.values():
+        side.set_visible(False)
     ax.set_title("$W_{\\mathrm{pair}}$ (scaled)", loc="left", fontsize=11)
-    heading = ax.set_title(" ", loc="right", fontsize=11)
+    heading = title_row(ax, "right", 11)
     controls = {"T": slider("SGD steps T", 1000, lo, hi, step, log=True, readout_format=".0f")}
 
     def update(ex):
@@ -335,10 +343,10 @@ def make_transition_growth(train=None, test=None, noise: float = 0.3, seed: int 
         model, err = fits[T]
         P = model.W_pair
         lim = float(np.max(np.abs(P))) or 1.0
-        img.set_data(P / lim)
+        layer.set_data(cmap((P / lim + 1.0) / 2.0, bytes=True)[::-1])
         top = top_bigrams(P, 10)
         overlap = len(set(top) & frequent)
-        heading.set_text(f"after T = {T} steps; largest |weight| {lim:.2f}")
+        heading.set_texts([(f"after T = {T} steps; largest |weight| {lim:.2f}", "black")])
         ex.state.update(T=T, W_pair=P, top=top, overlap=overlap, error=err)
         ex.set_readout(f"T = {T}: strongest bigrams <b>{' '.join(top)}</b> "
                        f"({overlap} of 10 among the 60 most frequent); test letter error {err:.3f}")
