@@ -237,9 +237,13 @@ def constraint_artists(ax, n_bars: int) -> dict:
     # competitor names as plain texts (they change with the example; see kesler_artists)
     names = [ax.text(b, -0.03, "", ha="center", va="top", fontsize=10,
                      transform=ax.get_xaxis_transform()) for b in range(n_bars)]
+    # violated constraints also get a cross on the bar's top: visible at score 0 (W = 0,
+    # where the bars have no height) and a cue that is not colour alone
+    marks = ax.plot([], [], ls="none", marker="X", ms=10, mfc=OKABE_ITO["vermillion"], mec="black",
+                    mew=0.8, zorder=3)[0]
     label_axes(ax, "competitor", "$(w_i - w_j)\\cdot x$")
     ax.xaxis.labelpad = 16                        # below the competitor names
-    return {"ax": ax, "bars": bars, "names": names}
+    return {"ax": ax, "bars": bars, "names": names, "marks": marks}
 
 
 def update_constraint_artists(art, scores, competitors, label: int, title: str | None = None,
@@ -254,6 +258,8 @@ def update_constraint_artists(art, scores, competitors, label: int, title: str |
         bar.set_hatch("//" if sc <= 0 else "")
         if hasattr(bar, "set_hatchcolor"):           # matplotlib >= 3.10
             bar.set_hatchcolor("black")
+    bad = np.flatnonzero(scores <= 0)
+    art["marks"].set_data(bad, scores[bad])
     ax = art["ax"]
     if ylim is None:
         lo, hi = min(0.0, float(scores.min())), max(0.0, float(scores.max()))
@@ -264,7 +270,7 @@ def update_constraint_artists(art, scores, competitors, label: int, title: str |
     for t, j in zip(art["names"], competitors):
         t.set_text(f"j = {j + 1}")
     if title is not False:             # False: the caller owns the titles
-        ax.set_title(f"constraints of a class-{label + 1} example (red, hatched: violated)"
+        ax.set_title(f"constraints of a class-{label + 1} example (red, hatched, ×: violated)"
                      if title is None else title)
 
 

@@ -116,25 +116,35 @@ def make_ova_failure(n: int = 100, seed: int = 0, T: int = 20_000, eta: float = 
         "mass": slider("mass of class 2", 0.2, 0.05, 0.6, 0.05, readout_format=".2f"),
     }
 
+    fits: dict = {}      # (dx, dy, radius, mass) -> both models: dragging back costs nothing
+
+    def fitted(key):
+        if key not in fits:
+            if len(fits) > 256:
+                fits.clear()
+            X, y = three_balls(n, seed, shift=key[:2], radius2=key[2], mass2=key[3])
+            ova = one_vs_all(X, y, erm_halfspace_2d)
+            decG = ova.decide(G)
+            res = multiclass_svm_sgd(X, y, eta=eta, T=T, seed=seed)
+            fits[key] = (X, y, ova, ova.decide(X), region_rgba(decG.index, GRID, decG.ties), res,
+                         region_rgba(np.argmax(G @ res.W.T, axis=1), GRID))
+        return fits[key]
+
     def update(ex: Explorer) -> None:
         c = ex.controls
-        X, y = three_balls(n, seed, shift=(c["dx"].value, c["dy"].value),
-                           radius2=c["radius"].value, mass2=c["mass"].value)
+        X, y, ova, dec, rgbaL, res, rgbaR = fitted((c["dx"].value, c["dy"].value,
+                                                     c["radius"].value, c["mass"].value))
         circle = complex(c2[0] + c["dx"].value, c2[1] + c["dy"].value) + c["radius"].value * ring
         for d in discs:
             d.set_data(circle.real, circle.imag)
         yi = y - 1
-        ova = one_vs_all(X, y, erm_halfspace_2d)
-        dec = ova.decide(X)
-        decG = ova.decide(G)
-        regL.set_data(region_rgba(decG.index, GRID, decG.ties))
+        regL.set_data(rgbaL)
         for h, ln in zip(ova.estimators, lines):
             if np.any(h.w):
                 ln.set_data(*hyperplane_segment(h.w, h.b, xlim, ylim))
             else:
                 ln.set_data([np.nan], [np.nan])
-        res = multiclass_svm_sgd(X, y, eta=eta, T=T, seed=seed)
-        regR.set_data(region_rgba(np.argmax(G @ res.W.T, axis=1), GRID))
+        regR.set_data(rgbaR)
         scale = 3.0 / max(float(np.max(np.linalg.norm(res.W, axis=1))), 1e-12)
         for wc, ar in zip(res.W, arrows):
             ar.set_data([0, scale * wc[0]], [0, scale * wc[1]])
@@ -320,7 +330,7 @@ def make_kesler_view(X=None, y=None) -> Explorer:
     heat["title_row"] = title_row(axA, "center", 12)
     bars = constraint_artists(axB, k - 1)
     # the mathtext part of the title is static (parsed once); the step count changes
-    axB.set_title("$\\langle W, x_{ij}\\rangle$ (red, hatched: violated)", loc="left", fontsize=10)
+    axB.set_title("$\\langle W, x_{ij}\\rangle$ (red, hatched, ×: violated)", loc="left", fontsize=10)
     steps = title_row(axB, "right", 10)
     controls = {
         "example": int_slider("example", 0, 0, X.shape[0] - 1),
