@@ -60,3 +60,40 @@ def test_kesler_view_controls():
     ex.controls["updates"].value = ex.controls["updates"].max
     assert ex.state["train_errors"] == 0 and ex.state["violated"].size == 0
     assert ex.state["total_updates"] == M.kesler_perceptron(X, y, max_epochs=1000).n_updates
+
+
+def test_kesler_view_keeps_its_range_and_marks_violations_beyond_colour():
+    ex = ch04.make_kesler_view()
+    ax = ex.fig.axes[1]
+    lim = ax.get_ylim()
+    marks = [ln for ln in ax.lines if ln.get_marker() == "X"][0]
+    # W = 0: both constraints violated with score 0, so the bars have no height; the crosses show them
+    np.testing.assert_array_equal(marks.get_xdata(), [0, 1])
+    np.testing.assert_array_equal(marks.get_ydata(), [0.0, 0.0])
+    for u in range(ex.controls["updates"].max + 1):
+        ex.controls["updates"].value = u
+        assert ax.get_ylim() == lim                        # fixed: a step repaints the bars only
+        assert lim[0] <= ex.state["scores"].min() and ex.state["scores"].max() <= lim[1]
+        bad = np.flatnonzero(ex.state["scores"] <= 0)
+        np.testing.assert_array_equal(marks.get_xdata(), bad)
+        assert all((b.get_hatch() == "//") == (k in bad) for k, b in enumerate(ax.patches[:2]))
+
+
+def test_widget_regions_match_the_two_imshow_layers():
+    """region_rgba (one opaque layer) is the two stacked imshow layers composited on white."""
+    from kmlteach.plots.ch04 import region_image, region_rgba, tie_image
+
+    rng = np.random.default_rng(0)
+    idx, ties = rng.integers(0, 3, size=400), rng.random(400) < 0.3
+    base, tie = region_image(idx, 20), tie_image(ties, 20)
+    rgb = (1 - base[..., 3:]) + base[..., 3:] * base[..., :3]
+    rgb = (1 - tie[..., 3:]) * rgb + tie[..., 3:] * tie[..., :3]
+    np.testing.assert_allclose(region_rgba(idx, 20, ties)[..., :3] / 255.0, rgb, atol=0.5 / 255 + 1e-9)
+
+
+def test_ova_failure_revisits_are_cached():
+    ex = ch04.make_ova_failure()
+    st = dict(ex.state)
+    ex.controls["dx"].value = 1.0
+    ex.controls["dx"].value = 0.0
+    assert ex.state["ova_error"] == st["ova_error"] and np.array_equal(ex.state["W"], st["W"])

@@ -50,7 +50,12 @@ def test_noise_compare(monkeypatch):
     e0 = (ex.state["error_chain"], ex.state["error_letters"])
     png = ex.image.value
     ex.controls["noise"].value = 0.6
-    assert ex.state["noise"] == pytest.approx(0.6)
+    # a level not trained yet: the slider does not wait, the figure and readout say so
+    if ex.state["pending"] == pytest.approx(0.6):
+        assert "training" in ex.state["readout"] and ex.state["noise"] == pytest.approx(0.2)
+        assert ex.image.value != png
+    assert ex.wait()
+    assert ex.state["noise"] == pytest.approx(0.6) and ex.state["pending"] is None
     assert (ex.state["error_chain"], ex.state["error_letters"]) != e0
     assert ex.image.value != png
     ex.controls["word"].value = 3
@@ -74,3 +79,30 @@ def test_transition_growth():
     W[16, 20] = 2.0  # "qu"
     W[19, 7] = 1.0   # "th"
     assert top_bigrams(W, 2) == ["qu", "th"]
+
+
+def test_noise_compare_snaps_to_the_slider_grid_and_marks_wrong_letters_twice():
+    ex = make_noise_compare(noise=0.4, n_test=10)
+    ex.controls["noise"].value = 0.41            # a browser slider would snap it
+    assert ex.state["noise"] == pytest.approx(0.4) and ex.state["pending"] is None
+    # wrong letters: vermillion *and* underlined (a cue that is not colour alone)
+    from kmlteach.plots import OKABE_ITO
+    pred, word = ex.state["pred_letters"], ex.state["word"]
+    wrong = [t for t, (a, b) in enumerate(zip(pred, word)) if a != b]
+    panel_axes = ex.fig.axes[0]
+    under = [ln for ln in panel_axes.lines if ln.get_color() == OKABE_ITO["vermillion"]][0]
+    xs = np.asarray(under.get_xdata(), dtype=float)
+    assert sorted({int(round(x + 0.3)) for x in xs[~np.isnan(xs)][::2]}) == wrong
+
+
+def test_viterbi_trace_arrows_point_back_to_the_best_predecessor(small):
+    model, data = small
+    ex = make_viterbi_trace(model, data)
+    ex.controls["tau"].value = 3
+    res = S.viterbi(S.unary_scores(data.X[0], model.W_unary), model.W_pair)
+    arrows = [a for a in ex.fig.axes[1].artists if hasattr(a, "arrows")][0].arrows
+    best5 = np.argsort(-res.M[:, 2], kind="stable")[:5]
+    assert len(arrows) == 5
+    for (x0, y0, x1, y1, _), s_ in zip(arrows, best5):
+        assert x0 > x1                                   # from column τ back to τ − 1
+        assert (y0, y1) == (s_, res.backpointers[s_, 2])

@@ -6,13 +6,14 @@ from __future__ import annotations
 import numpy as np
 
 from ._style import CLASS_COLORS, CLASS_MARKERS, OKABE_ITO, get_ax, label_axes
+from ._pixels import region_layer
 from .ch01 import hyperplane_segment
 
 __all__ = ["BALLS_XLIM", "BALLS_YLIM", "grid_points", "region_image", "tie_image",
            "plot_classes", "plot_regions", "plot_halfspaces", "plot_ova", "plot_linear_regions",
            "plot_pairwise", "plot_kesler_example", "plot_constraint_scores", "plot_code",
            "kesler_artists", "update_kesler_artists", "constraint_artists",
-           "update_constraint_artists"]
+           "update_constraint_artists", "region_rgba", "region_layer"]
 
 BALLS_XLIM = (-8.0, 8.0)
 BALLS_YLIM = (-0.5, 8.0)
@@ -43,6 +44,24 @@ def tie_image(ties, n: int) -> np.ndarray:
     return img
 
 
+def region_rgba(index, n: int, ties=None, alpha: float = 0.22) -> np.ndarray:
+    """Opaque uint8 RGBA image (n, n, 4) of :func:`region_image` with :func:`tie_image`
+    composited over a white Axes: what the two stacked ``imshow`` layers look like, as
+    one layer that needs no blending (the widgets repaint it on every update)."""
+    from matplotlib.colors import to_rgb
+
+    k = int(np.max(index)) + 1
+    cols = np.array([to_rgb(CLASS_COLORS[c % len(CLASS_COLORS)]) for c in range(k)])
+    rgb = (1.0 - alpha) + alpha * cols[np.asarray(index).reshape(n, n)]
+    if ties is not None:
+        t = np.asarray(ties, dtype=bool).reshape(n, n)
+        rgb[t] = 0.55 * rgb[t] + 0.45 * 0.25
+    out = np.empty((n, n, 4), dtype=np.uint8)
+    out[..., :3] = np.round(255 * rgb)
+    out[..., 3] = 255
+    return out
+
+
 def plot_classes(X, y, ax=None, s: float = 30, names=None):
     """Scatter points by class (np.unique order), colour and marker per class."""
     ax = get_ax(ax)
@@ -69,7 +88,8 @@ def plot_regions(index, xlim, ylim, ax=None, ties=None, alpha: float = 0.22):
         ax.imshow(tie_image(ties, n), origin="lower", extent=ext, aspect="auto",
                   interpolation="nearest", zorder=1)
     ax.set_xlim(xlim)
-    ax.set_ylim(ylim)
+    if tuple(ax.get_ylim()) != tuple(ylim):       # unchanged limits: leave the axis clean
+        ax.set_ylim(ylim)
     return ax
 
 
@@ -145,36 +165,57 @@ def plot_pairwise(X, y, model, ax=None, decision: str | None = None, xlim=None, 
 
 def kesler_artists(emb, ax, lim: float | None = None) -> dict:
     """Artists of a Kesler heat map (k−1 rows × kn columns) to be filled by
-    :func:`update_kesler_artists`; ``lim`` fixes the colour scale (default: max |Z|)."""
+    :func:`update_kesler_artists`; ``lim`` fixes the colour scale (default: max |Z|). The map
+    and its numbers are pixel artists (:mod:`kmlteach.plots._pixels`): a widget repaints
+    them on every step at a fraction of an ``imshow`` and a dozen ``Text``s."""
+    from ._pixels import letter_row
+
     k, n = emb.n_classes, emb.n_features
     lim = float(lim if lim is not None else max(np.max(np.abs(emb.Z)), 1e-12))
-    img = ax.imshow(np.zeros((k - 1, k * n)), cmap="PuOr", vmin=-lim, vmax=lim, aspect="auto",
-                    interpolation="nearest")
+    ax.set_xlim(-0.5, k * n - 0.5)
+    ax.set_ylim(k - 1.5, -0.5)
+    layer = region_layer(ax, (-0.5, k * n - 0.5, k - 1.5, -0.5))    # y0: the bottom row
     for b in range(1, k):
         ax.axvline(b * n - 0.5, color="k", lw=1.5)
-    texts = [[ax.text(c, r, "", ha="center", va="center", fontsize=9) for c in range(k * n)]
-             for r in range(k - 1)]
+    numbers = [letter_row(ax, range(k * n), r, fontsize=9) for r in range(k - 1)]
+    # row names are plain texts rather than tick labels: they change with the example, and a
+    # changed tick label repaints the whole axis in a widget
     ax.set_yticks(range(k - 1))
+    ax.set_yticklabels([])
+    ax.tick_params(axis="y", length=0)
+    rownames = [ax.text(-0.012, r, "", ha="right", va="center", fontsize=10,
+                        transform=ax.get_yaxis_transform()) for r in range(k - 1)]
     ax.set_xticks([b * n + (n - 1) / 2 for b in range(k)])
     ax.set_xticklabels([f"block {b + 1}" for b in range(k)])
     label_axes(ax, "coordinate of $\\mathbb{R}^{kn}$ (block c multiplies $w_c$)", "vector")
-    return {"ax": ax, "image": img, "texts": texts, "lim": lim}
+    ax.yaxis.labelpad = 24                        # left of the row names
+    return {"ax": ax, "layer": layer, "numbers": numbers, "lim": lim, "rownames": rownames}
 
 
 def update_kesler_artists(art, emb, i: int, title: str | None = None) -> np.ndarray:
-    """Show the Kesler vectors x_ij of example i; returns them (rows)."""
+    """Show the Kesler vectors $x_{ij}$ of example i; returns them (rows)."""
+    from matplotlib import colormaps
+
     rows = np.flatnonzero((emb.example == i) & (emb.t > 0))
     Z = emb.Z[rows]
-    art["image"].set_data(Z)
-    for r in range(Z.shape[0]):
-        for c in range(Z.shape[1]):
-            t = art["texts"][r][c]
-            t.set_text(f"{Z[r, c]:.1f}" if Z[r, c] != 0 else "")
-            t.set_color("white" if abs(Z[r, c]) > 0.55 * art["lim"] else "black")
+    lim = art["lim"]
+    if art.get("shown") != i:
+        rgba = colormaps["PuOr"](np.clip((Z + lim) / (2 * lim), 0.0, 1.0), bytes=True)
+        art["layer"].set_data(rgba[::-1])             # the layer's row 0 is the bottom one
+        art["shown"] = i
+    art["layer"].stale = True            # a widget repaints it on every frame (see ch05)
+    for r, row in enumerate(art["numbers"]):
+        row.set_texts([(f"{v:.1f}" if v != 0 else "", "white" if abs(v) > 0.55 * lim else "black")
+                       for v in Z[r]])
     a = emb.label[rows[0]]
     ax = art["ax"]
-    ax.set_yticklabels([f"$x_{{{a + 1},{j + 1}}}$" for j in emb.competitor[rows]])
-    ax.set_title(title or f"Kesler vectors of example {i} (class {a + 1})")
+    for t, j in zip(art["rownames"], emb.competitor[rows]):
+        t.set_text(f"$x_{{{a + 1},{j + 1}}}$")
+    title = title or f"Kesler vectors of example {i} (class {a + 1})"
+    if "title_row" in art:                 # a widget's cached-bitmap title
+        art["title_row"].set_texts([(title, "black")])
+    else:
+        ax.set_title(title)
     return Z
 
 
@@ -190,24 +231,47 @@ def plot_kesler_example(emb, i: int, ax=None, title: str | None = None):
 def constraint_artists(ax, n_bars: int) -> dict:
     """Bars for :func:`update_constraint_artists`."""
     bars = ax.bar(range(n_bars), np.zeros(n_bars), color=OKABE_ITO["green"])
-    ax.axhline(0, color="k", lw=1)
+    ax.axhline(0, color="k", lw=1, zorder=0.5)   # under the bars: they move, it does not
     ax.set_xticks(range(n_bars))
+    ax.set_xticklabels([])
+    # competitor names as plain texts (they change with the example; see kesler_artists)
+    names = [ax.text(b, -0.03, "", ha="center", va="top", fontsize=10,
+                     transform=ax.get_xaxis_transform()) for b in range(n_bars)]
+    # violated constraints also get a cross on the bar's top: visible at score 0 (W = 0,
+    # where the bars have no height) and a cue that is not colour alone
+    marks = ax.plot([], [], ls="none", marker="X", ms=10, mfc=OKABE_ITO["vermillion"], mec="black",
+                    mew=0.8, zorder=3)[0]
     label_axes(ax, "competitor", "$(w_i - w_j)\\cdot x$")
-    return {"ax": ax, "bars": bars}
+    ax.xaxis.labelpad = 16                        # below the competitor names
+    return {"ax": ax, "bars": bars, "names": names, "marks": marks}
 
 
-def update_constraint_artists(art, scores, competitors, label: int, title: str | None = None):
-    """Heights ⟨W, x_ij⟩ per competitor j; violated ones (<= 0) in vermillion."""
+def update_constraint_artists(art, scores, competitors, label: int, title: str | None = None,
+                              ylim=None):
+    """Heights ⟨W, x_ij⟩ per competitor j; violated ones (<= 0) in vermillion and hatched
+    (a cue that is not colour alone). ``ylim`` fixes the y range (default: fit the bars)."""
     scores = np.asarray(scores, dtype=float)
     for bar, sc in zip(art["bars"], scores):
         bar.set_height(sc)
         bar.set_color(OKABE_ITO["vermillion"] if sc <= 0 else OKABE_ITO["green"])
+        bar.set_edgecolor("black")
+        bar.set_hatch("//" if sc <= 0 else "")
+        if hasattr(bar, "set_hatchcolor"):           # matplotlib >= 3.10
+            bar.set_hatchcolor("black")
+    bad = np.flatnonzero(scores <= 0)
+    art["marks"].set_data(bad, scores[bad])
     ax = art["ax"]
-    lo, hi = min(0.0, float(scores.min())), max(0.0, float(scores.max()))
-    pad = 0.1 * max(hi - lo, 1.0)
-    ax.set_ylim(lo - pad, hi + pad)
-    ax.set_xticklabels([f"j = {j + 1}" for j in competitors])
-    ax.set_title(title or f"constraints of a class-{label + 1} example (red: violated)")
+    if ylim is None:
+        lo, hi = min(0.0, float(scores.min())), max(0.0, float(scores.max()))
+        pad = 0.1 * max(hi - lo, 1.0)
+        ylim = (lo - pad, hi + pad)
+    if tuple(ax.get_ylim()) != tuple(ylim):       # unchanged limits: leave the axis clean
+        ax.set_ylim(ylim)
+    for t, j in zip(art["names"], competitors):
+        t.set_text(f"j = {j + 1}")
+    if title is not False:             # False: the caller owns the titles
+        ax.set_title(f"constraints of a class-{label + 1} example (red, hatched, ×: violated)"
+                     if title is None else title)
 
 
 def plot_constraint_scores(scores, competitors, label: int, ax=None, title: str | None = None):

@@ -16,8 +16,9 @@ from ..multiclass import (all_pairs, erm_halfspace_2d, kesler_embed, kesler_perc
                           least_squares_learner, multiclass_svm_sgd, one_vs_all, stump_learner)
 from ..plots import CLASS_COLORS, CLASS_MARKERS, figure, label_axes
 from ..plots.ch01 import hyperplane_segment
+from ..plots._pixels import title_row
 from ..plots.ch04 import (BALLS_XLIM, BALLS_YLIM, constraint_artists, grid_points,
-                          kesler_artists, region_image, tie_image, update_constraint_artists,
+                          kesler_artists, region_layer, region_rgba, update_constraint_artists,
                           update_kesler_artists)
 from ._base import Explorer, int_slider, slider
 from ._drag import Drag
@@ -56,11 +57,9 @@ def _frozen(ex: Explorer) -> Explorer:
     return ex
 
 
-def _region_artist(ax, xlim, ylim, ties=False):
-    ext = (xlim[0], xlim[1], ylim[0], ylim[1])
-    img = np.zeros((GRID, GRID, 4))
-    return ax.imshow(img, origin="lower", extent=ext, aspect="auto", interpolation="nearest",
-                     zorder=0 if not ties else 1)
+def _region_artist(ax, xlim, ylim):
+    """One opaque layer for the class regions and the tied cells (repainted per update)."""
+    return region_layer(ax, (xlim[0], xlim[1], ylim[0], ylim[1]))
 
 
 # ---------------------------------------------------------------------------------------
@@ -83,7 +82,6 @@ def make_ova_failure(n: int = 100, seed: int = 0, T: int = 20_000, eta: float = 
     G = grid_points(xlim, ylim, GRID)
     fig, (axL, axR) = figure(11.0, 5.0, ncols=2)
     regL = _region_artist(axL, xlim, ylim)
-    tieL = _region_artist(axL, xlim, ylim, ties=True)
     regR = _region_artist(axR, xlim, ylim)
     lines = [axL.plot([], [], ls="--", lw=1.8, color=CLASS_COLORS[c], label=f"$h_{c + 1}$ boundary")[0]
              for c in range(3)]
@@ -91,16 +89,21 @@ def make_ova_failure(n: int = 100, seed: int = 0, T: int = 20_000, eta: float = 
     arrows = [axR.plot([], [], lw=2.2, color=CLASS_COLORS[c], marker="o", markevery=[1],
                        ms=5, label=f"$w_{c + 1}$")[0] for c in range(3)]
     axR.plot([0], [0], "k+", ms=8)
-    from matplotlib.patches import Circle
-
     c2 = np.array(CLASS2_CENTRE)
-    discs = [ax.add_patch(Circle(tuple(c2), 1.0, fill=False, ls="--", lw=1.2, color=CLASS_COLORS[1],
-                                 zorder=2.5)) for ax in (axL, axR)]
+    # class 2's disc as a dashed polyline: cheaper to locate on every frame than a Circle patch
+    ring = np.exp(2j * np.pi * np.linspace(0.0, 1.0, 97))
+    discs = [ax.plot([], [], ls="--", lw=1.2, color=CLASS_COLORS[1], zorder=2.5)[0] for ax in (axL, axR)]
     for ax in (axL, axR):
         ax.set_xlim(xlim)
         ax.set_ylim(ylim)
-    titleL = label_axes(axL, "$x_1$", "$x_2$", "one-vs-all, ERM halfspaces").title
-    titleR = label_axes(axR, "$x_1$", "$x_2$", "linear multiclass predictor (SGD, §17.2.5)").title
+    # static titles on the left, the changing error on the right (fewer glyphs per frame)
+    label_axes(axL, "$x_1$", "$x_2$")
+    label_axes(axR, "$x_1$", "$x_2$")
+    axL.set_title("one-vs-all, ERM halfspaces", loc="left", fontsize=10)
+    axR.set_title("linear multiclass predictor (SGD, §17.2.5)", loc="left", fontsize=10)
+    # the changing titles are cached bitmaps (few distinct strings; see plots._pixels)
+    titleL = title_row(axL, "right", 10, "bold")
+    titleR = title_row(axR, "right", 10, "bold")
     axL.scatter([np.nan], [np.nan], marker="s", s=50, color=(0.25, 0.25, 0.25, 0.45), label="tie (→ smallest index)")
     # legends below the axes: the regions under them change with every update
     axL.legend(loc="upper center", bbox_to_anchor=(0.5, -0.14), fontsize=7.5, ncol=4, frameon=False)
@@ -113,26 +116,35 @@ def make_ova_failure(n: int = 100, seed: int = 0, T: int = 20_000, eta: float = 
         "mass": slider("mass of class 2", 0.2, 0.05, 0.6, 0.05, readout_format=".2f"),
     }
 
+    fits: dict = {}      # (dx, dy, radius, mass) -> both models: dragging back costs nothing
+
+    def fitted(key):
+        if key not in fits:
+            if len(fits) > 256:
+                fits.clear()
+            X, y = three_balls(n, seed, shift=key[:2], radius2=key[2], mass2=key[3])
+            ova = one_vs_all(X, y, erm_halfspace_2d)
+            decG = ova.decide(G)
+            res = multiclass_svm_sgd(X, y, eta=eta, T=T, seed=seed)
+            fits[key] = (X, y, ova, ova.decide(X), region_rgba(decG.index, GRID, decG.ties), res,
+                         region_rgba(np.argmax(G @ res.W.T, axis=1), GRID))
+        return fits[key]
+
     def update(ex: Explorer) -> None:
         c = ex.controls
-        X, y = three_balls(n, seed, shift=(c["dx"].value, c["dy"].value),
-                           radius2=c["radius"].value, mass2=c["mass"].value)
+        X, y, ova, dec, rgbaL, res, rgbaR = fitted((c["dx"].value, c["dy"].value,
+                                                     c["radius"].value, c["mass"].value))
+        circle = complex(c2[0] + c["dx"].value, c2[1] + c["dy"].value) + c["radius"].value * ring
         for d in discs:
-            d.set_center((c2[0] + c["dx"].value, c2[1] + c["dy"].value))
-            d.set_radius(c["radius"].value)
+            d.set_data(circle.real, circle.imag)
         yi = y - 1
-        ova = one_vs_all(X, y, erm_halfspace_2d)
-        dec = ova.decide(X)
-        decG = ova.decide(G)
-        regL.set_data(region_image(decG.index, GRID))
-        tieL.set_data(tie_image(decG.ties, GRID))
+        regL.set_data(rgbaL)
         for h, ln in zip(ova.estimators, lines):
             if np.any(h.w):
                 ln.set_data(*hyperplane_segment(h.w, h.b, xlim, ylim))
             else:
                 ln.set_data([np.nan], [np.nan])
-        res = multiclass_svm_sgd(X, y, eta=eta, T=T, seed=seed)
-        regR.set_data(region_image(np.argmax(G @ res.W.T, axis=1), GRID))
+        regR.set_data(rgbaR)
         scale = 3.0 / max(float(np.max(np.linalg.norm(res.W, axis=1))), 1e-12)
         for wc, ar in zip(res.W, arrows):
             ar.set_data([0, scale * wc[0]], [0, scale * wc[1]])
@@ -155,8 +167,8 @@ def make_ova_failure(n: int = 100, seed: int = 0, T: int = 20_000, eta: float = 
             f"<b>{100 * st['linear_class2_error']:.0f}%</b> &nbsp;|&nbsp; overall error: one-vs-all "
             f"{100 * st['ova_error']:.1f}%, linear {100 * st['linear_error']:.1f}%<br>{h2}; "
             f"{st['ties']} training points tied (each goes to the smallest tied class index)")
-        titleL.set_text(f"one-vs-all, ERM halfspaces: class-2 error {100 * st['ova_class2_error']:.0f}%")
-        titleR.set_text(f"linear multiclass predictor: class-2 error {100 * st['linear_class2_error']:.0f}%")
+        titleL.set_texts([(f"class 2: {100 * st['ova_class2_error']:.0f}% wrong", "black")])
+        titleR.set_texts([(f"class 2: {100 * st['linear_class2_error']:.0f}% wrong", "black")])
 
     ex = Explorer(fig, controls, update, layout_rows=[["dx", "dy"], ["radius", "mass"]],
                   title="Example 17.1: where one-vs-all loses the middle class",
@@ -219,15 +231,16 @@ def make_ava_ties(k: int = 5, seed: int = 0) -> Explorer:
     yi = y - 1
     xlim, ylim = (-6.5, 6.5), (-6.0, 6.0)
     G = grid_points(xlim, ylim, GRID)
-    fig, ax = figure(6.0, 5.2)
+    fig, ax = figure(6.8, 5.0)
     reg = _region_artist(ax, xlim, ylim)
-    tie = _region_artist(ax, xlim, ylim, ties=True)
     pts = _class_artists(ax, k)
     ax.scatter([np.nan], [np.nan], marker="s", s=50, color=(0.25, 0.25, 0.25, 0.45), label="tie")
     ax.set_xlim(xlim)
     ax.set_ylim(ylim)
-    ttl = label_axes(ax, "$x_1$", "$x_2$", "").title
-    ax.legend(loc="upper right", fontsize=7.5, framealpha=0.9)
+    label_axes(ax, "$x_1$", "$x_2$")
+    ttl = title_row(ax, "center", 12)
+    # legend beside the axes: the regions under it change with every update
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, frameon=False)
     base = X0[yi == 0].mean(axis=0)
     controls = {
         "learner": W.Dropdown(options=[("decision stumps", "stumps"), ("least squares", "lsq")],
@@ -239,24 +252,35 @@ def make_ava_ties(k: int = 5, seed: int = 0) -> Explorer:
         "cy": slider("class 1 centre x₂", float(round(base[1], 1)), -5.0, 5.0, 0.1, readout_format=".1f"),
     }
 
+    fits: dict = {}   # (learner, cx, cy) -> the fitted model and its decisions so far
+
+    def decided(learner_name: str, cx: float, cy: float, on: str, decision: str):
+        key = (learner_name, cx, cy)
+        if key not in fits:
+            X = X0.copy()
+            X[yi == 0] += np.array([cx, cy]) - base
+            learner = stump_learner if learner_name == "stumps" else least_squares_learner
+            fits[key] = {"X": X, "model": all_pairs(X, y, learner)}
+        f = fits[key]
+        if (on, decision) not in f:
+            f[on, decision] = f["model"].decide(G if on == "grid" else f["X"], decision=decision)
+        return f["X"], f[on, decision]
+
     def update(ex: Explorer) -> None:
         c = ex.controls
-        X = X0.copy()
-        X[yi == 0] += np.array([c["cx"].value, c["cy"].value]) - base
-        learner = stump_learner if c["learner"].value == "stumps" else least_squares_learner
-        model = all_pairs(X, y, learner, decision=c["decision"].value)
-        dG = model.decide(G)
-        other = model.decide(G, decision="tournament" if c["decision"].value == "vote" else "vote")
-        dX = model.decide(X)
-        reg.set_data(region_image(dG.index, GRID))
-        tie.set_data(tie_image(dG.ties, GRID))
+        args = (c["learner"].value, c["cx"].value, c["cy"].value)
+        which = c["decision"].value
+        _, dG = decided(*args, "grid", which)
+        _, other = decided(*args, "grid", "tournament" if which == "vote" else "vote")
+        X, dX = decided(*args, "X", which)
+        reg.set_data(region_rgba(dG.index, GRID, dG.ties))
         _set_points(pts, X, yi)
         st = ex.state
         st["tie_fraction"] = float(dG.ties.mean())
         st["train_ties"] = int(dX.ties.sum())
         st["disagree_fraction"] = float(np.mean(dG.index != other.index))
         st["accuracy"] = float(np.mean(dX.labels == y))
-        ttl.set_text(f"all pairs ({c['decision'].value}): {100 * st['tie_fraction']:.1f}% of the plane tied")
+        ttl.set_texts([(f"{which}: {100 * st['tie_fraction']:.1f}% of the plane tied", "black")])
         ex.set_readout(
             f"ties: <b>{100 * st['tie_fraction']:.1f}%</b> of the plane, {st['train_ties']} training "
             f"points (broken towards the smallest class index) &nbsp;|&nbsp; vote and tournament "
@@ -295,9 +319,19 @@ def make_kesler_view(X=None, y=None) -> Explorer:
     emb = kesler_embed(X, y)
     k = emb.n_classes
     total = kesler_perceptron(X, y, max_epochs=1000).n_updates
+    # every state of the slider is cheap: run them all once, so the bar chart gets one fixed
+    # y range (changing limits would redraw the whole panel on every step)
+    runs = [kesler_perceptron(X, y, max_epochs=1000, max_updates=u) for u in range(int(total) + 1)]
+    all_scores = np.concatenate([emb.Z @ r.w for r in runs] + [[0.0]])
+    lo, hi = float(all_scores.min()), float(all_scores.max())
+    ylim = (lo - 0.1 * max(hi - lo, 1.0), hi + 0.1 * max(hi - lo, 1.0))
     fig, (axA, axB) = figure(11.0, 3.0, ncols=2, gridspec_kw={"width_ratios": [1.6, 1]})
     heat = kesler_artists(emb, axA)
+    heat["title_row"] = title_row(axA, "center", 12)
     bars = constraint_artists(axB, k - 1)
+    # the mathtext part of the title is static (parsed once); the step count changes
+    axB.set_title("$\\langle W, x_{ij}\\rangle$ (red, hatched, ×: violated)", loc="left", fontsize=10)
+    steps = title_row(axB, "right", 10)
     controls = {
         "example": int_slider("example", 0, 0, X.shape[0] - 1),
         "updates": int_slider("perceptron updates", 0, 0, int(total)),
@@ -306,12 +340,13 @@ def make_kesler_view(X=None, y=None) -> Explorer:
     def update(ex: Explorer) -> None:
         i = ex.controls["example"].value
         u = ex.controls["updates"].value
-        res = kesler_perceptron(X, y, max_epochs=1000, max_updates=u)
+        res = runs[u]
         rows = np.flatnonzero(emb.example == i)
         Z = update_kesler_artists(heat, emb, i)
         scores = Z @ res.w
         update_constraint_artists(bars, scores, emb.competitor[rows], int(emb.label[rows[0]]),
-                                  title=f"⟨W, x_ij⟩ after {u} update(s) (red: violated)")
+                                  title=False, ylim=ylim)
+        steps.set_texts([(f"after {u} update(s)", "black")])
         st = ex.state
         st["Z"] = Z.copy()
         st["scores"] = scores

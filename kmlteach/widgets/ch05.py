@@ -1,20 +1,24 @@
-"""Widgets of chapter 05: the Viterbi trace over a word image, and independent letters
-vs the chain model as the pixel noise grows.
+"""Widgets of chapter 05: the Viterbi trace over a word image, independent letters vs the
+chain model as the pixel noise grows, and the bigram weights as SGD runs longer.
 
 Each builder returns an :class:`~kmlteach.widgets._base.Explorer`; ``explorer.state``
-holds what the last redraw computed, ``explorer.controls`` the controls.
+holds what the last redraw computed, ``explorer.controls`` the controls. The figures keep
+their artists (fixed word length, fixed colour scales) and only change their data, so a
+step repaints what moved; what costs seconds (training) is done once per setting.
 """
 
 from __future__ import annotations
 
+import math
 import threading
 
 import numpy as np
 
 from ..datasets import ocr_words
 from ..plots import OKABE_ITO, figure
-from ..plots.ch05 import (LETTERS, plot_transitions, plot_viterbi_table, plot_word, set_word_labels,
-                          viterbi_overlay)
+from ..plots._pixels import region_layer, title_row
+from ..plots.ch05 import (LETTERS, plot_transitions, update_viterbi_panel, update_word_panel,
+                          viterbi_panel, word_panel)
 from ..structured import letter_error, predict, structured_sgd, unary_scores, viterbi
 from ._base import Explorer, int_slider, slider
 
@@ -32,9 +36,9 @@ def _word(labels) -> str:
     return "".join(LETTERS[k] for k in labels)
 
 
-def _redraw_word(ax, x, shape, labels, truth):
-    ax.clear()
-    plot_word(x, shape, labels=labels, truth=truth, ax=ax, aligned=True)
+def _snap(v: float, lo: float, step: float) -> float:
+    """``v`` on the slider's grid (the browser's slider snaps it; Python callers may not)."""
+    return round(lo + round((float(v) - lo) / step) * step, 10)
 
 
 def make_viterbi_trace(model=None, data=None, n_words: int = 10, noise: float = 0.4, seed: int = 0):
@@ -43,7 +47,9 @@ def make_viterbi_trace(model=None, data=None, n_words: int = 10, noise: float = 
     ``model``: a :class:`~kmlteach.structured.ChainModel` (default: structured SGD on
     200 words at this noise, a second or so); ``data``: the words to decode (default:
     ``ocr_words(n_words, noise, seed + 1)``). Controls: ``word`` (which word) and
-    ``tau`` (1..r fill the columns, r + 1 backtracks the path).
+    ``tau`` (1..r fill the columns, r + 1 backtracks the path). Every word is decoded once
+    when the widget is built; the arrows are the back-pointers I[s, τ] of the five best
+    cells of column τ, each pointing back to that cell's best predecessor in column τ − 1.
     """
     if model is None:
         train = ocr_words(200, noise=noise, seed=seed)
@@ -51,11 +57,20 @@ def make_viterbi_trace(model=None, data=None, n_words: int = 10, noise: float = 
     if data is None:
         data = ocr_words(n_words, noise=noise, seed=seed + 1)
     shape = data.letter_shape
-    fig, (ax_img, ax_tab) = figure(6.4, 8.2, nrows=2, height_ratios=[1.7, 5])  # word image close to its true aspect
+    results = [viterbi(unary_scores(x, model.W_unary), model.W_pair) for x in data.X]
+    r_max = max(len(x) for x in data.X)
+    vmin = min(float((res.M - res.M.max(axis=0, keepdims=True)).min()) for res in results)
+    fig, (ax_img, ax_tab) = figure(6.4, 8.4, nrows=2, height_ratios=[1.6, 5])
+    word = word_panel(ax_img, r_max, shape)
+    table = viterbi_panel(ax_tab, model.W_pair.shape[0], r_max, vmin)
+    ax_tab.set_title("arrows: back-pointers I[s, τ] of the 5 best cells of column τ,\n"
+                     "each pointing back to the cell's best predecessor; ring: best cell",
+                     fontsize=9)
+    ax_tab.legend(handles=[table["path"]], loc="upper right", bbox_to_anchor=(1.0, -0.07),
+                  fontsize=9, frameon=False)
+    heading = title_row(ax_img, "center", 10)
     controls = {"word": int_slider("word", 0, 0, len(data.X) - 1),
                 "tau": int_slider("step τ", 1, 1, len(data.X[0]) + 1)}
-
-    cur: dict = {}
 
     def update(ex):
         i = ex.controls["word"].value
@@ -69,35 +84,15 @@ def make_viterbi_trace(model=None, data=None, n_words: int = 10, noise: float = 
                 tau_ctl.value = r + 1
             ex._busy = False
         tau = tau_ctl.value
-        if cur.get("word") != i:
-            cur["word"] = i
-            cur["res"] = viterbi(unary_scores(x, model.W_unary), model.W_pair)
-        res = cur["res"]
+        res = results[i]
         done = tau == r + 1
         col = min(tau, r) - 1
         prefix_best = [LETTERS[int(np.argmax(res.M[:, c]))] for c in range(col + 1)]
         shown = res.labels if done else prefix_best + [""] * (r - col - 1)
-        if cur.get("drawn") != i:
-            # a new word: draw both panels from scratch (new image, ticks, limits)
-            cur["drawn"] = i
-            _redraw_word(ax_img, x, shape, shown, truth if done else None)
-            ax_tab.clear()
-            _, cur["im"] = plot_viterbi_table(res.M, res.backpointers, col,
-                                              labels=res.labels if done else None, ax=ax_tab)
-            cur["overlay"] = list(ax_tab.patches) + list(ax_tab.texts) + list(ax_tab.lines)
-            ax_tab.set_title("M[s, τ] − max over s (yellow = best); arrows: I[s, τ] of the 5 best cells",
-                             fontsize=9)
-        else:
-            # same word, new τ: update the artists that move with τ
-            rel = res.M - res.M.max(axis=0, keepdims=True)
-            cur["im"].set_data(np.where(np.arange(r)[None, :] <= col, rel, np.nan))
-            for a in cur["overlay"]:
-                a.remove()
-            cur["overlay"] = viterbi_overlay(ax_tab, res.M, res.backpointers, col,
-                                             res.labels if done else None)
-            set_word_labels(ax_img, shown, truth if done else None)
-        ax_img.set_title("decoded word (backtracked)" if done else
-                         "best last letter of each prefix so far", fontsize=10)
+        update_word_panel(word, x, shown, truth, key=i, mark=done)
+        update_viterbi_panel(table, res.M, res.backpointers, col, res.labels if done else None)
+        heading.set_texts([("decoded word (backtracked); wrong letters vermillion and underlined"
+                            if done else f"best last letter of each prefix up to τ = {col + 1}", "black")])
         best = int(np.argmax(res.M[:, col]))
         ex.state.update(word=data.words[i], truth=np.asarray(truth), labels=res.labels,
                         tau=tau, r=r, backtracked=done, column=res.M[:, col].copy(),
@@ -108,7 +103,7 @@ def make_viterbi_trace(model=None, data=None, n_words: int = 10, noise: float = 
             ex.set_readout(f"true word <b>{data.words[i]}</b>, decoded <b>{_word(res.labels)}</b> "
                            f"({errs} of {r} letters wrong); best total score {res.score:.2f}")
         else:
-            pred = "" if col == 0 else f", coming from <b>{LETTERS[res.backpointers[best, col]]}</b>"
+            pred = "" if col == 0 else f", whose back-pointer leads to <b>{LETTERS[res.backpointers[best, col]]}</b>"
             ex.set_readout(f"τ = {tau}: the best prefix of length {tau} ends in "
                            f"<b>{LETTERS[best]}</b>{pred} (M = {res.M[best, col]:.2f})")
 
@@ -124,59 +119,179 @@ def train_pair(noise: float, n_train: int = 200, T: int = 2000, seed: int = 0):
     return chain, alone
 
 
+def _fit_level(nz: float, seed: int, n_test: int):
+    """Both models at one noise level and their test letter errors (picklable: it runs in
+    the background process of :func:`make_noise_compare`)."""
+    chain, alone = train_pair(nz, seed=seed)
+    test = ocr_words(n_test, noise=nz, seed=seed + 1)
+    return chain, alone, test, letter_error(chain, test.X, test.y), letter_error(alone, test.X, test.y)
+
+
+class _Levels:
+    """Fits per noise level, made one at a time by a background *process* (the level asked
+    for first, then the others in ``levels`` order): a thread would hold the GIL through
+    each compiled training loop and stall the widget's redraws. Where no process can be
+    started it falls back to a thread."""
+
+    def __init__(self, fit, task_args, levels, on_ready):
+        self.fit, self.task_args, self.levels, self.on_ready = fit, task_args, list(levels), on_ready
+        self.done: dict = {}
+        self.wanted: list = []
+        self.running = None
+        self.pool = None
+        self.cond = threading.Condition()
+
+    def get(self, nz):
+        with self.cond:
+            return self.done.get(nz)
+
+    def compute_now(self, nz):
+        """Fit ``nz`` in this process (the widget's starting level)."""
+        got = self.get(nz)
+        if got is None:
+            got = self.fit(nz)
+            with self.cond:
+                got = self.done.setdefault(nz, got)
+                self.cond.notify_all()
+        return got
+
+    def request(self, nz) -> None:
+        with self.cond:
+            if nz not in self.done and nz not in self.wanted and nz != self.running:
+                self.wanted.insert(0, nz)
+            self._next()
+
+    def wait(self, nz, timeout: float = 120.0) -> bool:
+        self.request(nz)
+        with self.cond:
+            return self.cond.wait_for(lambda: nz in self.done, timeout)
+
+    def _next(self) -> None:                          # with self.cond held
+        if self.running is not None:
+            return
+        todo = [v for v in self.wanted + self.levels if v not in self.done]
+        if not todo:
+            if self.pool is not None:
+                self.pool.shutdown(wait=False)
+                self.pool = None
+            return
+        nz = self.running = todo[0]
+        try:
+            if self.pool is None:
+                import multiprocessing as mp
+                from concurrent.futures import ProcessPoolExecutor
+
+                self.pool = ProcessPoolExecutor(1, mp_context=mp.get_context("spawn"))
+            fut = self.pool.submit(_fit_level, nz, *self.task_args)
+            fut.add_done_callback(lambda f, nz=nz: self._finish(nz, f))
+        except Exception:  # noqa: BLE001 - no processes here (e.g. in a browser): a thread
+            threading.Thread(target=lambda: self._finish(nz, None), daemon=True).start()
+
+    def _finish(self, nz, fut) -> None:
+        try:
+            got = fut.result() if fut is not None else self.fit(nz)
+        except Exception:  # noqa: BLE001 - the process died: fit here instead
+            got = self.fit(nz)
+        with self.cond:
+            self.done.setdefault(nz, got)
+            if nz in self.wanted:
+                self.wanted.remove(nz)
+            self.running = None
+            self.cond.notify_all()
+            self._next()
+        self.on_ready(nz)
+
+
+def _on_main_thread(fn) -> bool:
+    """Run ``fn`` on the kernel's main thread (its event loop) when inside Jupyter."""
+    try:
+        from IPython import get_ipython
+
+        loop = getattr(getattr(get_ipython(), "kernel", None), "io_loop", None)
+    except ImportError:  # pragma: no cover
+        loop = None
+    if loop is None:
+        return False
+    loop.add_callback(fn)
+    return True
+
+
 def make_noise_compare(noise: float = 0.4, seed: int = 0, n_test: int = 100):
     """Independent letters vs the chain model: both trained at the slider's noise;
     one test word decoded by each, letter errors over ``n_test`` test words.
 
-    The fits for every noise level of the slider are computed once, in a background
-    thread started here; moving the slider to a level not reached yet trains it at once
-    and says so in the readout."""
-    fig, (ax1, ax2) = figure(6.0, 3.4, nrows=2)
-    controls = {"noise": slider("pixel noise", noise, 0.0, 0.8, 0.1, readout_format=".1f"),
-                "word": int_slider("word", 0, 0, 9)}
-    cache: dict = {}
-    lock = threading.Lock()
+    The starting level is trained when the widget is built; the other levels are trained
+    once each by a background process (the one asked for first). A level that is not ready
+    yet is announced on the figure and in the readout, and drawn as soon as it is (in
+    Jupyter; elsewhere call ``explorer.wait()``)."""
+    s_min, s_max, s_step = 0.0, 0.8, 0.1
+    levels = [round(v, 3) for v in np.arange(s_min, s_max + s_step / 2, s_step)]
+    start = _snap(noise, s_min, s_step)
+    order = sorted(levels, key=lambda v: (abs(v - start), v))
 
-    def fill(nz: float) -> None:
-        with lock:      # one fit at a time, whoever asks
-            if nz not in cache:
-                chain, alone = train_pair(nz, seed=seed)
-                test = ocr_words(n_test, noise=nz, seed=seed + 1)
-                cache[nz] = (chain, alone, test, letter_error(chain, test.X, test.y),
-                             letter_error(alone, test.X, test.y))
+    def fit(nz: float):
+        return _fit_level(nz, seed, n_test)
+
+    ex_ref: list = []
+
+    def ready(nz: float) -> None:
+        if ex_ref and ex_ref[0].state.get("pending") == nz:
+            _on_main_thread(lambda: ex_ref[0].state.get("pending") == nz and ex_ref[0].refresh())
+
+    cache = _Levels(fit, (seed, n_test), order, ready)
+    first = cache.compute_now(start)
+    n_words = min(10, n_test)
+    r_max = max(len(w) for w in first[2].words[:n_words])
+    fig, (ax1, ax2) = figure(6.0, 4.4, nrows=2)
+    panels = []
+    for ax, name in ((ax1, "independent letters"), (ax2, "chain model (with bigrams)")):
+        panels.append(word_panel(ax, r_max, first[2].letter_shape))
+        ax.set_title(name, loc="left", fontsize=10)
+    status = title_row(ax1, "right", 10)
+    controls = {"noise": slider("pixel noise", start, s_min, s_max, s_step, readout_format=".1f"),
+                "word": int_slider("word", 0, 0, n_words - 1)}
 
     def update(ex):
-        nz = round(float(ex.controls["noise"].value), 3)
-        if nz not in cache:
-            # the heavy part (two structured-SGD fits) runs once per noise level, mostly in
-            # the background thread below; when the slider gets there first, say so on
-            # screen while it runs (the readout reaches the browser before training starts)
-            ex.set_readout(f"<i>training both models at noise {nz:.1f} (once per noise level, "
-                           f"a second or two)…</i>")
-            fill(nz)
-        chain, alone, test, e_chain, e_alone = cache[nz]
+        nz = _snap(ex.controls["noise"].value, s_min, s_step)
+        got = cache.get(nz)
+        if got is None:
+            # training runs in the background; say so on the figure and in the readout and
+            # keep the last words on screen until the fits arrive
+            cache.request(nz)
+            ex.state.update(pending=nz)
+            status.set_texts([(f"training at noise {nz:.1f}…", OKABE_ITO["vermillion"])])
+            ex.set_readout(f"<i>training both models at noise {nz:.1f} in the background (once "
+                           f"per noise level, about a second); the words below are still those "
+                           f"at noise {ex.state.get('noise', start):.1f}…</i>")
+            return
+        chain, alone, test, e_chain, e_alone = got
         i = ex.controls["word"].value
         x, truth = test.X[i], test.y[i]
         p_chain, p_alone = predict(chain, [x])[0], predict(alone, [x])[0]
-        for ax, p, name in ((ax1, p_alone, "independent letters"), (ax2, p_chain, "chain model")):
-            _redraw_word(ax, x, test.letter_shape, p, truth)
-            ax.set_ylabel(name, rotation=0, ha="right", va="center", fontsize=10)
-        ex.state.update(noise=nz, error_chain=e_chain, error_letters=e_alone,
+        for art, p in zip(panels, (p_alone, p_chain)):
+            update_word_panel(art, x, p, truth, key=(nz, i))
+        status.set_texts([(f"noise {nz:.1f}, word {i}", "black")])
+        ex.state.update(noise=nz, pending=None, error_chain=e_chain, error_letters=e_alone,
                         pred_chain=_word(p_chain), pred_letters=_word(p_alone), word=test.words[i])
         ex.set_readout(f"noise {nz:.1f}: test letter error <b>{e_alone:.3f}</b> for independent "
                        f"letters, <b>{e_chain:.3f}</b> for the chain model "
                        f"(word \"{test.words[i]}\"; wrong letters in "
-                       f"<span style='color:{OKABE_ITO['vermillion']}'>vermillion</span>)")
+                       f"<span style='color:{OKABE_ITO['vermillion']}'>vermillion</span>, underlined)")
 
     ex = Explorer(fig, controls, update, title="Independent letters vs chain model",
                   css_class="kml-ch05-noise")
-    # precompute the other noise levels off the interactive path (deterministic: each
-    # level has its own seeds, whichever thread trains it)
-    s_ = controls["noise"]
-    levels = [round(float(v), 3) for v in np.arange(s_.min, s_.max + s_.step / 2, s_.step)]
-    threading.Thread(target=lambda: [fill(v) for v in levels], daemon=True,
-                     name="kml-noise-precompute").start()
-    return ex
+    ex_ref.append(ex)
+
+    def wait(timeout: float = 120.0) -> bool:
+        """Block until the level on the slider is trained, then redraw (scripts, tests)."""
+        nz = _snap(controls["noise"].value, s_min, s_step)
+        ok = cache.wait(nz, timeout)
+        ex.refresh()
+        return ok
+
+    ex.wait = wait
+    cache.request(start)            # start precomputing the other levels now
+    return _frozen(ex)
 
 
 def top_bigrams(W_pair, k: int = 10) -> list[str]:
@@ -186,8 +301,14 @@ def top_bigrams(W_pair, k: int = 10) -> list[str]:
 
 
 def make_transition_growth(train=None, test=None, noise: float = 0.3, seed: int = 0):
-    """The learned bigram weights W_pair as structured SGD runs longer (slider: T)."""
+    """The learned bigram weights W_pair as structured SGD runs longer (slider: T).
+
+    The nine settings of the slider (T = 100 … 10 000, log steps of 1/4) are trained when
+    the widget is built (under a second), so moving the slider only redraws; the heat map
+    shows W_pair / max |W_pair| on a fixed colour scale, the maximum is in the title."""
     from collections import Counter
+
+    from matplotlib import colormaps
 
     if train is None:
         train = ocr_words(400, noise=noise, seed=seed)
@@ -195,25 +316,40 @@ def make_transition_growth(train=None, test=None, noise: float = 0.3, seed: int 
         test = ocr_words(100, noise=noise, seed=seed + 1)
     counts = Counter(w[i:i + 2] for w in train.words for i in range(len(w) - 1))
     frequent = {b for b, _ in counts.most_common(60)}
+    lo, hi, step = 2, 4, 0.25
+    fits = {}
+    for e in np.arange(lo, hi + step / 2, step):
+        T = int(round(10 ** e))
+        model = structured_sgd(train.X, train.y, eta=0.5, T=T, seed=seed)
+        fits[T] = (model, letter_error(model, test.X, test.y))
     fig, ax = figure(6.2, 5.6)
     plot_transitions(np.zeros((26, 26)), ax=ax)
     img = ax.images[0]
-    controls = {"T": slider("SGD steps T", 1000, 2, 4, 0.25, log=True, readout_format=".0f")}
+    img.set_clim(-1.0, 1.0)
+    img.colorbar.set_label("weight / largest |weight|")
+    # the map itself as a pixel layer (the image stays, hidden, for the colour bar)
+    img.set_visible(False)
+    layer = region_layer(ax, (-0.5, 25.5, 25.5, -0.5))          # y0: the bottom row (z)
+    cmap = colormaps["RdBu_r"]
+    ax.tick_params(length=0)
+    for side in ax.spines.values():
+        side.set_visible(False)
+    ax.set_title("$W_{\\mathrm{pair}}$ (scaled)", loc="left", fontsize=11)
+    heading = title_row(ax, "right", 11)
+    controls = {"T": slider("SGD steps T", 1000, lo, hi, step, log=True, readout_format=".0f")}
 
     def update(ex):
-        T = int(round(ex.controls["T"].value))
-        model = structured_sgd(train.X, train.y, eta=0.5, T=T, seed=seed)
+        T = int(round(10 ** _snap(math.log10(max(ex.controls["T"].value, 1.0)), lo, step)))
+        model, err = fits[T]
         P = model.W_pair
         lim = float(np.max(np.abs(P))) or 1.0
-        img.set_data(P)
-        img.set_clim(-lim, lim)
+        layer.set_data(cmap((P / lim + 1.0) / 2.0, bytes=True)[::-1])
         top = top_bigrams(P, 10)
-        err = letter_error(model, test.X, test.y)
         overlap = len(set(top) & frequent)
-        ax.set_title(f"W_pair after T = {T} steps", fontsize=11)
+        heading.set_texts([(f"after T = {T} steps; largest |weight| {lim:.2f}", "black")])
         ex.state.update(T=T, W_pair=P, top=top, overlap=overlap, error=err)
         ex.set_readout(f"T = {T}: strongest bigrams <b>{' '.join(top)}</b> "
                        f"({overlap} of 10 among the 60 most frequent); test letter error {err:.3f}")
 
-    return Explorer(fig, controls, update, title="How the transition weights emerge",
-                    css_class="kml-ch05-transitions")
+    return _frozen(Explorer(fig, controls, update, title="How the transition weights emerge",
+                            css_class="kml-ch05-transitions"))

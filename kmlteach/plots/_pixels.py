@@ -1,0 +1,224 @@
+"""Fast pixel artists for the widgets: what changes on every frame of a widget is painted
+straight into the Agg canvas rather than through ``imshow`` (which resamples in floating
+point) or one ``Text`` per label (which lays the string out on every draw).
+
+* :func:`region_layer` — an opaque RGBA grid (class regions, heat maps, word images)
+  upsampled nearest-neighbour in NumPy and copied into the canvas;
+* :func:`letter_row` — a row of short strings (letters, numbers) at data positions, each
+  rendered once by FreeType, cached as a coverage bitmap, and blended per frame.
+
+Both draw the same pixels in a blitted frame and in a full redraw (the widget tests compare
+them); on a non-Agg renderer (SVG, PDF) they fall back to ``draw_image`` and ``Text``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["region_layer", "letter_row", "title_row"]
+
+
+def region_layer(ax, extent, zorder: float = 0.0):
+    """A region layer for widgets: an artist painting an (n, n) uint8 RGBA grid (from
+    :func:`region_rgba`, row 0 at the bottom) over ``extent`` = (x0, x1, y0, y1), upsampled
+    nearest-neighbour in NumPy straight onto the renderer; ``imshow`` resamples in floating
+    point and costs about four times as much per frame. Update it with ``set_data``."""
+    art = _region_class()(extent, zorder)
+    ax.add_artist(art)
+    art.set_clip_box(ax.bbox)
+    return art
+
+
+_REGION_CLASS: list = []
+
+
+def _agg_buffer(renderer):
+    """The RGBA pixels of an Agg renderer as a writable (H, W, 4) array (None elsewhere)."""
+    try:
+        from matplotlib.backends.backend_agg import RendererAgg
+    except ImportError:  # pragma: no cover
+        return None
+    if not isinstance(renderer, RendererAgg):
+        return None
+    return np.asarray(renderer.buffer_rgba())
+
+
+def _region_class():
+    if _REGION_CLASS:
+        return _REGION_CLASS[0]
+    from matplotlib.artist import Artist
+    from matplotlib.transforms import Bbox
+
+    class RegionLayer(Artist):
+        def __init__(self, extent, zorder):
+            super().__init__()
+            self.extent = tuple(float(v) for v in extent)
+            self.rgba = np.zeros((1, 1, 4), dtype=np.uint8)
+            self._index: tuple = ()
+            self.set_zorder(zorder)
+
+        def set_data(self, rgba) -> None:
+            self.rgba = np.ascontiguousarray(rgba, dtype=np.uint8)
+            self.stale = True
+
+        def _box(self):
+            x0, x1, y0, y1 = self.extent
+            (a, b), (c, d) = self.axes.transData.transform([(x0, y0), (x1, y1)])
+            return int(round(a)), int(round(b)), int(round(c)), int(round(d))
+
+        def get_window_extent(self, renderer=None):
+            a, b, c, d = self._box()
+            return Bbox([[a, b], [c, d]])
+
+        def draw(self, renderer):
+            if not self.get_visible():
+                return
+            a, b, c, d = self._box()
+            w, h = c - a, d - b
+            n_r, n_c = self.rgba.shape[:2]
+            if not self._index or self._index[0] != (w, h, n_r, n_c):   # pixel -> grid cell
+                cols = np.minimum((np.arange(w) + 0.5) * n_c // w, n_c - 1).astype(np.intp)
+                rows = np.minimum((np.arange(h) + 0.5) * n_r // h, n_r - 1).astype(np.intp)
+                self._index = ((w, h, n_r, n_c), rows, cols)
+            _, rows, cols = self._index
+            buf = _agg_buffer(renderer)
+            clip = self.get_clip_box()
+            if buf is None or clip is None:
+                gc = renderer.new_gc()
+                self._set_gc_clip(gc)
+                renderer.draw_image(gc, a, b, self.rgba[rows][:, cols])
+                gc.restore()
+            else:
+                # opaque pixels: copy them into the canvas (what draw_image would blend)
+                H, Wd = buf.shape[:2]
+                cx0, cy0, cx1, cy1 = (int(round(v)) for v in clip.extents)
+                x0, x1 = max(a, cx0, 0), min(c, cx1, Wd)
+                y0, y1 = max(b, cy0, 0), min(d, cy1, H)
+                if x1 > x0 and y1 > y0:    # one gather of 32-bit pixels, bottom row last
+                    px = self.rgba.view(np.uint32)[..., 0]
+                    block = px[rows[y0 - b:y1 - b][::-1, None], cols[None, x0 - a:x1 - a]]
+                    buf.view(np.uint32)[H - y1:H - y0, x0:x1, 0] = block
+            self.stale = False
+
+    _REGION_CLASS.append(RegionLayer)
+    return RegionLayer
+
+
+def letter_row(ax, xs, y: float, fontsize: float = 12, weight: str = "normal", transform=None,
+               ha: str = "center"):
+    """Strings at (``xs[t]``, ``y``) (data coordinates, or ``transform``'s), aligned ``ha``
+    and vertically centred on the lower-case letters, set with
+    ``art.set_texts([(string, colour), ...])``; "" draws nothing. The bitmap of each string
+    is cached, so a string that comes back costs a copy, not a layout."""
+    art = _letters_class()(list(xs), float(y), float(fontsize), weight, ha)
+    ax.add_artist(art)
+    if transform is None:
+        art.set_clip_box(ax.bbox)
+    else:
+        art.set_transform(transform)
+        art.set_clip_on(False)
+    return art
+
+
+def title_row(ax, loc: str = "right", fontsize: float = 10, weight: str = "normal"):
+    """A one-string :func:`letter_row` where ``ax.set_title(..., loc=loc)`` would write (the
+    title itself is set to a blank of the same size, so the layout keeps room for it)."""
+    from matplotlib.transforms import ScaledTranslation
+
+    ax.set_title(" ", loc=loc, fontsize=fontsize, fontweight=weight)
+    x = {"left": 0.0, "center": 0.5, "right": 1.0}[loc]
+    lift = ScaledTranslation(0.0, (6.0 + 0.3 * fontsize) / 72.0, ax.figure.dpi_scale_trans)
+    return letter_row(ax, [x], 1.0, fontsize, weight, transform=ax.transAxes + lift, ha=loc)
+
+
+_LETTERS_CLASS: list = []
+_SPRITES: dict = {}
+
+
+def _sprite(s: str, size: float, weight: str, dpi: float):
+    """Coverage bitmap (h, w) in [0, 1] of ``s`` as Agg's text renderer draws it, and the
+    pixels of it below the baseline."""
+    key = (s, size, weight, dpi)
+    if key not in _SPRITES:
+        from matplotlib.backends.backend_agg import get_hinting_flag
+        from matplotlib.font_manager import FontProperties, findfont, get_font
+
+        prop = FontProperties(size=size, weight=weight)
+        font = get_font(findfont(prop))
+        font.clear()
+        font.set_size(size, dpi)
+        font.set_text(s, 0.0, flags=get_hinting_flag())
+        font.draw_glyphs_to_bitmap(antialiased=True)
+        _SPRITES[key] = (np.asarray(font.get_image(), dtype=np.float32) / 255.0,
+                         font.get_descent() / 64.0)
+    return _SPRITES[key]
+
+
+def _letters_class():
+    if _LETTERS_CLASS:
+        return _LETTERS_CLASS[0]
+    from matplotlib.artist import Artist
+    from matplotlib.colors import to_rgb
+    from matplotlib.text import Text
+    from matplotlib.transforms import Bbox
+
+    class LetterRow(Artist):
+        def __init__(self, xs, y, fontsize, weight, ha):
+            super().__init__()
+            self.xs, self.y, self.fontsize, self.weight, self.ha = xs, y, fontsize, weight, ha
+            self.texts = [("", "black")] * len(xs)
+            self.set_zorder(3)
+
+        def set_texts(self, texts) -> None:
+            texts = [(str(s), c) for s, c in texts] + [("", "black")] * (len(self.xs) - len(texts))
+            self.texts = texts[:len(self.xs)]
+            self.stale = True
+
+        def _placed(self, dpi):
+            tr = self.get_transform() if self.is_transform_set() else self.axes.transData
+            pts = tr.transform([(x, self.y) for x in self.xs])
+            base = 0.3 * self.fontsize * dpi / 72.0        # baseline below the row's centre
+            for (s, c), (px, py) in zip(self.texts, pts):
+                if s:
+                    cov, descent = _sprite(s, self.fontsize, self.weight, dpi)
+                    top = py - base - descent + cov.shape[0]   # display y of the bitmap's top
+                    left = {"center": px - cov.shape[1] / 2, "left": px, "right": px - cov.shape[1]}[self.ha]
+                    yield s, c, left, top, cov
+
+        def get_window_extent(self, renderer=None):
+            dpi = self.figure.dpi
+            boxes = [(left, top - b.shape[0], left + b.shape[1], top)
+                     for _, _, left, top, b in self._placed(dpi)]
+            if not boxes:
+                return Bbox([[0.0, 0.0], [0.0, 0.0]])
+            a = np.array(boxes)
+            return Bbox([[a[:, 0].min(), a[:, 1].min()], [a[:, 2].max(), a[:, 3].max()]]).padded(2.0)
+
+        def draw(self, renderer):
+            if not self.get_visible():
+                return
+            buf = _agg_buffer(renderer)
+            if buf is None:                  # other renderers: ordinary texts
+                for (s, c), x in zip(self.texts, self.xs):
+                    if s:
+                        tr = self.get_transform() if self.is_transform_set() else self.axes.transData
+                        t = Text(x, self.y, s, color=c, fontsize=self.fontsize, fontweight=self.weight,
+                                 ha=self.ha, va="center", transform=tr)
+                        t.set_figure(self.figure)
+                        t.draw(renderer)
+                self.stale = False
+                return
+            H, Wd = buf.shape[:2]
+            for s, c, left, top, cov in self._placed(renderer.dpi):
+                h, w = cov.shape
+                x0, y0 = int(round(left)), int(round(H - top))   # top-left, rows down
+                xa, ya, xb, yb = max(x0, 0), max(y0, 0), min(x0 + w, Wd), min(y0 + h, H)
+                if xb <= xa or yb <= ya:
+                    continue
+                a = cov[ya - y0:yb - y0, xa - x0:xb - x0, None]
+                region = buf[ya:yb, xa:xb, :3]
+                region[...] = np.round(region * (1.0 - a) + 255.0 * np.array(to_rgb(c)) * a)
+            self.stale = False
+
+    _LETTERS_CLASS.append(LetterRow)
+    return LetterRow
