@@ -16,7 +16,7 @@ from .. import losses as L
 from ..plots import OKABE_ITO, figure, label_axes
 from ..plots.ch01 import band_polygon, hyperplane_segment
 from ..svm import hard_svm, perceptron, sgd_soft_svm, soft_svm
-from ._base import Explorer, class_scatters, int_slider, slider
+from ._base import Explorer, class_scatters, glyph, int_slider, slider
 from ._drag import Drag
 
 __all__ = ["default_margin_points", "make_margin_explorer", "make_lambda_explorer",
@@ -78,22 +78,6 @@ def _fmt(v, nd=3):
     return f"{v:.{nd}f}"
 
 
-def _tag(ax, j: int, xy, size: float = 8.0):
-    """Point j's index, 8 pt, 9 pt right of and 6 pt above the point: the glyphs as the path of
-    a one-point scatter (the widget repaints all of them on every update; a collection paints
-    in a fraction of a Text's time and needs no layout)."""
-    from matplotlib.markers import MarkerStyle
-    from matplotlib.path import Path
-    from matplotlib.textpath import TextPath
-
-    # flattened to polygons: a collection measures its path on every draw, slowly for curves
-    glyphs = TextPath((9.0, 6.0), str(j), size=size).to_polygons()
-    path = Path.make_compound_path(*[Path(p) for p in glyphs])
-    r = float(np.max(np.abs(path.vertices)))     # MarkerStyle scales the path to ±0.5; s undoes it
-    return ax.scatter([xy[0]], [xy[1]], s=(2 * r) ** 2, marker=MarkerStyle(path),
-                      c=OKABE_ITO["black"], linewidths=0, zorder=6)
-
-
 # ---------------------------------------------------------------------------------------
 # margin explorer (hard SVM vs perceptron)
 # ---------------------------------------------------------------------------------------
@@ -130,7 +114,8 @@ def make_margin_explorer(X=None, y=None) -> Explorer:
                      zorder=5, label="selected point")
     ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), fontsize=9, frameon=False)
     # index labels, so that "point k" in the drop-down can be found on the figure
-    tags = [_tag(ax, j, X[j]) for j in range(m)]
+    tags = [glyph(ax, str(j), X[j], offset=(9.0, 6.0), c=OKABE_ITO["black"], zorder=6)
+            for j in range(m)]
 
     options = [(f"point {i}", i) for i in range(m)]
     controls = {
