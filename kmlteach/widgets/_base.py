@@ -189,6 +189,10 @@ def glyph(ax, text: str, xy, offset=(0.0, 0.0), size: float = 8.0, ha: str = "le
     from matplotlib.textpath import TextPath
     from matplotlib.transforms import ScaledTranslation
 
+    if not isinstance(text, str) or not text.strip():
+        raise ValueError(f"text must be a non-empty string, got {text!r}")
+    if ha not in ("left", "center"):
+        raise ValueError(f"ha must be 'left' or 'center', got {ha!r}")
     tp = TextPath((0.0, 0.0), text, size=size)
     lo, hi = tp.vertices.min(axis=0), tp.vertices.max(axis=0)
     mid = 0.5 * (lo + hi)

@@ -35,7 +35,8 @@ def make_ranking_explorer(y_true=None, scores=None, k: int = 3) -> Explorer:
     Controls: ``s0`` … ``s{r-1}`` (predicted score of item A, B, …), ``k`` (top-k of
     the NDCG discount), ``ideal`` (button: set the scores to the true relevances).
     State: ``scores``, ``permutation`` (π(y'), 1-based), ``order`` (items best first),
-    ``kendall``, ``ndcg``, ``zero_one``, ``k``.
+    ``kendall``, ``ndcg``, ``zero_one``, ``k``, ``item_rank`` (the rank under which each
+    item's name is drawn), ``zero_ranks`` (ranks whose bar has relevance 0, drawn as a dash).
     """
     y_true = DEFAULT_RELEVANCE.copy() if y_true is None else np.asarray(y_true, dtype=float)
     scores = (DEFAULT_SCORES.copy() if scores is None else np.asarray(scores, dtype=float))[:len(y_true)]
@@ -71,7 +72,7 @@ def make_ranking_explorer(y_true=None, scores=None, k: int = 3) -> Explorer:
     # a relevance-0 bar has no height: a grey dash on the axis shows it is there
     zero_mark = ax.scatter([], [], marker="_", s=520, linewidths=4, color=RELEVANCE_COLORS[0],
                            zorder=4, clip_on=False)
-    legend_with_grades(ax, int(ideal[0]), fontsize=7.5, loc="upper right", ncol=2)
+    legend_with_grades(ax, int(ideal[0]), fontsize=8, loc="upper right", ncol=2)
     label_axes(ax, "predicted rank (1 = top) and item", "true relevance")
 
     controls = {f"s{i}": slider(f"score {names[i]} (rel. {int(y_true[i])})", float(scores[i]),
@@ -94,6 +95,8 @@ def make_ranking_explorer(y_true=None, scores=None, k: int = 3) -> Explorer:
             letters[j].set_offsets([[at[j], 0.0]])
             grades[j].set_offsets([[at[j], y_true[j]]])
         zero_mark.set_offsets(np.c_[ranks, rel][rel == 0])
+        ex.state["item_rank"] = at.astype(int)              # where each item's name is drawn
+        ex.state["zero_ranks"] = ranks[rel == 0]            # the ranks with a zero-height bar
         shade.set_x(kk + 0.5)
         shade.set_width(max(r - kk, 0))
         st = ex.state
