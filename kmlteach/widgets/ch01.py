@@ -74,6 +74,24 @@ def _hide(*lines):
         ln.set_data([np.nan], [np.nan])
 
 
+_HARD_CACHE: dict = {}
+
+
+def _hard_cached(X, y):
+    """``hard_svm(X, y)``, or None when the sample is not separable, remembered per sample:
+    dragging a point back and forth revisits the same positions (the slider's 0.05 grid), and
+    an inseparable sample is the slow case of the solver (it tries the libsvm form first)."""
+    key = (X.tobytes(), y.tobytes())
+    if key not in _HARD_CACHE:
+        if len(_HARD_CACHE) >= 512:
+            _HARD_CACHE.clear()
+        try:
+            _HARD_CACHE[key] = hard_svm(X, y)
+        except ValueError:
+            _HARD_CACHE[key] = None
+    return _HARD_CACHE[key]
+
+
 def _fmt(v, nd=3):
     return f"{v:.{nd}f}"
 
@@ -149,10 +167,7 @@ def make_margin_explorer(X=None, y=None) -> Explorer:
         st = ex.state
         st["X"], st["y"] = X.copy(), y.copy()
         both = np.unique(y).size == 2
-        try:
-            res = hard_svm(X, y) if both else None
-        except ValueError:
-            res = None
+        res = _hard_cached(X, y) if both else None
         st["separable"] = res is not None
         if res is not None:
             st.update(w=res.w.copy(), b=float(res.b), margin=float(res.margin),
