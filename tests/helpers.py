@@ -68,3 +68,40 @@ def soft_data(seed, m=120, d=4, noise=0.7):
     X = rng.normal(size=(m, d)) + 0.3
     y = np.where(X @ rng.normal(size=d) + noise * rng.normal(size=m) > 0, 1.0, -1.0)
     return X, y
+
+
+def sweep_values(c) -> list:
+    """The values widget_latency.py / bench_widgets.py move a control to: every other option of
+    a dropdown (up to 4), a checkbox both ways, a slider to 20/40/60/80 % of its range."""
+    if getattr(c, "options", None):
+        vals = [o[1] if isinstance(o, tuple) else o for o in c.options]
+        return [v for v in vals if v != c.value][:4]
+    if type(c).__name__ in ("Checkbox", "ToggleButton"):
+        return [not c.value, c.value]
+    if hasattr(c, "min") and hasattr(c, "max") and isinstance(c.value, (int, float)):
+        lo, hi = c.min, c.max
+        fr = (0.2, 0.4, 0.6, 0.8)
+        pts = ([10 ** (lo + f * (hi - lo)) for f in fr] if type(c).__name__ == "FloatLogSlider"
+               else [lo + f * (hi - lo) for f in fr])
+        if isinstance(c.value, int) and not isinstance(c.value, bool):
+            pts = [int(round(p)) for p in pts]
+        return [p for p in pts if p != c.value]
+    return []
+
+
+def move_controls(ex, values=sweep_values):
+    """Set every control of an explorer to each of ``values(control)`` in turn; yields
+    ``(name, value)`` after each update (a value the control refuses is skipped)."""
+    for name, c in ex.controls.items():
+        for v in values(c):
+            try:
+                c.value = v
+            except Exception:  # noqa: BLE001 - a value the control refuses is not an update
+                continue
+            yield name, v
+
+
+def full_redraws(ex) -> list:
+    """The (control, value) pairs of :func:`move_controls` whose update redrew the whole
+    figure instead of blitting (one such frame is a widget's p95 latency)."""
+    return [(name, v) for name, v in move_controls(ex) if ex.timings["full"]]

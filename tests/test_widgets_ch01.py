@@ -150,3 +150,35 @@ def test_angle_demo_counts_mistakes():
     assert ex.state["mistakes"] == 3
     ex.controls["angle"].value = 0.0  # w = (1, 0): the third point has margin 0, a mistake
     assert ex.state["mistakes"] == 1
+
+
+@pytest.mark.parametrize("make", [make_margin_explorer, make_sgd_explorer])
+def test_no_update_redraws_the_whole_figure(make):
+    """Regression (issue 14): moving a point to the edge of the plane made the margin band
+    overlap the spines, and every later frame of that kind cost a full redraw (p95 93 ms)."""
+    from helpers import full_redraws
+
+    assert full_redraws(make()) == []
+
+
+def test_point_labels_follow_the_points():
+    ex = make_margin_explorer()
+    ex.controls["point"].value = 3
+    ex.controls["x1"].value = 2.5
+    tags = [a for a in ex.fig.axes[0].collections if a.get_zorder() == 6]
+    assert len(tags) == len(ex.state["y"])
+    assert np.allclose(tags[3].get_offsets(), [ex.state["X"][3]])
+
+
+def test_glyph_checks_its_arguments():
+    from matplotlib.figure import Figure
+
+    from kmlteach.widgets._base import glyph
+
+    ax = Figure().add_subplot()
+    with pytest.raises(ValueError, match="text"):
+        glyph(ax, "", (0, 0))
+    with pytest.raises(ValueError, match="ha"):
+        glyph(ax, "A", (0, 0), ha="right")
+    g = glyph(ax, "A", (0.5, 0.5), offset=(0.0, 5.0), ha="center")
+    assert np.allclose(g.get_offsets(), [[0.5, 0.5]])

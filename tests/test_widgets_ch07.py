@@ -51,3 +51,13 @@ def test_violating_explorer_follows_the_oracle():
     ex.controls["measure"].value = "precision_at_k"
     ex.controls["k"].value = 9
     assert np.sum(ex.state["v"] > 0) >= 9
+
+
+def test_no_update_redraws_the_whole_figure():
+    """Regression (issue 14): a threshold near the ends made the moving artists overlap the
+    spines, and that frame was a full redraw (p95 184 ms)."""
+    from helpers import full_redraws
+
+    from kmlteach.widgets.ch07 import make_pr_explorer
+
+    assert full_redraws(make_pr_explorer()) == []

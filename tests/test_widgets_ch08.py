@@ -131,3 +131,15 @@ def test_quiz_answers_are_true():
     Z = 2 * np.sqrt(eps * (1 - eps))
     assert eps * np.exp(alpha) / Z == pytest.approx(0.5)
     assert (1 - 1 / 1000) ** 1000 == pytest.approx(np.exp(-1), abs=1e-3)
+
+
+@pytest.mark.parametrize("name", ["make_adaboost_stepper", "make_bagging_explorer",
+                                  "make_tree_explorer"])
+def test_no_update_redraws_the_whole_figure(name):
+    """Regression (issue 14): the legends sat inside the images and under the sweeping round /
+    depth line, so they were repainted on every frame or forced a full redraw."""
+    from helpers import full_redraws
+
+    from kmlteach.widgets import ch08
+
+    assert full_redraws(getattr(ch08, name)()) == []

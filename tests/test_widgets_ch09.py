@@ -147,3 +147,15 @@ def test_rademacher_explorer_stays_below_bound():
     assert st["estimate"] <= st["bound"] + 3 * st["stderr"]
     assert st["estimate"] >= st["bound"] / np.sqrt(2) - 3 * st["stderr"]   # Khintchine-Kahane
     assert ex.image.value != png0
+
+
+@pytest.mark.parametrize("name", ["make_loss_gallery", "make_norma_stream", "make_oneclass_explorer",
+                                  "make_rademacher_explorer", "make_nu_explorer"])
+def test_no_update_redraws_the_whole_figure(name):
+    """Regression (issue 14): the loss curves, the NORMA mistake curve and the one-class
+    density were only touched when their control changed, so that change redrew the figure."""
+    from helpers import full_redraws
+
+    from kmlteach.widgets import ch09
+
+    assert full_redraws(getattr(ch09, name)()) == []

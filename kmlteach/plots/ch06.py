@@ -55,6 +55,14 @@ def plot_ranked_list(y_pred, y_true, k=None, ax=None, title=None, names=None):
     r = len(rel)
     ranks = np.arange(1, r + 1)
     ax.bar(ranks, rel, color=[_relevance_color(g) for g in rel], edgecolor="black", lw=0.6)
+    # each bar's grade written above it (colour is not the only cue), and a relevance-0 bar,
+    # which has no height, shown as a grey dash on the axis
+    for x, g in zip(ranks, rel):
+        ax.annotate(f"{g:g}", (x, g), xytext=(0, 3), textcoords="offset points", ha="center",
+                    va="bottom", fontsize=8)
+    zero = rel == 0
+    ax.scatter(ranks[zero], rel[zero], marker="_", s=520, linewidths=4, color=RELEVANCE_COLORS[0],
+               zorder=4, clip_on=False)
     ax.step(ranks, ideal, where="mid", color=OKABE_ITO["black"], lw=1.2, ls="--",
             label="ideal order")
     top = max(1.0, float(np.max(ideal)))
@@ -66,7 +74,7 @@ def plot_ranked_list(y_pred, y_true, k=None, ax=None, title=None, names=None):
     ax.set_xticks(ranks, [f"{i}\n{names[j % len(names)]}" for i, j in zip(ranks, order)])
     ax.set_xlim(0.5, r + 0.5)
     ax.set_ylim(0, top * 1.6)
-    legend_with_grades(ax, int(np.max(ideal)), fontsize=7.5, loc="upper right", ncol=2)
+    legend_with_grades(ax, int(np.max(ideal)), fontsize=8, loc="upper right", ncol=2)
     label_axes(ax, "predicted rank (1 = top) and item", "true relevance", title)
     return ax
 

@@ -102,9 +102,9 @@ def plot_stump(stump, xlim, ylim, ax=None):
     ax = get_ax(ax)
     x0, y0, w, h = _stump_box(stump, xlim, ylim)
     patch = ax.add_patch(Rectangle((x0, y0), w, h, color=POS, alpha=0.13, lw=0, zorder=0,
-                                   label="h_t = +1"))
+                                   label=r"$h_t = +1$"))
     (line,) = ax.plot(*stump_segment(stump, xlim, ylim), color=OKABE_ITO["black"], lw=2.5, zorder=2,
-                      label="stump h_t")
+                      label=r"stump $h_t$")
     ax.set_xlim(xlim)
     ax.set_ylim(ylim)
     return line, patch
@@ -131,15 +131,15 @@ def plot_adaboost_bounds(training_error, Z, epsilons, m: int, ax=None, title=Non
     prod_z = np.cumprod(np.asarray(Z, dtype=float))
     _, exp_b = bound_curves(epsilons)
     floor = min(0.3 / m, 0.5 * float(np.min(prod_z)))
-    ax.plot(t, exp_b, "-", color=OKABE_ITO["orange"], lw=2, label="exp(−2 Σ γ²)")
-    ax.plot(t, prod_z, "-", color=OKABE_ITO["blue"], lw=2, label="Π Z_t")
+    ax.plot(t, exp_b, "-", color=OKABE_ITO["orange"], lw=2, label=r"$\exp(-2\,\Sigma_s\, \gamma_s^2)$")
+    ax.plot(t, prod_z, "-", color=OKABE_ITO["blue"], lw=2, label=r"$\Pi_s\, Z_s$")
     pos = err > 0
     ax.plot(t, np.where(pos, err, np.nan), "o-", color=OKABE_ITO["vermillion"], ms=4, lw=1.5,
             label="training error")
     if (~pos).any():                            # (an empty unclipped line breaks the layout)
         ax.plot(t[~pos], np.full((~pos).sum(), floor), "o", mfc="white",
                 color=OKABE_ITO["vermillion"], ms=5, clip_on=False, label="training error = 0")
-    ax.axhline(1.0 / m, color=OKABE_ITO["grey"], ls=":", lw=1.2, label="1/m (one mistake)")
+    ax.axhline(1.0 / m, color=OKABE_ITO["grey"], ls=":", lw=1.2, label=r"$1/m$ (one mistake)")
     ax.set_yscale("log")
     ax.set_ylim(floor, 1.05)
     ax.set_xlim(0.5, T + 0.5)

@@ -246,10 +246,10 @@ def set_oneclass(arts, path, j: int, o: int, k: int) -> dict:
     """Show σ number ``j``, outliers ``o`` (0/1) and ν number ``k``; returns the numbers.
     The density image and the injected points are touched only when σ or ``o`` change."""
     e = path[j, o]
-    if arts.get("shown") != (j, o):
-        arts["img"].set_data(e["dens"])
-        arts["inj"].set_offsets(path["outliers"] if o else np.empty((0, 2)))
-        arts["shown"] = (j, o)
+    # touched on every call (not only when σ or o change), so that a widget repaints them
+    # over a fixed background instead of redrawing the whole figure when σ moves
+    arts["img"].set_data(e["dens"])
+    arts["inj"].set_offsets(path["outliers"] if o else np.empty((0, 2)))
     arts["l0"].set_data(*e["lines"][k])
     S = e["X"]
     arts["sv"].set_offsets(S[e["alpha"][k] > 0])

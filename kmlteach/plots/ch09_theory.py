@@ -70,10 +70,10 @@ def set_loss(arts, name: str, z0: float) -> dict:
     """Highlight loss ``name`` and mark its value and subgradient at z₀."""
     for key, line in arts["loss"].items():
         on = key == name
-        line.set_linewidth(3.0 if on else 1.2)
-        line.set_alpha(1.0 if on else 0.35)
-        arts["grad"][key].set_linewidth(3.0 if on else 1.2)
-        arts["grad"][key].set_alpha(1.0 if on else 0.35)
+        for ln in (line, arts["grad"][key]):
+            ln.set_linewidth(3.0 if on else 1.2)
+            ln.set_alpha(1.0 if on else 0.35)
+            ln.stale = True  # repainted on every update: a new pick never redraws the background
     f, g = arts["table"][name]
     val, sub = float(f(z0)), float(g(z0))
     arts["pt"].set_data([z0], [val])

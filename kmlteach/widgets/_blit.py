@@ -116,6 +116,15 @@ def _signature(ax) -> tuple:
             getattr(ax, "roll", None), ax.get_visible())
 
 
+def _edge_spines(dynamic) -> set:
+    """The spines painted over the dynamic artists below them (zorder < 2.5): dynamic from
+    the first draw, since such an artist (a band, an image, a curve) that later reaches its
+    axes' edge would overlap them and cost a full redraw (one slow frame per widget)."""
+    owners = {u.axes for u in dynamic if getattr(u, "axes", None) is not None
+              and not isinstance(u, Axes) and u.get_zorder() < 2.5}
+    return {s for ax in owners for s in ax.spines.values() if s.get_visible()}
+
+
 def _axes_children(ax) -> list:
     """An Axes's children in the order ``Axes.draw`` paints them (patch first)."""
     kids = [a for a in ax.get_children() if a is not ax.patch]
@@ -288,15 +297,27 @@ class Blitter:
             self.drawn = True
             units = self.units()
             self.dynamic = {u for u in units if u.stale} if self.primed else set()
-            self._draw_background(units)
-            if fig.get_layout_engine() is not None:
-                fig.set_layout_engine("none")
-            self.sigs = {ax: _signature(ax) for ax in axes}
+            self.dynamic |= _edge_spines(self.dynamic)
             renderer = self.canvas.get_renderer()
+            engine = fig.get_layout_engine()
+            if engine is not None:
+                engine.execute(fig)             # what the draw would do first, done once here
+                fig.set_layout_engine("none")
+            for ax in axes:                     # what Axes.draw does first (fixed aspect)
+                if ax.get_axes_locator() is None:
+                    ax.apply_aspect()
+            # the static units overlapping a dynamic one below them are found before drawing,
+            # so the background is usually drawn once (construction: one full draw, not two)
+            self.regions = {u: self._region(u, renderer) for u in units
+                            if u not in self.dynamic and u.get_visible()}
+            self.dynamic |= self._closure(units, renderer)
+            self._draw_background(units)
+            self.dyn_regions.clear()            # measured again on the drawn figure
             extra = self._closure(units, renderer)
-            if extra:
+            if extra:                           # something moved in the draw (a legend placed)
                 self.dynamic |= extra
                 self._draw_background(units)
+            self.sigs = {ax: _signature(ax) for ax in axes}
             for u in units:
                 if u in self.dynamic and u.get_visible():
                     u.draw(renderer)

@@ -16,7 +16,7 @@ from .. import losses as L
 from ..plots import OKABE_ITO, figure, label_axes
 from ..plots.ch01 import band_polygon, hyperplane_segment
 from ..svm import hard_svm, perceptron, sgd_soft_svm, soft_svm
-from ._base import Explorer, class_scatters, int_slider, slider
+from ._base import Explorer, class_scatters, glyph, int_slider, slider
 from ._drag import Drag
 
 __all__ = ["default_margin_points", "make_margin_explorer", "make_lambda_explorer",
@@ -74,6 +74,24 @@ def _hide(*lines):
         ln.set_data([np.nan], [np.nan])
 
 
+_HARD_CACHE: dict = {}
+
+
+def _hard_cached(X, y):
+    """``hard_svm(X, y)``, or None when the sample is not separable, remembered per sample:
+    dragging a point back and forth revisits the same positions (the slider's 0.05 grid), and
+    an inseparable sample is the slow case of the solver (it tries the libsvm form first)."""
+    key = (X.tobytes(), y.tobytes())
+    if key not in _HARD_CACHE:
+        if len(_HARD_CACHE) >= 512:
+            _HARD_CACHE.clear()
+        try:
+            _HARD_CACHE[key] = hard_svm(X, y)
+        except ValueError:
+            _HARD_CACHE[key] = None
+    return _HARD_CACHE[key]
+
+
 def _fmt(v, nd=3):
     return f"{v:.{nd}f}"
 
@@ -114,8 +132,8 @@ def make_margin_explorer(X=None, y=None) -> Explorer:
                      zorder=5, label="selected point")
     ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), fontsize=9, frameon=False)
     # index labels, so that "point k" in the drop-down can be found on the figure
-    tags = [ax.annotate(str(j), X[j], xytext=(9, 6), textcoords="offset points", fontsize=8,
-                        color=OKABE_ITO["black"], zorder=6) for j in range(m)]
+    tags = [glyph(ax, str(j), X[j], offset=(9.0, 6.0), c=OKABE_ITO["black"], zorder=6)
+            for j in range(m)]
 
     options = [(f"point {i}", i) for i in range(m)]
     controls = {
@@ -144,16 +162,12 @@ def make_margin_explorer(X=None, y=None) -> Explorer:
         for lab, art in scat.items():
             _set_offsets(art, X[y == lab])
         sel.set_offsets(X[i:i + 1])
-        tags[i].xy = tuple(X[i])
-        for t in tags:  # attribute assignment: tell the renderer; all of them, so that
-            t.stale = True  # selecting another point never needs a new background
+        for j, t in enumerate(tags):  # all of them, so that moving another point
+            t.set_offsets(X[j:j + 1])  # never needs a new background
         st = ex.state
         st["X"], st["y"] = X.copy(), y.copy()
         both = np.unique(y).size == 2
-        try:
-            res = hard_svm(X, y) if both else None
-        except ValueError:
-            res = None
+        res = _hard_cached(X, y) if both else None
         st["separable"] = res is not None
         if res is not None:
             st.update(w=res.w.copy(), b=float(res.b), margin=float(res.margin),

@@ -12,7 +12,7 @@ import numpy as np
 from .. import ranking as R
 from ..plots import OKABE_ITO, figure, label_axes
 from ..plots.ch06 import ITEM_NAMES, RELEVANCE_COLORS, legend_with_grades, ranked_list_data
-from ._base import Explorer, int_slider, slider
+from ._base import Explorer, glyph, int_slider, slider
 from ._drag import Drag
 
 __all__ = ["DEFAULT_RELEVANCE", "DEFAULT_SCORES", "make_ranking_explorer"]
@@ -35,7 +35,8 @@ def make_ranking_explorer(y_true=None, scores=None, k: int = 3) -> Explorer:
     Controls: ``s0`` … ``s{r-1}`` (predicted score of item A, B, …), ``k`` (top-k of
     the NDCG discount), ``ideal`` (button: set the scores to the true relevances).
     State: ``scores``, ``permutation`` (π(y'), 1-based), ``order`` (items best first),
-    ``kendall``, ``ndcg``, ``zero_one``, ``k``.
+    ``kendall``, ``ndcg``, ``zero_one``, ``k``, ``item_rank`` (the rank under which each
+    item's name is drawn), ``zero_ranks`` (ranks whose bar has relevance 0, drawn as a dash).
     """
     y_true = DEFAULT_RELEVANCE.copy() if y_true is None else np.asarray(y_true, dtype=float)
     scores = (DEFAULT_SCORES.copy() if scores is None else np.asarray(scores, dtype=float))[:len(y_true)]
@@ -59,7 +60,19 @@ def make_ranking_explorer(y_true=None, scores=None, k: int = 3) -> Explorer:
     ax.add_patch(shade)
     ax.set_xlim(0.5, r + 0.5)
     ax.set_ylim(0, top * 1.6)
-    legend_with_grades(ax, int(ideal[0]), fontsize=7.5, loc="upper right", ncol=2)
+    # rank numbers as fixed tick labels (a blank second line keeps room for the item names);
+    # the item names and each bar's relevance are glyph scatters that move with the items,
+    # so a reorder repaints a few markers, not the whole x axis
+    ax.set_xticks(ranks, [f"{i}\n " for i in ranks])
+    under = ax.get_xaxis_transform()
+    letters = [glyph(ax, names[j], (j + 1, 0.0), offset=(0.0, -27.0), size=10, ha="center",
+                     transform=under, clip_on=False, zorder=4) for j in range(r)]
+    grades = [glyph(ax, f"{int(y_true[j])}", (j + 1, y_true[j]), offset=(0.0, 4.5), size=8,
+                    ha="center", zorder=4) for j in range(r)]
+    # a relevance-0 bar has no height: a grey dash on the axis shows it is there
+    zero_mark = ax.scatter([], [], marker="_", s=520, linewidths=4, color=RELEVANCE_COLORS[0],
+                           zorder=4, clip_on=False)
+    legend_with_grades(ax, int(ideal[0]), fontsize=8, loc="upper right", ncol=2)
     label_axes(ax, "predicted rank (1 = top) and item", "true relevance")
 
     controls = {f"s{i}": slider(f"score {names[i]} (rel. {int(y_true[i])})", float(scores[i]),
@@ -76,7 +89,14 @@ def make_ranking_explorer(y_true=None, scores=None, k: int = 3) -> Explorer:
             bar.set_height(g)
             bar.set_color(RELEVANCE_COLORS[int(min(g, len(RELEVANCE_COLORS) - 1))])
             bar.set_edgecolor("black")
-        ax.set_xticks(ranks, [f"{i}\n{names[j]}" for i, j in zip(ranks, order)])
+        at = np.empty(r)
+        at[order] = ranks                                   # the rank of every item
+        for j in range(r):
+            letters[j].set_offsets([[at[j], 0.0]])
+            grades[j].set_offsets([[at[j], y_true[j]]])
+        zero_mark.set_offsets(np.c_[ranks, rel][rel == 0])
+        ex.state["item_rank"] = at.astype(int)              # where each item's name is drawn
+        ex.state["zero_ranks"] = ranks[rel == 0]            # the ranks with a zero-height bar
         shade.set_x(kk + 0.5)
         shade.set_width(max(r - kk, 0))
         st = ex.state

@@ -41,6 +41,14 @@ def _frozen(ex: Explorer) -> Explorer:
     return ex
 
 
+def _legend_below(ax, fontsize: float = 7.5, ncol: int = 2, **kw):
+    """The axes' legend under its x label: outside the images, points and sweeping lines that
+    move on every update, so it stays in the blitted background (inside, it was repainted
+    on every frame, two thirds of the frame's cost)."""
+    return ax.legend(fontsize=fontsize, loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=ncol,
+                     frameon=False, **kw)
+
+
 def _step_buttons(slider: W.IntSlider):
     back = W.Button(description="◀ back", layout=W.Layout(width="80px"))
     fwd = W.Button(description="next ▶", layout=W.Layout(width="80px"))
@@ -71,18 +79,19 @@ def make_adaboost_stepper(X=None, y=None, T: int = 20, n_grid: int = 120, scale:
     prod_z = np.cumprod(res.Z)
     _, exp_b = bound_curves(res.epsilons)
 
-    fig, (ax_d, ax_h, ax_b) = figure(12.0, 3.9, ncols=3, width_ratios=[1, 1, 1.15])
+    fig, (ax_d, ax_h, ax_b) = figure(12.0, 4.5, ncols=3, width_ratios=[1, 1, 1.15])
     line, patch = plot_stump(res.stumps[0], xlim, ylim, ax=ax_d)
     pts = plot_weighted_points(X, y, res.D[0], ax=ax_d, scale=scale)
-    ax_d.legend(fontsize=7.5, loc="upper right", markerscale=0.5)
-    label_axes(ax_d, "$x_1$", "$x_2$", "round t: weights D_t and stump h_t")
+    _legend_below(ax_d, markerscale=0.5)
+    label_axes(ax_d, "$x_1$", "$x_2$", r"round $t$: weights $D_t$ and stump $h_t$")
     im = plot_signed_regions(F[0], xlim, ylim, ax=ax_h, n=n_grid)
     plot_weighted_points(X, y, None, ax=ax_h, scale=0.35 * scale)
     (wrong,) = ax_h.plot([], [], "x", color=OKABE_ITO["black"], ms=9, mew=2, label="misclassified")
-    ax_h.legend(fontsize=7.5, loc="upper right")
-    label_axes(ax_h, "$x_1$", "", "ensemble sign(Σ α_s h_s), s ≤ t")
+    _legend_below(ax_h)
+    label_axes(ax_h, "$x_1$", "", r"ensemble sign$(\Sigma_{s \leq t}\, \alpha_s h_s)$")
     plot_adaboost_bounds(res.training_error, res.Z, res.epsilons, len(y), ax=ax_b,
                          title="training error and its bounds")
+    _legend_below(ax_b)
     tline = ax_b.axvline(1, color=OKABE_ITO["black"], lw=1, alpha=0.5)
     masks = {lab: y == lab for lab in (-1.0, 1.0)}
     preds = np.sign(np.cumsum(np.asarray(res.alphas)[:, None]
@@ -153,7 +162,7 @@ def make_bagging_explorer(X=None, y=None, X_test=None, y_test=None, n_estimators
               for name, fn in learners.items()}
     names = list(curves)
 
-    fig, axes = figure(12.0, 3.8, ncols=3, width_ratios=[1, 1, 1.2])
+    fig, axes = figure(12.0, 4.3, ncols=3, width_ratios=[1, 1, 1.2])
     ims = {}
     for ax, name in zip(axes[:2], names):
         ims[name] = plot_signed_regions(curves[name].grid_votes[0], xlim, ylim, ax=ax, n=n_grid)
@@ -171,7 +180,7 @@ def make_bagging_explorer(X=None, y=None, X_test=None, y_test=None, n_estimators
     nline = ax_c.axvline(1, color=OKABE_ITO["black"], lw=1, alpha=0.5)
     top = max(max(c.test_error.max(), c.oob_error.max()) for c in curves.values())
     ax_c.set_ylim(0, 1.5 * top)
-    ax_c.legend(fontsize=7, loc="upper right", ncol=2)
+    _legend_below(ax_c, fontsize=7)
     label_axes(ax_c, "number of bootstrap members n", "error", "OOB (dashed) and test (solid) error")
 
     controls = {"n": int_slider("members n", 1, 1, n_estimators, width="420px")}
@@ -226,7 +235,7 @@ def make_tree_explorer(X=None, y=None, X_test=None, y_test=None, max_depth: int 
                               float(np.mean(tree.predict(X) != y)),
                               float(np.mean(tree.predict(Xt) != yt)), int(tree.n_leaves))
 
-    fig, (ax, ax_e) = figure(10.5, 4.0, ncols=2, width_ratios=[1.25, 1])
+    fig, (ax, ax_e) = figure(10.5, 4.5, ncols=2, width_ratios=[1.25, 1])
     im = ax.imshow(table[criterion, 0][0], origin="lower", aspect="auto", interpolation="nearest",
                    extent=(xlim[0], xlim[1], ylim[0], ylim[1]), zorder=0)
     plot_weighted_points(X, y, None, ax=ax, scale=14.0 * len(y))
@@ -236,7 +245,7 @@ def make_tree_explorer(X=None, y=None, X_test=None, y_test=None, max_depth: int 
                                color=OKABE_ITO["black"], label="true concept", zorder=4))
     ax.set_xlim(xlim)
     ax.set_ylim(ylim)
-    ax.legend(fontsize=7.5, loc="upper right")
+    _legend_below(ax, ncol=3)
     label_axes(ax, xlabel, ylabel, "tree regions (training points)")
     depths = np.arange(max_depth + 1)
     lines = {}
@@ -246,7 +255,7 @@ def make_tree_explorer(X=None, y=None, X_test=None, y_test=None, max_depth: int 
     dline = ax_e.axvline(0, color=OKABE_ITO["black"], lw=1, alpha=0.5)
     ax_e.set_xlim(-0.3, max_depth + 0.3)
     ax_e.set_ylim(0, 1.3 * max(max(v[1], v[2]) for v in table.values()) + 0.01)
-    ax_e.legend(fontsize=8, loc="upper right")
+    _legend_below(ax_e, fontsize=8)
     label_axes(ax_e, "maximum depth", "error", "error against depth")
 
     controls = {"depth": int_slider("max depth", 0, 0, max_depth, width="320px"),

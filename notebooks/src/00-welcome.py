@@ -44,11 +44,10 @@ info = kmlteach.check_env()
 # readout. (Widgets are built in `kmlteach.widgets`; the notebooks only call them.)
 
 # %%
-import matplotlib.pyplot as plt
 import numpy as np
 
 from kmlteach.datasets import separable
-from kmlteach.plots import scatter_classes
+from kmlteach.plots import figure, scatter_classes, show
 from kmlteach.plots.ch01 import plot_hyperplane
 
 SEED = 0
@@ -57,7 +56,7 @@ X = X * 2.5
 theta = np.deg2rad(30)
 w = np.array([np.cos(theta), np.sin(theta)])
 
-fig, ax = plt.subplots(figsize=(4.8, 4.2), layout="constrained")
+fig, ax = figure(4.8, 4.2)
 scatter_classes(X, y, ax=ax)
 plot_hyperplane(w, 0.0, ax, xlim=(-3.5, 3.5), ylim=(-3.5, 3.5), margin=False)
 ax.set_aspect("equal")
@@ -66,9 +65,11 @@ ax.set_ylabel("$x_2$")
 ax.legend(loc="upper left", fontsize=8)
 ax.annotate("", xy=1.5 * w, xytext=(0, 0), arrowprops=dict(arrowstyle="->", lw=2, color="#009E73"))
 ax.text(*(1.6 * w), "w", color="#009E73", fontsize=12)
-ax.set_title("the hyperplane ⟨w, x⟩ = 0 for w at 30°")
-plt.show()
+ax.set_title(r"the hyperplane $\langle w, x\rangle = 0$ for $w$ at 30°")
 mistakes = int(np.sum(y * (X @ w) <= 0))
+show(fig, alt=f"{len(y)} points of two classes in the plane, circles (y = -1) and triangles "
+              f"(y = +1), the line through the origin perpendicular to a green arrow w at 30 "
+              f"degrees; {mistakes} of the points lie on the wrong side of the line.")
 print(f"points on the wrong side: {mistakes} of {len(y)}")
 
 # %%
@@ -162,8 +163,7 @@ from IPython.display import HTML, display
 from kmlteach.course.coursemap import alt_text, course_map, course_rows, format_minutes
 
 ax = course_map()
-plt.show()
-print("Figure description (alt text):", alt_text())
+show(ax.figure, alt=alt_text())
 
 # %%
 print(f"{'ch':<3} {'time':>10}  {'points':>6}  graded exercises (points)")

@@ -21,11 +21,11 @@
 # 5. check Novikoff's $(R/\gamma)^2$ mistake bound for the perceptron.
 
 # %%
-import matplotlib.pyplot as plt
 import numpy as np
 
 from kmlteach import losses, svm
 from kmlteach.datasets import separable
+from kmlteach.plots import figure, show
 from kmlteach.plots.ch01 import plot_losses, plot_novikoff, plot_sgd_gap, plot_svm
 from kmlteach.exercises import ask, quiz, quiz_html
 from kmlteach.widgets.ch01 import default_margin_points, soft_margin_points
@@ -76,10 +76,13 @@ print(f"margin 1/||w|| = {res.margin:.4f};  support vectors: {res.support.tolist
 fm = y0 * (X0 @ res.w + res.b)
 print(f"smallest functional margin = {fm.min():.6f}  (the constraints are tight on the support vectors)")
 
-fig, ax = plt.subplots(figsize=(5.2, 4.6), layout="constrained")
+fig, ax = figure(5.2, 4.6)
 plot_svm(X0, y0, res.w, res.b, res.support, ax=ax, title="max-margin hyperplane",
          xlim=(-3, 3), ylim=(-3, 3))
-plt.show()
+show(fig, alt=f"The {len(y0)} hand-placed points, circles for y = -1 on the left and triangles for "
+              f"y = +1 on the right, the max-margin line between them with its grey margin band "
+              f"of width {2 * res.margin:.2f}, and the {len(res.support)} support vectors on the "
+              "band's edges circled.")
 
 # %% [markdown]
 # **Margin explorer.** Pick a point and move it. The black line is the max-margin hyperplane,
@@ -187,9 +190,12 @@ updates, bounds = np.array(updates), np.array(bounds)
 print(f"all samples within the bound: {bool(np.all(updates <= bounds))}")
 print(f"largest ratio updates / bound: {np.max(updates / bounds):.3f}")
 
-fig, ax = plt.subplots(figsize=(5, 3.8), layout="constrained")
+fig, ax = figure(5, 3.8)
 plot_novikoff(updates, bounds, ax=ax)
-plt.show()
+show(fig, alt=f"One dot per random separable sample: the number of perceptron updates against "
+              f"Novikoff's bound (R/gamma)^2, on log axes, with the dashed diagonal where they would "
+              f"be equal; {'every dot lies on or below' if np.all(updates <= bounds) else 'some dots lie above'}"
+              f" the diagonal, the largest ratio updates / bound is {np.max(updates / bounds):.2f}.")
 
 # %% [markdown]
 # The bound holds everywhere and is often loose by an order of magnitude: it is a worst case
@@ -256,7 +262,7 @@ print("    m    error d=20   error d=200   Theorem 15.4 bound (δ = 0.05)")
 for i, m in enumerate(ms):
     print(f"{m:5d}    {errors[20][i]:9.3f}   {errors[200][i]:10.3f}   {bound_s[i]:8.3f}")
 
-fig, ax = plt.subplots(figsize=(6.2, 3.9), layout="constrained")
+fig, ax = figure(6.2, 3.9)
 ax.plot(ms, errors[20], "o-", color="#0072B2", label="measured error, d = 20")
 ax.plot(ms, errors[200], "s--", color="#D55E00", label="measured error, d = 200")
 ax.plot(ms, np.minimum(bound_s, 1.0), "k-", lw=2, label="Theorem 15.4 bound (capped at 1)")
@@ -264,9 +270,13 @@ ax.set_xscale("log")
 ax.set_xlabel("training set size m")
 ax.set_ylabel("0–1 test error")
 ax.set_ylim(-0.02, 1.02)
-ax.set_title("hard-SVM with margin γ = 0.1, ρ = 1: the dimension does not matter")
+ax.set_title(r"hard-SVM with margin $\gamma = 0.1$, $\rho = 1$: the dimension does not matter")
 ax.legend(fontsize=9, loc="center right")
-plt.show()
+show(fig, alt=f"Test error against the training set size m on a log axis from {ms[0]} to {ms[-1]}: "
+              f"the measured errors in dimension 20 and 200 start at {errors[20][0]:.2f} and "
+              f"{errors[200][0]:.2f} and fall together to {errors[20][-1]:.2f} and "
+              f"{errors[200][-1]:.2f}; the Theorem 15.4 bound, capped at 1, ends at "
+              f"{min(bound_s[-1], 1.0):.2f}, far above both.")
 
 # %% [markdown]
 # Ten times the dimension, the same margin: the two error curves are close, as the
@@ -295,13 +305,17 @@ ask("01.c_width", "?")
 
 # %%
 Xs, ys = soft_margin_points()
-fig, axes = plt.subplots(1, 3, figsize=(12, 4.2), layout="constrained")
+fig, axes = figure(12, 4.2, ncols=3)
+widths = []
 for ax, lam in zip(axes, (0.003, 0.1, 3.0)):
     r = svm.soft_svm(Xs, ys, lam, homogeneous=False)
     viol = int(np.sum(ys * (Xs @ r.w + r.b) < 1))
+    widths.append(f"{2 / np.linalg.norm(r.w):.2f} with {viol} violations")
     plot_svm(Xs, ys, r.w, r.b, ax=ax, xlim=(-3, 3), ylim=(-3, 3), legend=(ax is axes[0]),
-             title=f"λ = {lam}: width {2 / np.linalg.norm(r.w):.2f}, {viol} violations")
-plt.show()
+             title=f"$\\lambda$ = {lam}: width {2 / np.linalg.norm(r.w):.2f}, {viol} violations")
+show(fig, alt="Three panels, the same two overlapping clouds and the soft-SVM line with its margin "
+              "band for lambda = 0.003, 0.1 and 3: the band widens from left to right (margin width "
+              + ", then ".join(widths) + ").")
 
 # %% [markdown]
 # **λ explorer.** Slide λ over four decades. Squares mark margin violations
@@ -332,9 +346,12 @@ make_lambda_explorer()
 # other convex surrogates.
 
 # %%
-fig, ax = plt.subplots(figsize=(6.4, 3.8), layout="constrained")
+fig, ax = figure(6.4, 3.8)
 plot_losses(ax=ax)
-plt.show()
+show(fig, alt="The 0-1, hinge, ramp, logistic and exponential losses against the margin z from "
+              "-2.5 to 2.5: the 0-1 loss steps from 1 to 0 at z = 0, the hinge falls linearly to 0 "
+              "at z = 1, the ramp is the hinge capped at 1, and the logistic and exponential "
+              "losses decrease smoothly.")
 z = np.array([-1.0, 0.0, 0.5, 1.0, 2.0])
 for name in ("zero_one", "hinge", "ramp"):
     print(f"{name:>8}: " + "  ".join(f"{v:.2f}" for v in losses.LOSSES[name][0](z)))
@@ -390,9 +407,11 @@ bound = c * (1 + np.log(Ts)) / (lam * Ts)
 for T, g, bd in zip(Ts, gaps, bound):
     print(f"T = {T:>7d}:  gap = {g:.2e}   bound = {bd:.2e}")
 
-fig, ax = plt.subplots(figsize=(6, 3.8), layout="constrained")
-plot_sgd_gap(Ts, gaps, bound, ax=ax, title=f"λ = {lam}, m = {len(yg)}, c = 2R² = {c:.1f}")
-plt.show()
+fig, ax = figure(6, 3.8)
+plot_sgd_gap(Ts, gaps, bound, ax=ax, title=f"$\\lambda$ = {lam}, m = {len(yg)}, c = 2R² = {c:.1f}")
+show(fig, alt=f"Log-log plot against the number of SGD steps T from {Ts[0]} to {Ts[-1]}: the "
+              f"measured objective gap falls from {gaps[0]:.1e} to {gaps[-1]:.1e} and "
+              f"{'stays below' if np.all(gaps < bound) else 'is not always below'} the bound c(1 + log T)/(lambda T), which falls from {bound[0]:.1e} to {bound[-1]:.1e}.")
 
 # %% [markdown]
 # **SGD explorer.** The exact minimiser (black) against SGD's averaged output (orange) after

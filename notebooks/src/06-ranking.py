@@ -26,12 +26,12 @@
 # %%
 import itertools
 
-import matplotlib.pyplot as plt
 import numpy as np
 from IPython.display import HTML, display
 
 from kmlteach import ranking as R
 from kmlteach.datasets import ranking_queries
+from kmlteach.plots import figure, show
 from kmlteach.plots.ch06 import plot_assignment, plot_learning_curves, plot_ranked_list
 from kmlteach.exercises import ask, quiz, quiz_html
 
@@ -134,11 +134,15 @@ ask("06.c_kendall_floor", "?")
 # the discount. Items beyond the top $k = 3$ (shaded) do not count in the truncated NDCG.
 
 # %%
-fig, ax = plt.subplots(figsize=(6.4, 3.6), layout="constrained")
+fig, ax = figure(6.4, 3.6)
 plot_ranked_list(y_pred, y_true, k=3, ax=ax,
                  title=f"Kendall {R.kendall_tau_loss(y_pred, y_true):.3f}, "
                        f"NDCG@3 loss {R.ndcg_loss(y_pred, y_true, k=3):.3f}")
-plt.show()
+shown = y_true[np.argsort(-R.permutation(y_pred), kind="stable")]
+show(fig, alt=f"Bars for ranks 1 to {len(y_true)} of the first guess, each as high as the true "
+              f"relevance of the item put there and labelled with it: {', '.join(f'{g:g}' for g in shown)}"
+              f" (a relevance-0 item is a grey dash on the axis); dashed steps show the ideal order, "
+              f"a dotted curve the discount, and the ranks after 3 are shaded.")
 
 # %% [markdown]
 # **Reorder the items.** Each slider is the predicted score of one document (its true
@@ -206,13 +210,16 @@ brute = min(itertools.permutations(range(5)), key=lambda p: A[np.arange(5), list
 print("Hungarian:   v =", vec(v), f" cost {R.assignment_cost(A, v):.0f}")
 print("brute force: v =", vec(np.array(brute)), f" cost {A[np.arange(5), list(brute)].sum():.0f}")
 
-fig, ax = plt.subplots(figsize=(4.4, 3.8), layout="constrained")
+fig, ax = figure(4.4, 3.8)
 plot_assignment(A, v, ax=ax, title=f"optimal assignment, cost {R.assignment_cost(A, v):.0f}")
 for i in range(5):
     for j in range(5):
         ax.text(j, i, f"{A[i, j]:.0f}", ha="center", va="center", fontsize=9,
                 color="white" if A[i, j] < 5 else "black")
-plt.show()
+show(fig, alt="Heat map of the 5 by 5 cost matrix, each cost written in its cell; one framed cell "
+              "per row and per column marks the optimal assignment: "
+              + ", ".join(f"task {i + 1} to worker {j + 1}" for i, j in enumerate(v))
+              + f", total cost {R.assignment_cost(A, v):.0f}.")
 
 # %% [markdown]
 # The NDCG surrogate's maximiser is exactly such an assignment; `R.ndcg_most_violating` builds
@@ -288,14 +295,20 @@ for name, res in runs.items():
 print(f"hidden direction:              held-out NDCG loss {hidden_ndcg:.4f}, Kendall loss {hidden_kendall:.4f}")
 print(f"share of tied pairs in the test grades (a floor for the Kendall loss): {floor:.4f}")
 
-fig, axes = plt.subplots(1, 2, figsize=(10, 3.6), layout="constrained")
+fig, axes = figure(10, 3.6, ncols=2)
 plot_learning_curves(steps[keep], curves_ndcg, ax=axes[0], ylabel="held-out NDCG loss")
 axes[0].axhline(hidden_ndcg, color="grey", ls=":", label="hidden direction")
 plot_learning_curves(steps[keep], curves_kendall, ax=axes[1], ylabel="held-out Kendall loss")
 axes[1].axhline(floor, color="grey", ls=":", label="tied-pair floor")
 for ax in axes:
     ax.legend(fontsize=8)
-plt.show()
+end = {name: (c[-1], curves_kendall[name][-1]) for name, c in curves_ndcg.items()}
+show(fig, alt="Held-out NDCG loss (left) and Kendall loss (right) against the SGD steps T on a log "
+              "axis, for the models trained on the Kendall hinge (solid, circles) and on the NDCG "
+              "hinge (dashed, triangles); after the last step: "
+              + "; ".join(f"{n}: NDCG {a:.3f}, Kendall {b:.3f}" for n, (a, b) in end.items())
+              + f". Dotted grey lines: the hidden direction's NDCG loss {hidden_ndcg:.3f} and the "
+              f"tied-pair floor {floor:.3f} of the Kendall loss.")
 
 # %% [markdown]
 # Both surrogates bring the held-out NDCG loss down within a few hundred steps, close to the

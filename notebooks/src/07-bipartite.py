@@ -25,7 +25,6 @@
 # %%
 import itertools
 
-import matplotlib.pyplot as plt
 import numpy as np
 from IPython.display import HTML, display
 
@@ -33,6 +32,7 @@ from kmlteach import metrics as M
 from kmlteach import ranking as R
 from kmlteach import svm
 from kmlteach.datasets import fraud, split_queries
+from kmlteach.plots import figure, show
 from kmlteach.plots.ch07 import (example_scores, plot_fraud, plot_labelling, plot_pr_curve,
                                  plot_roc_curve, plot_scores)
 from kmlteach.exercises import ask, quiz, quiz_html
@@ -133,12 +133,16 @@ for k in (5, 10, 20):
 print(f"average precision = {M.average_precision(y_score, y_true):.4f}")
 print(f"AUC               = {M.auc(y_score, y_true):.4f}")
 print(f"AUC of exp(scores) = {M.auc(np.exp(y_score), y_true):.4f} (a monotone map changes nothing)")
-fig, axes = plt.subplots(1, 3, figsize=(11, 3.5), layout="constrained",
-                         gridspec_kw={"width_ratios": [1.5, 1, 1]})
+fig, axes = figure(11, 3.5, ncols=3, width_ratios=[1.5, 1, 1])
 plot_scores(y_score, y_true, theta=0.0, ax=axes[0], title="scores and threshold θ = 0")
 plot_pr_curve(y_score, y_true, theta=0.0, ax=axes[1], title="PR curve")
 plot_roc_curve(y_score, y_true, theta=0.0, ax=axes[2], title="ROC curve")
-plt.show()
+show(fig, alt=f"Left: the {len(y_true)} scores on a horizontal axis, negatives (circles) in the "
+              f"lower row and positives (triangles) in the upper one, with the threshold at 0 and the "
+              f"predicted-positive side shaded. Middle: the PR curve, precision against recall, a "
+              f"staircase from precision 1 down to the positive rate, with a dot at theta = 0. "
+              f"Right: the ROC curve, recall against the false-positive rate, above the diagonal of "
+              f"random scores, area {M.auc(y_score, y_true):.2f}, with the same dot.")
 
 # %% [markdown]
 # **The precision/recall trade-off.** Move θ: the shaded side of the black line is predicted
@@ -210,14 +214,19 @@ for name, w in models.items():
           f"{M.recall(s, yte):6.3f} {M.precision(s, yte):6.3f} {M.f1(s, yte):6.3f} "
           f"{M.precision_at_k(s, yte, 10):6.3f} {M.average_precision(s, yte):6.3f} {M.auc(s, yte):6.3f}")
 
-fig, axes = plt.subplots(1, 2, figsize=(11, 4.8), layout="constrained")
+fig, axes = figure(11, 4.8, ncols=2)
 plot_fraud(Xte[:, :2], yte, lines=models, ax=axes[0],
            title="test transactions and the lines ⟨w, (x, 1)⟩ = 0")
 colors, styles = ["#D55E00", "#000000", "#009E73"], ["-", "--", "-."]
 for (name, w), c, ls in zip(models.items(), colors, styles):
     plot_pr_curve(Xte @ w, yte, ax=axes[1], label=name, color=c, ls=ls, baseline=False)
 axes[1].set_title("PR curves on the test half")
-plt.show()
+ap = {name: M.average_precision(Xte @ w, yte) for name, w in models.items()}
+show(fig, alt="Left: the test transactions in the first two features, a large cloud of benign "
+              "points and a few fraud triangles at the upper right, with each model's line "
+              "<w, (x, 1)> = 0 where it crosses the plot. Right: the PR curve of each model on the "
+              "test half, with average precision " + ", ".join(f"{a:.2f} for {n}" for n, a in ap.items())
+              + ".")
 
 w_f1, w_p10 = models["bipartite SGD, F1"], models["bipartite SGD, precision@10"]
 cos = w_f1[:2] @ w_p10[:2] / (np.linalg.norm(w_f1[:2]) * np.linalg.norm(w_p10[:2]))
@@ -295,9 +304,13 @@ for measure, k in (("f1", None), ("balanced", None), ("precision_at_k", 4), ("re
 
 # %%
 v_small = R.bipartite_most_violating(0.05 * mu, y_small, "f1")
-fig, ax = plt.subplots(figsize=(7.5, 2.8), layout="constrained")
+fig, ax = figure(7.5, 2.8)
 plot_labelling(mu, y_small, v_small, ax=ax, title="most violating labelling for F1 (scores × 0.05)")
-plt.show()
+show(fig, alt=f"Two rows of {len(y_small)} items sorted by score, best first: the true labels y on "
+              f"top and the most violating labelling v below, triangles for +1 and circles for -1; "
+              f"the {int(np.sum(v_small != y_small))} items where v differs from y are circled; v "
+              f"calls {int(np.sum((v_small > 0) & (y_small > 0)))} of the {int(np.sum(y_small > 0))} "
+              f"positives positive.")
 
 # %% [markdown]
 # **Explore the most violating labelling.** Choose the measure, the scale of $w$ and, for the

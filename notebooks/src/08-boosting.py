@@ -168,7 +168,7 @@ for t, ax in enumerate(axes[:3]):
                f"round {t + 1}: ε = {toy.epsilons[t]:.2f}, α = {toy.alphas[t]:.2f}")
 plot_signed_regions(toy.decision_function, xlim, ylim, ax=axes[3], n=200)
 plot_weighted_points(X_toy, y_toy, None, ax=axes[3], scale=500)
-label_axes(axes[3], "$x_1$", "", "H = sign(Σ α_t h_t)")
+label_axes(axes[3], "$x_1$", "", r"$H = $ sign$(\Sigma_t\, \alpha_t h_t)$")
 show(fig, alt="Four panels. Rounds 1 to 3 of AdaBoost on the ten-point toy example: in each, the "
               "points are drawn with area proportional to their weight and the chosen stump is a "
               "thick line; the three points it misclassifies grow in the next panel. The last "
