@@ -55,6 +55,28 @@ def test_viterbi_trace_matches_recursion():
 
 
 
+@pytest.mark.parametrize("q", [1, 2, 3, 4, 5, 7, 8, 9, 26])
+@pytest.mark.parametrize("integer", [True, False])
+def test_viterbi_table_is_the_recursion_bit_for_bit(q, integer):
+    """The kernel takes the predecessors four at a time over labels padded to a multiple
+    of 4: for every q (padding 0-3), with exact ties or without, the table, the
+    backpointers (smallest s' on ties, numpy's argmax rule) and the path must be the
+    recursion's own, to the bit."""
+    r = 40
+    U, P, init = _instance(q, r, q, integer)
+    res = S.viterbi(U, P, init)
+    M = np.empty((q, r))
+    M[:, 0] = init + U[0]
+    for tau in range(1, r):
+        cand = M[:, tau - 1][:, None] + P
+        np.testing.assert_array_equal(res.backpointers[:, tau], cand.argmax(axis=0))
+        M[:, tau] = cand.max(axis=0) + U[tau]
+    np.testing.assert_array_equal(res.M, M)
+    assert res.score == M[:, -1].max()
+    assert res.labels[-1] == int(np.argmax(M[:, -1]))
+
+
+
 def test_viterbi_all_ties_picks_zeros():
     res = S.viterbi(np.zeros((4, 3)), np.zeros((3, 3)))
     assert res.labels.tolist() == [0, 0, 0, 0] and res.score == 0.0

@@ -114,3 +114,57 @@ def test_soft_svm_matches_svc_at_lam_to_C():
     ours = svm.soft_svm(X, y, lam, homogeneous=False)
     ref = SVC(kernel="linear", C=lam_to_C(lam, 60), tol=1e-10).fit(X, y)
     np.testing.assert_allclose(ours.w, ref.coef_.ravel(), atol=1e-5)
+
+
+def _numpy_gap(X, y, C, alpha):
+    w = X.T @ (alpha * y)
+    primal = 0.5 * w @ w + C * np.maximum(0.0, 1.0 - y * (X @ w)).sum()
+    return (primal - (alpha.sum() - 0.5 * w @ w)) / primal, w
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_dcd_gap_skips_only_rows_whose_hinge_provably_vanishes(seed):
+    """The certificate reads a row only when its stored gradient minus the drift bound
+    is not > 0; with stale bookkeeping (a w that moved, a path length that covers the
+    move) it must still equal the gap computed from scratch."""
+    from kmlteach.svm.dcd import _dcd_gap
+
+    rng = np.random.default_rng(seed)
+    X, y = soft_data(seed, m=300, d=6)
+    C = 0.05
+    alpha = np.where(rng.random(300) < 0.3, rng.uniform(0, C, 300), 0.0)
+    alpha[rng.random(300) < 0.1] = C
+    ref, w_true = _numpy_gap(X, y, C, alpha)
+    # the bookkeeping of an earlier w, plus a path length L that bounds ||w_old - w_true||
+    w_old = w_true + rng.normal(scale=0.05, size=6)
+    G_old = y * (X @ w_old) - 1.0
+    L_old = np.zeros(300)
+    L = float(np.linalg.norm(w_old - w_true)) * (1.0 + 1e-9)
+    nrm = np.linalg.norm(X, axis=1)
+    w = w_old.copy()             # the incremental w that the gap check replaces
+    gap, jump = _dcd_gap(X, y, C, alpha, w, np.empty(6), nrm, G_old, L_old, L)
+    assert gap == pytest.approx(ref, rel=1e-9, abs=1e-13)
+    np.testing.assert_allclose(w, w_true, atol=1e-12)
+    assert jump == pytest.approx(np.linalg.norm(w_old - w_true), rel=1e-9)
+    # rows re-read now store the gradient of the fresh w
+    reread = L_old != 0.0
+    assert reread.any() and not reread.all()
+    np.testing.assert_allclose(G_old[reread], (y * (X @ w_true) - 1.0)[reread], atol=1e-12)
+
+
+def test_soft_svm_on_class_sorted_rows_and_a_larger_sample():
+    """Re-check passes visit rows in memory order; a sample sorted by class (the worst
+    order for a sequential pass) must still reach the certified optimum, the same one as
+    in shuffled order."""
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(6000, 12))
+    y = np.where(X @ rng.normal(size=12) + 0.5 * rng.normal(size=6000) > 0, 1.0, -1.0)
+    order = np.argsort(y, kind="stable")
+    lam = 1e-3
+    a = svm.soft_svm(X[order], y[order], lam)
+    b = svm.soft_svm(X, y, lam)
+    for r, (Xs, ys) in ((a, (X[order], y[order])), (b, (X, y))):
+        assert r.relative_gap <= 1e-8
+        assert _certified_gap(Xs, ys, lam, r, True) <= 1e-8
+    assert a.objective == pytest.approx(b.objective, rel=2e-8)
+    np.testing.assert_allclose(a.w, b.w, rtol=1e-3, atol=1e-4)

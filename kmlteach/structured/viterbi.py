@@ -22,27 +22,59 @@ def _viterbi_fill(unary, pairwise, initial, Mt, It, labels):
     """UML §17.3 dynamic programme on the transposed layout: fills Mt[τ, s] = M[s, τ],
     It[τ, s] = I[s, τ] and labels (r,). Returns the max.
 
-    The max over s' runs as the outer loop, so that the inner loop over s is an
-    element-wise compare-and-select that the compiler vectorises; visiting s' in
-    increasing order with a strict ``>`` keeps the smallest index on ties."""
+    For each τ the max over s' runs four predecessors s' at a time (outer loop) over all
+    labels s (inner loop, which the compiler vectorises): the running max and argmax
+    are read once, updated four times in registers by branch-free compare-and-select,
+    and written once to the other of two buffers (writing back to the same buffer makes
+    LLVM emit masked stores, which are slow). Visiting s' in increasing order with a
+    strict ``>`` keeps the smallest index on ties. ``pairwise`` is padded to a multiple
+    of 4 labels with -inf, which never wins. Same additions and comparisons as the
+    recursion, so the same bits."""
     r, q = unary.shape
+    qp = (q + 3) // 4 * 4
+    Pp = np.full((qp, qp), -np.inf)
+    Pp[:q, :q] = pairwise
+    B = np.empty((2, qp))
+    A = np.empty((2, qp), dtype=np.int64)
+    prev = np.full(qp, -np.inf)
     for s in range(q):
         Mt[0, s] = initial[s] + unary[0, s]
         It[0, s] = -1
     for tau in range(1, r):
-        m0 = Mt[tau - 1, 0]
         for s in range(q):
-            Mt[tau, s] = m0 + pairwise[0, s]
-            It[tau, s] = 0
-        for sp in range(1, q):
-            m = Mt[tau - 1, sp]
-            for s in range(q):
-                v = m + pairwise[sp, s]
-                if v > Mt[tau, s]:
-                    Mt[tau, s] = v
-                    It[tau, s] = sp
+            prev[s] = Mt[tau - 1, s]
+        src = 1
+        for g in range(0, qp, 4):
+            m0 = prev[g]
+            m1 = prev[g + 1]
+            m2 = prev[g + 2]
+            m3 = prev[g + 3]
+            dst = 1 - src
+            for s in range(qp):
+                if g == 0:
+                    b = m0 + Pp[0, s]
+                    a = 0
+                else:
+                    b = B[src, s]
+                    a = A[src, s]
+                    v = m0 + Pp[g, s]
+                    a = g if v > b else a
+                    b = v if v > b else b
+                v = m1 + Pp[g + 1, s]
+                a = g + 1 if v > b else a
+                b = v if v > b else b
+                v = m2 + Pp[g + 2, s]
+                a = g + 2 if v > b else a
+                b = v if v > b else b
+                v = m3 + Pp[g + 3, s]
+                a = g + 3 if v > b else a
+                b = v if v > b else b
+                B[dst, s] = b
+                A[dst, s] = a
+            src = dst
         for s in range(q):
-            Mt[tau, s] += unary[tau, s]
+            Mt[tau, s] = B[src, s] + unary[tau, s]
+            It[tau, s] = A[src, s]
     last = 0
     for s in range(1, q):
         if Mt[r - 1, s] > Mt[r - 1, last]:
