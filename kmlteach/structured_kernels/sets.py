@@ -54,6 +54,8 @@ def set_features(sets: Sequence, alphabet: Sequence | None = None):
         except TypeError:
             alphabet = sorted(set().union(*S), key=repr)
     else:
+        if not hasattr(alphabet, "__iter__"):
+            raise TypeError(f"alphabet must be a sequence or set of elements, got {_describe(alphabet)}")
         alphabet = list(_as_set(alphabet, "alphabet")) if isinstance(alphabet, (set, frozenset)) \
             else list(alphabet)
         missing = set().union(*S) - set(alphabet)

@@ -68,7 +68,7 @@ class LossEval(NamedTuple):
 
 def _fy(f, y, binary=True):
     fa = as_vector(f, "f")
-    ya = as_vector(y, "y", length=fa.shape[0])
+    ya = as_vector(y, "y", length=fa.shape[0], of="one per entry of f")
     if binary and not np.all(np.abs(ya) == 1.0):
         raise ValueError("y must contain only the labels -1 and +1")
     return fa, ya
@@ -141,7 +141,7 @@ def huber(f, y, delta=1.0):
 
 def _scores(F, y):
     Fa = as_matrix(F, "F", min_cols=2)
-    ya = as_vector(y, "y", length=Fa.shape[0])
+    ya = as_vector(y, "y", length=Fa.shape[0], of="one per row of F")
     if not np.all((ya == np.round(ya)) & (ya >= 0) & (ya < Fa.shape[1])):
         raise ValueError(f"y must hold integer labels 0..{Fa.shape[1] - 1} (columns of F)")
     return Fa, ya.astype(np.int64)
