@@ -31,8 +31,6 @@ __all__ = [
     "check_rng",
     "check_same_length",
     "check_string",
-    "as_array",
-    "check_finite_output",
 ]
 
 

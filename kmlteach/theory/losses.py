@@ -35,6 +35,7 @@ import numpy as np
 from kmlteach._validation import (
     as_matrix,
     as_vector,
+    check_finite_output,
     check_nonnegative,
     check_positive,
     check_square,
@@ -90,7 +91,10 @@ def squared_soft_margin(f, y, rho=1.0):
     fa, ya = _fy(f, y)
     rho = check_positive(rho, "rho")
     h = np.maximum(0.0, rho - ya * fa)
-    return LossEval(h * h, -2.0 * ya * h)
+    with np.errstate(over="ignore", invalid="ignore"):
+        out = LossEval(h * h, -2.0 * ya * h)
+    check_finite_output("f or rho", out.value, out.gradient)
+    return out
 
 
 def logistic(f, y):
