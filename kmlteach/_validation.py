@@ -163,16 +163,17 @@ def check_binary_labels(y: Any, name: str = "y", *, n: int | None = None,
     return arr
 
 
-def check_multiclass_labels(y: Any, name: str = "y", *, n: int | None = None,
-                            min_classes: int = 2) -> tuple[np.ndarray, np.ndarray]:
-    """Any hashable labels -> (classes sorted as ``np.unique``, int64 indices 0..k-1)."""
+def check_multiclass_labels(y: Any, name: str = "y", *, n: int | None = None, min_classes: int = 2,
+                            of: str = "one label per row of X") -> tuple[np.ndarray, np.ndarray]:
+    """Any hashable labels -> (classes sorted as ``np.unique``, int64 indices 0..k-1);
+    ``of`` says where a required length ``n`` comes from (a mismatch names both arguments)."""
     if y is None or isinstance(y, (str, bytes)):
         raise TypeError(f"{name} must be a 1-D array of labels, got {_describe(y)}")
     arr = np.asarray(y)
     if arr.ndim != 1:
         raise ValueError(f"{name} must be a 1-D array of labels, got shape {arr.shape}")
     if n is not None and arr.shape[0] != n:
-        raise ValueError(f"{name} must have length {n} (one label per row of X), got {arr.shape[0]}")
+        raise ValueError(f"{name} must have length {n} ({of}), got {arr.shape[0]}")
     if arr.shape[0] == 0:
         raise ValueError(f"{name} is empty")
     if arr.dtype.kind == "f" and not np.all(np.isfinite(arr)):
@@ -193,7 +194,7 @@ def check_Xy(X: Any, y: Any, *, binary: bool = True, X_name: str = "X",
     if binary:
         ya = check_binary_labels(y, y_name, n=Xa.shape[0], of=f"one per row of {X_name}")
     else:
-        ya = check_multiclass_labels(y, y_name, n=Xa.shape[0])
+        ya = check_multiclass_labels(y, y_name, n=Xa.shape[0], of=f"one label per row of {X_name}")
     return Xa, ya
 
 

@@ -113,7 +113,7 @@ def _check_measure(measure, k, beta, r):
 
 def _check_scores_labels(y_score, y_true, name="y_score"):
     y_true = check_binary_labels(y_true, "y_true", require_both=False)
-    y_score = as_vector(y_score, name, length=y_true.shape[0])
+    y_score = as_vector(y_score, name, length=y_true.shape[0], of="one per entry of y_true")
     return y_score, y_true
 
 

@@ -124,6 +124,10 @@ def calibration(loss, s=None, n_grid=2000, f_max=50.0):
         raise ValueError(f"s must lie in (0, 1] (Jensen's step needs s <= 1), got {s!r}")
     n = check_int(n_grid, "n_grid", minimum=10, maximum=10_000_000)
     B = check_positive(f_max, "f_max")
+    with np.errstate(over="ignore", invalid="ignore"):
+        edge = _psi(loss, np.array([-2 * B, 2 * B]))   # the search interval has width 2 f_max
+    if not np.all(np.isfinite(edge)):
+        raise ValueError(f"f_max = {B:g} is too large: the search of [-f_max, f_max] overflows the {loss} loss")
     eta = (np.arange(n) + 0.5) / n
     eta = eta[np.abs(2 * eta - 1) > 1e-12]
     risk = lambda f: conditional_risk(loss, eta, f)

@@ -171,12 +171,13 @@ def multiclass_soft_margin(F, y, delta=None, rho=1.0):
     ``delta`` (k, k) with zero diagonal, default ρ(1 − δ_{y,ỹ}) (Crammer–Singer, HSS2
     (2.12)); a taxonomy's :func:`graph_distance` gives (2.21). The gradient row is
     ``e_{y*} − e_y`` when the loss is positive (y* the maximiser; ties to the smallest
-    label), else 0.
+    label), else 0. ``rho`` is used only when ``delta`` is None.
     """
     Fa, ya = _scores(F, y)
     n, k = Fa.shape
+    rho = check_positive(rho, "rho")     # checked even when a given delta makes it unused
     if delta is None:
-        D = check_positive(rho, "rho") * (1.0 - np.eye(k))
+        D = rho * (1.0 - np.eye(k))
     else:
         D = check_square(delta, "delta")
         if D.shape[0] != k or np.any(np.diag(D) != 0) or np.any(D < 0):
