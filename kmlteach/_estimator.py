@@ -90,6 +90,22 @@ def sklearn_validate(estimator, X, y=_NO_Y, *, reset=True):
     except (ValueError, TypeError) as exc:
         # keep scikit-learn's wording (its checks look for it) and name the argument,
         # as every error of the course does
+        if "inconsistent numbers of samples" in str(exc):
+            raise type(exc)(f"X and y: {exc}") from None
         if re.search(r"\b[Xy]\b", str(exc)):
             raise
-        raise type(exc)(f"X: {exc}") from None
+        raise type(exc)(f"{_culprit(X, y)}: {exc}") from None
+
+
+def _culprit(X, y):
+    """Which argument scikit-learn refused: y when X alone passes its checks."""
+    if y is _NO_Y:
+        return "X"
+    import numpy as np
+    from sklearn.utils import check_array
+
+    try:
+        check_array(X, dtype=np.float64)
+    except (ValueError, TypeError):
+        return "X"
+    return "y"

@@ -102,18 +102,31 @@ def as_matrix(a: Any, name: str = "X", *, min_rows: int = 1, min_cols: int = 1,
 
 
 def as_vector(a: Any, name: str, *, length: int | None = None, min_length: int = 1,
-              finite: bool = True) -> np.ndarray:
-    """Return ``a`` as a C-contiguous float64 vector, or raise naming ``name``."""
+              finite: bool = True, of: str | None = None) -> np.ndarray:
+    """Return ``a`` as a C-contiguous float64 vector, or raise naming ``name``; ``of`` names
+    where a required ``length`` comes from (e.g. "one per row of X"), so that a length
+    mismatch names both arguments."""
     if isinstance(a, numbers.Number) and not isinstance(a, bool):
         a = [a]
     arr = _to_float_array(a, name)
     if arr.ndim != 1:
         raise ValueError(f"{name} must be a 1-D array, got shape {arr.shape}")
     if length is not None and arr.shape[0] != length:
-        raise ValueError(f"{name} must have length {length}, got length {arr.shape[0]}")
+        raise ValueError(f"{name} must have length {length}" + (f" ({of})" if of else "")
+                         + f", got length {arr.shape[0]}")
     if arr.shape[0] < min_length:
         raise ValueError(f"{name} must have at least {min_length} entr{'y' if min_length == 1 else 'ies'}, "
                          f"got {arr.shape[0]}")
+    if finite:
+        _check_finite(arr, name)
+    return arr
+
+
+def as_array(a: Any, name: str, *, finite: bool = True) -> np.ndarray:
+    """Return ``a`` (a number or an array of any shape) as float64, or raise naming ``name``."""
+    if isinstance(a, bool):
+        raise TypeError(f"{name} must be a number or an array of numbers, got bool {a}")
+    arr = _to_float_array(a, name)
     if finite:
         _check_finite(arr, name)
     return arr
@@ -137,9 +150,9 @@ def check_X(X: Any, name: str = "X", *, bounded: bool = True, **kw) -> np.ndarra
 
 
 def check_binary_labels(y: Any, name: str = "y", *, n: int | None = None,
-                        require_both: bool = True) -> np.ndarray:
+                        require_both: bool = True, of: str | None = None) -> np.ndarray:
     """Labels in {-1, +1} as float64; both classes present unless ``require_both=False``."""
-    arr = as_vector(y, name, length=n)
+    arr = as_vector(y, name, length=n, of=of)
     values = np.unique(arr)
     if not np.all(np.isin(values, (-1.0, 1.0))):
         shown = ", ".join(f"{v:g}" for v in values[:6])
@@ -150,16 +163,17 @@ def check_binary_labels(y: Any, name: str = "y", *, n: int | None = None,
     return arr
 
 
-def check_multiclass_labels(y: Any, name: str = "y", *, n: int | None = None,
-                            min_classes: int = 2) -> tuple[np.ndarray, np.ndarray]:
-    """Any hashable labels -> (classes sorted as ``np.unique``, int64 indices 0..k-1)."""
+def check_multiclass_labels(y: Any, name: str = "y", *, n: int | None = None, min_classes: int = 2,
+                            of: str = "one label per row of X") -> tuple[np.ndarray, np.ndarray]:
+    """Any hashable labels -> (classes sorted as ``np.unique``, int64 indices 0..k-1);
+    ``of`` says where a required length ``n`` comes from (a mismatch names both arguments)."""
     if y is None or isinstance(y, (str, bytes)):
         raise TypeError(f"{name} must be a 1-D array of labels, got {_describe(y)}")
     arr = np.asarray(y)
     if arr.ndim != 1:
         raise ValueError(f"{name} must be a 1-D array of labels, got shape {arr.shape}")
     if n is not None and arr.shape[0] != n:
-        raise ValueError(f"{name} must have length {n} (one label per row of X), got {arr.shape[0]}")
+        raise ValueError(f"{name} must have length {n} ({of}), got {arr.shape[0]}")
     if arr.shape[0] == 0:
         raise ValueError(f"{name} is empty")
     if arr.dtype.kind == "f" and not np.all(np.isfinite(arr)):
@@ -178,9 +192,9 @@ def check_Xy(X: Any, y: Any, *, binary: bool = True, X_name: str = "X",
     """Check a design matrix and binary labels of matching length."""
     Xa = check_X(X, X_name)
     if binary:
-        ya = check_binary_labels(y, y_name, n=Xa.shape[0])
+        ya = check_binary_labels(y, y_name, n=Xa.shape[0], of=f"one per row of {X_name}")
     else:
-        ya = check_multiclass_labels(y, y_name, n=Xa.shape[0])
+        ya = check_multiclass_labels(y, y_name, n=Xa.shape[0], of=f"one label per row of {X_name}")
     return Xa, ya
 
 
@@ -313,3 +327,11 @@ def check_finite_result(name: str, *arrays) -> None:
         if a is not None and not np.all(np.isfinite(a)):
             raise ValueError(f"{name} is too large for this data: the iterates overflowed to "
                              f"inf/NaN; use a smaller {name}")
+
+
+def check_finite_output(names: str, *arrays) -> None:
+    """Raise a ValueError naming the arguments ``names`` (e.g. "w or b") when a direct
+    computation overflowed: a huge but finite input must not come back as inf or NaN."""
+    for a in arrays:
+        if a is not None and not np.all(np.isfinite(a)):
+            raise ValueError(f"the result overflowed to inf/NaN: {names} is too large; rescale {names}")

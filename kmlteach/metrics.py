@@ -62,7 +62,7 @@ class ROCCurve(NamedTuple):
 
 def _check(y_score, y_true, require_both=False):
     y_true = check_binary_labels(y_true, "y_true", require_both=require_both)
-    y_score = as_vector(y_score, "y_score", length=y_true.shape[0])
+    y_score = as_vector(y_score, "y_score", length=y_true.shape[0], of="one per entry of y_true")
     return y_score, y_true
 
 

@@ -141,3 +141,99 @@ def test_a_single_point_of_the_wrong_length_names_X_and_w():
 
     with pytest.raises(ValueError, match="X and w"):
         svm.signed_distance(np.ones(3), np.ones(2))
+
+
+# --- the census's last 56 (tests/test_bad_input_census.py): values checked, not only names
+
+def test_heat_kernel_at_huge_beta_is_the_projection_on_constants():
+    from kmlteach import structured_kernels as sk
+
+    A = np.array([[0, 1, 0, 0], [1, 0, 1, 0], [0, 1, 0, 1], [0, 0, 1, 0]], dtype=float)
+    np.testing.assert_allclose(sk.diffusion_kernel(A, 1e308), np.full((4, 4), 0.25), atol=1e-12)
+    for call in (lambda: sk.diffusion_kernel(A, 1e308, sign="printed"),
+                 lambda: sk.diffusion_kernel_limit(A, 1e308, n=100)):
+        with pytest.raises(ValueError, match="beta"):
+            call()
+
+
+def test_rademacher_kernel_is_scale_equivariant_up_to_overflow():
+    from kmlteach import theory
+
+    X = np.random.default_rng(0).normal(size=(8, 2))
+    r1, r2 = theory.rademacher_kernel(X @ X.T, 50, 0), theory.rademacher_kernel(1e300 * (X @ X.T), 50, 0)
+    assert r2.estimate == pytest.approx(1e150 * r1.estimate, rel=1e-12)
+    assert r2.bound == pytest.approx(1e150 * r1.bound, rel=1e-12)
+
+
+def test_overflowing_graph_and_bound_arguments_are_named():
+    from kmlteach import structured, structured_kernels as sk, theory
+
+    P = np.array([[0, 1, 0], [1, 0, 1], [0, 1, 0]], dtype=float)
+    with pytest.raises(ValueError, match="decay"):
+        sk.random_walk_kernel(P, P, 1e308, max_length=5)
+    with pytest.raises(ValueError, match="c = "):
+        sk.shortest_path_kernel(P, P, length_kernel="bridge", c=1e308)
+    with pytest.raises(ValueError, match="edge_weight"):
+        structured.taxonomy_delta(edge_weight=1e308)
+    with pytest.raises(ValueError, match="W, R or gamma"):
+        theory.margin_bound(100, 1e308, 1.0, 0.5)
+    with pytest.raises(ValueError, match="bayes_risk"):
+        theory.margin_bound(100, 1.0, 1.0, 0.5, bayes_risk=1.5)
+    with pytest.raises(ValueError, match="f_max"):
+        theory.calibration("logistic", f_max=1e308)
+    with pytest.raises(ValueError, match="eps"):
+        sk.exp_family_mle(np.eye(3), eps=0.7)
+
+
+def test_arguments_unused_by_the_other_choices_are_still_checked():
+    from kmlteach import datasets, ranking, theory
+
+    queries = datasets.ranking_queries(3, 5, 3, seed=0)
+    for bad in (0, 2.5, "3", np.nan):
+        with pytest.raises((ValueError, TypeError), match="k"):
+            ranking.mean_loss(np.ones(3), queries, loss="kendall", k=bad)
+    F, y = np.eye(3), np.arange(3)
+    for bad in (0.0, -1.0, np.nan, None, True):
+        with pytest.raises((ValueError, TypeError), match="rho"):
+            theory.multiclass_soft_margin(F, y, delta=1.0 - np.eye(3), rho=bad)
+
+
+def test_multiclass_mismatches_name_the_argument_that_fixes_the_size():
+    from kmlteach import multiclass
+
+    X, y = np.random.default_rng(0).normal(size=(6, 2)), np.array([0, 1, 2, 0, 1, 2])
+    with pytest.raises(ValueError, match=r"w has one row per class"):
+        multiclass.generalized_hinge(np.ones((2, 2)), X, y)
+    with pytest.raises(ValueError, match=r"one row and column per class of y"):
+        multiclass.multiclass_svm(X, np.r_[0.5, y[1:]], 0.1, T=20, seed=0, delta=1.0 - np.eye(3))
+    with pytest.raises(ValueError, match=r"w, lam or delta"):
+        multiclass.multiclass_svm_objective(np.full((3, 2), 1e307), X, y, 0.1)
+    with pytest.raises(ValueError, match=r"delta or lam"):
+        multiclass.multiclass_svm(X, y, 0.1, T=20, seed=0, delta=1e308 * (1.0 - np.eye(3)))
+    with pytest.raises(ValueError, match="one label per row of TF"):
+        multiclass.TfidfPsi(np.ones((5, 3)), y)
+    with pytest.raises(ValueError, match="code must be one of"):
+        multiclass.ecoc(X, y, multiclass.least_squares_learner, code="hamming")
+
+
+def test_length_mismatches_name_the_argument_that_fixes_the_length():
+    from kmlteach import online, ranking, structured, structured_kernels as sk
+
+    s, r = np.array([0.3, 0.1, -0.2]), np.array([1.0, 0.0, 2.0, 1.0])
+    for fn in (ranking.dcg, ranking.ndcg_loss, ranking.kendall_tau_loss, ranking.zero_one_ranking_loss):
+        with pytest.raises(ValueError, match="one per entry of y_true"):
+            fn(s, r)
+    with pytest.raises(ValueError, match="one per entry of y_true"):
+        ranking.bipartite_loss(s, np.array([1, -1, 1, -1]))
+    with pytest.raises(ValueError, match="one per row of X"):
+        ranking.kendall_hinge(np.ones(2), np.ones((3, 2)), r)
+    with pytest.raises(ValueError, match="one per entry of f"):
+        online.norma_loss("hinge", s, np.array([1.0, -1.0, 1.0, 1.0]))
+    with pytest.raises(ValueError, match="one label per row of x"):
+        structured.psi(np.ones((3, 2)), np.array([0, 1, 0, 1]), n_labels=2)
+    with pytest.raises(ValueError, match="one label per row of unary"):
+        structured.loss_augmented_viterbi(np.ones((3, 2)), np.ones((2, 2)), np.array([0, 1, 0, 1]))
+    with pytest.raises(ValueError, match="per entry of scores"):
+        structured.taxonomy_hinge(s[:2], 0, 1.0 - np.eye(3))
+    with pytest.raises(TypeError, match=r"relation\(y\)"):
+        sk.convolution_kernel("ab", None, sk.prefix_suffix_splits, lambda a, b: float(a == b))

@@ -123,6 +123,10 @@ def test_chapters_cli_prints_the_table():
 
 
 def test_cli_mistakes_get_one_line_not_a_traceback(argv, capsys):
+    _assert_one_line_error(argv, capsys)
+
+
+def _assert_one_line_error(argv, capsys) -> str:
     from kmlteach.__main__ import main
 
     try:
@@ -133,6 +137,35 @@ def test_cli_mistakes_get_one_line_not_a_traceback(argv, capsys):
     assert code != 0
     assert "Traceback" not in err
     assert len(err.strip().splitlines()) <= 3 and "error" in err.strip().splitlines()[-1]
+    return err
+
+
+def test_student_cli_with_a_file_source_or_an_unwritable_output_gets_one_line(tmp_path, capsys):
+    """Issue #15: `student SRC OUT` with SRC a file (not a folder), and with OUT a folder
+    that cannot be created or written (below a regular file; read-only when not root)."""
+    import os
+
+    nb = tmp_path / "01-svm.ipynb"
+    nb.write_text((ROOT / "notebooks" / "01-svm.ipynb").read_text())
+    err = _assert_one_line_error(["student", str(nb), str(tmp_path / "out")], capsys)
+    assert "not a folder" in err and str(nb) in err
+    assert not (tmp_path / "out").exists()
+    blocker = tmp_path / "plain-file"
+    blocker.write_text("")
+    outs = [blocker / "out"]
+    if os.geteuid() != 0:          # root writes into a read-only folder anyway
+        ro = tmp_path / "read-only"
+        ro.mkdir()
+        ro.chmod(0o500)
+        outs.append(ro / "out")
+    for out in outs:
+        err = _assert_one_line_error(["student", str(ROOT / "notebooks"), str(out)], capsys)
+        assert "cannot write" in err and str(out) in err
+    # the real entry point: exit status 1 and the same single line
+    run = subprocess.run([sys.executable, "-m", "kmlteach", "student", str(nb), str(tmp_path / "o2")],
+                         capture_output=True, text=True, cwd=ROOT)
+    assert run.returncode != 0 and "Traceback" not in run.stderr
+    assert run.stderr.strip().splitlines() == [f"error: source {str(nb)!r} is not a folder"]
 
 
 def test_instructor_notebooks_carry_chapter_and_nbgrader_metadata_consistent_with_book():

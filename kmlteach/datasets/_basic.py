@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validation import check_int, check_nonnegative, check_positive, check_rng
+from .._validation import (as_matrix, as_vector, check_finite_output, check_int, check_nonnegative,
+                           check_positive, check_rng)
 
 
 def separable(m: int = 40, d: int = 2, margin: float = 0.5, seed=None):
@@ -39,10 +40,11 @@ def blobs(m: int = 60, centers=((-1.0, -1.0), (1.0, 1.0)), std: float = 0.6, see
     m = check_int(m, "m", minimum=1)
     std = check_positive(std, "std")
     rng = check_rng(seed)
-    C = np.asarray(centers, dtype=float)
+    C = as_matrix(centers, "centers")
     k = C.shape[0]
     labels = np.arange(m) % k
     X = C[labels] + std * rng.normal(size=(m, C.shape[1]))
+    check_finite_output("centers or std", X)
     y = np.where(labels == 0, -1.0, 1.0) if k == 2 else labels.astype(np.int64)
     return X, y
 
@@ -53,9 +55,10 @@ def rings(m: int = 200, radii=(1.0, 2.5), noise: float = 0.15, seed=None):
     noise = check_nonnegative(noise, "noise")
     rng = check_rng(seed)
     lab = np.arange(m) % 2
-    r = np.asarray(radii, dtype=float)[lab] + noise * rng.normal(size=m)
+    r = as_vector(radii, "radii", length=2, of="one per ring")[lab] + noise * rng.normal(size=m)
     t = rng.uniform(0, 2 * np.pi, size=m)
     X = np.c_[r * np.cos(t), r * np.sin(t)]
+    check_finite_output("radii or noise", X)
     return X, np.where(lab == 0, -1.0, 1.0)
 
 
@@ -69,6 +72,7 @@ def moons(m: int = 200, noise: float = 0.1, seed=None):
     X = np.where(lab[:, None] == 0, np.c_[np.cos(t), np.sin(t)],
                  np.c_[1 - np.cos(t), 0.5 - np.sin(t)])
     X = X + noise * rng.normal(size=X.shape)
+    check_finite_output("noise", X)
     return X, np.where(lab == 0, -1.0, 1.0)
 
 

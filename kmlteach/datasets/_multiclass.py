@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validation import check_int, check_positive, check_probability, check_rng, as_vector
+from .._validation import as_vector, check_finite_output, check_int, check_positive, check_probability, check_rng
 
 __all__ = ["three_balls", "THREE_BALLS_CENTRES", "THREE_BALLS_RADII", "example_17_1_weights"]
 
@@ -92,6 +92,8 @@ def three_balls(n: int = 100, seed=None, *, shift=(0.0, 0.0), radius2: float = 1
     n = check_int(n, "n", minimum=5)
     rng = check_rng(seed)
     shift = as_vector(shift, "shift", length=2)
+    if np.max(np.abs(shift)) > 1e150:
+        raise ValueError(f"shift must be at most 1e150 in absolute value, got {shift}")
     radius2 = check_positive(radius2, "radius2")
     R = float(THREE_BALLS_RADII[0])
     if radius2 > R:

@@ -71,7 +71,7 @@ def split_queries(X, y, n_queries: int, seed=None):
     every group gets ⌊P/n_queries⌋ or ⌈P/n_queries⌉ positives.
     """
     X = as_matrix(X, "X")
-    y = check_binary_labels(y, "y", n=X.shape[0])
+    y = check_binary_labels(y, "y", n=X.shape[0], of="one per row of X")
     n_queries = check_int(n_queries, "n_queries", minimum=1, maximum=X.shape[0])
     rng = check_rng(seed)
     groups = [[] for _ in range(n_queries)]

@@ -129,7 +129,7 @@ def adaboost(X, y, T, weak_learner: Callable = decision_stump) -> AdaBoostResult
     """
     X = check_X(X, bounded=False)
     m = X.shape[0]
-    y = check_binary_labels(y, "y", n=m)
+    y = check_binary_labels(y, "y", n=m, of="one per row of X")
     T = check_int(T, "T", minimum=1, maximum=10_000_000)
     if T * m > _MAX_HISTORY:
         raise ValueError(f"T = {T} rounds on m = {m} points would store a {T} x {m} history of D "

@@ -104,7 +104,7 @@ def decision_stump(X, y, D=None) -> Stump:
     O(d·m log m): each feature is sorted once and swept once (see :func:`presort`).
     """
     X = check_X(X, bounded=False)
-    y = check_binary_labels(y, "y", n=X.shape[0])
+    y = check_binary_labels(y, "y", n=X.shape[0], of="one per row of X")
     D = _check_D(D, X.shape[0])
     order = presort(X)
     return _stump_from_order(X, order, sorted_values(X, order), y, D)

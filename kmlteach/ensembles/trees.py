@@ -148,6 +148,7 @@ def resolve_max_features(max_features, d: int) -> int:
     None → d; "sqrt" → ⌊√d⌋; "log2" → ⌊log₂ d⌋ (both at least 1); an int in 1..d; a
     float in (0, 1] → max(1, ⌊f·d⌋).
     """
+    d = check_int(d, "d", minimum=1)
     if max_features is None:
         return d
     if isinstance(max_features, str):

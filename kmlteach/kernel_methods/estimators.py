@@ -41,6 +41,13 @@ class _KernelParamsMixin:
     """Turn the estimator's kernel parameters into :func:`gram` keyword arguments."""
 
     def _gram_params(self) -> dict:
+        # every kernel parameter is checked, also those the chosen kernel ignores (as
+        # scikit-learn validates SVC's degree for an RBF kernel): a typo must not pass
+        kernel_params("gaussian", sigma=self.sigma)
+        if self.gamma is not None:
+            kernel_params("gaussian", gamma=self.gamma)
+        kernel_params("polynomial", degree=self.degree, c=self.c)
+        kernel_params("bspline", order=self.order)
         if self.kernel == "polynomial":
             return {"degree": self.degree, "c": self.c}
         if self.kernel == "gaussian":

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from kmlteach._validation import as_vector, check_int, check_positive
+from kmlteach._validation import as_vector, check_finite_output, check_int, check_positive
 from kmlteach.kernel_methods.pca import (
     KernelPCAResult,
     kernel_pca,
@@ -69,6 +69,7 @@ def kernel_dependency_estimation(K_x, K_y, lam: float, n_components: int | None 
     p = m if n_components is None else check_int(n_components, "n_components", minimum=1, maximum=m)
     pca = kernel_pca(Ky, p)
     coef = np.linalg.solve(Kx + lam * m * np.eye(m), pca.embedding)
+    check_finite_output("lam", coef)
     return KDEResult(pca, coef, lam)
 
 
@@ -92,9 +93,10 @@ def kde_predict(model: KDEResult, K_x_test, K_y_cand, k_y_cand_diag) -> KDEPredi
     m = model.coef.shape[0]
     Kx = _check_test(K_x_test, m, "K_x_test")
     Kc = _check_test(K_y_cand, m, "K_y_cand")
-    diag = as_vector(k_y_cand_diag, "k_y_cand_diag", length=Kc.shape[0])
+    diag = as_vector(k_y_cand_diag, "k_y_cand_diag", length=Kc.shape[0], of="one per row of K_y_cand")
     T = Kx @ model.coef
     E = kernel_pca_transform(model.pca, Kc)
     norm2 = diag - 2.0 * Kc.mean(axis=1) + model.pca.mean
     D = norm2[None, :] - 2.0 * T @ E.T + np.sum(T ** 2, axis=1)[:, None]
+    check_finite_output("K_x_test, K_y_cand or k_y_cand_diag", D)
     return KDEPrediction(np.argmin(D, axis=1), D, T)

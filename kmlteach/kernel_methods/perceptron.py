@@ -43,7 +43,7 @@ def kernel_perceptron(K, y, max_updates: int = 100_000) -> KernelPerceptronResul
     KernelPerceptronResult with ``.alpha``, ``.n_updates``, ``.converged``
     """
     Ka = _check_gram(K)
-    ya = check_binary_labels(y, "y", n=Ka.shape[0])
+    ya = check_binary_labels(y, "y", n=Ka.shape[0], of="one per row of K")
     max_updates = check_int(max_updates, "max_updates", minimum=0)
     alpha, n_up, ok = _kernel_perceptron_kernel(Ka, ya, max_updates)
     return KernelPerceptronResult(alpha, int(n_up), bool(ok))

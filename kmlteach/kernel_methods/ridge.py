@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from kmlteach._validation import as_vector, check_positive
+from kmlteach._validation import as_vector, check_finite_output, check_positive
 from kmlteach.kernels.rkhs import _check_gram
 
 __all__ = ["KernelRidgeResult", "kernel_ridge"]
@@ -47,10 +47,11 @@ def kernel_ridge(K, y, lam: float) -> KernelRidgeResult:
     KernelRidgeResult; predict with ``kernel_expansion(K_test, result.alpha)``.
     """
     Ka = _check_gram(K)
-    ya = as_vector(y, "y", length=Ka.shape[0])
+    ya = as_vector(y, "y", length=Ka.shape[0], of="one per row of K")
     lam = check_positive(lam, "lam")
     m = Ka.shape[0]
     alpha = np.linalg.solve(Ka + lam * m * np.eye(m), ya)
     f = Ka @ alpha
     obj = 0.5 * lam * float(alpha @ f) + float(np.sum((f - ya) ** 2)) / (2 * m)
+    check_finite_output("y or lam", alpha, obj)
     return KernelRidgeResult(alpha, obj)

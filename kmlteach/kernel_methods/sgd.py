@@ -75,7 +75,7 @@ def kernel_sgd_svm(K, y, lam: float, T: int, seed=None) -> KernelSGDResult:
     KernelSGDResult with ``.alpha`` (m,)
     """
     Ka = _check_gram(K)
-    ya = check_binary_labels(y, "y", n=Ka.shape[0])
+    ya = check_binary_labels(y, "y", n=Ka.shape[0], of="one per row of K")
     lam = check_positive(lam, "lam")
     T = check_int(T, "T", minimum=1)
     idx = sgd_indices(Ka.shape[0], T, seed)  # the indices of sgd_soft_svm (Lemma 16.3)

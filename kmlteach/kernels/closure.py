@@ -10,7 +10,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from kmlteach._validation import as_matrix, check_int, check_nonnegative
+from kmlteach._validation import as_matrix, check_finite_output, check_int, check_nonnegative
 from kmlteach.kernels.gram import gram, kernel_params
 
 __all__ = ["Kernel", "make_kernel", "kernel_sum", "kernel_product", "tensor_product", "direct_sum",
@@ -140,6 +140,7 @@ def exponential_taylor_gram(X, Y=None, gamma: float = 1.0, n_terms: int = 10) ->
     for i in range(n_terms):
         K += term
         term = term * (gamma * G) / (i + 1)
+    check_finite_output("X, Y or gamma", K)
     return K
 
 

@@ -9,7 +9,7 @@ from itertools import combinations_with_replacement
 
 import numpy as np
 
-from kmlteach._validation import as_matrix, as_vector, check_int, check_nonnegative
+from kmlteach._validation import as_vector, check_finite_output, check_int, check_nonnegative, check_X
 
 __all__ = ["polynomial_features", "polynomial_feature_names", "min_features", "line_embedding"]
 
@@ -49,7 +49,7 @@ def polynomial_features(X, degree: int, c: float = 1.0) -> np.ndarray:
     Phi : ndarray of shape (m, C(d + degree, degree)), columns ordered as
         :func:`polynomial_feature_names`. ``Phi @ Phi.T == gram("polynomial", X, degree=degree, c=c)``.
     """
-    Xa = as_matrix(X, "X")
+    Xa = check_X(X, "X")
     degree = check_int(degree, "degree", minimum=1, maximum=10)
     c = check_nonnegative(c, "c")
     d = Xa.shape[1]
@@ -60,13 +60,17 @@ def polynomial_features(X, degree: int, c: float = 1.0) -> np.ndarray:
     for a in _monomials(d, degree):
         a0 = degree - sum(a)
         coef = math.factorial(degree) / (math.factorial(a0) * math.prod(math.factorial(v) for v in a))
-        coef *= c ** a0
+        coef *= math.exp(min(a0 * math.log(c), 700.0)) if c > 0 else float(a0 == 0)
+        if coef > 1e300:
+            raise ValueError(f"c = {c:g} is too large for degree {degree}: the coefficients overflow")
         col = np.full(Xa.shape[0], math.sqrt(coef))
         for j, e in enumerate(a):
             if e:
                 col = col * Xa[:, j] ** e
         cols.append(col)
-    return np.ascontiguousarray(np.column_stack(cols))
+    Phi = np.ascontiguousarray(np.column_stack(cols))
+    check_finite_output("X or c", Phi)
+    return Phi
 
 
 def polynomial_feature_names(d: int, degree: int) -> list[str]:
@@ -110,4 +114,6 @@ def min_features(x, N: int | None = None) -> np.ndarray:
 def line_embedding(x) -> np.ndarray:
     """The embedding ``psi(x) = (x, x^2)`` of UML §16.1 for 1-D inputs; shape (m, 2)."""
     xa = as_vector(x, "x")
+    if xa.size and np.max(np.abs(xa)) > 1e150:
+        raise ValueError(f"x has entries up to {np.max(np.abs(xa)):.3g}: x**2 would overflow; rescale x")
     return np.column_stack([xa, xa ** 2])

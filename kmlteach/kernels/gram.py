@@ -13,7 +13,8 @@ import numpy as np
 
 from kmlteach._jit import jit, prange
 from kmlteach._validation import (
-    as_matrix,
+    check_finite_output,
+    check_X,
     as_vector,
     check_choice,
     check_int,
@@ -147,9 +148,9 @@ def similarity(kernel: str, X, Y=None, **params) -> np.ndarray:
 
 def _gram(kernel, X, Y, strict, **params):
     p = kernel_params(kernel, strict=strict, **params)
-    Xa = as_matrix(X, "X")
+    Xa = check_X(X, "X")
     sym = Y is None
-    Ya = Xa if sym else as_matrix(Y, "Y", n_cols=Xa.shape[1])
+    Ya = Xa if sym else check_X(Y, "Y", n_cols=Xa.shape[1])
     code = _CODES[kernel]
     if kernel == "min":
         if np.any(Xa < 0) or np.any(Ya < 0):
@@ -165,7 +166,9 @@ def _gram(kernel, X, Y, strict, **params):
     G = np.ascontiguousarray(Xa @ Ya.T)  # a fresh array: transformed in place below
     K = _gram_kernel(G, code, p1, p2)
     if code == 3:
-        np.exp(K, out=K)
+        with np.errstate(over="ignore"):
+            np.exp(K, out=K)
+    check_finite_output("X, Y or " + (", ".join(sorted(p)) or "the kernel"), K)
     return K
 
 

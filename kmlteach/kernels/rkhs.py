@@ -12,7 +12,7 @@ import math
 import numpy as np
 
 from kmlteach._jit import jit
-from kmlteach._validation import as_matrix, as_vector, check_positive, check_square
+from kmlteach._validation import as_matrix, as_vector, check_finite_output, check_positive, check_square
 
 __all__ = ["translate", "center", "rkhs_distances", "rkhs_inner", "rkhs_norm", "project", "deflate",
            "gram_schmidt"]
@@ -26,6 +26,9 @@ def _check_gram(K, name="K"):
     n_bad, biggest, gap = _gram_stats_kernel(Ka)
     if n_bad:
         raise ValueError(f"{name} contains {n_bad} NaN or infinite value(s); all entries must be finite")
+    if biggest > MAX_GRAM:
+        raise ValueError(f"{name} has entries up to {biggest:.3g}: its quadratic forms would overflow; "
+                         f"rescale {name}")
     if gap > 1e-8 * max(1.0, biggest):
         raise ValueError(f"{name} must be symmetric (a Gram matrix), got max |{name} - {name}.T| = {gap:.3g}")
     return Ka
@@ -63,8 +66,16 @@ def _gram_stats_kernel(K):
     return bad.sum(), big.max() if nb else 0.0, gap.max() if nb else 0.0
 
 
+# a Gram matrix beyond this makes a^T K a overflow for any reasonable coefficients
+MAX_GRAM = 1e150
+
+
 def _check_test(K_test, m, name="K_test"):
-    return as_matrix(K_test, name, n_cols=m)
+    Kt = as_matrix(K_test, name, n_cols=m)
+    if Kt.size and float(np.max(np.abs(Kt))) > MAX_GRAM:
+        raise ValueError(f"{name} has entries up to {float(np.max(np.abs(Kt))):.3g}: products with it "
+                         f"would overflow; rescale {name}")
+    return Kt
 
 
 def translate(K, alpha, K_test=None) -> np.ndarray:
@@ -82,13 +93,16 @@ def translate(K, alpha, K_test=None) -> np.ndarray:
         ``<Phi(z_a) + Gamma, Phi(x_j) + Gamma>``. Without it, the (m, m) matrix on the x's.
     """
     Ka = check_square(K, "K")
-    a = as_vector(alpha, "alpha", length=Ka.shape[0])
+    a = as_vector(alpha, "alpha", length=Ka.shape[0], of="one per row of K")
     Ka_ = Ka @ a
     aKa = float(a @ Ka_)
     if K_test is None:
-        return Ka + Ka_[:, None] + Ka_[None, :] + aKa
-    Kt = as_matrix(K_test, "K_test", n_cols=Ka.shape[0])
-    return Kt + (Kt @ a)[:, None] + Ka_[None, :] + aKa
+        out = Ka + Ka_[:, None] + Ka_[None, :] + aKa
+    else:
+        Kt = as_matrix(K_test, "K_test", n_cols=Ka.shape[0])
+        out = Kt + (Kt @ a)[:, None] + Ka_[None, :] + aKa
+    check_finite_output("K, alpha or K_test", out)
+    return out
 
 
 def center(K, K_test=None) -> np.ndarray:
@@ -133,8 +147,8 @@ def rkhs_distances(K, diag_test=None, diag_train=None) -> np.ndarray:
     else:
         if diag_test is None or diag_train is None:
             raise ValueError("pass both diag_test and diag_train for a rectangular K")
-        dx = as_vector(diag_test, "diag_test", length=Ka.shape[0])
-        dy = as_vector(diag_train, "diag_train", length=Ka.shape[1])
+        dx = as_vector(diag_test, "diag_test", length=Ka.shape[0], of="one per row of K")
+        dy = as_vector(diag_train, "diag_train", length=Ka.shape[1], of="one per column of K")
     D2 = dx[:, None] + dy[None, :] - 2.0 * Ka
     return np.sqrt(np.maximum(D2, 0.0))
 
@@ -145,26 +159,32 @@ def rkhs_inner(a, b, K) -> float:
     ``K[i, j] = k(x_i, z_j)`` (square when both expansions use the same points).
     """
     Ka = as_matrix(K, "K")
-    av = as_vector(a, "a", length=Ka.shape[0])
-    bv = as_vector(b, "b", length=Ka.shape[1])
-    return float(av @ Ka @ bv)
+    av = as_vector(a, "a", length=Ka.shape[0], of="one per row of K")
+    bv = as_vector(b, "b", length=Ka.shape[1], of="one per column of K")
+    out = float(av @ Ka @ bv)
+    check_finite_output("a, b or K", out)
+    return out
 
 
 def rkhs_norm(a, K) -> float:
     """``||f||`` for ``f = sum_i a_i k(., x_i)``: ``sqrt(a^T K a)`` (HSS1 (1.15))."""
     Ka = check_square(K, "K")
-    av = as_vector(a, "a", length=Ka.shape[0])
-    return float(np.sqrt(max(av @ Ka @ av, 0.0)))
+    av = as_vector(a, "a", length=Ka.shape[0], of="one per row of K")
+    out = float(np.sqrt(max(av @ Ka @ av, 0.0)))
+    check_finite_output("a or K", out)
+    return out
 
 
 def _proj_coef(a, g, K):
     Ka = check_square(K, "K")
-    av = as_vector(a, "a", length=Ka.shape[0])
-    gv = as_vector(g, "g", length=Ka.shape[0])
+    av = as_vector(a, "a", length=Ka.shape[0], of="one per row of K")
+    gv = as_vector(g, "g", length=Ka.shape[0], of="one per row of K")
     gg = float(gv @ Ka @ gv)
     if gg <= 1e-14 * max(1.0, float(np.max(np.abs(Ka)))):
         raise ValueError("g must be a non-zero element of the RKHS (g^T K g > 0), got norm 0")
-    return av, gv, float(gv @ Ka @ av) / gg
+    s = float(gv @ Ka @ av) / gg
+    check_finite_output("a, g or K", s, s * gv, av - s * gv)
+    return av, gv, s
 
 
 def project(a, g, K) -> np.ndarray:

@@ -31,6 +31,9 @@ __all__ = ["ecoc_code", "ECOC", "ecoc"]
 # error-correcting output codes (Dietterich & Bakiri 1995; not in the course sources)
 # ---------------------------------------------------------------------------------------
 
+_CODES = ("exhaustive", "random", "ova")
+
+
 def ecoc_code(k: int, kind: str = "exhaustive", n_bits: int | None = None, seed=None) -> np.ndarray:
     """A code matrix M ∈ {−1, +1}^{k × L} for :func:`ecoc` (row c = codeword of class c).
 
@@ -46,7 +49,7 @@ def ecoc_code(k: int, kind: str = "exhaustive", n_bits: int | None = None, seed=
     output codes", JAIR 2 (1995).
     """
     k = check_int(k, "k", minimum=2)
-    kind = check_choice(kind, "kind", ("exhaustive", "random", "ova"))
+    kind = check_choice(kind, "kind", _CODES)
     if kind == "ova":
         return 2.0 * np.eye(k) - 1.0
     if kind == "exhaustive":
@@ -147,6 +150,7 @@ def ecoc(X, y, learner, code="exhaustive", n_bits: int | None = None, seed=None)
     learner = _check_learner(learner)
     k = len(classes)
     if isinstance(code, str):
+        code = check_choice(code, "code", _CODES)
         M = ecoc_code(k, code, n_bits=n_bits, seed=seed)
     else:
         M = _check_code(code, k)

@@ -9,6 +9,7 @@ import numpy as np
 from kmlteach._validation import (
     as_matrix,
     as_vector,
+    check_finite_output,
     check_nonnegative,
     check_X,
 )
@@ -57,7 +58,8 @@ def _weights_and_data(w, X, y, psi, classes):
         if classes.ndim != 1 or classes.shape[0] != k:
             raise ValueError(f"classes must list the {k} classes, got {classes.shape[0] if classes.ndim == 1 else classes.shape}")
     yi = labels_to_index(y, classes, "y", n=X.shape[0])
-    _check_index_range(yi, k, "y")
+    _check_index_range(yi, k, "y", of=("w has one row per class" if psi is None
+                                       else "classes" if classes is not None else "psi.n_classes"))
     return wout, X, yi, int(k), psi, mv
 
 
@@ -145,9 +147,16 @@ def multiclass_svm_objective(w, X, y, lam, delta=None, psi=None, classes=None) -
     problem with C = 1/(λ m) (:func:`kmlteach.svm.lam_to_C`), divided by C·m.
     """
     lam = check_nonnegative(lam, "lam")
-    losses = generalized_hinge(w, X, y, delta=delta, psi=psi, classes=classes)
+    value = objective_value(w, lam, generalized_hinge(w, X, y, delta=delta, psi=psi, classes=classes))
+    check_finite_output("w, lam or delta", value)
+    return value
+
+
+def objective_value(w, lam: float, losses: np.ndarray) -> float:
+    """(λ/2)‖w‖² + mean loss, unchecked (inf when w or the losses are huge)."""
     wa = np.asarray(w, dtype=float)
-    return float(0.5 * lam * np.sum(wa * wa) + losses.mean())
+    with np.errstate(over="ignore", invalid="ignore"):
+        return float(0.5 * lam * np.sum(wa * wa) + losses.mean())
 
 
 def crammer_singer_C(lam: float, m: int) -> float:

@@ -48,7 +48,7 @@ def least_squares_learner(X, y, lam: float = 1e-3) -> LinearScorer:
     Source: UML §17.1 (any binary learner plugs into the reductions).
     """
     X = check_X(X, "X")
-    t = check_binary_labels(y, "y", n=X.shape[0])
+    t = check_binary_labels(y, "y", n=X.shape[0], of="one per row of X")
     lam = check_nonnegative(lam, "lam")
     A = np.c_[X, np.ones(X.shape[0])]
     R = lam * np.eye(A.shape[1])
@@ -108,7 +108,7 @@ def erm_halfspace_2d(X, y) -> HalfspaceERM:
     X = check_X(X, "X")
     if X.shape[1] != 2:
         raise ValueError(f"X must have exactly 2 columns (points in the plane), got shape {X.shape}")
-    t = check_binary_labels(y, "y", n=X.shape[0])
+    t = check_binary_labels(y, "y", n=X.shape[0], of="one per row of X")
     best_err, i, j, sigma, mode, thr = _erm_halfspace_2d_kernel(X, t)
     if i < 0:
         b = -1.0 if mode == 1 else 1.0
@@ -264,7 +264,7 @@ def stump_learner(X, y) -> Stump:
     Source: UML §17.1; stumps as in SL boosting.
     """
     X = check_X(X, "X")
-    t = check_binary_labels(y, "y", n=X.shape[0])
+    t = check_binary_labels(y, "y", n=X.shape[0], of="one per row of X")
     best = None
     for f in range(X.shape[1]):
         v = np.unique(X[:, f])

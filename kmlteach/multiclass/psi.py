@@ -64,9 +64,11 @@ def labels_to_index(y, classes, name: str = "y", n: int | None = None) -> np.nda
     return np.ascontiguousarray(pos, dtype=np.int64)
 
 
-def _check_index_range(yi: np.ndarray, k: int, name: str = "y") -> None:
+def _check_index_range(yi: np.ndarray, k: int, name: str = "y", of: str | None = None) -> None:
+    """``of`` says where the number of classes k comes from (e.g. "w has 3 rows")."""
     if yi.size and (yi.min() < 0 or yi.max() >= k):
-        raise ValueError(f"{name} must hold class indices in 0..{k - 1}, got values in "
+        raise ValueError(f"{name} must hold class indices in 0..{k - 1}" + (f" ({of})" if of else "")
+                         + ", got values in "
                          f"{int(yi.min())}..{int(yi.max())}")
 
 
@@ -145,7 +147,7 @@ class TfidfPsi:
         TF = check_X(TF, "TF")
         if np.any(TF < 0):
             raise ValueError("TF must hold non-negative term counts")
-        self.classes, yi = check_multiclass_labels(y, "y", n=TF.shape[0])
+        self.classes, yi = check_multiclass_labels(y, "y", n=TF.shape[0], of="one label per row of TF")
         self.smooth = check_nonnegative(smooth, "smooth")
         m, d = TF.shape
         k = self.classes.shape[0]
@@ -222,7 +224,7 @@ def zero_one_delta(k: int) -> np.ndarray:
     return 1.0 - np.eye(k)
 
 
-def check_delta(delta, classes, name: str = "delta") -> np.ndarray:
+def check_delta(delta, classes, name: str = "delta", labels: str = "y") -> np.ndarray:
     """Δ as a (k, k) float64 matrix D with D[y', y] = Δ(y', y) (prediction first).
 
     ``delta`` is None (0–1 loss), a (k, k) array in that orientation, or a callable
@@ -240,7 +242,7 @@ def check_delta(delta, classes, name: str = "delta") -> np.ndarray:
     else:
         D = as_matrix(delta, name)
     if D.shape != (k, k):
-        raise ValueError(f"{name} must be a ({k}, {k}) matrix (one row and column per class), "
+        raise ValueError(f"{name} must be a ({k}, {k}) matrix (one row and column per class of {labels}), "
                          f"got shape {D.shape}")
     if not np.all(np.isfinite(D)):
         raise ValueError(f"{name} must be finite")

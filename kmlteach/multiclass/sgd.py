@@ -10,6 +10,7 @@ import numpy as np
 from kmlteach._jit import jit
 from kmlteach._linalg import dot
 from kmlteach._validation import (
+    check_finite_output,
     check_finite_result,
     check_int,
     check_multiclass_labels,
@@ -17,7 +18,7 @@ from kmlteach._validation import (
     check_rng,
     check_X,
 )
-from kmlteach.multiclass.hinge import multiclass_svm_objective
+from kmlteach.multiclass.hinge import generalized_hinge, objective_value
 from kmlteach.multiclass.psi import (
     LinearMulticlass,
     _augmented_argmax,
@@ -237,7 +238,9 @@ def multiclass_svm(X, y, lam, T=None, seed=None, delta=None, psi=None) -> Multic
             theta = theta - (P[yh] - P[yi[i]])
         w = S / T
         W = None
-    obj = multiclass_svm_objective(W if mv else w, X, yi, lam, delta=D, psi=None if mv else psi,
-                                   classes=None)
+    check_finite_output("delta or lam", w)   # a huge Δ or a tiny λ overflows the iterates
+    wk = W if mv else w
+    obj = objective_value(wk, lam, generalized_hinge(wk, X, yi, delta=D, psi=None if mv else psi))
+    check_finite_output("delta or lam", obj)
     return MulticlassSVMResult(W=W, classes=classes, w=w, psi=psi, objective=obj, lam=lam, T=T,
                                indices=idx)

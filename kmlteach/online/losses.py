@@ -101,7 +101,7 @@ def norma_loss(loss, f, y, epsilon=0.1):
     code = NORMA_LOSSES.index(check_choice(loss, "loss", NORMA_LOSSES))
     scalar = np.ndim(f) == 0 and np.ndim(y) == 0 and not isinstance(f, (list, tuple))
     fa = as_vector(f, "f")
-    ya = as_vector(y, "y", length=fa.shape[0])
+    ya = as_vector(y, "y", length=fa.shape[0], of="one per entry of f")
     if loss in CLASSIFICATION_LOSSES and not np.all(np.abs(ya) == 1.0):
         raise ValueError(f"y must contain only the labels -1 and +1 for the {loss} loss")
     eps = check_nonnegative(epsilon, "epsilon")

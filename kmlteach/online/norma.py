@@ -170,7 +170,7 @@ def norma(X, y, lam, eta, kernel="gaussian", loss="hinge", *, budget=None, epsil
     n = Xa.shape[0]
     check_choice(loss, "loss", NORMA_LOSSES)
     if loss in CLASSIFICATION_LOSSES:
-        ya = check_binary_labels(y, "y", n=n)
+        ya = check_binary_labels(y, "y", n=n, of="one per row of X")
     else:
         ya = as_vector(y, "y", length=n)
     lam_ = check_nonnegative(lam, "lam")

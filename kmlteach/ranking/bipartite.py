@@ -113,7 +113,7 @@ def _check_measure(measure, k, beta, r):
 
 def _check_scores_labels(y_score, y_true, name="y_score"):
     y_true = check_binary_labels(y_true, "y_true", require_both=False)
-    y_score = as_vector(y_score, name, length=y_true.shape[0])
+    y_score = as_vector(y_score, name, length=y_true.shape[0], of="one per entry of y_true")
     return y_score, y_true
 
 
@@ -218,7 +218,7 @@ def bipartite_hinge(w, X, y, measure: str = "f1", k=None, beta: float = 1.0):
     """The surrogate (17.14) at w, a subgradient Σ_i (v_i − y_i) x_i and the maximiser v."""
     X = check_X(X, "X")
     w = as_vector(w, "w", length=X.shape[1])
-    y = check_binary_labels(y, "y", n=X.shape[0], require_both=False)
+    y = check_binary_labels(y, "y", n=X.shape[0], require_both=False, of="one per row of X")
     code, k, beta = _check_measure(measure, k, beta, y.shape[0])
     mu = X @ w
     v = _most_violating(mu, y, code, k, beta)

@@ -53,7 +53,7 @@ def _permutation(y: np.ndarray) -> np.ndarray:
 
 def _check_pair(y_pred, y_true, min_length: int = 1, name: str = "y_pred"):
     y_true = as_vector(y_true, "y_true", min_length=min_length)
-    y_pred = as_vector(y_pred, name, length=y_true.shape[0])
+    y_pred = as_vector(y_pred, name, length=y_true.shape[0], of="one per entry of y_true")
     return y_pred, y_true
 
 

@@ -159,6 +159,8 @@ def mean_loss(w, queries, loss: str = "kendall", k=None) -> float:
     """
     loss = check_choice(loss, "loss", ("kendall", "ndcg"))
     qs = check_queries(queries, "queries", nonnegative=loss == "ndcg")
+    if k is not None:                  # checked even when loss="kendall" makes it unused
+        check_int(k, "k", minimum=1)
     w = as_vector(w, "w", length=qs[0][0].shape[1])
     fn = kendall_tau_loss if loss == "kendall" else (lambda p, t: ndcg_loss(p, t, k=k))
     return float(np.mean([fn(X @ w, y) for X, y in qs]))

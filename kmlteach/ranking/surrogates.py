@@ -59,7 +59,7 @@ def kendall_hinge(w, X, y) -> SurrogateValue:
     formula says) and nothing to the subgradient.
     """
     w, X = _check_wX(w, X)
-    y = as_vector(y, "y", length=X.shape[0], min_length=2)
+    y = as_vector(y, "y", length=X.shape[0], min_length=2, of="one per row of X")
     loss, coef = _kendall_hinge_kernel(X @ w, y)
     return SurrogateValue(loss=float(loss), grad=coef @ X)
 
@@ -118,7 +118,7 @@ def ndcg_hinge(w, X, y, k=None) -> SurrogateValue:
     Σ_i (v_i − π(y)_i) x_i at the maximiser v (Claim 14.6).
     """
     w, X = _check_wX(w, X)
-    y = as_vector(y, "y", length=X.shape[0])
+    y = as_vector(y, "y", length=X.shape[0], of="one per row of X")
     _check_relevance(y)
     k = _check_k(k, y.shape[0])
     mu = X @ w

@@ -43,7 +43,8 @@ def _check_scores(unary, pairwise, initial):
     return U, P, init
 
 
-def _check_labelling(y, name, r, q):
+def _check_labelling(y, name, r, q, rows="unary"):
+    """Labels 0..q-1, one per row of ``rows`` (named in a length mismatch)."""
     if y is None or isinstance(y, (str, bytes)):
         raise TypeError(f"{name} must be a 1-D array of integer labels, got {type(y).__name__}")
     arr = np.asarray(y)
@@ -51,7 +52,7 @@ def _check_labelling(y, name, r, q):
         raise ValueError(f"{name} must be a 1-D array of integer labels, got shape {arr.shape} "
                          f"and dtype {arr.dtype}")
     if r is not None and arr.shape[0] != r:
-        raise ValueError(f"{name} must have length {r} (one label per position), got {arr.shape[0]}")
+        raise ValueError(f"{name} must have length {r} (one label per row of {rows}), got {arr.shape[0]}")
     if arr.shape[0] == 0:
         raise ValueError(f"{name} is empty")
     if arr.dtype.kind == "f" and not np.all(np.isfinite(arr) & (arr == np.round(arr))):
@@ -98,7 +99,7 @@ def psi(x, y, n_labels: int = 26) -> np.ndarray:
     q = check_int(n_labels, "n_labels", minimum=1)
     xa = _check_x(x)
     r, n = xa.shape
-    ya = _check_labelling(y, "y", r, q)
+    ya = _check_labelling(y, "y", r, q, rows="x")
     F1 = np.zeros((q, n))
     np.add.at(F1, ya, xa)
     F2 = np.zeros((q, q))
@@ -114,7 +115,7 @@ def chain_score(x, y, W_unary, W_pair) -> float:
     """
     Wu, Wp = _check_weights(W_unary, W_pair)
     xa = _check_x(x, "x", Wu.shape[1])
-    ya = _check_labelling(y, "y", xa.shape[0], Wu.shape[0])
+    ya = _check_labelling(y, "y", xa.shape[0], Wu.shape[0], rows="x")
     return float(np.sum(Wu[ya] * xa) + np.sum(Wp[ya[:-1], ya[1:]]))
 
 

@@ -62,7 +62,7 @@ def _check_sample(X, Y, n_labels, name_X="X", name_Y="Y"):
         xa = as_matrix(x, f"{name_X}[{i}]", n_cols=n)
         n = xa.shape[1]
         Xs.append(xa)
-        Ys.append(_check_labelling(y, f"{name_Y}[{i}]", xa.shape[0], q))
+        Ys.append(_check_labelling(y, f"{name_Y}[{i}]", xa.shape[0], q, rows=f"{name_X}[{i}]"))
     offsets = np.zeros(len(Xs) + 1, dtype=np.int64)
     offsets[1:] = np.cumsum([x.shape[0] for x in Xs])
     return np.ascontiguousarray(np.vstack(Xs)), np.concatenate(Ys), offsets, q

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from kmlteach._validation import as_matrix, as_vector, check_int, check_positive
+from kmlteach._validation import as_matrix, as_vector, check_finite_output, check_int, check_positive
 
 __all__ = ["HSS_TAXONOMY", "TaxonomyDelta", "taxonomy_delta", "taxonomy_hinge"]
 
@@ -74,6 +74,7 @@ def taxonomy_delta(tree=None, edge_weight: float = 1.0, leaves_only: bool = Fals
             au, av = anc[u], set(anc[v])
             up = next(d for d, a in enumerate(au) if a in av)   # steps from u to the lca
             D[i, j] = w * (up + anc[v].index(au[up]))
+    check_finite_output("edge_weight", D)
     return TaxonomyDelta(labels=tuple(labels), delta=D)
 
 
@@ -83,7 +84,8 @@ def taxonomy_hinge(scores, y: int, delta) -> float:
     k = f.shape[0]
     D = as_matrix(delta, "delta")
     if D.shape != (k, k):
-        raise ValueError(f"delta must have shape ({k}, {k}), got {D.shape}")
+        raise ValueError(f"delta must have shape ({k}, {k}) (one row and column per entry of scores), "
+                         f"got {D.shape}")
     y = check_int(y, "y", minimum=0, maximum=k - 1)
     other = np.delete(D[:, y] + f, y)
     return float(max(0.0, other.max() - f[y])) if other.size else 0.0

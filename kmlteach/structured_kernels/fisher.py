@@ -101,6 +101,8 @@ def exp_family_mle(X, family: str = "bernoulli", sigma: float = 1.0, eps: float 
     mean = X.mean(axis=0)
     if family == "bernoulli":
         eps = check_positive(eps, "eps")
+        if eps > 0.5:
+            raise ValueError(f"eps must be at most 0.5 (the means are clipped to [eps, 1 - eps]), got {eps:g}")
         mean = np.clip(mean, eps, 1 - eps)
         return np.log(mean / (1 - mean))
     return mean / sigma ** 2

@@ -111,8 +111,16 @@ def diffusion_kernel(A, beta: float, sign: str = "heat") -> np.ndarray:
     beta = check_positive(beta, "beta")
     s = 1.0 if check_choice(sign, "sign", ("heat", "printed")) == "heat" else -1.0
     lam, V = np.linalg.eigh(L)
-    K = (V * np.exp(s * beta * lam)) @ V.T
+    lam = np.minimum(lam, 0.0)   # L = A − D is negative semi-definite; a +1e-16 rounding must not blow up
+    with np.errstate(over="ignore", invalid="ignore"):
+        K = (V * np.exp(s * beta * lam)) @ V.T
+    _check_overflow(K, f"beta = {beta:g} is too large for sign='printed': expm(-beta L) overflowed")
     return (K + K.T) / 2
+
+
+def _check_overflow(K, message: str) -> None:
+    if not np.all(np.isfinite(K)):
+        raise ValueError(message)
 
 
 def diffusion_kernel_limit(A, beta: float, n: int = 10_000, sign: str = "heat") -> np.ndarray:
@@ -126,7 +134,11 @@ def diffusion_kernel_limit(A, beta: float, n: int = 10_000, sign: str = "heat") 
     beta = check_positive(beta, "beta")
     n = check_int(n, "n", minimum=1)
     s = 1.0 if check_choice(sign, "sign", ("heat", "printed")) == "heat" else -1.0
-    return np.linalg.matrix_power(np.eye(L.shape[0]) + (s * beta / n) * L, n)
+    with np.errstate(over="ignore", invalid="ignore"):
+        K = np.linalg.matrix_power(np.eye(L.shape[0]) + (s * beta / n) * L, n)
+    _check_overflow(K, f"beta = {beta:g} is too large for n = {n}: (1 ± (beta/n) L)^n overflowed; "
+                       "use a smaller beta or a larger n")
+    return K
 
 
 def shortest_paths(W) -> np.ndarray:
@@ -190,7 +202,9 @@ def shortest_path_kernel(A1, A2, labels1=None, labels2=None, length_kernel: str 
     l2 = _check_labels(labels2, "labels2", D2.shape[0], codes)
     mode = 0 if check_choice(length_kernel, "length_kernel", ("delta", "bridge")) == "delta" else 1
     c = check_positive(c, "c")
-    return float(_shortest_path_kernel_kernel(D1, l1, D2, l2, mode, c))
+    k = float(_shortest_path_kernel_kernel(D1, l1, D2, l2, mode, c))
+    _check_overflow(k, f"c = {c:g} is too large: the sum of bridge-kernel values overflowed; use a smaller c")
+    return k
 
 
 @jit(warmup=lambda: (np.array([[0.0, 1.0], [1.0, 0.0]]), np.zeros(2, dtype=np.int64),
@@ -253,10 +267,13 @@ def random_walk_kernel(A1, A2, decay: float, labels1=None, labels2=None,
     if max_length is not None:
         max_length = check_int(max_length, "max_length", minimum=0)
         total, v = 0.0, p.copy()
-        for ell in range(max_length + 1):
-            total += decay ** ell * float(p @ v)
-            v = Ax @ v
-        return total
+        with np.errstate(over="ignore", invalid="ignore"):
+            for ell in range(max_length + 1):
+                total += np.float64(decay) ** ell * float(p @ v)
+                v = Ax @ v
+        _check_overflow(total, f"decay = {decay:g} is too large for max_length = {max_length}: the walk "
+                               "sum overflowed; use a smaller decay or max_length")
+        return float(total)
     if not Ax.size:
         rho = 0.0
     elif np.array_equal(Ax, Ax.T):          # undirected graphs: a symmetric product graph

@@ -54,6 +54,8 @@ def set_features(sets: Sequence, alphabet: Sequence | None = None):
         except TypeError:
             alphabet = sorted(set().union(*S), key=repr)
     else:
+        if not hasattr(alphabet, "__iter__"):
+            raise TypeError(f"alphabet must be a sequence or set of elements, got {_describe(alphabet)}")
         alphabet = list(_as_set(alphabet, "alphabet")) if isinstance(alphabet, (set, frozenset)) \
             else list(alphabet)
         missing = set().union(*S) - set(alphabet)
@@ -76,6 +78,15 @@ def prefix_suffix_splits(x: str) -> list[tuple[str, str]]:
     return [(x[:i], x[i:]) for i in range(len(x) + 1)]
 
 
+def _decompose(relation, obj, name):
+    """R⁻¹(obj) as a list of tuples; a failure names the argument that was decomposed."""
+    try:
+        return [tuple(z) for z in relation(obj)]
+    except TypeError as exc:
+        raise TypeError(f"relation({name}) must return a list of decompositions (tuples of parts); "
+                        f"{name} may be of the wrong type: {exc}") from None
+
+
 def convolution_kernel(x, y, relation: Callable, part_kernels) -> float:
     """R-convolution kernel, HSS1 Eq. (1.36) (Haussler 1999).
 
@@ -95,11 +106,7 @@ def convolution_kernel(x, y, relation: Callable, part_kernels) -> float:
     """
     if not callable(relation):
         raise TypeError(f"relation must be a callable returning decompositions, got {_describe(relation)}")
-    try:
-        dx = [tuple(z) for z in relation(x)]
-        dy = [tuple(z) for z in relation(y)]
-    except TypeError as exc:
-        raise TypeError(f"relation must return a list of decompositions (tuples of parts): {exc}") from None
+    dx, dy = _decompose(relation, x, "x"), _decompose(relation, y, "y")
     if not dx or not dy:
         return 0.0
     r = len(dx[0])

@@ -12,6 +12,7 @@ from kmlteach._validation import (
     _check_real_scalar,
     as_vector,
     check_binary_labels,
+    check_finite_output,
     check_positive,
     check_X,
 )
@@ -103,7 +104,7 @@ def functional_margins(X, y, w, b=0.0):
     Source: UML §15.1.
     """
     Xa = check_X(X, "X")
-    ya = check_binary_labels(y, "y", n=Xa.shape[0], require_both=False)
+    ya = check_binary_labels(y, "y", n=Xa.shape[0], require_both=False, of="one per row of X")
     wa = as_vector(w, "w", length=Xa.shape[1])
     b = _scalar(b, "b")
     return ya * (Xa @ wa + b)
@@ -116,7 +117,7 @@ def geometric_margins(X, y, w, b=0.0):
     Source: UML §15.1, Claim 15.1.
     """
     Xa, wa, _ = _points_and_w(X, w)
-    ya = check_binary_labels(y, "y", n=Xa.shape[0], require_both=False)
+    ya = check_binary_labels(y, "y", n=Xa.shape[0], require_both=False, of="one per row of X")
     b = _scalar(b, "b")
     return ya * (Xa @ wa + b) / np.linalg.norm(wa)
 
@@ -158,11 +159,13 @@ def soft_svm_objective(w, X, y, lam, b=0.0) -> float:
     reads like F(w).
     """
     Xa = check_X(X, "X")
-    ya = check_binary_labels(y, "y", n=Xa.shape[0], require_both=False)
-    wa = as_vector(w, "w", length=Xa.shape[1])
+    ya = check_binary_labels(y, "y", n=Xa.shape[0], require_both=False, of="one per row of X")
+    wa = as_vector(w, "w", length=Xa.shape[1], of="one per column of X")
     lam = check_positive(lam, "lam")
     b = _scalar(b, "b")
-    return _objective(wa, b, Xa, ya, lam)
+    out = _objective(wa, b, Xa, ya, lam)
+    check_finite_output("w, b or lam", out)
+    return out
 
 
 def _objective(w, b, X, y, lam) -> float:

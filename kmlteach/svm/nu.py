@@ -175,7 +175,7 @@ def nu_svm(X, y, nu, kernel="linear", *, tol=1e-8, max_iter=None, **kernel_param
         ``NuSVC(nu).decision_function`` equals f/ρ.
     """
     Xa = check_X(X, "X")
-    ya = check_binary_labels(y, "y", n=Xa.shape[0])
+    ya = check_binary_labels(y, "y", n=Xa.shape[0], of="one per row of X")
     n = Xa.shape[0]
     v = _check_nu(nu)
     n_pos, n_neg = int(np.sum(ya > 0)), int(np.sum(ya < 0))

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from kmlteach._validation import check_choice, check_int, check_positive
+from kmlteach._validation import as_array, check_choice, check_finite_output, check_int, check_positive
 from kmlteach.theory.losses import BINARY_LOSSES
 
 __all__ = ["BOOK_CALIBRATION", "Calibration", "calibration", "conditional_risk"]
@@ -56,9 +56,18 @@ def conditional_risk(loss, eta, f):
     Source: HSS2 §2.5.
     """
     check_choice(loss, "loss", BINARY_LOSSES)
-    eta = np.asarray(eta, dtype=float)
-    f = np.asarray(f, dtype=float)
-    return eta * _psi(loss, f) + (1.0 - eta) * _psi(loss, -f)
+    eta = as_array(eta, "eta")
+    f = as_array(f, "f")
+    if np.any((eta < 0) | (eta > 1)):
+        raise ValueError("eta must lie in [0, 1] (a conditional probability)")
+    try:
+        np.broadcast_shapes(eta.shape, f.shape)
+    except ValueError:
+        raise ValueError(f"eta and f must broadcast together, got shapes {eta.shape} and {f.shape}") from None
+    with np.errstate(over="ignore", invalid="ignore"):
+        out = eta * _psi(loss, f) + (1.0 - eta) * _psi(loss, -f)
+    check_finite_output("f", out)
+    return out
 
 
 def _golden_min(fun, lo, hi, iters=200):
@@ -115,6 +124,10 @@ def calibration(loss, s=None, n_grid=2000, f_max=50.0):
         raise ValueError(f"s must lie in (0, 1] (Jensen's step needs s <= 1), got {s!r}")
     n = check_int(n_grid, "n_grid", minimum=10, maximum=10_000_000)
     B = check_positive(f_max, "f_max")
+    with np.errstate(over="ignore", invalid="ignore"):
+        edge = _psi(loss, np.array([-2 * B, 2 * B]))   # the search interval has width 2 f_max
+    if not np.all(np.isfinite(edge)):
+        raise ValueError(f"f_max = {B:g} is too large: the search of [-f_max, f_max] overflows the {loss} loss")
     eta = (np.arange(n) + 0.5) / n
     eta = eta[np.abs(2 * eta - 1) > 1e-12]
     risk = lambda f: conditional_risk(loss, eta, f)

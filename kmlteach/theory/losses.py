@@ -35,6 +35,7 @@ import numpy as np
 from kmlteach._validation import (
     as_matrix,
     as_vector,
+    check_finite_output,
     check_nonnegative,
     check_positive,
     check_square,
@@ -68,7 +69,7 @@ class LossEval(NamedTuple):
 
 def _fy(f, y, binary=True):
     fa = as_vector(f, "f")
-    ya = as_vector(y, "y", length=fa.shape[0])
+    ya = as_vector(y, "y", length=fa.shape[0], of="one per entry of f")
     if binary and not np.all(np.abs(ya) == 1.0):
         raise ValueError("y must contain only the labels -1 and +1")
     return fa, ya
@@ -90,7 +91,10 @@ def squared_soft_margin(f, y, rho=1.0):
     fa, ya = _fy(f, y)
     rho = check_positive(rho, "rho")
     h = np.maximum(0.0, rho - ya * fa)
-    return LossEval(h * h, -2.0 * ya * h)
+    with np.errstate(over="ignore", invalid="ignore"):
+        out = LossEval(h * h, -2.0 * ya * h)
+    check_finite_output("f or rho", out.value, out.gradient)
+    return out
 
 
 def logistic(f, y):
@@ -141,7 +145,7 @@ def huber(f, y, delta=1.0):
 
 def _scores(F, y):
     Fa = as_matrix(F, "F", min_cols=2)
-    ya = as_vector(y, "y", length=Fa.shape[0])
+    ya = as_vector(y, "y", length=Fa.shape[0], of="one per row of F")
     if not np.all((ya == np.round(ya)) & (ya >= 0) & (ya < Fa.shape[1])):
         raise ValueError(f"y must hold integer labels 0..{Fa.shape[1] - 1} (columns of F)")
     return Fa, ya.astype(np.int64)
@@ -167,12 +171,13 @@ def multiclass_soft_margin(F, y, delta=None, rho=1.0):
     ``delta`` (k, k) with zero diagonal, default ρ(1 − δ_{y,ỹ}) (Crammer–Singer, HSS2
     (2.12)); a taxonomy's :func:`graph_distance` gives (2.21). The gradient row is
     ``e_{y*} − e_y`` when the loss is positive (y* the maximiser; ties to the smallest
-    label), else 0.
+    label), else 0. ``rho`` is used only when ``delta`` is None.
     """
     Fa, ya = _scores(F, y)
     n, k = Fa.shape
+    rho = check_positive(rho, "rho")     # checked even when a given delta makes it unused
     if delta is None:
-        D = check_positive(rho, "rho") * (1.0 - np.eye(k))
+        D = rho * (1.0 - np.eye(k))
     else:
         D = check_square(delta, "delta")
         if D.shape[0] != k or np.any(np.diag(D) != 0) or np.any(D < 0):

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from kmlteach._validation import (
+    check_finite_output,
     check_int,
     check_nonnegative,
     check_positive,
@@ -107,8 +108,11 @@ def rademacher_kernel(K, n_draws=1000, seed=0):
     n = Ka.shape[0]
     if np.any(np.diag(Ka) < 0):
         raise ValueError("K must be positive semi-definite (a negative diagonal entry was found)")
-    parts = [np.sqrt(np.maximum(np.einsum("ij,ij->i", S @ Ka, S), 0.0)) for S in _signs(rng, k, n)]
-    return _estimate(np.concatenate(parts) / n, float(np.sqrt(np.trace(Ka))) / n)
+    c = float(np.max(np.abs(Ka))) or 1.0     # work with K / c: σᵀKσ of a huge K must not overflow
+    Kc = Ka / c
+    parts = [np.sqrt(np.maximum(np.einsum("ij,ij->i", S @ Kc, S), 0.0)) for S in _signs(rng, k, n)]
+    root = np.sqrt(c)
+    return _estimate(np.concatenate(parts) * root / n, float(np.sqrt(np.trace(Kc)) * root) / n)
 
 
 @dataclass(frozen=True)
@@ -139,7 +143,7 @@ def margin_bound(n, W, R, gamma, delta=0.05, r=None, approximation=0.0, bayes_ri
     W, R, gamma : float > 0
     delta : float in (0, 1)  confidence parameter.
     r : float in (0, R], optional  average radius (default R).
-    approximation, bayes_risk : float ≥ 0  the two terms the sample cannot control.
+    approximation : float ≥ 0, bayes_risk : float in [0, 1]  the two terms the sample cannot control.
 
     Returns
     -------
@@ -152,8 +156,10 @@ def margin_bound(n, W, R, gamma, delta=0.05, r=None, approximation=0.0, bayes_ri
     if r_ > R_ * (1 + 1e-12):
         raise ValueError(f"r (the average radius) cannot exceed R (a bound on ||x||): r = {r_:g} > R = {R_:g}")
     a = check_nonnegative(approximation, "approximation")
-    b = check_nonnegative(bayes_risk, "bayes_risk")
-    scale = 4.0 * R_ * W_ * g / np.sqrt(n_)
+    b = check_probability(bayes_risk, "bayes_risk")    # a 0-1 risk
+    with np.errstate(over="ignore"):
+        scale = 4.0 * R_ * W_ * g / np.sqrt(n_)
+    check_finite_output("W, R or gamma", scale)
     conf = scale * np.sqrt(-2.0 * np.log(d))
     comp = scale * r_ / R_
     off = scale * np.sqrt(8.0 * np.log(2.0))
