@@ -93,7 +93,8 @@ def test_kernels_are_registered_with_warmup():
     for name in ["kmlteach.svm.perceptron._perceptron_kernel",
                  "kmlteach.svm.perceptron._subgradient_perceptron_kernel",
                  "kmlteach.svm.sgd._sgd_soft_svm_kernel", "kmlteach.svm.smo._smo_kernel",
-                 "kmlteach.svm.dcd._dcd_kernel", "kmlteach.svm.margins._objective_kernel"]:
+                 "kmlteach.svm.dcd._dcd_kernel", "kmlteach.svm.dcd._dcd_gap",
+                 "kmlteach.svm.margins._objective_kernel"]:
         fn, example = reg[name]
         assert example is not None
         fn(*example())
