@@ -192,6 +192,9 @@ def test_decks_in_chromium_every_slide_fits_1280x720(decks):
         page.on("pageerror", lambda e: errors.append(str(e)))
         page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
         page.on("requestfailed", lambda r: errors.append(f"request failed: {r.url}"))
+        # presenting offline: the network is blocked, and any attempt to reach it is an error
+        page.route(re.compile(r"^(https?|wss?)://"),
+                   lambda route: (errors.append(f"network request: {route.request.url}"), route.abort()))
         for deck in written:
             page.goto(deck.as_uri())
             page.wait_for_function("window.Reveal && Reveal.isReady()")
