@@ -278,3 +278,24 @@ def test_axe_home_map_guide_and_first_chapter(site):
 def test_axe_every_other_chapter_page(site):
     pages = [site / "notebooks" / f"{Path(c.notebook).stem}.html" for c in READY if c is not READY[1]]
     _axe_scan(site, pages)
+
+
+@pytest.mark.browser
+@_needs_chromium
+def test_search_works_offline(site):
+    """The search page finds a chapter from the local index, with every non-local request blocked."""
+    from playwright.sync_api import sync_playwright
+
+    outside = []
+    with sync_playwright() as p, serve(site) as base:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox"])
+        page = browser.new_page()
+        page.route(lambda url: not url.startswith(base),
+                   lambda route: (outside.append(route.request.url), route.abort()))
+        page.goto(f"{base}/search.html?q=perceptron")
+        page.wait_for_function("document.querySelectorAll('#search-results li, ul.search li').length > 0",
+                               timeout=30000)
+        links = page.eval_on_selector_all("#search-results li a, ul.search li a", "els => els.map(e => e.href)")
+        browser.close()
+    assert any("01-svm" in h for h in links), links[:5]
+    assert not outside, f"the search page asked the network for {outside[:3]}"

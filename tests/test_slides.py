@@ -1,10 +1,12 @@
 """Lecture mode: slide metadata of the notebooks and the offline reveal.js decks.
 
-The browser test opens chapter 01's deck in Debian's Chromium at 1280×720, steps
+The browser test opens every chapter's deck in Debian's Chromium at 1280×720, steps
 through every slide and checks: no JavaScript error, no failed request (nothing comes
-from the network), no slide whose content overflows the 1280×720 slide, every widget
-snapshot shown at ≥ 1.5× its reading size or filling the slide. Screenshots of every
-slide go to ``tests/_artifacts/slides-01/`` (git-ignored).
+from the network), no slide whose content overflows the 1280×720 slide, no element whose
+content is clipped or hidden behind a scroll bar, every widget figure shown at ≥ 1.5×
+its reading size (or, where 1.5× is taller than the slide, at the slide's full height;
+those figures are listed by a strict xfail until the widgets are made shorter).
+Screenshots of chapter 01's slides go to ``tests/_artifacts/slides-01/`` (git-ignored).
 """
 
 from __future__ import annotations
@@ -18,10 +20,12 @@ import tempfile
 from pathlib import Path
 
 import nbformat
+import numpy as np
 import pytest
 
 from kmlteach.course import book as _book
-from kmlteach.course.deck import HEIGHT, WIDGET_SCALE, WIDTH, build_decks, deck_notebook
+from kmlteach.course._panels import crop_png, decode_png, panel_boxes
+from kmlteach.course.deck import HEIGHT, WIDGET_SCALE, WIDTH, _png_size, build_decks, deck_notebook
 from kmlteach.course.slides import RISE_SETTINGS, apply_slides, is_widget_cell, slide_metadata
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -140,60 +144,173 @@ def test_one_offline_deck_per_ready_chapter(decks):
 
 MEASURE = """() => {
   const s = Reveal.getCurrentSlide(), r = s.getBoundingClientRect(), sc = Reveal.getScale();
-  let bottom = 0, right = 0;
+  let bottom = 0, right = 0; const clipped = [];
   for (const el of s.querySelectorAll('*')) {
-    if (el.closest('aside.notes') || (el.closest('pre') && el.tagName !== 'PRE')) continue;
+    if (el.closest('aside.notes') || el.closest('mjx-container')) continue;
     const q = el.getBoundingClientRect();
     if (q.width === 0 && q.height === 0) continue;
-    bottom = Math.max(bottom, (q.bottom - r.top) / sc); right = Math.max(right, (q.right - r.left) / sc);
+    if (!(el.closest('pre') && el.tagName !== 'PRE')) {
+      bottom = Math.max(bottom, (q.bottom - r.top) / sc); right = Math.max(right, (q.right - r.left) / sc);
+    }
+    // any element whose content is cut off or hidden behind a scroll bar (a projector cannot scroll)
+    const cs = getComputedStyle(el);
+    if ((el.scrollWidth > el.clientWidth + 1 && cs.overflowX !== 'visible') ||
+        (el.scrollHeight > el.clientHeight + 1 && cs.overflowY !== 'visible'))
+      clipped.push(`${el.tagName}.${el.className}: ${el.scrollWidth}×${el.scrollHeight} in ${el.clientWidth}×${el.clientHeight}`
+                   + ` (${el.textContent.trim().slice(0, 30)})`);
   }
   const imgs = [...s.querySelectorAll('img[data-natural-width]')].map(i => ({
     natural: +i.dataset.naturalWidth, shown: i.getBoundingClientRect().width / sc,
+    natural_height: +i.dataset.naturalWidth * i.naturalHeight / i.naturalWidth,
     height: i.getBoundingClientRect().height / sc, snapshot: !!i.closest('.celltag_kml-widget-snapshot')}));
-  return {idx: Reveal.getIndices(), bottom, right, imgs, text: s.innerText.slice(0, 40)};
+  return {idx: Reveal.getIndices(), bottom, right, imgs, clipped, text: s.innerText.slice(0, 40)};
 }"""
+
+
+def widget_figure_ok(im) -> bool:
+    """≥ 1.5× the reading size, or (only when 1.5× is taller than the slide) the full slide height."""
+    if im["shown"] >= WIDGET_SCALE * im["natural"] - 1:
+        return True
+    return WIDGET_SCALE * im["natural_height"] > HEIGHT and im["height"] >= HEIGHT - 2
 
 
 @pytest.mark.browser
 @pytest.mark.skipif(not os.path.exists(CHROMIUM), reason=f"{CHROMIUM} is absent (apt-get install chromium)")
-def test_deck_in_chromium_every_slide_fits_1280x720(decks):
+def test_decks_in_chromium_every_slide_fits_1280x720(decks):
+    """Every slide of every deck: no JS error, no request, nothing past the slide, nothing
+    clipped, widget figures ≥ 1.5× their reading size. Screenshots of chapter 01's deck."""
     from playwright.sync_api import sync_playwright
 
-    out, _ = decks
-    deck = out / "01-svm.slides.html"
+    out, written = decks
     if ARTIFACTS.exists():
         shutil.rmtree(ARTIFACTS)
     ARTIFACTS.mkdir(parents=True)
-    errors, over, small = [], [], []
+    errors, over, small, clipped, counts = [], [], [], [], {}
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox"])
         page = browser.new_page(viewport={"width": WIDTH, "height": HEIGHT})
         page.on("pageerror", lambda e: errors.append(str(e)))
         page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
         page.on("requestfailed", lambda r: errors.append(f"request failed: {r.url}"))
-        page.goto(deck.as_uri())
-        page.wait_for_function("window.Reveal && Reveal.isReady()")
-        page.wait_for_function("window.MathJax && MathJax.startup && MathJax.startup.promise")
-        page.evaluate("MathJax.startup.promise")
-        n_total = page.evaluate("Reveal.getTotalSlides()")
-        k = 0
-        while True:
-            info = page.evaluate(MEASURE)
-            where = f"slide {k + 1} {info['idx']} ({info['text']!r})"
-            if info["bottom"] > HEIGHT + 1 or info["right"] > WIDTH + 1:
-                over.append(f"{where}: content {info['right']:.0f}×{info['bottom']:.0f}")
-            for im in info["imgs"]:
-                fills = im["shown"] >= 0.9 * (WIDTH - 420) or im["height"] >= 0.75 * HEIGHT
-                if im["snapshot"] and not (im["shown"] >= WIDGET_SCALE * im["natural"] - 1 or fills):
-                    small.append(f"{where}: widget figure {im['shown']:.0f}px, reading size {im['natural']}px")
-            page.screenshot(path=str(ARTIFACTS / f"slide-{k + 1:02d}.png"))
-            k += 1
-            if not page.evaluate("Reveal.availableRoutes().down || Reveal.availableRoutes().right"):
-                break
-            page.evaluate("Reveal.next()")
-            page.wait_for_timeout(30)
+        # presenting offline: the network is blocked, and any attempt to reach it is an error
+        page.route(re.compile(r"^(https?|wss?)://"),
+                   lambda route: (errors.append(f"network request: {route.request.url}"), route.abort()))
+        for deck in written:
+            page.goto(deck.as_uri())
+            page.wait_for_function("window.Reveal && Reveal.isReady()")
+            page.wait_for_function("window.MathJax && MathJax.startup && MathJax.startup.promise")
+            page.evaluate("MathJax.startup.promise")
+            n_total = page.evaluate("Reveal.getTotalSlides()")
+            k = 0
+            while True:
+                info = page.evaluate(MEASURE)
+                where = f"{deck.name[:2]} slide {k + 1} {info['idx']} ({info['text']!r})"
+                if info["bottom"] > HEIGHT + 1 or info["right"] > WIDTH + 1:
+                    over.append(f"{where}: content {info['right']:.0f}×{info['bottom']:.0f}")
+                clipped += [f"{where}: {c}" for c in info["clipped"]]
+                for im in info["imgs"]:
+                    if im["snapshot"] and not widget_figure_ok(im):
+                        small.append(f"{where}: widget figure {im['shown']:.0f}px wide, reading size {im['natural']}px")
+                if deck.name.startswith("01-"):
+                    page.screenshot(path=str(ARTIFACTS / f"slide-{k + 1:02d}.png"))
+                k += 1
+                if not page.evaluate("Reveal.availableRoutes().down || Reveal.availableRoutes().right"):
+                    break
+                page.evaluate("Reveal.next()")
+                page.wait_for_timeout(20)
+            counts[deck.name] = (k, n_total)
         browser.close()
-    assert k == n_total, f"stepped through {k} of {n_total} slides"
+    assert all(k == n for k, n in counts.values()), f"did not step through every slide: {counts}"
     assert not errors, errors[:5]
     assert not over, "slides overflow 1280×720:\n" + "\n".join(over)
-    assert not small, "\n".join(small)
+    assert not clipped, "clipped or scrolling elements:\n" + "\n".join(clipped)
+    assert not small, "widget figures below 1.5× their reading size:\n" + "\n".join(small)
+
+
+def _widget_pngs():
+    """(chapter, title, PNG, reading width) of every widget snapshot in the stored notebooks."""
+    from kmlteach.course._widget_snapshot import snapshot, widget_model_ids
+
+    for c in READY:
+        nb = nbformat.read(ROOT / c.notebook, as_version=4)
+        for cell in nb.cells:
+            for mid in widget_model_ids(cell) if is_widget_cell(cell) else ():
+                s = snapshot(nb, mid)
+                if s.png_base64:
+                    yield c.id, s.title, s.png_base64, s.width_px
+
+
+def test_deck_widget_figures_are_1_5x_their_reading_size():
+    """No browser: in every deck, every widget figure (or panel of it) is given ≥ 1.5× its
+    reading width, and the layout keeps it inside the slide."""
+    for c in READY:
+        deck = deck_notebook(nbformat.read(ROOT / c.notebook, as_version=4), c, B)
+        for cell in deck.cells:
+            if "kml-widget-snapshot" not in cell.metadata.get("tags", []):
+                continue
+            for o in cell.outputs:
+                meta = o.get("metadata", {}).get("image/png")
+                if not meta:
+                    continue
+                w, nat = meta["width"], meta["natural_width"]
+                pw, ph = _png_size(o["data"]["image/png"])
+                h, nat_h = w * ph / pw, nat * ph / pw
+                assert w <= WIDTH - 40 and h <= HEIGHT, f"{c.id}: figure {w}×{h:.0f} larger than the slide"
+                assert w >= WIDGET_SCALE * nat - 1 or (WIDGET_SCALE * nat_h > HEIGHT and h >= HEIGHT - 2), \
+                    f"{c.id} {cell.id}: widget figure {w}px for reading width {nat}px"
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "widget change needed (not in kmlteach/course): these figures are taller than 480 px at their "
+    "reading size, so 1.5× is taller than the 720-px slide even full-bleed and after cutting them into "
+    "panels: 02 two moons (507), 04 one-vs-all panels (497) and all pairs (520), 05 Viterbi trellis "
+    "(572) and transition weights (531), 09 ν-SVM panels (490) and one-class SVM (560)"))
+def test_every_widget_panel_can_be_shown_at_1_5x():
+    too_tall = []
+    for ch, title, b64, width in _widget_pngs():
+        lum = decode_png(b64)
+        k = (width or lum.shape[1]) / lum.shape[1]
+        fits = lambda b: WIDGET_SCALE * k * (b[3] - b[1]) <= HEIGHT and WIDGET_SCALE * k * (b[2] - b[0]) <= WIDTH - 40  # noqa: E731
+        too_tall += [f"{ch} {title}: {k * (b[3] - b[1]):.0f}px" for b in panel_boxes(lum, fits) if not fits(b)]
+    assert not too_tall, "\n".join(too_tall)
+
+
+def _png(panels, size=(600, 200)):
+    """A synthetic figure: black-framed panels (x0, x1) on white, a line of text across the top."""
+    import base64
+    import io
+
+    from PIL import Image, ImageDraw
+
+    img = Image.new("RGB", size, "white")
+    d = ImageDraw.Draw(img)
+    for x0, x1 in panels:
+        d.rectangle([x0, 30, x1, size[1] - 30], outline="black", width=2)
+        d.line([x0 + 5, 150, x1 - 5, 60], fill="#0072b2", width=3)
+    d.text((size[0] // 3, 5), "a suptitle crossing the gutter", fill="black")
+    buf = io.BytesIO()
+    img.save(buf, "PNG")
+    return base64.b64encode(buf.getvalue()).decode()
+
+
+def test_panels_cut_between_framed_axes_only_when_needed():
+    b64 = _png([(40, 280), (340, 580)])
+    lum = decode_png(b64)
+    assert len(panel_boxes(lum, lambda b: True)) == 1                        # fits: kept whole
+    boxes = panel_boxes(lum, lambda b: b[2] - b[0] <= 300)
+    assert len(boxes) == 2
+    (a0, _, a1, _), (b0, _, b1, _) = boxes
+    assert a0 <= 40 and 280 < a1 <= b0 < 340 and b1 >= 580                  # cut in the gutter
+    crop = decode_png(crop_png(b64, boxes[1]))
+    assert crop.shape == (boxes[1][3] - boxes[1][1], b1 - b0)
+    # one framed axes is never cut through, even when it does not fit
+    single = decode_png(_png([(40, 580)]))
+    assert len(panel_boxes(single, lambda b: b[2] - b[0] <= 300)) == 1
+    with pytest.raises(ValueError, match="fits"):
+        panel_boxes(lum, None)
+    with pytest.raises(ValueError, match="lum"):
+        panel_boxes(np.zeros((0, 3)), lambda b: True)
+    with pytest.raises(ValueError, match="box"):
+        crop_png(b64, (10, 10, 5, 20))
+    with pytest.raises(ValueError, match="b64"):
+        decode_png("")

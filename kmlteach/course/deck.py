@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import base64
 import copy
+import html
 import re
 import shutil
 import struct
@@ -39,14 +40,16 @@ TEMPLATES = HERE / "templates"
 __all__ = ["deck_notebook", "build_decks", "WIDTH", "HEIGHT", "WIDGET_SCALE"]
 
 WIDTH, HEIGHT = 1280, 720
-WIDGET_SCALE = 1.5          # widget figures on slides vs. their reading size
+WIDGET_SCALE = 1.5          # widget figures on slides vs. their reading size (at least)
+WIDGET_MAX = 2.0            # ... and at most (the PNG is stored at reading size)
+TITLE_PX = 72               # one-line title above a widget figure
+SIDE_TITLE = 170            # narrowest title column beside a full-height widget figure
 FIGURE_SCALE = 1.5          # other figures: as large as that, when the slide has room
 FONT_PX, LINE_PX = 24, 34   # slide text (reading size in JupyterLab: 14 px)
 CODE_LINE_PX = 27
 BUDGET = HEIGHT - 100       # usable height of one slide (top/bottom padding)
 CHARS_PER_LINE = 88
 CODE_CHARS_PER_LINE = 100
-SIDE_CAPTION = 360        # width of the caption column beside a widget figure
 
 CSS = f"""
 .reveal {{ font-size: {FONT_PX}px; }}
@@ -55,6 +58,8 @@ CSS = f"""
 .reveal .jp-RenderedHTMLCommon, .reveal .jp-RenderedMarkdown {{ font-size: {FONT_PX}px;
   line-height: {LINE_PX}px; }}
 .reveal .jp-RenderedHTMLCommon p {{ margin: 0 0 10px 0; }}
+.reveal .jp-RenderedHTMLCommon {{ overflow: visible; }}
+.reveal mjx-assistive-mml {{ width: 1px !important; height: 1px !important; overflow: hidden !important; }}
 .reveal h1 {{ font-size: 48px; margin: 0 0 16px 0; }}
 .reveal h2 {{ font-size: 38px; margin: 0 0 12px 0; }}
 .reveal h3 {{ font-size: 30px; margin: 0 0 10px 0; }}
@@ -62,12 +67,20 @@ CSS = f"""
   width: 100%; box-sizing: border-box; margin: 0; box-shadow: none; }}
 .reveal .jp-InputPrompt, .reveal .jp-OutputPrompt {{ display: none; }}
 .reveal .highlight {{ margin: 0.3em 0; }}
-.reveal .jp-InputArea pre, .reveal .jp-OutputArea pre {{ overflow-x: auto; }}
 .reveal .jp-RenderedImage img {{ max-width: 100%; height: auto; margin: 0; }}
 .reveal .jp-RenderedHTMLCommon a {{ color: #0b5394; }}
 .reveal .celltag_kml-widget-side .jp-OutputArea {{ display: flex; flex-direction: row;
   align-items: flex-start; gap: 20px; }}
-.reveal .celltag_kml-widget-side .jp-OutputArea-child:first-child {{ flex: 0 0 {SIDE_CAPTION}px; }}
+.reveal .celltag_kml-widget-side .jp-OutputArea-child {{ flex: 0 0 auto; display: block; width: auto; }}
+.reveal .celltag_kml-widget-side .jp-OutputArea-output {{ display: block; width: auto; }}
+.reveal .slides section:has(.celltag_kml-fullbleed) {{ padding-top: 0; padding-bottom: 0; }}
+.reveal .celltag_kml-fullbleed, .reveal .celltag_kml-fullbleed .jp-Cell-outputWrapper,
+.reveal .celltag_kml-fullbleed .jp-OutputArea-output {{ padding: 0; margin: 0; }}
+.reveal .celltag_kml-fullbleed img {{ display: block; }}
+.reveal .kml-widget-title {{ margin: 0 0 8px 0; }}
+.reveal .kml-muted {{ color: #555; font-size: 20px; }}
+.reveal .kml-snapshot-caption table {{ font-size: 20px; }}
+.reveal .jp-InputArea pre, .reveal .jp-OutputArea pre {{ white-space: pre-wrap; overflow-wrap: anywhere; }}
 .reveal .celltag_kml-title-slide h1 {{ margin-top: 40px; }}
 .reveal .celltag_kml-title-slide .kml-course {{ color: #444; }}
 """
@@ -94,17 +107,20 @@ def _md_height(text: str) -> int:
     in_math = False
     for line in text.splitlines():
         s = line.strip()
-        if s.startswith("$$") or in_math:
-            if s.startswith("$$"):
-                in_math = not (s.endswith("$$") and len(s) > 2) and not in_math
-            h += 22 if in_math else 60
+        if in_math:                     # inside multi-line display mathematics
+            in_math = "$$" not in s
+            h += 30
+            continue
+        if s.startswith("$$"):
+            in_math = not (s.endswith("$$") and len(s) > 2)
+            h += 100
             continue
         if not s:
             h += 10
         elif s.startswith("#"):
-            h += 60
-        else:
-            h += LINE_PX * max(1, -(-len(s) // CHARS_PER_LINE))
+            h += 60 * max(1, -(-len(s) // 44))   # headings: capitals at 38–48 px
+        else:   # inline mathematics (fractions, sums) makes its lines taller
+            h += (LINE_PX + 8 * ("$" in s)) * max(1, -(-len(s) // CHARS_PER_LINE))
     return h + 10
 
 
@@ -150,18 +166,67 @@ def _fit_images(cell, scale: float, room_h: int, room_w: int = WIDTH - 40) -> No
         meta["width"] = int(min(natural * scale, fit))
 
 
-def _place_widget(cell) -> None:
-    """Lay a widget snapshot out on its slide: figure beside the caption when it is not too wide."""
+def _widget_fit(w: float, h: float) -> tuple[float, str]:
+    """Scale and layout of a widget figure of reading size ``w``×``h``: title above it, or
+    (when that leaves it below 1.5×) title beside it and the figure the slide's full height."""
+    top = min(WIDGET_MAX, (WIDTH - 40) / w, (HEIGHT - 20 - TITLE_PX) / h)
+    side = min(WIDGET_MAX, (WIDTH - 40 - SIDE_TITLE - 20) / w, HEIGHT / h)
+    return (top, "top") if top >= min(WIDGET_SCALE, side) else (side, "side")
+
+
+def _widget_cells(cell) -> list:
+    """A widget snapshot laid out on slides: each figure ≥ 1.5× its reading size.
+
+    The figure keeps the slide to itself under a one-line title (or beside a narrow title
+    column, at the slide's full height); a multi-panel figure too wide for that is cut into
+    its panels (:mod:`._panels`), one slide each. The caption (settings, readout, Binder
+    link) follows on the same slide when there is room, else on the next one.
+    """
+    import nbformat
+
+    from ._panels import crop_png, decode_png, panel_boxes
+
     pngs = [o for o in cell["outputs"] if "image/png" in (o.get("data") or {})]
+    rest = [o for o in cell["outputs"] if o not in pngs]
     if not pngs:
-        return
-    nw, nh = _png_size(pngs[0]["data"]["image/png"])
-    if nw / nh < 2.1:     # beside the caption unless very wide (then the caption goes below)
-        cell["metadata"]["tags"].append("kml-widget-side")
-        _fit_images(cell, WIDGET_SCALE, HEIGHT - 60, WIDTH - 40 - SIDE_CAPTION - 20)
-    else:
-        caption = sum(_out_height(o, WIDTH) for o in cell["outputs"] if o not in pngs)
-        _fit_images(cell, WIDGET_SCALE, BUDGET - caption)
+        return [cell]
+    png = pngs[0]
+    b64 = png["data"]["image/png"]
+    meta = png.get("metadata", {}).get("image/png", {})
+    lum = decode_png(b64)
+    k = (meta.get("width") or lum.shape[1]) / lum.shape[1]      # reading px per PNG px
+    boxes = panel_boxes(lum, lambda b: _widget_fit(k * (b[2] - b[0]), k * (b[3] - b[1]))[0] >= WIDGET_SCALE)
+    title = re.sub(r"\s+", " ", png.get("data", {}).get("text/plain", ""))
+    name = re.search(r"“(.+?)”", title)
+    name = html.escape(name.group(1) if name else "Widget")
+    cells = []
+    for i, box in enumerate(boxes):
+        c = copy.deepcopy(cell)
+        if i:
+            c["id"] = f"{cell.get('id', 'cell')}-p{i}"[:64]
+            c["metadata"]["slideshow"] = {"slide_type": "subslide"}
+        part = f" ({i + 1}/{len(boxes)})" if len(boxes) > 1 else ""
+        w, h = k * (box[2] - box[0]), k * (box[3] - box[1])
+        scale, layout = _widget_fit(w, h)
+        piece = copy.deepcopy(png)
+        if len(boxes) > 1 or box != (0, 0, lum.shape[1], lum.shape[0]):
+            piece["data"]["image/png"] = crop_png(b64, box)
+        pm = piece.setdefault("metadata", {}).setdefault("image/png", {})
+        pm["natural_width"], pm["width"] = int(round(w)), int(w * scale)
+        head = (f'<p class="kml-widget-title"><strong>{name}</strong>{part} '
+                f'<span class="kml-muted">— widget snapshot</span></p>')
+        if layout == "side":
+            c["metadata"]["tags"] += ["kml-widget-side", "kml-fullbleed"]
+            head = f'<div class="kml-side-title" style="width: {WIDTH - 64 - pm["width"]}px">{head}</div>'
+        c["outputs"] = [nbformat.from_dict({"output_type": "display_data", "metadata": {},
+                                            "data": {"text/html": head, "text/plain": name}}), piece]
+        cells.append(c)
+    cap = copy.deepcopy(cell)
+    cap["id"] = f"{cell.get('id', 'cell')}-cap"[:64]
+    cap["metadata"]["slideshow"] = {"slide_type": "-"}
+    cap["metadata"]["tags"] = [t for t in cap["metadata"].get("tags", []) if t != "kml-widget-snapshot"]
+    cap["outputs"] = rest
+    return cells + [cap]
 
 
 def _title_cell(book, chapter):
@@ -180,13 +245,17 @@ def _title_cell(book, chapter):
 
 def _split_markdown(cell) -> list:
     """Split a Markdown cell that is taller than a slide at paragraph boundaries."""
-    paras, cur = [], []
-    for block in _src(cell).split("\n\n"):
-        if cur and _md_height("\n\n".join(cur + [block])) > BUDGET:
-            paras.append("\n\n".join(cur))
-            cur = []
-        cur.append(block)
-    paras.append("\n\n".join(cur))
+    blocks = []                              # (separator before it, text)
+    for block in _src(cell).split("\n\n"):   # a tall list is split between its items
+        items = re.split(r"\n(?=\s{0,3}(?:\d+\.|[-*+])\s)", block) if _md_height(block) > BUDGET // 3 else [block]
+        blocks += [("\n\n" if j == 0 else "\n", item) for j, item in enumerate(items)]
+    paras, cur = [], ""
+    for sep, block in blocks:
+        if cur and _md_height(cur + sep + block) > BUDGET:
+            paras.append(cur)
+            cur = ""
+        cur = cur + sep + block if cur else block
+    paras.append(cur)
     out = []
     for i, text in enumerate(paras):
         c = copy.deepcopy(cell)
@@ -233,7 +302,8 @@ def deck_notebook(nb, chapter, book=None):
         if id(cell) in widget_cells:
             meta.setdefault("transient", {})["remove_source"] = True
             meta.setdefault("tags", []).append("kml-widget-snapshot")
-            _place_widget(cell)
+            cells.extend(_widget_cells(cell))
+            continue
         elif cell["cell_type"] == "code":
             n_lines = len(_src(cell).splitlines())
             has_fig = any("image/png" in (o.get("data") or {}) for o in cell.get("outputs", []))
