@@ -237,3 +237,19 @@ def test_length_mismatches_name_the_argument_that_fixes_the_length():
         structured.taxonomy_hinge(s[:2], 0, 1.0 - np.eye(3))
     with pytest.raises(TypeError, match=r"relation\(y\)"):
         sk.convolution_kernel("ab", None, sk.prefix_suffix_splits, lambda a, b: float(a == b))
+
+
+def test_gram_overflow_is_caught_without_a_pass_over_the_matrix():
+    """The polynomial/exponential Gram kernels report their row maxima; the overflow check
+    reads those (an exp overflows iff the largest exponent does), not the whole matrix."""
+    from kmlteach import kernels
+
+    X = np.random.default_rng(0).normal(size=(30, 3))
+    with pytest.raises(ValueError, match="degree"):
+        kernels.gram("polynomial", X, degree=50, c=1e10)
+    with pytest.raises(ValueError, match="gamma"):
+        kernels.gram("exponential", X, gamma=1e3)
+    G = X @ X.T
+    np.testing.assert_allclose(kernels.gram("exponential", X, gamma=0.5), np.exp(0.5 * G), rtol=1e-12)
+    np.testing.assert_allclose(kernels.gram("polynomial", X, degree=3, c=1.0), (1.0 + G) ** 3, rtol=1e-12)
+    np.testing.assert_allclose(kernels.gram("linear", 1e140 * X), 1e280 * G, rtol=1e-12)

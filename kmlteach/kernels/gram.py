@@ -164,11 +164,14 @@ def _gram(kernel, X, Y, strict, **params):
     if code in (2, 6):
         return _distance_gram(Xa, Ya, sym, code, p1)
     G = np.ascontiguousarray(Xa @ Ya.T)  # a fresh array: transformed in place below
-    K = _gram_kernel(G, code, p1, p2)
-    if code == 3:
-        with np.errstate(over="ignore"):
+    # (linear: |<x, y>| <= ||x|| ||y|| is finite for the bounded X, Y that check_X passes)
+    top = np.empty(G.shape[0])
+    K = _gram_kernel(G, code, p1, p2, top)
+    with np.errstate(over="ignore"):
+        if code == 3:
             np.exp(K, out=K)
-    check_finite_output("X, Y or " + (", ".join(sorted(p)) or "the kernel"), K)
+        peak = np.exp(top.max()) if code == 3 else top.max()   # exp is increasing: no pass over K
+    check_finite_output("X, Y or " + (", ".join(sorted(p)) or "the kernel"), peak)
     return K
 
 
@@ -193,24 +196,32 @@ def _distance_gram(Xa, Ya, sym, code, gamma):
 
 
 def _gram_warmup():
-    return np.eye(3), 1, 2.0, 1.0
+    return np.eye(3), 1, 2.0, 1.0, np.empty(3)
 
 
 @jit(parallel=True, warmup=_gram_warmup)
-def _gram_kernel(G, code, p1, p2):
+def _gram_kernel(G, code, p1, p2, top):
     """Transform inner products G[i, j] = <x_i, y_j> **in place** into kernel values:
     polynomial (code 1) or the argument of exp for the exponential kernel (code 3),
     which the caller exponentiates with NumPy's vectorised ``np.exp``. Order-free: rows
-    in parallel, one contiguous inner loop per kernel.
+    in parallel, one contiguous inner loop per kernel. ``top[i]`` receives row i's
+    largest |value| (code 1) or largest exponent (code 3), at least 0: the caller's
+    overflow check without a second pass over G (0 for the linear kernel, code 0).
     """
     n, m = G.shape
     for i in prange(n):
+        t = 0.0
         if code == 1:
             for j in range(m):
-                G[i, j] = (p2 + G[i, j]) ** p1
+                v = (p2 + G[i, j]) ** p1
+                G[i, j] = v
+                t = max(t, abs(v))
         elif code == 3:
             for j in range(m):
-                G[i, j] = p1 * G[i, j]
+                v = p1 * G[i, j]
+                G[i, j] = v
+                t = max(t, v)
+        top[i] = t
     return G
 
 
