@@ -195,7 +195,7 @@ def plot_decision_regions(X, y, scores_fn, ax=None, lim=(-2.0, 3.0), n: int = 12
     ax.set_ylim(lim)
     label_axes(ax, "$x_1$", "$x_2$", title)
     if legend:
-        ax.legend(loc="lower left", fontsize=7)
+        ax.legend(loc="lower left", fontsize=8)
     return ax
 
 

@@ -69,6 +69,9 @@ def _line_thresholds(w, b):
     return np.sort(np.array([(-c1 - r) / (2 * c2), (-c1 + r) / (2 * c2)]))
 
 
+_UNICODE_LABELS = {"line": ("x", "x²", "0"), "rings": ("x₁", "x₂", "x₁² + x₂²"), "xor": ("x₁", "x₂", "x₁x₂")}
+
+
 def make_embedding_explorer(dataset: str = "rings", elev: float = 20.0, azim: float = -60.0,
                             lam: float = 0.01) -> Explorer:
     """Lift data through an explicit map psi into 3-D, rotate the view, see the plane.
@@ -97,7 +100,9 @@ def make_embedding_explorer(dataset: str = "rings", elev: float = 20.0, azim: fl
         """New data set: new axes (constrained layout keeps stale sizes otherwise)."""
         X, y = embedding_data(name)
         Psi = lift(name, X)
-        labels = LIFTS[name][1]
+        # plain-text axis labels: the 3-D labels turn with the view, and each new angle would
+        # re-run mathtext (~30 ms); Unicode sub/superscripts read the same
+        labels = _UNICODE_LABELS[name]
         fig.clear()
         ax_in = axes["in"] = fig.add_subplot(1, 2, 1)
         ax3 = axes["3d"] = fig.add_subplot(1, 2, 2, projection="3d")

@@ -123,6 +123,9 @@ def make_kpca_explorer(m: int = 160, seed: int = 0, sigma: float = 0.3,
             arts_em[lab].set_offsets(Zs[y == lab])
         for b, h in zip(bars, share):
             b.set_height(h)
+        # the bars stand on the bottom spine: repaint it with them from the start (else the
+        # first render finds the overlap and draws the background a second time)
+        ax_sp.spines["bottom"].stale = True
         acc = threshold_accuracy(Z[:, 0], y)
         ex.state.update(dataset=name, sigma=sig, eigenvalues=eigenvalues.copy(),
                         explained=float(share[:2].sum()), embedding=Z.copy(), accuracy_pc1=acc)

@@ -32,6 +32,7 @@ from kmlteach import kernels as kk
 from kmlteach import svm
 from kmlteach.datasets import line_example
 from kmlteach.exercises import ask, quiz, quiz_html
+from kmlteach.plots import show
 from kmlteach.plots.ch02 import (lift, plot_decision_regions, plot_eigenvalues, plot_gram,
                                  plot_lifted_3d, plot_line_example, plot_preimage,
                                  plot_regression_fit)
@@ -61,7 +62,11 @@ print("back in input space the rule reads x^2 > 5, i.e. |x| > 2.236")
 fig, axes = plt.subplots(1, 2, figsize=(10, 3.6), layout="constrained")
 plot_line_example(x, y, ax=axes[0])
 plot_line_example(x, y, w, b, ax=axes[1], embedded=True)
-plt.show()
+show(fig, alt="Two panels. Left: the integers from -10 to 10 on a line, the five points from -2 to 2 "
+     "labelled -1 (blue circles) between positive points (vermillion triangles) on both sides, so no "
+     "single threshold separates them. Right: the same points mapped to (x, x squared) lie on a "
+     "parabola; the horizontal line at height 5 has every positive point above it and every negative "
+     "point below it.")
 
 # %% [markdown]
 # The same happens in two dimensions. Two concentric rings are not linearly separable, but
@@ -83,7 +88,11 @@ ax1 = fig.add_subplot(1, 2, 1)
 ax2 = fig.add_subplot(1, 2, 2, projection="3d")
 plot_preimage(Xr, yr, lambda P: lift("rings", P), fit.w, fit.b, ax=ax1)
 plot_lifted_3d(Psi_r, yr, fit.w, fit.b, ax=ax2, labels=("$x_1$", "$x_2$", "$x_1^2+x_2^2$"))
-plt.show()
+show(fig, alt="Two panels. Left: two concentric rings of points in the plane, the inner ring labelled "
+     "-1 and the outer ring +1, with the pre-image of the soft-SVM plane drawn as a green closed "
+     "curve, nearly a circle, running between the rings. Right: the same points lifted to 3-D with "
+     "height x1 squared plus x2 squared; the outer ring sits higher, and a flat green plane passes "
+     "between the two rings.")
 
 # %% [markdown]
 # **Kernel embedding explorer.** Choose a data set (the 1-D line example, rings, or an "xor"
@@ -156,14 +165,19 @@ print("Psi Psi^T equals min(x, x'):", bool(np.array_equal(Psi_min @ Psi_min.T, n
 
 # %%
 Xg = np.sort(rng.uniform(-2, 2, size=(30, 1)), axis=0)
-fig, axes = plt.subplots(1, 4, figsize=(13, 3.2), layout="constrained")
-for ax, (name, params, title) in zip(axes, [
+fig, axes = plt.subplots(2, 2, figsize=(8.4, 6.4), layout="constrained")
+for ax, (name, params, title) in zip(axes.ravel(), [
         ("polynomial", {"degree": 2}, "polynomial, k = 2"),
         ("gaussian", {"sigma": 0.05}, "Gaussian, σ = 0.05"),
         ("gaussian", {"sigma": 2.0}, "Gaussian, σ = 2"),
         ("bspline", {"order": 3}, "B-spline, n = 3")]):
     plot_gram(kk.gram(name, Xg, **params), ax=ax, title=title)
-plt.show()
+show(fig, alt="Four heat maps of 30 by 30 Gram matrices on sorted points in [-2, 2], with colour bars. "
+     "Polynomial of degree 2: large values only in the top-left and bottom-right corners, where "
+     "both points are far from 0 on the same side. Gaussian with sigma 0.05: bright square blocks "
+     "along the diagonal, one per cluster of nearby points, dark elsewhere. Gaussian with sigma 2: "
+     "bright almost everywhere, dark only where the points are far apart (the other two corners). "
+     "B-spline of order 3: a band around the diagonal, zero for points far apart.")
 same = np.allclose(kk.gram("gaussian", Xg, sigma=0.5), kk.gram("gaussian", Xg, gamma=1.0))
 print("sigma = 0.5 (UML) and gamma = 1 (HSS) give the same Gram matrix:", same)
 t = np.linspace(-2.5, 2.5, 201)
@@ -213,7 +227,7 @@ ask("02.c_expneg", "?")  # your letter, then read on
 # the $2\times 2$ Gram matrix has a non-negative determinant.
 
 # %%
-def show(v):
+def fmt_eig(v):
     """An eigenvalue, with rounding noise below 1e-9 shown as 0."""
     return "0 (to rounding)" if abs(v) < 1e-9 else f"{v:+.2e}"
 
@@ -229,15 +243,18 @@ rows = [("exponential, gamma = +1", kk.similarity("exponential", grid, gamma=1.0
         ("negative distance", kk.similarity("negative_distance", grid))]
 for name, Kc in rows:
     psd, lmin = kk.is_psd(Kc)
-    print(f"{name:<26} PSD: {str(psd):<5}  smallest eigenvalue {show(lmin):<16}  "
+    print(f"{name:<26} PSD: {str(psd):<5}  smallest eigenvalue {fmt_eig(lmin):<16}  "
           f"Cauchy-Schwarz ratio {kk.cauchy_schwarz_ratio(Kc):.3f}")
 
-fig, axes = plt.subplots(1, 3, figsize=(12, 3.4), layout="constrained")
+fig, axes = plt.subplots(1, 3, figsize=(10, 3.4), layout="constrained")
 plot_gram(rows[2][1], ax=axes[0], title="B-spline, order 2 (16 points)")
 for ax, (name, Kc) in zip(axes[1:], [rows[2], rows[3]]):
     plot_eigenvalues(np.linalg.eigvalsh(Kc), ax=ax, title=f"spectrum: {name}")
     ax.set_yscale("symlog", linthresh=1e-3)
-plt.show()
+show(fig, alt="Three panels. Left: the 16 by 16 Gram matrix of the order-2 B-spline, a band around "
+     "the diagonal. Middle: its eigenvalues in descending order on a symmetric-log axis; the last "
+     "ones are negative, drawn as hatched vermillion bars below zero, so order 2 is not a kernel. "
+     "Right: the eigenvalues of the order-3 B-spline, all at or above zero (solid blue bars).")
 
 # %% [markdown]
 # **PSD lab.** Pick a candidate similarity and its parameter: the left panel shows its Gram
@@ -273,7 +290,7 @@ combos = [("sum 2 k_gauss + 0.5 k_poly", kk.kernel_sum(gauss, poly, 2.0, 0.5)),
           ("direct sum on (x1, x2:3)", kk.direct_sum(gauss, lin, 1)),
           ("f(x) f(x'), f = sum sin", kk.feature_product(lambda r: np.sin(r).sum()))]
 for name, k in combos:
-    print(f"{name:<30} PSD: {kk.is_psd(k(Xc)).psd}   smallest eigenvalue {show(kk.is_psd(k(Xc)).smallest_eigenvalue)}")
+    print(f"{name:<30} PSD: {kk.is_psd(k(Xc)).psd}   smallest eigenvalue {fmt_eig(kk.is_psd(k(Xc)).smallest_eigenvalue)}")
 target = kk.gram("exponential", Xc, gamma=0.3)
 for n in (1, 2, 4, 8, 16):
     err = np.max(np.abs(kk.exponential_taylor_gram(Xc, gamma=0.3, n_terms=n) - target))
@@ -341,7 +358,7 @@ ask("02.c_sigma", "?")
 # degree plays a similar role. (Kernel SGD has no bias term, as in §16.3.)
 
 # %%
-fig, axes = plt.subplots(2, 3, figsize=(12, 7.6), layout="constrained")
+fig, axes = plt.subplots(2, 3, figsize=(10, 7.0), layout="constrained")
 for ax, (name, params) in zip(axes.ravel(), [
         ("gaussian", {"sigma": 0.005}), ("gaussian", {"sigma": 0.1}), ("gaussian", {"sigma": 5.0}),
         ("polynomial", {"degree": 1}), ("polynomial", {"degree": 3}), ("polynomial", {"degree": 6})]):
@@ -351,7 +368,13 @@ for ax, (name, params) in zip(axes.ravel(), [
     plot_decision_regions(Xm, ym, lambda P: kk.gram(name, P, Xm, **params) @ res.alpha, ax=ax,
                           lim=(-1.7, 2.7), n=90, title=f"{name}, {label}: test acc. {100 * test:.1f} %",
                           legend=(ax is axes[0, 0]))
-plt.show()
+    ax.title.set_fontsize(10)      # three panels in a row: long titles at 12 pt would collide
+show(fig, alt="Six panels, each the two-moons training sample with the region predicted +1 tinted "
+     "vermillion, the region predicted -1 tinted blue and the decision boundary in black. Top row, "
+     "Gaussian kernel: sigma 0.005 gives a jagged boundary that bends around single training "
+     "points, sigma 0.1 a smooth curve between the two moons, sigma 5 a gently curved line. Bottom row, polynomial kernel: "
+     "degree 1 is a straight line, degrees 3 and 6 bend around the moons. Each title gives the "
+     "test accuracy.")
 
 # %% [markdown]
 # **Decision-boundary explorer.** Switch between the Gaussian and polynomial kernels and slide
@@ -411,7 +434,10 @@ for name, params, lam_r in [("gaussian", {"sigma": 0.005}, 1e-4), ("gaussian", {
 fig, ax = plt.subplots(figsize=(7, 3.8), layout="constrained")
 plot_regression_fit(xr, tr, xs_plot, fits, ax=ax, title="kernel ridge regression")
 ax.set_ylim(-2, 2)
-plt.show()
+show(fig, alt="Kernel ridge regression of 25 noisy samples of sin(x) on [0, 6] (black dots), with "
+     "three fitted curves: a Gaussian kernel with sigma 0.005 (solid) spikes at each sample and "
+     "falls back to 0 between them; a Gaussian with sigma 0.5 (dashed) and a cubic polynomial "
+     "kernel (dash-dotted) both give smooth curves close to the sine.")
 
 # %% [markdown]
 # **Class-mean (Parzen) classifier.** Assign $x$ to the class whose mean $c_\pm$ in feature space
@@ -432,7 +458,11 @@ for ax, (name, params) in zip(axes, [("linear", {}), ("gaussian", {"sigma": 0.05
     plot_decision_regions(Xm, ym, lambda P: cm.decision_function(kk.gram(name, P, Xm, **params)),
                           ax=ax, lim=(-1.7, 2.7), n=90, legend=(ax is axes[0]),
                           title=f"class means, {name}: test acc. {100 * test:.1f} %")
-plt.show()
+show(fig, alt="Two panels with the two-moons training sample and the class-mean classifier's "
+     "regions (blue tint for -1, vermillion tint for +1) and boundary (black). Left, linear kernel: "
+     "the boundary is a straight line through the middle, the perpendicular bisector of the two "
+     "class means. Right, Gaussian kernel with sigma 0.05: a closed curve around the lower moon "
+     "(+1), so the two moons are separated far better. The titles give the test accuracies.")
 Phi2 = kk.polynomial_features(Xm, 2)
 cm2 = km.class_mean_classifier(kk.gram("polynomial", Xm, degree=2), ym)
 cp, cn = Phi2[ym > 0].mean(0), Phi2[ym < 0].mean(0)

@@ -34,9 +34,8 @@ from kmlteach import kernels as kr
 from kmlteach import structured_kernels as sk
 from kmlteach.datasets import moons, rings
 from kmlteach.exercises import ask, quiz, quiz_html
-from kmlteach.kernel_methods import (KernelPCA, kde_predict, kernel_dependency_estimation,
-                                     kernel_pca)
-from kmlteach.plots import scatter_classes
+from kmlteach.kernel_methods import kde_predict, kernel_dependency_estimation, kernel_pca
+from kmlteach.plots import scatter_classes, show
 from kmlteach.plots.ch03 import (plot_embedding, plot_graph, plot_kernel_matrix, plot_ngram_counts,
                                  plot_spectrum)
 
@@ -87,10 +86,12 @@ print(f"translation (1.29):  max deviation from explicit features = {err(err_tra
 print(f"centring:            max deviation from explicit features = {err(K_c - Phi_c @ Phi_c.T)}")
 print(f"row sums of the centred K: max |.| = {err(K_c.sum(axis=1))}  (the mean is now 0)")
 
-fig, axes = plt.subplots(1, 2, figsize=(9.0, 3.8), layout="constrained")
+fig, axes = plt.subplots(1, 2, figsize=(10.0, 4.4), layout="constrained")
 plot_kernel_matrix(K, ax=axes[0], title="K (polynomial, degree 2)")
 plot_kernel_matrix(K_c, ax=axes[1], title="centred K̃")
-plt.show()
+show(fig, alt="Two 8 by 8 heat maps with every entry written in its cell and a diverging colour bar "
+     "centred at 0. Left: the polynomial Gram matrix K of the 8 points. Right: the centred matrix "
+     "K-tilde, whose entries are smaller and change sign; each of its rows sums to 0.")
 
 # %% [markdown]
 # **Distances.** $\lVert\Phi(x) - \Phi(x')\rVert^2 = k(x,x) + k(x',x') - 2k(x,x')$, so a kernel
@@ -150,12 +151,16 @@ print("top eigenvalues / trace:", ", ".join(f"{v / total:.3f}" for v in pca.eige
 print(f"unit-norm axes: max |αᵀ K̃ α − 1| = "
       f"{err(np.diag(pca.alphas.T @ kr.center(Kr) @ pca.alphas) - 1)}")
 
-fig, axes = plt.subplots(1, 3, figsize=(11, 3.5), layout="constrained")
+fig, axes = plt.subplots(1, 3, figsize=(10, 3.4), layout="constrained")
 scatter_classes(Xr, yr, ax=axes[0], s=14)
 axes[0].set(xlabel="$x_1$", ylabel="$x_2$", title="rings in the plane", aspect="equal")
 plot_spectrum(pca.eigenvalues / total, ax=axes[1], k=10, title="eigenvalue / trace")
 plot_embedding(pca.embedding, yr, ax=axes[2], title="kernel PCA, σ = 0.3")
-plt.show()
+show(fig, alt="Three panels. Left: 160 points on two concentric rings, inner ring labelled -1 (blue "
+     "circles), outer ring +1 (vermillion triangles). Middle: bar chart of the ten leading "
+     "eigenvalues of the centred Gaussian Gram matrix as shares of its trace, decreasing. Right: "
+     "the points projected on the first two kernel principal components; the two rings fall "
+     "apart along component 1.")
 
 # %% [markdown]
 # **Kernel PCA explorer.** Change the width σ of the Gaussian kernel (UML's convention
@@ -190,6 +195,8 @@ print(f"uncentred: max |Z Zᵀ − K| = {err(Z_raw @ Z_raw.T - Ks)}")
 
 # %%
 Xm, ym = moons(m=120, noise=0.08, seed=SEED)
+from kmlteach.kernel_methods import KernelPCA   # scikit-learn style: loads scikit-learn, so only here
+
 tf = KernelPCA(n_components=2, kernel="gaussian", sigma=0.1).fit(Xm[:100])
 Z_new = tf.transform(Xm[100:])
 print(f"train embedding {tf.embedding_.shape}, 20 new points projected: {Z_new.shape}")
@@ -228,7 +235,9 @@ ask("03.c_ngram", "?")
 # %%
 fig, ax = plt.subplots(figsize=(7.0, 3.0), layout="constrained")
 plot_ngram_counts("banana", "bandana", 2, ax=ax)
-plt.show()
+show(fig, alt="Grouped bar chart of 2-gram counts. Shared 2-grams, on a green shade: an (2 in banana, "
+     "2 in bandana), ba (1 and 1), na (2 and 1); only in bandana: da and nd (1 each). Blue solid bars "
+     "for x = banana, orange hatched bars for y = bandana; the title gives k(x, y) = 7.")
 words = ["banana", "bandana", "ananas", "cabana", "nab"]
 Phi_ng, vocab = sk.ngram_features(words, 2)
 K_ng = sk.structured_gram(sk.ngram_kernel, words, n=2)
@@ -323,7 +332,11 @@ plot_graph(A_path, pos, printed[0], ax=axes[1], highlight=0)
 axes[1].set_title("printed sign: row of node 0")
 for ax in axes:
     ax.set_ylim(-0.8, 0.8)
-plt.show()
+show(fig, alt="Two drawings of the same 5-node path graph, nodes 0 to 4 from left to right, node 0 "
+     "circled in green, each node coloured by and labelled with its entry in row 0 of the kernel. "
+     "Left, heat kernel: the values are all positive and shrink along the path. Right, printed "
+     "sign: the values alternate in sign from node to node, shown by the minus signs and the "
+     "purple versus orange fill.")
 
 # %% [markdown]
 # **Predict first.** Make β large in the explorer below. On a connected graph with $n$ nodes,
@@ -419,7 +432,10 @@ K_fn = sk.fisher_kernel(docs, theta=theta, normalized=True)
 fig, axes = plt.subplots(1, 2, figsize=(9.0, 3.6), layout="constrained")
 plot_kernel_matrix(K_f[:8, :8], ax=axes[0], title="unnormalised Fisher kernel")
 plot_kernel_matrix(K_fn[:8, :8], ax=axes[1], title="normalised (with I⁻¹)")
-plt.show()
+show(fig, alt="Two 8 by 8 heat maps with the values written in the cells and diverging colour bars: "
+     "the Fisher kernel between the first 8 documents, left without and right with the inverse "
+     "Fisher information. Both show the same pattern of positive and negative entries; the "
+     "normalised values are larger, up to about 6 against about 1.2.")
 
 # %% [markdown]
 # The normalised kernel divides each coordinate by its variance $p_k(1-p_k)$: agreeing on a rare
