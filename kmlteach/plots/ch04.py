@@ -90,13 +90,13 @@ def plot_regions(index, xlim, ylim, ax=None, ties=None, alpha: float = 0.22):
 
 def plot_halfspaces(scorers, xlim, ylim, ax=None, lw: float = 1.8):
     """Dashed line ⟨w, x⟩ + b = 0 of each binary halfspace, in its class colour; a constant
-    classifier (w = 0) is listed in the legend as "$h_c \\equiv \\pm 1$"."""
+    classifier (w = 0) is listed in the legend as "$h_c = \\pm 1$ everywhere"."""
     ax = get_ax(ax)
     for c, h in enumerate(scorers):
         col = CLASS_COLORS[c % 7]
         if not np.any(h.w):
             ax.plot([np.nan], [np.nan], ls=":", color=col, lw=lw,
-                    label=f"$h_{c + 1} \\equiv {'+1' if h.b > 0 else '-1'}$ (constant)")
+                    label=f"$h_{c + 1} = {'+1' if h.b > 0 else '-1'}$ everywhere")
             continue
         xs, ys = hyperplane_segment(h.w, h.b, xlim, ylim)
         ax.plot(xs, ys, ls="--", color=col, lw=lw, label=f"$h_{c + 1}$ boundary")
