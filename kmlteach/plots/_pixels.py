@@ -60,6 +60,8 @@ def _region_class():
         def set_data(self, rgba) -> None:
             self.rgba = np.ascontiguousarray(rgba, dtype=np.uint8)
             self.stale = True
+            for side in self.axes.spines.values():   # the frame is painted over the layer: a
+                side.stale = True                     # widget repaints it too, from frame 1
 
         def _box(self):
             x0, x1, y0, y1 = self.extent
@@ -128,7 +130,9 @@ def title_row(ax, loc: str = "right", fontsize: float = 10, weight: str = "norma
     ax.set_title(" ", loc=loc, fontsize=fontsize, fontweight=weight)
     x = {"left": 0.0, "center": 0.5, "right": 1.0}[loc]
     lift = ScaledTranslation(0.0, (6.0 + 0.3 * fontsize) / 72.0, ax.figure.dpi_scale_trans)
-    return letter_row(ax, [x], 1.0, fontsize, weight, transform=ax.transAxes + lift, ha=loc)
+    row = letter_row(ax, [x], 1.0, fontsize, weight, transform=ax.transAxes + lift, ha=loc)
+    row.set_zorder(3.1)           # after the (blank) title texts, which it covers
+    return row
 
 
 _LETTERS_CLASS: list = []

@@ -78,33 +78,28 @@ def plot_classes(X, y, ax=None, s: float = 30, names=None):
 
 def plot_regions(index, xlim, ylim, ax=None, ties=None, alpha: float = 0.22):
     """Show a grid of class indices (from :func:`grid_points`) as coloured regions,
-    with tied cells in dark grey. Returns the Axes (the images are ``ax.images``)."""
+    with tied cells in dark grey: one opaque pixel layer (:func:`region_rgba`, the two
+    translucent layers composited on white, painted by :func:`region_layer`). Returns the Axes."""
     ax = get_ax(ax)
     n = int(round(np.sqrt(np.size(index))))
-    ext = (xlim[0], xlim[1], ylim[0], ylim[1])
-    ax.imshow(region_image(index, n, alpha), origin="lower", extent=ext, aspect="auto",
-              interpolation="nearest", zorder=0)
-    if ties is not None:
-        ax.imshow(tie_image(ties, n), origin="lower", extent=ext, aspect="auto",
-                  interpolation="nearest", zorder=1)
+    region_layer(ax, (xlim[0], xlim[1], ylim[0], ylim[1])).set_data(region_rgba(index, n, ties, alpha))
     ax.set_xlim(xlim)
-    if tuple(ax.get_ylim()) != tuple(ylim):       # unchanged limits: leave the axis clean
-        ax.set_ylim(ylim)
+    ax.set_ylim(ylim)
     return ax
 
 
 def plot_halfspaces(scorers, xlim, ylim, ax=None, lw: float = 1.8):
     """Dashed line ⟨w, x⟩ + b = 0 of each binary halfspace, in its class colour; a constant
-    classifier (w = 0) is listed in the legend as "h_c ≡ ±1"."""
+    classifier (w = 0) is listed in the legend as "$h_c = \\pm 1$ everywhere"."""
     ax = get_ax(ax)
     for c, h in enumerate(scorers):
         col = CLASS_COLORS[c % 7]
         if not np.any(h.w):
             ax.plot([np.nan], [np.nan], ls=":", color=col, lw=lw,
-                    label=f"h{c + 1} ≡ {'+1' if h.b > 0 else '−1'} (constant)")
+                    label=f"$h_{c + 1} = {'+1' if h.b > 0 else '-1'}$ everywhere")
             continue
         xs, ys = hyperplane_segment(h.w, h.b, xlim, ylim)
-        ax.plot(xs, ys, ls="--", color=col, lw=lw, label=f"h{c + 1} boundary")
+        ax.plot(xs, ys, ls="--", color=col, lw=lw, label=f"$h_{c + 1}$ boundary")
     return ax
 
 
@@ -175,8 +170,7 @@ def kesler_artists(emb, ax, lim: float | None = None) -> dict:
     ax.set_xlim(-0.5, k * n - 0.5)
     ax.set_ylim(k - 1.5, -0.5)
     layer = region_layer(ax, (-0.5, k * n - 0.5, k - 1.5, -0.5))    # y0: the bottom row
-    for b in range(1, k):
-        ax.axvline(b * n - 0.5, color="k", lw=1.5)
+    seps = [ax.axvline(b * n - 0.5, color="k", lw=1.5) for b in range(1, k)]
     numbers = [letter_row(ax, range(k * n), r, fontsize=9) for r in range(k - 1)]
     # row names are plain texts rather than tick labels: they change with the example, and a
     # changed tick label repaints the whole axis in a widget
@@ -189,7 +183,8 @@ def kesler_artists(emb, ax, lim: float | None = None) -> dict:
     ax.set_xticklabels([f"block {b + 1}" for b in range(k)])
     label_axes(ax, "coordinate of $\\mathbb{R}^{kn}$ (block c multiplies $w_c$)", "vector")
     ax.yaxis.labelpad = 24                        # left of the row names
-    return {"ax": ax, "layer": layer, "numbers": numbers, "lim": lim, "rownames": rownames}
+    return {"ax": ax, "layer": layer, "numbers": numbers, "lim": lim, "rownames": rownames,
+            "seps": seps}
 
 
 def update_kesler_artists(art, emb, i: int, title: str | None = None) -> np.ndarray:
@@ -200,10 +195,13 @@ def update_kesler_artists(art, emb, i: int, title: str | None = None) -> np.ndar
     Z = emb.Z[rows]
     lim = art["lim"]
     if art.get("shown") != i:
-        rgba = colormaps["PuOr"](np.clip((Z + lim) / (2 * lim), 0.0, 1.0), bytes=True)
-        art["layer"].set_data(rgba[::-1])             # the layer's row 0 is the bottom one
-        art["shown"] = i
-    art["layer"].stale = True            # a widget repaints it on every frame (see ch05)
+        art["rgba"] = colormaps["PuOr"](np.clip((Z + lim) / (2 * lim), 0.0, 1.0), bytes=True)[::-1]
+        art["shown"] = i                              # (the layer's row 0 is the bottom one)
+    # set on every call, with the block separators drawn over it, so that a widget knows
+    # them as moving parts from its first frame (they are repainted on every frame anyway)
+    art["layer"].set_data(art["rgba"])
+    for line in art["seps"]:
+        line.stale = True
     for r, row in enumerate(art["numbers"]):
         row.set_texts([(f"{v:.1f}" if v != 0 else "", "white" if abs(v) > 0.55 * lim else "black")
                        for v in Z[r]])

@@ -144,7 +144,7 @@ def viterbi_panel(ax, q: int, r_max: int, vmin: float, letters: str = LETTERS,
     ax.set_xlim(-0.5, r_max - 0.5)
     ax.set_ylim(q - 0.5, -0.5)
     layer = region_layer(ax, (-0.5, r_max - 0.5, q - 0.5, -0.5))   # y0 is the bottom row (z)
-    frame = ax.add_patch(Rectangle((-0.5, -0.5), 0.94, q - 0.06, fill=False, lw=2.5, zorder=3,
+    frame = ax.add_patch(Rectangle((-0.5, -0.5), 0.9, q - 0.1, fill=False, lw=2.5, zorder=3,
                                    ec=OKABE_ITO["vermillion"]))     # inset: never clipped
     arrows = ax.add_artist(_arrow_class()())
     arrows.set_clip_box(ax.bbox)
@@ -185,7 +185,7 @@ def update_viterbi_panel(art, M, backpointers, tau: int, labels=None, top: int =
         art["layer"].set_data(rgba[::-1])
         art["shown"] = key
     art["layer"].stale = True            # see update_word_panel
-    art["frame"].set_xy((tau - 0.47, -0.47))
+    art["frame"].set_xy((tau - 0.45, -0.45))
     order = np.argsort(-M[:, tau], kind="stable")
     arrows = []
     if tau >= 1:
@@ -241,6 +241,7 @@ def _arrow_class():
 
         def set_arrows(self, arrows) -> None:
             self.arrows = [tuple(float(v) for v in a) for a in arrows]
+            self.set_visible(bool(self.arrows))    # nothing to draw: no place to repaint
             self.stale = True
 
         def _paths(self):

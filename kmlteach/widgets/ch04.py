@@ -88,7 +88,7 @@ def make_ova_failure(n: int = 100, seed: int = 0, T: int = 20_000, eta: float = 
     ptsL, ptsR = _class_artists(axL, 3), _class_artists(axR, 3)
     arrows = [axR.plot([], [], lw=2.2, color=CLASS_COLORS[c], marker="o", markevery=[1],
                        ms=5, label=f"$w_{c + 1}$")[0] for c in range(3)]
-    axR.plot([0], [0], "k+", ms=8)
+    origin = axR.plot([0], [0], "k+", ms=8, zorder=1.9)[0]   # under the arrows drawn from it
     c2 = np.array(CLASS2_CENTRE)
     # class 2's disc as a dashed polyline: cheaper to locate on every frame than a Circle patch
     ring = np.exp(2j * np.pi * np.linspace(0.0, 1.0, 97))
@@ -146,6 +146,7 @@ def make_ova_failure(n: int = 100, seed: int = 0, T: int = 20_000, eta: float = 
                 ln.set_data([np.nan], [np.nan])
         regR.set_data(rgbaR)
         scale = 3.0 / max(float(np.max(np.linalg.norm(res.W, axis=1))), 1e-12)
+        origin.stale = True          # painted over the region layer: repainted with it
         for wc, ar in zip(res.W, arrows):
             ar.set_data([0, scale * wc[0]], [0, scale * wc[1]])
         _set_points(ptsL, X, yi)

@@ -37,6 +37,7 @@ from kmlteach.datasets import example_17_1_weights, three_balls
 from kmlteach.plots.ch04 import (plot_code, plot_constraint_scores, plot_kesler_example,
                                  plot_linear_regions, plot_ova, plot_pairwise, plot_regions,
                                  plot_classes, grid_points)
+from kmlteach.plots import show
 from kmlteach.widgets.ch04 import kesler_points, ring_classes
 from kmlteach.exercises import ask, quiz, quiz_html
 
@@ -127,7 +128,11 @@ print(f"argmax_i <w_i, x> error: {np.mean(np.argmax(X @ W_book.T, axis=1) + 1 !=
 fig, axes = plt.subplots(1, 2, figsize=(11, 4.4), layout="constrained")
 plot_ova(X, y, ova, ax=axes[0], title="one-vs-all with ERM halfspaces (grey: tie)")
 plot_linear_regions(W_book, X, y, ax=axes[1], title="argmax of the book's $w_1, w_2, w_3$")
-plt.show()
+show(fig, alt="Two scatter plots of the same three classes in a row (class 1 left, class 2 in the "
+     "middle, class 3 right). Left: one-vs-all with ERM halfspaces; the dashed boundaries of h1 "
+     "and h3 enclose a grey tied strip that covers all of class 2, so class 2 is never predicted. "
+     f"Right: the cones of the book's w1, w2, w3 from the origin, with training error "
+     f"{np.mean(np.argmax(X @ W_book.T, axis=1) + 1 != y):.0%}.")
 
 # %% [markdown]
 # On the left, $h_1$ and $h_3$ are the dashed lines and $h_2$ is the constant $-1$: the grey
@@ -193,7 +198,10 @@ plot_classes(X5, y5, ax=axes[1])
 axes[1].set_title("tournament (dark: differs from the vote)")
 axes[1].set_xlabel("$x_1$")
 axes[1].set_ylabel("$x_2$")
-plt.show()
+show(fig, alt=f"Two region plots of five classes placed on a ring. Left: all pairs with the "
+     f"majority vote; the dark grey tied cells cover {vote.ties.mean():.1%} of the plane, near the "
+     f"centre. Right: the knock-out tournament on the same classifiers; dark cells mark the "
+     f"{np.mean(vote.index != tour.index):.1%} of the plane where it differs from the vote.")
 
 # %% [markdown]
 # **Widget.** Switch learner and decision rule, and drag class 1 around. Least-squares
@@ -228,7 +236,9 @@ for name, c in [("one-vs-all code", "ova"), ("exhaustive code", code)]:
 
 fig, ax = plt.subplots(figsize=(5.5, 2.4), layout="constrained")
 plot_code(code, ax=ax, title="exhaustive code for k = 4 (rows: codewords)")
-plt.show()
+show(fig, alt=f"The exhaustive code matrix for four classes as a {code.shape[0]} by {code.shape[1]} "
+     "grid of plus and minus signs, one row per class and one column per binary problem; "
+     "any two rows differ in at least four columns.")
 
 # %% [markdown]
 # ## 5 · Linear multiclass predictors (UML §17.2)
@@ -339,7 +349,10 @@ for ax, (name, delta) in zip(axes, [("0-1 loss", None), ("Δ(1,3) = Δ(3,1) = 5"
     print(f"{name:>28}: accuracy {np.mean(p == y3):.3f}, 1<->3 confusions {n13:3d}, "
           f"mean cost under D13 {cost:.3f}, predicted counts {np.bincount(p, minlength=4)[1:].tolist()}")
     plot_linear_regions(r.W, X3, y3, ax=ax, xlim=(-4.5, 4.5), ylim=(-0.5, 7.5), title=name)
-plt.show()
+show(fig, alt="Two region plots of three overlapping classes, class 2 between classes 1 and 3. "
+     "Left, trained with the 0-1 loss; right, with confusing classes 1 and 3 five times as "
+     "costly: the class-2 cone in the middle is wider on the right, so fewer points of class 1 "
+     "and 3 are mistaken for each other.")
 
 # %% [markdown]
 # **The multiclass SVM.** Adding a regulariser gives the RLM rule of §17.2.5,
@@ -388,8 +401,11 @@ fig, axes = plt.subplots(1, 2, figsize=(11, 2.8), layout="constrained",
 plot_kesler_example(emb, i, ax=axes[0])
 rows = np.flatnonzero(emb.example == i)
 plot_constraint_scores(emb.Z[rows] @ Wk.ravel(), emb.competitor[rows], int(emb.label[rows[0]]),
-                       ax=axes[1], title="⟨W, x_ij⟩ for the learned W")
-plt.show()
+                       ax=axes[1], title="$\\langle W, x_{ij}\\rangle$ for the learned W")
+show(fig, alt=f"Left: a heat map with the {len(rows)} Kesler vectors of example {i} "
+     f"(class {int(emb.label[rows[0]]) + 1}) as rows and the {Xk.shape[1] * 3} coordinates in three "
+     "blocks as columns, each cell labelled with its value. Right: one bar per competitor with "
+     "the score of the learned W; every bar is green and above zero, so no constraint is violated.")
 
 # %% [markdown]
 # The same update, written with one weight vector per class, gives the multiclass
@@ -425,7 +441,9 @@ for name, f in [("batch", mc.multiclass_perceptron), ("Kesler", mc.kesler_percep
 
 # %% [markdown]
 # **Widget.** Pick an example and step the Kesler perceptron: the heat map shows the example's
-# vectors $x_{ij}$, the bars the constraints $\langle W, x_{ij}\rangle$ that still fail.
+# vectors $x_{ij}$, the bars the constraints $\langle W, x_{ij}\rangle$. A violated constraint
+# ($\le 0$) is drawn red, hatched and marked with a cross — at 0 updates $W = 0$, every score is
+# 0 and only the crosses show that all constraints fail.
 
 # %%
 # NBVAL_IGNORE_OUTPUT

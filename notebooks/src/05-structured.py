@@ -36,6 +36,7 @@ from kmlteach import structured as S
 from kmlteach.datasets import ocr_words
 from kmlteach.plots.ch05 import (plot_noise_sweep, plot_samples, plot_transitions,
                                  plot_viterbi_table, plot_word)
+from kmlteach.plots import show
 from kmlteach.widgets.ch05 import train_pair
 from kmlteach.exercises import ask, quiz, quiz_html
 
@@ -60,7 +61,8 @@ print(f"first word: {data.words[0]!r}, X[0] has shape {data.X[0].shape}, "
 fig, ax = plt.subplots(figsize=(6, 4.2), layout="constrained")
 plot_samples(data, n=6, ax=ax)
 ax.set_title("six training words at noise 0.3")
-plt.show()
+show(fig, alt="Six noisy word images stacked, each labelled with its word on the left: "
+     + ", ".join(data.words[:6]) + ". The letters are readable through the pixel noise.")
 
 # %% [markdown]
 # ## 2 · Features, score and loss (UML §17.3)
@@ -135,11 +137,12 @@ print(f"Viterbi = brute force on {agree} of 200 random chains")
 # %% [markdown]
 # To see the table on a real word we need weights. We train a chain model now (how, in §5) on
 # 400 words and decode a test word. Below, the word image sits on top of the table $M$ (each
-# column shown relative to its best cell: yellow is best); the orange line is the backtracked
-# path. The white arrows show the backpointers of the five best cells of the last column,
-# drawn *forward*: each arrow starts at the predecessor $s' = I_{s,\tau}$ in column
-# $\tau - 1$ and ends at the cell $(s, \tau)$ that chose it, so backtracking walks the arrows
-# against their direction.
+# column shown relative to its best cell: 0, yellow, is best; the colour bar gives the
+# scale); the orange line is the backtracked path, the ring the best cell of the last column.
+# The white arrows are the back-pointers of the five best cells of the last column: each
+# starts at a cell $(s, \tau)$ and points *back* to its best predecessor $I_{s,\tau}$ in
+# column $\tau - 1$, so backtracking follows the arrows. Under the image, the decoded letters;
+# a wrong one is vermillion *and* underlined, and the true word is written below in grey.
 
 # %%
 NOISE = 0.3
@@ -152,17 +155,25 @@ x, truth = test.X[i], test.y[i]
 res = S.viterbi(S.unary_scores(x, chain.W_unary), chain.W_pair)
 print(f"true word {test.words[i]!r}, decoded {''.join(chr(97 + k) for k in res.labels)!r}, "
       f"score {res.score:.3f}")
-fig, (ax0, ax1) = plt.subplots(2, 1, figsize=(6.4, 7.6), height_ratios=[1, 5], layout="constrained")
+fig, (ax0, ax1) = plt.subplots(2, 1, figsize=(6.4, 8.2), height_ratios=[1.5, 5], layout="constrained")
 plot_word(x, test.letter_shape, labels=res.labels, truth=truth, ax=ax0, aligned=True)
 plot_viterbi_table(res.M, res.backpointers, len(x) - 1, labels=res.labels, ax=ax1)
-plt.show()
+decoded = "".join(chr(97 + k) for k in res.labels)
+wrong = [t + 1 for t in range(len(x)) if res.labels[t] != truth[t]]
+show(fig, alt=f"Top: the image of the test word {test.words[i]!r} with the decoded letters "
+     f"{decoded!r} underneath"
+     + (f" (letter {', '.join(map(str, wrong))} wrong, underlined)" if wrong else " (all correct)")
+     + " and the true word below. Bottom: the Viterbi table, 26 letter rows by "
+     f"{len(x)} positions, coloured by each cell's score minus its column's best; an orange line "
+     "joins the backtracked letters and white arrows point from the five best cells of the last "
+     "column back to their best predecessors.")
 
 # %% [markdown]
 # **Try it.** Step $\tau$ through the table: at each step the framed column is filled from the
-# previous one, an arrow runs from the predecessor each of the five best cells chose to that
-# cell (backtracking follows the arrows backwards), and the
-# letters above are the best *last* letters of the prefixes so far. At the final step the
-# path is backtracked — notice that it need not pass through the best cell of every column.
+# previous one, an arrow points back from each of its five best cells to the predecessor that
+# cell chose (its back-pointer), the ring marks the best cell, and the letters under the image
+# are the best *last* letters of the prefixes so far. At the final step the path is
+# backtracked — notice that it need not pass through the best cell of every column.
 
 # %%
 # NBVAL_IGNORE_OUTPUT
@@ -249,7 +260,10 @@ for nz in noise_levels:
     print(f"noise {nz:.1f}: independent {err_alone[-1]:.3f}, chain {err_chain[-1]:.3f}")
 fig, ax = plt.subplots(figsize=(5.5, 3.6), layout="constrained")
 plot_noise_sweep(noise_levels, err_chain, err_alone, ax=ax)
-plt.show()
+show(fig, alt="Test letter error against pixel noise for independent letters (circles) and the "
+     "chain model (triangles): "
+     + "; ".join(f"noise {nz:.1f}: {a:.3f} and {c:.3f}" for nz, a, c in zip(noise_levels, err_alone, err_chain))
+     + ". Both grow with the noise; the chain model's error is the lower one from noise 0.3 on.")
 
 # %% [markdown]
 # What this run shows, and no more: at noise 0.1 the two letter errors are equal to within
@@ -258,7 +272,9 @@ plt.show()
 # would vary over other training sets or seeds.
 #
 # **Try it.** Move the noise: both models are retrained at that noise (a second or so), and
-# one test word is decoded by each. Wrong letters are shown in vermillion.
+# one test word is decoded by each. Wrong letters are shown in vermillion and underlined,
+# with the true word in grey below. A noise level is trained once, in the background; until
+# it is ready the figure says so and keeps the previous words.
 
 # %%
 # NBVAL_IGNORE_OUTPUT
@@ -279,7 +295,10 @@ make_noise_compare(noise=0.4)
 fig, ax = plt.subplots(figsize=(6.5, 5.8), layout="constrained")
 plot_transitions(chain.W_pair, ax=ax)
 ax.set_title("learned transition weights (structured SGD)")
-plt.show()
+top3 = [chr(97 + k // 26) + chr(97 + k % 26) for k in np.argsort(chain.W_pair, axis=None)[::-1][:3]]
+show(fig, alt="A 26 by 26 heat map of the learned bigram weights, previous letter by rows and "
+     "next letter by columns, red for positive and blue for negative weights; the strongest "
+     f"pairs are {', '.join(top3)}, and most cells are close to zero.")
 
 from collections import Counter
 
@@ -333,7 +352,10 @@ for a in range(len(L)):
                 color="white" if D[a, b] < 3 else "black", fontsize=8)
 fig.colorbar(im, ax=ax, label="tree distance Δ")
 ax.set_title("HSS2 Fig. 2.1 taxonomy: shortest-path cost")
-plt.show()
+show(fig, alt=f"A {len(L)} by {len(L)} matrix of tree distances between the taxonomy's labels, "
+     "each cell labelled with its value: 0 on the diagonal, small between siblings such as "
+     f"CDROM and HDD ({D[L.index('CDROM'), L.index('HDD')]:.0f}), larger between labels in "
+     f"different branches such as CDROM and Cables ({D[L.index('CDROM'), L.index('Cables')]:.0f}).")
 
 flat = S.taxonomy_delta({"root": ["a", "b", "c"]}, edge_weight=0.5, leaves_only=True)
 print("two-level tree, edges of weight 1/2:\n", flat.delta)
