@@ -159,3 +159,16 @@ def test_no_update_redraws_the_whole_figure(name):
     from kmlteach.widgets import ch09
 
     assert full_redraws(getattr(ch09, name)()) == []
+
+
+def test_rademacher_legends_stay_in_the_background():
+    """Regression (issue 14): the legend sat where the marker of small n moves, so it was
+    repainted on every update (two thirds of the frame)."""
+    from matplotlib.legend import Legend
+
+    from kmlteach.widgets import ch09
+
+    ex = ch09.make_rademacher_explorer()
+    for n in ex.controls["n"].options:
+        ex.controls["n"].value = n
+    assert not any(isinstance(u, Legend) for u in ex.blitter.dynamic)

@@ -224,8 +224,8 @@ def oneclass_axes(ax, path):
     the points outside the estimated support. Returns the artists."""
     xs, ys = path["xs"], path["ys"]
     e = path[0, 0]
-    img = ax.imshow(e["dens"], origin="lower", extent=(xs[0], xs[-1], ys[0], ys[-1]), cmap="Greys",
-                    vmin=0, vmax=1.15, aspect="auto", interpolation="bilinear")
+    img = ax.imshow(_density_rgba(e), origin="lower", extent=(xs[0], xs[-1], ys[0], ys[-1]),
+                    aspect="auto", interpolation="bilinear")
     (l0,) = ax.plot([], [], color=OKABE_ITO["vermillion"], lw=2.2, label="f = 0 (support boundary)")
     X = path["X"]
     ax.scatter(X[:, 0], X[:, 1], s=22, c=OKABE_ITO["blue"], edgecolors="white", linewidths=0.4,
@@ -242,13 +242,24 @@ def oneclass_axes(ax, path):
     return {"img": img, "l0": l0, "inj": inj, "sv": sv, "out": out}
 
 
+def _density_rgba(e) -> np.ndarray:
+    """The Parzen density of one (σ, outliers) entry in grey (0 white, 1.15 black), as 8-bit
+    RGBA computed once: the image is repainted on every update, and colouring it there
+    cost as much as resampling it."""
+    if "rgba" not in e:
+        from matplotlib import colormaps
+
+        e["rgba"] = colormaps["Greys"](np.clip(np.asarray(e["dens"]) / 1.15, 0.0, 1.0), bytes=True)
+    return e["rgba"]
+
+
 def set_oneclass(arts, path, j: int, o: int, k: int) -> dict:
     """Show σ number ``j``, outliers ``o`` (0/1) and ν number ``k``; returns the numbers.
     The density image and the injected points are touched only when σ or ``o`` change."""
     e = path[j, o]
     # touched on every call (not only when σ or o change), so that a widget repaints them
     # over a fixed background instead of redrawing the whole figure when σ moves
-    arts["img"].set_data(e["dens"])
+    arts["img"].set_data(_density_rgba(e))
     arts["inj"].set_offsets(path["outliers"] if o else np.empty((0, 2)))
     arts["l0"].set_data(*e["lines"][k])
     S = e["X"]

@@ -121,7 +121,8 @@ def rademacher_axes(ax, ax_ratio, path):
     (pt,) = ax.plot([], [], "o", ms=13, mfc="none", mec=OKABE_ITO["black"], mew=2)
     ax.set_xscale("log")
     ax.set_yscale("log")
-    ax.legend(fontsize=7.5, loc="lower left")
+    # legends under the axes: the marker of the chosen n moves over the whole panel
+    ax.legend(fontsize=7.5, loc="upper center", bbox_to_anchor=(0.5, -0.17), ncol=2, frameon=False)
     label_axes(ax, "sample size n", "R̂ₙ", "empirical Rademacher average")
     ax_ratio.axhspan(1 / np.sqrt(2), 1.0, color=OKABE_ITO["green"], alpha=0.12, lw=0,
                      label="[1/√2, 1]")
@@ -129,7 +130,8 @@ def rademacher_axes(ax, ax_ratio, path):
     (rpt,) = ax_ratio.plot([], [], "o", ms=13, mfc="none", mec=OKABE_ITO["black"], mew=2)
     ax_ratio.set_xscale("log")
     ax_ratio.set_ylim(0.5, 1.1)
-    ax_ratio.legend(fontsize=7.5, loc="lower right")
+    ax_ratio.legend(fontsize=7.5, loc="upper center", bbox_to_anchor=(0.5, -0.17), ncol=2,
+                    frameon=False)
     label_axes(ax_ratio, "sample size n", "ratio", "estimate / bound")
     return {"pt": pt, "rpt": rpt}
 

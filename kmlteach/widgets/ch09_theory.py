@@ -71,7 +71,7 @@ def make_rademacher_explorer(X=None, ns=RADEMACHER_NS, n_draws: int = 1000, n: i
     if path is None:
         X = rademacher_data(max(ns)) if X is None else np.asarray(X, dtype=float)
         path = rademacher_path(X, ns, n_draws=n_draws)
-    fig, (ax, ax_r) = figure(10.5, 3.9, ncols=2, width_ratios=[1.3, 1])
+    fig, (ax, ax_r) = figure(10.5, 4.5, ncols=2, width_ratios=[1.3, 1])
     arts = rademacher_axes(ax, ax_r, path)
     opts = [int(v) for v in path["ns"]]
     controls = {"n": W.SelectionSlider(options=opts, value=min(opts, key=lambda v: abs(v - n)),
