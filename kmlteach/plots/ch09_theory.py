@@ -48,8 +48,13 @@ def loss_axes(ax_loss, ax_grad, table: dict, zlim: float = 2.5):
     z = np.linspace(-zlim, zlim, 401)
     arts = {"loss": {}, "grad": {}}
     for (name, (f, g)), col in zip(table.items(), _COLORS * 3):
-        (arts["loss"][name],) = ax_loss.plot(z, f(z), color=col, lw=1.2, alpha=0.45, label=name)
-        (arts["grad"][name],) = ax_grad.plot(z, g(z), color=col, lw=1.2, alpha=0.45, label=name)
+        (arts["loss"][name],) = ax_loss.plot(z, f(z), color=col, lw=1.2, alpha=0.35, label=name)
+        (arts["grad"][name],) = ax_grad.plot(z, g(z), color=col, lw=1.2, alpha=0.35, label=name)
+    # the selected loss is a bold copy drawn over its faint curve: picking another one moves
+    # these two lines only, the faint curves stay in a widget's blitted background
+    arts["z"] = z
+    (arts["bold"],) = ax_loss.plot([], [], lw=3.0, zorder=2.5)
+    (arts["gbold"],) = ax_grad.plot([], [], lw=3.0, zorder=2.5)
     (arts["tangent"],) = ax_loss.plot([], [], color=OKABE_ITO["black"], lw=1.3, ls="--",
                                       label="l(z₀) + g (z − z₀)")
     (arts["pt"],) = ax_loss.plot([], [], "o", color=OKABE_ITO["black"], ms=8, zorder=5)
@@ -68,12 +73,9 @@ def loss_axes(ax_loss, ax_grad, table: dict, zlim: float = 2.5):
 
 def set_loss(arts, name: str, z0: float) -> dict:
     """Highlight loss ``name`` and mark its value and subgradient at z₀."""
-    for key, line in arts["loss"].items():
-        on = key == name
-        for ln in (line, arts["grad"][key]):
-            ln.set_linewidth(3.0 if on else 1.2)
-            ln.set_alpha(1.0 if on else 0.35)
-            ln.stale = True  # repainted on every update: a new pick never redraws the background
+    for bold, faint in ((arts["bold"], arts["loss"][name]), (arts["gbold"], arts["grad"][name])):
+        bold.set_data(arts["z"], faint.get_ydata())
+        bold.set_color(faint.get_color())
     f, g = arts["table"][name]
     val, sub = float(f(z0)), float(g(z0))
     arts["pt"].set_data([z0], [val])
