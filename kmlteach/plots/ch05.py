@@ -71,11 +71,11 @@ def update_word_panel(art, x, labels=None, truth=None, key=None, mark: bool = Tr
         rgba = np.empty(full.shape + (4,), dtype=np.uint8)
         rgba[..., :3] = np.round(255 * (1.0 - grey))[..., None]
         rgba[..., 3] = 255
-        art["layer"].set_data(rgba[::-1])           # the layer's row 0 is the bottom one
+        art["rgba"] = rgba[::-1]                    # the layer's row 0 is the bottom one
         art["shown"] = key
-    # the moving parts are marked changed on every call, so a widget knows them from its
-    # first frame on (they are repainted on every frame anyway)
-    art["layer"].stale = True
+    # the moving parts are set on every call, so a widget knows them from its first frame
+    # on (they are repainted on every frame anyway)
+    art["layer"].set_data(art["rgba"])
     labs = ["" if k is None else (LETTERS[k] if not isinstance(k, str) else k)
             for k in (labels if labels is not None else [])]
     tru = [LETTERS[k] if not isinstance(k, str) else k for k in truth] if truth is not None else []
@@ -182,9 +182,9 @@ def update_viterbi_panel(art, M, backpointers, tau: int, labels=None, top: int =
         rel = M - M.max(axis=0, keepdims=True)
         rgba = np.full((q, art["r_max"], 4), 255, dtype=np.uint8)
         rgba[:, :tau + 1] = colormaps["viridis"](art["norm"](rel[:, :tau + 1]), bytes=True)
-        art["layer"].set_data(rgba[::-1])
+        art["rgba"] = rgba[::-1]
         art["shown"] = key
-    art["layer"].stale = True            # see update_word_panel
+    art["layer"].set_data(art["rgba"])   # on every call: see update_word_panel
     art["frame"].set_xy((tau - 0.45, -0.45))
     order = np.argsort(-M[:, tau], kind="stable")
     arrows = []

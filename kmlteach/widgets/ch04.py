@@ -80,7 +80,7 @@ def make_ova_failure(n: int = 100, seed: int = 0, T: int = 20_000, eta: float = 
     """
     xlim, ylim = BALLS_XLIM, BALLS_YLIM
     G = grid_points(xlim, ylim, GRID)
-    fig, (axL, axR) = figure(11.0, 5.0, ncols=2)
+    fig, (axL, axR) = figure(10.2, 4.6, ncols=2)
     regL = _region_artist(axL, xlim, ylim)
     regR = _region_artist(axR, xlim, ylim)
     lines = [axL.plot([], [], ls="--", lw=1.8, color=CLASS_COLORS[c], label=f"$h_{c + 1}$ boundary")[0]
@@ -106,8 +106,8 @@ def make_ova_failure(n: int = 100, seed: int = 0, T: int = 20_000, eta: float = 
     titleR = title_row(axR, "right", 10, "bold")
     axL.scatter([np.nan], [np.nan], marker="s", s=50, color=(0.25, 0.25, 0.25, 0.45), label="tie (→ smallest index)")
     # legends below the axes: the regions under them change with every update
-    axL.legend(loc="upper center", bbox_to_anchor=(0.5, -0.14), fontsize=7.5, ncol=4, frameon=False)
-    axR.legend(loc="upper center", bbox_to_anchor=(0.5, -0.14), fontsize=7.5, ncol=3, frameon=False)
+    axL.legend(loc="upper center", bbox_to_anchor=(0.5, -0.14), fontsize=8, ncol=4, frameon=False)
+    axR.legend(loc="upper center", bbox_to_anchor=(0.5, -0.14), fontsize=8, ncol=3, frameon=False)
 
     controls = {
         "dx": slider("shift class 2 → x₁", 0.0, -3.0, 3.0, 0.05, readout_format=".2f"),
