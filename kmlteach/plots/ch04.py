@@ -171,6 +171,9 @@ def kesler_artists(emb, ax, lim: float | None = None) -> dict:
     ax.set_ylim(k - 1.5, -0.5)
     layer = region_layer(ax, (-0.5, k * n - 0.5, k - 1.5, -0.5))    # y0: the bottom row
     seps = [ax.axvline(b * n - 0.5, color="k", lw=1.5) for b in range(1, k)]
+    for side in ax.spines.values():      # the heat map is its own frame (see ch05's table)
+        side.set_visible(False)
+    ax.tick_params(length=0)
     numbers = [letter_row(ax, range(k * n), r, fontsize=9) for r in range(k - 1)]
     # row names are plain texts rather than tick labels: they change with the example, and a
     # changed tick label repaints the whole axis in a widget

@@ -26,7 +26,7 @@ from ._drag import Drag
 __all__ = ["make_ova_failure", "make_ava_ties", "make_kesler_view", "ring_classes",
            "kesler_points"]
 
-GRID = 110
+GRID = 90   # region cells (~5 px at display size); the grid costs compute on every update
 #: centre of class 2's disc in ``datasets.three_balls`` before the widget's shift
 CLASS2_CENTRE = (0.0, 5.0)
 
@@ -58,7 +58,12 @@ def _frozen(ex: Explorer) -> Explorer:
 
 
 def _region_artist(ax, xlim, ylim):
-    """One opaque layer for the class regions and the tied cells (repainted per update)."""
+    """One opaque layer for the class regions and the tied cells (repainted per update). The
+    coloured layer is the Axes' frame: no spines (locating a spine measures the ticks, on
+    every frame) and no tick marks (they would touch the repainted layer's edge)."""
+    for side in ax.spines.values():
+        side.set_visible(False)
+    ax.tick_params(length=0)
     return region_layer(ax, (xlim[0], xlim[1], ylim[0], ylim[1]))
 
 
@@ -100,7 +105,7 @@ def make_ova_failure(n: int = 100, seed: int = 0, T: int = 20_000, eta: float = 
     label_axes(axL, "$x_1$", "$x_2$")
     label_axes(axR, "$x_1$", "$x_2$")
     axL.set_title("one-vs-all, ERM halfspaces", loc="left", fontsize=10)
-    axR.set_title("linear multiclass predictor (SGD, §17.2.5)", loc="left", fontsize=10)
+    axR.set_title("linear predictor (SGD, §17.2.5)", loc="left", fontsize=10)
     # the changing titles are cached bitmaps (few distinct strings; see plots._pixels)
     titleL = title_row(axL, "right", 10, "bold")
     titleR = title_row(axR, "right", 10, "bold")
