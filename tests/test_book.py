@@ -109,6 +109,21 @@ def test_notebooks_match_their_sources():
         assert all(cell.get("execution_count") for cell in code), f"{c.notebook} stored without outputs"
 
 
+def test_every_stored_figure_has_alt_text():
+    """Each PNG output of a ready notebook carries alt text (shown with kmlteach.plots.show);
+    widgets get theirs from their snapshot on the site and in the decks (test_site)."""
+    for c in B.chapters:
+        if not c.ready:
+            continue
+        stored = json.loads((ROOT / c.notebook).read_text())
+        for k, cell in enumerate(stored["cells"]):
+            for out in cell.get("outputs", []):
+                if "image/png" not in out.get("data", {}):
+                    continue
+                alt = (out.get("metadata", {}).get("image/png") or {}).get("alt", "")
+                assert len(alt.split()) >= 5, f"{c.notebook} cell {k}: a figure without alt text"
+
+
 def test_chapters_cli_prints_the_table():
     out = subprocess.run([sys.executable, "-m", "kmlteach", "chapters"], capture_output=True,
                          text=True, check=True, cwd=ROOT).stdout
