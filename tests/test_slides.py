@@ -314,3 +314,12 @@ def test_panels_cut_between_framed_axes_only_when_needed():
         crop_png(b64, (10, 10, 5, 20))
     with pytest.raises(ValueError, match="b64"):
         decode_png("")
+
+
+def test_a_figure_of_many_small_axes_is_not_shredded_into_letters():
+    """A figure drawn as a row of small axes (the Viterbi trace's letters) has no panel to
+    cut out: it stays whole rather than becoming a slide per letter."""
+    b64 = _png([(20 + 70 * i, 80 + 70 * i) for i in range(12)], size=(880, 200))
+    lum = decode_png(b64)
+    boxes = panel_boxes(lum, lambda b: b[2] - b[0] <= 100)
+    assert len(boxes) == 1 and boxes[0][2] - boxes[0][0] > 800

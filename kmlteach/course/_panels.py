@@ -22,6 +22,7 @@ DARK = 110         # luminance below which a pixel can belong to a spine
 INK = 235          # luminance below which a pixel is ink (not background)
 LINE_FRAC = 0.08   # a spine is at least this fraction of the image's side long
 INK_FRAC = 0.03    # a gutter column holds at most this fraction of ink
+MIN_PANEL = 150    # px: no panel cut out of a figure is narrower or lower than this
 
 
 def decode_png(b64: str) -> np.ndarray:
@@ -150,8 +151,13 @@ def panel_boxes(lum: np.ndarray, fits, box=None, depth: int = 0) -> list[tuple[i
     for axis in (1, 0):
         pieces = _merge_slivers([_trim(lum, p) for p in _split(lum, box, axis)], axis)
         if len(pieces) > 1:
+            groups = _group(pieces, fits)
+            # a piece smaller than MIN_PANEL px is a letter or a tick label of a figure drawn
+            # as many small axes, not a panel: such a figure is shown whole (scaled to fit)
+            if any(min(g[2] - g[0], g[3] - g[1]) < MIN_PANEL for g in groups):
+                continue
             out = []
-            for g in _group(pieces, fits):
+            for g in groups:
                 out.extend(panel_boxes(lum, fits, g, depth + 1))
             return out
     return [box]
