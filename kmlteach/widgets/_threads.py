@@ -5,8 +5,8 @@ splits it over its threads, and on a busy two-core machine (Binder, a laptop run
 the browser) those threads spin-wait for each other, so ``numpy.linalg.eigh`` of that
 size took 300 ms of CPU instead of 3 ms. :func:`single_blas_thread` pins BLAS to one
 thread for the duration of an update and restores the previous setting: with
-the thread setter of the OpenBLAS that NumPy's wheels bundle, else ``threadpoolctl``
-when it is installed (any BLAS); where neither is found it does nothing.
+``threadpoolctl`` when it is installed (any BLAS), else through the thread setter of the
+OpenBLAS that NumPy's wheels bundle; where neither is found it does nothing.
 """
 
 from __future__ import annotations
@@ -61,13 +61,14 @@ def single_thread():
 
 @contextlib.contextmanager
 def single_blas_thread():
-    """Context manager: BLAS runs on one thread inside the block.
-
-    The OpenBLAS bundled with NumPy is set directly (a microsecond); otherwise a
-    ``threadpoolctl`` controller built once (its library scan costs ~0.3 ms, too much to
-    repeat on every widget update)."""
-    lib = _bundled_openblas()
-    if lib is not None:
+    """Context manager: BLAS runs on one thread inside the block."""
+    try:
+        from threadpoolctl import threadpool_limits
+    except ImportError:
+        lib = _bundled_openblas()
+        if lib is None:
+            yield
+            return
         before = lib.scipy_openblas_get_num_threads64_()
         lib.scipy_openblas_set_num_threads64_(1)
         try:
@@ -75,23 +76,5 @@ def single_blas_thread():
         finally:
             lib.scipy_openblas_set_num_threads64_(before)
         return
-    controller = _controller()
-    if controller is None:
+    with threadpool_limits(limits=1, user_api="blas"):
         yield
-        return
-    with controller.limit(limits=1, user_api="blas"):
-        yield
-
-
-_CONTROLLER: list = []
-
-
-def _controller():
-    if not _CONTROLLER:
-        try:
-            from threadpoolctl import ThreadpoolController
-        except ImportError:
-            _CONTROLLER.append(None)
-        else:
-            _CONTROLLER.append(ThreadpoolController())
-    return _CONTROLLER[0]
