@@ -30,11 +30,11 @@ student/.released: $(VENV)/.runtime $(wildcard notebooks/*.ipynb) book.toml kmlt
 	touch $@
 
 lab: student/.released
-	$(PY) -m kmlteach warmup --quiet
+	$(PY) -m kmlteach warmup --quiet --jobs 0
 	$(VENV)/bin/jupyter lab $(ALLOW_ROOT) --notebook-dir=. student/00-welcome.ipynb
 
 lab-instructor: $(VENV)/.runtime
-	$(PY) -m kmlteach warmup --quiet
+	$(PY) -m kmlteach warmup --quiet --jobs 0
 	$(VENV)/bin/jupyter lab $(ALLOW_ROOT) --notebook-dir=. notebooks/00-welcome.ipynb
 
 # Test files run in parallel on every core (pytest-xdist); --dist loadfile keeps each file
@@ -42,7 +42,7 @@ lab-instructor: $(VENV)/.runtime
 # (JupyterLab server, site build) are built once. TEST_JOBS=1 runs them one after another.
 TEST_JOBS ?= auto
 test: $(VENV)/.test
-	$(PY) -m kmlteach warmup --quiet
+	$(PY) -m kmlteach warmup --quiet --jobs 0
 	$(PY) -m pytest -q -n $(TEST_JOBS) --dist loadfile
 
 execute: $(VENV)/.test
@@ -65,7 +65,7 @@ site: $(VENV)/.test
 	$(PY) -m kmlteach site --out build/site
 
 warmup: $(VENV)/.runtime
-	$(PY) -m kmlteach warmup
+	$(PY) -m kmlteach warmup --jobs 0
 
 check-env: $(VENV)/.runtime
 	$(PY) -m kmlteach check-env

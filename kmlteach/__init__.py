@@ -11,11 +11,12 @@ __version__ = "0.1.0"
 __all__ = ["__version__", "check_env", "warmup"]
 
 
-def warmup(verbose: bool = True) -> dict[str, float]:
-    """Compile (or load from cache) every Numba kernel; returns seconds per kernel."""
+def warmup(verbose: bool = True, jobs: int = 1) -> dict[str, float]:
+    """Compile (or load from cache) every Numba kernel, in ``jobs`` processes; returns
+    seconds per kernel."""
     from ._jit import warmup as _warmup
 
-    return _warmup(verbose=verbose)
+    return _warmup(verbose=verbose, jobs=jobs)
 
 
 def _widget_extension() -> str | None:

@@ -11,7 +11,10 @@ from pathlib import Path
 def _cmd_warmup(args) -> int:
     from . import warmup
 
-    warmup(verbose=not args.quiet)
+    import os
+
+    jobs = args.jobs if args.jobs > 0 else (os.cpu_count() or 1)
+    warmup(verbose=not args.quiet, jobs=jobs)
     return 0
 
 
@@ -136,6 +139,8 @@ def main(argv=None) -> int:
     sub = ap.add_subparsers(dest="cmd", required=True)
     p = sub.add_parser("warmup", help="compile every Numba kernel, print per-kernel time")
     p.add_argument("--quiet", action="store_true")
+    p.add_argument("--jobs", type=int, default=1,
+                   help="compile in this many processes (0: one per core); default 1")
     p.set_defaults(fn=_cmd_warmup)
     p = sub.add_parser("check-env", help="versions, Numba cache, widget support")
     p.set_defaults(fn=_cmd_check_env)

@@ -291,3 +291,31 @@ def test_preset_options_and_registry(monkeypatch):
     times = _jit.warmup(verbose=False)
     assert {k.rsplit(".", 1)[-1] for k in times} == {"gram", "gram_par"}
     assert all(t >= 0 for t in times.values())
+
+
+def test_shards_keep_modules_whole_and_balance_the_count():
+    names = [f"kmlteach.a.k{i}" for i in range(5)] + [f"kmlteach.b.k{i}" for i in range(3)] + \
+        [f"kmlteach.c.k{i}" for i in range(2)] + ["kmlteach.d.k0"]
+    got = _jit.shards(names, 2)
+    assert sorted(sum(got, [])) == sorted(names)
+    modules = [{n.rsplit(".", 1)[0] for n in s} for s in got]
+    assert not modules[0] & modules[1], "a module was split across processes"
+    assert sorted(map(len, got)) == [5, 6]
+    assert _jit.shards(names, 1) == [sorted(names)]
+    assert len(_jit.shards(names[:1], 4)) == 1  # no empty process
+
+
+@pytest.mark.parametrize("jobs", [0, -2, 1.5, "2", True])
+def test_warmup_rejects_a_bad_number_of_jobs(jobs):
+    with pytest.raises(ValueError, match="jobs"):
+        kmlteach.warmup(verbose=False, jobs=jobs)
+
+
+def test_parallel_warmup_compiles_every_kernel_in_subprocesses():
+    """The path `make test` and CI take on a cold cache (here the cache is warm, so each
+    process only loads): every kernel with example arguments is timed exactly once."""
+    _jit.import_algorithm_modules()
+    want = {n for n, (_, ex) in _jit.registered().items() if ex is not None}
+    got = _jit._warmup_parallel(False, 2)
+    assert set(got) == want and all(t >= 0 for t in got.values())
+    assert _jit._all_cached()
