@@ -113,7 +113,7 @@ def make_viterbi_trace(model=None, data=None, n_words: int = 10, noise: float = 
         update_word_panel(word, x, shown, truth, key=i, mark=done)
         update_viterbi_panel(table, res.M, res.backpointers, col, res.labels if done else None)
         heading.set_texts([("decoded word (backtracked)" if done
-                            else f"best last letter of each prefix, τ ≤ {col + 1}", "black")])
+                            else f"best last letter per prefix, τ ≤ {col + 1}", "black")])
         best = int(np.argmax(res.M[:, col]))
         ex.state.update(word=data.words[i], truth=np.asarray(truth), labels=res.labels,
                         tau=tau, r=r, backtracked=done, column=res.M[:, col].copy(),
