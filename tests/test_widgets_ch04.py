@@ -97,3 +97,16 @@ def test_ova_failure_revisits_are_cached():
     ex.controls["dx"].value = 1.0
     ex.controls["dx"].value = 0.0
     assert ex.state["ova_error"] == st["ova_error"] and np.array_equal(ex.state["W"], st["W"])
+
+
+def _png_size(png: bytes) -> tuple[int, int]:
+    import struct
+
+    return struct.unpack(">II", png[16:24])
+
+
+def test_all_pairs_figure_fits_a_slide_at_1_5x():
+    """Issue 16: ≤ 480 px tall (1.5× ≤ 720) and ≤ 700 px wide (1.5× beside the deck's title
+    column); it was 680 × 500 before."""
+    w, h = _png_size(ch04.make_ava_ties().image.value)
+    assert h <= 480 and w <= 700, (w, h)

@@ -106,3 +106,28 @@ def test_viterbi_trace_arrows_point_back_to_the_best_predecessor(small):
     for (x0, y0, x1, y1, _), s_ in zip(arrows, best5):
         assert x0 > x1                                   # from column τ back to τ − 1
         assert (y0, y1) == (s_, res.backpointers[s_, 2])
+
+
+def test_viterbi_and_transition_figures_are_at_most_480_px_tall(small):
+    """Issue 16: 1.5× the reading size fits a 720-px slide (they were 840 and 560 px tall)."""
+    import struct
+
+    from kmlteach.widgets.ch05 import make_transition_growth
+
+    model, data = small
+    for ex in (make_viterbi_trace(model, data),
+               make_transition_growth(ocr_words(40, noise=0.3, seed=0), ocr_words(10, noise=0.3, seed=1))):
+        w, h = struct.unpack(">II", ex.image.value[16:24])
+        assert h <= 480 and w <= 826, (w, h)
+
+
+def test_viterbi_trace_repaints_no_tick_labels(small):
+    """Stepping τ repaints the table's cells, not its axes: a heading that reached the
+    table's y-axis labels made the whole YAxis dynamic (4x the render time)."""
+    from matplotlib.axis import Axis
+
+    model, data = small
+    ex = make_viterbi_trace(model, data)
+    for tau in (2, 3, 4):
+        ex.controls["tau"].value = tau
+    assert not [u for u in ex.blitter.dynamic if isinstance(u, Axis)]

@@ -237,7 +237,8 @@ def make_ava_ties(k: int = 5, seed: int = 0) -> Explorer:
     yi = y - 1
     xlim, ylim = (-6.5, 6.5), (-6.0, 6.0)
     G = grid_points(xlim, ylim, GRID)
-    fig, ax = figure(6.8, 5.0)
+    # ≤ 480 px tall and ≤ 700 px wide: on a slide, 1.5× beside a title column
+    fig, ax = figure(6.9, 4.6)
     reg = _region_artist(ax, xlim, ylim)
     pts = _class_artists(ax, k)
     ax.scatter([np.nan], [np.nan], marker="s", s=50, color=(0.25, 0.25, 0.25, 0.45), label="tie")

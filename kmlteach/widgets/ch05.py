@@ -41,6 +41,16 @@ def _snap(v: float, lo: float, step: float) -> float:
     return round(lo + round((float(v) - lo) / step) * step, 10)
 
 
+def _viterbi_colorbar(fig, cax, norm):
+    """The colour bar of the table M (what ``viterbi_panel(colorbar=True)`` draws), in ``cax``."""
+    from matplotlib.cm import ScalarMappable
+
+    cb = fig.colorbar(ScalarMappable(norm=norm, cmap="viridis"), cax=cax,
+                      label="M[s, τ] − max over s of M[·, τ]  (0 = best)")
+    cb.dividers.set_visible(False)   # no edges drawn; an empty collection has no extent
+    return cb
+
+
 def make_viterbi_trace(model=None, data=None, n_words: int = 10, noise: float = 0.4, seed: int = 0):
     """Step τ through the table M of UML §17.3 for one word image.
 
@@ -60,15 +70,26 @@ def make_viterbi_trace(model=None, data=None, n_words: int = 10, noise: float = 
     results = [viterbi(unary_scores(x, model.W_unary), model.W_pair) for x in data.X]
     r_max = max(len(x) for x in data.X)
     vmin = min(float((res.M - res.M.max(axis=0, keepdims=True)).min()) for res in results)
-    fig, (ax_img, ax_tab) = figure(6.4, 8.4, nrows=2, height_ratios=[1.6, 5])
+    # wide and short (8.2 × 4.75 in; at 1.5× its reading size it fits a 1280×720 slide):
+    # the table M at full height on the right, the word and the key to the marks on the left.
+    # Fixed positions (figure fractions): no layout engine to run when the widget is built
+    fig, ax_img = figure(8.2, 4.75)
+    fig.set_layout_engine("none")
+    ax_img.set_position([0.073, 0.573, 0.262, 0.369])
+    ax_tab = fig.add_axes([0.40, 0.087, 0.49, 0.905])
+    ax_key = fig.add_axes([0.073, 0.009, 0.262, 0.547])
     word = word_panel(ax_img, r_max, shape)
-    table = viterbi_panel(ax_tab, model.W_pair.shape[0], r_max, vmin)
-    ax_tab.set_title("arrows: back-pointers I[s, τ] of the 5 best cells of column τ,\n"
-                     "each pointing back to the cell's best predecessor; ring: best cell",
-                     fontsize=9)
-    ax_tab.legend(handles=[table["path"]], loc="upper right", bbox_to_anchor=(1.0, -0.07),
-                  fontsize=9, frameon=False)
-    heading = title_row(ax_img, "center", 10)
+    table = viterbi_panel(ax_tab, model.W_pair.shape[0], r_max, vmin, colorbar=False)
+    cax = fig.add_axes([0.90, 0.155, 0.022, 0.768])
+    _viterbi_colorbar(fig, cax, table["norm"])
+    ax_key.set_axis_off()
+    ax_key.legend(handles=[table["best"], table["path"]], loc="upper left", fontsize=9,
+                  frameon=False, borderaxespad=0.0, numpoints=1)
+    ax_key.text(0.0, 0.66, "arrows: the back-pointers I[s, τ]\nof the 5 best cells of column τ,\n"
+                "each pointing back to the cell's\nbest predecessor in column τ − 1;\n"
+                "decoded letters that are wrong:\nvermillion and underlined", fontsize=9,
+                va="top", transform=ax_key.transAxes)
+    heading = title_row(ax_img, "left", 9)
     controls = {"word": int_slider("word", 0, 0, len(data.X) - 1),
                 "tau": int_slider("step τ", 1, 1, len(data.X[0]) + 1)}
 
@@ -91,8 +112,8 @@ def make_viterbi_trace(model=None, data=None, n_words: int = 10, noise: float = 
         shown = res.labels if done else prefix_best + [""] * (r - col - 1)
         update_word_panel(word, x, shown, truth, key=i, mark=done)
         update_viterbi_panel(table, res.M, res.backpointers, col, res.labels if done else None)
-        heading.set_texts([("decoded word (backtracked); wrong letters vermillion and underlined"
-                            if done else f"best last letter of each prefix up to τ = {col + 1}", "black")])
+        heading.set_texts([("decoded word (backtracked)" if done
+                            else f"best last letter per prefix, τ ≤ {col + 1}", "black")])
         best = int(np.argmax(res.M[:, col]))
         ex.state.update(word=data.words[i], truth=np.asarray(truth), labels=res.labels,
                         tau=tau, r=r, backtracked=done, column=res.M[:, col].copy(),
@@ -322,7 +343,7 @@ def make_transition_growth(train=None, test=None, noise: float = 0.3, seed: int 
         T = int(round(10 ** e))
         model = structured_sgd(train.X, train.y, eta=0.5, T=T, seed=seed)
         fits[T] = (model, letter_error(model, test.X, test.y))
-    fig, ax = figure(6.2, 5.6)
+    fig, ax = figure(6.6, 4.7)       # ≤ 480 px tall: 1.5× its reading size fits a slide
     plot_transitions(np.zeros((26, 26)), ax=ax)
     img = ax.images[0]
     img.set_clim(-1.0, 1.0)
@@ -335,7 +356,7 @@ def make_transition_growth(train=None, test=None, noise: float = 0.3, seed: int 
     for side in ax.spines.values():
         side.set_visible(False)
     ax.set_title("$W_{\\mathrm{pair}}$ (scaled)", loc="left", fontsize=11)
-    heading = title_row(ax, "right", 11)
+    heading = title_row(ax, "right", 10)
     controls = {"T": slider("SGD steps T", 1000, lo, hi, step, log=True, readout_format=".0f")}
 
     def update(ex):
@@ -346,7 +367,7 @@ def make_transition_growth(train=None, test=None, noise: float = 0.3, seed: int 
         layer.set_data(cmap((P / lim + 1.0) / 2.0, bytes=True)[::-1])
         top = top_bigrams(P, 10)
         overlap = len(set(top) & frequent)
-        heading.set_texts([(f"after T = {T} steps; largest |weight| {lim:.2f}", "black")])
+        heading.set_texts([(f"T = {T}; largest |weight| {lim:.2f}", "black")])
         ex.state.update(T=T, W_pair=P, top=top, overlap=overlap, error=err)
         ex.set_readout(f"T = {T}: strongest bigrams <b>{' '.join(top)}</b> "
                        f"({overlap} of 10 among the 60 most frequent); test letter error {err:.3f}")
