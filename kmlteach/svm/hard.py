@@ -141,7 +141,7 @@ def hard_svm(X, y, homogeneous=False):
         if status == 2:
             raise _not_separable(homogeneous, _HULLS_MEET[bool(homogeneous)])
         if alpha is not None and np.all(np.isfinite(alpha)):
-            w = X.T @ (alpha * y)
+            w = Xc.T @ (alpha * y)      # = X.T @ (alpha * y), as sum_i alpha_i y_i = 0
             sc = Xc @ w
             bc = 0.0 if homogeneous else -0.5 * (float(sc[pos].min()) + float(sc[~pos].max()))
             fm = y * (sc + bc)
