@@ -451,6 +451,8 @@ for _f, _c in _REDUCTION.items():
 
 # ch05: structured
 E("structured.viterbi", unary=U43, pairwise=P33, initial=I3)
+E("structured.hmm_viterbi", startprob=np.full(3, 1 / 3), transmat=np.full((3, 3), 1 / 3),
+  emissionprob=np.full((3, 2), 0.5), obs=np.array([0, 1, 1, 0]), kinds={"obs": "labels"})
 E("structured.brute_force_argmax", unary=U43, pairwise=P33, initial=I3, max_labellings=1000)
 E("structured.loss_augmented_viterbi", unary=U43, pairwise=P33, y_true=np.array([0, 1, 2, 1]), initial=I3,
   delta=1.0 - np.eye(3))

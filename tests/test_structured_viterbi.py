@@ -100,6 +100,85 @@ def test_viterbi_matches_hmmlearn():
 
 
 
+def _hmm(seed, q, k, r, zeros=False):
+    rng = np.random.default_rng(seed)
+    start = rng.dirichlet(np.ones(q))
+    trans = rng.dirichlet(np.ones(q), size=q)
+    emis = rng.dirichlet(np.ones(k), size=q)
+    if zeros:   # forbidden moves and symbols a state never emits
+        trans[rng.random((q, q)) < 0.3] = 0.0
+        trans[np.arange(q), np.arange(q)] += 0.1
+        trans /= trans.sum(axis=1, keepdims=True)
+        emis[rng.random((q, k)) < 0.2] = 0.0
+        emis[:, 0] += 0.05
+        emis /= emis.sum(axis=1, keepdims=True)
+    return start, trans, emis, rng.integers(0, k, r)
+
+
+@pytest.mark.parametrize("q, k, r, zeros", [(26, 26, 2000, False), (3, 7, 500, False),
+                                            (5, 4, 300, True), (1, 3, 10, False), (4, 4, 1, False)])
+def test_hmm_viterbi_matches_hmmlearn(q, k, r, zeros):
+    hmm = pytest.importorskip("hmmlearn.hmm")
+    start, trans, emis, obs = _hmm(q + k + r, q, k, r, zeros)
+    model = hmm.CategoricalHMM(n_components=q, n_features=k)
+    model.startprob_, model.transmat_, model.emissionprob_ = start, trans, emis
+    with np.errstate(divide="ignore"):
+        logprob, states = model.decode(obs.reshape(-1, 1), algorithm="viterbi")
+    res = S.hmm_viterbi(start, trans, emis, obs)
+    if not zeros:   # with zeros the rounded products can tie exactly (tie rules differ)
+        np.testing.assert_array_equal(res.labels, states)
+    assert res.score == pytest.approx(logprob, rel=1e-10)
+    y = res.labels
+    with np.errstate(divide="ignore"):
+        own = np.log(start[y[0]]) + np.log(emis[y, obs]).sum() + np.log(trans[y[:-1], y[1:]]).sum()
+    assert own == pytest.approx(logprob, rel=1e-10)
+    # the path uses only allowed moves and emissions
+    assert np.all(trans[res.labels[:-1], res.labels[1:]] > 0)
+    assert np.all(emis[res.labels, obs] > 0) and start[res.labels[0]] > 0
+    assert res.M.shape == (q, 1) and res.backpointers.shape == (q, r)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_hmm_viterbi_is_viterbi_on_the_logs_bit_for_bit(seed):
+    start, trans, emis, obs = _hmm(seed, 6, 9, 400)
+    res = S.hmm_viterbi(start, trans, emis, obs)
+    ref = S.viterbi(np.log(emis)[:, obs].T, np.log(trans), np.log(start))
+    np.testing.assert_array_equal(res.labels, ref.labels)
+    np.testing.assert_array_equal(res.backpointers, ref.backpointers)
+    np.testing.assert_array_equal(res.M[:, 0], ref.M[:, -1])
+    assert res.score == ref.score
+    # lists and float-coded observations are accepted
+    assert S.hmm_viterbi(start.tolist(), trans.tolist(), emis.tolist(),
+                         obs.astype(float).tolist()).labels.tolist() == ref.labels.tolist()
+
+
+def test_bad_input_hmm_viterbi():
+    start, trans, emis, obs = _hmm(0, 3, 4, 5)
+    cases = [
+        ("startprob", dict(startprob=[0.5, 0.5])),
+        ("startprob", dict(startprob=[0.5, 0.6, -0.1])),
+        ("startprob", dict(startprob=[0.2, 0.2, 0.2])),
+        ("startprob", dict(startprob=[np.nan, 0.5, 0.5])),
+        ("transmat", dict(transmat=np.full((3, 3), 0.5))),
+        ("transmat", dict(transmat=np.eye(4))),
+        ("transmat", dict(transmat=np.eye(3) * 2 - np.full((3, 3), 1 / 3))),
+        ("emissionprob", dict(emissionprob=np.zeros((3, 0)))),
+        ("emissionprob", dict(emissionprob=np.full((3, 4), 0.3))),
+        ("emissionprob", dict(emissionprob=np.ones(4) / 4)),
+        ("obs", dict(obs=[0, 4])),
+        ("obs", dict(obs=[0, -1])),
+        ("obs", dict(obs=[0.5, 1.0])),
+        ("obs", dict(obs=np.zeros(0, dtype=int))),
+        ("obs", dict(obs=np.zeros((2, 2), dtype=int))),
+    ]
+    base = dict(startprob=start, transmat=trans, emissionprob=emis, obs=obs)
+    for name, change in cases:
+        with pytest.raises(ValueError, match=name):
+            S.hmm_viterbi(**{**base, **change})
+    with pytest.raises(TypeError, match="obs"):
+        S.hmm_viterbi(start, trans, emis, None)
+
+
 # ---------------------------------------------------------------- loss-augmented decoding
 @SETTINGS
 @given(seed=st.integers(0, 10_000), r=st.integers(1, 5), q=st.integers(1, 4),

@@ -45,11 +45,12 @@ from kmlteach.structured.taxonomy import (
 )
 from kmlteach.structured.viterbi import (
     brute_force_argmax,
+    hmm_viterbi,
     loss_augmented_viterbi,
     viterbi,
 )
 
-__all__ = ["ViterbiResult", "ChainModel", "TaxonomyDelta", "viterbi", "brute_force_argmax",
+__all__ = ["ViterbiResult", "ChainModel", "TaxonomyDelta", "viterbi", "hmm_viterbi", "brute_force_argmax",
            "loss_augmented_viterbi", "psi", "chain_score", "unary_scores", "hamming_loss",
            "structured_sgd", "structured_perceptron", "predict", "letter_error",
            "taxonomy_delta", "taxonomy_hinge", "HSS_TAXONOMY"]

@@ -88,6 +88,7 @@ def _structured_learn_kernel(X, y, offsets, order, eta, q, mode, Wu, Wp, Su, Sp)
     M = np.empty((rmax, q))
     I = np.empty((rmax, q), dtype=np.int64)
     lab = np.empty(rmax, dtype=np.int64)
+    rows = np.arange(rmax)      # the unary table U is read row by row
     init = np.zeros(q)
     Pz = np.zeros((q, q))
     use_pair = mode == 0 or mode == 1
@@ -114,9 +115,9 @@ def _structured_learn_kernel(X, y, offsets, order, eta, q, mode, Wu, Wp, Su, Sp)
                     if s != y[a + t]:
                         U[t, s] += 1.0
         if use_pair:
-            _viterbi_fill(U[:r], Wp, init, M[:r], I[:r], lab[:r])
+            _viterbi_fill(U[:r], rows[:r], Wp, init, M[:r], I[:r], lab[:r])
         else:
-            _viterbi_fill(U[:r], Pz, init, M[:r], I[:r], lab[:r])
+            _viterbi_fill(U[:r], rows[:r], Pz, init, M[:r], I[:r], lab[:r])
         differs = False
         for t in range(r):
             if lab[t] != y[a + t]:

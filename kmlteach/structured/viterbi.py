@@ -9,18 +9,21 @@ import itertools
 import numpy as np
 
 from kmlteach._jit import jit
-from kmlteach._validation import as_matrix, check_int
+from kmlteach._validation import as_matrix, as_vector, check_int
 from kmlteach.structured.chain import ViterbiResult, _check_labelling, _check_scores
 
-__all__ = ["viterbi", "brute_force_argmax", "loss_augmented_viterbi"]
+__all__ = ["viterbi", "hmm_viterbi", "brute_force_argmax", "loss_augmented_viterbi"]
 
 
 # ----------------------------------------------------------------------------- Viterbi
-@jit(warmup=lambda: (np.zeros((3, 2)), np.zeros((2, 2)), np.zeros(2), np.zeros((3, 2)),
-                     np.zeros((3, 2), dtype=np.int64), np.zeros(3, dtype=np.int64)))
-def _viterbi_fill(unary, pairwise, initial, Mt, It, labels):
-    """UML §17.3 dynamic programme on the transposed layout: fills Mt[τ, s] = M[s, τ],
-    It[τ, s] = I[s, τ] and labels (r,). Returns the max.
+@jit(warmup=lambda: (np.zeros((3, 2)), np.arange(3), np.zeros((2, 2)), np.zeros(2),
+                     np.zeros((3, 2)), np.zeros((3, 2), dtype=np.int64), np.zeros(3, dtype=np.int64)))
+def _viterbi_fill(table, rows, pairwise, initial, Mt, It, labels):
+    """UML §17.3 dynamic programme on the transposed layout, with the unary scores
+    ``unary[τ, s] = table[rows[τ], s]`` (``rows = arange(r)`` for a plain table; an
+    HMM's log emission table and its observations otherwise). Fills It[τ, s] = I[s, τ],
+    labels (r,) and Mt[τ, s] = M[s, τ] — or, when Mt has a single row, only the last
+    column of M. Returns the max.
 
     For each τ the max over s' runs four predecessors s' at a time (outer loop) over all
     labels s (inner loop, which the compiler vectorises): the running max and argmax
@@ -30,7 +33,9 @@ def _viterbi_fill(unary, pairwise, initial, Mt, It, labels):
     strict ``>`` keeps the smallest index on ties. ``pairwise`` is padded to a multiple
     of 4 labels with -inf, which never wins. Same additions and comparisons as the
     recursion, so the same bits."""
-    r, q = unary.shape
+    r = rows.shape[0]
+    q = table.shape[1]
+    full = Mt.shape[0] == r
     qp = (q + 3) // 4 * 4
     Pp = np.full((qp, qp), -np.inf)
     Pp[:q, :q] = pairwise
@@ -38,11 +43,12 @@ def _viterbi_fill(unary, pairwise, initial, Mt, It, labels):
     A = np.empty((2, qp), dtype=np.int64)
     prev = np.full(qp, -np.inf)
     for s in range(q):
-        Mt[0, s] = initial[s] + unary[0, s]
+        Mt[0, s] = initial[s] + table[rows[0], s]
         It[0, s] = -1
     for tau in range(1, r):
+        t_prev = tau - 1 if full else 0
         for s in range(q):
-            prev[s] = Mt[tau - 1, s]
+            prev[s] = Mt[t_prev, s]
         src = 1
         for g in range(0, qp, 4):
             m0 = prev[g]
@@ -72,17 +78,20 @@ def _viterbi_fill(unary, pairwise, initial, Mt, It, labels):
                 B[dst, s] = b
                 A[dst, s] = a
             src = dst
+        t_cur = tau if full else 0
+        row = rows[tau]
         for s in range(q):
-            Mt[tau, s] = B[src, s] + unary[tau, s]
+            Mt[t_cur, s] = B[src, s] + table[row, s]
             It[tau, s] = A[src, s]
+    t_last = r - 1 if full else 0
     last = 0
     for s in range(1, q):
-        if Mt[r - 1, s] > Mt[r - 1, last]:
+        if Mt[t_last, s] > Mt[t_last, last]:
             last = s
     labels[r - 1] = last
     for tau in range(r - 1, 0, -1):
         labels[tau - 1] = It[tau, labels[tau]]
-    return Mt[r - 1, last]
+    return Mt[t_last, last]
 
 
 def viterbi(unary, pairwise, initial=None) -> ViterbiResult:
@@ -119,7 +128,78 @@ def viterbi(unary, pairwise, initial=None) -> ViterbiResult:
     Mt = np.empty((r, q))
     It = np.empty((r, q), dtype=np.int64)
     labels = np.empty(r, dtype=np.int64)
-    score = _viterbi_fill(U, P, init, Mt, It, labels)
+    score = _viterbi_fill(U, np.arange(r), P, init, Mt, It, labels)
+    return ViterbiResult(labels=labels, score=float(score), M=Mt.T, backpointers=It.T)
+
+
+def _check_stochastic(P, name, axis_text):
+    """Probabilities: finite (checked on input), >= 0, each row (or the vector) sums to 1."""
+    if np.any(P < 0):
+        raise ValueError(f"{name} must contain probabilities (>= 0), got a minimum of {P.min():g}")
+    sums = P.sum(axis=-1)
+    if not np.allclose(sums, 1.0, rtol=0, atol=1e-8 * P.shape[-1]):
+        raise ValueError(f"{name} must sum to 1 {axis_text}, got sums in "
+                         f"[{sums.min():.10g}, {sums.max():.10g}]")
+
+
+def hmm_viterbi(startprob, transmat, emissionprob, obs) -> ViterbiResult:
+    """Most likely state sequence of a discrete HMM given its observations.
+
+    The chain of UML §17.3 with log-probability scores: ``initial = log startprob``,
+    ``pairwise = log transmat`` and ``unary[t, s] = log emissionprob[s, obs[t]]``, so
+    that the score of a labelling is the log joint probability
+    ``log P(y_0) + Σ_t log P(x_t | y_t) + Σ_{t≥1} log P(y_t | y_{t-1})`` and
+    :func:`viterbi`'s recursion maximises it. The logs of the q × q and q × k tables are
+    taken once; the kernel reads ``unary`` row by row from the (k, q) table of log
+    emissions instead of building the (r, q) matrix, and keeps only the last column of
+    M. Same result, bit for bit, as ``viterbi(np.log(emissionprob)[:, obs].T,
+    np.log(transmat), np.log(startprob))`` whenever that call is defined — and zero
+    probabilities are allowed here (log 0 = -inf: that state or move is never chosen).
+    This is what ``hmmlearn``'s ``CategoricalHMM.decode(obs.reshape(-1, 1))`` computes.
+
+    Parameters
+    ----------
+    startprob : array (q,)
+        ``P(y_0 = s)``, sums to 1.
+    transmat : array (q, q)
+        ``transmat[a, b] = P(y_t = b | y_{t-1} = a)``, rows sum to 1.
+    emissionprob : array (q, k)
+        ``emissionprob[s, o] = P(x_t = o | y_t = s)``, rows sum to 1.
+    obs : array (r,) of int
+        Observed symbols in 0..k-1.
+
+    Returns
+    -------
+    ViterbiResult
+        ``labels`` (r,), ``score`` (the log probability of the best path, jointly with
+        ``obs``), ``backpointers`` (q, r); ``M`` holds only the last column (q, 1).
+
+    Examples
+    --------
+    >>> hmm_viterbi([0.5, 0.5], [[0.9, 0.1], [0.1, 0.9]], [[0.8, 0.2], [0.2, 0.8]],
+    ...             [0, 0, 1, 1]).labels.tolist()
+    [0, 0, 1, 1]
+    """
+    E = as_matrix(emissionprob, "emissionprob")
+    q, k = E.shape
+    T = as_matrix(transmat, "transmat")
+    if T.shape != (q, q):
+        raise ValueError(f"transmat must have shape ({q}, {q}) to match emissionprob's {q} "
+                         f"states, got {T.shape}")
+    p = as_vector(startprob, "startprob", length=q, of="one per row of emissionprob")
+    _check_stochastic(p, "startprob", "")
+    _check_stochastic(T, "transmat", "along each row")
+    _check_stochastic(E, "emissionprob", "along each row")
+    o = _check_labelling(obs, "obs", None, k)
+    r = o.shape[0]
+    with np.errstate(divide="ignore"):
+        table = np.ascontiguousarray(np.log(E).T)
+        lt = np.log(T)
+        lp = np.log(p)
+    Mt = np.empty((1, q))
+    It = np.empty((r, q), dtype=np.int64)
+    labels = np.empty(r, dtype=np.int64)
+    score = _viterbi_fill(table, o, lt, lp, Mt, It, labels)
     return ViterbiResult(labels=labels, score=float(score), M=Mt.T, backpointers=It.T)
 
 

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from kmlteach._validation import check_Xy
+from kmlteach.svm.min_norm import _min_norm_alpha
 from kmlteach.svm.smo import _smo_kernel
 
 __all__ = ["HardSVMResult", "hard_svm"]
@@ -31,7 +32,8 @@ class HardSVMResult:
     support : ndarray of int64  indices with ``α_i > 1e-8 · max α`` (the support vectors).
     margin : float  geometric margin of (w, b) on the sample, ``= 1/||w||``.
     w_unit, b_unit : UML's normalised output ``w0/||w0||, b0/||w0||``.
-    n_iter : int  SMO iterations.
+    n_iter : int  iterations: Wolfe's minor steps, or SMO's two-variable steps when
+        SMO solved it.
     """
 
     w: np.ndarray
@@ -47,6 +49,12 @@ class HardSVMResult:
 
 #: tests set this to exercise the nearest-points solver on separable samples too
 _FORCE_NEAREST_POINTS = False
+#: tests set this to False to exercise the SMO solvers (Wolfe's algorithm runs first)
+_USE_WOLFE = True
+
+
+_HULLS_MEET = {False: " (the convex hulls of the two classes intersect)",
+               True: " (the origin lies in the convex hull of the points y_i x_i)"}
 
 
 def _not_separable(homogeneous: bool, detail: str = "") -> ValueError:
@@ -61,7 +69,14 @@ def hard_svm(X, y, homogeneous=False):
     Solves UML (15.2) ``min ||w||² s.t. y_i(<w, x_i> + b) >= 1`` (or (15.3) with b = 0
     when ``homogeneous=True``) through its dual (15.11),
     ``max Σα_i - ½||Σ α_i y_i x_i||²`` over α >= 0 (plus ``Σ α_i y_i = 0`` with a bias),
-    then ``w = Σ α_i y_i x_i``. The solver is SMO (sequential minimal optimisation) with
+    then ``w = Σ α_i y_i x_i``. The solver is Wolfe's minimum-norm-point algorithm
+    (:mod:`kmlteach.svm.min_norm`) on the nearest-points form described in 2. below:
+    an exact active-set method whose corral holds at most d + 1 differences
+    ``x_p - x_n`` of support vectors (``y_i x_i`` without bias), each step one pass over the m points plus a Cholesky factorisation of
+    the corral's Gram matrix. Its result is accepted with the duality-gap certificate
+    ``min_i y_i(<w, x_i> + b) >= 1 - 1e-9``, which bounds the margin's shortfall from
+    the maximum by the same 1e-9 (relative). Should it stall numerically, SMO
+    (sequential minimal optimisation) takes over, with
     libsvm's second-order working-set selection, incrementally updated gradients,
     cached rows ``<x_i, x_k>`` computed on demand and shrinking, in two forms:
 
@@ -109,8 +124,31 @@ def hard_svm(X, y, homogeneous=False):
     if not isinstance(homogeneous, (bool, np.bool_)):
         raise TypeError(f"homogeneous must be True or False, got {homogeneous!r}")
     m, d = X.shape
-    Z = np.ascontiguousarray(y[:, None] * X)
     pos = y > 0
+    # the problem with a bias is translation invariant: solve and certify it on the
+    # centred sample (no cancellation when the data sit far from the origin)
+    mean = np.zeros(d) if homogeneous else X.mean(axis=0)
+    Xc = X if homogeneous else np.ascontiguousarray(X - mean)
+    R = float(np.max(np.linalg.norm(Xc, axis=1)))
+    if R == 0.0:
+        raise _not_separable(homogeneous, " (all points coincide)" if not homogeneous
+                             else " (all points are at the origin)")
+    small = (1e-9 * R) ** 2
+    if _USE_WOLFE and not _FORCE_NEAREST_POINTS:
+        # 0) Wolfe's minimum-norm point (kmlteach.svm.min_norm): exact, with the
+        #    duality-gap certificate min_i y_i(<w, x_i> + b) >= 1 - 1e-9 on every point
+        alpha, n_iter, status = _min_norm_alpha(Xc, y, homogeneous, small)
+        if status == 2:
+            raise _not_separable(homogeneous, _HULLS_MEET[bool(homogeneous)])
+        if alpha is not None and np.all(np.isfinite(alpha)):
+            w = Xc.T @ (alpha * y)      # = X.T @ (alpha * y), as sum_i alpha_i y_i = 0
+            sc = Xc @ w
+            bc = 0.0 if homogeneous else -0.5 * (float(sc[pos].min()) + float(sc[~pos].max()))
+            fm = y * (sc + bc)
+            if fm.min() >= 1.0 - 1e-9:
+                return _hard_result(X, y, w, bc - float(mean @ w), alpha, fm, n_iter,
+                                    homogeneous)
+    Z = np.ascontiguousarray(y[:, None] * X)
     if not homogeneous and not _FORCE_NEAREST_POINTS:
         # 1) libsvm's own problem: the dual (15.11) with sum_i alpha_i y_i = 0, C = inf,
         #    started at alpha = 0 with the first label as +1 (libsvm's convention, so
@@ -133,22 +171,14 @@ def hard_svm(X, y, homogeneous=False):
     if homogeneous:
         s = np.ones(m)
         beta0 = np.full(m, 1.0 / m)
-        R = float(np.max(np.linalg.norm(X, axis=1)))
     else:
         s = y.copy()
         beta0 = np.where(pos, 1.0 / pos.sum(), 1.0 / (~pos).sum())
-        R = float(np.max(np.linalg.norm(X - X.mean(axis=0), axis=1)))
-    if R == 0.0:
-        raise _not_separable(homogeneous, " (all points coincide)" if not homogeneous
-                             else " (all points are at the origin)")
-    small = (1e-9 * R) ** 2
     max_iter = max(2_000_000, 200 * m)
     beta, u, n_iter, status = _smo_kernel(Z, np.zeros(m), s, np.inf, beta0, 1, 1e-10, small,
                                              max_iter)
     if status == 2:
-        raise _not_separable(homogeneous, " (the convex hulls of the two classes intersect)"
-                             if not homogeneous else
-                             " (the origin lies in the convex hull of the points y_i x_i)")
+        raise _not_separable(homogeneous, _HULLS_MEET[bool(homogeneous)])
     delta2 = float(u @ u)
     alpha = (1.0 if homogeneous else 2.0) * beta / delta2
     w = X.T @ (alpha * y)

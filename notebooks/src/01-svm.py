@@ -65,9 +65,10 @@ print(f"margin of (w, b) on the sample:      {gm.min():.3f}  (point {int(np.argm
 #
 # $$\min_{w, b}\ \lVert w\rVert^2 \quad\text{s.t.}\quad y_i(\langle w, x_i\rangle + b) \ge 1\ \ (i = 1..m),$$
 #
-# whose solution has margin $1/\lVert w\rVert$. `svm.hard_svm` solves it exactly (a sequential
-# minimal optimisation solver on the dual, no QP library needed) and refuses, with a clear
-# error, samples that no hyperplane separates.
+# whose solution has margin $1/\lVert w\rVert$. `svm.hard_svm` solves it exactly (through the
+# dual: the closest points of the two classes' convex hulls, found by Wolfe's minimum-norm-point
+# algorithm; no QP library needed) and refuses, with a clear error, samples that no hyperplane
+# separates.
 
 # %%
 res = svm.hard_svm(X0, y0)
