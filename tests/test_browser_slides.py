@@ -48,9 +48,9 @@ pytestmark = [
 
 # JavaScript errors that jupyterlab-rise 0.43.1's slideshow app raises with or without the
 # course's widgets (checked with the shim removed), none of them from a widget:
-# * RISE's app has no theme, and its FAST design tokens recurse while computing contrast
-#   colours: "RangeError: Maximum call stack size exceeded", every frame in RISE's own
-#   bundle (/static/rise/);
+# * a recursion in the design tokens of the app's web components (colorContrast; the app
+#   loads no JupyterLab theme): "RangeError: Maximum call stack size exceeded", every
+#   frame in RISE's own bundle (/static/rise/);
 # * the app loads every installed extension, including Notebook 7's JupyterLab extension,
 #   which consumes @jupyterlab/docregistry, a module the app does not share (RUNTIME-012),
 # * and nbgrader's, which then fails on that extension's INotebookShell.
