@@ -6,9 +6,11 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
 
-.PHONY: lab lab-instructor test execute bench student warmup check-env clean slides site
+.PHONY: lab lab-instructor test execute bench student warmup check-env clean slides site rise-shim
 
-$(VENV)/.runtime: pyproject.toml
+# pyproject.toml also installs jupyter/rise-shim/dist (the JupyterLab extension that lets
+# widgets run in RISE slideshows) into .venv/share/jupyter/labextensions
+$(VENV)/.runtime: pyproject.toml setup.py jupyter/rise-shim/dist/package.json
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 	$(PY) -m pip install -q -e .
@@ -66,6 +68,11 @@ slides: $(VENV)/.test
 # The static course site in build/site/ (jupyter-book 1.x, offline), decks included
 site: $(VENV)/.test
 	$(PY) -m kmlteach site --out build/site
+
+# Rebuild the prebuilt RISE shim after editing its sources (needs Node.js and npm; the
+# result in jupyter/rise-shim/dist is committed, so installing the course needs neither)
+rise-shim:
+	cd jupyter/rise-shim && npm ci && npm run build
 
 warmup: $(VENV)/.runtime
 	$(PY) -m kmlteach warmup --jobs 0

@@ -10,10 +10,17 @@ explorer, runs its cells in JupyterLab, selects the widget cell, executes
 
 * reveal.js shows the widget's slide (the slide holding the active cell);
 * the explorer's figure is a live ``<img>`` of the widget (not a stored snapshot), and a
-  key press on its focused slider brings a new figure and a new readout from the kernel;
-* no JavaScript error reached either console (failed requests to the network are
-  reported separately: the sandbox has no network and RISE's MathJax 2 default is a CDN
-  URL, see the module's ``NETWORK`` note).
+  click on its slider brings a new figure and a new readout from the kernel (a click, not
+  a key: RISE binds the arrow keys to slide navigation, even on a focused slider);
+* no JavaScript error reached either console, except the three that jupyterlab-rise
+  0.43.1 raises whatever the notebook (``UPSTREAM_RISE_ERRORS``); failed requests to the
+  network are reported separately: the sandbox has no network and RISE's MathJax 2
+  default is a CDN URL.
+
+The widgets are live in RISE thanks to the kmlteach-rise-shim extension
+(jupyter/rise-shim/, installed by ``pip install -e .``): RISE's app does not share
+``@jupyterlab/console``, which ipywidgets' widget manager consumes (jupyterlab-contrib/rise#119);
+without the shim every widget shows as its text repr and this test fails on ``live``.
 
 A screenshot of the live slide goes to ``tests/_artifacts/rise-01-lambda.png``.
 """
@@ -21,6 +28,7 @@ A screenshot of the live slide goes to ``tests/_artifacts/rise-01-lambda.png``.
 from __future__ import annotations
 
 import os
+import re
 import time
 from pathlib import Path
 
@@ -37,6 +45,37 @@ pytestmark = [
     pytest.mark.browser,
     pytest.mark.skipif(not os.path.exists(CHROMIUM), reason=f"{CHROMIUM} is absent (apt-get install chromium)"),
 ]
+
+# JavaScript errors that jupyterlab-rise 0.43.1's slideshow app raises with or without the
+# course's widgets (checked with the shim removed), none of them from a widget:
+# * a recursion in the design tokens of the app's web components (colorContrast; the app
+#   loads no JupyterLab theme): "RangeError: Maximum call stack size exceeded", every
+#   frame in RISE's own bundle (/static/rise/);
+# * the app loads every installed extension, including Notebook 7's JupyterLab extension,
+#   which consumes @jupyterlab/docregistry, a module the app does not share (RUNTIME-012),
+# * and nbgrader's, which then fails on that extension's INotebookShell.
+# Neither extension has anything to do in a slideshow.
+def upstream_rise_error(text: str, stack: str) -> bool:
+    if text.startswith("RangeError: Maximum call stack size exceeded"):
+        frames = re.findall(r"https?://[^/\s]+(/[^\s:)]+)", stack)
+        return bool(frames) and all(f.startswith("/static/rise/") for f in frames)
+    if "#RUNTIME-012" in text and '"shareKey":"@jupyterlab/docregistry"' in text:
+        return "/@jupyter-notebook/lab-extension/" in text + stack
+    if "before initialization" in text and "at Module.INotebookShell" in text:
+        return "/@jupyter/nbgrader/" in text + stack
+    return False
+
+
+def _console_error(msg) -> tuple[str, str]:
+    """A console error's text and, when it logs an Error object, that object's stack."""
+    stack = ""
+    try:
+        if msg.args:
+            stack = msg.args[0].evaluate("e => (e && e.stack) ? String(e.stack) : ''") or ""
+    except Exception:   # the page navigated or closed meanwhile
+        pass
+    return msg.text, stack
+
 
 JS_SELECT_WIDGET_CELL = """(marker) => {
   const panel = window.jupyterapp.shell.currentWidget, nb = panel.content;
@@ -103,24 +142,18 @@ JS_PRESENT = """(cls) => {
 }"""
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "jupyterlab-contrib/rise#119: jupyterlab-rise 0.43.1's slideshow app is built on JupyterLab "
-    "4.3.4 and does not share @jupyterlab/console, which ipywidgets' jupyterlab-manager 5.0.16 "
-    "(jupyterlab_widgets 3.0.17, required by ipywidgets 8.1.9) consumes: the widget manager fails "
-    "to load, every widget shows as its text repr. With jupyterlab_widgets 3.0.9 the widget is live "
-    "(checked by hand); remove this mark when the pins allow it or RISE is fixed upstream."))
 def test_rise_slideshow_shows_the_widget_live(lab):
     from playwright.sync_api import sync_playwright
 
-    errors: list[str] = []
+    errors: list[tuple[str, str]] = []   # (text, stack)
     shot = ARTIFACTS / "rise-01-lambda.png"
     shot.parent.mkdir(parents=True, exist_ok=True)
     t0 = time.monotonic()
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
         context = browser.new_context(viewport={"width": 1280, "height": 720})
-        context.on("page", lambda p: (p.on("console", lambda m: errors.append(m.text) if m.type == "error" else None),
-                                      p.on("pageerror", lambda e: errors.append(str(e)))))
+        context.on("page", lambda p: (p.on("console", lambda m: errors.append(_console_error(m)) if m.type == "error" else None),
+                                      p.on("pageerror", lambda e: errors.append((str(e), e.stack or "")))))
         page = context.new_page()
         page.set_default_timeout(30_000)
         try:
@@ -153,8 +186,9 @@ def test_rise_slideshow_shows_the_widget_live(lab):
             assert rise.evaluate(JS_PRESENT, EXPLORER), "never reached the widget's slide"
             before = rise.evaluate(JS_RISE_STATE, EXPLORER)
             assert before["visible"], "the explorer's figure is not inside the window"
-            rise.locator(f".{EXPLORER} .widget-slider .noUi-handle").first.focus()
-            rise.keyboard.press("ArrowRight")
+            # a click at 80 % of the slider's track: λ jumps up (RISE takes the arrow keys)
+            track = rise.locator(f".{EXPLORER} .widget-slider .noUi-base").first.bounding_box()
+            rise.mouse.click(track["x"] + 0.8 * track["width"], track["y"] + track["height"] / 2)
             rise.wait_for_function(f"(src) => {{ const s = ({JS_RISE_STATE})('{EXPLORER}');"
                                    " return s && s.src !== src && s.loaded; }", arg=before["src"], polling=50)
             rise.wait_for_timeout(300)
@@ -166,13 +200,37 @@ def test_rise_slideshow_shows_the_widget_live(lab):
                     p.screenshot(path=str(shot.with_name(f"rise-failure-{k}.png")))
                 except Exception:
                     pass
-            raise AssertionError(f"{exc}\nJavaScript errors: {errors[:5]}") from exc
+            raise AssertionError(f"{exc}\nJavaScript errors: {[t for t, _ in errors][:5]}") from exc
         finally:
             browser.close()
     print(f"RISE live slide: {time.monotonic() - t0:.1f} s; slide {before['indices']}")
-    assert after["src"] != before["src"], "the figure did not change on the key press"
+    assert after["src"] != before["src"], "the figure did not change on the click"
     assert after["readout"] != before["readout"], f"the readout did not change: {after['readout']!r}"
     # the sandbox has no network (the Binder badge), and RISE asks for <notebook>.css / rise.css
     # beside the notebook (optional per-deck styles): missing files, not JavaScript errors
-    js_errors = [e for e in errors if not e.startswith(("Failed to load resource:", "Refused to apply style"))]
+    js_errors = [t for t, stack in errors if not t.startswith(("Failed to load resource:", "Refused to apply style"))
+                 and not upstream_rise_error(t, stack)]
     assert not js_errors, f"JavaScript errors: {js_errors[:5]}"
+
+
+def test_only_rise_s_own_errors_are_exempt():
+    rise = "http://127.0.0.1:8888/static/rise/4437.bundle.js:467:3874"
+    manager = "http://127.0.0.1:8888/lab/extensions/@jupyter-widgets/jupyterlab-manager/static/remoteEntry.c8.js:1:13"
+    overflow = "RangeError: Maximum call stack size exceeded"
+    assert upstream_rise_error(overflow, f"{overflow}\n    at si.getValueFor ({rise})\n    at Set.forEach (<anonymous>)")
+    assert not upstream_rise_error(overflow, f"{overflow}\n    at a ({manager})\n    at b ({rise})")
+    assert not upstream_rise_error(overflow, "")   # no stack: not known to be RISE's
+    nb7 = ('Error: The getter for the shared module is not a function. #RUNTIME-012\nargs: '
+           '{"shareKey":"@jupyterlab/docregistry"}\n    at http://h/lab/extensions/@jupyter-notebook/lab-extension/static/r.js:5:7')
+    assert upstream_rise_error(nb7, "")
+    assert not upstream_rise_error(nb7.replace("docregistry", "console"), "")
+    assert not upstream_rise_error(nb7.replace("@jupyter-notebook/lab-extension", "@jupyter-widgets/jupyterlab-manager"), "")
+    nbgrader = ("ReferenceError: Cannot access 'y' before initialization\n    at Module.INotebookShell "
+                "(http://h/lab/extensions/@jupyter-notebook/lab-extension/static/148.js:1:200)\n"
+                "    at 296 (http://h/lab/extensions/@jupyter/nbgrader/static/161.js:9:21580)")
+    assert upstream_rise_error(nbgrader, "")
+    # the failure the shim fixes is never exempt
+    assert not upstream_rise_error(f"Error: Shared module @jupyterlab/console doesn't exist in shared scope default\n"
+                                   f"    at a ({manager})", "")
+    assert not upstream_rise_error("Plugin 'ipyevents' failed to activate. TypeError: No provider for: "
+                                   "jupyter.extensions.jupyterWidgetRegistry.", "")

@@ -1,0 +1,1 @@
+"use strict";(self.webpackChunkkmlteach_rise_shim=self.webpackChunkkmlteach_rise_shim||[]).push([[44],{44(e,s,h){h.r(s),h.d(s,["default",0,[]])}}]);

@@ -1,0 +1,1 @@
+"use strict";(self.webpackChunkkmlteach_rise_shim=self.webpackChunkkmlteach_rise_shim||[]).push([[777],{777(e,s,o){o.r(s),o.d(s,{CodeConsole:()=>c,ConsolePanel:()=>n});const l=new(o(262).Token)("@jupyterlab/console:IConsoleTracker","A stand-in token (kmlteach-rise-shim): the RISE slideshow has no code consoles.");class n{}class c{}o.d(s,["IConsoleTracker",0,l])}}]);
