@@ -147,6 +147,30 @@ def test_ngram_explorer_axes_fixed_while_n_moves():
         assert (ax.get_xlim(), ax.get_ylim()) == lim
         labels = [t.get_text() for t in ax.get_xticklabels()]
         assert sorted(labels) == sorted(ex.state["grams"])
-        heights = [b.get_height() for b in ax.patches[:len(labels)]]
-        assert sum(heights) == ex.state["counts_x"].sum()
-    assert not ex.blitter.whole
+        # the bars of x: one patch of rectangles (5 vertices each), heights = the counts shown
+        bars_x = ax.patches[0].get_path().vertices.reshape(-1, 5, 2)
+        assert len(bars_x) == len(labels) and bars_x[:, 1, 1].sum() == ex.state["counts_x"].sum()
+        shades = ax.patches[2].get_path().vertices       # one rectangle per shared n-gram shown
+        assert len(shades) // 5 == len(ex.state["shared"])
+        assert not ex.timings["full"]          # shades switching off/on repaint no background
+    assert not ex.blitter.whole and ex.blitter.full_draws == 1
+
+
+def test_kpca_switching_data_sets_repaints_the_points_only():
+    ex = make_kpca_explorer(m=80)
+    ax_in = ex.fig.axes[0]
+    lim = (ax_in.get_xlim(), ax_in.get_ylim())
+    for name, sig in (("moons", 0.3), ("moons", 1.0), ("rings", 0.1), ("rings", 2.0)):
+        ex.controls["dataset"].value = name
+        ex.controls["sigma"].value = sig
+        assert (ax_in.get_xlim(), ax_in.get_ylim()) == lim       # one box holds both data sets
+        pts = np.vstack([c.get_offsets() for c in ax_in.collections])
+        assert len(pts) == 80 and np.all((pts >= [lim[0][0], lim[1][0]]) & (pts <= [lim[0][1], lim[1][1]]))
+        assert not ex.timings["full"] and not ex.blitter.whole
+    # the bars are one outline whose tops are the eigenvalues as shares of the trace of K̃
+    from kmlteach.kernels import center, gram
+    from kmlteach.widgets.ch03 import _kpca_data
+
+    K = gram("gaussian", _kpca_data("rings", 80, 0)[0], sigma=2.0)
+    tops = ex.fig.axes[1].patches[0].get_xy()[1:40:4, 1]
+    np.testing.assert_allclose(tops, ex.state["eigenvalues"] / np.trace(center(K)), rtol=1e-9)

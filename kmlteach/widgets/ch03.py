@@ -50,6 +50,24 @@ def _kpca_data(name: str, m: int, seed: int):
     return datasets.moons(m=m, noise=0.08, seed=seed)
 
 
+def _kpca_box(m: int, seed: int):
+    """Limits holding both data sets (8 % margins), as (low corner, high corner)."""
+    pts = np.vstack([_kpca_data(name, m, seed)[0] for name in ("rings", "moons")])
+    lo, hi = pts.min(axis=0), pts.max(axis=0)
+    pad = 0.08 * np.maximum(hi - lo, 1e-9)
+    return lo - pad, hi + pad
+
+
+def _bar_outline(heights, width: float = 0.8) -> np.ndarray:
+    """Vertices of bars of ``heights`` at x = 1, 2, ... as one outline along y = 0."""
+    h = np.asarray(heights, dtype=float)
+    x = np.arange(1, len(h) + 1, dtype=float)
+    left, right, zero = x - width / 2, x + width / 2, np.zeros_like(h)
+    xs = np.stack([left, left, right, right], axis=1).ravel()
+    ys = np.stack([zero, h, h, zero], axis=1).ravel()
+    return np.c_[xs, ys]
+
+
 def make_kpca_explorer(m: int = 160, seed: int = 0, sigma: float = 0.3,
                        dataset: str = "rings") -> Explorer:
     """Kernel PCA (HSS1 §1.3.2) of rings or moons with the Gaussian kernel; slide its width.
@@ -61,18 +79,29 @@ def make_kpca_explorer(m: int = 160, seed: int = 0, sigma: float = 0.3,
     rule on component 1).
     """
     fig, (ax_in, ax_sp, ax_em) = figure(10.5, 3.5, ncols=3)
+    from matplotlib.patches import Polygon
+
     arts_in, arts_em = {}, {}
     for lab, k in ((-1.0, 0), (1.0, 1)):
         st = class_style(k)
         kw = dict(s=16, c=st["color"], marker=st["marker"], edgecolors="white", linewidths=0.3)
         arts_in[lab] = ax_in.scatter([], [], label=f"y = {int(lab):+d}", **kw)
         arts_em[lab] = ax_em.scatter([], [], **kw)
-    ax_in.legend(fontsize=8, loc="upper right")
+    legend = ax_in.legend(fontsize=8, loc="upper right")
     ax_in.set_aspect("equal")
     label_axes(ax_in, "$x_1$", "$x_2$", "input space")
-    bars = ax_sp.bar(np.arange(1, 11), np.zeros(10), color=OKABE_ITO["blue"])
+    # one box for both data sets: switching them then repaints the points only (new limits
+    # or a new box shape would repaint the whole panel with its ticks on every later update)
+    (lo, hi) = _kpca_box(m, seed)
+    ax_in.set_xlim(lo[0], hi[0])
+    ax_in.set_ylim(lo[1], hi[1])
+    # the ten bars as one polygon (their outline along the axis): one artist to measure and
+    # paint per update instead of ten rectangles
+    bars = ax_sp.add_patch(Polygon(_bar_outline(np.zeros(10)), closed=True, facecolor=OKABE_ITO["blue"],
+                                   edgecolor="none", linewidth=0))
     label_axes(ax_sp, "component", "eigenvalue / trace", "spectrum of centred K")
     ax_sp.set_xticks(range(1, 11))
+    ax_sp.set_xlim(0.11, 10.89)        # where bar() put them (bars 0.6..10.4, 5 % margins)
     # fixed limits (components scaled to ±1, shares of the trace in [0, 1]): moving σ
     # then repaints the artists only, not the axes and their ticks
     label_axes(ax_em, "component 1 (scaled)", "component 2 (scaled)", "kernel PCA embedding")
@@ -87,7 +116,7 @@ def make_kpca_explorer(m: int = 160, seed: int = 0, sigma: float = 0.3,
         "sigma": slider("Gaussian width σ", sigma, -2, 1, 0.1, log=True, readout_format=".3f",
                         width="360px"),
     }
-    stamp(title)
+    stamp(title, *legend.get_texts())     # the legend is repainted over the moving points
     cache: dict = {}
     results: dict = {}           # (dataset, sigma) -> (eigenvalues, Z, share): slider revisits are free
 
@@ -100,13 +129,9 @@ def make_kpca_explorer(m: int = 160, seed: int = 0, sigma: float = 0.3,
             # squared distances once per data set: each σ is then one exp (the Gaussian Gram
             # matrix exp(-|x - x'|^2/(2σ)) of kernels.gram, checked equal in the tests)
             cache["D"] = np.maximum(np.sum(X * X, 1)[:, None] + np.sum(X * X, 1)[None, :] - 2 * X @ X.T, 0.0)
-            lo, hi = X.min(axis=0), X.max(axis=0)
-            pad = 0.08 * np.maximum(hi - lo, 1e-9)
-            ax_in.set_xlim(lo[0] - pad[0], hi[0] + pad[0])
-            ax_in.set_ylim(lo[1] - pad[1], hi[1] + pad[1])
-            for lab in (-1.0, 1.0):
-                arts_in[lab].set_offsets(X[y == lab])
         X, y = cache["X"], cache["y"]
+        for lab in (-1.0, 1.0):     # set on every update: painted per frame, so a switch is cheap
+            arts_in[lab].set_offsets(X[y == lab])
         key = (name, round(sig, 12))
         if key not in results:
             K = np.exp(-cache["D"] / (2.0 * sig))
@@ -121,11 +146,7 @@ def make_kpca_explorer(m: int = 160, seed: int = 0, sigma: float = 0.3,
         Zs = Z / np.maximum(np.max(np.abs(Z), axis=0), 1e-300)
         for lab in (-1.0, 1.0):
             arts_em[lab].set_offsets(Zs[y == lab])
-        for b, h in zip(bars, share):
-            b.set_height(h)
-        # the bars stand on the bottom spine: repaint it with them from the start (else the
-        # first render finds the overlap and draws the background a second time)
-        ax_sp.spines["bottom"].stale = True
+        bars.set_xy(_bar_outline(share))
         acc = threshold_accuracy(Z[:, 0], y)
         ex.state.update(dataset=name, sigma=sig, eigenvalues=eigenvalues.copy(),
                         explained=float(share[:2].sum()), embedding=Z.copy(), accuracy_pc1=acc)
