@@ -96,9 +96,11 @@ class _Texts(Artist):
     """Stamped texts painted as one artist: the blitter measures and orders one unit, not
     a hundred (set ``stale`` after changing a text: a member's change does not propagate)."""
 
-    def __init__(self, ax, texts, zorder: float):
+    def __init__(self, ax, texts, zorder: float, within=None):
         super().__init__()
         self.texts = texts
+        self.within = within     # an artist whose extent holds every text (else their union)
+        self._bitmaps: dict = {}
         self.axes = ax
         self.set_figure(ax.get_figure(root=False))
         self.set_zorder(zorder)
@@ -106,12 +108,31 @@ class _Texts(Artist):
         self.set_clip_on(False)
 
     def draw(self, renderer):
-        if self.get_visible():
-            for t in self.texts:
-                t.draw(renderer)
+        """Paste each shown text's bitmap as ``StampText.draw`` does, with the positions
+        transformed in one call per transform and the bitmaps looked up by (text, colour)."""
+        shown = [t for t in self.texts if t.get_visible() and t.get_text()] if self.get_visible() else []
+        by_transform: dict = {}
+        for t in shown:
+            by_transform.setdefault(id(t.get_transform()), []).append(t)
+        gc = renderer.new_gc()
+        for texts in by_transform.values():
+            xy = texts[0].get_transform().transform(np.array([t.get_unitless_position() for t in texts]))
+            for t, (x, y) in zip(texts, xy):
+                key = (id(t), t.get_text(), t.get_color(), renderer.dpi)
+                hit = self._bitmaps.get(key)
+                if hit is None:
+                    if len(self._bitmaps) > 4096:
+                        self._bitmaps.clear()
+                    hit = self._bitmaps[key] = t._bitmap(renderer)
+                crop, dx, dy = hit
+                if crop is not None and np.isfinite(x) and np.isfinite(y):
+                    renderer.draw_image(gc, int(round(x)) + dx, int(round(y)) + dy, crop)
+        gc.restore()
         self.stale = False
 
     def get_window_extent(self, renderer=None):
+        if self.within is not None:
+            return self.within.get_window_extent(renderer)
         boxes = [t.get_window_extent(renderer) for t in self.texts if t.get_visible() and t.get_text()]
         return Bbox.union(boxes) if boxes else Bbox([[0.0, 0.0], [0.0, 0.0]])
 
@@ -252,7 +273,7 @@ def make_diffusion_explorer(edges: str = DEFAULT_EDGES, n_nodes: int = 7, beta: 
     k_title = ax_k.set_title("")
     stamp(g_title, k_title)
     cells = [_texts(ax_k, NMAX, ha="center", va="center", fontsize=8) for _ in range(NMAX)]
-    groups["cells"] = _Texts(ax_k, [t for r in cells for t in r], 3)
+    groups["cells"] = _Texts(ax_k, [t for r in cells for t in r], 3, within=im)   # inside the grid
     shown = {"n": None, "calls": 0}
 
     controls = {
