@@ -201,3 +201,21 @@ def test_kpca_switching_data_sets_repaints_the_points_only():
     K = gram("gaussian", _kpca_data("rings", 80, 0)[0], sigma=2.0)
     tops = ex.fig.axes[1].patches[0].get_xy()[1:40:4, 1]
     np.testing.assert_allclose(tops, ex.state["eigenvalues"] / np.trace(center(K)), rtol=1e-9)
+
+
+def test_kpca_fixed_layout_keeps_every_label_inside_the_figure_and_apart():
+    """The panels sit at fixed positions (no layout pass at start-up): every title, tick label
+    and axis label stays inside the figure and no panel's labels run into its neighbour's."""
+    ex = make_kpca_explorer()
+    for name in ("rings", "moons"):
+        ex.controls["dataset"].value = name
+        r = ex.blitter.canvas.get_renderer()
+        fig_box = ex.fig.bbox
+        boxes = [ax.get_tightbbox(r) for ax in ex.fig.axes]
+        for b in boxes + [ex.fig._suptitle.get_window_extent(r)]:
+            assert b.x0 >= 0 and b.y0 >= 0 and b.x1 <= fig_box.x1 and b.y1 <= fig_box.y1
+        for left, right in zip(boxes, boxes[1:]):
+            assert left.x1 < right.x0
+        title = ex.fig._suptitle.get_window_extent(r)
+        assert all(title.y0 > ax.title.get_window_extent(r).y1 - 1 or not title.overlaps(
+            ax.title.get_window_extent(r)) for ax in ex.fig.axes)
