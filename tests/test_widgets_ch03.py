@@ -117,25 +117,52 @@ def test_kpca_explorer_gram_from_distances_matches_kernels_gram():
 
 def test_diffusion_heat_map_numbers_are_readable_and_axes_fixed():
     from kmlteach.widgets.ch03 import _cell
+    from kmlteach.widgets.ch03_graphs import _Grid, _Texts
 
     ex = make_diffusion_explorer(n_nodes=10, edges="0-1 1-2 2-3 3-4 4-5 5-6 6-7 7-8 8-9 0-9 0-5")
-    ax_k = ex.fig.axes[1]
+    ax_k, ax_cb = ex.fig.axes[1], ex.fig.axes[2]
+    # the stamped texts of the heat map: its tick labels (x then y), its cells
+    ticks, cells = sorted((a.texts for a in ax_k.artists if isinstance(a, _Texts)), key=len)
+    (grid,) = [a for a in ax_k.artists if isinstance(a, _Grid)]
+    (cbar_labels,) = [a.texts for a in ax_cb.artists if isinstance(a, _Texts)]
     for sign, beta in (("heat", 0.5), ("printed", 2.0)):
         ex.controls["sign"].value = sign
         ex.controls["beta"].value = beta
         K = ex.state["K"]
-        shown = [t for t in ax_k.texts if t.get_visible()]
+        shown = [t for t in cells if t.get_visible()]
         assert len(shown) == 100 and all(t.get_fontsize() >= 8 for t in shown)
         assert sorted(t.get_text() for t in shown) == sorted(_cell(v) for v in K.ravel())
         assert max(len(t.get_text()) for t in shown) <= 6
+        lim = np.abs(K).max()
+        np.testing.assert_allclose(grid.A, K / lim)
+        assert [t.get_text() for t in cbar_labels] == [_cell(v * lim) for v in (-1, -0.5, 0, 0.5, 1)]
     lim = ax_k.get_xlim()
     for n in (4, 7, 10):
         ex.controls["nodes"].value = n
         assert ax_k.get_xlim() == lim
-        assert [t.get_text() for t in ax_k.get_xticklabels()] == [str(k) for k in range(n)]
+        shown = [t for t in ticks if t.get_visible()]
+        assert [t.get_text() for t in shown] == [str(k) for k in range(n)] * 2
+        # each label under (beside) the centre of its cell: x labels at x, y labels at y
+        centre = -0.5 + (np.arange(n) + 0.5) * 10 / n
+        np.testing.assert_allclose([t.get_position()[0] for t in shown[:n]], centre)
+        np.testing.assert_allclose([t.get_position()[1] for t in shown[n:]], centre)
+        assert not ex.timings["full"]
     ex.controls["beta"].value = 1.0
-    assert not ex.timings["full"] and not ex.blitter.whole
+    assert not ex.timings["full"] and not ex.blitter.whole and ex.blitter.full_draws == 1
     assert [_cell(v) for v in (0.123, -21.814, 5984.2, 2.8e23)] == ["0.12", "-21.81", "5984", "3e23"]
+
+
+def test_diffusion_node_values_fit_their_boxes():
+    from kmlteach.widgets.ch03_graphs import _node_value
+
+    assert [_node_value(v) for v in (0.6741, -1.1668, 9.9994, -21.814, 2.8e23)] == \
+        ["0.674", "-1.167", "9.999", "-21.81", "3e23"]
+    ex = make_diffusion_explorer(beta=3.0, sign="printed", n_nodes=10,
+                                 edges="0-1 0-2 0-3 0-4 0-5 0-6 0-7 0-8 0-9")
+    assert max(abs(ex.state["row"])) > 1e3
+    r = ex.blitter.canvas.get_renderer()
+    vals = [a for a in ex.fig.axes[0].artists][1].texts
+    assert all(t.get_window_extent(r).width <= 30 / 72 * 100 for t in vals if t.get_visible())
 
 
 def test_ngram_explorer_axes_fixed_while_n_moves():
@@ -147,6 +174,48 @@ def test_ngram_explorer_axes_fixed_while_n_moves():
         assert (ax.get_xlim(), ax.get_ylim()) == lim
         labels = [t.get_text() for t in ax.get_xticklabels()]
         assert sorted(labels) == sorted(ex.state["grams"])
-        heights = [b.get_height() for b in ax.patches[:len(labels)]]
-        assert sum(heights) == ex.state["counts_x"].sum()
-    assert not ex.blitter.whole
+        # the bars of x: one patch of rectangles (5 vertices each), heights = the counts shown
+        bars_x = ax.patches[0].get_path().vertices.reshape(-1, 5, 2)
+        assert len(bars_x) == len(labels) and bars_x[:, 1, 1].sum() == ex.state["counts_x"].sum()
+        shades = ax.patches[2].get_path().vertices       # one rectangle per shared n-gram shown
+        assert len(shades) // 5 == len(ex.state["shared"])
+        assert not ex.timings["full"]          # shades switching off/on repaint no background
+    assert not ex.blitter.whole and ex.blitter.full_draws == 1
+
+
+def test_kpca_switching_data_sets_repaints_the_points_only():
+    ex = make_kpca_explorer(m=80)
+    ax_in = ex.fig.axes[0]
+    lim = (ax_in.get_xlim(), ax_in.get_ylim())
+    for name, sig in (("moons", 0.3), ("moons", 1.0), ("rings", 0.1), ("rings", 2.0)):
+        ex.controls["dataset"].value = name
+        ex.controls["sigma"].value = sig
+        assert (ax_in.get_xlim(), ax_in.get_ylim()) == lim       # one box holds both data sets
+        pts = np.vstack([c.get_offsets() for c in ax_in.collections])
+        assert len(pts) == 80 and np.all((pts >= [lim[0][0], lim[1][0]]) & (pts <= [lim[0][1], lim[1][1]]))
+        assert not ex.timings["full"] and not ex.blitter.whole
+    # the bars are one outline whose tops are the eigenvalues as shares of the trace of K̃
+    from kmlteach.kernels import center, gram
+    from kmlteach.widgets.ch03 import _kpca_data
+
+    K = gram("gaussian", _kpca_data("rings", 80, 0)[0], sigma=2.0)
+    tops = ex.fig.axes[1].patches[0].get_xy()[1:40:4, 1]
+    np.testing.assert_allclose(tops, ex.state["eigenvalues"] / np.trace(center(K)), rtol=1e-9)
+
+
+def test_kpca_fixed_layout_keeps_every_label_inside_the_figure_and_apart():
+    """The panels sit at fixed positions (no layout pass at start-up): every title, tick label
+    and axis label stays inside the figure and no panel's labels run into its neighbour's."""
+    ex = make_kpca_explorer()
+    for name in ("rings", "moons"):
+        ex.controls["dataset"].value = name
+        r = ex.blitter.canvas.get_renderer()
+        fig_box = ex.fig.bbox
+        boxes = [ax.get_tightbbox(r) for ax in ex.fig.axes]
+        for b in boxes + [ex.fig._suptitle.get_window_extent(r)]:
+            assert b.x0 >= 0 and b.y0 >= 0 and b.x1 <= fig_box.x1 and b.y1 <= fig_box.y1
+        for left, right in zip(boxes, boxes[1:]):
+            assert left.x1 < right.x0
+        title = ex.fig._suptitle.get_window_extent(r)
+        assert all(title.y0 > ax.title.get_window_extent(r).y1 - 1 or not title.overlaps(
+            ax.title.get_window_extent(r)) for ax in ex.fig.axes)
