@@ -175,3 +175,27 @@ def test_psd_lab_bars_and_axes():
     ex.controls["n"].value = 12            # the first change of n repaints once (new ticks)
     _moves_stay_blitted(ex, "n", [10, 30, 40])
     assert sum(p.get_visible() for p in ax_e.patches) == 40
+
+
+@pytest.mark.parametrize("kernel, params", [("gaussian", {"sigma": 0.01}), ("gaussian", {"sigma": 3.0}),
+                                            ("polynomial", {"degree": 1, "c": 1.0}),
+                                            ("polynomial", {"degree": 8, "c": 1.0})])
+def test_grid_scores_equal_the_gram_matrix_on_the_grid(kernel, params):
+    from kmlteach.widgets.ch02 import grid_scores
+
+    X, _, _, _ = boundary_data()
+    a = np.random.default_rng(1).normal(size=len(X))
+    g = np.linspace(-1.7, 2.7, 37)
+    G1, G2 = np.meshgrid(g, g)
+    ref = (kk.gram(kernel, np.c_[G1.ravel(), G2.ravel()], X, **params) @ a).reshape(G1.shape)
+    np.testing.assert_allclose(grid_scores(kernel, params, g, X, a), ref, rtol=0, atol=1e-12 * np.max(np.abs(ref)))
+    with pytest.raises(ValueError, match="kernel"):
+        grid_scores("linear", {}, g, X, a)
+    with pytest.raises(ValueError, match="Xs"):
+        grid_scores(kernel, params, g, X, a[:-1])
+
+
+def test_boundary_figure_fits_a_slide_at_1_5x():
+    ex = make_boundary_explorer()
+    w, h = ex.fig.get_size_inches() * ex.dpi
+    assert h <= 480 and 1.5 * w <= 1240

@@ -8,6 +8,7 @@ controls (tests set their ``value``).
 from __future__ import annotations
 
 import itertools
+from math import comb
 
 import ipywidgets as W
 import numpy as np
@@ -16,6 +17,7 @@ from ..datasets import line_example, moons, rings
 from ..kernel_methods import kernel_sgd_svm
 from ..kernels import gram
 from ..plots import OKABE_ITO, class_style, label_axes
+from ..plots._pixels import region_layer
 from ..plots.ch02 import LIFTS, decision_grid, draw_plane, lift
 from ..svm import soft_svm
 from ._base import Explorer, class_scatters, int_slider, slider
@@ -24,7 +26,7 @@ from ._stamp import stamp, stamp_axis
 from ._threads import single_thread
 
 __all__ = ["embedding_data", "xor_points", "make_embedding_explorer", "boundary_data",
-           "make_boundary_explorer", "PSD_CANDIDATES", "psd_points", "candidate_gram",
+           "make_boundary_explorer", "grid_scores", "PSD_CANDIDATES", "psd_points", "candidate_gram",
            "make_psd_lab"]
 
 
@@ -222,6 +224,32 @@ def _zero_line(G1, G2, S):
     return xy[:, 0], xy[:, 1]
 
 
+def grid_scores(kernel: str, params: dict, g, Xs, a) -> np.ndarray:
+    """f(x) = sum_i a_i k(x_i, x) on the square grid g x g (rows: x2 = g[r], columns: x1 = g[c]),
+    for the 2-D inputs ``Xs``, through the kernel's structure instead of a (len(g)^2, m) Gram
+    matrix: the Gaussian factorises over the coordinates, exp(-|x-x'|^2/(2 sigma)) =
+    e1(x1) e2(x2), so f = E2 diag(a) E1^T; the polynomial (c + x1 x1' + x2 x2')^k expands
+    binomially into k + 1 such products. Same values as ``gram(kernel, grid, Xs) @ a`` up to
+    rounding, in ~0.1 ms instead of 3-20 ms (UML §16.2).
+    """
+    if kernel not in ("gaussian", "polynomial"):
+        raise ValueError(f"kernel must be 'gaussian' or 'polynomial', got {kernel!r}")
+    g = np.asarray(g, dtype=float)
+    Xs = np.asarray(Xs, dtype=float).reshape(-1, 2)
+    a = np.asarray(a, dtype=float)
+    if g.ndim != 1 or len(a) != len(Xs):
+        raise ValueError("g must be 1-D and a must have one weight per row of Xs")
+    if kernel == "gaussian":
+        s2 = 2.0 * float(params["sigma"])
+        E1 = np.exp(-(g[:, None] - Xs[:, 0]) ** 2 / s2)
+        E2 = np.exp(-(g[:, None] - Xs[:, 1]) ** 2 / s2)
+        return (E2 * a) @ E1.T
+    k, c = int(params["degree"]), float(params.get("c", 1.0))
+    A = c + g[:, None] * Xs[:, 0]
+    B = g[:, None] * Xs[:, 1]
+    return sum(comb(k, j) * ((B ** j) * a) @ (A ** (k - j)).T for j in range(k + 1))
+
+
 def boundary_data(m: int = 120, m_test: int = 400):
     """Two-moons training and test samples (seeds 0 and 1)."""
     X, y = moons(m=m, noise=0.2, seed=0)
@@ -240,31 +268,39 @@ def make_boundary_explorer(kernel: str = "gaussian", sigma: float = 0.1, degree:
     ``reset`` (button). State: ``kernel``, ``params``, ``alpha``, ``train_accuracy``,
     ``test_accuracy``, ``n_support`` (non-zero alpha), ``X``, ``y`` (the training set).
     """
+    from matplotlib import rcParams
+    from matplotlib.colors import to_rgb
+
+    plt_rc = rcParams.__getitem__
     X0, y0, Xt, yt = boundary_data()
     edits = itertools.count(1)     # data version: 0 = the two moons, each edit a new number
     data = {"X": X0.copy(), "y": y0.copy(), "version": 0}
     lim = (-1.7, 2.7)
-    G1, G2, P = decision_grid(lim, 80)
-    fig = _figure(5.6, 5.1)
+    G1, G2, _ = decision_grid(lim, 80)
+    g = G1[0]
+    # wide and short (legend beside the axes): 1.5x of it fits a 1280x720 slide
+    fig = _figure(6.4, 4.6)
     ax = fig.add_subplot(1, 1, 1)
-    from matplotlib.colors import ListedColormap
-
-    from matplotlib.colors import to_rgb
-
-    half = 0.5 * (lim[1] - lim[0]) / (G1.shape[0] - 1)   # pixel centres on the grid points
+    half = 0.5 * (lim[1] - lim[0]) / (len(g) - 1)   # pixel centres on the grid points
     ext = (lim[0] - half, lim[1] + half)
-    # the class colours at 15 % over white, pre-blended: an opaque image paints faster
-    tint = [0.85 + 0.15 * np.array(to_rgb(class_style(k)["color"])) for k in (0, 1)]
-    regions = ax.imshow(np.zeros(G1.shape), origin="lower", extent=(*ext, *ext), vmin=0, vmax=1,
-                        cmap=ListedColormap(tint), interpolation="nearest", zorder=0)
+    # the class colours at 15 % over white, pre-blended and opaque, painted straight into
+    # the canvas (plots/_pixels.py: a quarter of imshow's cost per frame)
+    tint = np.array([[*(255 * (0.85 + 0.15 * np.array(to_rgb(class_style(k)["color"])))), 255]
+                     for k in (0, 1)]).round().astype(np.uint8)
+    regions = region_layer(ax, (*ext, *ext))
     pts = class_scatters(ax, X0, y0, s=26)
     ax.set_xlim(lim)
     ax.set_ylim(lim)
     ax.set_aspect("equal")
     label_axes(ax, "$x_1$", "$x_2$")
-    ax.plot([], [], color=OKABE_ITO["black"], lw=1.8, label="decision boundary")
-    # legend below the axes: the regions under it change with every update
-    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.11), fontsize=8, ncol=3, frameon=False)
+    # the frame as one fixed line, not four spines: the layer under it is repainted every
+    # frame, and a spine's extent takes its ticks to measure (~1 ms each, every frame)
+    ax.spines[:].set_visible(False)
+    ax.plot([0, 1, 1, 0, 0], [0, 0, 1, 1, 0], transform=ax.transAxes, color="black",
+            lw=plt_rc("axes.linewidth"), clip_on=False, zorder=2.5, solid_joinstyle="miter")
+    ax.plot([], [], color=OKABE_ITO["black"], lw=1.8, label="decision\nboundary")
+    # legend beside the axes: the regions under it change with every update
+    ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), fontsize=9, frameon=False)
     title = ax.set_title("", fontsize=10)
     stamp(title)
     # the zero level set as one NaN-separated line: mutated, never re-created (a new
@@ -291,7 +327,7 @@ def make_boundary_explorer(kernel: str = "gaussian", sigma: float = 0.1, degree:
             for lab, art in pts.items():
                 art.set_offsets(X[y == lab] if np.any(y == lab) else np.zeros((0, 2)))
         if np.unique(y).size < 2:
-            regions.set_data(np.full(G1.shape, 0.5 * (1 + y[0]) if len(y) else 0.5))
+            regions.set_data(np.broadcast_to(tint[int(y[0] > 0) if len(y) else 0], (*G1.shape, 4)))
             boundary.set_data([], [])
             ex.state.update(kernel=name, params=params, alpha=np.zeros(len(y)), train_accuracy=float("nan"),
                             test_accuracy=float("nan"), n_support=0, X=X.copy(), y=y.copy())
@@ -308,10 +344,10 @@ def make_boundary_explorer(kernel: str = "gaussian", sigma: float = 0.1, degree:
                 sv = np.flatnonzero(res.alpha)     # only these points enter f(x) = Σ α_i k(x_i, x)
                 Xs, a_s = X[sv], res.alpha[sv]
                 test = np.mean(np.where(gram(name, Xt, Xs, **params) @ a_s >= 0, 1.0, -1.0) == yt)
-                S = (gram(name, P, Xs, **params) @ a_s).reshape(G1.shape)
-            fits[key] = (res, train, test, S, _zero_line(G1, G2, S))
-        res, train, test, S, line = fits[key]
-        regions.set_data((S >= 0).astype(float))
+                S = grid_scores(name, params, g, Xs, a_s)
+            fits[key] = (res, train, test, tint[(S >= 0).astype(np.intp)], _zero_line(G1, G2, S))
+        res, train, test, rgba, line = fits[key]
+        regions.set_data(rgba)
         boundary.set_data(*line)
         desc = f"σ = {params['sigma']:.3g}" if name == "gaussian" else f"k = {params['degree']}"
         title.set_text(f"{name} kernel, {desc}, λ = {c['lam'].value:.2g}")
