@@ -1,7 +1,10 @@
 """Widget logic of chapter 02: set control values, assert on the state they produce."""
 
+import io
+
 import numpy as np
 import pytest
+from PIL import Image
 
 pytest.importorskip("ipywidgets")
 
@@ -165,16 +168,36 @@ def test_psd_lab_bars_and_axes():
     ex = make_psd_lab(candidate="exponential", n=16)
     ax_e = ex.fig.axes[1]
     lam = ex.state["eigenvalues"]
-    bars = [p for p in ax_e.patches if p.get_visible()]
-    assert len(bars) == 16
-    np.testing.assert_allclose([b.get_height() for b in bars], _symlog(lam / np.max(np.abs(lam))))
+    (bars,) = [a for a in ax_e.artists if hasattr(a, "set_bars")]     # one artist paints every bar
+    assert len(bars.height) == 16
+    np.testing.assert_allclose(bars.height, _symlog(lam / np.max(np.abs(lam))))
     neg = lam < -1e-10 * max(1.0, np.max(np.abs(lam)))
-    assert [b.get_hatch() == "//" for b in bars] == list(neg)       # not colour alone
+    assert list(bars.bad) == list(neg) and neg.any()
+    # not colour alone: a negative bar is hatched (black pixels inside it), a positive one is not
+    img = np.asarray(Image.open(io.BytesIO(ex.image.value)).convert("RGB")).astype(int)
+    H = img.shape[0]
+    for (a, b, c, d), bad in zip(bars._boxes(), bars.bad):
+        if c - a < 3 or d - b < 3:
+            continue
+        inside = img[H - d + 1:H - b - 1, a + 1:c - 1]
+        assert (inside.sum(axis=2) < 60).any() == bad
     np.testing.assert_allclose(_symlog([1e-3, 1e-2, 1.0, -0.1]), [1.0, 2.0, 4.0, -3.0])
     _moves_stay_blitted(ex, "param", [-0.5, 0.5, 1.5])
-    ex.controls["n"].value = 12            # the first change of n repaints once (new ticks)
+    ex.controls["n"].value = 12            # new ticks are artists too: no redraw, even the first time
+    assert not ex.timings["full"]
     _moves_stay_blitted(ex, "n", [10, 30, 40])
-    assert sum(p.get_visible() for p in ax_e.patches) == 40
+    assert len(bars.height) == 40
+
+
+def test_psd_lab_index_ticks_follow_n():
+    ex = make_psd_lab(n=30)
+    ticks = [a for a in ex.fig.axes[0].artists + ex.fig.axes[1].artists if hasattr(a, "set_texts")]
+    texts = [[s for s, _ in t.texts if s] for t in ticks]
+    assert ["0", "4", "8", "12", "16", "20", "24", "28"] in texts     # matrix rows/columns, 0-based
+    assert ["1", "5", "9", "13", "17", "21", "25", "29"] in texts     # eigenvalue ranks, 1-based
+    ex.controls["n"].value = 7
+    texts = [[s for s, _ in t.texts if s] for t in ticks]
+    assert [str(k) for k in range(7)] in texts and [str(k) for k in range(1, 8)] in texts
 
 
 @pytest.mark.parametrize("kernel, params", [("gaussian", {"sigma": 0.01}), ("gaussian", {"sigma": 3.0}),
