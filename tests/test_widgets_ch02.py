@@ -222,3 +222,37 @@ def test_boundary_figure_fits_a_slide_at_1_5x():
     ex = make_boundary_explorer()
     w, h = ex.fig.get_size_inches() * ex.dpi
     assert h <= 480 and 1.5 * w <= 1240
+
+
+def test_box3d_projection_and_plane_cut():
+    from kmlteach.widgets.ch02_box3d import plane_polygon, view_basis
+
+    B = view_basis(30.0, -60.0)
+    np.testing.assert_allclose(B @ B.T, np.eye(3), atol=1e-12)          # orthonormal view
+    np.testing.assert_allclose(np.cross(B[0], B[1]), B[2], atol=1e-12)  # right, up, towards the viewer
+    assert B[0][0] > 0 and B[1][0] < 0       # mplot3d at azim -60: x runs to the lower right
+    np.testing.assert_allclose(view_basis(90.0, 0.0)[2], [0, 0, 1], atol=1e-12)   # seen from above
+    lo, hi = np.array([-1.0, -2.0, 0.0]), np.array([1.0, 2.0, 5.0])
+    w, b = np.array([0.3, -0.2, 1.0]), -2.0
+    P = plane_polygon(lo, hi, w, b)
+    assert len(P) == 4
+    np.testing.assert_allclose(P @ w + b, 0.0, atol=1e-12)
+    assert np.all(P >= lo - 1e-12) and np.all(P <= hi + 1e-12)
+    assert len(plane_polygon(lo, hi, w, 100.0)) == 0 and len(plane_polygon(lo, hi, np.zeros(3), 1.0)) == 0
+
+
+def test_embedding_points_split_by_the_plane_and_views_stay_blitted():
+    ex = make_embedding_explorer(dataset="rings")
+    box_ax = ex.fig.axes[1]
+    st = ex.state
+    side = st["Psi"] @ st["w"] + st["b"]
+    n_front = sum(len(c.get_offsets()) for c in box_ax.collections if c.get_zorder() == 3.0)
+    n_behind = sum(len(c.get_offsets()) for c in box_ax.collections if c.get_zorder() == 1.0)
+    assert n_front + n_behind == len(side) and 0 < n_front < len(side)
+    # elev 20 looks from above; w points up (z = |x|^2 large is +1): the +1 side is in front
+    assert st["w"][2] > 0 and n_front == int(np.sum(side >= 0))
+    _moves_stay_blitted(ex, "elev", [-10.0, 45.0, 90.0])
+    _moves_stay_blitted(ex, "azim", [-180.0, 0.0, 175.0])
+    for name in ("line", "xor", "rings"):    # each data set has its figure, drawn at build
+        ex.controls["dataset"].value = name
+        assert not ex.timings["full"] and ex.state["dataset"] == name
