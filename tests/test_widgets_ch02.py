@@ -256,3 +256,19 @@ def test_embedding_points_split_by_the_plane_and_views_stay_blitted():
     for name in ("line", "xor", "rings"):    # each data set has its figure, drawn at build
         ex.controls["dataset"].value = name
         assert not ex.timings["full"] and ex.state["dataset"] == name
+
+
+def test_embedding_other_data_sets_are_drawn_after_the_cell_or_on_demand(monkeypatch):
+    import kmlteach.widgets.ch02_embedding as emb
+
+    later = []
+    monkeypatch.setattr(emb, "on_main_thread", lambda fn: later.append(fn) or True)   # as in a kernel
+    ex = emb.make_embedding_explorer(dataset="xor")
+    assert len(later) == 1 and ex.state["dataset"] == "xor"
+    ex.controls["dataset"].value = "line"      # chosen before the kernel got to it: drawn now
+    assert ex.state["dataset"] == "line" and ex.state["accuracy"] == 1.0
+    png = ex.image.value
+    later[0]()                                  # the deferred work: the rest, the current figure untouched
+    assert ex.image.value == png and ex.state["dataset"] == "line"
+    ex.controls["dataset"].value = "rings"
+    assert not ex.timings["full"] and ex.state["dataset"] == "rings"

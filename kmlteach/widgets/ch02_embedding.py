@@ -19,7 +19,7 @@ from ..svm import soft_svm
 from ._base import Explorer, slider
 from ._blit import Blitter
 from ._stamp import stamp
-from ._threads import single_thread
+from ._threads import on_main_thread, single_thread
 from .ch02_box3d import Box3D
 
 __all__ = ["xor_points", "embedding_data", "make_embedding_explorer"]
@@ -146,7 +146,8 @@ def make_embedding_explorer(dataset: str = "rings", elev: float = 20.0, azim: fl
         "elev": slider("elevation", elev, -10, 90, 5, readout_format=".0f", width="300px"),
         "azim": slider("azimuth", azim, -180, 180, 5, readout_format=".0f", width="300px"),
     }
-    panels = {name: _panel(name) for name in DATASETS}
+    panels = {dataset: _panel(dataset)}
+    panels = {dataset: _panel(dataset)}
     fits: dict = {}       # (data set, lam) -> the plane and what it shows: revisits are free
 
     def fit(name, lam_):
@@ -164,17 +165,35 @@ def make_embedding_explorer(dataset: str = "rings", elev: float = 20.0, azim: fl
             pre = _zero_line(G1, G2, (lift(name, P) @ w + b).reshape(G1.shape))
         return w, b, float(np.mean(np.where(Psi @ w + b >= 0, 1.0, -1.0) == y)), th, pre
 
-    def paint(ex: Explorer, name: str) -> None:
-        c, st, pn = ex.controls, ex.state, panels[name]
-        ex.fig, ex.blitter = pn["fig"], pn.setdefault("blitter", ex.blitter)
-        key = (name, c["lam"].value)
+    def set_artists(name: str):
+        key = (name, controls["lam"].value)
         if key not in fits:
             fits[key] = fit(*key)
-        w, b, acc, th, pre = fits[key]
-        pn["pre"].set_data(*pre)
-        pn["box"].draw(c["elev"].value, c["azim"].value, w, b)
+        pn = panels[name]
+        pn["pre"].set_data(*fits[key][4])
+        pn["box"].draw(controls["elev"].value, controls["azim"].value, *fits[key][:2])
+        return key, fits[key]
+
+    def prepare(name: str) -> None:
+        """The figure of another data set: laid out, primed and drawn once (as Explorer does
+        for the first one), so that choosing it costs a blitted frame."""
+        if name in panels:
+            return
+        pn = panels[name] = _panel(name)
+        pn["blitter"] = Blitter(pn["fig"], ex.dpi)
+        set_artists(name)
+        restore = pn["blitter"].prime_texts()
+        set_artists(name)
+        restore()
+        pn["blitter"].render()
+
+    def paint(ex: Explorer, name: str) -> None:
+        prepare(name)
+        st, pn = ex.state, panels[name]
+        ex.fig, ex.blitter = pn["fig"], pn.setdefault("blitter", ex.blitter)
+        key, (w, b, acc, th, _) = set_artists(name)
         st.update(dataset=name, lam=key[1], X=pn["X"], y=pn["y"], Psi=pn["Psi"], w=w, b=b, accuracy=acc,
-                  thresholds=th, elev=c["elev"].value, azim=c["azim"].value,
+                  thresholds=th, elev=controls["elev"].value, azim=controls["azim"].value,
                   refits=st.get("refits", 0) + (st.get("key") != key), key=key)
         txt = (f"w = ({w[0]:.3f}, {w[1]:.3f}, {w[2]:.3f}), b = {b:.3f} &nbsp; "
                f"training accuracy {100 * acc:.1f} %")
@@ -186,15 +205,13 @@ def make_embedding_explorer(dataset: str = "rings", elev: float = 20.0, azim: fl
                   layout_rows=[["dataset", "lam"], ["elev", "azim"]],
                   title="Kernel embedding: a plane in feature space is a curve in input space",
                   css_class="kml-embedding-explorer")
-    # the other data sets' figures: laid out, primed and drawn now (as Explorer does for the
-    # first), so that choosing one later costs a blitted frame
-    for name in DATASETS:
-        if name != dataset:
-            panels[name]["blitter"] = Blitter(panels[name]["fig"], ex.dpi)
-            paint(ex, name)
-            restore = ex.blitter.prime_texts()
-            paint(ex, name)
-            restore()
-            ex.blitter.render()
-    paint(ex, dataset)
+
+    def prepare_all() -> None:
+        for name in DATASETS:
+            prepare(name)
+
+    # in Jupyter the other figures are drawn just after the cell has returned (the widget is
+    # on screen ~0.3 s sooner); elsewhere, and if one is chosen before that, right away
+    if not on_main_thread(prepare_all):
+        prepare_all()
     return ex
