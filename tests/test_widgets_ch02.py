@@ -264,7 +264,7 @@ def test_embedding_other_data_sets_are_drawn_after_the_cell_or_on_demand(monkeyp
     later = []
     monkeypatch.setattr(emb, "on_main_thread", lambda fn: later.append(fn) or True)   # as in a kernel
     ex = emb.make_embedding_explorer(dataset="xor")
-    assert len(later) == 1 and ex.state["dataset"] == "xor"
+    assert len(later) == 2 and ex.state["dataset"] == "xor"      # the other figures, then the fits
     ex.controls["dataset"].value = "line"      # chosen before the kernel got to it: drawn now
     assert ex.state["dataset"] == "line" and ex.state["accuracy"] == 1.0
     png = ex.image.value
@@ -272,3 +272,15 @@ def test_embedding_other_data_sets_are_drawn_after_the_cell_or_on_demand(monkeyp
     assert ex.image.value == png and ex.state["dataset"] == "line"
     ex.controls["dataset"].value = "rings"
     assert not ex.timings["full"] and ex.state["dataset"] == "rings"
+    # then, one per turn of the event loop, the plane of every data set at every lambda of the slider
+    assert len(later) == 2
+    k = 1
+    while k < len(later):
+        later[k]()
+        k += 1
+    lams = 10 ** np.arange(-4, 0.01, 0.25)
+    assert len(later) - 1 >= len(lams)
+    ex.controls["lam"].value = float(lams[5])
+    st = ex.state
+    np.testing.assert_allclose(st["w"], soft_svm(st["Psi"], st["y"], float(lams[5]), homogeneous=False).w,
+                               rtol=1e-9, atol=1e-12)

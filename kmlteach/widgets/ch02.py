@@ -173,6 +173,8 @@ def make_boundary_explorer(kernel: str = "gaussian", sigma: float = 0.1, degree:
                        f"<b>{100 * test:.1f} %</b> &nbsp; non-zero α: {ex.state['n_support']} of {len(y)}"
                        f" &nbsp; (T = {T} SGD steps; click to add a point, click a point to remove it)")
 
+    with single_thread():   # the other kernel's compiled code, loaded now rather than on its first click
+        gram("polynomial" if kernel == "gaussian" else "gaussian", X0[:2])
     ex = Explorer(fig, controls, update, layout_rows=[["kernel", "lam"], ["sigma", "degree"], ["add"]],
                   title="Kernel SVM on two moons", css_class="kml-boundary-explorer")
 

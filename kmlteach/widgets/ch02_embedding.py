@@ -124,6 +124,12 @@ def _panel(name: str) -> dict:
     return pn
 
 
+def _lam_key(lam: float) -> float:
+    """The fit cache's key for a lambda: 10 significant digits (a slider value computed by
+    the browser and the same grid value computed here may differ in the last bit)."""
+    return float(f"{lam:.10g}")
+
+
 def make_embedding_explorer(dataset: str = "rings", elev: float = 20.0, azim: float = -60.0,
                             lam: float = 0.01) -> Explorer:
     """Lift data through an explicit map psi into 3-D, rotate the view, see the plane.
@@ -166,9 +172,9 @@ def make_embedding_explorer(dataset: str = "rings", elev: float = 20.0, azim: fl
         return w, b, float(np.mean(np.where(Psi @ w + b >= 0, 1.0, -1.0) == y)), th, pre
 
     def set_artists(name: str):
-        key = (name, controls["lam"].value)
+        key = (name, _lam_key(controls["lam"].value))
         if key not in fits:
-            fits[key] = fit(*key)
+            fits[key] = fit(name, controls["lam"].value)
         pn = panels[name]
         pn["pre"].set_data(*fits[key][4])
         pn["box"].draw(controls["elev"].value, controls["azim"].value, *fits[key][:2])
@@ -192,7 +198,7 @@ def make_embedding_explorer(dataset: str = "rings", elev: float = 20.0, azim: fl
         st, pn = ex.state, panels[name]
         ex.fig, ex.blitter = pn["fig"], pn.setdefault("blitter", ex.blitter)
         key, (w, b, acc, th, _) = set_artists(name)
-        st.update(dataset=name, lam=key[1], X=pn["X"], y=pn["y"], Psi=pn["Psi"], w=w, b=b, accuracy=acc,
+        st.update(dataset=name, lam=controls["lam"].value, X=pn["X"], y=pn["y"], Psi=pn["Psi"], w=w, b=b, accuracy=acc,
                   thresholds=th, elev=controls["elev"].value, azim=controls["azim"].value,
                   refits=st.get("refits", 0) + (st.get("key") != key), key=key)
         txt = (f"w = ({w[0]:.3f}, {w[1]:.3f}, {w[2]:.3f}), b = {b:.3f} &nbsp; "
@@ -214,4 +220,21 @@ def make_embedding_explorer(dataset: str = "rings", elev: float = 20.0, azim: fl
     # on screen ~0.3 s sooner); elsewhere, and if one is chosen before that, right away
     if not on_main_thread(prepare_all):
         prepare_all()
+    # then every data set's plane at every lambda of the slider, one fit per turn of the
+    # kernel's event loop (~5 ms each, between the student's own updates): a first visit of a
+    # lambda is then a lookup too
+    s_ = controls["lam"]
+    todo = [(name, 10 ** (s_.min + k * s_.step)) for name in DATASETS
+            for k in range(int(round((s_.max - s_.min) / s_.step)) + 1)]
+
+    def precompute() -> None:
+        while todo:
+            name, lam_ = todo.pop(0)
+            if name in panels and (name, _lam_key(lam_)) not in fits:
+                fits[name, _lam_key(lam_)] = fit(name, lam_)
+                break
+        if todo:
+            on_main_thread(precompute)
+
+    on_main_thread(precompute)
     return ex
