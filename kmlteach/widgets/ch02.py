@@ -178,6 +178,13 @@ def make_boundary_explorer(kernel: str = "gaussian", sigma: float = 0.1, degree:
     ex = Explorer(fig, controls, update, layout_rows=[["kernel", "lam"], ["sigma", "degree"], ["add"]],
                   title="Kernel SVM on two moons", css_class="kml-boundary-explorer")
 
+    # the title is stamped from per-character bitmaps: draw every character it can show now
+    # (a first switch to the other kernel cost ~30 ms of glyph rendering)
+    shown = title.get_text()
+    title.set_text("gaussian polynomial kernel, σ k λ = −+.,e 0123456789")
+    title.get_window_extent(fig.canvas.get_renderer())
+    title.set_text(shown)
+
     def press(ev):
         if not ex.drag.inside(ax, ev):
             return None
