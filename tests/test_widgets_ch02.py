@@ -1,7 +1,10 @@
 """Widget logic of chapter 02: set control values, assert on the state they produce."""
 
+import io
+
 import numpy as np
 import pytest
+from PIL import Image
 
 pytest.importorskip("ipywidgets")
 
@@ -165,13 +168,119 @@ def test_psd_lab_bars_and_axes():
     ex = make_psd_lab(candidate="exponential", n=16)
     ax_e = ex.fig.axes[1]
     lam = ex.state["eigenvalues"]
-    bars = [p for p in ax_e.patches if p.get_visible()]
-    assert len(bars) == 16
-    np.testing.assert_allclose([b.get_height() for b in bars], _symlog(lam / np.max(np.abs(lam))))
+    (bars,) = [a for a in ax_e.artists if hasattr(a, "set_bars")]     # one artist paints every bar
+    assert len(bars.height) == 16
+    np.testing.assert_allclose(bars.height, _symlog(lam / np.max(np.abs(lam))))
     neg = lam < -1e-10 * max(1.0, np.max(np.abs(lam)))
-    assert [b.get_hatch() == "//" for b in bars] == list(neg)       # not colour alone
+    assert list(bars.bad) == list(neg) and neg.any()
+    # not colour alone: a negative bar is hatched (black pixels inside it), a positive one is not
+    img = np.asarray(Image.open(io.BytesIO(ex.image.value)).convert("RGB")).astype(int)
+    H = img.shape[0]
+    for (a, b, c, d), bad in zip(bars._boxes(), bars.bad):
+        if c - a < 3 or d - b < 3:
+            continue
+        inside = img[H - d + 1:H - b - 1, a + 1:c - 1]
+        assert (inside.sum(axis=2) < 60).any() == bad
     np.testing.assert_allclose(_symlog([1e-3, 1e-2, 1.0, -0.1]), [1.0, 2.0, 4.0, -3.0])
     _moves_stay_blitted(ex, "param", [-0.5, 0.5, 1.5])
-    ex.controls["n"].value = 12            # the first change of n repaints once (new ticks)
+    ex.controls["n"].value = 12            # new ticks are artists too: no redraw, even the first time
+    assert not ex.timings["full"]
     _moves_stay_blitted(ex, "n", [10, 30, 40])
-    assert sum(p.get_visible() for p in ax_e.patches) == 40
+    assert len(bars.height) == 40
+
+
+def test_psd_lab_index_ticks_follow_n():
+    ex = make_psd_lab(n=30)
+    ticks = [a for a in ex.fig.axes[0].artists + ex.fig.axes[1].artists if hasattr(a, "set_texts")]
+    texts = [[s for s, _ in t.texts if s] for t in ticks]
+    assert ["0", "4", "8", "12", "16", "20", "24", "28"] in texts     # matrix rows/columns, 0-based
+    assert ["1", "5", "9", "13", "17", "21", "25", "29"] in texts     # eigenvalue ranks, 1-based
+    ex.controls["n"].value = 7
+    texts = [[s for s, _ in t.texts if s] for t in ticks]
+    assert [str(k) for k in range(7)] in texts and [str(k) for k in range(1, 8)] in texts
+
+
+@pytest.mark.parametrize("kernel, params", [("gaussian", {"sigma": 0.01}), ("gaussian", {"sigma": 3.0}),
+                                            ("polynomial", {"degree": 1, "c": 1.0}),
+                                            ("polynomial", {"degree": 8, "c": 1.0})])
+def test_grid_scores_equal_the_gram_matrix_on_the_grid(kernel, params):
+    from kmlteach.widgets.ch02 import grid_scores
+
+    X, _, _, _ = boundary_data()
+    a = np.random.default_rng(1).normal(size=len(X))
+    g = np.linspace(-1.7, 2.7, 37)
+    G1, G2 = np.meshgrid(g, g)
+    ref = (kk.gram(kernel, np.c_[G1.ravel(), G2.ravel()], X, **params) @ a).reshape(G1.shape)
+    np.testing.assert_allclose(grid_scores(kernel, params, g, X, a), ref, rtol=0, atol=1e-12 * np.max(np.abs(ref)))
+    with pytest.raises(ValueError, match="kernel"):
+        grid_scores("linear", {}, g, X, a)
+    with pytest.raises(ValueError, match="Xs"):
+        grid_scores(kernel, params, g, X, a[:-1])
+
+
+def test_boundary_figure_fits_a_slide_at_1_5x():
+    ex = make_boundary_explorer()
+    w, h = ex.fig.get_size_inches() * ex.dpi
+    assert h <= 480 and 1.5 * w <= 1240
+
+
+def test_box3d_projection_and_plane_cut():
+    from kmlteach.widgets.ch02_box3d import plane_polygon, view_basis
+
+    B = view_basis(30.0, -60.0)
+    np.testing.assert_allclose(B @ B.T, np.eye(3), atol=1e-12)          # orthonormal view
+    np.testing.assert_allclose(np.cross(B[0], B[1]), B[2], atol=1e-12)  # right, up, towards the viewer
+    assert B[0][0] > 0 and B[1][0] < 0       # mplot3d at azim -60: x runs to the lower right
+    np.testing.assert_allclose(view_basis(90.0, 0.0)[2], [0, 0, 1], atol=1e-12)   # seen from above
+    lo, hi = np.array([-1.0, -2.0, 0.0]), np.array([1.0, 2.0, 5.0])
+    w, b = np.array([0.3, -0.2, 1.0]), -2.0
+    P = plane_polygon(lo, hi, w, b)
+    assert len(P) == 4
+    np.testing.assert_allclose(P @ w + b, 0.0, atol=1e-12)
+    assert np.all(P >= lo - 1e-12) and np.all(P <= hi + 1e-12)
+    assert len(plane_polygon(lo, hi, w, 100.0)) == 0 and len(plane_polygon(lo, hi, np.zeros(3), 1.0)) == 0
+
+
+def test_embedding_points_split_by_the_plane_and_views_stay_blitted():
+    ex = make_embedding_explorer(dataset="rings")
+    box_ax = ex.fig.axes[1]
+    st = ex.state
+    side = st["Psi"] @ st["w"] + st["b"]
+    n_front = sum(len(c.get_offsets()) for c in box_ax.collections if c.get_zorder() == 3.0)
+    n_behind = sum(len(c.get_offsets()) for c in box_ax.collections if c.get_zorder() == 1.0)
+    assert n_front + n_behind == len(side) and 0 < n_front < len(side)
+    # elev 20 looks from above; w points up (z = |x|^2 large is +1): the +1 side is in front
+    assert st["w"][2] > 0 and n_front == int(np.sum(side >= 0))
+    _moves_stay_blitted(ex, "elev", [-10.0, 45.0, 90.0])
+    _moves_stay_blitted(ex, "azim", [-180.0, 0.0, 175.0])
+    for name in ("line", "xor", "rings"):    # each data set has its figure, drawn at build
+        ex.controls["dataset"].value = name
+        assert not ex.timings["full"] and ex.state["dataset"] == name
+
+
+def test_embedding_other_data_sets_are_drawn_after_the_cell_or_on_demand(monkeypatch):
+    import kmlteach.widgets.ch02_embedding as emb
+
+    later = []
+    monkeypatch.setattr(emb, "on_main_thread", lambda fn: later.append(fn) or True)   # as in a kernel
+    ex = emb.make_embedding_explorer(dataset="xor")
+    assert len(later) == 2 and ex.state["dataset"] == "xor"      # the other figures, then the fits
+    ex.controls["dataset"].value = "line"      # chosen before the kernel got to it: drawn now
+    assert ex.state["dataset"] == "line" and ex.state["accuracy"] == 1.0
+    png = ex.image.value
+    later[0]()                                  # the deferred work: the rest, the current figure untouched
+    assert ex.image.value == png and ex.state["dataset"] == "line"
+    ex.controls["dataset"].value = "rings"
+    assert not ex.timings["full"] and ex.state["dataset"] == "rings"
+    # then, one per turn of the event loop, the plane of every data set at every lambda of the slider
+    assert len(later) == 2
+    k = 1
+    while k < len(later):
+        later[k]()
+        k += 1
+    lams = 10 ** np.arange(-4, 0.01, 0.25)
+    assert len(later) - 1 >= len(lams)
+    ex.controls["lam"].value = float(lams[5])
+    st = ex.state
+    np.testing.assert_allclose(st["w"], soft_svm(st["Psi"], st["y"], float(lams[5]), homogeneous=False).w,
+                               rtol=1e-9, atol=1e-12)

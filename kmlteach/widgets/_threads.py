@@ -16,7 +16,7 @@ import ctypes
 import glob
 import os
 
-__all__ = ["single_blas_thread", "single_thread"]
+__all__ = ["single_blas_thread", "single_thread", "on_main_thread"]
 
 _OPENBLAS: list = []
 
@@ -78,3 +78,19 @@ def single_blas_thread():
         return
     with threadpool_limits(limits=1, user_api="blas"):
         yield
+
+
+def on_main_thread(fn) -> bool:
+    """Run ``fn`` on the Jupyter kernel's main thread (its event loop): from a worker thread,
+    or from a cell to run once the cell has returned. False (nothing scheduled) outside a
+    kernel."""
+    try:
+        from IPython import get_ipython
+
+        loop = getattr(getattr(get_ipython(), "kernel", None), "io_loop", None)
+    except ImportError:  # pragma: no cover
+        loop = None
+    if loop is None:
+        return False
+    loop.add_callback(fn)
+    return True

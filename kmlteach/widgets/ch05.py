@@ -21,6 +21,7 @@ from ..plots.ch05 import (LETTERS, plot_transitions, update_viterbi_panel, updat
                           viterbi_panel, word_panel)
 from ..structured import letter_error, predict, structured_sgd, unary_scores, viterbi
 from ._base import Explorer, int_slider, slider
+from ._threads import on_main_thread as _on_main_thread
 
 __all__ = ["make_viterbi_trace", "make_noise_compare", "make_transition_growth", "train_pair",
            "top_bigrams"]
@@ -221,20 +222,6 @@ class _Levels:
             self.cond.notify_all()
             self._next()
         self.on_ready(nz)
-
-
-def _on_main_thread(fn) -> bool:
-    """Run ``fn`` on the kernel's main thread (its event loop) when inside Jupyter."""
-    try:
-        from IPython import get_ipython
-
-        loop = getattr(getattr(get_ipython(), "kernel", None), "io_loop", None)
-    except ImportError:  # pragma: no cover
-        loop = None
-    if loop is None:
-        return False
-    loop.add_callback(fn)
-    return True
 
 
 def make_noise_compare(noise: float = 0.4, seed: int = 0, n_test: int = 100):
