@@ -10,6 +10,8 @@
 
 Every run is computed once when the widget is built; a control change only picks the
 precomputed numbers and updates artists (``set_data``, ``set_sizes``, ``set_offsets``).
+The class regions are pixel layers and the training points over them are painted from a
+cache (:mod:`kmlteach.plots._pixels`): the two were three quarters of a frame's drawing.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ import numpy as np
 from ..datasets import moons
 from ..ensembles import adaboost, decision_tree, papaya
 from ..plots import OKABE_ITO, figure, label_axes
-from ..plots._pixels import region_layer
+from ..plots._pixels import paint_cached, region_layer
 from ..plots.ch08 import (_stump_box, bagging_curves, bound_curves, grid_points,
                           plot_adaboost_bounds, plot_stump, plot_weighted_points, ridge_classifier,
                           signed_rgba, stump_segment)
@@ -95,7 +97,7 @@ def make_adaboost_stepper(X=None, y=None, T: int = 20, n_grid: int = 120, scale:
     _legend_below(ax_d, markerscale=0.5)
     label_axes(ax_d, "$x_1$", "$x_2$", r"round $t$: weights $D_t$ and stump $h_t$")
     im = _regions(ax_h, xlim, ylim)
-    plot_weighted_points(X, y, None, ax=ax_h, scale=0.35 * scale)
+    paint_cached(*plot_weighted_points(X, y, None, ax=ax_h, scale=0.35 * scale).values())
     (wrong,) = ax_h.plot([], [], "x", color=OKABE_ITO["black"], ms=9, mew=2, label="misclassified")
     _legend_below(ax_h)
     label_axes(ax_h, "$x_1$", "", r"ensemble sign$(\Sigma_{s \leq t}\, \alpha_s h_s)$")
@@ -176,7 +178,7 @@ def make_bagging_explorer(X=None, y=None, X_test=None, y_test=None, n_estimators
     ims = {}
     for ax, name in zip(axes[:2], names):
         ims[name] = _regions(ax, xlim, ylim)
-        plot_weighted_points(X, y, None, ax=ax, scale=14.0 * len(y))
+        paint_cached(*plot_weighted_points(X, y, None, ax=ax, scale=14.0 * len(y)).values())
         label_axes(ax, "$x_1$", "$x_2$" if ax is axes[0] else "", f"vote: {name}")
     ax_c = axes[2]
     colors = [OKABE_ITO["blue"], OKABE_ITO["vermillion"]]
@@ -247,7 +249,7 @@ def make_tree_explorer(X=None, y=None, X_test=None, y_test=None, max_depth: int 
 
     fig, (ax, ax_e) = figure(10.5, 4.5, ncols=2, width_ratios=[1.25, 1])
     im = _regions(ax, xlim, ylim)
-    plot_weighted_points(X, y, None, ax=ax, scale=14.0 * len(y))
+    paint_cached(*plot_weighted_points(X, y, None, ax=ax, scale=14.0 * len(y)).values())
     if rectangle is not None:
         x0, x1, y0, y1 = rectangle
         ax.add_patch(Rectangle((x0, y0), x1 - x0, y1 - y0, fill=False, ls="--", lw=1.8,
