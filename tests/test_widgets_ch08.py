@@ -166,3 +166,27 @@ def test_regions_are_pixel_layers_and_points_come_from_a_cache(name):
     assert layers and not any(ax.images for ax in ex.fig.axes)
     cached = [u for u in ex.blitter.dynamic if "draw" in vars(u) and hasattr(u, "get_offsets")]
     assert len(cached) >= 2
+
+
+def test_show_of_a_widget_sends_its_frame_without_drawing_again(monkeypatch):
+    """Start-up (issue 14): the static figure before each widget was a second full draw of
+    the widget's figure (0.2 s of chapter 08's 3 s); ``show(explorer)`` sends the frame the
+    widget already has, the same pixels as a full redraw."""
+    import io
+
+    import IPython.display
+    from PIL import Image
+
+    from kmlteach.plots import show
+
+    ex = make_tree_explorer()
+    ex.controls["depth"].value = 2
+    sent = []
+    monkeypatch.setattr(IPython.display, "display", lambda obj: sent.append(obj))
+    monkeypatch.setattr(ex.fig, "savefig", lambda *a, **k: (_ for _ in ()).throw(AssertionError("drawn")))
+    show(ex, alt="a tree of depth 2")
+    assert sent[0].data == bytes(ex.image.value) and sent[0].alt == "a tree of depth 2"
+    full = np.asarray(Image.open(io.BytesIO(ex.full_png())).convert("RGB"))
+    assert np.array_equal(np.asarray(Image.open(io.BytesIO(sent[0].data)).convert("RGB")), full)
+    with pytest.raises(ValueError, match="alt"):
+        show(ex, alt=" ")
