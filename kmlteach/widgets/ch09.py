@@ -101,7 +101,7 @@ def make_oneclass_explorer(X=None, outliers=None, nu: float = 0.2, sigma: float 
             X, outliers = oneclass_data()
         path = oneclass_path(X, outliers, OC_NUS, OC_SIGMAS)
     nus, sigmas = path["nus"], path["sigmas"]
-    fig, ax = figure(7.6, 4.6)
+    fig, ax = figure(7.0, 4.6)
     arts = oneclass_axes(ax, path)
     controls = {
         "nu": slider("ν", float(nus[_index(nus, nu)]), float(nus[0]), float(nus[-1]),
