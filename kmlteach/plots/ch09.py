@@ -162,7 +162,8 @@ def nu_axes(ax_plane, ax_frac, path):
     margin errors (left); the two fractions against ν (right). Returns the artists."""
     X, y, xs, ys = path["X"], path["y"], path["xs"], path["ys"]
     img = region_layer(ax_plane, (xs[0], xs[-1], ys[0], ys[-1]), zorder=0)
-    img.set_data(_nu_rgba(path, 0))
+    for k in range(len(path["nus"]))[::-1]:     # every shading now: a first visit stays cheap
+        img.set_data(_nu_rgba(path, k))
     (l0,) = ax_plane.plot([], [], color=OKABE_ITO["black"], lw=2, label="f = 0")
     (lp,) = ax_plane.plot([], [], color=OKABE_ITO["black"], lw=1.2, ls="--", label="f = ±ρ")
     ax_plane.plot(*path["parzen_line"], color=OKABE_ITO["purple"], lw=1.6, ls=":",
