@@ -161,6 +161,8 @@ for eps_exact, eps_printed in ((3 / 10, 0.30), (3 / 14, 0.21), (3 / 22, 0.14)):
 # %%
 xlim, ylim = (X_toy[:, 0].min() - 0.8, X_toy[:, 0].max() + 0.8), (X_toy[:, 1].min() - 0.8, X_toy[:, 1].max() + 0.8)
 fig, axes = figure(13.0, 3.5, ncols=4)
+fig.set_layout_engine(None)                  # a fixed layout: constrained layout cost 0.3 s here
+fig.subplots_adjust(left=0.055, right=0.995, bottom=0.14, top=0.91, wspace=0.2)
 for t, ax in enumerate(axes[:3]):
     plot_stump(toy.stumps[t], xlim, ylim, ax=ax)
     plot_weighted_points(X_toy, y_toy, toy.D[t], ax=ax, scale=1500)
