@@ -264,6 +264,10 @@ CASES = {
     "06-ranking-explorer": ("06-ranking", "make_ranking_explorer(", "kml-ranking-explorer", "drag",
                             _ranking_path),
     "07-pr-explorer": ("07-bipartite", "make_pr_explorer(", "kml-pr-explorer", "clicks", _pr_clicks),
+    # 08 and 09 build the widget in the cell of its static figure and show it in the next one
+    "08-adaboost-stepper": ("08-boosting", "NBVAL_IGNORE_OUTPUT\nstepper", "kml-adaboost-stepper", "keys",
+                            None),
+    "09-nu-explorer": ("09-theory", "NBVAL_IGNORE_OUTPUT\nnu_view", "kml-nu-explorer", "keys", None),
 }
 
 
@@ -513,4 +517,6 @@ EXPECT = {
     "05-viterbi-trace": _viterbi,
     "06-ranking-explorer": _ranking,
     "07-pr-explorer": _changed("precision"),
+    "08-adaboost-stepper": _grew("t ="),
+    "09-nu-explorer": _grew("ν"),
 }

@@ -121,6 +121,20 @@ def test_png_encoder_round_trips_the_canvas():
     assert encode_png(b.canvas) == png
 
 
+def test_png_encoder_keeps_every_channel_of_every_pixel():
+    """The encoder takes R, G, B out of 32-bit words: random colours in every pixel (all
+    three channels different, odd width) come back exactly, none swapped or shifted."""
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(1.53, 0.71))
+    fig.figimage(np.random.default_rng(3).integers(0, 256, size=(71, 153, 3)).astype(np.uint8))
+    b = Blitter(fig, dpi=100)
+    img = pixels(b.render())
+    rgba = np.asarray(b.canvas.buffer_rgba())
+    assert img.shape == (71, 153, 3) and len(np.unique(img.reshape(-1, 3), axis=0)) > 1000
+    assert np.array_equal(img, rgba[:, :, :3])
+
+
 def test_blitting_repaints_only_the_changed_artists():
     """A line that moves is repainted; the axes, ticks and a static line are not, and no
     full draw happens after the first change."""

@@ -143,3 +143,50 @@ def test_no_update_redraws_the_whole_figure(name):
     from kmlteach.widgets import ch08
 
     assert full_redraws(getattr(ch08, name)()) == []
+
+
+def test_star_import_names_only_what_exists():
+    """Regression: ``__all__`` listed a recap quiz that lives in kmlteach.exercises, so
+    ``from kmlteach.widgets.ch08 import *`` raised AttributeError."""
+    from kmlteach.widgets import ch08
+
+    assert all(hasattr(ch08, n) for n in ch08.__all__)
+
+
+@pytest.mark.parametrize("name", ["make_adaboost_stepper", "make_bagging_explorer", "make_tree_explorer"])
+def test_regions_are_pixel_layers_and_points_come_from_a_cache(name):
+    """Regression (issue 14): the regions were float ``imshow`` images resampled on every
+    frame and the few hundred training points over them were repainted marker by marker:
+    together three quarters of a frame's drawing."""
+    from kmlteach.plots._pixels import _region_class
+    from kmlteach.widgets import ch08
+
+    ex = getattr(ch08, name)()
+    layers = [a for ax in ex.fig.axes for a in ax.get_children() if isinstance(a, _region_class())]
+    assert layers and not any(ax.images for ax in ex.fig.axes)
+    cached = [u for u in ex.blitter.dynamic if "draw" in vars(u) and hasattr(u, "get_offsets")]
+    assert len(cached) >= 2
+
+
+def test_show_of_a_widget_sends_its_frame_without_drawing_again(monkeypatch):
+    """Start-up (issue 14): the static figure before each widget was a second full draw of
+    the widget's figure (0.2 s of chapter 08's 3 s); ``show(explorer)`` sends the frame the
+    widget already has, the same pixels as a full redraw."""
+    import io
+
+    import IPython.display
+    from PIL import Image
+
+    from kmlteach.plots import show
+
+    ex = make_tree_explorer()
+    ex.controls["depth"].value = 2
+    sent = []
+    monkeypatch.setattr(IPython.display, "display", lambda obj: sent.append(obj))
+    monkeypatch.setattr(ex.fig, "savefig", lambda *a, **k: (_ for _ in ()).throw(AssertionError("drawn")))
+    show(ex, alt="a tree of depth 2")
+    assert sent[0].data == bytes(ex.image.value) and sent[0].alt == "a tree of depth 2"
+    full = np.asarray(Image.open(io.BytesIO(ex.full_png())).convert("RGB"))
+    assert np.array_equal(np.asarray(Image.open(io.BytesIO(sent[0].data)).convert("RGB")), full)
+    with pytest.raises(ValueError, match="alt"):
+        show(ex, alt=" ")

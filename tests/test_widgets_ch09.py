@@ -172,3 +172,27 @@ def test_rademacher_legends_stay_in_the_background():
     for n in ex.controls["n"].options:
         ex.controls["n"].value = n
     assert not any(isinstance(u, Legend) for u in ex.blitter.dynamic)
+
+
+def test_nu_and_oneclass_figures_fit_a_slide_at_1_5x(small_nu_path):
+    """Regression (issue 16): the ν-SVM panels were 490 px and the one-class figure 560 px
+    tall at reading size, too tall to be shown 1.5× on a 720-px slide; their legends now sit
+    beside or under shorter axes. The regions are pixel layers with the static points
+    painted from a cache, so a frame repaints neither through imshow nor marker by marker."""
+    from kmlteach.course.deck import WIDGET_SCALE, _widget_fit
+    from kmlteach.plots._pixels import _region_class
+
+    X, out = oneclass_data(30, 3, seed=1)
+    nu_ex = make_nu_explorer(path=small_nu_path)
+    oc_ex = make_oneclass_explorer(path=oneclass_path(X, out, (0.2, 0.5), (0.2,), G=20))
+    w, h = nu_ex.fig.get_size_inches() * nu_ex.dpi      # two panels: the deck shows one a slide
+    assert WIDGET_SCALE * h <= 720, h
+    w, h = oc_ex.fig.get_size_inches() * oc_ex.dpi      # one panel: 1.5x beside its title
+    assert _widget_fit(w, h)[0] >= WIDGET_SCALE, (w, h)
+    for ex in (nu_ex, oc_ex):
+        w, h = ex.fig.get_size_inches() * ex.dpi
+        ex.render()
+        legend = ex.fig.axes[0].get_legend().get_window_extent()
+        assert legend.y0 >= 0 and legend.x1 <= w                 # inside the figure
+        assert any(isinstance(a, _region_class()) for a in ex.fig.axes[0].get_children())
+        assert not ex.fig.axes[0].images

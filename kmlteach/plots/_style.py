@@ -86,7 +86,8 @@ def show(fig, alt: str, dpi: int = 100) -> None:
     travels in the output's metadata, which JupyterLab, the course site and the slide decks
     put in the image's ``alt``). Every static figure of the course is shown this way; the
     figure is closed so the inline backend does not show it a second time. Returns nothing,
-    so a cell ending with it prints no repr."""
+    so a cell ending with it prints no repr. ``fig`` may also be a widget (an ``Explorer``):
+    its current frame is shown as it is (the same pixels as a full redraw), not drawn again."""
     import io
 
     from IPython.display import Image, display
@@ -94,6 +95,10 @@ def show(fig, alt: str, dpi: int = 100) -> None:
 
     if not isinstance(alt, str) or not alt.strip():
         raise ValueError("alt must be a non-empty description of the figure")
+    frame = getattr(getattr(fig, "image", None), "value", None)
+    if isinstance(frame, (bytes, memoryview)) and len(frame):
+        display(Image(data=bytes(frame), alt=alt))
+        return
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=dpi)
     plt.close(fig)

@@ -17,7 +17,7 @@ import numpy as np
 from ._style import OKABE_ITO, class_style, get_ax, label_axes, show
 from .ch04 import grid_points
 
-__all__ = ["show", "signed_image", "plot_signed_regions", "plot_weighted_points", "stump_segment",
+__all__ = ["show", "signed_image", "signed_rgba", "plot_signed_regions", "plot_weighted_points", "stump_segment",
            "plot_stump", "plot_adaboost_bounds", "bound_curves", "ridge_classifier",
            "RidgeClassifier", "BaggingCurves", "bagging_curves", "plot_bagging_curves",
            "grid_points"]
@@ -35,6 +35,23 @@ def signed_image(values, n: int, alpha: float = 0.22, zero: float = 1.0) -> np.n
 
     cols = np.array([to_rgba(NEG, alpha), to_rgba(POS, alpha)])
     v = np.asarray(values, dtype=float).reshape(n, n)
+    return cols[((v > 0) | ((v == 0) & (zero > 0))).astype(int)]
+
+
+def signed_rgba(values, n: int, alpha: float = 0.22, zero: float = 1.0) -> np.ndarray:
+    """:func:`signed_image` composited over the white Axes: an opaque uint8 RGBA image
+    (n, n, 4) for a widget's :func:`~kmlteach.plots._pixels.region_layer`, which copies it
+    into the canvas instead of resampling and blending a float image on every frame."""
+    from matplotlib.colors import to_rgb
+
+    if not 0.0 <= alpha <= 1.0:
+        raise ValueError(f"alpha must be in [0, 1], got {alpha!r}")
+    v = np.asarray(values, dtype=float)
+    if v.size != int(n) ** 2:
+        raise ValueError(f"values must hold n² = {int(n) ** 2} grid values, got {v.size}")
+    cols = np.full((2, 4), 255, dtype=np.uint8)
+    cols[:, :3] = np.round(255 * ((1.0 - alpha) + alpha * np.array([to_rgb(NEG), to_rgb(POS)])))
+    v = v.reshape(n, n)
     return cols[((v > 0) | ((v == 0) & (zero > 0))).astype(int)]
 
 

@@ -13,11 +13,12 @@ from __future__ import annotations
 import numpy as np
 
 from ..kernels import gram
+from ._pixels import paint_cached, region_layer
 from ._style import OKABE_ITO, class_style, label_axes, show
 
 __all__ = ["show", "nu_data", "oneclass_data", "stream_data", "plane_grid", "level_lines",
            "nu_path", "nu_axes", "set_nu", "oneclass_path", "oneclass_axes", "set_oneclass",
-           "norma_history", "norma_axes", "set_norma"]
+           "norma_history", "norma_axes", "set_norma", "smooth_rgba"]
 
 
 
@@ -76,17 +77,47 @@ def level_lines(xs, ys, F, level: float = 0.0):
     return seg[:, 0], seg[:, 1]
 
 
+def smooth_rgba(F, cmap: str, vmin: float, vmax: float, alpha: float = 1.0, up: int = 4) -> np.ndarray:
+    """A gridded function (G, G) (rows = y, on the grid points) as an opaque uint8 RGBA
+    image of (up·G, up·G) cells: bilinearly interpolated at the cell centres, coloured with
+    ``cmap`` over [vmin, vmax] and laid over white with opacity ``alpha``. What a bilinear
+    ``imshow`` shows, computed once for a widget's pixel layer
+    (:func:`kmlteach.plots._pixels.region_layer`), which only copies it on each frame."""
+    from matplotlib import colormaps
+
+    F = np.asarray(F, dtype=float)
+    if F.ndim != 2 or min(F.shape) < 2:
+        raise ValueError(f"F must be a 2-D grid of at least 2 × 2 values, got shape {F.shape}")
+    if not vmax > vmin:
+        raise ValueError(f"vmax must exceed vmin, got vmin={vmin}, vmax={vmax}")
+    if not 0.0 <= alpha <= 1.0:
+        raise ValueError(f"alpha must be in [0, 1], got {alpha}")
+    if int(up) < 1:
+        raise ValueError(f"up must be a positive integer, got {up}")
+
+    def axis(n):                      # cell centres of n·up cells spanning the n grid points
+        t = (np.arange(n * int(up)) + 0.5) / (n * int(up)) * (n - 1)
+        i = np.minimum(t.astype(int), n - 2)
+        return i, t - i
+
+    (r, fr), (c, fc) = axis(F.shape[0]), axis(F.shape[1])
+    G = ((F - vmin) * (255.0 / (vmax - vmin))).astype(np.float32)   # colour-table units
+    H = G[:, c] * (1 - fc) + G[:, c + 1] * fc                        # along x, then along y
+    V = H[r] * (1 - fr[:, None]) + H[r + 1] * fr[:, None]
+    lut = np.full((256, 4), 255, dtype=np.uint8)                     # the colormap's 256 colours
+    lut[:, :3] = np.round(255 * ((1.0 - alpha) + alpha * colormaps[cmap](np.arange(256))[:, :3]))
+    return lut[np.clip(V + 0.5, 0, 255).astype(np.uint8)]
+
+
 def _rings(ax, s=170, color="black", lw=1.4, zorder=4, label=None, marker="o"):
     return ax.scatter(np.empty(0), np.empty(0), s=s, facecolors="none", edgecolors=color,
                       linewidths=lw, zorder=zorder, label=label, marker=marker)
 
 
 def _scatter_labelled(ax, X, y, s=36):
-    for lab, k in ((-1.0, 0), (1.0, 1)):
-        st = class_style(k)
-        P = X[y == lab]
-        ax.scatter(P[:, 0], P[:, 1], s=s, c=st["color"], marker=st["marker"], edgecolors="white",
-                   linewidths=0.5, zorder=3, label=f"y = {int(lab):+d}")
+    return [ax.scatter(X[y == lab, 0], X[y == lab, 1], s=s, c=class_style(k)["color"],
+                       marker=class_style(k)["marker"], edgecolors="white", linewidths=0.5, zorder=3,
+                       label=f"y = {int(lab):+d}") for lab, k in ((-1.0, 0), (1.0, 1))]
 
 
 # --- ν-SVM (HSS2 (2.5)/(2.6)) --------------------------------------------------------------
@@ -130,14 +161,14 @@ def nu_axes(ax_plane, ax_frac, path):
     """Draw the ν-SVM picture: decision regions, {f = 0} and {f = ±ρ}, support vectors,
     margin errors (left); the two fractions against ν (right). Returns the artists."""
     X, y, xs, ys = path["X"], path["y"], path["xs"], path["ys"]
-    ext = (xs[0], xs[-1], ys[0], ys[-1])
-    img = ax_plane.imshow(path["F"][0], origin="lower", extent=ext, cmap="RdBu_r", vmin=-2.4, vmax=2.4,
-                          alpha=0.45, aspect="auto", interpolation="bilinear")
+    img = region_layer(ax_plane, (xs[0], xs[-1], ys[0], ys[-1]), zorder=0)
+    for k in range(len(path["nus"]))[::-1]:     # every shading now: a first visit stays cheap
+        img.set_data(_nu_rgba(path, k))
     (l0,) = ax_plane.plot([], [], color=OKABE_ITO["black"], lw=2, label="f = 0")
     (lp,) = ax_plane.plot([], [], color=OKABE_ITO["black"], lw=1.2, ls="--", label="f = ±ρ")
     ax_plane.plot(*path["parzen_line"], color=OKABE_ITO["purple"], lw=1.6, ls=":",
                   label="Parzen-window classifier")
-    _scatter_labelled(ax_plane, X, y)
+    paint_cached(*_scatter_labelled(ax_plane, X, y))    # static points over a changing layer
     sv = _rings(ax_plane, label="support vector (α > 0)", color=OKABE_ITO["green"])
     me = ax_plane.scatter(np.empty(0), np.empty(0), s=40, marker="x", color="black", lw=1.6,
                           zorder=5, label="margin error (y f < ρ)")
@@ -163,10 +194,19 @@ def nu_axes(ax_plane, ax_frac, path):
     return {"img": img, "l0": l0, "lp": lp, "sv": sv, "me": me, "vline": vline, "pts": pts}
 
 
+def _nu_rgba(path, k: int) -> np.ndarray:
+    """f/ρ of solution ``k`` shaded red/blue (RdBu_r over [−2.4, 2.4], 45 % over white),
+    computed on first use and kept in ``path``."""
+    cache = path.setdefault("rgba", {})
+    if k not in cache:
+        cache[k] = smooth_rgba(path["F"][k], "RdBu_r", -2.4, 2.4, alpha=0.45)
+    return cache[k]
+
+
 def set_nu(arts, path, k: int) -> dict:
     """Show the solution number ``k`` of ``path``; returns its numbers."""
     X = path["X"]
-    arts["img"].set_data(path["F"][k])
+    arts["img"].set_data(_nu_rgba(path, k))
     lines = path["lines"][k]
     arts["l0"].set_data(*lines[0.0])
     arts["lp"].set_data(np.r_[lines[1.0][0], np.nan, lines[-1.0][0]],
@@ -223,13 +263,12 @@ def oneclass_axes(ax, path):
     """Draw the one-class picture: Parzen density, {f = 0}, sample, support vectors and
     the points outside the estimated support. Returns the artists."""
     xs, ys = path["xs"], path["ys"]
-    e = path[0, 0]
-    img = ax.imshow(_density_rgba(e), origin="lower", extent=(xs[0], xs[-1], ys[0], ys[-1]),
-                    aspect="auto", interpolation="bilinear")
+    img = region_layer(ax, (xs[0], xs[-1], ys[0], ys[-1]), zorder=0)
+    img.set_data(_density_rgba(path[0, 0]))
     (l0,) = ax.plot([], [], color=OKABE_ITO["vermillion"], lw=2.2, label="f = 0 (support boundary)")
     X = path["X"]
-    ax.scatter(X[:, 0], X[:, 1], s=22, c=OKABE_ITO["blue"], edgecolors="white", linewidths=0.4,
-               zorder=3, label="sample")
+    paint_cached(ax.scatter(X[:, 0], X[:, 1], s=22, c=OKABE_ITO["blue"], edgecolors="white",
+                            linewidths=0.4, zorder=3, label="sample"))
     inj = ax.scatter(np.empty(0), np.empty(0), s=46, c=OKABE_ITO["orange"], marker="D",
                      edgecolors="black", linewidths=0.6, zorder=3, label="injected outlier")
     sv = _rings(ax, s=110, color=OKABE_ITO["green"], lw=1.3, label="support vector (α > 0)")
@@ -237,19 +276,16 @@ def oneclass_axes(ax, path):
                      label="outside (f < 0)")
     ax.set_xlim(xs[0], xs[-1])
     ax.set_ylim(ys[0], ys[-1])
-    ax.legend(fontsize=7.5, loc="upper center", bbox_to_anchor=(0.5, -0.11), ncol=3)
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0)
     label_axes(ax, "$x_1$", "$x_2$", "one-class SVM over the Parzen density (grey)")
     return {"img": img, "l0": l0, "inj": inj, "sv": sv, "out": out}
 
 
 def _density_rgba(e) -> np.ndarray:
-    """The Parzen density of one (σ, outliers) entry in grey (0 white, 1.15 black), as 8-bit
-    RGBA computed once: the image is repainted on every update, and colouring it there
-    cost as much as resampling it."""
+    """The Parzen density of one (σ, outliers) entry in grey (0 white, 1.15 black), smoothed
+    and coloured once (:func:`smooth_rgba`): the layer is repainted on every update."""
     if "rgba" not in e:
-        from matplotlib import colormaps
-
-        e["rgba"] = colormaps["Greys"](np.clip(np.asarray(e["dens"]) / 1.15, 0.0, 1.0), bytes=True)
+        e["rgba"] = smooth_rgba(e["dens"], "Greys", 0.0, 1.15)
     return e["rgba"]
 
 

@@ -38,6 +38,7 @@ from matplotlib.axes import Axes
 from matplotlib.axis import Axis
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.lines import Line2D
+from matplotlib.spines import Spine
 from matplotlib.text import Text
 from matplotlib.transforms import Bbox
 
@@ -60,16 +61,23 @@ def encode_png(canvas: FigureCanvasAgg) -> bytes:
 
     Rows are stored unfiltered and deflated at level 1: on these mostly flat line-art
     images that is as small as Pillow's ``compress_level=1`` (within ~10 %) and about
-    40 % faster. Any PNG decoder reads it (the tests decode it with Pillow).
+    40 % faster. Any PNG decoder reads it (the tests decode it with Pillow). The RGB
+    bytes are taken from the pixels viewed as little-endian 32-bit words (R in the low
+    byte), three whole-plane shifts: copying ``rgba[..., :3]`` byte by byte took 4 ms of a
+    1200 × 450 frame, this 1 ms.
     """
     rgba = np.asarray(canvas.buffer_rgba())
     h, w = rgba.shape[:2]
+    px = np.ascontiguousarray(rgba).view("<u4").reshape(h, w)
     rows = np.empty((h, 1 + 3 * w), dtype=np.uint8)
     rows[:, 0] = 0                                   # filter type "None" on every row
-    rows[:, 1:].reshape(h, w, 3)[...] = rgba[:, :, :3]
+    rgb = rows[:, 1:].reshape(h, w, 3)
+    rgb[..., 0] = px                                 # (the uint8 cast keeps the low byte)
+    rgb[..., 1] = px >> 8
+    rgb[..., 2] = px >> 16
     head = struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0)
     return (b"\x89PNG\r\n\x1a\n" + _chunk(b"IHDR", head)
-            + _chunk(b"IDAT", zlib.compress(rows.tobytes(), 1)) + _chunk(b"IEND", b""))
+            + _chunk(b"IDAT", zlib.compress(rows, 1)) + _chunk(b"IEND", b""))
 
 
 def _extent(artist, renderer) -> Bbox:
@@ -103,6 +111,12 @@ def _extent(artist, renderer) -> Bbox:
     if ms is not None and artist.get_marker() not in (None, "None", "none", "", " "):
         pad += float(ms()) * renderer.points_to_pixels(1.0)
     return Bbox(pts).padded(pad)
+
+
+def _ext(bbox) -> tuple:
+    """``(x0, y0, x1, y1)`` of a Bbox with x0 ≤ x1 and y0 ≤ y1 (as ``Bbox.overlaps`` sees it)."""
+    x0, y0, x1, y1 = (float(v) for v in bbox.extents)
+    return min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1)
 
 
 def _is3d(ax) -> bool:
@@ -153,6 +167,8 @@ class Blitter:
         self.whole: set = set()      # Axes painted as one unit
         self.bg = None
         self.regions: dict = {}      # unit -> Bbox of the static units (at background time)
+        self._boxes: dict = {}       # the same as (x0, y0, x1, y1) tuples, for _closure
+        self._boxes_of = None        # ... of this regions dict
         self.dyn_regions: dict = {}  # unit -> Bbox of the dynamic units (when they last changed)
         self.in_bg: set = set()      # units whose pixels are in the background
         self.drawn = False           # the first (layout) draw happened
@@ -223,27 +239,36 @@ class Blitter:
     def _dyn_region(self, u, renderer) -> Bbox:
         """Region of a dynamic unit, recomputed only when it changed (an Axes redrawn
         whole keeps the extent it had when it became dynamic, padded: its tick labels
-        move by a few pixels at most)."""
+        move by a few pixels at most; a spine keeps its first one: it moves only with its
+        Axes's limits or position, which make the Axes whole, and measuring it lays out
+        the ticks, 1 ms per spine, while a pixel layer marks its frame stale every frame)."""
         r = self.dyn_regions.get(u)
-        if r is None or (u.stale and not isinstance(u, Axes)):
+        if r is None or (u.stale and not isinstance(u, (Axes, Spine))):
             r = self.dyn_regions[u] = self._region(u, renderer)
             if isinstance(u, Axes):
                 r = self.dyn_regions[u] = r.padded(2 * _PAD)
         return r
 
     def _closure(self, units, renderer) -> set:
-        """Static units painted after a dynamic one that they overlap."""
+        """Static units painted after a dynamic one that they overlap (``Bbox.overlaps`` on
+        plain tuples: a few hundred tests per frame, 3 ms as ``Bbox`` calls)."""
+        if self._boxes_of is not self.regions:
+            self._boxes = {u: _ext(r) for u, r in self.regions.items()}
+            self._boxes_of = self.regions
+        boxes = self._boxes
         extra: set = set()
-        dyn_regions: list = []
+        dyn: list = []
         for u in units:
             if u in self.dynamic or u in extra:
                 if u.get_visible():
-                    dyn_regions.append(self._dyn_region(u, renderer))
-            elif dyn_regions and u in self.regions:
-                r = self.regions[u]
-                if any(r.overlaps(d) for d in dyn_regions):
-                    extra.add(u)
-                    dyn_regions.append(r)
+                    dyn.append(_ext(self._dyn_region(u, renderer)))
+            elif dyn and u in boxes:
+                x0, y0, x1, y1 = r = boxes[u]
+                for a0, b0, a1, b1 in dyn:
+                    if x0 <= a1 and a0 <= x1 and y0 <= b1 and b0 <= y1:
+                        extra.add(u)
+                        dyn.append(r)
+                        break
         return extra
 
     def _reset(self) -> None:

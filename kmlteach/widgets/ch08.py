@@ -10,6 +10,8 @@
 
 Every run is computed once when the widget is built; a control change only picks the
 precomputed numbers and updates artists (``set_data``, ``set_sizes``, ``set_offsets``).
+The class regions are pixel layers and the training points over them are painted from a
+cache (:mod:`kmlteach.plots._pixels`): the two were three quarters of a frame's drawing.
 """
 
 from __future__ import annotations
@@ -20,13 +22,13 @@ import numpy as np
 from ..datasets import moons
 from ..ensembles import adaboost, decision_tree, papaya
 from ..plots import OKABE_ITO, figure, label_axes
+from ..plots._pixels import paint_cached, region_layer
 from ..plots.ch08 import (_stump_box, bagging_curves, bound_curves, grid_points,
-                          plot_adaboost_bounds, plot_signed_regions, plot_stump,
-                          plot_weighted_points, ridge_classifier, signed_image, stump_segment)
+                          plot_adaboost_bounds, plot_stump, plot_weighted_points, ridge_classifier,
+                          signed_rgba, stump_segment)
 from ._base import Explorer, int_slider
 
-__all__ = ["make_adaboost_stepper", "make_bagging_explorer", "make_tree_explorer", "make_recap_quiz",
-           "QUIZ", "quiz_html"]
+__all__ = ["make_adaboost_stepper", "make_bagging_explorer", "make_tree_explorer"]
 
 
 def _box(X, pad=0.08):
@@ -47,6 +49,16 @@ def _legend_below(ax, fontsize: float = 7.5, ncol: int = 2, **kw):
     on every frame, two thirds of the frame's cost)."""
     return ax.legend(fontsize=fontsize, loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=ncol,
                      frameon=False, **kw)
+
+
+def _regions(ax, xlim, ylim):
+    """The class regions of a widget: a pixel layer over the box (set with
+    ``set_data(signed_rgba(...))``), copied into the canvas on every frame where an
+    ``imshow`` resampled and blended a float image (half of the frame's drawing)."""
+    layer = region_layer(ax, (xlim[0], xlim[1], ylim[0], ylim[1]), zorder=0)
+    ax.set_xlim(xlim)
+    ax.set_ylim(ylim)
+    return layer
 
 
 def _step_buttons(slider: W.IntSlider):
@@ -84,8 +96,8 @@ def make_adaboost_stepper(X=None, y=None, T: int = 20, n_grid: int = 120, scale:
     pts = plot_weighted_points(X, y, res.D[0], ax=ax_d, scale=scale)
     _legend_below(ax_d, markerscale=0.5)
     label_axes(ax_d, "$x_1$", "$x_2$", r"round $t$: weights $D_t$ and stump $h_t$")
-    im = plot_signed_regions(F[0], xlim, ylim, ax=ax_h, n=n_grid)
-    plot_weighted_points(X, y, None, ax=ax_h, scale=0.35 * scale)
+    im = _regions(ax_h, xlim, ylim)
+    paint_cached(*plot_weighted_points(X, y, None, ax=ax_h, scale=0.35 * scale).values())
     (wrong,) = ax_h.plot([], [], "x", color=OKABE_ITO["black"], ms=9, mew=2, label="misclassified")
     _legend_below(ax_h)
     label_axes(ax_h, "$x_1$", "", r"ensemble sign$(\Sigma_{s \leq t}\, \alpha_s h_s)$")
@@ -113,7 +125,7 @@ def make_adaboost_stepper(X=None, y=None, T: int = 20, n_grid: int = 120, scale:
         line.set_data(*stump_segment(h, xlim, ylim))
         x0, y0, w, hh = _stump_box(h, xlim, ylim)
         patch.set_bounds(x0, y0, w, hh)
-        im.set_data(signed_image(F[k], n_grid))
+        im.set_data(signed_rgba(F[k], n_grid))
         bad = preds[k] != y
         wrong.set_data(X[bad, 0], X[bad, 1])
         tline.set_xdata([t, t])
@@ -165,8 +177,8 @@ def make_bagging_explorer(X=None, y=None, X_test=None, y_test=None, n_estimators
     fig, axes = figure(12.0, 4.3, ncols=3, width_ratios=[1, 1, 1.2])
     ims = {}
     for ax, name in zip(axes[:2], names):
-        ims[name] = plot_signed_regions(curves[name].grid_votes[0], xlim, ylim, ax=ax, n=n_grid)
-        plot_weighted_points(X, y, None, ax=ax, scale=14.0 * len(y))
+        ims[name] = _regions(ax, xlim, ylim)
+        paint_cached(*plot_weighted_points(X, y, None, ax=ax, scale=14.0 * len(y)).values())
         label_axes(ax, "$x_1$", "$x_2$" if ax is axes[0] else "", f"vote: {name}")
     ax_c = axes[2]
     colors = [OKABE_ITO["blue"], OKABE_ITO["vermillion"]]
@@ -191,7 +203,7 @@ def make_bagging_explorer(X=None, y=None, X_test=None, y_test=None, n_estimators
         errs = {}
         for name in names:
             c = curves[name]
-            ims[name].set_data(signed_image(c.grid_votes[n - 1], n_grid, zero=-1.0))
+            ims[name].set_data(signed_rgba(c.grid_votes[n - 1], n_grid, zero=-1.0))
             marks[name].set_data([n], [c.test_error[n - 1]])
             errs[name] = {"oob_error": float(c.oob_error[n - 1]), "test_error": float(c.test_error[n - 1]),
                           "member_test_error": float(np.mean(c.member_test_error[:n]))}
@@ -231,14 +243,13 @@ def make_tree_explorer(X=None, y=None, X_test=None, y_test=None, max_depth: int 
     for crit in crits:
         for d in range(max_depth + 1):
             tree = decision_tree(X, y, max_depth=d, criterion=crit)
-            table[crit, d] = (signed_image(tree.predict(grid), n_grid, alpha=0.28),
+            table[crit, d] = (signed_rgba(tree.predict(grid), n_grid, alpha=0.28),
                               float(np.mean(tree.predict(X) != y)),
                               float(np.mean(tree.predict(Xt) != yt)), int(tree.n_leaves))
 
     fig, (ax, ax_e) = figure(10.5, 4.5, ncols=2, width_ratios=[1.25, 1])
-    im = ax.imshow(table[criterion, 0][0], origin="lower", aspect="auto", interpolation="nearest",
-                   extent=(xlim[0], xlim[1], ylim[0], ylim[1]), zorder=0)
-    plot_weighted_points(X, y, None, ax=ax, scale=14.0 * len(y))
+    im = _regions(ax, xlim, ylim)
+    paint_cached(*plot_weighted_points(X, y, None, ax=ax, scale=14.0 * len(y)).values())
     if rectangle is not None:
         x0, x1, y0, y1 = rectangle
         ax.add_patch(Rectangle((x0, y0), x1 - x0, y1 - y0, fill=False, ls="--", lw=1.8,

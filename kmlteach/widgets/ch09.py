@@ -60,7 +60,7 @@ def make_nu_explorer(X=None, y=None, sigma: float = 1.0, nu: float = 0.3, path=N
             X, y = nu_data()
         path = nu_path(X, y, NU_GRID, sigma=sigma)
     grid = path["nus"]
-    fig, (ax_p, ax_f) = figure(10.5, 4.9, ncols=2, width_ratios=[1.35, 1])
+    fig, (ax_p, ax_f) = figure(10.5, 4.6, ncols=2, width_ratios=[1.35, 1])
     arts = nu_axes(ax_p, ax_f, path)
     step = float(np.round(grid[1] - grid[0], 6))
     controls = {"nu": slider("ν", float(grid[_index(grid, nu)]), float(grid[0]), float(grid[-1]),
@@ -101,7 +101,7 @@ def make_oneclass_explorer(X=None, outliers=None, nu: float = 0.2, sigma: float 
             X, outliers = oneclass_data()
         path = oneclass_path(X, outliers, OC_NUS, OC_SIGMAS)
     nus, sigmas = path["nus"], path["sigmas"]
-    fig, ax = figure(6.6, 5.6)
+    fig, ax = figure(7.0, 4.6)
     arts = oneclass_axes(ax, path)
     controls = {
         "nu": slider("ν", float(nus[_index(nus, nu)]), float(nus[0]), float(nus[-1]),

@@ -161,6 +161,8 @@ for eps_exact, eps_printed in ((3 / 10, 0.30), (3 / 14, 0.21), (3 / 22, 0.14)):
 # %%
 xlim, ylim = (X_toy[:, 0].min() - 0.8, X_toy[:, 0].max() + 0.8), (X_toy[:, 1].min() - 0.8, X_toy[:, 1].max() + 0.8)
 fig, axes = figure(13.0, 3.5, ncols=4)
+fig.set_layout_engine(None)                  # a fixed layout: constrained layout cost 0.3 s here
+fig.subplots_adjust(left=0.055, right=0.995, bottom=0.14, top=0.91, wspace=0.2)
 for t, ax in enumerate(axes[:3]):
     plot_stump(toy.stumps[t], xlim, ylim, ax=ax)
     plot_weighted_points(X_toy, y_toy, toy.D[t], ax=ax, scale=1500)
@@ -237,7 +239,7 @@ from kmlteach.widgets.ch08 import make_adaboost_stepper
 
 stepper = make_adaboost_stepper(X_m, y_m, T=60, result=run)
 stepper.controls["t"].value = 10
-show(stepper.fig, alt="AdaBoost on two half-moons after 10 rounds. Left: the weighted points, the "
+show(stepper, alt="AdaBoost on two half-moons after 10 rounds. Left: the weighted points, the "
                       "largest ones near the boundary between the moons, and the tenth stump as a "
                       "line. Middle: the regions of the weighted vote, made of axis-parallel pieces, "
                       "with its few mistakes crossed out. Right, log scale: the training error stays "
@@ -461,7 +463,7 @@ from kmlteach.widgets.ch08 import make_tree_explorer
 
 tree_view = make_tree_explorer(Xp, yp, Xp_test, yp_test, max_depth=8, rectangle=box)
 tree_view.controls["depth"].value = min(chosen["gini"], 8)
-show(tree_view.fig, alt="Left: the papaya training points in the colour-softness square, the "
+show(tree_view, alt="Left: the papaya training points in the colour-softness square, the "
                         "dashed true tasty box, and the rectangles of a Gini tree of the depth "
                         "chosen on validation data, which roughly cover the box. Right: training "
                         "error falling with the depth towards 0, held-out error falling and then "
@@ -523,7 +525,7 @@ bag_view.controls["n"].value = 60
 for name, e in bag_view.state["errors"].items():
     print(f"{name:23s} 60 members: test {e['test_error']:.3f}, OOB {e['oob_error']:.3f}; "
           f"a single member on average {e['member_test_error']:.3f}")
-show(bag_view.fig, alt="Bagging on noisy half-moons. Left: the vote of 60 least-squares "
+show(bag_view, alt="Bagging on noisy half-moons. Left: the vote of 60 least-squares "
                        "classifiers is a straight boundary. Middle: the vote of 60 deep trees "
                        "follows the two moons. Right: test error (solid) and OOB error (dashed) "
                        "against the number of members: flat for the linear learner, falling for "

@@ -102,7 +102,7 @@ print(f"multiclass logistic (2.16)–(2.18), y = 0: l = {ml.value[0]:.4f}, gradi
 from kmlteach.widgets.ch09 import make_loss_gallery
 
 gallery = make_loss_gallery(loss="soft_margin", z=1.0)
-show(gallery.fig, alt="Left: the 0-1, soft-margin, squared soft-margin, logistic and exponential "
+show(gallery, alt="Left: the 0-1, soft-margin, squared soft-margin, logistic and exponential "
                       "losses as functions of the margin z from -2.5 to 2.5, the soft margin drawn "
                       "bold with a dot at z = 1 and its flat tangent. Right: the derivatives of the "
                       "same losses, the soft margin's jumping from -1 to 0 at z = 1.")
@@ -240,7 +240,7 @@ with stream.hold():
     stream.controls["loss"].value = "hinge"
     stream.controls["lam"].value = 0.05
     stream.controls["t"].value = 40
-show(stream.fig, alt="Left: the first 40 points of the stream in the plane; points with a non-zero "
+show(stream, alt="Left: the first 40 points of the stream in the plane; points with a non-zero "
                      "coefficient are drawn with area proportional to its size, the older ones "
                      "smaller, and the curved boundary f = 0 separates the two classes. Right: the "
                      "cumulative number of mistakes against the step t on a log scale.")
@@ -325,7 +325,7 @@ print(f"Σ α(soft) / (n C) = {soft.alpha.sum() * lin_nu.rho / 60:.5f}  (= ν)")
 from kmlteach.widgets.ch09 import make_nu_explorer
 
 nu_view = make_nu_explorer(X_nu, y_nu, nu=0.3)
-show(nu_view.fig, alt="Left: two overlapping classes in the plane with the nu-SVM boundary f = 0 and "
+show(nu_view, alt="Left: two overlapping classes in the plane with the nu-SVM boundary f = 0 and "
                       "the dashed margin curves f = plus and minus rho for nu = 0.3; support vectors "
                       "are ringed, margin errors crossed, and a dotted curve shows the Parzen-window "
                       "classifier's boundary. Right: the fraction of support vectors "
@@ -385,7 +385,7 @@ print(f"max |(f + ρ)/(2πσn) − Parzen density| at 5 random points: "
 from kmlteach.widgets.ch09 import make_oneclass_explorer
 
 oc_view = make_oneclass_explorer(X_oc, outliers, nu=0.2, sigma=0.1)
-show(oc_view.fig, alt="A sample of 90 points in two clusters over a grey Parzen density. A red curve, "
+show(oc_view, alt="A sample of 90 points in two clusters over a grey Parzen density. A red curve, "
                       "the one-class SVM boundary f = 0 for nu = 0.2 and sigma = 0.1, encloses the "
                       "dense parts of both clusters; ringed support vectors lie on or outside it and "
                       "crossed points lie outside.")
@@ -441,7 +441,7 @@ print(f"Gaussian kernel, n = 100: estimate {radk.estimate:.4f}, bound √(tr K)/
 from kmlteach.widgets.ch09 import make_rademacher_explorer
 
 rad_view = make_rademacher_explorer(X_r, n=100)
-show(rad_view.fig, alt="Left: on log-log axes, the Monte-Carlo Rademacher estimates with error bars "
+show(rad_view, alt="Left: on log-log axes, the Monte-Carlo Rademacher estimates with error bars "
                        "for n from 10 to 2000, lying between the bound and the bound divided by root "
                        "two, all falling like one over root n. Right: the ratio of estimate to bound, "
                        "between 0.7 and 1 for every n.")
