@@ -4,8 +4,8 @@ The browser test opens every chapter's deck in Debian's Chromium at 1280×720, s
 through every slide and checks: no JavaScript error, no failed request (nothing comes
 from the network), no slide whose content overflows the 1280×720 slide, no element whose
 content is clipped or hidden behind a scroll bar, every widget figure shown at ≥ 1.5×
-its reading size (or, where 1.5× is taller than the slide, at the slide's full height;
-those figures are listed by a strict xfail until the widgets are made shorter).
+its reading size; and (no browser) every widget figure, or panel of it, is short enough
+(≤ 480 px at reading size) to be shown at 1.5× on a 720-px slide.
 Screenshots of chapter 01's slides go to ``tests/_artifacts/slides-01/`` (git-ignored).
 """
 
@@ -260,11 +260,6 @@ def test_deck_widget_figures_are_1_5x_their_reading_size():
                     f"{c.id} {cell.id}: widget figure {w}px for reading width {nat}px"
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "widget change needed (not in kmlteach/course): these figures are taller than 480 px at their "
-    "reading size, so 1.5× is taller than the 720-px slide even full-bleed and after cutting them into "
-    "panels: 02 two moons (507), 04 one-vs-all panels (497) and all pairs (520), 05 Viterbi trellis "
-    "(572) and transition weights (531), 09 ν-SVM panels (490) and one-class SVM (560)"))
 def test_every_widget_panel_can_be_shown_at_1_5x():
     too_tall = []
     for ch, title, b64, width in _widget_pngs():
