@@ -39,16 +39,16 @@ lab-instructor: $(VENV)/.runtime
 	$(PY) -m kmlteach warmup --quiet --jobs 0
 	$(VENV)/bin/jupyter lab $(ALLOW_ROOT) --notebook-dir=. notebooks/00-welcome.ipynb
 
-# Tests run in parallel on every core (pytest-xdist). tests/conftest.py groups them into
-# units of work (a file, so a notebook's cells share their nbval kernel and a module's
-# fixtures — JupyterLab server, site build — are built once; a few fixture-free files are
-# cut smaller) and starts the longest units first (tests/durations.json).
+# Test files run in parallel on every core (pytest-xdist); --dist loadfile keeps each file
+# on one worker, so a notebook's cells share their nbval kernel and a module's fixtures
+# (JupyterLab server, site build) are built once; tests/conftest.py starts the longest
+# files first (tests/durations.json).
 # TEST_JOBS=1 runs them one after another; PYTEST_ARGS=--store-durations refreshes the json.
 TEST_JOBS ?= auto
 PYTEST_ARGS ?=
 test: $(VENV)/.test
 	$(PY) -m kmlteach warmup --quiet --jobs 0
-	$(PY) -m pytest -q -n $(TEST_JOBS) --dist loadgroup --no-loadscope-reorder $(PYTEST_ARGS)
+	$(PY) -m pytest -q -n $(TEST_JOBS) --dist loadfile --no-loadscope-reorder $(PYTEST_ARGS)
 
 execute: $(VENV)/.test
 	$(PY) -m kmlteach execute $(NB)
