@@ -17,7 +17,9 @@ what would make a fresh run differ from the stored outputs:
 In-process tests draw with matplotlib's non-interactive Agg backend.
 """
 
+import atexit
 import os
+import shutil
 import sys
 from pathlib import Path
 
@@ -43,6 +45,7 @@ def pytest_runtest_setup(item):
         return
     if not _BLOCK_DIR:
         _BLOCK_DIR.append(blocked_dir())
+        atexit.register(shutil.rmtree, _BLOCK_DIR[0], True)
     old = os.environ.get("PYTHONPATH")
     os.environ["PYTHONPATH"] = blocked_pythonpath(_BLOCK_DIR[0])
     try:

@@ -184,8 +184,8 @@ def warmup(verbose: bool = True, jobs: int = 1) -> dict[str, float]:
     kernel. With a warm cache each line takes milliseconds. ``jobs > 1`` compiles in that
     many processes at once (kernels grouped by module, so a kernel and the helpers it
     calls compile in the same process): on a cold cache the compile time is CPU-bound and
-    divides by the number of cores (57 s → 31 s on 2 cores); Numba writes each cache file
-    atomically, so a helper compiled by two processes is harmless.
+    shrinks with the number of cores (57 s → 44 s on 2 cores in CI: a few large kernels
+    dominate); Numba writes each cache file atomically, so a helper compiled by two processes is harmless.
     """
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
         raise ValueError(f"jobs must be a positive integer (number of processes), got {jobs!r}")

@@ -3,7 +3,7 @@
 They are test oracles, not runtime dependencies (``make lab`` and Binder install the
 runtime dependencies only). :func:`blocked_dir` writes a ``sitecustomize`` that makes
 importing them fail; a process started with that directory first on ``PYTHONPATH`` runs
-as a student's kernel does. Used by ``tests/conftest.py`` (nbval's kernels) and
+as a student's kernel does. Used by the root ``conftest.py`` (nbval's kernels) and
 ``tests/test_runtime_only.py``.
 """
 

@@ -4,7 +4,7 @@ scikit-learn, SciPy and hmmlearn are test oracles, not runtime dependencies: Bin
 environment.yml does not install them. The package must import without them, and every
 ready notebook must run without an error in a kernel in which importing them fails (a
 ``sitecustomize`` on PYTHONPATH blocks them, see ``tests/runtime_env.py``). nbval already
-runs every notebook that way (``tests/conftest.py``) — and compares with the stored
+runs every notebook that way (the root ``conftest.py``) — and compares with the stored
 outputs — except the ones in ``FULL_ENV_NOTEBOOKS``, whose stored outputs show what one
 of those libraries adds: those are executed here once more, blocked.
 """
