@@ -86,7 +86,6 @@ def make_boundary_explorer(kernel: str = "gaussian", sigma: float = 0.1, degree:
     from matplotlib import rcParams
     from matplotlib.colors import to_rgb
 
-    plt_rc = rcParams.__getitem__
     X0, y0, Xt, yt = boundary_data()
     edits = itertools.count(1)     # data version: 0 = the two moons, each edit a new number
     data = {"X": X0.copy(), "y": y0.copy(), "version": 0}
@@ -112,7 +111,7 @@ def make_boundary_explorer(kernel: str = "gaussian", sigma: float = 0.1, degree:
     # frame, and a spine's extent takes its ticks to measure (~1 ms each, every frame)
     ax.spines[:].set_visible(False)
     ax.plot([0, 1, 1, 0, 0], [0, 0, 1, 1, 0], transform=ax.transAxes, color="black",
-            lw=plt_rc("axes.linewidth"), clip_on=False, zorder=2.5, solid_joinstyle="miter")
+            lw=rcParams["axes.linewidth"], clip_on=False, zorder=2.5, solid_joinstyle="miter")
     ax.plot([], [], color=OKABE_ITO["black"], lw=1.8, label="decision\nboundary")
     # legend beside the axes: the regions under it change with every update
     ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), fontsize=9, frameon=False)

@@ -141,10 +141,6 @@ class Box3D:
         mid, span = 0.5 * (self.lo + self.hi), np.maximum(self.hi - self.lo, 1e-12)
         return (np.asarray(P, dtype=float) - mid) / span * _ASPECT
 
-    def project(self, P, elev: float, azim: float) -> np.ndarray:
-        """Screen (x, y, depth towards the viewer) of the 3-D points ``P`` (n, 3)."""
-        return self._norm(P) @ view_basis(elev, azim).T
-
     def draw(self, elev: float, azim: float, w, b) -> None:
         """Set every artist for the view (``elev``, ``azim``) and the plane <w, z> + b = 0."""
         B = view_basis(elev, azim)

@@ -153,12 +153,11 @@ def make_embedding_explorer(dataset: str = "rings", elev: float = 20.0, azim: fl
         "azim": slider("azimuth", azim, -180, 180, 5, readout_format=".0f", width="300px"),
     }
     panels = {dataset: _panel(dataset)}
-    panels = {dataset: _panel(dataset)}
     fits: dict = {}       # (data set, lam) -> the plane and what it shows: revisits are free
 
     def fit(name, lam_):
         pn = panels[name]
-        X, y, Psi = pn["X"], pn["y"], pn["Psi"]
+        y, Psi = pn["y"], pn["Psi"]
         with single_thread():
             res = soft_svm(Psi, y, lam_, homogeneous=False)
         w, b = res.w.copy(), float(res.b)

@@ -29,11 +29,13 @@ N_MAX = 5
 
 
 def _ordered(sx: str, sy: str, n: int):
-    """The n-grams (shared first, at most MAX_GRAMS) with their counts in x and y."""
-    grams, a, b = ngram_table(sx, sy, n)
+    """The n-grams (shared first, at most MAX_GRAMS) with their counts in x and y, and
+    the full table ``ngram_table(sx, sy, n)`` they come from."""
+    full = ngram_table(sx, sy, n)
+    grams, a, b = full
     shared = (a > 0) & (b > 0)
     order = np.argsort(~shared, kind="stable")[:MAX_GRAMS]
-    return [grams[i] for i in order], a[order], b[order], shared[order]
+    return [grams[i] for i in order], a[order], b[order], shared[order], full
 
 
 def _rects(left, right, top):
@@ -98,7 +100,7 @@ def make_ngram_explorer(x: str = "banana", y: str = "bandana", n: int = 2) -> Ex
         if shown["strings"] != (sx, sy):
             # limits for every n at once, so that moving n never moves the axes
             shown["strings"] = (sx, sy)
-            tables = [_ordered(sx, sy, k) for k in range(1, N_MAX + 1)]
+            shown["tables"] = tables = [_ordered(sx, sy, k) for k in range(1, N_MAX + 1)]
             width = max(max(len(t[0]) for t in tables), 1)
             top = max(max(float(t[1].max(initial=0)), float(t[2].max(initial=0))) for t in tables)
             ax.set_xlim(-0.7, width - 0.3)
@@ -109,10 +111,10 @@ def make_ngram_explorer(x: str = "banana", y: str = "bandana", n: int = 2) -> Ex
             # each): moving n later pastes cached bitmaps only
             renderer = fig.canvas.get_renderer()      # the explorer's Agg canvas
             for k in range(1, N_MAX + 1):
-                _set_ticks(ax, _ordered(sx, sy, k)[0], k)
+                _set_ticks(ax, tables[k - 1][0], k)
                 for lab in ax.xaxis.get_ticklabels():
                     lab._bitmap(renderer)
-        grams, a, b, shared = _ordered(sx, sy, n_)
+        grams, a, b, shared, (full, ca, cb) = shown["tables"][n_ - 1]
         g = len(grams)
         bars_x.set_path(_rects(idx[:g] - 0.4, idx[:g], a))
         bars_y.set_path(_rects(idx[:g], idx[:g] + 0.4, b))
@@ -125,7 +127,6 @@ def make_ngram_explorer(x: str = "banana", y: str = "bandana", n: int = 2) -> Ex
         ax.set_title(f"n-gram kernel k(x, y) = {k:.0f}")
         kxx, kyy = ngram_kernel(sx, sx, n_), ngram_kernel(sy, sy, n_)
         cos = k / np.sqrt(kxx * kyy) if kxx and kyy else 0.0
-        full, ca, cb = ngram_table(sx, sy, n_)
         both = [t for t, u, v in zip(full, ca, cb) if u and v]
         ex.state.update(x=sx, y=sy, n=n_, grams=full, counts_x=ca, counts_y=cb, shared=both,
                         kernel=k, cosine=float(cos), substring=substring_kernel(sx, sy))
