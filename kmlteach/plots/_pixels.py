@@ -62,9 +62,8 @@ def _region_class():
 
         def set_data(self, rgba) -> None:
             self.rgba = np.ascontiguousarray(rgba, dtype=np.uint8)
-            self.stale = True
-            for side in self.axes.spines.values():   # the frame is painted over the layer: a
-                side.stale = True                     # widget repaints it too, from frame 1
+            self.stale = True     # (what is painted over it — frame, lines — the blitter
+                                  # repaints with it: widgets/_blit.py)
 
         def _box(self):
             x0, x1, y0, y1 = self.extent
@@ -173,11 +172,13 @@ def _letters_class():
         def __init__(self, xs, y, fontsize, weight, ha):
             super().__init__()
             self.xs, self.y, self.fontsize, self.weight, self.ha = xs, y, fontsize, weight, ha
-            self.texts = [("", "black")] * len(xs)
+            self.texts = [("", None)] * len(xs)
             self.set_zorder(3)
 
         def set_texts(self, texts) -> None:
-            texts = [(str(s), c) for s, c in texts] + [("", "black")] * (len(self.xs) - len(texts))
+            # colours as 0-255 RGB once here, not on every frame
+            texts = [(str(s), 255.0 * np.array(to_rgb(c))) for s, c in texts] + \
+                [("", None)] * (len(self.xs) - len(texts))
             self.texts = texts[:len(self.xs)]
             self.stale = True
 
@@ -209,7 +210,7 @@ def _letters_class():
                 for (s, c), x in zip(self.texts, self.xs):
                     if s:
                         tr = self.get_transform() if self.is_transform_set() else self.axes.transData
-                        t = Text(x, self.y, s, color=c, fontsize=self.fontsize, fontweight=self.weight,
+                        t = Text(x, self.y, s, color=c / 255.0, fontsize=self.fontsize, fontweight=self.weight,
                                  ha=self.ha, va="center", transform=tr)
                         t.set_figure(self.figure)
                         t.draw(renderer)
@@ -224,7 +225,7 @@ def _letters_class():
                     continue
                 a = cov[ya - y0:yb - y0, xa - x0:xb - x0, None]
                 region = buf[ya:yb, xa:xb, :3]
-                region[...] = np.round(region * (1.0 - a) + 255.0 * np.array(to_rgb(c)) * a)
+                region[...] = np.round(region * (1.0 - a) + c * a)
             self.stale = False
 
     _LETTERS_CLASS.append(LetterRow)

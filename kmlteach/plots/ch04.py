@@ -179,7 +179,6 @@ def kesler_artists(emb, ax, lim: float | None = None) -> dict:
     # changed tick label repaints the whole axis in a widget
     ax.set_yticks(range(k - 1))
     ax.set_yticklabels([])
-    ax.tick_params(axis="y", length=0)
     rownames = [ax.text(-0.012, r, "", ha="right", va="center", fontsize=10,
                         transform=ax.get_yaxis_transform()) for r in range(k - 1)]
     ax.set_xticks([b * n + (n - 1) / 2 for b in range(k)])
@@ -200,11 +199,7 @@ def update_kesler_artists(art, emb, i: int, title: str | None = None) -> np.ndar
     if art.get("shown") != i:
         art["rgba"] = colormaps["PuOr"](np.clip((Z + lim) / (2 * lim), 0.0, 1.0), bytes=True)[::-1]
         art["shown"] = i                              # (the layer's row 0 is the bottom one)
-    # set on every call, with the block separators drawn over it, so that a widget knows
-    # them as moving parts from its first frame (they are repainted on every frame anyway)
     art["layer"].set_data(art["rgba"])
-    for line in art["seps"]:
-        line.stale = True
     for r, row in enumerate(art["numbers"]):
         row.set_texts([(f"{v:.1f}" if v != 0 else "", "white" if abs(v) > 0.55 * lim else "black")
                        for v in Z[r]])
@@ -231,7 +226,10 @@ def plot_kesler_example(emb, i: int, ax=None, title: str | None = None):
 
 def constraint_artists(ax, n_bars: int) -> dict:
     """Bars for :func:`update_constraint_artists`."""
-    bars = ax.bar(range(n_bars), np.zeros(n_bars), color=OKABE_ITO["green"])
+    bars = ax.bar(range(n_bars), np.zeros(n_bars), color=OKABE_ITO["green"], edgecolor="black")
+    for bar in bars:
+        if hasattr(bar, "set_hatchcolor"):           # matplotlib >= 3.10
+            bar.set_hatchcolor("black")
     ax.axhline(0, color="k", lw=1, zorder=0.5)   # under the bars: they move, it does not
     ax.set_xticks(range(n_bars))
     ax.set_xticklabels([])
@@ -254,11 +252,8 @@ def update_constraint_artists(art, scores, competitors, label: int, title: str |
     scores = np.asarray(scores, dtype=float)
     for bar, sc in zip(art["bars"], scores):
         bar.set_height(sc)
-        bar.set_color(OKABE_ITO["vermillion"] if sc <= 0 else OKABE_ITO["green"])
-        bar.set_edgecolor("black")
+        bar.set_facecolor(OKABE_ITO["vermillion"] if sc <= 0 else OKABE_ITO["green"])
         bar.set_hatch("//" if sc <= 0 else "")
-        if hasattr(bar, "set_hatchcolor"):           # matplotlib >= 3.10
-            bar.set_hatchcolor("black")
     bad = np.flatnonzero(scores <= 0)
     art["marks"].set_data(bad, scores[bad])
     ax = art["ax"]

@@ -366,11 +366,10 @@ def norma_axes(ax_plane, ax_mist, X, y, lim: float = 1.6):
     return arts
 
 
-def set_norma(arts, X, y, C, mistakes, t: int, lines, bound: float, size_scale: float,
-              new_run: bool = True) -> None:
-    """Show the stream after t steps: points 1..t, f_{t+1}'s terms, its boundary ``lines``;
-    the mistake curve and the bound are reset only for a ``new_run`` (so that a step that
-    only moves t leaves them untouched)."""
+def set_norma(arts, X, y, C, mistakes, t: int, lines, bound: float, size_scale: float) -> None:
+    """Show the stream after t steps: points 1..t, f_{t+1}'s terms, its boundary ``lines``,
+    the mistake curve and the bound (set on every step, so that in a widget they are
+    repainted over the background instead of forcing a full redraw when the run changes)."""
     c = C[t - 1]
     for lab in (-1.0, 1.0):
         seen = np.flatnonzero(y[:t] == lab)
@@ -381,6 +380,5 @@ def set_norma(arts, X, y, C, mistakes, t: int, lines, bound: float, size_scale: 
     arts["now"].set_data([X[t - 1, 0]], [X[t - 1, 1]])
     arts["l0"].set_data(*lines)
     arts["dot"].set_data([t], [mistakes[t - 1]])
-    if new_run:
-        arts["curve"].set_data(np.arange(1, len(y) + 1), mistakes)
-        arts["bound"].set_ydata([bound, bound])
+    arts["curve"].set_data(np.arange(1, len(y) + 1), mistakes)
+    arts["bound"].set_ydata([bound, bound])

@@ -50,13 +50,6 @@ def _set_points(arts, X, yi):
         art.set_offsets(P if len(P) else np.zeros((0, 2)))
 
 
-def _frozen(ex: Explorer) -> Explorer:
-    """Keep the layout computed by the first render: later redraws skip constrained
-    layout (most of the rendering time)."""
-    ex.fig.set_layout_engine("none")
-    return ex
-
-
 def _region_artist(ax, xlim, ylim):
     """One opaque layer for the class regions and the tied cells (repainted per update). The
     coloured layer is the Axes' frame: no spines (locating a spine measures the ticks, on
@@ -151,7 +144,6 @@ def make_ova_failure(n: int = 100, seed: int = 0, T: int = 20_000, eta: float = 
                 ln.set_data([np.nan], [np.nan])
         regR.set_data(rgbaR)
         scale = 3.0 / max(float(np.max(np.linalg.norm(res.W, axis=1))), 1e-12)
-        origin.stale = True          # painted over the region layer: repainted with it
         for wc, ar in zip(res.W, arrows):
             ar.set_data([0, scale * wc[0]], [0, scale * wc[1]])
         _set_points(ptsL, X, yi)
@@ -294,9 +286,9 @@ def make_ava_ties(k: int = 5, seed: int = 0) -> Explorer:
             f"disagree on {100 * st['disagree_fraction']:.1f}% of the plane &nbsp;|&nbsp; training "
             f"accuracy {100 * st['accuracy']:.1f}%")
 
-    return _frozen(Explorer(fig, controls, update, layout_rows=[["learner", "decision"], ["cx", "cy"]],
-                            title="All pairs: majority vote, tournament and ties",
-                            css_class="kml-ava-ties"))
+    return Explorer(fig, controls, update, layout_rows=[["learner", "decision"], ["cx", "cy"]],
+                    title="All pairs: majority vote, tournament and ties",
+                    css_class="kml-ava-ties")
 
 
 # ---------------------------------------------------------------------------------------
@@ -367,5 +359,5 @@ def make_kesler_view(X=None, y=None) -> Explorer:
             f"violated competitors j: <b>{viol}</b> &nbsp;|&nbsp; training errors of W: "
             f"{st['train_errors']} &nbsp;|&nbsp; the perceptron converges after {total} updates")
 
-    return _frozen(Explorer(fig, controls, update, layout_rows=[["example", "updates"]],
-                            title="Kesler's construction of one example", css_class="kml-kesler"))
+    return Explorer(fig, controls, update, layout_rows=[["example", "updates"]],
+                    title="Kesler's construction of one example", css_class="kml-kesler")

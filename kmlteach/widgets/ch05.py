@@ -27,12 +27,6 @@ __all__ = ["make_viterbi_trace", "make_noise_compare", "make_transition_growth",
            "top_bigrams"]
 
 
-def _frozen(ex: Explorer) -> Explorer:
-    """Keep the layout of the first render; later redraws skip constrained layout."""
-    ex.fig.set_layout_engine("none")
-    return ex
-
-
 def _word(labels) -> str:
     return "".join(LETTERS[k] for k in labels)
 
@@ -129,8 +123,8 @@ def make_viterbi_trace(model=None, data=None, n_words: int = 10, noise: float = 
             ex.set_readout(f"τ = {tau}: the best prefix of length {tau} ends in "
                            f"<b>{LETTERS[best]}</b>{pred} (M = {res.M[best, col]:.2f})")
 
-    return _frozen(Explorer(fig, controls, update, title="Viterbi trace (UML §17.3)",
-                            css_class="kml-ch05-viterbi"))
+    return Explorer(fig, controls, update, title="Viterbi trace (UML §17.3)",
+                    css_class="kml-ch05-viterbi")
 
 
 def train_pair(noise: float, n_train: int = 200, T: int = 2000, seed: int = 0):
@@ -299,7 +293,7 @@ def make_noise_compare(noise: float = 0.4, seed: int = 0, n_test: int = 100):
 
     ex.wait = wait
     cache.request(start)            # start precomputing the other levels now
-    return _frozen(ex)
+    return ex
 
 
 def top_bigrams(W_pair, k: int = 10) -> list[str]:
@@ -359,5 +353,5 @@ def make_transition_growth(train=None, test=None, noise: float = 0.3, seed: int 
         ex.set_readout(f"T = {T}: strongest bigrams <b>{' '.join(top)}</b> "
                        f"({overlap} of 10 among the 60 most frequent); test letter error {err:.3f}")
 
-    return _frozen(Explorer(fig, controls, update, title="How the transition weights emerge",
-                            css_class="kml-ch05-transitions"))
+    return Explorer(fig, controls, update, title="How the transition weights emerge",
+                    css_class="kml-ch05-transitions")

@@ -37,12 +37,6 @@ def _box(X, pad=0.08):
     return (lo[0] - pad * span[0], hi[0] + pad * span[0]), (lo[1] - pad * span[1], hi[1] + pad * span[1])
 
 
-def _frozen(ex: Explorer) -> Explorer:
-    """Keep the layout of the first render: later redraws skip constrained layout."""
-    ex.fig.set_layout_engine("none")
-    return ex
-
-
 def _legend_below(ax, fontsize: float = 7.5, ncol: int = 2, **kw):
     """The axes' legend under its x label: outside the images, points and sweeping lines that
     move on every update, so it stays in the blitted background (inside, it was repainted
@@ -143,8 +137,8 @@ def make_adaboost_stepper(X=None, y=None, T: int = 20, n_grid: int = 120, scale:
             f"&nbsp; γ<sub>t</sub> = {st['gamma']:.4f}<br>training error {st['training_error']:.4f} "
             f"≤ Π Z = {st['prod_Z']:.4f} ≤ exp(−2Σγ²) = {st['exp_bound']:.4f}")
 
-    return _frozen(Explorer(fig, controls, update, layout_rows=[["back", "t", "next"]],
-                            title="AdaBoost, round by round", css_class="kml-adaboost-stepper"))
+    return Explorer(fig, controls, update, layout_rows=[["back", "t", "next"]],
+                    title="AdaBoost, round by round", css_class="kml-adaboost-stepper")
 
 
 def deep_tree(X, y):
@@ -213,8 +207,8 @@ def make_bagging_explorer(X=None, y=None, X_test=None, y_test=None, n_estimators
             f"{name}: test <b>{e['test_error']:.3f}</b>, OOB {e['oob_error']:.3f}, "
             f"one member on average {e['member_test_error']:.3f}" for name, e in errs.items()))
 
-    return _frozen(Explorer(fig, controls, update, title="Bagging: stable vs unstable learner",
-                            css_class="kml-bagging-explorer"))
+    return Explorer(fig, controls, update, title="Bagging: stable vs unstable learner",
+                    css_class="kml-bagging-explorer")
 
 
 def make_tree_explorer(X=None, y=None, X_test=None, y_test=None, max_depth: int = 8,
@@ -286,5 +280,5 @@ def make_tree_explorer(X=None, y=None, X_test=None, y_test=None, max_depth: int 
         ex.set_readout(f"max depth <b>{d}</b>, gain: {crit} &nbsp; leaves: {leaves} &nbsp; "
                        f"training error <b>{tr:.3f}</b> &nbsp; held-out error <b>{te:.3f}</b>")
 
-    return _frozen(Explorer(fig, controls, update, layout_rows=[["depth", "criterion"]],
-                            title="Growing a decision tree", css_class="kml-tree-explorer"))
+    return Explorer(fig, controls, update, layout_rows=[["depth", "criterion"]],
+                    title="Growing a decision tree", css_class="kml-tree-explorer")

@@ -202,9 +202,7 @@ def make_norma_stream(X=None, y=None, sigma: float = 0.5, eta: float = 1.0, G: i
         applies = cfg[0] == "linear" and cfg[1] == "perceptron" and cfg[2] == 0.0 and cfg[3] is None
         b = bound if applies else float("nan")
         mist = e["res"].mistakes
-        # the mistake curve and the bound are set on every step (new_run), so they are
-        # repainted over the background instead of forcing a full redraw when the run changes
-        set_norma(arts, X, y, e["C"], mist, t, e["lines"][t], b, e["scale"], new_run=True)
+        set_norma(arts, X, y, e["C"], mist, t, e["lines"][t], b, e["scale"])
         coef = e["C"][t - 1]
         ex.state.update(t=t, coef=coef, n_terms=int(np.count_nonzero(coef)), mistakes=int(mist[t - 1]),
                         bound=b, config=cfg)
