@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import json
+import os
 import re
 import subprocess
 import sys
+import time
 
 import numpy as np
 import pytest
@@ -88,6 +91,12 @@ def test_grade_feedback_resume_and_partial_credit(tmp_path, monkeypatch):
     assert {r["submission"]: float(r["total"]) for r in rows} == {"buggy_perceptron": 10.0, "honest": 13.0}
     md = (tmp_path / "fb" / "buggy_perceptron.md").read_text(encoding="utf-8")
     assert "01.perceptron" in md and "hidden cases failed, of kind" in md
+    # the first hint level only (the last ones come close to the solution), as text, once
+    from kmlteach.exercises import get
+
+    levels = get("01.perceptron").hints
+    assert f"- hint: {levels[0]} (more: `kmlteach.exercises.hint('01.perceptron', level=2)`" in md
+    assert all(h not in md for h in levels[1:]) and "cases passed; 9/9" not in md
     assert (tmp_path / "fb" / "honest.html").read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
     # feedback never shows a hidden case's expected value
     for ex in chapter_plan("01").exercises:
@@ -187,3 +196,49 @@ def test_partial_flag_is_read_from_book_toml(tmp_path):
     assert {e.id: e.partial for e in plan.exercises} == {
         "01.distance": False, "01.hinge": False, "01.sgd_step": False, "01.perceptron": True,
         "01.subgradient_perceptron": False, "01.dual": False}
+
+
+def test_kill_session_returns_only_when_no_member_is_alive():
+    """A session leader with children (a kernel that forked): on return nothing of it is
+    alive, however long the kernel takes to deliver the kills (zombies only wait to be
+    reaped)."""
+    from kmlteach.course.grade.limits import _session_members, kill_session
+
+    code = "import os, time\nfor _ in range(3):\n    if os.fork() == 0:\n        break\ntime.sleep(60)\n"
+    p = subprocess.Popen([sys.executable, "-c", code], start_new_session=True)
+    try:
+        for _ in range(500):
+            if len(_session_members(p.pid, alive=True)) == 4:
+                break
+            time.sleep(0.01)
+        assert len(_session_members(p.pid, alive=True)) == 4
+        kill_session(p.pid)
+        assert _session_members(p.pid, alive=True) == []
+    finally:
+        with contextlib.suppress(OSError):
+            os.killpg(p.pid, 9)
+        p.wait()
+
+
+def test_a_kernel_that_fails_to_start_is_started_again(tmp_path, monkeypatch):
+    """Start-up failures (before any student code ran) are retried; only a kernel that never
+    starts makes the submission 'crashed', with the reason."""
+    import kmlteach.course.grade.grader as grader
+    from kmlteach.course.grade.kernel import KernelDied, SandboxKernel
+
+    real, fails = SandboxKernel.__aenter__, {"left": grader.START_ATTEMPTS - 1}
+
+    async def flaky(self):
+        if fails["left"]:
+            fails["left"] -= 1
+            raise KernelDied("the kernel did not start (RuntimeError; simulated)")
+        return await real(self)
+
+    monkeypatch.setattr(SandboxKernel, "__aenter__", flaky)
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    _, rows = _run(tmp_path / "a", {"honest": honest_variants()["honest"][0]})
+    assert float(rows[0]["total"]) == 13.0 and fails["left"] == 0
+    fails["left"] = grader.START_ATTEMPTS
+    results, rows = _run(tmp_path / "b", {"honest": honest_variants()["honest"][0]})
+    assert results[0].status == "crashed" and "simulated" in results[0].message

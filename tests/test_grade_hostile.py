@@ -11,6 +11,8 @@ from __future__ import annotations
 import csv
 import hashlib
 import os
+import shutil
+import tempfile
 import uuid
 from pathlib import Path
 
@@ -24,12 +26,13 @@ pytestmark = pytest.mark.skipif(landlock_abi() < 6 or not Path("/proc/self/stat"
                                 reason="the hostile suite needs Linux Landlock ABI >= 6 (files + signals)")
 
 
-def _sandbox_processes() -> list[int]:
+def _sandbox_processes(marker: str) -> list[int]:
+    """Live processes whose command line names a sandbox directory starting with ``marker``."""
     out = []
     for name in os.listdir("/proc"):
         if name.isdigit():
             try:
-                if b"kmlteach-grade-run-" in Path(f"/proc/{name}/cmdline").read_bytes():
+                if marker.encode() in Path(f"/proc/{name}/cmdline").read_bytes():
                     out.append(int(name))
             except OSError:
                 pass
@@ -41,6 +44,11 @@ def _sha(p: Path) -> str:
 
 
 def test_hostile_submissions_are_contained(tmp_path, monkeypatch):
+    # this run's sandboxes live in their own directory, so that the survivors counted below
+    # are this run's, not those of a grading test running at the same time on another core
+    scratch = Path(tempfile.mkdtemp(prefix="kml-hostile-", dir="/tmp"))
+    scratch.chmod(0o755)             # traversable by the sandbox's user, like /tmp
+    monkeypatch.setattr(tempfile, "tempdir", str(scratch))
     monkeypatch.setenv("KMLTEACH_SECRET_TOKEN", "do-not-leak")
     monkeypatch.setenv("KMLTEACH_RESULTS", str(tmp_path / "results.jsonl"))
     subs, out = tmp_path / "subs", tmp_path / "out"
@@ -72,7 +80,8 @@ def test_hostile_submissions_are_contained(tmp_path, monkeypatch):
     assert sentinel.read_text() == "instructor data"
     assert not paths["outside"].exists()
     assert _sha(paths["other_submission"]) == honest_hash
-    assert not _sandbox_processes(), "processes of a submission survived"
+    assert not _sandbox_processes(f"{scratch}/kmlteach-grade-run-"), "processes of a submission survived"
+    shutil.rmtree(scratch, ignore_errors=True)
 
     with open(out / "gradebook.csv", newline="", encoding="utf-8") as fh:
         rows = {r["submission"]: r for r in csv.DictReader(fh)}

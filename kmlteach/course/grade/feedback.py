@@ -26,8 +26,8 @@ def feedback_markdown(r: SubmissionResult) -> str:
               "kinds; passing the visible cases is not enough on its own.", ""]
     for e in r.exercises:
         lines += [f"## {e.id}: {e.verdict} ({e.points:g}/{e.max_points:g})", ""]
-        lines.append(f"- {e.message or e.verdict}; {e.passed}/{e.total} cases passed; "
-                     f"time used {e.time:.3f} s")
+        note = "" if not e.message or e.message.endswith("cases passed") else f"{e.message}; "
+        lines.append(f"- {note}{e.passed}/{e.total} cases passed; time used {e.time:.3f} s")
         f = e.first_visible_failure
         if f:
             lines.append(f"- first failing visible case: {f['case']} — expected `{f['expected']}`, "
@@ -35,7 +35,7 @@ def feedback_markdown(r: SubmissionResult) -> str:
         if e.hidden_failed_kinds:
             lines.append("- hidden cases failed, of kind: " + "; ".join(e.hidden_failed_kinds))
         if e.verdict != "passed" and e.hint:
-            lines.append(f"- next hint: {e.hint}")
+            lines.append(f"- hint: {e.hint}")
         lines.append("")
     return "\n".join(lines)
 

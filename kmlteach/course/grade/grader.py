@@ -170,15 +170,24 @@ async def _probe(kernel: SandboxKernel, probe_name: str, plan: ExercisePlan) -> 
     return loads_limited(ast.literal_eval(text))
 
 
+START_ATTEMPTS = 3
+
+
 async def _run_kernel(res: SubmissionResult, plan: ChapterPlan, code: list[str], data: bytes,
                       limits: Limits, protected) -> None:
     with uid_slot() as uid:
-        try:
-            kernel = SandboxKernel(limits, uid, protected, data)
-            await kernel.__aenter__()
-        except KernelDied as exc:
-            res.status, res.message = "crashed", str(exc)
-            return
+        # a kernel that fails to start has run none of the student's code: the failure is
+        # the machine's (seen under load: a kernel dying before its first reply), so it is
+        # started again, up to START_ATTEMPTS times, before the submission counts as crashed
+        for attempt in range(1, START_ATTEMPTS + 1):
+            try:
+                kernel = SandboxKernel(limits, uid, protected, data)
+                await kernel.__aenter__()
+                break
+            except KernelDied as exc:
+                if attempt == START_ATTEMPTS:
+                    res.status, res.message = "crashed", str(exc)
+                    return
         try:
             res.sandbox = kernel.sandbox_note()
             probe = f"_kmlteach_probe_{kernel.nonce}"
@@ -203,7 +212,7 @@ async def _run_kernel(res: SubmissionResult, plan: ChapterPlan, code: list[str],
         except KernelDied as exc:
             mem = kernel.memory_event
             res.status = "memory" if mem else "crashed"
-            res.message = "the kernel died" + (" after running out of memory" if mem else f" ({exc})")
+            res.message = "the kernel died after running out of memory" if mem else str(exc)
         finally:
             await kernel.__aexit__(None, None, None)
     for e in res.exercises:

@@ -124,7 +124,9 @@ def kill_uid(uid: int, attempts: int = 100) -> None:
         time.sleep(0.01)
 
 
-def _session_members(sid: int) -> list[int]:
+def _session_members(sid: int, alive: bool = False) -> list[int]:
+    """Processes of the session ``sid`` (with ``alive``: not the zombies, which are dead
+    and wait only to be reaped)."""
     out = []
     for name in os.listdir("/proc"):
         if not name.isdigit():
@@ -132,24 +134,30 @@ def _session_members(sid: int) -> list[int]:
         try:
             with open(f"/proc/{name}/stat", encoding="ascii", errors="replace") as fh:
                 fields = fh.read().rsplit(")", 1)[1].split()
-            if int(fields[3]) == sid:
+            if int(fields[3]) == sid and not (alive and fields[0] == "Z"):
                 out.append(int(name))
         except (OSError, IndexError, ValueError):
             pass
     return out
 
 
-def kill_session(sid: int | None) -> None:
-    """SIGKILL the kernel's session (it is a session leader) and what is left in it."""
+def kill_session(sid: int | None, timeout: float = 10.0) -> None:
+    """SIGKILL the kernel's session (it is a session leader) and what is left in it, until
+    none of it is alive. A killed process lives on until the kernel gets to it, which on a
+    loaded machine took longer than the fixed 0.5 s this once allowed (CI saw two
+    survivors); the wait is bounded by ``timeout`` seconds instead."""
     if not sid:
         return
-    for _ in range(50):
-        members = _session_members(sid)
+    deadline = time.monotonic() + timeout
+    while True:
+        members = _session_members(sid, alive=True)
         if not members:
             return
         for pid in members:
             with contextlib.suppress(OSError):
                 os.kill(pid, signal.SIGKILL)
+        if time.monotonic() > deadline:
+            break
         time.sleep(0.01)
     with contextlib.suppress(OSError):
         os.killpg(sid, signal.SIGKILL)

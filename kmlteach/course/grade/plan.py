@@ -92,8 +92,17 @@ def chapter_plan(chapter: str, book_path: str | None = None) -> ChapterPlan:
             id=ex.id, title=ex.title, points=float(entry.get("points", 1)),
             partial=bool(entry.get("partial", False)),
             function=names.get(ex.id) or getattr(ex.reference, "__name__", ex.id),
-            cases=tuple(cases), hint=ex.hint))
+            cases=tuple(cases), hint=_first_hint(ex)))
     return ChapterPlan(chapter, tuple(plans), hidden.guards(chapter))
+
+
+def _first_hint(ex) -> str:
+    """The first hint level (the later ones come close to the solution), and where the
+    others are."""
+    levels = ex.hints
+    more = (f" (more: `kmlteach.exercises.hint({ex.id!r}, level=2)` in the notebook)"
+            if len(levels) > 1 else "")
+    return levels[0] + more
 
 
 def _copy(v):
