@@ -47,8 +47,8 @@ def word_panel(ax, r_max: int, letter_shape=(16, 8), aligned: bool = True) -> di
     dec = letter_row(ax, range(r_max), _ROW_DECODED, fontsize=13)
     true = letter_row(ax, range(r_max), _ROW_TRUE, fontsize=11)
     under = ax.plot([], [], color=OKABE_ITO["vermillion"], lw=2.0, solid_capstyle="butt")[0]
-    rows = {"decoded": ax.text(-0.55, _ROW_DECODED, "decoded", ha="right", va="center", fontsize=9),
-            "true": ax.text(-0.55, _ROW_TRUE, "true", ha="right", va="center", fontsize=9, color="0.35")}
+    rows = {"decoded": ax.text(-0.62, _ROW_DECODED, "decoded", ha="right", va="center", fontsize=9),
+            "true": ax.text(-0.62, _ROW_TRUE, "true", ha="right", va="center", fontsize=9, color="0.35")}
     ax.set_xticks([])
     ax.set_yticks([])
     for side in ax.spines.values():
