@@ -131,3 +131,21 @@ def test_viterbi_trace_repaints_no_tick_labels(small):
     for tau in (2, 3, 4):
         ex.controls["tau"].value = tau
     assert not [u for u in ex.blitter.dynamic if isinstance(u, Axis)]
+
+
+def test_viterbi_colour_bar_label_stays_inside_the_figure():
+    """The figure's layout is fixed at build: tick labels as wide as "−12.5" pushed the colour
+    bar's label past the figure's right edge (seen in JupyterLab). Whole-number ticks keep it
+    inside, for a model trained as in the notebook too."""
+    from kmlteach import structured as S
+    from kmlteach.datasets import ocr_words
+    from kmlteach.widgets.ch05 import make_viterbi_trace
+
+    train = ocr_words(400, noise=0.3, seed=1)
+    chain = S.structured_sgd(train.X, train.y, eta=0.5, T=6000, seed=0)
+    for ex in (make_viterbi_trace(), make_viterbi_trace(chain, ocr_words(10, noise=0.3, seed=3))):
+        ex.controls["tau"].value = 6
+        r = ex.fig.canvas.get_renderer()
+        (cax,) = [a for a in ex.fig.axes if a.yaxis.label.get_text().startswith("M[s")]
+        assert cax.yaxis.label.get_window_extent(r).x1 <= ex.fig.bbox.width - 1
+        assert all("." not in t.get_text() for t in cax.get_yticklabels())

@@ -283,10 +283,7 @@ def make_psd_lab(candidate: str = "exponential", n: int = 16) -> Explorer:
         ticks[0].set(centre, idx)
         ticks[1].set(centre, idx)
         ticks[2].set([(t + 0.5) * cell for t in idx], [t + 1 for t in idx])
-        # the layer's pixels, set without ``set_data`` (which marks the frame stale: the
-        # Gram matrix stays inside the frame)
-        im.rgba = rgba
-        im.stale = True
+        im.set_data(rgba)
         cbar_labels.set_texts([(t, "black") for t in cb_text])
         scale = float(np.max(np.abs(lam))) or 1.0
         neg = lam < -1e-10 * max(1.0, scale)

@@ -43,6 +43,11 @@ def _viterbi_colorbar(fig, cax, norm):
     cb = fig.colorbar(ScalarMappable(norm=norm, cmap="viridis"), cax=cax,
                       label="M[s, τ] − max over s of M[·, τ]  (0 = best)")
     cb.dividers.set_visible(False)   # no edges drawn; an empty collection has no extent
+    # whole-number ticks: "−12.5"-wide labels pushed the label off the fixed-size figure
+    from matplotlib.ticker import MaxNLocator
+
+    cb.locator = MaxNLocator(nbins=5, integer=True)
+    cb.update_ticks()
     return cb
 
 
