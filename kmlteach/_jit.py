@@ -184,8 +184,9 @@ def warmup(verbose: bool = True, jobs: int = 1) -> dict[str, float]:
     kernel. With a warm cache each line takes milliseconds. ``jobs > 1`` compiles in that
     many processes at once (kernels grouped by module, so a kernel and the helpers it
     calls compile in the same process): on a cold cache the compile time is CPU-bound and
-    shrinks with the number of cores (57 s → 44 s on 2 cores in CI: a few large kernels
-    dominate); Numba writes each cache file atomically, so a helper compiled by two processes is harmless.
+    shrinks with the number of cores (57 s → 44 s on 2 cores in CI with static shards; the
+    processes now take modules from one queue, heaviest first); Numba writes each cache
+    file atomically, so a helper compiled by two processes is harmless.
     """
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
         raise ValueError(f"jobs must be a positive integer (number of processes), got {jobs!r}")
@@ -227,35 +228,71 @@ def _warm(names: set[str] | None, verbose: bool) -> dict[str, float]:
     return times
 
 
-def shards(names: list[str], jobs: int) -> list[list[str]]:
-    """Split kernel names into ``jobs`` lists of whole modules, largest modules first,
-    each to the list with the fewest kernels so far."""
+def module_groups(names: list[str], weight: Callable[[str], float] | None = None) -> list[list[str]]:
+    """Kernel names grouped by module (a kernel and the helpers beside it compile in one
+    process), heaviest group first; ``weight(name)`` estimates a kernel's compile time
+    (default: the length of its source, which is what Numba's compile time follows)."""
+    weight = weight or _source_lines
     by_module: dict[str, list[str]] = {}
     for name in sorted(names):
         by_module.setdefault(name.rsplit(".", 1)[0], []).append(name)
-    out: list[list[str]] = [[] for _ in range(max(1, jobs))]
-    for group in sorted(by_module.values(), key=len, reverse=True):
-        min(out, key=len).extend(group)
-    return [s for s in out if s]
+    return sorted(by_module.values(), key=lambda g: (-sum(map(weight, g)), g))
+
+
+def _source_lines(name: str) -> float:
+    import inspect
+
+    fn = _REGISTRY[name][0]
+    try:
+        return float(len(inspect.getsourcelines(getattr(fn, "py_func", fn))[0]))
+    except (OSError, TypeError):
+        return 1.0
 
 
 def _warmup_parallel(verbose: bool, jobs: int) -> dict[str, float]:
+    """``jobs`` compiling processes fed from one queue of module groups, heaviest first: a
+    process that finishes takes the next group, so one long kernel (the SMO solvers, tree
+    growing, structured SGD: 10-15 s each) does not leave the other cores idle."""
     import json
+    import selectors
     import subprocess
     import sys
 
     import_algorithm_modules()
     t0 = time.perf_counter()
-    procs = [subprocess.Popen([sys.executable, "-c", _SHARD_SCRIPT, json.dumps(s)],
-                              stdout=subprocess.PIPE, text=True)
-             for s in shards(list(_REGISTRY), jobs)]
+    queue = module_groups([n for n, (_, ex) in _REGISTRY.items() if ex is not None])
+    procs = [subprocess.Popen([sys.executable, "-c", _WORKER_SCRIPT], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, text=True, bufsize=1)
+             for _ in range(min(jobs, len(queue)))]
+    sel = selectors.DefaultSelector()
     times: dict[str, float] = {}
-    for p in procs:
-        out, _ = p.communicate()
-        if p.returncode != 0:
-            raise RuntimeError(f"a warm-up process failed (exit {p.returncode}); "
-                               "run `python -m kmlteach warmup --jobs 1` to see which kernel")
-        times.update(json.loads(out.strip().splitlines()[-1]))
+
+    def feed(p: subprocess.Popen) -> None:
+        if queue:
+            p.stdin.write(json.dumps(queue.pop(0)) + "\n")
+            p.stdin.flush()
+        else:
+            p.stdin.close()
+            sel.unregister(p.stdout)
+
+    try:
+        for p in procs:
+            sel.register(p.stdout, selectors.EVENT_READ, p)
+            feed(p)
+        while sel.get_map():
+            for key, _ in sel.select():
+                p = key.data
+                line = p.stdout.readline()
+                if not line:
+                    raise RuntimeError(f"a warm-up process failed (exit {p.wait()}); "
+                                       "run `python -m kmlteach warmup --jobs 1` to see which kernel")
+                times.update(json.loads(line))
+                feed(p)
+    finally:
+        for p in procs:
+            if p.poll() is None and not p.stdin.closed:
+                p.stdin.close()
+            p.wait()
     if verbose:
         for name in sorted(times):
             print(f"  {name:<60s} {times[name]:7.2f} s")
@@ -264,10 +301,11 @@ def _warmup_parallel(verbose: bool, jobs: int) -> dict[str, float]:
     return times
 
 
-_SHARD_SCRIPT = (
+_WORKER_SCRIPT = (
     "import json, sys\n"
     "from kmlteach._jit import _warm\n"
-    "print(json.dumps(_warm(set(json.loads(sys.argv[1])), False)))\n"
+    "for line in sys.stdin:\n"
+    "    print(json.dumps(_warm(set(json.loads(line)), False)), flush=True)\n"
 )
 
 

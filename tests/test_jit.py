@@ -293,16 +293,22 @@ def test_preset_options_and_registry(monkeypatch):
     assert all(t >= 0 for t in times.values())
 
 
-def test_shards_keep_modules_whole_and_balance_the_count():
+def test_module_groups_keep_modules_whole_heaviest_first():
     names = [f"kmlteach.a.k{i}" for i in range(5)] + [f"kmlteach.b.k{i}" for i in range(3)] + \
-        [f"kmlteach.c.k{i}" for i in range(2)] + ["kmlteach.d.k0"]
-    got = _jit.shards(names, 2)
+        ["kmlteach.c.big", "kmlteach.c.k1", "kmlteach.d.k0"]
+    weight = {"kmlteach.c.big": 100.0}
+    got = _jit.module_groups(names, lambda n: weight.get(n, 1.0))
     assert sorted(sum(got, [])) == sorted(names)
-    modules = [{n.rsplit(".", 1)[0] for n in s} for s in got]
-    assert not modules[0] & modules[1], "a module was split across processes"
-    assert sorted(map(len, got)) == [5, 6]
-    assert _jit.shards(names, 1) == [sorted(names)]
-    assert len(_jit.shards(names[:1], 4)) == 1  # no empty process
+    assert [{n.rsplit(".", 1)[0] for n in g} for g in got] == [{"kmlteach.c"}, {"kmlteach.a"},
+                                                                {"kmlteach.b"}, {"kmlteach.d"}]
+
+
+def test_default_weight_is_the_kernels_source_length():
+    _jit.import_algorithm_modules()
+    reg = _jit.registered()
+    big = "kmlteach.svm.smo._smo_kernel"
+    assert big in reg
+    assert _jit._source_lines(big) > 100 > _jit._source_lines("kmlteach.svm.smo._swap_rows")
 
 
 @pytest.mark.parametrize("jobs", [0, -2, 1.5, "2", True])
