@@ -85,9 +85,14 @@ def assert_same_as_full_redraw(ex, what: str) -> None:
                             f"columns {np.flatnonzero(diff.any(axis=0))[[0, -1]]})")
 
 
+# explorers built by the comparison, reused by the slider check (which only reads the
+# controls' flags): building every widget twice was a fifth of this file's time
+_BUILT: dict = {}
+
+
 @pytest.mark.parametrize("fn", _builders())
 def test_blitted_image_equals_full_redraw(fn):
-    ex = _build(fn)
+    ex = _BUILT[fn] = _build(fn)
     assert_same_as_full_redraw(ex, "after construction")
     from helpers import move_controls
 
@@ -100,7 +105,7 @@ def test_blitted_image_equals_full_redraw(fn):
 
 @pytest.mark.parametrize("fn", _builders())
 def test_sliders_update_while_dragged(fn):
-    ex = _build(fn)
+    ex = _BUILT.pop(fn, None) or _build(fn)
     sliders = [c for c in ex.controls.values() if "Slider" in type(c).__name__]
     assert all(c.continuous_update for c in sliders), [c.description for c in sliders
                                                        if not c.continuous_update]
