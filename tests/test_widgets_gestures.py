@@ -192,3 +192,60 @@ def test_drag_events_are_wired_to_the_image():
     assert all(e.source is ex.image for e in ex.drag.events)
     moves = [e for e in ex.drag.events if "mousemove" in e.watched_events][0]
     assert moves.throttle_or_debounce == "throttle" and moves.wait > 0
+
+
+def _record_messages(monkeypatch) -> list:
+    """(widget, method, state keys) of every message the widgets send to the front end."""
+    import ipywidgets as W
+
+    sent: list = []
+    monkeypatch.setattr(W.Widget, "_send", lambda self, msg, buffers=None: sent.append(
+        (self, msg.get("method"), sorted(msg.get("state") or {}))))
+    return sent
+
+
+def test_the_figure_goes_out_before_the_controls_and_the_readout(monkeypatch):
+    """The browser handles the kernel's messages in order and re-lays out each slider and
+    the readout: the new figure is sent first, then the rest (the ranking drag moves two or
+    more score sliders and the readout per step)."""
+    from kmlteach.widgets.ch06 import make_ranking_explorer
+
+    ex = make_ranking_explorer()
+    ax = ex.fig.axes[0]
+    sent = _record_messages(monkeypatch)
+    before = np.array(ex.state["scores"])
+    ex.drag.handle(ex.drag.event(ax, 1, 0.5, "mousedown"))
+    ex.drag.handle(ex.drag.event(ax, 3, 0.5, "mousemove"))
+    moved = int(np.sum(np.array(ex.state["scores"]) != before))
+    updates = [(w, keys) for w, method, keys in sent if method == "update"]
+    images = [k for k, (w, _) in enumerate(updates) if w is ex.image]
+    others = [k for k, (w, _) in enumerate(updates) if w is not ex.image]
+    assert images == [0], f"one figure, sent first: {[(type(w).__name__, k) for w, k in updates]}"
+    scores = {id(ex.controls[f"s{i}"]) for i in range(6)}
+    assert moved >= 2 and sum(id(w) in scores for w, _ in updates) == moved
+    assert any(w is ex.readout for w, _ in updates) and others
+    # a slider moved from the keyboard: the readout follows the figure as well
+    sent.clear()
+    ex.controls["k"].value = 5
+    order = [w for w, method, _ in sent if method == "update"]
+    assert order.index(ex.image) < order.index(ex.readout)
+
+
+def test_a_value_only_rounded_by_the_browser_is_not_redrawn(monkeypatch):
+    """The browser's slider sends back 0.6499999999999999 for 0.65 (its grid arithmetic):
+    no second update and render for a change nobody can see; a real change still redraws."""
+    import math
+
+    from kmlteach.widgets.ch01 import make_margin_explorer
+
+    ex = make_margin_explorer()
+    renders = []
+    real = ex.render
+    monkeypatch.setattr(ex, "render", lambda: (renders.append(1), real())[1])
+    c = ex.controls["x2"]
+    c.value = 0.65
+    assert len(renders) == 1 and ex.state["X"][0, 1] == 0.65
+    c.value = math.nextafter(0.65, 0.0)
+    assert len(renders) == 1 and ex.state["X"][0, 1] == 0.65
+    c.value = 0.6
+    assert len(renders) == 2 and ex.state["X"][0, 1] == 0.6

@@ -17,11 +17,21 @@ dragged, but the ipywidgets front end keeps at most one state message per widget
 flight and merges the values that arrive meanwhile into a single newer one, so the
 kernel only ever sees the latest value. Mouse drags (:mod:`kmlteach.widgets._drag`)
 are throttled by ipyevents and coalesced in the kernel.
+
+The figure goes out first: while ``update`` and the render run, the state messages of
+the controls and the readout are held (``hold_sync``) and sent after the image. The
+browser handles the kernel's messages one at a time, in order, and re-lays out a slider
+or the readout for each; sent first, they kept JupyterLab busy while the figure waited
+behind them (and, on two cores, took the CPU from the render). A float value that the
+browser sends back only to round it to its slider's grid (``0.65`` comes back as
+``0.6499999999999999``) changes nothing on screen and is not redrawn.
 """
 
 from __future__ import annotations
 
+import contextlib
 import io
+import math
 import time
 from typing import Any, Callable
 
@@ -93,9 +103,19 @@ class Explorer(W.VBox):
             restore()
         self.render()
 
-    def _on_change(self, _change=None) -> None:
-        if not self._busy:
-            self.refresh()
+    def _on_change(self, change=None) -> None:
+        if self._busy or _float_noise(change):
+            return
+        self.refresh()
+
+    def _held_sync(self) -> contextlib.ExitStack:
+        """Hold the controls' and the readout's state messages until the block ends (the
+        figure, set inside it, is sent first)."""
+        stack = contextlib.ExitStack()
+        for w in (*self.controls.values(), self.readout):
+            if isinstance(w, W.Widget):
+                stack.enter_context(w.hold_sync())
+        return stack
 
     def hold(self):
         """Context manager: change several controls, redraw once at the end."""
@@ -104,22 +124,25 @@ class Explorer(W.VBox):
         class _Hold:
             def __enter__(self_inner):
                 explorer._busy = True
+                self_inner.held = explorer._held_sync()
                 return explorer
 
             def __exit__(self_inner, *exc):
-                explorer._busy = False
-                explorer.refresh()
+                with self_inner.held:
+                    explorer._busy = False
+                    explorer.refresh()
                 return False
 
         return _Hold()
 
     def refresh(self) -> None:
-        t0 = time.perf_counter()
-        self._update(self)
-        t1 = time.perf_counter()
-        self.render()
-        self.timings = {"update": t1 - t0, "render": time.perf_counter() - t1,
-                        "full": self.blitter.last_was_full}
+        with self._held_sync():                  # the figure's message goes out first
+            t0 = time.perf_counter()
+            self._update(self)
+            t1 = time.perf_counter()
+            self.render()
+            self.timings = {"update": t1 - t0, "render": time.perf_counter() - t1,
+                            "full": self.blitter.last_was_full}
 
     def render(self) -> None:
         """Put the PNG of the current figure (blitted) on the image widget."""
@@ -132,6 +155,16 @@ class Explorer(W.VBox):
     def set_readout(self, html: str) -> None:
         self.readout.value = html
         self.state["readout"] = html
+
+
+def _float_noise(change) -> bool:
+    """Whether a value change is only float rounding (a slider snapping to its grid)."""
+    if not isinstance(change, dict):
+        return False
+    old, new = change.get("old"), change.get("new")
+    if not all(isinstance(v, float) for v in (old, new)):
+        return False
+    return old != new and math.isclose(old, new, rel_tol=1e-9, abs_tol=1e-12)
 
 
 def slider(description: str, value: float, min: float, max: float, step: float,
