@@ -105,3 +105,29 @@ def full_redraws(ex) -> list:
     """The (control, value) pairs of :func:`move_controls` whose update redrew the whole
     figure instead of blitting (one such frame is a widget's p95 latency)."""
     return [(name, v) for name, v in move_controls(ex) if ex.timings["full"]]
+
+
+def build_without_layout_pass(build, monkeypatch):
+    """``build()`` (a widget builder) while counting constrained-layout passes; returns the
+    explorer and the count. Regression guard for the start-up (issue 14): a widget whose
+    panels sit at fixed positions is drawn without a layout pass."""
+    from matplotlib.layout_engine import ConstrainedLayoutEngine
+
+    calls = []
+    real = ConstrainedLayoutEngine.execute
+    monkeypatch.setattr(ConstrainedLayoutEngine, "execute",
+                        lambda self, fig: (calls.append(fig), real(self, fig))[1])
+    return build(), len(calls)
+
+
+def outside_the_figure(fig, slack: float = 1.0) -> list:
+    """The Axes whose drawn extent (ticks, labels, title, legend) leaves the figure: a fixed
+    layout must still hold everything a constrained layout would have."""
+    renderer = fig.canvas.get_renderer()
+    W, H = fig.bbox.width, fig.bbox.height
+    bad = []
+    for ax in fig.axes:
+        bb = ax.get_tightbbox(renderer)
+        if bb is not None and (bb.x0 < -slack or bb.y0 < -slack or bb.x1 > W + slack or bb.y1 > H + slack):
+            bad.append((ax.get_title() or ax.get_label(), tuple(round(v) for v in bb.extents)))
+    return bad

@@ -284,3 +284,25 @@ def test_embedding_other_data_sets_are_drawn_after_the_cell_or_on_demand(monkeyp
     st = ex.state
     np.testing.assert_allclose(st["w"], soft_svm(st["Psi"], st["y"], float(lams[5]), homogeneous=False).w,
                                rtol=1e-9, atol=1e-12)
+
+
+@pytest.mark.parametrize("dataset", ["line", "rings", "xor"])
+def test_embedding_explorer_is_drawn_without_a_layout_pass_and_fits(dataset, monkeypatch):
+    """Regression (issue 14, start-up): each data set's figure sits at fixed positions (the
+    layout pass measured every tick label and the legend); nothing may leave the figure."""
+    from helpers import build_without_layout_pass, outside_the_figure
+
+    from kmlteach.widgets.ch02_embedding import _panel
+
+    ex, passes = build_without_layout_pass(lambda: make_embedding_explorer(dataset=dataset), monkeypatch)
+    assert passes == 0
+    ax_in = ex.fig.axes[0]
+    assert [t for t, _ in outside_the_figure(ex.fig) if t == ax_in.get_title()] == []
+    # the fixed panels are where constrained layout puts them (the 3-D box reports room
+    # for its stamped letters beyond their ink, so it is compared by position, not extent)
+    fig = _panel(dataset)["fig"]
+    fixed = [ax.get_position(original=True).bounds for ax in fig.axes]
+    fig.set_layout_engine("constrained")
+    fig.get_layout_engine().execute(fig)
+    laid = [ax.get_position(original=True).bounds for ax in fig.axes]
+    np.testing.assert_allclose(fixed, laid, atol=2e-3)

@@ -61,3 +61,15 @@ def test_no_update_redraws_the_whole_figure():
     from kmlteach.widgets.ch07 import make_pr_explorer
 
     assert full_redraws(make_pr_explorer()) == []
+
+
+def test_pr_explorer_is_drawn_without_a_layout_pass_and_fits(monkeypatch):
+    """Regression (issue 14, start-up): the layout pass measured every tick label and was a
+    third of the time to the first picture; the fixed panels must still hold every label."""
+    from helpers import build_without_layout_pass, outside_the_figure
+
+    ex, passes = build_without_layout_pass(make_pr_explorer, monkeypatch)
+    assert passes == 0
+    assert outside_the_figure(ex.fig) == []
+    left = [ax.get_position().x0 for ax in ex.fig.axes]
+    assert left == sorted(left)                           # three panels side by side

@@ -190,3 +190,19 @@ def test_show_of_a_widget_sends_its_frame_without_drawing_again(monkeypatch):
     assert np.array_equal(np.asarray(Image.open(io.BytesIO(sent[0].data)).convert("RGB")), full)
     with pytest.raises(ValueError, match="alt"):
         show(ex, alt=" ")
+
+
+@pytest.mark.parametrize("rounds", [20, 60])
+def test_adaboost_stepper_is_drawn_without_a_layout_pass_and_fits(rounds, monkeypatch):
+    """Regression (issue 14, start-up): constrained layout was 40 % of chapter 08's time to
+    its first widget; the fixed panels must hold the default run and the notebook's
+    (60 rounds, two-row legends)."""
+    from helpers import build_without_layout_pass, outside_the_figure
+
+    from kmlteach.datasets import moons
+
+    X, y = moons(150, noise=0.25, seed=0)
+    ex, passes = build_without_layout_pass(
+        lambda: make_adaboost_stepper(X, y, T=rounds, result=adaboost(X, y, rounds)), monkeypatch)
+    assert passes == 0
+    assert outside_the_figure(ex.fig) == []
