@@ -16,7 +16,7 @@ from ..multiclass import (all_pairs, erm_halfspace_2d, kesler_embed, kesler_perc
                           least_squares_learner, multiclass_svm_sgd, one_vs_all, stump_learner)
 from ..plots import CLASS_COLORS, CLASS_MARKERS, figure, label_axes
 from ..plots.ch01 import hyperplane_segment
-from ..plots._pixels import title_row
+from ..plots._pixels import paint_markers, title_row
 from ..plots.ch04 import (BALLS_XLIM, BALLS_YLIM, constraint_artists, grid_points,
                           kesler_artists, region_layer, region_rgba, update_constraint_artists,
                           update_kesler_artists)
@@ -41,13 +41,37 @@ def _class_artists(ax, k, s=26):
     for c in range(k):
         arts.append(ax.scatter([], [], s=s, c=CLASS_COLORS[c % 7], marker=CLASS_MARKERS[c % 7],
                                edgecolors="white", linewidths=0.5, zorder=3, label=f"class {c + 1}"))
+    paint_markers(*arts)         # repainted on every frame (the regions under them change)
     return arts
 
 
-def _set_points(arts, X, yi):
+# The setters below leave an artist clean when its data did not change, so the blitter keeps
+# its measured extent (a drag moves class 2 only). ``force``: the first two updates (the
+# Explorer's construction and the blitter's priming pass) touch every artist, so that all of
+# them are known to be dynamic from the first frame (else the first change of one costs a
+# full redraw).
+
+def _set_points(arts, X, yi, force=False):
     for c, art in enumerate(arts):
         P = X[yi == c]
-        art.set_offsets(P if len(P) else np.zeros((0, 2)))
+        P = P if len(P) else np.zeros((0, 2))
+        old = art.get_offsets()
+        if force or np.shape(old) != P.shape or not np.array_equal(old, P):
+            art.set_offsets(P)
+
+
+def _set_line(line, xs, ys, force=False):
+    xs, ys = np.asarray(xs, dtype=float), np.asarray(ys, dtype=float)
+    ox, oy = np.asarray(line.get_xdata(orig=True), dtype=float), np.asarray(line.get_ydata(orig=True), dtype=float)
+    if (force or ox.shape != xs.shape or oy.shape != ys.shape or not np.array_equal(ox, xs, equal_nan=True)
+            or not np.array_equal(oy, ys, equal_nan=True)):
+        line.set_data(xs, ys)
+
+
+def _set_title(row, text: str, force=False):
+    if force or getattr(row, "_kml_text", None) != text:
+        row.set_texts([(text, "black")])
+        row._kml_text = text
 
 
 def _region_artist(ax, xlim, ylim):
@@ -128,7 +152,11 @@ def make_ova_failure(n: int = 100, seed: int = 0, T: int = 20_000, eta: float = 
                          region_rgba(np.argmax(G @ res.W.T, axis=1), GRID))
         return fits[key]
 
+    calls = [0]
+
     def update(ex: Explorer) -> None:
+        calls[0] += 1
+        force = calls[0] <= 2          # construction and priming: touch every artist
         c = ex.controls
         X, y, ova, dec, rgbaL, res, rgbaR = fitted((c["dx"].value, c["dy"].value,
                                                      c["radius"].value, c["mass"].value))
@@ -139,15 +167,15 @@ def make_ova_failure(n: int = 100, seed: int = 0, T: int = 20_000, eta: float = 
         regL.set_data(rgbaL)
         for h, ln in zip(ova.estimators, lines):
             if np.any(h.w):
-                ln.set_data(*hyperplane_segment(h.w, h.b, xlim, ylim))
+                _set_line(ln, *hyperplane_segment(h.w, h.b, xlim, ylim), force=force)
             else:
-                ln.set_data([np.nan], [np.nan])
+                _set_line(ln, [np.nan], [np.nan], force=force)
         regR.set_data(rgbaR)
         scale = 3.0 / max(float(np.max(np.linalg.norm(res.W, axis=1))), 1e-12)
         for wc, ar in zip(res.W, arrows):
             ar.set_data([0, scale * wc[0]], [0, scale * wc[1]])
-        _set_points(ptsL, X, yi)
-        _set_points(ptsR, X, yi)
+        _set_points(ptsL, X, yi, force)
+        _set_points(ptsR, X, yi, force)
         pred_lin = res.predict(X)
         st = ex.state
         st["X"], st["y"] = X, y
@@ -165,8 +193,8 @@ def make_ova_failure(n: int = 100, seed: int = 0, T: int = 20_000, eta: float = 
             f"<b>{100 * st['linear_class2_error']:.0f}%</b> &nbsp;|&nbsp; overall error: one-vs-all "
             f"{100 * st['ova_error']:.1f}%, linear {100 * st['linear_error']:.1f}%<br>{h2}; "
             f"{st['ties']} training points tied (each goes to the smallest tied class index)")
-        titleL.set_texts([(f"class 2: {100 * st['ova_class2_error']:.0f}% wrong", "black")])
-        titleR.set_texts([(f"class 2: {100 * st['linear_class2_error']:.0f}% wrong", "black")])
+        _set_title(titleL, f"class 2: {100 * st['ova_class2_error']:.0f}% wrong", force)
+        _set_title(titleR, f"class 2: {100 * st['linear_class2_error']:.0f}% wrong", force)
 
     ex = Explorer(fig, controls, update, layout_rows=[["dx", "dy"], ["radius", "mass"]],
                   title="Example 17.1: where one-vs-all loses the middle class",
