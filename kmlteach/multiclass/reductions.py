@@ -216,10 +216,16 @@ def one_vs_all(X, y, learner) -> OneVsAll:
 
 def _votes(P) -> np.ndarray:
     """Wins per class from antisymmetric pairwise scores (m, k, k) with a zero diagonal:
-    Σ_{j≠i} [P_ij > 0] + ½ [P_ij = 0], counted as integers (the diagonal's k zeros taken
-    back out), so exact; a masked float sum over the (m, k, k) array took 12 ms on 8 100
-    grid points."""
-    return (P > 0).sum(axis=2) + 0.5 * ((P == 0).sum(axis=2) - 1)
+    Σ_{j≠i} [P_ij > 0] + ½ [P_ij = 0], one column at a time (sums of halves: exact in any
+    order); a masked float sum over the (m, k, k) array took 12 ms on 8 100 grid points."""
+    m, k = P.shape[:2]
+    V = np.zeros((m, k))
+    for i in range(k):
+        for j in range(k):
+            if j != i:
+                s = P[:, i, j]
+                V[:, i] += (s > 0) + 0.5 * (s == 0)
+    return V
 
 
 class AllPairs(_Reduction):
