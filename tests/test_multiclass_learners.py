@@ -108,3 +108,72 @@ def test_three_balls_erm_loses_class_2_for_any_n(n):
     erm = M.erm_halfspace_2d(X, np.where(y == 2, 1.0, -1.0))
     assert erm.constant and erm.errors == np.sum(y == 2)
     assert not np.any(M.one_vs_all(X, y, M.erm_halfspace_2d).predict(X) == 2)
+
+
+def _erm_kernel_reference(X, t):
+    """The exhaustive search of ``erm_halfspace_2d`` written plainly (one pass per pair, the
+    points on the line sorted by position): the kernel's two-pass form must return the same
+    (errors, i, j, orientation, mode, threshold), i.e. the same first minimiser."""
+    m = len(t)
+    npos = int(np.sum(t > 0))
+    best = (npos, -1, -1, 1.0, 1, 0.0)
+    if m - npos < best[0]:
+        best = (m - npos, -1, -1, 1.0, 0, 0.0)
+    for i in range(m):
+        for j in range(i + 1, m):
+            d = X[j] - X[i]
+            if d[0] == 0.0 and d[1] == 0.0:
+                continue
+            u = X - X[i]
+            c = d[0] * u[:, 1] - d[1] * u[:, 0]
+            on = c == 0.0
+            err_plus = int(np.sum((c[~on] > 0) != (t[~on] > 0)))
+            n_off = int(np.sum(~on))
+            off_err, sig = (err_plus, 1.0) if err_plus <= n_off - err_plus else (n_off - err_plus, -1.0)
+            if off_err >= best[0]:
+                continue
+            pr = (d[0] * u[:, 0] + d[1] * u[:, 1])[on]
+            lab = t[on][np.argsort(pr, kind="stable")]
+            pr = np.sort(pr, kind="stable")
+            on_pos = int(np.sum(lab > 0))
+            on_best, mode, thr = len(lab) - on_pos, 0, 0.0
+            if on_pos < on_best:
+                on_best, mode = on_pos, 1
+            for s in range(1, len(lab)):
+                if pr[s] == pr[s - 1]:
+                    continue
+                pb = int(np.sum(lab[:s] > 0))
+                e_np, e_pn = pb + (len(lab) - s - (on_pos - pb)), (s - pb) + (on_pos - pb)
+                if e_np < on_best:
+                    on_best, mode, thr = e_np, 2, 0.5 * (pr[s - 1] + pr[s])
+                if e_pn < on_best:
+                    on_best, mode, thr = e_pn, 3, 0.5 * (pr[s - 1] + pr[s])
+            if off_err + on_best < best[0]:
+                best = (off_err + on_best, i, j, sig, mode, thr)
+    return best
+
+
+def _erm_cases():
+    rng = np.random.default_rng(7)
+    for k in range(12):                          # collinear points and duplicates
+        m = int(rng.integers(3, 25))
+        X = rng.integers(-3, 4, size=(m, 2)).astype(float)
+        yield X, np.where(rng.random(m) < 0.5, 1.0, -1.0)
+        yield rng.normal(size=(m, 2)), np.where(rng.random(m) < 0.5, 1.0, -1.0)
+    for shift, r, mass in (((0.0, 0.0), 1.0, 0.2), ((1.5, -1.0), 0.6, 0.4), ((-2.5, 2.0), 1.4, 0.05)):
+        X, y = three_balls(60, seed=1, shift=shift, radius2=r, mass2=mass)   # the widget's data
+        for c in (1, 2, 3):
+            yield X, np.where(y == c, 1.0, -1.0)
+
+
+def test_erm_halfspace_2d_kernel_finds_the_same_first_minimiser_as_the_plain_search():
+    from kmlteach.multiclass.learners import _erm_halfspace_2d_kernel
+
+    n = 0
+    for X, t in _erm_cases():
+        got = _erm_halfspace_2d_kernel(np.ascontiguousarray(X), t)
+        ref = _erm_kernel_reference(X, t)
+        assert (int(got[0]), int(got[1]), int(got[2]), float(got[3]), int(got[4])) == ref[:5]
+        assert float(got[5]) == ref[5]
+        n += ref[1] >= 0
+    assert n >= 10                                   # most cases end on a line, not a constant

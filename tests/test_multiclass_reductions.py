@@ -97,3 +97,29 @@ def test_reductions_accept_kmlteach_svm_results_and_estimators():
     # the perceptron on lifted data as a plain binary learner
     m3 = M.one_vs_all(Xb, y, lambda A, t: svm.perceptron(A, t, max_updates=2000))
     assert m3.predict(Xb).shape == (60,)
+
+
+def test_all_pairs_votes_count_exactly_and_both_rules_from_one_set_of_scores():
+    """The integer vote count equals the masked half-point sum it replaced, with drawn
+    matches (score exactly 0) on a grid; decide() and _decide_scores() agree."""
+    from kmlteach.multiclass.reductions import all_pairs
+
+    class Axis:                 # +1 / 0 / -1 by the side of the pair's mean first coordinate
+        def __init__(self, c):
+            self.c = c
+
+        def decision_function(self, Z):
+            return np.sign(Z[:, 0] - self.c)
+
+    rng = np.random.default_rng(4)
+    X = rng.integers(-2, 3, size=(80, 2)).astype(float)
+    y = rng.integers(0, 5, size=80)
+    model = all_pairs(X, y, lambda Xp, t: Axis(float(np.round(np.mean(Xp[t > 0, 0])))))
+    G = np.c_[rng.integers(-3, 4, size=500), rng.integers(-3, 4, size=500)].astype(float)
+    P = model.pairwise_scores(G)
+    off = ~np.eye(5, dtype=bool)
+    ref = ((P > 0) + 0.5 * (P == 0)).sum(axis=2, where=off[None, :, :]).astype(float)
+    assert np.array_equal(model.votes(G), ref) and np.any(P[:, off] == 0)   # drawn matches
+    for rule in ("vote", "tournament"):
+        a, b = model.decide(G, decision=rule), model._decide_scores(P, rule)
+        assert np.array_equal(a.index, b.index) and np.array_equal(a.ties, b.ties)

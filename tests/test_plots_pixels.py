@@ -107,3 +107,34 @@ def test_signed_rgba_is_signed_image_over_white():
         signed_rgba(v, 3)
     with pytest.raises(ValueError, match="alpha"):
         signed_rgba(v, 2, alpha=1.5)
+
+
+def test_fast_markers_paint_exactly_what_a_direct_draw_paints():
+    from kmlteach.plots import CLASS_COLORS, CLASS_MARKERS
+    from kmlteach.plots._pixels import paint_markers
+
+    def scene(fast, offsets=None):
+        rng = np.random.default_rng(3)
+        fig = Figure(figsize=(3, 2), dpi=100)
+        canvas = FigureCanvasAgg(fig)
+        ax = fig.add_axes((0.1, 0.1, 0.85, 0.85))
+        ax.set_xlim(0, 1)
+        ax.set_ylim(0, 1)
+        arts = [ax.scatter(*(rng.random((25, 2)) * 1.1 - 0.05).T, s=26, c=CLASS_COLORS[c],
+                           marker=CLASS_MARKERS[c], edgecolors="white", linewidths=0.5)
+                for c in range(7)]               # some centres outside the Axes: clipped
+        arts.append(ax.scatter([0.5, 0.2], [0.5, 0.3], s=[20, 60], c=["r", "b"]))   # mixed: direct
+        arts.append(ax.scatter([], []))
+        if fast:
+            paint_markers(*arts)
+        if offsets is not None:
+            arts[0].set_offsets(offsets)
+        return canvas, arts
+
+    for offsets in (None, np.random.default_rng(9).random((30, 2))):
+        (fast, arts), (ref, _) = scene(True, offsets), scene(False, offsets)
+        a, b = _pixels(fast), _pixels(ref)
+        assert np.array_equal(a, b) and (a != 255).any()
+        assert not any(art.stale for art in arts)    # drawing leaves them clean
+    with pytest.raises(ValueError, match="artists"):
+        paint_markers(Figure().add_subplot().plot([0], [0])[0])

@@ -110,3 +110,59 @@ def test_all_pairs_figure_fits_a_slide_at_1_5x():
     column); it was 680 × 500 before."""
     w, h = _png_size(ch04.make_ava_ties().image.value)
     assert h <= 480 and w <= 700, (w, h)
+
+
+def test_ova_drag_repaints_only_the_axes_contents_and_never_the_whole_figure():
+    """A drag over configurations where h2 becomes a proper halfspace (its line appears),
+    the titles change and class 2 leaves the plot's top: every frame is blitted (the
+    artists touched only on some frames were known to be dynamic from the first one), and
+    the classes that did not move are left clean (their extents are not measured again)."""
+    ex = ch04.make_ova_failure()
+    cx, cy = ch04.CLASS2_CENTRE
+    axL = ex.fig.axes[0]
+    d = ex.drag
+    d.handle(d.event(axL, cx + 0.2, cy, "mousedown"))
+    seen_h2 = False
+    for k in range(1, 16):
+        d.handle(d.event(axL, cx + 0.2 + 0.15 * k, cy + 0.17 * k, "mousemove"))
+        assert not ex.timings["full"], f"move {k} redrew the whole figure"
+        seen_h2 |= not ex.state["h2_constant"]
+    d.handle(d.event(axL, cx + 2.0, cy + 2.5, "mouseup"))
+    assert seen_h2 and ex.blitter.full_draws == 1
+    pts = [a for a in axL.collections if a.get_label() == "class 1"][0]
+    before = pts.get_offsets().copy()
+    ex.controls["dx"].value = 1.0
+    assert np.array_equal(pts.get_offsets(), before)        # class 1 did not move ...
+    from PIL import Image
+    import io
+    a = np.asarray(Image.open(io.BytesIO(ex.image.value)))
+    assert np.array_equal(a, np.asarray(Image.open(io.BytesIO(ex.full_png()))))   # ... and is painted
+
+
+def test_kesler_view_renders_every_name_at_build_time():
+    """Visiting every example and step after the build renders no new text bitmap (a first
+    visit used to lay out mathtext names during the update) and never redraws everything."""
+    from kmlteach.widgets import _stamp
+    from kmlteach.plots import _pixels
+
+    ex = ch04.make_kesler_view()
+    stamps, sprites = len(_stamp._CACHE), len(_pixels._SPRITES)
+    for i in range(ex.controls["example"].max + 1):
+        ex.controls["example"].value = i
+        for u in (ex.controls["updates"].max, 0):
+            ex.controls["updates"].value = u
+    assert len(_stamp._CACHE) == stamps and len(_pixels._SPRITES) == sprites
+    assert ex.blitter.full_draws == 1
+
+
+def test_ava_ties_caches_both_rules_per_position(monkeypatch):
+    fits = []
+    monkeypatch.setattr(ch04, "all_pairs", lambda *a, **k: fits.append(1) or M.all_pairs(*a, **k))
+    ex = ch04.make_ava_ties()
+    ex.controls["cx"].value = 1.0
+    vote = dict(ex.state)
+    ex.controls["decision"].value = "tournament"
+    assert len(fits) == 2                     # the start and cx = 1: switching rules fits nothing
+    ex.controls["decision"].value = "vote"
+    assert ex.state["tie_fraction"] == vote["tie_fraction"]
+    assert ex.state["disagree_fraction"] == vote["disagree_fraction"]

@@ -154,27 +154,29 @@ def _erm_halfspace_2d_kernel(X, t):
         bmode = 0
     pr = np.empty(m)
     lab = np.empty(m)
+    ux = np.empty(m)
+    uy = np.empty(m)
+    tpos = np.empty(m, dtype=np.bool_)
+    for l in range(m):
+        tpos[l] = t[l] > 0.0
     for i in range(m):
+        for l in range(m):                  # offsets from the pivot, once per pivot
+            ux[l] = X[l, 0] - X[i, 0]
+            uy[l] = X[l, 1] - X[i, 1]
         for j in range(i + 1, m):
-            dx = X[j, 0] - X[i, 0]
-            dy = X[j, 1] - X[i, 1]
+            dx = ux[j]
+            dy = uy[j]
             if dx == 0.0 and dy == 0.0:
                 continue
+            # first pass: counts only, no branches (vectorised); the points on the line
+            # are gathered below only for a pair that can still beat the best so far
             err_plus = 0
-            n_off = 0
             n_on = 0
             for l in range(m):
-                ux = X[l, 0] - X[i, 0]
-                uy = X[l, 1] - X[i, 1]
-                c = dx * uy - dy * ux
-                if c == 0.0:
-                    pr[n_on] = dx * ux + dy * uy
-                    lab[n_on] = t[l]
-                    n_on += 1
-                else:
-                    n_off += 1
-                    if (c > 0.0) != (t[l] > 0.0):
-                        err_plus += 1
+                c = dx * uy[l] - dy * ux[l]
+                n_on += c == 0.0
+                err_plus += ((c > 0.0) & (~tpos[l])) | ((c < 0.0) & tpos[l])
+            n_off = m - n_on
             if err_plus <= n_off - err_plus:
                 off_err = err_plus
                 sig = 1.0
@@ -183,6 +185,13 @@ def _erm_halfspace_2d_kernel(X, t):
                 sig = -1.0
             if off_err >= best_err:
                 continue
+            n_on = 0
+            for l in range(m):
+                c = dx * uy[l] - dy * ux[l]
+                if c == 0.0:
+                    pr[n_on] = dx * ux[l] + dy * uy[l]
+                    lab[n_on] = t[l]
+                    n_on += 1
             # sort the points on the line by their position along it (insertion sort)
             for a in range(1, n_on):
                 kp = pr[a]

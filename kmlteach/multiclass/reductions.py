@@ -214,6 +214,20 @@ def one_vs_all(X, y, learner) -> OneVsAll:
 # all pairs (UML §17.1; slides: vote and tournament)
 # ---------------------------------------------------------------------------------------
 
+def _votes(P) -> np.ndarray:
+    """Wins per class from antisymmetric pairwise scores (m, k, k) with a zero diagonal:
+    Σ_{j≠i} [P_ij > 0] + ½ [P_ij = 0], one column at a time (sums of halves: exact in any
+    order); a masked float sum over the (m, k, k) array took 12 ms on 8 100 grid points."""
+    m, k = P.shape[:2]
+    V = np.zeros((m, k))
+    for i in range(k):
+        for j in range(k):
+            if j != i:
+                s = P[:, i, j]
+                V[:, i] += (s > 0) + 0.5 * (s == 0)
+    return V
+
+
 class AllPairs(_Reduction):
     """Fitted all-pairs model: ``estimators[(i, j)]`` (i < j) says +1 for class i, −1 for j.
 
@@ -240,19 +254,19 @@ class AllPairs(_Reduction):
 
     def votes(self, X) -> np.ndarray:
         """(m, k) number of pairwise contests won (a score of exactly 0 gives ½ to each)."""
-        P = self.pairwise_scores(X)
-        k = len(self.classes)
-        off = ~np.eye(k, dtype=bool)
-        return ((P > 0) + 0.5 * (P == 0)).sum(axis=2, where=off[None, :, :]).astype(float)
+        return _votes(self.pairwise_scores(X))
 
     def decide(self, X, decision: str | None = None) -> Decision:
         decision = self.decision if decision is None else check_choice(decision, "decision",
                                                                        ("vote", "tournament"))
-        P = self.pairwise_scores(X)
+        return self._decide_scores(self.pairwise_scores(X), decision)
+
+    def _decide_scores(self, P, decision: str) -> Decision:
+        """:meth:`decide` on pairwise scores already computed (a widget showing both rules
+        computes them once)."""
         k = len(self.classes)
         if decision == "vote":
-            off = ~np.eye(k, dtype=bool)
-            V = ((P > 0) + 0.5 * (P == 0)).sum(axis=2, where=off[None, :, :]).astype(float)
+            V = _votes(P)
             idx, ties, cand = _first_argmax(V)
             return Decision(self.classes[idx], idx, V, ties, cand,
                             "most pairwise wins (the book's sum of sign(j - i) h_ij); ties go to "

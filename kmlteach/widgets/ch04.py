@@ -1,5 +1,5 @@
 """Widgets of chapter 04: the one-vs-all failure of Example 17.1, all-pairs ties, the
-Kesler embedding of one example.
+Kesler embedding of one example (in :mod:`kmlteach.widgets.ch04_kesler`, re-exported here).
 
 Each builder returns an :class:`~kmlteach.widgets._base.Explorer`; ``explorer.state``
 holds what the last redraw computed (tests read it), ``explorer.controls`` the controls
@@ -8,20 +8,27 @@ holds what the last redraw computed (tests read it), ``explorer.controls`` the c
 
 from __future__ import annotations
 
+from collections import OrderedDict
+
 import ipywidgets as W
 import numpy as np
 
 from ..datasets import three_balls
-from ..multiclass import (all_pairs, erm_halfspace_2d, kesler_embed, kesler_perceptron,
-                          least_squares_learner, multiclass_svm_sgd, one_vs_all, stump_learner)
+from ..multiclass import (
+    all_pairs,
+    erm_halfspace_2d,
+    least_squares_learner,
+    multiclass_svm_sgd,
+    one_vs_all,
+    stump_learner,
+)
 from ..plots import CLASS_COLORS, CLASS_MARKERS, figure, label_axes
+from ..plots._pixels import paint_markers, title_row
 from ..plots.ch01 import hyperplane_segment
-from ..plots._pixels import title_row
-from ..plots.ch04 import (BALLS_XLIM, BALLS_YLIM, constraint_artists, grid_points,
-                          kesler_artists, region_layer, region_rgba, update_constraint_artists,
-                          update_kesler_artists)
-from ._base import Explorer, int_slider, slider
+from ..plots.ch04 import BALLS_XLIM, BALLS_YLIM, grid_points, region_layer, region_rgba
+from ._base import Explorer, slider
 from ._drag import Drag
+from .ch04_kesler import _bound_by_axes
 
 __all__ = ["make_ova_failure", "make_ava_ties", "make_kesler_view", "ring_classes",
            "kesler_points"]
@@ -41,13 +48,37 @@ def _class_artists(ax, k, s=26):
     for c in range(k):
         arts.append(ax.scatter([], [], s=s, c=CLASS_COLORS[c % 7], marker=CLASS_MARKERS[c % 7],
                                edgecolors="white", linewidths=0.5, zorder=3, label=f"class {c + 1}"))
+    paint_markers(*arts)         # repainted on every frame (the regions under them change)
     return arts
 
 
-def _set_points(arts, X, yi):
+# The setters below leave an artist clean when its data did not change, so the blitter keeps
+# its measured extent (a drag moves class 2 only). ``force``: the first two updates (the
+# Explorer's construction and the blitter's priming pass) touch every artist, so that all of
+# them are known to be dynamic from the first frame (else the first change of one costs a
+# full redraw).
+
+def _set_points(arts, X, yi, force=False):
     for c, art in enumerate(arts):
         P = X[yi == c]
-        art.set_offsets(P if len(P) else np.zeros((0, 2)))
+        P = P if len(P) else np.zeros((0, 2))
+        old = art.get_offsets()
+        if force or np.shape(old) != P.shape or not np.array_equal(old, P):
+            art.set_offsets(P)
+
+
+def _set_line(line, xs, ys, force=False):
+    xs, ys = np.asarray(xs, dtype=float), np.asarray(ys, dtype=float)
+    ox, oy = np.asarray(line.get_xdata(orig=True), dtype=float), np.asarray(line.get_ydata(orig=True), dtype=float)
+    if (force or ox.shape != xs.shape or oy.shape != ys.shape or not np.array_equal(ox, xs, equal_nan=True)
+            or not np.array_equal(oy, ys, equal_nan=True)):
+        line.set_data(xs, ys)
+
+
+def _set_title(row, text: str, force=False):
+    if force or getattr(row, "_kml_text", None) != text:
+        row.set_texts([(text, "black")])
+        row._kml_text = text
 
 
 def _region_artist(ax, xlim, ylim):
@@ -94,6 +125,12 @@ def make_ova_failure(n: int = 100, seed: int = 0, T: int = 20_000, eta: float = 
     for ax in (axL, axR):
         ax.set_xlim(xlim)
         ax.set_ylim(ylim)
+    # everything over the region layers is repainted with them on every frame, and clipped to
+    # its Axes: the blitter locates it by the Axes' box rather than measuring it every frame
+    for art in lines + ptsL + arrows + [origin, discs[0]]:
+        _bound_by_axes(art, axL if art.axes is axL else axR)
+    for art in ptsR + [discs[1]]:
+        _bound_by_axes(art, axR)
     # static titles on the left, the changing error on the right (fewer glyphs per frame)
     label_axes(axL, "$x_1$", "$x_2$")
     label_axes(axR, "$x_1$", "$x_2$")
@@ -114,21 +151,29 @@ def make_ova_failure(n: int = 100, seed: int = 0, T: int = 20_000, eta: float = 
         "mass": slider("mass of class 2", 0.2, 0.05, 0.6, 0.05, readout_format=".2f"),
     }
 
-    fits: dict = {}      # (dx, dy, radius, mass) -> both models: dragging back costs nothing
+    # (dx, dy, radius, mass) -> both models, least recently used dropped first: dragging
+    # back over a path costs no fit (~70 KB a key)
+    fits: OrderedDict = OrderedDict()
 
     def fitted(key):
-        if key not in fits:
-            if len(fits) > 256:
-                fits.clear()
-            X, y = three_balls(n, seed, shift=key[:2], radius2=key[2], mass2=key[3])
-            ova = one_vs_all(X, y, erm_halfspace_2d)
-            decG = ova.decide(G)
-            res = multiclass_svm_sgd(X, y, eta=eta, T=T, seed=seed)
-            fits[key] = (X, y, ova, ova.decide(X), region_rgba(decG.index, GRID, decG.ties), res,
-                         region_rgba(np.argmax(G @ res.W.T, axis=1), GRID))
+        if key in fits:
+            fits.move_to_end(key)
+            return fits[key]
+        X, y = three_balls(n, seed, shift=key[:2], radius2=key[2], mass2=key[3])
+        ova = one_vs_all(X, y, erm_halfspace_2d)
+        decG = ova.decide(G)
+        res = multiclass_svm_sgd(X, y, eta=eta, T=T, seed=seed)
+        fits[key] = (X, y, ova, ova.decide(X), region_rgba(decG.index, GRID, decG.ties), res,
+                     region_rgba(np.argmax(G @ res.W.T, axis=1), GRID))
+        if len(fits) > 512:
+            fits.popitem(last=False)
         return fits[key]
 
+    calls = [0]
+
     def update(ex: Explorer) -> None:
+        calls[0] += 1
+        force = calls[0] <= 2          # construction and priming: touch every artist
         c = ex.controls
         X, y, ova, dec, rgbaL, res, rgbaR = fitted((c["dx"].value, c["dy"].value,
                                                      c["radius"].value, c["mass"].value))
@@ -139,15 +184,15 @@ def make_ova_failure(n: int = 100, seed: int = 0, T: int = 20_000, eta: float = 
         regL.set_data(rgbaL)
         for h, ln in zip(ova.estimators, lines):
             if np.any(h.w):
-                ln.set_data(*hyperplane_segment(h.w, h.b, xlim, ylim))
+                _set_line(ln, *hyperplane_segment(h.w, h.b, xlim, ylim), force=force)
             else:
-                ln.set_data([np.nan], [np.nan])
+                _set_line(ln, [np.nan], [np.nan], force=force)
         regR.set_data(rgbaR)
         scale = 3.0 / max(float(np.max(np.linalg.norm(res.W, axis=1))), 1e-12)
         for wc, ar in zip(res.W, arrows):
             ar.set_data([0, scale * wc[0]], [0, scale * wc[1]])
-        _set_points(ptsL, X, yi)
-        _set_points(ptsR, X, yi)
+        _set_points(ptsL, X, yi, force)
+        _set_points(ptsR, X, yi, force)
         pred_lin = res.predict(X)
         st = ex.state
         st["X"], st["y"] = X, y
@@ -165,8 +210,8 @@ def make_ova_failure(n: int = 100, seed: int = 0, T: int = 20_000, eta: float = 
             f"<b>{100 * st['linear_class2_error']:.0f}%</b> &nbsp;|&nbsp; overall error: one-vs-all "
             f"{100 * st['ova_error']:.1f}%, linear {100 * st['linear_error']:.1f}%<br>{h2}; "
             f"{st['ties']} training points tied (each goes to the smallest tied class index)")
-        titleL.set_texts([(f"class 2: {100 * st['ova_class2_error']:.0f}% wrong", "black")])
-        titleR.set_texts([(f"class 2: {100 * st['linear_class2_error']:.0f}% wrong", "black")])
+        _set_title(titleL, f"class 2: {100 * st['ova_class2_error']:.0f}% wrong", force)
+        _set_title(titleR, f"class 2: {100 * st['linear_class2_error']:.0f}% wrong", force)
 
     ex = Explorer(fig, controls, update, layout_rows=[["dx", "dy"], ["radius", "mass"]],
                   title="Example 17.1: where one-vs-all loses the middle class",
@@ -251,34 +296,41 @@ def make_ava_ties(k: int = 5, seed: int = 0) -> Explorer:
         "cy": slider("class 1 centre x₂", float(round(base[1], 1)), -5.0, 5.0, 0.1, readout_format=".1f"),
     }
 
-    fits: dict = {}   # (learner, cx, cy) -> the fitted model and its decisions so far
+    fits: OrderedDict = OrderedDict()   # (learner, cx, cy) -> both rules' pictures, LRU
 
-    def decided(learner_name: str, cx: float, cy: float, on: str, decision: str):
+    def decided(learner_name: str, cx: float, cy: float) -> dict:
+        """Both decision rules on the grid and the data, from one set of pairwise scores."""
         key = (learner_name, cx, cy)
-        if key not in fits:
-            X = X0.copy()
-            X[yi == 0] += np.array([cx, cy]) - base
-            learner = stump_learner if learner_name == "stumps" else least_squares_learner
-            fits[key] = {"X": X, "model": all_pairs(X, y, learner)}
-        f = fits[key]
-        if (on, decision) not in f:
-            f[on, decision] = f["model"].decide(G if on == "grid" else f["X"], decision=decision)
-        return f["X"], f[on, decision]
+        if key in fits:
+            fits.move_to_end(key)
+            return fits[key]
+        X = X0.copy()
+        X[yi == 0] += np.array([cx, cy]) - base
+        model = all_pairs(X, y, stump_learner if learner_name == "stumps" else least_squares_learner)
+        PG, PX = model.pairwise_scores(G), model.pairwise_scores(X)
+        f = {"X": X}
+        for rule in ("vote", "tournament"):
+            dG, dX = model._decide_scores(PG, rule), model._decide_scores(PX, rule)
+            f[rule] = {"rgba": region_rgba(dG.index, GRID, dG.ties), "index": dG.index,
+                       "tie_fraction": float(dG.ties.mean()), "train_ties": int(dX.ties.sum()),
+                       "accuracy": float(np.mean(dX.labels == y))}
+        fits[key] = f
+        if len(fits) > 256:
+            fits.popitem(last=False)
+        return f
 
     def update(ex: Explorer) -> None:
         c = ex.controls
-        args = (c["learner"].value, c["cx"].value, c["cy"].value)
         which = c["decision"].value
-        _, dG = decided(*args, "grid", which)
-        _, other = decided(*args, "grid", "tournament" if which == "vote" else "vote")
-        X, dX = decided(*args, "X", which)
-        reg.set_data(region_rgba(dG.index, GRID, dG.ties))
-        _set_points(pts, X, yi)
+        f = decided(c["learner"].value, c["cx"].value, c["cy"].value)
+        d, other = f[which], f["tournament" if which == "vote" else "vote"]
+        reg.set_data(d["rgba"])
+        _set_points(pts, f["X"], yi)
         st = ex.state
-        st["tie_fraction"] = float(dG.ties.mean())
-        st["train_ties"] = int(dX.ties.sum())
-        st["disagree_fraction"] = float(np.mean(dG.index != other.index))
-        st["accuracy"] = float(np.mean(dX.labels == y))
+        st["tie_fraction"] = d["tie_fraction"]
+        st["train_ties"] = d["train_ties"]
+        st["disagree_fraction"] = float(np.mean(d["index"] != other["index"]))
+        st["accuracy"] = d["accuracy"]
         ttl.set_texts([(f"{which}: {100 * st['tie_fraction']:.1f}% of the plane tied", "black")])
         ex.set_readout(
             f"ties: <b>{100 * st['tie_fraction']:.1f}%</b> of the plane, {st['train_ties']} training "
@@ -291,73 +343,4 @@ def make_ava_ties(k: int = 5, seed: int = 0) -> Explorer:
                     css_class="kml-ava-ties")
 
 
-# ---------------------------------------------------------------------------------------
-# Kesler's construction of one example, and the Kesler perceptron on it
-# ---------------------------------------------------------------------------------------
-
-def kesler_points():
-    """Twelve points in R² with labels 1, 2, 3 (separable by a linear multiclass predictor)."""
-    X = np.array([[2.0, 0.5], [2.5, -0.5], [1.5, 1.0], [3.0, 0.2],
-                  [-0.5, 2.0], [0.5, 2.5], [-1.0, 1.5], [0.0, 3.0],
-                  [-2.0, -1.5], [-1.0, -2.5], [-2.5, -0.5], [-1.5, -1.0]])
-    return X, np.repeat([1, 2, 3], 4)
-
-
-def make_kesler_view(X=None, y=None) -> Explorer:
-    """Pick an example and see its k−1 Kesler vectors x_ij ∈ R^{kn}; step the Kesler
-    perceptron and watch which constraints ⟨W, x_ij⟩ > 0 still fail.
-
-    Controls: ``example`` (row index), ``updates`` (promote/demote pairs of the Kesler
-    perceptron so far). State: ``Z`` (the example's Kesler vectors), ``scores``
-    (⟨W, x_ij⟩), ``violated`` (competitors j with score <= 0), ``W``,
-    ``train_errors``, ``total_updates`` (until convergence).
-    """
-    if X is None:
-        X, y = kesler_points()
-    X = np.asarray(X, dtype=float)
-    emb = kesler_embed(X, y)
-    k = emb.n_classes
-    total = kesler_perceptron(X, y, max_epochs=1000).n_updates
-    # every state of the slider is cheap: run them all once, so the bar chart gets one fixed
-    # y range (changing limits would redraw the whole panel on every step)
-    runs = [kesler_perceptron(X, y, max_epochs=1000, max_updates=u) for u in range(int(total) + 1)]
-    all_scores = np.concatenate([emb.Z @ r.w for r in runs] + [[0.0]])
-    lo, hi = float(all_scores.min()), float(all_scores.max())
-    ylim = (lo - 0.1 * max(hi - lo, 1.0), hi + 0.1 * max(hi - lo, 1.0))
-    fig, (axA, axB) = figure(11.0, 3.0, ncols=2, gridspec_kw={"width_ratios": [1.6, 1]})
-    heat = kesler_artists(emb, axA)
-    heat["title_row"] = title_row(axA, "center", 12)
-    bars = constraint_artists(axB, k - 1)
-    # the mathtext part of the title is static (parsed once); the step count changes
-    axB.set_title("$\\langle W, x_{ij}\\rangle$ (red, hatched, ×: violated)", loc="left", fontsize=10)
-    steps = title_row(axB, "right", 10)
-    controls = {
-        "example": int_slider("example", 0, 0, X.shape[0] - 1),
-        "updates": int_slider("perceptron updates", 0, 0, int(total)),
-    }
-
-    def update(ex: Explorer) -> None:
-        i = ex.controls["example"].value
-        u = ex.controls["updates"].value
-        res = runs[u]
-        rows = np.flatnonzero(emb.example == i)
-        Z = update_kesler_artists(heat, emb, i)
-        scores = Z @ res.w
-        update_constraint_artists(bars, scores, emb.competitor[rows], int(emb.label[rows[0]]),
-                                  title=False, ylim=ylim)
-        steps.set_texts([(f"after {u} update(s)", "black")])
-        st = ex.state
-        st["Z"] = Z.copy()
-        st["scores"] = scores
-        st["violated"] = emb.competitor[rows][scores <= 0] + 1
-        st["W"] = res.W.copy()
-        st["train_errors"] = int(np.sum(res.predict(X) != np.asarray(y)))
-        st["total_updates"] = int(total)
-        viol = ", ".join(str(int(j)) for j in st["violated"]) or "none"
-        ex.set_readout(
-            f"example {i}: x = ({X[i, 0]:.1f}, {X[i, 1]:.1f}), class {int(emb.label[rows[0]]) + 1}; "
-            f"violated competitors j: <b>{viol}</b> &nbsp;|&nbsp; training errors of W: "
-            f"{st['train_errors']} &nbsp;|&nbsp; the perceptron converges after {total} updates")
-
-    return Explorer(fig, controls, update, layout_rows=[["example", "updates"]],
-                    title="Kesler's construction of one example", css_class="kml-kesler")
+from .ch04_kesler import kesler_points, make_kesler_view  # re-exported (split for the 400-line rule)
