@@ -53,7 +53,10 @@ pytestmark = [
 #   frame in RISE's own bundle (/static/rise/);
 # * the app loads every installed extension, including Notebook 7's JupyterLab extension,
 #   which consumes @jupyterlab/docregistry, a module the app does not share (RUNTIME-012),
-# * and nbgrader's, which then fails on that extension's INotebookShell.
+# * and nbgrader's, which then fails on that extension's INotebookShell;
+# * depending on which chunk loads first, the Notebook 7 extension's failure shows instead
+#   as its own module read before initialisation (INotebookPathOpener), every frame in
+#   that extension or RISE's bundle (seen once in CI, 1 run in 3).
 # Neither extension has anything to do in a slideshow.
 def upstream_rise_error(text: str, stack: str) -> bool:
     if text.startswith("RangeError: Maximum call stack size exceeded"):
@@ -63,6 +66,11 @@ def upstream_rise_error(text: str, stack: str) -> bool:
         return "/@jupyter-notebook/lab-extension/" in text + stack
     if "before initialization" in text and "at Module.INotebookShell" in text:
         return "/@jupyter/nbgrader/" in text + stack
+    if text.startswith("ReferenceError: ") and "before initialization" in text \
+            and "at Module.INotebookPathOpener" in text:
+        frames = re.findall(r"https?://[^/\s]+(/[^\s:)?]+)", text + "\n" + stack)
+        return bool(frames) and all(f.startswith(("/lab/extensions/@jupyter-notebook/lab-extension/",
+                                                  "/static/rise/")) for f in frames)
     return False
 
 
@@ -229,6 +237,13 @@ def test_only_rise_s_own_errors_are_exempt():
                 "(http://h/lab/extensions/@jupyter-notebook/lab-extension/static/148.js:1:200)\n"
                 "    at 296 (http://h/lab/extensions/@jupyter/nbgrader/static/161.js:9:21580)")
     assert upstream_rise_error(nbgrader, "")
+    nb7_order = ("ReferenceError: Cannot access 'x' before initialization\n    at Module.INotebookPathOpener "
+                 "(http://h/lab/extensions/@jupyter-notebook/lab-extension/static/148.6f.js?v=6f:1:179)\n"
+                 "    at 8509 (http://h/lab/extensions/@jupyter-notebook/lab-extension/static/590.02.js?v=02:1:680)\n"
+                 "    at t (http://h/static/rise/483.bundle.js:1:234)")
+    assert upstream_rise_error(nb7_order, "")
+    assert not upstream_rise_error(nb7_order.replace("@jupyter-notebook/lab-extension/static/590", "@jupyter-widgets/jupyterlab-manager/static/590"), "")
+    assert not upstream_rise_error(nb7_order + f"\n    at a ({manager})", "")
     # the failure the shim fixes is never exempt
     assert not upstream_rise_error(f"Error: Shared module @jupyterlab/console doesn't exist in shared scope default\n"
                                    f"    at a ({manager})", "")
