@@ -14,10 +14,12 @@ export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
 # packages in parallel, ~25 s on a fresh 2-core machine where pip takes ~4 min (pip asks
 # the index for one package after another). Any failure of uv falls back to pip, and
 # INSTALLER=pip forces pip (uv reads no pip.conf: an index or mirror configured only
-# there needs it). Both resolve the same versions from pyproject.toml.
+# there needs it). Both resolve the same versions from pyproject.toml, and both bring the
+# venv's own pip up to date (.ci/check_env_pins.py runs `pip install --dry-run --platform
+# ...`, which the pip that ships with Python 3.11 refuses).
 INSTALLER ?= uv
 install = if [ "$(INSTALLER)" = uv ] && $(PY) -m pip install -q uv \
-	          && $(PY) -m uv pip install -q --python $(PY) $(1); then :; \
+	          && $(PY) -m uv pip install -q --python $(PY) --upgrade-package pip pip $(1); then :; \
 	      else $(PY) -m pip install -q --upgrade pip && $(PY) -m pip install -q $(1); fi
 
 $(VENV)/.runtime: pyproject.toml setup.py jupyter/rise-shim/dist/package.json
