@@ -283,7 +283,6 @@ def paint_cached(*artists) -> None:
         art.draw = draw
 
 
-
 def _uniform(art) -> bool:
     """One marker path, size, face and edge colour, line width, no hatch, no dashes: what
     Agg's ``draw_markers`` paints in one call."""

@@ -1,13 +1,11 @@
 """Agg blitting for the widgets' figures: redraw only what an update changed.
 
-A full ``savefig`` of a widget's figure costs 40–200 ms, most of it drawing ticks and
-text that never change. :class:`Blitter` draws the figure once, freezes its layout,
-keeps the pixels of everything that does not change (the *background*) and, per
-update, restores them and paints only the *dynamic* artists on top, in the order a
-full draw would paint them, then encodes a PNG with Pillow at ``compress_level=1``.
+A full ``savefig`` of a widget's figure costs 40–200 ms, mostly ticks and text that never
+change. :class:`Blitter` draws the figure once, freezes its layout, keeps the pixels of
+what does not change (the *background*) and, per update, restores them and paints only
+the *dynamic* artists on top, in full-draw order, then encodes the PNG.
 
-Which artists are dynamic is found automatically, so any ``update`` that only
-mutates artists benefits without knowing about blitting:
+Dynamic artists are found automatically (an ``update`` need not know about blitting):
 
 * an artist whose ``stale`` flag is set after ``update`` (every matplotlib setter sets
   it: ``set_data``, ``set_offsets``, ``set_text``, ``set_height``, ...) or that did not
@@ -19,15 +17,12 @@ mutates artists benefits without knowing about blitting:
 * when an artist that is part of the background changes or disappears, the
   background is redrawn (one full-cost frame), with the new dynamic set hidden.
 
-The background is drawn with the dynamic artists skipped (their ``draw`` shadowed
-for the duration; not ``animated``, which Axes ignore for images, nor invisible, which
-moves titles), so ``restore_region`` + painting the dynamic
-artists in draw order reproduces a full ``canvas.draw()`` pixel for pixel; the
-widget tests check that for every widget (:meth:`Blitter.full_png`).
-Mutating an attribute without a setter (``annotation.xy = ...``) must be followed by
-``artist.stale = True``. An artist with a ``kml_bound`` attribute (a callable returning a
-display ``Bbox`` that holds everything it paints, e.g. its Axes' box for an artist over a
-region layer that is repainted anyway) is located by it instead of being measured.
+The background is drawn with the dynamic artists' ``draw`` shadowed (not ``animated``,
+which Axes ignore for images, nor invisible, which moves titles), so ``restore_region``
++ painting the dynamic artists in draw order equals a full ``canvas.draw()`` pixel for
+pixel (tested per widget). After mutating an attribute without a setter, set
+``artist.stale = True``. An artist with a ``kml_bound`` (a callable giving a display
+``Bbox`` of all it paints; :func:`bound_by_axes`) is located by it, not measured.
 """
 
 from __future__ import annotations
@@ -44,7 +39,7 @@ from matplotlib.spines import Spine
 from matplotlib.text import Text
 from matplotlib.transforms import Bbox
 
-__all__ = ["Blitter", "encode_png"]
+__all__ = ["Blitter", "encode_png", "bound_by_axes"]
 
 _SENTINEL = "\x00kml-unset\x00"
 _PAD = 1.5  # pixels of antialiasing slack around every region
@@ -52,6 +47,11 @@ _PAD = 1.5  # pixels of antialiasing slack around every region
 
 def _skip(renderer) -> None:
     """``draw`` of a dynamic artist while the background is drawn."""
+
+
+def bound_by_axes(art, ax) -> None:
+    """Let the blitter locate ``art`` (clipped to ``ax``) by the Axes' box, unmeasured."""
+    art.kml_bound = lambda: ax.bbox
 
 
 def _chunk(tag: bytes, data: bytes) -> bytes:

@@ -27,8 +27,8 @@ from ..plots._pixels import paint_markers, title_row
 from ..plots.ch01 import hyperplane_segment
 from ..plots.ch04 import BALLS_XLIM, BALLS_YLIM, grid_points, region_layer, region_rgba
 from ._base import Explorer, slider
+from ._blit import bound_by_axes
 from ._drag import Drag
-from .ch04_kesler import _bound_by_axes
 
 __all__ = ["make_ova_failure", "make_ava_ties", "make_kesler_view", "ring_classes",
            "kesler_points"]
@@ -128,9 +128,9 @@ def make_ova_failure(n: int = 100, seed: int = 0, T: int = 20_000, eta: float = 
     # everything over the region layers is repainted with them on every frame, and clipped to
     # its Axes: the blitter locates it by the Axes' box rather than measuring it every frame
     for art in lines + ptsL + arrows + [origin, discs[0]]:
-        _bound_by_axes(art, axL if art.axes is axL else axR)
+        bound_by_axes(art, axL if art.axes is axL else axR)
     for art in ptsR + [discs[1]]:
-        _bound_by_axes(art, axR)
+        bound_by_axes(art, axR)
     # static titles on the left, the changing error on the right (fewer glyphs per frame)
     label_axes(axL, "$x_1$", "$x_2$")
     label_axes(axR, "$x_1$", "$x_2$")

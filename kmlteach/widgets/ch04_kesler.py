@@ -15,14 +15,10 @@ from ..plots.ch04 import (
     update_kesler_artists,
 )
 from ._base import Explorer, int_slider
+from ._blit import bound_by_axes
 from ._stamp import stamp
 
 __all__ = ["make_kesler_view", "kesler_points"]
-
-
-def _bound_by_axes(art, ax):
-    """Let the blitter locate ``art`` (clipped to ``ax``) by the Axes' box (see widgets._blit)."""
-    art.kml_bound = lambda: ax.bbox
 
 
 # ---------------------------------------------------------------------------------------
@@ -69,11 +65,11 @@ def make_kesler_view(X=None, y=None) -> Explorer:
     stamp(*heat["rownames"], *bars["names"], title)
     steps = title_row(axB, "right", 10)
     # the numbers over the heat map and the bars are repainted on every step and clipped to
-    # their Axes: located by its box rather than measured (see _bound_by_axes)
+    # their Axes: located by its box rather than measured (see _blit.bound_by_axes)
     for art in heat["numbers"]:
-        _bound_by_axes(art, axA)
+        bound_by_axes(art, axA)
     for art in bars["bars"]:
-        _bound_by_axes(art, axB)
+        bound_by_axes(art, axB)
     controls = {
         "example": int_slider("example", 0, 0, X.shape[0] - 1),
         "updates": int_slider("perceptron updates", 0, 0, int(total)),
