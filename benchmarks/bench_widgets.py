@@ -12,8 +12,10 @@
   budget, so ratio ≥ 1 means met.
 * End-to-end latency in JupyterLab + Chromium (input event → new figure on screen: its
   ``<img src>`` set, the PNG decoded, the next frame produced; the note gives input →
-  ``src`` too) as recorded by the last run of ``tests/test_browser.py``
-  (``tests/_artifacts/browser_latency.json``); reference is the 80 ms budget.
+  ``src`` too), measured by running ``tests/test_browser.py`` here, on the machine the
+  bench has to itself (``--quick`` reads the last recorded run instead: a run inside
+  ``make test`` shares the cores with the other test files, and its numbers say so in
+  their load factor); reference is the 80 ms budget.
 """
 
 from __future__ import annotations
@@ -168,7 +170,25 @@ def startup_rows(quick: bool) -> list[dict]:
     return rows
 
 
-def browser_rows() -> list[dict]:
+def measure_browser() -> None:
+    """Run the browser test (~70 s), which rewrites ``browser_latency.json``."""
+    import subprocess
+
+    if not os.path.exists("/usr/bin/chromium"):
+        print("  (no /usr/bin/chromium: end-to-end latencies not measured)", flush=True)
+        return
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST")}
+    env.pop("MPLBACKEND", None)    # the JupyterLab kernels draw inline, as a student's do
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                           "-o", "addopts=", str(ROOT / "tests" / "test_browser.py")],
+                          cwd=ROOT, env=env, capture_output=True, text=True)
+    if done.returncode:
+        print("  browser test failed:\n" + done.stdout[-2000:], flush=True)
+
+
+def browser_rows(measure: bool = True) -> list[dict]:
+    if measure:
+        measure_browser()
     path = ROOT / "tests" / "_artifacts" / "browser_latency.json"
     if not path.exists():
         print("  (no browser latencies: run `pytest tests/test_browser.py` first)", flush=True)
@@ -185,12 +205,12 @@ def browser_rows() -> list[dict]:
         rows.append(row(f"end-to-end {name} ({rec.get('gesture', '')})", p50, E2E_MS / 1000,
                         f"p50 ≤ {E2E_MS:.0f} ms", 1.0,
                         note=f"p95 {np.percentile(lat, 95):.0f} ms, n={len(lat)}{src_note}, "
-                             f"recorded {rec.get('when', '?')}"))
+                             f"recorded {rec.get('when', '?')}, load factor {rec.get('load_factor', '?')}"))
     return rows
 
 
 def run(quick: bool = False) -> list[dict]:
-    return widget_rows(quick) + startup_rows(quick) + browser_rows()
+    return widget_rows(quick) + startup_rows(quick) + browser_rows(measure=not quick)
 
 
 if __name__ == "__main__":

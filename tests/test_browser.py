@@ -321,7 +321,7 @@ def _names(source: str) -> tuple[set, set]:
 
 def _calls(cell, marker: str) -> bool:
     return (cell.cell_type == "code" and marker in cell.source
-            and "import" not in cell.source.split(marker)[0].splitlines()[-1])
+            and "import" not in cell.source.split(marker)[0].split("\n")[-1])
 
 
 def cut_notebook(src: Path, dst: Path, markers: list[str]) -> None:
@@ -661,3 +661,29 @@ EXPECT = {
     "08-adaboost-stepper": _grew("t ="),
     "09-nu-explorer": _grew("ν"),
 }
+
+
+def test_cut_keeps_the_text_and_only_the_code_the_widgets_need(tmp_path):
+    """The slice behind every case: markdown kept, code cells kept only when a widget cell
+    reads (transitively) a name they bind, nothing after the last widget."""
+    import nbformat
+
+    md, code = nbformat.v4.new_markdown_cell, nbformat.v4.new_code_cell
+    cells = [md("# Title $x$"), code("import numpy as np\nfrom kmlteach.plots import show"),
+             code("fig = show(np.eye(2))"),                           # a static figure: not needed
+             code("%matplotlib inline\nX = np.ones((3, 2))\nX = X * 2"),   # needed, and so is numpy
+             code("from kmlteach.widgets.ch01 import make_margin_explorer\nmake_margin_explorer(X)"),
+             md("between"), code("y = 3"),                            # not read by any widget
+             code("from kmlteach.widgets.ch01 import make_lambda_explorer\nmake_lambda_explorer()"),
+             md("after"), code("z = X")]
+    src, dst = tmp_path / "src.ipynb", tmp_path / "cut.ipynb"
+    for c in cells:
+        if c.cell_type == "code":
+            c.outputs, c.execution_count = [nbformat.v4.new_output("stream", text="x")], 1
+    nbformat.write(nbformat.v4.new_notebook(cells=cells), src)
+    cut_notebook(src, dst, ["make_margin_explorer(", "make_lambda_explorer("])
+    kept = nbformat.read(dst, as_version=4).cells
+    assert [c.source for c in kept] == [cells[k].source for k in (0, 1, 3, 4, 5, 7)]
+    assert all(c.outputs == [] and c.execution_count is None for c in kept if c.cell_type == "code")
+    with pytest.raises(AssertionError, match="no code cell calls"):
+        cut_notebook(src, dst, ["make_pr_explorer("])
