@@ -249,3 +249,40 @@ def test_a_value_only_rounded_by_the_browser_is_not_redrawn(monkeypatch):
     assert len(renders) == 1 and ex.state["X"][0, 1] == 0.65
     c.value = 0.6
     assert len(renders) == 2 and ex.state["X"][0, 1] == 0.6
+
+
+def test_fresh_moves_are_drawn_at_once_and_late_ones_coalesced():
+    """A move that reaches the kernel as fast as the press did is drawn at once (deferring
+    it cost 15-20 ms per move in JupyterLab); moves that waited in the kernel's queue
+    longer than STALE_MS are coalesced into one redraw at the last position."""
+    import time
+
+    from kmlteach.widgets._drag import STALE_MS
+    from kmlteach.widgets.ch01 import make_margin_explorer
+
+    ex = make_margin_explorer()
+    ax = ex.fig.axes[0]
+    d = ex.drag
+    X0 = ex.state["X"].copy()
+    origin = time.monotonic() * 1000.0 - 5_000.0   # the page's clock: 5 s behind the kernel's
+
+    def stamp(ev, late_ms=0.0):
+        return {**ev, "timeStamp": time.monotonic() * 1000.0 - origin - late_ms}
+
+    async def drag():
+        d.handle(stamp(d.event(ax, *X0[0], "mousedown")))
+        d.handle(stamp(d.event(ax, 0.1, 0.0, "mousemove")))
+        assert d.moves_drawn == 1 and not d.scheduled          # fresh: drawn at once
+        assert np.allclose(ex.state["X"][0], (0.1, 0.0))
+        for x in (0.2, 0.3, 0.4):                             # the kernel fell behind
+            d.handle(stamp(d.event(ax, x, 0.0, "mousemove"), late_ms=STALE_MS + 40))
+        assert d.moves_drawn == 1 and d.scheduled
+        await asyncio.sleep(0)
+        assert d.moves_drawn == 2 and np.allclose(ex.state["X"][0], (0.4, 0.0))
+        d.handle(stamp(d.event(ax, 0.5, 0.0, "mousemove")))   # caught up: at once again
+        assert d.moves_drawn == 3 and np.allclose(ex.state["X"][0], (0.5, 0.0))
+
+    asyncio.run(drag())
+    d.handle(stamp(d.event(ax, 0.5, 0.0, "mouseup")))
+    assert d.token is None and d.moves_seen == 5
+    assert_same_as_full_redraw(ex, "after the drag")
