@@ -580,6 +580,8 @@ def test_main_widget_reacts_in_jupyterlab(jlab, name):
     assert "@jupyter-widgets/jupyterlab-manager" in config["extensions"], "ipywidgets' lab extension is missing"
     assert "ipyevents" in config["extensions"], "ipyevents' lab extension is missing: no mouse gestures"
     assert "@jupyterlab/apputils-extension:announcements" in config["disabled"], "isolated config not used"
+    assert "@jupyterlab/application-extension:faviconbusy" in config["disabled"], \
+        "the course's page config (<prefix>/etc/jupyter/labconfig, jupyter/labconfig/) is not in effect"
     assert news_prompt == 0, "the Jupyter news prompt is showing"
     assert src_after != src_before, "the figure did not change"
     assert text_after != text_before, "neither the readout nor the controls changed"

@@ -163,3 +163,23 @@ def test_ci_script_is_valid_bash_and_runs_the_suite_and_the_pin_check():
     assert "make test" in text and ".ci/check_env_pins.py" in text
     assert "apt-get install -y -q --no-install-recommends" in text and "chromium" in text
     assert "export MPLBACKEND" not in text, "an exported MPLBACKEND drops figure outputs under nbval"
+
+
+def test_course_lab_page_config_is_installed_with_the_package():
+    """``pip install -e .`` (make lab, make test, Binder's postBuild) puts the course's
+    JupyterLab page config in <prefix>/etc/jupyter/labconfig, where JupyterLab merges it
+    with the user's: the busy tab icon is off (each flip was a request to the server,
+    3-4 per click on a widget; tests/test_browser.py checks it in the browser). The explicit
+    "not locked" (``lockedExtensions``) stops JupyterLab's 4.0 migration from rewriting the installed file
+    to lock the plugin: a student can still turn the icon back on."""
+    import json
+    import sys
+
+    data = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["data-files"]
+    assert data["etc/jupyter/labconfig"] == ["jupyter/labconfig/page_config.json"]
+    ours = json.loads((ROOT / "jupyter" / "labconfig" / "page_config.json").read_text())
+    assert ours == {"disabledExtensions": {"@jupyterlab/application-extension:faviconbusy": True},
+                    "lockedExtensions": {"@jupyterlab/application-extension:faviconbusy": False}}
+    installed = Path(sys.prefix) / "etc" / "jupyter" / "labconfig" / "page_config.json"
+    assert installed.is_file(), f"{installed} is missing: reinstall with `pip install -e .`"
+    assert json.loads(installed.read_text()) == ours
