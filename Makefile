@@ -22,7 +22,8 @@ install = if [ "$(INSTALLER)" = uv ] && $(PY) -m pip install -q uv \
 	          && $(PY) -m uv pip install -q --python $(PY) --upgrade-package pip pip $(1); then :; \
 	      else $(PY) -m pip install -q --upgrade pip && $(PY) -m pip install -q $(1); fi
 
-$(VENV)/.runtime: pyproject.toml setup.py jupyter/rise-shim/dist/package.json jupyter/labconfig/page_config.json
+$(VENV)/.runtime: pyproject.toml setup.py jupyter/rise-shim/dist/package.json jupyter/labconfig/page_config.json \
+		jupyter/server_config/kmlteach.json
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(call install,-e .)
 	touch $@

@@ -183,3 +183,53 @@ def test_course_lab_page_config_is_installed_with_the_package():
     installed = Path(sys.prefix) / "etc" / "jupyter" / "labconfig" / "page_config.json"
     assert installed.is_file(), f"{installed} is missing: reinstall with `pip install -e .`"
     assert json.loads(installed.read_text()) == ours
+
+
+def test_server_extension_sends_kernel_messages_without_nagle_delay(monkeypatch):
+    """The JupyterLab server of ``make lab``/Binder/the browser tests loads the course's
+    server extension, whose kernel websocket connection sets TCP_NODELAY before
+    jupyter_server's own connect (kmlteach/course/lab_server.py: a widget's burst of small
+    messages stalled up to the browser's 40 ms delayed ACK); a class someone configured is
+    kept."""
+    import json
+    import logging
+    import sys
+    import types
+
+    from jupyter_server.services.kernels.connection.channels import ZMQChannelsWebsocketConnection
+
+    from kmlteach.course import lab_server
+    from kmlteach.course.lab_server import NoDelayKernelWebsocketConnection
+
+    data = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["data-files"]
+    assert data["etc/jupyter/jupyter_server_config.d"] == ["jupyter/server_config/kmlteach.json"]
+    ours = json.loads((ROOT / "jupyter" / "server_config" / "kmlteach.json").read_text())
+    assert ours == {"ServerApp": {"jpserver_extensions": {"kmlteach.course.lab_server": True}}}
+    assert lab_server._jupyter_server_extension_points() == [{"module": "kmlteach.course.lab_server"}]
+    installed = Path(sys.prefix) / "etc" / "jupyter" / "jupyter_server_config.d" / "kmlteach.json"
+    assert installed.is_file() and json.loads(installed.read_text()) == ours, \
+        f"{installed}: reinstall with `pip install -e .`"
+
+    def server(cls):
+        return types.SimpleNamespace(web_app=types.SimpleNamespace(settings={lab_server.KEY: cls}),
+                                     log=logging.getLogger("test"))
+
+    app = server(ZMQChannelsWebsocketConnection)
+    lab_server._load_jupyter_server_extension(app)
+    assert app.web_app.settings[lab_server.KEY] is NoDelayKernelWebsocketConnection
+    custom = type("Custom", (ZMQChannelsWebsocketConnection,), {})
+    app = server(custom)
+    lab_server._load_jupyter_server_extension(app)
+    assert app.web_app.settings[lab_server.KEY] is custom
+
+    calls = []
+
+    class Handler:
+        def set_nodelay(self, value):
+            calls.append(("nodelay", value))
+
+    monkeypatch.setattr(ZMQChannelsWebsocketConnection, "connect", lambda self: calls.append("connect") or "future")
+    conn = NoDelayKernelWebsocketConnection.__new__(NoDelayKernelWebsocketConnection)
+    monkeypatch.setattr(NoDelayKernelWebsocketConnection, "websocket_handler", Handler(), raising=False)
+    assert conn.connect() == "future"
+    assert calls == [("nodelay", True), "connect"]

@@ -9,6 +9,9 @@
 * :mod:`kmlteach.course.grade` — batch grading of submitted notebooks in sandboxed
   kernels (``python -m kmlteach grade``).
 
+* :mod:`kmlteach.course.lab_server` — the JupyterLab server setting the course installs
+  (kernel websockets without Nagle's delay).
+
 * :mod:`kmlteach.course.slides`, :mod:`~kmlteach.course.deck`, :mod:`~kmlteach.course.site` —
   lecture mode (slide metadata, reveal.js decks) and the static course site.
 """
