@@ -665,6 +665,13 @@ EXPECT = {
 }
 
 
+def test_the_course_server_extension_is_loaded(lab):
+    """The JupyterLab server runs kmlteach.course.lab_server (installed with the package):
+    kernel websockets without Nagle's delay, which the latencies above depend on."""
+    log = lab.log_path.read_text(errors="replace")
+    assert "kernel websockets send without Nagle's delay (TCP_NODELAY)" in log, log[-3000:]
+
+
 def test_cut_keeps_the_text_and_only_the_code_the_widgets_need(tmp_path):
     """The slice behind every case: markdown kept, code cells kept only when a widget cell
     reads (transitively) a name they bind, nothing after the last widget."""
