@@ -1,6 +1,7 @@
 """Widget latency and notebook start-up (issue 14), as rows for ``benchmarks/run.py``.
 
-* One row per widget of ``kmlteach/widgets/ch*.py``: ``ours`` = p50 of the time from a
+* One row per widget of the course (``kmlteach.widgets._catalog``: ``kmlteach/widgets/ch*.py``
+  and chapter 00's angle demo): ``ours`` = p50 of the time from a
   control's value change to the new PNG on the image widget (blitted), ``reference`` =
   p50 of the same updates rendered by a full ``savefig`` (the render path the widgets
   had before blitting, with the layout already frozen, so the ratio understates the
@@ -20,11 +21,8 @@
 
 from __future__ import annotations
 
-import importlib
-import inspect
 import json
 import os
-import pkgutil
 import statistics
 import sys
 import time
@@ -62,15 +60,10 @@ def control_values(c, n: int = 4) -> list:
 
 
 def widget_builders():
-    import kmlteach.widgets as pkg
+    """Every widget of the course, chapter 00's included (kmlteach.widgets._catalog)."""
+    from kmlteach.widgets._catalog import builders
 
-    for info in sorted(pkgutil.iter_modules(pkg.__path__), key=lambda m: m.name):
-        if not info.name.startswith("ch"):
-            continue
-        mod = importlib.import_module(f"kmlteach.widgets.{info.name}")
-        for name, fn in inspect.getmembers(mod, inspect.isfunction):
-            if name.startswith("make_") and fn.__module__ == mod.__name__:
-                yield f"{info.name}.{name}", fn
+    return builders()
 
 
 def time_updates(ex, rounds: int) -> tuple[list, list]:

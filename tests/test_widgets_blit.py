@@ -1,7 +1,7 @@
 """The blitting engine (``kmlteach.widgets._blit``) against a full redraw, for every widget.
 
-For each builder ``make_*`` of ``kmlteach/widgets/ch*.py`` (and the welcome widget)
-every control is moved through a few values; after each change the PNG on the image
+For each widget builder of the course (``kmlteach.widgets._catalog``: the ``make_*`` of
+``kmlteach/widgets/ch*.py`` and the welcome widget) every control is moved through a few values; after each change the PNG on the image
 widget (blitted: background restored, only the dynamic artists repainted) must be
 pixel-identical to a full ``canvas.draw()`` of the same state. Tolerance: none — the
 background is exactly what a full draw has painted before the first dynamic artist,
@@ -12,43 +12,26 @@ stale background).
 
 from __future__ import annotations
 
-import importlib
 import inspect
 import io
-import pkgutil
 
 import numpy as np
 import pytest
 from PIL import Image
 
-import kmlteach.widgets as pkg
 from kmlteach.widgets._blit import Blitter, encode_png
+from kmlteach.widgets._catalog import builders
 
 
 def _builders():
-    out = []
-    for info in sorted(pkgutil.iter_modules(pkg.__path__), key=lambda m: m.name):
-        if not info.name.startswith("ch"):
-            continue
-        mod = importlib.import_module(f"kmlteach.widgets.{info.name}")
-        for name, fn in inspect.getmembers(mod, inspect.isfunction):
-            if name.startswith("make_") and fn.__module__ == mod.__name__:
-                out.append(pytest.param(fn, id=f"{info.name}.{name}"))
-    out.append(pytest.param("welcome", id="welcome.make_angle_demo"))
-    return out
+    return [pytest.param(factory, id=name) for name, factory in builders()]
 
 
 def _build(fn):
-    if fn == "welcome":
-        from kmlteach.widgets.welcome import make_angle_demo
-
-        rng = np.random.default_rng(0)
-        X = rng.normal(size=(20, 2))
-        return make_angle_demo(X, np.where(X[:, 0] + 0.3 * X[:, 1] > 0, 1.0, -1.0))
     required = [p.name for p in inspect.signature(fn).parameters.values()
                 if p.default is inspect.Parameter.empty and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
     if required:
-        pytest.skip(f"{fn.__name__} needs {required}: add a case to _build")
+        pytest.skip(f"{fn.__name__} needs {required}: give it defaults or a factory in _catalog")
     return fn()
 
 

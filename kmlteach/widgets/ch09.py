@@ -37,6 +37,7 @@ from ..plots.ch09 import (
     stream_data,
 )
 from ._base import Explorer, int_slider, slider
+from ._catalog import forwards_to
 
 __all__ = ["make_nu_explorer", "make_oneclass_explorer", "make_norma_stream",
            "make_loss_gallery", "make_rademacher_explorer", "NU_GRID", "perceptron_bound"]
@@ -225,12 +226,14 @@ def make_norma_stream(X=None, y=None, sigma: float = 0.5, eta: float = 1.0, G: i
     return ex
 
 
+@forwards_to("ch09_theory.make_loss_gallery")
 def make_loss_gallery(*args, **kwargs):
     from .ch09_theory import make_loss_gallery as make
 
     return make(*args, **kwargs)
 
 
+@forwards_to("ch09_theory.make_rademacher_explorer")
 def make_rademacher_explorer(*args, **kwargs):
     from .ch09_theory import make_rademacher_explorer as make
 

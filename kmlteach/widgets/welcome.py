@@ -28,7 +28,9 @@ def make_angle_demo(X, y, angle: float = 30.0, lim: float = 3.5) -> Explorer:
     ax.set_xlim(-lim, lim)
     ax.set_ylim(-lim, lim)
     ax.set_aspect("equal")
-    ax.legend(loc="upper left", fontsize=8)
+    # above the axes, not inside: the line sweeps through every part of the axes, and a
+    # legend it crosses is painted again on every update (18 of the 20 ms of an update)
+    ax.legend(loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=2, fontsize=8, frameon=False)
     label_axes(ax, "$x_1$", "$x_2$")
     controls = {"angle": slider("angle of w (degrees)", angle, 0.0, 360.0, 5.0, readout_format=".0f",
                                 width="380px")}
