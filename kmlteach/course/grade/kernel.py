@@ -3,9 +3,13 @@
 The kernel is started through ``_launcher.py`` (limits, dedicated uid, Landlock) in a
 new session, with a scrubbed environment (no ``KMLTEACH_*`` or other grader
 variables: only what Python, NumPy, Numba and matplotlib need, all pointing into the
-scratch directory). Cell outputs are discarded as they arrive (a 50 MB print costs
-nothing), and the grader's probe results come back only in the ``execute_reply`` to
-the grader's own request (``user_expressions``), never from what cells print.
+scratch directory). Cell outputs never reach the grader: its IOPub socket subscribes only to the kernel's
+own topics (``kernel.<id>.status``, ``.execute_input``, ``.error``, ...), so ZeroMQ drops
+the ``stream`` and ``display_data`` messages (prints, figures) in the kernel (a 50 MB
+print used to be sent, checked and parsed by the grader, then thrown away), and what
+still arrives is discarded. The grader's probe results come back only in the
+``execute_reply`` to the grader's own request (``user_expressions``), never from what
+cells print.
 """
 
 from __future__ import annotations
@@ -28,9 +32,45 @@ __all__ = ["SandboxKernel", "KernelDied", "KernelTimeout", "kernel_env"]
 
 LAUNCHER = Path(__file__).with_name("_launcher.py")
 KERNEL_SIDE = Path(__file__).with_name("_kernel_side.py")
+# ipykernel publishes its own messages under b"kernel.<id>.<type>" (status, execute_input,
+# execute_result, error, shutdown), prints under b"stream.<name>", figures under b"display_data"
+_IOPUB_TOPIC = b"kernel."
 _PASS_ENV = ("PATH", "LANG", "LC_ALL", "PYTHONPATH", "VIRTUAL_ENV", "CONDA_PREFIX")
 
 
+def _defer_rfc3987_syntax() -> None:
+    """Make ``import rfc3987_syntax`` lazy in this process, before nbclient imports it.
+
+    nbclient imports nbformat, which imports jsonschema, which imports ``rfc3987_syntax``
+    (when installed: JupyterLab's jupyter-events asks for it) for its ``iri`` format
+    checker; that import builds 38 Lark parsers, 1.4-2 s of CPU in every grading process
+    and Dask worker, for a checker nbformat never uses. The stand-in loads the real module
+    on first use, so anything that does check an IRI still gets the real answer."""
+    import importlib
+    import importlib.util
+    import types
+
+    name = "rfc3987_syntax"
+    if name in sys.modules or importlib.util.find_spec(name) is None:
+        return
+
+    def real():
+        if isinstance(sys.modules.get(name), _Deferred):
+            del sys.modules[name]
+        return importlib.import_module(name)
+
+    class _Deferred(types.ModuleType):
+        def __getattr__(self, attr):
+            if attr.startswith("__"):
+                raise AttributeError(attr)
+            return getattr(real(), attr)
+
+    stub = _Deferred(name, "Stand-in of rfc3987_syntax (kmlteach.course.grade.kernel): loads it on first use.")
+    stub.is_valid_syntax = lambda *a, **k: real().is_valid_syntax(*a, **k)
+    sys.modules[name] = stub
+
+
+_defer_rfc3987_syntax()
 LIVE_KERNELS: set[int] = set()
 STARTUP_TIMEOUT = 60.0
 
@@ -172,6 +212,11 @@ class SandboxKernel:
             self.sid = proc.pid
             LIVE_KERNELS.add(proc.pid)
         await self.client.async_start_new_kernel_client()
+        import zmq
+
+        sock = self.client.kc.iopub_channel.socket   # only status & co.: see the module docstring
+        sock.setsockopt(zmq.UNSUBSCRIBE, b"")
+        sock.setsockopt(zmq.SUBSCRIBE, _IOPUB_TOPIC)
 
     def _on_executed(self, cell, cell_index, execute_reply):
         self._replies["last"] = execute_reply
