@@ -38,26 +38,22 @@ _IOPUB_TOPIC = b"kernel."
 _PASS_ENV = ("PATH", "LANG", "LC_ALL", "PYTHONPATH", "VIRTUAL_ENV", "CONDA_PREFIX")
 
 
-def _defer_rfc3987_syntax() -> None:
-    """Make ``import rfc3987_syntax`` lazy in this process, before nbclient imports it.
+def _defer_import(name: str, functions=()) -> bool:
+    """Make ``import name`` lazy in this process: a stand-in module that imports the real
+    one on first use (an attribute, or one of ``functions`` called); ``False`` when the
+    module is already imported or not installed.
 
-    nbclient imports nbformat, which imports jsonschema, which imports ``rfc3987_syntax``
-    (when installed: JupyterLab's jupyter-events asks for it) for its ``iri`` format
-    checker; that import builds 38 Lark parsers, 1.4-2 s of CPU in every grading process
-    and Dask worker, for a checker nbformat never uses. The stand-in loads the real module
-    on first use, so anything that does check an IRI still gets the real answer."""
+    Used for ``rfc3987_syntax``: nbclient imports nbformat, which imports jsonschema, which
+    imports it (when installed: JupyterLab's jupyter-events asks for it) for its ``iri``
+    format checker (``from rfc3987_syntax import is_valid_syntax``), and that import builds
+    38 Lark parsers: 1.4-2 s of CPU in every grading process and Dask worker, for a checker
+    that nbformat never uses. Whatever does check an IRI still gets the real answer."""
     import importlib
     import importlib.util
     import types
 
-    name = "rfc3987_syntax"
     if name in sys.modules or importlib.util.find_spec(name) is None:
-        return
-
-    def real():
-        if isinstance(sys.modules.get(name), _Deferred):
-            del sys.modules[name]
-        return importlib.import_module(name)
+        return False
 
     class _Deferred(types.ModuleType):
         def __getattr__(self, attr):
@@ -65,12 +61,22 @@ def _defer_rfc3987_syntax() -> None:
                 raise AttributeError(attr)
             return getattr(real(), attr)
 
-    stub = _Deferred(name, "Stand-in of rfc3987_syntax (kmlteach.course.grade.kernel): loads it on first use.")
-    stub.is_valid_syntax = lambda *a, **k: real().is_valid_syntax(*a, **k)
+    def real():
+        if isinstance(sys.modules.get(name), _Deferred):
+            del sys.modules[name]
+        return importlib.import_module(name)
+
+    def deferred(fn):
+        return lambda *a, **k: getattr(real(), fn)(*a, **k)
+
+    stub = _Deferred(name, f"Stand-in of {name} (kmlteach.course.grade.kernel): imported on first use.")
+    for fn in functions:
+        setattr(stub, fn, deferred(fn))
     sys.modules[name] = stub
+    return True
 
 
-_defer_rfc3987_syntax()
+_defer_import("rfc3987_syntax", ["is_valid_syntax"])
 LIVE_KERNELS: set[int] = set()
 STARTUP_TIMEOUT = 60.0
 
