@@ -3,11 +3,12 @@
 The kernel is started through ``_launcher.py`` (limits, dedicated uid, Landlock) in a
 new session, with a scrubbed environment (no ``KMLTEACH_*`` or other grader
 variables: only what Python, NumPy, Numba and matplotlib need, all pointing into the
-scratch directory). Cell outputs never reach the grader: its IOPub socket subscribes only to the kernel's
-own topics (``kernel.<id>.status``, ``.execute_input``, ``.error``, ...), so ZeroMQ drops
-the ``stream`` and ``display_data`` messages (prints, figures) in the kernel (a 50 MB
-print used to be sent, checked and parsed by the grader, then thrown away), and what
-still arrives is discarded. The grader's probe results come back only in the
+scratch directory). Cell outputs never reach the grader: its IOPub socket subscribes
+only to the kernel's own topics (``kernel.<id>.status``, ``.execute_input``, ``.error``,
+...), so ZeroMQ drops the ``stream`` and ``display_data`` messages (prints, figures) in
+the kernel (a 50 MB print used to be sent, HMAC-checked and parsed by the grader, then
+thrown away), the kernel side writes ``sys.stdout``/``sys.stderr`` to ``/dev/null``, and
+what still arrives is discarded. The grader's probe results come back only in the
 ``execute_reply`` to the grader's own request (``user_expressions``), never from what
 cells print.
 """
