@@ -242,3 +242,95 @@ def test_a_kernel_that_fails_to_start_is_started_again(tmp_path, monkeypatch):
     fails["left"] = grader.START_ATTEMPTS
     results, rows = _run(tmp_path / "b", {"honest": honest_variants()["honest"][0]})
     assert results[0].status == "crashed" and "simulated" in results[0].message
+
+
+def test_cell_analysis_is_shared_between_submissions(monkeypatch):
+    """The cells a class's submissions share are analysed once; the selection is the same
+    as a fresh analysis's, and a changed cell is analysed anew."""
+    import kmlteach.course.grade.cells as cells
+
+    srcs = ["import numpy as np", "SCALE = 2.0\nUNUSED = 1",
+            "def f(x):\n    return SCALE * np.asarray(x)\n\ncheck('01.distance', f)"]
+    cells._ANALYSED.clear()
+    first = select_code(srcs, ["f"])
+    calls = []
+    real = cells._used
+    monkeypatch.setattr(cells, "_used", lambda st: calls.append(st) or real(st))
+    assert select_code(srcs, ["f"]) == first and check_calls(srcs) == {"01.distance": "f"}
+    assert calls == [], "an unchanged cell was analysed again"
+    assert "UNUSED" not in "\n".join(first) and "SCALE = 2.0" in "\n".join(first)
+    edited = srcs[:2] + ["def f(x):\n    return np.asarray(x)\n\ncheck('01.distance', f)"]
+    assert "SCALE" not in "\n".join(select_code(edited, ["f"])) and len(calls) == 2  # its 2 statements
+
+
+def test_session_size_counts_what_the_full_scan_counts():
+    """The watcher's count (our descendants in the session) equals the scan of every
+    process, with children that left the session and orphans we adopted."""
+    from kmlteach.course.grade.limits import _session_members, become_subreaper, kill_session, session_size
+
+    become_subreaper()
+    code = ("import os, time\nfor k in range(4):\n    if os.fork() == 0:\n        if k % 2:\n"
+            "            os.setsid()\n        if os.fork() == 0:\n            time.sleep(60)\n"
+            "        os._exit(0)\ntime.sleep(60)\n")
+    p = subprocess.Popen([sys.executable, "-c", code], start_new_session=True)
+    try:
+        for _ in range(500):   # the leader, 2 children in its session, 2 grandchildren
+            if len(_session_members(p.pid, alive=True)) >= 3 and session_size(p.pid) == len(_session_members(p.pid)):
+                break
+            time.sleep(0.01)
+        assert session_size(p.pid) == len(_session_members(p.pid)) >= 3
+    finally:
+        kill_session(p.pid)
+        p.wait()
+        for sid in {int(open(f"/proc/{n}/stat").read().rsplit(")", 1)[1].split()[3])
+                    for n in os.listdir("/proc") if n.isdigit() and _ppid(n) == os.getpid()} - {os.getsid(0)}:
+            kill_session(sid)
+
+
+def _ppid(pid: str) -> int:
+    try:
+        return int(open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[1])
+    except (OSError, IndexError, ValueError):
+        return -1
+
+
+def test_cell_output_never_reaches_the_grader(monkeypatch):
+    """Prints and figures stay in the kernel (IOPub subscription, stdout to /dev/null):
+    the grader sees status messages only, and the probe's reply still arrives."""
+    import asyncio
+
+    from nbclient import NotebookClient
+
+    from kmlteach.course.grade.kernel import SandboxKernel
+
+    seen = []
+    real = NotebookClient.process_message
+    monkeypatch.setattr(NotebookClient, "process_message",
+                        lambda self, msg, *a, **k: seen.append(msg["msg_type"]) or real(self, msg, *a, **k))
+
+    async def run():
+        async with SandboxKernel(Limits(timeout=30), None) as k:
+            await k.run("import os\nprint('x' * 2_000_000)\nos.write(1, b'y' * 1000)\n"
+                        "from IPython.display import display, HTML\ndisplay(HTML('<b>z</b>'))")
+            return await k.run("v = 6 * 7", {"r": "v"})
+
+    content = asyncio.run(run())
+    assert content["user_expressions"]["r"]["data"]["text/plain"] == "42"
+    assert "status" in seen and not {"stream", "display_data"} & set(seen), seen
+
+
+def test_deferred_import_loads_the_module_on_first_use(tmp_path, monkeypatch):
+    from kmlteach.course.grade.kernel import _defer_import
+
+    (tmp_path / "kml_probe_lazy.py").write_text("LOADS = []\nLOADS.append(1)\n"
+                                                "def is_valid(x):\n    return x == 'ok'\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "kml_probe_lazy", raising=False)
+    assert _defer_import("kml_probe_lazy", ["is_valid"])
+    from kml_probe_lazy import is_valid   # what jsonschema does: binds the stand-in's function
+
+    assert type(sys.modules["kml_probe_lazy"]).__name__ == "_Deferred"
+    assert is_valid("ok") and not is_valid("no")
+    mod = sys.modules["kml_probe_lazy"]
+    assert type(mod).__name__ == "module" and mod.LOADS == [1]
+    assert not _defer_import("kml_probe_lazy") and not _defer_import("kml_no_such_module_here")

@@ -10,6 +10,8 @@ defines one function, ``_setup(cfg)``, which
 * wraps the library functions that an exercise re-implements (``cfg["guards"]``) so
   that, while that exercise is graded, calling them raises ``ReferenceUnavailable`` and
   is recorded (the grader then scores the exercise 0);
+* sends ``print`` and other writes to ``sys.stdout``/``sys.stderr`` to ``/dev/null``
+  (nobody reads them while grading; a 50 MB print then costs the kernel nothing either);
 * returns the probe: ``probe(payload_json) -> result_json`` calls the student's
   function on each case and serialises only plain values (JSON numbers, strings,
   lists, dicts, and NumPy arrays of bool/int/float as raw bytes; exact types only, so
@@ -27,12 +29,14 @@ def _setup(cfg):
     import importlib.abc
     import importlib.machinery
     import json
+    import os
     import sys
     import time
     import types
 
     import numpy as np
 
+    sys.stdout = sys.stderr = open(os.devnull, "w", encoding="utf-8")
     blocked = tuple(cfg["blocked_modules"])
     guards = {path: set(ids) for path, ids in cfg["guards"].items()}
     state = {"active": None, "called": set()}

@@ -20,6 +20,7 @@ original cell.
 from __future__ import annotations
 
 import ast
+import hashlib
 import re
 import symtable
 
@@ -50,13 +51,24 @@ def _parse(src: str) -> ast.Module | None:
         return None
 
 
-def check_calls(sources: list[str]) -> dict[str, str]:
-    """``{exercise id: function name}`` from the ``check("id", name)`` calls."""
-    found: dict[str, str] = {}
-    for src in sources:
-        tree = _parse(src)
-        if tree is None:
-            continue
+# A cell's analysis (its check() calls, its statements with the names they bind and read)
+# by the digest of its text: the submissions of one chapter share most of their cells (all
+# but the exercises), so a class of 200 parses and analyses each shared cell once.
+_ANALYSED: dict[bytes, tuple] = {}
+_ANALYSED_MAX = 4096
+
+
+def _analyse(src: str) -> tuple:
+    """``(calls, statements)`` of one cell: its ``(exercise id, function name)`` pairs in
+    order, and ``(bound, used, node)`` of each top-level statement (both empty when the
+    cell does not parse)."""
+    key = hashlib.blake2b(src.encode("utf-8", "surrogatepass"), digest_size=20).digest()
+    hit = _ANALYSED.get(key)
+    if hit is not None:
+        return hit
+    tree = _parse(src)
+    calls, stmts = [], []
+    if tree is not None:
         for node in ast.walk(tree):
             if not isinstance(node, ast.Call) or len(node.args) < 2:
                 continue
@@ -65,7 +77,20 @@ def check_calls(sources: list[str]) -> dict[str, str]:
             a0, a1 = node.args[0], node.args[1]
             if (fname == "check" and isinstance(a0, ast.Constant) and isinstance(a0.value, str)
                     and isinstance(a1, ast.Name)):
-                found.setdefault(a0.value, a1.id)
+                calls.append((a0.value, a1.id))
+        stmts = [(frozenset(_bound(st)), frozenset(_used(st)), st) for st in tree.body]
+    if len(_ANALYSED) >= _ANALYSED_MAX:
+        _ANALYSED.clear()
+    _ANALYSED[key] = out = (tuple(calls), tuple(stmts))
+    return out
+
+
+def check_calls(sources: list[str]) -> dict[str, str]:
+    """``{exercise id: function name}`` from the ``check("id", name)`` calls."""
+    found: dict[str, str] = {}
+    for src in sources:
+        for exercise, name in _analyse(src)[0]:
+            found.setdefault(exercise, name)
     return found
 
 
@@ -111,11 +136,8 @@ def select_code(sources: list[str], functions) -> list[str]:
     """The code to run: for each original cell, its kept statements (empty cells dropped)."""
     stmts = []  # (cell index, stmt, bound, used)
     for ci, src in enumerate(sources):
-        tree = _parse(src)
-        if tree is None:
-            continue
-        for st in tree.body:
-            stmts.append((ci, st, _bound(st), _used(st)))
+        for bound, used, st in _analyse(src)[1]:
+            stmts.append((ci, st, bound, used))
     needed = set(functions)
     keep = [False] * len(stmts)
     changed = True

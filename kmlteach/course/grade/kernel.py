@@ -3,9 +3,14 @@
 The kernel is started through ``_launcher.py`` (limits, dedicated uid, Landlock) in a
 new session, with a scrubbed environment (no ``KMLTEACH_*`` or other grader
 variables: only what Python, NumPy, Numba and matplotlib need, all pointing into the
-scratch directory). Cell outputs are discarded as they arrive (a 50 MB print costs
-nothing), and the grader's probe results come back only in the ``execute_reply`` to
-the grader's own request (``user_expressions``), never from what cells print.
+scratch directory). Cell outputs never reach the grader: its IOPub socket subscribes
+only to the kernel's own topics (``kernel.<id>.status``, ``.execute_input``, ``.error``,
+...), so ZeroMQ drops the ``stream`` and ``display_data`` messages (prints, figures) in
+the kernel (a 50 MB print used to be sent, HMAC-checked and parsed by the grader, then
+thrown away), the kernel side writes ``sys.stdout``/``sys.stderr`` to ``/dev/null``, and
+what still arrives is discarded. The grader's probe results come back only in the
+``execute_reply`` to the grader's own request (``user_expressions``), never from what
+cells print.
 """
 
 from __future__ import annotations
@@ -28,9 +33,51 @@ __all__ = ["SandboxKernel", "KernelDied", "KernelTimeout", "kernel_env"]
 
 LAUNCHER = Path(__file__).with_name("_launcher.py")
 KERNEL_SIDE = Path(__file__).with_name("_kernel_side.py")
+# ipykernel publishes its own messages under b"kernel.<id>.<type>" (status, execute_input,
+# execute_result, error, shutdown), prints under b"stream.<name>", figures under b"display_data"
+_IOPUB_TOPIC = b"kernel."
 _PASS_ENV = ("PATH", "LANG", "LC_ALL", "PYTHONPATH", "VIRTUAL_ENV", "CONDA_PREFIX")
 
 
+def _defer_import(name: str, functions=()) -> bool:
+    """Make ``import name`` lazy in this process: a stand-in module that imports the real
+    one on first use (an attribute, or one of ``functions`` called); ``False`` when the
+    module is already imported or not installed.
+
+    Used for ``rfc3987_syntax``: nbclient imports nbformat, which imports jsonschema, which
+    imports it (when installed: JupyterLab's jupyter-events asks for it) for its ``iri``
+    format checker (``from rfc3987_syntax import is_valid_syntax``), and that import builds
+    38 Lark parsers: 1.4-2 s of CPU in every grading process and Dask worker, for a checker
+    that nbformat never uses. Whatever does check an IRI still gets the real answer."""
+    import importlib
+    import importlib.util
+    import types
+
+    if name in sys.modules or importlib.util.find_spec(name) is None:
+        return False
+
+    class _Deferred(types.ModuleType):
+        def __getattr__(self, attr):
+            if attr.startswith("__"):
+                raise AttributeError(attr)
+            return getattr(real(), attr)
+
+    def real():
+        if isinstance(sys.modules.get(name), _Deferred):
+            del sys.modules[name]
+        return importlib.import_module(name)
+
+    def deferred(fn):
+        return lambda *a, **k: getattr(real(), fn)(*a, **k)
+
+    stub = _Deferred(name, f"Stand-in of {name} (kmlteach.course.grade.kernel): imported on first use.")
+    for fn in functions:
+        setattr(stub, fn, deferred(fn))
+    sys.modules[name] = stub
+    return True
+
+
+_defer_import("rfc3987_syntax", ["is_valid_syntax"])
 LIVE_KERNELS: set[int] = set()
 STARTUP_TIMEOUT = 60.0
 
@@ -172,6 +219,11 @@ class SandboxKernel:
             self.sid = proc.pid
             LIVE_KERNELS.add(proc.pid)
         await self.client.async_start_new_kernel_client()
+        import zmq
+
+        sock = self.client.kc.iopub_channel.socket   # only status & co.: see the module docstring
+        sock.setsockopt(zmq.UNSUBSCRIBE, b"")
+        sock.setsockopt(zmq.SUBSCRIBE, _IOPUB_TOPIC)
 
     def _on_executed(self, cell, cell_index, execute_reply):
         self._replies["last"] = execute_reply
