@@ -147,7 +147,8 @@ for name in theory.BINARY_LOSSES:
 # The printed constants hold with room to spare: the soft margin needs only $c = 1$, the
 # logistic and exponential losses $c = \sqrt2$ — half the book's $\sqrt8$. (The squared soft
 # margin, not listed in the book, is calibrated with $s = \frac12$.)
-#
+
+# %% [markdown]
 # ## 2 · NORMA: online learning in an RKHS (HSS2 §2.2.2, Algorithm 2.1)
 #
 # Online, we see $(x_t, y_t)$, predict $f_t(x_t)$, pay the loss, and update — one point at a
@@ -494,7 +495,8 @@ for n in (60, 10_000, 1_000_000):
 # does say at every $n$ is *how* the guarantee scales: like $RW\gamma/\sqrt n$, the classical
 # radius–margin quantity, never with the dimension of the feature space — which is why a
 # Gaussian-kernel SVM, whose feature space is infinite-dimensional, can still generalise.
-#
+
+# %% [markdown]
 # ## 7 · Exercises
 #
 # Each exercise is checked on several inputs against a reference implementation. Use
