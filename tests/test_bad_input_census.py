@@ -408,6 +408,10 @@ E("kernel_methods.kernel_ridge", K=KS, y=_YB, lam=0.1, kinds={"y": "vector"})
 E("kernel_methods.class_mean_classifier", K=KS, y=_YB)
 E("kernel_methods.kernel_expansion", K_test=KS[:4], alpha=_ALPHA, b=0.5)
 E("kernel_methods.kernel_pca", K=KS, n_components=2)
+E("kernel_methods.kfold_indices", y=_YB, k=2, seed=0)
+E("kernel_methods.standardize", X_train=XS, X_test=XS[:3])
+E("kernel_methods.cross_validate_kernel_svm", X=XS, y=_YB, lams=[0.1], sigmas=[1.0], k=2, T=50, seed=0,
+  kinds={"lams": "vector", "sigmas": "vector"})
 E("kernel_methods.kernel_pca_transform", result=lambda: kmlteach.kernel_methods.kernel_pca(KS, 2), K_test=KS[:4])
 _KY = np.exp(-((XM[:, None, :] - XM[None, :, :]) ** 2).sum(-1))[:16, :16]
 E("kernel_methods.kernel_dependency_estimation", K_x=KS, K_y=_KY, lam=0.1, n_components=3)
@@ -557,6 +561,7 @@ E("datasets.split_queries", X=XS, y=YS, n_queries=2, seed=0)
 E("datasets.three_balls", n=30, seed=0, shift=np.array([0.0, 0.0]), radius2=1.0, mass2=0.2,
   kinds={"mass2": "probability"})
 E("datasets.example_17_1_weights")
+E("datasets.breast_cancer")
 E("datasets.ocr_words", n_words=3, noise=0.1, seed=0, kinds={"noise": "nonnegative"})   # a pixel-noise std: 1.5 is valid
 
 # what accepting is right for, and why (the result must still be finite). Keys are

@@ -13,3 +13,5 @@ from ._multiclass import example_17_1_weights, three_balls  # noqa: E402  (ch. 0
 __all__ += ["three_balls", "example_17_1_weights"]
 from ._ocr import ocr_words  # noqa: E402  (ch. 05)
 __all__ += ["ocr_words"]
+from ._real import breast_cancer  # noqa: E402  (ch. 02, a real data set)
+__all__ += ["breast_cancer"]
