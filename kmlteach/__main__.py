@@ -9,9 +9,9 @@ from pathlib import Path
 
 
 def _cmd_warmup(args) -> int:
-    from . import warmup
-
     import os
+
+    from . import warmup
 
     jobs = args.jobs if args.jobs > 0 else (os.cpu_count() or 1)
     warmup(verbose=not args.quiet, jobs=jobs)

@@ -11,7 +11,8 @@ name the argument, what was received and what was expected.
 from __future__ import annotations
 
 import numbers
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 import numpy as np
 

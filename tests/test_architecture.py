@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import ast
 import importlib
-import re
 import inspect
+import re
 from pathlib import Path
 
 import pytest

@@ -15,9 +15,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from runtime_env import FULL_ENV_NOTEBOOKS, MESSAGE, blocked_dir, blocked_pythonpath, nbval_blocked
 
 from kmlteach import book
-from runtime_env import FULL_ENV_NOTEBOOKS, MESSAGE, blocked_dir, blocked_pythonpath, nbval_blocked
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -365,7 +365,7 @@ def test_contrast_representatives_find_what_axe_finds(tmp_path):
     from axe_playwright_python.sync_playwright import Axe
     from playwright.sync_api import sync_playwright
 
-    tokens = ['<span class="k">tok%d</span> ' % i for i in range(600)]
+    tokens = [f'<span class="k">tok{i}</span> ' for i in range(600)]
     tokens[311] = '<span class="faint">faint</span> '
     (tmp_path / "index.html").write_text(CONTRAST_SPECIMEN % ("".join(tokens), "plain text " * 50))
     axe = Axe()
@@ -378,7 +378,7 @@ def test_contrast_representatives_find_what_axe_finds(tmp_path):
         ours = [v for v in _axe_violations(page, axe) if v["id"] == "color-contrast"]
         browser.close()
     assert texts > 600 and reps < 20, (texts, reps)
-    bad = lambda vs: sorted(n["html"].replace(" data-kml-contrast=\"\"", "")   # noqa: E731
+    bad = lambda vs: sorted(n["html"].replace(" data-kml-contrast=\"\"", "")
                             for v in vs for n in v["nodes"])
     expected = bad(full.response["violations"])
     assert len(expected) == 4, expected     # faint token, dark on dark, faded, bold grey

@@ -11,8 +11,8 @@ training error(H_T) ≤ Π_t Z_t = Π_t 2√(ε_t(1 − ε_t)) ≤ exp(−2 Σ_t
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 import numpy as np
 
@@ -163,7 +163,10 @@ def adaboost(X, y, T, weak_learner: Callable = decision_stump) -> AdaBoostResult
         Z = float(w.sum())
         Ds[t - 1] = D
         F += alpha * pred
-        alphas.append(alpha); eps_list.append(eps); Zs.append(Z); hs.append(h)
+        alphas.append(alpha)
+        eps_list.append(eps)
+        Zs.append(Z)
+        hs.append(h)
         errs.append(float(np.mean(np.where(F >= 0, 1.0, -1.0) != y)))
         if perfect:
             stopped = (f"epsilon = {'0' if eps == 0 else f'{eps:.1e}'} at round {t} "

@@ -10,8 +10,8 @@ did not see a point is an estimate of the ensemble's error on new data, for free
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 import numpy as np
 
@@ -98,7 +98,7 @@ def _fit_member(learner, X: np.ndarray, y: np.ndarray):
         est = None
         if hasattr(learner, "get_params"):
             try:
-                from sklearn.base import clone     # optional: only for scikit-learn estimators
+                from sklearn.base import clone  # optional: only for scikit-learn estimators
 
                 est = clone(learner)
             except Exception:

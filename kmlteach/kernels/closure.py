@@ -5,8 +5,9 @@ Re-exported by :mod:`kmlteach.kernels`; import them from there.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 

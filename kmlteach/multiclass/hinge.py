@@ -13,7 +13,6 @@ from kmlteach._validation import (
     check_nonnegative,
     check_X,
 )
-from kmlteach.svm.conventions import lam_to_C
 from kmlteach.multiclass.psi import (
     _check_index_range,
     check_delta,
@@ -21,6 +20,7 @@ from kmlteach.multiclass.psi import (
     psi_matrix,
     resolve_psi,
 )
+from kmlteach.svm.conventions import lam_to_C
 
 __all__ = ["generalized_hinge", "generalized_hinge_subgradient", "multiclass_svm_objective", "crammer_singer_C"]
 

@@ -8,8 +8,8 @@ assignment problem, or the procedure "Solving Equation (17.14)").
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 import numpy as np
 

@@ -69,7 +69,9 @@ def _check_sample(X, Y, n_labels, name_X="X", name_Y="Y"):
 
 
 def _warm_learn():
-    X = np.zeros((3, 2)); y = np.zeros(3, dtype=np.int64); off = np.array([0, 3], dtype=np.int64)
+    X = np.zeros((3, 2))
+    y = np.zeros(3, dtype=np.int64)
+    off = np.array([0, 3], dtype=np.int64)
     return (X, y, off, np.zeros(2, dtype=np.int64), 0.1, 2, 1, np.zeros((2, 2)), np.zeros((2, 2)),
             np.zeros((2, 2)), np.zeros((2, 2)))
 

@@ -5,7 +5,8 @@ Numba) and the n-gram kernel of HSS1 Eq. (1.34), each with its explicit feature 
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
