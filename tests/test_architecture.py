@@ -154,7 +154,7 @@ def test_no_import_cycle():
 
 def _rank(mod: str) -> tuple[str, int]:
     owner = _owner(mod)
-    if mod in GROUND_FLOOR or mod == "kmlteach":
+    if mod in GROUND_FLOOR or _owner(mod) in GROUND_FLOOR or mod == "kmlteach":
         return "ground", 0
     if mod in MODULE_CHAPTER:
         return "algorithm", MODULE_CHAPTER[mod]

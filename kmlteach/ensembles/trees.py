@@ -31,8 +31,14 @@ from dataclasses import dataclass
 import numpy as np
 
 from kmlteach._jit import jit
-from kmlteach._validation import _describe, check_choice, check_int, check_multiclass_labels, check_rng, \
-    check_X
+from kmlteach._validation import (
+    _describe,
+    check_choice,
+    check_int,
+    check_multiclass_labels,
+    check_rng,
+    check_X,
+)
 
 __all__ = ["DecisionTree", "decision_tree", "CRITERIA", "resolve_max_features"]
 
@@ -200,18 +206,12 @@ def decision_tree(X, y, max_depth=None, criterion: str = "gini", min_samples_lea
     """
     X = check_X(X, bounded=False)
     classes, yi = check_multiclass_labels(y, "y", n=X.shape[0])
-    depth = _check_depth(max_depth)
+    depth = int(_NO_LIMIT) if max_depth is None else check_int(max_depth, "max_depth", minimum=0, maximum=10**9)
     crit = CRITERIA.index(check_choice(criterion, "criterion", CRITERIA))
     leaf = check_int(min_samples_leaf, "min_samples_leaf", minimum=1, maximum=X.shape[0])
     n_feat = resolve_max_features(max_features, X.shape[1])
     rng = check_rng(seed)
     return _grow(X, yi, classes, depth, crit, leaf, n_feat, int(rng.integers(0, 2**31 - 1)))
-
-
-def _check_depth(max_depth) -> int:
-    if max_depth is None:
-        return int(_NO_LIMIT)
-    return check_int(max_depth, "max_depth", minimum=0, maximum=10**9)
 
 
 def _grow(X, yi, classes, max_depth: int, crit: int, min_leaf: int, n_feat: int,
