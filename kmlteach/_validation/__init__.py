@@ -14,11 +14,11 @@ chapters) and ``estimators`` (the single pass of an estimator's ``fit``). Names 
 as ``X as X`` below are for the package's modules, not part of ``__all__``.
 """
 
+from .arrays import MAX_FEATURE as MAX_FEATURE
+from .arrays import _check_finite as _check_finite
+from .arrays import _describe as _describe
+from .arrays import _to_float_array as _to_float_array
 from .arrays import (
-    MAX_FEATURE as MAX_FEATURE,
-    _check_finite as _check_finite,
-    _describe as _describe,
-    _to_float_array as _to_float_array,
     as_array,
     as_matrix,
     as_vector,
@@ -41,9 +41,9 @@ from .labels import (
     check_scores,
     check_Xy,
 )
+from .scalars import MAX_COUNT as MAX_COUNT
+from .scalars import _check_real_scalar as _check_real_scalar
 from .scalars import (
-    MAX_COUNT as MAX_COUNT,
-    _check_real_scalar as _check_real_scalar,
     check_bool,
     check_choice,
     check_cutoff,
@@ -57,8 +57,8 @@ from .scalars import (
     check_rng,
     check_string,
 )
+from .structures import MAX_GRAM as MAX_GRAM
 from .structures import (
-    MAX_GRAM as MAX_GRAM,
     check_bootstraps,
     check_chain_scores,
     check_chain_weights,
