@@ -274,7 +274,8 @@ ENGINES = {"kmlteach.svm.smo": "tests/test_svm_hard.py", "kmlteach.svm.dcd": "te
            "kmlteach.online.losses": "tests/test_online_norma.py",
            "kmlteach.ensembles.examples": "tests/test_ensembles_adaboost.py",
            "kmlteach.ensembles.forests": "tests/test_ensembles_bagging.py",
-           "kmlteach.ensembles.pruning": "tests/test_ensembles_trees.py"}
+           "kmlteach.ensembles.pruning": "tests/test_ensembles_trees.py",
+           "kmlteach.ensembles.tree_text": "tests/test_ensembles_trees.py"}
 
 
 @pytest.mark.parametrize("mod", sorted(m for m in MODULES if _owner(m) in CHAPTER and m.count(".") == 2

@@ -39,6 +39,7 @@ from kmlteach._validation import (
     check_rng,
     check_X,
 )
+from kmlteach.ensembles.tree_text import export_text, tree_nodes
 
 __all__ = ["DecisionTree", "decision_tree", "CRITERIA", "resolve_max_features"]
 
@@ -109,43 +110,11 @@ class DecisionTree:
     @property
     def nodes(self) -> list[dict]:
         """The nodes as a list of dicts (id, depth, test or leaf label, class counts)."""
-        out = []
-        for i in range(self.n_nodes):
-            node = {"id": i, "depth": int(self.node_depth[i]), "samples": int(self.counts[i].sum()),
-                    "counts": self.counts[i].astype(int).tolist(),
-                    "label": _label(self.classes[self.value[i]])}
-            if self.feature[i] >= 0:
-                node.update(feature=int(self.feature[i]), threshold=float(self.threshold[i]),
-                            left=int(self.left[i]), right=int(self.right[i]))
-            out.append(node)
-        return out
+        return tree_nodes(self)
 
     def export_text(self, feature_names=None, decimals: int = 3) -> str:
         """The tree as indented text, one line per test and per leaf."""
-        names = ([f"x{j}" for j in range(self.n_features)] if feature_names is None
-                 else [str(n) for n in feature_names])
-        if len(names) != self.n_features:
-            raise ValueError(f"feature_names must have {self.n_features} entries, got {len(names)}")
-        lines: list[str] = []
-        stack = [(0, 0, "")]
-        while stack:
-            i, level, prefix = stack.pop()
-            pad = "|   " * level
-            if self.feature[i] < 0:
-                counts = ", ".join(str(int(c)) for c in self.counts[i])
-                lines.append(f"{pad}{prefix}predict {_label(self.classes[self.value[i]])!r} "
-                             f"(counts [{counts}])")
-                continue
-            name, thr = names[self.feature[i]], f"{self.threshold[i]:.{decimals}f}"
-            lines.append(f"{pad}{prefix}{name} <= {thr}?")
-            stack.append((int(self.right[i]), level + 1, "no:  "))
-            stack.append((int(self.left[i]), level + 1, "yes: "))
-        return "\n".join(lines)
-
-
-def _label(v):
-    """A NumPy scalar label as the plain Python value (prints as -1.0 or 'tasty')."""
-    return v.item() if isinstance(v, np.generic) else v
+        return export_text(self, feature_names, decimals)
 
 
 def resolve_max_features(max_features, d: int) -> int:
