@@ -31,7 +31,7 @@ def test_ruff_check_finds_nothing():
 
 
 def test_ruff_format_leaves_every_file_as_it_is():
-    out = _ruff("format", "--no-cache", "--check", ".")
+    out = _ruff("format", "--no-cache", "--check", "--output-format", "concise", ".")
     assert out.returncode == 0, f"ruff format --check (run `ruff format` to fix):\n{out.stdout}{out.stderr}"
 
 

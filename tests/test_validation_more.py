@@ -15,7 +15,8 @@ TESTED = {"check_bool", "check_real", "check_instance", "check_learner", "check_
           "check_gram", "check_kernel_test", "check_distribution", "check_code", "check_graph",
           "check_node_labels", "check_stochastic", "check_strings", "check_exp_family",
           "check_chain_scores", "check_chain_weights", "check_sequences", "check_bootstraps",
-          "check_measure", "check_relevance", "validate_data", "as_array"}
+          "check_measure", "check_relevance", "validate_data", "as_array", "check_predictor",
+          "check_pm1_predictions"}
 
 
 def _raises(exc, name, fn, *args, **kw):
@@ -39,6 +40,10 @@ def test_check_real_instance_learner_cutoff():
     assert V.check_learner(len) is len
     _raises(TypeError, "learner", V.check_learner, None)
     _raises(TypeError, "learner", V.check_learner, 3)
+    _raises(TypeError, "weak_learner", V.check_predictor, 3, "weak_learner")
+    assert V.check_pm1_predictions(np.array([1.0, -1.0]), 2, "weak_learner").shape == (2,)
+    _raises(ValueError, "weak_learner", V.check_pm1_predictions, np.array([1.0, 0.0]), 2, "weak_learner")
+    _raises(ValueError, "weak_learner", V.check_pm1_predictions, np.array([1.0]), 2, "weak_learner")
     assert V.check_cutoff(None, 5) == 5 and V.check_cutoff(9, 5) == 5 and V.check_cutoff(2, 5) == 2
     _raises(ValueError, "k", V.check_cutoff, 0, 5)
 

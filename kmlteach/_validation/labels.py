@@ -113,3 +113,10 @@ def check_label_range(yi: np.ndarray, k: int, name: str = "y", of: str | None = 
         raise ValueError(f"{name} must hold class indices in 0..{k - 1}" + (f" ({of})" if of else "")
                          + ", got values in "
                          f"{int(yi.min())}..{int(yi.max())}")
+
+
+def check_pm1_predictions(pred: np.ndarray, m: int, name: str) -> np.ndarray:
+    """The predictions of a hypothesis returned by learner ``name``: one of {-1, +1} per row."""
+    if pred.shape != (m,) or not np.all((pred == 1.0) | (pred == -1.0)):
+        raise ValueError(f"{name}'s hypothesis must predict one label in {{-1, +1}} per row of X")
+    return pred

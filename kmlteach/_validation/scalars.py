@@ -136,3 +136,10 @@ def check_cutoff(k: Any, r: int, name: str = "k") -> int:
     if k is None:
         return r
     return min(check_int(k, name, minimum=1), r)
+
+
+def check_predictor(h: Any, name: str) -> Any:
+    """What a learner ``name`` returned: an object with ``.predict(X)``."""
+    if not hasattr(h, "predict"):
+        raise TypeError(f"{name} must return an object with .predict(X), got {_describe(h)}")
+    return h

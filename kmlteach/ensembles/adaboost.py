@@ -16,7 +16,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from kmlteach._validation import _describe, check_binary_labels, check_int, check_X
+from kmlteach._validation import (
+    _describe,
+    check_binary_labels,
+    check_int,
+    check_pm1_predictions,
+    check_predictor,
+    check_X,
+)
 from kmlteach.ensembles.stumps import Stump, _stump_from_order, decision_stump, presort, sorted_values
 
 __all__ = ["AdaBoostResult", "adaboost", "EPSILON_FLOOR", "ALPHA_CAP"]
@@ -151,7 +158,7 @@ def adaboost(X, y, T, weak_learner: Callable = decision_stump) -> AdaBoostResult
             h = _stump_from_order(X, order, Xs, y, D)
         else:
             h = weak_learner(X, y, D.copy())
-        pred = _checked_predictions(h, X, m)
+        pred = check_pm1_predictions(_predict_pm1(check_predictor(h, "weak_learner"), X), m, "weak_learner")
         wrong = pred != y
         eps = float(np.sum(D[wrong]))
         if eps >= 0.5 - _HALF_TOL:
@@ -183,11 +190,3 @@ def adaboost(X, y, T, weak_learner: Callable = decision_stump) -> AdaBoostResult
         gamma_bound=np.exp(-2.0 * np.cumsum((0.5 - eps_arr) ** 2)), stopped=stopped,
         n_features=X.shape[1])
 
-
-def _checked_predictions(h, X: np.ndarray, m: int) -> np.ndarray:
-    if not hasattr(h, "predict"):
-        raise TypeError(f"weak_learner must return an object with .predict(X), got {_describe(h)}")
-    pred = _predict_pm1(h, X)
-    if pred.shape != (m,) or not np.all((pred == 1.0) | (pred == -1.0)):
-        raise ValueError("weak_learner's hypothesis must predict one label in {-1, +1} per row of X")
-    return pred

@@ -14,7 +14,7 @@ from kmlteach._validation import check_int, check_positive, validate_data
 from kmlteach.kernel_methods.class_mean import kernel_expansion
 from kmlteach.kernel_methods.pca import _kernel_pca, kernel_pca_transform
 from kmlteach.kernel_methods.sgd import _kernel_sgd_svm
-from kmlteach.kernels import gram, kernel_params
+from kmlteach.kernels import kernel_params
 from kmlteach.kernels.gram import _gram_checked
 
 __all__ = ["KernelSVM", "KernelPCA"]
@@ -42,8 +42,8 @@ class _KernelParamsMixin:
             return {"order": self.order}
         return {}
 
-    def _check_params(self) -> dict:
-        """Every kernel parameter checked once; the Gram keyword arguments."""
+    def _kernel_args(self) -> dict:
+        """Every kernel parameter checked once; the completed parameters of the kernel."""
         params = self._gram_params()
         return kernel_params(self.kernel, **params)
 
@@ -51,9 +51,11 @@ class _KernelParamsMixin:
         """K(X, X) of the checked training data, without checking it again."""
         return _gram_checked(self.kernel, params, Xa, Xa, True)
 
-    def _check_predict_X(self, X):
+    def _gram_new(self, X) -> np.ndarray:
+        """K(X, X_fit_) for new points: X validated once (predict, transform)."""
         check_is_fitted(self)
-        return validate_data(self, X, reset=False)
+        Xa = validate_data(self, X, reset=False)
+        return _gram_checked(self.kernel, self._kernel_args(), Xa, self.X_fit_, False)
 
 
 class KernelSVM(_KernelParamsMixin, ClassifierMixin, BaseEstimator):
@@ -97,7 +99,7 @@ class KernelSVM(_KernelParamsMixin, ClassifierMixin, BaseEstimator):
 
     def fit(self, X, y):
         # the one validation pass: parameters, then the data (validate_data)
-        params = self._check_params()
+        params = self._kernel_args()
         lam = check_positive(self.lam, "lam")
         Xa, classes, idx = validate_data(self, X, y, max_classes=2)
         m = Xa.shape[0]
@@ -110,8 +112,7 @@ class KernelSVM(_KernelParamsMixin, ClassifierMixin, BaseEstimator):
         return self
 
     def decision_function(self, X) -> np.ndarray:
-        Xa = self._check_predict_X(X)
-        return kernel_expansion(gram(self.kernel, Xa, self.X_fit_, **self._gram_params()), self.alpha_)
+        return kernel_expansion(self._gram_new(X), self.alpha_)
 
     def predict(self, X) -> np.ndarray:
         scores = self.decision_function(X)
@@ -144,7 +145,7 @@ class KernelPCA(_KernelParamsMixin, TransformerMixin, BaseEstimator):
 
     def fit(self, X, y=None):
         # the one validation pass: parameters, then the data (validate_data)
-        params = self._check_params()
+        params = self._kernel_args()
         Xa = validate_data(self, X)
         k = check_int(self.n_components, "n_components", minimum=1)
         if k > Xa.shape[0]:
@@ -158,9 +159,7 @@ class KernelPCA(_KernelParamsMixin, TransformerMixin, BaseEstimator):
         return self
 
     def transform(self, X) -> np.ndarray:
-        Xa = self._check_predict_X(X)
-        return kernel_pca_transform(self.result_, gram(self.kernel, Xa, self.X_fit_,
-                                                       **self._gram_params()))
+        return kernel_pca_transform(self.result_, self._gram_new(X))
 
     def fit_transform(self, X, y=None):
         return self.fit(X).embedding_.copy()
