@@ -242,3 +242,24 @@ def test_validate_data_sets_and_checks_the_number_of_features():
     _raises(ValueError, "y", V.validate_data, est, X, None)
     Xa, classes, idx = V.validate_data(est, X, ["a", "b", "b", "a"])
     assert classes.tolist() == ["a", "b"] and idx.tolist() == [0, 1, 1, 0]
+
+
+def test_validate_data_without_scikit_learn(monkeypatch):
+    """Binder has no scikit-learn: the course's own gate does the same job, same messages."""
+    import kmlteach._estimator as base
+
+    monkeypatch.setattr(base, "HAVE_SKLEARN", False)
+
+    class Est:
+        pass
+
+    est = Est()
+    Xa, classes, idx = V.validate_data(est, [[1, 2], [3, 4], [5, 6]], ["a", "b", "a"])
+    assert Xa.dtype == np.float64 and est.n_features_in_ == 2 and classes.tolist() == ["a", "b"]
+    assert V.validate_data(est, [[0, 1]], reset=False).shape == (1, 2)
+    _raises(ValueError, "X has 3 features, but Est is expecting 2", V.validate_data, est, np.ones((1, 3)),
+            reset=False)
+    _raises(ValueError, "X", V.validate_data, est, [[np.nan, 1.0]])
+    _raises(TypeError, "X", V.validate_data, est, "abc")
+    _raises(ValueError, "y", V.validate_data, est, np.ones((2, 2)), None)
+    _raises(ValueError, "y", V.validate_data, est, np.ones((2, 2)), [0.5, 1.5])
