@@ -34,13 +34,13 @@ from pathlib import Path
 os.environ.pop("MPLBACKEND", None)
 os.environ.setdefault("PYTHONHASHSEED", "0")
 
-import matplotlib  # noqa: E402
-import pytest  # noqa: E402
+import matplotlib  # noqa: E402  (after the MPLBACKEND clean-up above, which it reads on import)
+import pytest  # noqa: E402  (imports matplotlib through its plugins)
 
 matplotlib.use("Agg")
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "tests"))
-from runtime_env import blocked_dir, blocked_pythonpath, nbval_blocked  # noqa: E402
+from runtime_env import blocked_dir, blocked_pythonpath, nbval_blocked  # noqa: E402  (tests/ just put on sys.path)
 
 _BLOCK_DIR: list = []
 

@@ -36,11 +36,10 @@ import warnings
 
 import numpy as np
 import pytest
-
-from kmlteach._jit import ALGORITHM_MODULES
+from helpers import homogeneous_separable, path_graph, random_problem
 
 import kmlteach
-from helpers import homogeneous_separable, path_graph, random_problem, stump_learner_x0
+from kmlteach._jit import ALGORITHM_MODULES
 
 for _m in (*ALGORITHM_MODULES, "kmlteach.datasets"):
     importlib.import_module(_m)
@@ -469,7 +468,7 @@ E("structured.structured_sgd", X=lambda: _ocr()[0], Y=lambda: _ocr()[1], eta=0.1
   transitions=True)
 E("structured.structured_perceptron", X=lambda: _ocr()[0], Y=lambda: _ocr()[1], epochs=1, eta=1.0, seed=0,
   n_labels=26, average=True, transitions=True)
-_MODEL = lambda: kmlteach.structured.structured_perceptron(*_ocr(), epochs=1, seed=0)  # noqa: E731
+_MODEL = lambda: kmlteach.structured.structured_perceptron(*_ocr(), epochs=1, seed=0)
 E("structured.predict", model=_MODEL, X=lambda: _ocr()[0])
 E("structured.letter_error", model=_MODEL, X=lambda: _ocr()[0], Y=lambda: _ocr()[1])
 E("structured.taxonomy_delta", tree={"r": ["a", "b"], "a": ["c", "d"]}, edge_weight=1.0, leaves_only=False)
@@ -484,7 +483,7 @@ E("ranking.discount", positions=np.array([1, 2, 3]), r=6, k=3)
 for _n in ("dcg", "ndcg_loss"):
     E(f"ranking.{_n}", y_pred=S6, y_true=R6, k=3, kinds={"y_true": "vector"})
 E("ranking.linear_scores", w=np.array([1.0, -0.5, 0.2]), X=np.arange(15.0).reshape(5, 3) / 10)
-_Q0 = lambda i: _queries()[0][i]  # noqa: E731
+_Q0 = lambda i: _queries()[0][i]
 E("ranking.kendall_hinge", w=np.array([1.0, -0.5, 0.2]), X=lambda: _Q0(0), y=lambda: _Q0(1),
   kinds={"y": "vector"})
 E("ranking.ndcg_hinge", w=np.array([1.0, -0.5, 0.2]), X=lambda: _Q0(0), y=lambda: _Q0(1), k=3,
