@@ -30,6 +30,7 @@ from pathlib import Path
 
 from jupyterhub.spawner import LocalProcessSpawner, SimpleLocalProcessSpawner
 from traitlets import Unicode
+from traitlets.config import LoggingConfigurable
 
 CGROUP_ROOT = Path("/sys/fs/cgroup")
 CFS_PERIOD_US = 100_000
@@ -77,7 +78,7 @@ def _write(path: Path, value: str) -> None:
     path.write_text(value)
 
 
-class CgroupLimits:
+class CgroupLimits(LoggingConfigurable):
     """Mixin for a ``LocalProcessSpawner``: the server runs in a per-user cgroup with limits."""
 
     cgroup_parent = Unicode(
