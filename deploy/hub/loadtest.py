@@ -230,8 +230,8 @@ class _Sampler:
         trees = self.hub.student_trees()
         in_trees = set()
         for user, procs in trees.items():
-            mem = {"rss": 0, "pss": 0}
-            for p in procs:
+            mem = {"rss": 0, "pss": 0, "server_rss": 0, "server_pss": 0}
+            for i, p in enumerate(procs):
                 in_trees.add(p.pid)
                 try:
                     info = p.memory_full_info()
@@ -240,6 +240,8 @@ class _Sampler:
                     continue
                 mem["rss"] += info.rss
                 mem["pss"] += info.pss
+                if i == 0:   # the Jupyter server itself; the rest are its kernels and their children
+                    mem["server_rss"], mem["server_pss"] = info.rss, info.pss
                 self.cpu[p.pid] = (user, t.user + t.system)
             conf = self.hub.confinement(user)
             if conf is not None:   # every process of the student (still alive) sits in its cgroup
@@ -254,9 +256,10 @@ class _Sampler:
                     inside.append(all(ln.endswith(mine) for ln in lines if ln.split(":")[1] in ctrls))
                 conf["all_in"] = all(inside) and (self.confined.get(user) or {}).get("all_in", True)
             self.confined[user] = conf
-            peak = self.peak_student.setdefault(user, {"rss": 0, "pss": 0})
+            peak = self.peak_student.setdefault(user, dict.fromkeys(mem, 0))
             for k in mem:
                 peak[k] = max(peak[k], mem[k])
+            for k in tot:
                 tot[k] += mem[k]
         for p in self.hub.processes():   # hub, proxy, culler
             if p.pid not in in_trees:
@@ -310,6 +313,8 @@ async def run_class(hub: LocalHub, n: int, moves: int = 20, move_period: float =
         "mem_total_rss": sampler.peak_total["rss"], "mem_total_pss": sampler.peak_total["pss"],
         "mem_student_rss": [v["rss"] for v in sampler.peak_student.values()],
         "mem_student_pss": [v["pss"] for v in sampler.peak_student.values()],
+        "mem_server_rss": [v["server_rss"] for v in sampler.peak_student.values()],
+        "mem_server_pss": [v["server_pss"] for v in sampler.peak_student.values()],
         "cpu_student_s": list(cpu.values()),
         "widget_phase_s": max([s.timings.get("widget_phase", 0.0) for s in students] or [0.0]),
         "confinement": sampler.confined,
