@@ -91,7 +91,7 @@ def test_a_class_of_three():
     seen: set[int] = set()
     with hub:
         culler = [p for p in hub.processes() if "jupyterhub_idle_culler" in " ".join(p.cmdline())]
-        r = asyncio.run(run_class(hub, n, moves=moves, move_period=0.5, timeout=240))
+        r = asyncio.run(run_class(hub, n, moves=moves, move_period=0.5, timeout=600))
         seen = {p.pid for p in hub.processes()}
         log = hub.log_tail(30)
     students = r.pop("students")

@@ -88,8 +88,8 @@ c.Spawner.environment = {
     "PATH": f"{bindir}:/usr/local/bin:/usr/bin:/bin",
 }
 # a class arriving at once on a busy machine: give servers time, queue the rest
-c.Spawner.start_timeout = int(env("KMLTEACH_HUB_START_TIMEOUT", "180"))
-c.Spawner.http_timeout = int(env("KMLTEACH_HUB_START_TIMEOUT", "180"))
+c.Spawner.start_timeout = int(env("KMLTEACH_HUB_START_TIMEOUT", "300"))
+c.Spawner.http_timeout = int(env("KMLTEACH_HUB_START_TIMEOUT", "300"))
 c.JupyterHub.concurrent_spawn_limit = int(env("KMLTEACH_HUB_SPAWN_LIMIT", "100"))
 
 # --- idle culler: stop servers nobody used for an hour (checked every 5 minutes) ----------

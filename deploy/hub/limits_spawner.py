@@ -123,6 +123,7 @@ class CgroupLimits(LoggingConfigurable):
                 if v2 and self.mem_limit and (d / "memory.swap.max").exists():
                     _write(d / "memory.swap.max", "0")
             if ctrl == "cpu" or v2:
+                self._scale_cpu_weight(parent, v2)
                 if self.cpu_limit:
                     quota = max(1000, int(self.cpu_limit * CFS_PERIOD_US))
                     if v2:
@@ -131,6 +132,25 @@ class CgroupLimits(LoggingConfigurable):
                         _write(d / "cpu.cfs_period_us", str(CFS_PERIOD_US))
                         _write(d / "cpu.cfs_quota_us", str(quota))
         return made
+
+    @staticmethod
+    def _scale_cpu_weight(parent: Path, v2: bool) -> None:
+        """Give the students' parent cgroup the CPU weight of one process per student.
+
+        The scheduler weighs a cgroup like one process: with the default weight, every
+        student together would get the share of a single process against the rest of
+        the machine (on a shared machine under load, a small fraction of a core for the
+        whole class). Scaling it by the number of students keeps each student's share
+        what it would be without cgroups; the limits stay per user.
+        """
+        n = max(1, sum(1 for d in parent.iterdir() if d.is_dir()))
+        try:
+            if v2:
+                _write(parent / "cpu.weight", str(min(10000, 100 * n)))
+            else:
+                _write(parent / "cpu.shares", str(1024 * n))
+        except OSError:
+            pass
 
     def make_preexec_fn(self, name):
         inner = super().make_preexec_fn(name)
@@ -168,6 +188,8 @@ class CgroupLimits(LoggingConfigurable):
                 d.rmdir()
             except OSError as exc:
                 self.log.warning("could not remove cgroup %s: %s", d, exc)
+            if (d.parent / ("cpu.weight" if (d.parent / "cpu.weight").exists() else "cpu.shares")).exists():
+                self._scale_cpu_weight(d.parent, (d.parent / "cpu.weight").exists())
 
 
 class LimitedLocalProcessSpawner(CgroupLimits, LocalProcessSpawner):

@@ -280,7 +280,7 @@ class _Sampler:
 
 
 async def run_class(hub: LocalHub, n: int, moves: int = 20, move_period: float = 6.0,
-                    notebook: str = "01-svm.ipynb", timeout: float = 600.0) -> dict:
+                    notebook: str = "01-svm.ipynb", timeout: float = 1200.0) -> dict:
     """N students at once on ``hub``; returns per-student records and the class totals."""
     if not isinstance(n, int) or n < 1:
         raise ValueError(f"n must be a positive integer, got {n!r}")
@@ -297,8 +297,10 @@ async def run_class(hub: LocalHub, n: int, moves: int = 20, move_period: float =
     results = done.result()
     wall = time.monotonic() - t0
     for s, r in zip(students, results):
-        if isinstance(r, BaseException) and not s.error:
-            s.error = f"{type(r).__name__}: {r}"
+        if isinstance(r, asyncio.TimeoutError) and not s.error:
+            s.error = f"{s.step}: not done after {timeout:.0f} s"
+        elif isinstance(r, BaseException) and not s.error:
+            s.error = f"{s.step}: {type(r).__name__}: {r}"
     cpu = sampler.cpu_by_student()
     starts = [s.timings["server_start"] for s in students if "server_start" in s.timings]
     trips = [t for s in students for t in s.round_trips]

@@ -85,6 +85,7 @@ class Student:
         self.round_trips: list[float] = []
         self.cells_run = self.cell_errors = 0
         self.error: str | None = None
+        self.step = "not started"
         self.ws = None
         self.comms: dict[str, dict] = {}          # comm_id -> {"model", "state", "parent"}
         self.waiting: dict[tuple[str, str], asyncio.Future] = {}
@@ -287,23 +288,24 @@ class Student:
 
     async def run(self):
         t0 = time.perf_counter()
-        step = "login"
+        self.step = "login"
         try:
             await self.login()
-            step = "server start"
+            self.step = "server start"
             pending = await self.start_server()
-            step = "nbgitpuller"
+            self.step = "nbgitpuller"
             await self.pull(pending)
-            step = "open notebook"
+            self.step = "open notebook"
             nb = await self.open_notebook()
-            step = "run cells"
+            self.step = "run cells"
             t1 = time.perf_counter()
             await self.run_cells(nb)
             self.timings["run_cells"] = time.perf_counter() - t1
-            step = "widget"
+            self.step = "widget"
             await self.move_widget()
+            self.step = "done"
         except Exception as exc:   # a failure of this student, reported by the load test
-            self.error = f"{step}: {type(exc).__name__}: {exc}"
+            self.error = f"{self.step}: {type(exc).__name__}: {exc}"
         finally:
             self.timings["total"] = time.perf_counter() - t0
             if self.ws is not None:
