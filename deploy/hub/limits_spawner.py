@@ -96,6 +96,14 @@ class CgroupLimits(LoggingConfigurable):
         return sorted(dirs)
 
     def _prepare_cgroups(self) -> list[Path]:
+        try:
+            return self._make_cgroups()
+        except OSError as exc:   # e.g. cgroup v2 refusing controllers below a cgroup with processes
+            self.log.warning("could not set up the cgroup of %s (%s): its limits are NOT enforced",
+                             self.user.name, exc)
+            return []
+
+    def _make_cgroups(self) -> list[Path]:
         layout = cgroup_layout()
         if layout is None:
             if not CgroupLimits._warned:
@@ -109,7 +117,8 @@ class CgroupLimits(LoggingConfigurable):
             d = parent / self.user.name
             if d in made:
                 continue
-            if v2 and not parent.exists():
+            if v2 and not parent.exists():   # (v2 is written to the kernel's rules, untested here: v1)
+                _write(base / "cgroup.subtree_control", "+memory +cpu")
                 parent.mkdir(exist_ok=True)
                 _write(parent / "cgroup.subtree_control", "+memory +cpu")
             d.mkdir(parents=True, exist_ok=True)
