@@ -224,8 +224,10 @@ class _Sampler:
         self.peak_student: dict[str, dict[str, int]] = {}
         self.cpu: dict[int, tuple[str, float]] = {}   # pid -> (user, cpu seconds)
         self.confined: dict[str, dict | None] = {}     # user -> limits, and whether all its pids are in
+        self.load_peak = 0.0
 
     def sample(self) -> None:
+        self.load_peak = max(self.load_peak, os.getloadavg()[0])
         tot = {"rss": 0, "pss": 0}
         trees = self.hub.student_trees()
         in_trees = set()
@@ -304,11 +306,17 @@ async def run_class(hub: LocalHub, n: int, moves: int = 20, move_period: float =
     cpu = sampler.cpu_by_student()
     starts = [s.timings["server_start"] for s in students if "server_start" in s.timings]
     trips = [t for s in students for t in s.round_trips]
+    # the moves made while no student was logging in, starting, pulling or running cells
+    busy = [s.busy for s in students]
+    quiet = [t for s in students for t0, t in zip(s.sent, s.round_trips)
+             if not any(a <= t0 <= b for a, b in busy)]
     return {
         "n": n, "wall_s": wall, "load_before": load0, "load_after": os.getloadavg(),
         "failures": [f"{s.name}: {s.error}" for s in students if s.error],
         "server_start_p50": percentile(starts, 50), "server_start_p95": percentile(starts, 95),
         "widget_p50": percentile(trips, 50), "widget_p95": percentile(trips, 95),
+        "quiet_moves": len(quiet), "quiet_widget_p50": percentile(quiet, 50),
+        "quiet_widget_p95": percentile(quiet, 95), "load_peak": sampler.load_peak,
         "moves_done": len(trips), "moves_expected": n * moves,
         "cells_run": sum(s.cells_run for s in students),
         "cell_errors": sum(s.cell_errors for s in students),

@@ -83,6 +83,8 @@ class Student:
         self.session = uuid.uuid4().hex
         self.timings: dict[str, float] = {}
         self.round_trips: list[float] = []
+        self.sent: list[float] = []      # perf_counter() of each move, beside its round trip
+        self.busy = (0.0, 0.0)           # from the first request to the last cell's reply
         self.cells_run = self.cell_errors = 0
         self.error: str | None = None
         self.step = "not started"
@@ -283,6 +285,7 @@ class Student:
                                          wait="image:" + image[0], extra=("status:idle",),
                                          metadata={"version": WIDGET_PROTOCOL})
             self.round_trips.append(got["image:" + image[0]] - t0)
+            self.sent.append(t0)
             await asyncio.sleep(max(0.0, t_start + (k + 1) * self.move_period - time.perf_counter()))
         self.timings["widget_phase"] = time.perf_counter() - t_start
 
@@ -301,6 +304,7 @@ class Student:
             t1 = time.perf_counter()
             await self.run_cells(nb)
             self.timings["run_cells"] = time.perf_counter() - t1
+            self.busy = (t0, time.perf_counter())
             self.step = "widget"
             await self.move_widget()
             self.step = "done"
