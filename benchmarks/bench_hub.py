@@ -49,21 +49,31 @@ def summary(r: dict) -> dict:
     ms = lambda v: None if v is None else round(v * 1000, 1)  # noqa: E731
     mean = lambda v: statistics.fmean(v) if v else 0.0  # noqa: E731
     out = {
-        "n": r["n"], "failures": len(r["failures"]), "failure_messages": r["failures"][:10],
-        "server_start_p50_s": r["server_start_p50"], "server_start_p95_s": r["server_start_p95"],
-        "widget_p50_ms": ms(r["widget_p50"]), "widget_p95_ms": ms(r["widget_p95"]),
-        "quiet_moves": r["quiet_moves"], "quiet_widget_p50_ms": ms(r["quiet_widget_p50"]),
+        "n": r["n"],
+        "failures": len(r["failures"]),
+        "failure_messages": r["failures"][:10],
+        "server_start_p50_s": r["server_start_p50"],
+        "server_start_p95_s": r["server_start_p95"],
+        "widget_p50_ms": ms(r["widget_p50"]),
+        "widget_p95_ms": ms(r["widget_p95"]),
+        "quiet_moves": r["quiet_moves"],
+        "quiet_widget_p50_ms": ms(r["quiet_widget_p50"]),
         "quiet_widget_p95_ms": ms(r["quiet_widget_p95"]),
-        "moves": f"{r['moves_done']}/{r['moves_expected']}", "cell_errors": r["cell_errors"],
-        "mem_total_pss_mib": round(r["mem_total_pss"] / MIB), "mem_total_rss_mib": round(r["mem_total_rss"] / MIB),
+        "moves": f"{r['moves_done']}/{r['moves_expected']}",
+        "cell_errors": r["cell_errors"],
+        "mem_total_pss_mib": round(r["mem_total_pss"] / MIB),
+        "mem_total_rss_mib": round(r["mem_total_rss"] / MIB),
         "mem_student_pss_mib": round(mean(r["mem_student_pss"]) / MIB),
         "mem_student_rss_mib": round(mean(r["mem_student_rss"]) / MIB),
         "mem_server_pss_mib": round(mean(r["mem_server_pss"]) / MIB),
         "mem_server_rss_mib": round(mean(r["mem_server_rss"]) / MIB),
         "cpu_student_s": round(mean(r["cpu_student_s"]), 1),
-        "cpu_student_pct_of_session": round(100 * mean(r["cpu_student_s"]) / r["wall_s"], 1) if r["wall_s"] else None,
+        "cpu_student_pct_of_session": round(100 * mean(r["cpu_student_s"]) / r["wall_s"], 1)
+        if r["wall_s"]
+        else None,
         "wall_s": round(r["wall_s"], 1),
-        "load_before": [round(x, 2) for x in r["load_before"]], "load_after": [round(x, 2) for x in r["load_after"]],
+        "load_before": [round(x, 2) for x in r["load_before"]],
+        "load_after": [round(x, 2) for x in r["load_after"]],
         "load_peak": round(r["load_peak"], 2),
     }
     if r["n"] >= TARGET_N:
@@ -74,16 +84,18 @@ def summary(r: dict) -> dict:
 def fmt(s: dict) -> str:
     f = lambda v, d=1: "-" if v is None else f"{v:.{d}f}"  # noqa: E731
     met = {True: " met", False: " MISSED"}.get(s.get("met"), "")
-    return (f"  N={s['n']:<3d} start p50/p95 {f(s['server_start_p50_s'])}/{f(s['server_start_p95_s'])} s  "
-            f"widget p50/p95 {f(s['widget_p50_ms'], 0)}/{f(s['widget_p95_ms'], 0)} ms "
-            f"(when every student is at the widget: {f(s['quiet_widget_p50_ms'], 0)}/"
-            f"{f(s['quiet_widget_p95_ms'], 0)} ms, {s['quiet_moves']} moves)  "
-            f"failures {s['failures']} (moves {s['moves']}, cell errors {s['cell_errors']})  "
-            f"memory total {s['mem_total_pss_mib']} MiB PSS ({s['mem_total_rss_mib']} RSS), "
-            f"per student {s['mem_student_pss_mib']} PSS ({s['mem_student_rss_mib']} RSS; server alone "
-            f"{s['mem_server_pss_mib']} PSS, {s['mem_server_rss_mib']} RSS)  "
-            f"CPU/student {s['cpu_student_s']} s ({s['cpu_student_pct_of_session']} % of a core over "
-            f"{s['wall_s']} s)  load {s['load_before'][0]} -> {s['load_after'][0]} (peak {s['load_peak']}){met}")
+    return (
+        f"  N={s['n']:<3d} start p50/p95 {f(s['server_start_p50_s'])}/{f(s['server_start_p95_s'])} s  "
+        f"widget p50/p95 {f(s['widget_p50_ms'], 0)}/{f(s['widget_p95_ms'], 0)} ms "
+        f"(when every student is at the widget: {f(s['quiet_widget_p50_ms'], 0)}/"
+        f"{f(s['quiet_widget_p95_ms'], 0)} ms, {s['quiet_moves']} moves)  "
+        f"failures {s['failures']} (moves {s['moves']}, cell errors {s['cell_errors']})  "
+        f"memory total {s['mem_total_pss_mib']} MiB PSS ({s['mem_total_rss_mib']} RSS), "
+        f"per student {s['mem_student_pss_mib']} PSS ({s['mem_student_rss_mib']} RSS; server alone "
+        f"{s['mem_server_pss_mib']} PSS, {s['mem_server_rss_mib']} RSS)  "
+        f"CPU/student {s['cpu_student_s']} s ({s['cpu_student_pct_of_session']} % of a core over "
+        f"{s['wall_s']} s)  load {s['load_before'][0]} -> {s['load_after'][0]} (peak {s['load_peak']}){met}"
+    )
 
 
 def measure(n: int, moves: int, period: float) -> dict:
@@ -103,8 +115,10 @@ def main(argv=None) -> int:
     ap.add_argument("--json", default="", help="also write the rows to this file")
     args = ap.parse_args(argv)
     sizes = [int(x) for x in args.n.split(",") if x.strip()]
-    print(f"== hub: {cpu_model()}, {os.cpu_count()} CPUs, {args.moves} moves every {args.period:g} s ==",
-          flush=True)
+    print(
+        f"== hub: {cpu_model()}, {os.cpu_count()} CPUs, {args.moves} moves every {args.period:g} s ==",
+        flush=True,
+    )
     rows = []
     for n in sizes:
         s = measure(n, args.moves, args.period)

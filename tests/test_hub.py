@@ -32,12 +32,14 @@ import sizing  # noqa: E402
 
 def test_values_yaml_and_readme_follow_the_sizing_table():
     values = (HUB / "values.yaml").read_text()
-    assert sizing.current(HUB / "values.yaml", sizing.VALUES_START, sizing.VALUES_END) == sizing.values_block(), \
-        "values.yaml is stale: run `python deploy/hub/sizing.py --write`"
+    assert (
+        sizing.current(HUB / "values.yaml", sizing.VALUES_START, sizing.VALUES_END) == sizing.values_block()
+    ), "values.yaml is stale: run `python deploy/hub/sizing.py --write`"
     readme = (ROOT / "README.md").read_text()
     assert "## Teaching a class on a hub" in readme
-    assert f"{sizing.TABLE_START}\n{sizing.table()}\n{sizing.TABLE_END}" in readme, \
+    assert f"{sizing.TABLE_START}\n{sizing.table()}\n{sizing.TABLE_END}" in readme, (
         "README's hub sizing table is stale: run `python deploy/hub/sizing.py --write`"
+    )
     # the numbers follow from the measured kernel and server
     assert sizing.LIMITS["mem_guarantee"] == f"{sizing.SERVER_MIB + sizing.KERNEL_MIB}M"
     assert sizing.LIMITS["mem_limit"] == f"{sizing.SERVER_MIB + sizing.KERNELS_AT_LIMIT * sizing.KERNEL_MIB}M"
@@ -61,13 +63,22 @@ def test_chapter_links_come_from_book_toml():
     ready = [c for c in book["chapters"] if c["status"] == "ready"]
     table = links.markdown_table(conf["hub_url"], conf["student_repo_url"])
     assert len(table.splitlines()) == 2 + len(ready)
-    url = links.chapter_link("https://hub.example.org/", "https://github.com/org/course-student.git",
-                             "01-svm.ipynb", branch="main")
+    url = links.chapter_link(
+        "https://hub.example.org/", "https://github.com/org/course-student.git", "01-svm.ipynb", branch="main"
+    )
     parts = urllib.parse.urlsplit(url)
-    assert (parts.scheme, parts.netloc, parts.path) == ("https", "hub.example.org", "/hub/user-redirect/git-pull")
+    assert (parts.scheme, parts.netloc, parts.path) == (
+        "https",
+        "hub.example.org",
+        "/hub/user-redirect/git-pull",
+    )
     q = dict(urllib.parse.parse_qsl(parts.query))
-    assert q == {"repo": "https://github.com/org/course-student.git", "targetpath": "course-student",
-                 "urlpath": "lab/tree/course-student/01-svm.ipynb", "branch": "main"}
+    assert q == {
+        "repo": "https://github.com/org/course-student.git",
+        "targetpath": "course-student",
+        "urlpath": "lab/tree/course-student/01-svm.ipynb",
+        "branch": "main",
+    }
     for kw in ({"hub_url": ""}, {"repo_url": None}, {"notebook": 1}):
         args = {"hub_url": "https://h", "repo_url": "https://r/x", "notebook": "a.ipynb", **kw}
         with pytest.raises(ValueError, match=next(iter(kw))):
@@ -81,7 +92,9 @@ def test_links_reject_a_book_without_urls(tmp_path):
         links.course_links(bad)
 
 
-@pytest.mark.skipif(shutil.which("node") is None, reason="Node.js is absent (configurable-http-proxy needs it)")
+@pytest.mark.skipif(
+    shutil.which("node") is None, reason="Node.js is absent (configurable-http-proxy needs it)"
+)
 def test_a_class_of_three():
     import psutil
     from loadtest import LocalHub, run_class
@@ -98,9 +111,11 @@ def test_a_class_of_three():
     print({k: v for k, v in r.items() if k != "confinement"})
     assert not r["failures"], f"{r['failures']}\n--- hub log ---\n{log}"
     assert culler, "the idle culler service is not running"
-    nb_cells = sum(1 for c in json.loads(
-        (ROOT / "notebooks" / "01-svm.ipynb").read_text())["cells"] if c["cell_type"] == "code"
-        and "".join(c["source"]).strip())
+    nb_cells = sum(
+        1
+        for c in json.loads((ROOT / "notebooks" / "01-svm.ipynb").read_text())["cells"]
+        if c["cell_type"] == "code" and "".join(c["source"]).strip()
+    )
     for s in students:
         assert s.cells_run == nb_cells and s.cell_errors == 0, (s.name, s.cells_run, s.cell_errors)
         assert len(s.round_trips) == moves and all(t > 0 for t in s.round_trips), s.round_trips
@@ -110,13 +125,16 @@ def test_a_class_of_three():
     assert r["mem_total_pss"] > sum(r["mem_student_pss"]) * 0.99
     assert len(r["cpu_student_s"]) == n and all(c > 0 for c in r["cpu_student_s"])
     from limits_spawner import cgroup_layout
-    if cgroup_layout() is not None:   # root or a delegated cgroup: the limits are enforced
+
+    if cgroup_layout() is not None:  # root or a delegated cgroup: the limits are enforced
         assert set(r["confinement"]) == {s.name for s in students}
         for user, conf in r["confinement"].items():
             assert conf["memory_limit"] == sizing.LIMIT_MIB * 2**20, (user, conf)
             assert conf["cpu_limit"] == pytest.approx(sizing.CPU_LIMIT), (user, conf)
             assert conf["all_in"], f"{user}: a process of this student ran outside its cgroup"
     # nothing the hub started is left (servers, kernels, proxy, culler)
-    left = [pid for pid in seen if psutil.pid_exists(pid) and psutil.Process(pid).status() != psutil.STATUS_ZOMBIE]
+    left = [
+        pid for pid in seen if psutil.pid_exists(pid) and psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
+    ]
     assert not left, f"processes left after the hub stopped: {left}"
     assert not hub.tmp.exists()

@@ -53,7 +53,7 @@ c.ConfigurableHTTPProxy.command = [str(HERE / "node_modules" / ".bin" / "configu
 c.JupyterHub.db_url = f"sqlite:///{state / 'jupyterhub.sqlite'}"
 c.JupyterHub.cookie_secret_file = str(state / "jupyterhub_cookie_secret")
 c.JupyterHub.pid_file = str(state / "jupyterhub.pid")
-c.JupyterHub.cleanup_servers = True      # stopping the hub stops every student's server
+c.JupyterHub.cleanup_servers = True  # stopping the hub stops every student's server
 
 # --- who logs in, where their server runs ------------------------------------------------
 if mode == "test":
@@ -83,8 +83,10 @@ c.Spawner.cpu_limit = LIMITS["cpu_limit"]
 # BLAS would otherwise start one thread per host CPU in every student's kernel).
 threads = str(max(1, int(LIMITS["cpu_limit"])))
 c.Spawner.environment = {
-    "NUMBA_NUM_THREADS": threads, "OMP_NUM_THREADS": threads,
-    "OPENBLAS_NUM_THREADS": threads, "MKL_NUM_THREADS": threads,
+    "NUMBA_NUM_THREADS": threads,
+    "OMP_NUM_THREADS": threads,
+    "OPENBLAS_NUM_THREADS": threads,
+    "MKL_NUM_THREADS": threads,
     "PATH": f"{bindir}:/usr/local/bin:/usr/bin:/bin",
 }
 # a class arriving at once on a busy machine: give servers time, queue the rest
@@ -93,14 +95,22 @@ c.Spawner.http_timeout = int(env("KMLTEACH_HUB_START_TIMEOUT", "300"))
 c.JupyterHub.concurrent_spawn_limit = int(env("KMLTEACH_HUB_SPAWN_LIMIT", "100"))
 
 # --- idle culler: stop servers nobody used for an hour (checked every 5 minutes) ----------
-c.JupyterHub.load_roles = [{
-    "name": "idle-culler",
-    "scopes": ["list:users", "read:users:activity", "read:servers", "delete:servers"],
-    "services": ["idle-culler"],
-}]
-c.JupyterHub.services = [{
-    "name": "idle-culler",
-    "command": [sys.executable, "-m", "jupyterhub_idle_culler",
-                f"--timeout={int(env('KMLTEACH_HUB_CULL_TIMEOUT', '3600'))}",
-                f"--cull-every={int(env('KMLTEACH_HUB_CULL_EVERY', '300'))}"],
-}]
+c.JupyterHub.load_roles = [
+    {
+        "name": "idle-culler",
+        "scopes": ["list:users", "read:users:activity", "read:servers", "delete:servers"],
+        "services": ["idle-culler"],
+    }
+]
+c.JupyterHub.services = [
+    {
+        "name": "idle-culler",
+        "command": [
+            sys.executable,
+            "-m",
+            "jupyterhub_idle_culler",
+            f"--timeout={int(env('KMLTEACH_HUB_CULL_TIMEOUT', '3600'))}",
+            f"--cull-every={int(env('KMLTEACH_HUB_CULL_EVERY', '300'))}",
+        ],
+    }
+]

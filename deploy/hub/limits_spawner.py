@@ -57,7 +57,11 @@ def cgroup_layout() -> dict[str, Path] | None:
     v2 = CGROUP_ROOT / "cgroup.controllers"
     if v2.exists():
         own = CGROUP_ROOT / (_own_cgroup("") or "/").lstrip("/")
-        ctrls = set((own / "cgroup.controllers").read_text().split()) if (own / "cgroup.controllers").exists() else set()
+        ctrls = (
+            set((own / "cgroup.controllers").read_text().split())
+            if (own / "cgroup.controllers").exists()
+            else set()
+        )
         if {"memory", "cpu"} <= ctrls and os.access(own, os.W_OK):
             return {"memory": own, "cpu": own}
         return None
@@ -82,8 +86,10 @@ class CgroupLimits(LoggingConfigurable):
     """Mixin for a ``LocalProcessSpawner``: the server runs in a per-user cgroup with limits."""
 
     cgroup_parent = Unicode(
-        "kmlteach-hub", config=True,
-        help="Name of the cgroup, under the hub's own, that holds one cgroup per user.")
+        "kmlteach-hub",
+        config=True,
+        help="Name of the cgroup, under the hub's own, that holds one cgroup per user.",
+    )
 
     _warned = False
 
@@ -98,9 +104,10 @@ class CgroupLimits(LoggingConfigurable):
     def _prepare_cgroups(self) -> list[Path]:
         try:
             return self._make_cgroups()
-        except OSError as exc:   # e.g. cgroup v2 refusing controllers below a cgroup with processes
-            self.log.warning("could not set up the cgroup of %s (%s): its limits are NOT enforced",
-                             self.user.name, exc)
+        except OSError as exc:  # e.g. cgroup v2 refusing controllers below a cgroup with processes
+            self.log.warning(
+                "could not set up the cgroup of %s (%s): its limits are NOT enforced", self.user.name, exc
+            )
             return []
 
     def _make_cgroups(self) -> list[Path]:
@@ -117,7 +124,7 @@ class CgroupLimits(LoggingConfigurable):
             d = parent / self.user.name
             if d in made:
                 continue
-            if v2 and not parent.exists():   # (v2 is written to the kernel's rules, untested here: v1)
+            if v2 and not parent.exists():  # (v2 is written to the kernel's rules, untested here: v1)
                 _write(base / "cgroup.subtree_control", "+memory +cpu")
                 parent.mkdir(exist_ok=True)
                 _write(parent / "cgroup.subtree_control", "+memory +cpu")
@@ -127,8 +134,10 @@ class CgroupLimits(LoggingConfigurable):
                 if self.mem_limit:
                     _write(d / ("memory.max" if v2 else "memory.limit_in_bytes"), str(int(self.mem_limit)))
                 if self.mem_guarantee:
-                    _write(d / ("memory.low" if v2 else "memory.soft_limit_in_bytes"),
-                           str(int(self.mem_guarantee)))
+                    _write(
+                        d / ("memory.low" if v2 else "memory.soft_limit_in_bytes"),
+                        str(int(self.mem_guarantee)),
+                    )
                 if v2 and self.mem_limit and (d / "memory.swap.max").exists():
                     _write(d / "memory.swap.max", "0")
             if ctrl == "cpu" or v2:

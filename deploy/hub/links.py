@@ -43,12 +43,20 @@ def course_links(book_toml: Path | None = None) -> dict[str, str]:
 def chapters(book_toml: Path | None = None) -> list[tuple[str, str, str]]:
     """``(id, title, notebook file name)`` of every ready chapter."""
     data = tomllib.loads((book_toml or ROOT / "book.toml").read_text(encoding="utf-8"))
-    return [(str(c["id"]), c["title"], Path(c["notebook"]).name)
-            for c in data.get("chapters", []) if c.get("status") == "ready"]
+    return [
+        (str(c["id"]), c["title"], Path(c["notebook"]).name)
+        for c in data.get("chapters", [])
+        if c.get("status") == "ready"
+    ]
 
 
-def chapter_link(hub_url: str, repo_url: str, notebook: str, branch: str | None = None,
-                 notebook_dir: str = STUDENT_NOTEBOOK_DIR) -> str:
+def chapter_link(
+    hub_url: str,
+    repo_url: str,
+    notebook: str,
+    branch: str | None = None,
+    notebook_dir: str = STUDENT_NOTEBOOK_DIR,
+) -> str:
     """The nbgitpuller link opening ``notebook`` of the student repository on ``hub_url``.
 
     Without ``branch`` nbgitpuller uses the repository's default branch.
@@ -61,8 +69,11 @@ def chapter_link(hub_url: str, repo_url: str, notebook: str, branch: str | None 
     query = {"repo": repo_url, "targetpath": target, "urlpath": f"lab/tree/{path}"}
     if branch:
         query["branch"] = branch
-    return (hub_url.rstrip("/") + "/hub/user-redirect/git-pull?"
-            + urllib.parse.urlencode(query, quote_via=urllib.parse.quote, safe="/"))
+    return (
+        hub_url.rstrip("/")
+        + "/hub/user-redirect/git-pull?"
+        + urllib.parse.urlencode(query, quote_via=urllib.parse.quote, safe="/")
+    )
 
 
 def markdown_table(hub_url: str, repo_url: str, book_toml: Path | None = None) -> str:

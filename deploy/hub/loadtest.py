@@ -54,8 +54,12 @@ def _free_ports(n: int) -> list[int]:
 def make_student_repo(dest: Path, chapters=("01",)) -> Path:
     """Release ``chapters`` into a fresh git repository ``dest/kmlteach-student``."""
     repo = dest / REPO_NAME
-    subprocess.run([sys.executable, "-m", "kmlteach", "release", *chapters, "--out", str(repo)],
-                   check=True, cwd=ROOT, capture_output=True)
+    subprocess.run(
+        [sys.executable, "-m", "kmlteach", "release", *chapters, "--out", str(repo)],
+        check=True,
+        cwd=ROOT,
+        capture_output=True,
+    )
     git = ["git", "-C", str(repo), "-c", "user.name=course", "-c", "user.email=course@localhost"]
     subprocess.run(["git", "init", "-q", "-b", "main", str(repo)], check=True)
     subprocess.run(git + ["add", "-A"], check=True)
@@ -67,22 +71,29 @@ class LocalHub:
     """The course's JupyterHub in test mode on 127.0.0.1 (use as a context manager)."""
 
     def __init__(self, workdir: Path | None = None, password: str = "class", keep: bool = False):
-        self.keep = keep   # keep the working folder (log, homes) after the context
+        self.keep = keep  # keep the working folder (log, homes) after the context
         self.tmp = Path(workdir or tempfile.mkdtemp(prefix="kmlteach-hub-"))
         self.password = password
         self.port, api_port, proxy_api_port = _free_ports(3)
         self.url = f"http://127.0.0.1:{self.port}"
         self.cgroup = f"kmlteach-hub-{os.getpid()}-{self.port}"
-        self.env = dict(os.environ, KMLTEACH_HUB_MODE="test", KMLTEACH_HUB_PASSWORD=password,
-                        KMLTEACH_HUB_STATE=str(self.tmp / "state"), KMLTEACH_HUB_HOMES=str(self.tmp / "homes"),
-                        KMLTEACH_HUB_PORT=str(self.port), KMLTEACH_HUB_API_PORT=str(api_port),
-                        KMLTEACH_HUB_PROXY_API_PORT=str(proxy_api_port), KMLTEACH_HUB_CGROUP=self.cgroup)
+        self.env = dict(
+            os.environ,
+            KMLTEACH_HUB_MODE="test",
+            KMLTEACH_HUB_PASSWORD=password,
+            KMLTEACH_HUB_STATE=str(self.tmp / "state"),
+            KMLTEACH_HUB_HOMES=str(self.tmp / "homes"),
+            KMLTEACH_HUB_PORT=str(self.port),
+            KMLTEACH_HUB_API_PORT=str(api_port),
+            KMLTEACH_HUB_PROXY_API_PORT=str(proxy_api_port),
+            KMLTEACH_HUB_CGROUP=self.cgroup,
+        )
         self.env.pop("JUPYTERHUB_API_TOKEN", None)
         self.proc: subprocess.Popen | None = None
         self.repo: Path | None = None
         self.log_path = self.tmp / "hub.log"
 
-    def start(self, timeout: float = 90.0) -> "LocalHub":
+    def start(self, timeout: float = 90.0) -> LocalHub:
         self.repo = make_student_repo(self.tmp)
         chp = HERE / "node_modules" / ".bin" / "configurable-http-proxy"
         if not chp.exists():
@@ -90,9 +101,15 @@ class LocalHub:
         self._log = open(self.log_path, "wb")
         self.proc = subprocess.Popen(
             [str(Path(sys.executable).parent / "jupyterhub"), "-f", str(HERE / "jupyterhub_config.py")],
-            cwd=self.tmp, env=self.env, stdout=self._log, stderr=subprocess.STDOUT, start_new_session=True)
+            cwd=self.tmp,
+            env=self.env,
+            stdout=self._log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
         deadline = time.monotonic() + timeout
         import urllib.request
+
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"the hub exited with {self.proc.returncode}; see {self.log_path}")
@@ -154,10 +171,10 @@ class LocalHub:
                 pass
         layout = cgroup_layout() or {}
         for d in {base / self.cgroup for base in layout.values()}:
-            for sub in (d.iterdir() if d.is_dir() else ()):
+            for sub in d.iterdir() if d.is_dir() else ():
                 if sub.is_dir():
                     try:
-                        sub.rmdir()   # a user's cgroup, empty once its processes are gone
+                        sub.rmdir()  # a user's cgroup, empty once its processes are gone
                     except OSError:
                         pass
             try:
@@ -188,7 +205,10 @@ class LocalHub:
             if v2:
                 quota, period = (cpu / "cpu.max").read_text().split()
             else:
-                quota, period = (cpu / "cpu.cfs_quota_us").read_text(), (cpu / "cpu.cfs_period_us").read_text()
+                quota, period = (
+                    (cpu / "cpu.cfs_quota_us").read_text(),
+                    (cpu / "cpu.cfs_period_us").read_text(),
+                )
         except OSError:
             return {"memory_limit": None, "cpu_limit": None}
         return {"memory_limit": int(limit), "cpu_limit": int(quota) / int(period)}
@@ -222,8 +242,8 @@ class _Sampler:
         self.hub = hub
         self.peak_total = {"rss": 0, "pss": 0}
         self.peak_student: dict[str, dict[str, int]] = {}
-        self.cpu: dict[int, tuple[str, float]] = {}   # pid -> (user, cpu seconds)
-        self.confined: dict[str, dict | None] = {}     # user -> limits, and whether all its pids are in
+        self.cpu: dict[int, tuple[str, float]] = {}  # pid -> (user, cpu seconds)
+        self.confined: dict[str, dict | None] = {}  # user -> limits, and whether all its pids are in
         self.load_peak = 0.0
 
     def sample(self) -> None:
@@ -242,11 +262,11 @@ class _Sampler:
                     continue
                 mem["rss"] += info.rss
                 mem["pss"] += info.pss
-                if i == 0:   # the Jupyter server itself; the rest are its kernels and their children
+                if i == 0:  # the Jupyter server itself; the rest are its kernels and their children
                     mem["server_rss"], mem["server_pss"] = info.rss, info.pss
                 self.cpu[p.pid] = (user, t.user + t.system)
             conf = self.hub.confinement(user)
-            if conf is not None:   # every process of the student (still alive) sits in its cgroup
+            if conf is not None:  # every process of the student (still alive) sits in its cgroup
                 mine = f"/{self.hub.cgroup}/{user}"
                 ctrls = {""} if Path("/sys/fs/cgroup/cgroup.controllers").exists() else {"memory", "cpu"}
                 inside = []
@@ -263,7 +283,7 @@ class _Sampler:
                 peak[k] = max(peak[k], mem[k])
             for k in tot:
                 tot[k] += mem[k]
-        for p in self.hub.processes():   # hub, proxy, culler
+        for p in self.hub.processes():  # hub, proxy, culler
             if p.pid not in in_trees:
                 try:
                     info = p.memory_full_info()
@@ -281,15 +301,31 @@ class _Sampler:
         return out
 
 
-async def run_class(hub: LocalHub, n: int, moves: int = 20, move_period: float = 6.0,
-                    notebook: str = "01-svm.ipynb", timeout: float = 1200.0) -> dict:
+async def run_class(
+    hub: LocalHub,
+    n: int,
+    moves: int = 20,
+    move_period: float = 6.0,
+    notebook: str = "01-svm.ipynb",
+    timeout: float = 1200.0,
+) -> dict:
     """N students at once on ``hub``; returns per-student records and the class totals."""
     if not isinstance(n, int) or n < 1:
         raise ValueError(f"n must be a positive integer, got {n!r}")
     sampler = _Sampler(hub)
     load0 = os.getloadavg()
-    students = [Student(hub.url, f"student{i:03d}", hub.password, repo_url=f"file://{hub.repo}",
-                        notebook=notebook, moves=moves, move_period=move_period) for i in range(n)]
+    students = [
+        Student(
+            hub.url,
+            f"student{i:03d}",
+            hub.password,
+            repo_url=f"file://{hub.repo}",
+            notebook=notebook,
+            moves=moves,
+            move_period=move_period,
+        )
+        for i in range(n)
+    ]
     t0 = time.monotonic()
     tasks = [asyncio.ensure_future(asyncio.wait_for(s.run(), timeout)) for s in students]
     done = asyncio.gather(*tasks, return_exceptions=True)
@@ -308,19 +344,29 @@ async def run_class(hub: LocalHub, n: int, moves: int = 20, move_period: float =
     trips = [t for s in students for t in s.round_trips]
     # the moves made while no student was logging in, starting, pulling or running cells
     busy = [s.busy for s in students]
-    quiet = [t for s in students for t0, t in zip(s.sent, s.round_trips)
-             if not any(a <= t0 <= b for a, b in busy)]
+    quiet = [
+        t for s in students for t0, t in zip(s.sent, s.round_trips) if not any(a <= t0 <= b for a, b in busy)
+    ]
     return {
-        "n": n, "wall_s": wall, "load_before": load0, "load_after": os.getloadavg(),
+        "n": n,
+        "wall_s": wall,
+        "load_before": load0,
+        "load_after": os.getloadavg(),
         "failures": [f"{s.name}: {s.error}" for s in students if s.error],
-        "server_start_p50": percentile(starts, 50), "server_start_p95": percentile(starts, 95),
-        "widget_p50": percentile(trips, 50), "widget_p95": percentile(trips, 95),
-        "quiet_moves": len(quiet), "quiet_widget_p50": percentile(quiet, 50),
-        "quiet_widget_p95": percentile(quiet, 95), "load_peak": sampler.load_peak,
-        "moves_done": len(trips), "moves_expected": n * moves,
+        "server_start_p50": percentile(starts, 50),
+        "server_start_p95": percentile(starts, 95),
+        "widget_p50": percentile(trips, 50),
+        "widget_p95": percentile(trips, 95),
+        "quiet_moves": len(quiet),
+        "quiet_widget_p50": percentile(quiet, 50),
+        "quiet_widget_p95": percentile(quiet, 95),
+        "load_peak": sampler.load_peak,
+        "moves_done": len(trips),
+        "moves_expected": n * moves,
         "cells_run": sum(s.cells_run for s in students),
         "cell_errors": sum(s.cell_errors for s in students),
-        "mem_total_rss": sampler.peak_total["rss"], "mem_total_pss": sampler.peak_total["pss"],
+        "mem_total_rss": sampler.peak_total["rss"],
+        "mem_total_pss": sampler.peak_total["pss"],
         "mem_student_rss": [v["rss"] for v in sampler.peak_student.values()],
         "mem_student_pss": [v["pss"] for v in sampler.peak_student.values()],
         "mem_server_rss": [v["server_rss"] for v in sampler.peak_student.values()],

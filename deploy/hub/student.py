@@ -65,15 +65,24 @@ def _decode_frame(frame) -> dict:
     if isinstance(frame, str):
         return json.loads(frame)
     n = struct.unpack("!I", frame[:4])[0]
-    offsets = list(struct.unpack("!" + "I" * n, frame[4:4 * (n + 1)])) + [len(frame)]
-    msg = json.loads(frame[offsets[0]:offsets[1]])
-    msg["buffers"] = [frame[offsets[i]:offsets[i + 1]] for i in range(1, n)]
+    offsets = list(struct.unpack("!" + "I" * n, frame[4 : 4 * (n + 1)])) + [len(frame)]
+    msg = json.loads(frame[offsets[0] : offsets[1]])
+    msg["buffers"] = [frame[offsets[i] : offsets[i + 1]] for i in range(1, n)]
     return msg
 
 
 class Student:
-    def __init__(self, hub_url: str, name: str, password: str, repo_url: str, notebook: str,
-                 moves: int = 20, move_period: float = 6.0, step_timeout: float = 300.0):
+    def __init__(
+        self,
+        hub_url: str,
+        name: str,
+        password: str,
+        repo_url: str,
+        notebook: str,
+        moves: int = 20,
+        move_period: float = 6.0,
+        step_timeout: float = 300.0,
+    ):
         self.hub, self.name, self.password = hub_url.rstrip("/"), name, password
         self.repo_url, self.notebook = repo_url, notebook
         self.moves, self.move_period, self.step_timeout = moves, move_period, step_timeout
@@ -83,13 +92,13 @@ class Student:
         self.session = uuid.uuid4().hex
         self.timings: dict[str, float] = {}
         self.round_trips: list[float] = []
-        self.sent: list[float] = []      # perf_counter() of each move, beside its round trip
-        self.busy = (0.0, 0.0)           # from the first request to the last cell's reply
+        self.sent: list[float] = []  # perf_counter() of each move, beside its round trip
+        self.busy = (0.0, 0.0)  # from the first request to the last cell's reply
         self.cells_run = self.cell_errors = 0
         self.error: str | None = None
         self.step = "not started"
         self.ws = None
-        self.comms: dict[str, dict] = {}          # comm_id -> {"model", "state", "parent"}
+        self.comms: dict[str, dict] = {}  # comm_id -> {"model", "state", "parent"}
         self.waiting: dict[tuple[str, str], asyncio.Future] = {}
 
     # -- HTTP -----------------------------------------------------------------------------
@@ -98,8 +107,16 @@ class Student:
             url = self.hub + url
         path = urllib.parse.urlsplit(url).path
         hdrs = {"Cookie": self.jar.header(path), **(headers or {})}
-        req = HTTPRequest(url, method=method, body=body, headers=hdrs, follow_redirects=False,
-                          connect_timeout=60, request_timeout=self.step_timeout, **kw)
+        req = HTTPRequest(
+            url,
+            method=method,
+            body=body,
+            headers=hdrs,
+            follow_redirects=False,
+            connect_timeout=60,
+            request_timeout=self.step_timeout,
+            **kw,
+        )
         resp = await self.http.fetch(req, raise_error=False)
         self.jar.update(resp.headers)
         if resp.code == 599:
@@ -142,15 +159,18 @@ class Student:
             raise RuntimeError(f"login: HTTP {resp.code}")
 
     def link(self) -> str:
-        query = {"repo": self.repo_url, "targetpath": self.target,
-                 "urlpath": f"lab/tree/{self.target}/{self.notebook}"}
+        query = {
+            "repo": self.repo_url,
+            "targetpath": self.target,
+            "urlpath": f"lab/tree/{self.target}/{self.notebook}",
+        }
         return "/hub/user-redirect/git-pull?" + urllib.parse.urlencode(query)
 
     async def start_server(self):
         """Follow the link: the hub starts the server (or offers to), then wait for it."""
         t0 = time.perf_counter()
         page = await self.follow(self.link())
-        if page.code == 424:   # "server not running" page: press its button
+        if page.code == 424:  # "server not running" page: press its button
             spawn = re.search(r'href="([^"]*/hub/spawn/[^"]*)"', page.body.decode())
             t0 = time.perf_counter()
             page = await self.follow(html.unescape(spawn.group(1)))
@@ -170,8 +190,9 @@ class Student:
         if page.code != 200 or "data-xsrf" not in body:
             raise RuntimeError(f"nbgitpuller page: HTTP {page.code} at {page.effective_url}")
         xsrf = html.unescape(re.search(r'data-xsrf="([^"]*)"', body).group(1))
-        q = urllib.parse.urlencode({"_xsrf": urllib.parse.unquote(xsrf), "repo": self.repo_url,
-                                    "targetpath": self.target})
+        q = urllib.parse.urlencode(
+            {"_xsrf": urllib.parse.unquote(xsrf), "repo": self.repo_url, "targetpath": self.target}
+        )
         t0 = time.perf_counter()
         events = await self.events(f"/user/{self.name}/git-pull/api?{q}")
         if not events or events[-1].get("phase") != "finished":
@@ -190,15 +211,27 @@ class Student:
             raise RuntimeError(f"contents API: HTTP {contents.code}")
         nb = json.loads(contents.body)["content"]
         body = json.dumps({"path": path, "type": "notebook", "name": "", "kernel": {"name": "python3"}})
-        sess = await self.fetch(f"{base}/api/sessions", method="POST", body=body,
-                                headers={**xsrf, "Content-Type": "application/json"})
+        sess = await self.fetch(
+            f"{base}/api/sessions",
+            method="POST",
+            body=body,
+            headers={**xsrf, "Content-Type": "application/json"},
+        )
         if sess.code != 201:
             raise RuntimeError(f"sessions API: HTTP {sess.code}")
         kid = json.loads(sess.body)["kernel"]["id"]
-        ws_url = self.hub.replace("http", "ws", 1) + f"{base}/api/kernels/{kid}/channels?session_id={self.session}"
-        self.ws = await websocket_connect(HTTPRequest(
-            ws_url, headers={"Cookie": self.jar.header(f"{base}/api/kernels/")}, connect_timeout=60,
-            request_timeout=60), max_message_size=64 * 2**20)
+        ws_url = (
+            self.hub.replace("http", "ws", 1) + f"{base}/api/kernels/{kid}/channels?session_id={self.session}"
+        )
+        self.ws = await websocket_connect(
+            HTTPRequest(
+                ws_url,
+                headers={"Cookie": self.jar.header(f"{base}/api/kernels/")},
+                connect_timeout=60,
+                request_timeout=60,
+            ),
+            max_message_size=64 * 2**20,
+        )
         self.reader = asyncio.ensure_future(self._read())
         await self.request("kernel_info_request", {}, wait="kernel_info_reply")
         return nb
@@ -216,13 +249,17 @@ class Student:
             kind, content = msg["header"]["msg_type"], msg["content"]
             if kind == "comm_open" and content.get("target_name") == "jupyter.widget":
                 state = content["data"].get("state", {})
-                self.comms[content["comm_id"]] = {"model": state.get("_model_name"), "state": state,
-                                                  "parent": parent}
+                self.comms[content["comm_id"]] = {
+                    "model": state.get("_model_name"),
+                    "state": state,
+                    "parent": parent,
+                }
             elif kind == "comm_msg" and content["data"].get("method") == "update":
                 key = (parent, "image:" + content["comm_id"])
-                data = content["data"]   # the figure's PNG travels as a buffer
-                if (["value"] in data.get("buffer_paths", []) or "value" in data.get("state", {})) \
-                        and key in self.waiting:
+                data = content["data"]  # the figure's PNG travels as a buffer
+                if (
+                    ["value"] in data.get("buffer_paths", []) or "value" in data.get("state", {})
+                ) and key in self.waiting:
                     self.waiting.pop(key).set_result(time.perf_counter())
             key = (parent, kind if kind != "status" else "status:" + content.get("execution_state", ""))
             fut = self.waiting.pop(key, None)
@@ -230,11 +267,21 @@ class Student:
                 fut.set_result(msg)
 
     def _message(self, kind: str, content: dict, metadata=None) -> dict:
-        return {"header": {"msg_id": uuid.uuid4().hex, "username": self.name, "session": self.session,
-                           "msg_type": kind, "version": "5.3",
-                           "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())},
-                "parent_header": {}, "metadata": metadata or {}, "content": content,
-                "channel": "shell", "buffers": []}
+        return {
+            "header": {
+                "msg_id": uuid.uuid4().hex,
+                "username": self.name,
+                "session": self.session,
+                "msg_type": kind,
+                "version": "5.3",
+                "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+            },
+            "parent_header": {},
+            "metadata": metadata or {},
+            "content": content,
+            "channel": "shell",
+            "buffers": [],
+        }
 
     async def request(self, kind: str, content: dict, wait: str, metadata=None, extra=()):
         msg = self._message(kind, content, metadata)
@@ -258,9 +305,18 @@ class Student:
                 continue
             code = "".join(cell["source"])
             _, got = await self.request(
-                "execute_request", {"code": code, "silent": False, "store_history": True,
-                                    "user_expressions": {}, "allow_stdin": False, "stop_on_error": True},
-                wait="execute_reply", extra=("status:idle",))
+                "execute_request",
+                {
+                    "code": code,
+                    "silent": False,
+                    "store_history": True,
+                    "user_expressions": {},
+                    "allow_stdin": False,
+                    "stop_on_error": True,
+                },
+                wait="execute_reply",
+                extra=("status:idle",),
+            )
             self.cells_run += 1
             if got["execute_reply"]["content"]["status"] != "ok":
                 self.cell_errors += 1
@@ -269,9 +325,14 @@ class Student:
 
     async def move_widget(self):
         """Move the margin explorer's x1 slider ``moves`` times, one move per period."""
-        mine = {cid: c for cid, c in self.comms.items() if c["parent"] == getattr(self, "explorer_parent", None)}
-        slider = [cid for cid, c in mine.items() if c["model"] == "FloatSliderModel"
-                  and c["state"].get("description") == "x₁"]
+        mine = {
+            cid: c for cid, c in self.comms.items() if c["parent"] == getattr(self, "explorer_parent", None)
+        }
+        slider = [
+            cid
+            for cid, c in mine.items()
+            if c["model"] == "FloatSliderModel" and c["state"].get("description") == "x₁"
+        ]
         image = [cid for cid, c in mine.items() if c["model"] == "ImageModel"]
         if len(slider) != 1 or len(image) != 1:
             raise RuntimeError(f"margin explorer not found (sliders {len(slider)}, images {len(image)})")
@@ -281,9 +342,13 @@ class Student:
         for k in range(self.moves):
             value = round(x0 + offsets[k % len(offsets)], 2)
             data = {"method": "update", "state": {"value": value}, "buffer_paths": []}
-            t0, got = await self.request("comm_msg", {"comm_id": slider[0], "data": data},
-                                         wait="image:" + image[0], extra=("status:idle",),
-                                         metadata={"version": WIDGET_PROTOCOL})
+            t0, got = await self.request(
+                "comm_msg",
+                {"comm_id": slider[0], "data": data},
+                wait="image:" + image[0],
+                extra=("status:idle",),
+                metadata={"version": WIDGET_PROTOCOL},
+            )
             self.round_trips.append(got["image:" + image[0]] - t0)
             self.sent.append(t0)
             await asyncio.sleep(max(0.0, t_start + (k + 1) * self.move_period - time.perf_counter()))
@@ -308,7 +373,7 @@ class Student:
             self.step = "widget"
             await self.move_widget()
             self.step = "done"
-        except Exception as exc:   # a failure of this student, reported by the load test
+        except Exception as exc:  # a failure of this student, reported by the load test
             self.error = f"{self.step}: {type(exc).__name__}: {exc}"
         finally:
             self.timings["total"] = time.perf_counter() - t0
