@@ -59,9 +59,15 @@ def test_students_per_node():
 def test_chapter_links_come_from_book_toml():
     book = tomllib.loads((ROOT / "book.toml").read_text())
     conf = links.course_links()
-    assert conf == {k: book["links"][k].rstrip("/") for k in ("hub_url", "student_repo_url")}
+    meta = book["book"]
+    assert conf == {
+        "hub_url": meta["jupyterhub"].rstrip("/"),
+        "student_repo_url": meta["student_repository"].rstrip("/"),
+        "branch": meta["branch"],
+    }
     ready = [c for c in book["chapters"] if c["status"] == "ready"]
-    table = links.markdown_table(conf["hub_url"], conf["student_repo_url"])
+    table = links.markdown_table(conf["hub_url"], conf["student_repo_url"], conf["branch"])
+    assert "urlpath=lab/tree/kmlteach-student/notebooks/01-svm.ipynb" in table.replace("%2F", "/")
     assert len(table.splitlines()) == 2 + len(ready)
     url = links.chapter_link(
         "https://hub.example.org/", "https://github.com/org/course-student.git", "01-svm.ipynb", branch="main"
@@ -76,7 +82,7 @@ def test_chapter_links_come_from_book_toml():
     assert q == {
         "repo": "https://github.com/org/course-student.git",
         "targetpath": "course-student",
-        "urlpath": "lab/tree/course-student/01-svm.ipynb",
+        "urlpath": "lab/tree/course-student/notebooks/01-svm.ipynb",
         "branch": "main",
     }
     for kw in ({"hub_url": ""}, {"repo_url": None}, {"notebook": 1}):
@@ -87,8 +93,8 @@ def test_chapter_links_come_from_book_toml():
 
 def test_links_reject_a_book_without_urls(tmp_path):
     bad = tmp_path / "book.toml"
-    bad.write_text('[book]\ntitle = "x"\n[links]\nhub_url = "hub.example.edu"\n')
-    with pytest.raises(ValueError, match="hub_url"):
+    bad.write_text('[book]\ntitle = "x"\njupyterhub = "hub.example.edu"\n')
+    with pytest.raises(ValueError, match="jupyterhub"):
         links.course_links(bad)
 
 

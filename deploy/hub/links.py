@@ -4,7 +4,9 @@ A link ``<hub>/hub/user-redirect/git-pull?repo=<student repo>&urlpath=lab/tree/<
 logs the student in, starts their server, clones the student edition into their home
 (or merges the new commits into their copy, keeping their edits: nbgitpuller's
 "automatic merging"), and opens the chapter in JupyterLab. The hub's address and the
-student repository come from ``book.toml`` (``[links] hub_url``, ``student_repo_url``).
+student edition's repository come from ``book.toml`` (``[book] jupyterhub`` and
+``student_repository``, the keys the student edition's own README links use too); the
+edition keeps the released notebooks in ``notebooks/``.
 
 ``python deploy/hub/links.py`` prints the table of links (Markdown) for a course page or
 an LMS; ``--hub URL`` / ``--repo URL`` override book.toml (the load test uses a local
@@ -21,22 +23,24 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 
-# Where the released notebooks sit inside the student edition's repository ("" = its root).
-STUDENT_NOTEBOOK_DIR = ""
+# Where the released notebooks sit inside the student edition (python -m kmlteach publish-student).
+STUDENT_NOTEBOOK_DIR = "notebooks"
+KEYS = {"hub_url": "jupyterhub", "student_repo_url": "student_repository"}  # ours: book.toml's [book]
 
 __all__ = ["course_links", "chapter_link", "chapters", "STUDENT_NOTEBOOK_DIR"]
 
 
 def course_links(book_toml: Path | None = None) -> dict[str, str]:
-    """``{"hub_url": ..., "student_repo_url": ...}`` from book.toml's ``[links]`` table."""
+    """``{"hub_url", "student_repo_url", "branch"}`` from book.toml's ``[book]`` table."""
     data = tomllib.loads((book_toml or ROOT / "book.toml").read_text(encoding="utf-8"))
-    links = data.get("links", {})
+    meta = data.get("book", {})
     out = {}
-    for key in ("hub_url", "student_repo_url"):
-        value = links.get(key)
+    for ours, key in KEYS.items():
+        value = meta.get(key)
         if not isinstance(value, str) or not value.startswith(("https://", "http://")):
-            raise ValueError(f"book.toml [links] {key} must be an http(s) URL, got {value!r}")
-        out[key] = value.rstrip("/")
+            raise ValueError(f"book.toml [book] {key} must be an http(s) URL, got {value!r}")
+        out[ours] = value.rstrip("/")
+    out["branch"] = meta.get("branch", "main")
     return out
 
 
@@ -76,20 +80,26 @@ def chapter_link(
     )
 
 
-def markdown_table(hub_url: str, repo_url: str, book_toml: Path | None = None) -> str:
+def markdown_table(
+    hub_url: str, repo_url: str, branch: str | None = None, book_toml: Path | None = None
+) -> str:
     lines = ["| # | Chapter | Open on the hub |", "|---|---|---|"]
     for cid, title, nb in chapters(book_toml):
-        lines.append(f"| {cid} | {title} | [{nb}]({chapter_link(hub_url, repo_url, nb)}) |")
+        lines.append(f"| {cid} | {title} | [{nb}]({chapter_link(hub_url, repo_url, nb, branch=branch)}) |")
     return "\n".join(lines)
 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--hub", help="hub URL (default: book.toml [links] hub_url)")
-    ap.add_argument("--repo", help="student repository URL (default: [links] student_repo_url)")
+    ap.add_argument("--hub", help="hub URL (default: book.toml [book] jupyterhub)")
+    ap.add_argument("--repo", help="student repository URL (default: [book] student_repository)")
     args = ap.parse_args(argv)
     links = course_links() if not (args.hub and args.repo) else {}
-    print(markdown_table(args.hub or links["hub_url"], args.repo or links["student_repo_url"]))
+    print(
+        markdown_table(
+            args.hub or links["hub_url"], args.repo or links["student_repo_url"], links.get("branch")
+        )
+    )
     return 0
 
 

@@ -52,10 +52,11 @@ def _free_ports(n: int) -> list[int]:
 
 
 def make_student_repo(dest: Path, chapters=("01",)) -> Path:
-    """Release ``chapters`` into a fresh git repository ``dest/kmlteach-student``."""
+    """Release ``chapters`` into a fresh git repository ``dest/kmlteach-student``, in its
+    ``notebooks/`` folder as in the student edition (the package comes from this venv)."""
     repo = dest / REPO_NAME
     subprocess.run(
-        [sys.executable, "-m", "kmlteach", "release", *chapters, "--out", str(repo)],
+        [sys.executable, "-m", "kmlteach", "release", *chapters, "--out", str(repo / "notebooks")],
         check=True,
         cwd=ROOT,
         capture_output=True,
@@ -306,7 +307,7 @@ async def run_class(
     n: int,
     moves: int = 20,
     move_period: float = 6.0,
-    notebook: str = "01-svm.ipynb",
+    notebook: str = "notebooks/01-svm.ipynb",
     timeout: float = 1200.0,
 ) -> dict:
     """N students at once on ``hub``; returns per-student records and the class totals."""
