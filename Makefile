@@ -6,7 +6,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
 
-.PHONY: lab lab-instructor test execute bench bench-hub student warmup check-env clean slides site rise-shim
+.PHONY: lab lab-instructor test execute bench student warmup check-env clean slides site rise-shim
 
 # pyproject.toml also installs jupyter/rise-shim/dist (the JupyterLab extension that lets
 # widgets run in RISE slideshows) into .venv/share/jupyter/labextensions
@@ -77,6 +77,7 @@ bench: $(VENV)/.test
 	$(PY) benchmarks/bench_hub.py
 
 # A class of 10, 20 and 40 simulated students on the course's hub (part of make bench)
+.PHONY: bench-hub
 bench-hub: $(VENV)/.test
 	$(PY) benchmarks/bench_hub.py $(if $(N),--n $(N),)
 
