@@ -28,11 +28,17 @@ $(VENV)/.runtime: pyproject.toml setup.py jupyter/rise-shim/dist/package.json ju
 	$(call install,-e .)
 	touch $@
 
-# the site extra too: tests/test_site.py builds the course site (jupyter-book 1.x) in CI
-TEST_PACKAGES := -e ".[test,site]"
-$(VENV)/.test: $(VENV)/.runtime pyproject.toml
+# the site extra too: tests/test_site.py builds the course site (jupyter-book 1.x) in CI;
+# the hub extra and the hub's proxy (npm) for tests/test_hub.py and benchmarks/bench_hub.py
+TEST_PACKAGES := -e ".[test,site,hub]"
+CHP := deploy/hub/node_modules/.bin/configurable-http-proxy
+$(VENV)/.test: $(VENV)/.runtime pyproject.toml | $(CHP)
 	$(call install,$(TEST_PACKAGES))
 	touch $@
+
+$(CHP): deploy/hub/package.json deploy/hub/package-lock.json
+	if command -v npm >/dev/null; then cd deploy/hub && npm ci --no-audit --no-fund --loglevel=error && touch node_modules/.bin/configurable-http-proxy; \
+	else echo "npm not found (apt-get install nodejs npm): tests/test_hub.py will be skipped"; fi
 
 # JupyterLab refuses to run as root unless told to (containers, CI machines)
 ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root,)
@@ -69,6 +75,12 @@ execute: $(VENV)/.test
 
 bench: $(VENV)/.test
 	$(PY) benchmarks/run.py
+	$(PY) benchmarks/bench_hub.py
+
+# A class of 10, 20 and 40 simulated students on the course's hub (part of make bench)
+.PHONY: bench-hub
+bench-hub: $(VENV)/.test
+	$(PY) benchmarks/bench_hub.py $(if $(N),--n $(N),)
 
 student: $(VENV)/.runtime
 	$(PY) -m kmlteach release --out student

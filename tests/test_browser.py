@@ -69,14 +69,15 @@ pytestmark = [
 ]
 
 # JupyterLab user settings: no virtual scrolling (every cell stays in the DOM), no
-# autosave, no news or update checks.
+# autosave. News and update checks are left to the course's own page config
+# (jupyter/labconfig/page_config.json disables the announcements plugin), which is tested.
 LAB_SETTINGS = {
     "@jupyterlab/notebook-extension/tracker.jupyterlab-settings": {"windowingMode": "none"},
     "@jupyterlab/docmanager-extension/plugin.jupyterlab-settings": {"autosave": False},
-    "@jupyterlab/apputils-extension/notification.jupyterlab-settings": {
-        "fetchNews": "false", "checkForUpdates": False},
 }
-DISABLED = {"@jupyterlab/apputils-extension:announcements": True}
+DISABLED: dict = {}
+# The only outside request allowed: the chapter's Binder badge image in its Markdown.
+OUTSIDE_ALLOWED = ("https://mybinder.org/badge_logo.svg",)
 
 
 def _free_port() -> int:
@@ -122,8 +123,7 @@ class JupyterLab:
     def start(self, timeout: float = 60.0) -> None:
         cmd = [sys.executable, "-m", "jupyterlab", "--no-browser", "--ip=127.0.0.1",
                f"--port={self.port}", "--port-retries=0", f"--IdentityProvider.token={self.token}",
-               f"--ServerApp.root_dir={self.root_dir}", "--LabApp.expose_app_in_browser=True", "--allow-root",
-               "--LabApp.news_url=", "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate"]
+               f"--ServerApp.root_dir={self.root_dir}", "--LabApp.expose_app_in_browser=True", "--allow-root"]
         self.log = open(self.log_path, "w")
         self.proc = subprocess.Popen(cmd, env=self.env(), cwd=self.root_dir, stdout=self.log,
                                      stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
@@ -412,6 +412,9 @@ class Lab:
         self.errors: list[str] = []
         self.page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
         self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+        self.outside: list[str] = []   # requests to any host but this machine
+        self.page.on("request", lambda r: None if r.url.startswith(("http://127.0.0.1", "http://localhost",
+                                                                     "data:", "blob:")) else self.outside.append(r.url))
         self.page.set_default_timeout(60_000)
         self.config: dict | None = None
         self.notebook: str | None = None
@@ -566,6 +569,7 @@ def test_main_widget_reacts_in_jupyterlab(jlab, name):
         readout_after, src_after = readout.inner_text(), image.get_attribute("src")
         text_after = explorer.inner_text()
         news_prompt = page.get_by_text("Jupyter news").count()
+        outside = [u for u in jlab.outside if u not in OUTSIDE_ALLOWED]
         screenshot.parent.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(screenshot))
         config, errors = jlab.config, jlab.errors[jlab.errors_from:]
@@ -579,10 +583,12 @@ def test_main_widget_reacts_in_jupyterlab(jlab, name):
     _record(name, gesture, lat, lat_src, _load_factor())
     assert "@jupyter-widgets/jupyterlab-manager" in config["extensions"], "ipywidgets' lab extension is missing"
     assert "ipyevents" in config["extensions"], "ipyevents' lab extension is missing: no mouse gestures"
-    assert "@jupyterlab/apputils-extension:announcements" in config["disabled"], "isolated config not used"
+    assert "@jupyterlab/apputils-extension:announcements" in config["disabled"], \
+        "the course's page config does not disable the announcements plugin (news, update checks)"
     assert "@jupyterlab/application-extension:faviconbusy" in config["disabled"], \
         "the course's page config (<prefix>/etc/jupyter/labconfig, jupyter/labconfig/) is not in effect"
     assert news_prompt == 0, "the Jupyter news prompt is showing"
+    assert not outside, f"JupyterLab requested outside hosts: {outside[:5]}"
     assert src_after != src_before, "the figure did not change"
     assert text_after != text_before, "neither the readout nor the controls changed"
     EXPECT[name](readout_before, readout_after, text_before, text_after)

@@ -178,8 +178,11 @@ def test_course_lab_page_config_is_installed_with_the_package():
     data = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["data-files"]
     assert data["etc/jupyter/labconfig"] == ["jupyter/labconfig/page_config.json"]
     ours = json.loads((ROOT / "jupyter" / "labconfig" / "page_config.json").read_text())
-    assert ours == {"disabledExtensions": {"@jupyterlab/application-extension:faviconbusy": True},
-                    "lockedExtensions": {"@jupyterlab/application-extension:faviconbusy": False}}
+    # faviconbusy: the busy tab icon; announcements: JupyterLab's news feed and update check
+    # (a pop-up asking about news, and requests to jupyter.org, on a hub or Binder too)
+    plugins = ("@jupyterlab/application-extension:faviconbusy", "@jupyterlab/apputils-extension:announcements")
+    assert ours == {"disabledExtensions": dict.fromkeys(plugins, True),
+                    "lockedExtensions": dict.fromkeys(plugins, False)}
     installed = Path(sys.prefix) / "etc" / "jupyter" / "labconfig" / "page_config.json"
     assert installed.is_file(), f"{installed} is missing: reinstall with `pip install -e .`"
     assert json.loads(installed.read_text()) == ours

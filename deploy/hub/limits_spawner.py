@@ -1,0 +1,221 @@
+"""Local spawners that enforce JupyterHub's ``mem_limit`` and ``cpu_limit`` with cgroups.
+
+JupyterHub's own ``LocalProcessSpawner`` only passes ``MEM_LIMIT``/``CPU_LIMIT`` to the
+server as environment variables; nothing stops one student's kernel from taking the whole
+machine. On one machine a real deployment would use The Littlest JupyterHub's
+``systemdspawner`` (a transient systemd unit per user with ``MemoryMax=`` and
+``CPUQuota=``). This module does the same with the kernel's cgroup file system directly,
+so that it also works where there is no systemd (containers, CI, this course's test VM):
+
+* each user's server is moved, before it executes, into its own cgroup
+  ``<hub's cgroup>/<cgroup_parent>/<user>``; everything it starts (kernels, their
+  children) stays there and is counted together;
+* memory: ``memory.max`` (cgroup v2) or ``memory.limit_in_bytes`` (v1) = ``mem_limit``,
+  and ``mem_guarantee`` as the soft floor/limit (``memory.low`` / ``soft_limit_in_bytes``);
+* CPU: a CFS quota of ``cpu_limit`` cores per 100 ms period (``cpu.max`` /
+  ``cpu.cfs_quota_us``);
+* when the server stops, every process left in the cgroup is killed and the cgroup removed.
+
+Writing cgroups needs root (or a delegated subtree). Where that is not possible the
+spawner logs one warning and runs the server without limits (the limits are still
+passed as ``MEM_LIMIT``/``CPU_LIMIT`` for the front end's resource display).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+from pathlib import Path
+
+from jupyterhub.spawner import LocalProcessSpawner, SimpleLocalProcessSpawner
+from traitlets import Unicode
+from traitlets.config import LoggingConfigurable
+
+CGROUP_ROOT = Path("/sys/fs/cgroup")
+CFS_PERIOD_US = 100_000
+
+__all__ = ["CgroupLimits", "LimitedLocalProcessSpawner", "LimitedSimpleSpawner", "cgroup_layout"]
+
+
+def _own_cgroup(controller: str) -> str | None:
+    """This process's cgroup path for ``controller`` (v1), or of the unified hierarchy ('')."""
+    for line in Path("/proc/self/cgroup").read_text().splitlines():
+        _, ctrls, path = line.split(":", 2)
+        names = ctrls.split(",")
+        if (controller == "" and names == [""]) or (controller and controller in names):
+            return path
+    return None
+
+
+def cgroup_layout() -> dict[str, Path] | None:
+    """Where this process may create child cgroups: ``{"memory": dir, "cpu": dir}``.
+
+    cgroup v2 (one hierarchy with the memory and cpu controllers enabled) or v1 (separate
+    ``memory`` and ``cpu`` hierarchies); None when neither is present and writable.
+    """
+    v2 = CGROUP_ROOT / "cgroup.controllers"
+    if v2.exists():
+        own = CGROUP_ROOT / (_own_cgroup("") or "/").lstrip("/")
+        ctrls = (
+            set((own / "cgroup.controllers").read_text().split())
+            if (own / "cgroup.controllers").exists()
+            else set()
+        )
+        if {"memory", "cpu"} <= ctrls and os.access(own, os.W_OK):
+            return {"memory": own, "cpu": own}
+        return None
+    out = {}
+    for ctrl in ("memory", "cpu"):
+        base = CGROUP_ROOT / ctrl
+        path = _own_cgroup(ctrl)
+        if path is None or not base.is_dir():
+            return None
+        own = base / path.lstrip("/")
+        if not os.access(own, os.W_OK):
+            return None
+        out[ctrl] = own
+    return out
+
+
+def _write(path: Path, value: str) -> None:
+    path.write_text(value)
+
+
+class CgroupLimits(LoggingConfigurable):
+    """Mixin for a ``LocalProcessSpawner``: the server runs in a per-user cgroup with limits."""
+
+    cgroup_parent = Unicode(
+        "kmlteach-hub",
+        config=True,
+        help="Name of the cgroup, under the hub's own, that holds one cgroup per user.",
+    )
+
+    _warned = False
+
+    def cgroup_dirs(self) -> list[Path]:
+        """The user's cgroup directories (one on v2, one per controller on v1)."""
+        layout = cgroup_layout()
+        if layout is None:
+            return []
+        dirs = {p / self.cgroup_parent / self.user.name for p in layout.values()}
+        return sorted(dirs)
+
+    def _prepare_cgroups(self) -> list[Path]:
+        try:
+            return self._make_cgroups()
+        except OSError as exc:  # e.g. cgroup v2 refusing controllers below a cgroup with processes
+            self.log.warning(
+                "could not set up the cgroup of %s (%s): its limits are NOT enforced", self.user.name, exc
+            )
+            return []
+
+    def _make_cgroups(self) -> list[Path]:
+        layout = cgroup_layout()
+        if layout is None:
+            if not CgroupLimits._warned:
+                self.log.warning("cgroups not writable here: per-user memory and CPU limits are NOT enforced")
+                CgroupLimits._warned = True
+            return []
+        v2 = layout["memory"] == layout["cpu"]
+        made = []
+        for ctrl, base in layout.items():
+            parent = base / self.cgroup_parent
+            d = parent / self.user.name
+            if d in made:
+                continue
+            if v2 and not parent.exists():  # (v2 is written to the kernel's rules, untested here: v1)
+                _write(base / "cgroup.subtree_control", "+memory +cpu")
+                parent.mkdir(exist_ok=True)
+                _write(parent / "cgroup.subtree_control", "+memory +cpu")
+            d.mkdir(parents=True, exist_ok=True)
+            made.append(d)
+            if ctrl == "memory" or v2:
+                if self.mem_limit:
+                    _write(d / ("memory.max" if v2 else "memory.limit_in_bytes"), str(int(self.mem_limit)))
+                if self.mem_guarantee:
+                    _write(
+                        d / ("memory.low" if v2 else "memory.soft_limit_in_bytes"),
+                        str(int(self.mem_guarantee)),
+                    )
+                if v2 and self.mem_limit and (d / "memory.swap.max").exists():
+                    _write(d / "memory.swap.max", "0")
+            if ctrl == "cpu" or v2:
+                self._scale_cpu_weight(parent, v2)
+                if self.cpu_limit:
+                    quota = max(1000, int(self.cpu_limit * CFS_PERIOD_US))
+                    if v2:
+                        _write(d / "cpu.max", f"{quota} {CFS_PERIOD_US}")
+                    else:
+                        _write(d / "cpu.cfs_period_us", str(CFS_PERIOD_US))
+                        _write(d / "cpu.cfs_quota_us", str(quota))
+        return made
+
+    @staticmethod
+    def _scale_cpu_weight(parent: Path, v2: bool) -> None:
+        """Give the students' parent cgroup the CPU weight of one process per student.
+
+        The scheduler weighs a cgroup like one process: with the default weight, every
+        student together would get the share of a single process against the rest of
+        the machine (on a shared machine under load, a small fraction of a core for the
+        whole class). Scaling it by the number of students keeps each student's share
+        what it would be without cgroups; the limits stay per user.
+        """
+        n = max(1, sum(1 for d in parent.iterdir() if d.is_dir()))
+        try:
+            if v2:
+                _write(parent / "cpu.weight", str(min(10000, 100 * n)))
+            else:
+                _write(parent / "cpu.shares", str(1024 * n))
+        except OSError:
+            pass
+
+    def make_preexec_fn(self, name):
+        inner = super().make_preexec_fn(name)
+        procs = [str(d / "cgroup.procs") for d in self._prepare_cgroups()]
+
+        def preexec():
+            for p in procs:  # join the user's cgroups before dropping privileges
+                fd = os.open(p, os.O_WRONLY)
+                try:
+                    os.write(fd, str(os.getpid()).encode())
+                finally:
+                    os.close(fd)
+            if inner is not None:
+                inner()
+
+        return preexec
+
+    async def stop(self, now=False):
+        await super().stop(now=now)
+        # kernels and anything they started die with the server's cgroup
+        for d in self.cgroup_dirs():
+            if not d.exists():
+                continue
+            for _ in range(50):
+                pids = [int(p) for p in (d / "cgroup.procs").read_text().split()]
+                if not pids:
+                    break
+                for pid in pids:
+                    try:
+                        os.kill(pid, signal.SIGKILL)
+                    except ProcessLookupError:
+                        pass
+                await asyncio.sleep(0.1)
+            try:
+                d.rmdir()
+            except OSError as exc:
+                self.log.warning("could not remove cgroup %s: %s", d, exc)
+            if (d.parent / ("cpu.weight" if (d.parent / "cpu.weight").exists() else "cpu.shares")).exists():
+                self._scale_cpu_weight(d.parent, (d.parent / "cpu.weight").exists())
+
+
+class LimitedLocalProcessSpawner(CgroupLimits, LocalProcessSpawner):
+    """Each user's server runs as that system user, in a cgroup with memory and CPU limits."""
+
+
+class LimitedSimpleSpawner(CgroupLimits, SimpleLocalProcessSpawner):
+    """Every user's server runs as the hub's own user, in ``/tmp/<user>``, with limits.
+
+    No isolation between users beyond the limits: for the load test and demos only.
+    """

@@ -1,0 +1,379 @@
+"""A class on the hub of ``jupyterhub_config.py``: N simulated students on localhost.
+
+:class:`LocalHub` starts the hub in test mode (dummy authenticator, per-user cgroups,
+idle culler) on free ports of 127.0.0.1, with the released chapter-01 notebook in a
+local git repository that the students pull with nbgitpuller. Each :class:`Student`
+(``student.py``) then does what the browser does: log in, start the server and follow
+the spawn progress, follow the chapter's nbgitpuller link, open the notebook (contents,
+session, kernel websocket), run its cells one after another, and move the margin
+explorer's ``x1`` slider with ipywidgets ``update`` comm messages, timing each move
+until the redrawn figure comes back. :func:`run_class` runs N of them at once, samples
+the memory and CPU of every student's processes, and returns the numbers.
+Everything stays on the loopback interface; :meth:`LocalHub.stop` ends every process
+it started.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import psutil
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+sys.path.insert(0, str(HERE))
+
+from limits_spawner import cgroup_layout  # noqa: E402
+from student import Student  # noqa: E402
+
+REPO_NAME = "kmlteach-student"
+__all__ = ["LocalHub", "run_class", "percentile"]
+
+
+def _free_ports(n: int) -> list[int]:
+    socks = []
+    for _ in range(n):
+        s = socket.socket()
+        s.bind(("127.0.0.1", 0))
+        socks.append(s)
+    ports = [s.getsockname()[1] for s in socks]
+    for s in socks:
+        s.close()
+    return ports
+
+
+def make_student_repo(dest: Path, chapters=("01",)) -> Path:
+    """Release ``chapters`` into a fresh git repository ``dest/kmlteach-student``, in its
+    ``notebooks/`` folder as in the student edition (the package comes from this venv)."""
+    repo = dest / REPO_NAME
+    subprocess.run(
+        [sys.executable, "-m", "kmlteach", "release", *chapters, "--out", str(repo / "notebooks")],
+        check=True,
+        cwd=ROOT,
+        capture_output=True,
+    )
+    git = ["git", "-C", str(repo), "-c", "user.name=course", "-c", "user.email=course@localhost"]
+    subprocess.run(["git", "init", "-q", "-b", "main", str(repo)], check=True)
+    subprocess.run(git + ["add", "-A"], check=True)
+    subprocess.run(git + ["commit", "-q", "-m", "student edition"], check=True)
+    return repo
+
+
+class LocalHub:
+    """The course's JupyterHub in test mode on 127.0.0.1 (use as a context manager)."""
+
+    def __init__(self, workdir: Path | None = None, password: str = "class", keep: bool = False):
+        self.keep = keep  # keep the working folder (log, homes) after the context
+        self.tmp = Path(workdir or tempfile.mkdtemp(prefix="kmlteach-hub-"))
+        self.password = password
+        self.port, api_port, proxy_api_port = _free_ports(3)
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.cgroup = f"kmlteach-hub-{os.getpid()}-{self.port}"
+        self.env = dict(
+            os.environ,
+            KMLTEACH_HUB_MODE="test",
+            KMLTEACH_HUB_PASSWORD=password,
+            KMLTEACH_HUB_STATE=str(self.tmp / "state"),
+            KMLTEACH_HUB_HOMES=str(self.tmp / "homes"),
+            KMLTEACH_HUB_PORT=str(self.port),
+            KMLTEACH_HUB_API_PORT=str(api_port),
+            KMLTEACH_HUB_PROXY_API_PORT=str(proxy_api_port),
+            KMLTEACH_HUB_CGROUP=self.cgroup,
+        )
+        self.env.pop("JUPYTERHUB_API_TOKEN", None)
+        self.proc: subprocess.Popen | None = None
+        self.repo: Path | None = None
+        self.log_path = self.tmp / "hub.log"
+
+    def start(self, timeout: float = 90.0) -> LocalHub:
+        self.repo = make_student_repo(self.tmp)
+        chp = HERE / "node_modules" / ".bin" / "configurable-http-proxy"
+        if not chp.exists():
+            raise RuntimeError(f"{chp} is missing: run `npm ci --prefix deploy/hub`")
+        self._log = open(self.log_path, "wb")
+        self.proc = subprocess.Popen(
+            [str(Path(sys.executable).parent / "jupyterhub"), "-f", str(HERE / "jupyterhub_config.py")],
+            cwd=self.tmp,
+            env=self.env,
+            stdout=self._log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        deadline = time.monotonic() + timeout
+        import urllib.request
+
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"the hub exited with {self.proc.returncode}; see {self.log_path}")
+            try:
+                with urllib.request.urlopen(self.url + "/hub/login", timeout=5) as r:
+                    if r.status == 200:
+                        return self
+            except OSError:
+                time.sleep(0.5)
+        raise RuntimeError(f"the hub did not answer within {timeout:.0f} s; see {self.log_path}")
+
+    def processes(self) -> list[psutil.Process]:
+        """The hub and every process below it (proxy, culler, servers, kernels)."""
+        if self.proc is None or self.proc.poll() is not None:
+            return []
+        try:
+            hub = psutil.Process(self.proc.pid)
+            return [hub] + hub.children(recursive=True)
+        except psutil.NoSuchProcess:
+            return []
+
+    def student_trees(self) -> dict[str, list[psutil.Process]]:
+        """``{user: [server, kernels...]}`` for every running single-user server."""
+        out = {}
+        for p in self.processes()[1:]:
+            try:
+                cmd = p.cmdline()
+                if any(a.endswith("jupyterhub-singleuser") for a in cmd[:2]):
+                    user = p.environ().get("JUPYTERHUB_USER", str(p.pid))
+                    out[user] = [p] + p.children(recursive=True)
+            except (psutil.NoSuchProcess, psutil.AccessDenied):
+                continue
+        return out
+
+    def stop(self) -> None:
+        """Stop the hub (it stops the servers and the proxy), then kill anything left."""
+        procs = self.processes()
+        for p in procs:  # the culler ignores SIGINT: stopping it first saves the hub 30 s
+            try:
+                if "jupyterhub_idle_culler" in " ".join(p.cmdline()):
+                    p.terminate()
+            except psutil.NoSuchProcess:
+                pass
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=45)
+            except subprocess.TimeoutExpired:
+                pass
+        for p in procs:
+            try:
+                p.kill()
+            except psutil.NoSuchProcess:
+                pass
+        if self.proc is not None:
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                pass
+        layout = cgroup_layout() or {}
+        for d in {base / self.cgroup for base in layout.values()}:
+            for sub in d.iterdir() if d.is_dir() else ():
+                if sub.is_dir():
+                    try:
+                        sub.rmdir()  # a user's cgroup, empty once its processes are gone
+                    except OSError:
+                        pass
+            try:
+                d.rmdir()
+            except OSError:
+                pass
+        if getattr(self, "_log", None):
+            self._log.close()
+
+    def cleanup(self) -> None:
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def log_tail(self, lines: int = 40) -> str:
+        try:
+            return "\n".join(self.log_path.read_text(errors="replace").splitlines()[-lines:])
+        except OSError:
+            return ""
+
+    def confinement(self, user: str) -> dict | None:
+        """The memory (bytes) and CPU (cores) limits of the user's cgroup; None without cgroups."""
+        layout = cgroup_layout()
+        if layout is None:
+            return None
+        mem, cpu = layout["memory"] / self.cgroup / user, layout["cpu"] / self.cgroup / user
+        v2 = mem == cpu
+        try:
+            limit = (mem / ("memory.max" if v2 else "memory.limit_in_bytes")).read_text().strip()
+            if v2:
+                quota, period = (cpu / "cpu.max").read_text().split()
+            else:
+                quota, period = (
+                    (cpu / "cpu.cfs_quota_us").read_text(),
+                    (cpu / "cpu.cfs_period_us").read_text(),
+                )
+        except OSError:
+            return {"memory_limit": None, "cpu_limit": None}
+        return {"memory_limit": int(limit), "cpu_limit": int(quota) / int(period)}
+
+    def __enter__(self):
+        try:
+            return self.start()
+        except BaseException:
+            self.stop()
+            raise
+
+    def __exit__(self, *exc):
+        self.stop()
+        if not self.keep:
+            self.cleanup()
+
+
+def percentile(values, q: float) -> float | None:
+    """The ``q``-th percentile (nearest rank) of ``values``; None when empty."""
+    v = sorted(values)
+    if not v:
+        return None
+    k = max(0, min(len(v) - 1, int(round(q / 100 * len(v) + 0.5)) - 1))
+    return v[k]
+
+
+class _Sampler:
+    """Peak memory (RSS and PSS) per student and in total, CPU seconds per student."""
+
+    def __init__(self, hub: LocalHub):
+        self.hub = hub
+        self.peak_total = {"rss": 0, "pss": 0}
+        self.peak_student: dict[str, dict[str, int]] = {}
+        self.cpu: dict[int, tuple[str, float]] = {}  # pid -> (user, cpu seconds)
+        self.confined: dict[str, dict | None] = {}  # user -> limits, and whether all its pids are in
+        self.load_peak = 0.0
+
+    def sample(self) -> None:
+        self.load_peak = max(self.load_peak, os.getloadavg()[0])
+        tot = {"rss": 0, "pss": 0}
+        trees = self.hub.student_trees()
+        in_trees = set()
+        for user, procs in trees.items():
+            mem = {"rss": 0, "pss": 0, "server_rss": 0, "server_pss": 0}
+            for i, p in enumerate(procs):
+                in_trees.add(p.pid)
+                try:
+                    info = p.memory_full_info()
+                    t = p.cpu_times()
+                except (psutil.NoSuchProcess, psutil.AccessDenied):
+                    continue
+                mem["rss"] += info.rss
+                mem["pss"] += info.pss
+                if i == 0:  # the Jupyter server itself; the rest are its kernels and their children
+                    mem["server_rss"], mem["server_pss"] = info.rss, info.pss
+                self.cpu[p.pid] = (user, t.user + t.system)
+            conf = self.hub.confinement(user)
+            if conf is not None:  # every process of the student (still alive) sits in its cgroup
+                mine = f"/{self.hub.cgroup}/{user}"
+                ctrls = {""} if Path("/sys/fs/cgroup/cgroup.controllers").exists() else {"memory", "cpu"}
+                inside = []
+                for p in procs:
+                    try:
+                        lines = Path(f"/proc/{p.pid}/cgroup").read_text().splitlines()
+                    except OSError:
+                        continue
+                    inside.append(all(ln.endswith(mine) for ln in lines if ln.split(":")[1] in ctrls))
+                conf["all_in"] = all(inside) and (self.confined.get(user) or {}).get("all_in", True)
+            self.confined[user] = conf
+            peak = self.peak_student.setdefault(user, dict.fromkeys(mem, 0))
+            for k in mem:
+                peak[k] = max(peak[k], mem[k])
+            for k in tot:
+                tot[k] += mem[k]
+        for p in self.hub.processes():  # hub, proxy, culler
+            if p.pid not in in_trees:
+                try:
+                    info = p.memory_full_info()
+                    tot["rss"] += info.rss
+                    tot["pss"] += info.pss
+                except (psutil.NoSuchProcess, psutil.AccessDenied):
+                    pass
+        for k in tot:
+            self.peak_total[k] = max(self.peak_total[k], tot[k])
+
+    def cpu_by_student(self) -> dict[str, float]:
+        out: dict[str, float] = {}
+        for user, sec in self.cpu.values():
+            out[user] = out.get(user, 0.0) + sec
+        return out
+
+
+async def run_class(
+    hub: LocalHub,
+    n: int,
+    moves: int = 20,
+    move_period: float = 6.0,
+    notebook: str = "notebooks/01-svm.ipynb",
+    timeout: float = 1200.0,
+) -> dict:
+    """N students at once on ``hub``; returns per-student records and the class totals."""
+    if not isinstance(n, int) or n < 1:
+        raise ValueError(f"n must be a positive integer, got {n!r}")
+    sampler = _Sampler(hub)
+    load0 = os.getloadavg()
+    students = [
+        Student(
+            hub.url,
+            f"student{i:03d}",
+            hub.password,
+            repo_url=f"file://{hub.repo}",
+            notebook=notebook,
+            moves=moves,
+            move_period=move_period,
+        )
+        for i in range(n)
+    ]
+    t0 = time.monotonic()
+    tasks = [asyncio.ensure_future(asyncio.wait_for(s.run(), timeout)) for s in students]
+    done = asyncio.gather(*tasks, return_exceptions=True)
+    while not done.done():
+        await asyncio.get_running_loop().run_in_executor(None, sampler.sample)
+        await asyncio.wait([done], timeout=3.0)
+    results = done.result()
+    wall = time.monotonic() - t0
+    for s, r in zip(students, results):
+        if isinstance(r, asyncio.TimeoutError) and not s.error:
+            s.error = f"{s.step}: not done after {timeout:.0f} s"
+        elif isinstance(r, BaseException) and not s.error:
+            s.error = f"{s.step}: {type(r).__name__}: {r}"
+    cpu = sampler.cpu_by_student()
+    starts = [s.timings["server_start"] for s in students if "server_start" in s.timings]
+    trips = [t for s in students for t in s.round_trips]
+    # the moves made while no student was logging in, starting, pulling or running cells
+    busy = [s.busy for s in students]
+    quiet = [
+        t for s in students for t0, t in zip(s.sent, s.round_trips) if not any(a <= t0 <= b for a, b in busy)
+    ]
+    return {
+        "n": n,
+        "wall_s": wall,
+        "load_before": load0,
+        "load_after": os.getloadavg(),
+        "failures": [f"{s.name}: {s.error}" for s in students if s.error],
+        "server_start_p50": percentile(starts, 50),
+        "server_start_p95": percentile(starts, 95),
+        "widget_p50": percentile(trips, 50),
+        "widget_p95": percentile(trips, 95),
+        "quiet_moves": len(quiet),
+        "quiet_widget_p50": percentile(quiet, 50),
+        "quiet_widget_p95": percentile(quiet, 95),
+        "load_peak": sampler.load_peak,
+        "moves_done": len(trips),
+        "moves_expected": n * moves,
+        "cells_run": sum(s.cells_run for s in students),
+        "cell_errors": sum(s.cell_errors for s in students),
+        "mem_total_rss": sampler.peak_total["rss"],
+        "mem_total_pss": sampler.peak_total["pss"],
+        "mem_student_rss": [v["rss"] for v in sampler.peak_student.values()],
+        "mem_student_pss": [v["pss"] for v in sampler.peak_student.values()],
+        "mem_server_rss": [v["server_rss"] for v in sampler.peak_student.values()],
+        "mem_server_pss": [v["server_pss"] for v in sampler.peak_student.values()],
+        "cpu_student_s": list(cpu.values()),
+        "widget_phase_s": max([s.timings.get("widget_phase", 0.0) for s in students] or [0.0]),
+        "confinement": sampler.confined,
+        "students": students,
+    }

@@ -1,0 +1,146 @@
+"""The class hub of deploy/hub: its configuration files, its links, and a class of three.
+
+``test_a_class_of_three`` is the short version of ``benchmarks/bench_hub.py``: the hub
+of ``deploy/hub/jupyterhub_config.py`` on 127.0.0.1 (test mode: dummy authenticator),
+three simulated students who log in, start their server, pull the student edition with
+the chapter's nbgitpuller link, run chapter 01's cells over the kernel websocket and move
+the margin explorer's slider with ipywidgets ``update`` messages. It checks that every
+step worked for every student, that each server and kernel ran inside its cgroup with
+the limits of ``sizing.py`` (where cgroups can be written), that the idle culler ran, and
+that nothing the hub started is left afterwards. Speed is reported, never asserted.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import shutil
+import sys
+import tomllib
+import urllib.parse
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+HUB = ROOT / "deploy" / "hub"
+sys.path.insert(0, str(HUB))
+
+import links  # noqa: E402
+import sizing  # noqa: E402
+
+
+def test_values_yaml_and_readme_follow_the_sizing_table():
+    values = (HUB / "values.yaml").read_text()
+    assert (
+        sizing.current(HUB / "values.yaml", sizing.VALUES_START, sizing.VALUES_END) == sizing.values_block()
+    ), "values.yaml is stale: run `python deploy/hub/sizing.py --write`"
+    readme = (ROOT / "README.md").read_text()
+    assert "## Teaching a class on a hub" in readme
+    assert f"{sizing.TABLE_START}\n{sizing.table()}\n{sizing.TABLE_END}" in readme, (
+        "README's hub sizing table is stale: run `python deploy/hub/sizing.py --write`"
+    )
+    # the numbers follow from the measured kernel and server
+    assert sizing.LIMITS["mem_guarantee"] == f"{sizing.SERVER_MIB + sizing.KERNEL_MIB}M"
+    assert sizing.LIMITS["mem_limit"] == f"{sizing.SERVER_MIB + sizing.KERNELS_AT_LIMIT * sizing.KERNEL_MIB}M"
+    assert f"guarantee: {sizing.GUARANTEE_MIB}M" in values and f"limit: {sizing.LIMIT_MIB}M" in values
+    assert "cull:\n  enabled: true" in values and "defaultUrl: /lab" in values
+
+
+def test_students_per_node():
+    n64 = sizing.students_per_node(64)
+    assert n64 == (64 - sizing.NODE_RESERVE_GIB) * 1024 // sizing.GUARANTEE_MIB
+    assert sizing.students_per_node(128) > n64 > sizing.students_per_node(16) > 0
+    for bad in (0, sizing.NODE_RESERVE_GIB, 32.0, "64", -1):
+        with pytest.raises(ValueError, match="node_gib"):
+            sizing.students_per_node(bad)
+
+
+def test_chapter_links_come_from_book_toml():
+    book = tomllib.loads((ROOT / "book.toml").read_text())
+    conf = links.course_links()
+    meta = book["book"]
+    assert conf == {
+        "hub_url": meta["jupyterhub"].rstrip("/"),
+        "student_repo_url": meta["student_repository"].rstrip("/"),
+        "branch": meta["branch"],
+    }
+    ready = [c for c in book["chapters"] if c["status"] == "ready"]
+    table = links.markdown_table(conf["hub_url"], conf["student_repo_url"], conf["branch"])
+    assert "urlpath=lab/tree/kmlteach-student/notebooks/01-svm.ipynb" in table.replace("%2F", "/")
+    assert len(table.splitlines()) == 2 + len(ready)
+    url = links.chapter_link(
+        "https://hub.example.org/", "https://github.com/org/course-student.git", "01-svm.ipynb", branch="main"
+    )
+    parts = urllib.parse.urlsplit(url)
+    assert (parts.scheme, parts.netloc, parts.path) == (
+        "https",
+        "hub.example.org",
+        "/hub/user-redirect/git-pull",
+    )
+    q = dict(urllib.parse.parse_qsl(parts.query))
+    assert q == {
+        "repo": "https://github.com/org/course-student.git",
+        "targetpath": "course-student",
+        "urlpath": "lab/tree/course-student/notebooks/01-svm.ipynb",
+        "branch": "main",
+    }
+    for kw in ({"hub_url": ""}, {"repo_url": None}, {"notebook": 1}):
+        args = {"hub_url": "https://h", "repo_url": "https://r/x", "notebook": "a.ipynb", **kw}
+        with pytest.raises(ValueError, match=next(iter(kw))):
+            links.chapter_link(**args)
+
+
+def test_links_reject_a_book_without_urls(tmp_path):
+    bad = tmp_path / "book.toml"
+    bad.write_text('[book]\ntitle = "x"\njupyterhub = "hub.example.edu"\n')
+    with pytest.raises(ValueError, match="jupyterhub"):
+        links.course_links(bad)
+
+
+@pytest.mark.skipif(
+    shutil.which("node") is None, reason="Node.js is absent (configurable-http-proxy needs it)"
+)
+def test_a_class_of_three():
+    import psutil
+    from loadtest import LocalHub, run_class
+
+    n, moves = 3, 5
+    hub = LocalHub()
+    seen: set[int] = set()
+    with hub:
+        culler = [p for p in hub.processes() if "jupyterhub_idle_culler" in " ".join(p.cmdline())]
+        r = asyncio.run(run_class(hub, n, moves=moves, move_period=0.5, timeout=600))
+        seen = {p.pid for p in hub.processes()}
+        log = hub.log_tail(30)
+    students = r.pop("students")
+    print({k: v for k, v in r.items() if k != "confinement"})
+    assert not r["failures"], f"{r['failures']}\n--- hub log ---\n{log}"
+    assert culler, "the idle culler service is not running"
+    nb_cells = sum(
+        1
+        for c in json.loads((ROOT / "notebooks" / "01-svm.ipynb").read_text())["cells"]
+        if c["cell_type"] == "code" and "".join(c["source"]).strip()
+    )
+    for s in students:
+        assert s.cells_run == nb_cells and s.cell_errors == 0, (s.name, s.cells_run, s.cell_errors)
+        assert len(s.round_trips) == moves and all(t > 0 for t in s.round_trips), s.round_trips
+        assert s.timings["server_start"] > 0 and s.timings["pull"] > 0
+    assert r["moves_done"] == n * moves and r["cell_errors"] == 0
+    assert len(r["mem_student_pss"]) == n and all(m > 50 * 2**20 for m in r["mem_student_pss"])
+    assert r["mem_total_pss"] > sum(r["mem_student_pss"]) * 0.99
+    assert len(r["cpu_student_s"]) == n and all(c > 0 for c in r["cpu_student_s"])
+    from limits_spawner import cgroup_layout
+
+    if cgroup_layout() is not None:  # root or a delegated cgroup: the limits are enforced
+        assert set(r["confinement"]) == {s.name for s in students}
+        for user, conf in r["confinement"].items():
+            assert conf["memory_limit"] == sizing.LIMIT_MIB * 2**20, (user, conf)
+            assert conf["cpu_limit"] == pytest.approx(sizing.CPU_LIMIT), (user, conf)
+            assert conf["all_in"], f"{user}: a process of this student ran outside its cgroup"
+    # nothing the hub started is left (servers, kernels, proxy, culler)
+    left = [
+        pid for pid in seen if psutil.pid_exists(pid) and psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
+    ]
+    assert not left, f"processes left after the hub stopped: {left}"
+    assert not hub.tmp.exists()
