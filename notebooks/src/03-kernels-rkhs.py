@@ -30,7 +30,7 @@
 import matplotlib.pyplot as plt
 import numpy as np
 
-from kmlteach import kernels as kr
+from kmlteach import kernels as kk
 from kmlteach import structured_kernels as sk
 from kmlteach.datasets import moons, rings
 from kmlteach.exercises import ask, quiz, quiz_html
@@ -57,13 +57,13 @@ def err(x):
 # its coefficient vector $a$. Inner products of expansions only need the Gram matrix:
 # $\langle \sum_i a_i\Phi(x_i), \sum_j b_j\Phi(x_j)\rangle = a^\top K b$. To see that nothing is
 # lost we use the inhomogeneous polynomial kernel $(1 + \langle x, x'\rangle)^2$ on $\mathbb{R}^2$,
-# whose feature map is small enough to write out (`kr.polynomial_features`, 6 coordinates), and
+# whose feature map is small enough to write out (`kk.polynomial_features`, 6 coordinates), and
 # compare each kernel-only computation with the same computation on explicit features.
 
 # %%
 X = rng.normal(size=(8, 2))
-K = kr.gram("polynomial", X, degree=2, c=1)
-Phi = kr.polynomial_features(X, 2)                  # rows Φ(x_i), with Φ Φᵀ = K
+K = kk.gram("polynomial", X, degree=2, c=1)
+Phi = kk.polynomial_features(X, 2)                  # rows Φ(x_i), with Φ Φᵀ = K
 print(f"feature dimension: {Phi.shape[1]};  max |Φ Φᵀ − K| = {err(Phi @ Phi.T - K)}")
 
 # %% [markdown]
@@ -79,9 +79,9 @@ print(f"feature dimension: {Phi.shape[1]};  max |Φ Φᵀ − K| = {err(Phi @ Ph
 # %%
 alpha = rng.normal(size=8)
 Gamma = alpha @ Phi                                  # the shift, written out
-err_translate = np.abs(kr.translate(K, alpha) - (Phi + Gamma) @ (Phi + Gamma).T).max()
+err_translate = np.abs(kk.translate(K, alpha) - (Phi + Gamma) @ (Phi + Gamma).T).max()
 Phi_c = Phi - Phi.mean(axis=0)
-K_c = kr.center(K)
+K_c = kk.center(K)
 print(f"translation (1.29):  max deviation from explicit features = {err(err_translate)}")
 print(f"centring:            max deviation from explicit features = {err(K_c - Phi_c @ Phi_c.T)}")
 print(f"row sums of the centred K: max |.| = {err(K_c.sum(axis=1))}  (the mean is now 0)")
@@ -103,16 +103,16 @@ show(fig, alt="Two 8 by 8 heat maps with every entry written in its cell and a d
 # entirely in coefficient space.
 
 # %%
-D = kr.rkhs_distances(K)
+D = kk.rkhs_distances(K)
 D_explicit = np.linalg.norm(Phi[:, None, :] - Phi[None, :, :], axis=-1)
 print(f"distances: max deviation from explicit features = {err(D - D_explicit)}")
 
 a, g = rng.normal(size=8), rng.normal(size=8)
-a_defl = kr.deflate(a, g, K)
-print(f"<deflated Ψ, Γ> = {err(kr.rkhs_inner(a_defl, g, K))}   (orthogonal)")
-print(f"projection + deflation give Ψ back: {np.allclose(kr.project(a, g, K) + a_defl, a)}")
+a_defl = kk.deflate(a, g, K)
+print(f"<deflated Ψ, Γ> = {err(kk.rkhs_inner(a_defl, g, K))}   (orthogonal)")
+print(f"projection + deflation give Ψ back: {np.allclose(kk.project(a, g, K) + a_defl, a)}")
 
-Q = kr.gram_schmidt(K, tol=1e-6)        # orthonormalise Φ(x_1), ..., Φ(x_8)
+Q = kk.gram_schmidt(K, tol=1e-6)        # orthonormalise Φ(x_1), ..., Φ(x_8)
 print(f"Gram–Schmidt kept {Q.shape[1]} of 8 vectors;  max |QᵀKQ − I| = {err(Q.T @ K @ Q - np.eye(Q.shape[1]))}")
 
 # %% [markdown]
@@ -125,8 +125,8 @@ print(f"Gram–Schmidt kept {Q.shape[1]} of 8 vectors;  max |QᵀKQ − I| = {er
 # Gaussian kernel the images of distinct points are always independent, and all 8 survive:
 
 # %%
-K_gauss = kr.gram("gaussian", X, sigma=0.5)
-Qg = kr.gram_schmidt(K_gauss)
+K_gauss = kk.gram("gaussian", X, sigma=0.5)
+Qg = kk.gram_schmidt(K_gauss)
 print(f"Gaussian kernel: {Qg.shape[1]} orthonormal vectors, max |QᵀKQ − I| = "
       f"{err(Qg.T @ K_gauss @ Qg - np.eye(Qg.shape[1]))}")
 
@@ -144,12 +144,12 @@ print(f"Gaussian kernel: {Qg.shape[1]} orthonormal vectors, max |QᵀKQ − I| =
 
 # %%
 Xr, yr = rings(m=160, radii=(0.5, 1.5), noise=0.1, seed=SEED)
-Kr = kr.gram("gaussian", Xr, sigma=0.3)
+Kr = kk.gram("gaussian", Xr, sigma=0.3)
 pca = kernel_pca(Kr, 10)
 total = np.trace(Kr) - Kr.sum() / len(Kr)            # trace of the centred K: total variance
 print("top eigenvalues / trace:", ", ".join(f"{v / total:.3f}" for v in pca.eigenvalues[:5]))
 print(f"unit-norm axes: max |αᵀ K̃ α − 1| = "
-      f"{err(np.diag(pca.alphas.T @ kr.center(Kr) @ pca.alphas) - 1)}")
+      f"{err(np.diag(pca.alphas.T @ kk.center(Kr) @ pca.alphas) - 1)}")
 
 fig, axes = plt.subplots(1, 3, figsize=(10, 3.4), layout="constrained")
 scatter_classes(Xr, yr, ax=axes[0], s=14)
@@ -182,9 +182,9 @@ make_kpca_explorer()
 
 # %%
 Xs = Xr[:40]
-Ks = kr.gram("gaussian", Xs, sigma=0.3)
+Ks = kk.gram("gaussian", Xs, sigma=0.3)
 Z = kernel_pca(Ks, 40).embedding
-print(f"centred:   max |Z Zᵀ − K̃| = {err(Z @ Z.T - kr.center(Ks))}")
+print(f"centred:   max |Z Zᵀ − K̃| = {err(Z @ Z.T - kk.center(Ks))}")
 lam, U = np.linalg.eigh(Ks)
 Z_raw = U * np.sqrt(np.maximum(lam, 0))
 print(f"uncentred: max |Z Zᵀ − K| = {err(Z_raw @ Z_raw.T - Ks)}")
@@ -594,9 +594,9 @@ check("03.mean_distance", mean_distance)
 # %%
 X_md = rng.normal(size=(10, 2))
 mask_md = np.arange(10) < 4
-Phi_md = kr.polynomial_features(X_md, 2)
+Phi_md = kk.polynomial_features(X_md, 2)
 explicit = float(np.sum((Phi_md[mask_md].mean(0) - Phi_md[~mask_md].mean(0)) ** 2))
-K_md = kr.gram("polynomial", X_md, degree=2)
+K_md = kk.gram("polynomial", X_md, degree=2)
 c_md = np.where(mask_md, 1 / mask_md.sum(), -1 / (~mask_md).sum())  # μ_A − μ_B = Σ c_i Φ(x_i)
 print(f"‖μ_A − μ_B‖² from explicit degree-2 features: {explicit:.6f}")
 print(f"the same from kernel values only, cᵀKc:        {float(c_md @ K_md @ c_md):.6f}")
