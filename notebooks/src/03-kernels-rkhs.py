@@ -3,7 +3,8 @@
 #
 # [![Open in Binder](https://mybinder.org/badge_logo.svg)](https://mybinder.org/v2/gh/kmlteach/kmlteach/main?urlpath=lab/tree/notebooks/03-kernels-rkhs.ipynb)
 #
-# *Sources: HSS1 §1.3 (operations in the RKHS, kernel PCA), HSS1 §1.4 (kernels for sets,
+# *Sources: HSS1 §1.2.2 (the RKHS and its reproducing property), HSS1 §1.3 (operations in the
+# RKHS, kernel PCA), HSS1 §1.4 (kernels for sets,
 # strings, graphs and generative models), HSS1 §1.5 (kernel dependency estimation), UML §16.2.1
 # (the substring kernel).*
 #
