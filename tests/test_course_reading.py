@@ -56,6 +56,7 @@ def test_counting_rules_on_a_hand_counted_notebook(tmp_path):
         _code(PNG),                 # a figure in the exercises still counts
         _md("## 3 · Summary\n\nIt's well-known."),
         # words: 3 Summary It's well-known = 4
+        _md("## Sources and further reading\n\n* A. Author, *A long title*, 1999."),
     ]
     n = reading.count(_notebook(tmp_path, cells))
     assert (n.words, n.equations, n.figures, n.widgets) == (24, 2, 3, 1)

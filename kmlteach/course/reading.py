@@ -10,7 +10,8 @@ what this module computes from the stored notebook.
 What counts:
 
 * **prose**: the words of the Markdown cells outside the chapter's *Exercises* section
-  (reading an exercise is part of its own ``minutes``); inline math ``$…$`` is one word,
+  (reading an exercise is part of its own ``minutes``) and its closing list of references
+  (*Sources and further reading*); inline math ``$…$`` is one word,
   display math ``$$…$$`` is an equation, not words; link targets are not words;
 * **equations**: the display-math blocks ``$$…$$`` of those cells;
 * **widgets**: the code cells whose output holds a widget view;
@@ -44,6 +45,7 @@ _INLINE = re.compile(r"\$[^$\n]+\$")
 _LINK_TARGET = re.compile(r"\]\([^)]*\)")
 _WORD = re.compile(r"[^\W_]+(?:['’-][^\W_]+)*")
 _SECTION = re.compile(r"^##\s+(.+)$", re.M)
+_NOT_READ = ("Exercises", "Sources and further reading")     # sections left out of the prose
 
 
 @dataclass(frozen=True)
@@ -85,14 +87,14 @@ def count(notebook: str | Path) -> ReadingCounts:
     except (ValueError, KeyError, TypeError):
         raise ValueError(f"notebook {str(notebook)!r} is not a notebook file") from None
     words = equations = figures = widgets = 0
-    in_exercises = False
+    skipping = False
     for cell in cells:
         src = _source(cell)
         if cell.get("cell_type") == "markdown":
             heads = _SECTION.findall(src)
             if heads:
-                in_exercises = "Exercises" in heads[0]
-            if in_exercises:
+                skipping = any(name in heads[0] for name in _NOT_READ)
+            if skipping:
                 continue
             equations += len(_DISPLAY.findall(src))
             text = _LINK_TARGET.sub("]", _INLINE.sub(" x ", _DISPLAY.sub(" ", src)))
