@@ -9,6 +9,7 @@ __all__ = ["student_path", "student_binder_url", "rewrite_markdown", "split_at_h
 
 _BADGE = re.compile(r"\[!\[([^\]]*)\]\(([^)]*)\)\]\(([^)]*)\)")
 _NB_LINK = re.compile(r"\[([^\]]+)\]\((\d\d-[\w-]+)\.ipynb(#[^)]*)?\)")
+_DOCS_LINK = re.compile(r"\]\(\.\./docs/([\w-]+\.md)(#[^)]*)?\)")
 
 
 def student_path(chapter) -> str:
@@ -27,7 +28,9 @@ def rewrite_markdown(text: str, book, chapter, target) -> str:
     * a Binder badge (a remote image) becomes a text link to the chapter's student
       version on Binder, so nothing is fetched from the network;
     * a link to another chapter's notebook ``NN-slug.ipynb`` becomes
-      ``target(stem)`` for a ready chapter, and plain text for a planned one.
+      ``target(stem)`` for a ready chapter, and plain text for a planned one;
+    * a link to a page of ``docs/`` (``../docs/glossary.md``) becomes its address in the
+      repository (the site rewrites the pages it publishes itself before this).
     """
     text = _BADGE.sub(lambda m: f"[Open this chapter on Binder]({student_binder_url(book, chapter)})",
                       text)
@@ -37,6 +40,8 @@ def rewrite_markdown(text: str, book, chapter, target) -> str:
         label, stem, anchor = m.group(1), m.group(2), m.group(3) or ""
         return f"[{label}]({target(stem)}{anchor})" if stem in ready else f"{label} (coming soon)"
 
+    base = f"{book.repository.rstrip('/')}/blob/{book.branch}/docs/"
+    text = _DOCS_LINK.sub(lambda m: f"]({base}{m.group(1)}{m.group(2) or ''})", text)
     return _NB_LINK.sub(link, text)
 
 

@@ -4,6 +4,8 @@ Builds ``build/site/`` offline with jupyter-book 1.x (Sphinx, sphinx-book-theme)
 
 * a home page from README.md and ``book.toml``; the course map; the instructor's guide
   (source ``docs/instructor-guide.md``, exercise tables filled in from ``book.toml``);
+  the pages of ``PUBLISHED_DOCS`` (the glossary, the project); never the midterm, whose
+  file holds the answer key (``docs/midterm.md`` is for instructors only);
 * one page per *ready* chapter of ``book.toml``, made from the stored notebook
   without executing it: solutions stripped (the cells that held one lose their
   outputs), each widget replaced by its static snapshot, every figure given alt
@@ -38,7 +40,12 @@ from .slides import is_solution_cell
 HERE = Path(__file__).resolve().parent
 MATHJAX = HERE / "vendor" / "mathjax"
 
-__all__ = ["site_notebook", "stage", "build_site", "figure_alt"]
+__all__ = ["site_notebook", "stage", "build_site", "figure_alt", "PUBLISHED_DOCS"]
+
+# The pages of docs/ that the site publishes as they are (title in the table of contents).
+# docs/midterm.md is deliberately absent: it holds the answer key.
+PUBLISHED_DOCS = ("glossary.md", "project.md")
+_SITE_DOCS_LINK = re.compile(r"\]\(\.\./docs/(" + "|".join(re.escape(d) for d in PUBLISHED_DOCS) + r")")
 
 
 def _src(cell) -> str:
@@ -63,7 +70,8 @@ def site_notebook(nb, chapter, book):
     for cell in nb["cells"]:
         cell["metadata"].pop("slideshow", None)
         if cell["cell_type"] == "markdown":
-            cell["source"] = rewrite_markdown(_src(cell), book, chapter, lambda stem: f"{stem}.ipynb")
+            src = _SITE_DOCS_LINK.sub(r"](../\1", _src(cell))     # the site's own copy
+            cell["source"] = rewrite_markdown(src, book, chapter, lambda stem: f"{stem}.ipynb")
             heads = re.findall(r"^#{1,3}\s+(.+)$", cell["source"], re.M)
             section = heads[-1].strip() if heads else section
             continue
@@ -175,11 +183,15 @@ def stage(out: str | Path, book=None) -> Path:
     (out / "index.md").write_text(home_page(book), encoding="utf-8")
     (out / "course-map.md").write_text(course_map_page(book), encoding="utf-8")
     (out / "instructor-guide.md").write_text(instructor_guide_page(book), encoding="utf-8")
+    docs = [d for d in PUBLISHED_DOCS if (book.root / "docs" / d).is_file()]
+    for d in docs:
+        shutil.copyfile(book.root / "docs" / d, out / d)
     toc = {"format": "jb-book", "root": "index",
            "parts": [{"caption": "Chapters",
                       "chapters": [{"file": f"notebooks/{Path(c.notebook).stem}"} for c in ready]},
                      {"caption": "Course", "chapters": [{"file": "course-map"},
-                                                         {"file": "instructor-guide"}]}]}
+                                                         {"file": "instructor-guide"}]
+                      + [{"file": Path(d).stem} for d in docs]}]}
     (out / "_toc.yml").write_text(json.dumps(toc, indent=1, ensure_ascii=False), encoding="utf-8")
     (out / "_config.yml").write_text(json.dumps(_config(book), indent=1, ensure_ascii=False),
                                      encoding="utf-8")

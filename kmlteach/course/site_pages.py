@@ -157,8 +157,12 @@ def instructor_guide_page(book) -> str:
     Markers: ``<!-- kml:exercises NN -->`` (exercise table), ``<!-- kml:slides NN -->``
     (the deck's outline), ``<!-- kml:other-chapters -->`` (a skeleton plan for every
     ready chapter the guide does not cover yet), ``<!-- kml:points -->`` (totals).
+    A link to ``midterm.md`` becomes plain text: the site does not publish the midterm,
+    whose file holds the answer key.
     """
     text = (book.root / "docs" / "instructor-guide.md").read_text(encoding="utf-8")
+    text = re.sub(r"\[([^\]]+)\]\(midterm\.md\)",
+                  r"\1 (in the repository only, not on this site)", text)
     covered = set(re.findall(r"<!--\s*kml:slides\s+(\w+)\s*-->", text))
 
     def fill(m):

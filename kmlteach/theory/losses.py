@@ -20,7 +20,8 @@ name                       l(f, y)                               ∂l/∂f
 ``multiclass_soft_margin`` max(0, max_{ỹ≠y}(Δ(y, ỹ) + f_ỹ) − f_y)  (2.12), (2.21): e_{y*} − e_y
 =========================  ====================================  ==========================
 
-(r = f − y.) The multiclass losses take a score matrix ``F`` of shape (n, k) with
+(r = f − y.) The rows without an equation number (squared soft margin, ε-insensitive,
+Huber) go beyond the sources: HSS2's table does not contain them. The multiclass losses take a score matrix ``F`` of shape (n, k) with
 ``F[i, ỹ] = f(x_i, ỹ)`` and integer labels 0..k−1; ``Δ`` defaults to ρ(1 − δ_{y,ỹ})
 (Crammer–Singer, (2.12)); a taxonomy gives Δ = :func:`graph_distance` of its weighted
 tree ((2.21), Fig. 2.1), and the two-level tree with edges ρ/2 gives back (2.12).
@@ -86,7 +87,8 @@ def soft_margin(f, y, rho=1.0):
 def squared_soft_margin(f, y, rho=1.0):
     """Squared soft-margin loss max(0, ρ − y f)² (differentiable everywhere).
 
-    Source: HSS2 §2.4 (loss table).
+    Beyond the sources: HSS2's loss table (2.10)–(2.22) does not list it; it is the
+    square of the soft-margin row (2.10).
     """
     fa, ya = _fy(f, y)
     rho = check_positive(rho, "rho")
@@ -122,7 +124,8 @@ def novelty(f, rho=1.0):
 def epsilon_insensitive(f, y, epsilon=0.1):
     """ε-insensitive loss max(0, |f − y| − ε) for regression (Vapnik).
 
-    Source: HSS2 §2.4 (loss table).
+    Beyond the sources: HSS2's loss table (2.10)–(2.22) does not list it, and the
+    course's sources contain no support vector regression.
     """
     fa, ya = _fy(f, y, binary=False)
     eps = check_nonnegative(epsilon, "epsilon")
@@ -133,7 +136,7 @@ def epsilon_insensitive(f, y, epsilon=0.1):
 def huber(f, y, delta=1.0):
     """Huber's robust loss: ½r² for |r| ≤ δ, δ(|r| − δ/2) beyond (r = f − y).
 
-    Source: HSS2 §2.4 (loss table).
+    Beyond the sources: HSS2's loss table (2.10)–(2.22) does not list it.
     """
     fa, ya = _fy(f, y, binary=False)
     d = check_positive(delta, "delta")

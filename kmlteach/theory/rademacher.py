@@ -44,7 +44,7 @@ _CHUNK = 1_000_000      # sign entries per block
 class RademacherEstimate:
     """Monte-Carlo estimate of E_σ||(1/n) Σ σ_i x_i|| with its standard error and bound.
 
-    Source: HSS2 §2.3.
+    Source: HSS2 §2.5.2 (Rademacher averages).
     """
     estimate: float
     stderr: float

@@ -3,6 +3,8 @@
 #
 # [![Open in Binder](https://mybinder.org/badge_logo.svg)](https://mybinder.org/v2/gh/kmlteach/kmlteach/main?urlpath=lab/tree/notebooks/00-welcome.ipynb)
 #
+# *Notation: every symbol of the course, chapter by chapter, with the letters that change meaning flagged, is in the [glossary](../docs/glossary.md).*
+#
 # This course teaches large-margin and kernel methods by letting you run, poke at and
 # re-derive every algorithm. Each chapter is one notebook like this one. The algorithms
 # themselves live in a small Python package, `kmlteach`, whose functions follow the
@@ -192,3 +194,15 @@ display(HTML(quiz_html("00")))
 # %%
 # NBVAL_IGNORE_OUTPUT
 quiz("00")
+
+# %% [markdown]
+# ## Sources and further reading
+#
+# **Sources** (the short names used in this chapter):
+#
+# * This chapter has no source of its own. The course's sources, cited by their short names in every chapter, are: **UML** = S. Shalev-Shwartz and S. Ben-David, *Understanding Machine Learning: From Theory to Algorithms*, Cambridge University Press, 2014; **HSS1**, **HSS2** = T. Hofmann, B. Schölkopf, A. J. Smola et al., chapters 1 (*Measuring Similarity with Kernels*, HSS1) and 2 (*Discriminative Models*, HSS2) of G. Bakır, T. Hofmann, B. Schölkopf, A. J. Smola, B. Taskar and S. V. N. Vishwanathan (eds.), *Predicting Structured Data*, MIT Press, 2007; **SL** = D. Roth, *CIS 519/419 Applied Machine Learning*, lecture slides, University of Pennsylvania (boosting, ensembles, multiclass and constraint classification).
+#
+# **Further reading** (classic references, beyond the course's sources):
+#
+# * B. Schölkopf and A. J. Smola, *Learning with Kernels*, MIT Press, 2002 — the standard book on kernel methods, written by two of HSS's authors.
+# * T. Hastie, R. Tibshirani and J. Friedman, *The Elements of Statistical Learning*, 2nd ed., Springer, 2009 — chapters 10 and 12 cover boosting and SVMs from a statistician's side.

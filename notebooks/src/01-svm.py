@@ -6,6 +6,8 @@
 # *Sources: UML §15 (support vector machines), UML §14 ex. 3 (the perceptron as subgradient
 # descent), HSS2 §2.2.1 (perceptron, Novikoff's theorem), HSS2 §2.3.1 (soft margin and its dual).*
 #
+# *Notation: every symbol of the course, chapter by chapter, with the letters that change meaning flagged, is in the [glossary](../docs/glossary.md).*
+#
 # A linearly separable sample is separated by infinitely many halfspaces. Which one should we
 # pick? The support vector machine picks the one that stays as far as possible from every
 # training point, and this single idea — keep a *margin* — carries through the whole course.
@@ -574,3 +576,17 @@ display(HTML(quiz_html("01")))
 # %%
 # NBVAL_IGNORE_OUTPUT
 quiz("01")
+
+# %% [markdown]
+# ## Sources and further reading
+#
+# **Sources** (the short names used in this chapter):
+#
+# * **UML** = S. Shalev-Shwartz and S. Ben-David, *Understanding Machine Learning: From Theory to Algorithms*, Cambridge University Press, 2014 (ch. 15, and ch. 14 ex. 3).
+# * **HSS2** = T. Hofmann, B. Schölkopf, A. J. Smola et al., chapters 1 (*Measuring Similarity with Kernels*, HSS1) and 2 (*Discriminative Models*, HSS2) of G. Bakır, T. Hofmann, B. Schölkopf, A. J. Smola, B. Taskar and S. V. N. Vishwanathan (eds.), *Predicting Structured Data*, MIT Press, 2007 (§2.2.1, §2.3.1).
+#
+# **Further reading** (classic references, beyond the course's sources):
+#
+# * C. Cortes and V. Vapnik, "Support-vector networks", *Machine Learning* 20(3), 273–297, 1995 — the soft-margin SVM.
+# * A. B. J. Novikoff, "On convergence proofs on perceptrons", *Proceedings of the Symposium on the Mathematical Theory of Automata*, 1962 — the (R/γ)² bound.
+# * S. Shalev-Shwartz, Y. Singer, N. Srebro and A. Cotter, "Pegasos: primal estimated sub-gradient solver for SVM", *Mathematical Programming* 127(1), 3–30, 2011 — the SGD of §8 and its analysis.

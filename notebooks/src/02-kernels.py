@@ -6,6 +6,8 @@
 # *Sources: UML §16 (embeddings, the kernel trick, kernel SGD, exercises 2–6), HSS1 §1.1–1.2
 # (the class-mean classifier, positive definite kernels, closure properties, B-splines).*
 #
+# *Notation: every symbol of the course, chapter by chapter, with the letters that change meaning flagged, is in the [glossary](../docs/glossary.md).*
+#
 # Chapter 01 learned halfspaces. Many samples are not separated by any halfspace in the space
 # where they live, yet become separable after a fixed non-linear map $\psi$ into a bigger
 # space. The price seems to be the dimension of that space, but every algorithm we met only
@@ -663,3 +665,17 @@ display(HTML(quiz_html("02")))
 # %%
 # NBVAL_IGNORE_OUTPUT
 quiz("02")
+
+# %% [markdown]
+# ## Sources and further reading
+#
+# **Sources** (the short names used in this chapter):
+#
+# * **UML** = S. Shalev-Shwartz and S. Ben-David, *Understanding Machine Learning: From Theory to Algorithms*, Cambridge University Press, 2014 (ch. 16).
+# * **HSS1** = T. Hofmann, B. Schölkopf, A. J. Smola et al., chapters 1 (*Measuring Similarity with Kernels*, HSS1) and 2 (*Discriminative Models*, HSS2) of G. Bakır, T. Hofmann, B. Schölkopf, A. J. Smola, B. Taskar and S. V. N. Vishwanathan (eds.), *Predicting Structured Data*, MIT Press, 2007 (§1.1–1.2).
+#
+# **Further reading** (classic references, beyond the course's sources):
+#
+# * B. Schölkopf and A. J. Smola, *Learning with Kernels*, MIT Press, 2002 — chapters 2 and 4 on kernels and the representer theorem.
+# * J. Shawe-Taylor and N. Cristianini, *Kernel Methods for Pattern Analysis*, Cambridge University Press, 2004 — kernel ridge regression, the class-mean classifier and many kernels.
+# * G. Kimeldorf and G. Wahba, "Some results on Tchebycheffian spline functions", *Journal of Mathematical Analysis and Applications* 33(1), 82–95, 1971 — the first representer theorem.

@@ -3,9 +3,12 @@
 #
 # [![Open in Binder](https://mybinder.org/badge_logo.svg)](https://mybinder.org/v2/gh/kmlteach/kmlteach/main?urlpath=lab/tree/notebooks/03-kernels-rkhs.ipynb)
 #
-# *Sources: HSS1 §1.3 (operations in the RKHS, kernel PCA), HSS1 §1.4 (kernels for sets,
+# *Sources: HSS1 §1.2.2 (the RKHS and its reproducing property), HSS1 §1.3 (operations in the
+# RKHS, kernel PCA), HSS1 §1.4 (kernels for sets,
 # strings, graphs and generative models), HSS1 §1.5 (kernel dependency estimation), UML §16.2.1
 # (the substring kernel).*
+#
+# *Notation: every symbol of the course, chapter by chapter, with the letters that change meaning flagged, is in the [glossary](../docs/glossary.md).*
 #
 # Chapter 02 used a kernel as a shortcut for an inner product of feature vectors. This chapter
 # takes the shortcut seriously in two directions. First, almost any geometric operation on
@@ -30,7 +33,7 @@
 import matplotlib.pyplot as plt
 import numpy as np
 
-from kmlteach import kernels as kr
+from kmlteach import kernels as kk
 from kmlteach import structured_kernels as sk
 from kmlteach.datasets import moons, rings
 from kmlteach.exercises import ask, quiz, quiz_html
@@ -53,17 +56,90 @@ def err(x):
 # %% [markdown]
 # ## 1 · Working in the RKHS with kernel values only (HSS1 §1.3.1)
 #
+# The objects of this section are functions in a particular space built from the kernel, its
+# *reproducing kernel Hilbert space*. We first say what that space is and which property gives
+# it its name (HSS1 §1.2.2), then compute in it with kernel values only.
+
+# %% [markdown]
+# ### The RKHS and the reproducing property (HSS1 §1.2.2)
+#
+# Start from a positive definite kernel $k$ on a set $\mathcal X$ and turn every point into a
+# function: $x \mapsto k(\cdot, x)$, the function that scores how similar its argument is to
+# $x$. Finite combinations $f = \sum_i a_i\, k(\cdot, x_i)$ form a vector space, and for a second
+# combination $g = \sum_j b_j\, k(\cdot, x'_j)$ we set
+#
+# $$\langle f, g\rangle = \sum_i\sum_j a_i b_j\, k(x_i, x'_j).$$
+#
+# This is a genuine inner product. It does not depend on how $f$ and $g$ happen to be written,
+# because the double sum equals $\sum_j b_j f(x'_j)$ — only values of $f$ — and also
+# $\sum_i a_i g(x_i)$. It is symmetric and bilinear, and $\langle f, f\rangle = a^\top K a \ge 0$
+# because $k$ is positive definite.
+#
+# Choosing $g = k(\cdot, x)$, a single term with coefficient 1, gives the **reproducing
+# property**
+#
+# $$\langle k(\cdot, x), f\rangle = f(x) \quad\text{for every } f, \qquad\text{in particular}\qquad
+# \langle k(\cdot, x), k(\cdot, x')\rangle = k(x, x').$$
+#
+# Evaluating a function at $x$ *is* taking its inner product with $k(\cdot, x)$. So
+# $\Phi(x) = k(\cdot, x)$ is a feature map of the kernel, and Cauchy–Schwarz gives
+# $|f(x)|^2 \le k(x, x)\,\langle f, f\rangle$: a function of small norm cannot take large values,
+# and $\langle f, f\rangle = 0$ forces $f = 0$. Adding the limits of Cauchy sequences (completing
+# the space) gives the **reproducing kernel Hilbert space** $\mathcal H$ of $k$, and
+# $\lVert f\rVert_{\mathcal H} = \sqrt{\langle f, f\rangle}$ is the **RKHS norm** that the
+# regularisers $\frac\lambda2\lVert f\rVert_{\mathcal H}^2$ of chapters 02 and 09 penalise. Every
+# positive definite kernel has exactly one RKHS, and every RKHS exactly one kernel (the
+# Moore–Aronszajn theorem).
+#
+# The cell below checks the three facts on a Gaussian kernel ($\sigma = 0.5$) and an expansion
+# $f$ over five random centres: the reproducing property at seven points, computed from the
+# definition of $\langle\cdot,\cdot\rangle$ as a double sum; the independence of the
+# representation, $\langle f, g\rangle = \sum_j b_j f(x'_j) = \sum_i a_i g(x_i)$; and the bound
+# $|f(x)|^2 \le k(x, x)\lVert f\rVert^2$ on 500 points.
+
+# %%
+def rkhs_dot(a, P, b, Q, sigma=0.5):
+    """<Σ a_i k(·, p_i), Σ b_j k(·, q_j)> from the definition: Σ_ij a_i b_j k(p_i, q_j)."""
+    return float(a @ kk.gram("gaussian", P, Q, sigma=sigma) @ b)
+
+
+def expansion_at(a, P, Z, sigma=0.5):
+    """f(z) = Σ_i a_i k(z, p_i) at every row z of Z."""
+    return kk.gram("gaussian", Z, P, sigma=sigma) @ a
+
+
+def as_bound(x, tol=1e-12):
+    """A rounding-level discrepancy, printed as a bound (no machine-dependent digits)."""
+    return f"< {tol:.0e}" if float(np.max(np.abs(x))) < tol else f"{float(np.max(np.abs(x))):.1e}"
+
+
+rng_h = np.random.default_rng(SEED + 3)                    # its own stream: later cells unchanged
+P_f, a_f = rng_h.normal(size=(5, 2)), rng_h.normal(size=5)       # f = Σ a_i k(·, p_i)
+Q_g, b_g = rng_h.normal(size=(4, 2)), rng_h.normal(size=4)       # g = Σ b_j k(·, q_j)
+X_eval = rng_h.normal(size=(7, 2))
+reproduced = [rkhs_dot(np.ones(1), x[None, :], a_f, P_f) for x in X_eval]
+print(f"max |<k(·, x), f> − f(x)| at 7 points: {as_bound(np.subtract(reproduced, expansion_at(a_f, P_f, X_eval)))}")
+fg = rkhs_dot(a_f, P_f, b_g, Q_g)
+print(f"|<f, g> − Σ_j b_j f(q_j)|, |<f, g> − Σ_i a_i g(p_i)|: "
+      f"{as_bound(fg - b_g @ expansion_at(a_f, P_f, Q_g))}, {as_bound(fg - a_f @ expansion_at(b_g, Q_g, P_f))}")
+Z_cs = rng_h.normal(scale=1.5, size=(500, 2))
+ratio = expansion_at(a_f, P_f, Z_cs) ** 2 / (1.0 * rkhs_dot(a_f, P_f, a_f, P_f))   # k(z, z) = 1
+print(f"|f(z)|² ≤ k(z, z)‖f‖² at all 500 points: {bool(np.all(ratio <= 1 + 1e-12))}")
+
+# %% [markdown]
+# ### Expansions through their coefficients
+#
 # Every element we manipulate below is a *kernel expansion* $f = \sum_i a_i \Phi(x_i)$, stored as
 # its coefficient vector $a$. Inner products of expansions only need the Gram matrix:
 # $\langle \sum_i a_i\Phi(x_i), \sum_j b_j\Phi(x_j)\rangle = a^\top K b$. To see that nothing is
 # lost we use the inhomogeneous polynomial kernel $(1 + \langle x, x'\rangle)^2$ on $\mathbb{R}^2$,
-# whose feature map is small enough to write out (`kr.polynomial_features`, 6 coordinates), and
+# whose feature map is small enough to write out (`kk.polynomial_features`, 6 coordinates), and
 # compare each kernel-only computation with the same computation on explicit features.
 
 # %%
 X = rng.normal(size=(8, 2))
-K = kr.gram("polynomial", X, degree=2, c=1)
-Phi = kr.polynomial_features(X, 2)                  # rows Φ(x_i), with Φ Φᵀ = K
+K = kk.gram("polynomial", X, degree=2, c=1)
+Phi = kk.polynomial_features(X, 2)                  # rows Φ(x_i), with Φ Φᵀ = K
 print(f"feature dimension: {Phi.shape[1]};  max |Φ Φᵀ − K| = {err(Phi @ Phi.T - K)}")
 
 # %% [markdown]
@@ -79,9 +155,9 @@ print(f"feature dimension: {Phi.shape[1]};  max |Φ Φᵀ − K| = {err(Phi @ Ph
 # %%
 alpha = rng.normal(size=8)
 Gamma = alpha @ Phi                                  # the shift, written out
-err_translate = np.abs(kr.translate(K, alpha) - (Phi + Gamma) @ (Phi + Gamma).T).max()
+err_translate = np.abs(kk.translate(K, alpha) - (Phi + Gamma) @ (Phi + Gamma).T).max()
 Phi_c = Phi - Phi.mean(axis=0)
-K_c = kr.center(K)
+K_c = kk.center(K)
 print(f"translation (1.29):  max deviation from explicit features = {err(err_translate)}")
 print(f"centring:            max deviation from explicit features = {err(K_c - Phi_c @ Phi_c.T)}")
 print(f"row sums of the centred K: max |.| = {err(K_c.sum(axis=1))}  (the mean is now 0)")
@@ -103,16 +179,16 @@ show(fig, alt="Two 8 by 8 heat maps with every entry written in its cell and a d
 # entirely in coefficient space.
 
 # %%
-D = kr.rkhs_distances(K)
+D = kk.rkhs_distances(K)
 D_explicit = np.linalg.norm(Phi[:, None, :] - Phi[None, :, :], axis=-1)
 print(f"distances: max deviation from explicit features = {err(D - D_explicit)}")
 
 a, g = rng.normal(size=8), rng.normal(size=8)
-a_defl = kr.deflate(a, g, K)
-print(f"<deflated Ψ, Γ> = {err(kr.rkhs_inner(a_defl, g, K))}   (orthogonal)")
-print(f"projection + deflation give Ψ back: {np.allclose(kr.project(a, g, K) + a_defl, a)}")
+a_defl = kk.deflate(a, g, K)
+print(f"<deflated Ψ, Γ> = {err(kk.rkhs_inner(a_defl, g, K))}   (orthogonal)")
+print(f"projection + deflation give Ψ back: {np.allclose(kk.project(a, g, K) + a_defl, a)}")
 
-Q = kr.gram_schmidt(K, tol=1e-6)        # orthonormalise Φ(x_1), ..., Φ(x_8)
+Q = kk.gram_schmidt(K, tol=1e-6)        # orthonormalise Φ(x_1), ..., Φ(x_8)
 print(f"Gram–Schmidt kept {Q.shape[1]} of 8 vectors;  max |QᵀKQ − I| = {err(Q.T @ K @ Q - np.eye(Q.shape[1]))}")
 
 # %% [markdown]
@@ -125,8 +201,8 @@ print(f"Gram–Schmidt kept {Q.shape[1]} of 8 vectors;  max |QᵀKQ − I| = {er
 # Gaussian kernel the images of distinct points are always independent, and all 8 survive:
 
 # %%
-K_gauss = kr.gram("gaussian", X, sigma=0.5)
-Qg = kr.gram_schmidt(K_gauss)
+K_gauss = kk.gram("gaussian", X, sigma=0.5)
+Qg = kk.gram_schmidt(K_gauss)
 print(f"Gaussian kernel: {Qg.shape[1]} orthonormal vectors, max |QᵀKQ − I| = "
       f"{err(Qg.T @ K_gauss @ Qg - np.eye(Qg.shape[1]))}")
 
@@ -144,12 +220,12 @@ print(f"Gaussian kernel: {Qg.shape[1]} orthonormal vectors, max |QᵀKQ − I| =
 
 # %%
 Xr, yr = rings(m=160, radii=(0.5, 1.5), noise=0.1, seed=SEED)
-Kr = kr.gram("gaussian", Xr, sigma=0.3)
+Kr = kk.gram("gaussian", Xr, sigma=0.3)
 pca = kernel_pca(Kr, 10)
 total = np.trace(Kr) - Kr.sum() / len(Kr)            # trace of the centred K: total variance
 print("top eigenvalues / trace:", ", ".join(f"{v / total:.3f}" for v in pca.eigenvalues[:5]))
 print(f"unit-norm axes: max |αᵀ K̃ α − 1| = "
-      f"{err(np.diag(pca.alphas.T @ kr.center(Kr) @ pca.alphas) - 1)}")
+      f"{err(np.diag(pca.alphas.T @ kk.center(Kr) @ pca.alphas) - 1)}")
 
 fig, axes = plt.subplots(1, 3, figsize=(10, 3.4), layout="constrained")
 scatter_classes(Xr, yr, ax=axes[0], s=14)
@@ -182,9 +258,9 @@ make_kpca_explorer()
 
 # %%
 Xs = Xr[:40]
-Ks = kr.gram("gaussian", Xs, sigma=0.3)
+Ks = kk.gram("gaussian", Xs, sigma=0.3)
 Z = kernel_pca(Ks, 40).embedding
-print(f"centred:   max |Z Zᵀ − K̃| = {err(Z @ Z.T - kr.center(Ks))}")
+print(f"centred:   max |Z Zᵀ − K̃| = {err(Z @ Z.T - kk.center(Ks))}")
 lam, U = np.linalg.eigh(Ks)
 Z_raw = U * np.sqrt(np.maximum(lam, 0))
 print(f"uncentred: max |Z Zᵀ − K| = {err(Z_raw @ Z_raw.T - Ks)}")
@@ -594,9 +670,9 @@ check("03.mean_distance", mean_distance)
 # %%
 X_md = rng.normal(size=(10, 2))
 mask_md = np.arange(10) < 4
-Phi_md = kr.polynomial_features(X_md, 2)
+Phi_md = kk.polynomial_features(X_md, 2)
 explicit = float(np.sum((Phi_md[mask_md].mean(0) - Phi_md[~mask_md].mean(0)) ** 2))
-K_md = kr.gram("polynomial", X_md, degree=2)
+K_md = kk.gram("polynomial", X_md, degree=2)
 c_md = np.where(mask_md, 1 / mask_md.sum(), -1 / (~mask_md).sum())  # μ_A − μ_B = Σ c_i Φ(x_i)
 print(f"‖μ_A − μ_B‖² from explicit degree-2 features: {explicit:.6f}")
 print(f"the same from kernel values only, cᵀKc:        {float(c_md @ K_md @ c_md):.6f}")
@@ -632,3 +708,18 @@ display(HTML(quiz_html("03")))
 # %%
 # NBVAL_IGNORE_OUTPUT
 quiz("03")
+
+# %% [markdown]
+# ## Sources and further reading
+#
+# **Sources** (the short names used in this chapter):
+#
+# * **HSS1** = T. Hofmann, B. Schölkopf, A. J. Smola et al., chapters 1 (*Measuring Similarity with Kernels*, HSS1) and 2 (*Discriminative Models*, HSS2) of G. Bakır, T. Hofmann, B. Schölkopf, A. J. Smola, B. Taskar and S. V. N. Vishwanathan (eds.), *Predicting Structured Data*, MIT Press, 2007 (§1.2.2 for the RKHS, §1.3–1.5).
+# * **UML** = S. Shalev-Shwartz and S. Ben-David, *Understanding Machine Learning: From Theory to Algorithms*, Cambridge University Press, 2014 (§16.2.1).
+#
+# **Further reading** (classic references, beyond the course's sources):
+#
+# * N. Aronszajn, "Theory of reproducing kernels", *Transactions of the American Mathematical Society* 68(3), 337–404, 1950 — the RKHS and the Moore–Aronszajn theorem.
+# * B. Schölkopf, A. J. Smola and K.-R. Müller, "Nonlinear component analysis as a kernel eigenvalue problem", *Neural Computation* 10(5), 1299–1319, 1998 — kernel PCA.
+# * R. I. Kondor and J. Lafferty, "Diffusion kernels on graphs and other discrete input spaces", *Proceedings of ICML*, 2002 — the heat kernel of §3.4.
+# * T. S. Jaakkola and D. Haussler, "Exploiting generative models in discriminative classifiers", *Advances in Neural Information Processing Systems* 11, 1999 — Fisher kernels.

@@ -9,6 +9,8 @@
 # multiclass learning and Kesler's construction (SL), HSS2 §2.2.1 (Collins' perceptron).
 # Error-correcting output codes come from Dietterich & Bakiri (1995), which the sources only name.*
 #
+# *Notation: every symbol of the course, chapter by chapter, with the letters that change meaning flagged, is in the [glossary](../docs/glossary.md).*
+#
 # So far every classifier had two labels. With $k$ labels there are two roads: reuse binary
 # learners through a *reduction*, or build one predictor that scores every label and returns
 # the best one. This notebook walks both roads, and shows a small picture in which the first
@@ -613,3 +615,17 @@ display(HTML(quiz_html("04")))
 # %%
 # NBVAL_IGNORE_OUTPUT
 quiz("04")
+
+# %% [markdown]
+# ## Sources and further reading
+#
+# **Sources** (the short names used in this chapter):
+#
+# * **UML** = S. Shalev-Shwartz and S. Ben-David, *Understanding Machine Learning: From Theory to Algorithms*, Cambridge University Press, 2014 (§17.1–17.2).
+# * **SL** = D. Roth, *CIS 519/419 Applied Machine Learning*, lecture slides, University of Pennsylvania (boosting, ensembles, multiclass and constraint classification) (multiclass, Kesler's construction).
+#
+# **Further reading** (classic references, beyond the course's sources):
+#
+# * T. G. Dietterich and G. Bakiri, "Solving multiclass learning problems via error-correcting output codes", *Journal of Artificial Intelligence Research* 2, 263–286, 1995.
+# * K. Crammer and Y. Singer, "On the algorithmic implementation of multiclass kernel-based vector machines", *Journal of Machine Learning Research* 2, 265–292, 2001 — the multiclass hinge loss.
+# * R. Rifkin and A. Klautau, "In defense of one-vs-all classification", *Journal of Machine Learning Research* 5, 101–141, 2004.

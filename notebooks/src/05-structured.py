@@ -8,6 +8,8 @@
 # HSS2 §2.2.1 (Collins' perceptron and its mistake bound), HSS2 §2.4 (graph and taxonomy
 # losses, Fig. 2.1).*
 #
+# *Notation: every symbol of the course, chapter by chapter, with the letters that change meaning flagged, is in the [glossary](../docs/glossary.md).*
+#
 # Chapter 04 predicted one label out of $k$. Here the label is a whole *sequence*: we read a
 # handwritten-looking word letter by letter, and the answer is a string of $r$ letters. With
 # $q = 26$ letters there are $26^r$ possible answers — far too many to score one by one. The
@@ -479,3 +481,17 @@ display(HTML(quiz_html("05")))
 # %%
 # NBVAL_IGNORE_OUTPUT
 quiz("05")
+
+# %% [markdown]
+# ## Sources and further reading
+#
+# **Sources** (the short names used in this chapter):
+#
+# * **UML** = S. Shalev-Shwartz and S. Ben-David, *Understanding Machine Learning: From Theory to Algorithms*, Cambridge University Press, 2014 (§17.3).
+# * **HSS2** = T. Hofmann, B. Schölkopf, A. J. Smola et al., chapters 1 (*Measuring Similarity with Kernels*, HSS1) and 2 (*Discriminative Models*, HSS2) of G. Bakır, T. Hofmann, B. Schölkopf, A. J. Smola, B. Taskar and S. V. N. Vishwanathan (eds.), *Predicting Structured Data*, MIT Press, 2007 (§2.2.1, §2.4).
+#
+# **Further reading** (classic references, beyond the course's sources):
+#
+# * M. Collins, "Discriminative training methods for hidden Markov models: theory and experiments with perceptron algorithms", *Proceedings of EMNLP*, 2002 — the structured perceptron.
+# * I. Tsochantaridis, T. Joachims, T. Hofmann and Y. Altun, "Large margin methods for structured and interdependent output variables", *Journal of Machine Learning Research* 6, 1453–1484, 2005 — structured SVMs and taxonomy costs.
+# * L. R. Rabiner, "A tutorial on hidden Markov models and selected applications in speech recognition", *Proceedings of the IEEE* 77(2), 257–286, 1989 — the Viterbi recursion.

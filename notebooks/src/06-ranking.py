@@ -6,6 +6,8 @@
 # *Source: UML §17.4 (ranking losses, linear predictors for ranking, the assignment problem and
 # Lemma 17.4), with the SGD of UML §17.2.5.*
 #
+# *Notation: every symbol of the course, chapter by chapter, with the letters that change meaning flagged, is in the [glossary](../docs/glossary.md).*
+#
 # A search engine does not classify documents, it *orders* them: what matters is which
 # results come first. In this chapter a prediction is a whole ordering of $r$ items, and we
 # need losses that say how far one ordering is from another — and ways to learn a scoring
@@ -434,3 +436,16 @@ display(HTML(quiz_html("06")))
 # %%
 # NBVAL_IGNORE_OUTPUT
 quiz("06")
+
+# %% [markdown]
+# ## Sources and further reading
+#
+# **Sources** (the short names used in this chapter):
+#
+# * **UML** = S. Shalev-Shwartz and S. Ben-David, *Understanding Machine Learning: From Theory to Algorithms*, Cambridge University Press, 2014 (§17.4).
+#
+# **Further reading** (classic references, beyond the course's sources):
+#
+# * M. G. Kendall, "A new measure of rank correlation", *Biometrika* 30(1/2), 81–93, 1938.
+# * K. Järvelin and J. Kekäläinen, "Cumulated gain-based evaluation of IR techniques", *ACM Transactions on Information Systems* 20(4), 422–446, 2002 — NDCG.
+# * T. Joachims, "Optimizing search engines using clickthrough data", *Proceedings of KDD*, 2002 — ranking with pairwise SVM constraints.

@@ -6,6 +6,8 @@
 # *Source: UML §17.5 (bipartite ranking, multivariate performance measures, linear predictors
 # for bipartite ranking and the procedure that solves Eq. (17.14)).*
 #
+# *Notation: every symbol of the course, chapter by chapter, with the letters that change meaning flagged, is in the [glossary](../docs/glossary.md).*
+#
 # In many ranking tasks an item is simply relevant or not: a transaction is fraudulent or
 # benign, a document answers the query or does not. The labels are $y \in \{\pm 1\}^r$, the
 # predictor still outputs scores, and a threshold turns scores into decisions. Which measure
@@ -434,3 +436,16 @@ display(HTML(quiz_html("07")))
 # %%
 # NBVAL_IGNORE_OUTPUT
 quiz("07")
+
+# %% [markdown]
+# ## Sources and further reading
+#
+# **Sources** (the short names used in this chapter):
+#
+# * **UML** = S. Shalev-Shwartz and S. Ben-David, *Understanding Machine Learning: From Theory to Algorithms*, Cambridge University Press, 2014 (§17.5).
+#
+# **Further reading** (classic references, beyond the course's sources):
+#
+# * T. Joachims, "A support vector method for multivariate performance measures", *Proceedings of ICML*, 2005 — the training procedure of §5.
+# * T. Fawcett, "An introduction to ROC analysis", *Pattern Recognition Letters* 27(8), 861–874, 2006.
+# * J. Davis and M. Goadrich, "The relationship between precision-recall and ROC curves", *Proceedings of ICML*, 2006.

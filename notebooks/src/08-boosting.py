@@ -9,6 +9,8 @@
 # splitting gains and pruning) — UML's chapters 10 and 18 are not among the texts this course
 # is built from; we follow their standard treatment and say so where we do.*
 #
+# *Notation: every symbol of the course, chapter by chapter, with the letters that change meaning flagged, is in the [glossary](../docs/glossary.md).*
+#
 # A single simple rule — "a point is positive if its first coordinate is below 0.3" — is rarely
 # accurate. An **ensemble** combines many such rules into one predictor. This chapter builds
 # the two classic ways to do it. **Boosting** trains the rules one after the other, each on a
@@ -736,3 +738,17 @@ quiz("08")
 
 # %% [markdown]
 # Next: [09 · Large-margin theory and online kernel learning](09-theory.ipynb).
+
+# %% [markdown]
+# ## Sources and further reading
+#
+# **Sources** (the short names used in this chapter):
+#
+# * **SL** = D. Roth, *CIS 519/419 Applied Machine Learning*, lecture slides, University of Pennsylvania (boosting, ensembles, multiclass and constraint classification) (boosting, bagging, random forests).
+# * **UML** = S. Shalev-Shwartz and S. Ben-David, *Understanding Machine Learning: From Theory to Algorithms*, Cambridge University Press, 2014 (the opening of ch. 18; ch. 10 and §18.2 go beyond the course's copy of the sources, marked †).
+#
+# **Further reading** (classic references, beyond the course's sources):
+#
+# * Y. Freund and R. E. Schapire, "A decision-theoretic generalization of on-line learning and an application to boosting", *Journal of Computer and System Sciences* 55(1), 119–139, 1997 — AdaBoost.
+# * R. E. Schapire and Y. Freund, *Boosting: Foundations and Algorithms*, MIT Press, 2012.
+# * L. Breiman, "Bagging predictors", *Machine Learning* 24(2), 123–140, 1996, and "Random forests", *Machine Learning* 45(1), 5–32, 2001.

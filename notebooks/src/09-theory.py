@@ -8,6 +8,8 @@
 # §2.4 (margin-based losses, (2.9)–(2.22)), §2.5 (calibration (2.27), Rademacher averages
 # (2.26) and the rate (2.28)); HSS1 (1.6)–(1.7) for the Parzen-window classifier.*
 #
+# *Notation: every symbol of the course, chapter by chapter, with the letters that change meaning flagged, is in the [glossary](../docs/glossary.md).*
+#
 # The last chapter steps back. Every learner of the course minimised some loss of the margin
 # $y f(x)$ plus a norm penalty. Here we look at that recipe from three sides: **online**, where
 # points arrive one at a time and the kernel expansion of $f$ grows by one term per point;
@@ -620,3 +622,18 @@ quiz("09")
 #   margin bound (2.28) they give an $O(RW\gamma/\sqrt n)$ rate that ignores the dimension.
 #
 # This is the last chapter. Back to the start: [00 · Welcome](00-welcome.ipynb).
+
+# %% [markdown]
+# ## Sources and further reading
+#
+# **Sources** (the short names used in this chapter):
+#
+# * **HSS2** = T. Hofmann, B. Schölkopf, A. J. Smola et al., chapters 1 (*Measuring Similarity with Kernels*, HSS1) and 2 (*Discriminative Models*, HSS2) of G. Bakır, T. Hofmann, B. Schölkopf, A. J. Smola, B. Taskar and S. V. N. Vishwanathan (eds.), *Predicting Structured Data*, MIT Press, 2007 (§2.2–2.5).
+# * **HSS1** = chapter 1 of the same book, for the Parzen-window classifier ((1.6)–(1.7)).
+#
+# **Further reading** (classic references, beyond the course's sources):
+#
+# * J. Kivinen, A. J. Smola and R. C. Williamson, "Online learning with kernels", *IEEE Transactions on Signal Processing* 52(8), 2165–2176, 2004 — NORMA.
+# * B. Schölkopf, A. J. Smola, R. C. Williamson and P. L. Bartlett, "New support vector algorithms", *Neural Computation* 12(5), 1207–1245, 2000 — the ν-SVM.
+# * P. L. Bartlett and S. Mendelson, "Rademacher and Gaussian complexities: risk bounds and structural results", *Journal of Machine Learning Research* 3, 463–482, 2002.
+# * P. L. Bartlett, M. I. Jordan and J. D. McAuliffe, "Convexity, classification, and risk bounds", *Journal of the American Statistical Association* 101(473), 138–156, 2006 — calibration.
