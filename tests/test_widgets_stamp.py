@@ -1,4 +1,4 @@
-"""Stamped texts (kmlteach/widgets/_stamp.py) and the one-thread guard (_threads.py)."""
+"""Stamped texts (kmlteach/_render/text.py) and the one-thread guard (_threads.py)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from PIL import Image
 
-from kmlteach.widgets._stamp import StampText, stamp, stamp_axis, stamp_text
+from kmlteach._render.text import StampText, stamp, stamp_axis, stamp_text
 from kmlteach.widgets._threads import single_thread
 
 

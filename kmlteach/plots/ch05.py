@@ -36,7 +36,7 @@ def word_panel(ax, r_max: int, letter_shape=(16, 8), aligned: bool = True) -> di
     the letter images (letter t spans x in [t - 0.5, t + 0.5), as column t of
     :func:`plot_viterbi_table`), a row of decoded letters under them, the wrong ones in
     vermillion *and* underlined, and a row with the true word in grey."""
-    from ._pixels import letter_row, region_layer
+    from .._render import region_layer, text_row
 
     h, w = letter_shape
     ax.set_xlim(-0.5, r_max - 0.5)
@@ -44,8 +44,8 @@ def word_panel(ax, r_max: int, letter_shape=(16, 8), aligned: bool = True) -> di
     if not aligned:
         ax.set_aspect((w + 1) / h)
     layer = region_layer(ax, (-0.5, r_max - 0.5, 0.0, 1.0))
-    dec = letter_row(ax, range(r_max), _ROW_DECODED, fontsize=13)
-    true = letter_row(ax, range(r_max), _ROW_TRUE, fontsize=11)
+    dec = text_row(ax, range(r_max), _ROW_DECODED, fontsize=13)
+    true = text_row(ax, range(r_max), _ROW_TRUE, fontsize=11)
     under = ax.plot([], [], color=OKABE_ITO["vermillion"], lw=2.0, solid_capstyle="butt")[0]
     rows = {"decoded": ax.text(-0.62, _ROW_DECODED, "decoded", ha="right", va="center", fontsize=9),
             "true": ax.text(-0.62, _ROW_TRUE, "true", ha="right", va="center", fontsize=9, color="0.35")}
@@ -138,7 +138,7 @@ def viterbi_panel(ax, q: int, r_max: int, vmin: float, letters: str = LETTERS,
     from matplotlib.colors import Normalize
     from matplotlib.patches import Rectangle
 
-    from ._pixels import region_layer
+    from .._render import region_layer
 
     norm = Normalize(vmin=min(float(vmin), -1e-9), vmax=0.0)
     ax.set_xlim(-0.5, r_max - 0.5)

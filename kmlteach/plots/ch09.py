@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..kernels import gram
-from ._pixels import paint_cached, region_layer
+from .._render import paint_cached, region_layer
 from ._style import OKABE_ITO, class_style, label_axes, show
 
 __all__ = ["show", "nu_data", "oneclass_data", "stream_data", "plane_grid", "level_lines",
@@ -82,7 +82,7 @@ def smooth_rgba(F, cmap: str, vmin: float, vmax: float, alpha: float = 1.0, up: 
     image of (up·G, up·G) cells: bilinearly interpolated at the cell centres, coloured with
     ``cmap`` over [vmin, vmax] and laid over white with opacity ``alpha``. What a bilinear
     ``imshow`` shows, computed once for a widget's pixel layer
-    (:func:`kmlteach.plots._pixels.region_layer`), which only copies it on each frame."""
+    (:func:`kmlteach._render.region_layer`), which only copies it on each frame."""
     from matplotlib import colormaps
 
     F = np.asarray(F, dtype=float)

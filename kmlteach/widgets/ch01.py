@@ -16,7 +16,8 @@ from .. import losses as L
 from ..plots import OKABE_ITO, figure, label_axes
 from ..plots.ch01 import band_polygon, hyperplane_segment
 from ..svm import hard_svm, perceptron, sgd_soft_svm, soft_svm
-from ._base import Explorer, class_scatters, glyph, int_slider, slider
+from .._render import label
+from ._base import Explorer, class_scatters, int_slider, slider
 from ._drag import Drag
 
 __all__ = ["default_margin_points", "make_margin_explorer", "make_lambda_explorer",
@@ -132,7 +133,7 @@ def make_margin_explorer(X=None, y=None) -> Explorer:
                      zorder=5, label="selected point")
     ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), fontsize=9, frameon=False)
     # index labels, so that "point k" in the drop-down can be found on the figure
-    tags = [glyph(ax, str(j), X[j], offset=(9.0, 6.0), c=OKABE_ITO["black"], zorder=6)
+    tags = [label(ax, str(j), X[j], offset=(9.0, 6.0), color=OKABE_ITO["black"], zorder=6)
             for j in range(m)]
 
     options = [(f"point {i}", i) for i in range(m)]
@@ -162,8 +163,8 @@ def make_margin_explorer(X=None, y=None) -> Explorer:
         for lab, art in scat.items():
             _set_offsets(art, X[y == lab])
         sel.set_offsets(X[i:i + 1])
-        for j, t in enumerate(tags):  # all of them, so that moving another point
-            t.set_offsets(X[j:j + 1])  # never needs a new background
+        for j, t in enumerate(tags):
+            t.set_position(X[j])
         st = ex.state
         st["X"], st["y"] = X.copy(), y.copy()
         both = np.unique(y).size == 2

@@ -16,7 +16,7 @@ import numpy as np
 
 from ..datasets import ocr_words
 from ..plots import OKABE_ITO, figure
-from ..plots._pixels import region_layer, title_row
+from .._render import region_layer, title_row
 from ..plots.ch05 import (LETTERS, plot_transitions, update_viterbi_panel, update_word_panel,
                           viterbi_panel, word_panel)
 from ..structured import letter_error, predict, structured_sgd, unary_scores, viterbi

@@ -1,7 +1,6 @@
 """Widget of chapter 03: the diffusion kernel on a graph you edit.
 
-Re-exported by :mod:`kmlteach.widgets.ch03`; kept apart so that no module passes 400 lines.
-Everything an update rewrites is a stamped text (:mod:`kmlteach.widgets._stamp`) or an
+Everything an update rewrites is a stamped text (:mod:`kmlteach._render.text`) or an
 artist set in place; the axes, their ticks and the colour bar are drawn once. The tick
 labels of the heat map (their number follows the number of nodes) and of the colour bar
 (they carry the actual values ±max|K|) are stamped texts beside fixed axes, not ``Axis``
@@ -18,11 +17,11 @@ import numpy as np
 from matplotlib.artist import Artist
 from matplotlib.transforms import Bbox
 
-from ..plots import OKABE_ITO, figure, label_axes
-from ..plots.ch03 import SIGNED_CMAP, VALUE_OFFSET, graph_layout, graph_segments
-from ..structured_kernels import adjacency_matrix, diffusion_kernel
-from ._base import Explorer, int_slider, slider
-from ._stamp import StampText, stamp, stamp_axis
+from ...plots import OKABE_ITO, figure, label_axes
+from ...plots.ch03 import SIGNED_CMAP, VALUE_OFFSET, graph_layout, graph_segments
+from ...structured_kernels import adjacency_matrix, diffusion_kernel
+from .._base import Explorer, int_slider, slider
+from ..._render import StampText, TextGroup, stamp, stamp_axis
 
 __all__ = ["DEFAULT_EDGES", "make_diffusion_explorer", "parse_edges"]
 
@@ -92,51 +91,6 @@ def _tick_labels(ax, fig, side: str, **kw) -> list:
     return texts
 
 
-class _Texts(Artist):
-    """Stamped texts painted as one artist: the blitter measures and orders one unit, not
-    a hundred (set ``stale`` after changing a text: a member's change does not propagate)."""
-
-    def __init__(self, ax, texts, zorder: float, within=None):
-        super().__init__()
-        self.texts = texts
-        self.within = within     # an artist whose extent holds every text (else their union)
-        self._bitmaps: dict = {}
-        self.axes = ax
-        self.set_figure(ax.get_figure(root=False))
-        self.set_zorder(zorder)
-        ax.add_artist(self)
-        self.set_clip_on(False)
-
-    def draw(self, renderer):
-        """Paste each shown text's bitmap as ``StampText.draw`` does, with the positions
-        transformed in one call per transform and the bitmaps looked up by (text, colour)."""
-        shown = [t for t in self.texts if t.get_visible() and t.get_text()] if self.get_visible() else []
-        by_transform: dict = {}
-        for t in shown:
-            by_transform.setdefault(id(t.get_transform()), []).append(t)
-        gc = renderer.new_gc()
-        for texts in by_transform.values():
-            xy = texts[0].get_transform().transform(np.array([t.get_unitless_position() for t in texts]))
-            for t, (x, y) in zip(texts, xy):
-                key = (id(t), t.get_text(), t.get_color(), renderer.dpi)
-                hit = self._bitmaps.get(key)
-                if hit is None:
-                    if len(self._bitmaps) > 4096:
-                        self._bitmaps.clear()
-                    hit = self._bitmaps[key] = t._bitmap(renderer)
-                crop, dx, dy = hit
-                if crop is not None and np.isfinite(x) and np.isfinite(y):
-                    renderer.draw_image(gc, int(round(x)) + dx, int(round(y)) + dy, crop)
-        gc.restore()
-        self.stale = False
-
-    def get_window_extent(self, renderer=None):
-        if self.within is not None:
-            return self.within.get_window_extent(renderer)
-        boxes = [t.get_window_extent(renderer) for t in self.texts if t.get_visible() and t.get_text()]
-        return Bbox.union(boxes) if boxes else Bbox([[0.0, 0.0], [0.0, 0.0]])
-
-
 class _Grid(Artist):
     """An n × n heat map over a fixed data square, pasted as pixels (nearest cell, like
     ``imshow``): a tenth of the cost of resampling an ``AxesImage`` on every update."""
@@ -179,7 +133,7 @@ class _Grid(Artist):
 
 
 def _texts(ax, n: int, zorder: float = 3.0, **kw) -> list:
-    """``n`` stamped texts belonging to ``ax`` but not among its children (see _Texts)."""
+    """``n`` stamped texts belonging to ``ax`` but not among its children (see kmlteach._render.TextGroup)."""
     out = []
     for _ in range(n):
         t = StampText(0.0, 0.0, "", **kw)
@@ -215,7 +169,7 @@ def make_diffusion_explorer(edges: str = DEFAULT_EDGES, n_nodes: int = 7, beta: 
     ring = ax_g.scatter([0], [0], s=950, facecolors="none", edgecolors=OKABE_ITO["green"],
                         linewidths=2.5, zorder=3)
     halo = [patheffects.withStroke(linewidth=3, foreground="white")]
-    # texts rewritten by updates are stamped from a bitmap cache (widgets/_stamp.py); the
+    # texts rewritten by updates are stamped from a bitmap cache (kmlteach._render.text); the
     # values sit on one scatter of white boxes (a text with its own box is rasterised whole
     # for every new number, plain digits are pasted from cached glyphs)
     names = _texts(ax_g, NMAX, ha="center", va="center", fontsize=10, fontweight="bold", path_effects=halo)
@@ -225,7 +179,7 @@ def make_diffusion_explorer(edges: str = DEFAULT_EDGES, n_nodes: int = 7, beta: 
     boxes = ax_g.scatter(np.full(NMAX, np.nan), np.full(NMAX, np.nan), s=box_size, marker=MarkerStyle(box),
                          c="white", alpha=0.85, linewidths=0, zorder=4)
     vals = _texts(ax_g, NMAX, ha="center", va="center", fontsize=8.5)
-    groups = {"names": _Texts(ax_g, names, 4), "vals": _Texts(ax_g, vals, 4)}
+    groups = {"names": TextGroup(ax_g, names, 4), "vals": TextGroup(ax_g, vals, 4)}
     ax_g.set_xlim(-1.45, 1.45)
     ax_g.set_ylim(-1.5, 1.4)
     ax_g.set_aspect("equal")
@@ -249,7 +203,7 @@ def make_diffusion_explorer(edges: str = DEFAULT_EDGES, n_nodes: int = 7, beta: 
     cbar = fig.colorbar(scale, ax=ax_k, shrink=0.85, label="kernel value")
     cbar.set_ticks([-1.0, -0.5, 0.0, 0.5, 1.0], labels=[""] * 5)
     cbar_labels = _tick_labels(cbar.ax, fig, "right")[:5]
-    groups["cbar"] = _Texts(cbar.ax, cbar_labels, 3)
+    groups["cbar"] = TextGroup(cbar.ax, cbar_labels, 3)
     for t, v in zip(cbar_labels, (-1.0, -0.5, 0.0, 0.5, 1.0)):
         t.set_y(v)
     # the labels sit at fixed distances (where the Axis put them beside one-digit ticks; the
@@ -269,11 +223,11 @@ def make_diffusion_explorer(edges: str = DEFAULT_EDGES, n_nodes: int = 7, beta: 
     xticks = ax_k.add_artist(Line2D([], [], marker=TICKDOWN, transform=ax_k.get_xaxis_transform(), **tick_kw))
     yticks = ax_k.add_artist(Line2D([], [], marker=TICKLEFT, transform=ax_k.get_yaxis_transform(), **tick_kw))
     xlabels, ylabels = _tick_labels(ax_k, fig, "bottom"), _tick_labels(ax_k, fig, "left")
-    groups["ticks"] = _Texts(ax_k, xlabels + ylabels, 3)
+    groups["ticks"] = TextGroup(ax_k, xlabels + ylabels, 3)
     k_title = ax_k.set_title("")
     stamp(g_title, k_title)
     cells = [_texts(ax_k, NMAX, ha="center", va="center", fontsize=8) for _ in range(NMAX)]
-    groups["cells"] = _Texts(ax_k, [t for r in cells for t in r], 3, within=im)   # inside the grid
+    groups["cells"] = TextGroup(ax_k, [t for r in cells for t in r], 3, within=im)   # inside the grid
     shown = {"n": None, "calls": 0}
 
     controls = {

@@ -27,19 +27,18 @@ pixel (tested per widget). After mutating an attribute without a setter, set
 
 from __future__ import annotations
 
-import struct
-import zlib
-
 import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.axis import Axis
 from matplotlib.backends.backend_agg import FigureCanvasAgg
-from matplotlib.lines import Line2D
 from matplotlib.spines import Spine
 from matplotlib.text import Text
 from matplotlib.transforms import Bbox
 
-__all__ = ["Blitter", "encode_png", "bound_by_axes"]
+from .png import encode_png
+from .regions import axes_children, edge_spines, ext, extent, is3d, signature
+
+__all__ = ["Blitter"]
 
 _SENTINEL = "\x00kml-unset\x00"
 _PAD = 1.5  # pixels of antialiasing slack around every region
@@ -47,108 +46,6 @@ _PAD = 1.5  # pixels of antialiasing slack around every region
 
 def _skip(renderer) -> None:
     """``draw`` of a dynamic artist while the background is drawn."""
-
-
-def bound_by_axes(art, ax) -> None:
-    """Let the blitter locate ``art`` (clipped to ``ax``) by the Axes' box, unmeasured."""
-    art.kml_bound = lambda: ax.bbox
-
-
-def _chunk(tag: bytes, data: bytes) -> bytes:
-    return struct.pack(">I", len(data)) + tag + data + struct.pack(">I", zlib.crc32(tag + data) & 0xFFFFFFFF)
-
-
-def encode_png(canvas: FigureCanvasAgg) -> bytes:
-    """The canvas's current pixels as an 8-bit RGB PNG.
-
-    Rows are stored unfiltered and deflated at level 1: on these mostly flat line-art
-    images that is as small as Pillow's ``compress_level=1`` (within ~10 %) and about
-    40 % faster. Any PNG decoder reads it (the tests decode it with Pillow). The RGB
-    bytes are taken from the pixels viewed as little-endian 32-bit words (R in the low
-    byte), three whole-plane shifts: copying ``rgba[..., :3]`` byte by byte took 4 ms of a
-    1200 × 450 frame, this 1 ms.
-    """
-    rgba = np.asarray(canvas.buffer_rgba())
-    h, w = rgba.shape[:2]
-    px = np.ascontiguousarray(rgba).view("<u4").reshape(h, w)
-    rows = np.empty((h, 1 + 3 * w), dtype=np.uint8)
-    rows[:, 0] = 0                                   # filter type "None" on every row
-    rgb = rows[:, 1:].reshape(h, w, 3)
-    rgb[..., 0] = px                                 # (the uint8 cast keeps the low byte)
-    rgb[..., 1] = px >> 8
-    rgb[..., 2] = px >> 16
-    head = struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0)
-    return (b"\x89PNG\r\n\x1a\n" + _chunk(b"IHDR", head)
-            + _chunk(b"IDAT", zlib.compress(rows, 1)) + _chunk(b"IEND", b""))
-
-
-def _extent(artist, renderer) -> Bbox:
-    """Pixels an artist paints: its window extent, widened by its line width and, for
-    marker collections, by the largest marker's radius."""
-    offsets = artist.get_offsets() if hasattr(artist, "get_offsets") else None
-    if offsets is not None and hasattr(artist, "get_sizes"):     # markers: their centres
-        offsets = np.asarray(offsets, dtype=float).reshape(-1, 2)
-        offsets = offsets[np.all(np.isfinite(offsets), axis=1)]
-        if not len(offsets):
-            return Bbox([[0.0, 0.0], [0.0, 0.0]])
-        xy = artist.get_offset_transform().transform(offsets)
-        pts = np.array([xy.min(axis=0), xy.max(axis=0)])
-    elif isinstance(artist, Line2D):                               # NaN-safe: hidden lines
-        xy = np.asarray(artist.get_xydata(), dtype=float).reshape(-1, 2)
-        xy = xy[np.all(np.isfinite(xy), axis=1)]
-        if not len(xy):
-            return Bbox([[0.0, 0.0], [0.0, 0.0]])
-        xy = artist.get_transform().transform(xy)
-        pts = np.array([xy.min(axis=0), xy.max(axis=0)])
-    else:
-        pts = np.asarray(artist.get_window_extent(renderer).get_points(), dtype=float)
-    pad = 0.0
-    lw = getattr(artist, "get_linewidth", None)
-    if lw is not None:
-        pad += float(np.max(np.atleast_1d(lw()), initial=0.0)) * renderer.points_to_pixels(1.0)
-    sizes = getattr(artist, "get_sizes", None)
-    if sizes is not None and len(np.atleast_1d(sizes())):  # marker area in points²
-        pad += np.sqrt(float(np.max(sizes()))) * renderer.points_to_pixels(1.0)
-    ms = getattr(artist, "get_markersize", None)
-    if ms is not None and artist.get_marker() not in (None, "None", "none", "", " "):
-        pad += float(ms()) * renderer.points_to_pixels(1.0)
-    return Bbox(pts).padded(pad)
-
-
-def _ext(bbox) -> tuple:
-    """``(x0, y0, x1, y1)`` of a Bbox with x0 ≤ x1 and y0 ≤ y1 (as ``Bbox.overlaps`` sees it)."""
-    x0, y0, x1, y1 = (float(v) for v in bbox.extents)
-    return min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1)
-
-
-def _is3d(ax) -> bool:
-    return getattr(ax, "name", "") == "3d"
-
-
-def _signature(ax) -> tuple:
-    """What moves every artist of an Axes: limits, scales, position, 3-D view."""
-    return (tuple(ax.viewLim.bounds), tuple(ax.get_position().bounds), ax.get_xscale(),
-            ax.get_yscale(), getattr(ax, "elev", None), getattr(ax, "azim", None),
-            getattr(ax, "roll", None), ax.get_visible())
-
-
-def _edge_spines(dynamic) -> set:
-    """The spines painted over the dynamic artists below them (zorder < 2.5): dynamic from
-    the first draw, since such an artist (a band, an image, a curve) that later reaches its
-    axes' edge would overlap them and cost a full redraw (one slow frame per widget)."""
-    owners = {u.axes for u in dynamic if getattr(u, "axes", None) is not None
-              and not isinstance(u, Axes) and u.get_zorder() < 2.5}
-    return {s for ax in owners for s in ax.spines.values() if s.get_visible()}
-
-
-def _axes_children(ax) -> list:
-    """An Axes's children in the order ``Axes.draw`` paints them (patch first)."""
-    kids = [a for a in ax.get_children() if a is not ax.patch]
-    if not ax.axison:
-        kids = [a for a in kids if a not in ax.spines.values() and not isinstance(a, Axis)]
-    kids.sort(key=lambda a: a.get_zorder())  # stable, as in Axes.draw
-    head = [ax.patch] if (ax.axison and ax.get_frame_on()) else []
-    return head + kids
 
 
 class Blitter:
@@ -188,8 +85,8 @@ class Blitter:
         kids.sort(key=lambda a: a.get_zorder())
         out = []
         for a in kids:
-            if isinstance(a, Axes) and a not in self.whole and not _is3d(a):
-                out.extend(_axes_children(a))
+            if isinstance(a, Axes) and a not in self.whole and not is3d(a):
+                out.extend(axes_children(a))
             else:
                 out.append(a)
         return out
@@ -207,7 +104,7 @@ class Blitter:
             elif getattr(unit, "kml_bound", None) is not None:
                 bb = unit.kml_bound()               # a cheap box the widget vouches for
             else:
-                bb = _extent(unit, renderer)
+                bb = extent(unit, renderer)
             pts = np.asarray(bb.get_points(), dtype=float)
             if not np.all(np.isfinite(pts)):
                 raise ValueError("no finite extent")
@@ -257,7 +154,7 @@ class Blitter:
         """Static units painted after a dynamic one that they overlap (``Bbox.overlaps`` on
         plain tuples: a few hundred tests per frame, 3 ms as ``Bbox`` calls)."""
         if self._boxes_of is not self.regions:
-            self._boxes = {u: _ext(r) for u, r in self.regions.items()}
+            self._boxes = {u: ext(r) for u, r in self.regions.items()}
             self._boxes_of = self.regions
         boxes = self._boxes
         extra: set = set()
@@ -265,7 +162,7 @@ class Blitter:
         for u in units:
             if u in self.dynamic or u in extra:
                 if u.get_visible():
-                    dyn.append(_ext(self._dyn_region(u, renderer)))
+                    dyn.append(ext(self._dyn_region(u, renderer)))
             elif dyn and u in boxes:
                 x0, y0, x1, y1 = r = boxes[u]
                 for a0, b0, a1, b1 in dyn:
@@ -296,19 +193,25 @@ class Blitter:
     def prime_texts(self):
         """Before the first render: mark everything clean and blank every text, so that the
         next ``update`` (same values) marks stale exactly the artists it touches, texts
-        included even when they do not change; returns a callable restoring the texts it
-        did not touch."""
-        self._clear_stale(self.units())
-        self.primed = True
-        texts = [u for u in self.units() if isinstance(u, Text)]
+        included even when they do not change (``set_text`` marks a text stale only when its
+        string changes); returns a callable restoring the texts it did not touch, and
+        leaving them, and what holds them, as clean as they were."""
+        units = self.units()
+        texts = [u for u in units if isinstance(u, Text)]
         saved = {t: t.get_text() for t in texts}
         for t in texts:
-            t._text = _SENTINEL
+            t.set_text(_SENTINEL)
+        self._clear_stale(units)
+        self.primed = True
 
         def restore():
+            holders = [*self.units(), *self.fig.axes, self.fig]
+            flags = [(a, a.stale) for a in holders]
             for t, s in saved.items():
-                if t._text == _SENTINEL:
-                    t._text = s
+                if t.get_text() == _SENTINEL:
+                    t.set_text(s)
+            for a, flag in flags:
+                a.stale = flag
         return restore
 
     def render(self) -> bytes:
@@ -326,7 +229,7 @@ class Blitter:
             self.drawn = True
             units = self.units()
             self.dynamic = {u for u in units if u.stale} if self.primed else set()
-            self.dynamic |= _edge_spines(self.dynamic)
+            self.dynamic |= edge_spines(self.dynamic)
             renderer = self.canvas.get_renderer()
             engine = fig.get_layout_engine()
             if engine is not None:
@@ -346,7 +249,7 @@ class Blitter:
             if extra:                           # something moved in the draw (a legend placed)
                 self.dynamic |= extra
                 self._draw_background(units)
-            self.sigs = {ax: _signature(ax) for ax in axes}
+            self.sigs = {ax: signature(ax) for ax in axes}
             for u in units:
                 if u in self.dynamic and u.get_visible():
                     u.draw(renderer)
@@ -355,7 +258,7 @@ class Blitter:
             return encode_png(self.canvas)
         need = self.bg is None
         for ax in axes:
-            sig = _signature(ax)
+            sig = signature(ax)
             if self.sigs.get(ax) != sig:
                 if ax in self.sigs and ax not in self.whole:
                     self.whole.add(ax)

@@ -1,5 +1,4 @@
-"""Widgets of chapter 04: the one-vs-all failure of Example 17.1, all-pairs ties, the
-Kesler embedding of one example (in :mod:`kmlteach.widgets.ch04_kesler`, re-exported here).
+"""Chapter 04: the one-vs-all failure of Example 17.1 and all-pairs ties.
 
 Each builder returns an :class:`~kmlteach.widgets._base.Explorer`; ``explorer.state``
 holds what the last redraw computed (tests read it), ``explorer.controls`` the controls
@@ -13,8 +12,8 @@ from collections import OrderedDict
 import ipywidgets as W
 import numpy as np
 
-from ..datasets import three_balls
-from ..multiclass import (
+from ...datasets import three_balls
+from ...multiclass import (
     all_pairs,
     erm_halfspace_2d,
     least_squares_learner,
@@ -22,16 +21,14 @@ from ..multiclass import (
     one_vs_all,
     stump_learner,
 )
-from ..plots import CLASS_COLORS, CLASS_MARKERS, figure, label_axes
-from ..plots._pixels import paint_markers, title_row
-from ..plots.ch01 import hyperplane_segment
-from ..plots.ch04 import BALLS_XLIM, BALLS_YLIM, grid_points, region_layer, region_rgba
-from ._base import Explorer, slider
-from ._blit import bound_by_axes
-from ._drag import Drag
+from ...plots import CLASS_COLORS, CLASS_MARKERS, figure, label_axes
+from ...plots.ch01 import hyperplane_segment
+from ...plots.ch04 import BALLS_XLIM, BALLS_YLIM, grid_points, region_layer, region_rgba
+from .._base import Explorer, slider
+from ..._render import bound_by_axes, paint_markers, title_row
+from .._drag import Drag
 
-__all__ = ["make_ova_failure", "make_ava_ties", "make_kesler_view", "ring_classes",
-           "kesler_points"]
+__all__ = ["make_ova_failure", "make_ava_ties", "ring_classes"]
 
 GRID = 90   # region cells (~5 px at display size); the grid costs compute on every update
 #: centre of class 2's disc in ``datasets.three_balls`` before the widget's shift
@@ -136,7 +133,7 @@ def make_ova_failure(n: int = 100, seed: int = 0, T: int = 20_000, eta: float = 
     label_axes(axR, "$x_1$", "$x_2$")
     axL.set_title("one-vs-all, ERM halfspaces", loc="left", fontsize=10)
     axR.set_title("linear predictor (SGD, §17.2.5)", loc="left", fontsize=10)
-    # the changing titles are cached bitmaps (few distinct strings; see plots._pixels)
+    # the changing titles are cached bitmaps (few distinct strings; see kmlteach._render.text)
     titleL = title_row(axL, "right", 10, "bold")
     titleR = title_row(axR, "right", 10, "bold")
     axL.scatter([np.nan], [np.nan], marker="s", s=50, color=(0.25, 0.25, 0.25, 0.45), label="tie (→ smallest index)")
@@ -341,6 +338,3 @@ def make_ava_ties(k: int = 5, seed: int = 0) -> Explorer:
     return Explorer(fig, controls, update, layout_rows=[["learner", "decision"], ["cx", "cy"]],
                     title="All pairs: majority vote, tournament and ties",
                     css_class="kml-ava-ties")
-
-
-from .ch04_kesler import kesler_points, make_kesler_view  # re-exported (split for the 400-line rule)
