@@ -100,7 +100,7 @@ def test_ngram_explorer_state():
 def test_kpca_explorer_gram_from_distances_matches_kernels_gram():
     from kmlteach.kernel_methods import kernel_pca
     from kmlteach.kernels import gram
-    from kmlteach.widgets.ch03 import _kpca_data
+    from kmlteach.widgets.ch03.kpca import _kpca_data
 
     ex = make_kpca_explorer(m=80)
     X, _ = _kpca_data("rings", 80, 0)
@@ -196,7 +196,7 @@ def test_kpca_switching_data_sets_repaints_the_points_only():
         assert not ex.timings["full"] and not ex.blitter.whole
     # the bars are one outline whose tops are the eigenvalues as shares of the trace of K̃
     from kmlteach.kernels import center, gram
-    from kmlteach.widgets.ch03 import _kpca_data
+    from kmlteach.widgets.ch03.kpca import _kpca_data
 
     K = gram("gaussian", _kpca_data("rings", 80, 0)[0], sigma=2.0)
     tops = ex.fig.axes[1].patches[0].get_xy()[1:40:4, 1]

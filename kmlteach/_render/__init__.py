@@ -21,6 +21,20 @@ from .png import encode_png
 from .regions import bound_by_axes
 from .text import StampText, TextGroup, label, stamp, stamp_axis, stamp_text, text_row, title_row
 
-__all__ = ["Blitter", "CACHE", "encode_png", "bound_by_axes", "region_layer", "paint_cached",
-           "paint_markers", "StampText", "TextGroup", "label", "stamp", "stamp_axis", "stamp_text",
-           "text_row", "title_row"]
+__all__ = [
+    "Blitter",
+    "CACHE",
+    "encode_png",
+    "bound_by_axes",
+    "region_layer",
+    "paint_cached",
+    "paint_markers",
+    "StampText",
+    "TextGroup",
+    "label",
+    "stamp",
+    "stamp_axis",
+    "stamp_text",
+    "text_row",
+    "title_row",
+]

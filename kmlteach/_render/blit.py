@@ -62,20 +62,20 @@ class Blitter:
         self.fig = fig
         fig.set_dpi(dpi)
         self.canvas = FigureCanvasAgg(fig)
-        self.dynamic: set = set()    # units painted on every update
-        self.whole: set = set()      # Axes painted as one unit
+        self.dynamic: set = set()  # units painted on every update
+        self.whole: set = set()  # Axes painted as one unit
         self.bg = None
-        self.regions: dict = {}      # unit -> Bbox of the static units (at background time)
-        self._boxes: dict = {}       # the same as (x0, y0, x1, y1) tuples, for _closure
-        self._boxes_of = None        # ... of this regions dict
+        self.regions: dict = {}  # unit -> Bbox of the static units (at background time)
+        self._boxes: dict = {}  # the same as (x0, y0, x1, y1) tuples, for _closure
+        self._boxes_of = None  # ... of this regions dict
         self.dyn_regions: dict = {}  # unit -> Bbox of the dynamic units (when they last changed)
-        self.in_bg: set = set()      # units whose pixels are in the background
-        self.drawn = False           # the first (layout) draw happened
-        self.primed = False          # prime_texts ran before the first draw
+        self.in_bg: set = set()  # units whose pixels are in the background
+        self.drawn = False  # the first (layout) draw happened
+        self.primed = False  # prime_texts ran before the first draw
         self.sigs: dict = {}
         self.axes_seen: list = []
         self.layout = fig.get_layout_engine()
-        self.full_draws = 0          # background (full-cost) draws so far
+        self.full_draws = 0  # background (full-cost) draws so far
         self.last_was_full = True
 
     # -- the units a full draw paints, in order ------------------------------------------
@@ -99,10 +99,10 @@ class Blitter:
             pad = 0.0 if isinstance(unit, Axis) else _PAD
             if isinstance(unit, (Axes, Axis)):
                 bb = unit.get_tightbbox(renderer)
-                if bb is None:                      # nothing to draw (no ticks, no label)
+                if bb is None:  # nothing to draw (no ticks, no label)
                     return Bbox([[0.0, 0.0], [0.0, 0.0]])
             elif getattr(unit, "kml_bound", None) is not None:
-                bb = unit.kml_bound()               # a cheap box the widget vouches for
+                bb = unit.kml_bound()  # a cheap box the widget vouches for
             else:
                 bb = extent(unit, renderer)
             pts = np.asarray(bb.get_points(), dtype=float)
@@ -110,8 +110,9 @@ class Blitter:
                 raise ValueError("no finite extent")
             bb = Bbox(pts).padded(pad)
             if not isinstance(unit, (Axes, Axis)) and unit.get_clip_on() and unit.get_clip_box() is not None:
-                bb = (Bbox.intersection(Bbox(unit.get_clip_box().get_points()), bb)
-                      or Bbox([[0.0, 0.0], [0.0, 0.0]]))
+                bb = Bbox.intersection(Bbox(unit.get_clip_box().get_points()), bb) or Bbox(
+                    [[0.0, 0.0], [0.0, 0.0]]
+                )
             return bb
         except Exception:  # noqa: BLE001 - unknown extent: assume it covers everything
             return Bbox(self.fig.bbox.get_points())
@@ -190,6 +191,17 @@ class Blitter:
         self.fig.stale = False
 
     # -- public ------------------------------------------------------------------------------
+    def prime(self, update) -> None:
+        """Learn which artists an update touches: run ``update()`` (the widget's update, on
+        the values it was built with) with every artist marked clean and every text blanked
+        (:meth:`prime_texts`); what it touches is painted on every frame from the first
+        render on, the rest goes into the background."""
+        restore = self.prime_texts()
+        try:
+            update()
+        finally:
+            restore()
+
     def prime_texts(self):
         """Before the first render: mark everything clean and blank every text, so that the
         next ``update`` (same values) marks stale exactly the artists it touches, texts
@@ -212,6 +224,7 @@ class Blitter:
                     t.set_text(s)
             for a, flag in flags:
                 a.stale = flag
+
         return restore
 
     def render(self) -> bytes:
@@ -233,20 +246,21 @@ class Blitter:
             renderer = self.canvas.get_renderer()
             engine = fig.get_layout_engine()
             if engine is not None:
-                engine.execute(fig)             # what the draw would do first, done once here
+                engine.execute(fig)  # what the draw would do first, done once here
                 fig.set_layout_engine("none")
-            for ax in axes:                     # what Axes.draw does first (fixed aspect)
+            for ax in axes:  # what Axes.draw does first (fixed aspect)
                 if ax.get_axes_locator() is None:
                     ax.apply_aspect()
             # the static units overlapping a dynamic one below them are found before drawing,
             # so the background is usually drawn once (construction: one full draw, not two)
-            self.regions = {u: self._region(u, renderer) for u in units
-                            if u not in self.dynamic and u.get_visible()}
+            self.regions = {
+                u: self._region(u, renderer) for u in units if u not in self.dynamic and u.get_visible()
+            }
             self.dynamic |= self._closure(units, renderer)
             self._draw_background(units)
-            self.dyn_regions.clear()            # measured again on the drawn figure
+            self.dyn_regions.clear()  # measured again on the drawn figure
             extra = self._closure(units, renderer)
-            if extra:                           # something moved in the draw (a legend placed)
+            if extra:  # something moved in the draw (a legend placed)
                 self.dynamic |= extra
                 self._draw_background(units)
             self.sigs = {ax: signature(ax) for ax in axes}
@@ -269,12 +283,12 @@ class Blitter:
         for u in units:
             if u in self.dynamic:
                 continue
-            if u not in self.in_bg:          # new artist: paint it on top, no redraw needed
+            if u not in self.in_bg:  # new artist: paint it on top, no redraw needed
                 self.dynamic.add(u)
-            elif u.stale:             # part of the background changed
+            elif u.stale:  # part of the background changed
                 self.dynamic.add(u)
                 need = True
-        if any(u not in present for u in self.in_bg):   # a background artist went away
+        if any(u not in present for u in self.in_bg):  # a background artist went away
             need = True
         self.dynamic &= present
         for u in [u for u in self.dyn_regions if u not in self.dynamic]:

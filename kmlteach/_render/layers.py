@@ -98,8 +98,10 @@ class RegionLayer(Artist):
                 # 32-bit pixels, bottom row last; rows, then columns (a fifth of the
                 # time of one 2-D fancy-index gather, the same pixels)
                 px = self.rgba.view(np.uint32)[..., 0]
-                block = np.take(np.take(px, rows[y0 - b:y1 - b][::-1], axis=0), cols[x0 - a:x1 - a], axis=1)
-                buf.view(np.uint32)[H - y1:H - y0, x0:x1, 0] = block
+                block = np.take(
+                    np.take(px, rows[y0 - b : y1 - b][::-1], axis=0), cols[x0 - a : x1 - a], axis=1
+                )
+                buf.view(np.uint32)[H - y1 : H - y0, x0:x1, 0] = block
         self.stale = False
 
 
@@ -119,10 +121,17 @@ def _paint_key(art, shape, dpi) -> tuple:
     in pixels, sizes, colours, line widths."""
     xy = art.get_offset_transform().transform(np.asarray(art.get_offsets(), dtype=float))
     clip = art.get_clip_box()
-    return (shape, float(dpi), None if clip is None else tuple(np.round(clip.extents, 3)),
-            np.round(xy, 3).tobytes(), np.asarray(art.get_sizes()).tobytes(),
-            np.asarray(art.get_facecolor()).tobytes(), np.asarray(art.get_edgecolor()).tobytes(),
-            np.asarray(art.get_linewidth()).tobytes(), art.get_alpha())
+    return (
+        shape,
+        float(dpi),
+        None if clip is None else tuple(np.round(clip.extents, 3)),
+        np.round(xy, 3).tobytes(),
+        np.asarray(art.get_sizes()).tobytes(),
+        np.asarray(art.get_facecolor()).tobytes(),
+        np.asarray(art.get_edgecolor()).tobytes(),
+        np.asarray(art.get_linewidth()).tobytes(),
+        art.get_alpha(),
+    )
 
 
 def _check_markers(artists) -> None:
@@ -166,12 +175,20 @@ def paint_cached(*artists) -> None:
 def _uniform(art) -> bool:
     """One marker path, size, face and edge colour, line width, no hatch, no dashes, no
     units, affine transforms: what Agg's ``draw_markers`` paints in one call."""
-    return (len(art.get_paths()) == 1 and len(np.atleast_1d(art.get_sizes())) == 1
-            and len(art.get_facecolor()) == 1 and len(art.get_edgecolor()) == 1
-            and len(np.atleast_1d(art.get_linewidths())) == 1 and art.get_hatch() is None
-            and all(ls[1] is None for ls in art.get_linestyles())
-            and not art.get_path_effects() and art.get_sketch_params() is None and not art.have_units()
-            and art.get_transform().is_affine and art.get_offset_transform().is_affine)
+    return (
+        len(art.get_paths()) == 1
+        and len(np.atleast_1d(art.get_sizes())) == 1
+        and len(art.get_facecolor()) == 1
+        and len(art.get_edgecolor()) == 1
+        and len(np.atleast_1d(art.get_linewidths())) == 1
+        and art.get_hatch() is None
+        and all(ls[1] is None for ls in art.get_linestyles())
+        and not art.get_path_effects()
+        and art.get_sketch_params() is None
+        and not art.have_units()
+        and art.get_transform().is_affine
+        and art.get_offset_transform().is_affine
+    )
 
 
 def _paint_markers(art, renderer) -> None:
@@ -192,8 +209,14 @@ def _paint_markers(art, renderer) -> None:
     gc.set_dashes(*art.get_linestyles()[0])
     gc.set_antialiased(np.atleast_1d(art.get_antialiased())[0])
     gc.set_url(art.get_urls()[0])
-    renderer.draw_markers(gc, art.get_paths()[0], (Affine2D().scale(scale) + art.get_transform()).frozen(),
-                          Path(offsets), art.get_offset_transform(), tuple(art.get_facecolor()[0]))
+    renderer.draw_markers(
+        gc,
+        art.get_paths()[0],
+        (Affine2D().scale(scale) + art.get_transform()).frozen(),
+        Path(offsets),
+        art.get_offset_transform(),
+        tuple(art.get_facecolor()[0]),
+    )
     gc.restore()
 
 

@@ -21,14 +21,14 @@ def extent(artist, renderer) -> Bbox:
     """Pixels an artist paints: its window extent, widened by its line width and, for
     marker collections, by the largest marker's radius."""
     offsets = artist.get_offsets() if hasattr(artist, "get_offsets") else None
-    if offsets is not None and hasattr(artist, "get_sizes"):     # markers: their centres
+    if offsets is not None and hasattr(artist, "get_sizes"):  # markers: their centres
         offsets = np.asarray(offsets, dtype=float).reshape(-1, 2)
         offsets = offsets[np.all(np.isfinite(offsets), axis=1)]
         if not len(offsets):
             return Bbox([[0.0, 0.0], [0.0, 0.0]])
         xy = artist.get_offset_transform().transform(offsets)
         pts = np.array([xy.min(axis=0), xy.max(axis=0)])
-    elif isinstance(artist, Line2D):                               # NaN-safe: hidden lines
+    elif isinstance(artist, Line2D):  # NaN-safe: hidden lines
         xy = np.asarray(artist.get_xydata(), dtype=float).reshape(-1, 2)
         xy = xy[np.all(np.isfinite(xy), axis=1)]
         if not len(xy):
@@ -62,17 +62,27 @@ def is3d(ax) -> bool:
 
 def signature(ax) -> tuple:
     """What moves every artist of an Axes: limits, scales, position, 3-D view."""
-    return (tuple(ax.viewLim.bounds), tuple(ax.get_position().bounds), ax.get_xscale(),
-            ax.get_yscale(), getattr(ax, "elev", None), getattr(ax, "azim", None),
-            getattr(ax, "roll", None), ax.get_visible())
+    return (
+        tuple(ax.viewLim.bounds),
+        tuple(ax.get_position().bounds),
+        ax.get_xscale(),
+        ax.get_yscale(),
+        getattr(ax, "elev", None),
+        getattr(ax, "azim", None),
+        getattr(ax, "roll", None),
+        ax.get_visible(),
+    )
 
 
 def edge_spines(dynamic) -> set:
     """The spines painted over the dynamic artists below them (zorder < 2.5): dynamic from
     the first draw, since such an artist (a band, an image, a curve) that later reaches its
     axes' edge would overlap them and cost a full redraw (one slow frame per widget)."""
-    owners = {u.axes for u in dynamic if getattr(u, "axes", None) is not None
-              and not isinstance(u, Axes) and u.get_zorder() < 2.5}
+    owners = {
+        u.axes
+        for u in dynamic
+        if getattr(u, "axes", None) is not None and not isinstance(u, Axes) and u.get_zorder() < 2.5
+    }
     return {s for ax in owners for s in ax.spines.values() if s.get_visible()}
 
 

@@ -31,8 +31,17 @@ from matplotlib.transforms import Bbox, IdentityTransform, ScaledTranslation
 from ._mpl import multialignment
 from .cache import CACHE
 
-__all__ = ["StampText", "stamp", "stamp_axis", "stamp_text", "label", "text_row", "title_row",
-           "TextRow", "TextGroup"]
+__all__ = [
+    "StampText",
+    "stamp",
+    "stamp_axis",
+    "stamp_text",
+    "label",
+    "text_row",
+    "title_row",
+    "TextRow",
+    "TextGroup",
+]
 
 _EMPTY = (None, 0, 0)
 
@@ -52,16 +61,23 @@ def _style(t: Text) -> tuple:
     effects = tuple((type(e).__name__, str(sorted(vars(e).items()))) for e in t.get_path_effects())
     # rotation to the degree: a 3-D axis label turns with the view, and a bitmap half a
     # degree off is indistinguishable from a fresh one
-    return (hash(fp), fp.get_size_in_points(), round(float(t.get_rotation())) % 360,
-            t.get_horizontalalignment(), t.get_verticalalignment(), multialignment(t),
-            t.get_linespacing(), effects)
+    return (
+        hash(fp),
+        fp.get_size_in_points(),
+        round(float(t.get_rotation())) % 360,
+        t.get_horizontalalignment(),
+        t.get_verticalalignment(),
+        multialignment(t),
+        t.get_linespacing(),
+        effects,
+    )
 
 
 def _raster(proto: Text, renderer, text: str, ha=None, va=None):
     """RGBA pixels (rows top-down) of a copy of ``proto`` showing ``text`` (and alignment),
     anchored at the centre of a scratch canvas, and that anchor."""
     t = Text(0, 0, text)
-    t.update_from(proto)          # colour, font, alignment, rotation, path effects
+    t.update_from(proto)  # colour, font, alignment, rotation, path effects
     t.set_figure(proto.get_figure(root=True))
     t.set_visible(True)
     t.set_clip_on(False)
@@ -95,9 +111,11 @@ def _text_width(proto: Text, renderer, text: str) -> float:
 
 def _glyph(proto: Text, renderer, ch: str, head: tuple):
     """(crop, dx, dy, advance) of one character drawn left/baseline-aligned."""
+
     def make():
         adv = _text_width(proto, renderer, ch + ch) - _text_width(proto, renderer, ch)
         return (*_crop(_raster(proto, renderer, ch, "left", "baseline")), adv)
+
     return CACHE.get(("glyph", ch, *head, renderer.dpi), make)
 
 
@@ -108,6 +126,7 @@ def _baseline(proto: Text, renderer, font: tuple) -> float:
     def make():
         base = _crop(_raster(proto, renderer, "0", "left", "baseline"))[2]
         return float(_crop(_raster(proto, renderer, "0", "left", va))[2] - base)
+
     return CACHE.get(("baseline", *font, va, renderer.dpi), make)
 
 
@@ -127,9 +146,15 @@ class StampText(Text):
         key = ("text", text, *colour, *style, float(renderer.dpi))
 
         def make():
-            simple = (style[2] == 0 and not style[-1] and "\n" not in text and "$" not in text
-                      and len(text) > 1)
-            return self._compose(renderer, colour + style[:2]) if simple else _crop(_raster(self, renderer, text))
+            simple = (
+                style[2] == 0 and not style[-1] and "\n" not in text and "$" not in text and len(text) > 1
+            )
+            return (
+                self._compose(renderer, colour + style[:2])
+                if simple
+                else _crop(_raster(self, renderer, text))
+            )
+
         return CACHE.get(key, make)
 
     def _compose(self, renderer, head: tuple):
@@ -153,7 +178,7 @@ class StampText(Text):
         y1 = max(y + c.shape[0] for c, _, y in placed)
         out = np.zeros((y1 - y0, x1 - x0, 4), dtype=np.uint8)
         for c, x, y in placed:  # rows bottom-up, as draw_image wants them
-            dst = out[y - y0:y - y0 + c.shape[0], x - x0:x - x0 + c.shape[1]]
+            dst = out[y - y0 : y - y0 + c.shape[0], x - x0 : x - x0 + c.shape[1]]
             np.copyto(dst, c, where=c[:, :, 3:4] > dst[:, :, 3:4])
         return (out, x0 + int(round(shift_x)), y0 + int(round(shift_y)))
 
@@ -164,7 +189,12 @@ class StampText(Text):
         """The inked pixels of the cached bitmap (measuring the text again would cost as
         much as drawing it)."""
         renderer = _renderer_of(self, renderer)
-        if renderer is None or (dpi is not None and dpi != renderer.dpi) or not self.get_text() or self._plain():
+        if (
+            renderer is None
+            or (dpi is not None and dpi != renderer.dpi)
+            or not self.get_text()
+            or self._plain()
+        ):
             return Text.get_window_extent(self, renderer, dpi)
         crop, dx, dy = self.bitmap(renderer)
         x, y = self.get_transform().transform(self.get_unitless_position())
@@ -210,8 +240,9 @@ def stamp_axis(axis) -> None:
     stamp(axis.label, *(lab for tk in axis.get_major_ticks() for lab in (tk.label1, tk.label2)))
 
 
-def label(ax, text: str, xy, offset=(0.0, 0.0), size: float = 8.0, ha: str = "left",
-          transform=None, **kw) -> StampText:
+def label(
+    ax, text: str, xy, offset=(0.0, 0.0), size: float = 8.0, ha: str = "left", transform=None, **kw
+) -> StampText:
     """``text`` at ``xy`` (data coordinates, or ``transform``'s) shifted by ``offset``
     points, its left edge (``ha="left"``) or centre (``ha="center"``) and its baseline
     there; move it with ``set_position``. Other keywords go to the ``Text``."""
@@ -221,8 +252,9 @@ def label(ax, text: str, xy, offset=(0.0, 0.0), size: float = 8.0, ha: str = "le
         raise ValueError(f"ha must be 'left' or 'center', got {ha!r}")
     base = ax.transData if transform is None else transform
     shift = ScaledTranslation(offset[0] / 72, offset[1] / 72, ax.get_figure(root=True).dpi_scale_trans)
-    return stamp_text(ax, xy[0], xy[1], text, fontsize=size, ha=ha, va="baseline",
-                      transform=base + shift, **kw)
+    return stamp_text(
+        ax, xy[0], xy[1], text, fontsize=size, ha=ha, va="baseline", transform=base + shift, **kw
+    )
 
 
 class TextGroup(Artist):
@@ -278,7 +310,7 @@ class TextRow(Artist):
     def set_texts(self, texts) -> None:
         """``[(string, colour), ...]`` in the order of ``xs`` ("" draws nothing)."""
         texts = [(str(s), c) for s, c in texts] + [("", None)] * (len(self.xs) - len(texts))
-        self.texts = texts[:len(self.xs)]
+        self.texts = texts[: len(self.xs)]
         self.stale = True
 
     def _placed(self, renderer):
@@ -311,8 +343,9 @@ class TextRow(Artist):
         self.stale = False
 
 
-def text_row(ax, xs, y: float, fontsize: float = 12, weight: str = "normal", transform=None,
-             ha: str = "center") -> TextRow:
+def text_row(
+    ax, xs, y: float, fontsize: float = 12, weight: str = "normal", transform=None, ha: str = "center"
+) -> TextRow:
     """Strings at (``xs[t]``, ``y``) (data coordinates, or ``transform``'s), aligned ``ha``
     and vertically centred on the lower-case letters, set with
     ``row.set_texts([(string, colour), ...])``; "" draws nothing."""

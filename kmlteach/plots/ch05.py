@@ -73,8 +73,7 @@ def update_word_panel(art, x, labels=None, truth=None, key=None, mark: bool = Tr
         rgba[..., 3] = 255
         art["rgba"] = rgba[::-1]                    # the layer's row 0 is the bottom one
         art["shown"] = key
-    # the moving parts are set on every call, so a widget knows them from its first frame
-    # on (they are repainted on every frame anyway)
+    # every part is set on every call (the image only recomputed for a new key)
     art["layer"].set_data(art["rgba"])
     labs = ["" if k is None else (LETTERS[k] if not isinstance(k, str) else k)
             for k in (labels if labels is not None else [])]

@@ -174,8 +174,7 @@ def nu_axes(ax_plane, ax_frac, path):
                           zorder=5, label="margin error (y f < ρ)")
     ax_plane.set_xlim(xs[0], xs[-1])
     ax_plane.set_ylim(ys[0], ys[-1])
-    # legends sit outside the axes: nothing that moves is drawn under them, so a widget
-    # update repaints only the moving artists (see kmlteach.widgets._base)
+    # legends sit outside the axes, clear of everything that moves
     ax_plane.legend(fontsize=7.5, loc="upper center", bbox_to_anchor=(0.5, -0.13), ncol=4)
     label_axes(ax_plane, "$x_1$", "$x_2$", "ν-SVM, Gaussian kernel")
 
@@ -290,11 +289,9 @@ def _density_rgba(e) -> np.ndarray:
 
 
 def set_oneclass(arts, path, j: int, o: int, k: int) -> dict:
-    """Show σ number ``j``, outliers ``o`` (0/1) and ν number ``k``; returns the numbers.
-    The density image and the injected points are touched only when σ or ``o`` change."""
+    """Show σ number ``j``, outliers ``o`` (0/1) and ν number ``k``; returns the numbers
+    (every artist is set from them on every call)."""
     e = path[j, o]
-    # touched on every call (not only when σ or o change), so that a widget repaints them
-    # over a fixed background instead of redrawing the whole figure when σ moves
     arts["img"].set_data(_density_rgba(e))
     arts["inj"].set_offsets(path["outliers"] if o else np.empty((0, 2)))
     arts["l0"].set_data(*e["lines"][k])
@@ -368,8 +365,7 @@ def norma_axes(ax_plane, ax_mist, X, y, lim: float = 1.6):
 
 def set_norma(arts, X, y, C, mistakes, t: int, lines, bound: float, size_scale: float) -> None:
     """Show the stream after t steps: points 1..t, f_{t+1}'s terms, its boundary ``lines``,
-    the mistake curve and the bound (set on every step, so that in a widget they are
-    repainted over the background instead of forcing a full redraw when the run changes)."""
+    the mistake curve and the bound (all set on every call)."""
     c = C[t - 1]
     for lab in (-1.0, 1.0):
         seen = np.flatnonzero(y[:t] == lab)

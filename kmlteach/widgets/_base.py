@@ -96,11 +96,7 @@ class Explorer(W.VBox):
     def _prime(self) -> None:
         """Run ``update`` once more on the same values, so that the artists it touches are
         known (and blitted) from the first draw on."""
-        restore = self.blitter.prime_texts()
-        try:
-            self._update(self)
-        finally:
-            restore()
+        self.blitter.prime(lambda: self._update(self))
         self.render()
 
     def _on_change(self, change=None) -> None:

@@ -10,6 +10,15 @@ from .boundary import boundary_data, grid_scores, make_boundary_explorer
 from .embedding import embedding_data, make_embedding_explorer, xor_points
 from .psd import PSD_CANDIDATES, candidate_gram, make_psd_lab, psd_points
 
-__all__ = ["embedding_data", "xor_points", "make_embedding_explorer", "boundary_data",
-           "make_boundary_explorer", "grid_scores", "PSD_CANDIDATES", "psd_points", "candidate_gram",
-           "make_psd_lab"]
+__all__ = [
+    "embedding_data",
+    "xor_points",
+    "make_embedding_explorer",
+    "boundary_data",
+    "make_boundary_explorer",
+    "grid_scores",
+    "PSD_CANDIDATES",
+    "psd_points",
+    "candidate_gram",
+    "make_psd_lab",
+]

@@ -195,9 +195,7 @@ def make_embedding_explorer(dataset: str = "rings", elev: float = 20.0, azim: fl
         pn = panels[name] = _panel(name)
         pn["blitter"] = Blitter(pn["fig"], ex.dpi)
         set_artists(name)
-        restore = pn["blitter"].prime_texts()
-        set_artists(name)
-        restore()
+        pn["blitter"].prime(lambda: set_artists(name))
         pn["blitter"].render()
 
     def paint(ex: Explorer, name: str) -> None:

@@ -111,7 +111,7 @@ class _IndexTicks:
         ax.tick_params(axis=which, length=0, labelcolor="none")
 
     def set(self, positions, labels) -> None:
-        """Called on every update (same values included), so the artists stay dynamic."""
+        """Show tick marks at ``positions`` labelled ``labels``."""
         pos = np.asarray(positions, dtype=float)
         at = (pos, np.zeros(len(pos))) if self.which == "x" else (np.zeros(len(pos)), pos)
         self.marks.set_data(*at)

@@ -11,5 +11,12 @@ from .graphs import DEFAULT_EDGES, make_diffusion_explorer, parse_edges
 from .kpca import make_kpca_explorer, threshold_accuracy
 from .strings import MAX_CHARS, make_ngram_explorer
 
-__all__ = ["make_kpca_explorer", "make_diffusion_explorer", "make_ngram_explorer", "parse_edges",
-           "threshold_accuracy", "DEFAULT_EDGES", "MAX_CHARS"]
+__all__ = [
+    "make_kpca_explorer",
+    "make_diffusion_explorer",
+    "make_ngram_explorer",
+    "parse_edges",
+    "threshold_accuracy",
+    "DEFAULT_EDGES",
+    "MAX_CHARS",
+]

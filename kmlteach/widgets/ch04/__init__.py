@@ -9,5 +9,11 @@ holds what the last redraw computed (tests read it), ``explorer.controls`` the c
 from .kesler import kesler_points, make_kesler_view
 from .ova import CLASS2_CENTRE, make_ava_ties, make_ova_failure, ring_classes
 
-__all__ = ["make_ova_failure", "make_ava_ties", "make_kesler_view", "ring_classes", "kesler_points",
-           "CLASS2_CENTRE"]
+__all__ = [
+    "make_ova_failure",
+    "make_ava_ties",
+    "make_kesler_view",
+    "ring_classes",
+    "kesler_points",
+    "CLASS2_CENTRE",
+]

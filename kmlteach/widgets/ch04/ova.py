@@ -49,33 +49,10 @@ def _class_artists(ax, k, s=26):
     return arts
 
 
-# The setters below leave an artist clean when its data did not change, so the blitter keeps
-# its measured extent (a drag moves class 2 only). ``force``: the first two updates (the
-# Explorer's construction and the blitter's priming pass) touch every artist, so that all of
-# them are known to be dynamic from the first frame (else the first change of one costs a
-# full redraw).
-
-def _set_points(arts, X, yi, force=False):
+def _set_points(arts, X, yi):
     for c, art in enumerate(arts):
         P = X[yi == c]
-        P = P if len(P) else np.zeros((0, 2))
-        old = art.get_offsets()
-        if force or np.shape(old) != P.shape or not np.array_equal(old, P):
-            art.set_offsets(P)
-
-
-def _set_line(line, xs, ys, force=False):
-    xs, ys = np.asarray(xs, dtype=float), np.asarray(ys, dtype=float)
-    ox, oy = np.asarray(line.get_xdata(orig=True), dtype=float), np.asarray(line.get_ydata(orig=True), dtype=float)
-    if (force or ox.shape != xs.shape or oy.shape != ys.shape or not np.array_equal(ox, xs, equal_nan=True)
-            or not np.array_equal(oy, ys, equal_nan=True)):
-        line.set_data(xs, ys)
-
-
-def _set_title(row, text: str, force=False):
-    if force or getattr(row, "_kml_text", None) != text:
-        row.set_texts([(text, "black")])
-        row._kml_text = text
+        art.set_offsets(P if len(P) else np.zeros((0, 2)))
 
 
 def _region_artist(ax, xlim, ylim):
@@ -166,11 +143,7 @@ def make_ova_failure(n: int = 100, seed: int = 0, T: int = 20_000, eta: float = 
             fits.popitem(last=False)
         return fits[key]
 
-    calls = [0]
-
     def update(ex: Explorer) -> None:
-        calls[0] += 1
-        force = calls[0] <= 2          # construction and priming: touch every artist
         c = ex.controls
         X, y, ova, dec, rgbaL, res, rgbaR = fitted((c["dx"].value, c["dy"].value,
                                                      c["radius"].value, c["mass"].value))
@@ -181,15 +154,15 @@ def make_ova_failure(n: int = 100, seed: int = 0, T: int = 20_000, eta: float = 
         regL.set_data(rgbaL)
         for h, ln in zip(ova.estimators, lines):
             if np.any(h.w):
-                _set_line(ln, *hyperplane_segment(h.w, h.b, xlim, ylim), force=force)
+                ln.set_data(*hyperplane_segment(h.w, h.b, xlim, ylim))
             else:
-                _set_line(ln, [np.nan], [np.nan], force=force)
+                ln.set_data([np.nan], [np.nan])
         regR.set_data(rgbaR)
         scale = 3.0 / max(float(np.max(np.linalg.norm(res.W, axis=1))), 1e-12)
         for wc, ar in zip(res.W, arrows):
             ar.set_data([0, scale * wc[0]], [0, scale * wc[1]])
-        _set_points(ptsL, X, yi, force)
-        _set_points(ptsR, X, yi, force)
+        _set_points(ptsL, X, yi)
+        _set_points(ptsR, X, yi)
         pred_lin = res.predict(X)
         st = ex.state
         st["X"], st["y"] = X, y
@@ -207,8 +180,8 @@ def make_ova_failure(n: int = 100, seed: int = 0, T: int = 20_000, eta: float = 
             f"<b>{100 * st['linear_class2_error']:.0f}%</b> &nbsp;|&nbsp; overall error: one-vs-all "
             f"{100 * st['ova_error']:.1f}%, linear {100 * st['linear_error']:.1f}%<br>{h2}; "
             f"{st['ties']} training points tied (each goes to the smallest tied class index)")
-        _set_title(titleL, f"class 2: {100 * st['ova_class2_error']:.0f}% wrong", force)
-        _set_title(titleR, f"class 2: {100 * st['linear_class2_error']:.0f}% wrong", force)
+        titleL.set_texts([(f"class 2: {100 * st['ova_class2_error']:.0f}% wrong", "black")])
+        titleR.set_texts([(f"class 2: {100 * st['linear_class2_error']:.0f}% wrong", "black")])
 
     ex = Explorer(fig, controls, update, layout_rows=[["dx", "dy"], ["radius", "mass"]],
                   title="Example 17.1: where one-vs-all loses the middle class",

@@ -9,5 +9,13 @@ holds what the last redraw computed (tests read it), ``explorer.controls`` the c
 from .svm import NU_GRID, make_norma_stream, make_nu_explorer, make_oneclass_explorer, perceptron_bound
 from .theory import RADEMACHER_NS, make_loss_gallery, make_rademacher_explorer
 
-__all__ = ["make_nu_explorer", "make_oneclass_explorer", "make_norma_stream", "make_loss_gallery",
-           "make_rademacher_explorer", "NU_GRID", "perceptron_bound", "RADEMACHER_NS"]
+__all__ = [
+    "make_nu_explorer",
+    "make_oneclass_explorer",
+    "make_norma_stream",
+    "make_loss_gallery",
+    "make_rademacher_explorer",
+    "NU_GRID",
+    "perceptron_bound",
+    "RADEMACHER_NS",
+]
