@@ -19,7 +19,17 @@ from .cache import CACHE
 from .layers import paint_cached, paint_markers, region_layer
 from .png import encode_png
 from .regions import bound_by_axes
-from .text import StampText, TextGroup, label, stamp, stamp_axis, stamp_text, text_row, title_row
+from .text import (
+    StampText,
+    TextGroup,
+    detached_texts,
+    label,
+    stamp,
+    stamp_axis,
+    stamp_text,
+    text_row,
+    title_row,
+)
 
 __all__ = [
     "Blitter",
@@ -31,6 +41,7 @@ __all__ = [
     "paint_markers",
     "StampText",
     "TextGroup",
+    "detached_texts",
     "label",
     "stamp",
     "stamp_axis",

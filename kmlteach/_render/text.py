@@ -41,6 +41,7 @@ __all__ = [
     "title_row",
     "TextRow",
     "TextGroup",
+    "detached_texts",
 ]
 
 _EMPTY = (None, 0, 0)
@@ -294,6 +295,20 @@ class TextGroup(Artist):
                     renderer.draw_image(gc, int(round(x)) + dx, int(round(y)) + dy, crop)
         gc.restore()
         self.stale = False
+
+
+def detached_texts(ax, n: int, **kw) -> list:
+    """``n`` empty stamped texts of ``ax`` (``ax.text`` keywords) that are not among its
+    children: a :class:`TextGroup` paints them."""
+    out = []
+    for _ in range(n):
+        t = StampText(0.0, 0.0, "", **kw)
+        t.set_figure(ax.get_figure(root=False))
+        t.axes = ax
+        if "transform" not in kw:
+            t.set_transform(ax.transData)
+        out.append(t)
+    return out
 
 
 class TextRow(Artist):
