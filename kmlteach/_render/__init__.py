@@ -16,7 +16,7 @@ Part of the ground floor: it imports matplotlib and NumPy, never ``kmlteach.widg
 
 from .blit import Blitter
 from .cache import CACHE
-from .layers import paint_cached, paint_markers, region_layer
+from .layers import paint_cached, paint_markers, region_layer, set_gc_clip
 from .png import encode_png
 from .regions import bound_by_axes
 from .text import (
@@ -39,6 +39,7 @@ __all__ = [
     "region_layer",
     "paint_cached",
     "paint_markers",
+    "set_gc_clip",
     "StampText",
     "TextGroup",
     "detached_texts",

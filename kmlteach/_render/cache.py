@@ -62,6 +62,10 @@ class BitmapCache:
         self._data.clear()
         self.nbytes = 0
 
+    def keys(self) -> list:
+        """The keys, least recently used first."""
+        return list(self._data)
+
     def count(self, kind: str) -> int:
         """Entries of one kind (the first item of their key)."""
         return sum(1 for k in self._data if k[0] == kind)

@@ -230,6 +230,8 @@ def _arrow_class():
     from matplotlib.path import Path
     from matplotlib.transforms import Bbox, IdentityTransform
 
+    from .._render import set_gc_clip
+
     class BackPointers(Artist):
         HEAD, HALF = 9.0, 4.5          # arrow head length and half-width, pixels
 
@@ -275,7 +277,7 @@ def _arrow_class():
             ident = IdentityTransform()
             for color, lw, face in (("#222222", 3.2, (0.13, 0.13, 0.13, 1.0)), ("white", 1.4, (1, 1, 1, 1))):
                 gc = renderer.new_gc()
-                self._set_gc_clip(gc)
+                set_gc_clip(gc, self)
                 gc.set_foreground(color)
                 gc.set_linewidth(lw)
                 gc.set_joinstyle("miter")

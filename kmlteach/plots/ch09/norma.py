@@ -20,7 +20,7 @@ def norma_history(res, y, budget=None) -> np.ndarray:
     coefficient after step t is a_s Π_{u=s+1..t} (1 − η_u λ); with a budget τ only the
     last τ terms are kept. The last row equals ``res.coef``.
     """
-    from ..online import norma_loss
+    from ...online import norma_loss
 
     y = np.asarray(y, dtype=float)
     n = len(y)

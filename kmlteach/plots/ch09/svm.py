@@ -24,7 +24,7 @@ def nu_path(X, y, nus, sigma: float = 1.0, G: int = 70):
     ``xs``, ``ys`` and the level lines ``lines[k] = {−1: .., 0: .., +1: ..}`` of f/ρ,
     plus ``F`` (k, G, G): f/ρ on the grid, clipped to [−2, 2].
     """
-    from ..svm import nu_svm
+    from ...svm import nu_svm
 
     X = np.asarray(X, dtype=float)
     y = np.asarray(y, dtype=float)
@@ -54,7 +54,7 @@ def nu_path(X, y, nus, sigma: float = 1.0, G: int = 70):
         lines=[{c: level_lines(xs, ys, Fk, c) for c in (-1.0, 0.0, 1.0)} for Fk in F],
     )
     # the Parzen-window (class-mean) classifier of HSS1 (1.6), the ν = 1 limit up to its offset
-    from ..kernel_methods import class_mean_classifier
+    from ...kernel_methods import class_mean_classifier
 
     cm = class_mean_classifier(gram("gaussian", X, sigma=sigma), y)
     path["parzen_line"] = level_lines(xs, ys, (Kz @ cm.alpha + cm.b).reshape(G, G), 0.0)
@@ -151,7 +151,7 @@ def oneclass_path(X, outliers, nus, sigmas, G: int = 70):
     scaled to its maximum (``dens``), and per ν: ``alpha``, ``rho``, ``frac_sv``,
     ``frac_out`` (fraction with f(x_i) < 0), ``is_out`` and the lines of {f = 0}.
     """
-    from ..svm import one_class_svm
+    from ...svm import one_class_svm
 
     X = np.asarray(X, dtype=float)
     outliers = np.asarray(outliers, dtype=float)
