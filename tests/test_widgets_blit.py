@@ -189,3 +189,39 @@ def test_first_render_draws_the_background_once():
     assert b.full_draws == 1
     assert moving in b.dynamic and cover in b.dynamic
     assert np.array_equal(pixels(png), pixels(b.full_png()))
+
+
+def test_text_groups_are_primed_like_texts():
+    """The texts of a ``TextGroup`` count as its own: a group whose strings an update sets (the
+    same ones at build time) is painted per frame from the start, so the first real change
+    of its strings costs a blitted frame, not a new background; a changed member marks the
+    group stale."""
+    from matplotlib.figure import Figure
+
+    from kmlteach._render import TextGroup, detached_texts
+
+    fig = Figure(figsize=(3, 2))
+    ax = fig.add_subplot()
+    ax.set_xlim(0, 1)
+    ax.set_ylim(0, 1)
+    texts = detached_texts(ax, 3, ha="center")
+    for k, t in enumerate(texts):
+        t.set_position((0.2 + 0.3 * k, 0.5))
+    group = TextGroup(ax, texts, 3)
+    shown = ["a"]
+
+    def update():
+        for k, t in enumerate(texts):
+            t.set_text(f"{shown[0]}{k}")
+
+    update()
+    b = Blitter(fig)
+    b.prime(update)
+    b.render()
+    assert group in b.dynamic and not group.stale
+    shown[0] = "b"
+    update()
+    assert group.stale
+    png = b.render()
+    assert not b.last_was_full and b.full_draws == 1
+    assert np.array_equal(pixels(png), pixels(b.full_png()))

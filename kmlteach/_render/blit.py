@@ -37,6 +37,7 @@ from matplotlib.transforms import Bbox
 
 from .png import encode_png
 from .regions import axes_children, edge_spines, ext, extent, is3d, signature
+from .text import TextGroup
 
 __all__ = ["Blitter"]
 
@@ -206,10 +207,12 @@ class Blitter:
         """Before the first render: mark everything clean and blank every text, so that the
         next ``update`` (same values) marks stale exactly the artists it touches, texts
         included even when they do not change (``set_text`` marks a text stale only when its
-        string changes); returns a callable restoring the texts it did not touch, and
-        leaving them, and what holds them, as clean as they were."""
+        string changes; the texts of a :class:`TextGroup` count as its own); returns a
+        callable restoring the texts it did not touch, and leaving them, and what holds
+        them, as clean as they were."""
         units = self.units()
         texts = [u for u in units if isinstance(u, Text)]
+        texts += [t for u in units if isinstance(u, TextGroup) for t in u.texts]
         saved = {t: t.get_text() for t in texts}
         for t in texts:
             t.set_text(_SENTINEL)
@@ -217,7 +220,7 @@ class Blitter:
         self.primed = True
 
         def restore():
-            holders = [*self.units(), *self.fig.axes, self.fig]
+            holders = [*self.units(), *texts, *self.fig.axes, self.fig]
             flags = [(a, a.stale) for a in holders]
             for t, s in saved.items():
                 if t.get_text() == _SENTINEL:

@@ -260,8 +260,9 @@ def label(
 
 class TextGroup(Artist):
     """Stamped texts painted as one artist: the blitter measures and orders one unit, not
-    a hundred (set ``stale`` after changing a text: a member's change does not propagate).
-    ``within``: an artist whose extent holds every text (else their union is measured)."""
+    a hundred. The group is stale when one of its texts is (a changed text marks it, as a
+    child marks its Axes). ``within``: an artist whose extent holds every text (else their
+    union is measured)."""
 
     def __init__(self, ax, texts, zorder: float, within=None):
         super().__init__()
@@ -272,6 +273,17 @@ class TextGroup(Artist):
         self.set_zorder(zorder)
         ax.add_artist(self)
         self.set_clip_on(False)
+
+    @property
+    def stale(self) -> bool:
+        return Artist.stale.fget(self) or any(t.stale for t in getattr(self, "texts", ()))
+
+    @stale.setter
+    def stale(self, val: bool) -> None:
+        Artist.stale.fset(self, val)
+        if not val:
+            for t in getattr(self, "texts", ()):
+                t.stale = False
 
     def get_window_extent(self, renderer=None):
         if self.within is not None:

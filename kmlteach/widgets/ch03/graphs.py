@@ -147,7 +147,6 @@ def make_diffusion_explorer(edges: str = DEFAULT_EDGES, n_nodes: int = 7, beta: 
     stamp(g_title, k_title)
     cells = [detached_texts(ax_k, NMAX, ha="center", va="center", fontsize=8) for _ in range(NMAX)]
     groups["cells"] = TextGroup(ax_k, [t for r in cells for t in r], 3, within=im)   # inside the grid
-    shown = {"n": None, "calls": 0}
 
     controls = {
         "edges": W.Text(value=edges, description="edges", placeholder="e.g. 0-1 1-2 2-3",
@@ -211,19 +210,7 @@ def make_diffusion_explorer(edges: str = DEFAULT_EDGES, n_nodes: int = 7, beta: 
         row_lim = max(float(np.max(np.abs(row))), 1e-300)
         nodes.set_clim(-row_lim, row_lim)
         ring.set_offsets(pos[i:i + 1])
-        if shown["n"] != n:
-            shown["n"] = n
-            relayout(n)
-            for a in (boxes, xticks, yticks, groups["names"], groups["ticks"]):
-                a.stale = True
-        shown["calls"] += 1
-        if shown["calls"] <= 2:
-            # the first updates (construction, then the blitter's priming pass) touch what the
-            # number of nodes moves, so it is painted per update from the start: moving the
-            # slider then repaints no background
-            for a in (boxes, xticks, yticks, *groups.values()):
-                a.stale = True
-        groups["vals"].stale = groups["cells"].stale = groups["cbar"].stale = True
+        relayout(n)
         for k in range(n):
             vals[k].set_text(_node_value(row[k]))
         im.set_data(K / lim)

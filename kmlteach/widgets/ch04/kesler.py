@@ -108,7 +108,7 @@ def _prerender(ex, heat, heat_title, bars, steps, emb, total):
     """Every string the Kesler view can show, rendered into the bitmap caches now (names,
     numbers, titles): a first visit of an example would otherwise lay out a few mathtext
     names (~5 ms each) and new number sprites during an update. Leaves the texts as shown."""
-    renderer = ex.blitter.canvas.get_renderer()
+    renderer = ex.fig.canvas.get_renderer()
     k = emb.n_classes
     for t, names in ((heat["rownames"][0], [f"$x_{{{a + 1},{j + 1}}}$" for a in range(k) for j in range(k)]),
                      (bars["names"][0], [f"j = {j + 1}" for j in range(k)])):
