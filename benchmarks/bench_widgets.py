@@ -1,6 +1,6 @@
 """Widget latency and notebook start-up (issue 14), as rows for ``benchmarks/run.py``.
 
-* One row per widget of the course (``kmlteach.widgets._catalog``: ``kmlteach/widgets/ch*.py``
+* One row per widget of the course (``kmlteach.widgets._catalog``: ``kmlteach/widgets/ch*``
   and chapter 00's angle demo): ``ours`` = p50 of the time from a
   control's value change to the new PNG on the image widget (blitted), ``reference`` =
   p50 of the same updates rendered by a full ``savefig`` (the render path the widgets
@@ -41,24 +41,6 @@ from run import row  # noqa: E402
 P50_MS, P95_MS, STARTUP_S, E2E_MS = 30.0, 60.0, 3.0, 80.0
 
 
-def control_values(c, n: int = 4) -> list:
-    """``n`` values spread over a control's range (as ``widget_latency.py`` picks them)."""
-    if getattr(c, "options", None):
-        vals = [o[1] if isinstance(o, tuple) else o for o in c.options]
-        return [v for v in vals if v != c.value][:n]
-    if type(c).__name__ in ("Checkbox", "ToggleButton"):
-        return [not c.value, c.value]
-    if hasattr(c, "min") and hasattr(c, "max") and isinstance(c.value, (int, float)):
-        lo, hi = c.min, c.max
-        fr = np.linspace(0.2, 0.8, n)
-        pts = [10 ** (lo + f * (hi - lo)) for f in fr] if type(c).__name__ == "FloatLogSlider" \
-            else [lo + f * (hi - lo) for f in fr]
-        if isinstance(c.value, int) and not isinstance(c.value, bool):
-            pts = [int(round(p)) for p in pts]
-        return [p for p in pts if p != c.value]
-    return []
-
-
 def widget_builders():
     """Every widget of the course, chapter 00's included (kmlteach.widgets._catalog)."""
     from kmlteach.widgets._catalog import builders
@@ -67,7 +49,12 @@ def widget_builders():
 
 
 def time_updates(ex, rounds: int) -> tuple[list, list]:
-    """Wall and CPU seconds of each control change (every control, a few values, twice)."""
+    """Wall and CPU seconds of each control change (every control, a few values, twice):
+    the values of ``kmlteach.widgets._catalog.control_values``, the one picker, which the
+    widget tests use too and which ``/work/shared/tools/widget_latency.py`` (the latency
+    check, outside the repository) matches."""
+    from kmlteach.widgets._catalog import control_values
+
     wall, cpu = [], []
     for _ in range(rounds):
         for c in ex.controls.values():

@@ -71,22 +71,13 @@ def soft_data(seed, m=120, d=4, noise=0.7):
 
 
 def sweep_values(c) -> list:
-    """The values widget_latency.py / bench_widgets.py move a control to: every other option of
+    """The values the latency check moves a control to (``kmlteach.widgets._catalog.control_values``,
+    the one picker, shared with ``benchmarks/bench_widgets.py``; the check itself is
+    ``/work/shared/tools/widget_latency.py``, outside the repository): every other option of
     a dropdown (up to 4), a checkbox both ways, a slider to 20/40/60/80 % of its range."""
-    if getattr(c, "options", None):
-        vals = [o[1] if isinstance(o, tuple) else o for o in c.options]
-        return [v for v in vals if v != c.value][:4]
-    if type(c).__name__ in ("Checkbox", "ToggleButton"):
-        return [not c.value, c.value]
-    if hasattr(c, "min") and hasattr(c, "max") and isinstance(c.value, (int, float)):
-        lo, hi = c.min, c.max
-        fr = (0.2, 0.4, 0.6, 0.8)
-        pts = ([10 ** (lo + f * (hi - lo)) for f in fr] if type(c).__name__ == "FloatLogSlider"
-               else [lo + f * (hi - lo) for f in fr])
-        if isinstance(c.value, int) and not isinstance(c.value, bool):
-            pts = [int(round(p)) for p in pts]
-        return [p for p in pts if p != c.value]
-    return []
+    from kmlteach.widgets._catalog import control_values
+
+    return control_values(c)
 
 
 def move_controls(ex, values=sweep_values):

@@ -6,7 +6,8 @@
   (a chapter's package may use an earlier chapter's, never a later one's) → the ground
   floor; the course machinery (``kmlteach.course``) is never imported by them;
 * a module inside a topic package never imports its own package's ``__init__``;
-* no top-level ``_``-prefixed module other than the ground floor;
+* no top-level ``_``-prefixed module other than the ground floor (``_render`` is a ground-floor
+  package: the widgets' rendering layer);
 * no module above 400 lines; topic ``__init__`` files only re-export (with ``__all__``);
 * ``dir()`` of every public package shows the course's names only.
 """
@@ -24,6 +25,9 @@ import pytest
 PKG = Path(__file__).resolve().parent.parent / "kmlteach"
 
 GROUND_FLOOR = {"kmlteach._jit", "kmlteach._validation", "kmlteach._estimator", "kmlteach._linalg"}
+# ground-floor packages (every module in them is ground floor): the widgets' rendering layer,
+# which matplotlib, NumPy and Pillow may feed but kmlteach.widgets / plots / course never
+GROUND_FLOOR_PACKAGES = {"kmlteach._render"}
 
 # chapter of each algorithm package: an import may only go to the same or an earlier chapter
 CHAPTER = {
@@ -114,6 +118,7 @@ def test_the_graph_sees_imports():
     assert "kmlteach.svm.sgd" in GRAPH["kmlteach.kernel_methods.sgd"] or \
         "kmlteach.svm" in GRAPH["kmlteach.kernel_methods.sgd"]
     assert len(MODULES) > 60
+    assert "kmlteach._render.blit" in GRAPH["kmlteach._render"]
 
 
 def test_no_import_cycle():
@@ -154,7 +159,7 @@ def test_no_import_cycle():
 
 def _rank(mod: str) -> tuple[str, int]:
     owner = _owner(mod)
-    if mod in GROUND_FLOOR or _owner(mod) in GROUND_FLOOR or mod == "kmlteach":
+    if mod in GROUND_FLOOR or mod == "kmlteach" or owner in GROUND_FLOOR_PACKAGES or owner in GROUND_FLOOR:
         return "ground", 0
     if mod in MODULE_CHAPTER:
         return "algorithm", MODULE_CHAPTER[mod]
@@ -200,7 +205,7 @@ def test_modules_never_import_their_own_package_init():
 
 def test_no_private_top_level_algorithm_modules():
     private = sorted(m for m in MODULES if m.count(".") == 1 and m.split(".")[1].startswith("_")
-                     and m not in GROUND_FLOOR and m != "kmlteach.__main__"
+                     and m not in GROUND_FLOOR | GROUND_FLOOR_PACKAGES and m != "kmlteach.__main__"
                      and m != "kmlteach.__init__")
     assert not private, f"top-level private modules outside the ground floor: {private}"
 

@@ -1,4 +1,4 @@
-"""Pixel artists of the widgets (kmlteach/plots/_pixels.py): the cached marker painter and
+"""Pixel artists of the widgets (kmlteach/_render/layers.py): the cached marker painter and
 the smoothed / signed region images that the ch08 and ch09 widgets copy into the canvas."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import pytest
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
-from kmlteach.plots._pixels import paint_cached, region_layer
+from kmlteach._render.layers import paint_cached, region_layer
 
 
 def _scene(cached: bool, offsets=None):
@@ -111,7 +111,7 @@ def test_signed_rgba_is_signed_image_over_white():
 
 def test_fast_markers_paint_exactly_what_a_direct_draw_paints():
     from kmlteach.plots import CLASS_COLORS, CLASS_MARKERS
-    from kmlteach.plots._pixels import paint_markers
+    from kmlteach._render.layers import paint_markers
 
     def scene(fast, offsets=None):
         rng = np.random.default_rng(3)

@@ -1,4 +1,4 @@
-"""The blitting engine (``kmlteach.widgets._blit``) against a full redraw, for every widget.
+"""The blitting engine (``kmlteach._render.blit``) against a full redraw, for every widget.
 
 For each widget builder of the course (``kmlteach.widgets._catalog``: the ``make_*`` of
 ``kmlteach/widgets/ch*.py`` and the welcome widget) every control is moved through a few values; after each change the PNG on the image
@@ -19,8 +19,8 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from kmlteach.widgets._blit import Blitter, encode_png
-from kmlteach.widgets._catalog import builders
+from kmlteach._render import Blitter, encode_png
+from kmlteach.widgets._catalog import builders, control_values
 
 
 def _builders():
@@ -36,22 +36,9 @@ def _build(fn):
 
 
 def _values(c) -> list:
-    """Two or three values across a control's range (options, checkboxes, sliders)."""
-    if getattr(c, "options", None):
-        vals = [o[1] if isinstance(o, tuple) else o for o in c.options]
-        return [v for v in vals if v != c.value][:2] + [c.value]
-    if type(c).__name__ in ("Checkbox", "ToggleButton"):
-        return [not c.value, c.value]
-    if hasattr(c, "min") and hasattr(c, "max") and isinstance(c.value, (int, float)):
-        lo, hi = c.min, c.max
-        if type(c).__name__ == "FloatLogSlider":
-            pts = [10 ** (lo + f * (hi - lo)) for f in (0.25, 0.7)]
-        else:
-            pts = [lo + f * (hi - lo) for f in (0.25, 0.7)]
-        if isinstance(c.value, int) and not isinstance(c.value, bool):
-            pts = [int(round(p)) for p in pts]
-        return [p for p in pts if p != c.value]
-    return []
+    """Two or three values across a control's range (two other options and back, a
+    checkbox both ways, a slider to 25 % and 70 % of its range)."""
+    return control_values(c, fractions=(0.25, 0.7), n_options=2, back=True)
 
 
 def pixels(png: bytes) -> np.ndarray:
@@ -201,4 +188,40 @@ def test_first_render_draws_the_background_once():
     png = b.render()
     assert b.full_draws == 1
     assert moving in b.dynamic and cover in b.dynamic
+    assert np.array_equal(pixels(png), pixels(b.full_png()))
+
+
+def test_text_groups_are_primed_like_texts():
+    """The texts of a ``TextGroup`` count as its own: a group whose strings an update sets (the
+    same ones at build time) is painted per frame from the start, so the first real change
+    of its strings costs a blitted frame, not a new background; a changed member marks the
+    group stale."""
+    from matplotlib.figure import Figure
+
+    from kmlteach._render import TextGroup, detached_texts
+
+    fig = Figure(figsize=(3, 2))
+    ax = fig.add_subplot()
+    ax.set_xlim(0, 1)
+    ax.set_ylim(0, 1)
+    texts = detached_texts(ax, 3, ha="center")
+    for k, t in enumerate(texts):
+        t.set_position((0.2 + 0.3 * k, 0.5))
+    group = TextGroup(ax, texts, 3)
+    shown = ["a"]
+
+    def update():
+        for k, t in enumerate(texts):
+            t.set_text(f"{shown[0]}{k}")
+
+    update()
+    b = Blitter(fig)
+    b.prime(update)
+    b.render()
+    assert group in b.dynamic and not group.stale
+    shown[0] = "b"
+    update()
+    assert group.stale
+    png = b.render()
+    assert not b.last_was_full and b.full_draws == 1
     assert np.array_equal(pixels(png), pixels(b.full_png()))

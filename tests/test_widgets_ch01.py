@@ -165,20 +165,24 @@ def test_point_labels_follow_the_points():
     ex = make_margin_explorer()
     ex.controls["point"].value = 3
     ex.controls["x1"].value = 2.5
-    tags = [a for a in ex.fig.axes[0].collections if a.get_zorder() == 6]
+    tags = [a for a in ex.fig.axes[0].texts if a.get_zorder() == 6]
     assert len(tags) == len(ex.state["y"])
-    assert np.allclose(tags[3].get_offsets(), [ex.state["X"][3]])
+    assert np.allclose(tags[3].get_position(), ex.state["X"][3])
 
 
-def test_glyph_checks_its_arguments():
+def test_label_checks_its_arguments():
     from matplotlib.figure import Figure
 
-    from kmlteach.widgets._base import glyph
+    from kmlteach._render import label
 
     ax = Figure().add_subplot()
     with pytest.raises(ValueError, match="text"):
-        glyph(ax, "", (0, 0))
+        label(ax, "", (0, 0))
     with pytest.raises(ValueError, match="ha"):
-        glyph(ax, "A", (0, 0), ha="right")
-    g = glyph(ax, "A", (0.5, 0.5), offset=(0.0, 5.0), ha="center")
-    assert np.allclose(g.get_offsets(), [[0.5, 0.5]])
+        label(ax, "A", (0, 0), ha="right")
+    g = label(ax, "A", (0.5, 0.5), offset=(0.0, 5.0), ha="center")
+    assert np.allclose(g.get_position(), [0.5, 0.5])
+    # the offset is in points, on top of the data position
+    x, y = g.get_transform().transform(g.get_position())
+    x0, y0 = ax.transData.transform((0.5, 0.5))
+    assert np.isclose(x, x0) and np.isclose(y - y0, 5.0 * ax.figure.dpi / 72)

@@ -142,22 +142,23 @@ def test_ova_drag_repaints_only_the_axes_contents_and_never_the_whole_figure():
 def test_kesler_view_renders_every_name_at_build_time():
     """Visiting every example and step after the build renders no new text bitmap (a first
     visit used to lay out mathtext names during the update) and never redraws everything."""
-    from kmlteach.widgets import _stamp
-    from kmlteach.plots import _pixels
+    from kmlteach._render import CACHE
 
     ex = ch04.make_kesler_view()
-    stamps, sprites = len(_stamp._CACHE), len(_pixels._SPRITES)
+    bitmaps = len(CACHE)
     for i in range(ex.controls["example"].max + 1):
         ex.controls["example"].value = i
         for u in (ex.controls["updates"].max, 0):
             ex.controls["updates"].value = u
-    assert len(_stamp._CACHE) == stamps and len(_pixels._SPRITES) == sprites
+    assert len(CACHE) == bitmaps
     assert ex.blitter.full_draws == 1
 
 
 def test_ava_ties_caches_both_rules_per_position(monkeypatch):
     fits = []
-    monkeypatch.setattr(ch04, "all_pairs", lambda *a, **k: fits.append(1) or M.all_pairs(*a, **k))
+    from kmlteach.widgets.ch04 import ova
+
+    monkeypatch.setattr(ova, "all_pairs", lambda *a, **k: fits.append(1) or M.all_pairs(*a, **k))
     ex = ch04.make_ava_ties()
     ex.controls["cx"].value = 1.0
     vote = dict(ex.state)

@@ -158,11 +158,11 @@ def test_regions_are_pixel_layers_and_points_come_from_a_cache(name):
     """Regression (issue 14): the regions were float ``imshow`` images resampled on every
     frame and the few hundred training points over them were repainted marker by marker:
     together three quarters of a frame's drawing."""
-    from kmlteach.plots._pixels import _region_class
+    from kmlteach._render.layers import RegionLayer
     from kmlteach.widgets import ch08
 
     ex = getattr(ch08, name)()
-    layers = [a for ax in ex.fig.axes for a in ax.get_children() if isinstance(a, _region_class())]
+    layers = [a for ax in ex.fig.axes for a in ax.get_children() if isinstance(a, RegionLayer)]
     assert layers and not any(ax.images for ax in ex.fig.axes)
     cached = [u for u in ex.blitter.dynamic if "draw" in vars(u) and hasattr(u, "get_offsets")]
     assert len(cached) >= 2

@@ -180,7 +180,7 @@ def test_nu_and_oneclass_figures_fit_a_slide_at_1_5x(small_nu_path):
     beside or under shorter axes. The regions are pixel layers with the static points
     painted from a cache, so a frame repaints neither through imshow nor marker by marker."""
     from kmlteach.course.deck import WIDGET_SCALE, _widget_fit
-    from kmlteach.plots._pixels import _region_class
+    from kmlteach._render.layers import RegionLayer
 
     X, out = oneclass_data(30, 3, seed=1)
     nu_ex = make_nu_explorer(path=small_nu_path)
@@ -194,5 +194,5 @@ def test_nu_and_oneclass_figures_fit_a_slide_at_1_5x(small_nu_path):
         ex.render()
         legend = ex.fig.axes[0].get_legend().get_window_extent()
         assert legend.y0 >= 0 and legend.x1 <= w                 # inside the figure
-        assert any(isinstance(a, _region_class()) for a in ex.fig.axes[0].get_children())
+        assert any(isinstance(a, RegionLayer) for a in ex.fig.axes[0].get_children())
         assert not ex.fig.axes[0].images

@@ -1,4 +1,4 @@
-"""Stamped texts (kmlteach/widgets/_stamp.py) and the one-thread guard (_threads.py)."""
+"""Stamped texts (kmlteach/_render/text.py) and the one-thread guard (_threads.py)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from PIL import Image
 
-from kmlteach.widgets._stamp import StampText, stamp, stamp_axis, stamp_text
+from kmlteach._render.text import StampText, stamp, stamp_axis, stamp_text
 from kmlteach.widgets._threads import single_thread
 
 
@@ -107,3 +107,37 @@ def test_single_thread_pins_numba_and_blas_and_restores():
         with single_thread():
             raise RuntimeError("boom")
     assert numba.get_num_threads() == before
+
+
+def test_the_bitmap_cache_is_bounded_and_drops_the_least_recently_used():
+    from kmlteach._render.cache import BitmapCache
+
+    with pytest.raises(ValueError, match="max_bytes"):
+        BitmapCache(max_bytes=0)
+    cache = BitmapCache(max_bytes=3 * (64 + 1000))
+    made = []
+
+    def entry(k):
+        return cache.get(("t", k), lambda: made.append(k) or np.zeros(1000, dtype=np.uint8))
+
+    for k in range(3):
+        entry(k)
+    entry(0)                      # 0 used again: 1 is now the least recently used
+    entry(3)                      # over budget: 1 goes
+    assert ("t", 1) not in cache and all(("t", k) in cache for k in (0, 2, 3))
+    assert cache.nbytes <= cache.max_bytes and cache.count("t") == 3
+    entry(0)
+    assert made == [0, 1, 2, 3]   # a hit makes nothing
+
+
+def test_stamped_texts_draw_from_the_one_cache():
+    from kmlteach._render import CACHE
+
+    fig = Figure(figsize=(2, 1))
+    FigureCanvasAgg(fig)
+    ax = fig.add_axes((0, 0, 1, 1))
+    text = "cache-test 4711"
+    stamp_text(ax, 0.5, 0.5, text)
+    fig.canvas.draw()
+    assert CACHE.count("text") >= 1
+    assert any(k[0] == "text" and k[1] == text for k in CACHE.keys())

@@ -6,13 +6,13 @@ from __future__ import annotations
 import numpy as np
 
 from ._style import CLASS_COLORS, CLASS_MARKERS, OKABE_ITO, get_ax, label_axes
-from ._pixels import region_layer
+from .._render import region_layer, text_row
 from .ch01 import hyperplane_segment
 
 __all__ = ["BALLS_XLIM", "BALLS_YLIM", "grid_points", "region_image", "tie_image",
            "plot_classes", "plot_regions", "plot_halfspaces", "plot_ova", "plot_linear_regions",
            "plot_pairwise", "plot_kesler_example", "plot_constraint_scores", "plot_code",
-           "kesler_artists", "update_kesler_artists", "constraint_artists",
+           "kesler_artists", "update_kesler_artists", "kesler_title", "constraint_artists",
            "update_constraint_artists", "region_rgba", "region_layer"]
 
 BALLS_XLIM = (-8.0, 8.0)
@@ -161,10 +161,8 @@ def plot_pairwise(X, y, model, ax=None, decision: str | None = None, xlim=None, 
 def kesler_artists(emb, ax, lim: float | None = None) -> dict:
     """Artists of a Kesler heat map (k−1 rows × kn columns) to be filled by
     :func:`update_kesler_artists`; ``lim`` fixes the colour scale (default: max |Z|). The map
-    and its numbers are pixel artists (:mod:`kmlteach.plots._pixels`): a widget repaints
+    and its numbers are pixel artists (:mod:`kmlteach._render`): a widget repaints
     them on every step at a fraction of an ``imshow`` and a dozen ``Text``s."""
-    from ._pixels import letter_row
-
     k, n = emb.n_classes, emb.n_features
     lim = float(lim if lim is not None else max(np.max(np.abs(emb.Z)), 1e-12))
     ax.set_xlim(-0.5, k * n - 0.5)
@@ -174,7 +172,7 @@ def kesler_artists(emb, ax, lim: float | None = None) -> dict:
     for side in ax.spines.values():      # the heat map is its own frame (see ch05's table)
         side.set_visible(False)
     ax.tick_params(length=0)
-    numbers = [letter_row(ax, range(k * n), r, fontsize=9) for r in range(k - 1)]
+    numbers = [text_row(ax, range(k * n), r, fontsize=9) for r in range(k - 1)]
     # row names are plain texts rather than tick labels: they change with the example, and a
     # changed tick label repaints the whole axis in a widget
     ax.set_yticks(range(k - 1))
@@ -190,7 +188,8 @@ def kesler_artists(emb, ax, lim: float | None = None) -> dict:
 
 
 def update_kesler_artists(art, emb, i: int, title: str | None = None) -> np.ndarray:
-    """Show the Kesler vectors $x_{ij}$ of example i; returns them (rows)."""
+    """Show the Kesler vectors $x_{ij}$ of example i; returns them (rows). ``title``: the
+    Axes' title (default :func:`kesler_title`; ``False`` leaves the title alone)."""
     from matplotlib import colormaps
 
     rows = np.flatnonzero((emb.example == i) & (emb.t > 0))
@@ -207,12 +206,14 @@ def update_kesler_artists(art, emb, i: int, title: str | None = None) -> np.ndar
     ax = art["ax"]
     for t, j in zip(art["rownames"], emb.competitor[rows]):
         t.set_text(f"$x_{{{a + 1},{j + 1}}}$")
-    title = title or f"Kesler vectors of example {i} (class {a + 1})"
-    if "title_row" in art:                 # a widget's cached-bitmap title
-        art["title_row"].set_texts([(title, "black")])
-    else:
-        ax.set_title(title)
+    if title is not False:
+        ax.set_title(title or kesler_title(i, a))
     return Z
+
+
+def kesler_title(i: int, label: int) -> str:
+    """The title of the Kesler view of example ``i`` (0-based class ``label``)."""
+    return f"Kesler vectors of example {i} (class {label + 1})"
 
 
 def plot_kesler_example(emb, i: int, ax=None, title: str | None = None):

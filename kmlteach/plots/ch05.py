@@ -36,7 +36,7 @@ def word_panel(ax, r_max: int, letter_shape=(16, 8), aligned: bool = True) -> di
     the letter images (letter t spans x in [t - 0.5, t + 0.5), as column t of
     :func:`plot_viterbi_table`), a row of decoded letters under them, the wrong ones in
     vermillion *and* underlined, and a row with the true word in grey."""
-    from ._pixels import letter_row, region_layer
+    from .._render import region_layer, text_row
 
     h, w = letter_shape
     ax.set_xlim(-0.5, r_max - 0.5)
@@ -44,8 +44,8 @@ def word_panel(ax, r_max: int, letter_shape=(16, 8), aligned: bool = True) -> di
     if not aligned:
         ax.set_aspect((w + 1) / h)
     layer = region_layer(ax, (-0.5, r_max - 0.5, 0.0, 1.0))
-    dec = letter_row(ax, range(r_max), _ROW_DECODED, fontsize=13)
-    true = letter_row(ax, range(r_max), _ROW_TRUE, fontsize=11)
+    dec = text_row(ax, range(r_max), _ROW_DECODED, fontsize=13)
+    true = text_row(ax, range(r_max), _ROW_TRUE, fontsize=11)
     under = ax.plot([], [], color=OKABE_ITO["vermillion"], lw=2.0, solid_capstyle="butt")[0]
     rows = {"decoded": ax.text(-0.62, _ROW_DECODED, "decoded", ha="right", va="center", fontsize=9),
             "true": ax.text(-0.62, _ROW_TRUE, "true", ha="right", va="center", fontsize=9, color="0.35")}
@@ -73,8 +73,7 @@ def update_word_panel(art, x, labels=None, truth=None, key=None, mark: bool = Tr
         rgba[..., 3] = 255
         art["rgba"] = rgba[::-1]                    # the layer's row 0 is the bottom one
         art["shown"] = key
-    # the moving parts are set on every call, so a widget knows them from its first frame
-    # on (they are repainted on every frame anyway)
+    # every part is set on every call (the image only recomputed for a new key)
     art["layer"].set_data(art["rgba"])
     labs = ["" if k is None else (LETTERS[k] if not isinstance(k, str) else k)
             for k in (labels if labels is not None else [])]
@@ -138,7 +137,7 @@ def viterbi_panel(ax, q: int, r_max: int, vmin: float, letters: str = LETTERS,
     from matplotlib.colors import Normalize
     from matplotlib.patches import Rectangle
 
-    from ._pixels import region_layer
+    from .._render import region_layer
 
     norm = Normalize(vmin=min(float(vmin), -1e-9), vmax=0.0)
     ax.set_xlim(-0.5, r_max - 0.5)
@@ -231,6 +230,8 @@ def _arrow_class():
     from matplotlib.path import Path
     from matplotlib.transforms import Bbox, IdentityTransform
 
+    from .._render import set_gc_clip
+
     class BackPointers(Artist):
         HEAD, HALF = 9.0, 4.5          # arrow head length and half-width, pixels
 
@@ -276,7 +277,7 @@ def _arrow_class():
             ident = IdentityTransform()
             for color, lw, face in (("#222222", 3.2, (0.13, 0.13, 0.13, 1.0)), ("white", 1.4, (1, 1, 1, 1))):
                 gc = renderer.new_gc()
-                self._set_gc_clip(gc)
+                set_gc_clip(gc, self)
                 gc.set_foreground(color)
                 gc.set_linewidth(lw)
                 gc.set_joinstyle("miter")

@@ -40,7 +40,7 @@ def signed_image(values, n: int, alpha: float = 0.22, zero: float = 1.0) -> np.n
 
 def signed_rgba(values, n: int, alpha: float = 0.22, zero: float = 1.0) -> np.ndarray:
     """:func:`signed_image` composited over the white Axes: an opaque uint8 RGBA image
-    (n, n, 4) for a widget's :func:`~kmlteach.plots._pixels.region_layer`, which copies it
+    (n, n, 4) for a widget's :func:`~kmlteach._render.region_layer`, which copies it
     into the canvas instead of resampling and blending a float image on every frame."""
     from matplotlib.colors import to_rgb
 

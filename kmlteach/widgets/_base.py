@@ -7,7 +7,7 @@ every front end that renders ipywidgets (JupyterLab, Notebook 7, VS Code, Binder
 without a matplotlib widget backend, and the PNG bytes give tests and the browser
 test a direct way to see that the figure changed.
 
-Rendering is blitted (:mod:`kmlteach.widgets._blit`): the layout is frozen after the
+Rendering is blitted (:mod:`kmlteach._render`): the layout is frozen after the
 first draw, the artists an update touches are found from their ``stale`` flags and
 only they are repainted over a stored background. :meth:`Explorer.full_png` draws
 the same state from scratch (tests compare the two).
@@ -37,7 +37,7 @@ from typing import Any, Callable
 
 import ipywidgets as W
 
-from ._blit import Blitter
+from .._render import Blitter
 
 
 def png_bytes(fig, dpi: int = 100) -> bytes:
@@ -96,11 +96,7 @@ class Explorer(W.VBox):
     def _prime(self) -> None:
         """Run ``update`` once more on the same values, so that the artists it touches are
         known (and blitted) from the first draw on."""
-        restore = self.blitter.prime_texts()
-        try:
-            self._update(self)
-        finally:
-            restore()
+        self.blitter.prime(lambda: self._update(self))
         self.render()
 
     def _on_change(self, change=None) -> None:
@@ -206,36 +202,3 @@ def class_scatters(ax, X, y, s: float = 48) -> dict:
                                edgecolors="white", linewidths=0.6, zorder=3,
                                label=f"y = {int(lab):+d}")
     return arts
-
-
-def glyph(ax, text: str, xy, offset=(0.0, 0.0), size: float = 8.0, ha: str = "left",
-          transform=None, **kw):
-    """``text`` drawn as a one-point scatter whose marker is the text's glyph outline, at
-    ``xy`` (data coordinates, or ``transform``) shifted by ``offset`` points, its left edge
-    (``ha="left"``) or its centre (``ha="center"``) there, its baseline at the offset. Move it
-    with ``set_offsets``. A widget that moves labels on every update paints these in a
-    fraction of a ``Text``'s time (no layout, no font lookup).
-    """
-    import numpy as np
-    from matplotlib.markers import MarkerStyle
-    from matplotlib.path import Path
-    from matplotlib.textpath import TextPath
-    from matplotlib.transforms import ScaledTranslation
-
-    if not isinstance(text, str) or not text.strip():
-        raise ValueError(f"text must be a non-empty string, got {text!r}")
-    if ha not in ("left", "center"):
-        raise ValueError(f"ha must be 'left' or 'center', got {ha!r}")
-    tp = TextPath((0.0, 0.0), text, size=size)
-    lo, hi = tp.vertices.min(axis=0), tp.vertices.max(axis=0)
-    mid = 0.5 * (lo + hi)
-    # centred on the glyphs (so the scatter's extent is tight); flattened to polygons: a
-    # collection measures its path on every draw, slowly for curves
-    path = Path.make_compound_path(*[Path(p - mid) for p in tp.to_polygons()])
-    r = float(np.max(np.abs(path.vertices)))     # MarkerStyle scales the path to ±0.5; s undoes it
-    shift = (offset[0] + (mid[0] if ha == "left" else 0.0), offset[1] + mid[1])
-    base = ax.transData if transform is None else transform
-    kw.setdefault("c", "black")
-    return ax.scatter([xy[0]], [xy[1]], s=(2 * r) ** 2, marker=MarkerStyle(path), linewidths=0,
-                      transform=base + ScaledTranslation(shift[0] / 72, shift[1] / 72,
-                                                         ax.figure.dpi_scale_trans), **kw)

@@ -12,7 +12,8 @@ import numpy as np
 from .. import ranking as R
 from ..plots import OKABE_ITO, figure, label_axes
 from ..plots.ch06 import ITEM_NAMES, RELEVANCE_COLORS, legend_with_grades, ranked_list_data
-from ._base import Explorer, glyph, int_slider, slider
+from .._render import label
+from ._base import Explorer, int_slider, slider
 from ._drag import Drag
 
 __all__ = ["DEFAULT_RELEVANCE", "DEFAULT_SCORES", "make_ranking_explorer"]
@@ -61,13 +62,13 @@ def make_ranking_explorer(y_true=None, scores=None, k: int = 3) -> Explorer:
     ax.set_xlim(0.5, r + 0.5)
     ax.set_ylim(0, top * 1.6)
     # rank numbers as fixed tick labels (a blank second line keeps room for the item names);
-    # the item names and each bar's relevance are glyph scatters that move with the items,
+    # the item names and each bar's relevance are stamped labels that move with the items,
     # so a reorder repaints a few markers, not the whole x axis
     ax.set_xticks(ranks, [f"{i}\n " for i in ranks])
     under = ax.get_xaxis_transform()
-    letters = [glyph(ax, names[j], (j + 1, 0.0), offset=(0.0, -27.0), size=10, ha="center",
+    letters = [label(ax, names[j], (j + 1, 0.0), offset=(0.0, -27.0), size=10, ha="center",
                      transform=under, clip_on=False, zorder=4) for j in range(r)]
-    grades = [glyph(ax, f"{int(y_true[j])}", (j + 1, y_true[j]), offset=(0.0, 4.5), size=8,
+    grades = [label(ax, f"{int(y_true[j])}", (j + 1, y_true[j]), offset=(0.0, 4.5), size=8,
                     ha="center", zorder=4) for j in range(r)]
     # a relevance-0 bar has no height: a grey dash on the axis shows it is there
     zero_mark = ax.scatter([], [], marker="_", s=520, linewidths=4, color=RELEVANCE_COLORS[0],
@@ -92,8 +93,8 @@ def make_ranking_explorer(y_true=None, scores=None, k: int = 3) -> Explorer:
         at = np.empty(r)
         at[order] = ranks                                   # the rank of every item
         for j in range(r):
-            letters[j].set_offsets([[at[j], 0.0]])
-            grades[j].set_offsets([[at[j], y_true[j]]])
+            letters[j].set_position((at[j], 0.0))
+            grades[j].set_position((at[j], y_true[j]))
         zero_mark.set_offsets(np.c_[ranks, rel][rel == 0])
         ex.state["item_rank"] = at.astype(int)              # where each item's name is drawn
         ex.state["zero_ranks"] = ranks[rel == 0]            # the ranks with a zero-height bar

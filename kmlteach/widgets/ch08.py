@@ -11,7 +11,7 @@
 Every run is computed once when the widget is built; a control change only picks the
 precomputed numbers and updates artists (``set_data``, ``set_sizes``, ``set_offsets``).
 The class regions are pixel layers and the training points over them are painted from a
-cache (:mod:`kmlteach.plots._pixels`): the two were three quarters of a frame's drawing.
+cache (:mod:`kmlteach._render.layers`): the two were three quarters of a frame's drawing.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ import numpy as np
 from ..datasets import moons
 from ..ensembles import adaboost, decision_tree, papaya
 from ..plots import OKABE_ITO, figure, label_axes
-from ..plots._pixels import paint_cached, region_layer
+from .._render import paint_cached, region_layer
 from ..plots.ch08 import (_stump_box, bagging_curves, bound_curves, grid_points,
                           plot_adaboost_bounds, plot_stump, plot_weighted_points, ridge_classifier,
                           signed_rgba, stump_segment)

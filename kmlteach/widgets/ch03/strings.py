@@ -1,10 +1,10 @@
 """Widget of chapter 03: the n-gram kernel between two typed strings.
 
-Re-exported by :mod:`kmlteach.widgets.ch03`; kept apart so that no module passes 400 lines.
+Re-exported by :mod:`kmlteach.widgets.ch03` (a module of the chapter's package).
 The figure is the one of :func:`kmlteach.plots.ch03.plot_ngram_counts`, built once: a
 pool of bars and shades whose heights and visibility an update sets, axes limits fixed
 for the pair of strings (they change only when a string does), tick labels stamped
-from a bitmap cache (:mod:`kmlteach.widgets._stamp`).
+from a bitmap cache (:mod:`kmlteach._render.text`).
 """
 
 from __future__ import annotations
@@ -15,11 +15,11 @@ import ipywidgets as W
 import numpy as np
 from matplotlib.path import Path
 
-from ..plots import OKABE_ITO, figure
-from ..plots.ch03 import ngram_table
-from ..structured_kernels import ngram_kernel, substring_kernel
-from ._base import Explorer, int_slider
-from ._stamp import stamp, stamp_axis
+from ...plots import OKABE_ITO, figure
+from ...plots.ch03 import ngram_table
+from ...structured_kernels import ngram_kernel, substring_kernel
+from .._base import Explorer, int_slider
+from ..._render import stamp, stamp_axis
 
 __all__ = ["MAX_CHARS", "make_ngram_explorer"]
 
@@ -113,7 +113,7 @@ def make_ngram_explorer(x: str = "banana", y: str = "bandana", n: int = 2) -> Ex
             for k in range(1, N_MAX + 1):
                 _set_ticks(ax, tables[k - 1][0], k)
                 for lab in ax.xaxis.get_ticklabels():
-                    lab._bitmap(renderer)
+                    lab.bitmap(renderer)
         grams, a, b, shared, (full, ca, cb) = shown["tables"][n_ - 1]
         g = len(grams)
         bars_x.set_path(_rects(idx[:g] - 0.4, idx[:g], a))

@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..plots import OKABE_ITO, class_style
-from ..plots._pixels import letter_row
+from ...plots import OKABE_ITO, class_style
+from ..._render import text_row
 
 __all__ = ["Box3D", "view_basis", "plane_polygon"]
 
@@ -124,9 +124,9 @@ class Box3D:
         (self.grid,) = ax.plot([], [], color="#c8c8c8", lw=0.6, zorder=0.6)
         (self.axis_lines,) = ax.plot([], [], color="black", lw=0.8, zorder=0.7, solid_capstyle="butt")
         (self.tick_marks,) = ax.plot([], [], color="black", lw=0.8, zorder=0.7, solid_capstyle="butt")
-        self.tick_rows = [letter_row(ax, list(range(len(t))), 0.0, fontsize=9, transform=ax.transData)
+        self.tick_rows = [text_row(ax, list(range(len(t))), 0.0, fontsize=9, transform=ax.transData)
                           for t in self.ticks]
-        self.label_rows = [letter_row(ax, [0.0], 0.0, fontsize=10, transform=ax.transData) for _ in range(3)]
+        self.label_rows = [text_row(ax, [0.0], 0.0, fontsize=10, transform=ax.transData) for _ in range(3)]
         self.labels = list(labels)
         self.scatters = {}
         for side, z in (("behind", 1.0), ("front", 3.0)):

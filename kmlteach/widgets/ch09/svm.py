@@ -6,8 +6,6 @@
   the boundary {f = 0} over the Parzen density.
 * :func:`make_norma_stream` — NORMA (Algorithm 2.1) one point at a time: the expansion
   grows, λ shrinks old coefficients, mistakes against the perceptron bound.
-* :func:`make_loss_gallery` and :func:`make_rademacher_explorer` live in
-  :mod:`kmlteach.widgets.ch09_theory` and are re-exported here.
 
 Everything expensive (the solutions, level lines) is computed once when the widget is
 built; an update only picks a precomputed state and moves artists.
@@ -18,9 +16,9 @@ from __future__ import annotations
 import ipywidgets as W
 import numpy as np
 
-from ..kernels import gram
-from ..plots import figure
-from ..plots.ch09 import (
+from ...kernels import gram
+from ...plots import figure
+from ...plots.ch09 import (
     level_lines,
     norma_axes,
     norma_history,
@@ -36,11 +34,10 @@ from ..plots.ch09 import (
     set_oneclass,
     stream_data,
 )
-from ._base import Explorer, int_slider, slider
-from ._catalog import forwards_to
+from .._base import Explorer, int_slider, slider
 
-__all__ = ["make_nu_explorer", "make_oneclass_explorer", "make_norma_stream",
-           "make_loss_gallery", "make_rademacher_explorer", "NU_GRID", "perceptron_bound"]
+__all__ = ["make_nu_explorer", "make_oneclass_explorer", "make_norma_stream", "NU_GRID",
+           "perceptron_bound"]
 
 NU_GRID = np.round(np.arange(1, 41) * 0.025, 3)
 """The ν values of :func:`make_nu_explorer` (the slider snaps to them)."""
@@ -133,7 +130,7 @@ def make_oneclass_explorer(X=None, outliers=None, nu: float = 0.2, sigma: float 
 def perceptron_bound(X, y) -> tuple[float, float, float]:
     """``(R, γ, (R/γ)²)`` for the perceptron through the origin: R = max ||x_i||, γ the
     margin of the homogeneous hard SVM (Novikoff's theorem, HSS2 §2.2.1)."""
-    from ..svm import hard_svm
+    from ...svm import hard_svm
 
     R = float(np.max(np.linalg.norm(X, axis=1)))
     gamma = float(hard_svm(X, y, homogeneous=True).margin)
@@ -153,7 +150,7 @@ def make_norma_stream(X=None, y=None, sigma: float = 0.5, eta: float = 1.0, G: i
     State: ``t``, ``coef`` (of f_{t+1}), ``n_terms``, ``mistakes``, ``bound`` (NaN where
     Novikoff's theorem does not apply), ``config``.
     """
-    from ..online import norma
+    from ...online import norma
 
     if X is None:
         X, y = stream_data()
@@ -224,17 +221,3 @@ def make_norma_stream(X=None, y=None, sigma: float = 0.5, eta: float = 1.0, G: i
     row.children = (play,) + tuple(row.children)
     ex.play = play
     return ex
-
-
-@forwards_to("ch09_theory.make_loss_gallery")
-def make_loss_gallery(*args, **kwargs):
-    from .ch09_theory import make_loss_gallery as make
-
-    return make(*args, **kwargs)
-
-
-@forwards_to("ch09_theory.make_rademacher_explorer")
-def make_rademacher_explorer(*args, **kwargs):
-    from .ch09_theory import make_rademacher_explorer as make
-
-    return make(*args, **kwargs)

@@ -1,11 +1,5 @@
-"""Widgets of chapter 05: the Viterbi trace over a word image, independent letters vs the
-chain model as the pixel noise grows, and the bigram weights as SGD runs longer.
-
-Each builder returns an :class:`~kmlteach.widgets._base.Explorer`; ``explorer.state``
-holds what the last redraw computed, ``explorer.controls`` the controls. The figures keep
-their artists (fixed word length, fixed colour scales) and only change their data, so a
-step repaints what moved; what costs seconds (training) is done once per setting.
-"""
+"""Chapter 05: independent letters vs the chain model as the pixel noise grows, and the
+bigram weights as SGD runs longer (what costs seconds, training, is done once per setting)."""
 
 from __future__ import annotations
 
@@ -14,122 +8,17 @@ import threading
 
 import numpy as np
 
-from ..datasets import ocr_words
-from ..plots import OKABE_ITO, figure
-from ..plots._pixels import region_layer, title_row
-from ..plots.ch05 import (LETTERS, plot_transitions, update_viterbi_panel, update_word_panel,
-                          viterbi_panel, word_panel)
-from ..structured import letter_error, predict, structured_sgd, unary_scores, viterbi
-from ._base import Explorer, int_slider, slider
-from ._threads import on_main_thread as _on_main_thread
+from ...datasets import ocr_words
+from ...plots import OKABE_ITO, figure
+from ..._render import region_layer, title_row
+from ...plots.ch05 import LETTERS, plot_transitions, update_word_panel, word_panel
+from ...structured import letter_error, predict, structured_sgd
+from .._base import Explorer, int_slider, slider
+from .._threads import on_main_thread as _on_main_thread
 
-__all__ = ["make_viterbi_trace", "make_noise_compare", "make_transition_growth", "train_pair",
-           "top_bigrams"]
+from .viterbi import _snap, _word
 
-
-def _word(labels) -> str:
-    return "".join(LETTERS[k] for k in labels)
-
-
-def _snap(v: float, lo: float, step: float) -> float:
-    """``v`` on the slider's grid (the browser's slider snaps it; Python callers may not)."""
-    return round(lo + round((float(v) - lo) / step) * step, 10)
-
-
-def _viterbi_colorbar(fig, cax, norm):
-    """The colour bar of the table M (what ``viterbi_panel(colorbar=True)`` draws), in ``cax``."""
-    from matplotlib.cm import ScalarMappable
-
-    cb = fig.colorbar(ScalarMappable(norm=norm, cmap="viridis"), cax=cax,
-                      label="M[s, τ] − max over s of M[·, τ]  (0 = best)")
-    cb.dividers.set_visible(False)   # no edges drawn; an empty collection has no extent
-    # whole-number ticks: "−12.5"-wide labels pushed the label off the fixed-size figure
-    from matplotlib.ticker import MaxNLocator
-
-    cb.locator = MaxNLocator(nbins=5, integer=True)
-    cb.update_ticks()
-    return cb
-
-
-def make_viterbi_trace(model=None, data=None, n_words: int = 10, noise: float = 0.4, seed: int = 0):
-    """Step τ through the table M of UML §17.3 for one word image.
-
-    ``model``: a :class:`~kmlteach.structured.ChainModel` (default: structured SGD on
-    200 words at this noise, a second or so); ``data``: the words to decode (default:
-    ``ocr_words(n_words, noise, seed + 1)``). Controls: ``word`` (which word) and
-    ``tau`` (1..r fill the columns, r + 1 backtracks the path). Every word is decoded once
-    when the widget is built; the arrows are the back-pointers I[s, τ] of the five best
-    cells of column τ, each pointing back to that cell's best predecessor in column τ − 1.
-    """
-    if model is None:
-        train = ocr_words(200, noise=noise, seed=seed)
-        model = structured_sgd(train.X, train.y, eta=0.5, T=2000, seed=seed)
-    if data is None:
-        data = ocr_words(n_words, noise=noise, seed=seed + 1)
-    shape = data.letter_shape
-    results = [viterbi(unary_scores(x, model.W_unary), model.W_pair) for x in data.X]
-    r_max = max(len(x) for x in data.X)
-    vmin = min(float((res.M - res.M.max(axis=0, keepdims=True)).min()) for res in results)
-    # wide and short (8.2 × 4.75 in; at 1.5× its reading size it fits a 1280×720 slide):
-    # the table M at full height on the right, the word and the key to the marks on the left.
-    # Fixed positions (figure fractions): no layout engine to run when the widget is built
-    fig, ax_img = figure(8.2, 4.75)
-    fig.set_layout_engine("none")
-    ax_img.set_position([0.073, 0.573, 0.262, 0.369])
-    ax_tab = fig.add_axes([0.40, 0.087, 0.49, 0.905])
-    ax_key = fig.add_axes([0.073, 0.009, 0.262, 0.547])
-    word = word_panel(ax_img, r_max, shape)
-    table = viterbi_panel(ax_tab, model.W_pair.shape[0], r_max, vmin, colorbar=False)
-    cax = fig.add_axes([0.90, 0.155, 0.022, 0.768])
-    _viterbi_colorbar(fig, cax, table["norm"])
-    ax_key.set_axis_off()
-    ax_key.legend(handles=[table["best"], table["path"]], loc="upper left", fontsize=9,
-                  frameon=False, borderaxespad=0.0, numpoints=1)
-    ax_key.text(0.0, 0.66, "arrows: the back-pointers I[s, τ]\nof the 5 best cells of column τ,\n"
-                "each pointing back to the cell's\nbest predecessor in column τ − 1;\n"
-                "decoded letters that are wrong:\nvermillion and underlined", fontsize=9,
-                va="top", transform=ax_key.transAxes)
-    heading = title_row(ax_img, "left", 9)
-    controls = {"word": int_slider("word", 0, 0, len(data.X) - 1),
-                "tau": int_slider("step τ", 1, 1, len(data.X[0]) + 1)}
-
-    def update(ex):
-        i = ex.controls["word"].value
-        x, truth = data.X[i], data.y[i]
-        r = x.shape[0]
-        tau_ctl = ex.controls["tau"]
-        if tau_ctl.max != r + 1:
-            ex._busy = True
-            tau_ctl.max = r + 1
-            if tau_ctl.value > r + 1:
-                tau_ctl.value = r + 1
-            ex._busy = False
-        tau = tau_ctl.value
-        res = results[i]
-        done = tau == r + 1
-        col = min(tau, r) - 1
-        prefix_best = [LETTERS[int(np.argmax(res.M[:, c]))] for c in range(col + 1)]
-        shown = res.labels if done else prefix_best + [""] * (r - col - 1)
-        update_word_panel(word, x, shown, truth, key=i, mark=done)
-        update_viterbi_panel(table, res.M, res.backpointers, col, res.labels if done else None)
-        heading.set_texts([("decoded word (backtracked)" if done
-                            else f"best last letter per prefix, τ ≤ {col + 1}", "black")])
-        best = int(np.argmax(res.M[:, col]))
-        ex.state.update(word=data.words[i], truth=np.asarray(truth), labels=res.labels,
-                        tau=tau, r=r, backtracked=done, column=res.M[:, col].copy(),
-                        best_cell=best, best_predecessor=int(res.backpointers[best, col]),
-                        decoded=_word(res.labels), score=res.score)
-        if done:
-            errs = int(np.sum(res.labels != truth))
-            ex.set_readout(f"true word <b>{data.words[i]}</b>, decoded <b>{_word(res.labels)}</b> "
-                           f"({errs} of {r} letters wrong); best total score {res.score:.2f}")
-        else:
-            pred = "" if col == 0 else f", whose back-pointer leads to <b>{LETTERS[res.backpointers[best, col]]}</b>"
-            ex.set_readout(f"τ = {tau}: the best prefix of length {tau} ends in "
-                           f"<b>{LETTERS[best]}</b>{pred} (M = {res.M[best, col]:.2f})")
-
-    return Explorer(fig, controls, update, title="Viterbi trace (UML §17.3)",
-                    css_class="kml-ch05-viterbi")
+__all__ = ["make_noise_compare", "make_transition_growth", "train_pair", "top_bigrams"]
 
 
 def train_pair(noise: float, n_train: int = 200, T: int = 2000, seed: int = 0):
@@ -187,7 +76,7 @@ class _Levels:
         with self.cond:
             return self.cond.wait_for(lambda: nz in self.done, timeout)
 
-    def _next(self) -> None:                          # with self.cond held
+    def _next(self) -> None:  # with self.cond held
         if self.running is not None:
             return
         todo = [v for v in self.wanted + self.levels if v not in self.done]
@@ -255,8 +144,10 @@ def make_noise_compare(noise: float = 0.4, seed: int = 0, n_test: int = 100):
         panels.append(word_panel(ax, r_max, first[2].letter_shape))
         ax.set_title(name, loc="left", fontsize=10)
     status = title_row(ax1, "right", 10)
-    controls = {"noise": slider("pixel noise", start, s_min, s_max, s_step, readout_format=".1f"),
-                "word": int_slider("word", 0, 0, n_words - 1)}
+    controls = {
+        "noise": slider("pixel noise", start, s_min, s_max, s_step, readout_format=".1f"),
+        "word": int_slider("word", 0, 0, n_words - 1),
+    }
 
     def update(ex):
         nz = _snap(ex.controls["noise"].value, s_min, s_step)
@@ -267,9 +158,11 @@ def make_noise_compare(noise: float = 0.4, seed: int = 0, n_test: int = 100):
             cache.request(nz)
             ex.state.update(pending=nz)
             status.set_texts([(f"training at noise {nz:.1f}…", OKABE_ITO["vermillion"])])
-            ex.set_readout(f"<i>training both models at noise {nz:.1f} in the background (once "
-                           f"per noise level, about a second); the words below are still those "
-                           f"at noise {ex.state.get('noise', start):.1f}…</i>")
+            ex.set_readout(
+                f"<i>training both models at noise {nz:.1f} in the background (once "
+                f"per noise level, about a second); the words below are still those "
+                f"at noise {ex.state.get('noise', start):.1f}…</i>"
+            )
             return
         chain, alone, test, e_chain, e_alone = got
         i = ex.controls["word"].value
@@ -278,15 +171,25 @@ def make_noise_compare(noise: float = 0.4, seed: int = 0, n_test: int = 100):
         for art, p in zip(panels, (p_alone, p_chain)):
             update_word_panel(art, x, p, truth, key=(nz, i))
         status.set_texts([(f"noise {nz:.1f}, word {i}", "black")])
-        ex.state.update(noise=nz, pending=None, error_chain=e_chain, error_letters=e_alone,
-                        pred_chain=_word(p_chain), pred_letters=_word(p_alone), word=test.words[i])
-        ex.set_readout(f"noise {nz:.1f}: test letter error <b>{e_alone:.3f}</b> for independent "
-                       f"letters, <b>{e_chain:.3f}</b> for the chain model "
-                       f"(word \"{test.words[i]}\"; wrong letters in "
-                       f"<span style='color:{OKABE_ITO['vermillion']}'>vermillion</span>, underlined)")
+        ex.state.update(
+            noise=nz,
+            pending=None,
+            error_chain=e_chain,
+            error_letters=e_alone,
+            pred_chain=_word(p_chain),
+            pred_letters=_word(p_alone),
+            word=test.words[i],
+        )
+        ex.set_readout(
+            f"noise {nz:.1f}: test letter error <b>{e_alone:.3f}</b> for independent "
+            f"letters, <b>{e_chain:.3f}</b> for the chain model "
+            f'(word "{test.words[i]}"; wrong letters in '
+            f"<span style='color:{OKABE_ITO['vermillion']}'>vermillion</span>, underlined)"
+        )
 
-    ex = Explorer(fig, controls, update, title="Independent letters vs chain model",
-                  css_class="kml-ch05-noise")
+    ex = Explorer(
+        fig, controls, update, title="Independent letters vs chain model", css_class="kml-ch05-noise"
+    )
     ex_ref.append(ex)
 
     def wait(timeout: float = 120.0) -> bool:
@@ -297,7 +200,7 @@ def make_noise_compare(noise: float = 0.4, seed: int = 0, n_test: int = 100):
         return ok
 
     ex.wait = wait
-    cache.request(start)            # start precomputing the other levels now
+    cache.request(start)  # start precomputing the other levels now
     return ex
 
 
@@ -321,22 +224,22 @@ def make_transition_growth(train=None, test=None, noise: float = 0.3, seed: int 
         train = ocr_words(400, noise=noise, seed=seed)
     if test is None:
         test = ocr_words(100, noise=noise, seed=seed + 1)
-    counts = Counter(w[i:i + 2] for w in train.words for i in range(len(w) - 1))
+    counts = Counter(w[i : i + 2] for w in train.words for i in range(len(w) - 1))
     frequent = {b for b, _ in counts.most_common(60)}
     lo, hi, step = 2, 4, 0.25
     fits = {}
     for e in np.arange(lo, hi + step / 2, step):
-        T = int(round(10 ** e))
+        T = int(round(10**e))
         model = structured_sgd(train.X, train.y, eta=0.5, T=T, seed=seed)
         fits[T] = (model, letter_error(model, test.X, test.y))
-    fig, ax = figure(6.6, 4.7)       # ≤ 480 px tall: 1.5× its reading size fits a slide
+    fig, ax = figure(6.6, 4.7)  # ≤ 480 px tall: 1.5× its reading size fits a slide
     plot_transitions(np.zeros((26, 26)), ax=ax)
     img = ax.images[0]
     img.set_clim(-1.0, 1.0)
     img.colorbar.set_label("weight / largest |weight|")
     # the map itself as a pixel layer (the image stays, hidden, for the colour bar)
     img.set_visible(False)
-    layer = region_layer(ax, (-0.5, 25.5, 25.5, -0.5))          # y0: the bottom row (z)
+    layer = region_layer(ax, (-0.5, 25.5, 25.5, -0.5))  # y0: the bottom row (z)
     cmap = colormaps["RdBu_r"]
     ax.tick_params(length=0)
     for side in ax.spines.values():
@@ -355,8 +258,11 @@ def make_transition_growth(train=None, test=None, noise: float = 0.3, seed: int 
         overlap = len(set(top) & frequent)
         heading.set_texts([(f"T = {T}; largest |weight| {lim:.2f}", "black")])
         ex.state.update(T=T, W_pair=P, top=top, overlap=overlap, error=err)
-        ex.set_readout(f"T = {T}: strongest bigrams <b>{' '.join(top)}</b> "
-                       f"({overlap} of 10 among the 60 most frequent); test letter error {err:.3f}")
+        ex.set_readout(
+            f"T = {T}: strongest bigrams <b>{' '.join(top)}</b> "
+            f"({overlap} of 10 among the 60 most frequent); test letter error {err:.3f}"
+        )
 
-    return Explorer(fig, controls, update, title="How the transition weights emerge",
-                    css_class="kml-ch05-transitions")
+    return Explorer(
+        fig, controls, update, title="How the transition weights emerge", css_class="kml-ch05-transitions"
+    )

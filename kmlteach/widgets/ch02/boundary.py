@@ -1,4 +1,4 @@
-"""Widgets of chapter 02: kernel embedding in 3-D, kernel-SVM boundaries, the PSD lab.
+"""Chapter 02: the kernel-SVM boundary on two moons (click to add or remove points).
 
 Each builder returns an :class:`~kmlteach.widgets._base.Explorer`; ``explorer.state``
 holds what the last redraw computed (tests read it), ``explorer.controls`` the
@@ -13,20 +13,18 @@ from math import comb
 import ipywidgets as W
 import numpy as np
 
-from ..datasets import moons
-from ..kernel_methods import kernel_sgd_svm
-from ..kernels import gram
-from ..plots import OKABE_ITO, class_style, label_axes
-from ..plots._pixels import region_layer
-from ..plots.ch02 import decision_grid
-from ._base import Explorer, class_scatters, int_slider, slider
-from ._drag import Drag
-from ._stamp import stamp
-from ._threads import single_thread
+from ...datasets import moons
+from ...kernel_methods import kernel_sgd_svm
+from ...kernels import gram
+from ...plots import OKABE_ITO, class_style, label_axes
+from ...plots.ch02 import decision_grid
+from .._base import Explorer, class_scatters, int_slider, slider
+from .._drag import Drag
+from ..._render import region_layer, stamp
+from .._threads import single_thread
+from .embedding import _zero_line
 
-__all__ = ["embedding_data", "xor_points", "make_embedding_explorer", "boundary_data",
-           "make_boundary_explorer", "grid_scores", "PSD_CANDIDATES", "psd_points", "candidate_gram",
-           "make_psd_lab"]
+__all__ = ["boundary_data", "make_boundary_explorer", "grid_scores"]
 
 
 def _figure(width, height):
@@ -98,7 +96,7 @@ def make_boundary_explorer(kernel: str = "gaussian", sigma: float = 0.1, degree:
     half = 0.5 * (lim[1] - lim[0]) / (len(g) - 1)   # pixel centres on the grid points
     ext = (lim[0] - half, lim[1] + half)
     # the class colours at 15 % over white, pre-blended and opaque, painted straight into
-    # the canvas (plots/_pixels.py: a quarter of imshow's cost per frame)
+    # the canvas (_render/layers.py: a quarter of imshow's cost per frame)
     tint = np.array([[*(255 * (0.85 + 0.15 * np.array(to_rgb(class_style(k)["color"])))), 255]
                      for k in (0, 1)]).round().astype(np.uint8)
     regions = region_layer(ax, (*ext, *ext))
@@ -208,8 +206,3 @@ def make_boundary_explorer(kernel: str = "gaussian", sigma: float = 0.1, degree:
     ex.controls["reset"] = btn
     ex.children = ex.children[:-2] + (btn,) + ex.children[-2:]
     return ex
-
-
-# the embedding explorer and the PSD lab live in their own modules (400 lines at most each)
-from .ch02_embedding import _zero_line, embedding_data, make_embedding_explorer, xor_points  # noqa: E402
-from .ch02_psd import PSD_CANDIDATES, candidate_gram, make_psd_lab, psd_points  # noqa: E402

@@ -1,7 +1,6 @@
 """Widget of chapter 03: the diffusion kernel on a graph you edit.
 
-Re-exported by :mod:`kmlteach.widgets.ch03`; kept apart so that no module passes 400 lines.
-Everything an update rewrites is a stamped text (:mod:`kmlteach.widgets._stamp`) or an
+Everything an update rewrites is a stamped text (:mod:`kmlteach._render.text`) or an
 artist set in place; the axes, their ticks and the colour bar are drawn once. The tick
 labels of the heat map (their number follows the number of nodes) and of the colour bar
 (they carry the actual values ±max|K|) are stamped texts beside fixed axes, not ``Axis``
@@ -15,20 +14,17 @@ import re
 
 import ipywidgets as W
 import numpy as np
-from matplotlib.artist import Artist
-from matplotlib.transforms import Bbox
 
-from ..plots import OKABE_ITO, figure, label_axes
-from ..plots.ch03 import SIGNED_CMAP, VALUE_OFFSET, graph_layout, graph_segments
-from ..structured_kernels import adjacency_matrix, diffusion_kernel
-from ._base import Explorer, int_slider, slider
-from ._stamp import StampText, stamp, stamp_axis
+from ...plots import OKABE_ITO, figure, label_axes
+from ...plots.ch03 import SIGNED_CMAP, VALUE_OFFSET, graph_layout, graph_segments
+from ...structured_kernels import adjacency_matrix, diffusion_kernel
+from .._base import Explorer, int_slider, slider
+from ..._render import TextGroup, detached_texts, stamp, stamp_axis
+from .graph_parts import NMAX, _Grid, _tick_labels, _value_box
 
 __all__ = ["DEFAULT_EDGES", "make_diffusion_explorer", "parse_edges"]
 
 DEFAULT_EDGES = "0-1 1-2 2-3 3-4 2-5 5-6"
-NMAX = 10
-TICK_PAD = 7.0      # points from the axes edge to a tick label (Matplotlib's tick size + pad)
 
 
 def _cell(v: float) -> str:
@@ -68,129 +64,6 @@ def parse_edges(text: str, n_nodes: int):
     return edges, problems
 
 
-def _value_box(width: float = 30.0, height: float = 12.0):
-    """A rounded white box (points) as a marker path, and its scatter size."""
-    from matplotlib.patches import BoxStyle
-
-    path = BoxStyle("round", pad=0.0, rounding_size=2.5)(-width / 2, -height / 2, width, height, 1.0)
-    return path, width ** 2          # MarkerStyle scales the longer side to √s points
-
-
-def _tick_labels(ax, fig, side: str, **kw) -> list:
-    """NMAX stamped texts placed like the tick labels of ``side`` ("bottom", "left", "right")."""
-    from matplotlib.transforms import ScaledTranslation
-
-    dx, dy = {"bottom": (0, -TICK_PAD), "left": (-TICK_PAD, 0), "right": (TICK_PAD, 0)}[side]
-    base = ax.get_xaxis_transform() if side == "bottom" else ax.get_yaxis_transform()
-    shift = ScaledTranslation(dx / 72, dy / 72, fig.dpi_scale_trans)
-    align = {"bottom": dict(ha="center", va="top"), "left": dict(ha="right", va="center_baseline"),
-             "right": dict(ha="left", va="center_baseline")}[side]
-    x0 = 0.0 if side in ("left", "bottom") else 1.0
-    texts = _texts(ax, NMAX, transform=base + shift, fontsize=10, clip_on=False, **align, **kw)
-    for t in texts:
-        t.set_x(x0)
-    return texts
-
-
-class _Texts(Artist):
-    """Stamped texts painted as one artist: the blitter measures and orders one unit, not
-    a hundred (set ``stale`` after changing a text: a member's change does not propagate)."""
-
-    def __init__(self, ax, texts, zorder: float, within=None):
-        super().__init__()
-        self.texts = texts
-        self.within = within     # an artist whose extent holds every text (else their union)
-        self._bitmaps: dict = {}
-        self.axes = ax
-        self.set_figure(ax.get_figure(root=False))
-        self.set_zorder(zorder)
-        ax.add_artist(self)
-        self.set_clip_on(False)
-
-    def draw(self, renderer):
-        """Paste each shown text's bitmap as ``StampText.draw`` does, with the positions
-        transformed in one call per transform and the bitmaps looked up by (text, colour)."""
-        shown = [t for t in self.texts if t.get_visible() and t.get_text()] if self.get_visible() else []
-        by_transform: dict = {}
-        for t in shown:
-            by_transform.setdefault(id(t.get_transform()), []).append(t)
-        gc = renderer.new_gc()
-        for texts in by_transform.values():
-            xy = texts[0].get_transform().transform(np.array([t.get_unitless_position() for t in texts]))
-            for t, (x, y) in zip(texts, xy):
-                key = (id(t), t.get_text(), t.get_color(), renderer.dpi)
-                hit = self._bitmaps.get(key)
-                if hit is None:
-                    if len(self._bitmaps) > 4096:
-                        self._bitmaps.clear()
-                    hit = self._bitmaps[key] = t._bitmap(renderer)
-                crop, dx, dy = hit
-                if crop is not None and np.isfinite(x) and np.isfinite(y):
-                    renderer.draw_image(gc, int(round(x)) + dx, int(round(y)) + dy, crop)
-        gc.restore()
-        self.stale = False
-
-    def get_window_extent(self, renderer=None):
-        if self.within is not None:
-            return self.within.get_window_extent(renderer)
-        boxes = [t.get_window_extent(renderer) for t in self.texts if t.get_visible() and t.get_text()]
-        return Bbox.union(boxes) if boxes else Bbox([[0.0, 0.0], [0.0, 0.0]])
-
-
-class _Grid(Artist):
-    """An n × n heat map over a fixed data square, pasted as pixels (nearest cell, like
-    ``imshow``): a tenth of the cost of resampling an ``AxesImage`` on every update."""
-
-    def __init__(self, ax, cmap, norm, lo: float, hi: float):
-        super().__init__()
-        self.axes, self.cmap, self.norm, self.lo, self.hi = ax, cmap, norm, lo, hi
-        self.A = np.zeros((1, 1))
-        self.set_figure(ax.get_figure(root=False))
-        self.set_zorder(0)
-        ax.add_artist(self)
-        self.set_clip_on(False)
-
-    def set_data(self, A) -> None:
-        self.A = np.asarray(A, dtype=float)
-        self.stale = True
-
-    def _pixels(self):
-        """Pixel edges (x0, y0, x1, y1) of the square: rows run down from data y = lo."""
-        (x0, y0), (x1, y1) = self.axes.transData.transform([(self.lo, self.hi), (self.hi, self.lo)])
-        return int(round(x0)), int(round(y0)), int(round(x1)), int(round(y1))
-
-    def draw(self, renderer):
-        if self.get_visible():
-            x0, y0, x1, y1 = self._pixels()
-            n = self.A.shape[0]
-            widths = np.diff(np.round(np.linspace(0, x1 - x0, n + 1)).astype(int))
-            heights = np.diff(np.round(np.linspace(0, y1 - y0, n + 1)).astype(int))
-            # one uint32 per pixel, cells repeated into blocks; rows bottom-up for draw_image
-            rgba = np.ascontiguousarray(self.cmap(self.norm(self.A), bytes=True)[::-1]).view(np.uint32)[..., 0]
-            px = np.repeat(np.repeat(rgba, heights, axis=0), widths, axis=1)
-            gc = renderer.new_gc()
-            renderer.draw_image(gc, x0, y0, px.view(np.uint8).reshape(*px.shape, 4))
-            gc.restore()
-        self.stale = False
-
-    def get_window_extent(self, renderer=None):
-        x0, y0, x1, y1 = self._pixels()
-        return Bbox([[x0, y0], [x1, y1]])
-
-
-def _texts(ax, n: int, zorder: float = 3.0, **kw) -> list:
-    """``n`` stamped texts belonging to ``ax`` but not among its children (see _Texts)."""
-    out = []
-    for _ in range(n):
-        t = StampText(0.0, 0.0, "", **kw)
-        t.set_figure(ax.get_figure(root=False))
-        t.axes = ax
-        if "transform" not in kw:
-            t.set_transform(ax.transData)
-        out.append(t)
-    return out
-
-
 def make_diffusion_explorer(edges: str = DEFAULT_EDGES, n_nodes: int = 7, beta: float = 0.5,
                             node: int = 0, sign: str = "heat") -> Explorer:
     """Diffusion kernel (HSS1 §1.4.4) on a graph you edit; slide β, flip the sign convention.
@@ -215,17 +88,17 @@ def make_diffusion_explorer(edges: str = DEFAULT_EDGES, n_nodes: int = 7, beta: 
     ring = ax_g.scatter([0], [0], s=950, facecolors="none", edgecolors=OKABE_ITO["green"],
                         linewidths=2.5, zorder=3)
     halo = [patheffects.withStroke(linewidth=3, foreground="white")]
-    # texts rewritten by updates are stamped from a bitmap cache (widgets/_stamp.py); the
+    # texts rewritten by updates are stamped from a bitmap cache (kmlteach._render.text); the
     # values sit on one scatter of white boxes (a text with its own box is rasterised whole
     # for every new number, plain digits are pasted from cached glyphs)
-    names = _texts(ax_g, NMAX, ha="center", va="center", fontsize=10, fontweight="bold", path_effects=halo)
+    names = detached_texts(ax_g, NMAX, ha="center", va="center", fontsize=10, fontweight="bold", path_effects=halo)
     for k, t in enumerate(names):
         t.set_text(str(k))
     box, box_size = _value_box()
     boxes = ax_g.scatter(np.full(NMAX, np.nan), np.full(NMAX, np.nan), s=box_size, marker=MarkerStyle(box),
                          c="white", alpha=0.85, linewidths=0, zorder=4)
-    vals = _texts(ax_g, NMAX, ha="center", va="center", fontsize=8.5)
-    groups = {"names": _Texts(ax_g, names, 4), "vals": _Texts(ax_g, vals, 4)}
+    vals = detached_texts(ax_g, NMAX, ha="center", va="center", fontsize=8.5)
+    groups = {"names": TextGroup(ax_g, names, 4), "vals": TextGroup(ax_g, vals, 4)}
     ax_g.set_xlim(-1.45, 1.45)
     ax_g.set_ylim(-1.5, 1.4)
     ax_g.set_aspect("equal")
@@ -249,7 +122,7 @@ def make_diffusion_explorer(edges: str = DEFAULT_EDGES, n_nodes: int = 7, beta: 
     cbar = fig.colorbar(scale, ax=ax_k, shrink=0.85, label="kernel value")
     cbar.set_ticks([-1.0, -0.5, 0.0, 0.5, 1.0], labels=[""] * 5)
     cbar_labels = _tick_labels(cbar.ax, fig, "right")[:5]
-    groups["cbar"] = _Texts(cbar.ax, cbar_labels, 3)
+    groups["cbar"] = TextGroup(cbar.ax, cbar_labels, 3)
     for t, v in zip(cbar_labels, (-1.0, -0.5, 0.0, 0.5, 1.0)):
         t.set_y(v)
     # the labels sit at fixed distances (where the Axis put them beside one-digit ticks; the
@@ -269,12 +142,11 @@ def make_diffusion_explorer(edges: str = DEFAULT_EDGES, n_nodes: int = 7, beta: 
     xticks = ax_k.add_artist(Line2D([], [], marker=TICKDOWN, transform=ax_k.get_xaxis_transform(), **tick_kw))
     yticks = ax_k.add_artist(Line2D([], [], marker=TICKLEFT, transform=ax_k.get_yaxis_transform(), **tick_kw))
     xlabels, ylabels = _tick_labels(ax_k, fig, "bottom"), _tick_labels(ax_k, fig, "left")
-    groups["ticks"] = _Texts(ax_k, xlabels + ylabels, 3)
+    groups["ticks"] = TextGroup(ax_k, xlabels + ylabels, 3)
     k_title = ax_k.set_title("")
     stamp(g_title, k_title)
-    cells = [_texts(ax_k, NMAX, ha="center", va="center", fontsize=8) for _ in range(NMAX)]
-    groups["cells"] = _Texts(ax_k, [t for r in cells for t in r], 3, within=im)   # inside the grid
-    shown = {"n": None, "calls": 0}
+    cells = [detached_texts(ax_k, NMAX, ha="center", va="center", fontsize=8) for _ in range(NMAX)]
+    groups["cells"] = TextGroup(ax_k, [t for r in cells for t in r], 3, within=im)   # inside the grid
 
     controls = {
         "edges": W.Text(value=edges, description="edges", placeholder="e.g. 0-1 1-2 2-3",
@@ -338,19 +210,7 @@ def make_diffusion_explorer(edges: str = DEFAULT_EDGES, n_nodes: int = 7, beta: 
         row_lim = max(float(np.max(np.abs(row))), 1e-300)
         nodes.set_clim(-row_lim, row_lim)
         ring.set_offsets(pos[i:i + 1])
-        if shown["n"] != n:
-            shown["n"] = n
-            relayout(n)
-            for a in (boxes, xticks, yticks, groups["names"], groups["ticks"]):
-                a.stale = True
-        shown["calls"] += 1
-        if shown["calls"] <= 2:
-            # the first updates (construction, then the blitter's priming pass) touch what the
-            # number of nodes moves, so it is painted per update from the start: moving the
-            # slider then repaints no background
-            for a in (boxes, xticks, yticks, *groups.values()):
-                a.stale = True
-        groups["vals"].stale = groups["cells"].stale = groups["cbar"].stale = True
+        relayout(n)
         for k in range(n):
             vals[k].set_text(_node_value(row[k]))
         im.set_data(K / lim)

@@ -15,7 +15,12 @@ Dynamic artists are found automatically (an ``update`` need not know about blitt
 * an artist that a full draw paints *after* a dynamic one and that overlaps it is
   dynamic too, or the blitted image would differ from a full draw;
 * when an artist that is part of the background changes or disappears, the
-  background is redrawn (one full-cost frame), with the new dynamic set hidden.
+  background is redrawn (one full-cost frame), with the new dynamic set hidden;
+* before the first frame, :meth:`Blitter.prime` runs the widget's update once more on the
+  same values with every artist marked clean and every text (a :class:`TextGroup`'s too)
+  blanked: what it sets is dynamic from the first frame. An update that sets every
+  artist from the state on every call (the plain way to write one) therefore never
+  costs a full frame later; nothing else is asked of a widget.
 
 The background is drawn with the dynamic artists' ``draw`` shadowed (not ``animated``,
 which Axes ignore for images, nor invisible, which moves titles), so ``restore_region``
@@ -27,19 +32,19 @@ pixel (tested per widget). After mutating an attribute without a setter, set
 
 from __future__ import annotations
 
-import struct
-import zlib
-
 import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.axis import Axis
 from matplotlib.backends.backend_agg import FigureCanvasAgg
-from matplotlib.lines import Line2D
 from matplotlib.spines import Spine
 from matplotlib.text import Text
 from matplotlib.transforms import Bbox
 
-__all__ = ["Blitter", "encode_png", "bound_by_axes"]
+from .png import encode_png
+from .regions import axes_children, edge_spines, ext, extent, is3d, signature
+from .text import TextGroup
+
+__all__ = ["Blitter"]
 
 _SENTINEL = "\x00kml-unset\x00"
 _PAD = 1.5  # pixels of antialiasing slack around every region
@@ -47,108 +52,6 @@ _PAD = 1.5  # pixels of antialiasing slack around every region
 
 def _skip(renderer) -> None:
     """``draw`` of a dynamic artist while the background is drawn."""
-
-
-def bound_by_axes(art, ax) -> None:
-    """Let the blitter locate ``art`` (clipped to ``ax``) by the Axes' box, unmeasured."""
-    art.kml_bound = lambda: ax.bbox
-
-
-def _chunk(tag: bytes, data: bytes) -> bytes:
-    return struct.pack(">I", len(data)) + tag + data + struct.pack(">I", zlib.crc32(tag + data) & 0xFFFFFFFF)
-
-
-def encode_png(canvas: FigureCanvasAgg) -> bytes:
-    """The canvas's current pixels as an 8-bit RGB PNG.
-
-    Rows are stored unfiltered and deflated at level 1: on these mostly flat line-art
-    images that is as small as Pillow's ``compress_level=1`` (within ~10 %) and about
-    40 % faster. Any PNG decoder reads it (the tests decode it with Pillow). The RGB
-    bytes are taken from the pixels viewed as little-endian 32-bit words (R in the low
-    byte), three whole-plane shifts: copying ``rgba[..., :3]`` byte by byte took 4 ms of a
-    1200 × 450 frame, this 1 ms.
-    """
-    rgba = np.asarray(canvas.buffer_rgba())
-    h, w = rgba.shape[:2]
-    px = np.ascontiguousarray(rgba).view("<u4").reshape(h, w)
-    rows = np.empty((h, 1 + 3 * w), dtype=np.uint8)
-    rows[:, 0] = 0                                   # filter type "None" on every row
-    rgb = rows[:, 1:].reshape(h, w, 3)
-    rgb[..., 0] = px                                 # (the uint8 cast keeps the low byte)
-    rgb[..., 1] = px >> 8
-    rgb[..., 2] = px >> 16
-    head = struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0)
-    return (b"\x89PNG\r\n\x1a\n" + _chunk(b"IHDR", head)
-            + _chunk(b"IDAT", zlib.compress(rows, 1)) + _chunk(b"IEND", b""))
-
-
-def _extent(artist, renderer) -> Bbox:
-    """Pixels an artist paints: its window extent, widened by its line width and, for
-    marker collections, by the largest marker's radius."""
-    offsets = artist.get_offsets() if hasattr(artist, "get_offsets") else None
-    if offsets is not None and hasattr(artist, "get_sizes"):     # markers: their centres
-        offsets = np.asarray(offsets, dtype=float).reshape(-1, 2)
-        offsets = offsets[np.all(np.isfinite(offsets), axis=1)]
-        if not len(offsets):
-            return Bbox([[0.0, 0.0], [0.0, 0.0]])
-        xy = artist.get_offset_transform().transform(offsets)
-        pts = np.array([xy.min(axis=0), xy.max(axis=0)])
-    elif isinstance(artist, Line2D):                               # NaN-safe: hidden lines
-        xy = np.asarray(artist.get_xydata(), dtype=float).reshape(-1, 2)
-        xy = xy[np.all(np.isfinite(xy), axis=1)]
-        if not len(xy):
-            return Bbox([[0.0, 0.0], [0.0, 0.0]])
-        xy = artist.get_transform().transform(xy)
-        pts = np.array([xy.min(axis=0), xy.max(axis=0)])
-    else:
-        pts = np.asarray(artist.get_window_extent(renderer).get_points(), dtype=float)
-    pad = 0.0
-    lw = getattr(artist, "get_linewidth", None)
-    if lw is not None:
-        pad += float(np.max(np.atleast_1d(lw()), initial=0.0)) * renderer.points_to_pixels(1.0)
-    sizes = getattr(artist, "get_sizes", None)
-    if sizes is not None and len(np.atleast_1d(sizes())):  # marker area in points²
-        pad += np.sqrt(float(np.max(sizes()))) * renderer.points_to_pixels(1.0)
-    ms = getattr(artist, "get_markersize", None)
-    if ms is not None and artist.get_marker() not in (None, "None", "none", "", " "):
-        pad += float(ms()) * renderer.points_to_pixels(1.0)
-    return Bbox(pts).padded(pad)
-
-
-def _ext(bbox) -> tuple:
-    """``(x0, y0, x1, y1)`` of a Bbox with x0 ≤ x1 and y0 ≤ y1 (as ``Bbox.overlaps`` sees it)."""
-    x0, y0, x1, y1 = (float(v) for v in bbox.extents)
-    return min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1)
-
-
-def _is3d(ax) -> bool:
-    return getattr(ax, "name", "") == "3d"
-
-
-def _signature(ax) -> tuple:
-    """What moves every artist of an Axes: limits, scales, position, 3-D view."""
-    return (tuple(ax.viewLim.bounds), tuple(ax.get_position().bounds), ax.get_xscale(),
-            ax.get_yscale(), getattr(ax, "elev", None), getattr(ax, "azim", None),
-            getattr(ax, "roll", None), ax.get_visible())
-
-
-def _edge_spines(dynamic) -> set:
-    """The spines painted over the dynamic artists below them (zorder < 2.5): dynamic from
-    the first draw, since such an artist (a band, an image, a curve) that later reaches its
-    axes' edge would overlap them and cost a full redraw (one slow frame per widget)."""
-    owners = {u.axes for u in dynamic if getattr(u, "axes", None) is not None
-              and not isinstance(u, Axes) and u.get_zorder() < 2.5}
-    return {s for ax in owners for s in ax.spines.values() if s.get_visible()}
-
-
-def _axes_children(ax) -> list:
-    """An Axes's children in the order ``Axes.draw`` paints them (patch first)."""
-    kids = [a for a in ax.get_children() if a is not ax.patch]
-    if not ax.axison:
-        kids = [a for a in kids if a not in ax.spines.values() and not isinstance(a, Axis)]
-    kids.sort(key=lambda a: a.get_zorder())  # stable, as in Axes.draw
-    head = [ax.patch] if (ax.axison and ax.get_frame_on()) else []
-    return head + kids
 
 
 class Blitter:
@@ -165,20 +68,20 @@ class Blitter:
         self.fig = fig
         fig.set_dpi(dpi)
         self.canvas = FigureCanvasAgg(fig)
-        self.dynamic: set = set()    # units painted on every update
-        self.whole: set = set()      # Axes painted as one unit
+        self.dynamic: set = set()  # units painted on every update
+        self.whole: set = set()  # Axes painted as one unit
         self.bg = None
-        self.regions: dict = {}      # unit -> Bbox of the static units (at background time)
-        self._boxes: dict = {}       # the same as (x0, y0, x1, y1) tuples, for _closure
-        self._boxes_of = None        # ... of this regions dict
+        self.regions: dict = {}  # unit -> Bbox of the static units (at background time)
+        self._boxes: dict = {}  # the same as (x0, y0, x1, y1) tuples, for _closure
+        self._boxes_of = None  # ... of this regions dict
         self.dyn_regions: dict = {}  # unit -> Bbox of the dynamic units (when they last changed)
-        self.in_bg: set = set()      # units whose pixels are in the background
-        self.drawn = False           # the first (layout) draw happened
-        self.primed = False          # prime_texts ran before the first draw
+        self.in_bg: set = set()  # units whose pixels are in the background
+        self.drawn = False  # the first (layout) draw happened
+        self.primed = False  # prime_texts ran before the first draw
         self.sigs: dict = {}
         self.axes_seen: list = []
         self.layout = fig.get_layout_engine()
-        self.full_draws = 0          # background (full-cost) draws so far
+        self.full_draws = 0  # background (full-cost) draws so far
         self.last_was_full = True
 
     # -- the units a full draw paints, in order ------------------------------------------
@@ -188,8 +91,8 @@ class Blitter:
         kids.sort(key=lambda a: a.get_zorder())
         out = []
         for a in kids:
-            if isinstance(a, Axes) and a not in self.whole and not _is3d(a):
-                out.extend(_axes_children(a))
+            if isinstance(a, Axes) and a not in self.whole and not is3d(a):
+                out.extend(axes_children(a))
             else:
                 out.append(a)
         return out
@@ -202,19 +105,20 @@ class Blitter:
             pad = 0.0 if isinstance(unit, Axis) else _PAD
             if isinstance(unit, (Axes, Axis)):
                 bb = unit.get_tightbbox(renderer)
-                if bb is None:                      # nothing to draw (no ticks, no label)
+                if bb is None:  # nothing to draw (no ticks, no label)
                     return Bbox([[0.0, 0.0], [0.0, 0.0]])
             elif getattr(unit, "kml_bound", None) is not None:
-                bb = unit.kml_bound()               # a cheap box the widget vouches for
+                bb = unit.kml_bound()  # a cheap box the widget vouches for
             else:
-                bb = _extent(unit, renderer)
+                bb = extent(unit, renderer)
             pts = np.asarray(bb.get_points(), dtype=float)
             if not np.all(np.isfinite(pts)):
                 raise ValueError("no finite extent")
             bb = Bbox(pts).padded(pad)
             if not isinstance(unit, (Axes, Axis)) and unit.get_clip_on() and unit.get_clip_box() is not None:
-                bb = (Bbox.intersection(Bbox(unit.get_clip_box().get_points()), bb)
-                      or Bbox([[0.0, 0.0], [0.0, 0.0]]))
+                bb = Bbox.intersection(Bbox(unit.get_clip_box().get_points()), bb) or Bbox(
+                    [[0.0, 0.0], [0.0, 0.0]]
+                )
             return bb
         except Exception:  # noqa: BLE001 - unknown extent: assume it covers everything
             return Bbox(self.fig.bbox.get_points())
@@ -257,7 +161,7 @@ class Blitter:
         """Static units painted after a dynamic one that they overlap (``Bbox.overlaps`` on
         plain tuples: a few hundred tests per frame, 3 ms as ``Bbox`` calls)."""
         if self._boxes_of is not self.regions:
-            self._boxes = {u: _ext(r) for u, r in self.regions.items()}
+            self._boxes = {u: ext(r) for u, r in self.regions.items()}
             self._boxes_of = self.regions
         boxes = self._boxes
         extra: set = set()
@@ -265,7 +169,7 @@ class Blitter:
         for u in units:
             if u in self.dynamic or u in extra:
                 if u.get_visible():
-                    dyn.append(_ext(self._dyn_region(u, renderer)))
+                    dyn.append(ext(self._dyn_region(u, renderer)))
             elif dyn and u in boxes:
                 x0, y0, x1, y1 = r = boxes[u]
                 for a0, b0, a1, b1 in dyn:
@@ -293,22 +197,42 @@ class Blitter:
         self.fig.stale = False
 
     # -- public ------------------------------------------------------------------------------
+    def prime(self, update) -> None:
+        """Learn which artists an update touches: run ``update()`` (the widget's update, on
+        the values it was built with) with every artist marked clean and every text blanked
+        (:meth:`prime_texts`); what it touches is painted on every frame from the first
+        render on, the rest goes into the background."""
+        restore = self.prime_texts()
+        try:
+            update()
+        finally:
+            restore()
+
     def prime_texts(self):
         """Before the first render: mark everything clean and blank every text, so that the
         next ``update`` (same values) marks stale exactly the artists it touches, texts
-        included even when they do not change; returns a callable restoring the texts it
-        did not touch."""
-        self._clear_stale(self.units())
-        self.primed = True
-        texts = [u for u in self.units() if isinstance(u, Text)]
+        included even when they do not change (``set_text`` marks a text stale only when its
+        string changes; the texts of a :class:`TextGroup` count as its own); returns a
+        callable restoring the texts it did not touch, and leaving them, and what holds
+        them, as clean as they were."""
+        units = self.units()
+        texts = [u for u in units if isinstance(u, Text)]
+        texts += [t for u in units if isinstance(u, TextGroup) for t in u.texts]
         saved = {t: t.get_text() for t in texts}
         for t in texts:
-            t._text = _SENTINEL
+            t.set_text(_SENTINEL)
+        self._clear_stale(units)
+        self.primed = True
 
         def restore():
+            holders = [*self.units(), *texts, *self.fig.axes, self.fig]
+            flags = [(a, a.stale) for a in holders]
             for t, s in saved.items():
-                if t._text == _SENTINEL:
-                    t._text = s
+                if t.get_text() == _SENTINEL:
+                    t.set_text(s)
+            for a, flag in flags:
+                a.stale = flag
+
         return restore
 
     def render(self) -> bytes:
@@ -326,27 +250,28 @@ class Blitter:
             self.drawn = True
             units = self.units()
             self.dynamic = {u for u in units if u.stale} if self.primed else set()
-            self.dynamic |= _edge_spines(self.dynamic)
+            self.dynamic |= edge_spines(self.dynamic)
             renderer = self.canvas.get_renderer()
             engine = fig.get_layout_engine()
             if engine is not None:
-                engine.execute(fig)             # what the draw would do first, done once here
+                engine.execute(fig)  # what the draw would do first, done once here
                 fig.set_layout_engine("none")
-            for ax in axes:                     # what Axes.draw does first (fixed aspect)
+            for ax in axes:  # what Axes.draw does first (fixed aspect)
                 if ax.get_axes_locator() is None:
                     ax.apply_aspect()
             # the static units overlapping a dynamic one below them are found before drawing,
             # so the background is usually drawn once (construction: one full draw, not two)
-            self.regions = {u: self._region(u, renderer) for u in units
-                            if u not in self.dynamic and u.get_visible()}
+            self.regions = {
+                u: self._region(u, renderer) for u in units if u not in self.dynamic and u.get_visible()
+            }
             self.dynamic |= self._closure(units, renderer)
             self._draw_background(units)
-            self.dyn_regions.clear()            # measured again on the drawn figure
+            self.dyn_regions.clear()  # measured again on the drawn figure
             extra = self._closure(units, renderer)
-            if extra:                           # something moved in the draw (a legend placed)
+            if extra:  # something moved in the draw (a legend placed)
                 self.dynamic |= extra
                 self._draw_background(units)
-            self.sigs = {ax: _signature(ax) for ax in axes}
+            self.sigs = {ax: signature(ax) for ax in axes}
             for u in units:
                 if u in self.dynamic and u.get_visible():
                     u.draw(renderer)
@@ -355,7 +280,7 @@ class Blitter:
             return encode_png(self.canvas)
         need = self.bg is None
         for ax in axes:
-            sig = _signature(ax)
+            sig = signature(ax)
             if self.sigs.get(ax) != sig:
                 if ax in self.sigs and ax not in self.whole:
                     self.whole.add(ax)
@@ -366,12 +291,12 @@ class Blitter:
         for u in units:
             if u in self.dynamic:
                 continue
-            if u not in self.in_bg:          # new artist: paint it on top, no redraw needed
+            if u not in self.in_bg:  # new artist: paint it on top, no redraw needed
                 self.dynamic.add(u)
-            elif u.stale:             # part of the background changed
+            elif u.stale:  # part of the background changed
                 self.dynamic.add(u)
                 need = True
-        if any(u not in present for u in self.in_bg):   # a background artist went away
+        if any(u not in present for u in self.in_bg):  # a background artist went away
             need = True
         self.dynamic &= present
         for u in [u for u in self.dyn_regions if u not in self.dynamic]:

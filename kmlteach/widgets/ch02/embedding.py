@@ -3,7 +3,7 @@ pre-image). Re-exported by :mod:`kmlteach.widgets.ch02`.
 
 Each data set has its own figure, drawn once when the explorer is built: switching data
 sets swaps figure and blitter, so it costs a blitted frame, not a new layout and a full
-draw. The 3-D view is :class:`~kmlteach.widgets.ch02_box3d.Box3D` (2-D artists), so a
+draw. The 3-D view is :class:`~kmlteach.widgets.ch02.box3d.Box3D` (2-D artists), so a
 rotation repaints a few artists rather than a whole ``mplot3d`` Axes.
 """
 
@@ -12,15 +12,14 @@ from __future__ import annotations
 import ipywidgets as W
 import numpy as np
 
-from ..datasets import line_example, rings
-from ..plots import OKABE_ITO, class_style, label_axes
-from ..plots.ch02 import decision_grid, lift
-from ..svm import soft_svm
-from ._base import Explorer, slider
-from ._blit import Blitter
-from ._stamp import stamp
-from ._threads import on_main_thread, single_thread
-from .ch02_box3d import Box3D
+from ...datasets import line_example, rings
+from ...plots import OKABE_ITO, class_style, label_axes
+from ...plots.ch02 import decision_grid, lift
+from ...svm import soft_svm
+from .._base import Explorer, slider
+from ..._render import Blitter, stamp
+from .._threads import on_main_thread, single_thread
+from .box3d import Box3D
 
 __all__ = ["xor_points", "embedding_data", "make_embedding_explorer"]
 
@@ -196,9 +195,7 @@ def make_embedding_explorer(dataset: str = "rings", elev: float = 20.0, azim: fl
         pn = panels[name] = _panel(name)
         pn["blitter"] = Blitter(pn["fig"], ex.dpi)
         set_artists(name)
-        restore = pn["blitter"].prime_texts()
-        set_artists(name)
-        restore()
+        pn["blitter"].prime(lambda: set_artists(name))
         pn["blitter"].render()
 
     def paint(ex: Explorer, name: str) -> None:

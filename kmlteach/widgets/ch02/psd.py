@@ -1,6 +1,6 @@
 """Widget of chapter 02: the PSD lab (is a candidate similarity a kernel?).
 
-Re-exported by :mod:`kmlteach.widgets.ch02`; kept apart so that no module passes 400 lines.
+Re-exported by :mod:`kmlteach.widgets.ch02` (a module of the chapter's package).
 """
 
 from __future__ import annotations
@@ -8,12 +8,11 @@ from __future__ import annotations
 import ipywidgets as W
 import numpy as np
 
-from ..kernels import cauchy_schwarz_ratio, is_psd, similarity
-from ..plots import OKABE_ITO, label_axes
-from ._base import Explorer, int_slider
-from ..plots._pixels import letter_row, region_layer
-from ._stamp import stamp
-from ._threads import single_thread
+from ...kernels import cauchy_schwarz_ratio, is_psd, similarity
+from ...plots import OKABE_ITO, label_axes
+from .._base import Explorer, int_slider
+from ..._render import region_layer, stamp, text_row
+from .._threads import single_thread
 
 __all__ = ["PSD_CANDIDATES", "psd_points", "candidate_gram", "make_psd_lab"]
 
@@ -81,11 +80,11 @@ def _index_ticks(n: int) -> list:
 
 
 def _label_column(ax, x: float, transform, ha: str):
-    """A :func:`letter_row` standing on end: strings at (``x``, ``ys[k]``) in ``transform``
+    """A :func:`~kmlteach._render.text_row` standing on end: strings at (``x``, ``ys[k]``) in ``transform``
     (its ``xs`` hold the ys; the artist's coordinates are swapped before ``transform``)."""
     from matplotlib.transforms import Affine2D
 
-    return letter_row(ax, [], x, fontsize=10, ha=ha,
+    return text_row(ax, [], x, fontsize=10, ha=ha,
                       transform=Affine2D(np.array([[0.0, 1, 0], [1, 0, 0], [0, 0, 1]])) + transform)
 
 
@@ -105,14 +104,14 @@ class _IndexTicks:
                                 marker=lines.TICKDOWN if which == "x" else lines.TICKLEFT, transform=tr)
         pad = 3.5 + 3.5 + 5.0 * (which == "x")       # tick length + pad (+ half a label's height)
         shift = ScaledTranslation(*((0, -pad / 72) if which == "x" else (-pad / 72, 0)), ax.figure.dpi_scale_trans)
-        self.labels = (letter_row(ax, [], 0.0, fontsize=10, transform=tr + shift) if which == "x" else
+        self.labels = (text_row(ax, [], 0.0, fontsize=10, transform=tr + shift) if which == "x" else
                        _label_column(ax, 0.0, tr + shift, "right"))
         # the Axis keeps one invisible label of the widest kind: the layout reserves its room
         getattr(ax, f"set_{which}ticks")([0.0], ["00"])
         ax.tick_params(axis=which, length=0, labelcolor="none")
 
     def set(self, positions, labels) -> None:
-        """Called on every update (same values included), so the artists stay dynamic."""
+        """Show tick marks at ``positions`` labelled ``labels``."""
         pos = np.asarray(positions, dtype=float)
         at = (pos, np.zeros(len(pos))) if self.which == "x" else (np.zeros(len(pos)), pos)
         self.marks.set_data(*at)
@@ -205,7 +204,7 @@ def make_psd_lab(candidate: str = "exponential", n: int = 16) -> Explorer:
     # Fixed axes whatever n and the candidate (n cells or bars share the same span), K shown
     # scaled to [0, 1] with the colour bar's labels carrying its values, eigenvalues shown
     # relative to the largest |eigenvalue|: an update repaints the Gram matrix (a pixel
-    # layer), the bars (one artist) and stamped labels (widgets/_stamp.py), never an Axis.
+    # layer), the bars (one artist) and stamped labels (kmlteach._render.text), never an Axis.
     viridis = (255 * colormaps["viridis"](np.linspace(0, 1, 256))).round().astype(np.uint8)
     im = region_layer(ax_k, (-0.5, nmax - 0.5, nmax - 0.5, -0.5))
     ax_k.set_xlim(-1.2, nmax + 0.2)     # a thin margin: the image never touches the frame

@@ -1,5 +1,4 @@
-"""Widgets of chapter 04: the one-vs-all failure of Example 17.1, all-pairs ties, the
-Kesler embedding of one example (in :mod:`kmlteach.widgets.ch04_kesler`, re-exported here).
+"""Chapter 04: the one-vs-all failure of Example 17.1 and all-pairs ties.
 
 Each builder returns an :class:`~kmlteach.widgets._base.Explorer`; ``explorer.state``
 holds what the last redraw computed (tests read it), ``explorer.controls`` the controls
@@ -13,8 +12,8 @@ from collections import OrderedDict
 import ipywidgets as W
 import numpy as np
 
-from ..datasets import three_balls
-from ..multiclass import (
+from ...datasets import three_balls
+from ...multiclass import (
     all_pairs,
     erm_halfspace_2d,
     least_squares_learner,
@@ -22,16 +21,14 @@ from ..multiclass import (
     one_vs_all,
     stump_learner,
 )
-from ..plots import CLASS_COLORS, CLASS_MARKERS, figure, label_axes
-from ..plots._pixels import paint_markers, title_row
-from ..plots.ch01 import hyperplane_segment
-from ..plots.ch04 import BALLS_XLIM, BALLS_YLIM, grid_points, region_layer, region_rgba
-from ._base import Explorer, slider
-from ._blit import bound_by_axes
-from ._drag import Drag
+from ...plots import CLASS_COLORS, CLASS_MARKERS, figure, label_axes
+from ...plots.ch01 import hyperplane_segment
+from ...plots.ch04 import BALLS_XLIM, BALLS_YLIM, grid_points, region_layer, region_rgba
+from .._base import Explorer, slider
+from ..._render import bound_by_axes, paint_markers, title_row
+from .._drag import Drag
 
-__all__ = ["make_ova_failure", "make_ava_ties", "make_kesler_view", "ring_classes",
-           "kesler_points"]
+__all__ = ["make_ova_failure", "make_ava_ties", "ring_classes"]
 
 GRID = 90   # region cells (~5 px at display size); the grid costs compute on every update
 #: centre of class 2's disc in ``datasets.three_balls`` before the widget's shift
@@ -52,33 +49,10 @@ def _class_artists(ax, k, s=26):
     return arts
 
 
-# The setters below leave an artist clean when its data did not change, so the blitter keeps
-# its measured extent (a drag moves class 2 only). ``force``: the first two updates (the
-# Explorer's construction and the blitter's priming pass) touch every artist, so that all of
-# them are known to be dynamic from the first frame (else the first change of one costs a
-# full redraw).
-
-def _set_points(arts, X, yi, force=False):
+def _set_points(arts, X, yi):
     for c, art in enumerate(arts):
         P = X[yi == c]
-        P = P if len(P) else np.zeros((0, 2))
-        old = art.get_offsets()
-        if force or np.shape(old) != P.shape or not np.array_equal(old, P):
-            art.set_offsets(P)
-
-
-def _set_line(line, xs, ys, force=False):
-    xs, ys = np.asarray(xs, dtype=float), np.asarray(ys, dtype=float)
-    ox, oy = np.asarray(line.get_xdata(orig=True), dtype=float), np.asarray(line.get_ydata(orig=True), dtype=float)
-    if (force or ox.shape != xs.shape or oy.shape != ys.shape or not np.array_equal(ox, xs, equal_nan=True)
-            or not np.array_equal(oy, ys, equal_nan=True)):
-        line.set_data(xs, ys)
-
-
-def _set_title(row, text: str, force=False):
-    if force or getattr(row, "_kml_text", None) != text:
-        row.set_texts([(text, "black")])
-        row._kml_text = text
+        art.set_offsets(P if len(P) else np.zeros((0, 2)))
 
 
 def _region_artist(ax, xlim, ylim):
@@ -136,7 +110,7 @@ def make_ova_failure(n: int = 100, seed: int = 0, T: int = 20_000, eta: float = 
     label_axes(axR, "$x_1$", "$x_2$")
     axL.set_title("one-vs-all, ERM halfspaces", loc="left", fontsize=10)
     axR.set_title("linear predictor (SGD, §17.2.5)", loc="left", fontsize=10)
-    # the changing titles are cached bitmaps (few distinct strings; see plots._pixels)
+    # the changing titles are cached bitmaps (few distinct strings; see kmlteach._render.text)
     titleL = title_row(axL, "right", 10, "bold")
     titleR = title_row(axR, "right", 10, "bold")
     axL.scatter([np.nan], [np.nan], marker="s", s=50, color=(0.25, 0.25, 0.25, 0.45), label="tie (→ smallest index)")
@@ -169,11 +143,7 @@ def make_ova_failure(n: int = 100, seed: int = 0, T: int = 20_000, eta: float = 
             fits.popitem(last=False)
         return fits[key]
 
-    calls = [0]
-
     def update(ex: Explorer) -> None:
-        calls[0] += 1
-        force = calls[0] <= 2          # construction and priming: touch every artist
         c = ex.controls
         X, y, ova, dec, rgbaL, res, rgbaR = fitted((c["dx"].value, c["dy"].value,
                                                      c["radius"].value, c["mass"].value))
@@ -184,15 +154,15 @@ def make_ova_failure(n: int = 100, seed: int = 0, T: int = 20_000, eta: float = 
         regL.set_data(rgbaL)
         for h, ln in zip(ova.estimators, lines):
             if np.any(h.w):
-                _set_line(ln, *hyperplane_segment(h.w, h.b, xlim, ylim), force=force)
+                ln.set_data(*hyperplane_segment(h.w, h.b, xlim, ylim))
             else:
-                _set_line(ln, [np.nan], [np.nan], force=force)
+                ln.set_data([np.nan], [np.nan])
         regR.set_data(rgbaR)
         scale = 3.0 / max(float(np.max(np.linalg.norm(res.W, axis=1))), 1e-12)
         for wc, ar in zip(res.W, arrows):
             ar.set_data([0, scale * wc[0]], [0, scale * wc[1]])
-        _set_points(ptsL, X, yi, force)
-        _set_points(ptsR, X, yi, force)
+        _set_points(ptsL, X, yi)
+        _set_points(ptsR, X, yi)
         pred_lin = res.predict(X)
         st = ex.state
         st["X"], st["y"] = X, y
@@ -210,8 +180,8 @@ def make_ova_failure(n: int = 100, seed: int = 0, T: int = 20_000, eta: float = 
             f"<b>{100 * st['linear_class2_error']:.0f}%</b> &nbsp;|&nbsp; overall error: one-vs-all "
             f"{100 * st['ova_error']:.1f}%, linear {100 * st['linear_error']:.1f}%<br>{h2}; "
             f"{st['ties']} training points tied (each goes to the smallest tied class index)")
-        _set_title(titleL, f"class 2: {100 * st['ova_class2_error']:.0f}% wrong", force)
-        _set_title(titleR, f"class 2: {100 * st['linear_class2_error']:.0f}% wrong", force)
+        titleL.set_texts([(f"class 2: {100 * st['ova_class2_error']:.0f}% wrong", "black")])
+        titleR.set_texts([(f"class 2: {100 * st['linear_class2_error']:.0f}% wrong", "black")])
 
     ex = Explorer(fig, controls, update, layout_rows=[["dx", "dy"], ["radius", "mass"]],
                   title="Example 17.1: where one-vs-all loses the middle class",
@@ -341,6 +311,3 @@ def make_ava_ties(k: int = 5, seed: int = 0) -> Explorer:
     return Explorer(fig, controls, update, layout_rows=[["learner", "decision"], ["cx", "cy"]],
                     title="All pairs: majority vote, tournament and ties",
                     css_class="kml-ava-ties")
-
-
-from .ch04_kesler import kesler_points, make_kesler_view  # re-exported (split for the 400-line rule)

@@ -5,18 +5,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..multiclass import kesler_embed, kesler_perceptron
-from ..plots import figure
-from ..plots._pixels import title_row
-from ..plots.ch04 import (
+from ...multiclass import kesler_embed, kesler_perceptron
+from ...plots import figure
+from ...plots.ch04 import (
     constraint_artists,
     kesler_artists,
     update_constraint_artists,
+    kesler_title,
     update_kesler_artists,
 )
-from ._base import Explorer, int_slider
-from ._blit import bound_by_axes
-from ._stamp import stamp
+from .._base import Explorer, int_slider
+from ..._render import bound_by_axes, stamp, title_row
 
 __all__ = ["make_kesler_view", "kesler_points"]
 
@@ -56,16 +55,16 @@ def make_kesler_view(X=None, y=None) -> Explorer:
     ylim = (lo - 0.1 * max(hi - lo, 1.0), hi + 0.1 * max(hi - lo, 1.0))
     fig, (axA, axB) = figure(11.0, 3.0, ncols=2, gridspec_kw={"width_ratios": [1.6, 1]})
     heat = kesler_artists(emb, axA)
-    heat["title_row"] = title_row(axA, "center", 12)
+    heat_title = title_row(axA, "center", 12)   # cached bitmaps of the changing title
     bars = constraint_artists(axB, k - 1)
     # the mathtext part of the title is static; the step count changes
     title = axB.set_title("$\\langle W, x_{ij}\\rangle$ (red, hatched, ×: violated)", loc="left", fontsize=10)
     # the row and competitor names change with the example, and the title is repainted with
-    # the step count beside it: cached bitmaps, not a mathtext layout per frame (widgets._stamp)
+    # the step count beside it: cached bitmaps, not a mathtext layout per frame (kmlteach._render.text)
     stamp(*heat["rownames"], *bars["names"], title)
     steps = title_row(axB, "right", 10)
     # the numbers over the heat map and the bars are repainted on every step and clipped to
-    # their Axes: located by its box rather than measured (see _blit.bound_by_axes)
+    # their Axes: located by its box rather than measured (see kmlteach._render.bound_by_axes)
     for art in heat["numbers"]:
         bound_by_axes(art, axA)
     for art in bars["bars"]:
@@ -80,7 +79,8 @@ def make_kesler_view(X=None, y=None) -> Explorer:
         u = ex.controls["updates"].value
         res = runs[u]
         rows = np.flatnonzero(emb.example == i)
-        Z = update_kesler_artists(heat, emb, i)
+        Z = update_kesler_artists(heat, emb, i, title=False)
+        heat_title.set_texts([(kesler_title(i, int(emb.label[rows[0]])), "black")])
         scores = Z @ res.w
         update_constraint_artists(bars, scores, emb.competitor[rows], int(emb.label[rows[0]]),
                                   title=False, ylim=ylim)
@@ -100,15 +100,15 @@ def make_kesler_view(X=None, y=None) -> Explorer:
 
     ex = Explorer(fig, controls, update, layout_rows=[["example", "updates"]],
                   title="Kesler's construction of one example", css_class="kml-kesler")
-    _prerender(ex, heat, bars, steps, emb, int(total))
+    _prerender(ex, heat, heat_title, bars, steps, emb, int(total))
     return ex
 
 
-def _prerender(ex, heat, bars, steps, emb, total):
+def _prerender(ex, heat, heat_title, bars, steps, emb, total):
     """Every string the Kesler view can show, rendered into the bitmap caches now (names,
     numbers, titles): a first visit of an example would otherwise lay out a few mathtext
     names (~5 ms each) and new number sprites during an update. Leaves the texts as shown."""
-    renderer = ex.blitter.canvas.get_renderer()
+    renderer = ex.fig.canvas.get_renderer()
     k = emb.n_classes
     for t, names in ((heat["rownames"][0], [f"$x_{{{a + 1},{j + 1}}}$" for a in range(k) for j in range(k)]),
                      (bars["names"][0], [f"j = {j + 1}" for j in range(k)])):
@@ -118,12 +118,13 @@ def _prerender(ex, heat, bars, steps, emb, total):
             t.get_window_extent(renderer)
         t.set_text(shown)
     examples = np.unique(emb.example)
-    labels = [int(emb.label[emb.example == i][0]) + 1 for i in examples]
-    for row, texts in ((heat["title_row"], [f"Kesler vectors of example {i} (class {a})" for i, a in zip(examples, labels)]),
+    labels = [int(emb.label[emb.example == i][0]) for i in examples]
+    for row, texts in ((heat_title, [kesler_title(i, a) for i, a in zip(examples, labels)]),
                        (steps, [f"after {u} update(s)" for u in range(total + 1)]),
                        (heat["numbers"][0], sorted({f"{v:.1f}" for v in emb.Z.ravel() if v != 0}))):
         shown = row.texts
         for text in texts:
-            row.set_texts([(text, "black")])
-            row.get_window_extent(renderer)
+            for colour in ("black", "white"):       # (the heat map's numbers are in both)
+                row.set_texts([(text, colour)])
+                row.get_window_extent(renderer)
         row.texts = shown

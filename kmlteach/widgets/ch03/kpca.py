@@ -1,5 +1,4 @@
-"""Widgets of chapter 03: kernel PCA with a width slider, diffusion on an editable graph
-(:mod:`.ch03_graphs`), the n-gram kernel between two typed strings (:mod:`.ch03_strings`).
+"""Chapter 03: kernel PCA with a width slider.
 
 Each builder returns an :class:`~kmlteach.widgets._base.Explorer`; ``explorer.state``
 holds what the last redraw computed (tests read it), ``explorer.controls`` the
@@ -11,15 +10,14 @@ from __future__ import annotations
 import ipywidgets as W
 import numpy as np
 
-from .. import datasets
-from ..kernel_methods import kernel_pca
-from ..plots import OKABE_ITO, class_style, figure, label_axes
-from ._base import Explorer, slider
-from ._stamp import stamp
-from ._threads import single_blas_thread
+from ... import datasets
+from ...kernel_methods import kernel_pca
+from ...plots import OKABE_ITO, class_style, figure, label_axes
+from .._base import Explorer, slider
+from ..._render import stamp
+from .._threads import single_blas_thread
 
-__all__ = ["make_kpca_explorer", "make_diffusion_explorer", "make_ngram_explorer", "parse_edges",
-           "threshold_accuracy"]
+__all__ = ["make_kpca_explorer", "threshold_accuracy"]
 
 
 # ---------------------------------------------------------------------------------------
@@ -160,8 +158,3 @@ def make_kpca_explorer(m: int = 160, seed: int = 0, sigma: float = 0.3,
 
     return Explorer(fig, controls, update, title="Kernel PCA: the Gaussian width",
                     css_class="kml-kpca-explorer")
-
-
-# the diffusion and n-gram explorers live in their own modules (this one would pass 400 lines)
-from .ch03_graphs import DEFAULT_EDGES, _cell, make_diffusion_explorer, parse_edges  # noqa: E402,F401
-from .ch03_strings import MAX_CHARS, make_ngram_explorer  # noqa: E402,F401

@@ -7,8 +7,8 @@ from __future__ import annotations
 import ipywidgets as W
 import numpy as np
 
-from ..plots import figure
-from ..plots.ch09_theory import (
+from ...plots import figure
+from ...plots.ch09_theory import (
     loss_axes,
     margin_losses,
     rademacher_axes,
@@ -17,7 +17,7 @@ from ..plots.ch09_theory import (
     set_loss,
     set_rademacher,
 )
-from ._base import Explorer, slider
+from .._base import Explorer, slider
 
 __all__ = ["make_loss_gallery", "make_rademacher_explorer", "RADEMACHER_NS"]
 
@@ -30,7 +30,7 @@ def make_loss_gallery(losses=None, loss: str = "soft_margin", z: float = 0.5, et
     the coefficient NORMA gives the new term k(x, ·)), ``calibration`` ((c, s) of (2.27)
     or None; :data:`kmlteach.theory.BOOK_CALIBRATION`).
     """
-    from ..theory import BOOK_CALIBRATION
+    from ...theory import BOOK_CALIBRATION
 
     table = losses or margin_losses()
     fig, (ax_l, ax_g) = figure(10.5, 4.4, ncols=2)
