@@ -1,4 +1,10 @@
-"""The course manifest ``book.toml``: chapters, notebooks, exercises, Binder links."""
+"""The course manifest ``book.toml``: chapters, notebooks, Binder links.
+
+A chapter's exercises (ids, points, minutes, partial) are not listed in ``book.toml``:
+they come from the exercise records (:mod:`kmlteach.exercises.record`), the one place
+each exercise is defined. ``[book] records`` may name another records folder (relative
+to ``book.toml``); a ``book.toml`` that still lists ``exercises`` is refused.
+"""
 
 from __future__ import annotations
 
@@ -114,16 +120,6 @@ def update_readme(book: "Book", readme: Path | None = None) -> bool:
     return True
 
 
-def _exercise(chapter: dict, entry: dict) -> dict:
-    """One exercise entry, with ``points`` and ``minutes`` checked when present."""
-    where = f"chapter {chapter.get('id')!r}, exercise {entry.get('id')!r}"
-    for key in ("points", "minutes"):
-        v = entry.get(key)
-        if v is not None and (not isinstance(v, int) or isinstance(v, bool) or v < 0):
-            raise ValueError(f"{where}: {key} must be a non-negative integer, got {v!r}")
-    return dict(entry)
-
-
 def load(path: str | Path | None = None) -> Book:
     """Read ``book.toml`` (default: the one at the repository root)."""
     p = Path(path) if path else ROOT / "book.toml"
@@ -136,15 +132,22 @@ def load(path: str | Path | None = None) -> Book:
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise ValueError(f"{p} is not a valid TOML file: {exc}") from None
     meta = data.get("book", {})
+    from kmlteach.exercises.record import exercise_entries
+
+    records = meta.get("records")
+    entries = exercise_entries(p.parent / records if records else None)
     chapters = []
     for c in data.get("chapters", []):
+        if "exercises" in c:
+            raise ValueError(f"chapter {c.get('id')!r}: exercises are defined in the exercise "
+                             "records (kmlteach/exercises/records), not in book.toml")
         status = c.get("status", "planned")
         if status not in ("ready", "planned"):
             raise ValueError(f"chapter {c.get('id')!r}: status must be 'ready' or 'planned', got {status!r}")
         chapters.append(Chapter(
             id=str(c["id"]), title=c["title"], notebook=c["notebook"],
             sources=tuple(c.get("sources", ())), objectives=tuple(c.get("objectives", ())),
-            status=status, exercises=tuple(_exercise(c, e) for e in c.get("exercises", ())),
+            status=status, exercises=tuple(entries.get(str(c["id"]), ())),
             requires=tuple(str(r) for r in c.get("requires", ())),
             reading=c.get("reading_minutes"),
         ))
