@@ -236,21 +236,32 @@ def secrets(book=None, exclude=()) -> list[tuple[str, str]]:
     """``(what, text)`` for every piece of the answer key: each line of every solution
     block, each reference function's body, each hidden case's random argument values (as
     text and as 8-byte doubles), each last hint — of every chapter not in ``exclude``
-    (already revealed).
+    (already revealed; a text a revealed chapter shows is no secret of another one).
 
     Two kinds of solution lines are not secrets: lines shorter than :data:`MIN_LINE`
     characters or without a letter or digit (``return v``, ``m = len(y)``, ``else:``),
-    and lines that the shipped library itself contains (``while True:``, the perceptron's
-    ``updated = True``, anywhere in a line): the edition ships the algorithms that the exercises re-implement
-    (the grader blocks calling them), so their code is public by design."""
+    and lines that the shipped library itself contains anywhere in a line (``while
+    True:``, the perceptron's ``updated = True``): the edition ships the algorithms that
+    the exercises re-implement (the grader blocks calling them), so their code is public
+    by design."""
+    found = _answer_key(book or load_book())
+    chapter = {what: what.split(" of ")[1][:2] for what, _ in found}
+    shown = "\n".join(secret for what, secret in found if chapter[what] in exclude)
+    return [
+        (what, secret)
+        for what, secret in found
+        if chapter[what] not in exclude and not (exclude and secret in shown)
+    ]
+
+
+def _answer_key(book) -> list[tuple[str, str]]:
     from kmlteach.course.grade.cases import hidden_cases
     from kmlteach.exercises import registry
 
-    book = book or load_book()
     public = _library_text(Path(book.root) / "kmlteach")
     found: list[tuple[str, str]] = []
     for c in book.chapters:
-        if c.ready and c.id not in exclude:
+        if c.ready:
             nb = json.loads((Path(book.root) / c.notebook).read_text(encoding="utf-8"))
             found += [
                 (f"solution line of {c.id}", s)
@@ -258,16 +269,11 @@ def secrets(book=None, exclude=()) -> list[tuple[str, str]]:
                 if not _trivial(s) and len(s) >= MIN_LINE and s not in public
             ]
     for ex_id, ex in registry().items():
-        if ex_id[:2] in exclude:
-            continue
         found.append((f"reference of {ex_id}", _body(ex.reference)))
         found.append((f"last hint of {ex_id}", ex.hints[-1]))
         for h in hidden_cases(ex_id):
             for v in list(h.args) + list(h.kwargs.values()):
                 found += [(f"hidden case of {ex_id}", f"{x!r}") for x in _random_floats(v)]
-    if exclude:  # a line a revealed chapter shows is no longer a secret of another chapter
-        shown = "\n".join(secret for what, secret in secrets(book) if what.split(" of ")[1][:2] in exclude)
-        found = [(what, secret) for what, secret in found if secret not in shown]
     return found
 
 
