@@ -6,7 +6,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
 
-.PHONY: lab lab-instructor test execute bench student warmup check-env clean slides site rise-shim
+.PHONY: lab lab-instructor test execute bench student student-edition warmup check-env clean slides site rise-shim
 
 # pyproject.toml also installs jupyter/rise-shim/dist (the JupyterLab extension that lets
 # widgets run in RISE slideshows) into .venv/share/jupyter/labextensions
@@ -85,6 +85,13 @@ bench-hub: $(VENV)/.test
 student: $(VENV)/.runtime
 	$(PY) -m kmlteach release --out student
 	touch student/.released
+
+# The student edition: a self-contained repository without the answer key, to push to
+# book.toml's student_repository (`python -m kmlteach reveal CHAPTER --edition DIR` adds
+# a chapter's solutions after its due date). EDITION is outside this repository.
+EDITION ?= ../kmlteach-student
+student-edition: $(VENV)/.runtime
+	$(PY) -m kmlteach publish-student --out $(EDITION)
 
 # One reveal.js deck per ready chapter in build/slides/ (offline: reveal.js and MathJax
 # are vendored in kmlteach/course/vendor and copied next to the decks)

@@ -251,6 +251,9 @@ def main(argv=None) -> int:
     p.add_argument("--out", type=Path, default=Path("build/site"))
     p.add_argument("--no-slides", action="store_true", help="leave the decks out of the site")
     p.set_defaults(fn=_cmd_site)
+    from .course.edition_cli import add_commands  # publish-student, reveal
+
+    add_commands(sub)
     args = ap.parse_args(argv)
     try:
         return args.fn(args)

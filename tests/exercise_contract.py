@@ -53,7 +53,7 @@ def exercise_contract(ids, independent: dict, wrong: dict, namespace: dict | Non
     def test_written_solutions_pass(ex_id):
         ex = get(ex_id)
         ns = dict(namespace or {"np": np})
-        name = re.match(r"def (\w+)\(", ex.solution).group(1)
+        name = re.search(r"^def (\w+)\(", ex.solution, re.M).group(1)
         exec(ex.solution, ns)
         assert check(ex_id, ns[name], verbose=False)
 

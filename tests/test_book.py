@@ -3,6 +3,7 @@
 import json
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -255,13 +256,42 @@ def test_ready_chapters_estimate_minutes_and_requirements():
         e["minutes"] for e in B.chapter("01").exercises)
 
 
-def test_book_rejects_bad_minutes(tmp_path):
-    text = (ROOT / "book.toml").read_text(encoding="utf-8").replace(
-        '{ id = "00.margins", points = 1, minutes = 5 }',
-        '{ id = "00.margins", points = 1, minutes = "five" }')
+def _book_with_records(tmp_path, old: str, new: str):
+    """A copy of book.toml whose [book] records points at a copy of the records with
+    ``old`` replaced by ``new`` in ch00.toml."""
+    import shutil
+
+    records = tmp_path / "records"
+    shutil.copytree(ROOT / "kmlteach" / "exercises" / "records", records)
+    ch00 = records / "ch00.toml"
+    text = ch00.read_text(encoding="utf-8")
+    assert old in text
+    ch00.write_text(text.replace(old, new), encoding="utf-8")
     p = tmp_path / "book.toml"
-    p.write_text(text, encoding="utf-8")
-    with pytest.raises(ValueError, match="minutes"):
+    p.write_text((ROOT / "book.toml").read_text(encoding="utf-8").replace(
+        "[book]\n", f"[book]\nrecords = {str(records)!r}\n"), encoding="utf-8")
+    return p
+
+
+@pytest.mark.parametrize("old, new, field", [
+    ("minutes = 5", 'minutes = "five"', "minutes"), ("points = 1", "points = -1", "points"),
+    ("mistakes = []", 'mistakes = [{ name = "n", explain = "e" }]', "wrong"),
+    ('id = "00.margins"', 'id = "01.margins"', "id")])
+def test_book_rejects_bad_exercise_records(tmp_path, old, new, field):
+    with pytest.raises(ValueError, match=field):
+        book.load(_book_with_records(tmp_path, old, new))
+
+
+def test_book_reads_the_exercises_from_the_records_and_refuses_a_list_of_its_own(tmp_path):
+    p = _book_with_records(tmp_path, "minutes = 5", "minutes = 7")
+    assert book.load(p).chapter("00").exercises == (
+        {"id": "00.margins", "points": 1, "minutes": 7, "partial": False},)
+    assert B.chapter("00").exercises[0]["minutes"] == 5
+    text = (ROOT / "book.toml").read_text(encoding="utf-8")
+    assert not any("exercises" in c for c in tomllib.loads(text)["chapters"])
+    p.write_text(text.replace("reading_minutes = 15\n", "reading_minutes = 15\nexercises = []\n", 1),
+                 encoding="utf-8")
+    with pytest.raises(ValueError, match="not in book.toml"):
         book.load(p)
 
 
@@ -272,5 +302,5 @@ def test_exercise_minutes_and_hint_levels_agree_with_the_registry():
             continue
         for e in c.exercises:
             ex = reg[e["id"]]
-            assert ex.minutes == e["minutes"], f"{e['id']}: minutes differ between book.toml and the registry"
+            assert (ex.minutes, ex.points, ex.partial) == (e["minutes"], e["points"], e["partial"])
             assert len(ex.hints) >= 2, f"{e['id']} has a single hint level"

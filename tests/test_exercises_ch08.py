@@ -114,13 +114,13 @@ WRONG = {
 @pytest.mark.parametrize("ex_id", IDS)
 def test_hints_are_tiered(ex_id, capsys):
     ex = get(ex_id)
-    assert isinstance(ex.hint, list) and 2 <= len(ex.hint) <= 3
-    assert all(isinstance(h, str) and len(h) > 20 for h in ex.hint)
+    assert isinstance(ex.hints, tuple) and 2 <= len(ex.hints) <= 3
+    assert all(isinstance(h, str) and len(h) > 20 for h in ex.hints)
     # the shared tiered hints: level 1 first, then level=2, ... (the last one close to code)
-    for level, expected in enumerate(ex.hint, 1):
+    for level, expected in enumerate(ex.hints, 1):
         assert hint(ex_id, level=level).startswith(expected)
     out = capsys.readouterr().out
-    assert f"hint 1 of {len(ex.hint)}" in out
+    assert f"hint 1 of {len(ex.hints)}" in out
 
 
 def test_slides_toy_example_numbers():

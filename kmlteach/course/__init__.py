@@ -4,6 +4,8 @@
 * :mod:`kmlteach.course.build` — builds ``notebooks/*.ipynb`` from ``notebooks/src/*.py``,
   executes them and adds the chapter and nbgrader metadata (``python -m kmlteach execute``).
 * :mod:`kmlteach.course.release` — the student notebooks (``python -m kmlteach release``).
+* :mod:`kmlteach.course.edition` — the student edition, a repository without the answer
+  key (``python -m kmlteach publish-student``, ``reveal``).
 * :mod:`kmlteach.course.nbgrader` — a chapter as an nbgrader assignment
   (``python -m kmlteach nbgrader-export``).
 * :mod:`kmlteach.course.grade` — batch grading of submitted notebooks in sandboxed

@@ -2,14 +2,16 @@
 
 Use ``check(id, fn)``, ``hint(id, level=1)``, ``solution(id)`` for exercises and
 ``ask(id, choice)``, ``quiz(chapter)``, ``quiz_html(chapter)`` for concept checks and
-recap quizzes. Each chapter registers its exercises and questions in
-``kmlteach/exercises/chNN.py``; the exercise ids are listed with their points and
-minutes in ``book.toml``.
+recap quizzes. Each exercise and question is one record in
+``kmlteach/exercises/records/chNN.toml`` (points, minutes, hints, mistakes, ...); the
+reference implementations and visible cases are in ``kmlteach/exercises/chNN.py`` and
+the solution texts in the notebook sources (see :mod:`kmlteach.exercises.record`).
 """
 
-from .core import Case, Exercise, allclose, check, exact, get, hint, register, registry, solution
+from .core import (Case, Exercise, Mistake, allclose, check, exact, get, hint, register, registry,
+                   solution)
 from .quiz import Question, ask, questions, quiz, quiz_html, register_question
 
-__all__ = ["Case", "Exercise", "Question", "allclose", "ask", "check", "exact", "get", "hint",
-           "questions", "quiz", "quiz_html", "register", "register_question", "registry",
+__all__ = ["Case", "Exercise", "Mistake", "Question", "allclose", "ask", "check", "exact", "get",
+           "hint", "questions", "quiz", "quiz_html", "register", "register_question", "registry",
            "solution"]

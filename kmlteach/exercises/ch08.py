@@ -3,16 +3,15 @@
 Weighted stump error, one AdaBoost round, the training-error bound, the out-of-bag
 error from bootstrap indices, the gain of a split, and the minimiser of Z(α).
 
-The hints are tiered: each exercise stores a list of hints in order of increasing
-help. ``hint(id)`` prints them numbered (a list that prints as numbered lines).
+Only the code of each exercise's record in ``records/ch08.toml`` (see :mod:`.record`): the
+reference implementation, the visible cases and any catalogued mistake's wrong implementation.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from .core import Case, Exercise, allclose, register
-from .quiz import Question, register_question
+from .core import Case
 
 
 def _labels(r, m):
@@ -52,22 +51,6 @@ def _stump_cases():
     return cases
 
 
-register(Exercise(
-    id="08.stump_error", minutes=10, title="the weighted error of a decision stump (SL AdaBoost)",
-    reference=stump_error, cases=_stump_cases, compare=allclose(),
-    hint=[
-        "First compute the stump's predictions for all points at once, then add up the weights "
-        "D_i of the points where the prediction differs from y_i.",
-        "pred = np.where(X[:, feature] <= threshold, sign, -sign) — note the ≤: a point exactly "
-        "at the threshold gets the label `sign`.",
-        "return np.sum(D[pred != y]). With uniform D = 1/m this is the ordinary training error.",
-    ],
-    solution=("def stump_error(X, y, D, feature, threshold, sign):\n"
-              "    pred = np.where(X[:, feature] <= threshold, sign, -sign)\n"
-              "    return float(np.sum(D[pred != y]))\n"),
-))
-
-
 # 08.adaboost_round — D update, ε, α, Z ------------------------------------------------------
 
 def adaboost_round(D, y, h):
@@ -101,23 +84,6 @@ def _round_cases():
     return cases
 
 
-register(Exercise(
-    id="08.adaboost_round", minutes=15, title="one round of AdaBoost: ε, α, Z and the new D (SL AdaBoost)",
-    reference=adaboost_round, cases=_round_cases, compare=allclose(),
-    hint=[
-        "Follow the order of the algorithm: the error ε of h under D, then α from ε, then the "
-        "unnormalised new weights, then Z as their sum.",
-        "eps = np.sum(D[h != y]); alpha = 0.5 * np.log((1 - eps) / eps). A correct point "
-        "(y_i h_i = +1) is multiplied by e^{-α}, a wrong one by e^{+α}.",
-        "w = D * np.exp(-alpha * y * h); Z = w.sum(); return w / Z, eps, alpha, Z. "
-        "Check: after the update the wrong points hold exactly half of the mass.",
-    ],
-    solution=("def adaboost_round(D, y, h):\n    eps = np.sum(D[h != y])\n"
-              "    alpha = 0.5 * np.log((1 - eps) / eps)\n    w = D * np.exp(-alpha * y * h)\n"
-              "    Z = w.sum()\n    return w / Z, eps, alpha, Z\n"),
-))
-
-
 # 08.training_bound — Π Z_t and exp(−2 Σ γ_t²) ------------------------------------------------
 
 def training_bound(epsilons):
@@ -135,22 +101,6 @@ def _bound_cases():
     for T in (5, 40):
         cases.append(Case((np.round(r.uniform(0.05, 0.49, size=T), 3),)))
     return cases
-
-
-register(Exercise(
-    id="08.training_bound", minutes=10, title="AdaBoost's training-error bound (SL AdaBoost analysis)",
-    reference=training_bound, cases=_bound_cases, compare=allclose(),
-    hint=[
-        "Each round contributes a factor Z_t = 2√(ε_t(1 − ε_t)); the first bound is their product. "
-        "The second one only needs the edges γ_t = ½ − ε_t.",
-        "np.prod(2 * np.sqrt(eps * (1 - eps))) and np.exp(-2 * np.sum((0.5 - eps) ** 2)).",
-        "Return the two numbers as a tuple (product first). The first is never larger than the "
-        "second because 1 − x ≤ e^{−x} with x = 4γ_t².",
-    ],
-    solution=("def training_bound(epsilons):\n    eps = np.asarray(epsilons)\n"
-              "    prod_z = np.prod(2 * np.sqrt(eps * (1 - eps)))\n"
-              "    return prod_z, np.exp(-2 * np.sum((0.5 - eps) ** 2))\n"),
-))
 
 
 # 08.oob_error — the out-of-bag error from bootstrap indices ----------------------------------
@@ -194,26 +144,6 @@ def _oob_cases():
     return cases
 
 
-register(Exercise(
-    id="08.oob_error", minutes=20, title="the out-of-bag error of bagging (SL bagging)",
-    reference=oob_error, cases=_oob_cases, compare=allclose(),
-    hint=[
-        "Build a boolean mask oob[b, i] that is True when point i is NOT in member b's bootstrap "
-        "sample; only those members may vote on point i.",
-        "oob = np.ones((B, m), bool); for each b: oob[b, samples[b]] = False. Then "
-        "votes = np.sum(np.where(oob, predictions, 0), axis=0).",
-        "Keep only the points with oob.any(axis=0); predict +1 where votes > 0, else −1 (a tie "
-        "says −1), and return the mean of (prediction != y) over those points.",
-    ],
-    solution=("def oob_error(predictions, samples, y):\n    B, m = predictions.shape\n"
-              "    oob = np.ones((B, m), dtype=bool)\n    for b in range(B):\n"
-              "        oob[b, samples[b]] = False\n"
-              "    votes = np.sum(np.where(oob, predictions, 0.0), axis=0)\n"
-              "    has = oob.any(axis=0)\n    pred = np.where(votes > 0, 1.0, -1.0)\n"
-              "    return np.mean(pred[has] != y[has])\n"),
-))
-
-
 # 08.split_gain — training-error, entropy and Gini gain of a split (UML §18.2) ----------------
 
 def impurity(a, criterion):
@@ -255,28 +185,6 @@ def _gain_cases():
     return cases
 
 
-register(Exercise(
-    id="08.split_gain", minutes=15, title="the gain of a split: training error, entropy, Gini (UML §18.2)",
-    reference=split_gain, cases=_gain_cases, compare=allclose(),
-    hint=[
-        "Write one helper C(a) of the fraction a of positive labels, for the three criteria; the "
-        "gain is C at the node minus the size-weighted C of the two children.",
-        "error: min(a, 1 − a); entropy: −a·log2(a) − (1 − a)·log2(1 − a), where a term with a "
-        "zero probability counts 0; gini: 2a(1 − a).",
-        "gain = C(mean(y > 0)) − Σ over side in (left, ~left) of side.sum()/m · C(mean(y[side] > 0)), "
-        "skipping a side that is empty.",
-    ],
-    solution=("def split_gain(y, left, criterion):\n    def C(a):\n"
-              "        if criterion == 'error':\n            return min(a, 1 - a)\n"
-              "        if criterion == 'gini':\n            return 2 * a * (1 - a)\n"
-              "        return -sum(p * np.log2(p) for p in (a, 1 - a) if p > 0)\n"
-              "    gain = C(np.mean(y > 0))\n    for side in (left, ~left):\n"
-              "        if side.any():\n"
-              "            gain -= side.sum() / len(y) * C(np.mean(y[side] > 0))\n"
-              "    return gain\n"),
-))
-
-
 # 08.best_alpha — the minimiser of Z(α), also for a weak learner that may abstain ------------
 
 def best_alpha(w_correct, w_wrong, w_abstain=0.0):
@@ -298,54 +206,3 @@ def _alpha_cases():
         w = r.dirichlet([2.0, 1.0, 1.0])
         cases.append(Case((float(w[0]), float(w[1]), float(w[2]))))
     return cases
-
-
-register(Exercise(
-    id="08.best_alpha", minutes=20, title="why α = ½ ln((1 − ε)/ε): minimise Z(α) (SL AdaBoost proof)",
-    reference=best_alpha, cases=_alpha_cases, compare=allclose(),
-    hint=[
-        "Split Z(α) = Σ_i D_i exp(−α y_i h_i) into three groups: y_i h_i = +1 (weight w_correct), "
-        "−1 (w_wrong) and 0 (w_abstain). Z is a convex function of α; set its derivative to 0.",
-        "Z'(α) = −w_correct e^{−α} + w_wrong e^{α} = 0 gives e^{2α} = w_correct / w_wrong.",
-        "α* = 0.5 * np.log(w_correct / w_wrong); put it back: e^{α*} = √(w_correct/w_wrong), so "
-        "Z(α*) = w_abstain + 2√(w_correct · w_wrong). Return (α*, Z(α*)).",
-    ],
-    solution=("def best_alpha(w_correct, w_wrong, w_abstain=0.0):\n"
-              "    alpha = 0.5 * np.log(w_correct / w_wrong)\n"
-              "    return alpha, w_abstain + 2 * np.sqrt(w_correct * w_wrong)\n"),
-))
-
-
-# the recap quiz (UML §10.1-10.2, SL boosting and bagging) ---------------------------------
-
-_RECAP = [
-    ("In round t, AdaBoost's weak hypothesis has weighted error ε_t = 0.25. By which factor "
-     "(before normalising) is the weight of a misclassified point multiplied?",
-     ["√3 ≈ 1.73", "3", "1/√3 ≈ 0.58", "0.75"], 0,
-     "The factor is e^{α_t} with α_t = ½ ln((1 − ε)/ε) = ½ ln 3, so e^{α_t} = √3; a correct "
-     "point is multiplied by 1/√3."),
-    ("Right after the update D_t → D_{t+1}, how much of the mass of D_{t+1} sits on the points "
-     "that h_t misclassified?",
-     ["ε_t", "exactly ½", "1 − ε_t", "it depends on the data"], 1,
-     "ε e^{α} / Z = ε√((1−ε)/ε) / (2√(ε(1−ε))) = ½: h_t itself is a coin flip under D_{t+1}, so "
-     "the next round must find something new."),
-    ("The rounds had edges γ_t = ½ − ε_t. Which statement about the training error of "
-     "sign(Σ α_t h_t) is guaranteed?",
-     ["it is ≤ Σ_t ε_t", "it decreases every round", "it is ≤ Π_t Z_t ≤ exp(−2 Σ_t γ_t²)",
-      "it equals Π_t Z_t"], 2,
-     "The bound Π Z_t falls every round (each Z_t < 1), but the training error itself may go "
-     "up for a round; it only stays below the bound."),
-    ("Bagging a learner helps most when the learner is …",
-     ["stable, like least squares on a few features", "unstable, like a fully grown decision tree",
-      "already a majority vote", "trained on the whole sample each time"], 1,
-     "Averaging many bootstrap versions removes variance; a stable learner has little variance "
-     "to remove, so its bagged version looks like the single model."),
-    ("About which fraction of the training points is out of bag for one bootstrap sample of "
-     "size m (m large)?",
-     ["1/m", "about 10 %", "about 37 % (≈ e^{−1})", "about 63 %"], 2,
-     "A point is missed by all m draws with probability (1 − 1/m)^m → e^{−1} ≈ 0.368."),
-]
-
-for _i, (_prompt, _choices, _answer, _why) in enumerate(_RECAP, 1):
-    register_question(Question(id=f"08.q{_i}", prompt=_prompt, choices=tuple(_choices),
-                               answer=_answer, explanation=_why))

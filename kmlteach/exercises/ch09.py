@@ -1,21 +1,18 @@
 """Exercises of chapter 09 (HSS2 §2.2.2-2.5): one NORMA step, the ν-property counted from
 a solution, a one-class decision value, a Monte-Carlo Rademacher average with its bound,
 and the feasible set and objective of the ν-SVM dual (2.6) derived from the primal (2.5).
-Also the chapter's five-question recap quiz (:func:`recap_quiz`).
 
-The hints are tiered: each exercise stores a list of hints in order of increasing
-help; ``hint(id)`` prints them numbered.
+Only the code of each exercise's record in ``records/ch09.toml`` (see :mod:`.record`): the
+reference implementation, the visible cases and any catalogued mistake's wrong implementation.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from .core import Case, Exercise, allclose, register
-from .quiz import Question, register_question
+from .core import Case
 
-__all__ = ["norma_step", "nu_property", "oneclass_value", "rademacher", "nu_dual", "recap_quiz",
-           "RECAP"]
+__all__ = ["norma_step", "nu_property", "oneclass_value", "rademacher", "nu_dual"]
 
 
 def _gauss(A, B, sigma):
@@ -48,22 +45,6 @@ def _norma_cases():
     return cases
 
 
-register(Exercise(
-    id="09.norma_step", minutes=10, title="one NORMA step in kernel-expansion form (HSS2 Algorithm 2.1)",
-    reference=norma_step, cases=_norma_cases, compare=allclose(),
-    hint=[
-        "First evaluate the current function at the new point: f_t(x_t) = Σ_s coef[s] · k_row[s].",
-        "The hinge loss max(0, 1 − y f) has derivative l' = −y when y f < 1 and 0 otherwise "
-        "(take 0 at y f = 1).",
-        "Every old coefficient is multiplied by (1 − η λ) and one coefficient −η l' is appended: "
-        "return np.r_[(1 - eta * lam) * coef, -eta * der].",
-    ],
-    solution=("def norma_step(coef, k_row, y_t, lam, eta):\n    f = coef @ k_row\n"
-              "    der = -y_t if y_t * f < 1 else 0.0\n"
-              "    return np.r_[(1 - eta * lam) * coef, -eta * der]\n"),
-))
-
-
 # 09.nu_property — fractions of margin errors and support vectors -----------------------------
 
 def nu_property(alpha, yf, rho, tol=1e-6):
@@ -91,21 +72,6 @@ def _nu_cases():
     return cases
 
 
-register(Exercise(
-    id="09.nu_property", minutes=10, title="the ν-property counted from a solution (HSS2 §2.3.1)",
-    reference=nu_property, cases=_nu_cases, compare=allclose(),
-    hint=[
-        "A margin error is a point whose slack ξ_i is positive: y_i f(x_i) < ρ. A support vector "
-        "is a point with α_i > 0.",
-        "Solvers stop at a tolerance, so compare with it: margin error iff yf < rho - tol, support "
-        "vector iff alpha > tol.",
-        "return np.mean(yf < rho - tol), np.mean(alpha > tol) — and check the first ≤ ν ≤ the second.",
-    ],
-    solution=("def nu_property(alpha, yf, rho, tol=1e-6):\n"
-              "    return float(np.mean(yf < rho - tol)), float(np.mean(alpha > tol))\n"),
-))
-
-
 # 09.oneclass_value — the one-class decision function -------------------------------------------
 
 def oneclass_value(alpha, X, rho, sigma, Z):
@@ -126,22 +92,6 @@ def _oc_cases():
     return cases
 
 
-register(Exercise(
-    id="09.oneclass_value", minutes=10, title="a one-class SVM decision value (HSS2 (2.8))",
-    reference=oneclass_value, cases=_oc_cases, compare=allclose(),
-    hint=[
-        "The decision function of the one-class SVM is an expansion over the sample: "
-        "f(z) = Σ_i α_i k(x_i, z) − ρ, with the Gaussian kernel k(x, z) = exp(−||x − z||²/(2σ)).",
-        "Squared distances between every z and every x_i: "
-        "D2 = ((Z[:, None, :] - X[None, :, :]) ** 2).sum(-1), shape (m, n).",
-        "return np.exp(-D2 / (2 * sigma)) @ alpha - rho",
-    ],
-    solution=("def oneclass_value(alpha, X, rho, sigma, Z):\n"
-              "    D2 = ((Z[:, None, :] - X[None, :, :]) ** 2).sum(-1)\n"
-              "    return np.exp(-D2 / (2 * sigma)) @ alpha - rho\n"),
-))
-
-
 # 09.rademacher — Monte-Carlo estimate and the bound (2.26) -------------------------------------
 
 def rademacher(X, sigmas):
@@ -160,22 +110,6 @@ def _rad_cases():
         cases.append(Case((np.round(r.normal(size=(n, d)), 2),
                            np.where(r.random((draws, n)) < 0.5, -1.0, 1.0))))
     return cases
-
-
-register(Exercise(
-    id="09.rademacher", minutes=15, title="a Rademacher average and its bound (HSS2 (2.26))",
-    reference=rademacher, cases=_rad_cases, compare=allclose(),
-    hint=[
-        "For the unit ball of linear functions, sup_w (1/n) Σ σ_i ⟨w, x_i⟩ = ||(1/n) Σ σ_i x_i|| "
-        "(take w along the sum). Average this over the rows of `sigmas`.",
-        "All draws at once: S = sigmas @ X has one row Σ_i σ_i x_i per draw; the estimate is "
-        "np.linalg.norm(S, axis=1).mean() / n.",
-        "The bound of (2.26) divided by n: np.sqrt((X ** 2).sum()) / n. Return (estimate, bound).",
-    ],
-    solution=("def rademacher(X, sigmas):\n    n = X.shape[0]\n"
-              "    estimate = np.linalg.norm(sigmas @ X, axis=1).mean() / n\n"
-              "    return estimate, np.sqrt((X ** 2).sum()) / n\n"),
-))
 
 
 # 09.nu_dual — the dual (2.6) derived from the primal (2.5) -------------------------------------
@@ -213,48 +147,3 @@ def _dual_cases():
         bad[0] += 0.1
         cases.append(Case((bad, _gauss(X, X, 1.0), y, 2.0 / n), label="an infeasible α"))
     return cases
-
-
-register(Exercise(
-    id="09.nu_dual", minutes=20, title="the ν-SVM dual (2.6) from the primal (2.5)",
-    reference=nu_dual, cases=_dual_cases, compare=allclose(),
-    hint=[
-        "Write the Lagrangian of (2.5) with multipliers α_i ≥ 0 for y_i(⟨w, x_i⟩ + b) ≥ ρ − ξ_i and "
-        "η_i ≥ 0 for ξ_i ≥ 0, and set its derivatives in w, b, ξ_i and ρ to zero.",
-        "∂w gives w = Σ α_i y_i x_i; ∂b gives Σ α_i y_i = 0; ∂ξ_i gives 1 − α_i − η_i = 0, so "
-        "0 ≤ α_i ≤ 1; ∂ρ gives Σ α_i = nν. What is left of the Lagrangian is −½ αᵀQα.",
-        "Check the three constraints with tolerance tol (return np.inf if one fails), then "
-        "return 0.5 * (alpha * y) @ K @ (alpha * y).",
-    ],
-    solution=("def nu_dual(alpha, K, y, nu, tol=1e-8):\n    n = len(alpha)\n"
-              "    if (alpha.min() < -tol or alpha.max() > 1 + tol\n"
-              "            or abs(alpha.sum() - n * nu) > tol or abs(alpha @ y) > tol):\n"
-              "        return np.inf\n    v = alpha * y\n    return 0.5 * v @ K @ v\n"),
-))
-
-
-# the recap quiz (HSS2 §2.2.2-2.5) ------------------------------------------------------------
-
-_RECAP = [
-    ("NORMA with λ > 0 and a constant step η takes one more step. What happens to the "
-     "coefficient of an old term?",
-     ("nothing", "it is multiplied by 1 − ηλ", "it is set to 0", "it is multiplied by η"), 1,
-     "With λ > 0 each NORMA step multiplies every old coefficient by (1 − ηλ) < 1."),
-    ("A ν-SVM solution has ρ > 0. Which is always true?",
-     ("fraction of SVs ≤ ν ≤ fraction of margin errors", "ν equals the fraction of SVs",
-      "fraction of margin errors ≤ ν ≤ fraction of SVs", "ν ≤ fraction of margin errors"), 2,
-     "ν bounds the fraction of margin errors from above and of support vectors from below."),
-    ("What does ν = 1 give in (2.6) for balanced classes?",
-     ("every α_i = 1: the Parzen-window classifier", "the hard-margin SVM", "α = 0",
-      "an infeasible problem"), 0,
-     "ν = 1 forces every α_i = 1: the Parzen-window classifier (and density for one class)."),
-    ("The bound (2.26) on E_σ‖Σ_i σ_i x_i‖ depends on",
-     ("the dimension", "the number of support vectors", "only √(Σ_i ‖x_i‖²)", "the labels"), 2,
-     "(2.26): E‖Σσ_i x_i‖ ≤ √(Σ‖x_i‖²), with no dimension in it."),
-    ("The constants of (2.27) for the soft-margin loss are",
-     ("c = √8, s = ½", "c = 4, s = 1", "c = 1, s = 2", "c = 4, s = ½"), 1,
-     "(2.27) gives c = 4, s = 1 for the soft margin and c = √8, s = ½ for the logistic loss."),
-]
-for _i, (_prompt, _choices, _answer, _why) in enumerate(_RECAP, 1):
-    register_question(Question(id=f"09.q{_i}", prompt=_prompt, choices=_choices,
-                               answer=_answer, explanation=_why))

@@ -24,7 +24,6 @@ from __future__ import annotations
 import importlib
 import json
 import os
-import pkgutil
 import time
 import traceback
 from dataclasses import dataclass, field
@@ -33,20 +32,26 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from ._timer import CheckTimeout, call_with_budget
+from .compare import Comparator, allclose, exact
 
-__all__ = ["Exercise", "Case", "register", "check", "hint", "solution", "registry", "get",
-           "allclose", "exact", "CASE_SECONDS"]
+__all__ = ["Exercise", "Case", "Mistake", "register", "check", "hint", "solution", "registry",
+           "get", "allclose", "exact", "CASE_SECONDS"]
 
 CASE_SECONDS = 5.0
 """Default wall-clock budget of one visible case in :func:`check` (seconds)."""
 
 
+_UNSET = object()
+
+
 @dataclass(frozen=True)
 class Case:
-    """One input to an exercise: positional and keyword arguments, and a label."""
+    """One input to an exercise: positional and keyword arguments, a label and, in the
+    student edition (no reference code), the expected output as data."""
     args: tuple = ()
     kwargs: dict = field(default_factory=dict)
     label: str = ""
+    expected: Any = field(default=_UNSET, repr=False, compare=False)
 
     def describe(self) -> str:
         if self.label:
@@ -55,59 +60,52 @@ class Case:
         return f"({', '.join(parts)})"
 
 
-Comparator = Callable[[Any, Any], bool]
-
-
-def allclose(rtol: float = 1e-7, atol: float = 1e-9) -> Comparator:
-    """Compare numbers / arrays / tuples of them with ``np.allclose`` (shapes must agree)."""
-
-    def compare(expected: Any, got: Any) -> bool:
-        if isinstance(expected, (tuple, list)) and not _is_numeric_sequence(expected):
-            if not isinstance(got, (tuple, list)) or len(got) != len(expected):
-                return False
-            return all(compare(e, g) for e, g in zip(expected, got))
-        try:
-            e = np.asarray(expected, dtype=float)
-            g = np.asarray(got, dtype=float)
-        except (TypeError, ValueError):
-            return False
-        return e.shape == g.shape and bool(np.allclose(e, g, rtol=rtol, atol=atol))
-
-    return compare
-
-
-def exact() -> Comparator:
-    """Compare with ``==`` (arrays element-wise, shapes must agree)."""
-
-    def compare(expected: Any, got: Any) -> bool:
-        if isinstance(expected, np.ndarray) or isinstance(got, np.ndarray):
-            e, g = np.asarray(expected), np.asarray(got)
-            return e.shape == g.shape and bool(np.all(e == g))
-        return bool(expected == got)
-
-    return compare
+@dataclass(frozen=True)
+class Mistake:
+    """A catalogued mistake: ``check`` prints "Common mistake: <name> — <explain>" when a
+    wrong answer matches it. It is recognised by a ``wrong`` implementation (the answer
+    equals its output), a ``predicate(expected, got)``, or, in the student edition, the
+    wrong implementation's ``outputs`` on the visible cases (data)."""
+    name: str
+    explain: str
+    wrong: Callable | None = None
+    predicate: Callable[[Any, Any], bool] | None = None
+    outputs: tuple | None = None
 
 
 @dataclass(frozen=True)
 class Exercise:
-    """A registered exercise.
+    """A registered exercise (built from its record, :mod:`kmlteach.exercises.record`).
 
-    ``reference`` is the instructor's implementation; ``cases`` is a sequence of
-    :class:`Case` or a zero-argument callable returning one (so random cases are drawn
-    from a fixed seed at check time). ``compare(expected, got)`` decides a case.
-    ``prepare(got)`` post-processes a student's return value before comparison (e.g.
-    to pull ``.w`` out of a result object), default identity. ``hint`` is one string
-    or a sequence of levels (the last close to code); ``minutes`` is a time estimate.
+    ``reference`` is the instructor's implementation (``None`` in the student edition,
+    whose cases carry their expected outputs); ``cases`` is a sequence of :class:`Case`
+    or a zero-argument callable returning one (so random cases are drawn from a fixed
+    seed at check time). ``compare(expected, got)`` decides a case. ``prepare(got)``
+    post-processes a student's return value before comparison, default identity.
+    ``hint`` is one string or a sequence of levels (the last close to code), of which
+    ``withheld`` more levels exist but are not in this edition; ``solution`` is the
+    text ``solution()`` shows (``None``: not released); ``minutes`` is a time estimate.
     """
     id: str
     title: str
-    reference: Callable
+    reference: Callable | None
     cases: Sequence[Case] | Callable[[], Sequence[Case]]
     hint: str | Sequence[str]
-    solution: str
+    solution: str | None = None
     compare: Comparator = field(default_factory=allclose)
     prepare: Callable[[Any], Any] = lambda got: got
     minutes: int | None = None
+    points: int = 1
+    partial: bool = False
+    mistakes: tuple[Mistake, ...] = ()
+    withheld: int = 0
+
+    def expected(self, case: Case) -> Any:
+        """The expected output on ``case``: its stored value, else the reference's."""
+        if case.expected is not _UNSET:
+            return case.expected
+        args, kwargs = _copy_args(case)
+        return self.reference(*args, **kwargs)
 
     @property
     def hints(self) -> tuple[str, ...]:
@@ -137,11 +135,9 @@ def _load_all() -> None:
     global _LOADED
     if _LOADED:
         return
-    # the chapter modules beside this file (not through the package: no import cycle)
-    for mod in pkgutil.iter_modules([os.path.dirname(__file__)]):
-        if mod.name.startswith("ch"):
-            importlib.import_module(f"kmlteach.exercises.{mod.name}")
     _LOADED = True
+    # the records and chapter modules beside this file (not through the package: no cycle)
+    importlib.import_module("kmlteach.exercises._registry").load_all()
 
 
 def registry() -> dict[str, Exercise]:
@@ -165,10 +161,6 @@ def _short(obj: Any, limit: int = 70) -> str:
     else:
         text = repr(obj)
     return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
-def _is_numeric_sequence(seq: Any) -> bool:
-    return all(isinstance(v, (int, float, np.number)) and not isinstance(v, bool) for v in seq)
 
 
 def _log(exercise_id: str, passed: bool, status: str, message: str) -> None:
@@ -252,7 +244,7 @@ def _run_case(ex: Exercise, fn: Callable, case: Case, expected: Any, seconds: fl
         args, kwargs = _copy_args(case)
         got = ex.prepare(fn(*args, **kwargs))
         ok = bool(ex.compare(expected, got))
-        return ok, ("" if ok else _safe(_short, got))
+        return ok, ("" if ok else _safe(_short, got)), got
     return call_with_budget(run, seconds)
 
 
@@ -270,11 +262,10 @@ def _check(exercise_id: str, fn: Callable, verbose: bool, seconds: float) -> boo
                         verbose)
     cases = ex.all_cases()
     for i, case in enumerate(cases, 1):
-        args, kwargs = _copy_args(case)
-        expected = ex.reference(*args, **kwargs)
+        expected = ex.expected(case)
         where = f"case {i}/{len(cases)} {case.describe()}"
         try:
-            ok, got = _run_case(ex, fn, case, expected, seconds)
+            ok, got, value = _run_case(ex, fn, case, expected, seconds)
         except KeyboardInterrupt:
             raise
         except NotImplementedError:
@@ -289,14 +280,36 @@ def _check(exercise_id: str, fn: Callable, verbose: bool, seconds: float) -> boo
             return _verdict(ex, False, "error", f"{where} raised {type(exc).__name__}: "
                             f"{_safe(str, exc)}{line}", verbose)
         if not ok:
-            return _verdict(ex, False, "wrong", f"{where}: expected {_short(expected)}, got {got}",
-                            verbose)
+            msg = f"{where}: expected {_short(expected)}, got {got}"
+            return _verdict(ex, False, "wrong", msg + _mistake(ex, i - 1, case, expected, value, seconds), verbose)
     return _verdict(ex, True, "passed", f"visible cases passed ({len(cases)}/{len(cases)}) — "
                     "the grade also uses hidden cases", verbose)
 
 
+def _matches(ex: Exercise, m: Mistake, index: int, case: Case, expected: Any, got: Any) -> bool:
+    if m.predicate is not None:
+        return bool(m.predicate(expected, got))
+    if m.outputs is not None:
+        return index < len(m.outputs) and bool(ex.compare(m.outputs[index], got))
+    args, kwargs = _copy_args(case)
+    return bool(ex.compare(ex.prepare(m.wrong(*args, **kwargs)), got))
+
+
+def _mistake(ex: Exercise, index: int, case: Case, expected: Any, got: Any, seconds: float) -> str:
+    """"\n  Common mistake: ..." for the first catalogued mistake the wrong answer matches."""
+    for m in ex.mistakes:
+        try:
+            if call_with_budget(lambda m=m: _matches(ex, m, index, case, expected, got), seconds):
+                return f"\n  Common mistake: {m.name} \u2014 {m.explain}"
+        except KeyboardInterrupt:
+            raise
+        except BaseException:  # a student's odd value must not break the verdict
+            continue
+    return ""
+
+
 def _hint_pointer(ex: Exercise) -> str:
-    n = len(ex.hints)
+    n = len(ex.hints) + ex.withheld
     more = f", then level=2 .. {n}" if n > 1 else ""
     return f"hint: kmlteach.exercises.hint({ex.id!r}){more}"
 
@@ -313,24 +326,35 @@ def hint(exercise_id: str, level: int = 1) -> str:
         print(text)
         return text
     levels = ex.hints
+    n = len(levels) + ex.withheld
     try:
         k = int(level)
     except (TypeError, ValueError, OverflowError):
         k = 1
-    k = min(max(k, 1), len(levels))
-    text = levels[k - 1]
-    if k < len(levels):
-        text += (f"\n(hint {k} of {len(levels)} \u2014 hint({ex.id!r}, level={k + 1}) "
+    k = min(max(k, 1), n)
+    if k > len(levels):
+        text = (f"hint {k} of {n} (the one closest to code) is released after the due date; "
+                f"hint({ex.id!r}, level={len(levels)}) is the last one for now")
+    else:
+        text = levels[k - 1]
+    if k < n:
+        text += (f"\n(hint {k} of {n} \u2014 hint({ex.id!r}, level={k + 1}) "
                  "for more)")
-    elif len(levels) > 1:
-        text += f"\n(hint {k} of {len(levels)}: the last one)"
+    elif n > 1 and k <= len(levels):
+        text += f"\n(hint {k} of {n}: the last one)"
     print(text)
     return text
 
 
 def solution(exercise_id: str) -> str:
-    """Print and return the instructor's solution of an exercise."""
-    ex = get(exercise_id)
-    text = ex.solution if ex else f"unknown exercise id {exercise_id!r}"
+    """Print and return the instructor's solution of an exercise (the function of the
+    instructor notebook's solution cell; in a student edition, once released)."""
+    ex = get(exercise_id) if isinstance(exercise_id, str) else None
+    if ex is None:
+        text = f"unknown exercise id {exercise_id!r}"
+    elif ex.solution is None:
+        text = f"the solution of {ex.id} is released after the due date"
+    else:
+        text = ex.solution
     print(text)
     return text
