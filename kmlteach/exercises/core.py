@@ -35,7 +35,7 @@ from ._timer import CheckTimeout, call_with_budget
 from .compare import Comparator, allclose, exact
 
 __all__ = ["Exercise", "Case", "Mistake", "register", "check", "hint", "solution", "registry",
-           "get", "allclose", "exact", "CASE_SECONDS"]
+           "get", "allclose", "exact", "find_mistake", "CASE_SECONDS"]
 
 CASE_SECONDS = 5.0
 """Default wall-clock budget of one visible case in :func:`check` (seconds)."""
@@ -63,9 +63,10 @@ class Case:
 @dataclass(frozen=True)
 class Mistake:
     """A catalogued mistake: ``check`` prints "Common mistake: <name> — <explain>" when a
-    wrong answer matches it. It is recognised by a ``wrong`` implementation (the answer
-    equals its output), a ``predicate(expected, got)``, or, in the student edition, the
-    wrong implementation's ``outputs`` on the visible cases (data)."""
+    wrong answer behaves like it on every visible case. It is recognised by a ``wrong``
+    implementation (the answer equals its output), a ``predicate(expected, got)``, or, in
+    the student edition, the wrong implementation's ``outputs`` on the visible cases
+    (data). See :func:`find_mistake`."""
     name: str
     explain: str
     wrong: Callable | None = None
@@ -261,6 +262,7 @@ def _check(exercise_id: str, fn: Callable, verbose: bool, seconds: float) -> boo
         return _verdict(ex, False, "error", f"check() expects your function, got {type(fn).__name__}",
                         verbose)
     cases = ex.all_cases()
+    values: list = []
     for i, case in enumerate(cases, 1):
         expected = ex.expected(case)
         where = f"case {i}/{len(cases)} {case.describe()}"
@@ -279,9 +281,10 @@ def _check(exercise_id: str, fn: Callable, verbose: bool, seconds: float) -> boo
             line = f" (line {tb[-1].lineno})" if tb else ""
             return _verdict(ex, False, "error", f"{where} raised {type(exc).__name__}: "
                             f"{_safe(str, exc)}{line}", verbose)
+        values.append(value)
         if not ok:
             msg = f"{where}: expected {_short(expected)}, got {got}"
-            return _verdict(ex, False, "wrong", msg + _mistake(ex, i - 1, case, expected, value, seconds), verbose)
+            return _verdict(ex, False, "wrong", msg + _mistake_line(ex, fn, cases, values, seconds), verbose)
     return _verdict(ex, True, "passed", f"visible cases passed ({len(cases)}/{len(cases)}) — "
                     "the grade also uses hidden cases", verbose)
 
@@ -295,17 +298,42 @@ def _matches(ex: Exercise, m: Mistake, index: int, case: Case, expected: Any, go
     return bool(ex.compare(ex.prepare(m.wrong(*args, **kwargs)), got))
 
 
-def _mistake(ex: Exercise, index: int, case: Case, expected: Any, got: Any, seconds: float) -> str:
-    """"\n  Common mistake: ..." for the first catalogued mistake the wrong answer matches."""
+def find_mistake(ex: Exercise, cases: Sequence[Case], values: Sequence[Any],
+                 seconds: float = CASE_SECONDS) -> Mistake | None:
+    """The first catalogued mistake of ``ex`` that behaves like the answer whose (prepared)
+    values on ``cases`` are ``values``: on *every* case, the wrong implementation's output
+    (or the stored one) compares equal to the answer's, or the predicate holds. ``None``
+    when no mistake does (a wrong answer is never labelled on a guess)."""
+    if not cases or len(values) != len(cases):
+        return None
     for m in ex.mistakes:
+        def all_match(m=m):
+            return all(_matches(ex, m, i, c, ex.expected(c), v)
+                       for i, (c, v) in enumerate(zip(cases, values)))
         try:
-            if call_with_budget(lambda m=m: _matches(ex, m, index, case, expected, got), seconds):
-                return f"\n  Common mistake: {m.name} \u2014 {m.explain}"
+            if call_with_budget(all_match, seconds * len(cases)):
+                return m
         except KeyboardInterrupt:
             raise
         except BaseException:  # a student's odd value must not break the verdict
             continue
-    return ""
+    return None
+
+
+def _mistake_line(ex: Exercise, fn: Callable, cases: list[Case], values: list, seconds: float) -> str:
+    """"\n  Common mistake: ..." when the answer behaves like a catalogued mistake on every
+    visible case (the cases after the first failing one are run too), else ""."""
+    if not ex.mistakes:
+        return ""
+    try:
+        for case in cases[len(values):]:
+            values.append(_run_case(ex, fn, case, ex.expected(case), seconds)[2])
+    except KeyboardInterrupt:
+        raise
+    except BaseException:  # an answer that fails later on in another way: no label
+        return ""
+    m = find_mistake(ex, cases, values, seconds)
+    return f"\n  Common mistake: {m.name} \u2014 {m.explain}" if m else ""
 
 
 def _hint_pointer(ex: Exercise) -> str:
