@@ -16,7 +16,7 @@ import pytest
 
 from kmlteach.exercises import check, registry
 from kmlteach.exercises import record
-from kmlteach.exercises.core import _copy_args
+from kmlteach.exercises._match import copy_args, find_mistake
 
 REG = registry()
 IDS = sorted(REG)
@@ -119,18 +119,10 @@ def _zeros(v):
 
 
 def _is_a_mistakes_output(ex, fn) -> bool:
-    """Whether ``fn``'s answer on the first case it fails equals a catalogued wrong output."""
-    for case in ex.all_cases():
-        args, kwargs = _copy_args(case)
-        got = ex.prepare(fn(*args, **kwargs))
-        if ex.compare(ex.expected(case), got):
-            continue
-        for m in ex.mistakes:
-            a, kw = _copy_args(case)
-            if ex.compare(ex.prepare(m.wrong(*a, **kw)), got):
-                return True
-        return False
-    return False
+    """Whether ``fn`` behaves like a catalogued wrong implementation on every visible case."""
+    cases = ex.all_cases()
+    values = [ex.prepare(fn(*copy_args(c)[0], **copy_args(c)[1])) for c in cases]
+    return find_mistake(ex, cases, values) is not None
 
 
 @pytest.mark.parametrize("ex_id", IDS)

@@ -32,13 +32,13 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from ._timer import CheckTimeout, call_with_budget
+from ._match import CASE_SECONDS, find_mistake
+from ._match import copy_args as _copy_args
 from .compare import Comparator, allclose, exact
 
 __all__ = ["Exercise", "Case", "Mistake", "register", "check", "hint", "solution", "registry",
            "get", "allclose", "exact", "find_mistake", "CASE_SECONDS"]
 
-CASE_SECONDS = 5.0
-"""Default wall-clock budget of one visible case in :func:`check` (seconds)."""
 
 
 _UNSET = object()
@@ -177,12 +177,6 @@ def _log(exercise_id: str, passed: bool, status: str, message: str) -> None:
         pass  # a results log that cannot be written must not break a notebook
 
 
-def _copy_args(case: Case) -> tuple[tuple, dict]:
-    def cp(v):
-        return v.copy() if isinstance(v, np.ndarray) else v
-    return tuple(cp(a) for a in case.args), {k: cp(v) for k, v in case.kwargs.items()}
-
-
 def check(exercise_id: str, fn: Callable, *, verbose: bool = True,
           seconds: float = CASE_SECONDS) -> bool:
     """Run the visible cases of ``exercise_id`` on ``fn``; print a verdict.
@@ -287,37 +281,6 @@ def _check(exercise_id: str, fn: Callable, verbose: bool, seconds: float) -> boo
             return _verdict(ex, False, "wrong", msg + _mistake_line(ex, fn, cases, values, seconds), verbose)
     return _verdict(ex, True, "passed", f"visible cases passed ({len(cases)}/{len(cases)}) — "
                     "the grade also uses hidden cases", verbose)
-
-
-def _matches(ex: Exercise, m: Mistake, index: int, case: Case, expected: Any, got: Any) -> bool:
-    if m.predicate is not None:
-        return bool(m.predicate(expected, got))
-    if m.outputs is not None:
-        return index < len(m.outputs) and bool(ex.compare(m.outputs[index], got))
-    args, kwargs = _copy_args(case)
-    return bool(ex.compare(ex.prepare(m.wrong(*args, **kwargs)), got))
-
-
-def find_mistake(ex: Exercise, cases: Sequence[Case], values: Sequence[Any],
-                 seconds: float = CASE_SECONDS) -> Mistake | None:
-    """The first catalogued mistake of ``ex`` that behaves like the answer whose (prepared)
-    values on ``cases`` are ``values``: on *every* case, the wrong implementation's output
-    (or the stored one) compares equal to the answer's, or the predicate holds. ``None``
-    when no mistake does (a wrong answer is never labelled on a guess)."""
-    if not cases or len(values) != len(cases):
-        return None
-    for m in ex.mistakes:
-        def all_match(m=m):
-            return all(_matches(ex, m, i, c, ex.expected(c), v)
-                       for i, (c, v) in enumerate(zip(cases, values)))
-        try:
-            if call_with_budget(all_match, seconds * len(cases)):
-                return m
-        except KeyboardInterrupt:
-            raise
-        except BaseException:  # a student's odd value must not break the verdict
-            continue
-    return None
 
 
 def _mistake_line(ex: Exercise, fn: Callable, cases: list[Case], values: list, seconds: float) -> str:
