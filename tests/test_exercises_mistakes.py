@@ -67,7 +67,7 @@ def test_every_code_exercise_has_three_catalogued_wrong_implementations():
         for m in ms:
             assert callable(m.wrong), f"{ex_id}: {m.name!r} has no wrong implementation"
             # student-facing, no code: no calls, no numpy, no assignments
-            assert len(m.explain) > 40 and not re.search(r"np\.|\b[a-z_]{3,}\(|\breturn\b| = |==", m.explain), (
+            assert len(m.explain) > 40 and not re.search(r"np\.|\b[a-z_]{3,}\(|\breturn\b|==|\+=|\[:", m.explain), (
                 ex_id, m.name)
 
 
@@ -148,3 +148,32 @@ def test_every_record_lists_its_mistakes_with_a_wrong_function():
     for path in record.chapter_files().values():
         for rec in record.load_chapter(path)["exercise"]:
             assert all("wrong" in m for m in rec["mistakes"]), rec["id"]
+
+
+@pytest.mark.parametrize("chapter", sorted({i[:2] for i in IDS}))
+def test_the_graders_feedback_names_the_same_mistake(chapter):
+    """The grader decodes the answer's values outside the student's kernel; its feedback
+    names a catalogued mistake with check()'s words, and never for an unrelated answer."""
+    from kmlteach.course.grade.codec import encode
+    from kmlteach.course.grade.feedback import feedback_markdown
+    from kmlteach.course.grade.grader import SubmissionResult, score_exercise
+    from kmlteach.course.grade.plan import chapter_plan
+
+    def reply(plan, fn):
+        ex = REG[plan.id]
+        visible = ex.all_cases()
+        vals = [fn(*copy_args(c)[0], **copy_args(c)[1]) for c in visible]
+        vals += [c.expected for c in plan.cases[len(visible):]]  # hidden cases: right
+        return {"cases": [{"value": encode((v,), {})[0]["T"][0]} for v in vals], "called": []}
+
+    rng = np.random.default_rng(int(chapter))
+    for plan in chapter_plan(chapter).exercises:
+        ex = REG[plan.id]
+        m = ex.mistakes[-1]
+        res = score_exercise(plan, reply(plan, m.wrong))
+        assert res.first_visible_failure["mistake"] == f"{m.name} \u2014 {m.explain}", plan.id
+        text = feedback_markdown(SubmissionResult("s1", chapter, exercises=[res]))
+        assert f"- Common mistake: {m.name} \u2014" in text, plan.id
+        res = score_exercise(plan, reply(plan, lambda *a, **k: _perturb(ex.reference(*a, **k), rng)))
+        assert res.first_visible_failure and "mistake" not in res.first_visible_failure, plan.id
+        assert "Common mistake" not in feedback_markdown(SubmissionResult("s1", chapter, exercises=[res]))
