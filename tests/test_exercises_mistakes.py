@@ -177,3 +177,37 @@ def test_the_graders_feedback_names_the_same_mistake(chapter):
         res = score_exercise(plan, reply(plan, lambda *a, **k: _perturb(ex.reference(*a, **k), rng)))
         assert res.first_visible_failure and "mistake" not in res.first_visible_failure, plan.id
         assert "Common mistake" not in feedback_markdown(SubmissionResult("s1", chapter, exercises=[res]))
+
+
+@pytest.mark.parametrize("ex_id", IDS)
+def test_the_student_edition_names_the_mistakes_from_data(ex_id, capsys):
+    """In the student edition a mistake carries its wrong outputs on the visible cases as
+    plain data (no code); check() names it from them exactly as from the wrong function."""
+    import dataclasses
+    import json
+
+    from kmlteach.exercises import Case, Mistake
+    from kmlteach.exercises import core
+    from kmlteach.exercises._plain import from_plain, to_plain
+
+    ex = REG[ex_id]
+    cases = ex.all_cases()
+
+    def plain(v):
+        return from_plain(json.loads(json.dumps(to_plain(v))))
+
+    student = dataclasses.replace(
+        ex, id="96.student", reference=None,
+        cases=[Case(*plain((c.args, c.kwargs)), c.label, plain(ex.expected(c))) for c in cases],
+        mistakes=tuple(Mistake(m.name, m.explain, outputs=tuple(
+            plain(ex.prepare(m.wrong(*copy_args(c)[0], **copy_args(c)[1]))) for c in cases))
+            for m in ex.mistakes))
+    core._REGISTRY["96.student"] = student
+    try:
+        for m in ex.mistakes:
+            ok, out = _run("96.student", m.wrong, capsys)
+            assert not ok and f"Common mistake: {m.name} \u2014" in out, (ex_id, m.name, out)
+        ok, out = _run("96.student", ex.reference, capsys)
+        assert ok and "Common mistake" not in out
+    finally:
+        core._REGISTRY.pop("96.student", None)
