@@ -275,7 +275,7 @@ def _book_with_records(tmp_path, old: str, new: str):
 
 @pytest.mark.parametrize("old, new, field", [
     ("minutes = 5", 'minutes = "five"', "minutes"), ("points = 1", "points = -1", "points"),
-    ("mistakes = []", 'mistakes = [{ name = "n", explain = "e" }]', "wrong"),
+    ("mistakes = [\n", 'mistakes = [\n  { name = "n", explain = "e" },\n', "wrong"),
     ('id = "00.margins"', 'id = "01.margins"', "id")])
 def test_book_rejects_bad_exercise_records(tmp_path, old, new, field):
     with pytest.raises(ValueError, match=field):

@@ -99,6 +99,7 @@ def build_question(rec: dict) -> Question:
         explanation=rec["explanation"],
         kind=rec.get("kind", "recap"),
         tol=float(rec.get("tol", 1e-6)),
+        feedback=tuple(rec.get("feedback", ())),
     )
 
 

@@ -23,3 +23,17 @@ def _cases():
     for m, d in ((5, 3), (8, 2)):
         cases.append(Case((r.normal(size=(m, d)), r.choice([-1.0, 1.0], size=m), r.normal(size=d))))
     return cases
+
+
+# Catalogued mistakes of 00.margins (the record's ``mistakes`` name these) ----------------
+
+def _wrong_no_label(X, y, w):
+    return np.asarray(X, dtype=float) @ np.asarray(w, dtype=float)
+
+
+def _wrong_geometric(X, y, w):
+    return margins(X, y, w) / np.linalg.norm(np.asarray(w, dtype=float))
+
+
+def _wrong_abs(X, y, w):
+    return np.abs(margins(X, y, w))

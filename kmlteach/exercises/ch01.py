@@ -157,3 +157,97 @@ def _dual_cases():
         cases.append(Case((r.normal(size=(m, d)), r.choice([-1.0, 1.0], size=m),
                            r.uniform(0, 1, size=m))))
     return cases
+
+
+# Catalogued mistakes (wrong implementations the records' ``mistakes`` name) -------------
+
+def _distance_functional(x, w, b):
+    return abs(float(np.dot(w, x)) + b)
+
+
+def _distance_signed(x, w, b):
+    return (float(np.dot(w, x)) + b) / float(np.linalg.norm(w))
+
+
+def _distance_norm_squared(x, w, b):
+    return abs(float(np.dot(w, x)) + b) / float(np.dot(w, w))
+
+
+def _hinge_no_label_in_gradient(w, x, y):
+    loss, v = hinge_and_subgradient(w, x, y)
+    return loss, (v * y if loss > 0 else v)
+
+
+def _hinge_no_max(w, x, y):
+    z = y * float(np.dot(w, x))
+    return 1.0 - z, -y * np.asarray(x, dtype=float)
+
+
+def _hinge_gradient_sign(w, x, y):
+    loss, v = hinge_and_subgradient(w, x, y)
+    return loss, -v
+
+
+def _sgd_lambda_not_lambda_t(theta, t, lam, x, y):
+    return sgd_step(theta, 1, lam, x, y)
+
+
+def _sgd_two_lambda_t(theta, t, lam, x, y):
+    return sgd_step(theta, t, 2 * lam, x, y)
+
+
+def _sgd_always_update(theta, t, lam, x, y):
+    w, _ = sgd_step(theta, t, lam, x, y)
+    return w, np.asarray(theta, dtype=float) + y * np.asarray(x, dtype=float)
+
+
+def _perceptron(X, y, pick, strict=False, batch=False, cap=10_000):
+    X, y = np.asarray(X, dtype=float), np.asarray(y, dtype=float)
+    w = np.zeros(X.shape[1])
+    for _ in range(cap):
+        s = y * (X @ w)
+        bad = np.flatnonzero(s < 0 if strict else s <= 0)
+        if bad.size == 0:
+            break
+        w = w + (y[bad] @ X[bad] if batch else y[bad[pick]] * X[bad[pick]])
+    return w
+
+
+def _perceptron_strict(X, y):
+    return _perceptron(X, y, 0, strict=True)
+
+
+def _perceptron_last_mistake(X, y):
+    return _perceptron(X, y, -1)
+
+
+def _perceptron_all_mistakes(X, y):
+    return _perceptron(X, y, 0, batch=True)
+
+
+def _subgrad_sign(w, X, y):
+    return -max_margin_subgradient(w, X, y)
+
+
+def _subgrad_argmin(w, X, y):
+    X, y = np.asarray(X, dtype=float), np.asarray(y, dtype=float)
+    i = int(np.argmin(1 - y * (X @ w)))
+    return -y[i] * X[i]
+
+
+def _subgrad_sum(w, X, y):
+    return -(np.asarray(y, dtype=float) @ np.asarray(X, dtype=float))
+
+
+def _dual_no_label(X, y, alpha):
+    return dual_from_alpha(X, np.ones(len(y)), alpha)
+
+
+def _dual_plus_half(X, y, alpha):
+    w, d = dual_from_alpha(X, y, alpha)
+    return w, d + float(np.dot(w, w))
+
+
+def _dual_no_half(X, y, alpha):
+    w, d = dual_from_alpha(X, y, alpha)
+    return w, d - 0.5 * float(np.dot(w, w))

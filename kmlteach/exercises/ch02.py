@@ -144,3 +144,130 @@ def _kernel_sgd_cases():
                            r.integers(0, m, size=T)),
                           label=f"Gaussian Gram of {m} points, λ = {lam}, T = {T}"))
     return cases
+
+
+# Catalogued mistakes (wrong implementations the records' ``mistakes`` name) -------------
+
+def _monomials(X, scale):
+    """[1, s1·x_i, s2·x_i x_j (i < j), x_i²]: the map of (1 + <x, x'>)² when s1 = s2 = √2."""
+    X = np.asarray(X, dtype=float)
+    d = X.shape[1]
+    cross = [scale * X[:, i] * X[:, j] for i in range(d) for j in range(i + 1, d)]
+    return np.column_stack([np.ones(len(X)), *(scale * X).T, *cross, *(X ** 2).T])
+
+
+def _poly_no_sqrt2(X):
+    return _monomials(X, 1.0)
+
+
+def _poly_homogeneous(X):
+    X = np.asarray(X, dtype=float)
+    return (X[:, :, None] * X[:, None, :]).reshape(len(X), -1)
+
+
+def _poly_not_squared(X):
+    X = np.asarray(X, dtype=float)
+    return np.column_stack([np.ones(len(X)), X])
+
+
+def _sqdist(X, Y):
+    X, Y = np.asarray(X, dtype=float), np.asarray(Y, dtype=float)
+    return np.sum((X[:, None, :] - Y[None, :, :]) ** 2, axis=2)
+
+
+def _gram_two_sigma_squared(X, Y, sigma):
+    return np.exp(-_sqdist(X, Y) / (2 * sigma ** 2))
+
+
+def _gram_sigma_as_gamma(X, Y, sigma):
+    return np.exp(-sigma * _sqdist(X, Y))
+
+
+def _gram_not_squared(X, Y, sigma):
+    return np.exp(-np.sqrt(_sqdist(X, Y)) / (2 * sigma))
+
+
+def _kperceptron(K, y, *, by_one=False, cyclic=False, strict=False, cap=2000):
+    K, y = np.asarray(K, dtype=float), np.asarray(y, dtype=float)
+    m = len(y)
+    alpha, i, clean = np.zeros(m), 0, 0
+    for _ in range(cap * m):
+        s = y[i] * (K[i] @ alpha)
+        if (s < 0) if strict else (s <= 0):
+            alpha[i] += 1.0 if by_one else y[i]
+            clean = 0
+            i = (i + 1) % m if cyclic else 0
+            continue
+        clean += 1
+        if clean >= m or (not cyclic and i == m - 1):
+            break
+        i = (i + 1) % m
+    return alpha
+
+
+def _kperceptron_x_not_y(K, y):
+    return _kperceptron(K, y, by_one=True)
+
+
+def _kperceptron_wrong_index(K, y):
+    return _kperceptron(K, y, cyclic=True)
+
+
+def _kperceptron_strict(K, y):
+    return _kperceptron(K, y, strict=True)
+
+
+def _ridge_no_m(K, y, lam):
+    K = np.asarray(K, dtype=float)
+    return np.linalg.solve(K + lam * np.eye(len(K)), np.asarray(y, dtype=float))
+
+
+def _ridge_two_lam_m(K, y, lam):
+    return kernel_ridge_alpha(K, y, 2 * lam)
+
+
+def _ridge_no_regulariser(K, y, lam):
+    return np.linalg.solve(np.asarray(K, dtype=float), np.asarray(y, dtype=float))
+
+
+def _class_mean(K_test, K, y, offset=1.0, sums=False):
+    K_test, K, y = np.asarray(K_test, dtype=float), np.asarray(K, dtype=float), np.asarray(y, dtype=float)
+    pos, neg = y > 0, y < 0
+    agg = np.sum if sums else np.mean
+    b = 0.5 * (K[np.ix_(neg, neg)].mean() - K[np.ix_(pos, pos)].mean())
+    return agg(K_test[:, pos], axis=1) - agg(K_test[:, neg], axis=1) + offset * b
+
+
+def _class_mean_no_b(K_test, K, y):
+    return _class_mean(K_test, K, y, offset=0.0)
+
+
+def _class_mean_minus_b(K_test, K, y):
+    return _class_mean(K_test, K, y, offset=-1.0)
+
+
+def _class_mean_sums(K_test, K, y):
+    return _class_mean(K_test, K, y, sums=True)
+
+
+def _ksgd(K, y, lam, idx, *, t_scale=True, last=False, label_in_test=True):
+    K, y = np.asarray(K, dtype=float), np.asarray(y, dtype=float)
+    beta, total, alpha = np.zeros(len(y)), np.zeros(len(y)), np.zeros(len(y))
+    for t, i in enumerate(idx, 1):
+        alpha = beta / (lam * t if t_scale else lam)
+        total += alpha
+        if (y[i] if label_in_test else 1.0) * (K[i] @ alpha) < 1:
+            beta[i] += y[i]
+    return alpha if last else total / len(idx)
+
+
+def _ksgd_lambda(K, y, lam, idx):
+    return _ksgd(K, y, lam, idx, t_scale=False)
+
+
+def _ksgd_last(K, y, lam, idx):
+    return _ksgd(K, y, lam, idx, last=True)
+
+
+def _ksgd_no_label(K, y, lam, idx):
+    return _ksgd(K, y, lam, idx, label_in_test=False)

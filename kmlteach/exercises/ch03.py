@@ -120,3 +120,116 @@ def _mean_distance_cases():
         cases.append(Case((gram("gaussian", X, sigma=sigma), mask),
                           label=f"Gaussian Gram of {m} points, first {m // 3} in A"))
     return cases
+
+
+# Catalogued mistakes (wrong implementations the records' ``mistakes`` name) -------------
+
+def _center_rows_only(K):
+    K = np.asarray(K, dtype=float)
+    return K - K.mean(axis=0, keepdims=True)
+
+
+def _center_columns_only(K):
+    K = np.asarray(K, dtype=float)
+    return K - K.mean(axis=1, keepdims=True)
+
+
+def _center_no_grand_mean(K):
+    K = np.asarray(K, dtype=float)
+    return K - K.mean(axis=0, keepdims=True) - K.mean(axis=1, keepdims=True)
+
+
+def _counts(s, n, overlapping=True, last=True):
+    out = {}
+    stop = len(s) - n + (1 if last else 0)
+    for i in range(max(stop, 0)):
+        out[s[i:i + n]] = out.get(s[i:i + n], 0) + 1
+    if not overlapping:
+        out = {g: s.count(g) for g in out}
+    return out
+
+
+def _ngram_non_overlapping(x, y, n):
+    cx, cy = _counts(x, n, overlapping=False), _counts(y, n, overlapping=False)
+    return sum(c * cy.get(g, 0) for g, c in cx.items())
+
+
+def _ngram_missing_last(x, y, n):
+    cx, cy = _counts(x, n, last=False), _counts(y, n, last=False)
+    return sum(c * cy.get(g, 0) for g, c in cx.items())
+
+
+def _ngram_distinct(x, y, n):
+    return len(set(_counts(x, n)) & set(_counts(y, n)))
+
+
+def _sym_expm(M):
+    lam, V = np.linalg.eigh(M)
+    return (V * np.exp(lam)) @ V.T
+
+
+def _heat_no_degree(A, beta):
+    return _sym_expm(beta * np.asarray(A, dtype=float))
+
+
+def _heat_sign(A, beta):
+    A = np.asarray(A, dtype=float)
+    return _sym_expm(beta * (np.diag(A.sum(axis=1)) - A))
+
+
+def _heat_elementwise(A, beta):
+    A = np.asarray(A, dtype=float)
+    return np.exp(beta * (A - np.diag(A.sum(axis=1))))
+
+
+def _kpca(K, p, centre=True, scale=True, smallest=False):
+    K = np.asarray(K, dtype=float)
+    Kc = center(K) if centre else K
+    lam, U = np.linalg.eigh(Kc)
+    sel = np.arange(p) if smallest else np.arange(len(K) - 1, len(K) - 1 - p, -1)
+    return U[:, sel] * (np.sqrt(np.maximum(lam[sel], 0.0)) if scale else 1.0)
+
+
+def _kpca_uncentred(K, p):
+    return _kpca(K, p, centre=False)
+
+
+def _kpca_unit_vectors(K, p):
+    return _kpca(K, p, scale=False)
+
+
+def _kpca_smallest(K, p):
+    return _kpca(K, p, smallest=True)
+
+
+def _fisher_theta_as_probability(X, theta):
+    U = np.asarray(theta, dtype=float)[None, :] - np.asarray(X, dtype=float)
+    return U @ U.T
+
+
+def _fisher_raw_data(X, theta):
+    X = np.asarray(X, dtype=float)
+    return X @ X.T
+
+
+def _fisher_normalised(X, theta):
+    return fisher_kernel(X, theta=theta, family="bernoulli", normalized=True)
+
+
+def _mean_distance_parts(K, mask, cross=2.0, agg=np.mean, root=False):
+    K, a = np.asarray(K, dtype=float), np.asarray(mask, dtype=bool)
+    b = ~a
+    v = float(agg(K[np.ix_(a, a)]) + agg(K[np.ix_(b, b)]) - cross * agg(K[np.ix_(a, b)]))
+    return float(np.sqrt(max(v, 0.0))) if root else v
+
+
+def _mean_distance_one_cross(K, mask):
+    return _mean_distance_parts(K, mask, cross=1.0)
+
+
+def _mean_distance_sums(K, mask):
+    return _mean_distance_parts(K, mask, agg=np.sum)
+
+
+def _mean_distance_root(K, mask):
+    return _mean_distance_parts(K, mask, root=True)

@@ -150,3 +150,137 @@ def hinge_subgradient(W, x, y, Delta):
     G[yhat] += x
     G[y] -= x
     return G
+
+
+# Catalogued mistakes (wrong implementations the records' ``mistakes`` name) -------------
+
+def _psi_one_based(x, y, k):
+    return psi(x, (y - 1) % k, k)
+
+
+def _psi_interleaved(x, y, k):
+    x = np.asarray(x, dtype=float)
+    out = np.zeros((x.size, k))
+    out[:, y] = x
+    return out.ravel()
+
+
+def _psi_matrix(x, y, k):
+    return np.asarray(psi(x, y, k)).reshape(k, -1)
+
+
+def _ghinge_parts(W, x, y, Delta, *, argmax_first=False, skip_true=False, transposed=False, minus_true=True):
+    W, x, D = np.asarray(W, dtype=float), np.asarray(x, dtype=float), np.asarray(Delta, dtype=float)
+    s = W @ x
+    cost = D[y, :] if transposed else D[:, y]
+    v = cost + s - (s[y] if minus_true else 0.0)
+    if argmax_first:
+        return float(v[int(np.argmax(s))])
+    if skip_true:
+        v = np.delete(v, y)
+    return float(np.max(v))
+
+
+def _ghinge_argmax_first(W, x, y, Delta):
+    return _ghinge_parts(W, x, y, Delta, argmax_first=True)
+
+
+def _ghinge_skip_true(W, x, y, Delta):
+    return _ghinge_parts(W, x, y, Delta, skip_true=True)
+
+
+def _ghinge_delta_transposed(W, x, y, Delta):
+    return _ghinge_parts(W, x, y, Delta, transposed=True)
+
+
+def _ghinge_no_true_score(W, x, y, Delta):
+    return _ghinge_parts(W, x, y, Delta, minus_true=False)
+
+
+def _mc_perceptron(X, y, k, *, promote_only=False, strict=False, first=False, cap=20_000):
+    X, y = np.asarray(X, dtype=float), np.asarray(y)
+    W = np.zeros((k, X.shape[1]))
+    m, i, clean = len(y), 0, 0
+    for _ in range(cap):
+        s = W @ X[i]
+        rival = np.delete(np.arange(k), y[i])
+        bad = rival[(s[rival] > s[y[i]]) if strict else (s[rival] >= s[y[i]])]
+        if bad.size:
+            j = bad[0] if first else rival[int(np.argmax(s[rival]))]
+            W[y[i]] += X[i]
+            if not promote_only:
+                W[j] -= X[i]
+            clean = 0
+        else:
+            clean += 1
+            if clean >= m:
+                break
+        i = (i + 1) % m
+    return W
+
+
+def _mcp_promote_only(X, y, k):
+    return _mc_perceptron(X, y, k, promote_only=True)
+
+
+def _mcp_strict(X, y, k):
+    return _mc_perceptron(X, y, k, strict=True)
+
+
+def _mcp_first_violator(X, y, k):
+    return _mc_perceptron(X, y, k, first=True)
+
+
+def _ova_scores(X, y, X_new, k, fit_binary):
+    X_new = np.asarray(X_new, dtype=float)
+    return np.column_stack([X_new @ fit_binary(X, np.where(np.asarray(y) == c, 1.0, -1.0)) for c in range(k)])
+
+
+def _ova_ties_last(X, y, X_new, k, fit_binary):
+    return k - 1 - np.argmax(_ova_scores(X, y, X_new, k, fit_binary)[:, ::-1], axis=1)
+
+
+def _ova_argmin(X, y, X_new, k, fit_binary):
+    return np.argmin(_ova_scores(X, y, X_new, k, fit_binary), axis=1)
+
+
+def _ova_on_training_points(X, y, X_new, k, fit_binary):
+    return ova_predict(X, y, X, k, fit_binary)
+
+
+def _kesler_sign(x, i, k):
+    return -kesler_vectors(x, i, k)
+
+
+def _kesler_order(x, i, k):
+    return kesler_vectors(x, i, k)[::-1]
+
+
+def _kesler_with_self(x, i, k):
+    x = np.asarray(x, dtype=float)
+    return np.array([multivector_psi(x, i, k) - multivector_psi(x, j, k) for j in range(k)])
+
+
+def _hsub(W, x, y, Delta, *, argmax_first=False, skip_true=False, sign=1.0):
+    W, x = np.asarray(W, dtype=float), np.asarray(x, dtype=float)
+    s = W @ x
+    v = np.asarray(Delta, dtype=float)[:, y] + s - s[y]
+    if skip_true:
+        v[y] = -np.inf
+    yhat = int(np.argmax(s if argmax_first else v))
+    G = np.zeros_like(W)
+    G[yhat] += x
+    G[y] -= x
+    return sign * G
+
+
+def _hsub_argmax_first(W, x, y, Delta):
+    return _hsub(W, x, y, Delta, argmax_first=True)
+
+
+def _hsub_sign(W, x, y, Delta):
+    return _hsub(W, x, y, Delta, sign=-1.0)
+
+
+def _hsub_skip_true(W, x, y, Delta):
+    return _hsub(W, x, y, Delta, skip_true=True)

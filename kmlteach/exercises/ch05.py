@@ -99,3 +99,105 @@ def _coef_cases():
         q, n, length = int(r.integers(2, 5)), int(r.integers(1, 6)), int(r.integers(2, 8))
         cases.append(Case((r.random((length, n)), r.integers(0, q, length), q)))
     return cases
+
+
+# Catalogued mistakes (wrong implementations the records' ``mistakes`` name) -------------
+
+def _score_parts(x, y, W_unary, W_pair, *, wrap=False, transposed=False, pairs=True):
+    x, y = np.asarray(x, dtype=float), np.asarray(y)
+    Wu, Wp = np.asarray(W_unary, dtype=float), np.asarray(W_pair, dtype=float)
+    total = float(sum(Wu[y[t]] @ x[t] for t in range(len(y))))
+    if pairs:
+        Wp = Wp.T if transposed else Wp
+        total += float(sum(Wp[y[t - 1], y[t]] for t in range(0 if wrap else 1, len(y))))
+    return total
+
+
+def _score_from_first(x, y, W_unary, W_pair):
+    return _score_parts(x, y, W_unary, W_pair, wrap=True)
+
+
+def _score_pair_transposed(x, y, W_unary, W_pair):
+    return _score_parts(x, y, W_unary, W_pair, transposed=True)
+
+
+def _score_no_pairs(x, y, W_unary, W_pair):
+    return _score_parts(x, y, W_unary, W_pair, pairs=False)
+
+
+def _viterbi(unary, pairwise, *, reverse=False, transposed=False, ties_last=False):
+    U, P = np.asarray(unary, dtype=float), np.asarray(pairwise, dtype=float)
+    P = P.T if transposed else P
+    r, q = U.shape
+    pick = (lambda v: q - 1 - int(np.argmax(v[::-1]))) if ties_last else (lambda v: int(np.argmax(v)))
+    best, back = U[0].copy(), np.zeros((r, q), dtype=np.int64)
+    for t in range(1, r):
+        cand = best[:, None] + P
+        back[t] = [pick(cand[:, b]) for b in range(q)]
+        best = cand[back[t], np.arange(q)] + U[t]
+    path = [pick(best)]
+    for t in range(r - 1, 0, -1):
+        path.append(int(back[t, path[-1]]))
+    return np.array(path if reverse else path[::-1], dtype=np.int64)
+
+
+def _viterbi_reversed(unary, pairwise):
+    return _viterbi(unary, pairwise, reverse=True)
+
+
+def _viterbi_greedy(unary, pairwise):
+    return np.argmax(np.asarray(unary, dtype=float), axis=1)
+
+
+def _viterbi_transposed(unary, pairwise):
+    return _viterbi(unary, pairwise, transposed=True)
+
+
+def _viterbi_ties_last(unary, pairwise):
+    return _viterbi(unary, pairwise, ties_last=True)
+
+
+def _hamming(unary, y_true):
+    U = np.asarray(unary, dtype=float)
+    return (np.arange(U.shape[1])[None, :] != np.asarray(y_true)[:, None]).astype(float)
+
+
+def _loss_aug_on_pairs(unary, pairwise, y_true):
+    P = np.asarray(pairwise, dtype=float)
+    return viterbi(unary, P + 1.0 - np.eye(len(P))).labels
+
+
+def _loss_aug_subtracted(unary, pairwise, y_true):
+    return viterbi(np.asarray(unary, dtype=float) - _hamming(unary, y_true), pairwise).labels
+
+
+def _loss_aug_plain(unary, pairwise, y_true):
+    return viterbi(unary, pairwise).labels
+
+
+def _coef_parts(x, y, q, *, buffered=False, transposed=False, wrap=False, per_letter=False):
+    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=np.int64)
+    Gu, Gp = np.zeros((q, x.shape[1])), np.zeros((q, q))
+    if buffered:
+        Gu[y] += x                           # repeated labels are added once
+    else:
+        np.add.at(Gu, y, x)
+    a, b = (np.r_[y[-1:], y[:-1]], y) if wrap else (y[:-1], y[1:])
+    np.add.at(Gp, (b, a) if transposed else (a, b), 1.0)
+    return (Gu / len(y), Gp / len(y)) if per_letter else (Gu, Gp)
+
+
+def _coef_buffered(x, y, q):
+    return _coef_parts(x, y, q, buffered=True)
+
+
+def _coef_transposed(x, y, q):
+    return _coef_parts(x, y, q, transposed=True)
+
+
+def _coef_divided(x, y, q):
+    return _coef_parts(x, y, q, per_letter=True)
+
+
+def _coef_wrap(x, y, q):
+    return _coef_parts(x, y, q, wrap=True)

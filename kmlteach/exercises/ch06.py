@@ -114,3 +114,90 @@ def _cost_cases():
         y[int(r.integers(n))] = 3.0
         cases.append(Case((r.normal(size=n), y, k)))
     return cases
+
+
+# Catalogued mistakes (wrong implementations the records' ``mistakes`` name) -------------
+
+def _perm_inverse(y):
+    return np.argsort(np.asarray(y, dtype=float), kind="stable") + 1
+
+
+def _perm_zero_based(y):
+    return permutation(y) - 1
+
+
+def _perm_decreasing(y):
+    return len(y) + 1 - permutation(y)
+
+
+def _kendall_disagreements(y_pred, y_true, strict=False):
+    yp, y = np.asarray(y_pred, dtype=float), np.asarray(y_true, dtype=float)
+    if strict:
+        bad = (yp[:, None] - yp[None, :]) * (y[:, None] - y[None, :]) < 0
+    else:
+        bad = np.sign(yp[:, None] - yp[None, :]) != np.sign(y[:, None] - y[None, :])
+    return int(np.triu(bad, k=1).sum()), len(y)
+
+
+def _kendall_twice(y_pred, y_true):
+    return 2 * kendall_tau_loss(y_pred, y_true)
+
+
+def _kendall_not_normalised(y_pred, y_true):
+    return float(_kendall_disagreements(y_pred, y_true)[0])
+
+
+def _kendall_strict_product(y_pred, y_true):
+    n, r = _kendall_disagreements(y_pred, y_true, strict=True)
+    return 2.0 * n / (r * (r - 1))
+
+
+def _ndcg_parts(y_pred, y_true, k, *, from_top=False, gain=False, cut=True):
+    yp, y = np.asarray(y_pred, dtype=float), np.asarray(y_true, dtype=float)
+    r = len(y)
+
+    def D(pos):
+        rank = pos if from_top else r - pos + 1
+        keep = rank <= k if cut else np.ones_like(rank, dtype=bool)
+        return np.where(keep, 1.0 / np.log2(rank + 1.0), 0.0)
+
+    with np.errstate(divide="ignore", invalid="ignore"):  # 0/0 from the top: nan, as a student gets
+        ratio = float(np.float64(D(permutation(yp)) @ y) / np.float64(D(permutation(y)) @ y))
+    return ratio if gain else 1.0 - ratio
+
+
+def _ndcg_from_top(y_pred, y_true, k):
+    return _ndcg_parts(y_pred, y_true, k, from_top=True)
+
+
+def _ndcg_gain(y_pred, y_true, k):
+    return _ndcg_parts(y_pred, y_true, k, gain=True)
+
+
+def _ndcg_no_cut(y_pred, y_true, k):
+    return _ndcg_parts(y_pred, y_true, k, cut=False)
+
+
+def _costs(y_score, y_true, k, *, from_top=False, alpha_sign=-1.0, normalise=True):
+    mu, y = np.asarray(y_score, dtype=float), np.asarray(y_true, dtype=float)
+    r = y.shape[0]
+    j = np.arange(1, r + 1, dtype=float)
+    if from_top:
+        D = np.where(j <= k, 1.0 / np.log2(j + 1), 0.0)
+    else:
+        D = np.where(j >= r - k + 1, 1.0 / np.log2(r - j + 2), 0.0)
+    ideal = float(D[permutation(y) - 1] @ y)
+    beta = (y / ideal if ideal > 0 else np.zeros(r)) if normalise else y
+    return np.outer(alpha_sign * mu, j) + np.outer(beta, D)
+
+
+def _costs_from_top(y_score, y_true, k):
+    return _costs(y_score, y_true, k, from_top=True)
+
+
+def _costs_alpha_sign(y_score, y_true, k):
+    return _costs(y_score, y_true, k, alpha_sign=1.0)
+
+
+def _costs_not_normalised(y_score, y_true, k):
+    return _costs(y_score, y_true, k, normalise=False)

@@ -118,3 +118,80 @@ def _fixed_ab_cases():
         cases.append(Case((r.normal(size=n), y, int(r.integers(0, P + 1)),
                            int(r.integers(0, N + 1)))))
     return cases
+
+
+# Catalogued mistakes (wrong implementations the records' ``mistakes`` name) -------------
+
+def _confusion_swapped_bc(y_score, y_true, theta):
+    a, b, c, d = confusion_counts(y_score, y_true, theta)
+    return a, c, b, d
+
+
+def _confusion_strict(y_score, y_true, theta):
+    s = np.asarray(y_score, dtype=float)
+    return confusion_counts(np.where(s == theta, -np.inf, s), y_true, theta)
+
+
+def _confusion_theta_zero(y_score, y_true, theta):
+    return confusion_counts(y_score, y_true, 0.0)
+
+
+def _fbeta_swapped_bc(y_score, y_true, theta, beta):
+    a, b, c, _ = confusion_counts(y_score, y_true, theta)
+    b2 = beta ** 2
+    return (1 + b2) * a / ((1 + b2) * a + b2 * b + c)
+
+
+def _fbeta_beta_not_squared(y_score, y_true, theta, beta):
+    return f_beta(y_score, y_true, theta, np.sqrt(beta))
+
+
+def _fbeta_f1(y_score, y_true, theta, beta):
+    return f_beta(y_score, y_true, theta, 1.0)
+
+
+def _patk_exactly_k(y_score, y_true, k):
+    top = np.argsort(-np.asarray(y_score, dtype=float), kind="stable")[:k]
+    return float(np.sum(np.asarray(y_true)[top] > 0) / k)
+
+
+def _patk_recall(y_score, y_true, k):
+    s, pos = np.asarray(y_score, dtype=float), np.asarray(y_true) > 0
+    pred = s >= np.sort(s)[::-1][k - 1]
+    return float(np.sum(pred & pos) / np.sum(pos))
+
+
+def _patk_off_by_one(y_score, y_true, k):
+    return precision_at_k(y_score, y_true, min(k + 1, len(y_score)))
+
+
+def _labelling(y_score, y_true, a, b, *, worst_negatives=False, ties_last=False, zero=False, overall=False):
+    mu, y = np.asarray(y_score, dtype=float), np.asarray(y_true)
+    v = (np.zeros if zero else lambda n: -np.ones(n))(y.shape[0])
+    if overall:
+        v[np.argsort(-mu, kind="stable")[:a + b]] = 1.0
+        return v
+
+    def order(idx, sign):
+        if ties_last:
+            return idx[np.argsort(sign * mu[idx], kind="stable")[::-1]]
+        return idx[np.argsort(-sign * mu[idx], kind="stable")]
+    v[order(np.flatnonzero(y > 0), 1.0)[:a]] = 1.0
+    v[order(np.flatnonzero(y < 0), -1.0 if worst_negatives else 1.0)[:b]] = 1.0
+    return v
+
+
+def _fixed_ab_overall(y_score, y_true, a, b):
+    return _labelling(y_score, y_true, a, b, overall=True)
+
+
+def _fixed_ab_worst_negatives(y_score, y_true, a, b):
+    return _labelling(y_score, y_true, a, b, worst_negatives=True)
+
+
+def _fixed_ab_ties_last(y_score, y_true, a, b):
+    return _labelling(y_score, y_true, a, b, ties_last=True)
+
+
+def _fixed_ab_zero_one(y_score, y_true, a, b):
+    return _labelling(y_score, y_true, a, b, zero=True)

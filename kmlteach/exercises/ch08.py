@@ -206,3 +206,132 @@ def _alpha_cases():
         w = r.dirichlet([2.0, 1.0, 1.0])
         cases.append(Case((float(w[0]), float(w[1]), float(w[2]))))
     return cases
+
+
+# Catalogued mistakes (wrong implementations the records' ``mistakes`` name) -------------
+
+def _stump_strict(X, y, D, feature, threshold, sign):
+    return stump_error(X, y, D, feature, np.nextafter(threshold, -np.inf), sign)
+
+
+def _stump_no_sign(X, y, D, feature, threshold, sign):
+    return stump_error(X, y, D, feature, threshold, 1.0)
+
+
+def _stump_unweighted(X, y, D, feature, threshold, sign):
+    return stump_error(X, y, np.full(len(y), 1.0 / len(y)), feature, threshold, sign)
+
+
+def _round(D, y, h, *, normalise=True, samme=False, sign=-1.0, unweighted=False):
+    D, y, h = (np.asarray(v, dtype=float) for v in (D, y, h))
+    eps = float(np.mean(h != y)) if unweighted else float(np.sum(D[h != y]))
+    alpha = (1.0 if samme else 0.5) * np.log((1.0 - eps) / eps)
+    w = D * np.exp(sign * alpha * y * h)
+    Z = float(w.sum())
+    return (w / Z if normalise else w), eps, float(alpha), Z
+
+
+def _round_not_renormalised(D, y, h):
+    return _round(D, y, h, normalise=False)
+
+
+def _round_samme(D, y, h):
+    return _round(D, y, h, samme=True)
+
+
+def _round_update_sign(D, y, h):
+    return _round(D, y, h, sign=1.0)
+
+
+def _round_unweighted_eps(D, y, h):
+    return _round(D, y, h, unweighted=True)
+
+
+def _bound_no_two(epsilons):
+    e = np.asarray(epsilons, dtype=float)
+    return float(np.prod(np.sqrt(e * (1.0 - e)))), training_bound(e)[1]
+
+
+def _bound_sum(epsilons):
+    e = np.asarray(epsilons, dtype=float)
+    return float(np.sum(2.0 * np.sqrt(e * (1.0 - e)))), training_bound(e)[1]
+
+
+def _bound_gamma_not_squared(epsilons):
+    e = np.asarray(epsilons, dtype=float)
+    return training_bound(e)[0], float(np.exp(-2.0 * np.sum(0.5 - e)))
+
+
+def _oob(predictions, samples, y, *, in_bag=False, members=None, all_points=False, ties_up=False):
+    P, S, y = np.asarray(predictions, dtype=float), np.asarray(samples), np.asarray(y, dtype=float)
+    B, m = P.shape
+    oob = np.ones((B, m), dtype=bool)
+    for b in range(B):
+        oob[b, S[b]] = False
+    if in_bag:
+        oob = ~oob
+    if members is not None:
+        oob[members:] = False
+    votes = np.sum(np.where(oob, P, 0.0), axis=0)
+    has = np.ones(m, dtype=bool) if all_points else oob.any(axis=0)
+    pred = np.where(votes >= 0 if ties_up else votes > 0, 1.0, -1.0)
+    return float(np.mean(pred[has] != y[has]))
+
+
+def _oob_single_tree(predictions, samples, y):
+    return _oob(predictions, samples, y, members=1)
+
+
+def _oob_in_bag(predictions, samples, y):
+    return _oob(predictions, samples, y, in_bag=True)
+
+
+def _oob_all_points(predictions, samples, y):
+    return _oob(predictions, samples, y, all_points=True)
+
+
+def _oob_ties_up(predictions, samples, y):
+    return _oob(predictions, samples, y, ties_up=True)
+
+
+def _gain(y, left, criterion, *, parent_counts=False, weights=True, nats=False):
+    y, left = np.asarray(y, dtype=float), np.asarray(left, dtype=bool)
+    m = len(y)
+    C = (lambda a: impurity(a, criterion) * np.log(2.0)) if nats and criterion == "entropy" else (
+        lambda a: impurity(a, criterion))
+    gain = C(np.mean(y > 0))
+    for side in (left, ~left):
+        if side.any():
+            a = np.sum(y[side] > 0) / (m if parent_counts else side.sum())
+            gain -= (side.sum() / m if weights else 1.0) * C(a)
+    return float(gain)
+
+
+def _gain_parent_counts(y, left, criterion):
+    return _gain(y, left, criterion, parent_counts=True)
+
+
+def _gain_unweighted(y, left, criterion):
+    return _gain(y, left, criterion, weights=False)
+
+
+def _gain_nats(y, left, criterion):
+    return _gain(y, left, criterion, nats=True)
+
+
+def _alpha_samme(w_correct, w_wrong, w_abstain=0.0):
+    a, z = best_alpha(w_correct, w_wrong, w_abstain)
+    return 2 * a, z
+
+
+def _alpha_no_abstain(w_correct, w_wrong, w_abstain=0.0):
+    return best_alpha(w_correct, w_wrong, 0.0)
+
+
+def _alpha_one_minus_wrong(w_correct, w_wrong, w_abstain=0.0):
+    return best_alpha(1.0 - w_wrong, w_wrong, 0.0)
+
+
+def _alpha_sign(w_correct, w_wrong, w_abstain=0.0):
+    a, z = best_alpha(w_correct, w_wrong, w_abstain)
+    return -a, z

@@ -147,3 +147,95 @@ def _dual_cases():
         bad[0] += 0.1
         cases.append(Case((bad, _gauss(X, X, 1.0), y, 2.0 / n), label="an infeasible α"))
     return cases
+
+
+# Catalogued mistakes (wrong implementations the records' ``mistakes`` name) -------------
+
+def _norma(coef, k_row, y_t, lam, eta, *, shrink=True, at_one=False, sign=-1.0):
+    coef = np.asarray(coef, dtype=float)
+    f = float(coef @ np.asarray(k_row, dtype=float))
+    der = -y_t if (y_t * f <= 1 if at_one else y_t * f < 1) else 0.0
+    return np.r_[(1 - eta * lam) * coef if shrink else coef, sign * eta * der]
+
+
+def _norma_no_shrink(coef, k_row, y_t, lam, eta):
+    return _norma(coef, k_row, y_t, lam, eta, shrink=False)
+
+
+def _norma_sign(coef, k_row, y_t, lam, eta):
+    return _norma(coef, k_row, y_t, lam, eta, sign=1.0)
+
+
+def _norma_at_one(coef, k_row, y_t, lam, eta):
+    return _norma(coef, k_row, y_t, lam, eta, at_one=True)
+
+
+def _nu_counts(alpha, yf, rho, tol=1e-6):
+    me, sv = nu_property(alpha, yf, rho, tol)
+    return me * len(yf), sv * len(yf)
+
+
+def _nu_no_tol(alpha, yf, rho, tol=1e-6):
+    return float(np.mean(np.asarray(yf, dtype=float) < rho)), nu_property(alpha, yf, rho, tol)[1]
+
+
+def _nu_on_margin(alpha, yf, rho, tol=1e-6):
+    return float(np.mean(np.asarray(yf, dtype=float) <= rho + tol)), nu_property(alpha, yf, rho, tol)[1]
+
+
+def _nu_swapped(alpha, yf, rho, tol=1e-6):
+    return nu_property(alpha, yf, rho, tol)[::-1]
+
+
+def _oc_plus_rho(alpha, X, rho, sigma, Z):
+    return oneclass_value(alpha, X, -rho, sigma, Z)
+
+
+def _oc_two_sigma_squared(alpha, X, rho, sigma, Z):
+    return oneclass_value(alpha, X, rho, sigma ** 2, Z)
+
+
+def _oc_no_alpha(alpha, X, rho, sigma, Z):
+    return oneclass_value(np.ones(len(alpha)), X, rho, sigma, Z)
+
+
+def _rad_one_draw(X, sigmas):
+    return rademacher(X, np.asarray(sigmas, dtype=float)[:1])
+
+
+def _rad_norm_of_mean(X, sigmas):
+    X = np.asarray(X, dtype=float)
+    v = np.mean(np.asarray(sigmas, dtype=float) @ X, axis=0) / X.shape[0]
+    return float(np.linalg.norm(v)), rademacher(X, sigmas)[1]
+
+
+def _rad_bound_no_root(X, sigmas):
+    X = np.asarray(X, dtype=float)
+    return rademacher(X, sigmas)[0], float(np.sum(X ** 2) / X.shape[0])
+
+
+def _nu_dual_check(alpha, K, y, nu, tol=1e-8, *, balance=True, count=True, box=True, half=0.5):
+    alpha, y = np.asarray(alpha, dtype=float), np.asarray(y, dtype=float)
+    n = len(alpha)
+    ok = (np.all(alpha >= -tol) and (not box or np.all(alpha <= 1 + tol))
+          and abs(alpha.sum() - (n * nu if count else nu)) <= tol and (not balance or abs(alpha @ y) <= tol))
+    if not ok:
+        return np.inf
+    v = alpha * y
+    return float(half * v @ np.asarray(K, dtype=float) @ v)
+
+
+def _nu_dual_no_balance(alpha, K, y, nu, tol=1e-8):
+    return _nu_dual_check(alpha, K, y, nu, tol, balance=False)
+
+
+def _nu_dual_sum_nu(alpha, K, y, nu, tol=1e-8):
+    return _nu_dual_check(alpha, K, y, nu, tol, count=False)
+
+
+def _nu_dual_no_box(alpha, K, y, nu, tol=1e-8):
+    return _nu_dual_check(alpha, K, y, nu, tol, box=False)
+
+
+def _nu_dual_no_half(alpha, K, y, nu, tol=1e-8):
+    return _nu_dual_check(alpha, K, y, nu, tol, half=1.0)

@@ -32,13 +32,13 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from ._timer import CheckTimeout, call_with_budget
+from ._match import CASE_SECONDS, find_mistake
+from ._match import copy_args as _copy_args
 from .compare import Comparator, allclose, exact
 
 __all__ = ["Exercise", "Case", "Mistake", "register", "check", "hint", "solution", "registry",
-           "get", "allclose", "exact", "CASE_SECONDS"]
+           "get", "allclose", "exact", "find_mistake", "CASE_SECONDS"]
 
-CASE_SECONDS = 5.0
-"""Default wall-clock budget of one visible case in :func:`check` (seconds)."""
 
 
 _UNSET = object()
@@ -63,9 +63,10 @@ class Case:
 @dataclass(frozen=True)
 class Mistake:
     """A catalogued mistake: ``check`` prints "Common mistake: <name> — <explain>" when a
-    wrong answer matches it. It is recognised by a ``wrong`` implementation (the answer
-    equals its output), a ``predicate(expected, got)``, or, in the student edition, the
-    wrong implementation's ``outputs`` on the visible cases (data)."""
+    wrong answer behaves like it on every visible case. It is recognised by a ``wrong``
+    implementation (the answer equals its output), a ``predicate(expected, got)``, or, in
+    the student edition, the wrong implementation's ``outputs`` on the visible cases
+    (data). See :func:`find_mistake`."""
     name: str
     explain: str
     wrong: Callable | None = None
@@ -176,12 +177,6 @@ def _log(exercise_id: str, passed: bool, status: str, message: str) -> None:
         pass  # a results log that cannot be written must not break a notebook
 
 
-def _copy_args(case: Case) -> tuple[tuple, dict]:
-    def cp(v):
-        return v.copy() if isinstance(v, np.ndarray) else v
-    return tuple(cp(a) for a in case.args), {k: cp(v) for k, v in case.kwargs.items()}
-
-
 def check(exercise_id: str, fn: Callable, *, verbose: bool = True,
           seconds: float = CASE_SECONDS) -> bool:
     """Run the visible cases of ``exercise_id`` on ``fn``; print a verdict.
@@ -261,6 +256,7 @@ def _check(exercise_id: str, fn: Callable, verbose: bool, seconds: float) -> boo
         return _verdict(ex, False, "error", f"check() expects your function, got {type(fn).__name__}",
                         verbose)
     cases = ex.all_cases()
+    values: list = []
     for i, case in enumerate(cases, 1):
         expected = ex.expected(case)
         where = f"case {i}/{len(cases)} {case.describe()}"
@@ -279,33 +275,28 @@ def _check(exercise_id: str, fn: Callable, verbose: bool, seconds: float) -> boo
             line = f" (line {tb[-1].lineno})" if tb else ""
             return _verdict(ex, False, "error", f"{where} raised {type(exc).__name__}: "
                             f"{_safe(str, exc)}{line}", verbose)
+        values.append(value)
         if not ok:
             msg = f"{where}: expected {_short(expected)}, got {got}"
-            return _verdict(ex, False, "wrong", msg + _mistake(ex, i - 1, case, expected, value, seconds), verbose)
+            return _verdict(ex, False, "wrong", msg + _mistake_line(ex, fn, cases, values, seconds), verbose)
     return _verdict(ex, True, "passed", f"visible cases passed ({len(cases)}/{len(cases)}) — "
                     "the grade also uses hidden cases", verbose)
 
 
-def _matches(ex: Exercise, m: Mistake, index: int, case: Case, expected: Any, got: Any) -> bool:
-    if m.predicate is not None:
-        return bool(m.predicate(expected, got))
-    if m.outputs is not None:
-        return index < len(m.outputs) and bool(ex.compare(m.outputs[index], got))
-    args, kwargs = _copy_args(case)
-    return bool(ex.compare(ex.prepare(m.wrong(*args, **kwargs)), got))
-
-
-def _mistake(ex: Exercise, index: int, case: Case, expected: Any, got: Any, seconds: float) -> str:
-    """"\n  Common mistake: ..." for the first catalogued mistake the wrong answer matches."""
-    for m in ex.mistakes:
-        try:
-            if call_with_budget(lambda m=m: _matches(ex, m, index, case, expected, got), seconds):
-                return f"\n  Common mistake: {m.name} \u2014 {m.explain}"
-        except KeyboardInterrupt:
-            raise
-        except BaseException:  # a student's odd value must not break the verdict
-            continue
-    return ""
+def _mistake_line(ex: Exercise, fn: Callable, cases: list[Case], values: list, seconds: float) -> str:
+    """"\n  Common mistake: ..." when the answer behaves like a catalogued mistake on every
+    visible case (the cases after the first failing one are run too), else ""."""
+    if not ex.mistakes:
+        return ""
+    try:
+        for case in cases[len(values):]:
+            values.append(_run_case(ex, fn, case, ex.expected(case), seconds)[2])
+    except KeyboardInterrupt:
+        raise
+    except BaseException:  # an answer that fails later on in another way: no label
+        return ""
+    m = find_mistake(ex, cases, values, seconds)
+    return f"\n  Common mistake: {m.name} \u2014 {m.explain}" if m else ""
 
 
 def _hint_pointer(ex: Exercise) -> str:

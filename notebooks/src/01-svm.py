@@ -115,10 +115,9 @@ except ValueError as err:
 # $$\max_{\alpha \ge 0}\ \sum_i \alpha_i - \tfrac12 \sum_{i,j} \alpha_i\alpha_j y_i y_j \langle x_i, x_j\rangle,
 # \qquad w = \sum_i \alpha_i y_i x_i,$$
 #
-# (with a bias, the extra constraint $\sum_i \alpha_i y_i = 0$ appears). Complementary
-# slackness — the Fritz John / KKT conditions behind UML Theorem 15.8 — says $\alpha_i > 0$ only
-# where the constraint is tight, $y_i(\langle w, x_i\rangle + b) = 1$. So $w$ is a combination of
-# the support vectors alone. Let us check both facts on the solution above.
+# (with a bias, the extra constraint $\sum_i \alpha_i y_i = 0$ appears). The solver returned one
+# $\alpha_i$ per training point (`res.alpha`); the cell after the question prints them beside
+# each point's margin $y_i(\langle w, x_i\rangle + b)$.
 #
 # **Predict first.** At the hard-SVM solution, which points have $\alpha_i > 0$?
 # (a) every training point; (b) only points with $y_i(\langle w, x_i\rangle + b) = 1$, on the
@@ -136,6 +135,11 @@ for i in range(len(y0)):
     print(f"{i:2d}  {res.alpha[i]:8.4f}   {fm[i]:8.4f}")
 
 # %% [markdown]
+# Only the points on the edge of the band, $y_i(\langle w, x_i\rangle + b) = 1$, have
+# $\alpha_i > 0$. This is complementary slackness — the Fritz John / KKT conditions behind UML
+# Theorem 15.8: $\alpha_i > 0$ only where the constraint is tight. So $w$ is a combination of
+# the support vectors alone. This settles 01.c_support.
+#
 # Points with $\alpha_i = 0$ could be deleted without changing the solution; this is the
 # *sparsity* of SVMs, and the reason the dual is solved when $d$ is large or, in the next
 # chapter, infinite.
@@ -284,7 +288,7 @@ show(fig, alt=f"Test error against the training set size m on a log axis from {m
 
 # %% [markdown]
 # Ten times the dimension, the same margin: the two error curves are close, as the
-# theorem predicts — its bound is the same for both. The bound itself is far above the
+# theorem predicts — its bound is the same for both (this settles 01.c_dimension). The bound itself is far above the
 # measured errors (it holds for *every* $(\gamma, \rho)$-separable distribution and every
 # $\delta$) and only drops below 1 from about $m = 500$; what it gets right is what the error
 # depends on.
@@ -298,9 +302,8 @@ show(fig, alt=f"Test error against the training set size m on a log axis from {m
 # $$F(w, b) = \frac{\lambda}{2}\lVert w\rVert^2 + \frac1m\sum_{i=1}^m \max\{0,\ 1 - y_i(\langle w, x_i\rangle + b)\}.$$
 #
 # (UML (15.6) writes $\lambda\lVert w\rVert^2$, so its $\lambda$ is half of ours; libraries write
-# $\frac12\lVert w\rVert^2 + C\sum_i\xi_i$, i.e. $C = 1/(\lambda m)$.) A large $\lambda$ buys a
-# wide margin at the price of violations; a small one approaches hard-SVM. `svm.soft_svm`
-# returns the exact minimiser (dual coordinate descent to a duality gap below $10^{-8}$).
+# $\frac12\lVert w\rVert^2 + C\sum_i\xi_i$, i.e. $C = 1/(\lambda m)$.) As $\lambda \to 0$ the
+# problem approaches hard-SVM. `svm.soft_svm` returns the exact minimiser (dual coordinate descent to a duality gap below $10^{-8}$).
 #
 # **Predict first.** The figure below solves soft-SVM with λ = 0.003, 0.1 and 3. As λ grows, the
 # margin width $2/\lVert w\rVert$ (a) shrinks; (b) grows; (c) stays the same.
@@ -323,6 +326,10 @@ show(fig, alt="Three panels, the same two overlapping clouds and the soft-SVM li
               + ", then ".join(widths) + ").")
 
 # %% [markdown]
+# The band widens as λ grows: a larger λ weighs $\frac{\lambda}{2}\lVert w\rVert^2$ more, so
+# $\lVert w\rVert$ shrinks and the margin $2/\lVert w\rVert$ grows, at the price of more
+# violations. This settles 01.c_width.
+#
 # **λ explorer.** Slide λ over four decades. Squares mark margin violations
 # ($y f(x) < 1$); the readout tracks the margin width $2/\lVert w\rVert$, the violations, the
 # training errors and the objective.

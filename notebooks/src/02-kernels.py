@@ -164,6 +164,14 @@ print("Psi Psi^T equals min(x, x'):", bool(np.array_equal(Psi_min @ Psi_min.T, n
 # Mind the Gaussian convention: UML's σ is *not* squared, HSS writes γ. Both are accepted
 # (never together). The B-spline $B_n$ is the box $\mathbb 1_{[-1/2, 1/2]}$ convolved with itself
 # $n$ times, a piecewise polynomial of degree $n$.
+#
+# **Predict first.** The next figure draws four Gram matrices of 30 sorted points in $[-2, 2]$,
+# among them the Gaussian with a small σ = 0.05. That matrix looks like (a) all entries close
+# to 1: every point is similar to every other; (b) bright only on and next to the diagonal;
+# (c) all entries close to 0, the diagonal included.
+
+# %%
+ask("02.c_gram", "?")
 
 # %%
 Xg = np.sort(rng.uniform(-2, 2, size=(30, 1)), axis=0)
@@ -187,6 +195,10 @@ print("B-spline values: B_0(0) = {:.3f}, B_1(0.5) = {:.3f}, B_3(0) = {:.4f}, B_3
     *kk.bspline([0.0], 0), *kk.bspline([0.5], 1), *kk.bspline([0.0], 3), *kk.bspline([1.0], 3)))
 
 # %% [markdown]
+# With σ = 0.05 a point is similar only to its close neighbours, so the Gaussian Gram matrix
+# is bright only near the diagonal (its diagonal is always $k(x, x) = 1$); with σ = 2 almost
+# every pair looks alike. This settles 02.c_gram.
+#
 # Kernels also encode prior knowledge about data that are not vectors (UML §16.2.1). To spot a
 # "signature" string inside a file, map a string $x$ to the 0/1 vector indexed by all strings $v$
 # (up to some length) that says whether $v$ occurs in $x$. The inner product counts the
@@ -226,7 +238,8 @@ ask("02.c_expneg", "?")  # your letter, then read on
 # * the negative distance $-\lVert x - x'\rVert$: zero diagonal, negative off-diagonal.
 #
 # A kernel also satisfies Cauchy–Schwarz, $k(x, x')^2 \le k(x, x)\,k(x', x')$ (HSS1 Prop. 4):
-# the $2\times 2$ Gram matrix has a non-negative determinant.
+# the $2\times 2$ Gram matrix has a non-negative determinant. The first failure above settles
+# 02.c_expneg.
 
 # %%
 def fmt_eig(v):
@@ -355,9 +368,8 @@ ask("02.c_sigma", "?")
 
 # %% [markdown]
 # With the Gaussian kernel the feature space is infinite-dimensional (UML Example 16.2), so
-# only the kernel version can run. The width σ controls how local the predictor is: a tiny σ
-# memorises the training points, a huge σ makes the boundary almost linear; the polynomial
-# degree plays a similar role. (Kernel SGD has no bias term, as in §16.3.)
+# only the kernel version can run. The width σ controls how local the predictor is, and the
+# polynomial degree plays a similar role. (Kernel SGD has no bias term, as in §16.3.)
 
 # %%
 fig, axes = plt.subplots(2, 3, figsize=(10, 7.0), layout="constrained")
@@ -379,6 +391,10 @@ show(fig, alt="Six panels, each the two-moons training sample with the region pr
      "test accuracy.")
 
 # %% [markdown]
+# The tiny σ loses test accuracy: $k(x, x_j)$ is almost 0 except right next to $x_j$, so the
+# boundary bends around single training points (it memorises them); a huge σ makes the
+# boundary almost linear. This settles 02.c_sigma.
+#
 # **Decision-boundary explorer.** Switch between the Gaussian and polynomial kernels and slide
 # σ, the degree and λ; the readout reports training and test accuracy on a fresh sample.
 

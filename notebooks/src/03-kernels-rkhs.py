@@ -215,8 +215,15 @@ print(f"Gaussian kernel: {Qg.shape[1]} orthonormal vectors, max |QᵀKQ − I| =
 # that $\lVert v_j\rVert = 1$, i.e. $\lambda_j\lVert\alpha^j\rVert^2 = 1$ (the source leaves the
 # scaling open); the coordinate of a point on axis $j$ is then $\sqrt{\lambda_j}\,u^j_i$.
 #
-# Two concentric rings cannot be separated by any line in the plane, but with a Gaussian kernel
-# of suitable width the first kernel principal component already splits them.
+# Two concentric rings cannot be separated by any line in the plane. What does kernel PCA,
+# which never sees the labels, make of them?
+#
+# **Predict first.** Rings of radii 0.5 and 1.5 (with a little noise), Gaussian kernel with
+# σ = 0.3. Along the first kernel principal component the two rings (a) stay mixed: PCA ignores
+# the labels; (b) fall apart: one ring on each side; (c) collapse to one value per ring.
+
+# %%
+ask("03.c_rings", "?")
 
 # %%
 Xr, yr = rings(m=160, radii=(0.5, 1.5), noise=0.1, seed=SEED)
@@ -239,6 +246,10 @@ show(fig, alt="Three panels. Left: 160 points on two concentric rings, inner rin
      "apart along component 1.")
 
 # %% [markdown]
+# The rings fall apart along the first component: in feature space the Gaussian kernel makes
+# the distance from the centre a direction of large variance, and the two rings differ exactly
+# there, although PCA never saw a label. This settles 03.c_rings.
+#
 # **Kernel PCA explorer.** Change the width σ of the Gaussian kernel (UML's convention
 # $\exp(-\lVert x - x'\rVert^2/(2\sigma))$) and the data set. A very wide kernel behaves almost
 # like a linear one and the rings stay mixed on the first component; a very narrow one makes
@@ -323,6 +334,9 @@ print(f"Φ Φᵀ equals the Gram matrix: {np.array_equal(Phi_ng @ Phi_ng.T, K_ng
 print(K_ng.astype(int))
 
 # %% [markdown]
+# The shared 2-grams give $1\cdot 1 + 2\cdot 2 + 2\cdot 1 = 7$ (the figure's title and the Gram
+# matrix agree). This settles 03.c_ngram.
+#
 # **n-gram explorer.** Type two strings and choose $n$. The readout writes the kernel as the
 # sum of products of counts over the shared n-grams; the normalised value
 # $k(x,y)/\sqrt{k(x,x)k(y,y)}$ is the cosine of the angle between the two count vectors.
@@ -428,6 +442,9 @@ print("heat kernel of the 5-node path at β = 50, row of node 0:",
       ", ".join(f"{v:.4f}" for v in sk.diffusion_kernel(A_path, 50.0)[0]))
 
 # %% [markdown]
+# Every entry of the row is $1/5$: on a connected graph the heat spreads evenly over the $n$
+# nodes, $e^{\beta(A-D)} \to \mathbb 1\mathbb 1^\top/n$. This settles 03.c_heat.
+#
 # **Diffusion explorer.** Edit the graph in the text field (edges as `i-j`, separated by
 # spaces), choose how many nodes it has and which node's row colours it, slide β and switch the
 # sign convention. Things to try: cut the graph in two and see that no heat crosses the gap;

@@ -105,6 +105,9 @@ for k in (1, 3, None):
 print("discounts of positions 1..6 (k = 3):", vec(R.discount(np.arange(1, 7), 6, k=3)))
 
 # %% [markdown]
+# The line "NDCG loss, top k = 1" settles 06.c_ndcg_top1: only the item on top counts, and the
+# first guess puts there an item of relevance 0, so the gain is 0 and the loss is 1.
+#
 # **Predict first.** Same y = (3, 0, 2, 1, 0, 2). A scorer that never gives two items the same
 # score: what is the smallest Kendall-tau loss it can reach?
 #
@@ -129,7 +132,7 @@ ask("06.c_kendall_floor", "?")
 #   of 0, whereas we define the loss as 0 (every ordering is as good as the best one).
 # * The Kendall loss of a relevance vector *with grades* can never reach 0 for a scorer
 #   without ties: every pair with the same grade counts as a disagreement. We will meet this
-#   floor again in section 5.
+#   floor again in section 5. This settles 06.c_kendall_floor.
 #
 # The figure shows the ranked list of the first guess: bar $j$ is the true relevance of the
 # item put at rank $j$ (the letter below), the dashed steps the ideal order, the dotted curve
@@ -276,6 +279,13 @@ else:
 # queries of 10 items in $\mathbb{R}^{20}$ whose relevance grades 0–3 come from a hidden
 # direction plus noise (`ranking_queries`). We train on 150 queries and measure both losses
 # on the other 50 while $T$ grows (the running averages are recorded every 5 steps).
+#
+# **Predict first.** As $T$ grows, the held-out Kendall loss of the model trained on the
+# Kendall hinge (a) goes to 0; (b) levels off above the share of tied pairs among the test
+# grades; (c) grows with $T$: the hinge is not the loss.
+
+# %%
+ask("06.c_sgd_floor", "?")
 
 # %%
 queries, w_hidden = ranking_queries(200, r=10, d=20, noise=1.0, seed=SEED, return_w=True)
@@ -317,7 +327,8 @@ show(fig, alt="Held-out NDCG loss (left) and Kendall loss (right) against the SG
 # level of the hidden direction that generated the grades; here the NDCG hinge, built for this
 # loss, ends a little lower. The Kendall loss can never go below the share of tied pairs
 # (dotted): with graded relevance many pairs are ties (two irrelevant documents), and a linear
-# scorer never produces ties, so those pairs count as disagreements whatever $w$ is.
+# scorer never produces ties, so those pairs count as disagreements whatever $w$ is. This
+# settles 06.c_sgd_floor.
 
 # %% [markdown]
 # ## 6 · Exercises

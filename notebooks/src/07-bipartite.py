@@ -82,7 +82,8 @@ for theta in (-1.0, 0.0, 1.0, 2.0):
 
 # %% [markdown]
 # Lowering θ can only add predicted positives, so the recall grows (to 1 at θ = −∞) while
-# precision and specificity tend to fall: a **trade-off** that θ controls.
+# precision and specificity tend to fall: a **trade-off** that θ controls. This settles
+# 07.c_theta.
 
 # %% [markdown]
 # ## 2 · Measures that combine precision and recall (UML §17.5)
@@ -107,6 +108,13 @@ for theta in (-1.0, 0.0, 1.0, 2.0):
 # $\Delta = 1 - \tfrac12(\tfrac{a}{a+c} + \tfrac{d}{d+b})$ (one printing of the book lost the
 # minus signs). When a denominator is 0 — say, no item is predicted positive, so precision is
 # $0/0$ — `kmlteach.metrics` returns `zero_division` (0 by default, like scikit-learn).
+#
+# **Predict first.** At θ = 0 the example of section 1 has precision 0.5 and recall 0.833.
+# Which of $F_{0.5}$, $F_1$ and $F_2$ is the largest there? (a) $F_{0.5}$; (b) $F_1$; (c) $F_2$;
+# (d) all three are equal.
+
+# %%
+ask("07.c_fbeta", "?")
 
 # %%
 theta = 0.0
@@ -120,6 +128,10 @@ for beta in (0.5, 2.0):
 for k in (5, 10, 20):
     print(f"k = {k:2d}: precision@k = {M.precision_at_k(y_score, y_true, k):.4f}, "
           f"recall@k = {M.recall_at_k(y_score, y_true, k):.4f}")
+
+# %% [markdown]
+# $F_2$ is the largest: with β = 2 the recall, the larger of the two, weighs four times as much
+# as the precision, and every $F_\beta$ lies between them. This settles 07.c_fbeta.
 
 # %% [markdown]
 # ## 3 · All thresholds at once: PR and ROC curves
@@ -243,7 +255,7 @@ for k in (10, 50):
 
 # %% [markdown]
 # The soft-SVM, like the all-negative rule, flags nothing: its zero-one loss looks excellent
-# and it is useless for the bank. Training on the $F_1$ surrogate moves the line into the
+# and it is useless for the bank (this settles 07.c_fraud). Training on the $F_1$ surrogate moves the line into the
 # fraud cluster and gives a far better $F_1$ (and, on these data, even a smaller zero-one
 # loss: the hinge surrogate of the SVM is only a loose proxy for the zero-one loss).
 #

@@ -128,6 +128,16 @@ print(f"H(x) = sign({toy.alphas[0]:.2f} h1(x) + {toy.alphas[1]:.2f} h2(x) + {toy
       f"training error {toy.training_error[-1]:.2f}")
 
 # %% [markdown]
+# **Predict first.** Round 1 misclassifies three of the ten points, ε = 0.3. After the
+# reweighting, what total mass do these three points carry in $D_2$? (a) 0.3, as before;
+# (b) ½; (c) 0.7; (d) 0.9.
+
+# %%
+from kmlteach.exercises import ask
+
+ask("08.c_half", "?")
+
+# %% [markdown]
 # With the exact errors $3/10$, $3/14$ and $3/22$ the weights are 0.42, 0.65 and 0.92, as on
 # the slides. Where do these fractions come from? After round 1 the three mistakes hold half
 # the mass, $1/6$ each, and the seven correct points share the other half, $1/14$ each.
@@ -142,6 +152,8 @@ for t in (1, 2):
           f"mass on the round-{t} mistakes: {toy.D[t][toy.stumps[t - 1].predict(X_toy) != y_toy].sum():.4f}")
 
 # %% [markdown]
+# The mass on each round's mistakes is exactly ½ (the cell above): this settles 08.c_half.
+#
 # The slides print the errors rounded to two digits. Feeding the *printed* values
 # 0.30, 0.21, 0.14 into the formula for α does not give the printed weights:
 
@@ -204,6 +216,13 @@ show(fig, alt="Four panels. Rounds 1 to 3 of AdaBoost on the ten-point toy examp
 #
 # We run AdaBoost for 60 rounds on 150 points of two interleaved half-moons and check every
 # step numerically, in every round.
+#
+# **Predict first.** Over the 60 rounds, the training error of the vote (a) falls in every
+# round, like the bound; (b) rises in some rounds, while staying below the bound; (c) stays
+# at its first value until the bound drops below $1/m$.
+
+# %%
+ask("08.c_rise", "?")
 
 # %%
 X_m, y_m = moons(150, noise=0.25, seed=SEED)
@@ -230,8 +249,8 @@ print(f"the training error went up in {int(np.sum(np.diff(run.training_error) > 
 # %% [markdown]
 # The bound decreases in every round (each $Z_t < 1$ while $\varepsilon_t < \tfrac12$), but the
 # training error itself does not have to: it can go up for a round and only has to stay below
-# the bound. Once $\prod_t Z_t < 1/m$ the training error is forced to 0, since one mistake
-# already costs $1/m$.
+# the bound (the last line above: this settles 08.c_rise). Once $\prod_t Z_t < 1/m$ the training
+# error is forced to 0, since one mistake already costs $1/m$.
 #
 # **Step through AdaBoost.** In the figure below (and in the widget after it), the left panel
 # shows $D_t$ — the marker area is proportional to the weight — and the stump $h_t$ of round $t$
@@ -435,6 +454,13 @@ show(fig, alt="The three impurity functions of the fraction a of positive labels
 #
 # For each gain we compare the full tree, the tree of the chosen depth and the pruned tree on
 # a third, independent test sample.
+#
+# **Predict first.** Only about a fifth of these papayas are tasty. With the training-error
+# gain, the candidate splits at the root have a gain that is (a) 0 for every candidate; (b)
+# largest for the split closest to the tasty box; (c) negative: a split always costs.
+
+# %%
+ask("08.c_error_gain", "?")
 
 # %%
 print("the first two levels of the tree grown with the training-error gain:")
@@ -460,7 +486,7 @@ for crit in ("error", "entropy", "gini"):
 # learner takes the first one — a sliver at the edge of the colour axis — and goes on peeling
 # off a few points at a time. Its full tree is hundreds of levels deep, and neither the depth
 # nor pruning finds anything better than a single leaf. The strictly concave gains see the
-# progress that the error gain misses.
+# progress that the error gain misses. This settles 08.c_error_gain.
 #
 # **Grow the tree yourself** with the slider below (the gain can be switched too): the dashed
 # box is the true tasty region; the right panel traces training and held-out error against

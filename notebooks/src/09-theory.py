@@ -280,6 +280,15 @@ stream
 # (Each margin error has $\alpha_i = 1$, and $\sum\alpha_i = n\nu$ with every $\alpha_i \le 1$
 # needs at least $n\nu$ non-zero terms.) ν must not exceed $2\min(n_+, n_-)/n$, or the two
 # equality constraints cannot both hold.
+#
+# **Predict first.** The next cell solves the ν-SVM on the same 60 points for ν = 0.1, 0.3, 0.6
+# and 1. As ν grows, the margin ρ (a) shrinks: a larger ν tolerates more errors; (b) grows;
+# (c) stays the same: ν only counts points.
+
+# %%
+from kmlteach.exercises import ask
+
+ask("09.c_rho", "?")
 
 # %%
 X_nu, y_nu = nu_data()                       # 60 points, 30 per class, overlapping
@@ -290,12 +299,23 @@ for nu in (0.1, 0.3, 0.6, 1.0):
           f" {'✓' if me <= nu <= sv else '✗'}")
 
 # %% [markdown]
+# ρ grows with ν: in (2.5) each unit of ρ lowers the objective by $n\nu$, so a larger ν buys a
+# wider band, paid for with more margin errors. This settles 09.c_rho.
+#
+# **Predict first.** With ν = 1 (30 points per class), how many of the 60 dual variables
+# $\alpha_i$ equal 1? (a) only those of the margin errors; (b) about half of them; (c) all 60.
+
+# %%
+ask("09.c_parzen", "?")
+
+# %% [markdown]
 # **ν = 1 is the Parzen-window classifier.** With ν = 1 and balanced classes, $\sum\alpha_i = n$
 # and $\alpha_i \le 1$ force every $\alpha_i = 1$. Then
 # $f(x) = \sum_{y_i = +1}k(x_i, x) - \sum_{y_i = -1}k(x_i, x) + b$: with 30 points per class this
 # is 30 times the class-mean classifier of HSS1 (1.6) (chapter 02), up to the offset — "an
 # affine copy" in HSS2's words. With a Gaussian kernel the two sums are, up to the constant that
 # normalises the kernel, 30 times the Parzen-window density estimates (1.7) of the two classes.
+# The cell below checks it; this settles 09.c_parzen.
 
 # %%
 full = nu_svm(X_nu, y_nu, 1.0, kernel="gaussian", sigma=1.0)
@@ -424,6 +444,14 @@ oc_view
 # this is $r/\sqrt n$ with $r$ the root-mean-square length of the sample — no dimension anywhere.
 # (A second use of Jensen, over the sample, gives (2.26)'s $\sqrt{nE\|x\|^2}$.)
 # The Khintchine–Kahane inequality bounds it from below by the same quantity over $\sqrt2$.
+#
+# **Predict first.** The cell below also draws 200 sign vectors for 50 orthonormal points (the
+# rows of the 50 × 50 identity). The 200 values of $\|\frac1n\sum_i\sigma_ix_i\|$ (a) vary
+# from draw to draw, like any Monte-Carlo sample; (b) are all equal; (c) are all 0: the signs
+# cancel.
+
+# %%
+ask("09.c_orthonormal", "?")
 
 # %%
 X_r = rademacher_data()                      # 2000 points in 20 dimensions, unequal scales
@@ -440,7 +468,8 @@ print(f"Gaussian kernel, n = 100: estimate {radk.estimate:.4f}, bound √(tr K)/
 
 # %% [markdown]
 # The estimate falls like $1/\sqrt n$ and its ratio to the bound stays between $1/\sqrt2 \approx
-# 0.707$ and 1. For orthonormal points the bound is attained exactly. With a kernel,
+# 0.707$ and 1. For orthonormal points the bound is attained exactly: whatever the signs,
+# $\|\sum_i\sigma_ie_i\|^2 = n$, so every draw gives $\sqrt n/n$ (this settles 09.c_orthonormal). With a kernel,
 # $\|x\|^2$ becomes $k(x, x)$, so the bound is $\sqrt{\operatorname{tr}K}/n$: for the Gaussian
 # kernel, $k(x, x) = 1$ and the bound is $1/\sqrt n$ for every sample. (Here the estimate nearly
 # reaches it: the 20-dimensional points lie far apart on the scale of σ, so most off-diagonal

@@ -32,6 +32,8 @@ def feedback_markdown(r: SubmissionResult) -> str:
         if f:
             lines.append(f"- first failing visible case: {f['case']} — expected `{f['expected']}`, "
                          f"got `{f['got']}`")
+            if f.get("mistake"):
+                lines.append(f"- Common mistake: {f['mistake']}")
         if e.hidden_failed_kinds:
             lines.append("- hidden cases failed, of kind: " + "; ".join(e.hidden_failed_kinds))
         if e.verdict != "passed" and e.hint:

@@ -91,6 +91,7 @@ def _short(v, limit=120) -> str:
 def score_exercise(plan: ExercisePlan, reply: dict) -> ExerciseResult:
     """Turn the kernel's (parsed) probe output into points, outside the kernel."""
     from kmlteach.exercises import get
+    from kmlteach.exercises.core import find_mistake
 
     ex = get(plan.id)
     r = ExerciseResult(plan.id, 0.0, plan.points, total=len(plan.cases), hint=plan.hint)
@@ -103,6 +104,7 @@ def score_exercise(plan: ExercisePlan, reply: dict) -> ExerciseResult:
         return r
     called = reply.get("called") or []
     errors = []
+    visible, readable = [], True  # the answer's values on the visible cases
     for case, res in zip(plan.cases, cases):
         if not isinstance(res, dict):
             errors.append("unreadable reply")
@@ -126,6 +128,9 @@ def score_exercise(plan: ExercisePlan, reply: dict) -> ExerciseResult:
                 detail = f"returned a value the grader cannot read ({exc})"
             except Exception as exc:
                 detail = f"returned a value that does not compare ({type(exc).__name__})"
+        if case.visible:
+            visible.append(got)
+            readable = readable and detail in ("", "wrong value")
         if ok:
             r.passed += 1
         elif case.visible and r.first_visible_failure is None:
@@ -133,6 +138,10 @@ def score_exercise(plan: ExercisePlan, reply: dict) -> ExerciseResult:
                                        "got": _short(got) if got is not None else detail}
         elif not case.visible and case.label not in r.hidden_failed_kinds:
             r.hidden_failed_kinds.append(case.label)
+    if r.first_visible_failure and readable:  # the same words as check()
+        m = find_mistake(ex, ex.all_cases(), visible)
+        if m is not None:
+            r.first_visible_failure["mistake"] = f"{m.name} \u2014 {m.explain}"
     if called:
         r.verdict = "reference"
         r.message = (f"calls {', '.join(called)}, the function this exercise re-implements "

@@ -1,0 +1,91 @@
+"""Ask before telling (issue 25, point 2): the concept checks of chapters 01-09.
+
+Each chapter asks at least three concept checks (``[[question]]`` with kind = "concept"
+in ``records/chNN.toml``), each in its notebook source before the cell that answers it:
+the Markdown above the question (back to the section heading, the question's own
+"Predict first" paragraph aside) does not state the right choice, every choice has its
+feedback, and a Markdown cell after the question names the id it settles.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from kmlteach.exercises import record
+from kmlteach.exercises.quiz import questions
+
+ROOT = Path(__file__).resolve().parent.parent
+CHAPTERS = [f"{n:02d}" for n in range(1, 10)]
+
+
+def _cells(path: Path) -> list[tuple[str, str]]:
+    """(kind, text) of each cell of a jupytext py:percent source; Markdown without '# '."""
+    cells, kind, cur = [], None, []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.startswith("# %%"):
+            if kind:
+                cells.append((kind, "\n".join(cur)))
+            kind, cur = ("markdown" if "[markdown]" in line else "code"), []
+        elif kind == "markdown":
+            cur.append(re.sub(r"^# ?", "", line))
+        elif kind:
+            cur.append(line)
+    if kind:
+        cells.append((kind, "\n".join(cur)))
+    return cells
+
+
+def _concepts(chapter: str):
+    path = record.chapter_files()[chapter]
+    ids = [q["id"] for q in record.load_chapter(path)["question"] if q.get("kind") == "concept"]
+    by_id = {q.id: q for q in questions(chapter)}
+    return [by_id[i] for i in ids]
+
+
+def _source(chapter: str) -> Path:
+    (path,) = sorted((ROOT / "notebooks" / "src").glob(f"{chapter}-*.py"))
+    return path
+
+
+def _without_prompt(text: str) -> str:
+    """A Markdown cell without the question itself: from its "Predict first" paragraph (the
+    prompt and the listed choices) to the end of the cell."""
+    return re.split(r"\*\*Predict first\.?\*\*", text, maxsplit=1)[0]
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS)
+def test_every_chapter_asks_three_concept_checks_before_telling(chapter):
+    qs = _concepts(chapter)
+    assert len(qs) >= 3, f"chapter {chapter}: {len(qs)} concept checks"
+    cells = _cells(_source(chapter))
+    for q in qs:
+        asks = [i for i, (k, t) in enumerate(cells) if k == "code" and re.search(
+            rf"""^ask\(\s*["']{re.escape(q.id)}["']\s*,\s*["']\?["']""", t, re.M)]
+        assert len(asks) == 1, f"{q.id} is not asked (once) with ask({q.id!r}, '?')"
+        at = asks[0]
+        # every choice has its feedback, and a wrong choice's feedback does not name the answer
+        assert len(q.feedback) == (1 if q.numeric else len(q.choices)), q.id
+        assert all(f.strip() for f in q.feedback), q.id
+        right = [q.choices[i] for i in q.answers()]  # (none for a numeric question)
+        for i, text in enumerate(q.feedback):
+            if i not in q.answers():
+                assert not any(r.lower() in text.lower() for r in right), (q.id, i)
+        # a Markdown cell after the question says which question the revealing cell settles
+        later = [t for k, t in cells[at + 1:] if k == "markdown" and q.id in t]
+        assert later, f"no Markdown cell after ask({q.id!r}) names {q.id}"
+        assert not any(q.id in t for k, t in cells[:at] if k == "markdown"), q.id
+        # the text above the question (back to its section heading) does not give the answer
+        start = max([i for i, (k, t) in enumerate(cells[:at]) if k == "markdown"
+                     and re.search(r"^#{1,4} ", t, re.M)] or [0])
+        above = "\n\n".join(_without_prompt(t) for k, t in cells[start:at] if k == "markdown")
+        for r in right:
+            assert r.lower() not in above.lower(), f"{q.id}: the text above states {r!r}"
+
+
+def test_the_concept_checks_have_distinct_ids_and_the_recap_is_apart():
+    for chapter in CHAPTERS:
+        ids = [q.id for q in _concepts(chapter)]
+        assert len(ids) == len(set(ids)) and all(re.fullmatch(rf"{chapter}\.c_\w+", i) for i in ids)
