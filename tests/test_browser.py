@@ -76,8 +76,8 @@ LAB_SETTINGS = {
     "@jupyterlab/docmanager-extension/plugin.jupyterlab-settings": {"autosave": False},
 }
 DISABLED: dict = {}
-# The only outside request allowed: the chapter's Binder badge image in its Markdown.
-OUTSIDE_ALLOWED = ("https://mybinder.org/badge_logo.svg",)
+# No outside request at all: the chapters link to Binder with text, not a remote badge image.
+OUTSIDE_ALLOWED = ()
 
 
 def _free_port() -> int:

@@ -8,6 +8,7 @@ from pathlib import Path
 __all__ = ["student_path", "student_binder_url", "rewrite_markdown", "split_at_headings"]
 
 _BADGE = re.compile(r"\[!\[([^\]]*)\]\(([^)]*)\)\]\(([^)]*)\)")
+_BINDER_LINK = re.compile(r"(?<!!)\[([^\]]*)\]\((https://mybinder\.org/v2/gh/[^)]*)\)")
 _NB_LINK = re.compile(r"\[([^\]]+)\]\((\d\d-[\w-]+)\.ipynb(#[^)]*)?\)")
 _DOCS_LINK = re.compile(r"\]\(\.\./docs/([\w-]+\.md)(#[^)]*)?\)")
 
@@ -25,15 +26,16 @@ def student_binder_url(book, chapter) -> str:
 def rewrite_markdown(text: str, book, chapter, target) -> str:
     """Prepare a notebook's Markdown for a published page.
 
-    * a Binder badge (a remote image) becomes a text link to the chapter's student
-      version on Binder, so nothing is fetched from the network;
+    * a Binder badge (a remote image) or a Binder link becomes a text link to the
+      chapter's student version on Binder, so nothing is fetched from the network;
     * a link to another chapter's notebook ``NN-slug.ipynb`` becomes
       ``target(stem)`` for a ready chapter, and plain text for a planned one;
     * a link to a page of ``docs/`` (``../docs/glossary.md``) becomes its address in the
       repository (the site rewrites the pages it publishes itself before this).
     """
-    text = _BADGE.sub(lambda m: f"[Open this chapter on Binder]({student_binder_url(book, chapter)})",
-                      text)
+    student = f"[Open this chapter on Binder]({student_binder_url(book, chapter)})"
+    text = _BADGE.sub(lambda m: student, text)
+    text = _BINDER_LINK.sub(lambda m: student, text)
     ready = {Path(c.notebook).stem for c in book.chapters if c.ready}
 
     def link(m):

@@ -1,7 +1,7 @@
 # %% [markdown]
 # # 01 · Margins and support vector machines
 #
-# [![Open in Binder](https://mybinder.org/badge_logo.svg)](https://mybinder.org/v2/gh/kmlteach/kmlteach/main?urlpath=lab/tree/notebooks/01-svm.ipynb)
+# [Open this chapter on Binder](https://mybinder.org/v2/gh/kmlteach/kmlteach/main?urlpath=lab/tree/notebooks/01-svm.ipynb)
 #
 # *Sources: UML §15 (support vector machines), UML §14 ex. 3 (the perceptron as subgradient
 # descent), HSS2 §2.2.1 (perceptron, Novikoff's theorem), HSS2 §2.3.1 (soft margin and its dual).*

@@ -1,7 +1,7 @@
 # %% [markdown]
 # # 02 · Kernels
 #
-# [![Open in Binder](https://mybinder.org/badge_logo.svg)](https://mybinder.org/v2/gh/kmlteach/kmlteach/main?urlpath=lab/tree/notebooks/02-kernels.ipynb)
+# [Open this chapter on Binder](https://mybinder.org/v2/gh/kmlteach/kmlteach/main?urlpath=lab/tree/notebooks/02-kernels.ipynb)
 #
 # *Sources: UML §16 (embeddings, the kernel trick, kernel SGD, exercises 2–6), HSS1 §1.1–1.2
 # (the class-mean classifier, positive definite kernels, closure properties, B-splines).*

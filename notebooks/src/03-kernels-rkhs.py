@@ -1,7 +1,7 @@
 # %% [markdown]
 # # 03 · Kernels in the RKHS and for structured data
 #
-# [![Open in Binder](https://mybinder.org/badge_logo.svg)](https://mybinder.org/v2/gh/kmlteach/kmlteach/main?urlpath=lab/tree/notebooks/03-kernels-rkhs.ipynb)
+# [Open this chapter on Binder](https://mybinder.org/v2/gh/kmlteach/kmlteach/main?urlpath=lab/tree/notebooks/03-kernels-rkhs.ipynb)
 #
 # *Sources: HSS1 §1.2.2 (the RKHS and its reproducing property), HSS1 §1.3 (operations in the
 # RKHS, kernel PCA), HSS1 §1.4 (kernels for sets,

@@ -1,7 +1,7 @@
 # %% [markdown]
 # # 04 · Multiclass classification
 #
-# [![Open in Binder](https://mybinder.org/badge_logo.svg)](https://mybinder.org/v2/gh/kmlteach/kmlteach/main?urlpath=lab/tree/notebooks/04-multiclass.ipynb)
+# [Open this chapter on Binder](https://mybinder.org/v2/gh/kmlteach/kmlteach/main?urlpath=lab/tree/notebooks/04-multiclass.ipynb)
 #
 # *Sources: UML §17.1 (one-versus-all, all-pairs, Example 17.1), UML §17.2 (linear multiclass
 # predictors, class-sensitive feature maps, cost-sensitive losses, the generalized hinge loss,

@@ -1,7 +1,7 @@
 # %% [markdown]
 # # 05 · Structured output prediction
 #
-# [![Open in Binder](https://mybinder.org/badge_logo.svg)](https://mybinder.org/v2/gh/kmlteach/kmlteach/main?urlpath=lab/tree/notebooks/05-structured.ipynb)
+# [Open this chapter on Binder](https://mybinder.org/v2/gh/kmlteach/kmlteach/main?urlpath=lab/tree/notebooks/05-structured.ipynb)
 #
 # *Sources: UML §17.3 (structured output prediction, the OCR chain, the dynamic programme),
 # UML §17.2.5 (SGD for multiclass learning), UML exercise 17.3 (loss-augmented decoding),

@@ -1,7 +1,7 @@
 # %% [markdown]
 # # 06 · Ranking
 #
-# [![Open in Binder](https://mybinder.org/badge_logo.svg)](https://mybinder.org/v2/gh/kmlteach/kmlteach/main?urlpath=lab/tree/notebooks/06-ranking.ipynb)
+# [Open this chapter on Binder](https://mybinder.org/v2/gh/kmlteach/kmlteach/main?urlpath=lab/tree/notebooks/06-ranking.ipynb)
 #
 # *Source: UML §17.4 (ranking losses, linear predictors for ranking, the assignment problem and
 # Lemma 17.4), with the SGD of UML §17.2.5.*

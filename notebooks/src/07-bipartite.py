@@ -1,7 +1,7 @@
 # %% [markdown]
 # # 07 · Bipartite ranking and the precision/recall trade-off
 #
-# [![Open in Binder](https://mybinder.org/badge_logo.svg)](https://mybinder.org/v2/gh/kmlteach/kmlteach/main?urlpath=lab/tree/notebooks/07-bipartite.ipynb)
+# [Open this chapter on Binder](https://mybinder.org/v2/gh/kmlteach/kmlteach/main?urlpath=lab/tree/notebooks/07-bipartite.ipynb)
 #
 # *Source: UML §17.5 (bipartite ranking, multivariate performance measures, linear predictors
 # for bipartite ranking and the procedure that solves Eq. (17.14)).*

@@ -1,7 +1,7 @@
 # %% [markdown]
 # # 08 · Boosting and ensembles: AdaBoost, decision trees, bagging, random forests
 #
-# [![Open in Binder](https://mybinder.org/badge_logo.svg)](https://mybinder.org/v2/gh/kmlteach/kmlteach/main?urlpath=lab/tree/notebooks/08-boosting.ipynb)
+# [Open this chapter on Binder](https://mybinder.org/v2/gh/kmlteach/kmlteach/main?urlpath=lab/tree/notebooks/08-boosting.ipynb)
 #
 # *Sources: SL (the lecture slides on AdaBoost, its analysis, boosting the confidence, bagging
 # and random forests). Beyond the course's sources (marked † where cited): UML §10.1–10.2

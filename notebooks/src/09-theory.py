@@ -1,7 +1,7 @@
 # %% [markdown]
 # # 09 · Large-margin theory and online kernel learning
 #
-# [![Open in Binder](https://mybinder.org/badge_logo.svg)](https://mybinder.org/v2/gh/kmlteach/kmlteach/main?urlpath=lab/tree/notebooks/09-theory.ipynb)
+# [Open this chapter on Binder](https://mybinder.org/v2/gh/kmlteach/kmlteach/main?urlpath=lab/tree/notebooks/09-theory.ipynb)
 #
 # *Sources: HSS2 §2.2.2 (NORMA, Algorithm 2.1), §2.2.1 (the perceptron and Novikoff's
 # theorem), §2.3.1 (ν-SV classification, (2.5)–(2.6)), §2.3.2 (support estimation, (2.7)–(2.8)),
