@@ -51,7 +51,7 @@ except ImportError:  # pragma: no cover
     numba = None
     prange = range
 
-__all__ = ["jit", "prange", "num_threads", "warmup", "registered", "cache_location", "HAVE_NUMBA"]
+__all__ = ["jit", "prange", "num_threads", "vector_bytes", "warmup", "registered", "cache_location", "HAVE_NUMBA"]
 
 HAVE_NUMBA = numba is not None
 
@@ -155,6 +155,27 @@ def num_threads() -> int:
     if numba is None:  # pragma: no cover
         return 1
     return max(1, int(numba.config.NUMBA_NUM_THREADS))   # (reading it starts no thread pool)
+
+
+_VECTOR_BYTES: int | None = None
+
+
+def vector_bytes() -> int:
+    """Width of the SIMD registers Numba compiles for, in bytes: 64 (AVX-512), 32 (AVX2)
+    or 16 (anything else, or no Numba). Follows ``NUMBA_CPU_FEATURES`` when it is set
+    (as Numba does), otherwise the host CPU."""
+    global _VECTOR_BYTES
+    if _VECTOR_BYTES is None:
+        _VECTOR_BYTES = 16
+        if numba is not None:
+            feats = numba.config.CPU_FEATURES
+            if feats is None:
+                import llvmlite.binding as ll
+
+                feats = ll.get_host_cpu_features().flatten()
+            on = set(feats.split(","))
+            _VECTOR_BYTES = 64 if "+avx512f" in on else 32 if "+avx2" in on else 16
+    return _VECTOR_BYTES
 
 
 def registered() -> dict[str, tuple[Callable, Callable | None]]:
