@@ -51,7 +51,7 @@ except ImportError:  # pragma: no cover
     numba = None
     prange = range
 
-__all__ = ["jit", "prange", "num_threads", "vector_bytes", "warmup", "registered", "cache_location", "HAVE_NUMBA"]
+__all__ = ["jit", "prange", "num_threads", "thread_map", "vector_bytes", "warmup", "registered", "cache_location", "HAVE_NUMBA"]
 
 HAVE_NUMBA = numba is not None
 
@@ -155,6 +155,24 @@ def num_threads() -> int:
     if numba is None:  # pragma: no cover
         return 1
     return max(1, int(numba.config.NUMBA_NUM_THREADS))   # (reading it starts no thread pool)
+
+
+_POOL = None
+
+
+def thread_map(fn: Callable, items) -> list:
+    """``[fn(x) for x in items]`` on :func:`num_threads` threads (one shared pool, made on
+    first use), in order. For kernels compiled with ``nogil=True`` on independent pieces
+    of work, so the result does not depend on the number of threads."""
+    global _POOL
+    items = list(items)
+    if num_threads() == 1 or len(items) < 2:
+        return [fn(x) for x in items]
+    if _POOL is None:
+        from concurrent.futures import ThreadPoolExecutor
+
+        _POOL = ThreadPoolExecutor(max_workers=num_threads(), thread_name_prefix="kmlteach")
+    return list(_POOL.map(fn, items))
 
 
 _VECTOR_BYTES: int | None = None

@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from kmlteach._jit import jit, num_threads, prange
+from kmlteach._jit import jit, num_threads, prange, thread_map
 from kmlteach._validation import (
     check_finite_output,
     check_X,
@@ -228,16 +228,12 @@ def _gram_kernel(G, code, p1, p2, top):
 
 
 _TILE_BYTES = 1 << 18   # a tile of exponents (256 KiB) is still in L2 when NumPy's exp reads it
-_POOL = None
-
-
 def _gaussian_tiles(G, xx, yy, gamma, sym):
     """exp(−γ d²) in place, tile by tile: a Numba kernel writes a few rows of exponents
     −γ d², handed while still in cache to NumPy's ``exp``, vectorised for the CPU at hand
     (Numba's ``exp`` is a scalar call per entry). Threads share the tiles (both steps
     release the GIL; each entry is computed by one thread, whatever the thread count).
     With ``sym`` only the part on and above the diagonal, then mirrored."""
-    global _POOL
     n, m = G.shape
     rows = max(1, min(n, _TILE_BYTES // (8 * m)))
     starts = range(0, n, rows)
@@ -250,15 +246,7 @@ def _gaussian_tiles(G, xx, yy, gamma, sym):
             tile = G[i0:i1, i0:] if sym else G[i0:i1]
             np.exp(tile, out=tile)
 
-    if threads == 1:
-        work(0)
-    else:
-        if _POOL is None:
-            from concurrent.futures import ThreadPoolExecutor
-
-            _POOL = ThreadPoolExecutor(max_workers=num_threads(), thread_name_prefix="kmlteach-gram")
-        for f in [_POOL.submit(work, k) for k in range(threads)]:
-            f.result()
+    thread_map(work, range(threads))
     if sym:
         _mirror_upper_kernel(G)
     return G
