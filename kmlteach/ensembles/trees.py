@@ -327,7 +327,15 @@ def _grow_tree_kernel(X, yi, w, k, max_depth, crit, min_leaf, n_feat, seed):
                 b = vals[p + 1]
                 if a == b or nl < min_leaf or nr < min_leaf:
                     continue
-                child = nl * _impurity(cl, nl, crit) + nr * _impurity(cr, nr, crit)
+                if crit == 0:                  # Gini: n (1 - Σ (c/n)²) = n - Σ c² / n
+                    sl = 0.0
+                    sr = 0.0
+                    for u in range(k):
+                        sl += cl[u] * cl[u]
+                        sr += cr[u] * cr[u]
+                    child = (nl - sl / nl) + (nr - sr / nr)
+                else:
+                    child = nl * _impurity(cl, nl, crit) + nr * _impurity(cr, nr, crit)
                 if child < best - tol:
                     thr = 0.5 * a + 0.5 * b
                     if thr >= b:
