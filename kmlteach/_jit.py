@@ -17,6 +17,8 @@ Why one preset
   1e-10.
 * ``parallel=True`` only where the loop is order-free (Gram matrices), and only when
   asked for with ``jit(parallel=True)``.
+* ``nogil=True`` only when asked for: a kernel that Python threads call on disjoint
+  tiles of one array (the Gaussian Gram matrix hands each tile to NumPy's ``exp``).
 
 Safe caching
 ------------
@@ -49,7 +51,7 @@ except ImportError:  # pragma: no cover
     numba = None
     prange = range
 
-__all__ = ["jit", "prange", "warmup", "registered", "cache_location", "HAVE_NUMBA"]
+__all__ = ["jit", "prange", "num_threads", "thread_map", "vector_bytes", "warmup", "registered", "cache_location", "HAVE_NUMBA"]
 
 HAVE_NUMBA = numba is not None
 
@@ -92,12 +94,12 @@ def _use_temp_cache_dir() -> str:
     return _FALLBACK_DIR
 
 
-def _compile(fn: Callable, parallel: bool) -> Callable:
+def _compile(fn: Callable, parallel: bool, nogil: bool = False) -> Callable:
     global _CACHE_DISABLED
     if not _CACHE_DISABLED:
         for attempt in range(2):
             try:
-                return numba.njit(cache=True, parallel=parallel, fastmath=False)(fn)
+                return numba.njit(cache=True, parallel=parallel, nogil=nogil, fastmath=False)(fn)
             except RuntimeError as exc:  # "cannot cache function ...: no locator available"
                 if "cache" not in str(exc).lower():
                     raise
@@ -109,10 +111,11 @@ def _compile(fn: Callable, parallel: bool) -> Callable:
                         pass
                 _CACHE_DISABLED = True
                 break
-    return numba.njit(cache=False, parallel=parallel, fastmath=False)(fn)
+    return numba.njit(cache=False, parallel=parallel, nogil=nogil, fastmath=False)(fn)
 
 
-def jit(fn: Callable | None = None, *, parallel: bool = False, warmup: Callable | None = None):
+def jit(fn: Callable | None = None, *, parallel: bool = False, nogil: bool = False,
+        warmup: Callable | None = None):
     """Compile ``fn`` with the course preset (njit, cache=True, no fastmath).
 
     Parameters
@@ -122,6 +125,9 @@ def jit(fn: Callable | None = None, *, parallel: bool = False, warmup: Callable 
         scalars.
     parallel : bool, default=False
         Use Numba's ``parallel=True`` (only for order-free loops such as Gram matrices).
+    nogil : bool, default=False
+        Release the GIL while the kernel runs, so that Python threads can run it on
+        disjoint parts of an array at once (see :func:`num_threads`).
     warmup : callable, optional
         Zero-argument function returning a tuple of small example arguments; used by
         :func:`warmup` to compile the kernel ahead of time. Kernels without one are
@@ -134,13 +140,60 @@ def jit(fn: Callable | None = None, *, parallel: bool = False, warmup: Callable 
         if numba is None:  # pragma: no cover
             compiled = f
         else:
-            compiled = _compile(f, parallel)
+            compiled = _compile(f, parallel, nogil)
         _REGISTRY[f"{f.__module__}.{f.__qualname__}"] = (compiled, warmup)
         return compiled
 
     if fn is not None:
         return decorate(fn)
     return decorate
+
+
+def num_threads() -> int:
+    """Threads a kernel may use: Numba's thread count (``NUMBA_NUM_THREADS``, at most the
+    CPUs this process may run on), 1 without Numba."""
+    if numba is None:  # pragma: no cover
+        return 1
+    return max(1, int(numba.config.NUMBA_NUM_THREADS))   # (reading it starts no thread pool)
+
+
+_POOL = None
+
+
+def thread_map(fn: Callable, items) -> list:
+    """``[fn(x) for x in items]`` on :func:`num_threads` threads (one shared pool, made on
+    first use), in order. For kernels compiled with ``nogil=True`` on independent pieces
+    of work, so the result does not depend on the number of threads."""
+    global _POOL
+    items = list(items)
+    if num_threads() == 1 or len(items) < 2:
+        return [fn(x) for x in items]
+    if _POOL is None:
+        from concurrent.futures import ThreadPoolExecutor
+
+        _POOL = ThreadPoolExecutor(max_workers=num_threads(), thread_name_prefix="kmlteach")
+    return list(_POOL.map(fn, items))
+
+
+_VECTOR_BYTES: int | None = None
+
+
+def vector_bytes() -> int:
+    """Width of the SIMD registers Numba compiles for, in bytes: 64 (AVX-512), 32 (AVX2)
+    or 16 (anything else, or no Numba). Follows ``NUMBA_CPU_FEATURES`` when it is set
+    (as Numba does), otherwise the host CPU."""
+    global _VECTOR_BYTES
+    if _VECTOR_BYTES is None:
+        _VECTOR_BYTES = 16
+        if numba is not None:
+            feats = numba.config.CPU_FEATURES
+            if feats is None:
+                import llvmlite.binding as ll
+
+                feats = ll.get_host_cpu_features().flatten()
+            on = set(feats.split(","))
+            _VECTOR_BYTES = 64 if "+avx512f" in on else 32 if "+avx2" in on else 16
+    return _VECTOR_BYTES
 
 
 def registered() -> dict[str, tuple[Callable, Callable | None]]:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from kmlteach._jit import thread_map
 from kmlteach._validation import (
     _describe,
     check_bootstraps,
@@ -153,23 +154,34 @@ def bagging(X, y, learner, n_estimators=10, seed=0) -> BaggingResult:
 
 
 def _bag(m: int, k: int, yi: np.ndarray, B: int, rng: np.random.Generator,
-         fit: Callable) -> dict:
+         fit: Callable, seeded: bool = False) -> dict:
     """Draw B bootstrap samples, fit each member, and track the OOB vote.
 
     ``fit(idx, rng)`` returns (model, class indices of its predictions on all m points).
+    With ``seeded`` each sample is followed by one draw ``rng.integers(0, 2**31 - 1)``,
+    the member's seed (all drawn first, in that order), and ``fit(idx, seed)`` runs on
+    several threads (:func:`kmlteach._jit.thread_map`): same members, any thread count.
     """
     samples = np.empty((B, m), dtype=np.int64)
+    if seeded:
+        seeds = []
+        for b in range(B):
+            samples[b] = rng.integers(0, m, size=m)
+            seeds.append(int(rng.integers(0, 2**31 - 1)))
+        fitted = thread_map(lambda b: fit(samples[b], seeds[b]), range(B))
+    else:
+        fitted = []
+        for b in range(B):
+            samples[b] = rng.integers(0, m, size=m)
+            fitted.append(fit(samples[b], rng))
     V = np.zeros((m, k))
     rows = np.arange(m)
     path = np.empty(B)
     members = []
-    for b in range(B):
-        idx = rng.integers(0, m, size=m)
-        samples[b] = idx
-        model, pred = fit(idx, rng)
+    for b, (model, pred) in enumerate(fitted):
         members.append(model)
         out = np.ones(m, dtype=bool)
-        out[idx] = False
+        out[samples[b]] = False
         V[rows[out], pred[out]] += 1.0
         scored = V.sum(axis=1) > 0
         path[b] = (np.mean(np.argmax(V[scored], axis=1) != yi[scored]) if scored.any()

@@ -89,13 +89,14 @@ def random_forest(X, y, n_trees=100, max_features="sqrt", max_depth=None, seed=0
     leaf = check_int(min_samples_leaf, "min_samples_leaf", minimum=1, maximum=X.shape[0])
     rng = check_rng(seed)
 
-    def fit(idx, r):
+    def fit(idx, tree_seed):
         count = np.bincount(idx, minlength=X.shape[0])
         rows = np.flatnonzero(count)            # grow on distinct rows, weighted by count
         tree = _grow(X[rows], yi[rows], classes, depth, crit, leaf, n_feat,
-                     int(r.integers(0, 2**31 - 1)), weights=count[rows].astype(np.float64))
+                     tree_seed, weights=count[rows].astype(np.float64))
         return tree, tree.value[tree.apply(X)]
 
-    fields = _bag(X.shape[0], len(classes), yi, B, rng, fit)
+    # trees grow on several threads (the kernels release the GIL), same trees in any case
+    fields = _bag(X.shape[0], len(classes), yi, B, rng, fit, seeded=True)
     return RandomForestResult(classes=classes, n_features=X.shape[1], max_features=n_feat,
                               max_depth=max_depth, criterion=CRITERIA[crit], **fields)

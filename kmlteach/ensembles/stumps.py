@@ -159,3 +159,56 @@ def _decision_stump_kernel(Xs, order, yD):
             if err_minus < best - tol:
                 best, best_j, best_theta, best_s = err_minus, j, theta, -1.0
     return best_j, best_theta, best_s
+
+
+@jit(warmup=lambda: (np.array([2.0, 1.0, 3.0]), np.arange(3), 3))
+def _sort_pairs(v, r, n):
+    """Sort v[:n] ascending in place, moving r[:n] along (quicksort, median of three,
+    insertion sort below 16; the larger part is deferred on a stack, so O(log n) deep)."""
+    stack = np.empty(128, dtype=np.int64)
+    top = 0
+    lo, hi = 0, n - 1
+    while True:
+        while hi - lo >= 16:
+            mid = (lo + hi) >> 1
+            if v[mid] < v[lo]:
+                v[mid], v[lo] = v[lo], v[mid]
+                r[mid], r[lo] = r[lo], r[mid]
+            if v[hi] < v[lo]:
+                v[hi], v[lo] = v[lo], v[hi]
+                r[hi], r[lo] = r[lo], r[hi]
+            if v[hi] < v[mid]:
+                v[hi], v[mid] = v[mid], v[hi]
+                r[hi], r[mid] = r[mid], r[hi]
+            pivot = v[mid]
+            i, k = lo, hi
+            while i <= k:
+                while v[i] < pivot:
+                    i += 1
+                while v[k] > pivot:
+                    k -= 1
+                if i <= k:
+                    v[i], v[k] = v[k], v[i]
+                    r[i], r[k] = r[k], r[i]
+                    i += 1
+                    k -= 1
+            if k - lo < hi - i:
+                stack[top], stack[top + 1] = i, hi
+                hi = k
+            else:
+                stack[top], stack[top + 1] = lo, k
+                lo = i
+            top += 2
+        for i in range(lo + 1, hi + 1):
+            x, y = v[i], r[i]
+            k = i - 1
+            while k >= lo and v[k] > x:
+                v[k + 1] = v[k]
+                r[k + 1] = r[k]
+                k -= 1
+            v[k + 1] = x
+            r[k + 1] = y
+        if top == 0:
+            return
+        top -= 2
+        lo, hi = stack[top], stack[top + 1]

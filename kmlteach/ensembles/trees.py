@@ -39,6 +39,7 @@ from kmlteach._validation import (
     check_rng,
     check_X,
 )
+from kmlteach.ensembles.stumps import _sort_pairs
 from kmlteach.ensembles.tree_text import export_text, tree_nodes
 
 __all__ = ["DecisionTree", "decision_tree", "CRITERIA", "resolve_max_features"]
@@ -219,7 +220,7 @@ def _impurity(c, n, crit):
 
 
 @jit(warmup=lambda: (np.array([[0.0, 1.0], [1.0, 0.0], [2.0, 2.0], [3.0, 1.0]]),
-                     np.array([0, 1, 0, 1], dtype=np.int64), np.ones(4), 2, 10, 0, 1, 2, 0))
+                     np.array([0, 1, 0, 1], dtype=np.int64), np.ones(4), 2, 10, 0, 1, 2, 0), nogil=True)
 def _grow_tree_kernel(X, yi, w, k, max_depth, crit, min_leaf, n_feat, seed):
     """Depth-first greedy growth; returns the node arrays (trimmed). Row i counts w[i]
     times (sizes, class counts and ``min_leaf`` are in these units)."""
@@ -236,6 +237,12 @@ def _grow_tree_kernel(X, yi, w, k, max_depth, crit, min_leaf, n_feat, seed):
     node_depth = np.zeros(cap, dtype=np.int64)
     idx = np.arange(n)
     feats = np.arange(d)
+    Xt = np.empty((d, n))                      # one feature per row: gathers stay in cache
+    for i in range(n):
+        for j in range(d):
+            Xt[j, i] = X[i, j]
+    vals = np.empty(n)
+    rws = np.empty(n, dtype=np.int64)
     # stack of (node, start, end) segments of idx
     st_node = np.zeros(cap, dtype=np.int64)
     st_start = np.zeros(cap, dtype=np.int64)
@@ -268,28 +275,36 @@ def _grow_tree_kernel(X, yi, w, k, max_depth, crit, min_leaf, n_feat, seed):
                 q = r + np.random.randint(0, d - r)
                 feats[r], feats[q] = feats[q], feats[r]
             j = feats[r]
-            vals = np.empty(size)
             for p in range(size):
-                vals[p] = X[idx[start + p], j]
-            order = np.argsort(vals)       # order within equal values is irrelevant
-            if vals[order[0]] == vals[order[size - 1]]:
+                rws[p] = idx[start + p]
+                vals[p] = Xt[j, rws[p]]
+            _sort_pairs(vals, rws, size)       # order within equal values is irrelevant
+            if vals[0] == vals[size - 1]:
                 continue                       # constant on this node: does not count
             visited += 1
             cl[:] = 0.0
             cr[:] = c
             nl = 0.0
             for p in range(size - 1):
-                row = idx[start + order[p]]
+                row = rws[p]
                 lab = yi[row]
                 cl[lab] += w[row]
                 cr[lab] -= w[row]
                 nl += w[row]
                 nr = total - nl
-                a = vals[order[p]]
-                b = vals[order[p + 1]]
+                a = vals[p]
+                b = vals[p + 1]
                 if a == b or nl < min_leaf or nr < min_leaf:
                     continue
-                child = nl * _impurity(cl, nl, crit) + nr * _impurity(cr, nr, crit)
+                if crit == 0:                  # Gini: n (1 - Σ (c/n)²) = n - Σ c² / n
+                    sl = 0.0
+                    sr = 0.0
+                    for u in range(k):
+                        sl += cl[u] * cl[u]
+                        sr += cr[u] * cr[u]
+                    child = (nl - sl / nl) + (nr - sr / nr)
+                else:
+                    child = nl * _impurity(cl, nl, crit) + nr * _impurity(cr, nr, crit)
                 if child < best - tol:
                     thr = 0.5 * a + 0.5 * b
                     if thr >= b:
@@ -328,7 +343,7 @@ def _grow_tree_kernel(X, yi, w, k, max_depth, crit, min_leaf, n_feat, seed):
 
 @jit(warmup=lambda: (np.array([[0.0], [2.0]]), np.array([0, -1, -1], dtype=np.int64),
                      np.array([1.0, 0.0, 0.0]), np.array([1, -1, -1], dtype=np.int64),
-                     np.array([2, -1, -1], dtype=np.int64)))
+                     np.array([2, -1, -1], dtype=np.int64)), nogil=True)
 def _tree_apply_kernel(X, feature, threshold, left, right):
     """Leaf id of every row of X."""
     out = np.empty(X.shape[0], dtype=np.int64)

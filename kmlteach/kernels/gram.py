@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from kmlteach._jit import jit, prange
+from kmlteach._jit import jit, num_threads, prange, thread_map
 from kmlteach._validation import (
     as_vector,
     check_choice,
@@ -189,7 +189,9 @@ def _distance_gram(Xa, Ya, sym, code, gamma):
     G = np.ascontiguousarray(Xc @ Yc.T)  # a fresh array: transformed in place below
     xx = np.einsum("ij,ij->i", Xc, Xc)
     yy = xx if sym else np.einsum("ij,ij->i", Yc, Yc)
-    return _distance_gram_kernel(G, xx, yy, code, gamma, sym)
+    if code == 2:
+        return _gaussian_tiles(G, xx, yy, gamma, sym)
+    return _distance_gram_kernel(G, xx, yy, sym)
 
 
 def _gram_warmup():
@@ -222,42 +224,85 @@ def _gram_kernel(G, code, p1, p2, top):
     return G
 
 
-def _distance_warmup():
-    G = np.eye(3)
-    return G, np.ones(3), np.ones(3), 2, 0.5, True
-
-
-@jit(parallel=True, warmup=_distance_warmup)
-def _distance_gram_kernel(G, xx, yy, code, gamma, sym):
-    """From G[i, j] = <x_i, y_j> and the squared norms to exp(−γ d²) (code 2) or −d
-    (code 6) in place, with d² = xx_i + yy_j − 2 G[i, j] clipped at 0 (rounding).
-
-    Rows in parallel. With ``sym`` only j > i is computed (the diagonal is exactly
-    k(x, x)), then the lower triangle is copied from the upper one block by block.
-    """
+_TILE_BYTES = 1 << 18   # a tile of exponents (256 KiB) is still in L2 when NumPy's exp reads it
+def _gaussian_tiles(G, xx, yy, gamma, sym):
+    """exp(−γ d²) in place, tile by tile: a Numba kernel writes a few rows of exponents
+    −γ d², handed while still in cache to NumPy's ``exp``, vectorised for the CPU at hand
+    (Numba's ``exp`` is a scalar call per entry). Threads share the tiles (both steps
+    release the GIL; each entry is computed by one thread, whatever the thread count).
+    With ``sym`` only the part on and above the diagonal, then mirrored."""
     n, m = G.shape
-    for i in prange(n):
+    rows = max(1, min(n, _TILE_BYTES // (8 * m)))
+    starts = range(0, n, rows)
+    threads = min(num_threads(), len(starts))
+
+    def work(part):
+        for i0 in starts[part::threads]:
+            i1 = min(i0 + rows, n)
+            _gaussian_exponent_kernel(G, xx, yy, gamma, sym, i0, i1)
+            tile = G[i0:i1, i0:] if sym else G[i0:i1]
+            np.exp(tile, out=tile)
+
+    thread_map(work, range(threads))
+    if sym:
+        _mirror_upper_kernel(G)
+    return G
+
+
+def _exponent_warmup():
+    return np.eye(3), np.ones(3), np.ones(3), 0.5, True, 0, 3
+
+
+@jit(nogil=True, warmup=_exponent_warmup)
+def _gaussian_exponent_kernel(G, xx, yy, gamma, sym, i0, i1):
+    """Rows i0..i1-1 of −γ d² in place, d² = xx_i + yy_j − 2 G[i, j] clipped at 0
+    (rounding). With ``sym`` only columns j ≥ i0 are touched: j > i gets the exponent,
+    the diagonal exactly 0 (so exp gives exactly 1) and the few j < i inside the tile
+    0 too (overwritten by the mirror)."""
+    m = G.shape[1]
+    for i in range(i0, i1):
         xi = xx[i]
-        j0 = i + 1 if sym else 0
+        j0 = i0 if sym else 0
         if sym:
-            G[i, i] = 1.0 if code == 2 else 0.0
+            for j in range(i0, i + 1):
+                G[i, j] = 0.0
+            j0 = i + 1
         for j in range(j0, m):
             d2 = xi + yy[j] - 2.0 * G[i, j]
             if d2 < 0.0:
                 d2 = 0.0
-            if code == 2:
-                G[i, j] = math.exp(-gamma * d2)
-            else:
-                G[i, j] = -math.sqrt(d2)
+            G[i, j] = -gamma * d2
+
+
+@jit(parallel=True, warmup=lambda: (np.eye(3),))
+def _mirror_upper_kernel(G):
+    """G[i, j] = G[j, i] for j < i, 64 × 64 blocks at a time (order-free)."""
+    n = G.shape[0]
+    B = 64
+    for bi in prange((n + B - 1) // B):
+        i0 = bi * B
+        i1 = min(i0 + B, n)
+        for j0 in range(0, i1, B):
+            for i in range(i0, i1):
+                for j in range(j0, min(j0 + B, i)):
+                    G[i, j] = G[j, i]
+    return G
+
+
+@jit(parallel=True, warmup=lambda: (np.eye(3), np.ones(3), np.ones(3), True))
+def _distance_gram_kernel(G, xx, yy, sym):
+    """−d in place from G[i, j] = <x_i, y_j> and the squared norms, d² = xx_i + yy_j −
+    2 G[i, j] clipped at 0 (rounding); rows in parallel. With ``sym`` only j > i (the
+    diagonal is exactly 0), then mirrored."""
+    n, m = G.shape
+    for i in prange(n):
+        xi = xx[i]
+        if sym:
+            G[i, i] = 0.0
+        for j in range(i + 1 if sym else 0, m):
+            G[i, j] = -math.sqrt(max(xi + yy[j] - 2.0 * G[i, j], 0.0))
     if sym:
-        B = 64
-        for bi in prange((n + B - 1) // B):
-            i0 = bi * B
-            i1 = min(i0 + B, n)
-            for j0 in range(0, i1, B):
-                for i in range(i0, i1):
-                    for j in range(j0, min(j0 + B, i)):
-                        G[i, j] = G[j, i]
+        _mirror_upper_kernel(G)
     return G
 
 

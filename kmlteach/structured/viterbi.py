@@ -8,7 +8,7 @@ import itertools
 
 import numpy as np
 
-from kmlteach._jit import jit
+from kmlteach._jit import jit, vector_bytes
 from kmlteach._validation import (
     as_matrix,
     as_vector,
@@ -23,9 +23,13 @@ __all__ = ["viterbi", "hmm_viterbi", "brute_force_argmax", "loss_augmented_viter
 
 
 # ----------------------------------------------------------------------------- Viterbi
-@jit(warmup=lambda: (np.zeros((3, 2)), np.arange(3), np.zeros((2, 2)), np.zeros(2),
-                     np.zeros((3, 2)), np.zeros((3, 2), dtype=np.int64), np.zeros(3, dtype=np.int64)))
-def _viterbi_fill(table, rows, pairwise, initial, Mt, It, labels):
+def _fill_warmup():
+    return (np.zeros((3, 2)), np.arange(3), np.zeros((2, 2)), np.zeros(2), np.zeros((3, 2)),
+            np.zeros((3, 2), dtype=np.int64), np.zeros(3, dtype=np.int64), 4)
+
+
+@jit(warmup=_fill_warmup)
+def _viterbi_fill(table, rows, pairwise, initial, Mt, It, labels, pad=4):
     """UML §17.3 dynamic programme on the transposed layout, with the unary scores
     ``unary[τ, s] = table[rows[τ], s]`` (``rows = arange(r)`` for a plain table; an
     HMM's log emission table and its observations otherwise). Fills It[τ, s] = I[s, τ],
@@ -37,18 +41,20 @@ def _viterbi_fill(table, rows, pairwise, initial, Mt, It, labels):
     are read once, updated four times in registers by branch-free compare-and-select,
     and written once to the other of two buffers (writing back to the same buffer makes
     LLVM emit masked stores, which are slow). Visiting s' in increasing order with a
-    strict ``>`` keeps the smallest index on ties. ``pairwise`` is padded to a multiple
-    of 4 labels with -inf, which never wins. Same additions and comparisons as the
-    recursion, so the same bits."""
+    strict ``>`` keeps the smallest index on ties. ``pairwise`` is padded with -inf,
+    which never wins: to a multiple of 4 predecessors and of ``pad`` labels s (the
+    vector width: 8 doubles with AVX-512, where a loop of 28 runs in scalar code, 4
+    otherwise). Same additions and comparisons as the recursion, so the same bits."""
     r = rows.shape[0]
     q = table.shape[1]
     full = Mt.shape[0] == r
-    qp = (q + 3) // 4 * 4
-    Pp = np.full((qp, qp), -np.inf)
+    qg = (q + 3) // 4 * 4
+    qp = (q + pad - 1) // pad * pad
+    Pp = np.full((qg, qp), -np.inf)
     Pp[:q, :q] = pairwise
     B = np.empty((2, qp))
     A = np.empty((2, qp), dtype=np.int64)
-    prev = np.full(qp, -np.inf)
+    prev = np.full(qg, -np.inf)
     for s in range(q):
         Mt[0, s] = initial[s] + table[rows[0], s]
         It[0, s] = -1
@@ -57,7 +63,7 @@ def _viterbi_fill(table, rows, pairwise, initial, Mt, It, labels):
         for s in range(q):
             prev[s] = Mt[t_prev, s]
         src = 1
-        for g in range(0, qp, 4):
+        for g in range(0, qg, 4):
             m0 = prev[g]
             m1 = prev[g + 1]
             m2 = prev[g + 2]
@@ -101,6 +107,11 @@ def _viterbi_fill(table, rows, pairwise, initial, Mt, It, labels):
     return Mt[t_last, last]
 
 
+def _pad() -> int:
+    """Labels per vector in the kernel: 8 doubles when Numba compiles for AVX-512."""
+    return 8 if vector_bytes() >= 64 else 4
+
+
 def viterbi(unary, pairwise, initial=None) -> ViterbiResult:
     """Maximise Σ_t unary[t, y_t] + initial[y_0] + Σ_{t≥1} pairwise[y_{t-1}, y_t].
 
@@ -135,7 +146,7 @@ def viterbi(unary, pairwise, initial=None) -> ViterbiResult:
     Mt = np.empty((r, q))
     It = np.empty((r, q), dtype=np.int64)
     labels = np.empty(r, dtype=np.int64)
-    score = _viterbi_fill(U, np.arange(r), P, init, Mt, It, labels)
+    score = _viterbi_fill(U, np.arange(r), P, init, Mt, It, labels, _pad())
     return ViterbiResult(labels=labels, score=float(score), M=Mt.T, backpointers=It.T)
 
 
@@ -196,7 +207,7 @@ def hmm_viterbi(startprob, transmat, emissionprob, obs) -> ViterbiResult:
     Mt = np.empty((1, q))
     It = np.empty((r, q), dtype=np.int64)
     labels = np.empty(r, dtype=np.int64)
-    score = _viterbi_fill(table, o, lt, lp, Mt, It, labels)
+    score = _viterbi_fill(table, o, lt, lp, Mt, It, labels, _pad())
     return ViterbiResult(labels=labels, score=float(score), M=Mt.T, backpointers=It.T)
 
 
