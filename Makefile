@@ -57,6 +57,7 @@ lab-instructor: $(VENV)/.runtime
 # (JupyterLab server, site build) are built once; tests/conftest.py starts the longest
 # files first (tests/durations.json).
 # TEST_JOBS=1 runs them one after another; PYTEST_ARGS=--store-durations refreshes the json.
+# tests/test_lint.py runs ruff check and ruff format --check (pyproject.toml [tool.ruff]).
 TEST_JOBS ?= auto
 PYTEST_ARGS ?=
 test: $(VENV)/.test

@@ -14,6 +14,14 @@ what would make a fresh run differ from the stored outputs:
   inherits ``os.environ`` when the first cell of its notebook is set up; ``PYTHONPATH``
   is restored right after.
 
+Every notebook is collected twice: as itself (``notebooks/01-svm.ipynb``) and as
+``notebooks/01-svm.ipynb[other-machine]``, whose kernel runs the way another machine
+would (:data:`OTHER_MACHINE`): Numba compiled for a generic CPU into its own cache
+directory, NumPy and OpenBLAS one SIMD level lower, one BLAS and one Numba thread. Both must reproduce the stored outputs, so a notebook that prints a digit
+depending on summation order, SIMD width or thread count fails here and not on a
+student's machine (CONTRIBUTING, "Notebooks"). ``KMLTEACH_NBVAL_MACHINES=native`` (or
+``other``) runs one of the two only.
+
 In-process tests draw with matplotlib's non-interactive Agg backend.
 """
 
@@ -26,32 +34,98 @@ from pathlib import Path
 os.environ.pop("MPLBACKEND", None)
 os.environ.setdefault("PYTHONHASHSEED", "0")
 
-import matplotlib  # noqa: E402
-import pytest  # noqa: E402
+import matplotlib  # noqa: E402  (after the MPLBACKEND clean-up above, which it reads on import)
+import pytest  # noqa: E402  (imports matplotlib through its plugins)
 
 matplotlib.use("Agg")
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "tests"))
-from runtime_env import blocked_dir, blocked_pythonpath, nbval_blocked  # noqa: E402
+from runtime_env import blocked_dir, blocked_pythonpath, nbval_blocked  # noqa: E402  (tests/ just put on sys.path)
 
 _BLOCK_DIR: list = []
+
+OTHER = "[other-machine]"
+_AVX512 = "X86_V4 AVX512F AVX512CD AVX512_SKX AVX512_CLX AVX512_CNL AVX512_ICL AVX512_SPR"
+_AVX2 = "X86_V3 AVX2 FMA3"
+
+
+def _other_machine() -> dict:
+    """The environment of an other-machine kernel: Numba's generic target (with its own
+    cache, or the cache compiled for this CPU would be reused), NumPy and OpenBLAS one
+    SIMD level below this CPU's widest (AVX-512 → AVX2, AVX2 → SSE; names this NumPy or
+    CPU does not know are ignored), one thread for OpenBLAS/OpenMP/MKL and Numba."""
+    import platform
+
+    env = {"NUMBA_CPU_NAME": "generic", "NUMBA_CPU_FEATURES": "", "NUMBA_NUM_THREADS": "1",
+           "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
+    if platform.machine().lower() in ("x86_64", "amd64"):
+        try:
+            flags = Path("/proc/cpuinfo").read_text().split()
+        except OSError:
+            flags = []
+        if "avx512f" in flags:
+            env["NPY_DISABLE_CPU_FEATURES"] = _AVX512
+            env["OPENBLAS_CORETYPE"] = "Haswell"
+        elif "avx2" in flags:
+            env["NPY_DISABLE_CPU_FEATURES"] = f"{_AVX2} {_AVX512}"
+            env["OPENBLAS_CORETYPE"] = "Nehalem"
+    return env
+
+
+OTHER_MACHINE = _other_machine()
+_MACHINES = set(os.environ.get("KMLTEACH_NBVAL_MACHINES", "native,other").split(","))
+
+
+def other_machine_cache() -> Path:
+    """Numba's cache directory for the other-machine runs (kept between runs, per venv)."""
+    return Path(sys.prefix) / "numba-cache-other-machine"
+
+
+def pytest_collect_file(file_path, parent):
+    """The second, other-machine collection of each chapter notebook (nbval collects
+    the first one itself)."""
+    opt = parent.config.option
+    if not (getattr(opt, "nbval", False) and file_path.suffix == ".ipynb"
+            and file_path.parent.name == "notebooks"):
+        return None
+    from nbval.plugin import IPyNbFile
+
+    nodeid = file_path.relative_to(parent.config.rootpath).as_posix() + OTHER
+    return IPyNbFile.from_parent(parent, path=file_path, nodeid=nodeid)
+
+
+def pytest_collection_modifyitems(config, items):
+    if _MACHINES >= {"native", "other"}:
+        return
+    keep = "other" in _MACHINES
+    items[:] = [it for it in items
+                if not it.nodeid.partition("::")[0].endswith(".ipynb") and not
+                it.nodeid.partition("::")[0].endswith(OTHER)
+                or it.nodeid.partition("::")[0].endswith(OTHER) == keep]
 
 
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_setup(item):
-    starts_kernel = nbval_blocked(item.path) and getattr(item.parent, "kernel", None) is None
+    starts_kernel = (item.path.suffix == ".ipynb"
+                     and getattr(item.parent, "kernel", None) is None)
     if not starts_kernel:
         yield
         return
-    if not _BLOCK_DIR:
-        _BLOCK_DIR.append(blocked_dir())
-        atexit.register(shutil.rmtree, _BLOCK_DIR[0], True)
-    old = os.environ.get("PYTHONPATH")
-    os.environ["PYTHONPATH"] = blocked_pythonpath(_BLOCK_DIR[0])
+    env = {}
+    if nbval_blocked(item.path):
+        if not _BLOCK_DIR:
+            _BLOCK_DIR.append(blocked_dir())
+            atexit.register(shutil.rmtree, _BLOCK_DIR[0], True)
+        env["PYTHONPATH"] = blocked_pythonpath(_BLOCK_DIR[0])
+    if item.parent.nodeid.endswith(OTHER):
+        env.update(OTHER_MACHINE, NUMBA_CACHE_DIR=str(other_machine_cache()))
+    old = {k: os.environ.get(k) for k in env}
+    os.environ.update(env)
     try:
         yield
     finally:
-        if old is None:
-            os.environ.pop("PYTHONPATH", None)
-        else:
-            os.environ["PYTHONPATH"] = old
+        for k, v in old.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v

@@ -56,6 +56,7 @@ def _parse_minimal(text: str) -> dict:
     data: dict = {}
     key = None
     pip_list: list | None = None
+    pip_indent = 0
     for raw in text.splitlines():
         line = raw.split("#", 1)[0].rstrip()
         if not line.strip():

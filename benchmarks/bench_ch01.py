@@ -27,10 +27,10 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from run import best_time, row  # noqa: E402
+from run import best_time, row
 
-from kmlteach import svm  # noqa: E402
-from kmlteach.datasets import separable  # noqa: E402
+from kmlteach import svm
+from kmlteach.datasets import separable
 
 
 def _sgd_rows(quick: bool) -> list[dict]:
@@ -71,8 +71,8 @@ def _hard_rows(quick: bool) -> list[dict]:
     ratios, t_o, t_r = [], [], []
     for seed in seeds:
         X, y = separable(m, d, 0.1, seed=seed)
-        a = best_time(lambda: svm.hard_svm(X, y), repeat=5)
-        b = best_time(lambda: SVC(kernel="linear", C=1e10, tol=1e-8).fit(X, y), repeat=5)
+        a = best_time(lambda X=X, y=y: svm.hard_svm(X, y), repeat=5)
+        b = best_time(lambda X=X, y=y: SVC(kernel="linear", C=1e10, tol=1e-8).fit(X, y), repeat=5)
         ratios.append(b / a)
         t_o.append(a)
         t_r.append(b)
@@ -105,14 +105,14 @@ def _soft_rows(quick: bool) -> list[dict]:
             y = np.where(X @ rng.normal(size=d) + 0.5 * rng.normal(size=m) > 0, 1.0, -1.0)
             C = svm.lam_to_C(lam, m)
 
-            def ref():
+            def ref(X=X, y=y, C=C):
                 with warnings.catch_warnings():
                     warnings.simplefilter("ignore")
                     return LinearSVC(loss="hinge", dual=True, fit_intercept=False, C=C, tol=1e-10,
                                      max_iter=100_000, random_state=0).fit(X, y)
 
             rep = 2 if m > 10_000 else 5
-            a = best_time(lambda: svm.soft_svm(X, y, lam, tol=1e-8), repeat=rep)
+            a = best_time(lambda X=X, y=y, lam=lam: svm.soft_svm(X, y, lam, tol=1e-8), repeat=rep)
             b = best_time(ref, repeat=rep)
             r = svm.soft_svm(X, y, lam, tol=1e-8)
             gaps.append(r.relative_gap)

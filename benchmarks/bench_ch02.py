@@ -20,11 +20,11 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from run import best_time, row, seeded_row  # noqa: E402
+from run import best_time, row, seeded_row
 
-from kmlteach import kernel_methods as km  # noqa: E402
-from kmlteach import kernels as kk  # noqa: E402
-from kmlteach.datasets import moons  # noqa: E402
+from kmlteach import kernel_methods as km
+from kmlteach import kernels as kk
+from kmlteach.datasets import moons
 
 
 def _gram_row(quick: bool) -> dict:

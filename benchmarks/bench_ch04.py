@@ -25,9 +25,9 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from run import best_time, row  # noqa: E402
+from run import best_time, row
 
-from kmlteach import multiclass as mc  # noqa: E402
+from kmlteach import multiclass as mc
 
 
 def _data(m, d, k, seed=0, m_test=10_000, radius=2.5):

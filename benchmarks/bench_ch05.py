@@ -28,10 +28,10 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from run import best_time, row  # noqa: E402
+from run import best_time, row
 
-from kmlteach import structured as S  # noqa: E402
-from kmlteach.datasets import ocr_words  # noqa: E402
+from kmlteach import structured as S
+from kmlteach.datasets import ocr_words
 
 
 def numpy_viterbi(unary, pairwise, initial):
@@ -65,7 +65,7 @@ def _viterbi_rows(quick):
     start, trans, emis, obs = _hmm_problem(r)
     unary = np.ascontiguousarray(np.log(emis[:, obs]).T)
     lp, lt = np.log(start), np.log(trans)
-    ours = lambda: S.viterbi(unary, lt, lp)  # noqa: E731
+    ours = lambda: S.viterbi(unary, lt, lp)
     res = ours()
     y_np, _ = numpy_viterbi(unary, lt, lp)
     assert np.array_equal(res.labels, y_np)
@@ -82,14 +82,14 @@ def _viterbi_rows(quick):
     model = hmm.CategoricalHMM(n_components=26, n_features=26)
     model.startprob_, model.transmat_, model.emissionprob_ = start, trans, emis
     X = obs.reshape(-1, 1)
-    full = lambda: S.viterbi(np.log(emis)[:, obs].T, np.log(trans), np.log(start))  # noqa: E731
+    full = lambda: S.viterbi(np.log(emis)[:, obs].T, np.log(trans), np.log(start))
     assert np.array_equal(model.decode(X, algorithm="viterbi")[1], full().labels)
     rows.append(row(f"viterbi {r}x26 incl. log scores vs CategoricalHMM.decode",
                     best_time(full, 60),
                     best_time(lambda: model.decode(X, algorithm="viterbi"), 60), ">= 2x", 2.0))
     # the like-with-like call: probabilities and observations in, labels and log
     # probability out, as decode; both validate their input
-    dec = lambda: S.hmm_viterbi(start, trans, emis, obs)  # noqa: E731
+    dec = lambda: S.hmm_viterbi(start, trans, emis, obs)
     logprob, states = model.decode(X, algorithm="viterbi")
     res_h = dec()
     assert np.array_equal(states, res_h.labels) and abs(logprob - res_h.score) < 1e-9 * abs(logprob)

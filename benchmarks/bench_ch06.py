@@ -17,9 +17,9 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from run import best_time, row  # noqa: E402
+from run import best_time, row
 
-from kmlteach import ranking  # noqa: E402
+from kmlteach import ranking
 
 
 def _assignment_row(r: int, seeds: int) -> dict:
@@ -31,8 +31,8 @@ def _assignment_row(r: int, seeds: int) -> dict:
         v = ranking.assignment(A)
         rows, cols = linear_sum_assignment(A)
         assert abs(A[np.arange(r), v].sum() - A[rows, cols].sum()) < 1e-8 * r
-        ours_t.append(best_time(lambda: ranking.assignment(A), repeat=5))
-        ref_t.append(best_time(lambda: linear_sum_assignment(A), repeat=5))
+        ours_t.append(best_time(lambda A=A: ranking.assignment(A), repeat=5))
+        ref_t.append(best_time(lambda A=A: linear_sum_assignment(A), repeat=5))
     ratios = sorted(b / a for a, b in zip(ours_t, ref_t))
     ours, ref = float(np.exp(np.mean(np.log(ours_t)))), float(np.exp(np.mean(np.log(ref_t))))
     return row(f"assignment r={r} vs linear_sum_assignment (geo-mean {seeds} seeds)", ours, ref,

@@ -20,9 +20,9 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from run import best_time, row  # noqa: E402
+from run import best_time, row
 
-from kmlteach import metrics, ranking  # noqa: E402
+from kmlteach import metrics, ranking
 
 
 def numpy_most_violating_f1(mu, y):
@@ -45,10 +45,12 @@ def _bipartite_row(r: int) -> dict:
     y = np.where(rng.random(r) < 0.5, 1.0, -1.0)
     mu = rng.normal(size=r) + 0.5 * y
     v = ranking.bipartite_most_violating(mu, y, "f1")
-    a = np.sum((v > 0) & (y > 0)); b = np.sum((v > 0) & (y < 0)); c = np.sum((v < 0) & (y > 0))
+    a = np.sum((v > 0) & (y > 0))
+    b = np.sum((v > 0) & (y < 0))
+    c = np.sum((v < 0) & (y > 0))
     value = 1 - 2 * a / (2 * a + b + c) + (v - y) @ mu
     assert abs(value - (numpy_most_violating_f1(mu, y) - y @ mu)) < 1e-8
-    return row(f"bipartite_most_violating f1 r={r} vs NumPy grid", 
+    return row(f"bipartite_most_violating f1 r={r} vs NumPy grid",
                best_time(lambda: ranking.bipartite_most_violating(mu, y, "f1")),
                best_time(lambda: numpy_most_violating_f1(mu, y)), "ratio >= 1", 1.0)
 

@@ -26,9 +26,9 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from run import best_time, row  # noqa: E402
+from run import best_time, row
 
-from kmlteach.ensembles import adaboost, random_forest  # noqa: E402
+from kmlteach.ensembles import adaboost, random_forest
 
 
 def _data(m: int, d: int, seed: int = 0):

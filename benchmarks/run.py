@@ -51,8 +51,8 @@ def seeded_row(name: str, make, ours_fn, ref_fn, seeds, target: str, min_ratio: 
     ratios, ours_t, ref_t = [], [], []
     for seed in seeds:
         data = make(seed)
-        o = best_time(lambda: ours_fn(data), repeat=repeat)
-        r = best_time(lambda: ref_fn(data), repeat=repeat)
+        o = best_time(lambda data=data: ours_fn(data), repeat=repeat)
+        r = best_time(lambda data=data: ref_fn(data), repeat=repeat)
         ours_t.append(o)
         ref_t.append(r)
         ratios.append(r / o)

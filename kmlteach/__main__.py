@@ -1,5 +1,11 @@
-"""Command line: ``python -m kmlteach warmup | check-env | chapters | execute | release | grade |
-nbgrader-export | slides | site``."""
+"""Command line: ``kmlteach`` (or ``python -m kmlteach``) ``warmup | check-env | chapters |
+execute | release | student | grade | nbgrader-export | slides | site``.
+
+A mistake in what the user typed (a missing or unreadable path, a bad option value, an
+unknown chapter id) is reported in one line: the subcommands raise :class:`UsageError`
+(or their tool's own error type) for it. Anything else is a bug and raises with its
+traceback.
+"""
 
 from __future__ import annotations
 
@@ -8,10 +14,38 @@ import sys
 from pathlib import Path
 
 
-def _cmd_warmup(args) -> int:
-    from . import warmup
+class UsageError(Exception):
+    """Bad user input on the command line: printed as one ``error:`` line, exit status 2."""
 
+
+def _prog() -> str:
+    return "kmlteach" if Path(sys.argv[0]).name == "kmlteach" else "python -m kmlteach"
+
+
+def _load_book(path=None):
+    """book.toml (the default one, or the file given with --book)."""
+    from .course import book
+
+    try:
+        return book.load(path)
+    except (OSError, ValueError) as exc:   # missing, a folder, not TOML, a bad entry
+        raise UsageError(str(exc)) from None
+
+
+def _output_folder(path: Path, option: str) -> Path:
+    """A folder given on the command line, created if missing; refused in one line when
+    it cannot be (a file in the way, no permission)."""
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UsageError(f"{option} {str(path)!r}: cannot create the folder ({exc.strerror or exc})") from None
+    return path
+
+
+def _cmd_warmup(args) -> int:
     import os
+
+    from . import warmup
 
     jobs = args.jobs if args.jobs > 0 else (os.cpu_count() or 1)
     warmup(verbose=not args.quiet, jobs=jobs)
@@ -28,10 +62,13 @@ def _cmd_check_env(args) -> int:
 def _cmd_chapters(args) -> int:
     from .course import book
 
-    b = book.load(args.book)
+    b = _load_book(args.book)
     print(b.table())
     if args.update_readme:
-        changed = book.update_readme(b)
+        try:
+            changed = book.update_readme(b)
+        except (OSError, ValueError) as exc:   # no README.md, or no chapter-table markers in it
+            raise UsageError(f"--update-readme: {exc}") from None
         print("README.md chapter table " + ("updated" if changed else "already up to date"))
     return 0
 
@@ -71,14 +108,19 @@ def _cmd_execute(args) -> int:
     return build(args.names, timeout=args.timeout)
 
 
-def _positive_int(text: str) -> int:
+def _positive_int(text: str, minimum: int = 1) -> int:
+    kind = "a positive" if minimum == 1 else "a non-negative"
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text!r}") from None
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"must be a positive integer, got {value}")
+        raise argparse.ArgumentTypeError(f"must be {kind} integer, got {text!r}") from None
+    if value < minimum:
+        raise argparse.ArgumentTypeError(f"must be {kind} integer, got {value}")
     return value
+
+
+def _nonnegative_int(text: str) -> int:
+    return _positive_int(text, minimum=0)
 
 
 def _cmd_grade(args) -> int:
@@ -95,10 +137,13 @@ def _cmd_grade(args) -> int:
     logging.getLogger("asyncio").setLevel(logging.CRITICAL)  # cancelled kernels on Ctrl-C
     try:
         limits = Limits(timeout=args.timeout, memory_mb=args.memory)
+    except ValueError as exc:   # --timeout or --memory out of range
+        raise UsageError(str(exc)) from None
+    try:
         grade_folder(args.submissions, args.out, limits=limits, jobs=args.jobs,
                      feedback=args.feedback, executor=args.executor, scheduler=args.scheduler,
                      chapter=args.chapter)
-    except (GradeError, ValueError, FileNotFoundError) as exc:
+    except (GradeError, FileNotFoundError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
@@ -108,10 +153,13 @@ def _cmd_grade(args) -> int:
 
 
 def _cmd_slides(args) -> int:
-    from .course import book
     from .course.slides import apply_to_notebooks
 
-    b = book.load()
+    b = _load_book()
+    ready = [c.id for c in b.chapters if c.ready]
+    unknown = [c for c in args.chapters if c not in ready]
+    if unknown:
+        raise UsageError(f"no ready chapter {unknown[0]!r} (ready: {', '.join(ready) or 'none'})")
     if args.apply:
         paths = [b.root / c.notebook for c in b.chapters if c.ready]
         changed = apply_to_notebooks(paths)
@@ -119,7 +167,7 @@ def _cmd_slides(args) -> int:
         return 0
     from .course.deck import build_decks
 
-    build_decks(args.out, chapters=args.chapters or None, book=b)
+    build_decks(_output_folder(args.out, "--out"), chapters=args.chapters or None, book=b)
     return 0
 
 
@@ -127,7 +175,7 @@ def _cmd_site(args) -> int:
     from .course.site import build_site
 
     try:
-        build_site(args.out, slides=not args.no_slides)
+        build_site(_output_folder(args.out, "--out"), slides=not args.no_slides)
     except RuntimeError as err:
         print(err, file=sys.stderr)
         return 1
@@ -135,11 +183,11 @@ def _cmd_site(args) -> int:
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m kmlteach", description=__doc__)
+    ap = argparse.ArgumentParser(prog=_prog(), description=__doc__.split("\n\n")[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
     p = sub.add_parser("warmup", help="compile every Numba kernel, print per-kernel time")
     p.add_argument("--quiet", action="store_true")
-    p.add_argument("--jobs", type=int, default=1,
+    p.add_argument("--jobs", type=_nonnegative_int, default=1,
                    help="compile in this many processes (0: one per core); default 1")
     p.set_defaults(fn=_cmd_warmup)
     p = sub.add_parser("check-env", help="versions, Numba cache, widget support")
@@ -206,10 +254,8 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     try:
         return args.fn(args)
-    except (ValueError, TypeError, OSError, KeyError) as exc:
-        # a one-line error for the user's mistakes (a missing or wrong path, a bad
-        # value); tracebacks are for bugs
-        print(f"python -m kmlteach {args.cmd}: error: {exc}", file=sys.stderr)
+    except UsageError as exc:   # only the user's mistakes: a bug keeps its traceback
+        print(f"{ap.prog} {args.cmd}: error: {exc}", file=sys.stderr)
         return 2
 
 

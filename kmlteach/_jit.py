@@ -40,7 +40,7 @@ import os
 import stat
 import tempfile
 import time
-from typing import Callable
+from collections.abc import Callable
 
 try:  # pragma: no cover - exercised only where numba is missing
     import numba

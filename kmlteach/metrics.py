@@ -24,8 +24,10 @@ from typing import NamedTuple
 
 import numpy as np
 
+from kmlteach._validation import check_scores
+
 from ._jit import jit
-from ._validation import _check_real_scalar, as_vector, check_binary_labels, check_int, check_positive
+from ._validation import _check_real_scalar, check_int, check_positive
 
 __all__ = ["ConfusionCounts", "confusion_counts", "precision", "recall", "specificity",
            "balanced_accuracy", "f_beta", "f1", "zero_one_loss", "precision_at_k",
@@ -60,12 +62,6 @@ class ROCCurve(NamedTuple):
     thresholds: np.ndarray
 
 
-def _check(y_score, y_true, require_both=False):
-    y_true = check_binary_labels(y_true, "y_true", require_both=require_both)
-    y_score = as_vector(y_score, "y_score", length=y_true.shape[0], of="one per entry of y_true")
-    return y_score, y_true
-
-
 def _theta(theta) -> float:
     return _check_real_scalar(theta, "theta")
 
@@ -94,7 +90,7 @@ def confusion_counts(y_score, y_true, theta: float = 0.0) -> ConfusionCounts:
     >>> confusion_counts([0.9, 0.2, -0.1, -0.8], [1, -1, 1, -1])
     ConfusionCounts(a=1, b=1, c=1, d=1)
     """
-    y_score, y_true = _check(y_score, y_true)
+    y_score, y_true = check_scores(y_score, y_true)
     return _counts(y_score, y_true, _theta(theta))
 
 
@@ -133,7 +129,7 @@ def balanced_accuracy(y_score, y_true, theta: float = 0.0) -> float:
     Needs both classes in y_true (else ValueError): like scikit-learn's
     ``balanced_accuracy_score`` it is undefined with one class.
     """
-    y_score, y_true = _check(y_score, y_true, require_both=True)
+    y_score, y_true = check_scores(y_score, y_true, require_both=True)
     a, b, c, d = _counts(y_score, y_true, _theta(theta))
     return 0.5 * (a / (a + c) + d / (d + b))
 
@@ -170,10 +166,6 @@ def zero_one_loss(y_score, y_true, theta: float = 0.0) -> float:
     return (b + c) / (a + b + c + d)
 
 
-def _check_k(k, r):
-    return check_int(k, "k", minimum=1, maximum=r)
-
-
 def _kth_largest(y_score, k):
     return np.partition(y_score, y_score.shape[0] - k)[y_score.shape[0] - k]
 
@@ -184,8 +176,8 @@ def precision_at_k(y_score, y_true, k: int) -> float:
     θ = the k-th largest score, so a + b ≥ k (ties at the k-th score are all
     predicted positive) and the value is a/(a+b).
     """
-    y_score, y_true = _check(y_score, y_true)
-    k = _check_k(k, y_true.shape[0])
+    y_score, y_true = check_scores(y_score, y_true)
+    k = check_int(k, "k", minimum=1, maximum=y_true.shape[0])
     a, b, _, _ = _counts(y_score, y_true, _kth_largest(y_score, k))
     return a / (a + b)
 
@@ -197,8 +189,8 @@ def recall_at_k(y_score, y_true, k: int, zero_division: float = 0.0) -> float:
     ones tied with it too if they all fit (a + b ≤ k). ``zero_division`` when y_true
     has no positive.
     """
-    y_score, y_true = _check(y_score, y_true)
-    k = _check_k(k, y_true.shape[0])
+    y_score, y_true = check_scores(y_score, y_true)
+    k = check_int(k, "k", minimum=1, maximum=y_true.shape[0])
     zd = _zd(zero_division)
     s = _kth_largest(y_score, k)
     if np.count_nonzero(y_score >= s) <= k:
@@ -244,7 +236,7 @@ def _curve(y_score, y_true):
 
 def _pr_points(y_score, y_true, undefined: str):
     """Precision, recall and threshold at each distinct score, highest threshold first."""
-    y_score, y_true = _check(y_score, y_true)
+    y_score, y_true = check_scores(y_score, y_true)
     if not np.any(y_true > 0):
         raise ValueError(f"y_true has no positive label: {undefined}")
     tps, fps, thr = _curve(y_score, y_true)
@@ -271,7 +263,7 @@ def roc_curve(y_score, y_true) -> ROCCurve:
     predicted positive, the point (0, 0)). fpr = b/(b+d) = 1 − specificity,
     tpr = a/(a+c) = recall. Needs both classes.
     """
-    y_score, y_true = _check(y_score, y_true, require_both=True)
+    y_score, y_true = check_scores(y_score, y_true, require_both=True)
     tps, fps, thr = _curve(y_score, y_true)
     return ROCCurve(np.r_[0.0, fps / fps[-1]], np.r_[0.0, tps / tps[-1]], np.r_[np.inf, thr])
 
@@ -288,7 +280,7 @@ def average_precision(y_score, y_true) -> float:
     distinct positive score v_k (descending), a_k positives and b_k = #{negatives ≥ v_k}
     (a binary search) are predicted positive, and AP = Σ_k (a_k − a_{k−1})/P · a_k/(a_k + b_k).
     """
-    y_score, y_true = _check(y_score, y_true)
+    y_score, y_true = check_scores(y_score, y_true)
     pos_mask = y_true > 0
     if not np.any(pos_mask):
         raise ValueError("y_true has no positive label: average precision is undefined")
@@ -309,7 +301,7 @@ def auc(y_score, y_true) -> float:
     Computed from the sorted negative scores: each positive counts the negatives
     strictly below it plus half of those tied with it (two binary searches).
     """
-    y_score, y_true = _check(y_score, y_true, require_both=True)
+    y_score, y_true = check_scores(y_score, y_true, require_both=True)
     pos_mask = y_true > 0
     pos = y_score[pos_mask]
     neg = np.sort(y_score[~pos_mask])

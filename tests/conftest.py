@@ -5,7 +5,6 @@ import json
 import os
 from pathlib import Path
 
-import pytest
 from hypothesis import settings
 
 # Hypothesis: no per-example deadline (a first call may compile a Numba kernel, and CI

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import ast
 import importlib
-import re
 import inspect
+import re
 from pathlib import Path
 
 import pytest
@@ -159,7 +159,7 @@ def test_no_import_cycle():
 
 def _rank(mod: str) -> tuple[str, int]:
     owner = _owner(mod)
-    if mod in GROUND_FLOOR or mod == "kmlteach" or owner in GROUND_FLOOR_PACKAGES:
+    if mod in GROUND_FLOOR or mod == "kmlteach" or owner in GROUND_FLOOR_PACKAGES or owner in GROUND_FLOOR:
         return "ground", 0
     if mod in MODULE_CHAPTER:
         return "algorithm", MODULE_CHAPTER[mod]
@@ -279,7 +279,8 @@ ENGINES = {"kmlteach.svm.smo": "tests/test_svm_hard.py", "kmlteach.svm.dcd": "te
            "kmlteach.online.losses": "tests/test_online_norma.py",
            "kmlteach.ensembles.examples": "tests/test_ensembles_adaboost.py",
            "kmlteach.ensembles.forests": "tests/test_ensembles_bagging.py",
-           "kmlteach.ensembles.pruning": "tests/test_ensembles_trees.py"}
+           "kmlteach.ensembles.pruning": "tests/test_ensembles_trees.py",
+           "kmlteach.ensembles.tree_text": "tests/test_ensembles_trees.py"}
 
 
 @pytest.mark.parametrize("mod", sorted(m for m in MODULES if _owner(m) in CHAPTER and m.count(".") == 2

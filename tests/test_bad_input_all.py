@@ -166,7 +166,8 @@ def test_rademacher_kernel_is_scale_equivariant_up_to_overflow():
 
 
 def test_overflowing_graph_and_bound_arguments_are_named():
-    from kmlteach import structured, structured_kernels as sk, theory
+    from kmlteach import structured, theory
+    from kmlteach import structured_kernels as sk
 
     P = np.array([[0, 1, 0], [1, 0, 1], [0, 1, 0]], dtype=float)
     with pytest.raises(ValueError, match="decay"):
@@ -217,7 +218,8 @@ def test_multiclass_mismatches_name_the_argument_that_fixes_the_size():
 
 
 def test_length_mismatches_name_the_argument_that_fixes_the_length():
-    from kmlteach import online, ranking, structured, structured_kernels as sk
+    from kmlteach import online, ranking, structured
+    from kmlteach import structured_kernels as sk
 
     s, r = np.array([0.3, 0.1, -0.2]), np.array([1.0, 0.0, 2.0, 1.0])
     for fn in (ranking.dcg, ranking.ndcg_loss, ranking.kendall_tau_loss, ranking.zero_one_ranking_loss):

@@ -36,11 +36,10 @@ import warnings
 
 import numpy as np
 import pytest
-
-from kmlteach._jit import ALGORITHM_MODULES
+from helpers import homogeneous_separable, path_graph, random_problem
 
 import kmlteach
-from helpers import homogeneous_separable, path_graph, random_problem, stump_learner_x0
+from kmlteach._jit import ALGORITHM_MODULES
 
 for _m in (*ALGORITHM_MODULES, "kmlteach.datasets"):
     importlib.import_module(_m)
@@ -408,6 +407,10 @@ E("kernel_methods.kernel_ridge", K=KS, y=_YB, lam=0.1, kinds={"y": "vector"})
 E("kernel_methods.class_mean_classifier", K=KS, y=_YB)
 E("kernel_methods.kernel_expansion", K_test=KS[:4], alpha=_ALPHA, b=0.5)
 E("kernel_methods.kernel_pca", K=KS, n_components=2)
+E("kernel_methods.kfold_indices", y=_YB, k=2, seed=0)
+E("kernel_methods.standardize", X_train=XS, X_test=XS[:3])
+E("kernel_methods.cross_validate_kernel_svm", X=XS, y=_YB, lams=[0.1], sigmas=[1.0], k=2, T=50, seed=0,
+  kinds={"lams": "vector", "sigmas": "vector"})
 E("kernel_methods.kernel_pca_transform", result=lambda: kmlteach.kernel_methods.kernel_pca(KS, 2), K_test=KS[:4])
 _KY = np.exp(-((XM[:, None, :] - XM[None, :, :]) ** 2).sum(-1))[:16, :16]
 E("kernel_methods.kernel_dependency_estimation", K_x=KS, K_y=_KY, lam=0.1, n_components=3)
@@ -465,7 +468,7 @@ E("structured.structured_sgd", X=lambda: _ocr()[0], Y=lambda: _ocr()[1], eta=0.1
   transitions=True)
 E("structured.structured_perceptron", X=lambda: _ocr()[0], Y=lambda: _ocr()[1], epochs=1, eta=1.0, seed=0,
   n_labels=26, average=True, transitions=True)
-_MODEL = lambda: kmlteach.structured.structured_perceptron(*_ocr(), epochs=1, seed=0)  # noqa: E731
+_MODEL = lambda: kmlteach.structured.structured_perceptron(*_ocr(), epochs=1, seed=0)
 E("structured.predict", model=_MODEL, X=lambda: _ocr()[0])
 E("structured.letter_error", model=_MODEL, X=lambda: _ocr()[0], Y=lambda: _ocr()[1])
 E("structured.taxonomy_delta", tree={"r": ["a", "b"], "a": ["c", "d"]}, edge_weight=1.0, leaves_only=False)
@@ -480,7 +483,7 @@ E("ranking.discount", positions=np.array([1, 2, 3]), r=6, k=3)
 for _n in ("dcg", "ndcg_loss"):
     E(f"ranking.{_n}", y_pred=S6, y_true=R6, k=3, kinds={"y_true": "vector"})
 E("ranking.linear_scores", w=np.array([1.0, -0.5, 0.2]), X=np.arange(15.0).reshape(5, 3) / 10)
-_Q0 = lambda i: _queries()[0][i]  # noqa: E731
+_Q0 = lambda i: _queries()[0][i]
 E("ranking.kendall_hinge", w=np.array([1.0, -0.5, 0.2]), X=lambda: _Q0(0), y=lambda: _Q0(1),
   kinds={"y": "vector"})
 E("ranking.ndcg_hinge", w=np.array([1.0, -0.5, 0.2]), X=lambda: _Q0(0), y=lambda: _Q0(1), k=3,
@@ -557,6 +560,7 @@ E("datasets.split_queries", X=XS, y=YS, n_queries=2, seed=0)
 E("datasets.three_balls", n=30, seed=0, shift=np.array([0.0, 0.0]), radius2=1.0, mass2=0.2,
   kinds={"mass2": "probability"})
 E("datasets.example_17_1_weights")
+E("datasets.breast_cancer")
 E("datasets.ocr_words", n_words=3, noise=0.1, seed=0, kinds={"noise": "nonnegative"})   # a pixel-noise std: 1.5 is valid
 
 # what accepting is right for, and why (the result must still be finite). Keys are

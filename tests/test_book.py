@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 
-from kmlteach import book
+from kmlteach.course import book
 from kmlteach.exercises import registry
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -93,7 +93,7 @@ def test_ready_notebooks_link_to_binder_and_state_objectives():
 
 def test_notebooks_match_their_sources():
     """Each notebooks/NN.ipynb holds exactly the cells of notebooks/src/NN.py, with outputs."""
-    from kmlteach.notebook_build import SRC, to_notebook
+    from kmlteach.course.build import SRC, to_notebook
 
     for c in B.chapters:
         if not c.ready:

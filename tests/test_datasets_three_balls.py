@@ -1,8 +1,10 @@
 """The three-balls data of UML Example 17.1 — ``kmlteach.datasets.three_balls``."""
 
 from __future__ import annotations
+
 import numpy as np
 import pytest
+
 from kmlteach.datasets import three_balls
 from kmlteach.datasets._multiclass import THREE_BALLS_CENTRES, THREE_BALLS_RADII, example_17_1_weights
 

@@ -1,6 +1,7 @@
 """adaboost: the slides' toy example, the ε/α/D recursion against a direct NumPy
 implementation, the training-error bounds in every round, early stops, scikit-learn."""
 
+import dataclasses
 import inspect
 from fractions import Fraction
 
@@ -172,7 +173,7 @@ def test_deterministic_and_frozen():
     X, y = _moons(40, 1)
     a, b = adaboost(X, y, 5), adaboost(X, y, 5)
     np.testing.assert_array_equal(a.D, b.D)
-    with pytest.raises(Exception):
+    with pytest.raises(dataclasses.FrozenInstanceError):
         a.stopped = "x"
 
 

@@ -1,5 +1,7 @@
 """decision_stump: exact weighted ERM against a brute force over every stump (SL; UML §10.1.1)."""
 
+import dataclasses
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -92,7 +94,7 @@ def test_presort_and_result_type():
     assert np.all(np.diff(X[order[0], 0]) >= 0)
     h = decision_stump(X, y)
     assert isinstance(h, Stump)
-    with pytest.raises(Exception):
+    with pytest.raises(dataclasses.FrozenInstanceError):
         h.error = 0.0                        # frozen
 
 

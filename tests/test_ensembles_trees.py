@@ -3,6 +3,8 @@ max_features, min_samples_leaf, any labels, reduced-error pruning, bad input."""
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from kmlteach.ensembles import DecisionTree, decision_tree, papaya, prune, resolve_max_features
 
@@ -173,10 +175,6 @@ def test_bad_data():
         papaya(0)
     with pytest.raises(ValueError, match="noise"):
         papaya(10, noise=0.7)
-
-
-from hypothesis import given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
 
 
 @settings(max_examples=30)

@@ -37,7 +37,7 @@ def test_dual_value_at_the_solver_alpha_is_the_primal_value():
 
 
 def test_chapters_00_to_03_have_tiered_hints_and_minutes():
-    from kmlteach import book
+    from kmlteach.course import book
     for c in ("00", "01", "02", "03"):
         for e in book.load().chapter(c).exercises:
             ex = get(e["id"])

@@ -10,7 +10,7 @@ import pytest
 
 from kmlteach import exercises
 from kmlteach.exercises import Case, Exercise, check, core, register
-from kmlteach.grading import STUB, strip_solutions, student_notebook
+from kmlteach.course.release import STUB, strip_solutions, student_notebook
 
 ROOT = Path(__file__).resolve().parent.parent
 

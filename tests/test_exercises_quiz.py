@@ -11,7 +11,8 @@ from kmlteach.exercises.quiz import LETTERS, _QUESTIONS, register_question
 def qs():
     made = [
         Question(id="98.q1", prompt="Two plus two?", choices=("3", "4", "5"), answer=1,
-                 explanation="SECRET-EXPLANATION-ONE"),
+                 explanation="SECRET-EXPLANATION-ONE",
+                 feedback=("SEVEN-FEEDBACK-A", "SEVEN-FEEDBACK-B", "SEVEN-FEEDBACK-C")),
         Question(id="98.q2", prompt="Pick an even number", choices=("1", "2", "4"), answer=(1, 2),
                  explanation="SECRET-EXPLANATION-TWO"),
         Question(id="98.q3", prompt="Half of one?", choices=(), answer=0.5, tol=1e-3,
@@ -30,9 +31,17 @@ def test_letters_indices_and_numbers(qs, capsys):
     assert ask("98.q1", "b") is True
     assert "right" in capsys.readouterr().out
     assert ask("98.q1", "B") is True and ask("98.q1", 1) is True
+    capsys.readouterr()
     assert ask("98.q1", "a") is False
     out = capsys.readouterr().out
-    assert "not quite" in out and "SECRET-EXPLANATION-ONE" in out
+    # ask before telling: a wrong choice names the option and the feedback on it, not the answer
+    assert "not quite" in out and "(a) 3" in out and "SEVEN-FEEDBACK-A" in out
+    assert "SECRET-EXPLANATION-ONE" not in out and "(b) 4" not in out and "try another" in out.lower()
+    assert ask("98.q1", "c") is False
+    assert "SEVEN-FEEDBACK-C" in capsys.readouterr().out
+    assert ask("98.q1", "show") is False
+    out = capsys.readouterr().out
+    assert "(b) 4" in out and "SECRET-EXPLANATION-ONE" in out
     assert ask("98.q2", "b") and ask("98.q2", "c") and not ask("98.q2", "a")
     assert ask("98.q3", 0.5004) is True and ask("98.q3", "0.5") is True
     assert ask("98.q3", 0.51) is False
@@ -84,17 +93,34 @@ def test_quiz_widget_checks_a_chosen_answer(qs):
     box = quiz("98")
     assert len(box.children) == 3
     first = box.children[0]
-    _title, radio, button, out = first.children
+    _title, radio, buttons, out = first.children
+    button, show = buttons.children
+    radio.value = "a"
+    button.click()
+    assert "not quite" in out.value and "SECRET-EXPLANATION-ONE" not in out.value
+    show.click()
+    assert "SECRET-EXPLANATION-ONE" in out.value
     radio.value = "b"
     button.click()
     assert "right" in out.value and "SECRET-EXPLANATION-ONE" in out.value
     numeric = box.children[2]
     numeric.children[1].value = "0.5"
-    numeric.children[2].click()
+    numeric.children[2].children[0].click()
     assert "right" in numeric.children[3].value
     radio.value = "a"
     button.click()
     assert "not quite" in out.value
+
+
+def test_numeric_wrong_answer_gets_its_feedback_not_the_answer(capsys):
+    q = register_question(Question(id="98.q9", prompt="Half of one?", choices=(), answer=0.5,
+                                   explanation="EXPL", feedback=("halve it",)))
+    try:
+        assert ask("98.q9", 2) is False
+        out = capsys.readouterr().out
+        assert "halve it" in out and "0.5" not in out and "EXPL" not in out
+    finally:
+        _QUESTIONS.pop(q.id, None)
 
 
 def test_register_rejects_invalid_questions():
@@ -106,6 +132,9 @@ def test_register_rejects_invalid_questions():
     with pytest.raises(ValueError, match="numeric"):
         register_question(Question(id="97.q3", prompt="p", choices=(), answer=float("nan"),
                                    explanation=""))
+    with pytest.raises(ValueError, match="feedback"):
+        register_question(Question(id="97.q4", prompt="p", choices=("a", "b"), answer=0,
+                                   explanation="", feedback=("only one",)))
     assert not questions("97")
 
 

@@ -2,9 +2,9 @@
 
 import numpy as np
 import pytest
+
 from kmlteach import kernel_methods as km
 from kmlteach import kernels as kk
-
 
 RNG = np.random.default_rng(0)
 

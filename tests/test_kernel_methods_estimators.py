@@ -1,12 +1,13 @@
 """Tests for kmlteach.kernel_methods. Oracles: the same algorithms run on explicit — ``kmlteach.kernel_methods.estimators``."""
 
 import warnings
+
 import numpy as np
 import pytest
 from sklearn.utils.estimator_checks import check_estimator
+
 from kmlteach import kernel_methods as km
 from kmlteach import kernels as kk
-
 
 RNG = np.random.default_rng(0)
 

@@ -2,10 +2,10 @@
 
 import numpy as np
 import pytest
+
 from kmlteach import kernel_methods as km
 from kmlteach import kernels as kk
 from kmlteach.svm import sgd_soft_svm
-
 
 RNG = np.random.default_rng(0)
 

@@ -1,8 +1,10 @@
 """Tests for kmlteach.kernels: Gram matrices (oracles: scikit-learn, SciPy, closed forms), — ``kmlteach.kernels.features``."""
 
 import math
+
 import numpy as np
 import pytest
+
 from kmlteach import kernels as kk
 from kmlteach.datasets import line_example
 

@@ -1,12 +1,13 @@
 """Tests for kmlteach.kernels: Gram matrices (oracles: scikit-learn, SciPy, closed forms), — ``kmlteach.kernels.gram``."""
 
 import math
+
 import numpy as np
 import pytest
 from scipy.interpolate import BSpline
 from sklearn.metrics.pairwise import linear_kernel, polynomial_kernel, rbf_kernel
-from kmlteach import kernels as kk
 
+from kmlteach import kernels as kk
 
 RNG = np.random.default_rng(0)
 

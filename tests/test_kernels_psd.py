@@ -5,8 +5,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
-from kmlteach import kernels as kk
 
+from kmlteach import kernels as kk
 
 # rounded to 6 decimals: values like 1e-200 only test floating-point underflow, not kernels
 finite = st.floats(-3, 3, allow_nan=False, allow_infinity=False).map(lambda v: round(v, 6))

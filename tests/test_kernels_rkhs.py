@@ -2,8 +2,8 @@
 
 import numpy as np
 import pytest
-from kmlteach import kernels as kk
 
+from kmlteach import kernels as kk
 
 RNG = np.random.default_rng(0)
 

@@ -88,7 +88,7 @@ def test_hinge_kink_choice_is_the_one_sgd_uses():
 
 def test_shapes_and_scalars():
     Z = np.arange(-3.0, 3.0).reshape(2, 3)
-    for name, (fn, g) in L.LOSSES.items():
+    for fn, g in L.LOSSES.values():
         assert fn(Z).shape == (2, 3) and g(Z).shape == (2, 3)
         assert isinstance(fn(0.5), float) and isinstance(g(0.5), float)
         assert isinstance(fn(np.float64(0.5)), float)

@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import sklearn.metrics as skm
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from kmlteach import metrics as M
 

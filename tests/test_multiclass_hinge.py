@@ -63,7 +63,7 @@ def test_remark_17_2_binary_case_is_the_hinge():
     X = rng.normal(size=(20, 3))
     w = rng.normal(size=3)
     labels = np.array([-1, 1])
-    psi = lambda x, c: labels[c] * np.asarray(x) / 2.0   # noqa: E731
+    psi = lambda x, c: labels[c] * np.asarray(x) / 2.0
     y = rng.choice(labels, size=20)
     loss = M.generalized_hinge(w, X, y, psi=psi, classes=labels)
     np.testing.assert_allclose(loss, np.maximum(0, 1 - y * (X @ w)), atol=1e-12)

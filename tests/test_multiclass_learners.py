@@ -1,9 +1,12 @@
 """Chapter 04: multiclass reductions, linear multiclass predictors, perceptrons, Kesler. — ``kmlteach.multiclass.learners``."""
 
 from __future__ import annotations
+
 import itertools
+
 import numpy as np
 import pytest
+
 from kmlteach import multiclass as M
 from kmlteach.datasets import three_balls
 
@@ -155,7 +158,7 @@ def _erm_kernel_reference(X, t):
 
 def _erm_cases():
     rng = np.random.default_rng(7)
-    for k in range(12):                          # collinear points and duplicates
+    for _ in range(12):                          # collinear points and duplicates
         m = int(rng.integers(3, 25))
         X = rng.integers(-3, 4, size=(m, 2)).astype(float)
         yield X, np.where(rng.random(m) < 0.5, 1.0, -1.0)

@@ -1,8 +1,10 @@
 """Chapter 04: multiclass reductions, linear multiclass predictors, perceptrons, Kesler. — ``kmlteach.multiclass.psi``."""
 
 from __future__ import annotations
+
 import numpy as np
 import pytest
+
 from kmlteach import multiclass as M
 
 

@@ -51,13 +51,13 @@ def test_sgd_matches_the_pseudocode_and_general_path():
     # general Ψ path (object and plain callable): bit-identical
     gen = M.multiclass_svm_sgd(X, labels, eta=0.05, T=300, seed=7, delta=D, psi=M.MultivectorPsi(3, 3))
     assert np.array_equal(gen.w, res.w) and np.array_equal(gen.w_last, res.w_last)
-    fn = lambda x, c: M.multivector_psi(x, c, 3)   # noqa: E731
+    fn = lambda x, c: M.multivector_psi(x, c, 3)
     gen2 = M.multiclass_svm_sgd(X, labels, eta=0.05, T=300, seed=7, delta=D, psi=fn)
     assert np.array_equal(gen2.w, res.w)
     np.testing.assert_array_equal(gen2.predict(X[:5]), res.predict(X[:5]))
     # a callable Δ on labels gives the same as the matrix
     cost = {("whale", "cat"): 3, ("whale", "dog"): 3, ("cat", "whale"): 3, ("dog", "whale"): 3}
-    dfun = lambda a, b: 0.0 if a == b else cost.get((a, b), 1.0)   # noqa: E731
+    dfun = lambda a, b: 0.0 if a == b else cost.get((a, b), 1.0)
     res2 = M.multiclass_svm_sgd(X, labels, eta=0.05, T=300, seed=7, delta=dfun)
     assert np.array_equal(res2.W, res.W)
     # different seeds draw different indices

@@ -1,10 +1,13 @@
 """Oracle tests for kmlteach.ranking (UML §17.4-17.5.1) and its assignment kernel. — ``kmlteach.ranking.assignment``."""
 
 from __future__ import annotations
+
 import itertools
+
 import numpy as np
 import pytest
 from scipy.optimize import linear_sum_assignment, linprog
+
 from kmlteach import ranking as R
 
 

@@ -1,10 +1,14 @@
 """Oracle tests for kmlteach.ranking (UML §17.4-17.5.1) and its assignment kernel. — ``kmlteach.ranking.bipartite``."""
 
 from __future__ import annotations
+
 import itertools
+
 import numpy as np
 import pytest
-from kmlteach import datasets, ranking as R
+
+from kmlteach import datasets
+from kmlteach import ranking as R
 
 
 def brute_bipartite(mu, y, measure, k=None, beta=1.0):
@@ -12,8 +16,8 @@ def brute_bipartite(mu, y, measure, k=None, beta=1.0):
     best = -np.inf
     for bits in itertools.product((-1.0, 1.0), repeat=r):
         v = np.array(bits)
-        a = np.sum((v > 0) & (y > 0)); b = np.sum((v > 0) & (y < 0))
-        c = np.sum((v < 0) & (y > 0)); d = np.sum((v < 0) & (y < 0))
+        a, b = np.sum((v > 0) & (y > 0)), np.sum((v > 0) & (y < 0))
+        c, d = np.sum((v < 0) & (y > 0)), np.sum((v < 0) & (y < 0))
         if measure == "precision_at_k" and a + b < k:
             continue
         if measure == "recall_at_k" and a + b > k:

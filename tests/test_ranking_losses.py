@@ -1,11 +1,14 @@
 """Oracle tests for kmlteach.ranking (UML §17.4-17.5.1) and its assignment kernel. — ``kmlteach.ranking.losses``."""
 
 from __future__ import annotations
+
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy.stats import kendalltau
 from sklearn.metrics import ndcg_score
+
 from kmlteach import ranking as R
 
 

@@ -1,9 +1,12 @@
 """Oracle tests for kmlteach.ranking (UML §17.4-17.5.1) and its assignment kernel. — ``kmlteach.ranking.sgd``."""
 
 from __future__ import annotations
+
 import numpy as np
 import pytest
-from kmlteach import datasets, ranking as R
+
+from kmlteach import datasets
+from kmlteach import ranking as R
 
 
 @pytest.mark.parametrize("surrogate", ["kendall", "ndcg"])

@@ -1,9 +1,12 @@
 """Oracle tests for kmlteach.ranking (UML §17.4-17.5.1) and its assignment kernel. — ``kmlteach.ranking.surrogates``."""
 
 from __future__ import annotations
+
 import itertools
+
 import numpy as np
 import pytest
+
 from kmlteach import ranking as R
 
 

@@ -15,9 +15,9 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from kmlteach import book
 from runtime_env import FULL_ENV_NOTEBOOKS, MESSAGE, blocked_dir, blocked_pythonpath, nbval_blocked
+
+from kmlteach.course import book
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -30,7 +30,7 @@ def blocked_env(tmp_path_factory):
 def test_package_imports_without_optional_dependencies(blocked_env, monkeypatch):
     monkeypatch.setenv("PYTHONPATH", blocked_pythonpath(blocked_env))
     code = ("import importlib, kmlteach._jit as j\n"
-            "for m in j.ALGORITHM_MODULES + ('kmlteach.datasets', 'kmlteach.exercises', 'kmlteach.book'):\n"
+            "for m in j.ALGORITHM_MODULES + ('kmlteach.datasets', 'kmlteach.exercises', 'kmlteach.course.book'):\n"
             "    if importlib.util.find_spec(m): importlib.import_module(m)\n"
             "print('all modules imported')\n"
             "import sklearn\n")

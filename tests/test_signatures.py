@@ -181,15 +181,6 @@ def test_every_import_path_in_use_resolves(module, name):
         importlib.import_module(f"{module}.{name}")   # a submodule
 
 
-@pytest.mark.parametrize("old,new", [("kmlteach.book", "kmlteach.course.book"),
-                                     ("kmlteach.notebook_build", "kmlteach.course.build"),
-                                     ("kmlteach.grading", "kmlteach.course.release")])
-def test_moved_course_modules_keep_their_old_paths(old, new):
-    import importlib
-
-    assert importlib.import_module(old) is importlib.import_module(new)
-
-
 def test_cli_subcommands_still_exist():
     from kmlteach.__main__ import main
 

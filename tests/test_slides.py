@@ -68,6 +68,10 @@ def test_slide_metadata_rules():
     assert kind(code("import numpy as np\n\nSEED = 0\nrng = np.random.default_rng(SEED)")) == "skip"
     assert kind(code("fig, ax = plt.subplots()\nplt.show()", outputs=[PNG_OUT])) == "subslide"
     assert kind(code("print(1)")) == "-"
+    # headings are never speaker notes, wherever they stand in the cell
+    assert kind(md("### 3.4 A subsection\n\n" + derivation)) == "subslide"
+    assert kind(md("A closing remark.\n\n## 5 · Next section\n\n" + derivation)) == "slide"
+    assert kind(md("A closing remark.\n\n#### Aside\n\n" + derivation)) == "subslide"
     # an author's tag wins
     assert kind(md("## Heading", tags=["slide-notes"])) == "notes"
     assert kind(code("print(1)", tags=["slide-skip"])) == "skip"
@@ -140,6 +144,27 @@ def test_one_offline_deck_per_ready_chapter(decks):
         assert '<aside class="notes">' in text, f"{p.name} has no speaker notes"
         assert "BEGIN SOLUTION" not in text
     assert (out / "_vendor" / "reveal.js" / "plugin" / "notes" / "notes.js").exists()
+
+
+def test_no_heading_is_only_in_speaker_notes(decks):
+    """Every Markdown heading of a chapter is on a slide of its deck, none inside
+    `<aside class="notes">` (a section title hidden in the notes leaves the audience
+    without the section)."""
+    out, written = decks
+    heading = re.compile(r"<h([1-6])[^>]*>(.*?)</h\1>", re.S)
+    for c, p in zip(READY, written):
+        text = p.read_text(encoding="utf-8")
+        notes = "".join(re.findall(r'<aside class="notes">(.*?)</aside>', text, re.S))
+        shown = re.sub(r"<[^>]+>", "", re.sub(r'<aside class="notes">.*?</aside>', "", text, flags=re.S))
+        in_notes = [re.sub(r"<[^>]+>", "", h[1]).strip(" ¶\n") for h in heading.findall(notes)]
+        # the notebook's title cell becomes the deck's title slide (book.toml's title)
+        hidden = [h for h in in_notes if h not in shown
+                  and not (h.startswith(f"{c.id} · ") and c.title in shown)]
+        assert not hidden, f"{p.name}: headings only in the speaker notes: {hidden}"
+        nb = nbformat.read(ROOT / c.notebook, as_version=4)
+        md_headings = [ln for cell in nb.cells if cell.cell_type == "markdown"
+                       for ln in cell.source.splitlines() if re.match(r"\s*#{1,6}\s", ln)]
+        assert len(heading.findall(text)) >= len(md_headings), f"{p.name}: a heading was dropped"
 
 
 MEASURE = """() => {

@@ -1,8 +1,10 @@
 """Chapter 05: chain features, Viterbi, loss-augmented decoding, learners, taxonomy Δ. — ``kmlteach.structured.chain``."""
 
 import itertools
+
 import numpy as np
 import pytest
+
 from kmlteach import structured as S
 
 

@@ -43,8 +43,8 @@ def test_set_features_sum_not_average():
 @settings(max_examples=40, deadline=None)
 @given(short_text, short_text)
 def test_convolution_kernel_matches_double_sum(x, y):
-    k_len = lambda a, b: 1.0 / (1.0 + abs(len(a) - len(b)))          # noqa: E731
-    k_sub = lambda a, b: float(sk.substring_kernel(a, b))           # noqa: E731
+    k_len = lambda a, b: 1.0 / (1.0 + abs(len(a) - len(b)))
+    k_sub = lambda a, b: float(sk.substring_kernel(a, b))
     for kernels in ([delta, delta], [k_sub, k_len]):
         got = sk.convolution_kernel(x, y, sk.prefix_suffix_splits, kernels)
         assert got == pytest.approx(brute_convolution(x, y, sk.prefix_suffix_splits, kernels))

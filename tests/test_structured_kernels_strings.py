@@ -1,11 +1,14 @@
 """Oracle and bad-input tests for kmlteach.structured_kernels (HSS1 §1.4, UML §16.2.1). — ``kmlteach.structured_kernels.strings``."""
 
 from __future__ import annotations
+
 import itertools
 from collections import Counter
+
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
 from kmlteach import structured_kernels as sk
 
 

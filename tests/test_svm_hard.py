@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 from helpers import homogeneous_separable
-from hypothesis import given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy.optimize import linprog, minimize
 
 from kmlteach import svm
@@ -34,13 +34,13 @@ def oracle_samples():
         X, y = separable(30, 3, 0.3, seed=100 + seed)
         k = rng.integers(0, 30, size=10)
         out.append((np.r_[X, X[k]], np.r_[y, y[k]], False))
-    for seed in range(3):                        # all points on one line
+    for _ in range(3):                           # all points on one line
         t = np.sort(rng.uniform(-2, 2, size=15))
         u, c = rng.normal(size=2), rng.normal(size=2)
         X = c + t[:, None] * u
         y = np.where(t > t[6] + 1e-9, 1.0, -1.0)
         out.append((X, y, False))
-    for seed in range(3):                        # more features than points
+    for _ in range(3):                           # more features than points
         X = rng.normal(size=(6, 10))
         y = np.array([1.0, -1.0, 1.0, 1.0, -1.0, -1.0])
         out.append((X, y, True))
@@ -98,7 +98,8 @@ def test_hard_svm_homogeneous_matches_slsqp_and_kkt():
         r = svm.hard_svm(X, y, homogeneous=True)
         assert r.b == 0.0
         _check_kkt(X, y, r, True)
-        cons = {"type": "ineq", "fun": lambda w: y * (X @ w) - 1, "jac": lambda w: y[:, None] * X}
+        cons = {"type": "ineq", "fun": lambda w, X=X, y=y: y * (X @ w) - 1,
+                "jac": lambda w, X=X, y=y: y[:, None] * X}
         ref = minimize(lambda w: 0.5 * w @ w, np.zeros(X.shape[1]), jac=lambda w: w,
                        constraints=[cons], method="SLSQP", options={"ftol": 1e-14, "maxiter": 500})
         assert ref.success

@@ -2,8 +2,8 @@
 
 import numpy as np
 import pytest
-from kmlteach import svm
 
+from kmlteach import svm
 
 X_OK = np.array([[0.0, 1.0], [1.0, 0.0], [2.0, 2.0], [-1.0, 0.5]])
 

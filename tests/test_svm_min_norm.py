@@ -79,9 +79,10 @@ def test_wolfe_matches_slsqp_on_the_primal(homogeneous):
         d = X.shape[1]
         k = d if homogeneous else d + 1
         A = y[:, None] * (X if homogeneous else np.c_[X, np.ones(len(y))])
-        ref = minimize(lambda v: 0.5 * v[:d] @ v[:d], np.zeros(k),
-                       jac=lambda v: np.r_[v[:d], np.zeros(k - d)],
-                       constraints=[{"type": "ineq", "fun": lambda v: A @ v - 1, "jac": lambda v: A}],
+        ref = minimize(lambda v, d=d: 0.5 * v[:d] @ v[:d], np.zeros(k),
+                       jac=lambda v, d=d, k=k: np.r_[v[:d], np.zeros(k - d)],
+                       constraints=[{"type": "ineq", "fun": lambda v, A=A: A @ v - 1,
+                                     "jac": lambda v, A=A: A}],
                        method="SLSQP", options={"ftol": 1e-14, "maxiter": 500})
         assert ref.success
         np.testing.assert_allclose(r.w, ref.x[:d], rtol=1e-5, atol=1e-7)

@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 from helpers import soft_data
-from hypothesis import given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from kmlteach import svm
 

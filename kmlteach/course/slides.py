@@ -7,6 +7,9 @@ from a cell's source and outputs alone, what the cell is in a slideshow:
 cell                                      slide type
 ========================================  ===========================================
 Markdown starting with a ``#``/``##``      ``slide`` (a new section)
+Markdown starting with ``###`` or deeper   ``subslide`` (a subsection)
+Markdown with a heading further down       ``slide``/``subslide`` as that heading: a
+                                          heading never goes to the speaker notes
 Markdown starting with a bold lead         ``subslide`` (a widget's or an exercise's
 (``**Margin explorer.** …``)              introduction)
 a long derivation (≥ 2 display formulas,  ``notes`` (speaker notes; the slide keeps
@@ -48,6 +51,8 @@ RISE_SETTINGS = {"autolaunch": False, "scroll": True, "width": 1280, "height": 7
                  "transition": "none", "theme": "white", "start_slideshow_at": "beginning"}
 
 _HEADING = re.compile(r"^\s*#{1,2}\s")
+_SUBHEADING = re.compile(r"^\s*#{3,6}\s")
+_ANY_HEADING = re.compile(r"^\s*(#{1,6})\s", re.M)
 _BOLD_LEAD = re.compile(r"^\s*\*\*[^*\n]+\*\*")
 _DISPLAY_MATH = re.compile(r"\$\$.+?\$\$", re.S)
 _INLINE_MATH = re.compile(r"(?<!\$)\$(?!\$)[^$\n]+?\$")
@@ -81,7 +86,7 @@ def is_widget_cell(cell) -> bool:
 
 
 def _is_derivation(text: str) -> bool:
-    if _HEADING.match(text) or _BOLD_LEAD.match(text):
+    if _ANY_HEADING.search(text) or _BOLD_LEAD.match(text):
         return False
     n_display = len(_DISPLAY_MATH.findall(text))
     n_inline = len(_INLINE_MATH.findall(_DISPLAY_MATH.sub("", text)))
@@ -107,6 +112,11 @@ def slide_metadata(cell) -> dict:
     if kind == "markdown":
         if _HEADING.match(text):
             return {"slide_type": "slide"}
+        if _SUBHEADING.match(text):
+            return {"slide_type": "subslide"}
+        inner = [len(m) for m in _ANY_HEADING.findall(text)]
+        if inner:   # a heading below a paragraph: better a slide too many than a lost heading
+            return {"slide_type": "slide" if min(inner) <= 2 else "subslide"}
         if _BOLD_LEAD.match(text):
             return {"slide_type": "subslide"}
         if _is_derivation(text):

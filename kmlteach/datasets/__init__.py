@@ -4,12 +4,14 @@ Each chapter's generators live in their own module and are re-exported here, so
 ``kmlteach.datasets.three_balls`` etc. are the public names.
 """
 
-from ._basic import blobs, rings, moons, separable, line_example
+from ._basic import blobs, line_example, moons, rings, separable
+from ._multiclass import example_17_1_weights, three_balls  # ch. 04
+from ._ocr import ocr_words  # ch. 05
+from ._ranking import fraud, ranking_queries, split_queries  # ch. 06-07
+from ._real import breast_cancer  # ch. 02, a real data set
 
 __all__ = ["blobs", "rings", "moons", "separable", "line_example"]
-from ._ranking import ranking_queries, fraud, split_queries  # noqa: E402  (ch. 06-07)
-__all__ += ["ranking_queries", "fraud", "split_queries"]
-from ._multiclass import example_17_1_weights, three_balls  # noqa: E402  (ch. 04)
 __all__ += ["three_balls", "example_17_1_weights"]
-from ._ocr import ocr_words  # noqa: E402  (ch. 05)
 __all__ += ["ocr_words"]
+__all__ += ["ranking_queries", "fraud", "split_queries"]
+__all__ += ["breast_cancer"]

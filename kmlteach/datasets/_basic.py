@@ -4,8 +4,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validation import (as_matrix, as_vector, check_finite_output, check_int, check_nonnegative,
-                           check_positive, check_rng)
+from .._validation import (
+    as_matrix,
+    as_vector,
+    check_finite_output,
+    check_int,
+    check_nonnegative,
+    check_positive,
+    check_rng,
+)
 
 
 def separable(m: int = 40, d: int = 2, margin: float = 0.5, seed=None):

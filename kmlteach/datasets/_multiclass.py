@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validation import as_vector, check_finite_output, check_int, check_positive, check_probability, check_rng
+from .._validation import (
+    as_vector,
+    check_int,
+    check_positive,
+    check_probability,
+    check_rng,
+)
 
 __all__ = ["three_balls", "THREE_BALLS_CENTRES", "THREE_BALLS_RADII", "example_17_1_weights"]
 

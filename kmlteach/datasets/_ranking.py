@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validation import as_matrix, check_binary_labels, check_int, check_nonnegative, check_probability, check_rng
+from .._validation import (
+    as_matrix,
+    check_binary_labels,
+    check_int,
+    check_nonnegative,
+    check_probability,
+    check_rng,
+)
 
 __all__ = ["ranking_queries", "fraud", "split_queries"]
 

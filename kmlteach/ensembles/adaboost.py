@@ -11,12 +11,19 @@ training error(H_T) ≤ Π_t Z_t = Π_t 2√(ε_t(1 − ε_t)) ≤ exp(−2 Σ_t
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 import numpy as np
 
-from kmlteach._validation import _describe, check_binary_labels, check_int, check_X
+from kmlteach._validation import (
+    _describe,
+    check_binary_labels,
+    check_int,
+    check_pm1_predictions,
+    check_predictor,
+    check_X,
+)
 from kmlteach.ensembles.stumps import Stump, _stump_from_order, decision_stump, presort, sorted_values
 
 __all__ = ["AdaBoostResult", "adaboost", "EPSILON_FLOOR", "ALPHA_CAP"]
@@ -151,7 +158,7 @@ def adaboost(X, y, T, weak_learner: Callable = decision_stump) -> AdaBoostResult
             h = _stump_from_order(X, order, Xs, y, D)
         else:
             h = weak_learner(X, y, D.copy())
-        pred = _checked_predictions(h, X, m)
+        pred = check_pm1_predictions(_predict_pm1(check_predictor(h, "weak_learner"), X), m, "weak_learner")
         wrong = pred != y
         eps = float(np.sum(D[wrong]))
         if eps >= 0.5 - _HALF_TOL:
@@ -163,7 +170,10 @@ def adaboost(X, y, T, weak_learner: Callable = decision_stump) -> AdaBoostResult
         Z = float(w.sum())
         Ds[t - 1] = D
         F += alpha * pred
-        alphas.append(alpha); eps_list.append(eps); Zs.append(Z); hs.append(h)
+        alphas.append(alpha)
+        eps_list.append(eps)
+        Zs.append(Z)
+        hs.append(h)
         errs.append(float(np.mean(np.where(F >= 0, 1.0, -1.0) != y)))
         if perfect:
             stopped = (f"epsilon = {'0' if eps == 0 else f'{eps:.1e}'} at round {t} "
@@ -180,11 +190,3 @@ def adaboost(X, y, T, weak_learner: Callable = decision_stump) -> AdaBoostResult
         gamma_bound=np.exp(-2.0 * np.cumsum((0.5 - eps_arr) ** 2)), stopped=stopped,
         n_features=X.shape[1])
 
-
-def _checked_predictions(h, X: np.ndarray, m: int) -> np.ndarray:
-    if not hasattr(h, "predict"):
-        raise TypeError(f"weak_learner must return an object with .predict(X), got {_describe(h)}")
-    pred = _predict_pm1(h, X)
-    if pred.shape != (m,) or not np.all((pred == 1.0) | (pred == -1.0)):
-        raise ValueError("weak_learner's hypothesis must predict one label in {-1, +1} per row of X")
-    return pred

@@ -10,12 +10,20 @@ did not see a point is an estimate of the ensemble's error on new data, for free
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 import numpy as np
 
-from kmlteach._validation import _describe, check_int, check_multiclass_labels, check_rng, check_X
+from kmlteach._validation import (
+    _describe,
+    check_bootstraps,
+    check_int,
+    check_learner,
+    check_multiclass_labels,
+    check_rng,
+    check_X,
+)
 
 __all__ = ["BaggingResult", "bagging"]
 
@@ -85,20 +93,13 @@ def _label_indices(pred, classes: np.ndarray, n: int) -> np.ndarray:
     return pos.astype(np.int64)
 
 
-def _check_learner(learner):
-    if learner is None or not (hasattr(learner, "fit") or callable(learner)):
-        raise TypeError(f"learner must be an estimator with fit(X, y) or a function "
-                        f"learner(X, y) returning a model with .predict, got {_describe(learner)}")
-    return learner
-
-
 def _fit_member(learner, X: np.ndarray, y: np.ndarray):
     """Fit a fresh copy of ``learner`` (clone / deepcopy) or call ``learner(X, y)``."""
     if hasattr(learner, "fit"):
         est = None
         if hasattr(learner, "get_params"):
             try:
-                from sklearn.base import clone     # optional: only for scikit-learn estimators
+                from sklearn.base import clone  # optional: only for scikit-learn estimators
 
                 est = clone(learner)
             except Exception:
@@ -111,14 +112,6 @@ def _fit_member(learner, X: np.ndarray, y: np.ndarray):
     if not hasattr(model, "predict"):
         raise TypeError(f"learner must give a model with .predict(X), got {_describe(model)}")
     return model
-
-
-def _check_count(value, name: str, m: int) -> int:
-    B = check_int(value, name, minimum=1, maximum=1_000_000)
-    if B * m > _MAX_ENTRIES:
-        raise ValueError(f"{name} = {B} bootstrap samples of m = {m} points would store more than "
-                         f"{_MAX_ENTRIES:.0e} indices; choose a smaller {name}")
-    return B
 
 
 def bagging(X, y, learner, n_estimators=10, seed=0) -> BaggingResult:
@@ -147,8 +140,8 @@ def bagging(X, y, learner, n_estimators=10, seed=0) -> BaggingResult:
     X = check_X(X, bounded=False)
     classes, yi = check_multiclass_labels(y, "y", n=X.shape[0])
     y_orig = np.asarray(y)
-    learner = _check_learner(learner)
-    B = _check_count(n_estimators, "n_estimators", X.shape[0])
+    learner = check_learner(learner, returns="a model with .predict")
+    B = check_bootstraps(n_estimators, "n_estimators", X.shape[0], _MAX_ENTRIES)
     rng = check_rng(seed)
 
     def fit(idx, _rng):

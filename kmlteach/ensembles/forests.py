@@ -12,9 +12,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from kmlteach._validation import check_choice, check_int, check_multiclass_labels, check_rng, check_X
-from kmlteach.ensembles.bagging import BaggingResult, _bag, _check_count
-from kmlteach.ensembles.trees import CRITERIA, DecisionTree, _check_depth, _grow, resolve_max_features
+from kmlteach._validation import (
+    check_bootstraps,
+    check_choice,
+    check_int,
+    check_multiclass_labels,
+    check_rng,
+    check_X,
+)
+from kmlteach.ensembles.bagging import _MAX_ENTRIES, BaggingResult, _bag
+from kmlteach.ensembles.trees import _NO_LIMIT, CRITERIA, DecisionTree, _grow, resolve_max_features
 
 __all__ = ["RandomForestResult", "random_forest"]
 
@@ -75,9 +82,9 @@ def random_forest(X, y, n_trees=100, max_features="sqrt", max_depth=None, seed=0
     """
     X = check_X(X, bounded=False)
     classes, yi = check_multiclass_labels(y, "y", n=X.shape[0])
-    B = _check_count(n_trees, "n_trees", X.shape[0])
+    B = check_bootstraps(n_trees, "n_trees", X.shape[0], _MAX_ENTRIES)
     n_feat = resolve_max_features(max_features, X.shape[1])
-    depth = _check_depth(max_depth)
+    depth = int(_NO_LIMIT) if max_depth is None else check_int(max_depth, "max_depth", minimum=0, maximum=10**9)
     crit = CRITERIA.index(check_choice(criterion, "criterion", CRITERIA))
     leaf = check_int(min_samples_leaf, "min_samples_leaf", minimum=1, maximum=X.shape[0])
     rng = check_rng(seed)

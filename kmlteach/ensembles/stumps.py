@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from kmlteach._jit import jit
-from kmlteach._validation import as_vector, check_binary_labels, check_X
+from kmlteach._validation import check_binary_labels, check_distribution, check_X
 
 __all__ = ["Stump", "decision_stump", "presort", "sorted_values"]
 
@@ -67,17 +67,6 @@ def presort(X) -> np.ndarray:
     return np.ascontiguousarray(np.argsort(X, axis=0, kind="stable").T, dtype=np.int64)
 
 
-def _check_D(D, m: int) -> np.ndarray:
-    if D is None:
-        return np.full(m, 1.0 / m)
-    D = as_vector(D, "D", length=m)
-    if np.any(D < 0):
-        raise ValueError("D must be non-negative (a distribution over the sample)")
-    if not D.sum() > 0:
-        raise ValueError("D must have a positive sum")
-    return D
-
-
 def decision_stump(X, y, D=None) -> Stump:
     """Exact weighted ERM over decision stumps (SL AdaBoost slides; UML §10.1.1).
 
@@ -105,7 +94,7 @@ def decision_stump(X, y, D=None) -> Stump:
     """
     X = check_X(X, bounded=False)
     y = check_binary_labels(y, "y", n=X.shape[0], of="one per row of X")
-    D = _check_D(D, X.shape[0])
+    D = check_distribution(D, X.shape[0])
     order = presort(X)
     return _stump_from_order(X, order, sorted_values(X, order), y, D)
 

@@ -31,8 +31,15 @@ from dataclasses import dataclass
 import numpy as np
 
 from kmlteach._jit import jit
-from kmlteach._validation import _describe, check_choice, check_int, check_multiclass_labels, check_rng, \
-    check_X
+from kmlteach._validation import (
+    _describe,
+    check_choice,
+    check_int,
+    check_multiclass_labels,
+    check_rng,
+    check_X,
+)
+from kmlteach.ensembles.tree_text import export_text, tree_nodes
 
 __all__ = ["DecisionTree", "decision_tree", "CRITERIA", "resolve_max_features"]
 
@@ -103,43 +110,11 @@ class DecisionTree:
     @property
     def nodes(self) -> list[dict]:
         """The nodes as a list of dicts (id, depth, test or leaf label, class counts)."""
-        out = []
-        for i in range(self.n_nodes):
-            node = {"id": i, "depth": int(self.node_depth[i]), "samples": int(self.counts[i].sum()),
-                    "counts": self.counts[i].astype(int).tolist(),
-                    "label": _label(self.classes[self.value[i]])}
-            if self.feature[i] >= 0:
-                node.update(feature=int(self.feature[i]), threshold=float(self.threshold[i]),
-                            left=int(self.left[i]), right=int(self.right[i]))
-            out.append(node)
-        return out
+        return tree_nodes(self)
 
     def export_text(self, feature_names=None, decimals: int = 3) -> str:
         """The tree as indented text, one line per test and per leaf."""
-        names = ([f"x{j}" for j in range(self.n_features)] if feature_names is None
-                 else [str(n) for n in feature_names])
-        if len(names) != self.n_features:
-            raise ValueError(f"feature_names must have {self.n_features} entries, got {len(names)}")
-        lines: list[str] = []
-        stack = [(0, 0, "")]
-        while stack:
-            i, level, prefix = stack.pop()
-            pad = "|   " * level
-            if self.feature[i] < 0:
-                counts = ", ".join(str(int(c)) for c in self.counts[i])
-                lines.append(f"{pad}{prefix}predict {_label(self.classes[self.value[i]])!r} "
-                             f"(counts [{counts}])")
-                continue
-            name, thr = names[self.feature[i]], f"{self.threshold[i]:.{decimals}f}"
-            lines.append(f"{pad}{prefix}{name} <= {thr}?")
-            stack.append((int(self.right[i]), level + 1, "no:  "))
-            stack.append((int(self.left[i]), level + 1, "yes: "))
-        return "\n".join(lines)
-
-
-def _label(v):
-    """A NumPy scalar label as the plain Python value (prints as -1.0 or 'tasty')."""
-    return v.item() if isinstance(v, np.generic) else v
+        return export_text(self, feature_names, decimals)
 
 
 def resolve_max_features(max_features, d: int) -> int:
@@ -200,18 +175,12 @@ def decision_tree(X, y, max_depth=None, criterion: str = "gini", min_samples_lea
     """
     X = check_X(X, bounded=False)
     classes, yi = check_multiclass_labels(y, "y", n=X.shape[0])
-    depth = _check_depth(max_depth)
+    depth = int(_NO_LIMIT) if max_depth is None else check_int(max_depth, "max_depth", minimum=0, maximum=10**9)
     crit = CRITERIA.index(check_choice(criterion, "criterion", CRITERIA))
     leaf = check_int(min_samples_leaf, "min_samples_leaf", minimum=1, maximum=X.shape[0])
     n_feat = resolve_max_features(max_features, X.shape[1])
     rng = check_rng(seed)
     return _grow(X, yi, classes, depth, crit, leaf, n_feat, int(rng.integers(0, 2**31 - 1)))
-
-
-def _check_depth(max_depth) -> int:
-    if max_depth is None:
-        return int(_NO_LIMIT)
-    return check_int(max_depth, "max_depth", minimum=0, maximum=10**9)
 
 
 def _grow(X, yi, classes, max_depth: int, crit: int, min_leaf: int, n_feat: int,

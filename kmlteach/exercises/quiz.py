@@ -3,9 +3,18 @@
 A :class:`Question` is registered once, beside the chapter's exercises in
 ``kmlteach/exercises/chNN.py``. Ids are ``"NN.c_name"`` for a concept check (asked
 right before the cell that reveals the answer: predict, then look) and ``"NN.q1"`` ..
-``"NN.q5"`` for the recap quiz at the end of a chapter. ``ask(id, choice)`` prints
-"right" or "not quite" with the explanation and returns a bool; like ``check`` it
-never raises, so a notebook with unanswered questions runs from top to bottom.
+``"NN.q5"`` for the recap quiz at the end of a chapter.
+
+Ask before telling: ``ask(id, choice)`` returns a bool and prints
+
+* for a right choice, "right" and the explanation;
+* for a wrong one, what is wrong with *that* option (the question's ``feedback`` for
+  it, written so that it does not give the answer away) and an invitation to try again
+  — neither the answer nor the explanation;
+* for ``ask(id, "show")``, the answer and the explanation (on request, after trying).
+
+Like ``check`` it never raises, so a notebook with unanswered questions runs from top
+to bottom.
 """
 
 from __future__ import annotations
@@ -20,7 +29,7 @@ from typing import Any
 from .core import _load_all
 
 __all__ = ["Question", "register_question", "ask", "quiz", "quiz_html", "questions",
-           "LETTERS"]
+           "LETTERS", "SHOW"]
 
 LETTERS = "abcdefghij"
 
@@ -33,6 +42,10 @@ class Question:
     accepted); for a numeric question ``choices`` is empty, ``answer`` is a float and a
     reply within ``tol`` (absolute, or relative to ``|answer|`` if larger) is right.
     ``kind`` is ``"concept"`` (predict-then-reveal) or ``"recap"`` (end-of-chapter quiz).
+    ``feedback`` is empty or one text per choice: what a student who picks that choice
+    has probably thought, and why it does not hold (shown for a wrong choice; it must
+    not name the right one). ``feedback`` of a numeric question is one text shown for
+    any wrong number.
     """
     id: str
     prompt: str
@@ -41,6 +54,15 @@ class Question:
     explanation: str
     kind: str = "recap"
     tol: float = 1e-6
+    feedback: tuple[str, ...] = ()
+
+    def feedback_for(self, reply: Any) -> str:
+        """The feedback for a (wrong) parsed reply, or ``""``."""
+        if not self.feedback:
+            return ""
+        if self.numeric:
+            return self.feedback[0]
+        return self.feedback[int(reply)]
 
     @property
     def chapter(self) -> str:
@@ -73,6 +95,11 @@ def register_question(q: Question) -> Question:
         raise ValueError(f"question id {q.id!r} is registered twice")
     if q.kind not in ("concept", "recap"):
         raise ValueError(f"question {q.id!r}: kind must be 'concept' or 'recap', got {q.kind!r}")
+    if not isinstance(q.feedback, tuple) or not all(isinstance(f, str) for f in q.feedback):
+        raise ValueError(f"question {q.id!r}: feedback must be a tuple of strings")
+    if q.feedback and len(q.feedback) != (1 if q.numeric else len(q.choices)):
+        raise ValueError(f"question {q.id!r}: feedback needs one text per choice "
+                         f"(one for a numeric question), got {len(q.feedback)}")
     if q.numeric:
         if isinstance(q.answer, tuple) or not math.isfinite(float(q.answer)):
             raise ValueError(f"question {q.id!r}: a numeric answer must be one finite number")
@@ -145,11 +172,16 @@ def _right_text(q: Question) -> str:
     return ", ".join(f"({LETTERS[i]}) {q.choices[i]}" for i in q.answers())
 
 
+SHOW = ("show", "show answer", "reveal")
+
+
 def ask(question_id: str, choice: Any = "?", *, verbose: bool = True) -> bool:
-    """Answer a question: prints "right" / "not quite" and the explanation; never raises.
+    """Answer a question; never raises.
 
     ``choice`` is a letter ``"a"``.., an index 0.., or a number for numeric questions.
-    The default ``"?"`` only asks for a prediction.
+    A right choice prints "right" and the explanation; a wrong one prints the feedback
+    on that option and lets you try again, without the answer; ``"show"`` prints the
+    answer and the explanation. The default ``"?"`` only asks for a prediction.
     """
     try:
         return _ask(question_id, choice, verbose)
@@ -166,6 +198,10 @@ def _ask(question_id: Any, choice: Any, verbose: bool) -> bool:
         if verbose:
             print(f"unknown question id {question_id!r}")
         return False
+    if isinstance(choice, str) and choice.strip().lower() in SHOW:
+        if verbose:
+            print(f"→ {q.id}: the answer is {_right_text(q)}. {q.explanation}")
+        return False
     reply, problem = _parse(q, choice)
     if problem is not None:
         if verbose:
@@ -176,7 +212,10 @@ def _ask(question_id: Any, choice: Any, verbose: bool) -> bool:
         if ok:
             print(f"✓ {q.id}: right. {q.explanation}")
         else:
-            print(f"✗ {q.id}: not quite — the answer is {_right_text(q)}. {q.explanation}")
+            picked = f"{reply:.6g}" if q.numeric else f"({LETTERS[reply]}) {q.choices[reply]}"
+            why = q.feedback_for(reply)
+            print(f"✗ {q.id}: {picked} — not quite. " + (f"{why} " if why else "")
+                  + f'Try another answer, or ask("{q.id}", "show") for the answer.')
     return ok
 
 
@@ -214,15 +253,18 @@ def quiz(chapter: str):
                                  value=None, layout=w.Layout(width="auto"))
         out = w.HTML("")
         button = w.Button(description="check", tooltip=f"check {q.id}")
+        show = w.Button(description="show answer", tooltip=f"show the answer to {q.id}")
 
-        def on_click(_b, q=q, inp=inp, out=out):
+        def on_click(b, q=q, inp=inp, out=out, show=show):
+            choice = "show" if b is show else ("?" if inp.value is None else inp.value)
             buf = io.StringIO()
             with contextlib.redirect_stdout(buf):
-                ask(q.id, "?" if inp.value is None else inp.value)
+                ask(q.id, choice)
             out.value = f"<p>{html.escape(buf.getvalue().strip())}</p>"
 
         button.on_click(on_click)
-        rows.append(w.VBox([title, inp, button, out]))
+        show.on_click(on_click)
+        rows.append(w.VBox([title, inp, w.HBox([button, show]), out]))
     if not rows:
         rows.append(w.HTML(f"No recap questions for chapter {html.escape(str(chapter))}."))
     return w.VBox(rows)

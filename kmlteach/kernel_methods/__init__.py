@@ -7,6 +7,8 @@
 * :func:`kernel_expansion`: evaluate ``f(x) = sum_j alpha_j k(x_j, x) + b``, the form the
   representer theorem guarantees (UML Thm 16.1, HSS1 Thm 6).
 * :func:`kernel_pca` (HSS1 §1.3.2) and :func:`kernel_dependency_estimation` (HSS1 §1.5).
+* :func:`cross_validate_kernel_svm`: choose σ and λ by stratified k-fold
+  cross-validation (``model_selection.py``).
 * Estimators :class:`KernelSVM` (kernel SGD, any two labels) and :class:`KernelPCA`.
 
 Every function takes an **uncentred** Gram matrix ``K`` (``K[i, j] = k(x_i, x_j)``,
@@ -33,6 +35,12 @@ from kmlteach.kernel_methods.pca import (
     kernel_pca,
     kernel_pca_transform,
 )
+from kmlteach.kernel_methods.model_selection import (
+    CVResult,
+    cross_validate_kernel_svm,
+    kfold_indices,
+    standardize,
+)
 from kmlteach.kernel_methods.perceptron import KernelPerceptronResult, kernel_perceptron
 from kmlteach.kernel_methods.ridge import KernelRidgeResult, kernel_ridge
 from kmlteach.kernel_methods.sgd import KernelSGDResult, kernel_sgd_svm
@@ -42,6 +50,7 @@ __all__ = [
     "KernelRidgeResult", "kernel_ridge", "ClassMeanResult", "class_mean_classifier",
     "kernel_expansion", "KernelPCAResult", "kernel_pca", "kernel_pca_transform",
     "KDEResult", "KDEPrediction", "kernel_dependency_estimation", "kde_predict",
+    "CVResult", "cross_validate_kernel_svm", "kfold_indices", "standardize",
     "KernelSVM", "KernelPCA",
 ]
 

@@ -10,8 +10,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from kmlteach._validation import as_vector, check_binary_labels, check_finite_output
-from kmlteach.kernels.rkhs import _check_gram, _check_test
+from kmlteach._validation import (
+    as_vector,
+    check_binary_labels,
+    check_finite_output,
+    check_gram,
+    check_kernel_test,
+    check_real,
+)
 
 __all__ = ["ClassMeanResult", "class_mean_classifier", "kernel_expansion"]
 
@@ -48,7 +54,7 @@ def class_mean_classifier(K, y) -> ClassMeanResult:
     -------
     ClassMeanResult with ``.alpha``, ``.b``, ``.decision_function(K_test)``, ``.predict(K_test)``
     """
-    Ka = _check_gram(K)
+    Ka = check_gram(K)
     ya = check_binary_labels(y, "y", n=Ka.shape[0], of="one per row of K")
     pos, neg = ya > 0, ya < 0
     alpha = np.where(pos, 1.0 / pos.sum(), -1.0 / neg.sum())
@@ -68,11 +74,8 @@ def kernel_expansion(K_test, alpha, b: float = 0.0) -> np.ndarray:
     alpha : (m,)
     b : float, default=0.0
     """
-    Kt = _check_test(K_test, None)
+    Kt = check_kernel_test(K_test, None)
     av = as_vector(alpha, "alpha", length=Kt.shape[1], of="one per column of K_test")
-    if isinstance(b, bool) or not isinstance(b, (int, float, np.integer, np.floating)) \
-            or not np.isfinite(b):
-        raise TypeError(f"b must be a finite real number, got {b!r}")
-    out = Kt @ av + float(b)
+    out = Kt @ av + check_real(b, "b")
     check_finite_output("K_test, alpha or b", out)
     return out

@@ -9,33 +9,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from kmlteach._estimator import (
-    BaseEstimator,
-    ClassifierMixin,
-    TransformerMixin,
-    check_is_fitted,
-    sklearn_validate,
-)
-from kmlteach._validation import as_matrix, check_int
+from kmlteach._estimator import BaseEstimator, ClassifierMixin, TransformerMixin, check_is_fitted
+from kmlteach._validation import check_int, check_positive, validate_data
 from kmlteach.kernel_methods.class_mean import kernel_expansion
-from kmlteach.kernel_methods.pca import kernel_pca, kernel_pca_transform
-from kmlteach.kernel_methods.sgd import kernel_sgd_svm
-from kmlteach.kernels import gram, kernel_params
+from kmlteach.kernel_methods.pca import _kernel_pca, kernel_pca_transform
+from kmlteach.kernel_methods.sgd import _kernel_sgd_svm
+from kmlteach.kernels import kernel_params
+from kmlteach.kernels.gram import _gram_checked
 
 __all__ = ["KernelSVM", "KernelPCA"]
 
 # ----------------------------------------------------------------------------- estimators
-
-def _estimator_X(X) -> np.ndarray:
-    """The validation gate, with the wording scikit-learn's estimator checks look for."""
-    if isinstance(X, np.ndarray) and X.ndim == 1:
-        raise ValueError(f"X must be a 2-D array (n_samples, n_features), got 1-D with shape "
-                         f"{X.shape}. Reshape your data with X.reshape(-1, 1) (one feature) "
-                         f"or X.reshape(1, -1) (one sample)")
-    if isinstance(X, np.ndarray) and X.ndim == 2 and X.shape[1] == 0:
-        raise ValueError(f"X has 0 feature(s) (shape={X.shape}) while a minimum of 1 is required.")
-    return as_matrix(X, "X")
-
 
 class _KernelParamsMixin:
     """Turn the estimator's kernel parameters into :func:`gram` keyword arguments."""
@@ -58,13 +42,20 @@ class _KernelParamsMixin:
             return {"order": self.order}
         return {}
 
-    def _check_predict_X(self, X):
+    def _kernel_args(self) -> dict:
+        """Every kernel parameter checked once; the completed parameters of the kernel."""
+        params = self._gram_params()
+        return kernel_params(self.kernel, **params)
+
+    def _gram_fit(self, Xa: np.ndarray, params: dict) -> np.ndarray:
+        """K(X, X) of the checked training data, without checking it again."""
+        return _gram_checked(self.kernel, params, Xa, Xa, True)
+
+    def _gram_new(self, X) -> np.ndarray:
+        """K(X, X_fit_) for new points: X validated once (predict, transform)."""
         check_is_fitted(self)
-        Xa = _estimator_X(sklearn_validate(self, X, reset=False))
-        if Xa.shape[1] != self.n_features_in_:
-            raise ValueError(f"X has {Xa.shape[1]} features, but {type(self).__name__} is expecting "
-                             f"{self.n_features_in_} features as input (as in the training data)")
-        return Xa
+        Xa = validate_data(self, X, reset=False)
+        return _gram_checked(self.kernel, self._kernel_args(), Xa, self.X_fit_, False)
 
 
 class KernelSVM(_KernelParamsMixin, ClassifierMixin, BaseEstimator):
@@ -107,36 +98,21 @@ class KernelSVM(_KernelParamsMixin, ClassifierMixin, BaseEstimator):
         return tags
 
     def fit(self, X, y):
-        kernel_params(self.kernel, **self._gram_params())
-        X, y = sklearn_validate(self, X, y)
-        Xa = _estimator_X(X)
-        if y is None:
-            raise ValueError("KernelSVM requires y to be passed, but the target y is None")
-        ya = np.asarray(y)
-        if ya.ndim != 1 or ya.shape[0] != Xa.shape[0]:
-            raise ValueError(f"y must be a 1-D array with one label per row of X "
-                             f"({Xa.shape[0]}), got shape {ya.shape}")
-        if ya.dtype.kind == "f" and not np.all(np.isfinite(ya)):
-            raise ValueError("y contains NaN or infinite labels")
-        classes, idx = np.unique(ya, return_inverse=True)
-        if classes.size != 2:
-            looks_continuous = ya.dtype.kind == "f" and np.any(ya != np.round(ya))
-            raise ValueError(f"y must contain exactly 2 classes: Only binary classification is "
-                             f"supported. Got {classes.size} class{'es' if classes.size != 1 else ''}"
-                             + (" (y looks continuous: a regression target?)" if looks_continuous else ""))
+        # the one validation pass: parameters, then the data (validate_data)
+        params = self._kernel_args()
+        lam = check_positive(self.lam, "lam")
+        Xa, classes, idx = validate_data(self, X, y, max_classes=2)
         m = Xa.shape[0]
         T = 20 * m if self.T is None else check_int(self.T, "T", minimum=1)
-        K = gram(self.kernel, Xa, **self._gram_params())
-        res = kernel_sgd_svm(K, np.where(idx.reshape(-1) == 1, 1.0, -1.0), self.lam, T, self.seed)
+        res = _kernel_sgd_svm(self._gram_fit(Xa, params), np.where(idx == 1, 1.0, -1.0), lam, T,
+                              self.seed)
         self.classes_ = classes
         self.X_fit_ = Xa
         self.alpha_ = res.alpha
-        self.n_features_in_ = Xa.shape[1]
         return self
 
     def decision_function(self, X) -> np.ndarray:
-        Xa = self._check_predict_X(X)
-        return kernel_expansion(gram(self.kernel, Xa, self.X_fit_, **self._gram_params()), self.alpha_)
+        return kernel_expansion(self._gram_new(X), self.alpha_)
 
     def predict(self, X) -> np.ndarray:
         scores = self.decision_function(X)
@@ -168,24 +144,22 @@ class KernelPCA(_KernelParamsMixin, TransformerMixin, BaseEstimator):
         self.order = order
 
     def fit(self, X, y=None):
-        kernel_params(self.kernel, **self._gram_params())
-        Xa = _estimator_X(sklearn_validate(self, X))
+        # the one validation pass: parameters, then the data (validate_data)
+        params = self._kernel_args()
+        Xa = validate_data(self, X)
         k = check_int(self.n_components, "n_components", minimum=1)
         if k > Xa.shape[0]:
             raise ValueError(f"n_components={k} must be at most the number of samples "
                              f"({Xa.shape[0]} sample{'s' if Xa.shape[0] != 1 else ''})")
-        self.result_ = kernel_pca(gram(self.kernel, Xa, **self._gram_params()), k)
+        self.result_ = _kernel_pca(self._gram_fit(Xa, params), k)
         self.eigenvalues_ = self.result_.eigenvalues
         self.alphas_ = self.result_.alphas
         self.embedding_ = self.result_.embedding
         self.X_fit_ = Xa
-        self.n_features_in_ = Xa.shape[1]
         return self
 
     def transform(self, X) -> np.ndarray:
-        Xa = self._check_predict_X(X)
-        return kernel_pca_transform(self.result_, gram(self.kernel, Xa, self.X_fit_,
-                                                       **self._gram_params()))
+        return kernel_pca_transform(self.result_, self._gram_new(X))
 
     def fit_transform(self, X, y=None):
         return self.fit(X).embedding_.copy()

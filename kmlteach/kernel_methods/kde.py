@@ -8,13 +8,19 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from kmlteach._validation import as_vector, check_finite_output, check_int, check_positive
+from kmlteach._validation import (
+    as_vector,
+    check_finite_output,
+    check_gram,
+    check_int,
+    check_kernel_test,
+    check_positive,
+)
 from kmlteach.kernel_methods.pca import (
     KernelPCAResult,
     kernel_pca,
     kernel_pca_transform,
 )
-from kmlteach.kernels.rkhs import _check_gram, _check_test
 
 __all__ = ["KDEResult", "KDEPrediction", "kernel_dependency_estimation", "kde_predict"]
 
@@ -60,8 +66,8 @@ def kernel_dependency_estimation(K_x, K_y, lam: float, n_components: int | None 
     lam : float > 0
     n_components : int, default=None (all m components)
     """
-    Kx = _check_gram(K_x, "K_x")
-    Ky = _check_gram(K_y, "K_y")
+    Kx = check_gram(K_x, "K_x")
+    Ky = check_gram(K_y, "K_y")
     if Ky.shape != Kx.shape:
         raise ValueError(f"K_y must have the shape of K_x {Kx.shape}, got {Ky.shape}")
     lam = check_positive(lam, "lam")
@@ -91,8 +97,8 @@ def kde_predict(model: KDEResult, K_x_test, K_y_cand, k_y_cand_diag) -> KDEPredi
     if not isinstance(model, KDEResult):
         raise TypeError(f"model must be a KDEResult, got {type(model).__name__}")
     m = model.coef.shape[0]
-    Kx = _check_test(K_x_test, m, "K_x_test")
-    Kc = _check_test(K_y_cand, m, "K_y_cand")
+    Kx = check_kernel_test(K_x_test, m, "K_x_test")
+    Kc = check_kernel_test(K_y_cand, m, "K_y_cand")
     diag = as_vector(k_y_cand_diag, "k_y_cand_diag", length=Kc.shape[0], of="one per row of K_y_cand")
     T = Kx @ model.coef
     E = kernel_pca_transform(model.pca, Kc)

@@ -8,8 +8,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from kmlteach._validation import check_int
-from kmlteach.kernels.rkhs import _center_train, _check_gram, _check_test
+from kmlteach._validation import check_gram, check_int, check_kernel_test
+from kmlteach.kernels.rkhs import _center_train
 
 __all__ = ["KernelPCAResult", "kernel_pca", "kernel_pca_transform"]
 
@@ -84,9 +84,15 @@ def kernel_pca(K, n_components: int) -> KernelPCAResult:
     -------
     KernelPCAResult; project new points with :func:`kernel_pca_transform`.
     """
-    Ka = _check_gram(K)
+    Ka = check_gram(K)
     m = Ka.shape[0]
     n_components = check_int(n_components, "n_components", minimum=1, maximum=m)
+    return _kernel_pca(Ka, n_components)
+
+
+def _kernel_pca(Ka: np.ndarray, n_components: int) -> KernelPCAResult:
+    """:func:`kernel_pca` on checked arguments (the estimator's fit validated them once)."""
+    m = Ka.shape[0]
     Kc = _center_train(Ka, symmetric=True)  # Ka was checked symmetric (to 1e-8)
     lam, U = _top_eigh(Kc, n_components)
     big = np.argmax(np.abs(U), axis=0)
@@ -107,6 +113,6 @@ def kernel_pca_transform(result: KernelPCAResult, K_test) -> np.ndarray:
     """
     if not isinstance(result, KernelPCAResult):
         raise TypeError(f"result must be a KernelPCAResult from kernel_pca, got {type(result).__name__}")
-    Kt = _check_test(K_test, result.col_mean.shape[0])
+    Kt = check_kernel_test(K_test, result.col_mean.shape[0])
     Kc = Kt - result.col_mean[None, :] - Kt.mean(axis=1)[:, None] + result.mean
     return Kc @ result.alphas

@@ -9,8 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from kmlteach._jit import jit
-from kmlteach._validation import check_binary_labels, check_int
-from kmlteach.kernels.rkhs import _check_gram
+from kmlteach._validation import check_binary_labels, check_gram, check_int
 
 __all__ = ["KernelPerceptronResult", "kernel_perceptron"]
 
@@ -42,7 +41,7 @@ def kernel_perceptron(K, y, max_updates: int = 100_000) -> KernelPerceptronResul
     -------
     KernelPerceptronResult with ``.alpha``, ``.n_updates``, ``.converged``
     """
-    Ka = _check_gram(K)
+    Ka = check_gram(K)
     ya = check_binary_labels(y, "y", n=Ka.shape[0], of="one per row of K")
     max_updates = check_int(max_updates, "max_updates", minimum=0)
     alpha, n_up, ok = _kernel_perceptron_kernel(Ka, ya, max_updates)

@@ -7,8 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from kmlteach._validation import as_vector, check_finite_output, check_positive
-from kmlteach.kernels.rkhs import _check_gram
+from kmlteach._validation import as_vector, check_finite_output, check_gram, check_positive
 
 __all__ = ["KernelRidgeResult", "kernel_ridge"]
 
@@ -46,7 +45,7 @@ def kernel_ridge(K, y, lam: float) -> KernelRidgeResult:
     -------
     KernelRidgeResult; predict with ``kernel_expansion(K_test, result.alpha)``.
     """
-    Ka = _check_gram(K)
+    Ka = check_gram(K)
     ya = as_vector(y, "y", length=Ka.shape[0], of="one per row of K")
     lam = check_positive(lam, "lam")
     m = Ka.shape[0]

@@ -13,10 +13,10 @@ from kmlteach._jit import jit
 from kmlteach._validation import (
     check_binary_labels,
     check_finite_result,
+    check_gram,
     check_int,
     check_positive,
 )
-from kmlteach.kernels.rkhs import _check_gram
 from kmlteach.svm import sgd_indices
 
 __all__ = ["KernelSGDResult", "kernel_sgd_svm"]
@@ -74,10 +74,15 @@ def kernel_sgd_svm(K, y, lam: float, T: int, seed=None) -> KernelSGDResult:
     -------
     KernelSGDResult with ``.alpha`` (m,)
     """
-    Ka = _check_gram(K)
+    Ka = check_gram(K)
     ya = check_binary_labels(y, "y", n=Ka.shape[0], of="one per row of K")
     lam = check_positive(lam, "lam")
     T = check_int(T, "T", minimum=1)
+    return _kernel_sgd_svm(Ka, ya, lam, T, seed)
+
+
+def _kernel_sgd_svm(Ka: np.ndarray, ya: np.ndarray, lam: float, T: int, seed) -> KernelSGDResult:
+    """:func:`kernel_sgd_svm` on checked arguments (the estimator's fit validated them once)."""
     idx = sgd_indices(Ka.shape[0], T, seed)  # the indices of sgd_soft_svm (Lemma 16.3)
     alpha, alpha_last, beta, n_up = _kernel_sgd_svm_kernel(Ka, ya, lam, idx)
     check_finite_result('lam', alpha, alpha_last)

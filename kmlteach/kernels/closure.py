@@ -5,13 +5,15 @@ Re-exported by :mod:`kmlteach.kernels`; import them from there.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
 
 import numpy as np
 
-from kmlteach._validation import as_matrix, check_finite_output, check_int, check_nonnegative
+from kmlteach._validation import as_matrix, check_finite_output, check_instance, check_int, check_nonnegative
 from kmlteach.kernels.gram import gram, kernel_params
+
+_KERNEL = "a Kernel (from make_kernel or a closure rule)"
 
 __all__ = ["Kernel", "make_kernel", "kernel_sum", "kernel_product", "tensor_product", "direct_sum",
            "feature_product", "exponential_taylor_gram"]
@@ -37,13 +39,6 @@ class Kernel:
         return f"Kernel({self.description})"
 
 
-def _check_kernel(k: Any, name: str) -> Kernel:
-    if not isinstance(k, Kernel):
-        raise TypeError(f"{name} must be a Kernel (from make_kernel or a closure rule), "
-                        f"got {type(k).__name__}")
-    return k
-
-
 def make_kernel(kernel: str, **params) -> Kernel:
     """A named kernel with fixed parameters, as a :class:`Kernel` callable.
 
@@ -56,7 +51,7 @@ def make_kernel(kernel: str, **params) -> Kernel:
 
 def kernel_sum(k1: Kernel, k2: Kernel, w1: float = 1.0, w2: float = 1.0) -> Kernel:
     """``w1 k1 + w2 k2`` with ``w1, w2 >= 0``: again a kernel (HSS1 Prop. 5(i), a convex cone)."""
-    _check_kernel(k1, "k1"), _check_kernel(k2, "k2")
+    check_instance(k1, "k1", Kernel, _KERNEL), check_instance(k2, "k2", Kernel, _KERNEL)
     w1, w2 = check_nonnegative(w1, "w1"), check_nonnegative(w2, "w2")
     return Kernel(lambda X, Y=None: w1 * k1(X, Y) + w2 * k2(X, Y),
                   f"{w1:g}*{k1.description} + {w2:g}*{k2.description}")
@@ -64,7 +59,7 @@ def kernel_sum(k1: Kernel, k2: Kernel, w1: float = 1.0, w2: float = 1.0) -> Kern
 
 def kernel_product(k1: Kernel, k2: Kernel) -> Kernel:
     """Pointwise product ``k1 k2``: a kernel (HSS1 Prop. 5(ii); Gram matrix = Schur product)."""
-    _check_kernel(k1, "k1"), _check_kernel(k2, "k2")
+    check_instance(k1, "k1", Kernel, _KERNEL), check_instance(k2, "k2", Kernel, _KERNEL)
     return Kernel(lambda X, Y=None: k1(X, Y) * k2(X, Y), f"{k1.description} * {k2.description}")
 
 
@@ -84,7 +79,7 @@ def tensor_product(k1: Kernel, k2: Kernel, d1: int) -> Kernel:
     Inputs are rows ``(x1, x2)`` with ``x1`` the first ``d1`` columns;
     ``k((x1, x2), (x1', x2')) = k1(x1, x1') k2(x2, x2')``.
     """
-    _check_kernel(k1, "k1"), _check_kernel(k2, "k2")
+    check_instance(k1, "k1", Kernel, _KERNEL), check_instance(k2, "k2", Kernel, _KERNEL)
     d1 = check_int(d1, "d1", minimum=1)
 
     def fn(X, Y=None):
@@ -96,7 +91,7 @@ def tensor_product(k1: Kernel, k2: Kernel, d1: int) -> Kernel:
 def direct_sum(k1: Kernel, k2: Kernel, d1: int) -> Kernel:
     """Direct sum on a product space (HSS1 Prop. 5(iii)):
     ``k((x1, x2), (x1', x2')) = k1(x1, x1') + k2(x2, x2')``."""
-    _check_kernel(k1, "k1"), _check_kernel(k2, "k2")
+    check_instance(k1, "k1", Kernel, _KERNEL), check_instance(k2, "k2", Kernel, _KERNEL)
     d1 = check_int(d1, "d1", minimum=1)
 
     def fn(X, Y=None):

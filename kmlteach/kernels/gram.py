@@ -13,13 +13,14 @@ import numpy as np
 
 from kmlteach._jit import jit, prange
 from kmlteach._validation import (
-    check_finite_output,
-    check_X,
     as_vector,
     check_choice,
+    check_finite_output,
     check_int,
     check_nonnegative,
     check_positive,
+    check_real,
+    check_X,
 )
 
 __all__ = ["KERNELS", "SIMILARITIES", "kernel_params", "gram", "similarity", "bspline"]
@@ -78,7 +79,7 @@ def kernel_params(kernel: str, strict: bool = True, **params) -> dict:
             out["gamma"] = 1.0 / (2.0 * out["sigma"])
     elif kernel == "exponential":
         g = params.get("gamma", 1.0)
-        out["gamma"] = check_nonnegative(g, "gamma") if strict else _real(g, "gamma")
+        out["gamma"] = check_nonnegative(g, "gamma") if strict else check_real(g, "gamma")
     elif kernel == "bspline":
         order = check_int(params.get("order", 3), "order", minimum=0, maximum=99)
         if strict and order % 2 == 0:
@@ -86,15 +87,6 @@ def kernel_params(kernel: str, strict: bool = True, **params) -> dict:
                              f"got {order} (even orders are not positive definite: see similarity())")
         out["order"] = order
     return out
-
-
-def _real(value: Any, name: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
-        raise TypeError(f"{name} must be a real number, got {type(value).__name__}")
-    v = float(value)
-    if not np.isfinite(v):
-        raise ValueError(f"{name} must be finite, got {v}")
-    return v
 
 
 def gram(kernel: str, X, Y=None, **params) -> np.ndarray:
@@ -151,6 +143,11 @@ def _gram(kernel, X, Y, strict, **params):
     Xa = check_X(X, "X")
     sym = Y is None
     Ya = Xa if sym else check_X(Y, "Y", n_cols=Xa.shape[1])
+    return _gram_checked(kernel, p, Xa, Ya, sym)
+
+
+def _gram_checked(kernel, p, Xa, Ya, sym):
+    """The Gram matrix of checked arrays and parameters (``p`` from :func:`kernel_params`)."""
     code = _CODES[kernel]
     if kernel == "min":
         if np.any(Xa < 0) or np.any(Ya < 0):

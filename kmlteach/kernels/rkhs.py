@@ -11,71 +11,10 @@ import math
 
 import numpy as np
 
-from kmlteach._jit import jit
 from kmlteach._validation import as_matrix, as_vector, check_finite_output, check_positive, check_square
 
 __all__ = ["translate", "center", "rkhs_distances", "rkhs_inner", "rkhs_norm", "project", "deflate",
            "gram_schmidt"]
-
-
-def _check_gram(K, name="K"):
-    """A finite, square, symmetric (to 1e-8 relative) Gram matrix; one pass over K."""
-    Ka = as_matrix(K, name, finite=False)
-    if Ka.shape[0] != Ka.shape[1]:
-        raise ValueError(f"{name} must be square, got shape {Ka.shape}")
-    n_bad, biggest, gap = _gram_stats_kernel(Ka)
-    if n_bad:
-        raise ValueError(f"{name} contains {n_bad} NaN or infinite value(s); all entries must be finite")
-    if biggest > MAX_GRAM:
-        raise ValueError(f"{name} has entries up to {biggest:.3g}: its quadratic forms would overflow; "
-                         f"rescale {name}")
-    if gap > 1e-8 * max(1.0, biggest):
-        raise ValueError(f"{name} must be symmetric (a Gram matrix), got max |{name} - {name}.T| = {gap:.3g}")
-    return Ka
-
-
-@jit(warmup=lambda: (np.eye(3),))
-def _gram_stats_kernel(K):
-    """(number of non-finite entries, max |K_ij|, max |K_ij - K_ji|): one pass over 32 x 32 tiles.
-
-    Serial on purpose: ``parallel=True`` is kept for the Gram matrices themselves.
-    """
-    n = K.shape[0]
-    nb = (n + 31) // 32
-    bad = np.zeros(nb, dtype=np.int64)
-    big = np.zeros(nb)
-    gap = np.zeros(nb)
-    for bi in range(nb):
-        i0 = bi * 32
-        for j0 in range(i0, n, 32):
-            for i in range(i0, min(n, i0 + 32)):
-                for j in range(max(j0, i), min(n, j0 + 32)):
-                    a = K[i, j]
-                    b = K[j, i]
-                    bad_a = not np.isfinite(a)
-                    bad_b = not np.isfinite(b)
-                    if bad_a or bad_b:
-                        bad[bi] += 1 if i == j else int(bad_a) + int(bad_b)
-                        continue
-                    m = max(abs(a), abs(b))
-                    if m > big[bi]:
-                        big[bi] = m
-                    d = abs(a - b)
-                    if d > gap[bi]:
-                        gap[bi] = d
-    return bad.sum(), big.max() if nb else 0.0, gap.max() if nb else 0.0
-
-
-# a Gram matrix beyond this makes a^T K a overflow for any reasonable coefficients
-MAX_GRAM = 1e150
-
-
-def _check_test(K_test, m, name="K_test"):
-    Kt = as_matrix(K_test, name, n_cols=m)
-    if Kt.size and float(np.max(np.abs(Kt))) > MAX_GRAM:
-        raise ValueError(f"{name} has entries up to {float(np.max(np.abs(Kt))):.3g}: products with it "
-                         f"would overflow; rescale {name}")
-    return Kt
 
 
 def translate(K, alpha, K_test=None) -> np.ndarray:

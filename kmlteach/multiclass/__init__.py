@@ -29,6 +29,7 @@ from kmlteach.multiclass.hinge import (
     generalized_hinge_subgradient,
     multiclass_svm_objective,
 )
+from kmlteach.multiclass.kesler import KeslerEmbedding, kesler_embed
 from kmlteach.multiclass.learners import (
     HalfspaceERM,
     LinearScorer,
@@ -38,11 +39,9 @@ from kmlteach.multiclass.learners import (
     stump_learner,
 )
 from kmlteach.multiclass.perceptrons import (
-    KeslerEmbedding,
     MulticlassPerceptronResult,
     collins_perceptron,
     conservative_perceptron,
-    kesler_embed,
     kesler_perceptron,
     multiclass_perceptron,
 )

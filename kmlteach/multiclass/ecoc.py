@@ -8,9 +8,10 @@ from __future__ import annotations
 import numpy as np
 
 from kmlteach._validation import (
-    as_matrix,
     check_choice,
+    check_code,
     check_int,
+    check_learner,
     check_multiclass_labels,
     check_rng,
     check_X,
@@ -18,7 +19,6 @@ from kmlteach._validation import (
 from kmlteach.multiclass.reductions import (
     Decision,
     _binary_scores,
-    _check_learner,
     _first_argmax,
     _fit_binary,
     _Reduction,
@@ -83,21 +83,6 @@ def _min_row_distance(M) -> int:
     return int(D[~np.eye(k, dtype=bool)].min())
 
 
-def _check_code(code, k) -> np.ndarray:
-    M = as_matrix(code, "code")
-    if M.shape[0] != k:
-        raise ValueError(f"code must have one row per class ({k}), got shape {M.shape}")
-    if not np.all(np.isin(M, (-1.0, 1.0))):
-        raise ValueError("code must contain only -1 and +1")
-    const = np.all(M == M[0:1, :], axis=0)
-    if np.any(const):
-        raise ValueError(f"code column {int(np.argmax(const))} is constant: its binary problem "
-                         f"would have a single class")
-    if _min_row_distance(M) == 0:
-        raise ValueError("code has two identical rows: those classes could not be told apart")
-    return M
-
-
 class ECOC(_Reduction):
     """Fitted ECOC model: ``estimators[l]`` predicts bit l of the codeword, ``code`` (k, L).
 
@@ -147,12 +132,12 @@ def ecoc(X, y, learner, code="exhaustive", n_bits: int | None = None, seed=None)
     """
     X = check_X(X, "X")
     classes, yi = check_multiclass_labels(y, "y", n=X.shape[0])
-    learner = _check_learner(learner)
+    learner = check_learner(learner, returns="a scorer (y_pm1: labels -1/+1)")
     k = len(classes)
     if isinstance(code, str):
         code = check_choice(code, "code", _CODES)
         M = ecoc_code(k, code, n_bits=n_bits, seed=seed)
     else:
-        M = _check_code(code, k)
+        M = check_code(code, k)
     ests = [_fit_binary(learner, X, M[yi, col]) for col in range(M.shape[1])]
     return ECOC(classes, ests, X.shape[1], M)._record_training_ties(X)

@@ -5,12 +5,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from kmlteach._estimator import BaseEstimator, ClassifierMixin, check_is_fitted, sklearn_validate
-from kmlteach._validation import check_multiclass_labels
-from kmlteach.multiclass.sgd import multiclass_svm
-from kmlteach.svm.estimators import (
-    _LinearBinary,  # its input checks give scikit-learn's messages
-)
+from kmlteach._estimator import BaseEstimator, ClassifierMixin, check_is_fitted
+from kmlteach._validation import check_bool, check_int, check_positive, check_rng, validate_data
+from kmlteach.multiclass.psi import check_delta, resolve_psi
+from kmlteach.multiclass.sgd import _multiclass_svm
 
 __all__ = ["MulticlassSVM"]
 
@@ -43,44 +41,28 @@ class MulticlassSVM(ClassifierMixin, BaseEstimator):
         self.delta = delta
         self.fit_intercept = fit_intercept
 
-    def _augment(self, X):
-        return np.c_[X, np.ones(X.shape[0])] if self.fit_intercept else X
-
     def fit(self, X, y):
-        X, y = sklearn_validate(self, X, y)
-        X, _ = self._labels(X, y)
-        res = multiclass_svm(self._augment(X), y, self.lam, T=self.T, seed=self.seed,
-                             delta=self.delta)
+        # the one validation pass: data (validate_data), then each parameter once
+        X, classes, yi = validate_data(self, X, y)
+        if check_bool(self.fit_intercept, "fit_intercept"):
+            X = np.ascontiguousarray(np.c_[X, np.ones(X.shape[0])])
+        lam = check_positive(self.lam, "lam")
+        T = 20 * X.shape[0] if self.T is None else check_int(self.T, "T", minimum=1)
+        D = check_delta(self.delta, classes)
+        psi, mv, dim = resolve_psi(None, classes.shape[0], X.shape[1])
+        res = _multiclass_svm(X, classes, yi, D, psi, mv, dim, lam, T, check_rng(self.seed))
         W = res.W
         if self.fit_intercept:
             self.coef_, self.intercept_ = W[:, :-1].copy(), W[:, -1].copy()
         else:
             self.coef_, self.intercept_ = W.copy(), np.zeros(W.shape[0])
+        self.classes_ = classes
         self.objective_ = res.objective
         return self
 
-    def _labels(self, X, y):
-        X = _LinearBinary._check_X(X)
-        if y is None:
-            raise ValueError(f"{type(self).__name__} requires y to be passed, but the target y is None")
-        ya = np.asarray(y)
-        continuous = ya.dtype.kind == "f" and bool(np.all(np.isfinite(ya))) and \
-            not np.array_equal(ya, np.round(ya))
-        if continuous:   # scikit-learn's wording
-            raise ValueError("Unknown label type: continuous values in y; y must hold class labels")
-        classes, _ = check_multiclass_labels(y, "y", n=X.shape[0], min_classes=1)
-        if classes.size < 2:
-            raise ValueError(f"y must contain at least 2 classes, got 1 class ({classes[0]!r})")
-        self.classes_ = classes
-        self.n_features_in_ = X.shape[1]
-        return X, classes
-
     def _scores(self, X):
         check_is_fitted(self)
-        Xa = _LinearBinary._check_X(sklearn_validate(self, X, reset=False))
-        if Xa.shape[1] != self.n_features_in_:
-            raise ValueError(f"X has {Xa.shape[1]} features, but {type(self).__name__} is "
-                             f"expecting {self.n_features_in_} features as input")
+        Xa = validate_data(self, X, reset=False)
         return Xa @ self.coef_.T + self.intercept_
 
     def decision_function(self, X):

@@ -10,17 +10,17 @@ from kmlteach._validation import (
     as_matrix,
     as_vector,
     check_finite_output,
+    check_label_range,
     check_nonnegative,
     check_X,
 )
-from kmlteach.svm.conventions import lam_to_C
 from kmlteach.multiclass.psi import (
-    _check_index_range,
     check_delta,
     labels_to_index,
     psi_matrix,
     resolve_psi,
 )
+from kmlteach.svm.conventions import lam_to_C
 
 __all__ = ["generalized_hinge", "generalized_hinge_subgradient", "multiclass_svm_objective", "crammer_singer_C"]
 
@@ -58,7 +58,7 @@ def _weights_and_data(w, X, y, psi, classes):
         if classes.ndim != 1 or classes.shape[0] != k:
             raise ValueError(f"classes must list the {k} classes, got {classes.shape[0] if classes.ndim == 1 else classes.shape}")
     yi = labels_to_index(y, classes, "y", n=X.shape[0])
-    _check_index_range(yi, k, "y", of=("w has one row per class" if psi is None
+    check_label_range(yi, k, "y", of=("w has one row per class" if psi is None
                                        else "classes" if classes is not None else "psi.n_classes"))
     return wout, X, yi, int(k), psi, mv
 

@@ -1,4 +1,5 @@
-"""Multiclass perceptrons and Kesler's construction (UML ex. 17.2; slides; HSS2 §2.2.1).
+"""Multiclass perceptrons (UML ex. 17.2; slides; HSS2 §2.2.1); Kesler's construction, which
+:func:`kesler_perceptron` runs on, is in :mod:`kmlteach.multiclass.kesler`.
 
 All four perceptrons learn a linear multiclass predictor argmax_y ⟨w, Ψ(x, y)⟩. With the
 multivector Ψ (UML (17.2)) they are different bookkeeping of the same idea, and the
@@ -37,8 +38,8 @@ from kmlteach.multiclass.psi import (
     resolve_psi,
 )
 
-__all__ = ["multiclass_perceptron", "kesler_embed", "kesler_perceptron", "conservative_perceptron",
-           "collins_perceptron", "MulticlassPerceptronResult", "KeslerEmbedding"]
+__all__ = ["multiclass_perceptron", "kesler_perceptron", "conservative_perceptron",
+           "collins_perceptron", "MulticlassPerceptronResult"]
 
 
 @dataclass(frozen=True)
@@ -136,84 +137,6 @@ def multiclass_perceptron(X, y, psi=None, max_updates: int = 100_000) -> Multicl
 def _perc_warmup():
     X = np.array([[1.0, 0.2], [0.1, 1.0], [-1.0, -1.0]])
     return X, np.array([0, 1, 2], dtype=np.int64), 3, 100, 10, 1.0, 0
-
-
-# ---------------------------------------------------------------------------------------
-# Kesler's construction (slides "constraint classification")
-# ---------------------------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class KeslerEmbedding:
-    """Kesler's construction of a sample: ``Z`` (rows x_ij ∈ R^{kn}), ``t`` (±1 labels),
-    ``example`` (source row i), ``competitor`` (class index j), ``label`` (class index
-    y_i), ``classes``, ``n_classes``, ``n_features``.
-
-    Source: SL multiclass, Kesler's construction.
-    """
-    Z: np.ndarray
-    t: np.ndarray
-    example: np.ndarray
-    competitor: np.ndarray
-    label: np.ndarray
-    classes: np.ndarray
-    n_classes: int
-    n_features: int
-
-    def weights(self, w) -> np.ndarray:
-        """Turn a separator w ∈ R^{kn} of the embedded problem into W (k, n)."""
-        w = np.asarray(w, dtype=float).ravel()
-        if w.shape[0] != self.n_classes * self.n_features:
-            raise ValueError(f"w must have length {self.n_classes * self.n_features}, got {w.shape[0]}")
-        return w.reshape(self.n_classes, self.n_features)
-
-
-def kesler_embed(X, y, negatives: bool = False) -> KeslerEmbedding:
-    """Kesler's construction: one multiclass example becomes k − 1 vectors in R^{kn}.
-
-    An example x with class i gives, for every j ≠ i (in increasing order),
-
-        x_ij = Ψ(x, i) − Ψ(x, j) = (0, ..., x, ..., −x, ..., 0)   (+x in block i, −x in block j),
-
-    with Ψ the multivector map (17.2). For W = [w_1; ...; w_k], ⟨W, x_ij⟩ = (w_i − w_j)·x,
-    so "W classifies x correctly" is "⟨W, x_ij⟩ > 0 for all j": the whole multiclass
-    sample becomes ONE binary problem in R^{kn} whose positives are the x_ij, and any
-    linear binary learner applies. With ``negatives=True`` the mirrored examples −x_ij
-    with label −1 are appended (the slides' P⁻, for learners that need both classes).
-    ⚠ The slides print the general form with "−x" inside the second block vector, which
-    would put +x in block j; the difference Ψ(x, i) − Ψ(x, j) is what is meant.
-
-    Returns
-    -------
-    KeslerEmbedding with ``Z`` (m(k−1) or 2m(k−1), kn), ``t``, ``example``,
-    ``competitor``, ``label``.
-    """
-    X, classes, yi = _prepare(X, y)
-    m, n = X.shape
-    k = len(classes)
-    rows = m * (k - 1)
-    Z = np.zeros((rows, k * n))
-    ex = np.repeat(np.arange(m), k - 1)
-    comp = np.empty(rows, dtype=np.int64)
-    r = 0
-    for i in range(m):
-        a = yi[i]
-        for j in range(k):
-            if j == a:
-                continue
-            Z[r, a * n:(a + 1) * n] = X[i]
-            Z[r, j * n:(j + 1) * n] = -X[i]
-            comp[r] = j
-            r += 1
-    t = np.ones(rows)
-    lab = yi[ex]
-    if negatives:
-        Z = np.vstack([Z, -Z])
-        t = np.r_[t, -t]
-        ex = np.r_[ex, ex]
-        comp = np.r_[comp, comp]
-        lab = np.r_[lab, lab]
-    return KeslerEmbedding(Z=Z, t=t, example=ex, competitor=comp, label=lab, classes=classes,
-                           n_classes=k, n_features=n)
 
 
 def _online(X, y, eta, max_epochs, rule, max_updates=None):

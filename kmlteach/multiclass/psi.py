@@ -64,14 +64,6 @@ def labels_to_index(y, classes, name: str = "y", n: int | None = None) -> np.nda
     return np.ascontiguousarray(pos, dtype=np.int64)
 
 
-def _check_index_range(yi: np.ndarray, k: int, name: str = "y", of: str | None = None) -> None:
-    """``of`` says where the number of classes k comes from (e.g. "w has 3 rows")."""
-    if yi.size and (yi.min() < 0 or yi.max() >= k):
-        raise ValueError(f"{name} must hold class indices in 0..{k - 1}" + (f" ({of})" if of else "")
-                         + ", got values in "
-                         f"{int(yi.min())}..{int(yi.max())}")
-
-
 # ---------------------------------------------------------------------------------------
 # class-sensitive feature maps Ψ (UML §17.2.1)
 # ---------------------------------------------------------------------------------------

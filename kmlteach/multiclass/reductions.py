@@ -27,6 +27,7 @@ import numpy as np
 from kmlteach._validation import (
     _describe,
     check_choice,
+    check_learner,
     check_multiclass_labels,
     check_X,
 )
@@ -37,13 +38,6 @@ __all__ = ["Decision", "OneVsAll", "one_vs_all", "AllPairs", "all_pairs"]
 # ---------------------------------------------------------------------------------------
 # binary learners
 # ---------------------------------------------------------------------------------------
-
-def _check_learner(learner):
-    if learner is None or not (hasattr(learner, "fit") or callable(learner)):
-        raise TypeError(f"learner must be an estimator with fit(X, y) or a function "
-                        f"learner(X, y_pm1) -> scorer, got {_describe(learner)}")
-    return learner
-
 
 def _copy_learner(learner):
     if hasattr(learner, "get_params"):
@@ -205,7 +199,7 @@ def one_vs_all(X, y, learner) -> OneVsAll:
     """
     X = check_X(X, "X")
     classes, yi = check_multiclass_labels(y, "y", n=X.shape[0])
-    learner = _check_learner(learner)
+    learner = check_learner(learner, returns="a scorer (y_pm1: labels -1/+1)")
     ests = [_fit_binary(learner, X, np.where(yi == i, 1.0, -1.0)) for i in range(len(classes))]
     return OneVsAll(classes, ests, X.shape[1])._record_training_ties(X)
 
@@ -318,7 +312,7 @@ def all_pairs(X, y, learner, decision: str = "vote") -> AllPairs:
     """
     X = check_X(X, "X")
     classes, yi = check_multiclass_labels(y, "y", n=X.shape[0])
-    learner = _check_learner(learner)
+    learner = check_learner(learner, returns="a scorer (y_pm1: labels -1/+1)")
     decision = check_choice(decision, "decision", ("vote", "tournament"))
     ests = {}
     for i, j in itertools.combinations(range(len(classes)), 2):

@@ -18,7 +18,7 @@ from kmlteach._validation import (
     check_rng,
     check_X,
 )
-from kmlteach.multiclass.hinge import generalized_hinge, objective_value
+from kmlteach.multiclass.hinge import _loss_augmented, _scores, objective_value
 from kmlteach.multiclass.psi import (
     LinearMulticlass,
     _augmented_argmax,
@@ -218,9 +218,13 @@ def multiclass_svm(X, y, lam, T=None, seed=None, delta=None, psi=None) -> Multic
     """
     X, classes, yi, k, D, psi, mv, dim = _prepare(X, y, delta, psi)
     lam = check_positive(lam, "lam")
-    m = X.shape[0]
-    T = 20 * m if T is None else check_int(T, "T", minimum=1)
-    rng = check_rng(seed)
+    T = 20 * X.shape[0] if T is None else check_int(T, "T", minimum=1)
+    return _multiclass_svm(X, classes, yi, D, psi, mv, dim, lam, T, check_rng(seed))
+
+
+def _multiclass_svm(X, classes, yi, D, psi, mv, dim, lam, T, rng) -> MulticlassSVMResult:
+    """:func:`multiclass_svm` on checked arguments (the estimator's fit validated them once)."""
+    m, k = X.shape[0], classes.shape[0]
     idx = np.ascontiguousarray(rng.integers(0, m, size=T), dtype=np.int64)
     if mv:
         Wbar, _ = _multiclass_sgd_kernel(X, yi, D, idx, 1.0, lam)
@@ -240,7 +244,8 @@ def multiclass_svm(X, y, lam, T=None, seed=None, delta=None, psi=None) -> Multic
         W = None
     check_finite_output("delta or lam", w)   # a huge Δ or a tiny λ overflows the iterates
     wk = W if mv else w
-    obj = objective_value(wk, lam, generalized_hinge(wk, X, yi, delta=D, psi=None if mv else psi))
+    losses = _loss_augmented(_scores(wk, X, None if mv else psi, mv, k), yi, D)[0].max(axis=1)
+    obj = objective_value(wk, lam, losses)   # the generalized hinge of the checked sample
     check_finite_output("delta or lam", obj)
     return MulticlassSVMResult(W=W, classes=classes, w=w, psi=psi, objective=obj, lam=lam, T=T,
                                indices=idx)

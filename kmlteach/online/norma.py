@@ -37,7 +37,6 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from kmlteach._jit import jit
-from kmlteach.kernels.evaluation import kernel_value, native_kernel
 from kmlteach._validation import (
     as_vector,
     check_binary_labels,
@@ -47,6 +46,7 @@ from kmlteach._validation import (
     check_positive,
     check_X,
 )
+from kmlteach.kernels.evaluation import kernel_value, native_kernel
 from kmlteach.kernels.gram import gram, kernel_params
 from kmlteach.online.losses import CLASSIFICATION_LOSSES, NORMA_LOSSES, _loss_and_derivative
 

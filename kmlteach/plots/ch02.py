@@ -12,7 +12,7 @@ from ._style import OKABE_ITO, class_style, get_ax, label_axes, scatter_classes
 
 __all__ = ["lift", "LIFTS", "plot_line_example", "plot_lifted_3d", "plot_preimage",
            "plot_gram", "plot_eigenvalues", "plot_decision_regions", "plot_regression_fit",
-           "decision_grid"]
+           "decision_grid", "plot_validation_curve"]
 
 
 def _lift_line(X):
@@ -209,4 +209,25 @@ def plot_regression_fit(x, t, xs, fits: dict, ax=None, title=None):
         ax.plot(xs, f, color=palette[k % 4], ls=styles[k % 4], lw=2, label=lab)
     label_axes(ax, "$x$", "$y$", title)
     ax.legend(fontsize=8)
+    return ax
+
+
+def plot_validation_curve(res, ax=None, title: str | None = None):
+    """Cross-validated accuracy against σ (log axis), one line per λ, the band ± one standard
+    deviation over the folds, and the chosen (λ, σ) starred (a
+    :class:`kmlteach.kernel_methods.CVResult`)."""
+    ax = get_ax(ax, 7.0, 4.2)
+    colors = [OKABE_ITO[c] for c in ("blue", "vermillion", "green", "purple", "orange", "sky")]
+    for a, lam in enumerate(res.lams):
+        color = colors[a % len(colors)]
+        mean, sd = 100 * res.mean[a], 100 * res.std[a]
+        ax.fill_between(res.sigmas, mean - sd, mean + sd, color=color, alpha=0.12, lw=0)
+        ax.plot(res.sigmas, mean, "o-", color=color, ms=4, label=f"λ = {lam:g}")
+    a, b = res.best
+    ax.plot([res.sigmas[b]], [100 * res.mean[a, b]], marker="*", ms=18, color="black", ls="none",
+            label=f"chosen: λ = {res.best_lam:g}, σ = {res.best_sigma:g}", zorder=5)
+    ax.set_xscale("log", base=2)
+    label_axes(ax, "kernel width σ  (k(x, x′) = exp(−‖x − x′‖² / 2σ))",
+               f"{res.scores.shape[2]}-fold CV accuracy (%)", title)
+    ax.legend(loc="lower left", fontsize=9)
     return ax

@@ -26,9 +26,8 @@ from kmlteach._jit import jit
 from kmlteach._validation import (
     as_vector,
     check_binary_labels,
-    check_choice,
-    check_int,
-    check_positive,
+    check_measure,
+    check_scores,
     check_X,
 )
 from kmlteach.ranking.sgd import SGDResult, check_queries, structured_sgd
@@ -98,25 +97,6 @@ def _most_violating_kernel(mu_pos, mu_neg, code, k, beta):
     return best_a, best_b
 
 
-def _check_measure(measure, k, beta, r):
-    measure = check_choice(measure, "measure", tuple(MEASURES))
-    code, needs_k, _ = MEASURES[measure]
-    if needs_k:
-        if k is None:
-            raise ValueError(f"k is required for measure={measure!r}")
-        k = check_int(k, "k", minimum=1, maximum=r)
-    else:
-        k = 0 if k is None else check_int(k, "k", minimum=1)
-    beta = check_positive(beta, "beta")
-    return code, k, beta
-
-
-def _check_scores_labels(y_score, y_true, name="y_score"):
-    y_true = check_binary_labels(y_true, "y_true", require_both=False)
-    y_score = as_vector(y_score, name, length=y_true.shape[0], of="one per entry of y_true")
-    return y_score, y_true
-
-
 def _top(idx, mu, m):
     """The m entries of ``idx`` with the largest scores (ties: smaller index first)."""
     order = np.argsort(-mu[idx], kind="stable")
@@ -161,8 +141,8 @@ def bipartite_most_violating(y_score, y_true, measure: str = "f1", k=None, beta:
     -------
     v : ndarray of shape (r,) with entries ±1.
     """
-    y_score, y_true = _check_scores_labels(y_score, y_true)
-    code, k, beta = _check_measure(measure, k, beta, y_true.shape[0])
+    y_score, y_true = check_scores(y_score, y_true)
+    code, k, beta = check_measure(measure, k, beta, y_true.shape[0], MEASURES)
     return _most_violating(y_score, y_true, code, k, beta)
 
 
@@ -208,8 +188,8 @@ def bipartite_loss(y_pred, y_true, measure: str = "f1", k=None, beta: float = 1.
     :func:`kmlteach.metrics.precision_at_k` / :func:`~kmlteach.metrics.recall_at_k`,
     so one minus the loss of the top-k prediction is the metric of the same name.
     """
-    y_pred, y_true = _check_scores_labels(y_pred, y_true, name="y_pred")
-    code, k, beta = _check_measure(measure, k, beta, y_true.shape[0])
+    y_pred, y_true = check_scores(y_pred, y_true, "y_pred")
+    code, k, beta = check_measure(measure, k, beta, y_true.shape[0], MEASURES)
     v = _threshold_labelling(y_pred, code, k)
     return float(_delta(*_counts(v, y_true), code, beta))
 
@@ -219,7 +199,7 @@ def bipartite_hinge(w, X, y, measure: str = "f1", k=None, beta: float = 1.0):
     X = check_X(X, "X")
     w = as_vector(w, "w", length=X.shape[1])
     y = check_binary_labels(y, "y", n=X.shape[0], require_both=False, of="one per row of X")
-    code, k, beta = _check_measure(measure, k, beta, y.shape[0])
+    code, k, beta = check_measure(measure, k, beta, y.shape[0], MEASURES)
     mu = X @ w
     v = _most_violating(mu, y, code, k, beta)
     loss = float(_delta(*_counts(v, y), code, beta)) + float((v - y) @ mu)
@@ -246,7 +226,7 @@ def bipartite_sgd(queries, measure: str = "f1", eta: float = 0.1, T: int = 1000,
     """
     qs = check_queries(queries, "queries", binary=True, min_items=1)
     min_r = min(X.shape[0] for X, _ in qs)
-    code, k, beta = _check_measure(measure, k, beta, min_r)
+    code, k, beta = check_measure(measure, k, beta, min_r, MEASURES)
 
     def oracle(w, X, y):
         v = _most_violating(X @ w, y, code, k, beta)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from kmlteach._jit import jit
-from kmlteach._validation import as_vector, check_int
+from kmlteach._validation import as_vector, check_cutoff, check_int, check_relevance, check_scores
 
 __all__ = ["permutation", "zero_one_ranking_loss", "kendall_tau_loss", "discount", "dcg", "ndcg_loss"]
 
@@ -51,15 +51,9 @@ def _permutation(y: np.ndarray) -> np.ndarray:
     return pi
 
 
-def _check_pair(y_pred, y_true, min_length: int = 1, name: str = "y_pred"):
-    y_true = as_vector(y_true, "y_true", min_length=min_length)
-    y_pred = as_vector(y_pred, name, length=y_true.shape[0], of="one per entry of y_true")
-    return y_pred, y_true
-
-
 def zero_one_ranking_loss(y_pred, y_true) -> float:
     """0–1 ranking loss 1[π(y') ≠ π(y)] (UML §17.4), with the module's tie rule."""
-    y_pred, y_true = _check_pair(y_pred, y_true)
+    y_pred, y_true = check_scores(y_pred, y_true, "y_pred", binary=False)
     return float(not np.array_equal(_permutation(y_pred), _permutation(y_true)))
 
 
@@ -80,7 +74,7 @@ def kendall_tau_loss(y_pred, y_true) -> float:
     -------
     float in [0, 1]
     """
-    y_pred, y_true = _check_pair(y_pred, y_true, min_length=2)
+    y_pred, y_true = check_scores(y_pred, y_true, "y_pred", binary=False, min_length=2)
     r = y_true.shape[0]
     return 2.0 * _kendall_kernel(y_pred, y_true) / (r * (r - 1))
 
@@ -96,12 +90,6 @@ def _kendall_kernel(yp, y):
     return count
 
 
-def _check_k(k, r: int) -> int:
-    if k is None:
-        return r
-    return min(check_int(k, "k", minimum=1), r)
-
-
 def discount(positions, r: int, k=None) -> np.ndarray:
     """The discount D(i) = 1/log₂(r − i + 2) for i ∈ {r−k+1, …, r}, else 0 (UML §17.4).
 
@@ -111,7 +99,7 @@ def discount(positions, r: int, k=None) -> np.ndarray:
     discount of scikit-learn's ``ndcg_score``.
     """
     r = check_int(r, "r", minimum=1)
-    k = _check_k(k, r)
+    k = check_cutoff(k, r)
     pos = np.asarray(positions)
     if pos.dtype.kind not in "iu" or np.any(pos < 1) or np.any(pos > r):
         raise ValueError(f"positions must be integers in 1..r = 1..{r}, got {positions!r}")
@@ -125,15 +113,9 @@ def _discount(pos: np.ndarray, r: int, k: int) -> np.ndarray:
 
 def dcg(y_pred, y_true, k=None) -> float:
     """Discounted cumulative gain G(y', y) = Σ_i D(π(y')_i) y_i (UML §17.4)."""
-    y_pred, y_true = _check_pair(y_pred, y_true)
+    y_pred, y_true = check_scores(y_pred, y_true, "y_pred", binary=False)
     r = y_true.shape[0]
-    return float(_discount(_permutation(y_pred).astype(float), r, _check_k(k, r)) @ y_true)
-
-
-def _check_relevance(y_true) -> None:
-    if np.any(y_true < 0):
-        raise ValueError("y_true must hold non-negative relevance scores for the NDCG loss, "
-                         f"got minimum {float(y_true.min()):g}")
+    return float(_discount(_permutation(y_pred).astype(float), r, check_cutoff(k, r)) @ y_true)
 
 
 def ndcg_loss(y_pred, y_true, k=None) -> float:
@@ -162,10 +144,10 @@ def ndcg_loss(y_pred, y_true, k=None) -> float:
     items instead of breaking the tie by index, and (ii) when G(y, y) = 0, where its
     score is 0 (loss 1) instead of our loss 0.
     """
-    y_pred, y_true = _check_pair(y_pred, y_true)
-    _check_relevance(y_true)
+    y_pred, y_true = check_scores(y_pred, y_true, "y_pred", binary=False)
+    check_relevance(y_true)
     r = y_true.shape[0]
-    k = _check_k(k, r)
+    k = check_cutoff(k, r)
     ideal = float(_discount(_permutation(y_true).astype(float), r, k) @ y_true)
     if ideal == 0.0:
         return 0.0

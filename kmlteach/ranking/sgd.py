@@ -8,8 +8,8 @@ assignment problem, or the procedure "Solving Equation (17.14)").
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 import numpy as np
 
@@ -18,12 +18,13 @@ from kmlteach._validation import (
     as_vector,
     check_binary_labels,
     check_choice,
+    check_cutoff,
     check_finite_result,
     check_int,
     check_positive,
     check_rng,
 )
-from kmlteach.ranking.losses import _check_k, _permutation, kendall_tau_loss, ndcg_loss
+from kmlteach.ranking.losses import _permutation, kendall_tau_loss, ndcg_loss
 from kmlteach.ranking.surrogates import (
     _assignment_from_validated,
     _kendall_hinge_kernel,
@@ -146,7 +147,7 @@ def ranking_sgd(queries, surrogate: str = "kendall", eta: float = 0.1, T: int = 
             return coef @ X
     else:
         def oracle(w, X, y):
-            A, _, _ = _ndcg_cost_matrix(X @ w, y, _check_k(k, y.shape[0]))
+            A, _, _ = _ndcg_cost_matrix(X @ w, y, check_cutoff(k, y.shape[0]))
             v = _assignment_from_validated(A) + 1
             return (v - _permutation(y)).astype(float) @ X
     return structured_sgd(qs, oracle, eta, T, seed, record_every)

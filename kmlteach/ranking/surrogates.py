@@ -10,12 +10,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from kmlteach._jit import jit
-from kmlteach._validation import as_vector, check_X
+from kmlteach._validation import as_vector, check_cutoff, check_relevance, check_scores, check_w_X
 from kmlteach.ranking.assignment import solve_normalised
 from kmlteach.ranking.losses import (
-    _check_k,
-    _check_pair,
-    _check_relevance,
     _discount,
     _permutation,
 )
@@ -39,15 +36,9 @@ class SurrogateValue:
     v: np.ndarray | None = None
 
 
-def _check_wX(w, X):
-    X = check_X(X, "X")
-    w = as_vector(w, "w", length=X.shape[1])
-    return w, X
-
-
 def linear_scores(w, X) -> np.ndarray:
     """The linear ranking predictor h_w(x̄) = (⟨w, x₁⟩, …, ⟨w, x_r⟩), Eq. (17.6)."""
-    w, X = _check_wX(w, X)
+    w, X = check_w_X(w, X)
     return X @ w
 
 
@@ -58,7 +49,7 @@ def kendall_hinge(w, X, y) -> SurrogateValue:
     ≥ Δ_Kendall(h_w(x̄), y). Pairs with y_i = y_j contribute the constant 1 (as the
     formula says) and nothing to the subgradient.
     """
-    w, X = _check_wX(w, X)
+    w, X = check_w_X(w, X)
     y = as_vector(y, "y", length=X.shape[0], min_length=2, of="one per row of X")
     loss, coef = _kendall_hinge_kernel(X @ w, y)
     return SurrogateValue(loss=float(loss), grad=coef @ X)
@@ -101,9 +92,9 @@ def ndcg_most_violating(y_score, y_true, k=None) -> np.ndarray:
 
     Returns 1-based positions v (int64), like :func:`permutation`.
     """
-    mu, y = _check_pair(y_score, y_true, name="y_score")
-    _check_relevance(y)
-    A, _, _ = _ndcg_cost_matrix(mu, y, _check_k(k, y.shape[0]))
+    mu, y = check_scores(y_score, y_true, binary=False)
+    check_relevance(y)
+    A, _, _ = _ndcg_cost_matrix(mu, y, check_cutoff(k, y.shape[0]))
     return _assignment_from_validated(A, "y_score") + 1
 
 
@@ -117,10 +108,10 @@ def ndcg_hinge(w, X, y, k=None) -> SurrogateValue:
     ℓ(w) = max_{v ∈ V} [Δ(v, y) + Σ_i (v_i − π(y)_i)⟨w, x_i⟩], with subgradient
     Σ_i (v_i − π(y)_i) x_i at the maximiser v (Claim 14.6).
     """
-    w, X = _check_wX(w, X)
+    w, X = check_w_X(w, X)
     y = as_vector(y, "y", length=X.shape[0], of="one per row of X")
-    _check_relevance(y)
-    k = _check_k(k, y.shape[0])
+    check_relevance(y)
+    k = check_cutoff(k, y.shape[0])
     mu = X @ w
     A, D, ideal = _ndcg_cost_matrix(mu, y, k)
     v = _assignment_from_validated(A) + 1

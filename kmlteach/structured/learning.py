@@ -12,12 +12,14 @@ import numpy as np
 from kmlteach._jit import jit
 from kmlteach._validation import (
     as_matrix,
+    check_bool,
     check_finite_result,
     check_int,
+    check_int_labels,
     check_positive,
     check_rng,
+    check_sequences,
 )
-from kmlteach.structured.chain import _check_flag, _check_int_labels, _check_labelling
 from kmlteach.structured.viterbi import _viterbi_fill, viterbi
 
 __all__ = ["ChainModel", "structured_sgd", "structured_perceptron", "predict", "letter_error"]
@@ -46,30 +48,10 @@ class ChainModel:
 
 
 # ----------------------------------------------------------------------------- learning
-def _check_sample(X, Y, n_labels, name_X="X", name_Y="Y"):
-    q = check_int(n_labels, "n_labels", minimum=2)
-    if isinstance(X, np.ndarray) and X.ndim == 2:
-        raise TypeError(f"{name_X} must be a list of (r_i, n) arrays (one per word), got one 2-D array")
-    if not isinstance(X, (list, tuple)) or len(X) == 0:
-        raise TypeError(f"{name_X} must be a non-empty list of (r_i, n) arrays, got {type(X).__name__}")
-    if not isinstance(Y, (list, tuple)) or len(Y) != len(X):
-        raise ValueError(f"{name_Y} must be a list with one label array per word of {name_X} "
-                         f"({len(X)}), got {type(Y).__name__}"
-                         + (f" of length {len(Y)}" if isinstance(Y, (list, tuple)) else ""))
-    Xs, Ys = [], []
-    n = None
-    for i, (x, y) in enumerate(zip(X, Y)):
-        xa = as_matrix(x, f"{name_X}[{i}]", n_cols=n)
-        n = xa.shape[1]
-        Xs.append(xa)
-        Ys.append(_check_labelling(y, f"{name_Y}[{i}]", xa.shape[0], q, rows=f"{name_X}[{i}]"))
-    offsets = np.zeros(len(Xs) + 1, dtype=np.int64)
-    offsets[1:] = np.cumsum([x.shape[0] for x in Xs])
-    return np.ascontiguousarray(np.vstack(Xs)), np.concatenate(Ys), offsets, q
-
-
 def _warm_learn():
-    X = np.zeros((3, 2)); y = np.zeros(3, dtype=np.int64); off = np.array([0, 3], dtype=np.int64)
+    X = np.zeros((3, 2))
+    y = np.zeros(3, dtype=np.int64)
+    off = np.array([0, 3], dtype=np.int64)
     return (X, y, off, np.zeros(2, dtype=np.int64), 0.1, 2, 1, np.zeros((2, 2)), np.zeros((2, 2)),
             np.zeros((2, 2)), np.zeros((2, 2)))
 
@@ -167,11 +149,11 @@ def structured_sgd(X, Y, eta: float = 0.1, T: int = 1000, seed=None, n_labels: i
         False drops the type-2 features: an independent per-letter multiclass model
         with the same type-1 features (the baseline of the chapter).
     """
-    Xc, yc, off, q = _check_sample(X, Y, n_labels)
+    Xc, yc, off, q = check_sequences(X, Y, n_labels)
     eta = check_positive(eta, "eta")
     T = check_int(T, "T")
     rng = check_rng(seed)
-    _check_flag(transitions, "transitions")
+    check_bool(transitions, "transitions")
     order = rng.integers(0, off.shape[0] - 1, size=T).astype(np.int64)
     n = Xc.shape[1]
     Wu, Wp, Su, Sp = np.zeros((q, n)), np.zeros((q, q)), np.zeros((q, n)), np.zeros((q, q))
@@ -192,12 +174,12 @@ def structured_perceptron(X, Y, epochs: int = 5, eta: float = 1.0, seed=None,
     1/r). With ``average`` the output is the mean of w over all visits (the averaged
     perceptron); ``history`` holds the mistakes of each epoch.
     """
-    Xc, yc, off, q = _check_sample(X, Y, n_labels)
+    Xc, yc, off, q = check_sequences(X, Y, n_labels)
     epochs = check_int(epochs, "epochs")
     eta = check_positive(eta, "eta")
     rng = check_rng(seed)
-    _check_flag(average, "average")
-    _check_flag(transitions, "transitions")
+    check_bool(average, "average")
+    check_bool(transitions, "transitions")
     m = off.shape[0] - 1
     n = Xc.shape[1]
     Wu, Wp, Su, Sp = np.zeros((q, n)), np.zeros((q, q)), np.zeros((q, n)), np.zeros((q, q))
@@ -241,7 +223,7 @@ def letter_error(model, X, Y) -> float:
         raise ValueError(f"Y must be a list with one label array per word ({len(pred)})")
     wrong = 0
     for t, (p, y) in enumerate(zip(pred, Y)):
-        yt = _check_int_labels(y, f"Y[{t}]")
+        yt = check_int_labels(y, f"Y[{t}]")
         if yt.shape != p.shape:
             raise ValueError(f"Y[{t}] must have one label per letter of X[{t}] ({p.shape[0]}), "
                              f"got {yt.shape[0]}")

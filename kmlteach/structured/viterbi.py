@@ -9,8 +9,15 @@ import itertools
 import numpy as np
 
 from kmlteach._jit import jit
-from kmlteach._validation import as_matrix, as_vector, check_int
-from kmlteach.structured.chain import ViterbiResult, _check_labelling, _check_scores
+from kmlteach._validation import (
+    as_matrix,
+    as_vector,
+    check_chain_scores,
+    check_int,
+    check_labelling,
+    check_stochastic,
+)
+from kmlteach.structured.chain import ViterbiResult
 
 __all__ = ["viterbi", "hmm_viterbi", "brute_force_argmax", "loss_augmented_viterbi"]
 
@@ -123,23 +130,13 @@ def viterbi(unary, pairwise, initial=None) -> ViterbiResult:
     >>> viterbi([[1.0, 0.0], [0.0, 0.5]], [[0.0, 1.0], [0.0, 0.0]]).labels.tolist()
     [0, 1]
     """
-    U, P, init = _check_scores(unary, pairwise, initial)
+    U, P, init = check_chain_scores(unary, pairwise, initial)
     r, q = U.shape
     Mt = np.empty((r, q))
     It = np.empty((r, q), dtype=np.int64)
     labels = np.empty(r, dtype=np.int64)
     score = _viterbi_fill(U, np.arange(r), P, init, Mt, It, labels)
     return ViterbiResult(labels=labels, score=float(score), M=Mt.T, backpointers=It.T)
-
-
-def _check_stochastic(P, name, axis_text):
-    """Probabilities: finite (checked on input), >= 0, each row (or the vector) sums to 1."""
-    if np.any(P < 0):
-        raise ValueError(f"{name} must contain probabilities (>= 0), got a minimum of {P.min():g}")
-    sums = P.sum(axis=-1)
-    if not np.allclose(sums, 1.0, rtol=0, atol=1e-8 * P.shape[-1]):
-        raise ValueError(f"{name} must sum to 1 {axis_text}, got sums in "
-                         f"[{sums.min():.10g}, {sums.max():.10g}]")
 
 
 def hmm_viterbi(startprob, transmat, emissionprob, obs) -> ViterbiResult:
@@ -187,10 +184,10 @@ def hmm_viterbi(startprob, transmat, emissionprob, obs) -> ViterbiResult:
         raise ValueError(f"transmat must have shape ({q}, {q}) to match emissionprob's {q} "
                          f"states, got {T.shape}")
     p = as_vector(startprob, "startprob", length=q, of="one per row of emissionprob")
-    _check_stochastic(p, "startprob", "")
-    _check_stochastic(T, "transmat", "along each row")
-    _check_stochastic(E, "emissionprob", "along each row")
-    o = _check_labelling(obs, "obs", None, k)
+    check_stochastic(p, "startprob", "")
+    check_stochastic(T, "transmat", "along each row")
+    check_stochastic(E, "emissionprob", "along each row")
+    o = check_labelling(obs, "obs", None, k)
     r = o.shape[0]
     with np.errstate(divide="ignore"):
         table = np.ascontiguousarray(np.log(E).T)
@@ -220,7 +217,7 @@ def brute_force_argmax(unary, pairwise, initial=None, max_labellings: int = 2_00
 
     Source: UML §17.3.
     """
-    U, P, init = _check_scores(unary, pairwise, initial)
+    U, P, init = check_chain_scores(unary, pairwise, initial)
     r, q = U.shape
     max_labellings = check_int(max_labellings, "max_labellings")
     if q ** r > max_labellings:
@@ -247,9 +244,9 @@ def loss_augmented_viterbi(unary, pairwise, y_true, initial=None, delta=None) ->
     1/r, the factor cancels. ``delta`` may be any (q, q) matrix δ[predicted, true].
     The returned ``score`` includes the loss term.
     """
-    U, P, init = _check_scores(unary, pairwise, initial)
+    U, P, init = check_chain_scores(unary, pairwise, initial)
     r, q = U.shape
-    yt = _check_labelling(y_true, "y_true", r, q)
+    yt = check_labelling(y_true, "y_true", r, q)
     D = 1.0 - np.eye(q) if delta is None else as_matrix(delta, "delta")
     if D.shape != (q, q):
         raise ValueError(f"delta must have shape ({q}, {q}), got {D.shape}")

@@ -7,10 +7,11 @@ from __future__ import annotations
 import numpy as np
 
 from kmlteach._validation import (
-    _describe,
     as_matrix,
     as_vector,
+    check_bool,
     check_choice,
+    check_exp_family,
     check_positive,
 )
 
@@ -21,16 +22,6 @@ __all__ = ["fisher_score", "fisher_information", "fisher_kernel", "exp_family_ml
 # Fisher kernels of exponential families
 
 _FAMILIES = ("bernoulli", "gaussian")
-
-
-def _check_family(X, theta, family, sigma, X_name="X"):
-    family = check_choice(family, "family", _FAMILIES)
-    X = as_matrix(X, X_name)
-    theta = as_vector(theta, "theta", length=X.shape[1])
-    sigma = check_positive(sigma, "sigma")
-    if family == "bernoulli" and not np.all((X == 0) | (X == 1)):
-        raise ValueError(f"{X_name} must hold 0/1 values for family='bernoulli'")
-    return X, theta, family, sigma
 
 
 def _grad_g(theta, family, sigma):
@@ -50,7 +41,7 @@ def fisher_score(X, theta, family: str = "bernoulli", sigma: float = 1.0) -> np.
 
     Returns an (n, d) array, one row per row of ``X``.
     """
-    X, theta, family, sigma = _check_family(X, theta, family, sigma)
+    X, theta, family, sigma = check_exp_family(X, theta, family, sigma, _FAMILIES)
     return _grad_g(theta, family, sigma)[None, :] - X
 
 
@@ -73,13 +64,12 @@ def fisher_kernel(X, Y=None, *, theta, family: str = "bernoulli", sigma: float =
     ``[φ(x) − ∂g(θ)]ᵀ [φ(x') − ∂g(θ)]``: a linear kernel on centred sufficient
     statistics. ``normalized=True`` gives ``U_θ(x)ᵀ I⁻¹ U_θ(x')``.
     """
-    X, theta, family, sigma = _check_family(X, theta, family, sigma)
+    X, theta, family, sigma = check_exp_family(X, theta, family, sigma, _FAMILIES)
     if Y is not None:
-        Y = _check_family(as_matrix(Y, "Y", n_cols=X.shape[1]), theta, family, sigma, "Y")[0]
+        Y = check_exp_family(as_matrix(Y, "Y", n_cols=X.shape[1]), theta, family, sigma, _FAMILIES, "Y")[0]
     else:
         Y = X
-    if not isinstance(normalized, (bool, np.bool_)):
-        raise TypeError(f"normalized must be True or False, got {_describe(normalized)}")
+    check_bool(normalized, "normalized")
     UX = _grad_g(theta, family, sigma)[None, :] - X
     UY = _grad_g(theta, family, sigma)[None, :] - Y
     if normalized:
@@ -97,7 +87,7 @@ def exp_family_mle(X, family: str = "bernoulli", sigma: float = 1.0, eps: float 
     Source: HSS1 §1.4.6.
     """
     family = check_choice(family, "family", _FAMILIES)
-    X = _check_family(X, np.zeros(as_matrix(X, "X").shape[1]), family, sigma)[0]
+    X = check_exp_family(X, np.zeros(as_matrix(X, "X").shape[1]), family, sigma, _FAMILIES)[0]
     mean = X.mean(axis=0)
     if family == "bernoulli":
         eps = check_positive(eps, "eps")

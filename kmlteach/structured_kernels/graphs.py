@@ -7,49 +7,21 @@ Graphs are given by adjacency matrices; node labels by sequences of hashables.
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
 from kmlteach._jit import jit
 from kmlteach._validation import (
     _describe,
-    as_matrix,
     check_choice,
+    check_graph,
     check_int,
+    check_node_labels,
+    check_overflow,
     check_positive,
 )
 
 __all__ = ["adjacency_matrix", "graph_laplacian", "diffusion_kernel", "diffusion_kernel_limit",
            "shortest_paths", "shortest_path_kernel", "random_walk_kernel"]
-
-
-def _check_graph(A: Any, name: str, *, binary: bool = True, symmetric: bool = True) -> np.ndarray:
-    A = as_matrix(A, name)
-    if A.shape[0] != A.shape[1]:
-        raise ValueError(f"{name} must be a square adjacency matrix, got shape {A.shape}")
-    if np.any(A < 0):
-        raise ValueError(f"{name} must have non-negative entries (edge weights or 0/1)")
-    if binary and not np.all((A == 0) | (A == 1)):
-        raise ValueError(f"{name} must be a 0/1 adjacency matrix, got values "
-                         f"{sorted(set(np.unique(A).tolist()) - {0.0, 1.0})[:4]}")
-    if symmetric and not np.array_equal(A, A.T):
-        raise ValueError(f"{name} must be symmetric (an undirected graph)")
-    return A
-
-
-def _check_labels(labels: Any, name: str, n: int, codes: dict) -> np.ndarray:
-    if labels is None:
-        return np.zeros(n, dtype=np.int64)
-    if isinstance(labels, (str, bytes)) or not hasattr(labels, "__len__"):
-        raise TypeError(f"{name} must be a sequence of node labels, got {_describe(labels)}")
-    labels = list(labels.tolist() if isinstance(labels, np.ndarray) else labels)
-    if len(labels) != n:
-        raise ValueError(f"{name} must have one label per node ({n}), got {len(labels)}")
-    try:
-        return np.array([codes.setdefault(v, len(codes)) for v in labels], dtype=np.int64)
-    except TypeError:
-        raise TypeError(f"{name} must hold hashable labels") from None
 
 
 def adjacency_matrix(edges, n_nodes: int, directed: bool = False) -> np.ndarray:
@@ -78,7 +50,7 @@ def adjacency_matrix(edges, n_nodes: int, directed: bool = False) -> np.ndarray:
 def graph_laplacian(A) -> np.ndarray:
     """``L = A − D`` as HSS1 §1.4.4 writes it (negative semidefinite; the usual
     graph Laplacian is ``D − A = −L``). ``A`` is a symmetric 0/1 adjacency matrix."""
-    A = _check_graph(A, "A")
+    A = check_graph(A, "A")
     return A - np.diag(A.sum(axis=1))
 
 
@@ -114,13 +86,8 @@ def diffusion_kernel(A, beta: float, sign: str = "heat") -> np.ndarray:
     lam = np.minimum(lam, 0.0)   # L = A − D is negative semi-definite; a +1e-16 rounding must not blow up
     with np.errstate(over="ignore", invalid="ignore"):
         K = (V * np.exp(s * beta * lam)) @ V.T
-    _check_overflow(K, f"beta = {beta:g} is too large for sign='printed': expm(-beta L) overflowed")
+    check_overflow(K, f"beta = {beta:g} is too large for sign='printed': expm(-beta L) overflowed")
     return (K + K.T) / 2
-
-
-def _check_overflow(K, message: str) -> None:
-    if not np.all(np.isfinite(K)):
-        raise ValueError(message)
 
 
 def diffusion_kernel_limit(A, beta: float, n: int = 10_000, sign: str = "heat") -> np.ndarray:
@@ -136,7 +103,7 @@ def diffusion_kernel_limit(A, beta: float, n: int = 10_000, sign: str = "heat") 
     s = 1.0 if check_choice(sign, "sign", ("heat", "printed")) == "heat" else -1.0
     with np.errstate(over="ignore", invalid="ignore"):
         K = np.linalg.matrix_power(np.eye(L.shape[0]) + (s * beta / n) * L, n)
-    _check_overflow(K, f"beta = {beta:g} is too large for n = {n}: (1 ± (beta/n) L)^n overflowed; "
+    check_overflow(K, f"beta = {beta:g} is too large for n = {n}: (1 ± (beta/n) L)^n overflowed; "
                        "use a smaller beta or a larger n")
     return K
 
@@ -151,7 +118,7 @@ def shortest_paths(W) -> np.ndarray:
 
 
 def _shortest_paths(W, name: str) -> np.ndarray:
-    W = _check_graph(W, name, binary=False, symmetric=False)
+    W = check_graph(W, name, binary=False, symmetric=False)
     D = np.where(W > 0, W, np.inf)
     np.fill_diagonal(D, 0.0)
     return _shortest_paths_kernel(np.ascontiguousarray(D))
@@ -198,12 +165,12 @@ def shortest_path_kernel(A1, A2, labels1=None, labels2=None, length_kernel: str 
     D1 = _shortest_paths(A1, "A1")
     D2 = _shortest_paths(A2, "A2")
     codes: dict = {}
-    l1 = _check_labels(labels1, "labels1", D1.shape[0], codes)
-    l2 = _check_labels(labels2, "labels2", D2.shape[0], codes)
+    l1 = check_node_labels(labels1, "labels1", D1.shape[0], codes)
+    l2 = check_node_labels(labels2, "labels2", D2.shape[0], codes)
     mode = 0 if check_choice(length_kernel, "length_kernel", ("delta", "bridge")) == "delta" else 1
     c = check_positive(c, "c")
     k = float(_shortest_path_kernel_kernel(D1, l1, D2, l2, mode, c))
-    _check_overflow(k, f"c = {c:g} is too large: the sum of bridge-kernel values overflowed; use a smaller c")
+    check_overflow(k, f"c = {c:g} is too large: the sum of bridge-kernel values overflowed; use a smaller c")
     return k
 
 
@@ -256,12 +223,12 @@ def random_walk_kernel(A1, A2, decay: float, labels1=None, labels2=None,
     labels1, labels2 : node labels, default all equal
     max_length : int >= 0 or None
     """
-    A1 = _check_graph(A1, "A1", symmetric=False)
-    A2 = _check_graph(A2, "A2", symmetric=False)
+    A1 = check_graph(A1, "A1", symmetric=False)
+    A2 = check_graph(A2, "A2", symmetric=False)
     decay = check_positive(decay, "decay")
     codes: dict = {}
-    l1 = _check_labels(labels1, "labels1", A1.shape[0], codes)
-    l2 = _check_labels(labels2, "labels2", A2.shape[0], codes)
+    l1 = check_node_labels(labels1, "labels1", A1.shape[0], codes)
+    l2 = check_node_labels(labels2, "labels2", A2.shape[0], codes)
     p = (l1[:, None] == l2[None, :]).ravel().astype(float)
     Ax = np.kron(A1, A2) * p[:, None] * p[None, :]
     if max_length is not None:
@@ -271,7 +238,7 @@ def random_walk_kernel(A1, A2, decay: float, labels1=None, labels2=None,
             for ell in range(max_length + 1):
                 total += np.float64(decay) ** ell * float(p @ v)
                 v = Ax @ v
-        _check_overflow(total, f"decay = {decay:g} is too large for max_length = {max_length}: the walk "
+        check_overflow(total, f"decay = {decay:g} is too large for max_length = {max_length}: the walk "
                                "sum overflowed; use a smaller decay or max_length")
         return float(total)
     if not Ax.size:

@@ -4,7 +4,8 @@ with the example relation "x splits into a prefix and a suffix".
 
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 

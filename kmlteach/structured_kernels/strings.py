@@ -5,12 +5,12 @@ Numba) and the n-gram kernel of HSS1 Eq. (1.34), each with its explicit feature 
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, Sequence
+from collections.abc import Sequence
 
 import numpy as np
 
 from kmlteach._jit import jit
-from kmlteach._validation import _describe, check_int, check_string
+from kmlteach._validation import check_int, check_string, check_strings
 
 __all__ = ["substring_kernel", "substring_features", "ngram_counts", "ngram_kernel", "ngram_features"]
 
@@ -142,15 +142,6 @@ def _substring_kernel_kernel(s, t, sigma, max_len):
     return total
 
 
-def _check_strings(strings: Any, name: str) -> list[str]:
-    if isinstance(strings, str) or not isinstance(strings, (list, tuple, np.ndarray)):
-        raise TypeError(f"{name} must be a list of strings, got {_describe(strings)}")
-    out = [check_string(x, f"{name}[{i}]") for i, x in enumerate(strings)]
-    if not out:
-        raise ValueError(f"{name} is empty; give at least one string")
-    return out
-
-
 def substring_features(strings: Sequence[str], max_len: int | None = None):
     """Explicit 0/1 substring indicators ψ(x) of UML §16.2.1, on the strings' substrings.
 
@@ -159,7 +150,7 @@ def substring_features(strings: Sequence[str], max_len: int | None = None):
     other coordinates are zero for every string), so ``Phi @ Phi.T`` equals the Gram
     matrix of :func:`substring_kernel`.
     """
-    strings = _check_strings(strings, "strings")
+    strings = check_strings(strings, "strings")
     limit = None if max_len is None else check_int(max_len, "max_len", minimum=0)
     subs = []
     for x in strings:
@@ -205,7 +196,7 @@ def ngram_features(strings: Sequence[str], n: int):
 
     Source: HSS1 Eq. (1.34).
     """
-    strings = _check_strings(strings, "strings")
+    strings = check_strings(strings, "strings")
     n = check_int(n, "n", minimum=1)
     counts = [ngram_counts(x, n) for x in strings]
     vocabulary = sorted(set().union(*counts))

@@ -20,7 +20,6 @@ Labels are -1/+1 for the functions (the estimators accept any two labels). Where
 
 from kmlteach.svm.conventions import C_to_lam, lam_to_C
 from kmlteach.svm.hard import HardSVMResult, hard_svm
-from kmlteach.svm.nu import NuSVMResult, OneClassSVMResult, nu_svm, one_class_svm
 from kmlteach.svm.margins import (
     distance_to_hyperplane,
     functional_margins,
@@ -31,6 +30,7 @@ from kmlteach.svm.margins import (
     soft_svm_objective,
     support_vectors,
 )
+from kmlteach.svm.nu import NuSVMResult, OneClassSVMResult, nu_svm, one_class_svm
 from kmlteach.svm.perceptron import (
     PerceptronResult,
     SubgradientPerceptronResult,

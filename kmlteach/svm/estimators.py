@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from kmlteach._estimator import BaseEstimator, ClassifierMixin, check_is_fitted, sklearn_validate
-from kmlteach._validation import check_multiclass_labels, check_X
-from kmlteach.svm.hard import hard_svm
-from kmlteach.svm.soft import soft_svm
+from kmlteach._estimator import BaseEstimator, ClassifierMixin, check_is_fitted
+from kmlteach._validation import check_bool, check_positive, check_rng, validate_data
+from kmlteach.svm.hard import _hard_svm
+from kmlteach.svm.soft import _soft_svm
 
 __all__ = ["HardSVM", "SoftSVM"]
 
@@ -27,51 +27,10 @@ class _LinearBinary(ClassifierMixin, BaseEstimator):
         tags.classifier_tags.multi_class = False   # binary only
         return tags
 
-    @staticmethod
-    def _check_X(X):
-        """Our validation gate, plus the exact messages scikit-learn's checks expect for
-        complex and empty input."""
-        if X is not None and not isinstance(X, (str, bytes)):
-            arr = np.asarray(X) if not hasattr(X, "dtype") else X
-            if np.iscomplexobj(arr):
-                raise ValueError("Complex data not supported: X must be real-valued")
-            if getattr(arr, "dtype", None) == object:
-                try:
-                    arr.astype(np.float64)
-                except TypeError as exc:      # e.g. a dict inside X
-                    raise TypeError(f"X must hold numbers: {exc}") from None
-            shape = np.shape(arr)
-            if len(shape) == 1:
-                raise ValueError(f"X must be a 2-D array (n_samples, n_features), got shape "
-                                 f"{shape}. Reshape your data with X.reshape(-1, 1) (one "
-                                 "feature) or X.reshape(1, -1) (one sample).")
-            if len(shape) == 2 and shape[0] == 0:
-                raise ValueError(f"Found array with 0 sample(s) (shape={shape}) while a minimum "
-                                 "of 1 is required (X is empty).")
-            if len(shape) == 2 and shape[1] == 0:
-                raise ValueError(f"Found array with 0 feature(s) (shape={shape}) while a minimum "
-                                 "of 1 is required (X has no columns).")
-        return check_X(X, "X")
-
     def _fit_labels(self, X, y):
-        X, y = sklearn_validate(self, X, y)
-        X = self._check_X(X)
-        if y is None:
-            raise ValueError(f"{type(self).__name__} requires y to be passed, but the target y is None")
-        ya = np.asarray(y)
-        if ya.dtype.kind == "f" and ya.ndim == 1 and np.all(np.isfinite(ya)) \
-                and np.any(ya != np.round(ya)):
-            raise ValueError("Unknown label type: continuous values in y; y must hold class "
-                             "labels (any two distinct values)")
-        classes, idx = check_multiclass_labels(y, "y", n=X.shape[0], min_classes=1)
-        if classes.size < 2:
-            raise ValueError(f"y must contain 2 classes for binary classification, got 1 class "
-                             f"({classes[0]!r})")
-        if classes.size > 2:
-            raise ValueError(f"Only binary classification is supported: y must contain exactly "
-                             f"2 classes, got {classes.size}")
+        """The one validation pass of ``fit``: X checked, labels read, -1/+1 targets."""
+        X, classes, idx = validate_data(self, X, y, max_classes=2)
         self.classes_ = classes
-        self.n_features_in_ = X.shape[1]
         return X, np.where(idx == 1, 1.0, -1.0)
 
     def _set_linear(self, w, b):
@@ -81,10 +40,7 @@ class _LinearBinary(ClassifierMixin, BaseEstimator):
     def decision_function(self, X):
         """``<w, x> + b`` for each row of X (positive means ``classes_[1]``)."""
         check_is_fitted(self)
-        Xa = self._check_X(sklearn_validate(self, X, reset=False))
-        if Xa.shape[1] != self.n_features_in_:
-            raise ValueError(f"X has {Xa.shape[1]} features, but {type(self).__name__} is "
-                             f"expecting {self.n_features_in_} features as input")
+        Xa = validate_data(self, X, reset=False)
         return Xa @ self.coef_[0] + self.intercept_[0]
 
     def predict(self, X):
@@ -114,7 +70,7 @@ class HardSVM(_LinearBinary):
 
     def fit(self, X, y):
         X, ypm = self._fit_labels(X, y)
-        r = hard_svm(X, ypm, homogeneous=bool(self.homogeneous))
+        r = _hard_svm(X, ypm, check_bool(self.homogeneous, "homogeneous"))
         self._set_linear(r.w, r.b)
         self.support_ = r.support
         self.margin_ = r.margin
@@ -141,7 +97,8 @@ class SoftSVM(_LinearBinary):
 
     def fit(self, X, y):
         X, ypm = self._fit_labels(X, y)
-        r = soft_svm(X, ypm, self.lam, homogeneous=bool(self.homogeneous))
+        r = _soft_svm(X, ypm, check_positive(self.lam, "lam"), check_bool(self.homogeneous, "homogeneous"),
+                      check_rng(0))
         self._set_linear(r.w, r.b)
         self.objective_ = r.objective
         self.dual_coef_ = r.alpha

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from kmlteach._validation import check_Xy
+from kmlteach._validation import check_bool, check_Xy
 from kmlteach.svm.min_norm import _min_norm_alpha
 from kmlteach.svm.smo import _smo_kernel
 
@@ -121,8 +121,12 @@ def hard_svm(X, y, homogeneous=False):
     (array([1., 0.]), -1.0, 1.0)
     """
     X, y = check_Xy(X, y)
-    if not isinstance(homogeneous, (bool, np.bool_)):
-        raise TypeError(f"homogeneous must be True or False, got {homogeneous!r}")
+    homogeneous = check_bool(homogeneous, "homogeneous")
+    return _hard_svm(X, y, homogeneous)
+
+
+def _hard_svm(X: np.ndarray, y: np.ndarray, homogeneous: bool) -> HardSVMResult:
+    """:func:`hard_svm` on checked arguments (the estimator's fit validated them once)."""
     m, d = X.shape
     pos = y > 0
     # the problem with a bias is translation invariant: solve and certify it on the

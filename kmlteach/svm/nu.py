@@ -38,10 +38,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from kmlteach._validation import check_binary_labels, check_int, check_positive, check_probability, check_X
 from kmlteach.kernels.evaluation import native_kernel
-from kmlteach.svm.nu_smo import _diag, _nu_smo_kernel
-from kmlteach._validation import check_binary_labels, check_int, check_positive, check_X
 from kmlteach.kernels.gram import gram, kernel_params
+from kmlteach.svm.nu_smo import _diag, _nu_smo_kernel
 
 __all__ = ["NuSVMResult", "OneClassSVMResult", "nu_svm", "one_class_svm"]
 
@@ -114,20 +114,9 @@ class OneClassSVMResult(_KernelModel):
         return self._scores(Z, self.alpha) - self.rho
 
 
-def _check_nu(nu) -> float:
-    v = check_positive(nu, "nu")
-    if v > 1.0:
-        raise ValueError(f"nu must lie in (0, 1], got {nu!r}")
-    return v
-
-
 def _gram_params(kernel, params):
     full = kernel_params(kernel, **params)
     return {"sigma": full["sigma"]} if kernel == "gaussian" else full
-
-
-def _check_tol(tol) -> float:
-    return check_positive(tol, "tol")
 
 
 def _offset(grad, alpha, mask):
@@ -177,14 +166,14 @@ def nu_svm(X, y, nu, kernel="linear", *, tol=1e-8, max_iter=None, **kernel_param
     Xa = check_X(X, "X")
     ya = check_binary_labels(y, "y", n=Xa.shape[0], of="one per row of X")
     n = Xa.shape[0]
-    v = _check_nu(nu)
+    v = check_probability(nu, "nu", open_left=True)
     n_pos, n_neg = int(np.sum(ya > 0)), int(np.sum(ya < 0))
     if v > 2.0 * min(n_pos, n_neg) / n + 1e-12:
         raise ValueError(f"nu = {v:g} is infeasible for this sample: (2.6) needs nu <= "
                          f"2 min(n+, n-)/n = {2.0 * min(n_pos, n_neg) / n:.6g} "
                          f"(n+ = {n_pos}, n- = {n_neg})")
     params = _gram_params(kernel, kernel_params_)
-    tol_ = _check_tol(tol)
+    tol_ = check_positive(tol, "tol")
     group = np.where(ya > 0, 0, 1).astype(np.int64)
     alpha0 = np.zeros(n)
     for g in (0, 1):                       # libsvm's start: fill each class up to nν/2
@@ -230,9 +219,9 @@ def one_class_svm(X, nu, kernel="gaussian", *, tol=1e-8, max_iter=None, **kernel
     """
     Xa = check_X(X, "X")
     n = Xa.shape[0]
-    v = _check_nu(nu)
+    v = check_probability(nu, "nu", open_left=True)
     params = _gram_params(kernel, kernel_params_)
-    tol_ = _check_tol(tol)
+    tol_ = check_positive(tol, "tol")
     alpha0 = np.zeros(n)
     full = int(v * n)                      # libsvm's start: ⌊νn⌋ ones, then the remainder
     alpha0[:full] = 1.0

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from kmlteach._validation import check_positive, check_rng, check_Xy
+from kmlteach._validation import check_bool, check_positive, check_rng, check_Xy
 from kmlteach.svm.conventions import lam_to_C
 from kmlteach.svm.dcd import _dcd_kernel
 from kmlteach.svm.margins import _objective
@@ -79,9 +79,14 @@ def soft_svm(X, y, lam, homogeneous=True, seed=0, tol=1e-8):
     X, y = check_Xy(X, y)
     lam = check_positive(lam, "lam")
     tol = check_positive(tol, "tol")
-    if not isinstance(homogeneous, (bool, np.bool_)):
-        raise TypeError(f"homogeneous must be True or False, got {homogeneous!r}")
-    rng_seed = int(check_rng(seed).integers(0, 2**31 - 1))
+    homogeneous = check_bool(homogeneous, "homogeneous")
+    return _soft_svm(X, y, lam, homogeneous, check_rng(seed), tol)
+
+
+def _soft_svm(X: np.ndarray, y: np.ndarray, lam: float, homogeneous: bool, rng: np.random.Generator,
+              tol: float = 1e-8) -> SoftSVMResult:
+    """:func:`soft_svm` on checked arguments (the estimator's fit validated them once)."""
+    rng_seed = int(rng.integers(0, 2**31 - 1))
     m = X.shape[0]
     C = lam_to_C(lam, m)
     if homogeneous:

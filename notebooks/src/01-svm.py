@@ -201,7 +201,8 @@ show(fig, alt=f"One dot per random separable sample: the number of perceptron up
 # %% [markdown]
 # The bound holds everywhere and is often loose by an order of magnitude: it is a worst case
 # over all orders in which mistakes can be made.
-#
+
+# %% [markdown]
 # ## 5 · Margins, not dimensions: how many examples hard-SVM needs
 #
 # Halfspaces in $\mathbb R^d$ have VC dimension $d + 1$, so a bound that only knows the class
@@ -285,7 +286,8 @@ show(fig, alt=f"Test error against the training set size m on a log axis from {m
 # measured errors (it holds for *every* $(\gamma, \rho)$-separable distribution and every
 # $\delta$) and only drops below 1 from about $m = 500$; what it gets right is what the error
 # depends on.
-#
+
+# %% [markdown]
 # ## 6 · Soft-SVM and the role of λ
 #
 # Real data are rarely separable. Soft-SVM lets constraints be violated and pays for it with

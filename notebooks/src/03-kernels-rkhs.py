@@ -205,7 +205,8 @@ print(f"a training point projected again lands on its embedding: "
 
 # %% [markdown]
 # ## 3 · Kernels for structured data (HSS1 §1.4)
-#
+
+# %% [markdown]
 # ### 3.1 Sets
 # For subsets of a finite alphabet, $k(A, B) = \sum_{x\in A}\sum_{y \in B} 1[x = y] = |A\cap B|$
 # is a kernel (HSS1 §1.4.1): map each element to a vertex $e_x$ of the simplex and a set to the
@@ -440,7 +441,8 @@ show(fig, alt="Two 8 by 8 heat maps with the values written in the cells and div
 # %% [markdown]
 # The normalised kernel divides each coordinate by its variance $p_k(1-p_k)$: agreeing on a rare
 # word (small variance) counts for much more than agreeing on a common one.
-#
+
+# %% [markdown]
 # ## 4 · Kernel dependency estimation: predicting strings (HSS1 §1.5)
 #
 # When the *outputs* are structured too, KDE (Weston et al.) proceeds in three steps:
@@ -484,7 +486,8 @@ print(f"correct: {sum(g_ == x_[::-1] for x_, g_ in zip(test_x, guesses))} of {le
 # With only unigram features the reversal would be invisible (a string and its reverse have
 # the same letter counts), and the decoder could not tell the distractor from the answer.
 # Try it: replace `(1, 2, 3)` by `(1,)` in `k_str` and rerun the cell.
-#
+
+# %% [markdown]
 # ## 5 · Exercises
 #
 # Each function below is checked against the reference implementation on several inputs.

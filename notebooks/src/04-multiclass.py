@@ -78,7 +78,8 @@ for name, learner in [("least squares", mc.least_squares_learner), ("stumps", mc
 # the same answer from several classifiers and the smallest-index rule decides. Ties are not
 # a corner case for reductions built on $\pm 1$ classifiers: they are where the reduction
 # stops knowing the answer.
-#
+
+# %% [markdown]
 # ## 2 · Example 17.1: where one-vs-all gets lost
 #
 # UML's Example 17.1 places three classes in disjoint balls on a line, the middle one
@@ -296,7 +297,8 @@ for c, topic in enumerate(tfidf.classes):
 # In the realizable case, finding $w$ with $\langle w, \Psi(x_i, y_i)\rangle >
 # \langle w, \Psi(x_i, y)\rangle$ for all $i$ and $y \ne y_i$ is a set of linear inequalities
 # (§17.2.3): a linear program, or a job for the multiclass perceptron of section 7.
-#
+
+# %% [markdown]
 # ## 6 · Cost-sensitive losses, the generalized hinge loss and SGD (§17.2.2–17.2.5)
 #
 # A cost $\Delta(y', y) \ge 0$ with $\Delta(y, y) = 0$ says how bad it is to predict $y'$ when

@@ -316,7 +316,8 @@ show(fig, alt="Held-out NDCG loss (left) and Kendall loss (right) against the SG
 # loss, ends a little lower. The Kendall loss can never go below the share of tied pairs
 # (dotted): with graded relevance many pairs are ties (two irrelevant documents), and a linear
 # scorer never produces ties, so those pairs count as disagreements whatever $w$ is.
-#
+
+# %% [markdown]
 # ## 6 · Exercises
 #
 # Each exercise is checked against a reference implementation on several inputs; use

@@ -81,7 +81,8 @@ for theta in (-1.0, 0.0, 1.0, 2.0):
 # %% [markdown]
 # Lowering θ can only add predicted positives, so the recall grows (to 1 at θ = −∞) while
 # precision and specificity tend to fall: a **trade-off** that θ controls.
-#
+
+# %% [markdown]
 # ## 2 · Measures that combine precision and recall (UML §17.5)
 #
 # * **Balanced accuracy** $\tfrac12\big(\tfrac{a}{a+c} + \tfrac{d}{d+b}\big)$: the accuracy on the
@@ -254,7 +255,8 @@ for k in (10, 50):
 # for $F_1$; it shows that on these data both surrogates find the same ordering, and that only
 # $F_1$ also cares where the threshold sits. The AUCs of all three scorers are close to 1:
 # they differ at the threshold and at the very top of the list, as the PR curves show.
-#
+
+# %% [markdown]
 # ## 5 · Training for a multivariate measure (UML §17.5.1)
 #
 # For a linear scorer the decision vector is $b(y') = \operatorname{argmax}_{v \in V} \sum_i v_i y'_i$

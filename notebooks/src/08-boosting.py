@@ -4,8 +4,10 @@
 # [![Open in Binder](https://mybinder.org/badge_logo.svg)](https://mybinder.org/v2/gh/kmlteach/kmlteach/main?urlpath=lab/tree/notebooks/08-boosting.ipynb)
 #
 # *Sources: SL (the lecture slides on AdaBoost, its analysis, boosting the confidence, bagging
-# and random forests); UML §10.2 (AdaBoost); the opening of UML ch. 18 and §18.2 (decision
-# trees, their splitting gains and pruning).*
+# and random forests). Beyond the course's sources (marked † where cited): UML §10.1–10.2
+# (weak learnability, AdaBoost) and the opening of UML ch. 18 and §18.2 (decision trees, their
+# splitting gains and pruning) — UML's chapters 10 and 18 are not among the texts this course
+# is built from; we follow their standard treatment and say so where we do.*
 #
 # A single simple rule — "a point is positive if its first coordinate is below 0.3" — is rarely
 # accurate. An **ensemble** combines many such rules into one predictor. This chapter builds
@@ -52,8 +54,8 @@ rng = np.random.default_rng(SEED)
 # Boosting needs a **weak learner**: given the sample and a distribution $D$ over its $m$
 # points, it returns a hypothesis whose weighted error
 # $$\varepsilon(h) = \sum_{i=1}^m D_i\,\mathbf 1[h(x_i) \ne y_i]$$
-# is a little below ½ — better than a coin flip, not more (SL; UML §10.1). The classic choice
-# is the **decision stump**, a threshold on one coordinate (UML §10.1.1):
+# is a little below ½ — better than a coin flip, not more (SL; UML §10.1†). The classic choice
+# is the **decision stump**, a threshold on one coordinate (UML §10.1.1†):
 # $$h_{j,\theta,s}(x) = s \text{ if } x_j \le \theta, \quad -s \text{ otherwise}, \qquad s \in \{\pm1\}.$$
 # `decision_stump(X, y, D)` returns the stump of smallest weighted error, i.e. it solves
 # weighted ERM over all features $j$, thresholds θ and signs $s$ exactly. Only the order of the
@@ -85,7 +87,7 @@ print(f"the stump's own predictions have weighted error "
       f"{D_small[stump.predict(X_small) != y_small].sum():.4f}")
 
 # %% [markdown]
-# ## 2 · AdaBoost, step by step (SL; UML §10.2)
+# ## 2 · AdaBoost, step by step (SL; UML §10.2†)
 #
 # AdaBoost keeps a distribution $D_t$ over the training points. It starts uniform,
 # $D_1(i) = 1/m$, and in each round $t = 1, \dots, T$
@@ -103,12 +105,14 @@ print(f"the stump's own predictions have weighted error "
 # $D_t$), `epsilons`, `alphas`, `Z`, the `stumps` and the `training_error` of the vote after
 # each round. It stops early, and says so, when a round has $\varepsilon_t = 0$ (a perfect
 # stump: kept with a capped α) or $\varepsilon_t \ge \tfrac12$ (no edge left: discarded).
-#
+
+# %% [markdown]
 # ### The slides' toy example
 #
-# The slides run three rounds on ten points (five of each class) with axis-parallel stumps and
-# print ε = 0.30, 0.21, 0.14 and α = 0.42, 0.65, 0.92. `toy_example()` rebuilds such a sample:
-# each round's stump misclassifies three points.
+# The slides run three rounds of AdaBoost with axis-parallel stumps on a small two-class sample
+# and report only ε = 0.30, 0.21, 0.14 and α = 0.42, 0.65, 0.92 — not the points themselves.
+# `toy_example()` is our own sample that reproduces those numbers: ten points, five of each
+# class, on which each round's stump misclassifies three.
 
 # %%
 X_toy, y_toy = toy_example()
@@ -347,7 +351,7 @@ show(fig, alt="Log-log plot against delta, between 0.01 and 0.3: the measured fr
               "deltas it never failed, shown by open triangles at the bottom.")
 
 # %% [markdown]
-# ## 6 · Decision trees (UML ch. 18)
+# ## 6 · Decision trees (UML ch. 18†)
 #
 # A **decision tree** sends a point from the root to a leaf; every inner node tests one feature
 # against a threshold and the leaf holds the label. UML opens chapter 18 with the papayas of its
@@ -372,12 +376,12 @@ taste = np.where(yp > 0, "tasty", "not tasty")         # trees take any labels
 print(decision_tree(Xp, taste, max_depth=3, criterion="entropy").export_text(["colour", "softness"]))
 
 # %% [markdown]
-# ### Growing a tree greedily: three gains (UML §18.2)
+# ### Growing a tree greedily: three gains (UML §18.2†)
 #
 # Finding the smallest tree consistent with a sample is hard, so trees are grown greedily from
 # the root: at each leaf try every split and keep the one with the largest **gain**, the drop of
 # an impurity measure $C$ from the node to its two children. For binary labels let $a$ be the
-# fraction of positive labels at a node; UML §18.2 considers three choices of $C(a)$:
+# fraction of positive labels at a node; UML §18.2† considers three choices of $C(a)$:
 #
 # * **training error** $C(a) = \min(a, 1-a)$ — the error of the node's majority label;
 # * **entropy** (information gain, as in ID3/C4.5) $C(a) = -a\log_2 a - (1-a)\log_2(1-a)$;
@@ -389,8 +393,10 @@ print(decision_tree(Xp, taste, max_depth=3, criterion="entropy").export_text(["c
 # All three vanish at $a \in \{0, 1\}$ and peak at $a = \tfrac12$. Entropy and Gini are strictly
 # concave, so a split that separates the classes even a little has positive gain; the
 # training-error gain can be 0 for a useful split. Example: a node with 6 positives and 2
-# negatives, split into 4 positives | 2 positives + 2 negatives. The majority label is $+1$ on
-# both sides, so the training error does not change — yet the left child is already pure.
+# negatives, split into 4 positives | 2 positives + 2 negatives. Before the split the node
+# predicts $+1$ and errs on 2 of 8 points. After it, the left child errs on none and the right
+# child, a 2–2 tie, errs on 2 whichever label it predicts: again 2 of 8, so the training-error
+# gain is 0 — yet the left child is already pure.
 
 # %%
 a = np.linspace(0.0005, 0.9995, 1000)
@@ -419,7 +425,7 @@ show(fig, alt="The three impurity functions of the fraction a of positive labels
 #
 # Grown until its leaves are pure, a tree fits every training label — including the flipped
 # ones — and carves small rectangles around them. The held-out error shows the cost. Two
-# remedies use a **validation** set that the tree did not see (UML §18.2.2 discusses pruning):
+# remedies use a **validation** set that the tree did not see (UML §18.2.2† discusses pruning):
 #
 # * limit the depth, and choose the depth of smallest validation error;
 # * grow the full tree, then **prune** it bottom-up: replace a subtree by a leaf whenever the
@@ -710,7 +716,8 @@ check("08.best_alpha", best_alpha)
 # * Bagging votes over bootstrap replicates and helps unstable learners such as deep trees, not
 #   stable ones; random forests also sample the features at each split. Both estimate their
 #   error out of bag.
-#
+
+# %% [markdown]
 # ### Recap quiz
 #
 # Five questions; pick an answer and the quiz says whether it is right and why. The list below
