@@ -135,13 +135,14 @@ def predict_mode(ex, guess: W.Widget, answer: Callable, hide: Callable | Sequenc
     score : callable(guess, answer) -> (right, text), optional
         :func:`exact` (the default) or :func:`within`.
     watch : control names, optional
-        The controls that make a new scenario (default: all of them).
+        The controls that make a new scenario (default: all those with a value).
     """
     if not isinstance(guess, W.ValueWidget):
         raise ValueError("guess must be an ipywidgets control with a value")
     if not callable(answer):
         raise ValueError("answer must be callable(explorer)")
-    watch = list(ex.controls) if watch is None else list(watch)
+    if watch is None:
+        watch = [n for n, c in ex.controls.items() if isinstance(c, W.ValueWidget)]
     unknown = [n for n in watch if n not in ex.controls]
     if unknown:
         raise ValueError(f"watch names unknown controls: {unknown}")
