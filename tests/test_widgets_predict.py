@@ -15,6 +15,19 @@ import pytest
 from test_widgets_blit import assert_same_as_full_redraw
 
 
+def _margin():
+    from kmlteach.widgets.ch01 import make_margin_explorer
+
+    return make_margin_explorer(predict=True), "x1", 0.5
+
+
+def _margin_answer(ex):
+    """The points on the margin, y (⟨w, x⟩ + b) = 1 (the hard-SVM's w, b)."""
+    st = ex.state
+    on = np.abs(st["y"] * (st["X"] @ st["w"] + st["b"]) - 1.0) < 1e-6
+    return tuple(int(i) for i in np.flatnonzero(on))
+
+
 def _ova():
     from kmlteach.widgets.ch04 import make_ova_failure
 
@@ -83,6 +96,7 @@ def _nu_answer(ex):
 
 
 CASES = {
+    "ch01.margin_explorer": (_margin, _margin_answer),
     "ch04.ova_failure": (_ova, _ova_answer),
     "ch05.viterbi_trace": (_viterbi, _viterbi_answer),
     "ch07.pr_explorer": (_pr, _pr_answer),
@@ -93,6 +107,8 @@ CASES = {
 
 def _wrong(p, right):
     """A guess that is wrong: another option, or a number far from the answer."""
+    if isinstance(right, tuple):                  # a set of indices
+        return right[:-1]
     if getattr(p.guess, "options", None):
         return next(o for o in p.guess.options if o != right)
     return p.guess.max if right < (p.guess.min + p.guess.max) / 2 else p.guess.min

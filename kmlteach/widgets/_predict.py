@@ -19,9 +19,23 @@ from typing import Any, Callable, Sequence
 
 import ipywidgets as W
 
-__all__ = ["Prediction", "predict_mode", "exact", "within"]
+__all__ = ["Prediction", "predict_mode", "exact", "within", "same_set"]
 
 Score = Callable[[Any, Any], "tuple[bool, str]"]
+
+
+def same_set(guess, answer) -> "tuple[bool, str]":
+    """Right when the guessed set of indices is the answer's; names the missed and extra ones."""
+    g = {int(i) for i in guess}
+    a = {int(i) for i in answer}
+
+    def names(s):
+        return ", ".join(str(i) for i in sorted(s)) or "none"
+
+    text = f"you picked {names(g)}; the answer is {names(a)}"
+    if g != a:
+        text += f" (missed: {names(a - g)}; not in it: {names(g - a)})"
+    return g == a, text
 
 
 def exact(label: Callable[[Any], str] = str) -> Score:
@@ -58,7 +72,7 @@ class Prediction:
         self.answer = answer
         self._hide = hide
         self.score = score
-        self.watch = list(watch)
+        self.watch = watch
         self.question = question
         self.revealed_key: Any = None
         self.verdict = ""
@@ -73,7 +87,9 @@ class Prediction:
         ex._update = self._update
 
     # -- the scenario ----------------------------------------------------------------------
-    def key(self) -> tuple:
+    def key(self):
+        if callable(self.watch):
+            return self.watch(self.ex)
         return tuple(self.ex.controls[n].value for n in self.watch)
 
     @property
@@ -134,8 +150,9 @@ def predict_mode(ex, guess: W.Widget, answer: Callable, hide: Callable | Sequenc
         The question the readout asks while the result is hidden.
     score : callable(guess, answer) -> (right, text), optional
         :func:`exact` (the default) or :func:`within`.
-    watch : control names, optional
-        The controls that make a new scenario (default: all those with a value).
+    watch : control names, or callable(explorer) -> hashable, optional
+        The controls that make a new scenario (default: all those with a value), or a
+        function of the explorer whose value names the scenario (e.g. the data's bytes).
     """
     if not isinstance(guess, W.ValueWidget):
         raise ValueError("guess must be an ipywidgets control with a value")
@@ -143,9 +160,11 @@ def predict_mode(ex, guess: W.Widget, answer: Callable, hide: Callable | Sequenc
         raise ValueError("answer must be callable(explorer)")
     if watch is None:
         watch = [n for n, c in ex.controls.items() if isinstance(c, W.ValueWidget)]
-    unknown = [n for n in watch if n not in ex.controls]
-    if unknown:
-        raise ValueError(f"watch names unknown controls: {unknown}")
+    if not callable(watch):
+        watch = list(watch)
+        unknown = [n for n in watch if n not in ex.controls]
+        if unknown:
+            raise ValueError(f"watch names unknown controls: {unknown}")
     p = Prediction(ex, guess, answer, hide, score or exact(), watch, question)
     ex.predict = p
     kids = list(ex.children)
