@@ -41,6 +41,24 @@ def _ova_answer(ex):
     return "none" if max(errs) < 0.1 else f"class {int(np.argmax(errs)) + 1}"
 
 
+def _ranking():
+    from kmlteach.widgets.ch06 import make_ranking_explorer
+
+    return make_ranking_explorer(predict=True), "s0", 0.9
+
+
+def _ranking_answer(ex):
+    """Kendall-tau loss (UML §17.4): the share of pairs whose scores disagree in sign with
+    their relevances, from the sliders' scores and the chapter's relevances."""
+    from kmlteach.widgets.ch06 import DEFAULT_RELEVANCE
+
+    y = np.asarray(DEFAULT_RELEVANCE, dtype=float)
+    s = np.array([ex.controls[f"s{i}"].value for i in range(len(y))])
+    r = len(y)
+    bad = sum(np.sign(s[i] - s[j]) != np.sign(y[i] - y[j]) for i in range(r) for j in range(i + 1, r))
+    return round(2.0 * bad / (r * (r - 1)), 2)
+
+
 def _viterbi():
     from kmlteach.widgets.ch05 import make_viterbi_trace
 
@@ -99,6 +117,7 @@ CASES = {
     "ch01.margin_explorer": (_margin, _margin_answer),
     "ch04.ova_failure": (_ova, _ova_answer),
     "ch05.viterbi_trace": (_viterbi, _viterbi_answer),
+    "ch06.ranking_explorer": (_ranking, _ranking_answer),
     "ch07.pr_explorer": (_pr, _pr_answer),
     "ch08.adaboost_stepper": (_adaboost, _adaboost_answer),
     "ch09.nu_explorer": (_nu, _nu_answer),
