@@ -28,6 +28,23 @@ def _margin_answer(ex):
     return tuple(int(i) for i in np.flatnonzero(on))
 
 
+def _boundary():
+    from kmlteach.widgets.ch02 import make_boundary_explorer
+
+    return make_boundary_explorer(predict=True), "sigma", 0.01
+
+
+def _boundary_answer(ex):
+    """Test accuracy (%) of f(x) = Σ α_i k(x_i, x) with the widget's α, on the test moons."""
+    from kmlteach.kernels import gram
+    from kmlteach.widgets.ch02.boundary import boundary_data
+
+    _X, _y, Xt, yt = boundary_data()
+    st = ex.state
+    f = gram("gaussian", Xt, st["X"], **st["params"]) @ st["alpha"]
+    return round(100.0 * float(np.mean(np.where(f >= 0, 1.0, -1.0) == yt)))
+
+
 def _ova():
     from kmlteach.widgets.ch04 import make_ova_failure
 
@@ -115,6 +132,7 @@ def _nu_answer(ex):
 
 CASES = {
     "ch01.margin_explorer": (_margin, _margin_answer),
+    "ch02.boundary_explorer": (_boundary, _boundary_answer),
     "ch04.ova_failure": (_ova, _ova_answer),
     "ch05.viterbi_trace": (_viterbi, _viterbi_answer),
     "ch06.ranking_explorer": (_ranking, _ranking_answer),
