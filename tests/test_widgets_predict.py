@@ -45,6 +45,23 @@ def _boundary_answer(ex):
     return round(100.0 * float(np.mean(np.where(f >= 0, 1.0, -1.0) == yt)))
 
 
+def _kpca():
+    from kmlteach.widgets.ch03 import make_kpca_explorer
+
+    return make_kpca_explorer(predict=True), "sigma", 1.0
+
+
+def _kpca_answer(ex):
+    """Best accuracy of a threshold rule (either side +1) on component 1, by brute force."""
+    from kmlteach.widgets.ch03.kpca import _kpca_data
+
+    _X, y = _kpca_data(ex.state["dataset"], 160, 0)
+    z = ex.state["embedding"][:, 0]
+    acc = max(max(np.mean(np.where(z > t, 1.0, -1.0) == y), np.mean(np.where(z > t, -1.0, 1.0) == y))
+              for t in np.r_[z, z.min() - 1.0])
+    return "separates (≥ 95 %)" if acc >= 0.95 else "partly (70–95 %)" if acc >= 0.7 else "does not (< 70 %)"
+
+
 def _ova():
     from kmlteach.widgets.ch04 import make_ova_failure
 
@@ -133,6 +150,7 @@ def _nu_answer(ex):
 CASES = {
     "ch01.margin_explorer": (_margin, _margin_answer),
     "ch02.boundary_explorer": (_boundary, _boundary_answer),
+    "ch03.kpca_explorer": (_kpca, _kpca_answer),
     "ch04.ova_failure": (_ova, _ova_answer),
     "ch05.viterbi_trace": (_viterbi, _viterbi_answer),
     "ch06.ranking_explorer": (_ranking, _ranking_answer),
