@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
 from test_widgets_blit import assert_same_as_full_redraw
 
 
@@ -57,8 +56,10 @@ def _kpca_answer(ex):
 
     _X, y = _kpca_data(ex.state["dataset"], 160, 0)
     z = ex.state["embedding"][:, 0]
-    acc = max(max(np.mean(np.where(z > t, 1.0, -1.0) == y), np.mean(np.where(z > t, -1.0, 1.0) == y))
-              for t in np.r_[z, z.min() - 1.0])
+    acc = max(
+        max(np.mean(np.where(z > t, 1.0, -1.0) == y), np.mean(np.where(z > t, -1.0, 1.0) == y))
+        for t in np.r_[z, z.min() - 1.0]
+    )
     return "separates (≥ 95 %)" if acc >= 0.95 else "partly (70–95 %)" if acc >= 0.7 else "does not (< 70 %)"
 
 
@@ -162,7 +163,7 @@ CASES = {
 
 def _wrong(p, right):
     """A guess that is wrong: another option, or a number far from the answer."""
-    if isinstance(right, tuple):                  # a set of indices
+    if isinstance(right, tuple):  # a set of indices
         return right[:-1]
     if getattr(p.guess, "options", None):
         return next(o for o in p.guess.options if o != right)
@@ -190,12 +191,12 @@ def test_guess_then_reveal_scores_the_guess(case):
     assert ex.image.value != before
     assert_same_as_full_redraw(ex, "revealed")
     assert p.guess.disabled
-    p.reveal()                                     # a scenario is scored once
+    p.reveal()  # a scenario is scored once
     assert ex.state["predictions"] == {"right": 1, "total": 1}
 
-    if control is None:                            # one fixed question: stays answered
+    if control is None:  # one fixed question: stays answered
         return
-    ex.controls[control].value = value             # new scenario: hidden again, new guess
+    ex.controls[control].value = value  # new scenario: hidden again, new guess
     assert not any(a.get_visible() for a in hidden)
     assert "Predict first" in ex.readout.value and not p.guess.disabled
     assert_same_as_full_redraw(ex, "new scenario")

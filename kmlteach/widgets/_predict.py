@@ -15,7 +15,8 @@ untouched.
 from __future__ import annotations
 
 import html
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import ipywidgets as W
 
@@ -24,7 +25,7 @@ __all__ = ["Prediction", "predict_mode", "exact", "within", "same_set"]
 Score = Callable[[Any, Any], "tuple[bool, str]"]
 
 
-def same_set(guess, answer) -> "tuple[bool, str]":
+def same_set(guess, answer) -> tuple[bool, str]:
     """Right when the guessed set of indices is the answer's; names the missed and extra ones."""
     g = {int(i) for i in guess}
     a = {int(i) for i in answer}
@@ -65,8 +66,16 @@ def within(tol: float, fmt: str = ".2f") -> Score:
 class Prediction:
     """The prediction state of one explorer (``ex.predict``); see :func:`predict_mode`."""
 
-    def __init__(self, ex, guess: W.Widget, answer: Callable, hide: Callable | Sequence,
-                 score: Score, watch: Sequence[str], question: str):
+    def __init__(
+        self,
+        ex,
+        guess: W.Widget,
+        answer: Callable,
+        hide: Callable | Sequence,
+        score: Score,
+        watch: Sequence[str],
+        question: str,
+    ):
         self.ex = ex
         self.guess = guess
         self.answer = answer
@@ -78,8 +87,9 @@ class Prediction:
         self.verdict = ""
         self.right = 0
         self.total = 0
-        self.reveal_button = W.Button(description="Reveal", button_style="info",
-                                      tooltip="draw the result and score your guess")
+        self.reveal_button = W.Button(
+            description="Reveal", button_style="info", tooltip="draw the result and score your guess"
+        )
         self.reveal_button.on_click(lambda _b: self.reveal())
         self.box = W.HBox([guess, self.reveal_button])
         self.box.add_class("kml-predict")
@@ -112,9 +122,11 @@ class Prediction:
             ex.set_readout(f"{self.verdict}<br>{ex.state.get('readout', '')}")
         else:
             ex.state["result_readout"] = ex.state.get("readout", "")
-            ex.set_readout(f"<b>Predict first:</b> {html.escape(self.question)} Set your guess, "
-                           f"then press <i>Reveal</i>. &nbsp; Score so far: "
-                           f"{self.right}/{self.total}")
+            ex.set_readout(
+                f"<b>Predict first:</b> {html.escape(self.question)} Set your guess, "
+                f"then press <i>Reveal</i>. &nbsp; Score so far: "
+                f"{self.right}/{self.total}"
+            )
 
     # -- the button ------------------------------------------------------------------------
     def reveal(self) -> None:
@@ -126,16 +138,21 @@ class Prediction:
         self.right += int(right)
         self.total += 1
         mark = "✔ right" if right else "✘ not quite"
-        self.verdict = (f"<b>{mark}</b>: {html.escape(text)}. &nbsp; Score: "
-                        f"{self.right}/{self.total}")
+        self.verdict = f"<b>{mark}</b>: {html.escape(text)}. &nbsp; Score: {self.right}/{self.total}"
         self.ex.state["prediction"] = {"guess": self.guess.value, "answer": answer, "right": right}
         self.revealed_key = self.key()
         self.ex.refresh()
 
 
-def predict_mode(ex, guess: W.Widget, answer: Callable, hide: Callable | Sequence,
-                 question: str, score: Score | None = None,
-                 watch: Sequence[str] | None = None):
+def predict_mode(
+    ex,
+    guess: W.Widget,
+    answer: Callable,
+    hide: Callable | Sequence,
+    question: str,
+    score: Score | None = None,
+    watch: Sequence[str] | None = None,
+):
     """Turn a built explorer into a guess-then-see exercise; returns ``ex``.
 
     Parameters
