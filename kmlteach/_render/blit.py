@@ -15,7 +15,12 @@ Dynamic artists are found automatically (an ``update`` need not know about blitt
 * an artist that a full draw paints *after* a dynamic one and that overlaps it is
   dynamic too, or the blitted image would differ from a full draw;
 * when an artist that is part of the background changes or disappears, the
-  background is redrawn (one full-cost frame), with the new dynamic set hidden.
+  background is redrawn (one full-cost frame), with the new dynamic set hidden;
+* before the first frame, :meth:`Blitter.prime` runs the widget's update once more on the
+  same values with every artist marked clean and every text (a :class:`TextGroup`'s too)
+  blanked: what it sets is dynamic from the first frame. An update that sets every
+  artist from the state on every call (the plain way to write one) therefore never
+  costs a full frame later; nothing else is asked of a widget.
 
 The background is drawn with the dynamic artists' ``draw`` shadowed (not ``animated``,
 which Axes ignore for images, nor invisible, which moves titles), so ``restore_region``
