@@ -4,7 +4,9 @@ through, for the tests and the benchmarks.
 :func:`builders` yields ``(name, factory)``: ``name`` is the builder's public path below
 ``kmlteach.widgets`` (``"ch02.make_psd_lab"``; a chapter may be a package of modules) and
 ``factory`` builds the explorer when called without arguments (each builder's defaults
-are its chapter's data; chapter 00's angle demo gets the data notebook 00 gives it).
+are its chapter's data; chapter 00's angle demo gets the data notebook 00 gives it). A
+builder with a ``predict`` argument is listed twice, the second time as
+``"<name>[predict]"`` built with ``predict=True`` (:mod:`kmlteach.widgets._predict`).
 
 :func:`control_values` is the one control-value picker: ``tests/helpers.py`` (the widget
 tests), ``tests/test_widgets_blit.py`` (the pixel-identity test) and
@@ -15,6 +17,7 @@ repository) uses by default.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import inspect
 import pkgutil
@@ -65,4 +68,6 @@ def builders() -> Iterator[tuple[str, Callable]]:
             home = fn.__module__
             if name.startswith("make_") and (home == mod.__name__ or home.startswith(mod.__name__ + ".")):
                 yield f"{info.name}.{name}", fn
+                if "predict" in inspect.signature(fn).parameters:   # its prediction mode too
+                    yield f"{info.name}.{name}[predict]", functools.partial(fn, predict=True)
     yield "welcome.make_angle_demo", _angle_demo

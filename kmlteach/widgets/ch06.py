@@ -13,6 +13,7 @@ from .. import ranking as R
 from ..plots import OKABE_ITO, figure, label_axes
 from ..plots.ch06 import ITEM_NAMES, RELEVANCE_COLORS, legend_with_grades, ranked_list_data
 from .._render import label
+from ._predict import predict_mode, within
 from ._base import Explorer, int_slider, slider
 from ._drag import Drag
 
@@ -27,7 +28,7 @@ def _fmt_perm(p) -> str:
     return "(" + ", ".join(str(int(v)) for v in p) + ")"
 
 
-def make_ranking_explorer(y_true=None, scores=None, k: int = 3) -> Explorer:
+def make_ranking_explorer(y_true=None, scores=None, k: int = 3, predict: bool = False) -> Explorer:
     """Move each item's predicted score and watch π(y'), the Kendall-tau, 0–1 and NDCG losses.
 
     Drag a bar sideways to move its item to another rank (the scores are permuted so
@@ -38,6 +39,11 @@ def make_ranking_explorer(y_true=None, scores=None, k: int = 3) -> Explorer:
     State: ``scores``, ``permutation`` (π(y'), 1-based), ``order`` (items best first),
     ``kendall``, ``ndcg``, ``zero_one``, ``k``, ``item_rank`` (the rank under which each
     item's name is drawn), ``zero_ranks`` (ranks whose bar has relevance 0, drawn as a dash).
+
+    ``predict=True``: whenever the scores change the student first guesses the Kendall-tau
+    loss from the scores and the relevances in the sliders' labels (scored right within
+    0.05); the ranked bars and the readout stay hidden until *Reveal*
+    (:mod:`kmlteach.widgets._predict`).
     """
     y_true = DEFAULT_RELEVANCE.copy() if y_true is None else np.asarray(y_true, dtype=float)
     scores = (DEFAULT_SCORES.copy() if scores is None else np.asarray(scores, dtype=float))[:len(y_true)]
@@ -147,4 +153,9 @@ def make_ranking_explorer(y_true=None, scores=None, k: int = 3) -> Explorer:
     Drag(ex, press, move)
     ex.controls["ideal"] = ideal_btn
     ex.children = ex.children[:-2] + (ideal_btn,) + ex.children[-2:]
+    if predict:
+        predict_mode(ex, slider("guess: Kendall-tau loss", 0.5, 0.0, 1.0, 0.01, readout_format=".2f"),
+                     lambda ex_: ex_.state["kendall"], [*bars, *grades, zero_mark],
+                     "what is the Kendall-tau loss of the order these scores give?",
+                     score=within(0.05), watch=[f"s{i}" for i in range(r)])
     return ex

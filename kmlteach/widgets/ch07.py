@@ -17,6 +17,7 @@ from ..plots import OKABE_ITO, figure, label_axes
 from ..plots.ch07 import example_scores, labelling_axes, scatter_strip, set_labelling
 from ..ranking.bipartite import _delta
 from ..ranking import MEASURES, bipartite_most_violating
+from ._predict import predict_mode
 from ._base import Explorer, int_slider, slider
 from ._drag import Drag
 
@@ -37,7 +38,8 @@ def confusion_table_html(a, b, c, d) -> str:
 PR_PANELS = ((0.0572, 0.351), (0.4626, 0.234), (0.7567, 0.234))   # (left, width), figure fraction
 
 
-def make_pr_explorer(y_score=None, y_true=None, theta: float = 0.0, k: int = 5) -> Explorer:
+def make_pr_explorer(y_score=None, y_true=None, theta: float = 0.0, k: int = 5,
+                     predict: bool = False) -> Explorer:
     """Slide the threshold θ and the cut-off k; watch (a, b, c, d), P, R, F₁ and the curves.
 
     Click a point of the PR or ROC curve to set θ to its threshold, or click/drag on
@@ -46,6 +48,10 @@ def make_pr_explorer(y_score=None, y_true=None, theta: float = 0.0, k: int = 5) 
     Controls: ``theta`` (predict +1 iff score ≥ θ), ``k``.
     State: ``theta``, ``counts`` (a, b, c, d), ``precision``, ``recall``, ``f1``,
     ``specificity``, ``zero_one``, ``k``, ``precision_at_k``, ``recall_at_k``.
+
+    ``predict=True``: the student first puts a "guess θ" slider where F₁ peaks; the readout
+    (which shows F₁) and a line at the peak stay hidden until *Reveal*, which scores the
+    guess right when its θ gives the largest F₁ (:mod:`kmlteach.widgets._predict`).
     """
     if y_score is None:
         y_score, y_true = example_scores()
@@ -161,7 +167,29 @@ def make_pr_explorer(y_score=None, y_true=None, theta: float = 0.0, k: int = 5) 
         set_theta(round(float(ex.drag.xy(ax_s, ev)[0]), 2))
 
     Drag(ex, press, move)
+    if predict:
+        _predict_f1_peak(ex, ax_s, y_score, y_true)
     return ex
+
+
+def _predict_f1_peak(ex, ax_s, y_score, y_true) -> None:
+    """The prediction mode of :func:`make_pr_explorer`: where does F₁ peak?"""
+    cands = np.unique(y_score)
+    f1s = np.array([M.f1(y_score, y_true, t) for t in cands])
+    best = float(cands[int(np.argmax(f1s))])
+    peak = ax_s.axvline(best, ymax=0.78, color=OKABE_ITO["vermillion"], lw=2, ls="--")
+    th = ex.controls["theta"]
+    guess = slider("guess: F₁ peaks at θ =", th.min, th.min, th.max, th.step, readout_format=".2f",
+                   width="380px")
+
+    def score(g, answer):
+        fg = M.f1(y_score, y_true, float(g))
+        right = fg >= float(f1s.max()) - 1e-12
+        return right, (f"θ = {g:.2f} gives F₁ = {fg:.3f}; the peak is F₁ = {f1s.max():.3f}, "
+                       f"reached at θ = {answer:.2f} (you are {abs(g - answer):.2f} away)")
+
+    predict_mode(ex, guess, lambda _ex: best, [peak], "at which threshold θ is F₁ largest?",
+                 score=score, watch=[])
 
 
 def make_violating_explorer(y_score=None, y_true=None, measure: str = "f1", scale: float = 1.0,

@@ -27,6 +27,7 @@ from ..plots.ch08 import (_stump_box, bagging_curves, bound_curves, grid_points,
                           plot_adaboost_bounds, plot_stump, plot_weighted_points, ridge_classifier,
                           signed_rgba, stump_segment)
 from ._base import Explorer, int_slider
+from ._predict import predict_mode
 
 __all__ = ["make_adaboost_stepper", "make_bagging_explorer", "make_tree_explorer"]
 
@@ -67,12 +68,16 @@ def _step_buttons(slider: W.IntSlider):
 
 
 def make_adaboost_stepper(X=None, y=None, T: int = 20, n_grid: int = 120, scale: float = 2400.0,
-                          result=None) -> Explorer:
+                          result=None, predict: bool = False) -> Explorer:
     """Step t = 1..T through AdaBoost on 2-D data (SL AdaBoost; UML §10.2).
 
     Controls: ``t`` (slider), ``back`` / ``next`` (buttons). State: ``t``, ``epsilon``,
     ``alpha``, ``Z``, ``gamma``, ``prod_Z``, ``exp_bound``, ``training_error``, ``D`` (the
     distribution round t used), ``stump`` (feature, threshold, sign).
+
+    ``predict=True``: at each round the student first guesses, from the weights D_t, which
+    stump AdaBoost picks (its feature and the side it labels +1); the stump and the
+    ensemble panel stay hidden until *Reveal* (:mod:`kmlteach.widgets._predict`).
     """
     if X is None:                       # the chapter's moons (notebook 08, section 2)
         X, y = moons(150, noise=0.25, seed=0)
@@ -146,8 +151,23 @@ def make_adaboost_stepper(X=None, y=None, T: int = 20, n_grid: int = 120, scale:
             f"&nbsp; γ<sub>t</sub> = {st['gamma']:.4f}<br>training error {st['training_error']:.4f} "
             f"≤ Π Z = {st['prod_Z']:.4f} ≤ exp(−2Σγ²) = {st['exp_bound']:.4f}")
 
-    return Explorer(fig, controls, update, layout_rows=[["back", "t", "next"]],
-                    title="AdaBoost, round by round", css_class="kml-adaboost-stepper")
+    ex = Explorer(fig, controls, update, layout_rows=[["back", "t", "next"]],
+                  title="AdaBoost, round by round", css_class="kml-adaboost-stepper")
+    if predict:
+        predict_mode(ex, W.ToggleButtons(options=list(STUMP_CHOICES), value=STUMP_CHOICES[0],
+                                         description="h_t:", style={"button_width": "110px"}),
+                     lambda ex_: _stump_choice(*ex_.state["stump"]), [line, patch, im, wrong],
+                     "which stump does AdaBoost pick in round t (look at the weights D_t)?",
+                     watch=["t"])
+    return ex
+
+
+STUMP_CHOICES = ("+1 iff x₁ ≤ c", "+1 iff x₁ > c", "+1 iff x₂ ≤ c", "+1 iff x₂ > c")
+
+
+def _stump_choice(feature: int, _threshold: float, sign: float) -> str:
+    """The :data:`STUMP_CHOICES` entry of a stump (as the readout writes it: sign > 0 is "≤")."""
+    return STUMP_CHOICES[2 * feature + (0 if sign > 0 else 1)]
 
 
 def deep_tree(X, y):

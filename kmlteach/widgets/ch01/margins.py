@@ -12,6 +12,7 @@ from ...svm import hard_svm, perceptron, soft_svm
 from ..._render import label
 from .._base import Explorer, class_scatters, slider
 from .._drag import Drag
+from .._predict import predict_mode, same_set
 
 __all__ = ["default_margin_points", "make_margin_explorer", "make_lambda_explorer", "soft_margin_points"]
 
@@ -93,7 +94,7 @@ def _fmt(v, nd=3):
 # margin explorer (hard SVM vs perceptron)
 # ---------------------------------------------------------------------------------------
 
-def make_margin_explorer(X=None, y=None) -> Explorer:
+def make_margin_explorer(X=None, y=None, predict: bool = False) -> Explorer:
     """Move points and watch the max-margin hyperplane, its band and support vectors.
 
     Drag a point with the mouse (it becomes the selected point), or pick it in the
@@ -102,6 +103,11 @@ def make_margin_explorer(X=None, y=None) -> Explorer:
     ``label`` (its class), ``perceptron`` (show the batch perceptron's separator).
     State: ``X``, ``y``, ``separable``, ``w``, ``b``, ``margin``, ``support``,
     ``perceptron_w``, ``perceptron_b``, ``perceptron_updates``.
+
+    ``predict=True``: whenever the points change the student first picks the points that
+    will be support vectors (scored right when the set is exactly that of the hard-SVM);
+    the hyperplane, its band and the support-vector rings stay hidden until *Reveal*
+    (:mod:`kmlteach.widgets._predict`).
     """
     if X is None:
         X, y = default_margin_points()
@@ -212,6 +218,13 @@ def make_margin_explorer(X=None, y=None) -> Explorer:
             controls["x1"].value, controls["x2"].value = float(x1), float(x2)
 
     Drag(ex, press, move)
+    if predict:
+        predict_mode(ex, W.SelectMultiple(options=options, value=(), rows=min(m, 6),
+                                          description="SVs:", layout=W.Layout(width="180px")),
+                     lambda ex_: [int(i) for i in ex_.state["support"]],
+                     [band, hyper, m_lo, m_hi, sv],
+                     "which points will be the support vectors (on the margin)? Select them all.",
+                     score=same_set, watch=lambda ex_: (ex_.state["X"].tobytes(), ex_.state["y"].tobytes()))
     return ex
 
 

@@ -20,6 +20,7 @@ from ...plots import OKABE_ITO, class_style, label_axes
 from ...plots.ch02 import decision_grid
 from .._base import Explorer, class_scatters, int_slider, slider
 from .._drag import Drag
+from .._predict import predict_mode, within
 from ..._render import region_layer, stamp
 from .._threads import single_thread
 from .embedding import _zero_line
@@ -71,7 +72,8 @@ def boundary_data(m: int = 120, m_test: int = 400):
 
 
 def make_boundary_explorer(kernel: str = "gaussian", sigma: float = 0.1, degree: int = 3,
-                           lam: float = 0.001, T: int = 6000, seed: int = 0) -> Explorer:
+                           lam: float = 0.001, T: int = 6000, seed: int = 0,
+                           predict: bool = False) -> Explorer:
     """Kernel soft-SVM (kernel SGD, UML §16.3) on two moons; slide the kernel's parameter.
 
     Click on the figure to add a training point of the class chosen in ``click adds``;
@@ -80,6 +82,11 @@ def make_boundary_explorer(kernel: str = "gaussian", sigma: float = 0.1, degree:
     (1 + <x,x'>)^k), ``sigma``, ``degree``, ``lam``, ``add`` (label of clicked points),
     ``reset`` (button). State: ``kernel``, ``params``, ``alpha``, ``train_accuracy``,
     ``test_accuracy``, ``n_support`` (non-zero alpha), ``X``, ``y`` (the training set).
+
+    ``predict=True``: whenever the kernel, its parameter, λ or the points change the
+    student first guesses the test accuracy (scored right within 5 points); the decision
+    regions, the boundary and the readout stay hidden until *Reveal*
+    (:mod:`kmlteach.widgets._predict`).
     """
     from matplotlib import rcParams
     from matplotlib.colors import to_rgb
@@ -205,4 +212,11 @@ def make_boundary_explorer(kernel: str = "gaussian", sigma: float = 0.1, degree:
     btn.on_click(reset)
     ex.controls["reset"] = btn
     ex.children = ex.children[:-2] + (btn,) + ex.children[-2:]
+    if predict:
+        names = ("kernel", "sigma", "degree", "lam")
+        predict_mode(ex, slider("guess: test accuracy (%)", 75.0, 50.0, 100.0, 1.0, readout_format=".0f"),
+                     lambda ex_: 100.0 * ex_.state["test_accuracy"], [regions, boundary],
+                     "how accurate will this boundary be on the test set (in %)?",
+                     score=within(5.0, ".1f"),
+                     watch=lambda ex_: (*(controls[n].value for n in names), data["version"]))
     return ex

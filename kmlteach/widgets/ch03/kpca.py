@@ -14,6 +14,7 @@ from ... import datasets
 from ...kernel_methods import kernel_pca
 from ...plots import OKABE_ITO, class_style, figure, label_axes
 from .._base import Explorer, slider
+from .._predict import predict_mode
 from ..._render import stamp
 from .._threads import single_blas_thread
 
@@ -65,7 +66,7 @@ def _bar_outline(heights, width: float = 0.8) -> np.ndarray:
 
 
 def make_kpca_explorer(m: int = 160, seed: int = 0, sigma: float = 0.3,
-                       dataset: str = "rings") -> Explorer:
+                       dataset: str = "rings", predict: bool = False) -> Explorer:
     """Kernel PCA (HSS1 §1.3.2) of rings or moons with the Gaussian kernel; slide its width.
 
     Kernel ``exp(−‖x − x'‖²/(2σ))`` (UML convention). Panels: the data, the leading
@@ -73,6 +74,11 @@ def make_kpca_explorer(m: int = 160, seed: int = 0, sigma: float = 0.3,
     State: ``dataset``, ``sigma``, ``eigenvalues`` (top 10), ``explained`` (share of the
     top two in the trace of K̃), ``embedding`` (m, 2), ``accuracy_pc1`` (best threshold
     rule on component 1).
+
+    ``predict=True``: for each data set and σ the student first guesses whether a threshold
+    on component 1 will separate the classes (:data:`PC1_CHOICES`, by the accuracy
+    ``accuracy_pc1``); the embedding stays hidden until *Reveal*
+    (:mod:`kmlteach.widgets._predict`).
     """
     fig, (ax_in, ax_sp, ax_em) = figure(10.5, 3.5, ncols=3)
     from matplotlib.patches import Polygon
@@ -156,5 +162,19 @@ def make_kpca_explorer(m: int = 160, seed: int = 0, sigma: float = 0.3,
                        f"<b>{100 * ex.state['explained']:.1f}%</b> of the variance in feature space "
                        f"&nbsp; a threshold on component 1 classifies <b>{100 * acc:.1f}%</b> correctly")
 
-    return Explorer(fig, controls, update, title="Kernel PCA: the Gaussian width",
-                    css_class="kml-kpca-explorer")
+    ex = Explorer(fig, controls, update, title="Kernel PCA: the Gaussian width",
+                  css_class="kml-kpca-explorer")
+    if predict:
+        predict_mode(ex, W.ToggleButtons(options=list(PC1_CHOICES), value=PC1_CHOICES[1],
+                                         description="component 1:", style={"button_width": "150px"}),
+                     lambda ex_: pc1_verdict(ex_.state["accuracy_pc1"]), list(arts_em.values()),
+                     "will a threshold on the first kernel-PCA component separate the two classes?")
+    return ex
+
+
+PC1_CHOICES = ("separates (≥ 95 %)", "partly (70–95 %)", "does not (< 70 %)")
+
+
+def pc1_verdict(accuracy: float) -> str:
+    """The :data:`PC1_CHOICES` entry of a threshold accuracy on component 1."""
+    return PC1_CHOICES[0 if accuracy >= 0.95 else 1 if accuracy >= 0.7 else 2]

@@ -27,6 +27,7 @@ from ...plots.ch04 import BALLS_XLIM, BALLS_YLIM, grid_points, region_layer, reg
 from .._base import Explorer, slider
 from ..._render import bound_by_axes, paint_markers, title_row
 from .._drag import Drag
+from .._predict import predict_mode
 
 __all__ = ["make_ova_failure", "make_ava_ties", "ring_classes"]
 
@@ -69,7 +70,8 @@ def _region_artist(ax, xlim, ylim):
 # one-vs-all failure (UML Example 17.1)
 # ---------------------------------------------------------------------------------------
 
-def make_ova_failure(n: int = 100, seed: int = 0, T: int = 20_000, eta: float = 0.1) -> Explorer:
+def make_ova_failure(n: int = 100, seed: int = 0, T: int = 20_000, eta: float = 0.1,
+                     predict: bool = False) -> Explorer:
     """Example 17.1 live: move, resize and reweigh class 2; compare one-vs-all with ERM
     halfspaces (left) with a linear multiclass predictor trained by SGD (right).
 
@@ -79,7 +81,12 @@ def make_ova_failure(n: int = 100, seed: int = 0, T: int = 20_000, eta: float = 
     ``mass`` (its share of the n points). State: ``ova_class2_error``,
     ``ova_error``, ``linear_class2_error``, ``linear_error``, ``h2_constant`` (the ERM
     for "class 2 vs rest" is a constant classifier), ``ties`` (training points where
-    OvA had to break a tie), ``W`` (the SGD weights).
+    OvA had to break a tie), ``W`` (the SGD weights), ``ova_class_errors`` (per class).
+
+    ``predict=True``: the student first guesses which class one-vs-all loses (the class
+    it gets most wrong, or "none" when it gets every class at least 90 % right); the left
+    panel's regions, boundaries and title stay hidden until *Reveal*
+    (:mod:`kmlteach.widgets._predict`).
     """
     xlim, ylim = BALLS_XLIM, BALLS_YLIM
     G = grid_points(xlim, ylim, GRID)
@@ -166,6 +173,7 @@ def make_ova_failure(n: int = 100, seed: int = 0, T: int = 20_000, eta: float = 
         pred_lin = res.predict(X)
         st = ex.state
         st["X"], st["y"] = X, y
+        st["ova_class_errors"] = [float(np.mean(dec.labels[y == c] != c)) for c in (1, 2, 3)]
         st["ova_class2_error"] = float(np.mean(dec.labels[y == 2] != 2))
         st["ova_error"] = float(np.mean(dec.labels != y))
         st["linear_class2_error"] = float(np.mean(pred_lin[y == 2] != 2))
@@ -214,6 +222,16 @@ def make_ova_failure(n: int = 100, seed: int = 0, T: int = 20_000, eta: float = 
                 s_.value = float(np.clip(v, s_.min, s_.max))
 
     Drag(ex, press, move)
+    if predict:
+        def loser(ex_):
+            errs = ex_.state["ova_class_errors"]
+            return "none" if max(errs) < 0.1 else f"class {int(np.argmax(errs)) + 1}"
+
+        predict_mode(ex, W.ToggleButtons(options=["class 1", "class 2", "class 3", "none"],
+                                         value="none", description="OvA loses:",
+                                         style={"button_width": "70px"}),
+                     loser, [regL, *lines, titleL],
+                     "which class will one-vs-all get most wrong (or none: every class ≥ 90 % right)?")
     return ex
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-
+import ipywidgets as W
 import numpy as np
 
 from ...datasets import ocr_words
@@ -12,6 +12,7 @@ from ...plots.ch05 import (LETTERS, update_viterbi_panel, update_word_panel,
                           viterbi_panel, word_panel)
 from ...structured import structured_sgd, unary_scores, viterbi
 from .._base import Explorer, int_slider
+from .._predict import predict_mode
 
 __all__ = ["make_viterbi_trace"]
 
@@ -40,7 +41,8 @@ def _viterbi_colorbar(fig, cax, norm):
     return cb
 
 
-def make_viterbi_trace(model=None, data=None, n_words: int = 10, noise: float = 0.4, seed: int = 0):
+def make_viterbi_trace(model=None, data=None, n_words: int = 10, noise: float = 0.4, seed: int = 0,
+                       predict: bool = False):
     """Step τ through the table M of UML §17.3 for one word image.
 
     ``model``: a :class:`~kmlteach.structured.ChainModel` (default: structured SGD on
@@ -117,5 +119,13 @@ def make_viterbi_trace(model=None, data=None, n_words: int = 10, noise: float = 
             ex.set_readout(f"τ = {tau}: the best prefix of length {tau} ends in "
                            f"<b>{LETTERS[best]}</b>{pred} (M = {res.M[best, col]:.2f})")
 
-    return Explorer(fig, controls, update, title="Viterbi trace (UML §17.3)",
-                    css_class="kml-ch05-viterbi")
+    ex = Explorer(fig, controls, update, title="Viterbi trace (UML §17.3)",
+                  css_class="kml-ch05-viterbi")
+    if predict:
+        q = model.W_pair.shape[0]
+        predict_mode(ex, W.Dropdown(options=list(LETTERS[:q]), value=LETTERS[0], description="letter:",
+                                    layout=W.Layout(width="140px")),
+                     lambda ex_: LETTERS[ex_.state["best_cell"]],
+                     [table[k] for k in ("layer", "best", "arrows", "path")] + [word["decoded"], word["underline"]],
+                     "which letter does Viterbi pick at step τ (the last letter of the best prefix of length τ)?")
+    return ex

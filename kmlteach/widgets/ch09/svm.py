@@ -35,6 +35,7 @@ from ...plots.ch09 import (
     stream_data,
 )
 from .._base import Explorer, int_slider, slider
+from .._predict import predict_mode, within
 
 __all__ = ["make_nu_explorer", "make_oneclass_explorer", "make_norma_stream", "NU_GRID",
            "perceptron_bound"]
@@ -47,11 +48,16 @@ def _index(grid, value) -> int:
     return int(np.argmin(np.abs(np.asarray(grid) - float(value))))
 
 
-def make_nu_explorer(X=None, y=None, sigma: float = 1.0, nu: float = 0.3, path=None) -> Explorer:
+def make_nu_explorer(X=None, y=None, sigma: float = 1.0, nu: float = 0.3, path=None,
+                     predict: bool = False) -> Explorer:
     """ν slider over the precomputed ν-SVM solutions of :func:`kmlteach.plots.ch09.nu_path`.
 
     Controls: ``nu`` (snaps to :data:`NU_GRID`). State: ``nu``, ``rho``, ``b``,
     ``frac_sv``, ``frac_me``, ``alpha``, ``all_alpha_one`` (the Parzen limit ν = 1).
+
+    ``predict=True``: at each ν the student first guesses the fraction of support vectors
+    (scored right within 0.05 of it); the support vectors, margin errors and the two
+    fraction curves stay hidden until *Reveal* (:mod:`kmlteach.widgets._predict`).
     """
     if path is None:
         if X is None:
@@ -78,8 +84,15 @@ def make_nu_explorer(X=None, y=None, sigma: float = 1.0, nu: float = 0.3, path=N
             f"{st['frac_sv']:.3f} {'✓' if ok else '✗'} &nbsp; ρ = {st['rho']:.3f}, b = {st['b']:.3f}"
             f"{parzen}")
 
-    return Explorer(fig, controls, update, title="ν-SVM: the ν slider (HSS2 (2.6))",
-                    css_class="kml-nu-explorer")
+    ex = Explorer(fig, controls, update, title="ν-SVM: the ν slider (HSS2 (2.6))",
+                  css_class="kml-nu-explorer")
+    if predict:
+        curves = [ln for ln in ax_f.get_lines() if ln.get_label().startswith("fraction of")]
+        predict_mode(ex, slider("guess: fraction of SVs", 0.5, 0.0, 1.0, 0.01, readout_format=".2f"),
+                     lambda ex_: ex_.state["frac_sv"], [arts["sv"], arts["me"], arts["pts"], *curves],
+                     "what fraction of the sample will be support vectors at this ν?",
+                     score=within(0.05), watch=["nu"])
+    return ex
 
 
 OC_NUS = np.round(np.arange(1, 21) * 0.05, 3)
