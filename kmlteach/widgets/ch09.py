@@ -1,0 +1,30 @@
+"""Widgets of chapter 09 (HSS2 §2.2.2–2.5): the ν-SVM, the one-class SVM and NORMA on a
+stream (:mod:`._ch09.svm`); the loss gallery and Rademacher averages (:mod:`._ch09.theory`).
+
+The parts live in :mod:`kmlteach.widgets._ch09`; this module is their public
+home. Each builder returns an :class:`~kmlteach.widgets._base.Explorer`; ``explorer.state``
+holds what the last redraw computed (tests read it), ``explorer.controls`` the controls
+(tests set their ``value``).
+"""
+
+from ._ch09.svm import NU_GRID, make_norma_stream, make_nu_explorer, make_oneclass_explorer, perceptron_bound
+from ._ch09.theory import RADEMACHER_NS, make_loss_gallery, make_rademacher_explorer
+
+__all__ = [
+    "make_nu_explorer",
+    "make_oneclass_explorer",
+    "make_norma_stream",
+    "make_loss_gallery",
+    "make_rademacher_explorer",
+    "NU_GRID",
+    "perceptron_bound",
+    "RADEMACHER_NS",
+]
+
+# The builders' public home is this module (as NumPy's ``set_module`` does for its public
+# functions): tools that list a chapter's widgets by module, such as the course's widget
+# latency check, find them here rather than in the implementation modules of ``_ch09``.
+for _name in __all__:
+    if _name.startswith("make_"):
+        globals()[_name].__module__ = __name__
+del _name
