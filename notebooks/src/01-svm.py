@@ -100,6 +100,13 @@ from kmlteach.widgets.ch01 import make_margin_explorer
 
 make_margin_explorer()
 
+# %% [markdown]
+# **Predict, then reveal.** Before the hyperplane is drawn, select the points you think will be support vectors, then press **Reveal**; drag a point to get a new question. The readout keeps your score.
+
+# %%
+# NBVAL_IGNORE_OUTPUT
+make_margin_explorer(predict=True)
+
 # %%
 try:
     svm.hard_svm(np.array([[0.0, 0.0], [1.0, 1.0], [0.0, 1.0], [1.0, 0.0]]),

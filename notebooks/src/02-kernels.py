@@ -405,6 +405,13 @@ from kmlteach.widgets.ch02 import make_boundary_explorer
 make_boundary_explorer()
 
 # %% [markdown]
+# **Predict, then reveal.** Set the kernel and its parameter, guess the test accuracy with the slider, then reveal the boundary (a guess within 5 points counts). The readout keeps your score.
+
+# %%
+# NBVAL_IGNORE_OUTPUT
+make_boundary_explorer(predict=True)
+
+# %% [markdown]
 # `km.KernelSVM` wraps the same procedure as a scikit-learn-style classifier (any two labels,
 # `fit`/`predict`/`decision_function`, default $T = 20m$ steps).
 

@@ -262,6 +262,13 @@ from kmlteach.widgets.ch03 import make_diffusion_explorer, make_kpca_explorer, m
 make_kpca_explorer()
 
 # %% [markdown]
+# **Predict, then reveal.** For this data set and σ, will a threshold on the first kernel-PCA component separate the classes? Commit to an answer, then reveal the embedding. The readout keeps your score.
+
+# %%
+# NBVAL_IGNORE_OUTPUT
+make_kpca_explorer(predict=True)
+
+# %% [markdown]
 # **Identity (1.32).** Keeping *every* component with a non-zero eigenvalue is only a change of
 # basis in the span of the data, so inner products of the embedded points give the Gram
 # matrix back. With centring it is the centred matrix $\tilde K$ that comes back; skipping the

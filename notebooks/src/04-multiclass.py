@@ -174,6 +174,13 @@ from kmlteach.widgets.ch04 import make_ova_failure
 make_ova_failure()
 
 # %% [markdown]
+# **Predict, then reveal.** Move class 2, predict which class one-vs-all will get most wrong, then reveal the left panel. The readout keeps your score.
+
+# %%
+# NBVAL_IGNORE_OUTPUT
+make_ova_failure(predict=True)
+
+# %% [markdown]
 # ## 3 · All pairs: votes, tournaments and ties
 #
 # With $\pm 1$ pairwise classifiers the vote counts are small integers, and two or more

@@ -184,6 +184,13 @@ from kmlteach.widgets.ch05 import make_viterbi_trace
 make_viterbi_trace(chain, ocr_words(10, noise=NOISE, seed=3))
 
 # %% [markdown]
+# **Predict, then reveal.** At each step τ, guess the letter Viterbi picks before the table is shown. The readout keeps your score.
+
+# %%
+# NBVAL_IGNORE_OUTPUT
+make_viterbi_trace(chain, ocr_words(10, noise=NOISE, seed=3), predict=True)
+
+# %% [markdown]
 # ## 4 · Loss-augmented decoding (UML exercise 17.3)
 #
 # SGD for multiclass learning (UML §17.2.5) needs, at every step, the labelling that violates

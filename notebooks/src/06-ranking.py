@@ -163,6 +163,13 @@ from kmlteach.widgets.ch06 import make_ranking_explorer
 make_ranking_explorer()
 
 # %% [markdown]
+# **Predict, then reveal.** Set the scores, work out the Kendall-tau loss in your head, then reveal the ranking (within 0.05 counts). The readout keeps your score.
+
+# %%
+# NBVAL_IGNORE_OUTPUT
+make_ranking_explorer(predict=True)
+
+# %% [markdown]
 # ## 3 · Linear ranking functions and convex surrogates (UML §17.4.1)
 #
 # A linear ranking function scores every item with the same vector $w$:

@@ -171,6 +171,13 @@ from kmlteach.widgets.ch07 import make_pr_explorer
 make_pr_explorer()
 
 # %% [markdown]
+# **Predict, then reveal.** Before you explore, put the guess slider where you think F₁ peaks, then reveal. The readout keeps your score.
+
+# %%
+# NBVAL_IGNORE_OUTPUT
+make_pr_explorer(predict=True)
+
+# %% [markdown]
 # ## 4 · Fraud: when the zero-one loss misleads
 #
 # UML §17.5 takes the example of fraud detection: say 99.9 % of the transactions are benign.

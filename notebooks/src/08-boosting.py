@@ -270,6 +270,13 @@ show(stepper, alt="AdaBoost on two half-moons after 10 rounds. Left: the weighte
                       "with its few mistakes crossed out. Right, log scale: the training error stays "
                       "below the product of the Z_t, which stays below exp(-2 sum gamma^2).")
 
+# %% [markdown]
+# **Predict, then reveal.** Look at the weights D_t and guess which stump AdaBoost picks in this round, then reveal; step on for the next question. The readout keeps your score.
+
+# %%
+# NBVAL_IGNORE_OUTPUT
+make_adaboost_stepper(X_m, y_m, T=60, result=run, predict=True)
+
 # %%
 # NBVAL_IGNORE_OUTPUT
 stepper

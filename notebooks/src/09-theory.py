@@ -361,6 +361,13 @@ show(nu_view, alt="Left: two overlapping classes in the plane with the nu-SVM bo
                       "(above the diagonal) and of margin errors (below it) against nu from 0 to 1.")
 
 # %% [markdown]
+# **Predict, then reveal.** Before revealing, guess what fraction of the sample will be support vectors at this ν (within 0.05 counts); move ν for a new question. The readout keeps your score.
+
+# %%
+# NBVAL_IGNORE_OUTPUT
+make_nu_explorer(X_nu, y_nu, nu=0.3, predict=True)
+
+# %% [markdown]
 # **Move ν.** The band widens and more points become support vectors and margin errors, the
 # two fractions always bracketing ν. At ν = 1 every point is a support vector (the Parzen limit):
 # $f$ is then the Parzen-window score up to a factor and an offset, so its boundary $f = 0$ and
