@@ -56,8 +56,14 @@ def _other_machine() -> dict:
     CPU does not know are ignored), one thread for OpenBLAS/OpenMP/MKL and Numba."""
     import platform
 
-    env = {"NUMBA_CPU_NAME": "generic", "NUMBA_CPU_FEATURES": "", "NUMBA_NUM_THREADS": "1",
-           "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
+    env = {
+        "NUMBA_CPU_NAME": "generic",
+        "NUMBA_CPU_FEATURES": "",
+        "NUMBA_NUM_THREADS": "1",
+        "OPENBLAS_NUM_THREADS": "1",
+        "OMP_NUM_THREADS": "1",
+        "MKL_NUM_THREADS": "1",
+    }
     if platform.machine().lower() in ("x86_64", "amd64"):
         try:
             flags = Path("/proc/cpuinfo").read_text().split()
@@ -85,8 +91,9 @@ def pytest_collect_file(file_path, parent):
     """The second, other-machine collection of each chapter notebook (nbval collects
     the first one itself)."""
     opt = parent.config.option
-    if not (getattr(opt, "nbval", False) and file_path.suffix == ".ipynb"
-            and file_path.parent.name == "notebooks"):
+    if not (
+        getattr(opt, "nbval", False) and file_path.suffix == ".ipynb" and file_path.parent.name == "notebooks"
+    ):
         return None
     from nbval.plugin import IPyNbFile
 
@@ -98,16 +105,18 @@ def pytest_collection_modifyitems(config, items):
     if _MACHINES >= {"native", "other"}:
         return
     keep = "other" in _MACHINES
-    items[:] = [it for it in items
-                if not it.nodeid.partition("::")[0].endswith(".ipynb") and not
-                it.nodeid.partition("::")[0].endswith(OTHER)
-                or it.nodeid.partition("::")[0].endswith(OTHER) == keep]
+    items[:] = [
+        it
+        for it in items
+        if not it.nodeid.partition("::")[0].endswith(".ipynb")
+        and not it.nodeid.partition("::")[0].endswith(OTHER)
+        or it.nodeid.partition("::")[0].endswith(OTHER) == keep
+    ]
 
 
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_setup(item):
-    starts_kernel = (item.path.suffix == ".ipynb"
-                     and getattr(item.parent, "kernel", None) is None)
+    starts_kernel = item.path.suffix == ".ipynb" and getattr(item.parent, "kernel", None) is None
     if not starts_kernel:
         yield
         return

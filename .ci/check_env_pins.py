@@ -133,8 +133,18 @@ def main(argv: list[str]) -> int:
     if not reqs:
         print(f"FAIL: {path.name} names no packages")
         return 1
-    cmd = [sys.executable, "-m", "pip", "install", "--dry-run", "--ignore-installed",
-           "--quiet", "--report", "-", "--disable-pip-version-check"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "pip",
+        "install",
+        "--dry-run",
+        "--ignore-installed",
+        "--quiet",
+        "--report",
+        "-",
+        "--disable-pip-version-check",
+    ]
     if python:
         # resolve wheels for the pinned interpreter even if CI runs another one
         cmd += ["--python-version", python.rstrip(".*"), "--only-binary=:all:"]
@@ -142,8 +152,10 @@ def main(argv: list[str]) -> int:
     print(f"Resolving {path.name} pins on PyPI (python {python or 'current'}): {' '.join(reqs)}")
     proc = subprocess.run(cmd, capture_output=True, text=True, stdin=subprocess.DEVNULL)
     if proc.returncode != 0:
-        print(f"FAIL: the pins of {path.name} do not resolve together on PyPI "
-              f"(pip exit {proc.returncode}). pip said:")
+        print(
+            f"FAIL: the pins of {path.name} do not resolve together on PyPI "
+            f"(pip exit {proc.returncode}). pip said:"
+        )
         lines = [ln for ln in proc.stderr.splitlines() if "is ignored: it is neither" not in ln]
         print("\n".join(lines[-40:]))
         return 1

@@ -52,15 +52,30 @@ def _sgd_rows(quick: bool) -> list[dict]:
     def ref():
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            return SGDClassifier(loss="hinge", alpha=lam, fit_intercept=False, tol=None,
-                                 max_iter=epochs, shuffle=True, random_state=0,
-                                 learning_rate="optimal").fit(X, y)
+            return SGDClassifier(
+                loss="hinge",
+                alpha=lam,
+                fit_intercept=False,
+                tol=None,
+                max_iter=epochs,
+                shuffle=True,
+                random_state=0,
+                learning_rate="optimal",
+            ).fit(X, y)
 
     t_ours = best_time(ours, repeat=3)
     t_ref = best_time(ref, repeat=3)
     gap = svm.soft_svm_objective(ours().w, X, y, lam)
-    return [row(f"sgd_soft_svm {m}x{d}, T={T:,}", t_ours, t_ref, ">= 1.5x SGDClassifier", 1.5,
-                note=f"F(w̄)={gap:.4f}")]
+    return [
+        row(
+            f"sgd_soft_svm {m}x{d}, T={T:,}",
+            t_ours,
+            t_ref,
+            ">= 1.5x SGDClassifier",
+            1.5,
+            note=f"F(w̄)={gap:.4f}",
+        )
+    ]
 
 
 def _hard_rows(quick: bool) -> list[dict]:
@@ -80,10 +95,17 @@ def _hard_rows(quick: bool) -> list[dict]:
     ours = float(np.exp(np.mean(np.log(t_o))))
     ref = ours * gm
     rs = sorted(ratios)
-    return [row(f"hard_svm {m}x{d} (geo. mean of {len(ratios)} seeds)", ours, ref,
-                ">= 1.5x SVC(C=1e10)", 1.5,
-                note=f"ratio min/median/max {rs[0]:.2f}/{float(np.median(rs)):.2f}/{rs[-1]:.2f}; "
-                     "per seed: " + " ".join(f"{r:.2f}" for r in ratios))]
+    return [
+        row(
+            f"hard_svm {m}x{d} (geo. mean of {len(ratios)} seeds)",
+            ours,
+            ref,
+            ">= 1.5x SVC(C=1e10)",
+            1.5,
+            note=f"ratio min/median/max {rs[0]:.2f}/{float(np.median(rs)):.2f}/{rs[-1]:.2f}; "
+            "per seed: " + " ".join(f"{r:.2f}" for r in ratios),
+        )
+    ]
 
 
 def _soft_rows(quick: bool) -> list[dict]:
@@ -108,8 +130,15 @@ def _soft_rows(quick: bool) -> list[dict]:
             def ref(X=X, y=y, C=C):
                 with warnings.catch_warnings():
                     warnings.simplefilter("ignore")
-                    return LinearSVC(loss="hinge", dual=True, fit_intercept=False, C=C, tol=1e-10,
-                                     max_iter=100_000, random_state=0).fit(X, y)
+                    return LinearSVC(
+                        loss="hinge",
+                        dual=True,
+                        fit_intercept=False,
+                        C=C,
+                        tol=1e-10,
+                        max_iter=100_000,
+                        random_state=0,
+                    ).fit(X, y)
 
             rep = 2 if m > 10_000 else 5
             a = best_time(lambda X=X, y=y, lam=lam: svm.soft_svm(X, y, lam, tol=1e-8), repeat=rep)
@@ -120,10 +149,17 @@ def _soft_rows(quick: bool) -> list[dict]:
             t_o.append(a)
             t_r.append(b)
         rs = sorted(ratios)
-        out.append(row(f"soft_svm {m}x{d} (gap 1e-8) vs LinearSVC(hinge, tol=1e-10)", float(np.median(t_o)),
-                       float(np.median(t_r)), ">= 2x LinearSVC", 2.0,
-                       note=f"ratio min/median/max {rs[0]:.2f}/{rs[len(rs) // 2]:.2f}/{rs[-1]:.2f} over "
-                            f"{len(rs)} seeds; max certified gap {max(gaps):.1e}"))
+        out.append(
+            row(
+                f"soft_svm {m}x{d} (gap 1e-8) vs LinearSVC(hinge, tol=1e-10)",
+                float(np.median(t_o)),
+                float(np.median(t_r)),
+                ">= 2x LinearSVC",
+                2.0,
+                note=f"ratio min/median/max {rs[0]:.2f}/{rs[len(rs) // 2]:.2f}/{rs[-1]:.2f} over "
+                f"{len(rs)} seeds; max certified gap {max(gaps):.1e}",
+            )
+        )
         out[-1]["ratio"] = rs[len(rs) // 2]
         out[-1]["met"] = rs[len(rs) // 2] >= 2.0
     return out
@@ -135,5 +171,7 @@ def run(quick: bool = False) -> list[dict]:
 
 if __name__ == "__main__":
     for r in run(quick="--quick" in sys.argv):
-        print(f"{r['name']:<50s} ours {r['ours']:.4f}s ref {r['reference']:.4f}s "
-              f"ratio {r['ratio']:.2f} [{r['target']}] {'met' if r['met'] else 'MISSED'} {r['note']}")
+        print(
+            f"{r['name']:<50s} ours {r['ours']:.4f}s ref {r['reference']:.4f}s "
+            f"ratio {r['ratio']:.2f} [{r['target']}] {'met' if r['met'] else 'MISSED'} {r['note']}"
+        )

@@ -35,10 +35,16 @@ def _gram_row(quick: bool) -> dict:
     seeds = (0, 1) if quick else (0, 1, 2)
     X0 = np.random.default_rng(0).normal(size=(n, 50))
     err = float(np.max(np.abs(kk.gram("gaussian", X0, sigma=sigma) - rbf_kernel(X0, gamma=1 / (2 * sigma)))))
-    return seeded_row(f"gram gaussian {n}x50 vs rbf_kernel", lambda s: np.random.default_rng(s).normal(size=(n, 50)),
-                      lambda X: kk.gram("gaussian", X, sigma=sigma),
-                      lambda X: rbf_kernel(X, gamma=1.0 / (2 * sigma)), seeds, "ratio >= 1.5", 1.5,
-                      note=f"max |diff| {err:.1e}")
+    return seeded_row(
+        f"gram gaussian {n}x50 vs rbf_kernel",
+        lambda s: np.random.default_rng(s).normal(size=(n, 50)),
+        lambda X: kk.gram("gaussian", X, sigma=sigma),
+        lambda X: rbf_kernel(X, gamma=1.0 / (2 * sigma)),
+        seeds,
+        "ratio >= 1.5",
+        1.5,
+        note=f"max |diff| {err:.1e}",
+    )
 
 
 def _svm_row(quick: bool) -> dict:
@@ -67,8 +73,14 @@ def _svm_row(quick: bool) -> dict:
         return km.kernel_sgd_svm(K_, y, lam, T, 0)
 
     ours = best_time(ours_fit, repeat=5)
-    return row(f"kernel_sgd_svm vs SVC(rbf), {m} moons", ours, ref, "reported", None,
-               note=f"T = {T} ({T // m} m): test acc {100 * acc:.1f} % vs SVC {100 * acc_ref:.1f} %")
+    return row(
+        f"kernel_sgd_svm vs SVC(rbf), {m} moons",
+        ours,
+        ref,
+        "reported",
+        None,
+        note=f"T = {T} ({T // m} m): test acc {100 * acc:.1f} % vs SVC {100 * acc_ref:.1f} %",
+    )
 
 
 def _kpca_row(quick: bool) -> dict:
@@ -86,8 +98,14 @@ def _kpca_row(quick: bool) -> dict:
     t_ref = best_time(lambda: sk.fit_transform(X), repeat=5)
     E, R = ours(), sk.fit_transform(X)
     err = float(np.max(np.abs(np.abs(E) - np.abs(R))))
-    return row(f"gram + kernel_pca vs KernelPCA(rbf), {m} points", t_ours, t_ref, "reported", None,
-               note=f"max |diff| up to sign {err:.1e}")
+    return row(
+        f"gram + kernel_pca vs KernelPCA(rbf), {m} points",
+        t_ours,
+        t_ref,
+        "reported",
+        None,
+        note=f"max |diff| up to sign {err:.1e}",
+    )
 
 
 def run(quick: bool = False) -> list[dict]:

@@ -88,27 +88,48 @@ def _sgd_rows(quick: bool) -> list[dict]:
     def crammer_singer(max_iter):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            return LinearSVC(multi_class="crammer_singer", fit_intercept=False, C=1.0,
-                             max_iter=max_iter, tol=1e-1, random_state=0).fit(X, y)
+            return LinearSVC(
+                multi_class="crammer_singer",
+                fit_intercept=False,
+                C=1.0,
+                max_iter=max_iter,
+                tol=1e-1,
+                random_state=0,
+            ).fit(X, y)
 
     def sgd_ova(epochs):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            return SGDClassifier(loss="hinge", alpha=1e-4, fit_intercept=False, max_iter=epochs,
-                                 tol=None, average=True, random_state=0).fit(X, y)
+            return SGDClassifier(
+                loss="hinge",
+                alpha=1e-4,
+                fit_intercept=False,
+                max_iter=epochs,
+                tol=None,
+                average=True,
+                random_state=0,
+            ).fit(X, y)
 
     exact = crammer_singer(1000)
     target = float(np.mean(exact.predict(Xt) == yt)) - 0.01
     t_ours, T, acc = _time_to_accuracy(X, y, Xt, yt, target, eta=0.01)
     rows = []
     for name, fit, settings, unit in (
-            ("LinearSVC(crammer_singer)", crammer_singer, (1, 2, 3, 5, 10, 20, 50, 100, 1000), "max_iter"),
-            ("SGDClassifier(hinge, OvA, averaged)", sgd_ova, (1, 2, 3, 5, 10, 20), "epochs")):
+        ("LinearSVC(crammer_singer)", crammer_singer, (1, 2, 3, 5, 10, 20, 50, 100, 1000), "max_iter"),
+        ("SGDClassifier(hinge, OvA, averaged)", sgd_ova, (1, 2, 3, 5, 10, 20), "epochs"),
+    ):
         t_ref, setting, acc_ref = _cheapest(fit, settings, Xt, yt, target)
-        rows.append(row(f"multiclass_svm_sgd vs {name}, {m}x{d}, k={k}, same test accuracy",
-                        t_ours, t_ref, ">= 1x", 1.0,
-                        note=f"target acc {target:.3f}: ours {acc:.3f} (T={T:,}) vs ref {acc_ref:.3f} "
-                             f"({unit}={setting})"))
+        rows.append(
+            row(
+                f"multiclass_svm_sgd vs {name}, {m}x{d}, k={k}, same test accuracy",
+                t_ours,
+                t_ref,
+                ">= 1x",
+                1.0,
+                note=f"target acc {target:.3f}: ours {acc:.3f} (T={T:,}) vs ref {acc_ref:.3f} "
+                f"({unit}={setting})",
+            )
+        )
     return rows
 
 
@@ -121,15 +142,30 @@ def _reduction_rows(quick: bool) -> list[dict]:
     base = LogisticRegression(max_iter=1000)
     rows = []
     for name, ours, ref in (
-            ("one_vs_all vs OneVsRestClassifier", lambda: mc.one_vs_all(X, y, base).predict(Xt),
-             lambda: OneVsRestClassifier(base).fit(X, y).predict(Xt)),
-            ("all_pairs vs OneVsOneClassifier", lambda: mc.all_pairs(X, y, base).predict(Xt),
-             lambda: OneVsOneClassifier(base).fit(X, y).predict(Xt))):
+        (
+            "one_vs_all vs OneVsRestClassifier",
+            lambda: mc.one_vs_all(X, y, base).predict(Xt),
+            lambda: OneVsRestClassifier(base).fit(X, y).predict(Xt),
+        ),
+        (
+            "all_pairs vs OneVsOneClassifier",
+            lambda: mc.all_pairs(X, y, base).predict(Xt),
+            lambda: OneVsOneClassifier(base).fit(X, y).predict(Xt),
+        ),
+    ):
         t_o = best_time(ours, repeat=5)
         t_r = best_time(ref, repeat=5)
         agree = float(np.mean(ours() == ref()))
-        rows.append(row(f"{name} (LogisticRegression), {m}x{d}, k={k}", t_o, t_r, ">= 0.8x", 0.8,
-                        note=f"prediction agreement {agree:.4f}"))
+        rows.append(
+            row(
+                f"{name} (LogisticRegression), {m}x{d}, k={k}",
+                t_o,
+                t_r,
+                ">= 0.8x",
+                0.8,
+                note=f"prediction agreement {agree:.4f}",
+            )
+        )
     return rows
 
 

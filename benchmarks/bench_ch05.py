@@ -70,33 +70,58 @@ def _viterbi_rows(quick):
     res = ours()
     y_np, _ = numpy_viterbi(unary, lt, lp)
     assert np.array_equal(res.labels, y_np)
-    rows = [row(f"viterbi {r}x26 vs NumPy vectorised", best_time(ours, 5),
-                best_time(lambda: numpy_viterbi(unary, lt, lp), 3), ">= 5x", 5.0)]
+    rows = [
+        row(
+            f"viterbi {r}x26 vs NumPy vectorised",
+            best_time(ours, 5),
+            best_time(lambda: numpy_viterbi(unary, lt, lp), 3),
+            ">= 5x",
+            5.0,
+        )
+    ]
     try:
         from hmmlearn import _hmmc, hmm
     except ImportError:  # pragma: no cover
         return rows
     logprob, states = _hmmc.viterbi(start, trans, unary)
     assert np.array_equal(states, res.labels) and abs(logprob - res.score) < 1e-6 * abs(logprob)
-    rows.append(row(f"viterbi {r}x26 vs hmmlearn _hmmc.viterbi",
-                    *paired_best(ours, lambda: _hmmc.viterbi(start, trans, unary), 60), ">= 3x", 3.0))
+    rows.append(
+        row(
+            f"viterbi {r}x26 vs hmmlearn _hmmc.viterbi",
+            *paired_best(ours, lambda: _hmmc.viterbi(start, trans, unary), 60),
+            ">= 3x",
+            3.0,
+        )
+    )
     model = hmm.CategoricalHMM(n_components=26, n_features=26)
     model.startprob_, model.transmat_, model.emissionprob_ = start, trans, emis
     X = obs.reshape(-1, 1)
     full = lambda: S.viterbi(np.log(emis)[:, obs].T, np.log(trans), np.log(start))
     assert np.array_equal(model.decode(X, algorithm="viterbi")[1], full().labels)
-    rows.append(row(f"viterbi {r}x26 incl. log scores vs CategoricalHMM.decode",
-                    best_time(full, 60),
-                    best_time(lambda: model.decode(X, algorithm="viterbi"), 60), ">= 2x", 2.0))
+    rows.append(
+        row(
+            f"viterbi {r}x26 incl. log scores vs CategoricalHMM.decode",
+            best_time(full, 60),
+            best_time(lambda: model.decode(X, algorithm="viterbi"), 60),
+            ">= 2x",
+            2.0,
+        )
+    )
     # the like-with-like call: probabilities and observations in, labels and log
     # probability out, as decode; both validate their input
     dec = lambda: S.hmm_viterbi(start, trans, emis, obs)
     logprob, states = model.decode(X, algorithm="viterbi")
     res_h = dec()
     assert np.array_equal(states, res_h.labels) and abs(logprob - res_h.score) < 1e-9 * abs(logprob)
-    rows.append(row(f"hmm_viterbi {r}x26 (probabilities, obs) vs CategoricalHMM.decode",
-                    best_time(dec, 60),
-                    best_time(lambda: model.decode(X, algorithm="viterbi"), 60), ">= 2x", 2.0))
+    rows.append(
+        row(
+            f"hmm_viterbi {r}x26 (probabilities, obs) vs CategoricalHMM.decode",
+            best_time(dec, 60),
+            best_time(lambda: model.decode(X, algorithm="viterbi"), 60),
+            ">= 2x",
+            2.0,
+        )
+    )
     return rows
 
 
@@ -132,8 +157,16 @@ def _sgd_rows(quick):
     m = S.structured_sgd(data.X, data.y, eta=0.5, T=200, seed=1)
     Wu, Wp = numpy_structured_sgd(data.X, data.y, 0.5, 200, 1)
     assert np.allclose(m.W_unary, Wu, atol=1e-9) and np.allclose(m.W_pair, Wp, atol=1e-9)
-    return [row(f"structured_sgd ocr_words(1000), T={T} vs NumPy", t_ours, t_np, "info", None,
-                note=f"{T / t_ours:,.0f} examples/s (NumPy {T / t_np:,.0f}/s)")]
+    return [
+        row(
+            f"structured_sgd ocr_words(1000), T={T} vs NumPy",
+            t_ours,
+            t_np,
+            "info",
+            None,
+            note=f"{T / t_ours:,.0f} examples/s (NumPy {T / t_np:,.0f}/s)",
+        )
+    ]
 
 
 def run(quick: bool = False) -> list[dict]:

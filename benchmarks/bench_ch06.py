@@ -35,9 +35,14 @@ def _assignment_row(r: int, seeds: int) -> dict:
         ref_t.append(best_time(lambda A=A: linear_sum_assignment(A), repeat=5))
     ratios = sorted(b / a for a, b in zip(ours_t, ref_t))
     ours, ref = float(np.exp(np.mean(np.log(ours_t)))), float(np.exp(np.mean(np.log(ref_t))))
-    return row(f"assignment r={r} vs linear_sum_assignment (geo-mean {seeds} seeds)", ours, ref,
-               "ratio >= 1", 1.0, note=f"ratio min/median/max {ratios[0]:.2f}/"
-                                       f"{ratios[len(ratios) // 2]:.2f}/{ratios[-1]:.2f}")
+    return row(
+        f"assignment r={r} vs linear_sum_assignment (geo-mean {seeds} seeds)",
+        ours,
+        ref,
+        "ratio >= 1",
+        1.0,
+        note=f"ratio min/median/max {ratios[0]:.2f}/{ratios[len(ratios) // 2]:.2f}/{ratios[-1]:.2f}",
+    )
 
 
 def _ndcg_row(r: int) -> dict:
@@ -59,9 +64,13 @@ def _ndcg_row(r: int) -> dict:
         return linear_sum_assignment(A)[1] + 1
 
     np.testing.assert_array_equal(np.sort(ranking.ndcg_hinge(w, X, y).v), np.arange(1, r + 1))
-    return row(f"ndcg_hinge subgradient r={r} vs NumPy + linear_sum_assignment",
-               best_time(lambda: ranking.ndcg_hinge(w, X, y)), best_time(reference),
-               "ratio >= 0.33", 0.33)
+    return row(
+        f"ndcg_hinge subgradient r={r} vs NumPy + linear_sum_assignment",
+        best_time(lambda: ranking.ndcg_hinge(w, X, y)),
+        best_time(reference),
+        "ratio >= 0.33",
+        0.33,
+    )
 
 
 def run(quick: bool = False) -> list[dict]:

@@ -36,7 +36,7 @@ def numpy_most_violating_f1(mu, y):
     den = 2 * a + b + c
     delta = 1 - np.where(den > 0, 2 * a / np.maximum(den, 1), 1.0)
     alpha = delta + 2 * (SP[:, None] + SN[None, :]) - (SP[-1] + SN[-1])
-    flat = alpha.size - 1 - np.argmax(alpha[::-1, ::-1].ravel())   # last maximiser, as "α ≥ α*"
+    flat = alpha.size - 1 - np.argmax(alpha[::-1, ::-1].ravel())  # last maximiser, as "α ≥ α*"
     return alpha.ravel()[flat]
 
 
@@ -50,9 +50,13 @@ def _bipartite_row(r: int) -> dict:
     c = np.sum((v < 0) & (y > 0))
     value = 1 - 2 * a / (2 * a + b + c) + (v - y) @ mu
     assert abs(value - (numpy_most_violating_f1(mu, y) - y @ mu)) < 1e-8
-    return row(f"bipartite_most_violating f1 r={r} vs NumPy grid",
-               best_time(lambda: ranking.bipartite_most_violating(mu, y, "f1")),
-               best_time(lambda: numpy_most_violating_f1(mu, y)), "ratio >= 1", 1.0)
+    return row(
+        f"bipartite_most_violating f1 r={r} vs NumPy grid",
+        best_time(lambda: ranking.bipartite_most_violating(mu, y, "f1")),
+        best_time(lambda: numpy_most_violating_f1(mu, y)),
+        "ratio >= 1",
+        1.0,
+    )
 
 
 def _metric_rows(n: int) -> list[dict]:
@@ -60,16 +64,26 @@ def _metric_rows(n: int) -> list[dict]:
 
     rng = np.random.default_rng(1)
     y = np.where(rng.random(n) < 0.1, 1.0, -1.0)
-    s = np.round(rng.normal(size=n) + y, 3)          # with ties, as real scores have
+    s = np.round(rng.normal(size=n) + y, 3)  # with ties, as real scores have
     assert abs(metrics.average_precision(s, y) - skm.average_precision_score(y, s)) < 1e-10
     assert abs(metrics.auc(s, y) - skm.roc_auc_score(y, s)) < 1e-10
-    pairs = [("average_precision", lambda: metrics.average_precision(s, y),
-              lambda: skm.average_precision_score(y, s)),
-             ("auc", lambda: metrics.auc(s, y), lambda: skm.roc_auc_score(y, s)),
-             ("precision_recall_curve", lambda: metrics.precision_recall_curve(s, y),
-              lambda: skm.precision_recall_curve(y, s))]
-    return [row(f"{name} n={n:.0e} vs scikit-learn", best_time(ours), best_time(ref),
-                "ratio >= 0.5", 0.5) for name, ours, ref in pairs]
+    pairs = [
+        (
+            "average_precision",
+            lambda: metrics.average_precision(s, y),
+            lambda: skm.average_precision_score(y, s),
+        ),
+        ("auc", lambda: metrics.auc(s, y), lambda: skm.roc_auc_score(y, s)),
+        (
+            "precision_recall_curve",
+            lambda: metrics.precision_recall_curve(s, y),
+            lambda: skm.precision_recall_curve(y, s),
+        ),
+    ]
+    return [
+        row(f"{name} n={n:.0e} vs scikit-learn", best_time(ours), best_time(ref), "ratio >= 0.5", 0.5)
+        for name, ours, ref in pairs
+    ]
 
 
 def run(quick: bool = False) -> list[dict]:

@@ -31,7 +31,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from run import best_time, paired_best, row
 
 from kmlteach._jit import num_threads
-
 from kmlteach.ensembles import adaboost, random_forest
 
 
@@ -54,10 +53,14 @@ def _adaboost_row(m: int, T: int) -> dict:
     sk = AdaBoostClassifier(**kw).fit(X, y)
     err_o, err_s = np.mean(ours.predict(X) != y), np.mean(sk.predict(X) != y)
     assert ours.n_rounds == T and abs(err_o - err_s) < 0.05, (err_o, err_s)
-    return row(f"adaboost T={T} on {m}x20 vs AdaBoostClassifier(depth-1 trees)",
-               best_time(lambda: adaboost(X, y, T)),
-               best_time(lambda: AdaBoostClassifier(**kw).fit(X, y)), "ratio >= 3", 3.0,
-               note=f"training error {err_o:.3f} vs {err_s:.3f}")
+    return row(
+        f"adaboost T={T} on {m}x20 vs AdaBoostClassifier(depth-1 trees)",
+        best_time(lambda: adaboost(X, y, T)),
+        best_time(lambda: AdaBoostClassifier(**kw).fit(X, y)),
+        "ratio >= 3",
+        3.0,
+        note=f"training error {err_o:.3f} vs {err_s:.3f}",
+    )
 
 
 def _forest_rows(m: int, n_trees: int) -> list[dict]:
@@ -67,17 +70,24 @@ def _forest_rows(m: int, n_trees: int) -> list[dict]:
     ours = random_forest(X, y, n_trees=n_trees, seed=0)
     rows = []
     for jobs, target, min_ratio in ((1, "ratio >= 1.5", 1.5), (2, "ratio > 1", 1.0)):
+
         def sk_fit(jobs=jobs):
-            return RandomForestClassifier(n_estimators=n_trees, n_jobs=jobs, oob_score=True,
-                                          random_state=0).fit(X, y)
+            return RandomForestClassifier(
+                n_estimators=n_trees, n_jobs=jobs, oob_score=True, random_state=0
+            ).fit(X, y)
 
         sk = sk_fit()
         assert abs(ours.oob_error - (1 - sk.oob_score_)) < 0.03, (ours.oob_error, 1 - sk.oob_score_)
         t_o, t_s = paired_best(lambda: random_forest(X, y, n_trees=n_trees, seed=0), sk_fit, repeat=3)
-        r = row(f"random_forest {n_trees} trees on {m}x20 vs RandomForestClassifier(n_jobs={jobs})",
-                t_o, t_s, target, min_ratio,
-                note=f"OOB error {ours.oob_error:.3f} vs {1 - sk.oob_score_:.3f}; ours on "
-                     f"{num_threads()} threads")
+        r = row(
+            f"random_forest {n_trees} trees on {m}x20 vs RandomForestClassifier(n_jobs={jobs})",
+            t_o,
+            t_s,
+            target,
+            min_ratio,
+            note=f"OOB error {ours.oob_error:.3f} vs {1 - sk.oob_score_:.3f}; ours on "
+            f"{num_threads()} threads",
+        )
         if min_ratio == 1.0:
             r["met"] = r["ratio"] > 1.0
         rows.append(r)

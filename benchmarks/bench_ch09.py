@@ -43,14 +43,18 @@ def _svm_rows(quick: bool) -> list[dict]:
     out = []
     for tol in (1e-3, 1e-6):
         for name, ours, ref, agree in (
-            ("nu_svm vs NuSVC",
-             lambda X, y, tol=tol: nu_svm(X, y, nu, kernel="gaussian", sigma=sigma, tol=tol),
-             lambda X, y, tol=tol: NuSVC(nu=nu, gamma=gamma, tol=tol).fit(X, y),
-             lambda a, b, X: np.max(np.abs(a.decision_function(X) / a.rho - b.decision_function(X)))),
-            ("one_class_svm vs OneClassSVM",
-             lambda X, y, tol=tol: one_class_svm(X, nu, sigma=sigma, tol=tol),
-             lambda X, y, tol=tol: OneClassSVM(nu=nu, gamma=gamma, tol=tol).fit(X),
-             lambda a, b, X: np.max(np.abs(a.decision_function(X) - b.decision_function(X)))),
+            (
+                "nu_svm vs NuSVC",
+                lambda X, y, tol=tol: nu_svm(X, y, nu, kernel="gaussian", sigma=sigma, tol=tol),
+                lambda X, y, tol=tol: NuSVC(nu=nu, gamma=gamma, tol=tol).fit(X, y),
+                lambda a, b, X: np.max(np.abs(a.decision_function(X) / a.rho - b.decision_function(X))),
+            ),
+            (
+                "one_class_svm vs OneClassSVM",
+                lambda X, y, tol=tol: one_class_svm(X, nu, sigma=sigma, tol=tol),
+                lambda X, y, tol=tol: OneClassSVM(nu=nu, gamma=gamma, tol=tol).fit(X),
+                lambda a, b, X: np.max(np.abs(a.decision_function(X) - b.decision_function(X))),
+            ),
         ):
             ratios, t_o, gaps = [], [], []
             for seed in seeds:
@@ -62,10 +66,18 @@ def _svm_rows(quick: bool) -> list[dict]:
                 gaps.append(agree(ours(X, y), ref(X, y), X))
             gm = float(np.exp(np.mean(np.log(ratios))))
             t = float(np.exp(np.mean(np.log(t_o))))
-            out.append(row(f"{name} {n}x5 gaussian tol={tol:g} (geo. mean, {len(ratios)} seeds)",
-                           t, t * gm, ">= 1x libsvm", 1.0,
-                           note="per seed: " + " ".join(f"{r:.2f}" for r in ratios)
-                           + f"; max |f diff| {max(gaps):.1e}"))
+            out.append(
+                row(
+                    f"{name} {n}x5 gaussian tol={tol:g} (geo. mean, {len(ratios)} seeds)",
+                    t,
+                    t * gm,
+                    ">= 1x libsvm",
+                    1.0,
+                    note="per seed: "
+                    + " ".join(f"{r:.2f}" for r in ratios)
+                    + f"; max |f diff| {max(gaps):.1e}",
+                )
+            )
     return out
 
 
@@ -79,14 +91,23 @@ def _nu_row(quick: bool) -> dict:
         rng = np.random.default_rng(seed)
         X = rng.normal(size=(n, 10))
         y = np.where(X[:, 0] + X[:, 1] ** 2 - 1 + 0.5 * rng.normal(size=n) > 0, 1.0, -1.0)
-        a, b = paired_best(lambda: nu_svm(X, y, nu, kernel="gaussian", sigma=sigma, tol=tol),
-                           lambda: NuSVC(nu=nu, gamma=1 / (2 * sigma), tol=tol).fit(X, y), repeat=3)
+        a, b = paired_best(
+            lambda X=X, y=y: nu_svm(X, y, nu, kernel="gaussian", sigma=sigma, tol=tol),
+            lambda X=X, y=y: NuSVC(nu=nu, gamma=1 / (2 * sigma), tol=tol).fit(X, y),
+            repeat=3,
+        )
         ratios.append(b / a)
         t_o.append(a)
     gm = float(np.exp(np.mean(np.log(ratios))))
     t = float(np.exp(np.mean(np.log(t_o))))
-    return row(f"nu_svm vs NuSVC {n}x10 gaussian tol=1e-06 (geo. mean, {len(ratios)} seeds)",
-               t, t * gm, ">= 1.5x libsvm", 1.5, note="per seed: " + " ".join(f"{r:.2f}" for r in ratios))
+    return row(
+        f"nu_svm vs NuSVC {n}x10 gaussian tol=1e-06 (geo. mean, {len(ratios)} seeds)",
+        t,
+        t * gm,
+        ">= 1.5x libsvm",
+        1.5,
+        note="per seed: " + " ".join(f"{r:.2f}" for r in ratios),
+    )
 
 
 def _norma_numpy(X, y, lam, eta, budget, sigma):
@@ -115,17 +136,24 @@ def _norma_rows(quick: bool) -> list[dict]:
     y = np.where(X[:, 0] + 0.5 * X[:, 1] * X[:, 2] + 0.3 * rng.normal(size=n) > 0, 1.0, -1.0)
     lam, eta, sigma = 0.01, 0.5, 5.0
     t_ours = best_time(lambda: norma(X, y, lam, eta, sigma=sigma, budget=budget), repeat=3)
-    m = n // 10                      # the NumPy loop is timed on a tenth and scaled
+    m = n // 10  # the NumPy loop is timed on a tenth and scaled
     t0 = time.perf_counter()
     coef_ref, _ = _norma_numpy(X[:m], y[:m], lam, eta, budget, sigma)
     t_ref = (time.perf_counter() - t0) * n / m
     r = norma(X[:m], y[:m], lam, eta, sigma=sigma, budget=budget)
     gap = float(np.max(np.abs(r.coef - coef_ref)))
     full = norma(X, y, lam, eta, sigma=sigma, budget=budget)
-    return [row(f"norma {n:,}x10 gaussian hinge, budget {budget}", t_ours, t_ref,
-                ">= 5x NumPy recursion", 5.0,
-                note=f"{n / t_ours:,.0f} points/s; mistakes {int(full.mistakes[-1])}; "
-                     f"truncation error {full.truncation_error:.2e}; |coef diff| {gap:.1e}")]
+    return [
+        row(
+            f"norma {n:,}x10 gaussian hinge, budget {budget}",
+            t_ours,
+            t_ref,
+            ">= 5x NumPy recursion",
+            5.0,
+            note=f"{n / t_ours:,.0f} points/s; mistakes {int(full.mistakes[-1])}; "
+            f"truncation error {full.truncation_error:.2e}; |coef diff| {gap:.1e}",
+        )
+    ]
 
 
 def run(quick: bool = False) -> list[dict]:
@@ -134,5 +162,7 @@ def run(quick: bool = False) -> list[dict]:
 
 if __name__ == "__main__":
     for r in run(quick="--quick" in sys.argv):
-        print(f"{r['name']:<60s} ours {r['ours']:.4f}s ref {r['reference']:.4f}s "
-              f"ratio {r['ratio']:.2f} [{r['target']}] {'met' if r['met'] else 'MISSED'} {r['note']}")
+        print(
+            f"{r['name']:<60s} ours {r['ours']:.4f}s ref {r['reference']:.4f}s "
+            f"ratio {r['ratio']:.2f} [{r['target']}] {'met' if r['met'] else 'MISSED'} {r['note']}"
+        )

@@ -22,17 +22,31 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "tests"))
 
-HOSTILE = ["infinite_loop", "memory_bomb", "os_exit", "sys_exit", "forged_results", "monkeypatch",
-           "eq_always_true", "numpy_subclass", "calls_reference", "read_hidden_cases", "corrupt_json",
-           "env_spy", "many_processes"]
+HOSTILE = [
+    "infinite_loop",
+    "memory_bomb",
+    "os_exit",
+    "sys_exit",
+    "forged_results",
+    "monkeypatch",
+    "eq_always_true",
+    "numpy_subclass",
+    "calls_reference",
+    "read_hidden_cases",
+    "corrupt_json",
+    "env_spy",
+    "many_processes",
+]
 
 
 def submissions(n: int, tmp: Path) -> dict[str, tuple[bytes, dict]]:
     from grade_submissions import honest_variants, hostile
 
     hv = honest_variants()
-    paths = {k: tmp / "nothing" for k in ("submissions", "gradebook", "course_file", "cases_file",
-                                          "outside", "other_submission")}
+    paths = {
+        k: tmp / "nothing"
+        for k in ("submissions", "gradebook", "course_file", "cases_file", "outside", "other_submission")
+    }
     hs = hostile(paths)
     mix = ["honest"] * 8 + ["partial"] * 4 + ["empty"] * 4 + ["buggy_perceptron"] * 2
     out = {}
@@ -61,16 +75,23 @@ def run(quick: bool = False) -> list[dict]:
         for name, (data, _) in subs.items():
             (tmp / "subs" / f"{name}.ipynb").write_bytes(data)
         t0 = time.perf_counter()
-        results = grade_folder(tmp / "subs", tmp / "gradebook.csv", limits=Limits(timeout=10),
-                               jobs=2, progress=None)
+        results = grade_folder(
+            tmp / "subs", tmp / "gradebook.csv", limits=Limits(timeout=10), jobs=2, progress=None
+        )
         took = time.perf_counter() - t0
     assert len(results) == n
     budget = 300.0 * n / 200
     statuses = {}
     for r in results:
         statuses[r.status] = statuses.get(r.status, 0) + 1
-    wrong = [r.submission for r in results
-             if (r.total, r.status) != (subs[r.submission][1]["total"], subs[r.submission][1]["status"])]
-    note = (f"{n / took * 60:.0f} submissions/min; " + ", ".join(f"{k} {v}" for k, v in sorted(statuses.items()))
-            + (f"; UNEXPECTED: {', '.join(wrong)}" if wrong else "; every score as expected"))
+    wrong = [
+        r.submission
+        for r in results
+        if (r.total, r.status) != (subs[r.submission][1]["total"], subs[r.submission][1]["status"])
+    ]
+    note = (
+        f"{n / took * 60:.0f} submissions/min; "
+        + ", ".join(f"{k} {v}" for k, v in sorted(statuses.items()))
+        + (f"; UNEXPECTED: {', '.join(wrong)}" if wrong else "; every score as expected")
+    )
     return [row(f"grade {n} ch01 submissions, --jobs 2", took, budget, f"<= {budget:.0f} s", 1.0, note)]

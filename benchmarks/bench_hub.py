@@ -28,7 +28,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "deploy" / "hub"))
 
-from loadtest import LocalHub, run_class  # noqa: E402
+from loadtest import LocalHub, run_class
 
 MIB = 2**20
 TARGET_N, TARGET_P95 = 40, 0.250
@@ -46,8 +46,8 @@ def cpu_model() -> str:
 
 def summary(r: dict) -> dict:
     """The report's numbers of one class (JSON-friendly)."""
-    ms = lambda v: None if v is None else round(v * 1000, 1)  # noqa: E731
-    mean = lambda v: statistics.fmean(v) if v else 0.0  # noqa: E731
+    ms = lambda v: None if v is None else round(v * 1000, 1)
+    mean = lambda v: statistics.fmean(v) if v else 0.0
     out = {
         "n": r["n"],
         "failures": len(r["failures"]),
@@ -82,7 +82,7 @@ def summary(r: dict) -> dict:
 
 
 def fmt(s: dict) -> str:
-    f = lambda v, d=1: "-" if v is None else f"{v:.{d}f}"  # noqa: E731
+    f = lambda v, d=1: "-" if v is None else f"{v:.{d}f}"
     met = {True: " met", False: " MISSED"}.get(s.get("met"), "")
     return (
         f"  N={s['n']:<3d} start p50/p95 {f(s['server_start_p50_s'])}/{f(s['server_start_p95_s'])} s  "

@@ -27,8 +27,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 sys.path.insert(0, str(ROOT / "tests"))
 
-from run import row  # noqa: E402
-from runtime_env import blocked_dir, blocked_pythonpath  # noqa: E402  (no SciPy/scikit-learn)
+from run import row
+from runtime_env import blocked_dir, blocked_pythonpath
 
 BUDGET_MIB = 200.0
 
@@ -92,10 +92,15 @@ def peak_memory(nb_path: Path, timeout: int = 600) -> tuple[float, float, float,
     from nbclient import NotebookClient
 
     nb = nbformat.read(nb_path, as_version=4)
-    client = NotebookClient(nb, timeout=timeout, kernel_name="python3", allow_errors=True,
-                            resources={"metadata": {"path": str(nb_path.parent)}})
+    client = NotebookClient(
+        nb,
+        timeout=timeout,
+        kernel_name="python3",
+        allow_errors=True,
+        resources={"metadata": {"path": str(nb_path.parent)}},
+    )
     t0 = time.perf_counter()
-    env = dict(os.environ, PYTHONPATH=blocked_pythonpath(blocked_dir()))   # as on a hub/Binder
+    env = dict(os.environ, PYTHONPATH=blocked_pythonpath(blocked_dir()))  # as on a hub/Binder
     with client.setup_kernel(env=env):
         pid = client.km.provisioner.process.pid
         poller = _Poller(pid)
@@ -103,19 +108,27 @@ def peak_memory(nb_path: Path, timeout: int = 600) -> tuple[float, float, float,
         try:
             for index, cell in enumerate(nb.cells):
                 client.execute_cell(cell, index)
-            time.sleep(0.3)   # background work started by the last cells
+            time.sleep(0.3)  # background work started by the last cells
         finally:
             poller.stop.set()
             poller.join()
-    return (poller.peak_total / 1024, poller.peak_kernel / 1024, poller.peak_anon / 1024,
-            time.perf_counter() - t0)
+    return (
+        poller.peak_total / 1024,
+        poller.peak_kernel / 1024,
+        poller.peak_anon / 1024,
+        time.perf_counter() - t0,
+    )
 
 
 def _release(out: Path) -> None:
     import subprocess
 
-    subprocess.run([sys.executable, "-m", "kmlteach", "release", "--out", str(out)],
-                   cwd=ROOT, check=True, capture_output=True)
+    subprocess.run(
+        [sys.executable, "-m", "kmlteach", "release", "--out", str(out)],
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+    )
 
 
 def run(quick: bool = False, chapters: list[str] | None = None) -> list[dict]:
@@ -130,9 +143,14 @@ def run(quick: bool = False, chapters: list[str] | None = None) -> list[dict]:
             nbs = [p for p in nbs if p.name[:2] in ("01", "05")]
         for nb in nbs:
             total, kernel, anon, secs = peak_memory(nb)
-            r = row(f"peak RSS {nb.stem} (Run All, kernel + children)", total, BUDGET_MIB,
-                    "<= 200 MiB", None, note=f"kernel alone {kernel:.0f} MiB; private (anonymous) "
-                                             f"{anon:.0f} MiB; run {secs:.0f} s")
+            r = row(
+                f"peak RSS {nb.stem} (Run All, kernel + children)",
+                total,
+                BUDGET_MIB,
+                "<= 200 MiB",
+                None,
+                note=f"kernel alone {kernel:.0f} MiB; private (anonymous) {anon:.0f} MiB; run {secs:.0f} s",
+            )
             r["ratio"] = BUDGET_MIB / total if total else float("inf")
             r["met"] = total <= BUDGET_MIB
             r["unit"] = "MiB"
@@ -142,5 +160,8 @@ def run(quick: bool = False, chapters: list[str] | None = None) -> list[dict]:
 
 if __name__ == "__main__":
     for r_ in run(chapters=sys.argv[1:] or None):
-        print(f"{r_['name']:<58s} {r_['ours']:6.0f} MiB  [{r_['target']}] "
-              f"{'met' if r_['met'] else 'MISSED'}  {r_['note']}", flush=True)
+        print(
+            f"{r_['name']:<58s} {r_['ours']:6.0f} MiB  [{r_['target']}] "
+            f"{'met' if r_['met'] else 'MISSED'}  {r_['note']}",
+            flush=True,
+        )

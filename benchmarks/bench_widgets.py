@@ -36,7 +36,7 @@ sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("MPLBACKEND", "Agg")
 
-from run import row  # noqa: E402
+from run import row
 
 P50_MS, P95_MS, STARTUP_S, E2E_MS = 30.0, 60.0, 3.0, 80.0
 
@@ -88,10 +88,17 @@ def widget_rows(quick: bool) -> list[dict]:
         ref_wall, _ = time_updates(ref, 1)
         p50, p95 = statistics.median(wall), float(np.percentile(wall, 95))
         c50, c95 = statistics.median(cpu), float(np.percentile(cpu, 95))
-        r = row(f"widget {name} (p50 update)", p50, statistics.median(ref_wall),
-                f"p50 ≤ {P50_MS:.0f} ms, p95 ≤ {P95_MS:.0f} ms", None,
-                note=(f"p95 {1000 * p95:.0f} ms (full redraw p95 {1000 * np.percentile(ref_wall, 95):.0f} ms);"
-                      f" CPU p50 {1000 * c50:.0f} / p95 {1000 * c95:.0f} ms; n={len(wall)}"))
+        r = row(
+            f"widget {name} (p50 update)",
+            p50,
+            statistics.median(ref_wall),
+            f"p50 ≤ {P50_MS:.0f} ms, p95 ≤ {P95_MS:.0f} ms",
+            None,
+            note=(
+                f"p95 {1000 * p95:.0f} ms (full redraw p95 {1000 * np.percentile(ref_wall, 95):.0f} ms);"
+                f" CPU p50 {1000 * c50:.0f} / p95 {1000 * c95:.0f} ms; n={len(wall)}"
+            ),
+        )
         r["met"] = bool(p50 <= P50_MS / 1000 and p95 <= P95_MS / 1000)
         r.update(p50=p50, p95=p95, cpu_p50=c50, cpu_p95=c95)
         rows.append(r)
@@ -119,8 +126,15 @@ def startup_seconds(nb_path: Path, timeout: float = 120.0) -> float | None:
     cells = _first_widget_cells(nb_path)
     if not cells:
         return None
-    km, kc = start_new_kernel(kernel_name="python3", cwd=str(nb_path.parent),
-                              env={**os.environ, "PYTHONPATH": str(ROOT), "MPLBACKEND": "module://matplotlib_inline.backend_inline"})
+    km, kc = start_new_kernel(
+        kernel_name="python3",
+        cwd=str(nb_path.parent),
+        env={
+            **os.environ,
+            "PYTHONPATH": str(ROOT),
+            "MPLBACKEND": "module://matplotlib_inline.backend_inline",
+        },
+    )
     try:
         t0 = time.perf_counter()
         for src in cells:
@@ -145,8 +159,16 @@ def startup_rows(quick: bool) -> list[dict]:
             continue
         if s is None:
             continue
-        rows.append(row(f"start-up {nb.stem} (first cell → first widget)", s, STARTUP_S,
-                        f"≤ {STARTUP_S:.0f} s", 1.0, note="reference = the budget"))
+        rows.append(
+            row(
+                f"start-up {nb.stem} (first cell → first widget)",
+                s,
+                STARTUP_S,
+                f"≤ {STARTUP_S:.0f} s",
+                1.0,
+                note="reference = the budget",
+            )
+        )
     return rows
 
 
@@ -158,10 +180,24 @@ def measure_browser() -> None:
         print("  (no /usr/bin/chromium: end-to-end latencies not measured)", flush=True)
         return
     env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST")}
-    env.pop("MPLBACKEND", None)    # the JupyterLab kernels draw inline, as a student's do
-    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-                           "-o", "addopts=", str(ROOT / "tests" / "test_browser.py")],
-                          cwd=ROOT, env=env, capture_output=True, text=True)
+    env.pop("MPLBACKEND", None)  # the JupyterLab kernels draw inline, as a student's do
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "-o",
+            "addopts=",
+            str(ROOT / "tests" / "test_browser.py"),
+        ],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
     if done.returncode:
         print("  browser test failed:\n" + done.stdout[-2000:], flush=True)
 
@@ -182,10 +218,17 @@ def browser_rows(measure: bool = True) -> list[dict]:
         p50 = statistics.median(lat) / 1000
         src = rec.get("src_latencies_ms") or []
         src_note = f", input → src p50 {statistics.median(src):.0f} ms" if src else ""
-        rows.append(row(f"end-to-end {name} ({rec.get('gesture', '')})", p50, E2E_MS / 1000,
-                        f"p50 ≤ {E2E_MS:.0f} ms", 1.0,
-                        note=f"p95 {np.percentile(lat, 95):.0f} ms, n={len(lat)}{src_note}, "
-                             f"recorded {rec.get('when', '?')}, load factor {rec.get('load_factor', '?')}"))
+        rows.append(
+            row(
+                f"end-to-end {name} ({rec.get('gesture', '')})",
+                p50,
+                E2E_MS / 1000,
+                f"p50 ≤ {E2E_MS:.0f} ms",
+                1.0,
+                note=f"p95 {np.percentile(lat, 95):.0f} ms, n={len(lat)}{src_note}, "
+                f"recorded {rec.get('when', '?')}, load factor {rec.get('load_factor', '?')}",
+            )
+        )
     return rows
 
 
@@ -195,5 +238,7 @@ def run(quick: bool = False) -> list[dict]:
 
 if __name__ == "__main__":
     for r in run(quick="--quick" in sys.argv):
-        print(f"{r['name']:<60s} {1000 * r['ours']:8.1f} ms  ref {1000 * r['reference']:8.1f} ms "
-              f"ratio {r['ratio']:5.2f}  {'met' if r['met'] else 'MISSED'}  {r['note']}")
+        print(
+            f"{r['name']:<60s} {1000 * r['ours']:8.1f} ms  ref {1000 * r['reference']:8.1f} ms "
+            f"ratio {r['ratio']:5.2f}  {'met' if r['met'] else 'MISSED'}  {r['note']}"
+        )

@@ -58,11 +58,13 @@ def paired_best(fa, fb, repeat: int = 3, warmup: bool = True) -> tuple[float, fl
     return best_a, best_b
 
 
-HASWELL_FEATURES = ("+64bit,+avx,+avx2,+bmi,+bmi2,+cmov,+cx16,+cx8,+f16c,+fma,+fsgsbase,+fxsr,"
-                    "+invpcid,+lzcnt,+mmx,+movbe,+pclmul,+popcnt,+rdrnd,+sahf,+sse,+sse2,+sse3,"
-                    "+sse4.1,+sse4.2,+ssse3,+xsave,+xsaveopt,-avx512f,-avx512dq,-avx512bw,"
-                    "-avx512vl,-avx512cd,-avx512vnni,-avx512ifma,-avx512vbmi,-avx512vbmi2,"
-                    "-avx512bitalg,-avx512vpopcntdq,-avx512bf16,-evex512")
+HASWELL_FEATURES = (
+    "+64bit,+avx,+avx2,+bmi,+bmi2,+cmov,+cx16,+cx8,+f16c,+fma,+fsgsbase,+fxsr,"
+    "+invpcid,+lzcnt,+mmx,+movbe,+pclmul,+popcnt,+rdrnd,+sahf,+sse,+sse2,+sse3,"
+    "+sse4.1,+sse4.2,+ssse3,+xsave,+xsaveopt,-avx512f,-avx512dq,-avx512bw,"
+    "-avx512vl,-avx512cd,-avx512vnni,-avx512ifma,-avx512vbmi,-avx512vbmi2,"
+    "-avx512bitalg,-avx512vpopcntdq,-avx512bf16,-evex512"
+)
 
 
 def machine() -> str:
@@ -79,8 +81,13 @@ def machine() -> str:
         from numpy._core._multiarray_umath import __cpu_features__ as f
     except ImportError:  # NumPy < 2
         from numpy.core._multiarray_umath import __cpu_features__ as f
-    npy = ("AVX-512" if f.get("X86_V4") or f.get("AVX512_SKX") else
-           "AVX2" if f.get("X86_V3") or f.get("AVX2") else "SSE/other")
+    npy = (
+        "AVX-512"
+        if f.get("X86_V4") or f.get("AVX512_SKX")
+        else "AVX2"
+        if f.get("X86_V3") or f.get("AVX2")
+        else "SSE/other"
+    )
     from kmlteach._jit import numba, vector_bytes
 
     nb = {64: "AVX-512", 32: "AVX2"}.get(vector_bytes(), "SSE/other")
@@ -91,16 +98,32 @@ def machine() -> str:
     return f"{cpu} | NumPy {npy} | Numba {nb}"
 
 
-def row(name: str, ours: float, reference: float, target: str, min_ratio: float | None,
-        note: str = "") -> dict:
+def row(
+    name: str, ours: float, reference: float, target: str, min_ratio: float | None, note: str = ""
+) -> dict:
     ratio = reference / ours if ours > 0 else float("inf")
-    return {"name": name, "ours": ours, "reference": reference, "ratio": ratio,
-            "target": target, "met": None if min_ratio is None else ratio >= min_ratio,
-            "note": note}
+    return {
+        "name": name,
+        "ours": ours,
+        "reference": reference,
+        "ratio": ratio,
+        "target": target,
+        "met": None if min_ratio is None else ratio >= min_ratio,
+        "note": note,
+    }
 
 
-def seeded_row(name: str, make, ours_fn, ref_fn, seeds, target: str, min_ratio: float | None,
-               repeat: int = 5, note: str = "") -> dict:
+def seeded_row(
+    name: str,
+    make,
+    ours_fn,
+    ref_fn,
+    seeds,
+    target: str,
+    min_ratio: float | None,
+    repeat: int = 5,
+    note: str = "",
+) -> dict:
     """A row over several random instances: ``make(seed)`` builds the data, each side is
     timed best of ``repeat`` after a warm-up; the row's ratio is the median ratio and the
     note gives min / median / max (the target is judged on the median)."""
@@ -113,9 +136,17 @@ def seeded_row(name: str, make, ours_fn, ref_fn, seeds, target: str, min_ratio: 
         ratios.append(r / o)
     ratios_sorted = sorted(ratios)
     med = ratios_sorted[len(ratios) // 2]
-    out = row(name, sorted(ours_t)[len(seeds) // 2], sorted(ref_t)[len(seeds) // 2], target,
-              min_ratio, note=(f"ratio min/median/max {ratios_sorted[0]:.2f}/{med:.2f}/"
-                               f"{ratios_sorted[-1]:.2f} over {len(seeds)} seeds" + (f"; {note}" if note else "")))
+    out = row(
+        name,
+        sorted(ours_t)[len(seeds) // 2],
+        sorted(ref_t)[len(seeds) // 2],
+        target,
+        min_ratio,
+        note=(
+            f"ratio min/median/max {ratios_sorted[0]:.2f}/{med:.2f}/"
+            f"{ratios_sorted[-1]:.2f} over {len(seeds)} seeds" + (f"; {note}" if note else "")
+        ),
+    )
     out["ratio"] = med
     out["met"] = None if min_ratio is None else med >= min_ratio
     return out
@@ -126,8 +157,11 @@ def main(argv=None) -> int:
     ap.add_argument("--quick", action="store_true", help="smaller problems (smoke test)")
     ap.add_argument("--only", default="", help="comma-separated ids, e.g. ch01,ch05,widgets")
     ap.add_argument("--json", default="", help="also write the rows to this file")
-    ap.add_argument("--haswell-features", action="store_true",
-                    help="print a NUMBA_CPU_FEATURES value for an AVX2 (Haswell) target and exit")
+    ap.add_argument(
+        "--haswell-features",
+        action="store_true",
+        help="print a NUMBA_CPU_FEATURES value for an AVX2 (Haswell) target and exit",
+    )
     args = ap.parse_args(argv)
     if args.haswell_features:
         print(HASWELL_FEATURES)
@@ -138,8 +172,11 @@ def main(argv=None) -> int:
     rows = []
     # per-chapter algorithm benchmarks, then the widgets' latency and start-up, then the grader
     # and the peak memory of a student's kernel per chapter
-    for path in sorted(HERE.glob("bench_ch*.py")) + [HERE / "bench_widgets.py", HERE / "bench_grading.py",
-                                                      HERE / "bench_memory.py"]:
+    for path in sorted(HERE.glob("bench_ch*.py")) + [
+        HERE / "bench_widgets.py",
+        HERE / "bench_grading.py",
+        HERE / "bench_memory.py",
+    ]:
         chapter = path.stem.removeprefix("bench_")
         if only and chapter not in only:
             continue
@@ -154,9 +191,12 @@ def main(argv=None) -> int:
             rows.append(r)
             met = {True: "met", False: "MISSED", None: ""}[r["met"]]
             u = r.get("unit", "s")
-            print(f"  {r['name']:<58s} ours {r['ours']:9.4f} {u}  ref {r['reference']:9.4f} {u}  "
-                  f"ratio {r['ratio']:6.2f}x  [{r['target']}] {met} {r['note']}  "
-                  f"[{where}; load {r['load']:.1f}]", flush=True)
+            print(
+                f"  {r['name']:<58s} ours {r['ours']:9.4f} {u}  ref {r['reference']:9.4f} {u}  "
+                f"ratio {r['ratio']:6.2f}x  [{r['target']}] {met} {r['note']}  "
+                f"[{where}; load {r['load']:.1f}]",
+                flush=True,
+            )
     if args.json:
         Path(args.json).write_text(json.dumps(rows, indent=1))
     return 0

@@ -52,11 +52,25 @@ def check_env(verbose: bool = True) -> dict:
     info["widgets"] = bool(ext) and info["ipywidgets"] is not None
     info["widget_extension"] = ext
     if verbose:
-        for k in ("python", "kmlteach", "numpy", "numba", "matplotlib", "ipywidgets", "jupyterlab",
-                  "scikit-learn", "scipy"):
+        for k in (
+            "python",
+            "kmlteach",
+            "numpy",
+            "numba",
+            "matplotlib",
+            "ipywidgets",
+            "jupyterlab",
+            "scikit-learn",
+            "scipy",
+        ):
             print(f"{k:<14}{info[k] or 'not installed'}")
         print(f"{'numba cache':<14}{info['numba_cache']}")
-        print(f"{'widgets':<14}" + ("yes: JupyterLab widget extension found" if info["widgets"]
-                                   else "NO: install ipywidgets>=8 (sliders will not render; "
-                                        "the static figures still do)"))
+        print(
+            f"{'widgets':<14}"
+            + (
+                "yes: JupyterLab widget extension found"
+                if info["widgets"]
+                else "NO: install ipywidgets>=8 (sliders will not render; the static figures still do)"
+            )
+        )
     return info

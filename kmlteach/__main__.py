@@ -28,7 +28,7 @@ def _load_book(path=None):
 
     try:
         return book.load(path)
-    except (OSError, ValueError) as exc:   # missing, a folder, not TOML, a bad entry
+    except (OSError, ValueError) as exc:  # missing, a folder, not TOML, a bad entry
         raise UsageError(str(exc)) from None
 
 
@@ -38,7 +38,9 @@ def _output_folder(path: Path, option: str) -> Path:
     try:
         path.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise UsageError(f"{option} {str(path)!r}: cannot create the folder ({exc.strerror or exc})") from None
+        raise UsageError(
+            f"{option} {str(path)!r}: cannot create the folder ({exc.strerror or exc})"
+        ) from None
     return path
 
 
@@ -67,7 +69,7 @@ def _cmd_chapters(args) -> int:
     if args.update_readme:
         try:
             changed = book.update_readme(b)
-        except (OSError, ValueError) as exc:   # no README.md, or no chapter-table markers in it
+        except (OSError, ValueError) as exc:  # no README.md, or no chapter-table markers in it
             raise UsageError(f"--update-readme: {exc}") from None
         print("README.md chapter table " + ("updated" if changed else "already up to date"))
     return 0
@@ -137,12 +139,19 @@ def _cmd_grade(args) -> int:
     logging.getLogger("asyncio").setLevel(logging.CRITICAL)  # cancelled kernels on Ctrl-C
     try:
         limits = Limits(timeout=args.timeout, memory_mb=args.memory)
-    except ValueError as exc:   # --timeout or --memory out of range
+    except ValueError as exc:  # --timeout or --memory out of range
         raise UsageError(str(exc)) from None
     try:
-        grade_folder(args.submissions, args.out, limits=limits, jobs=args.jobs,
-                     feedback=args.feedback, executor=args.executor, scheduler=args.scheduler,
-                     chapter=args.chapter)
+        grade_folder(
+            args.submissions,
+            args.out,
+            limits=limits,
+            jobs=args.jobs,
+            feedback=args.feedback,
+            executor=args.executor,
+            scheduler=args.scheduler,
+            chapter=args.chapter,
+        )
     except (GradeError, FileNotFoundError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
@@ -187,18 +196,26 @@ def main(argv=None) -> int:
     sub = ap.add_subparsers(dest="cmd", required=True)
     p = sub.add_parser("warmup", help="compile every Numba kernel, print per-kernel time")
     p.add_argument("--quiet", action="store_true")
-    p.add_argument("--jobs", type=_nonnegative_int, default=1,
-                   help="compile in this many processes (0: one per core); default 1")
+    p.add_argument(
+        "--jobs",
+        type=_nonnegative_int,
+        default=1,
+        help="compile in this many processes (0: one per core); default 1",
+    )
     p.set_defaults(fn=_cmd_warmup)
     p = sub.add_parser("check-env", help="versions, Numba cache, widget support")
     p.set_defaults(fn=_cmd_check_env)
     p = sub.add_parser("chapters", help="print the chapter table from book.toml")
     p.add_argument("--book", default=None)
-    p.add_argument("--update-readme", action="store_true",
-                   help="rewrite README.md's chapter table from book.toml")
+    p.add_argument(
+        "--update-readme", action="store_true", help="rewrite README.md's chapter table from book.toml"
+    )
     p.set_defaults(fn=_cmd_chapters)
-    p = sub.add_parser("release", help="write the student notebooks (solutions stubbed, outputs "
-                       "and instructor metadata removed); see kmlteach/course/release.py")
+    p = sub.add_parser(
+        "release",
+        help="write the student notebooks (solutions stubbed, outputs "
+        "and instructor metadata removed); see kmlteach/course/release.py",
+    )
     p.add_argument("chapters", nargs="*", metavar="CHAPTER", help="chapter ids such as 01 (default: all)")
     p.add_argument("--out", type=Path, required=True, help="folder to write (not inside --src)")
     p.add_argument("--src", type=Path, default=None, help="instructor notebooks (default notebooks/)")
@@ -208,44 +225,68 @@ def main(argv=None) -> int:
     p.add_argument("src", type=Path)
     p.add_argument("out", type=Path)
     p.set_defaults(fn=_cmd_release, chapters=None, force=False)
-    p = sub.add_parser("nbgrader-export", help="write chapters as nbgrader source notebooks "
-                       "(with test cells) into an nbgrader course folder")
+    p = sub.add_parser(
+        "nbgrader-export",
+        help="write chapters as nbgrader source notebooks (with test cells) into an nbgrader course folder",
+    )
     p.add_argument("chapters", nargs="+", metavar="CHAPTER")
     p.add_argument("--course", type=Path, required=True, help="nbgrader course folder")
     p.set_defaults(fn=_cmd_nbgrader_export)
     p = sub.add_parser("execute", help="build notebooks/NN-*.ipynb from notebooks/src/*.py and run them")
     p.add_argument("names", nargs="*", help="notebook stems such as 01-svm (default: all)")
-    p.add_argument("--timeout", type=_positive_int, default=600,
-                   help="seconds per notebook (default 600)")
-    p.add_argument("--metadata-only", action="store_true",
-                   help="only (re)write the chapter and nbgrader metadata, without running")
+    p.add_argument("--timeout", type=_positive_int, default=600, help="seconds per notebook (default 600)")
+    p.add_argument(
+        "--metadata-only",
+        action="store_true",
+        help="only (re)write the chapter and nbgrader metadata, without running",
+    )
     p.set_defaults(fn=_cmd_execute)
     p = sub.add_parser(
-        "grade", help="grade a folder of submitted notebooks into a gradebook CSV",
+        "grade",
+        help="grade a folder of submitted notebooks into a gradebook CSV",
         description="Grade every *.ipynb below SUBMISSIONS, each in a fresh sandboxed kernel; "
-                    "see README, 'Grading'.")
+        "see README, 'Grading'.",
+    )
     p.add_argument("submissions", type=Path, metavar="SUBMISSIONS")
     p.add_argument("--out", type=Path, required=True, help="gradebook CSV to write")
-    p.add_argument("--timeout", type=float, default=60.0,
-                   help="wall-clock seconds for running a submission's code (default 60; "
-                        "the kernel's start-up is limited separately)")
-    p.add_argument("--memory", type=int, default=3000,
-                   help="MB of ADDRESS SPACE (RLIMIT_AS, not resident memory) per process of a "
-                        "submission (default 3000; a kernel with NumPy and Numba reserves ~1.4 GB)")
+    p.add_argument(
+        "--timeout",
+        type=float,
+        default=60.0,
+        help="wall-clock seconds for running a submission's code (default 60; "
+        "the kernel's start-up is limited separately)",
+    )
+    p.add_argument(
+        "--memory",
+        type=int,
+        default=3000,
+        help="MB of ADDRESS SPACE (RLIMIT_AS, not resident memory) per process of a "
+        "submission (default 3000; a kernel with NumPy and Numba reserves ~1.4 GB)",
+    )
     p.add_argument("--jobs", type=int, default=1, help="submissions graded in parallel (default 1)")
-    p.add_argument("--feedback", type=Path, default=None,
-                   help="folder for one Markdown + HTML feedback file per submission")
+    p.add_argument(
+        "--feedback",
+        type=Path,
+        default=None,
+        help="folder for one Markdown + HTML feedback file per submission",
+    )
     p.add_argument("--chapter", default=None, help="only accept notebooks of this chapter (e.g. 01)")
     p.add_argument("--executor", choices=["local", "dask"], default="local")
     p.add_argument("--scheduler", default=None, help="Dask scheduler address (with --executor dask)")
     p.set_defaults(fn=_cmd_grade)
 
-    p = sub.add_parser("slides", help="write a reveal.js deck per ready chapter (offline), "
-                                      "or --apply slide metadata to the stored notebooks")
+    p = sub.add_parser(
+        "slides",
+        help="write a reveal.js deck per ready chapter (offline), "
+        "or --apply slide metadata to the stored notebooks",
+    )
     p.add_argument("chapters", nargs="*", help="chapter ids such as 01 (default: every ready chapter)")
     p.add_argument("--out", type=Path, default=Path("build/slides"))
-    p.add_argument("--apply", action="store_true",
-                   help="write slide metadata into notebooks/*.ipynb (no execution) instead")
+    p.add_argument(
+        "--apply",
+        action="store_true",
+        help="write slide metadata into notebooks/*.ipynb (no execution) instead",
+    )
     p.set_defaults(fn=_cmd_slides)
     p = sub.add_parser("site", help="build the static course site into build/site (offline)")
     p.add_argument("--out", type=Path, default=Path("build/site"))
@@ -257,7 +298,7 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     try:
         return args.fn(args)
-    except UsageError as exc:   # only the user's mistakes: a bug keeps its traceback
+    except UsageError as exc:  # only the user's mistakes: a bug keeps its traceback
         print(f"{ap.prog} {args.cmd}: error: {exc}", file=sys.stderr)
         return 2
 

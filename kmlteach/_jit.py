@@ -51,7 +51,17 @@ except ImportError:  # pragma: no cover
     numba = None
     prange = range
 
-__all__ = ["jit", "prange", "num_threads", "thread_map", "vector_bytes", "warmup", "registered", "cache_location", "HAVE_NUMBA"]
+__all__ = [
+    "jit",
+    "prange",
+    "num_threads",
+    "thread_map",
+    "vector_bytes",
+    "warmup",
+    "registered",
+    "cache_location",
+    "HAVE_NUMBA",
+]
 
 HAVE_NUMBA = numba is not None
 
@@ -78,8 +88,12 @@ def _private_temp_dir() -> str:
         except FileExistsError:
             pass
         st = os.lstat(path)
-        if (stat.S_ISDIR(st.st_mode) and st.st_uid == uid and not st.st_mode & 0o022
-                and os.access(path, os.W_OK | os.X_OK)):
+        if (
+            stat.S_ISDIR(st.st_mode)
+            and st.st_uid == uid
+            and not st.st_mode & 0o022
+            and os.access(path, os.W_OK | os.X_OK)
+        ):
             return path
     return tempfile.mkdtemp(prefix="kmlteach-numba-")
 
@@ -114,8 +128,9 @@ def _compile(fn: Callable, parallel: bool, nogil: bool = False) -> Callable:
     return numba.njit(cache=False, parallel=parallel, nogil=nogil, fastmath=False)(fn)
 
 
-def jit(fn: Callable | None = None, *, parallel: bool = False, nogil: bool = False,
-        warmup: Callable | None = None):
+def jit(
+    fn: Callable | None = None, *, parallel: bool = False, nogil: bool = False, warmup: Callable | None = None
+):
     """Compile ``fn`` with the course preset (njit, cache=True, no fastmath).
 
     Parameters
@@ -154,7 +169,7 @@ def num_threads() -> int:
     CPUs this process may run on), 1 without Numba."""
     if numba is None:  # pragma: no cover
         return 1
-    return max(1, int(numba.config.NUMBA_NUM_THREADS))   # (reading it starts no thread pool)
+    return max(1, int(numba.config.NUMBA_NUM_THREADS))  # (reading it starts no thread pool)
 
 
 _POOL = None
@@ -254,8 +269,11 @@ def _all_cached() -> bool:
     Numba's private cache objects; on any surprise it answers False."""
     try:
         import_algorithm_modules()
-        return all(bool(fn._cache._cache_file._load_index())
-                   for fn, example in _REGISTRY.values() if example is not None)
+        return all(
+            bool(fn._cache._cache_file._load_index())
+            for fn, example in _REGISTRY.values()
+            if example is not None
+        )
     except Exception:  # noqa: BLE001 - a different Numba version: just compile in parallel
         return False
 
@@ -276,8 +294,7 @@ def _warm(names: set[str] | None, verbose: bool) -> dict[str, float]:
         if verbose:
             print(f"  {name:<60s} {times[name]:7.2f} s", flush=True)
     if verbose and names is None:
-        print(f"{len(times)} kernels ready in {sum(times.values()):.1f} s "
-              f"(cache: {cache_location()})")
+        print(f"{len(times)} kernels ready in {sum(times.values()):.1f} s (cache: {cache_location()})")
     return times
 
 
@@ -314,9 +331,16 @@ def _warmup_parallel(verbose: bool, jobs: int) -> dict[str, float]:
     import_algorithm_modules()
     t0 = time.perf_counter()
     queue = module_groups([n for n, (_, ex) in _REGISTRY.items() if ex is not None])
-    procs = [subprocess.Popen([sys.executable, "-c", _WORKER_SCRIPT], stdin=subprocess.PIPE,
-                              stdout=subprocess.PIPE, text=True, bufsize=1)
-             for _ in range(min(jobs, len(queue)))]
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", _WORKER_SCRIPT],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            bufsize=1,
+        )
+        for _ in range(min(jobs, len(queue)))
+    ]
     sel = selectors.DefaultSelector()
     times: dict[str, float] = {}
 
@@ -337,8 +361,10 @@ def _warmup_parallel(verbose: bool, jobs: int) -> dict[str, float]:
                 p = key.data
                 line = p.stdout.readline()
                 if not line:
-                    raise RuntimeError(f"a warm-up process failed (exit {p.wait()}); "
-                                       "run `python -m kmlteach warmup --jobs 1` to see which kernel")
+                    raise RuntimeError(
+                        f"a warm-up process failed (exit {p.wait()}); "
+                        "run `python -m kmlteach warmup --jobs 1` to see which kernel"
+                    )
                 times.update(json.loads(line))
                 feed(p)
     finally:
@@ -349,8 +375,10 @@ def _warmup_parallel(verbose: bool, jobs: int) -> dict[str, float]:
     if verbose:
         for name in sorted(times):
             print(f"  {name:<60s} {times[name]:7.2f} s")
-        print(f"{len(times)} kernels ready in {time.perf_counter() - t0:.1f} s with {len(procs)} "
-              f"processes (cache: {cache_location()})")
+        print(
+            f"{len(times)} kernels ready in {time.perf_counter() - t0:.1f} s with {len(procs)} "
+            f"processes (cache: {cache_location()})"
+        )
     return times
 
 
@@ -370,5 +398,7 @@ def cache_location() -> str:
         return "disabled (no writable location)"
     if numba.config.CACHE_DIR:
         return str(numba.config.CACHE_DIR)
-    return os.path.join(os.path.dirname(os.path.abspath(__file__)), "__pycache__") + \
-        " (or the per-user Numba cache if that is read-only)"
+    return (
+        os.path.join(os.path.dirname(os.path.abspath(__file__)), "__pycache__")
+        + " (or the per-user Numba cache if that is read-only)"
+    )

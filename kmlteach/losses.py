@@ -40,9 +40,19 @@ import numpy as np
 
 from ._validation import _check_finite, _to_float_array
 
-__all__ = ["zero_one", "hinge", "ramp", "logistic", "exponential",
-           "zero_one_subgradient", "hinge_subgradient", "ramp_subgradient",
-           "logistic_subgradient", "exponential_subgradient", "LOSSES"]
+__all__ = [
+    "zero_one",
+    "hinge",
+    "ramp",
+    "logistic",
+    "exponential",
+    "zero_one_subgradient",
+    "hinge_subgradient",
+    "ramp_subgradient",
+    "logistic_subgradient",
+    "exponential_subgradient",
+    "LOSSES",
+]
 
 
 def _margins(margins, name: str = "margins"):

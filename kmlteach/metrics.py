@@ -29,14 +29,30 @@ from kmlteach._validation import check_scores
 from ._jit import jit
 from ._validation import _check_real_scalar, check_int, check_positive
 
-__all__ = ["ConfusionCounts", "confusion_counts", "precision", "recall", "specificity",
-           "balanced_accuracy", "f_beta", "f1", "zero_one_loss", "precision_at_k",
-           "recall_at_k", "precision_recall_curve", "roc_curve", "average_precision", "auc",
-           "PRCurve", "ROCCurve"]
+__all__ = [
+    "ConfusionCounts",
+    "confusion_counts",
+    "precision",
+    "recall",
+    "specificity",
+    "balanced_accuracy",
+    "f_beta",
+    "f1",
+    "zero_one_loss",
+    "precision_at_k",
+    "recall_at_k",
+    "precision_recall_curve",
+    "roc_curve",
+    "average_precision",
+    "auc",
+    "PRCurve",
+    "ROCCurve",
+]
 
 
 class ConfusionCounts(NamedTuple):
     """(a, b, c, d) of UML (17.11): true/false positives, false/true negatives."""
+
     a: int
     b: int
     c: int
@@ -134,8 +150,7 @@ def balanced_accuracy(y_score, y_true, theta: float = 0.0) -> float:
     return 0.5 * (a / (a + c) + d / (d + b))
 
 
-def f_beta(y_score, y_true, theta: float = 0.0, beta: float = 1.0,
-           zero_division: float = 0.0) -> float:
+def f_beta(y_score, y_true, theta: float = 0.0, beta: float = 1.0, zero_division: float = 0.0) -> float:
     """F_β = (1+β²)a / ((1+β²)a + b + β²c) (UML §17.5); β² weighs recall vs precision.
 
     When (1+β²)a + b + β²c = 0 (no positive in y_true and none predicted) returns
@@ -204,6 +219,7 @@ def recall_at_k(y_score, y_true, k: int, zero_division: float = 0.0) -> float:
 # ----------------------------------------------------------------------------------
 # Curves: one pass over the scores sorted in decreasing order
 # ----------------------------------------------------------------------------------
+
 
 @jit(warmup=lambda: (np.array([0.9, 0.5, 0.5, 0.1]), np.array([1.0, -1.0, 1.0, -1.0])))
 def _curve_kernel(s, y):
@@ -286,10 +302,10 @@ def average_precision(y_score, y_true) -> float:
         raise ValueError("y_true has no positive label: average precision is undefined")
     pos = np.sort(y_score[pos_mask])[::-1]
     neg = np.sort(y_score[~pos_mask])
-    last = np.r_[pos[1:] != pos[:-1], True]           # last position of each tied run
-    a = np.flatnonzero(last) + 1.0                     # positives >= v_k
+    last = np.r_[pos[1:] != pos[:-1], True]  # last position of each tied run
+    a = np.flatnonzero(last) + 1.0  # positives >= v_k
     v = pos[last]
-    b = neg.size - np.searchsorted(neg, v, side="left")   # negatives >= v_k
+    b = neg.size - np.searchsorted(neg, v, side="left")  # negatives >= v_k
     return float(np.sum(np.diff(np.r_[0.0, a]) * (a / (a + b))) / pos.size)
 
 
@@ -307,8 +323,9 @@ def auc(y_score, y_true) -> float:
     neg = np.sort(y_score[~pos_mask])
     lo = np.searchsorted(neg, pos, side="left")
     hi = np.searchsorted(neg, pos, side="right")
-    return float((np.sum(lo, dtype=np.float64) + 0.5 * np.sum(hi - lo, dtype=np.float64))
-                 / (pos.size * neg.size))
+    return float(
+        (np.sum(lo, dtype=np.float64) + 0.5 * np.sum(hi - lo, dtype=np.float64)) / (pos.size * neg.size)
+    )
 
 
 def __dir__():

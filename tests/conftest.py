@@ -33,8 +33,11 @@ def work_unit(nodeid: str) -> str:
 
 
 def pytest_addoption(parser):
-    parser.addoption("--store-durations", action="store_true",
-                     help="write the seconds each work unit took to tests/durations.json")
+    parser.addoption(
+        "--store-durations",
+        action="store_true",
+        help="write the seconds each work unit took to tests/durations.json",
+    )
 
 
 _SPENT: dict[str, float] = {}
@@ -46,14 +49,14 @@ def pytest_runtest_logreport(report):
 
 
 def pytest_sessionfinish(session):
-    if session.config.getoption("store_durations") and _SPENT and \
-            not hasattr(session.config, "workerinput"):
-        _DURATIONS.write_text(json.dumps({u: round(s, 1) for u, s in sorted(_SPENT.items())},
-                                         indent=0) + "\n")
+    if session.config.getoption("store_durations") and _SPENT and not hasattr(session.config, "workerinput"):
+        _DURATIONS.write_text(
+            json.dumps({u: round(s, 1) for u, s in sorted(_SPENT.items())}, indent=0) + "\n"
+        )
 
 
 def pytest_collection_modifyitems(config, items):
-    if not hasattr(config, "workerinput"):      # only on xdist's workers, which collect
+    if not hasattr(config, "workerinput"):  # only on xdist's workers, which collect
         return
     known = json.loads(_DURATIONS.read_text()) if _DURATIONS.exists() else {}
     units: dict[str, list] = {}

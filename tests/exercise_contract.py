@@ -57,5 +57,9 @@ def exercise_contract(ids, independent: dict, wrong: dict, namespace: dict | Non
         exec(ex.solution, ns)
         assert check(ex_id, ns[name], verbose=False)
 
-    return (test_reference_and_independent_solution_pass, test_wrong_answer_fails_with_message,
-            test_stub_reports_not_implemented, test_written_solutions_pass)
+    return (
+        test_reference_and_independent_solution_pass,
+        test_wrong_answer_fails_with_message,
+        test_stub_reports_not_implemented,
+        test_written_solutions_pass,
+    )

@@ -16,8 +16,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 NB01 = ROOT / "notebooks" / "01-svm.ipynb"
 NB02 = ROOT / "notebooks" / "02-kernels.ipynb"
-FUNCS = {"01.distance": "distance", "01.hinge": "hinge_and_subgradient", "01.sgd_step": "sgd_step",
-         "01.perceptron": "batch_perceptron", "01.subgradient_perceptron": "max_margin_subgradient"}
+FUNCS = {
+    "01.distance": "distance",
+    "01.hinge": "hinge_and_subgradient",
+    "01.sgd_step": "sgd_step",
+    "01.perceptron": "batch_perceptron",
+    "01.subgradient_perceptron": "max_margin_subgradient",
+}
 
 
 def load(path=NB01) -> dict:
@@ -47,8 +52,16 @@ def with_cell(nb: dict, source: str, before: str = "01.distance") -> dict:
     for i, cell in enumerate(nb["cells"]):
         src = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
         if cell["cell_type"] == "code" and f"def {name}(" in src:
-            nb["cells"].insert(i, {"cell_type": "code", "metadata": {}, "outputs": [],
-                                   "execution_count": None, "source": source})
+            nb["cells"].insert(
+                i,
+                {
+                    "cell_type": "code",
+                    "metadata": {},
+                    "outputs": [],
+                    "execution_count": None,
+                    "source": source,
+                },
+            )
             return nb
     raise KeyError(before)
 
@@ -64,29 +77,42 @@ def honest_variants() -> dict:
     empty = student(nb)
     partial = copy.deepcopy(empty)
     for ex in ("01.distance", "01.hinge"):
-        src = {"01.distance": "def distance(x, w, b):\n    return abs(np.dot(w, x) + b) / np.linalg.norm(w)",
-               "01.hinge": ("def hinge_and_subgradient(w, x, y):\n    z = y * np.dot(w, x)\n"
-                            "    if z < 1:\n        return 1 - z, -y * x\n    return 0.0, np.zeros_like(x)")}[ex]
+        src = {
+            "01.distance": "def distance(x, w, b):\n    return abs(np.dot(w, x) + b) / np.linalg.norm(w)",
+            "01.hinge": (
+                "def hinge_and_subgradient(w, x, y):\n    z = y * np.dot(w, x)\n"
+                "    if z < 1:\n        return 1 - z, -y * x\n    return 0.0, np.zeros_like(x)"
+            ),
+        }[ex]
         partial = with_function(partial, ex, src)
     # a subtle bug: `<` instead of `<=` passes some visible cases but not the hidden "w = 0" kinds
-    buggy = with_function(nb, "01.perceptron", (
-        "def batch_perceptron(X, y):\n    w = np.zeros(X.shape[1])\n    while True:\n"
-        "        bad = np.flatnonzero(y * (X @ w) < 0)\n        if bad.size == 0:\n            return w\n"
-        "        w = w + y[bad[0]] * X[bad[0]]"))
-    return {"honest": (dump(nb), {"total": 13, "status": "ok"}),
-            "empty": (dump(empty), {"total": 0, "status": "ok"}),
-            "partial": (dump(partial), {"total": 3, "status": "ok"}),
-            "buggy_perceptron": (dump(buggy), {"total": 10, "status": "ok"})}
+    buggy = with_function(
+        nb,
+        "01.perceptron",
+        (
+            "def batch_perceptron(X, y):\n    w = np.zeros(X.shape[1])\n    while True:\n"
+            "        bad = np.flatnonzero(y * (X @ w) < 0)\n        if bad.size == 0:\n            return w\n"
+            "        w = w + y[bad[0]] * X[bad[0]]"
+        ),
+    )
+    return {
+        "honest": (dump(nb), {"total": 13, "status": "ok"}),
+        "empty": (dump(empty), {"total": 0, "status": "ok"}),
+        "partial": (dump(partial), {"total": 3, "status": "ok"}),
+        "buggy_perceptron": (dump(buggy), {"total": 10, "status": "ok"}),
+    }
 
 
 def _vandal_source(paths: dict) -> str:
     lines = ["def distance(x, w, b):", "    import os, shutil"]
-    for action in (f"shutil.rmtree({str(paths['submissions'])!r})",
-                   f"open({str(paths['gradebook'])!r}, 'w').write('forged')",
-                   f"open({str(paths['course_file'])!r}, 'a').write('# pwned')",
-                   f"open({str(paths['cases_file'])!r}, 'a').write('# pwned')",
-                   f"open({str(paths['outside'])!r}, 'w').write('pwned')",
-                   f"os.remove({str(paths['other_submission'])!r})"):
+    for action in (
+        f"shutil.rmtree({str(paths['submissions'])!r})",
+        f"open({str(paths['gradebook'])!r}, 'w').write('forged')",
+        f"open({str(paths['course_file'])!r}, 'a').write('# pwned')",
+        f"open({str(paths['cases_file'])!r}, 'a').write('# pwned')",
+        f"open({str(paths['outside'])!r}, 'w').write('pwned')",
+        f"os.remove({str(paths['other_submission'])!r})",
+    ):
         lines += ["    try:", f"        {action}", "    except Exception:", "        pass"]
     lines.append("    return abs(np.dot(w, x) + b) / np.linalg.norm(w)")
     return "\n".join(lines)
@@ -98,73 +124,196 @@ def hostile(paths: dict) -> dict:
     H = {}
 
     def add(name, notebook, total, status="ok", **points):
-        H[name] = (dump(notebook) if isinstance(notebook, dict) else notebook,
-                   {"total": total, "status": status, "points": points})
+        H[name] = (
+            dump(notebook) if isinstance(notebook, dict) else notebook,
+            {"total": total, "status": status, "points": points},
+        )
 
-    add("infinite_loop", with_function(nb, "01.subgradient_perceptron",
-        "def max_margin_subgradient(w, X, y):\n    while True:\n        pass"), 8, "timeout")
-    add("memory_bomb", with_function(nb, "01.hinge",
-        "def hinge_and_subgradient(w, x, y):\n    big = np.ones(10**10)\n    return big"), 11, "memory")
-    add("many_processes", with_function(nb, "01.sgd_step", (
-        "def sgd_step(theta, t, lam, x, y):\n    import os, time\n    for k in range(400):\n"
-        "        if os.fork() == 0:\n            if k % 2:\n                os.setsid()\n"
-        "            time.sleep(300)\n            os._exit(0)\n    return None")), 3, "crashed")
-    add("sys_exit", with_function(nb, "01.distance",
-        "def distance(x, w, b):\n    import sys\n    sys.exit(3)"), 12)
-    add("os_exit", with_function(nb, "01.perceptron",
-        "def batch_perceptron(X, y):\n    import os\n    os._exit(0)"), 5, "crashed")
-    add("kill_parent_and_group", with_function(nb, "01.hinge", (
-        "def hinge_and_subgradient(w, x, y):\n    import os, signal\n"
-        "    for pid in (os.getppid(), -1):\n        try:\n            os.kill(pid, signal.SIGKILL)\n"
-        "        except OSError:\n            pass\n    os.killpg(os.getpgid(0), signal.SIGKILL)")),
-        1, "crashed")
+    add(
+        "infinite_loop",
+        with_function(
+            nb,
+            "01.subgradient_perceptron",
+            "def max_margin_subgradient(w, X, y):\n    while True:\n        pass",
+        ),
+        8,
+        "timeout",
+    )
+    add(
+        "memory_bomb",
+        with_function(
+            nb, "01.hinge", "def hinge_and_subgradient(w, x, y):\n    big = np.ones(10**10)\n    return big"
+        ),
+        11,
+        "memory",
+    )
+    add(
+        "many_processes",
+        with_function(
+            nb,
+            "01.sgd_step",
+            (
+                "def sgd_step(theta, t, lam, x, y):\n    import os, time\n    for k in range(400):\n"
+                "        if os.fork() == 0:\n            if k % 2:\n                os.setsid()\n"
+                "            time.sleep(300)\n            os._exit(0)\n    return None"
+            ),
+        ),
+        3,
+        "crashed",
+    )
+    add(
+        "sys_exit",
+        with_function(nb, "01.distance", "def distance(x, w, b):\n    import sys\n    sys.exit(3)"),
+        12,
+    )
+    add(
+        "os_exit",
+        with_function(nb, "01.perceptron", "def batch_perceptron(X, y):\n    import os\n    os._exit(0)"),
+        5,
+        "crashed",
+    )
+    add(
+        "kill_parent_and_group",
+        with_function(
+            nb,
+            "01.hinge",
+            (
+                "def hinge_and_subgradient(w, x, y):\n    import os, signal\n"
+                "    for pid in (os.getppid(), -1):\n        try:\n            os.kill(pid, signal.SIGKILL)\n"
+                "        except OSError:\n            pass\n    os.killpg(os.getpgid(0), signal.SIGKILL)"
+            ),
+        ),
+        1,
+        "crashed",
+    )
     add("vandal", with_function(nb, "01.distance", _vandal_source(paths)), 13)
-    add("forged_results", with_cell(with_function(nb, "01.distance", (
-        "def distance(x, w, b):\n    import json, os\n"
-        "    line = json.dumps({'id': '01.distance', 'passed': True, 'cases': [{'value': 1.0}]})\n"
-        "    print(line)\n    open('results.jsonl', 'a').write(line + '\\n')\n"
-        "    p = os.environ.get('KMLTEACH_RESULTS')\n    if p:\n        open(p, 'a').write(line + '\\n')\n"
-        "    return -1.0")),
-        "print('{\"cases\": [{\"value\": 1.0}], \"called\": []}')\nFORGED = 1"), 12)
-    add("monkeypatch", with_function(nb, "01.hinge", (
-        "def hinge_and_subgradient(w, x, y):\n    import numpy.testing\n"
-        "    import kmlteach.exercises as E\n    E.check = lambda *a, **k: True\n"
-        "    numpy.testing.assert_allclose = lambda *a, **k: None\n    np.allclose = lambda *a, **k: True\n"
-        "    get_ipython().showtraceback = lambda *a, **k: None\n    raise ValueError('silenced?')")), 11)
-    add("eq_always_true", with_function(nb, "01.distance", (
-        "class Anything(float):\n    def __eq__(self, other):\n        return True\n"
-        "    __hash__ = float.__hash__\n\n"
-        "def distance(x, w, b):\n    return Anything(-5.0)")), 12)
-    add("numpy_subclass", with_function(nb, "01.hinge", (
-        "class Liar(np.ndarray):\n    def __eq__(self, other):\n        return np.ones(self.shape, bool)\n\n"
-        "def hinge_and_subgradient(w, x, y):\n    return 0.0, np.zeros(len(x)).view(Liar)")), 11)
-    add("read_hidden_cases", with_function(nb, "01.perceptron", (
-        "def batch_perceptron(X, y):\n    import glob, importlib\n    ref = None\n"
-        "    for mod in ('kmlteach.exercises.ch01', 'kmlteach.exercises.core', 'kmlteach.course.grade.cases.ch01'):\n"
-        "        try:\n            m = importlib.import_module(mod)\n            ref = getattr(m, 'batch_perceptron', ref)\n"
-        "        except Exception:\n            pass\n"
-        "    try:\n        from kmlteach.exercises import registry, get\n"
-        "        ref = get('01.perceptron').reference or registry()['01.perceptron'].reference\n"
-        "    except Exception:\n        pass\n"
-        "    for f in glob.glob('/**/grade/cases/ch01.py', recursive=False):\n"
-        "        try:\n            open(f).read()\n        except Exception:\n            pass\n"
-        f"    try:\n        open({str(paths['cases_file'])!r}).read()\n    except Exception:\n        pass\n"
-        "    return ref(X, y) if ref else np.zeros(X.shape[1])")), 10)
-    add("calls_reference", with_function(with_function(nb, "01.perceptron", (
-        "def batch_perceptron(X, y):\n    from kmlteach import svm\n    return svm.perceptron(X, y).w")),
-        "01.distance", (
-        "def distance(x, w, b):\n    from kmlteach import svm\n    try:\n"
-        "        return float(svm.distance_to_hyperplane(x[None, :], w, b)[0])\n    except Exception:\n"
-        "        return abs(np.dot(w, x) + b) / np.linalg.norm(w)")), 9,
-        **{"01.perceptron": 0, "01.distance": 0})
-    add("big_output", with_cell(with_function(nb, "01.sgd_step", (
-        "def sgd_step(theta, t, lam, x, y):\n    print('y' * 1_000_000)\n    _ = BIG\n"
-        "    w = theta / (lam * t)\n    if y * np.dot(w, x) < 1:\n        return w, theta + y * x\n"
-        "    return w, theta.copy()")), "BIG = print('x' * 50_000_000) or 1"), 13)
-    add("env_spy", with_function(nb, "01.distance", (
-        "def distance(x, w, b):\n    import os\n    leak = [k for k in os.environ if k.startswith('KMLTEACH')"
-        " or 'SECRET' in k]\n    return abs(np.dot(w, x) + b) / np.linalg.norm(w) + 1000 * len(leak)")), 13)
-    add("corrupt_json", b"{\"cells\": [", 0, "invalid")
+    add(
+        "forged_results",
+        with_cell(
+            with_function(
+                nb,
+                "01.distance",
+                (
+                    "def distance(x, w, b):\n    import json, os\n"
+                    "    line = json.dumps({'id': '01.distance', 'passed': True, 'cases': [{'value': 1.0}]})\n"
+                    "    print(line)\n    open('results.jsonl', 'a').write(line + '\\n')\n"
+                    "    p = os.environ.get('KMLTEACH_RESULTS')\n    if p:\n        open(p, 'a').write(line + '\\n')\n"
+                    "    return -1.0"
+                ),
+            ),
+            'print(\'{"cases": [{"value": 1.0}], "called": []}\')\nFORGED = 1',
+        ),
+        12,
+    )
+    add(
+        "monkeypatch",
+        with_function(
+            nb,
+            "01.hinge",
+            (
+                "def hinge_and_subgradient(w, x, y):\n    import numpy.testing\n"
+                "    import kmlteach.exercises as E\n    E.check = lambda *a, **k: True\n"
+                "    numpy.testing.assert_allclose = lambda *a, **k: None\n    np.allclose = lambda *a, **k: True\n"
+                "    get_ipython().showtraceback = lambda *a, **k: None\n    raise ValueError('silenced?')"
+            ),
+        ),
+        11,
+    )
+    add(
+        "eq_always_true",
+        with_function(
+            nb,
+            "01.distance",
+            (
+                "class Anything(float):\n    def __eq__(self, other):\n        return True\n"
+                "    __hash__ = float.__hash__\n\n"
+                "def distance(x, w, b):\n    return Anything(-5.0)"
+            ),
+        ),
+        12,
+    )
+    add(
+        "numpy_subclass",
+        with_function(
+            nb,
+            "01.hinge",
+            (
+                "class Liar(np.ndarray):\n    def __eq__(self, other):\n        return np.ones(self.shape, bool)\n\n"
+                "def hinge_and_subgradient(w, x, y):\n    return 0.0, np.zeros(len(x)).view(Liar)"
+            ),
+        ),
+        11,
+    )
+    add(
+        "read_hidden_cases",
+        with_function(
+            nb,
+            "01.perceptron",
+            (
+                "def batch_perceptron(X, y):\n    import glob, importlib\n    ref = None\n"
+                "    for mod in ('kmlteach.exercises.ch01', 'kmlteach.exercises.core', 'kmlteach.course.grade.cases.ch01'):\n"
+                "        try:\n            m = importlib.import_module(mod)\n            ref = getattr(m, 'batch_perceptron', ref)\n"
+                "        except Exception:\n            pass\n"
+                "    try:\n        from kmlteach.exercises import registry, get\n"
+                "        ref = get('01.perceptron').reference or registry()['01.perceptron'].reference\n"
+                "    except Exception:\n        pass\n"
+                "    for f in glob.glob('/**/grade/cases/ch01.py', recursive=False):\n"
+                "        try:\n            open(f).read()\n        except Exception:\n            pass\n"
+                f"    try:\n        open({str(paths['cases_file'])!r}).read()\n    except Exception:\n        pass\n"
+                "    return ref(X, y) if ref else np.zeros(X.shape[1])"
+            ),
+        ),
+        10,
+    )
+    add(
+        "calls_reference",
+        with_function(
+            with_function(
+                nb,
+                "01.perceptron",
+                (
+                    "def batch_perceptron(X, y):\n    from kmlteach import svm\n    return svm.perceptron(X, y).w"
+                ),
+            ),
+            "01.distance",
+            (
+                "def distance(x, w, b):\n    from kmlteach import svm\n    try:\n"
+                "        return float(svm.distance_to_hyperplane(x[None, :], w, b)[0])\n    except Exception:\n"
+                "        return abs(np.dot(w, x) + b) / np.linalg.norm(w)"
+            ),
+        ),
+        9,
+        **{"01.perceptron": 0, "01.distance": 0},
+    )
+    add(
+        "big_output",
+        with_cell(
+            with_function(
+                nb,
+                "01.sgd_step",
+                (
+                    "def sgd_step(theta, t, lam, x, y):\n    print('y' * 1_000_000)\n    _ = BIG\n"
+                    "    w = theta / (lam * t)\n    if y * np.dot(w, x) < 1:\n        return w, theta + y * x\n"
+                    "    return w, theta.copy()"
+                ),
+            ),
+            "BIG = print('x' * 50_000_000) or 1",
+        ),
+        13,
+    )
+    add(
+        "env_spy",
+        with_function(
+            nb,
+            "01.distance",
+            (
+                "def distance(x, w, b):\n    import os\n    leak = [k for k in os.environ if k.startswith('KMLTEACH')"
+                " or 'SECRET' in k]\n    return abs(np.dot(w, x) + b) / np.linalg.norm(w) + 1000 * len(leak)"
+            ),
+        ),
+        13,
+    )
+    add("corrupt_json", b'{"cells": [', 0, "invalid")
     add("not_a_notebook", b"\x89PNG\r\n\x1a\n\x00\x00 binary", 0, "invalid")
     add("nbformat3", json.dumps({"nbformat": 3, "worksheets": []}).encode(), 0, "invalid")
     ch02 = load(NB02)

@@ -106,8 +106,9 @@ def build_without_layout_pass(build, monkeypatch):
 
     calls = []
     real = ConstrainedLayoutEngine.execute
-    monkeypatch.setattr(ConstrainedLayoutEngine, "execute",
-                        lambda self, fig: (calls.append(fig), real(self, fig))[1])
+    monkeypatch.setattr(
+        ConstrainedLayoutEngine, "execute", lambda self, fig: (calls.append(fig), real(self, fig))[1]
+    )
     return build(), len(calls)
 
 

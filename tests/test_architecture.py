@@ -31,15 +31,18 @@ GROUND_FLOOR_PACKAGES = {"kmlteach._render"}
 
 # chapter of each algorithm package: an import may only go to the same or an earlier chapter
 CHAPTER = {
-    "kmlteach.losses": 1, "kmlteach.svm": 1,
-    "kmlteach.kernels": 2, "kmlteach.kernel_methods": 2,
+    "kmlteach.losses": 1,
+    "kmlteach.svm": 1,
+    "kmlteach.kernels": 2,
+    "kmlteach.kernel_methods": 2,
     "kmlteach.structured_kernels": 3,
     "kmlteach.multiclass": 4,
     "kmlteach.structured": 5,
     "kmlteach.ranking": 6,
     "kmlteach.metrics": 7,
     "kmlteach.ensembles": 8,
-    "kmlteach.online": 9, "kmlteach.theory": 9,
+    "kmlteach.online": 9,
+    "kmlteach.theory": 9,
 }
 # modules whose chapter differs from their package's: the ν-SVM and one-class SVM live in
 # kmlteach.svm (COURSE.md) but are chapter-09 material built on chapter 02's kernels
@@ -115,8 +118,10 @@ def _owner(mod: str) -> str:
 def test_the_graph_sees_imports():
     # guard against a parser that finds nothing: known edges must be there
     assert "kmlteach.svm.smo" in GRAPH["kmlteach.svm.hard"]
-    assert "kmlteach.svm.sgd" in GRAPH["kmlteach.kernel_methods.sgd"] or \
-        "kmlteach.svm" in GRAPH["kmlteach.kernel_methods.sgd"]
+    assert (
+        "kmlteach.svm.sgd" in GRAPH["kmlteach.kernel_methods.sgd"]
+        or "kmlteach.svm" in GRAPH["kmlteach.kernel_methods.sgd"]
+    )
     assert len(MODULES) > 60
     assert "kmlteach._render.blit" in GRAPH["kmlteach._render"]
 
@@ -204,9 +209,15 @@ def test_modules_never_import_their_own_package_init():
 
 
 def test_no_private_top_level_algorithm_modules():
-    private = sorted(m for m in MODULES if m.count(".") == 1 and m.split(".")[1].startswith("_")
-                     and m not in GROUND_FLOOR | GROUND_FLOOR_PACKAGES and m != "kmlteach.__main__"
-                     and m != "kmlteach.__init__")
+    private = sorted(
+        m
+        for m in MODULES
+        if m.count(".") == 1
+        and m.split(".")[1].startswith("_")
+        and m not in GROUND_FLOOR | GROUND_FLOOR_PACKAGES
+        and m != "kmlteach.__main__"
+        and m != "kmlteach.__init__"
+    )
     assert not private, f"top-level private modules outside the ground floor: {private}"
 
 
@@ -241,15 +252,29 @@ def test_dir_shows_the_course_names_only(pkg):
         pytest.skip(f"{pkg} does not exist yet")
     module = importlib.import_module(pkg)
     shown = set(dir(module)) - {n for n in dir(module) if n.startswith("__")}
-    junk = shown & {"np", "numpy", "jit", "prange", "dataclass", "annotations", "math", "warnings",
-                    "check_int", "check_positive", "as_vector", "as_matrix", "check_X"}
+    junk = shown & {
+        "np",
+        "numpy",
+        "jit",
+        "prange",
+        "dataclass",
+        "annotations",
+        "math",
+        "warnings",
+        "check_int",
+        "check_positive",
+        "as_vector",
+        "as_matrix",
+        "check_X",
+    }
     assert not junk, f"dir({pkg}) shows implementation details: {sorted(junk)}"
     assert set(module.__all__) <= set(dir(module))
 
 
 CITATION = re.compile(
     r"UML|HSS|\bSL\b|§|Eq\.|Thm|Lemma|Claim|Example|ex\. \d|slides|Dietterich|Collins|Hsieh|"
-    r"Platt|Kivinen|scikit-learn|Source:|\(\d+\.\d+\)")
+    r"Platt|Kivinen|scikit-learn|Source:|\(\d+\.\d+\)"
+)
 
 
 def _public_callables():
@@ -263,8 +288,9 @@ def _public_callables():
                 yield pkg, name, obj
 
 
-@pytest.mark.parametrize("pkg,name,obj", list(_public_callables()),
-                         ids=lambda v: v if isinstance(v, str) else "")
+@pytest.mark.parametrize(
+    "pkg,name,obj", list(_public_callables()), ids=lambda v: v if isinstance(v, str) else ""
+)
 def test_public_names_are_documented(pkg, name, obj):
     doc = inspect.getdoc(obj)
     assert doc and len(doc.split()) >= 4, f"{pkg}.{name} has no real docstring"
@@ -272,19 +298,24 @@ def test_public_names_are_documented(pkg, name, obj):
 
 
 # modules tested through the public function that uses them (solver engines, data, helpers)
-ENGINES = {"kmlteach.svm.smo": "tests/test_svm_hard.py", "kmlteach.svm.dcd": "tests/test_svm_soft.py",
-           "kmlteach.svm.nu_smo": "tests/test_svm_nu.py",
-           "kmlteach.structured_kernels.gram": "tests/test_structured_kernels_fisher.py",
-           "kmlteach.kernels.evaluation": "tests/test_online_norma.py",
-           "kmlteach.online.losses": "tests/test_online_norma.py",
-           "kmlteach.ensembles.examples": "tests/test_ensembles_adaboost.py",
-           "kmlteach.ensembles.forests": "tests/test_ensembles_bagging.py",
-           "kmlteach.ensembles.pruning": "tests/test_ensembles_trees.py",
-           "kmlteach.ensembles.tree_text": "tests/test_ensembles_trees.py"}
+ENGINES = {
+    "kmlteach.svm.smo": "tests/test_svm_hard.py",
+    "kmlteach.svm.dcd": "tests/test_svm_soft.py",
+    "kmlteach.svm.nu_smo": "tests/test_svm_nu.py",
+    "kmlteach.structured_kernels.gram": "tests/test_structured_kernels_fisher.py",
+    "kmlteach.kernels.evaluation": "tests/test_online_norma.py",
+    "kmlteach.online.losses": "tests/test_online_norma.py",
+    "kmlteach.ensembles.examples": "tests/test_ensembles_adaboost.py",
+    "kmlteach.ensembles.forests": "tests/test_ensembles_bagging.py",
+    "kmlteach.ensembles.pruning": "tests/test_ensembles_trees.py",
+    "kmlteach.ensembles.tree_text": "tests/test_ensembles_trees.py",
+}
 
 
-@pytest.mark.parametrize("mod", sorted(m for m in MODULES if _owner(m) in CHAPTER and m.count(".") == 2
-                                      and not m.endswith("__init__")))
+@pytest.mark.parametrize(
+    "mod",
+    sorted(m for m in MODULES if _owner(m) in CHAPTER and m.count(".") == 2 and not m.endswith("__init__")),
+)
 def test_tests_mirror_the_package(mod):
     _, pkg, sub = mod.split(".")
     root = PKG.parent

@@ -43,9 +43,12 @@ def _public_functions():
                 sig = inspect.signature(fn)
             except (TypeError, ValueError):
                 continue
-            required = [p for p in sig.parameters.values()
-                        if p.default is inspect.Parameter.empty
-                        and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+            required = [
+                p
+                for p in sig.parameters.values()
+                if p.default is inspect.Parameter.empty
+                and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+            ]
             if not required:
                 continue
             out.append(pytest.param(fn, len(required), id=f"{name.split('.')[-1]}.{fname}"))
@@ -65,7 +68,9 @@ def _call_expecting_clean_errors(fn, args):
         try:
             fn(*args)
         except (ValueError, TypeError) as exc:
-            assert "numba" not in type(exc).__module__, f"a Numba {type(exc).__name__} reached the user: {exc}"
+            assert "numba" not in type(exc).__module__, (
+                f"a Numba {type(exc).__name__} reached the user: {exc}"
+            )
             assert str(exc), "an error without a message"
         except NotImplementedError:
             pass
@@ -84,16 +89,19 @@ def test_valid_first_argument_bad_rest(fn, n_required, kind):
 # the census of the second edition: huge finite values, float and huge counts, names
 # ---------------------------------------------------------------------------------------
 
+
 def test_huge_counts_are_refused_naming_the_count():
     from kmlteach import datasets, multiclass, svm
 
     X = np.random.default_rng(0).normal(size=(20, 2))
     y = np.where(X[:, 0] > 0, 1.0, -1.0)
-    for call, name in [(lambda: svm.sgd_soft_svm(X, y, 0.1, 1e308, 0), "T"),
-                       (lambda: svm.perceptron(X, y, max_updates=1e308), "max_updates"),
-                       (lambda: multiclass.multiclass_svm_sgd(X, (y > 0).astype(int), 0.1, 1e308, 0), "T"),
-                       (lambda: datasets.ranking_queries(n_queries=1e308), "n_queries"),
-                       (lambda: datasets.three_balls(1e308, 0), "n")]:
+    for call, name in [
+        (lambda: svm.sgd_soft_svm(X, y, 0.1, 1e308, 0), "T"),
+        (lambda: svm.perceptron(X, y, max_updates=1e308), "max_updates"),
+        (lambda: multiclass.multiclass_svm_sgd(X, (y > 0).astype(int), 0.1, 1e308, 0), "T"),
+        (lambda: datasets.ranking_queries(n_queries=1e308), "n_queries"),
+        (lambda: datasets.three_balls(1e308, 0), "n"),
+    ]:
         with pytest.raises(ValueError, match=name):
             call()
 
@@ -103,9 +111,12 @@ def test_huge_feature_values_are_refused_naming_X_not_hanging():
 
     X = np.random.default_rng(0).normal(size=(20, 2)) * 1e307
     y = np.where(X[:, 0] > 0, 1.0, -1.0)
-    for call in (lambda: svm.soft_svm(X, y, 0.1), lambda: svm.hard_svm(X, y),
-                 lambda: multiclass.least_squares_learner(X, y),
-                 lambda: multiclass.one_vs_all(X, (y > 0).astype(int), multiclass.least_squares_learner)):
+    for call in (
+        lambda: svm.soft_svm(X, y, 0.1),
+        lambda: svm.hard_svm(X, y),
+        lambda: multiclass.least_squares_learner(X, y),
+        lambda: multiclass.one_vs_all(X, (y > 0).astype(int), multiclass.least_squares_learner),
+    ):
         with pytest.raises(ValueError, match="X"):
             call()
 
@@ -145,13 +156,16 @@ def test_a_single_point_of_the_wrong_length_names_X_and_w():
 
 # --- the census's last 56 (tests/test_bad_input_census.py): values checked, not only names
 
+
 def test_heat_kernel_at_huge_beta_is_the_projection_on_constants():
     from kmlteach import structured_kernels as sk
 
     A = np.array([[0, 1, 0, 0], [1, 0, 1, 0], [0, 1, 0, 1], [0, 0, 1, 0]], dtype=float)
     np.testing.assert_allclose(sk.diffusion_kernel(A, 1e308), np.full((4, 4), 0.25), atol=1e-12)
-    for call in (lambda: sk.diffusion_kernel(A, 1e308, sign="printed"),
-                 lambda: sk.diffusion_kernel_limit(A, 1e308, n=100)):
+    for call in (
+        lambda: sk.diffusion_kernel(A, 1e308, sign="printed"),
+        lambda: sk.diffusion_kernel_limit(A, 1e308, n=100),
+    ):
         with pytest.raises(ValueError, match="beta"):
             call()
 

@@ -44,9 +44,9 @@ from kmlteach._jit import ALGORITHM_MODULES
 for _m in (*ALGORITHM_MODULES, "kmlteach.datasets"):
     importlib.import_module(_m)
 
-BUDGET = 2.0        # seconds per call (generous: 2 shared cores); a hang is a failure
+BUDGET = 2.0  # seconds per call (generous: 2 shared cores); a hang is a failure
 COLD_BUDGET = 30.0  # the base call, which may load or compile a Numba kernel first
-HARD_LIMIT = 60.0   # faulthandler backstop for a hang inside compiled code
+HARD_LIMIT = 60.0  # faulthandler backstop for a hang inside compiled code
 
 # ---------------------------------------------------------------------------------------
 # the mutations, by kind of argument
@@ -69,11 +69,25 @@ def _huge(a):
     return b / big * 1e307 if big > 0 else b + 1e307
 
 
-_ARRAY = {"nan": lambda a: _with(a, np.nan), "inf": lambda a: _with(a, np.inf),
-          "huge": _huge, "short": lambda a: np.asarray(a)[:-1], "empty": lambda a: np.asarray(a)[:0],
-          "string": lambda a: "abc", "complex": lambda a: _arr(a) + 1j, "none": lambda a: None}
-_SCALAR = {"nan": np.nan, "inf": np.inf, "huge": 1e308, "string": "abc", "complex": 1j,
-           "none": None, "bool": True}
+_ARRAY = {
+    "nan": lambda a: _with(a, np.nan),
+    "inf": lambda a: _with(a, np.inf),
+    "huge": _huge,
+    "short": lambda a: np.asarray(a)[:-1],
+    "empty": lambda a: np.asarray(a)[:0],
+    "string": lambda a: "abc",
+    "complex": lambda a: _arr(a) + 1j,
+    "none": lambda a: None,
+}
+_SCALAR = {
+    "nan": np.nan,
+    "inf": np.inf,
+    "huge": 1e308,
+    "string": "abc",
+    "complex": 1j,
+    "none": None,
+    "bool": True,
+}
 
 MUTATIONS = {
     # a 2-D float array (design matrix, Gram matrix, weight matrix)
@@ -83,8 +97,11 @@ MUTATIONS = {
     # an array of any shape (margins, scores fed to elementwise losses)
     "array": dict(_ARRAY),
     # labels (binary, multiclass, relevance): short, empty, 2-D, NaN, strings, complex
-    "labels": {**{k: v for k, v in _ARRAY.items() if k != "huge"},
-               "2d": lambda a: np.asarray(a)[:, None], "fraction": lambda a: _with(a, 0.5)},
+    "labels": {
+        **{k: v for k, v in _ARRAY.items() if k != "huge"},
+        "2d": lambda a: np.asarray(a)[:, None],
+        "fraction": lambda a: _with(a, 0.5),
+    },
     "positive": {**_SCALAR, "zero": 0.0, "negative": -1.0},
     "nonnegative": {**_SCALAR, "negative": -1.0},
     "real": dict(_SCALAR),
@@ -177,22 +194,31 @@ def nonfinite_paths(obj, path="result", depth=0):
         if obj.dtype.kind in "fc" and not np.all(np.isfinite(obj)):
             return [path]
         if obj.dtype == object:
-            return [p for i, v in enumerate(obj.flat[:50]) for p in nonfinite_paths(v, f"{path}[{i}]", depth + 1)]
+            return [
+                p for i, v in enumerate(obj.flat[:50]) for p in nonfinite_paths(v, f"{path}[{i}]", depth + 1)
+            ]
         return []
     if isinstance(obj, (float, np.floating, complex)):
         return [] if np.isfinite(obj) else [path]
     if dataclasses.is_dataclass(obj):
-        return [p for f in dataclasses.fields(obj)
-                for p in nonfinite_paths(getattr(obj, f.name), f"{path}.{f.name}", depth + 1)]
+        return [
+            p
+            for f in dataclasses.fields(obj)
+            for p in nonfinite_paths(getattr(obj, f.name), f"{path}.{f.name}", depth + 1)
+        ]
     if isinstance(obj, tuple) and hasattr(obj, "_fields"):
         return [p for f in obj._fields for p in nonfinite_paths(getattr(obj, f), f"{path}.{f}", depth + 1)]
     if isinstance(obj, (list, tuple)):
         return [p for i, v in enumerate(obj[:50]) for p in nonfinite_paths(v, f"{path}[{i}]", depth + 1)]
     if isinstance(obj, dict):
         return [p for k, v in obj.items() for p in nonfinite_paths(v, f"{path}[{k!r}]", depth + 1)]
-    if hasattr(obj, "get_params"):   # a fitted estimator: its learned attributes
-        return [p for k, v in vars(obj).items() if k.endswith("_") and not k.startswith("_")
-                for p in nonfinite_paths(v, f"{path}.{k}", depth + 1)]
+    if hasattr(obj, "get_params"):  # a fitted estimator: its learned attributes
+        return [
+            p
+            for k, v in vars(obj).items()
+            if k.endswith("_") and not k.startswith("_")
+            for p in nonfinite_paths(v, f"{path}.{k}", depth + 1)
+        ]
     return []
 
 
@@ -209,12 +235,20 @@ def _bad_nonfinite(entry_name, result):
 # the registry of valid base calls
 # ---------------------------------------------------------------------------------------
 
-REGISTRY: dict = {}      # name -> factory () -> (callable, kwargs)
+REGISTRY: dict = {}  # name -> factory () -> (callable, kwargs)
 OPTIONAL_NONE: dict = {}  # name -> arguments whose default is None
-KINDS: dict = {}         # name -> {argument: kind}
+KINDS: dict = {}  # name -> {argument: kind}
 
-_BY_NAME = {"seed": "seed", "b": "real", "theta": "real", "y": "labels", "y_true": "labels",
-            "y_val": "labels", "labels1": "labels", "labels2": "labels"}
+_BY_NAME = {
+    "seed": "seed",
+    "b": "real",
+    "theta": "real",
+    "y": "labels",
+    "y_true": "labels",
+    "y_val": "labels",
+    "labels1": "labels",
+    "labels2": "labels",
+}
 
 
 def _infer(arg, v):
@@ -235,7 +269,9 @@ def _infer(arg, v):
 
 def kinds_of(name):
     fn, kwargs = REGISTRY[name]()
-    return {a: KINDS[name].get(a) or _infer(a, v) for a, v in kwargs.items() if KINDS[name].get(a, "") is not None}
+    return {
+        a: KINDS[name].get(a) or _infer(a, v) for a, v in kwargs.items() if KINDS[name].get(a, "") is not None
+    }
 
 
 def _none_defaults(fn):
@@ -257,10 +293,20 @@ def _resolve(name):
 def E(name, fn=None, kinds=None, **args):
     """Register ``name``'s base call ``fn(**args)``; an ``args`` value given as a lambda is
     built afresh for every call; ``kinds`` overrides the inferred kind (None: not mutated)."""
+
     def factory():
         f = fn if fn is not None else _resolve(name)
-        return f, {k: (v() if inspect.isfunction(v) and v.__name__ == "<lambda>" and k not in _KEEP
-                       else v.copy() if isinstance(v, np.ndarray) else v) for k, v in args.items()}
+        return f, {
+            k: (
+                v()
+                if inspect.isfunction(v) and v.__name__ == "<lambda>" and k not in _KEEP
+                else v.copy()
+                if isinstance(v, np.ndarray)
+                else v
+            )
+            for k, v in args.items()
+        }
+
     REGISTRY[name] = factory
     KINDS[name] = kinds or {}
     OPTIONAL_NONE[name] = _none_defaults(fn if fn is not None else _resolve(name))
@@ -269,14 +315,14 @@ def E(name, fn=None, kinds=None, **args):
 _KEEP = {"learner", "weak_learner", "relation", "part_kernels", "kernel", "f", "k1", "k2"}
 
 # small valid data (helpers.py generators)
-XS, YS = homogeneous_separable(16, 2, 0.3, 0)           # separable, labels +-1
-XM, YM = random_problem(0, m=18, d=2, k=3)               # three classes 0, 1, 2
-KS = np.exp(-((XS[:, None, :] - XS[None, :, :]) ** 2).sum(-1) / 2)   # a Gaussian Gram
+XS, YS = homogeneous_separable(16, 2, 0.3, 0)  # separable, labels +-1
+XM, YM = random_problem(0, m=18, d=2, k=3)  # three classes 0, 1, 2
+KS = np.exp(-((XS[:, None, :] - XS[None, :, :]) ** 2).sum(-1) / 2)  # a Gaussian Gram
 W2 = np.array([1.0, -0.5])
-M5 = np.array([-1.5, -0.2, 0.0, 0.7, 2.0])               # margins
-S6 = np.array([0.9, -0.3, 0.4, 0.1, -0.8, 0.6])           # scores
-Y6 = np.array([1, -1, 1, -1, -1, 1])                     # their binary labels
-R6 = np.array([2.0, 0.0, 1.0, 0.0, 3.0, 1.0])            # relevances
+M5 = np.array([-1.5, -0.2, 0.0, 0.7, 2.0])  # margins
+S6 = np.array([0.9, -0.3, 0.4, 0.1, -0.8, 0.6])  # scores
+Y6 = np.array([1, -1, 1, -1, -1, 1])  # their binary labels
+R6 = np.array([2.0, 0.0, 1.0, 0.0, 3.0, 1.0])  # relevances
 A4 = path_graph(4)
 U43, P33, I3 = (np.random.default_rng(1).normal(size=s) for s in ((4, 3), (3, 3), 3))
 
@@ -320,12 +366,14 @@ E("svm.one_class_svm", X=XS, nu=0.3, kernel="gaussian", tol=1e-6, max_iter=10000
 def _estimator(cls, method, fit_X, fit_y):
     """``cls(**params).fit(X, y)``; with ``method``, fit on the fixed data and return
     ``method(X)`` (so ``X`` is the argument of ``predict``/``transform``)."""
+
     def call(X=None, y=None, **params):
         est = cls(**params)
         if method is None:
             return est.fit(X, y) if fit_y is not None else est.fit(X)
         est = est.fit(fit_X, fit_y) if fit_y is not None else est.fit(fit_X)
         return getattr(est, method)(X)
+
     return call
 
 
@@ -358,7 +406,7 @@ E("kernels.kernel_sum", k1=_K1, k2=_K2, w1=1.0, w2=0.5, kinds={"k1": "object", "
 E("kernels.kernel_product", k1=_K1, k2=_K2, kinds={"k1": "object", "k2": "object"})
 E("kernels.tensor_product", k1=_K1, k2=_K2, d1=1, kinds={"k1": "object", "k2": "object"})
 E("kernels.direct_sum", k1=_K1, k2=_K2, d1=1, kinds={"k1": "object", "k2": "object"})
-E("kernels.feature_product", f=lambda x: x ** 2)
+E("kernels.feature_product", f=lambda x: x**2)
 E("kernels.exponential_taylor_gram", X=XS, Y=XS[:4], gamma=0.5, n_terms=10)
 _ALPHA = np.linspace(-1, 1, 16)
 E("kernels.translate", K=KS, alpha=_ALPHA, K_test=KS[:4])
@@ -377,28 +425,74 @@ E("structured_kernels.ngram_counts", x="abcab", n=2, kinds={"x": "text"})
 E("structured_kernels.ngram_features", strings=["abc", "bca"], n=2, kinds={"strings": "texts"})
 E("structured_kernels.set_kernel", A={1, 2, 3}, B={2, 3, 4})
 E("structured_kernels.set_features", sets=[{1, 2}, {2, 3}], alphabet=[1, 2, 3])
-E("structured_kernels.convolution_kernel", x="abc", y="bca",
-  relation=kmlteach.structured_kernels.prefix_suffix_splits, part_kernels=lambda a, b: float(a == b),
-  kinds={"x": "text", "y": "text"})
+E(
+    "structured_kernels.convolution_kernel",
+    x="abc",
+    y="bca",
+    relation=kmlteach.structured_kernels.prefix_suffix_splits,
+    part_kernels=lambda a, b: float(a == b),
+    kinds={"x": "text", "y": "text"},
+)
 E("structured_kernels.prefix_suffix_splits", x="abc", kinds={"x": "text"})
 E("structured_kernels.adjacency_matrix", edges=[(0, 1), (1, 2)], n_nodes=3, directed=False)
 E("structured_kernels.graph_laplacian", A=A4)
 E("structured_kernels.diffusion_kernel", A=A4, beta=0.5, sign="heat")
 E("structured_kernels.diffusion_kernel_limit", A=A4, beta=0.5, n=100, sign="heat")
 E("structured_kernels.shortest_paths", W=A4)
-E("structured_kernels.shortest_path_kernel", A1=A4, A2=path_graph(3), labels1=np.array([0, 1, 0, 1]),
-  labels2=np.array([0, 1, 0]), length_kernel="bridge", c=1.0)
-E("structured_kernels.random_walk_kernel", A1=A4, A2=path_graph(3), decay=0.1, labels1=np.array([0, 1, 0, 1]),
-  labels2=np.array([0, 1, 0]), max_length=5)
+E(
+    "structured_kernels.shortest_path_kernel",
+    A1=A4,
+    A2=path_graph(3),
+    labels1=np.array([0, 1, 0, 1]),
+    labels2=np.array([0, 1, 0]),
+    length_kernel="bridge",
+    c=1.0,
+)
+E(
+    "structured_kernels.random_walk_kernel",
+    A1=A4,
+    A2=path_graph(3),
+    decay=0.1,
+    labels1=np.array([0, 1, 0, 1]),
+    labels2=np.array([0, 1, 0]),
+    max_length=5,
+)
 _B01 = (np.arange(12).reshape(4, 3) % 2).astype(float)
 _TH = np.array([0.3, 0.5, 0.7])
-E("structured_kernels.fisher_score", X=_B01, theta=_TH, family="bernoulli", sigma=1.0, kinds={"theta": "vector"})
-E("structured_kernels.fisher_information", theta=_TH, family="bernoulli", sigma=1.0, kinds={"theta": "vector"})
-E("structured_kernels.fisher_kernel", X=_B01, Y=_B01[:2], theta=_TH, family="bernoulli", sigma=1.0,
-  normalized=False, kinds={"theta": "vector"})
+E(
+    "structured_kernels.fisher_score",
+    X=_B01,
+    theta=_TH,
+    family="bernoulli",
+    sigma=1.0,
+    kinds={"theta": "vector"},
+)
+E(
+    "structured_kernels.fisher_information",
+    theta=_TH,
+    family="bernoulli",
+    sigma=1.0,
+    kinds={"theta": "vector"},
+)
+E(
+    "structured_kernels.fisher_kernel",
+    X=_B01,
+    Y=_B01[:2],
+    theta=_TH,
+    family="bernoulli",
+    sigma=1.0,
+    normalized=False,
+    kinds={"theta": "vector"},
+)
 E("structured_kernels.exp_family_mle", X=_B01, family="bernoulli", sigma=1.0, eps=1e-3)
-E("structured_kernels.structured_gram", kernel=kmlteach.structured_kernels.ngram_kernel,
-  items=["abc", "bca", "cab"], others=["ab", "ca"], n=2, kinds={"items": "texts", "others": "texts"})
+E(
+    "structured_kernels.structured_gram",
+    kernel=kmlteach.structured_kernels.ngram_kernel,
+    items=["abc", "bca", "cab"],
+    others=["ab", "ca"],
+    n=2,
+    kinds={"items": "texts", "others": "texts"},
+)
 
 _YB = np.where(YS > 0, 1.0, -1.0)
 E("kernel_methods.kernel_sgd_svm", K=KS, y=_YB, lam=0.1, T=200, seed=0)
@@ -409,18 +503,45 @@ E("kernel_methods.kernel_expansion", K_test=KS[:4], alpha=_ALPHA, b=0.5)
 E("kernel_methods.kernel_pca", K=KS, n_components=2)
 E("kernel_methods.kfold_indices", y=_YB, k=2, seed=0)
 E("kernel_methods.standardize", X_train=XS, X_test=XS[:3])
-E("kernel_methods.cross_validate_kernel_svm", X=XS, y=_YB, lams=[0.1], sigmas=[1.0], k=2, T=50, seed=0,
-  kinds={"lams": "vector", "sigmas": "vector"})
-E("kernel_methods.kernel_pca_transform", result=lambda: kmlteach.kernel_methods.kernel_pca(KS, 2), K_test=KS[:4])
+E(
+    "kernel_methods.cross_validate_kernel_svm",
+    X=XS,
+    y=_YB,
+    lams=[0.1],
+    sigmas=[1.0],
+    k=2,
+    T=50,
+    seed=0,
+    kinds={"lams": "vector", "sigmas": "vector"},
+)
+E(
+    "kernel_methods.kernel_pca_transform",
+    result=lambda: kmlteach.kernel_methods.kernel_pca(KS, 2),
+    K_test=KS[:4],
+)
 _KY = np.exp(-((XM[:, None, :] - XM[None, :, :]) ** 2).sum(-1))[:16, :16]
 E("kernel_methods.kernel_dependency_estimation", K_x=KS, K_y=_KY, lam=0.1, n_components=3)
-E("kernel_methods.kde_predict",
-  model=lambda: kmlteach.kernel_methods.kernel_dependency_estimation(KS, _KY, 0.1, 3),
-  K_x_test=KS[:4], K_y_cand=_KY[:5], k_y_cand_diag=np.ones(5))
-_E_estimator("kernel_methods.KernelSVM", XS, YS, "predict",
-             dict(kernel="gaussian", lam=0.1, T=300, seed=0, sigma=1.0, gamma=0.5, degree=2, c=1.0, order=3))
-_E_estimator("kernel_methods.KernelPCA", XS, None, "transform",
-             dict(n_components=2, kernel="gaussian", sigma=1.0, gamma=0.5, degree=2, c=1.0, order=3))
+E(
+    "kernel_methods.kde_predict",
+    model=lambda: kmlteach.kernel_methods.kernel_dependency_estimation(KS, _KY, 0.1, 3),
+    K_x_test=KS[:4],
+    K_y_cand=_KY[:5],
+    k_y_cand_diag=np.ones(5),
+)
+_E_estimator(
+    "kernel_methods.KernelSVM",
+    XS,
+    YS,
+    "predict",
+    dict(kernel="gaussian", lam=0.1, T=300, seed=0, sigma=1.0, gamma=0.5, degree=2, c=1.0, order=3),
+)
+_E_estimator(
+    "kernel_methods.KernelPCA",
+    XS,
+    None,
+    "transform",
+    dict(n_components=2, kernel="gaussian", sigma=1.0, gamma=0.5, degree=2, c=1.0, order=3),
+)
 
 # ch04: multiclass
 _LS = kmlteach.multiclass.least_squares_learner
@@ -450,30 +571,73 @@ for _n in ("kesler_perceptron", "conservative_perceptron"):
 E("multiclass.collins_perceptron", X=XM, y=YM, eta=1.0, max_epochs=5, max_updates=1000)
 _REDUCTION = {"one_vs_all": "OneVsAll", "all_pairs": "AllPairs", "ecoc": "ECOC"}
 for _f, _c in _REDUCTION.items():
-    E(f"multiclass.{_c}", fn=lambda X, y, _f=_f: getattr(kmlteach.multiclass, _f)(X, y, _LS).decide(X), X=XM, y=YM)
+    E(
+        f"multiclass.{_c}",
+        fn=lambda X, y, _f=_f: getattr(kmlteach.multiclass, _f)(X, y, _LS).decide(X),
+        X=XM,
+        y=YM,
+    )
 
 # ch05: structured
 E("structured.viterbi", unary=U43, pairwise=P33, initial=I3)
-E("structured.hmm_viterbi", startprob=np.full(3, 1 / 3), transmat=np.full((3, 3), 1 / 3),
-  emissionprob=np.full((3, 2), 0.5), obs=np.array([0, 1, 1, 0]), kinds={"obs": "labels"})
+E(
+    "structured.hmm_viterbi",
+    startprob=np.full(3, 1 / 3),
+    transmat=np.full((3, 3), 1 / 3),
+    emissionprob=np.full((3, 2), 0.5),
+    obs=np.array([0, 1, 1, 0]),
+    kinds={"obs": "labels"},
+)
 E("structured.brute_force_argmax", unary=U43, pairwise=P33, initial=I3, max_labellings=1000)
-E("structured.loss_augmented_viterbi", unary=U43, pairwise=P33, y_true=np.array([0, 1, 2, 1]), initial=I3,
-  delta=1.0 - np.eye(3))
+E(
+    "structured.loss_augmented_viterbi",
+    unary=U43,
+    pairwise=P33,
+    y_true=np.array([0, 1, 2, 1]),
+    initial=I3,
+    delta=1.0 - np.eye(3),
+)
 E("structured.psi", x=np.ones((4, 2)), y=np.array([0, 1, 2, 1]), n_labels=3, kinds={"y": "labels"})
 E("structured.chain_score", x=np.ones((4, 2)), y=np.array([0, 1, 2, 1]), W_unary=np.ones((3, 2)), W_pair=P33)
 E("structured.unary_scores", x=np.ones((4, 2)), W_unary=np.ones((3, 2)))
-E("structured.hamming_loss", y_pred=np.array([0, 1, 2, 1]), y_true=np.array([0, 1, 1, 1]),
-  kinds={"y_pred": "labels"})
-E("structured.structured_sgd", X=lambda: _ocr()[0], Y=lambda: _ocr()[1], eta=0.1, T=20, seed=0, n_labels=26,
-  transitions=True)
-E("structured.structured_perceptron", X=lambda: _ocr()[0], Y=lambda: _ocr()[1], epochs=1, eta=1.0, seed=0,
-  n_labels=26, average=True, transitions=True)
+E(
+    "structured.hamming_loss",
+    y_pred=np.array([0, 1, 2, 1]),
+    y_true=np.array([0, 1, 1, 1]),
+    kinds={"y_pred": "labels"},
+)
+E(
+    "structured.structured_sgd",
+    X=lambda: _ocr()[0],
+    Y=lambda: _ocr()[1],
+    eta=0.1,
+    T=20,
+    seed=0,
+    n_labels=26,
+    transitions=True,
+)
+E(
+    "structured.structured_perceptron",
+    X=lambda: _ocr()[0],
+    Y=lambda: _ocr()[1],
+    epochs=1,
+    eta=1.0,
+    seed=0,
+    n_labels=26,
+    average=True,
+    transitions=True,
+)
 _MODEL = lambda: kmlteach.structured.structured_perceptron(*_ocr(), epochs=1, seed=0)
 E("structured.predict", model=_MODEL, X=lambda: _ocr()[0])
 E("structured.letter_error", model=_MODEL, X=lambda: _ocr()[0], Y=lambda: _ocr()[1])
 E("structured.taxonomy_delta", tree={"r": ["a", "b"], "a": ["c", "d"]}, edge_weight=1.0, leaves_only=False)
-E("structured.taxonomy_hinge", scores=np.array([0.5, -0.2, 0.1]), y=1, delta=1.0 - np.eye(3),
-  kinds={"y": "count0"})
+E(
+    "structured.taxonomy_hinge",
+    scores=np.array([0.5, -0.2, 0.1]),
+    y=1,
+    delta=1.0 - np.eye(3),
+    kinds={"y": "count0"},
+)
 
 # ch06-07: ranking, metrics
 E("ranking.permutation", y=S6, kinds={"y": "vector"})
@@ -484,25 +648,62 @@ for _n in ("dcg", "ndcg_loss"):
     E(f"ranking.{_n}", y_pred=S6, y_true=R6, k=3, kinds={"y_true": "vector"})
 E("ranking.linear_scores", w=np.array([1.0, -0.5, 0.2]), X=np.arange(15.0).reshape(5, 3) / 10)
 _Q0 = lambda i: _queries()[0][i]
-E("ranking.kendall_hinge", w=np.array([1.0, -0.5, 0.2]), X=lambda: _Q0(0), y=lambda: _Q0(1),
-  kinds={"y": "vector"})
-E("ranking.ndcg_hinge", w=np.array([1.0, -0.5, 0.2]), X=lambda: _Q0(0), y=lambda: _Q0(1), k=3,
-  kinds={"y": "vector"})
+E(
+    "ranking.kendall_hinge",
+    w=np.array([1.0, -0.5, 0.2]),
+    X=lambda: _Q0(0),
+    y=lambda: _Q0(1),
+    kinds={"y": "vector"},
+)
+E(
+    "ranking.ndcg_hinge",
+    w=np.array([1.0, -0.5, 0.2]),
+    X=lambda: _Q0(0),
+    y=lambda: _Q0(1),
+    k=3,
+    kinds={"y": "vector"},
+)
 E("ranking.ndcg_most_violating", y_score=S6, y_true=R6, k=3, kinds={"y_true": "vector"})
-E("ranking.ranking_sgd", queries=lambda: _queries(), surrogate="kendall", eta=0.1, T=30, seed=0, k=3, record_every=10)
+E(
+    "ranking.ranking_sgd",
+    queries=lambda: _queries(),
+    surrogate="kendall",
+    eta=0.1,
+    T=30,
+    seed=0,
+    k=3,
+    record_every=10,
+)
 E("ranking.assignment", A=np.arange(9.0).reshape(3, 3) % 4)
 E("ranking.assignment_cost", A=np.arange(9.0).reshape(3, 3) % 4, v=np.array([2, 0, 1]), kinds={"v": "labels"})
 E("ranking.bipartite_most_violating", y_score=S6, y_true=Y6, measure="f1", k=2, beta=1.0)
 E("ranking.bipartite_loss", y_pred=S6, y_true=Y6, measure="f1", k=2, beta=1.0)
 E("ranking.bipartite_hinge", w=W2, X=XS, y=YS, measure="f1", k=2, beta=1.0)
-E("ranking.bipartite_sgd", queries=lambda: _bqueries(), measure="f1", eta=0.1, T=30, seed=0, k=2, beta=1.0,
-  record_every=10)
+E(
+    "ranking.bipartite_sgd",
+    queries=lambda: _bqueries(),
+    measure="f1",
+    eta=0.1,
+    T=30,
+    seed=0,
+    k=2,
+    beta=1.0,
+    record_every=10,
+)
 E("ranking.mean_loss", w=np.array([1.0, -0.5, 0.2]), queries=lambda: _queries(), loss="kendall", k=3)
 for _n in ("confusion_counts", "balanced_accuracy", "zero_one_loss"):
     E(f"metrics.{_n}", y_score=S6, y_true=Y6, theta=0.0)
 for _n in ("precision", "recall", "specificity", "f1"):
     E(f"metrics.{_n}", y_score=S6, y_true=Y6, theta=0.0, zero_division=0.0, kinds={"zero_division": "real"})
-E("metrics.f_beta", y_score=S6, y_true=Y6, theta=0.0, beta=2.0, zero_division=0.0, kinds={"zero_division": "real"})
+E(
+    "metrics.f_beta",
+    y_score=S6,
+    y_true=Y6,
+    theta=0.0,
+    beta=2.0,
+    zero_division=0.0,
+    kinds={"zero_division": "real"},
+)
 E("metrics.precision_at_k", y_score=S6, y_true=Y6, k=3)
 E("metrics.recall_at_k", y_score=S6, y_true=Y6, k=3, zero_division=0.0, kinds={"zero_division": "real"})
 for _n in ("precision_recall_curve", "roc_curve", "average_precision", "auc"):
@@ -513,24 +714,73 @@ _E6 = (np.arange(12) % 2 * 2 - 1).astype(float)
 E("ensembles.decision_stump", X=XS, y=_YB, D=np.full(16, 1 / 16))
 E("ensembles.presort", X=XS)
 E("ensembles.adaboost", X=XS, y=_YB, T=5, weak_learner=kmlteach.ensembles.decision_stump)
-E("ensembles.boost_confidence", deltas=np.array([0.3, 0.1]), eps=0.05, gamma=0.02, n=4, sample_size=50, reps=50,
-  seed=0, kinds={"deltas": "vector"})
+E(
+    "ensembles.boost_confidence",
+    deltas=np.array([0.3, 0.1]),
+    eps=0.05,
+    gamma=0.02,
+    n=4,
+    sample_size=50,
+    reps=50,
+    seed=0,
+    kinds={"deltas": "vector"},
+)
 E("ensembles.runs_needed", delta0=0.1, delta=0.01, kinds={"delta0": "probability", "delta": "probability"})
-E("ensembles.decision_tree", X=XM, y=YM, max_depth=3, criterion="gini", min_samples_leaf=1, max_features=2, seed=0)
+E(
+    "ensembles.decision_tree",
+    X=XM,
+    y=YM,
+    max_depth=3,
+    criterion="gini",
+    min_samples_leaf=1,
+    max_features=2,
+    seed=0,
+)
 E("ensembles.prune", tree=lambda: kmlteach.ensembles.decision_tree(XM, YM, seed=0), X_val=XM, y_val=YM)
 E("ensembles.resolve_max_features", max_features=2, d=3)
-E("ensembles.bagging", X=XM, y=YM, learner=lambda X, y: kmlteach.ensembles.decision_tree(X, y, max_depth=2),
-  n_estimators=3, seed=0)
-E("ensembles.random_forest", X=XM, y=YM, n_trees=3, max_features="sqrt", max_depth=3, seed=0, criterion="gini",
-  min_samples_leaf=1)
+E(
+    "ensembles.bagging",
+    X=XM,
+    y=YM,
+    learner=lambda X, y: kmlteach.ensembles.decision_tree(X, y, max_depth=2),
+    n_estimators=3,
+    seed=0,
+)
+E(
+    "ensembles.random_forest",
+    X=XM,
+    y=YM,
+    n_trees=3,
+    max_features="sqrt",
+    max_depth=3,
+    seed=0,
+    criterion="gini",
+    min_samples_leaf=1,
+)
 E("ensembles.toy_example")
 E("ensembles.papaya", m=20, noise=0.08, seed=0, kinds={"noise": "probability"})
-E("online.norma", X=XS, y=_YB, lam=0.1, eta=0.5, kernel="gaussian", loss="hinge", budget=10, epsilon=0.1,
-  sigma=1.0, kinds={"epsilon": "nonnegative"})
+E(
+    "online.norma",
+    X=XS,
+    y=_YB,
+    lam=0.1,
+    eta=0.5,
+    kernel="gaussian",
+    loss="hinge",
+    budget=10,
+    epsilon=0.1,
+    sigma=1.0,
+    kinds={"epsilon": "nonnegative"},
+)
 E("online.norma_loss", loss="hinge", f=S6, y=_E6[:6], epsilon=0.1, kinds={"epsilon": "nonnegative"})
 E("theory.calibration", loss="logistic", s=1.0, n_grid=200, f_max=10.0)
-E("theory.conditional_risk", loss="logistic", eta=np.array([0.2, 0.7]), f=np.array([0.5, -1.0]),
-  kinds={"eta": "array", "f": "array"})
+E(
+    "theory.conditional_risk",
+    loss="logistic",
+    eta=np.array([0.2, 0.7]),
+    f=np.array([0.5, -1.0]),
+    kinds={"eta": "array", "f": "array"},
+)
 for _n in ("exponential", "logistic"):
     E(f"theory.{_n}", f=S6, y=_E6[:6], kinds={"f": "array"})
 E("theory.epsilon_insensitive", f=S6, y=R6, epsilon=0.1, kinds={"f": "array", "y": "vector"})
@@ -539,8 +789,18 @@ for _n in ("soft_margin", "squared_soft_margin"):
     E(f"theory.{_n}", f=S6, y=_E6[:6], rho=1.0, kinds={"f": "array"})
 E("theory.novelty", f=S6, rho=1.0, kinds={"f": "array"})
 E("theory.graph_distance", W=A4)
-E("theory.margin_bound", n=100, W=1.0, R=1.0, gamma=0.5, delta=0.05, r=0.5, approximation=0.0, bayes_risk=0.0,
-  kinds={"delta": "probability", "approximation": "nonnegative", "bayes_risk": "probability"})
+E(
+    "theory.margin_bound",
+    n=100,
+    W=1.0,
+    R=1.0,
+    gamma=0.5,
+    delta=0.05,
+    r=0.5,
+    approximation=0.0,
+    bayes_risk=0.0,
+    kinds={"delta": "probability", "approximation": "nonnegative", "bayes_risk": "probability"},
+)
 _F3 = np.random.default_rng(2).normal(size=(6, 3))
 E("theory.multiclass_logistic", F=_F3, y=np.array([0, 1, 2, 0, 1, 2]))
 E("theory.multiclass_soft_margin", F=_F3, y=np.array([0, 1, 2, 0, 1, 2]), delta=1.0 - np.eye(3), rho=1.0)
@@ -553,112 +813,386 @@ E("datasets.rings", m=20, radii=np.array([1.0, 2.5]), noise=0.15, seed=0, kinds=
 E("datasets.moons", m=20, noise=0.1, seed=0, kinds={"noise": "nonnegative"})
 E("datasets.separable", m=20, d=2, margin=0.5, seed=0)
 E("datasets.line_example")
-E("datasets.ranking_queries", n_queries=3, r=5, d=3, noise=0.5, seed=0, return_w=False,
-  kinds={"noise": "nonnegative"})
+E(
+    "datasets.ranking_queries",
+    n_queries=3,
+    r=5,
+    d=3,
+    noise=0.5,
+    seed=0,
+    return_w=False,
+    kinds={"noise": "nonnegative"},
+)
 E("datasets.fraud", n=200, pos_rate=0.05, seed=0, kinds={"pos_rate": "probability"})
 E("datasets.split_queries", X=XS, y=YS, n_queries=2, seed=0)
-E("datasets.three_balls", n=30, seed=0, shift=np.array([0.0, 0.0]), radius2=1.0, mass2=0.2,
-  kinds={"mass2": "probability"})
+E(
+    "datasets.three_balls",
+    n=30,
+    seed=0,
+    shift=np.array([0.0, 0.0]),
+    radius2=1.0,
+    mass2=0.2,
+    kinds={"mass2": "probability"},
+)
 E("datasets.example_17_1_weights")
 E("datasets.breast_cancer")
-E("datasets.ocr_words", n_words=3, noise=0.1, seed=0, kinds={"noise": "nonnegative"})   # a pixel-noise std: 1.5 is valid
+E(
+    "datasets.ocr_words", n_words=3, noise=0.1, seed=0, kinds={"noise": "nonnegative"}
+)  # a pixel-noise std: 1.5 is valid
 
 # what accepting is right for, and why (the result must still be finite). Keys are
 # (name, argument, mutation) with "*" for any; "kind:<kind>" in the name slot matches a kind.
 ACCEPTED: dict = {
     ("*", "*", "huge"): "a huge but finite value is a legitimate input: the census only demands that "
-                        "the result stays finite (an overflow must be refused naming the argument)",
+    "the result stays finite (an overflow must be refused naming the argument)",
     ("kind:array", "*", "short"): "elementwise functions take arrays of any length",
     ("kind:array", "*", "empty"): "elementwise functions take arrays of any length, empty included",
-    **{("structured_kernels.shortest_path_kernel", a, lab): "node labels are compared for equality only: "
-       "any value is a label" for a in ("labels1", "labels2") for lab in ("fraction", "complex")},
+    **{
+        ("structured_kernels.shortest_path_kernel", a, lab): "node labels are compared for equality only: "
+        "any value is a label"
+        for a in ("labels1", "labels2")
+        for lab in ("fraction", "complex")
+    },
     ("kind:flag", "*", "*"): "a flag is read by its truth value, as Python's own flags are",
     ("*", "*", "short"): "one row or entry fewer is a valid smaller input where no other argument fixes "
-                         "the length (where one does, the error must name the argument)",
-    **{(n, "y", lab): "multiclass labels may be any hashable values: 0.5 or 1j is a class name"
-       for n in ("ensembles.bagging", "ensembles.decision_tree", "ensembles.random_forest",
-                 "multiclass.AllPairs", "multiclass.ECOC", "multiclass.OneVsAll", "multiclass.TfidfPsi",
-                 "multiclass.all_pairs", "multiclass.collins_perceptron", "multiclass.conservative_perceptron",
-                 "multiclass.ecoc", "multiclass.kesler_embed", "multiclass.kesler_perceptron",
-                 "multiclass.multiclass_perceptron", "multiclass.one_vs_all", "multiclass.multiclass_svm",
-                 "multiclass.multiclass_svm_sgd") for lab in ("fraction", "complex")},
-    ('datasets.separable', 'margin', 'zero'): '0 is a valid value of this non-negative parameter (no margin, no depth, no regularisation, no updates ...)',
-    ('ensembles.boost_confidence', 'gamma', 'zero'): '0 is a valid value of this non-negative parameter (no margin, no depth, no regularisation, no updates ...)',
-    ('ensembles.decision_tree', 'max_depth', 'zero'): '0 is a valid value of this non-negative parameter (no margin, no depth, no regularisation, no updates ...)',
-    ('ensembles.prune', 'y_val', 'nan'): 'a validation label the tree never saw is simply counted as an error (the pruning criterion)',
-    ('ensembles.prune', 'y_val', 'inf'): 'a validation label the tree never saw is simply counted as an error (the pruning criterion)',
-    ('ensembles.prune', 'y_val', 'complex'): 'a validation label the tree never saw is simply counted as an error (the pruning criterion)',
-    ('ensembles.prune', 'y_val', 'fraction'): 'a validation label the tree never saw is simply counted as an error (the pruning criterion)',
-    ('ensembles.random_forest', 'max_features', 'int'): 'None (all features) and an int are valid values of max_features',
-    ('ensembles.random_forest', 'max_features', 'none'): 'None (all features) and an int are valid values of max_features',
-    ('ensembles.random_forest', 'max_depth', 'zero'): '0 is a valid value of this non-negative parameter (no margin, no depth, no regularisation, no updates ...)',
-    ('ensembles.resolve_max_features', 'max_features', 'none'): 'None (all features) and an int are valid values of max_features',
-    ('kernel_methods.KernelPCA', 'c', 'zero'): '0 is a valid value of this non-negative parameter (no margin, no depth, no regularisation, no updates ...)',
-    ('kernel_methods.KernelPCA.transform', 'c', 'zero'): '0 is a valid value of this non-negative parameter (no margin, no depth, no regularisation, no updates ...)',
-    ('kernel_methods.KernelSVM', 'y', '2d'): "a column vector is ravelled (scikit-learn's convention for y; elementwise for t and positions)",
-    ('kernel_methods.KernelSVM', 'c', 'zero'): '0 is a valid value of this non-negative parameter (no margin, no depth, no regularisation, no updates ...)',
-    ('kernel_methods.KernelSVM.predict', 'c', 'zero'): '0 is a valid value of this non-negative parameter (no margin, no depth, no regularisation, no updates ...)',
-    ('kernel_methods.kernel_perceptron', 'max_updates', 'zero'): '0 is a valid value of this non-negative parameter (no margin, no depth, no regularisation, no updates ...)',
-    ('kernels.bspline', 't', '2d'): "a column vector is ravelled (scikit-learn's convention for y; elementwise for t and positions)",
-    ('kernels.bspline', 'order', 'zero'): '0 is a valid value of this non-negative parameter (no margin, no depth, no regularisation, no updates ...)',
-    ('kernels.exponential_taylor_gram', 'gamma', 'zero'): '0 is a valid value of this non-negative parameter (no margin, no depth, no regularisation, no updates ...)',
-    ('kernels.is_psd', 'tol', 'zero'): '0 is a valid value of this non-negative parameter (no margin, no depth, no regularisation, no updates ...)',
-    ('kernels.kernel_params', 'c', 'zero'): '0 is a valid value of this non-negative parameter (no margin, no depth, no regularisation, no updates ...)',
-    ('kernels.kernel_sum', 'w1', 'zero'): '0 is a valid value of this non-negative parameter (no margin, no depth, no regularisation, no updates ...)',
-    ('kernels.kernel_sum', 'w2', 'zero'): '0 is a valid value of this non-negative parameter (no margin, no depth, no regularisation, no updates ...)',
-    ('multiclass.MulticlassSVM', 'y', '2d'): "a column vector is ravelled (scikit-learn's convention for y; elementwise for t and positions)",
-    ('multiclass.TfidfPsi', 'smooth', 'zero'): '0 is a valid value of this non-negative parameter (no margin, no depth, no regularisation, no updates ...)',
-    ('multiclass.collins_perceptron', 'max_updates', 'zero'): '0 is a valid value of this non-negative parameter (no margin, no depth, no regularisation, no updates ...)',
-    ('multiclass.conservative_perceptron', 'max_updates', 'zero'): '0 is a valid value of this non-negative parameter (no margin, no depth, no regularisation, no updates ...)',
-    ('multiclass.kesler_perceptron', 'max_updates', 'zero'): '0 is a valid value of this non-negative parameter (no margin, no depth, no regularisation, no updates ...)',
-    ('multiclass.least_squares_learner', 'lam', 'zero'): '0 is a valid value of this non-negative parameter (no margin, no depth, no regularisation, no updates ...)',
-    ('multiclass.multiclass_perceptron', 'max_updates', 'zero'): '0 is a valid value of this non-negative parameter (no margin, no depth, no regularisation, no updates ...)',
-    ('multiclass.multiclass_svm_objective', 'lam', 'zero'): '0 is a valid value of this non-negative parameter (no margin, no depth, no regularisation, no updates ...)',
-    ('online.norma', 'lam', 'zero'): '0 is a valid value of this non-negative parameter (no margin, no depth, no regularisation, no updates ...)',
-    ('ranking.discount', 'positions', 'empty'): 'an empty list of checkpoints/positions is a valid request for nothing',
-    ('ranking.discount', 'positions', '2d'): "a column vector is ravelled (scikit-learn's convention for y; elementwise for t and positions)",
-    ('structured_kernels.random_walk_kernel', 'labels1', 'nan'): 'node labels are compared for equality only: any value, NaN or complex included, is a label',
-    ('structured_kernels.random_walk_kernel', 'labels1', 'inf'): 'node labels are compared for equality only: any value, NaN or complex included, is a label',
-    ('structured_kernels.random_walk_kernel', 'labels1', 'complex'): 'node labels are compared for equality only: any value, NaN or complex included, is a label',
-    ('structured_kernels.random_walk_kernel', 'labels1', 'fraction'): 'node labels are compared for equality only: any value, NaN or complex included, is a label',
-    ('structured_kernels.random_walk_kernel', 'labels2', 'nan'): 'node labels are compared for equality only: any value, NaN or complex included, is a label',
-    ('structured_kernels.random_walk_kernel', 'labels2', 'inf'): 'node labels are compared for equality only: any value, NaN or complex included, is a label',
-    ('structured_kernels.random_walk_kernel', 'labels2', 'complex'): 'node labels are compared for equality only: any value, NaN or complex included, is a label',
-    ('structured_kernels.random_walk_kernel', 'labels2', 'fraction'): 'node labels are compared for equality only: any value, NaN or complex included, is a label',
-    ('structured_kernels.random_walk_kernel', 'max_length', 'zero'): '0 is a valid value of this non-negative parameter (no margin, no depth, no regularisation, no updates ...)',
-    ('structured_kernels.shortest_path_kernel', 'labels1', 'nan'): 'node labels are compared for equality only: any value, NaN or complex included, is a label',
-    ('structured_kernels.shortest_path_kernel', 'labels1', 'inf'): 'node labels are compared for equality only: any value, NaN or complex included, is a label',
-    ('structured_kernels.shortest_path_kernel', 'labels2', 'nan'): 'node labels are compared for equality only: any value, NaN or complex included, is a label',
-    ('structured_kernels.shortest_path_kernel', 'labels2', 'inf'): 'node labels are compared for equality only: any value, NaN or complex included, is a label',
-    ('structured_kernels.substring_features', 'max_len', 'zero'): '0 is a valid value of this non-negative parameter (no margin, no depth, no regularisation, no updates ...)',
-    ('structured_kernels.substring_kernel', 'max_len', 'zero'): '0 is a valid value of this non-negative parameter (no margin, no depth, no regularisation, no updates ...)',
-    ('svm.HardSVM', 'y', '2d'): "a column vector is ravelled (scikit-learn's convention for y; elementwise for t and positions)",
-    ('svm.SoftSVM', 'y', '2d'): "a column vector is ravelled (scikit-learn's convention for y; elementwise for t and positions)",
-    ('svm.sgd_soft_svm', 'checkpoints', 'empty'): 'an empty list of checkpoints/positions is a valid request for nothing',
-    ('theory.epsilon_insensitive', 'epsilon', 'zero'): '0 is a valid value of this non-negative parameter (no margin, no depth, no regularisation, no updates ...)',
-    ('theory.novelty', 'rho', 'zero'): '0 is a valid value of this non-negative parameter (no margin, no depth, no regularisation, no updates ...)',
+    "the length (where one does, the error must name the argument)",
+    **{
+        (n, "y", lab): "multiclass labels may be any hashable values: 0.5 or 1j is a class name"
+        for n in (
+            "ensembles.bagging",
+            "ensembles.decision_tree",
+            "ensembles.random_forest",
+            "multiclass.AllPairs",
+            "multiclass.ECOC",
+            "multiclass.OneVsAll",
+            "multiclass.TfidfPsi",
+            "multiclass.all_pairs",
+            "multiclass.collins_perceptron",
+            "multiclass.conservative_perceptron",
+            "multiclass.ecoc",
+            "multiclass.kesler_embed",
+            "multiclass.kesler_perceptron",
+            "multiclass.multiclass_perceptron",
+            "multiclass.one_vs_all",
+            "multiclass.multiclass_svm",
+            "multiclass.multiclass_svm_sgd",
+        )
+        for lab in ("fraction", "complex")
+    },
+    (
+        "datasets.separable",
+        "margin",
+        "zero",
+    ): "0 is a valid value of this non-negative parameter (no margin, no depth, no regularisation, no updates ...)",
+    (
+        "ensembles.boost_confidence",
+        "gamma",
+        "zero",
+    ): "0 is a valid value of this non-negative parameter (no margin, no depth, no regularisation, no updates ...)",
+    (
+        "ensembles.decision_tree",
+        "max_depth",
+        "zero",
+    ): "0 is a valid value of this non-negative parameter (no margin, no depth, no regularisation, no updates ...)",
+    (
+        "ensembles.prune",
+        "y_val",
+        "nan",
+    ): "a validation label the tree never saw is simply counted as an error (the pruning criterion)",
+    (
+        "ensembles.prune",
+        "y_val",
+        "inf",
+    ): "a validation label the tree never saw is simply counted as an error (the pruning criterion)",
+    (
+        "ensembles.prune",
+        "y_val",
+        "complex",
+    ): "a validation label the tree never saw is simply counted as an error (the pruning criterion)",
+    (
+        "ensembles.prune",
+        "y_val",
+        "fraction",
+    ): "a validation label the tree never saw is simply counted as an error (the pruning criterion)",
+    (
+        "ensembles.random_forest",
+        "max_features",
+        "int",
+    ): "None (all features) and an int are valid values of max_features",
+    (
+        "ensembles.random_forest",
+        "max_features",
+        "none",
+    ): "None (all features) and an int are valid values of max_features",
+    (
+        "ensembles.random_forest",
+        "max_depth",
+        "zero",
+    ): "0 is a valid value of this non-negative parameter (no margin, no depth, no regularisation, no updates ...)",
+    (
+        "ensembles.resolve_max_features",
+        "max_features",
+        "none",
+    ): "None (all features) and an int are valid values of max_features",
+    (
+        "kernel_methods.KernelPCA",
+        "c",
+        "zero",
+    ): "0 is a valid value of this non-negative parameter (no margin, no depth, no regularisation, no updates ...)",
+    (
+        "kernel_methods.KernelPCA.transform",
+        "c",
+        "zero",
+    ): "0 is a valid value of this non-negative parameter (no margin, no depth, no regularisation, no updates ...)",
+    (
+        "kernel_methods.KernelSVM",
+        "y",
+        "2d",
+    ): "a column vector is ravelled (scikit-learn's convention for y; elementwise for t and positions)",
+    (
+        "kernel_methods.KernelSVM",
+        "c",
+        "zero",
+    ): "0 is a valid value of this non-negative parameter (no margin, no depth, no regularisation, no updates ...)",
+    (
+        "kernel_methods.KernelSVM.predict",
+        "c",
+        "zero",
+    ): "0 is a valid value of this non-negative parameter (no margin, no depth, no regularisation, no updates ...)",
+    (
+        "kernel_methods.kernel_perceptron",
+        "max_updates",
+        "zero",
+    ): "0 is a valid value of this non-negative parameter (no margin, no depth, no regularisation, no updates ...)",
+    (
+        "kernels.bspline",
+        "t",
+        "2d",
+    ): "a column vector is ravelled (scikit-learn's convention for y; elementwise for t and positions)",
+    (
+        "kernels.bspline",
+        "order",
+        "zero",
+    ): "0 is a valid value of this non-negative parameter (no margin, no depth, no regularisation, no updates ...)",
+    (
+        "kernels.exponential_taylor_gram",
+        "gamma",
+        "zero",
+    ): "0 is a valid value of this non-negative parameter (no margin, no depth, no regularisation, no updates ...)",
+    (
+        "kernels.is_psd",
+        "tol",
+        "zero",
+    ): "0 is a valid value of this non-negative parameter (no margin, no depth, no regularisation, no updates ...)",
+    (
+        "kernels.kernel_params",
+        "c",
+        "zero",
+    ): "0 is a valid value of this non-negative parameter (no margin, no depth, no regularisation, no updates ...)",
+    (
+        "kernels.kernel_sum",
+        "w1",
+        "zero",
+    ): "0 is a valid value of this non-negative parameter (no margin, no depth, no regularisation, no updates ...)",
+    (
+        "kernels.kernel_sum",
+        "w2",
+        "zero",
+    ): "0 is a valid value of this non-negative parameter (no margin, no depth, no regularisation, no updates ...)",
+    (
+        "multiclass.MulticlassSVM",
+        "y",
+        "2d",
+    ): "a column vector is ravelled (scikit-learn's convention for y; elementwise for t and positions)",
+    (
+        "multiclass.TfidfPsi",
+        "smooth",
+        "zero",
+    ): "0 is a valid value of this non-negative parameter (no margin, no depth, no regularisation, no updates ...)",
+    (
+        "multiclass.collins_perceptron",
+        "max_updates",
+        "zero",
+    ): "0 is a valid value of this non-negative parameter (no margin, no depth, no regularisation, no updates ...)",
+    (
+        "multiclass.conservative_perceptron",
+        "max_updates",
+        "zero",
+    ): "0 is a valid value of this non-negative parameter (no margin, no depth, no regularisation, no updates ...)",
+    (
+        "multiclass.kesler_perceptron",
+        "max_updates",
+        "zero",
+    ): "0 is a valid value of this non-negative parameter (no margin, no depth, no regularisation, no updates ...)",
+    (
+        "multiclass.least_squares_learner",
+        "lam",
+        "zero",
+    ): "0 is a valid value of this non-negative parameter (no margin, no depth, no regularisation, no updates ...)",
+    (
+        "multiclass.multiclass_perceptron",
+        "max_updates",
+        "zero",
+    ): "0 is a valid value of this non-negative parameter (no margin, no depth, no regularisation, no updates ...)",
+    (
+        "multiclass.multiclass_svm_objective",
+        "lam",
+        "zero",
+    ): "0 is a valid value of this non-negative parameter (no margin, no depth, no regularisation, no updates ...)",
+    (
+        "online.norma",
+        "lam",
+        "zero",
+    ): "0 is a valid value of this non-negative parameter (no margin, no depth, no regularisation, no updates ...)",
+    (
+        "ranking.discount",
+        "positions",
+        "empty",
+    ): "an empty list of checkpoints/positions is a valid request for nothing",
+    (
+        "ranking.discount",
+        "positions",
+        "2d",
+    ): "a column vector is ravelled (scikit-learn's convention for y; elementwise for t and positions)",
+    (
+        "structured_kernels.random_walk_kernel",
+        "labels1",
+        "nan",
+    ): "node labels are compared for equality only: any value, NaN or complex included, is a label",
+    (
+        "structured_kernels.random_walk_kernel",
+        "labels1",
+        "inf",
+    ): "node labels are compared for equality only: any value, NaN or complex included, is a label",
+    (
+        "structured_kernels.random_walk_kernel",
+        "labels1",
+        "complex",
+    ): "node labels are compared for equality only: any value, NaN or complex included, is a label",
+    (
+        "structured_kernels.random_walk_kernel",
+        "labels1",
+        "fraction",
+    ): "node labels are compared for equality only: any value, NaN or complex included, is a label",
+    (
+        "structured_kernels.random_walk_kernel",
+        "labels2",
+        "nan",
+    ): "node labels are compared for equality only: any value, NaN or complex included, is a label",
+    (
+        "structured_kernels.random_walk_kernel",
+        "labels2",
+        "inf",
+    ): "node labels are compared for equality only: any value, NaN or complex included, is a label",
+    (
+        "structured_kernels.random_walk_kernel",
+        "labels2",
+        "complex",
+    ): "node labels are compared for equality only: any value, NaN or complex included, is a label",
+    (
+        "structured_kernels.random_walk_kernel",
+        "labels2",
+        "fraction",
+    ): "node labels are compared for equality only: any value, NaN or complex included, is a label",
+    (
+        "structured_kernels.random_walk_kernel",
+        "max_length",
+        "zero",
+    ): "0 is a valid value of this non-negative parameter (no margin, no depth, no regularisation, no updates ...)",
+    (
+        "structured_kernels.shortest_path_kernel",
+        "labels1",
+        "nan",
+    ): "node labels are compared for equality only: any value, NaN or complex included, is a label",
+    (
+        "structured_kernels.shortest_path_kernel",
+        "labels1",
+        "inf",
+    ): "node labels are compared for equality only: any value, NaN or complex included, is a label",
+    (
+        "structured_kernels.shortest_path_kernel",
+        "labels2",
+        "nan",
+    ): "node labels are compared for equality only: any value, NaN or complex included, is a label",
+    (
+        "structured_kernels.shortest_path_kernel",
+        "labels2",
+        "inf",
+    ): "node labels are compared for equality only: any value, NaN or complex included, is a label",
+    (
+        "structured_kernels.substring_features",
+        "max_len",
+        "zero",
+    ): "0 is a valid value of this non-negative parameter (no margin, no depth, no regularisation, no updates ...)",
+    (
+        "structured_kernels.substring_kernel",
+        "max_len",
+        "zero",
+    ): "0 is a valid value of this non-negative parameter (no margin, no depth, no regularisation, no updates ...)",
+    (
+        "svm.HardSVM",
+        "y",
+        "2d",
+    ): "a column vector is ravelled (scikit-learn's convention for y; elementwise for t and positions)",
+    (
+        "svm.SoftSVM",
+        "y",
+        "2d",
+    ): "a column vector is ravelled (scikit-learn's convention for y; elementwise for t and positions)",
+    (
+        "svm.sgd_soft_svm",
+        "checkpoints",
+        "empty",
+    ): "an empty list of checkpoints/positions is a valid request for nothing",
+    (
+        "theory.epsilon_insensitive",
+        "epsilon",
+        "zero",
+    ): "0 is a valid value of this non-negative parameter (no margin, no depth, no regularisation, no updates ...)",
+    (
+        "theory.novelty",
+        "rho",
+        "zero",
+    ): "0 is a valid value of this non-negative parameter (no margin, no depth, no regularisation, no updates ...)",
 }
 
 
 def accepted(name, arg, kind, label):
-    for key in ((name, arg, label), (name, arg, "*"), (name, "*", label), ("*", "*", label),
-                (f"kind:{kind}", "*", label), (f"kind:{kind}", "*", "*")):
+    for key in (
+        (name, arg, label),
+        (name, arg, "*"),
+        (name, "*", label),
+        ("*", "*", label),
+        (f"kind:{kind}", "*", label),
+        (f"kind:{kind}", "*", "*"),
+    ):
         if key in ACCEPTED:
             return ACCEPTED[key]
     return None
+
+
 # mutations whose inf result is the documented, correctly rounded answer
 OVERFLOW_OK: dict = {
-    ("losses.exponential", "margins", "huge"): "documented: exp(-z) overflows to inf below z = -709, as np.exp",
+    (
+        "losses.exponential",
+        "margins",
+        "huge",
+    ): "documented: exp(-z) overflows to inf below z = -709, as np.exp",
     ("losses.exponential_subgradient", "margins", "huge"): "documented: -exp(-z) overflows as np.exp",
-    ("theory.exponential", "f", "huge"): "e^{-yf} overflows to inf as np.exp, the same convention as losses.exponential",
+    (
+        "theory.exponential",
+        "f",
+        "huge",
+    ): "e^{-yf} overflows to inf as np.exp, the same convention as losses.exponential",
 }
 # results whose inf/NaN entries are part of the contract (result paths)
 RESULT_NONFINITE_OK: dict = {
-    "metrics.roc_curve": ("result.thresholds",),   # thresholds[0] = +inf: the empty top set, as in scikit-learn
+    "metrics.roc_curve": (
+        "result.thresholds",
+    ),  # thresholds[0] = +inf: the empty top set, as in scikit-learn
 }
 # census failures in code this change may not touch (fixed after the merge): (name, arg, label) -> reason
-KNOWN_FAILURES: dict = {
-}
+KNOWN_FAILURES: dict = {}
 
 # ---------------------------------------------------------------------------------------
 # the census
@@ -673,7 +1207,7 @@ def cases_of(name):
                 yield arg, kind, label
 
 
-_BASE: dict = {}   # name -> (fn, kwargs) built once; every call gets a deep copy
+_BASE: dict = {}  # name -> (fn, kwargs) built once; every call gets a deep copy
 
 
 def base_call(name):
@@ -703,8 +1237,10 @@ def check_mutation(name, arg, kind, label):
     if bad:
         return f"{call} returned inf/NaN at {bad} instead of raising an error naming {arg!r}"
     if accepted(name, arg, kind, label) is None and (name, arg, label) not in OVERFLOW_OK:
-        return (f"{call} was accepted silently (finite result); reject it naming {arg!r} "
-                "or list it in ACCEPTED with the reason")
+        return (
+            f"{call} was accepted silently (finite result); reject it naming {arg!r} "
+            "or list it in ACCEPTED with the reason"
+        )
     return None
 
 
@@ -717,7 +1253,9 @@ def test_census(name):
     fn, kwargs = base_call(name)
     result, exc, _ = timed_call(fn, kwargs, f"{name}(base call)", budget=COLD_BUDGET)
     assert exc is None, f"the base call of {name} raised {type(exc).__name__}: {exc}"
-    assert not _bad_nonfinite(name, result), f"{name}'s base call returned inf/NaN at {_bad_nonfinite(name, result)}"
+    assert not _bad_nonfinite(name, result), (
+        f"{name}'s base call returned inf/NaN at {_bad_nonfinite(name, result)}"
+    )
     failures, known, fixed = [], [], []
     for arg, kind, label in cases_of(name):
         problem = check_mutation(name, arg, kind, label)
@@ -766,7 +1304,12 @@ def test_check_finite_output_and_as_array():
     with pytest.raises(ValueError, match="w or b is too large"):
         check_finite_output("w or b", np.array([1.0, np.inf]))
     assert as_array(2.0, "f").shape == ()
-    for bad, exc in ((None, TypeError), ("abc", TypeError), (1j, TypeError), (True, TypeError),
-                     (np.nan, ValueError)):
+    for bad, exc in (
+        (None, TypeError),
+        ("abc", TypeError),
+        (1j, TypeError),
+        (True, TypeError),
+        (np.nan, ValueError),
+    ):
         with pytest.raises(exc, match="f"):
             as_array(bad, "f")

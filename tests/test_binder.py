@@ -40,22 +40,29 @@ def test_start_caps_threads_and_execs_the_command():
     text = START.read_text()
     assert text.startswith("#!/bin/bash")
     lines = [ln.strip() for ln in text.splitlines() if ln.strip() and not ln.strip().startswith("#")]
-    assert lines[-1] == 'exec "$@"', "start must end with exec \"$@\""
+    assert lines[-1] == 'exec "$@"', 'start must end with exec "$@"'
     subprocess.run(["bash", "-n", str(START)], check=True)
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("NUMBA_NUM_THREADS", "OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("NUMBA_NUM_THREADS", "OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
+    }
     out = subprocess.run([str(START), "env"], capture_output=True, text=True, check=True, env=env).stdout
     got = dict(ln.split("=", 1) for ln in out.splitlines() if "=" in ln)
     assert 1 <= int(got["NUMBA_NUM_THREADS"]) <= 2 and got["OMP_NUM_THREADS"] == "1"
     # a value set by the operator (e.g. a JupyterHub) is kept
-    out = subprocess.run([str(START), "env"], capture_output=True, text=True, check=True,
-                         env={**env, "OMP_NUM_THREADS": "4"}).stdout
+    out = subprocess.run(
+        [str(START), "env"], capture_output=True, text=True, check=True, env={**env, "OMP_NUM_THREADS": "4"}
+    ).stdout
     assert "OMP_NUM_THREADS=4" in out.splitlines()
 
 
 def test_postbuild_warms_the_cache_under_the_same_caps():
-    lines = [ln.strip() for ln in (ROOT / "postBuild").read_text().splitlines()
-             if ln.strip() and not ln.strip().startswith("#")]
+    lines = [
+        ln.strip()
+        for ln in (ROOT / "postBuild").read_text().splitlines()
+        if ln.strip() and not ln.strip().startswith("#")
+    ]
     warm = lines.index("python -m kmlteach warmup")
     caps = [i for i, ln in enumerate(lines) if "NUMBA_NUM_THREADS=" in ln and "OMP_NUM_THREADS=" in ln]
     assert caps and caps[0] < warm, "postBuild must cap threads before the warm-up"
@@ -84,7 +91,8 @@ def test_readme_notebooks_and_docs_agree_with_book_toml():
         for m in re.finditer(r"(?:github\.com|mybinder\.org/v2/gh)/([\w.-]+/[\w.-]+)", text):
             if m.group(1).startswith(("kmlteach/", slug.split("/")[0] + "/")) or "kmlteach" in m.group(1):
                 assert m.group(1).removesuffix(".git").startswith(slug), (
-                    f"{name} links to {m.group(0)}, but book.toml's repository is {B.repository}")
+                    f"{name} links to {m.group(0)}, but book.toml's repository is {B.repository}"
+                )
 
 
 def test_per_chapter_binder_links_open_the_student_version():
@@ -92,7 +100,9 @@ def test_per_chapter_binder_links_open_the_student_version():
         url = student_binder_url(B, c)
         stem = Path(c.notebook).stem
         assert url == B.binder_url(f"student/{stem}.ipynb")
-        assert url.startswith(f"https://mybinder.org/v2/gh/{_slug(B.repository)}/{B.branch}?urlpath=lab/tree/student/")
+        assert url.startswith(
+            f"https://mybinder.org/v2/gh/{_slug(B.repository)}/{B.branch}?urlpath=lab/tree/student/"
+        )
 
 
 def test_forking_changes_every_link_the_site_and_decks_build():

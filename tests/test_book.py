@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 
-
 from kmlteach.course import book
 from kmlteach.exercises import registry
 
@@ -40,7 +39,8 @@ def test_ready_notebooks_exist_and_every_notebook_is_listed():
             assert (ROOT / c.notebook).exists(), f"chapter {c.id} is ready but {c.notebook} is missing"
         else:
             assert not (ROOT / c.notebook).exists(), (
-                f"{c.notebook} exists but chapter {c.id} is 'planned': mark it ready or remove it")
+                f"{c.notebook} exists but chapter {c.id} is 'planned': mark it ready or remove it"
+            )
 
 
 def test_exercise_ids_unique_and_registered():
@@ -52,7 +52,7 @@ def test_exercise_ids_unique_and_registered():
             assert e["id"].startswith(c.id + "."), f"exercise {e['id']} listed under chapter {c.id}"
             assert e["id"] in reg, f"exercise {e['id']} has no registered checker"
             assert isinstance(e.get("points"), int) and e["points"] > 0
-            if "minutes" in e:                      # estimated working time, where given
+            if "minutes" in e:  # estimated working time, where given
                 assert isinstance(e["minutes"], int) and e["minutes"] > 0
     # and nothing is registered that the manifest does not list
     assert set(reg) <= set(ids), f"registered but not in book.toml: {sorted(set(reg) - set(ids))}"
@@ -72,7 +72,8 @@ def test_ready_chapters_with_exercises_check_them_in_the_notebook():
 def test_readme_table_matches_book():
     text = (ROOT / "README.md").read_text()
     assert book.readme_table(text) == B.table(), (
-        "README's chapter table is stale: run `python -m kmlteach chapters --update-readme`")
+        "README's chapter table is stale: run `python -m kmlteach chapters --update-readme`"
+    )
     assert "make lab" in text and "make test" in text and "mybinder.org/badge" in text
 
 
@@ -106,7 +107,11 @@ def test_notebooks_match_their_sources():
         got = [(cell["cell_type"], "".join(cell["source"])) for cell in stored["cells"]]
         want = [(cell.cell_type, cell.source) for cell in expected.cells]
         assert got == want, f"{c.notebook} is out of date with {src.name}: run `make execute NB={src.stem}`"
-        code = [cell for cell in stored["cells"] if cell["cell_type"] == "code" and "".join(cell["source"]).strip()]
+        code = [
+            cell
+            for cell in stored["cells"]
+            if cell["cell_type"] == "code" and "".join(cell["source"]).strip()
+        ]
         assert all(cell.get("execution_count") for cell in code), f"{c.notebook} stored without outputs"
 
 
@@ -126,18 +131,22 @@ def test_every_stored_figure_has_alt_text():
 
 
 def test_chapters_cli_prints_the_table():
-    out = subprocess.run([sys.executable, "-m", "kmlteach", "chapters"], capture_output=True,
-                         text=True, check=True, cwd=ROOT).stdout
+    out = subprocess.run(
+        [sys.executable, "-m", "kmlteach", "chapters"], capture_output=True, text=True, check=True, cwd=ROOT
+    ).stdout
     assert out.strip() == B.table()
 
 
-@pytest.mark.parametrize("argv", [["chapters", "--book", "/nonexistent/book.toml"],
-                                  ["chapters", "--book", "."],
-                                  ["chapters", "--book", "README.md"],
-                                  ["student", "/nonexistent", "/tmp/kmlteach-student-x"],
-                                  ["execute", "--timeout", "-5"]])
-
-
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["chapters", "--book", "/nonexistent/book.toml"],
+        ["chapters", "--book", "."],
+        ["chapters", "--book", "README.md"],
+        ["student", "/nonexistent", "/tmp/kmlteach-student-x"],
+        ["execute", "--timeout", "-5"],
+    ],
+)
 def test_cli_mistakes_get_one_line_not_a_traceback(argv, capsys):
     _assert_one_line_error(argv, capsys)
 
@@ -147,7 +156,7 @@ def _assert_one_line_error(argv, capsys) -> str:
 
     try:
         code = main(argv)
-    except SystemExit as exc:      # argparse's own usage error
+    except SystemExit as exc:  # argparse's own usage error
         code = exc.code
     err = capsys.readouterr().err
     assert code != 0
@@ -169,7 +178,7 @@ def test_student_cli_with_a_file_source_or_an_unwritable_output_gets_one_line(tm
     blocker = tmp_path / "plain-file"
     blocker.write_text("")
     outs = [blocker / "out"]
-    if os.geteuid() != 0:          # root writes into a read-only folder anyway
+    if os.geteuid() != 0:  # root writes into a read-only folder anyway
         ro = tmp_path / "read-only"
         ro.mkdir()
         ro.chmod(0o500)
@@ -178,8 +187,12 @@ def test_student_cli_with_a_file_source_or_an_unwritable_output_gets_one_line(tm
         err = _assert_one_line_error(["student", str(ROOT / "notebooks"), str(out)], capsys)
         assert "cannot write" in err and str(out) in err
     # the real entry point: exit status 1 and the same single line
-    run = subprocess.run([sys.executable, "-m", "kmlteach", "student", str(nb), str(tmp_path / "o2")],
-                         capture_output=True, text=True, cwd=ROOT)
+    run = subprocess.run(
+        [sys.executable, "-m", "kmlteach", "student", str(nb), str(tmp_path / "o2")],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
     assert run.returncode != 0 and "Traceback" not in run.stderr
     assert run.stderr.strip().splitlines() == [f"error: source {str(nb)!r} is not a folder"]
 
@@ -201,13 +214,18 @@ def test_instructor_notebooks_carry_chapter_and_nbgrader_metadata_consistent_wit
             src = "".join(cell["source"])
             meta = cell.get("metadata", {})
             if cell["cell_type"] == "code" and "### BEGIN SOLUTION" in src and "check(" not in src:
-                assert meta["kmlteach"] == {"ungraded": True}       # e.g. a recap quiz's answers
+                assert meta["kmlteach"] == {"ungraded": True}  # e.g. a recap quiz's answers
                 assert meta["nbgrader"]["solution"] is True and meta["nbgrader"]["grade"] is False
             elif cell["cell_type"] == "code" and "### BEGIN SOLUTION" in src:
                 ex = meta["kmlteach"]["exercise"]
                 assert f'check("{ex}"' in src, f"{c.notebook}: {ex} metadata on the wrong cell"
-                assert meta["nbgrader"] == {"grade": False, "locked": False, "schema_version": 3,
-                                            "solution": True, "grade_id": "ex" + ex.replace(".", "_")}
+                assert meta["nbgrader"] == {
+                    "grade": False,
+                    "locked": False,
+                    "schema_version": 3,
+                    "solution": True,
+                    "grade_id": "ex" + ex.replace(".", "_"),
+                }
                 assert re.fullmatch(r"[a-zA-Z0-9_\-]+", meta["nbgrader"]["grade_id"])
                 assert ex not in found
                 found[ex] = meta["kmlteach"]["points"]
@@ -215,6 +233,7 @@ def test_instructor_notebooks_carry_chapter_and_nbgrader_metadata_consistent_wit
                 assert "nbgrader" not in meta and "kmlteach" not in meta, c.notebook
         assert found == {e["id"]: e["points"] for e in c.exercises}, c.notebook
         import nbformat
+
         MetadataValidator().validate_nb(nbformat.reads(json.dumps(nb), as_version=4))
 
 
@@ -250,10 +269,12 @@ def test_ready_chapters_estimate_minutes_and_requirements():
         assert c.reading_minutes > 0, f"chapter {c.id} has no reading_minutes"
         if c.ready:
             for e in c.exercises:
-                assert isinstance(e.get("minutes"), int) and e["minutes"] > 0, \
+                assert isinstance(e.get("minutes"), int) and e["minutes"] > 0, (
                     f"{e['id']} has no minutes in book.toml"
+                )
     assert B.chapter("01").minutes == B.chapter("01").reading_minutes + sum(
-        e["minutes"] for e in B.chapter("01").exercises)
+        e["minutes"] for e in B.chapter("01").exercises
+    )
 
 
 def _book_with_records(tmp_path, old: str, new: str):
@@ -268,15 +289,24 @@ def _book_with_records(tmp_path, old: str, new: str):
     assert old in text
     ch00.write_text(text.replace(old, new), encoding="utf-8")
     p = tmp_path / "book.toml"
-    p.write_text((ROOT / "book.toml").read_text(encoding="utf-8").replace(
-        "[book]\n", f"[book]\nrecords = {str(records)!r}\n"), encoding="utf-8")
+    p.write_text(
+        (ROOT / "book.toml")
+        .read_text(encoding="utf-8")
+        .replace("[book]\n", f"[book]\nrecords = {str(records)!r}\n"),
+        encoding="utf-8",
+    )
     return p
 
 
-@pytest.mark.parametrize("old, new, field", [
-    ("minutes = 5", 'minutes = "five"', "minutes"), ("points = 1", "points = -1", "points"),
-    ("mistakes = [\n", 'mistakes = [\n  { name = "n", explain = "e" },\n', "wrong"),
-    ('id = "00.margins"', 'id = "01.margins"', "id")])
+@pytest.mark.parametrize(
+    "old, new, field",
+    [
+        ("minutes = 5", 'minutes = "five"', "minutes"),
+        ("points = 1", "points = -1", "points"),
+        ("mistakes = [\n", 'mistakes = [\n  { name = "n", explain = "e" },\n', "wrong"),
+        ('id = "00.margins"', 'id = "01.margins"', "id"),
+    ],
+)
 def test_book_rejects_bad_exercise_records(tmp_path, old, new, field):
     with pytest.raises(ValueError, match=field):
         book.load(_book_with_records(tmp_path, old, new))
@@ -285,12 +315,14 @@ def test_book_rejects_bad_exercise_records(tmp_path, old, new, field):
 def test_book_reads_the_exercises_from_the_records_and_refuses_a_list_of_its_own(tmp_path):
     p = _book_with_records(tmp_path, "minutes = 5", "minutes = 7")
     assert book.load(p).chapter("00").exercises == (
-        {"id": "00.margins", "points": 1, "minutes": 7, "partial": False},)
+        {"id": "00.margins", "points": 1, "minutes": 7, "partial": False},
+    )
     assert B.chapter("00").exercises[0]["minutes"] == 5
     text = (ROOT / "book.toml").read_text(encoding="utf-8")
     assert not any("exercises" in c for c in tomllib.loads(text)["chapters"])
-    p.write_text(text.replace("reading_minutes = 15\n", "reading_minutes = 15\nexercises = []\n", 1),
-                 encoding="utf-8")
+    p.write_text(
+        text.replace("reading_minutes = 15\n", "reading_minutes = 15\nexercises = []\n", 1), encoding="utf-8"
+    )
     with pytest.raises(ValueError, match="not in book.toml"):
         book.load(p)
 

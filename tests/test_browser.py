@@ -39,11 +39,10 @@ from __future__ import annotations
 import datetime
 import json
 import os
-import statistics
 import secrets
-import shutil
 import signal
 import socket
+import statistics
 import subprocess
 import sys
 import time
@@ -58,14 +57,22 @@ CHROMIUM = "/usr/bin/chromium"
 ARTIFACTS = ROOT / "tests" / "_artifacts"
 LATENCY_FILE = ARTIFACTS / "browser_latency.json"
 E2E_P50_MS = 80.0
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 
 pytestmark = [
     pytest.mark.browser,
-    pytest.mark.skipif(not os.path.exists(CHROMIUM),
-                       reason=f"{CHROMIUM} is absent: install Debian's chromium "
-                              "(apt-get install chromium; .ci/run does) to run the browser test"),
+    pytest.mark.skipif(
+        not os.path.exists(CHROMIUM),
+        reason=f"{CHROMIUM} is absent: install Debian's chromium "
+        "(apt-get install chromium; .ci/run does) to run the browser test",
+    ),
 ]
 
 # JupyterLab user settings: no virtual scrolling (every cell stays in the DOM), no
@@ -99,13 +106,26 @@ class JupyterLab:
         self.proc: subprocess.Popen | None = None
 
     def env(self) -> dict:
-        dirs = {name: self.base / name.lower() for name in (
-            "HOME", "JUPYTER_CONFIG_DIR", "JUPYTER_DATA_DIR", "JUPYTER_RUNTIME_DIR", "IPYTHONDIR",
-            "MPLCONFIGDIR", "JUPYTERLAB_SETTINGS_DIR", "JUPYTERLAB_WORKSPACES_DIR")}
+        dirs = {
+            name: self.base / name.lower()
+            for name in (
+                "HOME",
+                "JUPYTER_CONFIG_DIR",
+                "JUPYTER_DATA_DIR",
+                "JUPYTER_RUNTIME_DIR",
+                "IPYTHONDIR",
+                "MPLCONFIGDIR",
+                "JUPYTERLAB_SETTINGS_DIR",
+                "JUPYTERLAB_WORKSPACES_DIR",
+            )
+        }
         for d in dirs.values():
             d.mkdir(parents=True, exist_ok=True)
-        env = {k: v for k, v in os.environ.items()
-               if not k.startswith(("JUPYTER", "IPYTHON", "MPL", "PYTEST", "NBVAL"))}
+        env = {
+            k: v
+            for k, v in os.environ.items()
+            if not k.startswith(("JUPYTER", "IPYTHON", "MPL", "PYTEST", "NBVAL"))
+        }
         env.update({k: str(v) for k, v in dirs.items()})
         env["PATH"] = os.path.dirname(sys.executable) + os.pathsep + env.get("PATH", "")
         env["PYTHONHASHSEED"] = "0"
@@ -121,13 +141,29 @@ class JupyterLab:
         return env
 
     def start(self, timeout: float = 60.0) -> None:
-        cmd = [sys.executable, "-m", "jupyterlab", "--no-browser", "--ip=127.0.0.1",
-               f"--port={self.port}", "--port-retries=0", f"--IdentityProvider.token={self.token}",
-               f"--ServerApp.root_dir={self.root_dir}", "--LabApp.expose_app_in_browser=True", "--allow-root"]
+        cmd = [
+            sys.executable,
+            "-m",
+            "jupyterlab",
+            "--no-browser",
+            "--ip=127.0.0.1",
+            f"--port={self.port}",
+            "--port-retries=0",
+            f"--IdentityProvider.token={self.token}",
+            f"--ServerApp.root_dir={self.root_dir}",
+            "--LabApp.expose_app_in_browser=True",
+            "--allow-root",
+        ]
         self.log = open(self.log_path, "w")
-        self.proc = subprocess.Popen(cmd, env=self.env(), cwd=self.root_dir, stdout=self.log,
-                                     stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                                     start_new_session=True)
+        self.proc = subprocess.Popen(
+            cmd,
+            env=self.env(),
+            cwd=self.root_dir,
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+            start_new_session=True,
+        )
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
@@ -164,8 +200,10 @@ class JupyterLab:
             self.log.close()
 
 
-JS_APP_READY = "() => !!(window.jupyterapp && window.jupyterapp.shell && window.jupyterapp.shell.currentWidget" \
-               " && window.jupyterapp.shell.currentWidget.sessionContext)"
+JS_APP_READY = (
+    "() => !!(window.jupyterapp && window.jupyterapp.shell && window.jupyterapp.shell.currentWidget"
+    " && window.jupyterapp.shell.currentWidget.sessionContext)"
+)
 
 JS_KERNEL_IDLE = """() => {
   const w = window.jupyterapp.shell.currentWidget;
@@ -240,6 +278,7 @@ JS_WAIT_PAINTED = """([n, ms]) => new Promise((resolve, reject) => {
 # the cases: one main widget per chapter and the gesture a student would make
 # ---------------------------------------------------------------------------------------
 
+
 def _pixel_path(module: str, builder: str, axes_index: int, path):
     """PNG pixel positions (dataX, dataY) of data points ``path`` on the widget's axes."""
     import importlib
@@ -253,7 +292,7 @@ def _margin_path():
     from kmlteach.widgets.ch01 import default_margin_points
 
     X, _ = default_margin_points()
-    x0, y0 = X[4]              # a support vector: pulling it away widens the margin
+    x0, y0 = X[4]  # a support vector: pulling it away widens the margin
     pts = [(x0 - 0.1 * k, y0 + 0.05 * k) for k in range(7)]
     return _pixel_path("ch01", "make_margin_explorer", 0, pts)
 
@@ -266,8 +305,12 @@ def _ova_path():
 
 
 def _ranking_path():
-    return _pixel_path("ch06", "make_ranking_explorer", 0, [(1, 0.5), (2, 0.5), (3, 0.5), (4, 0.5),
-                                                             (5, 0.5), (4, 0.5), (3, 0.5)])
+    return _pixel_path(
+        "ch06",
+        "make_ranking_explorer",
+        0,
+        [(1, 0.5), (2, 0.5), (3, 0.5), (4, 0.5), (5, 0.5), (4, 0.5), (3, 0.5)],
+    )
 
 
 def _boundary_clicks():
@@ -288,17 +331,32 @@ CASES = {
     "00-angle-demo": ("00-welcome", "make_angle_demo(", "kml-angle-demo", "keys", None),
     "01-margin-explorer": ("01-svm", "make_margin_explorer(", "kml-margin-explorer", "drag", _margin_path),
     "01-lambda-explorer": ("01-svm", "make_lambda_explorer(", "kml-lambda-explorer", "keys", None),
-    "02-boundary-explorer": ("02-kernels", "make_boundary_explorer(", "kml-boundary-explorer", "clicks",
-                             _boundary_clicks),
+    "02-boundary-explorer": (
+        "02-kernels",
+        "make_boundary_explorer(",
+        "kml-boundary-explorer",
+        "clicks",
+        _boundary_clicks,
+    ),
     "03-kpca-explorer": ("03-kernels-rkhs", "make_kpca_explorer(", "kml-kpca-explorer", "keys", None),
     "04-ova-failure": ("04-multiclass", "make_ova_failure(", "kml-ova-failure", "drag", _ova_path),
     "05-viterbi-trace": ("05-structured", "make_viterbi_trace(", "kml-ch05-viterbi", "keys", 1),
-    "06-ranking-explorer": ("06-ranking", "make_ranking_explorer(", "kml-ranking-explorer", "drag",
-                            _ranking_path),
+    "06-ranking-explorer": (
+        "06-ranking",
+        "make_ranking_explorer(",
+        "kml-ranking-explorer",
+        "drag",
+        _ranking_path,
+    ),
     "07-pr-explorer": ("07-bipartite", "make_pr_explorer(", "kml-pr-explorer", "clicks", _pr_clicks),
     # 08 and 09 build the widget in the cell of its static figure and show it in the next one
-    "08-adaboost-stepper": ("08-boosting", "NBVAL_IGNORE_OUTPUT\nstepper", "kml-adaboost-stepper", "keys",
-                            None),
+    "08-adaboost-stepper": (
+        "08-boosting",
+        "NBVAL_IGNORE_OUTPUT\nstepper",
+        "kml-adaboost-stepper",
+        "keys",
+        None,
+    ),
     "09-nu-explorer": ("09-theory", "NBVAL_IGNORE_OUTPUT\nnu_view", "kml-nu-explorer", "keys", None),
 }
 
@@ -320,8 +378,11 @@ def _names(source: str) -> tuple[set, set]:
 
 
 def _calls(cell, marker: str) -> bool:
-    return (cell.cell_type == "code" and marker in cell.source
-            and "import" not in cell.source.split(marker)[0].split("\n")[-1])
+    return (
+        cell.cell_type == "code"
+        and marker in cell.source
+        and "import" not in cell.source.split(marker)[0].split("\n")[-1]
+    )
 
 
 def cut_notebook(src: Path, dst: Path, markers: list[str]) -> None:
@@ -338,7 +399,7 @@ def cut_notebook(src: Path, dst: Path, markers: list[str]) -> None:
     ends = [next((k for k, c in enumerate(nb.cells) if _calls(c, m)), None) for m in markers]
     if None in ends:
         raise AssertionError(f"{src.name}: no code cell calls {markers[ends.index(None)]}")
-    cells = nb.cells[:max(ends) + 1]
+    cells = nb.cells[: max(ends) + 1]
     keep, need = set(ends), set()
     for k in ends:
         need |= _names(cells[k].source)[1]
@@ -412,9 +473,15 @@ class Lab:
         self.errors: list[str] = []
         self.page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
         self.page.on("pageerror", lambda e: self.errors.append(str(e)))
-        self.outside: list[str] = []   # requests to any host but this machine
-        self.page.on("request", lambda r: None if r.url.startswith(("http://127.0.0.1", "http://localhost",
-                                                                     "data:", "blob:")) else self.outside.append(r.url))
+        self.outside: list[str] = []  # requests to any host but this machine
+        self.page.on(
+            "request",
+            lambda r: (
+                None
+                if r.url.startswith(("http://127.0.0.1", "http://localhost", "data:", "blob:"))
+                else self.outside.append(r.url)
+            ),
+        )
         self.page.set_default_timeout(60_000)
         self.config: dict | None = None
         self.notebook: str | None = None
@@ -431,11 +498,14 @@ class Lab:
             self.notebook = None
         self.errors_from = len(self.errors)
         if self.config is None:
-            page.goto(f"{self.lab.url}/lab/tree/{path}?reset&token={self.lab.token}",
-                      wait_until="domcontentloaded")
+            page.goto(
+                f"{self.lab.url}/lab/tree/{path}?reset&token={self.lab.token}", wait_until="domcontentloaded"
+            )
             self.config = page.evaluate(JS_PAGE_CONFIG)
         else:
-            page.evaluate("(p) => { window.jupyterapp.commands.execute('docmanager:open', {path: p}); }", path)
+            page.evaluate(
+                "(p) => { window.jupyterapp.commands.execute('docmanager:open', {path: p}); }", path
+            )
         page.wait_for_function(JS_SHOWS, arg=path, timeout=60_000)
         page.wait_for_function(JS_KERNEL_IDLE, timeout=60_000, polling=100)
         page.evaluate("() => window.jupyterapp.commands.execute('notebook:clear-all-cell-outputs')")
@@ -496,7 +566,7 @@ def perform(page, explorer, image, gesture: str, path) -> list[tuple[float, floa
     """The gesture, one input at a time; each must bring a new figure. Latencies in ms,
     (input → painted, input → src) per input."""
     lat = []
-    n = lambda: page.evaluate("() => window.__kml.images.length")  # noqa: E731
+    n = lambda: page.evaluate("() => window.__kml.images.length")
     if gesture == "keys":
         handle = explorer.locator(".widget-slider .noUi-handle").nth(path or 0)
         handle.focus()
@@ -519,9 +589,9 @@ def perform(page, explorer, image, gesture: str, path) -> list[tuple[float, floa
         return lat
     page.mouse.move(*points[0])
     page.mouse.down()
-    page.wait_for_timeout(400)      # a press may select something (one redraw): let it land
+    page.wait_for_timeout(400)  # a press may select something (one redraw): let it land
     for x, y in points[1:]:
-        page.wait_for_timeout(40)   # longer than ipyevents' throttle: every move is delivered
+        page.wait_for_timeout(40)  # longer than ipyevents' throttle: every move is delivered
         k = n()
         page.mouse.move(x, y)
         lat.append(_await_image(page, k))
@@ -532,16 +602,20 @@ def perform(page, explorer, image, gesture: str, path) -> list[tuple[float, floa
 def _record(name: str, gesture: str, lat: list[float], lat_src: list[float], load: float) -> None:
     LATENCY_FILE.parent.mkdir(parents=True, exist_ok=True)
     data = json.loads(LATENCY_FILE.read_text()) if LATENCY_FILE.exists() else {}
-    data[name] = {"gesture": gesture, "latencies_ms": [round(v, 1) for v in lat],
-                  "src_latencies_ms": [round(v, 1) for v in lat_src], "load_factor": round(load, 2),
-                  "when": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")}
+    data[name] = {
+        "gesture": gesture,
+        "latencies_ms": [round(v, 1) for v in lat],
+        "src_latencies_ms": [round(v, 1) for v in lat_src],
+        "load_factor": round(load, 2),
+        "when": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),
+    }
     LATENCY_FILE.write_text(json.dumps(data, indent=1, sort_keys=True))
 
 
 @pytest.mark.parametrize("name", list(CASES))
 def test_main_widget_reacts_in_jupyterlab(jlab, name):
     nb, _marker, css, gesture, path_fn = CASES[name]
-    path = path_fn() if callable(path_fn) else path_fn   # keys: index of the slider
+    path = path_fn() if callable(path_fn) else path_fn  # keys: index of the slider
     screenshot = ARTIFACTS / f"jupyterlab-{name}.png"
     timings: dict = {}
     t0 = time.monotonic()
@@ -555,8 +629,11 @@ def test_main_widget_reacts_in_jupyterlab(jlab, name):
         readout = explorer.locator(".kml-readout").first
         image = explorer.locator("img").first
         image.wait_for(state="visible", timeout=30_000)
-        page.wait_for_function("(el) => el.getAttribute('src') && el.complete && el.naturalWidth > 0",
-                               arg=image.element_handle(), timeout=30_000)
+        page.wait_for_function(
+            "(el) => el.getAttribute('src') && el.complete && el.naturalWidth > 0",
+            arg=image.element_handle(),
+            timeout=30_000,
+        )
         page.evaluate(JS_INSTRUMENT, image.element_handle())
         readout_before, src_before = readout.inner_text(), image.get_attribute("src")
         text_before = explorer.inner_text()
@@ -572,7 +649,7 @@ def test_main_widget_reacts_in_jupyterlab(jlab, name):
         outside = [u for u in jlab.outside if u not in OUTSIDE_ALLOWED]
         screenshot.parent.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(screenshot))
-        config, errors = jlab.config, jlab.errors[jlab.errors_from:]
+        config, errors = jlab.config, jlab.errors[jlab.errors_from :]
     except Exception as exc:
         try:
             jlab.page.screenshot(path=str(screenshot.with_name(screenshot.stem + "-failure.png")))
@@ -581,23 +658,31 @@ def test_main_widget_reacts_in_jupyterlab(jlab, name):
         jlab.failed()
         raise AssertionError(f"{name}: {exc}\n--- JupyterLab log ---\n{jlab.lab.server_log()}") from exc
     _record(name, gesture, lat, lat_src, _load_factor())
-    assert "@jupyter-widgets/jupyterlab-manager" in config["extensions"], "ipywidgets' lab extension is missing"
+    assert "@jupyter-widgets/jupyterlab-manager" in config["extensions"], (
+        "ipywidgets' lab extension is missing"
+    )
     assert "ipyevents" in config["extensions"], "ipyevents' lab extension is missing: no mouse gestures"
-    assert "@jupyterlab/apputils-extension:announcements" in config["disabled"], \
+    assert "@jupyterlab/apputils-extension:announcements" in config["disabled"], (
         "the course's page config does not disable the announcements plugin (news, update checks)"
-    assert "@jupyterlab/application-extension:faviconbusy" in config["disabled"], \
+    )
+    assert "@jupyterlab/application-extension:faviconbusy" in config["disabled"], (
         "the course's page config (<prefix>/etc/jupyter/labconfig, jupyter/labconfig/) is not in effect"
+    )
     assert news_prompt == 0, "the Jupyter news prompt is showing"
     assert not outside, f"JupyterLab requested outside hosts: {outside[:5]}"
     assert src_after != src_before, "the figure did not change"
     assert text_after != text_before, "neither the readout nor the controls changed"
     EXPECT[name](readout_before, readout_after, text_before, text_after)
     # the sandbox has no network: the Binder badge image fails to load; that is not a JS error
-    js_errors = [e for e in errors if "favicon" not in e and not e.startswith("Failed to load resource: net::")]
+    js_errors = [
+        e for e in errors if "favicon" not in e and not e.startswith("Failed to load resource: net::")
+    ]
     assert not js_errors, f"JavaScript errors: {js_errors[:5]}"
     p50 = statistics.median(lat)
-    print(f"{name}: end-to-end (input → painted) p50 {p50:.0f} ms, p95 {np.percentile(lat, 95):.0f} ms, "
-          f"n={len(lat)} (input → src p50 {statistics.median(lat_src):.0f} ms); seconds: {timings}")
+    print(
+        f"{name}: end-to-end (input → painted) p50 {p50:.0f} ms, p95 {np.percentile(lat, 95):.0f} ms, "
+        f"n={len(lat)} (input → src p50 {statistics.median(lat_src):.0f} ms); seconds: {timings}"
+    )
     # the latency itself goes to browser_latency.json; `make bench` reports it against the
     # 80 ms target (E2E_P50_MS), scaled by the load factor when the machine is shared
     assert len(lat) >= 3 and all(v > 0 for v in lat), f"{name}: no latency measured: {lat}"
@@ -622,12 +707,14 @@ def _number_after(text: str, label: str) -> float:
 def _changed(label):
     def check(a, b, *_):
         assert _number_after(a, label) != _number_after(b, label), f"{label}: {a} → {b}"
+
     return check
 
 
 def _grew(label):
     def check(a, b, *_):
         assert _number_after(b, label) > _number_after(a, label), f"{label}: {a} → {b}"
+
     return check
 
 
@@ -646,6 +733,7 @@ def _ova(a, b, ta, tb):
         # ipywidgets' readout formats negatives with U+2212 (d3-format), not '-'
         field = text.split(f"shift class 2 → {axis}")[1].split()[0]
         return float(field.replace("\u2212", "-"))
+
     assert (shift(ta, "x₁"), shift(ta, "x₂")) == (0.0, 0.0), ta
     assert abs(shift(tb, "x₁") - 1.8) <= 0.051 and abs(shift(tb, "x₂") - 1.2) <= 0.051, tb
     assert a != b, "the OvA/linear errors did not change"
@@ -684,13 +772,18 @@ def test_cut_keeps_the_text_and_only_the_code_the_widgets_need(tmp_path):
     import nbformat
 
     md, code = nbformat.v4.new_markdown_cell, nbformat.v4.new_code_cell
-    cells = [md("# Title $x$"), code("import numpy as np\nfrom kmlteach.plots import show"),
-             code("fig = show(np.eye(2))"),                           # a static figure: not needed
-             code("%matplotlib inline\nX = np.ones((3, 2))\nX = X * 2"),   # needed, and so is numpy
-             code("from kmlteach.widgets.ch01 import make_margin_explorer\nmake_margin_explorer(X)"),
-             md("between"), code("y = 3"),                            # not read by any widget
-             code("from kmlteach.widgets.ch01 import make_lambda_explorer\nmake_lambda_explorer()"),
-             md("after"), code("z = X")]
+    cells = [
+        md("# Title $x$"),
+        code("import numpy as np\nfrom kmlteach.plots import show"),
+        code("fig = show(np.eye(2))"),  # a static figure: not needed
+        code("%matplotlib inline\nX = np.ones((3, 2))\nX = X * 2"),  # needed, and so is numpy
+        code("from kmlteach.widgets.ch01 import make_margin_explorer\nmake_margin_explorer(X)"),
+        md("between"),
+        code("y = 3"),  # not read by any widget
+        code("from kmlteach.widgets.ch01 import make_lambda_explorer\nmake_lambda_explorer()"),
+        md("after"),
+        code("z = X"),
+    ]
     src, dst = tmp_path / "src.ipynb", tmp_path / "cut.ipynb"
     for c in cells:
         if c.cell_type == "code":

@@ -33,18 +33,20 @@ import time
 from pathlib import Path
 
 import pytest
-
 from test_browser import CHROMIUM, CHROMIUM_ARGS, JS_ALL_RAN, JS_APP_READY, JS_KERNEL_IDLE, JupyterLab
 
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "tests" / "_artifacts"
 NOTEBOOK, MARKER, EXPLORER = "01-svm", "make_lambda_explorer(", "kml-lambda-explorer"
-RISE_COMMAND = "RISE:slideshow"   # jupyterlab-rise 0.43: labextensions/jupyterlab-rise/static/*.js
+RISE_COMMAND = "RISE:slideshow"  # jupyterlab-rise 0.43: labextensions/jupyterlab-rise/static/*.js
 
 pytestmark = [
     pytest.mark.browser,
-    pytest.mark.skipif(not os.path.exists(CHROMIUM), reason=f"{CHROMIUM} is absent (apt-get install chromium)"),
+    pytest.mark.skipif(
+        not os.path.exists(CHROMIUM), reason=f"{CHROMIUM} is absent (apt-get install chromium)"
+    ),
 ]
+
 
 # JavaScript errors that jupyterlab-rise 0.43.1's slideshow app raises with or without the
 # course's widgets (checked with the shim removed), none of them from a widget:
@@ -66,11 +68,16 @@ def upstream_rise_error(text: str, stack: str) -> bool:
         return "/@jupyter-notebook/lab-extension/" in text + stack
     if "before initialization" in text and "at Module.INotebookShell" in text:
         return "/@jupyter/nbgrader/" in text + stack
-    if text.startswith("ReferenceError: ") and "before initialization" in text \
-            and "at Module.INotebookPathOpener" in text:
+    if (
+        text.startswith("ReferenceError: ")
+        and "before initialization" in text
+        and "at Module.INotebookPathOpener" in text
+    ):
         frames = re.findall(r"https?://[^/\s]+(/[^\s:)?]+)", text + "\n" + stack)
-        return bool(frames) and all(f.startswith(("/lab/extensions/@jupyter-notebook/lab-extension/",
-                                                  "/static/rise/")) for f in frames)
+        return bool(frames) and all(
+            f.startswith(("/lab/extensions/@jupyter-notebook/lab-extension/", "/static/rise/"))
+            for f in frames
+        )
     return False
 
 
@@ -80,7 +87,7 @@ def _console_error(msg) -> tuple[str, str]:
     try:
         if msg.args:
             stack = msg.args[0].evaluate("e => (e && e.stack) ? String(e.stack) : ''") or ""
-    except Exception:   # the page navigated or closed meanwhile
+    except Exception:  # the page navigated or closed meanwhile
         pass
     return msg.text, stack
 
@@ -124,7 +131,9 @@ def small_notebook(src: Path, dst: Path, marker: str) -> None:
 @pytest.fixture(scope="module")
 def lab(tmp_path_factory):
     base = tmp_path_factory.mktemp("rise")
-    small_notebook(ROOT / "notebooks" / f"{NOTEBOOK}.ipynb", base / "root" / "notebooks" / f"{NOTEBOOK}.ipynb", MARKER)
+    small_notebook(
+        ROOT / "notebooks" / f"{NOTEBOOK}.ipynb", base / "root" / "notebooks" / f"{NOTEBOOK}.ipynb", MARKER
+    )
     server = JupyterLab(base, base / "root")
     try:
         server.start()
@@ -153,20 +162,27 @@ JS_PRESENT = """(cls) => {
 def test_rise_slideshow_shows_the_widget_live(lab):
     from playwright.sync_api import sync_playwright
 
-    errors: list[tuple[str, str]] = []   # (text, stack)
+    errors: list[tuple[str, str]] = []  # (text, stack)
     shot = ARTIFACTS / "rise-01-lambda.png"
     shot.parent.mkdir(parents=True, exist_ok=True)
     t0 = time.monotonic()
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
         context = browser.new_context(viewport={"width": 1280, "height": 720})
-        context.on("page", lambda p: (p.on("console", lambda m: errors.append(_console_error(m)) if m.type == "error" else None),
-                                      p.on("pageerror", lambda e: errors.append((str(e), e.stack or "")))))
+        context.on(
+            "page",
+            lambda p: (
+                p.on("console", lambda m: errors.append(_console_error(m)) if m.type == "error" else None),
+                p.on("pageerror", lambda e: errors.append((str(e), e.stack or ""))),
+            ),
+        )
         page = context.new_page()
         page.set_default_timeout(30_000)
         try:
-            page.goto(f"{lab.url}/lab/tree/notebooks/{NOTEBOOK}.ipynb?reset&token={lab.token}",
-                      wait_until="domcontentloaded")
+            page.goto(
+                f"{lab.url}/lab/tree/notebooks/{NOTEBOOK}.ipynb?reset&token={lab.token}",
+                wait_until="domcontentloaded",
+            )
             page.wait_for_function(JS_APP_READY, timeout=60_000)
             page.wait_for_function(JS_KERNEL_IDLE, timeout=60_000, polling=250)
             page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
@@ -175,14 +191,17 @@ def test_rise_slideshow_shows_the_widget_live(lab):
             assert page.evaluate(JS_SELECT_WIDGET_CELL, MARKER) >= 0
             commands = page.evaluate("() => window.jupyterapp.commands.listCommands()")
             assert RISE_COMMAND in commands, "jupyterlab-rise is not installed in this Lab"
-            with context.expect_page(timeout=30_000) as popup:   # the command opens a new tab
+            with context.expect_page(timeout=30_000) as popup:  # the command opens a new tab
                 page.evaluate(f"() => window.jupyterapp.commands.execute('{RISE_COMMAND}')")
             rise = popup.value
             rise.set_default_timeout(30_000)
             assert "/rise/notebooks/" in rise.url, rise.url
             rise.wait_for_function(JS_WIDGET_OUTPUT, arg=EXPLORER, polling=250)
-            rise.wait_for_function(f"() => {{ const o = ({JS_WIDGET_OUTPUT})('{EXPLORER}');"
-                                   " return o && !o.text.includes('Loading widget'); }", polling=250)
+            rise.wait_for_function(
+                f"() => {{ const o = ({JS_WIDGET_OUTPUT})('{EXPLORER}');"
+                " return o && !o.text.includes('Loading widget'); }",
+                polling=250,
+            )
             out = rise.evaluate(JS_WIDGET_OUTPUT, EXPLORER)
             assert out["live"], f"the widget is not live on the slide; the output shows {out['text']!r}"
             # the slideshow opens on the first slide: step forward to the widget's slide
@@ -197,8 +216,12 @@ def test_rise_slideshow_shows_the_widget_live(lab):
             # a click at 80 % of the slider's track: λ jumps up (RISE takes the arrow keys)
             track = rise.locator(f".{EXPLORER} .widget-slider .noUi-base").first.bounding_box()
             rise.mouse.click(track["x"] + 0.8 * track["width"], track["y"] + track["height"] / 2)
-            rise.wait_for_function(f"(src) => {{ const s = ({JS_RISE_STATE})('{EXPLORER}');"
-                                   " return s && s.src !== src && s.loaded; }", arg=before["src"], polling=50)
+            rise.wait_for_function(
+                f"(src) => {{ const s = ({JS_RISE_STATE})('{EXPLORER}');"
+                " return s && s.src !== src && s.loaded; }",
+                arg=before["src"],
+                polling=50,
+            )
             rise.wait_for_timeout(300)
             after = rise.evaluate(JS_RISE_STATE, EXPLORER)
             rise.screenshot(path=str(shot))
@@ -216,8 +239,12 @@ def test_rise_slideshow_shows_the_widget_live(lab):
     assert after["readout"] != before["readout"], f"the readout did not change: {after['readout']!r}"
     # the sandbox has no network (the Binder badge), and RISE asks for <notebook>.css / rise.css
     # beside the notebook (optional per-deck styles): missing files, not JavaScript errors
-    js_errors = [t for t, stack in errors if not t.startswith(("Failed to load resource:", "Refused to apply style"))
-                 and not upstream_rise_error(t, stack)]
+    js_errors = [
+        t
+        for t, stack in errors
+        if not t.startswith(("Failed to load resource:", "Refused to apply style"))
+        and not upstream_rise_error(t, stack)
+    ]
     assert not js_errors, f"JavaScript errors: {js_errors[:5]}"
 
 
@@ -225,27 +252,48 @@ def test_only_rise_s_own_errors_are_exempt():
     rise = "http://127.0.0.1:8888/static/rise/4437.bundle.js:467:3874"
     manager = "http://127.0.0.1:8888/lab/extensions/@jupyter-widgets/jupyterlab-manager/static/remoteEntry.c8.js:1:13"
     overflow = "RangeError: Maximum call stack size exceeded"
-    assert upstream_rise_error(overflow, f"{overflow}\n    at si.getValueFor ({rise})\n    at Set.forEach (<anonymous>)")
+    assert upstream_rise_error(
+        overflow, f"{overflow}\n    at si.getValueFor ({rise})\n    at Set.forEach (<anonymous>)"
+    )
     assert not upstream_rise_error(overflow, f"{overflow}\n    at a ({manager})\n    at b ({rise})")
-    assert not upstream_rise_error(overflow, "")   # no stack: not known to be RISE's
-    nb7 = ('Error: The getter for the shared module is not a function. #RUNTIME-012\nargs: '
-           '{"shareKey":"@jupyterlab/docregistry"}\n    at http://h/lab/extensions/@jupyter-notebook/lab-extension/static/r.js:5:7')
+    assert not upstream_rise_error(overflow, "")  # no stack: not known to be RISE's
+    nb7 = (
+        "Error: The getter for the shared module is not a function. #RUNTIME-012\nargs: "
+        '{"shareKey":"@jupyterlab/docregistry"}\n    at http://h/lab/extensions/@jupyter-notebook/lab-extension/static/r.js:5:7'
+    )
     assert upstream_rise_error(nb7, "")
     assert not upstream_rise_error(nb7.replace("docregistry", "console"), "")
-    assert not upstream_rise_error(nb7.replace("@jupyter-notebook/lab-extension", "@jupyter-widgets/jupyterlab-manager"), "")
-    nbgrader = ("ReferenceError: Cannot access 'y' before initialization\n    at Module.INotebookShell "
-                "(http://h/lab/extensions/@jupyter-notebook/lab-extension/static/148.js:1:200)\n"
-                "    at 296 (http://h/lab/extensions/@jupyter/nbgrader/static/161.js:9:21580)")
+    assert not upstream_rise_error(
+        nb7.replace("@jupyter-notebook/lab-extension", "@jupyter-widgets/jupyterlab-manager"), ""
+    )
+    nbgrader = (
+        "ReferenceError: Cannot access 'y' before initialization\n    at Module.INotebookShell "
+        "(http://h/lab/extensions/@jupyter-notebook/lab-extension/static/148.js:1:200)\n"
+        "    at 296 (http://h/lab/extensions/@jupyter/nbgrader/static/161.js:9:21580)"
+    )
     assert upstream_rise_error(nbgrader, "")
-    nb7_order = ("ReferenceError: Cannot access 'x' before initialization\n    at Module.INotebookPathOpener "
-                 "(http://h/lab/extensions/@jupyter-notebook/lab-extension/static/148.6f.js?v=6f:1:179)\n"
-                 "    at 8509 (http://h/lab/extensions/@jupyter-notebook/lab-extension/static/590.02.js?v=02:1:680)\n"
-                 "    at t (http://h/static/rise/483.bundle.js:1:234)")
+    nb7_order = (
+        "ReferenceError: Cannot access 'x' before initialization\n    at Module.INotebookPathOpener "
+        "(http://h/lab/extensions/@jupyter-notebook/lab-extension/static/148.6f.js?v=6f:1:179)\n"
+        "    at 8509 (http://h/lab/extensions/@jupyter-notebook/lab-extension/static/590.02.js?v=02:1:680)\n"
+        "    at t (http://h/static/rise/483.bundle.js:1:234)"
+    )
     assert upstream_rise_error(nb7_order, "")
-    assert not upstream_rise_error(nb7_order.replace("@jupyter-notebook/lab-extension/static/590", "@jupyter-widgets/jupyterlab-manager/static/590"), "")
+    assert not upstream_rise_error(
+        nb7_order.replace(
+            "@jupyter-notebook/lab-extension/static/590", "@jupyter-widgets/jupyterlab-manager/static/590"
+        ),
+        "",
+    )
     assert not upstream_rise_error(nb7_order + f"\n    at a ({manager})", "")
     # the failure the shim fixes is never exempt
-    assert not upstream_rise_error(f"Error: Shared module @jupyterlab/console doesn't exist in shared scope default\n"
-                                   f"    at a ({manager})", "")
-    assert not upstream_rise_error("Plugin 'ipyevents' failed to activate. TypeError: No provider for: "
-                                   "jupyter.extensions.jupyterWidgetRegistry.", "")
+    assert not upstream_rise_error(
+        f"Error: Shared module @jupyterlab/console doesn't exist in shared scope default\n"
+        f"    at a ({manager})",
+        "",
+    )
+    assert not upstream_rise_error(
+        "Plugin 'ipyevents' failed to activate. TypeError: No provider for: "
+        "jupyter.extensions.jupyterWidgetRegistry.",
+        "",
+    )

@@ -20,18 +20,20 @@ def test_the_console_script_is_installed_and_runs_the_cli():
     assert ep.value == "kmlteach.__main__:main"
     script = Path(sys.executable).parent / "kmlteach"
     assert script.is_file(), "reinstall the package (pip install -e .) to get the kmlteach script"
-    via_script = subprocess.run([str(script), "chapters"], capture_output=True, text=True, cwd=ROOT,
-                                timeout=120)
-    via_module = subprocess.run([sys.executable, "-m", "kmlteach", "chapters"], capture_output=True,
-                                text=True, cwd=ROOT, timeout=120)
+    via_script = subprocess.run(
+        [str(script), "chapters"], capture_output=True, text=True, cwd=ROOT, timeout=120
+    )
+    via_module = subprocess.run(
+        [sys.executable, "-m", "kmlteach", "chapters"], capture_output=True, text=True, cwd=ROOT, timeout=120
+    )
     assert via_script.returncode == 0, via_script.stderr
     assert via_script.stdout == via_module.stdout and "01" in via_script.stdout
     # its own name in the messages
-    bad = subprocess.run([str(script), "slides", "99"], capture_output=True, text=True, cwd=ROOT,
-                         timeout=120)
+    bad = subprocess.run([str(script), "slides", "99"], capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert bad.returncode == 2
     assert bad.stderr.strip().splitlines() == [
-        f"kmlteach slides: error: no ready chapter '99' (ready: {_ready()})"]
+        f"kmlteach slides: error: no ready chapter '99' (ready: {_ready()})"
+    ]
 
 
 def _ready() -> str:
@@ -40,14 +42,17 @@ def _ready() -> str:
     return ", ".join(c.id for c in book.load().chapters if c.ready)
 
 
-@pytest.mark.parametrize("argv, says", [
-    (["chapters", "--book", "/nonexistent/book.toml"], "book.toml not found at /nonexistent/book.toml"),
-    (["chapters", "--book", "."], "is not a file"),
-    (["slides", "99"], "no ready chapter '99'"),
-    (["slides", "--out", "{file}/decks"], "--out"),
-    (["site", "--out", "{file}/site"], "--out"),
-    (["grade", "{tmp}", "--out", "{tmp}/gb.csv", "--memory", "10"], "memory"),
-])
+@pytest.mark.parametrize(
+    "argv, says",
+    [
+        (["chapters", "--book", "/nonexistent/book.toml"], "book.toml not found at /nonexistent/book.toml"),
+        (["chapters", "--book", "."], "is not a file"),
+        (["slides", "99"], "no ready chapter '99'"),
+        (["slides", "--out", "{file}/decks"], "--out"),
+        (["site", "--out", "{file}/site"], "--out"),
+        (["grade", "{tmp}", "--out", "{tmp}/gb.csv", "--memory", "10"], "memory"),
+    ],
+)
 def test_user_mistakes_are_one_line_with_exit_status_2(argv, says, tmp_path, capsys):
     (tmp_path / "file").write_text("")
     argv = [a.format(file=tmp_path / "file", tmp=tmp_path) for a in argv]
@@ -64,8 +69,9 @@ def test_argparse_mistakes_exit_2_with_usage():
         assert exc.value.code == 2
 
 
-@pytest.mark.parametrize("error", [TypeError("a bug"), KeyError("a bug"), ValueError("a bug"),
-                                   OSError("a bug")])
+@pytest.mark.parametrize(
+    "error", [TypeError("a bug"), KeyError("a bug"), ValueError("a bug"), OSError("a bug")]
+)
 def test_programming_errors_raise_with_their_traceback(error, monkeypatch, capsys):
     """A TypeError/KeyError/... from inside a subcommand is a bug, not a user mistake: it
     must reach the user (and the test) as the exception, not as a tidy one-line error."""
@@ -81,12 +87,13 @@ def test_programming_errors_raise_with_their_traceback(error, monkeypatch, capsy
 
 
 def test_a_programming_error_in_the_real_command_prints_its_traceback(tmp_path):
-    code = ("import sys\n"
-            "from kmlteach.course import book\n"
-            "book.Book.table = lambda self: {}['missing']\n"
-            "from kmlteach.__main__ import main\n"
-            "sys.exit(main(['chapters']))\n")
-    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
-                       timeout=120)
+    code = (
+        "import sys\n"
+        "from kmlteach.course import book\n"
+        "book.Book.table = lambda self: {}['missing']\n"
+        "from kmlteach.__main__ import main\n"
+        "sys.exit(main(['chapters']))\n"
+    )
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert r.returncode == 1
     assert "Traceback" in r.stderr and "KeyError: 'missing'" in r.stderr

@@ -8,8 +8,14 @@ import pytest
 from matplotlib.text import Annotation
 
 from kmlteach.course import book
-from kmlteach.course.coursemap import (alt_text, course_map, course_rows, depths, direct_requires,
-                                       format_minutes)
+from kmlteach.course.coursemap import (
+    alt_text,
+    course_map,
+    course_rows,
+    depths,
+    direct_requires,
+    format_minutes,
+)
 
 
 def test_depths_follow_requires():
@@ -51,8 +57,9 @@ def test_map_draws_every_chapter_and_every_edge():
 
 
 def test_cycle_is_reported(tmp_path):
-    text = (book.ROOT / "book.toml").read_text(encoding="utf-8").replace(
-        'requires = []', 'requires = ["01"]', 1)
+    text = (
+        (book.ROOT / "book.toml").read_text(encoding="utf-8").replace("requires = []", 'requires = ["01"]', 1)
+    )
     p = tmp_path / "book.toml"
     p.write_text(text, encoding="utf-8")
     with pytest.raises(ValueError, match="requires itself"):

@@ -13,7 +13,7 @@ def test_shape_labels_and_licence():
     assert int(np.sum(d.y == 1)) == 212 and d.positive == "malignant"
     assert len(d.feature_names) == 30 and d.feature_names[0] == "radius_mean"
     assert "CC BY 4.0" in d.citation and "10.24432/C5DW2B" in d.citation
-    d.X[0, 0] = -1.0                      # a copy: the next call is unchanged
+    d.X[0, 0] = -1.0  # a copy: the next call is unchanged
     assert breast_cancer().X[0, 0] == 17.99
 
 
@@ -22,4 +22,4 @@ def test_equals_the_copy_scikit_learn_ships():
     s = datasets.load_breast_cancer()
     d = breast_cancer()
     assert np.array_equal(s.data, d.X)
-    assert np.array_equal(np.where(s.target == 0, 1, -1), d.y)   # sklearn: 0 = malignant
+    assert np.array_equal(np.where(s.target == 0, 1, -1), d.y)  # sklearn: 0 = malignant

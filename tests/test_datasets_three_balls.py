@@ -24,9 +24,8 @@ def test_three_balls_geometry(n):
         assert np.all(r <= THREE_BALLS_RADII[lab - 1] + 1e-12)
     # the book's w1, w2, w3 (UML Example 17.1) classify every point correctly
     W = example_17_1_weights()
-    np.testing.assert_allclose(W, [[-2 ** -0.5, 2 ** -0.5], [0, 1], [2 ** -0.5, 2 ** -0.5]])
+    np.testing.assert_allclose(W, [[-(2**-0.5), 2**-0.5], [0, 1], [2**-0.5, 2**-0.5]])
     assert np.all(np.argmax(X @ W.T, axis=1) + 1 == y)
-
 
 
 def test_three_balls_seeded():

@@ -34,7 +34,7 @@ def numpy_adaboost(X, y, T):
     for _ in range(T):
         pred, eps = _brute_stump(X, y, D)
         alpha = 0.5 * np.log((1 - eps) / eps)
-        Z = eps * np.exp(alpha) + (1 - eps) * np.exp(-alpha)      # Σ D exp(-α y h), split
+        Z = eps * np.exp(alpha) + (1 - eps) * np.exp(-alpha)  # Σ D exp(-α y h), split
         out["D"].append(D)
         D = D * np.exp(-alpha * y * pred) / Z
         F = F + alpha * pred
@@ -58,9 +58,12 @@ def test_toy_example_exact_fractions():
     r = adaboost(X, y, 3)
     assert r.stopped == "T rounds"
     np.testing.assert_allclose(r.epsilons, [3 / 10, 3 / 14, 3 / 22], rtol=0, atol=1e-14)
-    assert [Fraction(e).limit_denominator(100) for e in r.epsilons] == [Fraction(3, 10), Fraction(3, 14),
-                                                                        Fraction(3, 22)]
-    assert [round(a, 2) for a in r.alphas] == [0.42, 0.65, 0.92]           # as on the slides
+    assert [Fraction(e).limit_denominator(100) for e in r.epsilons] == [
+        Fraction(3, 10),
+        Fraction(3, 14),
+        Fraction(3, 22),
+    ]
+    assert [round(a, 2) for a in r.alphas] == [0.42, 0.65, 0.92]  # as on the slides
     # the slides' rounded ε would give 0.66 and 0.91 in rounds 2 and 3
     assert [round(0.5 * np.log((1 - e) / e), 2) for e in (0.30, 0.21, 0.14)] == [0.42, 0.66, 0.91]
     assert [int(np.sum(h.predict(X) != y)) for h in r.stumps] == [3, 3, 3]
@@ -119,7 +122,7 @@ def test_epsilon_zero_stops_with_capped_alpha():
 
 
 def test_epsilon_half_discards_the_round():
-    X = np.array([[0.0, 0.0], [1.0, 1.0], [0.0, 1.0], [1.0, 0.0]])   # XOR: every stump errs 1/2
+    X = np.array([[0.0, 0.0], [1.0, 1.0], [0.0, 1.0], [1.0, 0.0]])  # XOR: every stump errs 1/2
     y = np.array([1.0, 1.0, -1.0, -1.0])
     r = adaboost(X, y, 5)
     assert r.n_rounds == 0 and r.D.shape == (0, 4)
@@ -184,8 +187,16 @@ def test_bad_T(T):
         adaboost(X, y, T)
 
 
-@pytest.mark.parametrize("y_bad", [np.array([0.0, 1] * 5), np.ones(10), np.array([1.0, -1] * 4 + [2.0, 1]),
-                                   np.array([1.0, -1] * 4 + [np.nan, 1]), np.array([1.0, -1])])
+@pytest.mark.parametrize(
+    "y_bad",
+    [
+        np.array([0.0, 1] * 5),
+        np.ones(10),
+        np.array([1.0, -1] * 4 + [2.0, 1]),
+        np.array([1.0, -1] * 4 + [np.nan, 1]),
+        np.array([1.0, -1]),
+    ],
+)
 def test_bad_labels(y_bad):
     X, _ = toy_example()
     with pytest.raises(ValueError, match="y"):

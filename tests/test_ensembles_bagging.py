@@ -27,7 +27,7 @@ def oob_by_hand(res, X, y):
         votes = np.zeros(len(classes))
         for b, est in enumerate(res.estimators):
             if i not in set(res.samples[b].tolist()):
-                votes[classes.index(est.predict(X[i:i + 1])[0])] += 1
+                votes[classes.index(est.predict(X[i : i + 1])[0])] += 1
         if votes.sum() > 0:
             scored += 1
             wrong += classes[int(np.argmax(votes))] != y[i]
@@ -40,7 +40,7 @@ def test_oob_error_by_hand_and_path():
     err, scored = oob_by_hand(res, X, y)
     assert res.oob_error == pytest.approx(err) and res.n_oob == scored
     assert res.n_oob + res.n_never_oob == 60 and res.samples.shape == (7, 60)
-    sub = bagging(X, y, tree_learner, n_estimators=3, seed=3)   # same seed: same first samples
+    sub = bagging(X, y, tree_learner, n_estimators=3, seed=3)  # same seed: same first samples
     np.testing.assert_array_equal(sub.samples, res.samples[:3])
     assert res.oob_error_path[2] == pytest.approx(sub.oob_error)
     np.testing.assert_array_equal(sub.predict(X), res.predict(X, n_estimators=3))
@@ -67,8 +67,10 @@ def test_bootstrap_fraction_and_vote():
 def test_oob_close_to_held_out_error():
     X, y = _data(500, 3)
     Xt, yt = _data(4000, 4)
-    for res in (bagging(X, y, tree_learner, n_estimators=60, seed=1),
-                random_forest(X, y, n_trees=100, seed=1)):
+    for res in (
+        bagging(X, y, tree_learner, n_estimators=60, seed=1),
+        random_forest(X, y, n_trees=100, seed=1),
+    ):
         assert abs(res.oob_error - np.mean(res.predict(Xt) != yt)) < 0.05
 
 
@@ -77,8 +79,9 @@ def test_random_forest_oob_close_to_scikit_learn():
     X, y = _data(800, 5, d=10)
     Xt, yt = _data(4000, 6, d=10)
     ours = random_forest(X, y, n_trees=150, max_features="sqrt", seed=0)
-    sk = ens.RandomForestClassifier(n_estimators=150, max_features="sqrt", oob_score=True,
-                                    random_state=0, n_jobs=1).fit(X, y)
+    sk = ens.RandomForestClassifier(
+        n_estimators=150, max_features="sqrt", oob_score=True, random_state=0, n_jobs=1
+    ).fit(X, y)
     assert abs(ours.oob_error - (1 - sk.oob_score_)) < 0.04
     assert abs(np.mean(ours.predict(Xt) != yt) - (1 - sk.score(Xt, yt))) < 0.03
 
@@ -115,7 +118,7 @@ def test_learner_kinds():
     assert len(sk.estimators) == 5 and len({id(e) for e in sk.estimators}) == 5
     assert sk.predict(X).dtype == np.float64
 
-    class Majority:                              # an estimator that is not scikit-learn's
+    class Majority:  # an estimator that is not scikit-learn's
         def fit(self, X, y):
             vals, n = np.unique(y, return_counts=True)
             self.label = vals[np.argmax(n)]

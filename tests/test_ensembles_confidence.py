@@ -7,8 +7,8 @@ from kmlteach.ensembles import boost_confidence, runs_needed
 
 
 def test_runs_needed_examples():
-    assert runs_needed(0.1, 0.01) == 53          # 52.98 -> 53
-    assert runs_needed(0.5, 0.05) == 8           # 7.38 -> 8
+    assert runs_needed(0.1, 0.01) == 53  # 52.98 -> 53
+    assert runs_needed(0.5, 0.05) == 8  # 7.38 -> 8
     for d0, d in [(0.2, 0.1), (0.05, 0.001), (1.0, 0.5)]:
         k = runs_needed(d0, d)
         assert k > np.log(2 / d) / d0 >= k - 1
@@ -32,12 +32,22 @@ def test_deterministic():
     assert a.failure[0] == b.failure[0] and a.delta0 == b.delta0
 
 
-@pytest.mark.parametrize("kwargs,name", [({"deltas": [0.0]}, "deltas"), ({"deltas": [1.5]}, "deltas"),
-                                         ({"deltas": [np.nan]}, "deltas"), ({"eps": 0.6}, "eps"),
-                                         ({"eps": 0}, "eps"), ({"gamma": -1}, "gamma"),
-                                         ({"n": 0}, "n"), ({"reps": 2.5}, "reps"),
-                                         ({"reps": 10**9}, "reps"), ({"sample_size": 0}, "sample_size"),
-                                         ({"seed": -1}, "seed")])
+@pytest.mark.parametrize(
+    "kwargs,name",
+    [
+        ({"deltas": [0.0]}, "deltas"),
+        ({"deltas": [1.5]}, "deltas"),
+        ({"deltas": [np.nan]}, "deltas"),
+        ({"eps": 0.6}, "eps"),
+        ({"eps": 0}, "eps"),
+        ({"gamma": -1}, "gamma"),
+        ({"n": 0}, "n"),
+        ({"reps": 2.5}, "reps"),
+        ({"reps": 10**9}, "reps"),
+        ({"sample_size": 0}, "sample_size"),
+        ({"seed": -1}, "seed"),
+    ],
+)
 def test_bad_input(kwargs, name):
     with pytest.raises((ValueError, TypeError), match=name):
         boost_confidence(**kwargs)

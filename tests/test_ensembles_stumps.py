@@ -35,7 +35,7 @@ def _data(seed, m=15, d=3, levels=None):
 @pytest.mark.parametrize("seed", range(20))
 @pytest.mark.parametrize("levels", [None, 3])
 def test_matches_brute_force(seed, levels):
-    X, y, D = _data(seed, levels=levels)        # levels=3: many ties in every feature
+    X, y, D = _data(seed, levels=levels)  # levels=3: many ties in every feature
     h = decision_stump(X, y, D)
     assert h.error == pytest.approx(brute_force(X, y, D), abs=1e-12)
     assert h.error == pytest.approx(D[h.predict(X) != y].sum(), abs=1e-15)
@@ -66,10 +66,10 @@ def test_threshold_is_a_midpoint_and_ties_stay_together():
 def test_constant_stump_when_nothing_better():
     X = np.array([[0.0], [1.0], [2.0], [3.0]])
     y = np.array([1.0, -1.0, 1.0, 1.0])
-    D = np.array([0.1, 0.1, 0.1, 0.7])       # the lone -1 is cheapest to give up
+    D = np.array([0.1, 0.1, 0.1, 0.7])  # the lone -1 is cheapest to give up
     h = decision_stump(X, y, D)
     assert h.error == pytest.approx(0.1)
-    Xc = np.array([[5.0], [5.0], [5.0]])      # one value only: only the constants exist
+    Xc = np.array([[5.0], [5.0], [5.0]])  # one value only: only the constants exist
     hc = decision_stump(Xc, np.array([1.0, -1.0, -1.0]))
     assert hc.threshold == np.inf and hc.sign == -1.0 and hc.error == pytest.approx(1 / 3)
     np.testing.assert_array_equal(hc.predict(np.array([[-1e300], [7.0]])), [-1.0, -1.0])
@@ -95,18 +95,27 @@ def test_presort_and_result_type():
     h = decision_stump(X, y)
     assert isinstance(h, Stump)
     with pytest.raises(dataclasses.FrozenInstanceError):
-        h.error = 0.0                        # frozen
+        h.error = 0.0  # frozen
 
 
-@pytest.mark.parametrize("bad_y", [np.array([0.0, 1, 0, 1]), np.ones(4), np.array([1.0, -1, 2, 1]),
-                                   np.array([1.0, -1, np.nan, 1]), np.array([1.0, -1])])
+@pytest.mark.parametrize(
+    "bad_y",
+    [
+        np.array([0.0, 1, 0, 1]),
+        np.ones(4),
+        np.array([1.0, -1, 2, 1]),
+        np.array([1.0, -1, np.nan, 1]),
+        np.array([1.0, -1]),
+    ],
+)
 def test_bad_labels(bad_y):
     with pytest.raises(ValueError, match="y"):
         decision_stump(np.eye(4), bad_y)
 
 
-@pytest.mark.parametrize("bad_D", [np.array([0.5, 0.5, -0.1, 0.1]), np.zeros(4), np.ones(3),
-                                   np.array([0.5, np.nan, 0.2, 0.3])])
+@pytest.mark.parametrize(
+    "bad_D", [np.array([0.5, 0.5, -0.1, 0.1]), np.zeros(4), np.ones(3), np.array([0.5, np.nan, 0.2, 0.3])]
+)
 def test_bad_weights(bad_D):
     with pytest.raises(ValueError, match="D"):
         decision_stump(np.eye(4), np.array([1.0, -1, 1, -1]), bad_D)

@@ -23,15 +23,14 @@ def test_same_tree_as_scikit_learn(criterion, max_depth, seed):
     tree_mod = pytest.importorskip("sklearn.tree")
     X, y = _data(seed=seed)
     ours = decision_tree(X, y, max_depth=max_depth, criterion=criterion)
-    sk = tree_mod.DecisionTreeClassifier(criterion=criterion, max_depth=max_depth,
-                                         random_state=0).fit(X, y)
+    sk = tree_mod.DecisionTreeClassifier(criterion=criterion, max_depth=max_depth, random_state=0).fit(X, y)
     assert np.mean(ours.predict(X) != y) == pytest.approx(1 - sk.score(X, y), abs=1e-12)
-    if max_depth is not None and max_depth <= 3:   # deeper, small nodes have tied splits
+    if max_depth is not None and max_depth <= 3:  # deeper, small nodes have tied splits
         assert ours.n_leaves == sk.get_n_leaves() and ours.depth == sk.get_depth()
     Xt, yt = _data(seed=seed + 10)
     if max_depth is not None and max_depth <= 5:
         assert np.mean(ours.predict(Xt) == sk.predict(Xt)) > 0.97
-    else:                                              # same fit, tied small splits differ
+    else:  # same fit, tied small splits differ
         assert abs(np.mean(ours.predict(Xt) != yt) - np.mean(sk.predict(Xt) != yt)) < 0.05
 
 
@@ -46,10 +45,15 @@ def test_min_samples_leaf_like_scikit_learn():
 
 def _gain(y, left, crit):
     """Gain of splitting labels y into y[left], y[~left] with impurity C (UML §18.2.1)."""
+
     def C(lab):
         p = np.array([np.mean(lab == c) for c in np.unique(y)])
-        return {"gini": 1 - np.sum(p ** 2), "error": 1 - p.max(),
-                "entropy": -np.sum(p[p > 0] * np.log2(p[p > 0]))}[crit]
+        return {
+            "gini": 1 - np.sum(p**2),
+            "error": 1 - p.max(),
+            "entropy": -np.sum(p[p > 0] * np.log2(p[p > 0])),
+        }[crit]
+
     n = len(y)
     return C(y) - left.sum() / n * C(y[left]) - (~left).sum() / n * C(y[~left])
 
@@ -66,8 +70,11 @@ def test_root_split_maximises_the_gain(crit, seed):
     assert _gain(y, X[:, j] <= th, crit) == pytest.approx(best, abs=1e-12)
     # binary formulas of UML §18.2.1 with a = P[y = 1]
     a = np.mean(y == 1)
-    root = {"gini": 2 * a * (1 - a), "error": min(a, 1 - a),
-            "entropy": -a * np.log2(a) - (1 - a) * np.log2(1 - a)}[crit]
+    root = {
+        "gini": 2 * a * (1 - a),
+        "error": min(a, 1 - a),
+        "entropy": -a * np.log2(a) - (1 - a) * np.log2(1 - a),
+    }[crit]
     assert t.impurity[0] == pytest.approx(root, abs=1e-12)
 
 
@@ -100,7 +107,7 @@ def test_max_features_and_seed():
     c = decision_tree(X, y, max_features="sqrt", seed=2)
     np.testing.assert_array_equal(a.threshold, b.threshold)
     assert a.n_nodes != c.n_nodes or not np.array_equal(a.threshold, c.threshold)
-    np.testing.assert_array_equal(a.predict(X), y)          # still grown to purity
+    np.testing.assert_array_equal(a.predict(X), y)  # still grown to purity
     # one feature per split, all but one constant: the informative one is found anyway
     Xc = np.c_[np.zeros((50, 4)), np.arange(50.0)]
     yc = np.where(np.arange(50) < 20, 1.0, -1.0)
@@ -137,15 +144,21 @@ def test_prune_oracle_on_a_small_tree():
     assert p0.n_leaves == 1 and isinstance(p0, DecisionTree)
 
 
-@pytest.mark.parametrize("kwargs,name", [({"max_depth": -1}, "max_depth"), ({"max_depth": 1.5}, "max_depth"),
-                                         ({"criterion": "mse"}, "criterion"),
-                                         ({"min_samples_leaf": 0}, "min_samples_leaf"),
-                                         ({"min_samples_leaf": 10**9}, "min_samples_leaf"),
-                                         ({"max_features": 0}, "max_features"),
-                                         ({"max_features": 1.5}, "max_features"),
-                                         ({"max_features": "all"}, "max_features"),
-                                         ({"max_features": 99}, "max_features"),
-                                         ({"seed": -1}, "seed")])
+@pytest.mark.parametrize(
+    "kwargs,name",
+    [
+        ({"max_depth": -1}, "max_depth"),
+        ({"max_depth": 1.5}, "max_depth"),
+        ({"criterion": "mse"}, "criterion"),
+        ({"min_samples_leaf": 0}, "min_samples_leaf"),
+        ({"min_samples_leaf": 10**9}, "min_samples_leaf"),
+        ({"max_features": 0}, "max_features"),
+        ({"max_features": 1.5}, "max_features"),
+        ({"max_features": "all"}, "max_features"),
+        ({"max_features": 99}, "max_features"),
+        ({"seed": -1}, "seed"),
+    ],
+)
 def test_bad_parameters(kwargs, name):
     X, y = _data(m=20)
     with pytest.raises((ValueError, TypeError), match=name):
@@ -155,7 +168,7 @@ def test_bad_parameters(kwargs, name):
 def test_bad_data():
     X, y = _data(m=20)
     with pytest.raises(ValueError, match="y"):
-        decision_tree(X, np.full(20, "a"))                 # a single class
+        decision_tree(X, np.full(20, "a"))  # a single class
     with pytest.raises(ValueError, match="y"):
         decision_tree(X, y[:10])
     Xn = X.copy()
@@ -178,15 +191,19 @@ def test_bad_data():
 
 
 @settings(max_examples=30)
-@given(st.integers(4, 40), st.integers(1, 3), st.sampled_from(["gini", "entropy", "error"]),
-       st.integers(0, 2**32 - 1))
+@given(
+    st.integers(4, 40),
+    st.integers(1, 3),
+    st.sampled_from(["gini", "entropy", "error"]),
+    st.integers(0, 2**32 - 1),
+)
 def test_property_depth_never_hurts_training_fit_and_pruning_never_hurts_validation(m, d, crit, seed):
     rng = np.random.default_rng(seed)
-    X = rng.integers(0, 5, size=(m, d)).astype(float)        # ties and repeated rows
+    X = rng.integers(0, 5, size=(m, d)).astype(float)  # ties and repeated rows
     y = rng.integers(0, 3, size=m)
     y[:2] = [0, 1]
     errors = [np.mean(decision_tree(X, y, max_depth=k, criterion=crit).predict(X) != y) for k in range(6)]
-    assert all(a >= b - 1e-12 for a, b in zip(errors, errors[1:]))   # a split never adds mistakes
+    assert all(a >= b - 1e-12 for a, b in zip(errors, errors[1:]))  # a split never adds mistakes
     full = decision_tree(X, y, criterion=crit)
     # a full tree errs only on rows whose copies carry different labels
     keys = [tuple(r) for r in X]

@@ -47,7 +47,9 @@ def _conda_specs() -> list[str]:
     return [d for d in deps if isinstance(d, str)]
 
 
-_CONDA = re.compile(r"^(?:(?P<channel>[^:\s]+)::)?(?P<name>[A-Za-z0-9_.\-]+)\s*(?P<op>=|==)?\s*(?P<ver>\S+)?$")
+_CONDA = re.compile(
+    r"^(?:(?P<channel>[^:\s]+)::)?(?P<name>[A-Za-z0-9_.\-]+)\s*(?P<op>=|==)?\s*(?P<ver>\S+)?$"
+)
 
 
 def _parse(spec: str) -> dict:
@@ -73,7 +75,9 @@ def test_environment_file_parses_the_same_with_the_fallback_parser():
 
 def test_only_conda_forge():
     env = PINS.load_environment(ENV_FILE)
-    assert env.get("channels") == ["conda-forge"], f"channels must be exactly [conda-forge], got {env.get('channels')}"
+    assert env.get("channels") == ["conda-forge"], (
+        f"channels must be exactly [conda-forge], got {env.get('channels')}"
+    )
     for spec in _conda_specs():
         channel = _parse(spec)["channel"]
         assert channel in (None, "conda-forge"), f"{spec!r} pulls from channel {channel!r}"
@@ -83,7 +87,8 @@ def test_python_is_pinned_to_3_11():
     specs = [_parse(s) for s in _conda_specs()]
     python = [s for s in specs if s["name"] == "python"]
     assert python and python[0]["op"] == "=" and python[0]["ver"] == "3.11", (
-        "environment.yml must pin python=3.11 (repo2docker defaults to 3.10)")
+        "environment.yml must pin python=3.11 (repo2docker defaults to 3.10)"
+    )
 
 
 def test_same_runtime_packages_as_pyproject():
@@ -91,7 +96,8 @@ def test_same_runtime_packages_as_pyproject():
     conda = set(_pins()) - {"python", "pip"}
     assert conda == runtime, (
         f"environment.yml and pyproject.toml disagree: only in environment.yml {sorted(conda - runtime)}, "
-        f"only in pyproject.toml {sorted(runtime - conda)}")
+        f"only in pyproject.toml {sorted(runtime - conda)}"
+    )
 
 
 def test_pins_are_major_minor_inside_pyproject_ranges():
@@ -106,7 +112,8 @@ def test_pins_are_major_minor_inside_pyproject_ranges():
         # conda's `pkg=X.Y` means any X.Y.*: both ends of that range must satisfy pyproject.
         for candidate in (Version(pin), Version(pin + ".9999")):
             assert req.specifier.contains(candidate, prereleases=True), (
-                f"environment.yml pins {name}={pin}, but {candidate} is outside pyproject's {req}")
+                f"environment.yml pins {name}={pin}, but {candidate} is outside pyproject's {req}"
+            )
 
 
 def test_numba_pin_is_compatible_with_numpy_pin():
@@ -134,13 +141,19 @@ def test_conda_to_pip_translation():
 
 def test_postbuild_installs_the_package_and_warms_the_cache():
     assert POSTBUILD.exists(), "postBuild is missing"
-    lines = [ln.strip() for ln in POSTBUILD.read_text().splitlines()
-             if ln.strip() and not ln.strip().startswith("#")]
+    lines = [
+        ln.strip()
+        for ln in POSTBUILD.read_text().splitlines()
+        if ln.strip() and not ln.strip().startswith("#")
+    ]
     assert "set -e" in lines, "postBuild must start with `set -e`"
     assert "pip install --no-deps -e ." in lines, "postBuild must run `pip install --no-deps -e .`"
     assert "python -m kmlteach warmup" in lines, "postBuild must run `python -m kmlteach warmup`"
-    assert lines.index("set -e") < lines.index("pip install --no-deps -e .") < lines.index(
-        "python -m kmlteach warmup")
+    assert (
+        lines.index("set -e")
+        < lines.index("pip install --no-deps -e .")
+        < lines.index("python -m kmlteach warmup")
+    )
     assert POSTBUILD.read_text().startswith("#!"), "postBuild needs a shebang line"
     assert os.stat(POSTBUILD).st_mode & stat.S_IXUSR, "postBuild must be executable"
 
@@ -180,9 +193,14 @@ def test_course_lab_page_config_is_installed_with_the_package():
     ours = json.loads((ROOT / "jupyter" / "labconfig" / "page_config.json").read_text())
     # faviconbusy: the busy tab icon; announcements: JupyterLab's news feed and update check
     # (a pop-up asking about news, and requests to jupyter.org, on a hub or Binder too)
-    plugins = ("@jupyterlab/application-extension:faviconbusy", "@jupyterlab/apputils-extension:announcements")
-    assert ours == {"disabledExtensions": dict.fromkeys(plugins, True),
-                    "lockedExtensions": dict.fromkeys(plugins, False)}
+    plugins = (
+        "@jupyterlab/application-extension:faviconbusy",
+        "@jupyterlab/apputils-extension:announcements",
+    )
+    assert ours == {
+        "disabledExtensions": dict.fromkeys(plugins, True),
+        "lockedExtensions": dict.fromkeys(plugins, False),
+    }
     installed = Path(sys.prefix) / "etc" / "jupyter" / "labconfig" / "page_config.json"
     assert installed.is_file(), f"{installed} is missing: reinstall with `pip install -e .`"
     assert json.loads(installed.read_text()) == ours
@@ -210,12 +228,14 @@ def test_server_extension_sends_kernel_messages_without_nagle_delay(monkeypatch)
     assert ours == {"ServerApp": {"jpserver_extensions": {"kmlteach.course.lab_server": True}}}
     assert lab_server._jupyter_server_extension_points() == [{"module": "kmlteach.course.lab_server"}]
     installed = Path(sys.prefix) / "etc" / "jupyter" / "jupyter_server_config.d" / "kmlteach.json"
-    assert installed.is_file() and json.loads(installed.read_text()) == ours, \
+    assert installed.is_file() and json.loads(installed.read_text()) == ours, (
         f"{installed}: reinstall with `pip install -e .`"
+    )
 
     def server(cls):
-        return types.SimpleNamespace(web_app=types.SimpleNamespace(settings={lab_server.KEY: cls}),
-                                     log=logging.getLogger("test"))
+        return types.SimpleNamespace(
+            web_app=types.SimpleNamespace(settings={lab_server.KEY: cls}), log=logging.getLogger("test")
+        )
 
     app = server(ZMQChannelsWebsocketConnection)
     lab_server._load_jupyter_server_extension(app)
@@ -231,7 +251,9 @@ def test_server_extension_sends_kernel_messages_without_nagle_delay(monkeypatch)
         def set_nodelay(self, value):
             calls.append(("nodelay", value))
 
-    monkeypatch.setattr(ZMQChannelsWebsocketConnection, "connect", lambda self: calls.append("connect") or "future")
+    monkeypatch.setattr(
+        ZMQChannelsWebsocketConnection, "connect", lambda self: calls.append("connect") or "future"
+    )
     conn = NoDelayKernelWebsocketConnection.__new__(NoDelayKernelWebsocketConnection)
     monkeypatch.setattr(NoDelayKernelWebsocketConnection, "websocket_handler", Handler(), raising=False)
     assert conn.connect() == "future"

@@ -50,14 +50,16 @@ def test_pipeline_gridsearch_clone(est, grid, X, y):
 
 
 def test_kernel_pca_in_a_pipeline():
-    pipe = Pipeline([("scale", StandardScaler()), ("kpca", km.KernelPCA(n_components=2)),
-                     ("clf", svm.SoftSVM())])
+    pipe = Pipeline(
+        [("scale", StandardScaler()), ("kpca", km.KernelPCA(n_components=2)), ("clf", svm.SoftSVM())]
+    )
     search = GridSearchCV(pipe, {"kpca__sigma": [0.5, 5.0]}, cv=3).fit(X2, y2)
     assert search.best_score_ > 0.6
 
 
-@pytest.mark.parametrize("est", [svm.SoftSVM(), km.KernelSVM(T=200), M.MulticlassSVM(T=200)],
-                         ids=lambda e: type(e).__name__)
+@pytest.mark.parametrize(
+    "est", [svm.SoftSVM(), km.KernelSVM(T=200), M.MulticlassSVM(T=200)], ids=lambda e: type(e).__name__
+)
 def test_column_vector_y_is_ravelled_with_a_warning(est):
     with warnings.catch_warnings(record=True) as w:
         warnings.simplefilter("always")

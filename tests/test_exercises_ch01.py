@@ -18,10 +18,16 @@ def _dual(X, y, alpha):
 
 
 INDEPENDENT = {"01.dual": _dual}
-WRONG = {"01.dual": lambda X, y, alpha: ((alpha * y) @ X, alpha.sum() - ((alpha * y) @ X) @ ((alpha * y) @ X))}
+WRONG = {
+    "01.dual": lambda X, y, alpha: ((alpha * y) @ X, alpha.sum() - ((alpha * y) @ X) @ ((alpha * y) @ X))
+}
 
-(test_reference_and_independent_solution_pass, test_wrong_answer_fails_with_message,
- test_stub_reports_not_implemented, test_written_solutions_pass) = exercise_contract(IDS, INDEPENDENT, WRONG)
+(
+    test_reference_and_independent_solution_pass,
+    test_wrong_answer_fails_with_message,
+    test_stub_reports_not_implemented,
+    test_written_solutions_pass,
+) = exercise_contract(IDS, INDEPENDENT, WRONG)
 
 
 def test_dual_value_at_the_solver_alpha_is_the_primal_value():
@@ -29,6 +35,7 @@ def test_dual_value_at_the_solver_alpha_is_the_primal_value():
     from kmlteach.datasets import separable
     from kmlteach.exercises.ch01 import dual_from_alpha
     from kmlteach.svm import hard_svm
+
     X, y = separable(30, seed=2)
     res = hard_svm(X, y, homogeneous=True)
     w, D = dual_from_alpha(X, y, res.alpha)
@@ -38,6 +45,7 @@ def test_dual_value_at_the_solver_alpha_is_the_primal_value():
 
 def test_chapters_00_to_03_have_tiered_hints_and_minutes():
     from kmlteach.course import book
+
     for c in ("00", "01", "02", "03"):
         for e in book.load().chapter(c).exercises:
             ex = get(e["id"])

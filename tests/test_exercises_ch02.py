@@ -7,8 +7,14 @@ from exercise_contract import exercise_contract
 
 from kmlteach.exercises import check
 
-IDS = ["02.poly_features", "02.gram", "02.kernel_perceptron", "02.kernel_ridge", "02.class_mean",
-       "02.kernel_sgd"]
+IDS = [
+    "02.poly_features",
+    "02.gram",
+    "02.kernel_perceptron",
+    "02.kernel_ridge",
+    "02.class_mean",
+    "02.kernel_sgd",
+]
 
 
 def _poly_features(X):
@@ -67,11 +73,17 @@ def _kernel_sgd_after_update(K, y, lam, idx):
 
 
 # independent implementations written from the formulas (not the library's)
-INDEPENDENT = {"02.poly_features": _poly_features, "02.gram": _gram, "02.kernel_perceptron": _perceptron,
-               "02.kernel_ridge": _ridge, "02.class_mean": _class_mean, "02.kernel_sgd": _kernel_sgd}
+INDEPENDENT = {
+    "02.poly_features": _poly_features,
+    "02.gram": _gram,
+    "02.kernel_perceptron": _perceptron,
+    "02.kernel_ridge": _ridge,
+    "02.class_mean": _class_mean,
+    "02.kernel_sgd": _kernel_sgd,
+}
 WRONG = {
-    "02.poly_features": lambda X: np.column_stack([np.ones(len(X)), X, X ** 2]),  # no sqrt(2), no cross terms
-    "02.gram": lambda X, Y, sigma: _gram(X, Y, sigma ** 2),        # sigma squared: not UML's convention
+    "02.poly_features": lambda X: np.column_stack([np.ones(len(X)), X, X**2]),  # no sqrt(2), no cross terms
+    "02.gram": lambda X, Y, sigma: _gram(X, Y, sigma**2),  # sigma squared: not UML's convention
     "02.kernel_perceptron": lambda K, y: np.linalg.lstsq(K, y, rcond=None)[0],
     "02.kernel_ridge": lambda K, y, lam: np.linalg.solve(K + lam * np.eye(len(y)), y),  # forgot m
     "02.class_mean": lambda K_test, K, y: K_test[:, y > 0].mean(1) - K_test[:, y < 0].mean(1),  # no b
@@ -79,8 +91,12 @@ WRONG = {
 }
 
 
-(test_reference_and_independent_solution_pass, test_wrong_answer_fails_with_message,
- test_stub_reports_not_implemented, test_written_solutions_pass) = exercise_contract(IDS, INDEPENDENT, WRONG)
+(
+    test_reference_and_independent_solution_pass,
+    test_wrong_answer_fails_with_message,
+    test_stub_reports_not_implemented,
+    test_written_solutions_pass,
+) = exercise_contract(IDS, INDEPENDENT, WRONG)
 
 
 def test_poly_features_rejects_wrong_shapes(capsys):
@@ -95,6 +111,7 @@ def test_kernel_sgd_reference_is_lemma_16_3():
     from kmlteach.kernel_methods import kernel_sgd_svm
     from kmlteach.kernels import gram, polynomial_features
     from kmlteach.svm import sgd_soft_svm
+
     rng = np.random.default_rng(5)
     X, y = rng.normal(size=(12, 2)), rng.choice([-1.0, 1.0], size=12)
     K = gram("polynomial", X, degree=2)

@@ -18,8 +18,8 @@ def _center(K):
 
 
 def _ngram(x, y, n):
-    cx = Counter(x[i:i + n] for i in range(len(x) - n + 1))
-    cy = Counter(y[i:i + n] for i in range(len(y) - n + 1))
+    cx = Counter(x[i : i + n] for i in range(len(x) - n + 1))
+    cy = Counter(y[i : i + n] for i in range(len(y) - n + 1))
     return sum(c * cy[s] for s, c in cx.items())
 
 
@@ -30,7 +30,7 @@ def _heat(A, beta):
 def _kpca(K, p):
     lam, U = np.linalg.eigh(_center(K))
     lam, U = lam[::-1][:p], U[:, ::-1][:, :p]
-    return -U * np.sqrt(np.maximum(lam, 0))          # the opposite signs must pass too
+    return -U * np.sqrt(np.maximum(lam, 0))  # the opposite signs must pass too
 
 
 def _fisher(X, theta):
@@ -45,20 +45,31 @@ def _mean_distance(K, mask):
     return c @ K @ c
 
 
-INDEPENDENT = {"03.mean_distance": _mean_distance, "03.center": _center, "03.ngram": _ngram, "03.diffusion": _heat,
-               "03.kpca": _kpca, "03.fisher": _fisher}
+INDEPENDENT = {
+    "03.mean_distance": _mean_distance,
+    "03.center": _center,
+    "03.ngram": _ngram,
+    "03.diffusion": _heat,
+    "03.kpca": _kpca,
+    "03.fisher": _fisher,
+}
 WRONG = {
-    "03.mean_distance": lambda K, mask: K[np.ix_(mask, mask)].mean() + K[np.ix_(~mask, ~mask)].mean()
-    - K[np.ix_(mask, ~mask)].mean(),  # forgot the 2 of the cross term
-
+    "03.mean_distance": lambda K, mask: (
+        K[np.ix_(mask, mask)].mean() + K[np.ix_(~mask, ~mask)].mean() - K[np.ix_(mask, ~mask)].mean()
+    ),  # forgot the 2 of the cross term
     "03.center": lambda K: K - K.mean(),
-    "03.ngram": lambda x, y, n: len(set(x[i:i + n] for i in range(len(x) - n + 1))
-                                    & set(y[i:i + n] for i in range(len(y) - n + 1))),
+    "03.ngram": lambda x, y, n: len(
+        set(x[i : i + n] for i in range(len(x) - n + 1)) & set(y[i : i + n] for i in range(len(y) - n + 1))
+    ),
     "03.diffusion": lambda A, beta: scipy.linalg.expm(-beta * (A - np.diag(A.sum(1)))),  # printed sign
-    "03.kpca": lambda K, p: np.linalg.eigh(_center(K))[1][:, ::-1][:, :p],   # unscaled eigenvectors
+    "03.kpca": lambda K, p: np.linalg.eigh(_center(K))[1][:, ::-1][:, :p],  # unscaled eigenvectors
     "03.fisher": lambda X, theta: X @ X.T,
 }
 
 
-(test_reference_and_independent_solution_pass, test_wrong_answer_fails_with_message,
- test_stub_reports_not_implemented, test_written_solutions_pass) = exercise_contract(IDS, INDEPENDENT, WRONG)
+(
+    test_reference_and_independent_solution_pass,
+    test_wrong_answer_fails_with_message,
+    test_stub_reports_not_implemented,
+    test_written_solutions_pass,
+) = exercise_contract(IDS, INDEPENDENT, WRONG)

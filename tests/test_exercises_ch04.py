@@ -6,11 +6,16 @@ import numpy as np
 import pytest
 
 from kmlteach import multiclass as M
-from kmlteach.exercises import check, get, registry
-from kmlteach.exercises import ch04
+from kmlteach.exercises import ch04, check, get, registry
 
-IDS = ["04.multivector_psi", "04.generalized_hinge", "04.multiclass_perceptron", "04.one_vs_all",
-       "04.kesler", "04.hinge_subgradient"]
+IDS = [
+    "04.multivector_psi",
+    "04.generalized_hinge",
+    "04.multiclass_perceptron",
+    "04.one_vs_all",
+    "04.kesler",
+    "04.hinge_subgradient",
+]
 
 
 def test_registered():
@@ -46,21 +51,25 @@ def test_wrong_answers_fail(capsys):
     # block y counted from 1 as in the book: off by one block
     def psi_one_based(x, y, k):
         return ch04.psi(x, (y + 1) % k, k)
+
     assert not check("04.multivector_psi", psi_one_based)
     assert "expected" in capsys.readouterr().out
 
     def hinge_without_delta(W, x, y, Delta):
         s = W @ x
         return float(np.max(s - s[y]))
+
     assert not check("04.generalized_hinge", hinge_without_delta)
 
     def ova_last_index(X, y, X_new, k, fit_binary):
         S = np.column_stack([X_new @ fit_binary(X, np.where(y == c, 1.0, -1.0)) for c in range(k)])
-        return k - 1 - np.argmax(S[:, ::-1], axis=1)          # ties to the largest index
+        return k - 1 - np.argmax(S[:, ::-1], axis=1)  # ties to the largest index
+
     assert not check("04.one_vs_all", ova_last_index)
 
     def kesler_wrong_sign(x, i, k):
         return -ch04.kesler_vectors(x, i, k)
+
     assert not check("04.kesler", kesler_wrong_sign)
 
 
@@ -79,6 +88,7 @@ def test_perceptron_exercise_rejects_a_different_rule():
                         break
             if not upd:
                 return W
+
     # the first-violator rule separates too, but follows another path on some case
     assert not check("04.multiclass_perceptron", first_violator, verbose=False)
 
@@ -98,7 +108,7 @@ def test_hinge_subgradient_satisfies_the_subgradient_inequality():
         np.fill_diagonal(D, 0.0)
         W, x, y = rng.normal(size=(k, n)), rng.normal(size=n), int(rng.integers(0, k))
         G = ch04.hinge_subgradient(W, x, y, D)
-        loss = lambda V: float(M.generalized_hinge(V, x[None, :], [y], delta=D)[0])
+        loss = lambda V, x=x, y=y, D=D: float(M.generalized_hinge(V, x[None, :], [y], delta=D)[0])
         for _ in range(20):
             V = W + rng.normal(size=(k, n))
             assert loss(V) >= loss(W) + np.sum(G * (V - W)) - 1e-12
@@ -107,5 +117,6 @@ def test_hinge_subgradient_satisfies_the_subgradient_inequality():
 def test_hinge_subgradient_wrong_sign_fails(capsys):
     def flipped(W, x, y, Delta):
         return -ch04.hinge_subgradient(W, x, y, Delta)
+
     assert not check("04.hinge_subgradient", flipped)
     assert "expected" in capsys.readouterr().out

@@ -56,20 +56,27 @@ def _coefficients(x, y, q):
 
 def _coefficients_overwrite(x, y, q):
     Gu, Gp = np.zeros((q, x.shape[1])), np.zeros((q, q))
-    Gu[y] = x                                   # a repeated letter keeps only its last image
+    Gu[y] = x  # a repeated letter keeps only its last image
     Gp[y[:-1], y[1:]] = 1.0
     return Gu, Gp
 
 
-INDEPENDENT = {"05.chain_score": _score, "05.viterbi": _enumerate, "05.loss_augmented": _loss_aug,
-               "05.score_coefficients": _coefficients}
+INDEPENDENT = {
+    "05.chain_score": _score,
+    "05.viterbi": _enumerate,
+    "05.loss_augmented": _loss_aug,
+    "05.score_coefficients": _coefficients,
+}
 WRONG = {
-    "05.chain_score": lambda x, y, Wu, Wp: float(np.sum(Wu[y] * x)),           # forgets bigrams
-    "05.viterbi": lambda unary, pairwise: unary.argmax(axis=1),                 # greedy
+    "05.chain_score": lambda x, y, Wu, Wp: float(np.sum(Wu[y] * x)),  # forgets bigrams
+    "05.viterbi": lambda unary, pairwise: unary.argmax(axis=1),  # greedy
     "05.loss_augmented": lambda unary, pairwise, y_true: ch05.viterbi_decode(unary, pairwise),
     "05.score_coefficients": _coefficients_overwrite,
 }
 
-(test_reference_and_independent_solution_pass, test_wrong_answer_fails_with_message,
- test_stub_reports_not_implemented, test_written_solutions_pass) = exercise_contract(
-    IDS, INDEPENDENT, WRONG, namespace={"np": np, "viterbi_decode": ch05.viterbi_decode})
+(
+    test_reference_and_independent_solution_pass,
+    test_wrong_answer_fails_with_message,
+    test_stub_reports_not_implemented,
+    test_written_solutions_pass,
+) = exercise_contract(IDS, INDEPENDENT, WRONG, namespace={"np": np, "viterbi_decode": ch05.viterbi_decode})

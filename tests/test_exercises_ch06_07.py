@@ -11,8 +11,16 @@ from exercise_contract import exercise_contract
 from kmlteach import metrics, ranking
 from kmlteach.exercises import get
 
-IDS = ["06.permutation", "06.kendall", "06.ndcg", "06.ndcg_costs", "07.confusion", "07.fbeta",
-       "07.precision_at_k", "07.fixed_ab"]
+IDS = [
+    "06.permutation",
+    "06.kendall",
+    "06.ndcg",
+    "06.ndcg_costs",
+    "07.confusion",
+    "07.fbeta",
+    "07.precision_at_k",
+    "07.fixed_ab",
+]
 
 
 def _ndcg_costs(mu, y, k):
@@ -38,6 +46,7 @@ def _fixed_ab_brute(mu, y, a, b):
                 best, arg = v @ mu, v
     return arg
 
+
 # the library functions are independent implementations of the same formulas
 LIBRARY = {
     "06.permutation": ranking.permutation,
@@ -52,28 +61,34 @@ LIBRARY = {
 
 
 def _descending_permutation(y):
-    return ranking.permutation(-np.asarray(y))          # ranks from the top: a classic slip
+    return ranking.permutation(-np.asarray(y))  # ranks from the top: a classic slip
 
 
 WRONG = {
     "06.permutation": _descending_permutation,
     "06.kendall": lambda yp, y: ranking.kendall_tau_loss(yp, y) * (len(y) - 1) / len(y),  # 1/r² scale
-    "06.ndcg": lambda yp, y, k: ranking.ndcg_loss(yp, y),                                  # ignores k
+    "06.ndcg": lambda yp, y, k: ranking.ndcg_loss(yp, y),  # ignores k
     "07.confusion": lambda s, y, theta: tuple(metrics.confusion_counts(s, y, theta))[::-1],
     "07.fbeta": lambda s, y, theta, beta: metrics.f_beta(s, y, theta, beta=1 / beta),
     "07.precision_at_k": lambda s, y, k: metrics.precision_at_k(s, y, min(k + 1, len(y))),
-    "06.ndcg_costs": lambda mu, y, k: _ndcg_costs(-np.asarray(mu), y, k),     # lost the minus
+    "06.ndcg_costs": lambda mu, y, k: _ndcg_costs(-np.asarray(mu), y, k),  # lost the minus
     "07.fixed_ab": lambda mu, y, a, b: _fixed_ab_brute(-np.asarray(mu), y, a, b),  # worst first
 }
 
 
 # the written solutions of 06.ndcg and 07.fbeta build on the earlier exercise, as in the notebook
-NAMESPACE = {"np": np, "permutation": get("06.permutation").reference,
-             "confusion_counts": get("07.confusion").reference}
+NAMESPACE = {
+    "np": np,
+    "permutation": get("06.permutation").reference,
+    "confusion_counts": get("07.confusion").reference,
+}
 
-(test_reference_and_independent_solution_pass, test_wrong_answer_fails_with_message,
- test_stub_reports_not_implemented, test_written_solutions_pass) = exercise_contract(
-    IDS, LIBRARY, WRONG, NAMESPACE)
+(
+    test_reference_and_independent_solution_pass,
+    test_wrong_answer_fails_with_message,
+    test_stub_reports_not_implemented,
+    test_written_solutions_pass,
+) = exercise_contract(IDS, LIBRARY, WRONG, NAMESPACE)
 
 
 def test_ndcg_costs_solved_by_assignment_give_the_most_violating_ranking():

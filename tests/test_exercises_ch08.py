@@ -12,8 +12,14 @@ from exercise_contract import exercise_contract
 
 from kmlteach.exercises import get, hint
 
-IDS = ["08.stump_error", "08.adaboost_round", "08.training_bound", "08.oob_error",
-       "08.split_gain", "08.best_alpha"]
+IDS = [
+    "08.stump_error",
+    "08.adaboost_round",
+    "08.training_bound",
+    "08.oob_error",
+    "08.split_gain",
+    "08.best_alpha",
+]
 
 
 def _stump_loop(X, y, D, feature, threshold, sign):
@@ -29,8 +35,9 @@ def _round_loop(D, y, h):
     alpha = 0.5 * math.log((1 - eps) / eps)
     # Z in closed form (slides, proof step 3), the new weights by the two cases
     Z = 2 * math.sqrt(eps * (1 - eps))
-    new = np.array([D[i] * (math.exp(alpha) if h[i] != y[i] else math.exp(-alpha)) / Z
-                    for i in range(len(y))])
+    new = np.array(
+        [D[i] * (math.exp(alpha) if h[i] != y[i] else math.exp(-alpha)) / Z for i in range(len(y))]
+    )
     return new, eps, alpha, Z
 
 
@@ -38,7 +45,7 @@ def _bound_loop(epsilons):
     prod, s = 1.0, 0.0
     for e in epsilons:
         g = 0.5 - e
-        prod *= math.sqrt(1 - 4 * g * g)           # = 2 sqrt(eps (1 - eps))
+        prod *= math.sqrt(1 - 4 * g * g)  # = 2 sqrt(eps (1 - eps))
         s += g * g
     return prod, math.exp(-2 * s)
 
@@ -60,7 +67,7 @@ def _c(a, criterion):
     if criterion == "error":
         return a if a <= 0.5 else 1 - a
     if criterion == "gini":
-        return 1 - a * a - (1 - a) * (1 - a)       # the usual Gini index = 2a(1 - a)
+        return 1 - a * a - (1 - a) * (1 - a)  # the usual Gini index = 2a(1 - a)
     return sum(-p * math.log(p, 2) for p in (a, 1 - a) if p > 0)
 
 
@@ -77,7 +84,7 @@ def _gain_loop(y, left, criterion):
 def _alpha_numeric(w_correct, w_wrong, w_abstain=0.0):
     # bisection on the increasing derivative Z'(α) of the convex Z(α): an oracle that knows
     # no closed form
-    dZ = lambda a: -w_correct * math.exp(-a) + w_wrong * math.exp(a)  # noqa: E731
+    dZ = lambda a: -w_correct * math.exp(-a) + w_wrong * math.exp(a)
     lo, hi = -20.0, 20.0
     for _ in range(200):
         mid = 0.5 * (lo + hi)
@@ -86,9 +93,14 @@ def _alpha_numeric(w_correct, w_wrong, w_abstain=0.0):
     return x, w_abstain + w_correct * math.exp(-x) + w_wrong * math.exp(x)
 
 
-INDEPENDENT = {"08.stump_error": _stump_loop, "08.adaboost_round": _round_loop,
-               "08.training_bound": _bound_loop, "08.oob_error": _oob_loop,
-               "08.split_gain": _gain_loop, "08.best_alpha": _alpha_numeric}
+INDEPENDENT = {
+    "08.stump_error": _stump_loop,
+    "08.adaboost_round": _round_loop,
+    "08.training_bound": _bound_loop,
+    "08.oob_error": _oob_loop,
+    "08.split_gain": _gain_loop,
+    "08.best_alpha": _alpha_numeric,
+}
 
 WRONG = {
     # the unweighted error (ignores D)
@@ -100,15 +112,19 @@ WRONG = {
     # lets every member vote, in-bag or not
     "08.oob_error": lambda P, S, y: float(np.mean(np.where(P.sum(0) > 0, 1.0, -1.0) != y)),
     # forgets to weight the children by their sizes
-    "08.split_gain": lambda y, L, c: _c(np.mean(y > 0), c) - sum(
-        _c(np.mean(y[s] > 0), c) for s in (L, ~L) if s.any()) / 2,
+    "08.split_gain": lambda y, L, c: (
+        _c(np.mean(y > 0), c) - sum(_c(np.mean(y[s] > 0), c) for s in (L, ~L) if s.any()) / 2
+    ),
     # α without the ½
     "08.best_alpha": lambda wc, ww, wa=0.0: (math.log(wc / ww), _alpha_numeric(wc, ww, wa)[1]),
 }
 
-(test_reference_and_independent_solution_pass, test_wrong_answer_fails_with_message,
- test_stub_reports_not_implemented, test_written_solutions_pass) = exercise_contract(
-    IDS, INDEPENDENT, WRONG)
+(
+    test_reference_and_independent_solution_pass,
+    test_wrong_answer_fails_with_message,
+    test_stub_reports_not_implemented,
+    test_written_solutions_pass,
+) = exercise_contract(IDS, INDEPENDENT, WRONG)
 
 
 @pytest.mark.parametrize("ex_id", IDS)

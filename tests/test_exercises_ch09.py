@@ -9,7 +9,6 @@ import math
 import numpy as np
 from exercise_contract import exercise_contract
 
-
 IDS = ["09.norma_step", "09.nu_property", "09.oneclass_value", "09.rademacher", "09.nu_dual"]
 
 
@@ -25,14 +24,24 @@ def _nu_property(alpha, yf, rho, tol=1e-6):
 
 
 def _oneclass_value(alpha, X, rho, sigma, Z):
-    return np.array([sum(a * math.exp(-sum((xi - zi) ** 2 for xi, zi in zip(x, z)) / (2 * sigma))
-                         for a, x in zip(alpha, X)) - rho for z in Z])
+    return np.array(
+        [
+            sum(
+                a * math.exp(-sum((xi - zi) ** 2 for xi, zi in zip(x, z)) / (2 * sigma))
+                for a, x in zip(alpha, X)
+            )
+            - rho
+            for z in Z
+        ]
+    )
 
 
 def _rademacher(X, sigmas):
     n = len(X)
-    norms = [math.sqrt(sum(sum(s * x[j] for s, x in zip(row, X)) ** 2 for j in range(X.shape[1])))
-             for row in sigmas]
+    norms = [
+        math.sqrt(sum(sum(s * x[j] for s, x in zip(row, X)) ** 2 for j in range(X.shape[1])))
+        for row in sigmas
+    ]
     return sum(norms) / len(norms) / n, math.sqrt(sum(v * v for x in X for v in x)) / n
 
 
@@ -45,9 +54,13 @@ def _nu_dual(alpha, K, y, nu, tol=1e-8):
     return 0.5 * sum(alpha[i] * alpha[j] * y[i] * y[j] * K[i, j] for i in range(n) for j in range(n))
 
 
-INDEPENDENT = {"09.norma_step": _norma_step, "09.nu_property": _nu_property,
-               "09.oneclass_value": _oneclass_value, "09.rademacher": _rademacher,
-               "09.nu_dual": _nu_dual}
+INDEPENDENT = {
+    "09.norma_step": _norma_step,
+    "09.nu_property": _nu_property,
+    "09.oneclass_value": _oneclass_value,
+    "09.rademacher": _rademacher,
+    "09.nu_dual": _nu_dual,
+}
 
 
 def _dual_without_sum_constraint(alpha, K, y, nu, tol=1e-8):
@@ -63,14 +76,15 @@ WRONG = {
     # the two fractions swapped
     "09.nu_property": lambda a, yf, rho, tol=1e-6: _nu_property(a, yf, rho, tol)[::-1],
     # σ read as a standard deviation: exp(−d²/(2σ²))
-    "09.oneclass_value": lambda a, X, rho, s, Z: _oneclass_value(a, X, rho, s ** 2, Z),
+    "09.oneclass_value": lambda a, X, rho, s, Z: _oneclass_value(a, X, rho, s**2, Z),
     # the estimate without the 1/n
     "09.rademacher": lambda X, S: (_rademacher(X, S)[0] * len(X), _rademacher(X, S)[1]),
     "09.nu_dual": _dual_without_sum_constraint,
 }
 
-(test_reference_and_independent_solution_pass, test_wrong_answer_fails_with_message,
- test_stub_reports_not_implemented, test_written_solutions_pass) = exercise_contract(
-    IDS, INDEPENDENT, WRONG)
-
-
+(
+    test_reference_and_independent_solution_pass,
+    test_wrong_answer_fails_with_message,
+    test_stub_reports_not_implemented,
+    test_written_solutions_pass,
+) = exercise_contract(IDS, INDEPENDENT, WRONG)

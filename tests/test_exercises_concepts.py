@@ -62,8 +62,11 @@ def test_every_chapter_asks_three_concept_checks_before_telling(chapter):
     assert len(qs) >= 3, f"chapter {chapter}: {len(qs)} concept checks"
     cells = _cells(_source(chapter))
     for q in qs:
-        asks = [i for i, (k, t) in enumerate(cells) if k == "code" and re.search(
-            rf"""^ask\(\s*["']{re.escape(q.id)}["']\s*,\s*["']\?["']""", t, re.M)]
+        asks = [
+            i
+            for i, (k, t) in enumerate(cells)
+            if k == "code" and re.search(rf"""^ask\(\s*["']{re.escape(q.id)}["']\s*,\s*["']\?["']""", t, re.M)
+        ]
         assert len(asks) == 1, f"{q.id} is not asked (once) with ask({q.id!r}, '?')"
         at = asks[0]
         # every choice has its feedback, and a wrong choice's feedback does not name the answer
@@ -74,12 +77,14 @@ def test_every_chapter_asks_three_concept_checks_before_telling(chapter):
             if i not in q.answers():
                 assert not any(r.lower() in text.lower() for r in right), (q.id, i)
         # a Markdown cell after the question says which question the revealing cell settles
-        later = [t for k, t in cells[at + 1:] if k == "markdown" and q.id in t]
+        later = [t for k, t in cells[at + 1 :] if k == "markdown" and q.id in t]
         assert later, f"no Markdown cell after ask({q.id!r}) names {q.id}"
         assert not any(q.id in t for k, t in cells[:at] if k == "markdown"), q.id
         # the text above the question (back to its section heading) does not give the answer
-        start = max([i for i, (k, t) in enumerate(cells[:at]) if k == "markdown"
-                     and re.search(r"^#{1,4} ", t, re.M)] or [0])
+        start = max(
+            [i for i, (k, t) in enumerate(cells[:at]) if k == "markdown" and re.search(r"^#{1,4} ", t, re.M)]
+            or [0]
+        )
         above = "\n\n".join(_without_prompt(t) for k, t in cells[start:at] if k == "markdown")
         for r in right:
             assert r.lower() not in above.lower(), f"{q.id}: the text above states {r!r}"

@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from kmlteach import exercises
-from kmlteach.exercises import Case, Exercise, check, core, register
 from kmlteach.course.release import STUB, strip_solutions, student_notebook
+from kmlteach.exercises import Case, Exercise, check, core, register
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -18,10 +18,13 @@ ROOT = Path(__file__).resolve().parent.parent
 @pytest.fixture
 def square_ex():
     ex = Exercise(
-        id="99.square", title="square a vector",
+        id="99.square",
+        title="square a vector",
         reference=lambda v: np.asarray(v) ** 2,
         cases=lambda: [Case((np.arange(3.0),)), Case((np.array([-1.5, 2.0]),), label="negatives")],
-        hint="multiply v by itself", solution="def square(v):\n    return v * v\n")
+        hint="multiply v by itself",
+        solution="def square(v):\n    return v * v\n",
+    )
     register(ex)
     yield ex
     core._REGISTRY.pop("99.square", None)
@@ -39,6 +42,7 @@ def test_correct_function_passes(square_ex, capsys):
 def test_base_exceptions_from_the_student_are_reported_not_raised(square_ex, capsys, exc):
     def f(v):
         raise exc
+
     assert check("99.square", f) is False
     out = capsys.readouterr().out
     assert f"raised {type(exc).__name__}" in out and "case 1/2" in out
@@ -47,6 +51,7 @@ def test_base_exceptions_from_the_student_are_reported_not_raised(square_ex, cap
 def test_keyboard_interrupt_passes_through(square_ex):
     def f(v):
         raise KeyboardInterrupt
+
     with pytest.raises(KeyboardInterrupt):
         check("99.square", f)
 
@@ -59,10 +64,12 @@ def test_unprintable_exceptions_and_lying_objects_never_raise(square_ex, capsys)
     class Liar:
         def __eq__(self, other):
             raise SystemExit("eq")
+
         __array__ = __float__ = __repr__ = __eq__
 
     def raises_nasty(v):
         raise Nasty
+
     assert check("99.square", raises_nasty) is False
     assert check("99.square", lambda v: Liar()) is False
     out = capsys.readouterr().out
@@ -73,7 +80,9 @@ def test_a_broken_stdout_does_not_make_check_raise(square_ex, monkeypatch):
     class Broken:
         def write(self, text):
             raise SystemExit("stdout closed")
+
         flush = write
+
     monkeypatch.setattr(sys, "stdout", Broken())
     assert check("99.square", lambda v: v * v) is True
     assert check("99.square", lambda v: v) is False
@@ -82,12 +91,14 @@ def test_a_broken_stdout_does_not_make_check_raise(square_ex, monkeypatch):
 
 def test_endless_loop_is_stopped_with_a_clear_verdict(square_ex, capsys, tmp_path, monkeypatch):
     import time
+
     log = tmp_path / "results.jsonl"
     monkeypatch.setenv("KMLTEACH_RESULTS", str(log))
 
     def spin(v):
         while True:
             pass
+
     t0 = time.monotonic()
     assert check("99.square", spin, seconds=0.5) is False
     assert time.monotonic() - t0 < 3
@@ -107,6 +118,7 @@ def test_a_loop_that_swallows_the_first_stop_is_stopped_again(square_ex, capsys)
             pass
         while True:
             pass
+
     t0 = time.monotonic()
     assert check("99.square", stubborn, seconds=0.3) is False
     assert time.monotonic() - t0 < 3 and "still running" in capsys.readouterr().out
@@ -114,13 +126,16 @@ def test_a_loop_that_swallows_the_first_stop_is_stopped_again(square_ex, capsys)
 
 def test_time_limit_off_the_main_thread(square_ex):
     import threading
+
     result = {}
 
     def spin(v):
         while True:
             pass
-    t = threading.Thread(target=lambda: result.setdefault("ok", check("99.square", spin, seconds=0.3,
-                                                                       verbose=False)))
+
+    t = threading.Thread(
+        target=lambda: result.setdefault("ok", check("99.square", spin, seconds=0.3, verbose=False))
+    )
     t.start()
     t.join(10)
     assert not t.is_alive() and result["ok"] is False
@@ -129,6 +144,7 @@ def test_time_limit_off_the_main_thread(square_ex):
 
 def test_an_outer_alarm_timer_is_restored(square_ex):
     import signal
+
     fired = []
     old = signal.signal(signal.SIGALRM, lambda *a: fired.append(1))
     try:
@@ -139,6 +155,7 @@ def test_an_outer_alarm_timer_is_restored(square_ex):
         assert signal.getsignal(signal.SIGALRM) is not None
         signal.setitimer(signal.ITIMER_REAL, 0.05)
         import time
+
         time.sleep(0.2)
         assert fired == [1]
     finally:
@@ -152,6 +169,7 @@ def test_a_slow_but_finishing_function_is_not_stopped(square_ex):
     def slow(v):
         time.sleep(0.2)
         return v * v
+
     assert check("99.square", slow, seconds=2, verbose=False) is True
 
 
@@ -169,6 +187,7 @@ def test_wrong_function_reports_case_expected_and_got(square_ex, capsys):
 def test_stub_reports_not_implemented(square_ex, capsys):
     def square(v):
         raise NotImplementedError
+
     assert check("99.square", square) is False
     assert "not implemented yet" in capsys.readouterr().out
 
@@ -185,6 +204,7 @@ def test_student_cannot_corrupt_the_reference_inputs(square_ex):
     def mutating(v):
         v[:] = 0
         return v * v
+
     assert check("99.square", mutating, verbose=False) is False
 
 
@@ -241,18 +261,35 @@ def test_strip_solutions_keeps_indentation_and_surroundings():
         ns["f"](1)
 
 
-@pytest.mark.parametrize("bad", ["### BEGIN SOLUTION\nx", "x\n### END SOLUTION",
-                                 "### BEGIN SOLUTION\n### BEGIN SOLUTION\n### END SOLUTION"])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        "### BEGIN SOLUTION\nx",
+        "x\n### END SOLUTION",
+        "### BEGIN SOLUTION\n### BEGIN SOLUTION\n### END SOLUTION",
+    ],
+)
 def test_unbalanced_markers_are_errors(bad):
     with pytest.raises(ValueError):
         strip_solutions(bad)
 
 
 def test_student_notebook_clears_outputs():
-    nb = {"cells": [{"cell_type": "code", "source": SRC.splitlines(True), "outputs": [{"x": 1}],
-                     "execution_count": 3, "metadata": {}},
-                    {"cell_type": "markdown", "source": ["# Title"], "metadata": {}}],
-          "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    nb = {
+        "cells": [
+            {
+                "cell_type": "code",
+                "source": SRC.splitlines(True),
+                "outputs": [{"x": 1}],
+                "execution_count": 3,
+                "metadata": {},
+            },
+            {"cell_type": "markdown", "source": ["# Title"], "metadata": {}},
+        ],
+        "metadata": {},
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
     out = student_notebook(nb)
     assert out["cells"][0]["outputs"] == [] and out["cells"][0]["execution_count"] is None
     assert STUB in out["cells"][0]["source"]
@@ -261,8 +298,12 @@ def test_student_notebook_clears_outputs():
 
 def test_student_cli_and_student_chapter_01_runs_under_nbval_lax(tmp_path):
     out = tmp_path / "student"
-    subprocess.run([sys.executable, "-m", "kmlteach", "student", str(ROOT / "notebooks"), str(out)],
-                   check=True, capture_output=True, text=True)
+    subprocess.run(
+        [sys.executable, "-m", "kmlteach", "student", str(ROOT / "notebooks"), str(out)],
+        check=True,
+        capture_output=True,
+        text=True,
+    )
     nb_path = out / "01-svm.ipynb"
     assert nb_path.exists()
     text = nb_path.read_text()
@@ -271,12 +312,31 @@ def test_student_cli_and_student_chapter_01_runs_under_nbval_lax(tmp_path):
     env = {**__import__("os").environ, "KMLTEACH_RESULTS": str(log)}
     # `python -m pytest`, with rfc3987_syntax deferred as in the grader: nbval imports
     # nbformat -> jsonschema -> rfc3987_syntax, 1.4-2 s of CPU for a checker nobody uses here
-    pytest_main = ("import sys\nfrom kmlteach.course.grade.kernel import _defer_import\n"
-                   "_defer_import('rfc3987_syntax', ['is_valid_syntax'])\n"
-                   "import pytest\nsys.exit(pytest.console_main())\n")
-    r = subprocess.run([sys.executable, "-c", pytest_main, "-q", "-p", "no:cacheprovider", "--nbval-lax",
-                        "--nbval-current-env", "-o", "addopts=", str(nb_path)],
-                       capture_output=True, text=True, cwd=out, env=env, timeout=600)
+    pytest_main = (
+        "import sys\nfrom kmlteach.course.grade.kernel import _defer_import\n"
+        "_defer_import('rfc3987_syntax', ['is_valid_syntax'])\n"
+        "import pytest\nsys.exit(pytest.console_main())\n"
+    )
+    r = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            pytest_main,
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "--nbval-lax",
+            "--nbval-current-env",
+            "-o",
+            "addopts=",
+            str(nb_path),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=out,
+        env=env,
+        timeout=600,
+    )
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-2000:]
     rows = [json.loads(line) for line in log.read_text().splitlines()]
     assert rows and all(row["status"] == "not-implemented" for row in rows)
@@ -288,11 +348,15 @@ def test_endless_loop_is_stopped_inside_a_jupyter_kernel(tmp_path):
     from nbclient import NotebookClient
 
     nb = nbformat.v4.new_notebook()
-    nb.cells = [nbformat.v4.new_code_cell(
-        "from kmlteach.exercises import check\n"
-        "def margins(X, y, w):\n    while True:\n        pass\n"
-        "print(check('00.margins', margins, seconds=1))")]
-    NotebookClient(nb, timeout=120, kernel_name="python3",
-                   resources={"metadata": {"path": str(ROOT)}}).execute()
+    nb.cells = [
+        nbformat.v4.new_code_cell(
+            "from kmlteach.exercises import check\n"
+            "def margins(X, y, w):\n    while True:\n        pass\n"
+            "print(check('00.margins', margins, seconds=1))"
+        )
+    ]
+    NotebookClient(
+        nb, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(ROOT)}}
+    ).execute()
     text = "".join(o.get("text", "") for o in nb.cells[0].outputs)
     assert "still running after 1 s" in text and text.strip().endswith("False"), text

@@ -14,8 +14,7 @@ import re
 import numpy as np
 import pytest
 
-from kmlteach.exercises import check, registry
-from kmlteach.exercises import record
+from kmlteach.exercises import check, record, registry
 from kmlteach.exercises._match import copy_args, find_mistake
 
 REG = registry()
@@ -67,8 +66,9 @@ def test_every_code_exercise_has_three_catalogued_wrong_implementations():
         for m in ms:
             assert callable(m.wrong), f"{ex_id}: {m.name!r} has no wrong implementation"
             # student-facing, no code: no calls, no numpy, no assignments
-            assert len(m.explain) > 40 and not re.search(r"np\.|\b[a-z_]{3,}\(|\breturn\b|==|\+=|\[:", m.explain), (
-                ex_id, m.name)
+            assert len(m.explain) > 40 and not re.search(
+                r"np\.|\b[a-z_]{3,}\(|\breturn\b|==|\+=|\[:", m.explain
+            ), (ex_id, m.name)
 
 
 @pytest.mark.parametrize("ex_id, what", sorted(GUIDE.items()))
@@ -163,7 +163,7 @@ def test_the_graders_feedback_names_the_same_mistake(chapter):
         ex = REG[plan.id]
         visible = ex.all_cases()
         vals = [fn(*copy_args(c)[0], **copy_args(c)[1]) for c in visible]
-        vals += [c.expected for c in plan.cases[len(visible):]]  # hidden cases: right
+        vals += [c.expected for c in plan.cases[len(visible) :]]  # hidden cases: right
         return {"cases": [{"value": encode((v,), {})[0]["T"][0]} for v in vals], "called": []}
 
     rng = np.random.default_rng(int(chapter))
@@ -174,7 +174,7 @@ def test_the_graders_feedback_names_the_same_mistake(chapter):
         assert res.first_visible_failure["mistake"] == f"{m.name} \u2014 {m.explain}", plan.id
         text = feedback_markdown(SubmissionResult("s1", chapter, exercises=[res]))
         assert f"- Common mistake: {m.name} \u2014" in text, plan.id
-        res = score_exercise(plan, reply(plan, lambda *a, **k: _perturb(ex.reference(*a, **k), rng)))
+        res = score_exercise(plan, reply(plan, lambda *a, ex=ex, **k: _perturb(ex.reference(*a, **k), rng)))
         assert res.first_visible_failure and "mistake" not in res.first_visible_failure, plan.id
         assert "Common mistake" not in feedback_markdown(SubmissionResult("s1", chapter, exercises=[res]))
 
@@ -186,8 +186,7 @@ def test_the_student_edition_names_the_mistakes_from_data(ex_id, capsys):
     import dataclasses
     import json
 
-    from kmlteach.exercises import Case, Mistake
-    from kmlteach.exercises import core
+    from kmlteach.exercises import Case, Mistake, core
     from kmlteach.exercises._plain import from_plain, to_plain
 
     ex = REG[ex_id]
@@ -197,11 +196,19 @@ def test_the_student_edition_names_the_mistakes_from_data(ex_id, capsys):
         return from_plain(json.loads(json.dumps(to_plain(v))))
 
     student = dataclasses.replace(
-        ex, id="96.student", reference=None,
+        ex,
+        id="96.student",
+        reference=None,
         cases=[Case(*plain((c.args, c.kwargs)), c.label, plain(ex.expected(c))) for c in cases],
-        mistakes=tuple(Mistake(m.name, m.explain, outputs=tuple(
-            plain(ex.prepare(m.wrong(*copy_args(c)[0], **copy_args(c)[1]))) for c in cases))
-            for m in ex.mistakes))
+        mistakes=tuple(
+            Mistake(
+                m.name,
+                m.explain,
+                outputs=tuple(plain(ex.prepare(m.wrong(*copy_args(c)[0], **copy_args(c)[1]))) for c in cases),
+            )
+            for m in ex.mistakes
+        ),
+    )
     core._REGISTRY["96.student"] = student
     try:
         for m in ex.mistakes:

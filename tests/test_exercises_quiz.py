@@ -4,21 +4,43 @@ import pytest
 
 from kmlteach import exercises
 from kmlteach.exercises import Question, ask, questions, quiz, quiz_html
-from kmlteach.exercises.quiz import LETTERS, _QUESTIONS, register_question
+from kmlteach.exercises.quiz import _QUESTIONS, LETTERS, register_question
 
 
 @pytest.fixture
 def qs():
     made = [
-        Question(id="98.q1", prompt="Two plus two?", choices=("3", "4", "5"), answer=1,
-                 explanation="SECRET-EXPLANATION-ONE",
-                 feedback=("SEVEN-FEEDBACK-A", "SEVEN-FEEDBACK-B", "SEVEN-FEEDBACK-C")),
-        Question(id="98.q2", prompt="Pick an even number", choices=("1", "2", "4"), answer=(1, 2),
-                 explanation="SECRET-EXPLANATION-TWO"),
-        Question(id="98.q3", prompt="Half of one?", choices=(), answer=0.5, tol=1e-3,
-                 explanation="SECRET-EXPLANATION-THREE"),
-        Question(id="98.c_guess", prompt="Guess", choices=("x", "y"), answer=0,
-                 explanation="because x", kind="concept"),
+        Question(
+            id="98.q1",
+            prompt="Two plus two?",
+            choices=("3", "4", "5"),
+            answer=1,
+            explanation="SECRET-EXPLANATION-ONE",
+            feedback=("SEVEN-FEEDBACK-A", "SEVEN-FEEDBACK-B", "SEVEN-FEEDBACK-C"),
+        ),
+        Question(
+            id="98.q2",
+            prompt="Pick an even number",
+            choices=("1", "2", "4"),
+            answer=(1, 2),
+            explanation="SECRET-EXPLANATION-TWO",
+        ),
+        Question(
+            id="98.q3",
+            prompt="Half of one?",
+            choices=(),
+            answer=0.5,
+            tol=1e-3,
+            explanation="SECRET-EXPLANATION-THREE",
+        ),
+        Question(
+            id="98.c_guess",
+            prompt="Guess",
+            choices=("x", "y"),
+            answer=0,
+            explanation="because x",
+            kind="concept",
+        ),
     ]
     for q in made:
         register_question(q)
@@ -47,8 +69,7 @@ def test_letters_indices_and_numbers(qs, capsys):
     assert ask("98.q3", 0.51) is False
 
 
-@pytest.mark.parametrize("bad", ["?", "", None, "z", "ab", 7, -1, 1.5, True, [1], object(),
-                                 float("nan")])
+@pytest.mark.parametrize("bad", ["?", "", None, "z", "ab", 7, -1, 1.5, True, [1], object(), float("nan")])
 def test_bad_choices_are_friendly_not_raised(qs, bad, capsys):
     assert ask("98.q1", bad) is False
     out = capsys.readouterr().out
@@ -113,8 +134,16 @@ def test_quiz_widget_checks_a_chosen_answer(qs):
 
 
 def test_numeric_wrong_answer_gets_its_feedback_not_the_answer(capsys):
-    q = register_question(Question(id="98.q9", prompt="Half of one?", choices=(), answer=0.5,
-                                   explanation="EXPL", feedback=("halve it",)))
+    q = register_question(
+        Question(
+            id="98.q9",
+            prompt="Half of one?",
+            choices=(),
+            answer=0.5,
+            explanation="EXPL",
+            feedback=("halve it",),
+        )
+    )
     try:
         assert ask("98.q9", 2) is False
         out = capsys.readouterr().out
@@ -127,14 +156,17 @@ def test_register_rejects_invalid_questions():
     with pytest.raises(ValueError, match="answer"):
         register_question(Question(id="97.q1", prompt="p", choices=("a",), answer=3, explanation=""))
     with pytest.raises(ValueError, match="kind"):
-        register_question(Question(id="97.q2", prompt="p", choices=("a",), answer=0,
-                                   explanation="", kind="exam"))
+        register_question(
+            Question(id="97.q2", prompt="p", choices=("a",), answer=0, explanation="", kind="exam")
+        )
     with pytest.raises(ValueError, match="numeric"):
-        register_question(Question(id="97.q3", prompt="p", choices=(), answer=float("nan"),
-                                   explanation=""))
+        register_question(Question(id="97.q3", prompt="p", choices=(), answer=float("nan"), explanation=""))
     with pytest.raises(ValueError, match="feedback"):
-        register_question(Question(id="97.q4", prompt="p", choices=("a", "b"), answer=0,
-                                   explanation="", feedback=("only one",)))
+        register_question(
+            Question(
+                id="97.q4", prompt="p", choices=("a", "b"), answer=0, explanation="", feedback=("only one",)
+            )
+        )
     assert not questions("97")
 
 
@@ -170,8 +202,18 @@ def test_recap_quizzes_have_five_questions_where_present():
 def test_tiered_hints(capsys):
     from kmlteach.exercises import Exercise, register
     from kmlteach.exercises.core import _REGISTRY
-    ex = register(Exercise(id="98.tiers", title="t", reference=abs, cases=[],
-                           hint=("first", "second", "code: abs(x)"), solution="", minutes=3))
+
+    ex = register(
+        Exercise(
+            id="98.tiers",
+            title="t",
+            reference=abs,
+            cases=[],
+            hint=("first", "second", "code: abs(x)"),
+            solution="",
+            minutes=3,
+        )
+    )
     try:
         text = exercises.hint("98.tiers")
         assert text.startswith("first") and "hint 1 of 3" in text and "level=2" in text
@@ -192,6 +234,7 @@ def test_tiered_hints(capsys):
 def test_notebooks_ask_registered_questions_and_show_their_quiz():
     import re
     from pathlib import Path
+
     src = Path(__file__).resolve().parent.parent / "notebooks" / "src"
     known = {q.id for q in questions()}
     for path in sorted(src.glob("*.py")):

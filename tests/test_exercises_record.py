@@ -9,8 +9,19 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from kmlteach.exercises import Case, Exercise, Mistake, check, get, hint, register, registry, solution
-from kmlteach.exercises import core, record
+from kmlteach.exercises import (
+    Case,
+    Exercise,
+    Mistake,
+    check,
+    core,
+    get,
+    hint,
+    record,
+    register,
+    registry,
+    solution,
+)
 from kmlteach.exercises._plain import from_plain, to_plain
 from kmlteach.exercises.compare import comparator, predicate, preparer
 

@@ -12,8 +12,8 @@ import time
 
 import numpy as np
 import pytest
-
 from grade_submissions import ROOT, dump, honest_variants, load, with_function
+
 from kmlteach.course.grade import Limits, grade_folder
 from kmlteach.course.grade.cells import check_calls, select_code
 from kmlteach.course.grade.codec import ResultError, decode_result, encode
@@ -28,16 +28,25 @@ def test_codec_round_trip_and_strictness():
     back = [decode_result(v) for v in enc[0]["T"]]
     assert np.array_equal(back[0], args[0]) and back[0].dtype == np.float64
     assert back[1:] == [3, -1.5, "ab", [1, (2, 3)], {"k": True}]
-    for bad in ({"A": ["|O", [1], "AA=="]}, {"A": ["<f8", [2], "AAAAAAAAAAA="]}, {"X": 1},
-                {"S": 1}, ["raw list"], {"L": [1], "T": [2]}):
+    for bad in (
+        {"A": ["|O", [1], "AA=="]},
+        {"A": ["<f8", [2], "AAAAAAAAAAA="]},
+        {"X": 1},
+        {"S": 1},
+        ["raw list"],
+        {"L": [1], "T": [2]},
+    ):
         with pytest.raises(ResultError):
             decode_result(bad)
 
 
 def test_cell_selection_keeps_only_what_exercises_need():
-    cells = ["import numpy as np\nimport matplotlib.pyplot as plt", "from kmlteach.widgets.ch01 import make_x\nmake_x()",
-             "SCALE = 2.0\nBIG = np.ones(10**12)\nwhile True:\n    pass",
-             "def helper(v):\n    return SCALE * v\n\ndef f(x):\n    return helper(np.asarray(x))\n\ncheck('01.distance', f)"]
+    cells = [
+        "import numpy as np\nimport matplotlib.pyplot as plt",
+        "from kmlteach.widgets.ch01 import make_x\nmake_x()",
+        "SCALE = 2.0\nBIG = np.ones(10**12)\nwhile True:\n    pass",
+        "def helper(v):\n    return SCALE * v\n\ndef f(x):\n    return helper(np.asarray(x))\n\ncheck('01.distance', f)",
+    ]
     code = "\n".join(select_code(cells, ["f"]))
     assert "SCALE = 2.0" in code and "def helper" in code and "import numpy" in code
     for dropped in ("matplotlib", "make_x", "BIG", "while True", "check("):
@@ -123,8 +132,13 @@ def test_grade_feedback_resume_and_partial_credit(tmp_path, monkeypatch):
 
     ex = next(e for e in chapter_plan("01").exercises if e.id == "01.perceptron")
     partial = ExercisePlan(**{**{k: getattr(ex, k) for k in ex.__dataclass_fields__}, "partial": True})
-    reply = {"cases": [{"value": encode((c.expected,), {})[0]["T"][0]} if i % 2 == 0 else {"error": "ValueError"}
-                       for i, c in enumerate(ex.cases)], "called": []}
+    reply = {
+        "cases": [
+            {"value": encode((c.expected,), {})[0]["T"][0]} if i % 2 == 0 else {"error": "ValueError"}
+            for i, c in enumerate(ex.cases)
+        ],
+        "called": [],
+    }
     sc = score_exercise(partial, reply)
     n = (len(ex.cases) + 1) // 2
     assert sc.passed == n and sc.points == round(3 * n / len(ex.cases), 2)
@@ -132,8 +146,13 @@ def test_grade_feedback_resume_and_partial_credit(tmp_path, monkeypatch):
 
 def test_cli_errors_are_one_line(tmp_path):
     def cli(*args):
-        return subprocess.run([sys.executable, "-m", "kmlteach", "grade", *map(str, args)],
-                              capture_output=True, text=True, cwd=ROOT, timeout=120)
+        return subprocess.run(
+            [sys.executable, "-m", "kmlteach", "grade", *map(str, args)],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            timeout=120,
+        )
 
     r = cli(tmp_path / "missing", "--out", tmp_path / "gb.csv")
     assert r.returncode != 0 and r.stderr.strip().count("\n") == 0 and "does not exist" in r.stderr
@@ -147,8 +166,9 @@ def test_cli_errors_are_one_line(tmp_path):
     r = cli(tmp_path / "subs", "--out", tmp_path / "gb.csv")
     assert r.returncode == 0, r.stderr
     assert (tmp_path / "gb.csv").read_text().startswith("submission,chapter,")
-    h = subprocess.run([sys.executable, "-m", "kmlteach", "grade", "--help"], capture_output=True,
-                       text=True, cwd=ROOT).stdout
+    h = subprocess.run(
+        [sys.executable, "-m", "kmlteach", "grade", "--help"], capture_output=True, text=True, cwd=ROOT
+    ).stdout
     assert "ADDRESS SPACE" in h
 
 
@@ -168,7 +188,7 @@ def test_instructor_notebooks_score_full_marks_on_hidden_cases(tmp_path):
     from kmlteach.course.release import student_notebook
 
     chapters = sorted(c for c in book_exercises() if _module(c) is not None)
-    assert {f"{i:02d}" for i in range(10)} <= set(chapters)       # 00-09 all have hidden cases
+    assert {f"{i:02d}" for i in range(10)} <= set(chapters)  # 00-09 all have hidden cases
     subs = {}
     for path in sorted((ROOT / "notebooks").glob("[0-9][0-9]-*.ipynb")):
         if path.name[:2] in chapters:
@@ -192,15 +212,25 @@ def test_partial_flag_is_read_from_the_exercise_record(tmp_path):
     shutil.copytree(ROOT / "kmlteach" / "exercises" / "records", records)
     ch01 = records / "ch01.toml"
     text = ch01.read_text(encoding="utf-8").replace(
-        'id = "01.perceptron"\n', 'id = "01.perceptron"\npartial = true\n')
+        'id = "01.perceptron"\n', 'id = "01.perceptron"\npartial = true\n'
+    )
     assert "partial = true" in text
     ch01.write_text(text, encoding="utf-8")
-    (tmp_path / "book.toml").write_text((ROOT / "book.toml").read_text(encoding="utf-8").replace(
-        "[book]\n", f"[book]\nrecords = {str(records)!r}\n"), encoding="utf-8")
+    (tmp_path / "book.toml").write_text(
+        (ROOT / "book.toml")
+        .read_text(encoding="utf-8")
+        .replace("[book]\n", f"[book]\nrecords = {str(records)!r}\n"),
+        encoding="utf-8",
+    )
     plan = chapter_plan("01", str(tmp_path / "book.toml"))
     assert {e.id: e.partial for e in plan.exercises} == {
-        "01.distance": False, "01.hinge": False, "01.sgd_step": False, "01.perceptron": True,
-        "01.subgradient_perceptron": False, "01.dual": False}
+        "01.distance": False,
+        "01.hinge": False,
+        "01.sgd_step": False,
+        "01.perceptron": True,
+        "01.subgradient_perceptron": False,
+        "01.dual": False,
+    }
 
 
 def test_kill_session_returns_only_when_no_member_is_alive():
@@ -254,8 +284,11 @@ def test_cell_analysis_is_shared_between_submissions(monkeypatch):
     as a fresh analysis's, and a changed cell is analysed anew."""
     import kmlteach.course.grade.cells as cells
 
-    srcs = ["import numpy as np", "SCALE = 2.0\nUNUSED = 1",
-            "def f(x):\n    return SCALE * np.asarray(x)\n\ncheck('01.distance', f)"]
+    srcs = [
+        "import numpy as np",
+        "SCALE = 2.0\nUNUSED = 1",
+        "def f(x):\n    return SCALE * np.asarray(x)\n\ncheck('01.distance', f)",
+    ]
     cells._ANALYSED.clear()
     first = select_code(srcs, ["f"])
     calls = []
@@ -274,21 +307,28 @@ def test_session_size_counts_what_the_full_scan_counts():
     from kmlteach.course.grade.limits import _session_members, become_subreaper, kill_session, session_size
 
     become_subreaper()
-    code = ("import os, time\nfor k in range(4):\n    if os.fork() == 0:\n        if k % 2:\n"
-            "            os.setsid()\n        if os.fork() == 0:\n            time.sleep(60)\n"
-            "        os._exit(0)\ntime.sleep(60)\n")
+    code = (
+        "import os, time\nfor k in range(4):\n    if os.fork() == 0:\n        if k % 2:\n"
+        "            os.setsid()\n        if os.fork() == 0:\n            time.sleep(60)\n"
+        "        os._exit(0)\ntime.sleep(60)\n"
+    )
     p = subprocess.Popen([sys.executable, "-c", code], start_new_session=True)
     try:
-        for _ in range(500):   # the leader, 2 children in its session, 2 grandchildren
-            if len(_session_members(p.pid, alive=True)) >= 3 and session_size(p.pid) == len(_session_members(p.pid)):
+        for _ in range(500):  # the leader, 2 children in its session, 2 grandchildren
+            if len(_session_members(p.pid, alive=True)) >= 3 and session_size(p.pid) == len(
+                _session_members(p.pid)
+            ):
                 break
             time.sleep(0.01)
         assert session_size(p.pid) == len(_session_members(p.pid)) >= 3
     finally:
         kill_session(p.pid)
         p.wait()
-        for sid in {int(open(f"/proc/{n}/stat").read().rsplit(")", 1)[1].split()[3])
-                    for n in os.listdir("/proc") if n.isdigit() and _ppid(n) == os.getpid()} - {os.getsid(0)}:
+        for sid in {
+            int(open(f"/proc/{n}/stat").read().rsplit(")", 1)[1].split()[3])
+            for n in os.listdir("/proc")
+            if n.isdigit() and _ppid(n) == os.getpid()
+        } - {os.getsid(0)}:
             kill_session(sid)
 
 
@@ -310,13 +350,18 @@ def test_cell_output_never_reaches_the_grader(monkeypatch):
 
     seen = []
     real = NotebookClient.process_message
-    monkeypatch.setattr(NotebookClient, "process_message",
-                        lambda self, msg, *a, **k: seen.append(msg["msg_type"]) or real(self, msg, *a, **k))
+    monkeypatch.setattr(
+        NotebookClient,
+        "process_message",
+        lambda self, msg, *a, **k: seen.append(msg["msg_type"]) or real(self, msg, *a, **k),
+    )
 
     async def run():
         async with SandboxKernel(Limits(timeout=30), None) as k:
-            await k.run("import os\nprint('x' * 2_000_000)\nos.write(1, b'y' * 1000)\n"
-                        "from IPython.display import display, HTML\ndisplay(HTML('<b>z</b>'))")
+            await k.run(
+                "import os\nprint('x' * 2_000_000)\nos.write(1, b'y' * 1000)\n"
+                "from IPython.display import display, HTML\ndisplay(HTML('<b>z</b>'))"
+            )
             return await k.run("v = 6 * 7", {"r": "v"})
 
     content = asyncio.run(run())
@@ -327,12 +372,13 @@ def test_cell_output_never_reaches_the_grader(monkeypatch):
 def test_deferred_import_loads_the_module_on_first_use(tmp_path, monkeypatch):
     from kmlteach.course.grade.kernel import _defer_import
 
-    (tmp_path / "kml_probe_lazy.py").write_text("LOADS = []\nLOADS.append(1)\n"
-                                                "def is_valid(x):\n    return x == 'ok'\n")
+    (tmp_path / "kml_probe_lazy.py").write_text(
+        "LOADS = []\nLOADS.append(1)\ndef is_valid(x):\n    return x == 'ok'\n"
+    )
     monkeypatch.syspath_prepend(str(tmp_path))
     monkeypatch.delitem(sys.modules, "kml_probe_lazy", raising=False)
     assert _defer_import("kml_probe_lazy", ["is_valid"])
-    from kml_probe_lazy import is_valid   # what jsonschema does: binds the stand-in's function
+    from kml_probe_lazy import is_valid  # what jsonschema does: binds the stand-in's function
 
     assert type(sys.modules["kml_probe_lazy"]).__name__ == "_Deferred"
     assert is_valid("ok") and not is_valid("no")

@@ -9,8 +9,8 @@ import importlib
 
 import numpy as np
 import pytest
-
 from grade_submissions import ROOT, dump, load
+
 from kmlteach.course.grade.cases import _module, hidden_cases
 from kmlteach.course.grade.codec import decode_result
 from kmlteach.course.grade.plan import book_exercises, chapter_plan
@@ -30,8 +30,12 @@ def _walk(v):
 
 def _same(a, b) -> bool:
     if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
-        return (isinstance(a, np.ndarray) and isinstance(b, np.ndarray) and a.shape == b.shape
-                and bool(np.array_equal(a, b)))
+        return (
+            isinstance(a, np.ndarray)
+            and isinstance(b, np.ndarray)
+            and a.shape == b.shape
+            and bool(np.array_equal(a, b))
+        )
     if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
         return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
     return type(a) is type(b) and a == b
@@ -50,15 +54,16 @@ def test_hidden_cases_are_well_formed_and_differ_from_the_visible_ones(chapter):
         visible = [(c.args, c.kwargs) for c in ex.all_cases()]
         cases = hidden_cases(ex_id)
         assert len(cases) >= 2, ex_id
-        again = hidden_cases(ex_id)                               # seeded: the same every time
+        again = hidden_cases(ex_id)  # seeded: the same every time
         for h, h2 in zip(cases, again):
             assert h.kind and h.kind == h2.kind and _same(h.args, h2.args), (ex_id, h.kind)
             # numpy scalars would reach the kernel as a tag its decoder does not read
             assert not any(isinstance(v, np.generic) for v in _walk((h.args, h.kwargs))), (ex_id, h.kind)
             assert not any(_same((h.args, h.kwargs), (a, k)) for a, k in visible), (ex_id, h.kind)
             out = ex.reference(*copy.deepcopy(h.args), **copy.deepcopy(h.kwargs))
-            assert not any(isinstance(v, (float, np.floating, np.ndarray)) and np.any(np.isnan(v))
-                           for v in _walk(out)), (ex_id, h.kind)   # allclose() says nan != nan
+            assert not any(
+                isinstance(v, (float, np.floating, np.ndarray)) and np.any(np.isnan(v)) for v in _walk(out)
+            ), (ex_id, h.kind)  # allclose() says nan != nan
 
 
 @pytest.mark.parametrize("chapter", CHAPTERS)
@@ -88,33 +93,39 @@ def _fails_only_hidden(ex_id: str, fn) -> list[str]:
 
 
 def test_hidden_cases_catch_what_the_visible_ones_let_through():
-    def nu_property(alpha, yf, rho, tol=1e-6):                   # ignores the keyword tol
+    def nu_property(alpha, yf, rho, tol=1e-6):  # ignores the keyword tol
         return float(np.mean(yf < rho - 1e-6)), float(np.mean(alpha > 1e-6))
 
-    def nu_dual(alpha, K, y, nu, tol=1e-8):                      # ignores the keyword tol
+    def nu_dual(alpha, K, y, nu, tol=1e-8):  # ignores the keyword tol
         n = len(alpha)
-        if (alpha.min() < -1e-8 or alpha.max() > 1 + 1e-8 or abs(alpha.sum() - n * nu) > 1e-8
-                or abs(alpha @ y) > 1e-8):
+        if (
+            alpha.min() < -1e-8
+            or alpha.max() > 1 + 1e-8
+            or abs(alpha.sum() - n * nu) > 1e-8
+            or abs(alpha @ y) > 1e-8
+        ):
             return np.inf
         return 0.5 * (alpha * y) @ K @ (alpha * y)
 
-    def norma_step(coef, k_row, y_t, lam, eta):                  # tests f < 1 instead of y f < 1
+    def norma_step(coef, k_row, y_t, lam, eta):  # tests f < 1 instead of y f < 1
         f = coef @ k_row
         return np.r_[(1 - eta * lam) * coef, eta * y_t if f < 1 else 0.0]
 
-    def oneclass_value(alpha, X, rho, sigma, Z):                 # forgets ρ when Z = X's shape
+    def oneclass_value(alpha, X, rho, sigma, Z):  # forgets ρ when Z = X's shape
         D2 = ((Z[:, None, :] - X[None, :, :]) ** 2).sum(-1)
         f = np.exp(-D2 / (2 * sigma)) @ alpha
         return f if Z.shape == X.shape else f - rho
 
-    def best_alpha(w_correct, w_wrong, *rest, **kw):             # w_abstain only by position
-        return 0.5 * np.log(w_correct / w_wrong), (rest[0] if rest else 0.0) + 2 * np.sqrt(w_correct * w_wrong)
+    def best_alpha(w_correct, w_wrong, *rest, **kw):  # w_abstain only by position
+        return 0.5 * np.log(w_correct / w_wrong), (rest[0] if rest else 0.0) + 2 * np.sqrt(
+            w_correct * w_wrong
+        )
 
-    def training_bound(epsilons):                                # clips ε to (0, ½]
+    def training_bound(epsilons):  # clips ε to (0, ½]
         e = np.clip(np.asarray(epsilons), 1e-3, 0.5)
         return np.prod(2 * np.sqrt(e * (1 - e))), np.exp(-2 * np.sum((0.5 - e) ** 2))
 
-    def kernel_sgd(K, y, lam, idx):                              # updates when y K α = 1 too
+    def kernel_sgd(K, y, lam, idx):  # updates when y K α = 1 too
         beta, total = np.zeros(len(y)), np.zeros(len(y))
         for t, i in enumerate(idx, 1):
             alpha = beta / (lam * t)
@@ -123,7 +134,7 @@ def test_hidden_cases_catch_what_the_visible_ones_let_through():
                 beta[i] += y[i]
         return total / len(idx)
 
-    def hinge_subgradient(W, x, y, Delta):                       # zero whenever the loss is 0
+    def hinge_subgradient(W, x, y, Delta):  # zero whenever the loss is 0
         s = W @ x
         yhat = int(np.argmax(Delta[:, y] + s - s[y]))
         G = np.zeros(W.shape)
@@ -137,12 +148,15 @@ def test_hidden_cases_catch_what_the_visible_ones_let_through():
     assert "y f = 1 exactly with y = −1: no update" in _fails_only_hidden("09.norma_step", norma_step)
     assert "Z = X: values at the training points" in _fails_only_hidden("09.oneclass_value", oneclass_value)
     assert {"y K α = 1 exactly with y = +1: no update", "y K α = 1 exactly with y = −1: no update"} <= set(
-        _fails_only_hidden("02.kernel_sgd", kernel_sgd))
+        _fails_only_hidden("02.kernel_sgd", kernel_sgd)
+    )
     assert _fails_only_hidden("04.hinge_subgradient", hinge_subgradient) == [
-        "tie between a smaller label and the true one"]
+        "tie between a smaller label and the true one"
+    ]
     assert _fails_only_hidden("08.best_alpha", best_alpha) == ["w_abstain by keyword"]
     assert {"ε > ½ in one round", "a perfect round (ε = 0)", "tiny ε"} <= set(
-        _fails_only_hidden("08.training_bound", training_bound))
+        _fails_only_hidden("08.training_bound", training_bound)
+    )
 
 
 def test_calling_a_guarded_function_scores_zero(tmp_path):
@@ -154,10 +168,12 @@ def test_calling_a_guarded_function_scores_zero(tmp_path):
     for cell in nb["cells"]:
         src = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
         if cell["cell_type"] == "code" and "def oneclass_value(" in src:
-            cell["source"] = ("from kmlteach.kernels import gram\n\n\n"
-                              "def oneclass_value(alpha, X, rho, sigma, Z):\n"
-                              "    return gram('gaussian', Z, X, sigma=sigma) @ alpha - rho\n\n\n"
-                              "check('09.oneclass_value', oneclass_value)\n")
+            cell["source"] = (
+                "from kmlteach.kernels import gram\n\n\n"
+                "def oneclass_value(alpha, X, rho, sigma, Z):\n"
+                "    return gram('gaussian', Z, X, sigma=sigma) @ alpha - rho\n\n\n"
+                "check('09.oneclass_value', oneclass_value)\n"
+            )
             break
     else:
         raise AssertionError("no oneclass_value cell in notebooks/09-theory.ipynb")

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-
 from grade_submissions import honest_variants
+
 from kmlteach.course.grade import Limits, grade_folder
 
 distributed = pytest.importorskip("distributed")
@@ -18,10 +18,17 @@ def test_dask_local_cluster_gives_the_local_gradebook(tmp_path):
         (folder / f"{name}.ipynb").write_bytes(hv[name][0])
     limits = Limits(timeout=30)
     grade_folder(folder, tmp_path / "local.csv", limits=limits, jobs=2, progress=None)
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  dashboard_address=None) as cluster:
-        grade_folder(folder, tmp_path / "dask.csv", limits=limits, executor="dask",
-                     scheduler=cluster.scheduler_address, progress=None)
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+    ) as cluster:
+        grade_folder(
+            folder,
+            tmp_path / "dask.csv",
+            limits=limits,
+            executor="dask",
+            scheduler=cluster.scheduler_address,
+            progress=None,
+        )
     local = (tmp_path / "local.csv").read_text()
     assert local == (tmp_path / "dask.csv").read_text()
-    assert "honest,01,1,2,2,3,2,3,13,13,ok" in local   # 01.dual (3 points) included
+    assert "honest,01,1,2,2,3,2,3,13,13,ok" in local  # 01.dual (3 points) included

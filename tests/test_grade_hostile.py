@@ -17,13 +17,15 @@ import uuid
 from pathlib import Path
 
 import pytest
-
 from grade_submissions import ROOT, honest_variants, hostile
+
 from kmlteach.course.grade import Limits, grade_folder
 from kmlteach.course.grade._launcher import landlock_abi
 
-pytestmark = pytest.mark.skipif(landlock_abi() < 6 or not Path("/proc/self/stat").exists(),
-                                reason="the hostile suite needs Linux Landlock ABI >= 6 (files + signals)")
+pytestmark = pytest.mark.skipif(
+    landlock_abi() < 6 or not Path("/proc/self/stat").exists(),
+    reason="the hostile suite needs Linux Landlock ABI >= 6 (files + signals)",
+)
 
 
 def _sandbox_processes(marker: str) -> list[int]:
@@ -47,7 +49,7 @@ def test_hostile_submissions_are_contained(tmp_path, monkeypatch):
     # this run's sandboxes live in their own directory, so that the survivors counted below
     # are this run's, not those of a grading test running at the same time on another core
     scratch = Path(tempfile.mkdtemp(prefix="kml-hostile-", dir="/tmp"))
-    scratch.chmod(0o755)             # traversable by the sandbox's user, like /tmp
+    scratch.chmod(0o755)  # traversable by the sandbox's user, like /tmp
     monkeypatch.setattr(tempfile, "tempdir", str(scratch))
     monkeypatch.setenv("KMLTEACH_SECRET_TOKEN", "do-not-leak")
     monkeypatch.setenv("KMLTEACH_RESULTS", str(tmp_path / "results.jsonl"))
@@ -56,15 +58,20 @@ def test_hostile_submissions_are_contained(tmp_path, monkeypatch):
     out.mkdir()
     sentinel = out / "sentinel.txt"
     sentinel.write_text("instructor data")
-    paths = {"submissions": subs, "gradebook": sentinel,
-             "course_file": ROOT / "kmlteach" / "losses.py",
-             "cases_file": ROOT / "kmlteach" / "course" / "grade" / "cases" / "ch01.py",
-             "outside": Path("/tmp") / f"kmlteach-pwned-{uuid.uuid4().hex}",
-             "other_submission": subs / "class" / "honest.ipynb"}
+    paths = {
+        "submissions": subs,
+        "gradebook": sentinel,
+        "course_file": ROOT / "kmlteach" / "losses.py",
+        "cases_file": ROOT / "kmlteach" / "course" / "grade" / "cases" / "ch01.py",
+        "outside": Path("/tmp") / f"kmlteach-pwned-{uuid.uuid4().hex}",
+        "other_submission": subs / "class" / "honest.ipynb",
+    }
     protected = [paths["course_file"], paths["cases_file"]]
     before = {p: p.read_bytes() for p in protected}
-    cases = {**{f"class/{k}": v for k, v in honest_variants().items()},
-             **{f"attack/{k}": v for k, v in hostile(paths).items()}}
+    cases = {
+        **{f"class/{k}": v for k, v in honest_variants().items()},
+        **{f"attack/{k}": v for k, v in hostile(paths).items()},
+    }
     for name, (data, _) in cases.items():
         (subs / f"{name}.ipynb").parent.mkdir(parents=True, exist_ok=True)
         (subs / f"{name}.ipynb").write_bytes(data)
@@ -72,8 +79,14 @@ def test_hostile_submissions_are_contained(tmp_path, monkeypatch):
     try:
         # 10 s: the infinite loop burns a core until the limit; the honest code of a chapter
         # 01 submission needs ~0.3 s once its kernel runs (start-up is not counted)
-        grade_folder(subs, out / "gradebook.csv", limits=Limits(timeout=10), jobs=2,
-                     feedback=out / "feedback", progress=None)
+        grade_folder(
+            subs,
+            out / "gradebook.csv",
+            limits=Limits(timeout=10),
+            jobs=2,
+            feedback=out / "feedback",
+            progress=None,
+        )
     finally:
         damaged = [p for p in protected if p.read_bytes() != before[p]]
         for p in damaged:  # never leave the course damaged, even if the test fails
@@ -92,8 +105,10 @@ def test_hostile_submissions_are_contained(tmp_path, monkeypatch):
     for name, (_, exp) in cases.items():
         row = rows[name]
         if float(row["total"]) != exp["total"] or row["status"] != exp["status"]:
-            problems.append(f"{name}: got {row['total']} {row['status']} ({row['message']}), "
-                            f"expected {exp['total']} {exp['status']}")
+            problems.append(
+                f"{name}: got {row['total']} {row['status']} ({row['message']}), "
+                f"expected {exp['total']} {exp['status']}"
+            )
         for ex_id, pts in exp.get("points", {}).items():
             if float(row[ex_id]) != pts:
                 problems.append(f"{name}: {ex_id} = {row[ex_id]}, expected {pts}")

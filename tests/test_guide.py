@@ -32,8 +32,8 @@ ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
 GUIDE = (DOCS / "instructor-guide.md").read_text(encoding="utf-8")
 B = _book.load()
-SLOT = 75                   # minutes of one meeting (lecture or lab)
-RATIO = 1.3                 # heaviest week / median week
+SLOT = 75  # minutes of one meeting (lecture or lab)
+RATIO = 1.3  # heaviest week / median week
 
 _SOURCE_TAG = r"(?<!UML )(?<!HSS1 )(?<!HSS2 )(?<!SL )"
 _SECTION = re.compile(_SOURCE_TAG + r"§(\d+(?:\.\d+)?)(?:\s*[–-]\s*§?(\d+(?:\.\d+)?))?")
@@ -71,7 +71,7 @@ def headings(chapter_id: str) -> set[str]:
 def section(title: str) -> str:
     start = GUIDE.index(f"\n## {title}")
     end = GUIDE.find("\n## ", start + 1)
-    return GUIDE[start:end if end > 0 else None]
+    return GUIDE[start : end if end > 0 else None]
 
 
 def chapter_plans() -> dict[str, str]:
@@ -105,8 +105,9 @@ def exercise_minutes() -> dict[str, int]:
 
 
 def cell_minutes(cell: str, minutes: dict[str, int]) -> int:
-    return (sum(minutes[e] for e in _EXERCISE.findall(cell) if e in minutes)
-            + sum(int(n) for n in _MINUTES.findall(cell)))
+    return sum(minutes[e] for e in _EXERCISE.findall(cell) if e in minutes) + sum(
+        int(n) for n in _MINUTES.findall(cell)
+    )
 
 
 def week_load(row: dict, minutes: dict[str, int]) -> int:
@@ -137,14 +138,16 @@ def test_every_chapter_plan_names_sections_of_its_notebook():
         for s in refs(text):
             n += 1
             if s not in have:
-                bad.append(f"chapter {cid}: §{s} (notebook has {sorted(have, key=lambda h: [int(p) for p in h.split('.')])})")
+                bad.append(
+                    f"chapter {cid}: §{s} (notebook has {sorted(have, key=lambda h: [int(p) for p in h.split('.')])})"
+                )
     assert n >= 50, f"only {n} section references found in the plans"
     assert not bad, "section references without a heading:\n" + "\n".join(bad)
 
 
 def test_chapter_01_plan_covers_every_section_of_its_notebook():
     numbered = {h for h in headings("01") if "." not in h}
-    numbered.discard(max(numbered, key=int))          # the last one is "Exercises"
+    numbered.discard(max(numbered, key=int))  # the last one is "Exercises"
     assert set(refs(chapter_plans()["01"])) >= numbered
 
 
@@ -179,8 +182,11 @@ def test_every_exercise_is_scheduled_once_and_every_scheduled_one_exists():
 
 def test_every_lab_fits_its_slot():
     minutes = exercise_minutes()
-    over = {r["week"]: cell_minutes(r["lab"], minutes) for r in schedule()
-            if cell_minutes(r["lab"], minutes) > SLOT}
+    over = {
+        r["week"]: cell_minutes(r["lab"], minutes)
+        for r in schedule()
+        if cell_minutes(r["lab"], minutes) > SLOT
+    }
     assert not over, f"labs above {SLOT} minutes (move the overflow to homework): {over}"
 
 
@@ -234,8 +240,9 @@ def test_the_midterm_exists_is_linked_and_its_points_add_up():
     assert n_answers == len(pts), "every question needs an answer in the key"
     assert "instructors only" in key.splitlines()[0]
     # it covers chapters 00-03, and only those
-    chapters = set(re.findall(r"chapters? (\d\d)", " ".join(
-        re.findall(r"^### Question.*$", questions, re.M))))
+    chapters = set(
+        re.findall(r"chapters? (\d\d)", " ".join(re.findall(r"^### Question.*$", questions, re.M)))
+    )
     chapters |= set(re.findall(r"and (\d\d):", questions))
     assert chapters == {"00", "01", "02", "03"}, chapters
 

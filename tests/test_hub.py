@@ -26,8 +26,8 @@ ROOT = Path(__file__).resolve().parent.parent
 HUB = ROOT / "deploy" / "hub"
 sys.path.insert(0, str(HUB))
 
-import links  # noqa: E402
-import sizing  # noqa: E402
+import links  # noqa: E402  (deploy/hub is put on sys.path first)
+import sizing  # noqa: E402  (deploy/hub is put on sys.path first)
 
 
 def test_values_yaml_and_readme_follow_the_sizing_table():

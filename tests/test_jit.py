@@ -30,16 +30,16 @@ from kmlteach import _jit
 ROOT = Path(__file__).resolve().parent.parent
 HAVE_SVM = importlib.util.find_spec("kmlteach.svm") is not None
 
-PROBE_PLAIN = '''
+PROBE_PLAIN = """
 import numba
 
 
 @numba.njit(cache=True)
 def add(a, b):
     return a + b
-'''
+"""
 
-PROBE_JIT = '''
+PROBE_JIT = """
 import numpy as np
 
 from kmlteach._jit import jit
@@ -56,7 +56,7 @@ def total(x):
 @jit
 def double(x):
     return 2.0 * x
-'''
+"""
 
 
 def _set_writable(path: Path, writable: bool) -> None:
@@ -76,8 +76,11 @@ def readonly_copy(tmp_path_factory):
     """A copy of the package where no Numba cache location is writable; returns (root, env)."""
     base = tmp_path_factory.mktemp("jit_readonly")
     root = base / "site"
-    shutil.copytree(ROOT / "kmlteach", root / "kmlteach",
-                    ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "*.nbi", "*.nbc"))
+    shutil.copytree(
+        ROOT / "kmlteach",
+        root / "kmlteach",
+        ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "*.nbi", "*.nbc"),
+    )
     (root / "kmlteach" / "_probe_plain.py").write_text(PROBE_PLAIN)
     (root / "kmlteach" / "_probe_jit.py").write_text(PROBE_JIT)
     for pkg in [root / "kmlteach", *[p for p in (root / "kmlteach").rglob("*") if p.is_dir()]]:
@@ -86,19 +89,36 @@ def readonly_copy(tmp_path_factory):
     tmpdir.mkdir()
     mpl = base / "mpl"
     mpl.mkdir()
-    env = {k: v for k, v in os.environ.items()
-           if not k.startswith(("NUMBA_", "PYTHON")) and k not in ("XDG_CACHE_HOME", "HOME")}
-    env.update(HOME="/dev/null", XDG_CACHE_HOME="/dev/null", PYTHONDONTWRITEBYTECODE="1",
-               PYTHONPATH=str(root), TMPDIR=str(tmpdir), MPLCONFIGDIR=str(mpl),
-               MPLBACKEND="Agg", PYTHONHASHSEED="0")
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("NUMBA_", "PYTHON")) and k not in ("XDG_CACHE_HOME", "HOME")
+    }
+    env.update(
+        HOME="/dev/null",
+        XDG_CACHE_HOME="/dev/null",
+        PYTHONDONTWRITEBYTECODE="1",
+        PYTHONPATH=str(root),
+        TMPDIR=str(tmpdir),
+        MPLCONFIGDIR=str(mpl),
+        MPLBACKEND="Agg",
+        PYTHONHASHSEED="0",
+    )
     _set_writable(root, False)
     yield root, env, tmpdir
     _set_writable(root, True)
 
 
 def _run(code: str, env: dict, cwd: Path, timeout: float = 300) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-c", textwrap.dedent(code)], env=env, cwd=cwd,
-                          capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL)
+    return subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(code)],
+        env=env,
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        stdin=subprocess.DEVNULL,
+    )
 
 
 def _assert_clean(proc: subprocess.CompletedProcess) -> None:
@@ -208,14 +228,23 @@ def test_warmup_cli_prints_one_line_per_kernel(readonly_copy):
     lines = proc.stdout.splitlines()
     assert re.fullmatch(r"\s+kmlteach\._probe_jit\.double\s+\(no example arguments\)", lines[0]), lines
     assert re.fullmatch(r"\s+kmlteach\._probe_jit\.total\s+\d+\.\d\d s", lines[1]), lines
-    assert re.fullmatch(rf"1 kernels ready in \d+\.\d s \(cache: {re.escape(str(tmpdir))}.*\)", lines[2]), lines
+    assert re.fullmatch(rf"1 kernels ready in \d+\.\d s \(cache: {re.escape(str(tmpdir))}.*\)", lines[2]), (
+        lines
+    )
 
 
 def test_python_m_kmlteach_warmup():
     """The real command (CI and Binder's postBuild run it): every line is a kernel or the total."""
     env = dict(os.environ, PYTHONHASHSEED="0", MPLBACKEND="Agg")
-    proc = subprocess.run([sys.executable, "-m", "kmlteach", "warmup"], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=600, stdin=subprocess.DEVNULL)
+    proc = subprocess.run(
+        [sys.executable, "-m", "kmlteach", "warmup"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        stdin=subprocess.DEVNULL,
+    )
     _assert_clean(proc)
     lines = proc.stdout.splitlines()
     kernel = re.compile(r"\s+kmlteach\.[\w.]+\s+(\d+\.\d\d s|\(no example arguments\))")
@@ -240,8 +269,14 @@ def test_check_env_reports_versions_cache_and_widgets():
 
 
 def test_check_env_cli_smoke():
-    proc = subprocess.run([sys.executable, "-m", "kmlteach", "check-env"], cwd=ROOT,
-                          capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
+    proc = subprocess.run(
+        [sys.executable, "-m", "kmlteach", "check-env"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        stdin=subprocess.DEVNULL,
+    )
     _assert_clean(proc)
     out = proc.stdout
     assert re.search(r"^numba\s+\d+\.\d+", out, re.M), out
@@ -294,13 +329,20 @@ def test_preset_options_and_registry(monkeypatch):
 
 
 def test_module_groups_keep_modules_whole_heaviest_first():
-    names = [f"kmlteach.a.k{i}" for i in range(5)] + [f"kmlteach.b.k{i}" for i in range(3)] + \
-        ["kmlteach.c.big", "kmlteach.c.k1", "kmlteach.d.k0"]
+    names = (
+        [f"kmlteach.a.k{i}" for i in range(5)]
+        + [f"kmlteach.b.k{i}" for i in range(3)]
+        + ["kmlteach.c.big", "kmlteach.c.k1", "kmlteach.d.k0"]
+    )
     weight = {"kmlteach.c.big": 100.0}
     got = _jit.module_groups(names, lambda n: weight.get(n, 1.0))
     assert sorted(sum(got, [])) == sorted(names)
-    assert [{n.rsplit(".", 1)[0] for n in g} for g in got] == [{"kmlteach.c"}, {"kmlteach.a"},
-                                                                {"kmlteach.b"}, {"kmlteach.d"}]
+    assert [{n.rsplit(".", 1)[0] for n in g} for g in got] == [
+        {"kmlteach.c"},
+        {"kmlteach.a"},
+        {"kmlteach.b"},
+        {"kmlteach.d"},
+    ]
 
 
 def test_default_weight_is_the_kernels_source_length():

@@ -31,6 +31,5 @@ def test_class_mean_classifier_equals_explicit_means():
     assert np.array_equal(res.predict(Kz), nearest)  # UML ex. 16.6: closer to c_+
 
 
-
 def test_kernel_expansion():
     assert np.allclose(km.kernel_expansion([[1.0, 2.0], [0.0, 1.0]], [1.0, -1.0], b=0.5), [-0.5, -0.5])

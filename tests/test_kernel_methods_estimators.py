@@ -29,7 +29,6 @@ def test_check_estimator(est):
     assert not failed, failed
 
 
-
 def test_kernel_svm_any_two_labels_and_matches_function():
     labels = np.where(y > 0, "yes", "no")
     est = km.KernelSVM(kernel="gaussian", sigma=0.3, lam=0.001, T=3000, seed=1).fit(X, labels)
@@ -41,10 +40,13 @@ def test_kernel_svm_any_two_labels_and_matches_function():
     assert np.allclose(est.decision_function(X[:3]), K[:3] @ res.alpha)
     est2 = km.KernelSVM(kernel="gaussian", gamma=1 / 0.6, lam=0.001, T=3000, seed=1).fit(X, labels)
     assert np.allclose(est2.alpha_, est.alpha_)
-    for kernel, params in [("polynomial", {"degree": 3}), ("bspline", {"order": 1}), ("exponential", {}),
-                           ("linear", {})]:
+    for kernel, params in [
+        ("polynomial", {"degree": 3}),
+        ("bspline", {"order": 1}),
+        ("exponential", {}),
+        ("linear", {}),
+    ]:
         km.KernelSVM(kernel=kernel, **params).fit(X, y).predict(X)
-
 
 
 def test_kernel_pca_estimator_matches_function():
@@ -53,7 +55,6 @@ def test_kernel_pca_estimator_matches_function():
     res = km.kernel_pca(kk.gram("polynomial", X, degree=2), 2)
     assert np.allclose(E, res.embedding)
     assert np.allclose(est.transform(X), E, atol=1e-9)
-
 
 
 def test_estimators_reject_bad_input():

@@ -24,8 +24,9 @@ def test_kernel_dependency_estimation_against_explicit_outputs():
     model = km.kernel_dependency_estimation(Kx, Ky, lam=0.01)
     cands = np.r_[Yout, RNG.normal(size=(10, 3))]
     Z = X[:8] + 0.01
-    pred = km.kde_predict(model, kk.gram("gaussian", Z, X, sigma=1.0), kk.gram("linear", cands, Yout),
-                          np.sum(cands ** 2, 1))
+    pred = km.kde_predict(
+        model, kk.gram("gaussian", Z, X, sigma=1.0), kk.gram("linear", cands, Yout), np.sum(cands**2, 1)
+    )
     mu = Yout.mean(0)
     _, S, Vt = np.linalg.svd(Yout - mu, full_matrices=False)
     coef = np.linalg.solve(Kx + 0.01 * 25 * np.eye(25), (Yout - mu) @ Vt.T)
@@ -35,7 +36,6 @@ def test_kernel_dependency_estimation_against_explicit_outputs():
     assert np.allclose(pred.distances, D, atol=1e-8)
     assert np.array_equal(pred.index, np.argmin(D, axis=1))
     assert np.mean(pred.index == np.arange(8)) >= 0.75  # mostly decodes the right output
-
 
 
 def test_parameters_are_validated():

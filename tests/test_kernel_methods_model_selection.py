@@ -36,7 +36,7 @@ def test_scores_equal_sklearn_cross_validation_of_the_same_pipeline():
     from kmlteach.kernel_methods import KernelSVM
 
     d = breast_cancer()
-    X, y = d.X[::2], d.y[::2]                       # 285 examples keep the test quick
+    X, y = d.X[::2], d.y[::2]  # 285 examples keep the test quick
     lams, sigmas = [1e-3, 1e-1], [4.0, 64.0]
     res = cross_validate_kernel_svm(X, y, lams, sigmas, k=4, seed=2)
     splits = [(np.flatnonzero(res.folds != f), np.flatnonzero(res.folds == f)) for f in range(4)]
@@ -51,13 +51,24 @@ def test_scores_equal_sklearn_cross_validation_of_the_same_pipeline():
     assert (res.best_lam, res.best_sigma) == (lams[res.best[0]], sigmas[res.best[1]])
 
 
-@pytest.mark.parametrize("kw, name", [
-    ({"lams": [0.0]}, "lams"), ({"sigmas": [-1.0]}, "sigmas"), ({"k": 1}, "k"),
-    ({"T": 0}, "T"), ({"y": np.zeros(6)}, "y"), ({"X": np.full((6, 2), np.nan)}, "X"),
-])
+@pytest.mark.parametrize(
+    "kw, name",
+    [
+        ({"lams": [0.0]}, "lams"),
+        ({"sigmas": [-1.0]}, "sigmas"),
+        ({"k": 1}, "k"),
+        ({"T": 0}, "T"),
+        ({"y": np.zeros(6)}, "y"),
+        ({"X": np.full((6, 2), np.nan)}, "X"),
+    ],
+)
 def test_bad_input_names_the_argument(kw, name):
-    args = {"X": np.arange(12.0).reshape(6, 2), "y": np.array([1, -1, 1, -1, 1, -1]),
-            "lams": [0.1], "sigmas": [1.0]}
+    args = {
+        "X": np.arange(12.0).reshape(6, 2),
+        "y": np.array([1, -1, 1, -1, 1, -1]),
+        "lams": [0.1],
+        "sigmas": [1.0],
+    }
     extra = {k: v for k, v in kw.items() if k in ("k", "T")}
     args.update({k: v for k, v in kw.items() if k not in extra})
     with pytest.raises(ValueError, match=name):

@@ -31,7 +31,6 @@ def test_kernel_pca_matches_sklearn_and_reproduces_centred_gram():
     assert np.allclose(full.embedding @ full.embedding.T, Kc, atol=1e-9)
 
 
-
 def test_kernel_pca_lanczos_path_matches_dense_sklearn():
     # m > 200 and fewer than 10 components: the ARPACK path (as scikit-learn's "auto")
     Xl = np.random.default_rng(3).normal(size=(260, 2))
@@ -42,12 +41,10 @@ def test_kernel_pca_lanczos_path_matches_dense_sklearn():
     assert np.array_equal(res.embedding, km.kernel_pca(K, 3).embedding)  # deterministic
 
 
-
 @pytest.mark.parametrize("m", [30, 300])  # dense and Lanczos paths
 def test_kernel_pca_of_a_constant_kernel_is_all_zero(m):
     res = km.kernel_pca(np.ones((m, m)), 2)  # centring removes everything
     assert np.allclose(res.eigenvalues, 0) and np.all(res.alphas == 0) and np.all(res.embedding == 0)
-
 
 
 def test_kernel_pca_rank_deficient_linear_kernel_is_ordinary_pca():
@@ -55,7 +52,7 @@ def test_kernel_pca_rank_deficient_linear_kernel_is_ordinary_pca():
     res = km.kernel_pca(K, 3)  # rank 2 after centring
     Xc = X - X.mean(0)
     s = np.linalg.svd(Xc, compute_uv=False)
-    assert np.allclose(res.eigenvalues[:2], s ** 2)
+    assert np.allclose(res.eigenvalues[:2], s**2)
     assert abs(res.eigenvalues[2]) < 1e-9
     assert np.all(res.alphas[:, 2] == 0) and np.allclose(res.embedding[:, 2], 0)
     assert np.allclose(res.embedding[:, :2] @ res.embedding[:, :2].T, Xc @ Xc.T)

@@ -40,7 +40,6 @@ def test_kernel_perceptron_equals_perceptron_on_features(degree):
     assert np.allclose(Phi.T @ res.alpha, ref.w, atol=1e-9)
 
 
-
 def test_kernel_perceptron_stops_at_max_updates():
     Xl = np.array([[0.0], [1.0], [2.0]])
     res = km.kernel_perceptron(kk.gram("linear", Xl), [1.0, -1.0, 1.0], max_updates=7)

@@ -47,7 +47,6 @@ def test_kernel_sgd_equals_sgd_on_features(degree, lam, T, seed):
     assert res.n_updates == int(np.sum(np.abs(res.beta)))
 
 
-
 def test_kernel_sgd_equals_chapter01_sgd_soft_svm():
     Phi = kk.polynomial_features(X, 2)
     K = kk.gram("polynomial", X, degree=2)
@@ -58,13 +57,11 @@ def test_kernel_sgd_equals_chapter01_sgd_soft_svm():
         assert np.allclose(Phi.T @ res.alpha_last, ref.w_last, rtol=1e-10, atol=1e-10)
 
 
-
 def test_kernel_sgd_different_seeds_differ_and_same_seed_repeats():
     K = kk.gram("gaussian", X, sigma=0.5)
     a = km.kernel_sgd_svm(K, y, 0.1, 300, 1).alpha
     assert np.array_equal(a, km.kernel_sgd_svm(K, y, 0.1, 300, 1).alpha)
     assert not np.array_equal(a, km.kernel_sgd_svm(K, y, 0.1, 300, 2).alpha)
-
 
 
 def test_kernel_sgd_gaussian_fits_the_training_set():
@@ -73,12 +70,14 @@ def test_kernel_sgd_gaussian_fits_the_training_set():
     assert np.mean(np.sign(K @ res.alpha) == y) >= 0.95
 
 
-
-@pytest.mark.parametrize("fn", [
-    lambda K, yy: km.kernel_sgd_svm(K, yy, 0.1, 10, 0),
-    lambda K, yy: km.kernel_perceptron(K, yy),
-    lambda K, yy: km.class_mean_classifier(K, yy),
-])
+@pytest.mark.parametrize(
+    "fn",
+    [
+        lambda K, yy: km.kernel_sgd_svm(K, yy, 0.1, 10, 0),
+        lambda K, yy: km.kernel_perceptron(K, yy),
+        lambda K, yy: km.class_mean_classifier(K, yy),
+    ],
+)
 def test_binary_methods_reject_bad_input(fn):
     with pytest.raises(ValueError, match="K"):
         fn(np.ones((3, 4)), [1, -1, 1])

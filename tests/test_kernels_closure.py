@@ -32,7 +32,6 @@ def test_closure_rules_give_kernels():
     assert "gaussian" in repr(s)
 
 
-
 def test_other_functions_reject_bad_input():
     with pytest.raises(ValueError, match="K"):
         kk.is_psd(np.ones((2, 3)))

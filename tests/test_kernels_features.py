@@ -21,16 +21,13 @@ def test_polynomial_features_reproduce_the_kernel(d, degree):
     assert np.allclose(Phi0 @ Phi0.T, kk.gram("polynomial", P, degree=degree, c=0.0), rtol=1e-10, atol=1e-10)
 
 
-
 def test_polynomial_feature_names_and_uml_ordered_map():
     assert kk.polynomial_feature_names(2, 2) == ["1", "x1", "x2", "x1^2", "x1 x2", "x2^2"]
     # UML Example 16.1: all (d+1)^k ordered products with x_0 = 1 give the same inner products
     P = np.random.default_rng(5).normal(size=(4, 2))
     P0 = np.c_[np.ones(4), P]
-    ordered = np.stack([np.prod(P0[:, list(J)], axis=1)
-                        for J in np.ndindex(3, 3, 3)], axis=1)
+    ordered = np.stack([np.prod(P0[:, list(J)], axis=1) for J in np.ndindex(3, 3, 3)], axis=1)
     assert np.allclose(ordered @ ordered.T, kk.polynomial_features(P, 3) @ kk.polynomial_features(P, 3).T)
-
 
 
 def test_min_feature_map_uml_ex_16_4():
@@ -38,7 +35,6 @@ def test_min_feature_map_uml_ex_16_4():
     Psi = kk.min_features(x)
     assert np.array_equal(Psi @ Psi.T, np.minimum.outer(x, x).astype(float))
     assert np.array_equal(kk.gram("min", x[:, None].astype(float)), Psi @ Psi.T)
-
 
 
 def test_line_example_is_separated_after_embedding():

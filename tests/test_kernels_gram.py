@@ -30,22 +30,21 @@ def test_gram_matches_sklearn():
     assert np.allclose(kk.gram("gaussian", X), rbf_kernel(X, gamma=0.5), rtol=0, atol=1e-12)
 
 
-
 def test_gram_closed_forms_by_brute_force():
     ex = kk.gram("exponential", X, Y, gamma=0.3)
     mn = kk.gram("min", np.abs(X), np.abs(Y))
     for i in range(X.shape[0]):
         for j in range(Y.shape[0]):
             assert ex[i, j] == pytest.approx(math.exp(0.3 * float(X[i] @ Y[j])), rel=1e-13)
-            assert mn[i, j] == pytest.approx(float(np.prod(np.minimum(np.abs(X[i]), np.abs(Y[j])))), rel=1e-14)
-
+            assert mn[i, j] == pytest.approx(
+                float(np.prod(np.minimum(np.abs(X[i]), np.abs(Y[j])))), rel=1e-14
+            )
 
 
 def test_gaussian_uml_example_value():
     # UML Example 16.2: exp(-|x-x'|^2/(2 sigma)); x = 0, x' = 2, sigma = 1 -> e^-2
     assert kk.gram("gaussian", [[0.0]], [[2.0]], sigma=1.0)[0, 0] == pytest.approx(math.exp(-2.0))
     assert np.all(np.diag(kk.gram("gaussian", X)) == 1.0)
-
 
 
 @pytest.mark.parametrize("order", [0, 1, 2, 3, 4, 5, 7, 11])
@@ -56,7 +55,6 @@ def test_bspline_matches_scipy_basis_element(order):
     t = t[np.min(np.abs(t[:, None] - knots[None, :]), axis=1) > 1e-9]  # away from the knots
     expect = np.nan_to_num(ref(t), nan=0.0)
     assert np.allclose(kk.bspline(t, order), expect, rtol=0, atol=1e-13)
-
 
 
 def test_bspline_is_repeated_convolution_of_the_box():
@@ -74,12 +72,10 @@ def test_bspline_is_repeated_convolution_of_the_box():
         assert np.sum(kk.bspline(grid, n)) * h == pytest.approx(1.0, abs=1e-6)
 
 
-
 def test_bspline_gram_is_product_over_coordinates():
     K = kk.gram("bspline", X, Y, order=3)
     i, j = 2, 5
     assert K[i, j] == pytest.approx(float(np.prod(kk.bspline(X[i] - Y[j], 3))), rel=1e-13)
-
 
 
 def test_is_psd_catches_exponential_with_negative_gamma():
@@ -89,7 +85,6 @@ def test_is_psd_catches_exponential_with_negative_gamma():
     psd, lmin = kk.is_psd(K)
     assert not psd
     assert lmin == pytest.approx(math.exp(-1) - math.e)
-
 
 
 def test_is_psd_catches_even_bsplines_and_negative_distance():
@@ -108,7 +103,6 @@ def test_is_psd_catches_even_bsplines_and_negative_distance():
     assert kk.is_psd(D) == (False, pytest.approx(-1.0))
 
 
-
 def test_negative_distance_is_conditionally_positive_definite():
     # -||x - x'|| has exactly one negative eigenvalue (distinct points), and c^T K c >= 0
     # whenever sum(c) = 0 (HSS1 (1.20))
@@ -119,7 +113,6 @@ def test_negative_distance_is_conditionally_positive_definite():
     C = np.random.default_rng(5).normal(size=(200, 15))
     C -= C.mean(axis=1, keepdims=True)
     assert np.all(np.einsum("ki,ij,kj->k", C, K, C) >= -1e-9)
-
 
 
 def test_limit_rule_exponential_kernel():
@@ -134,19 +127,20 @@ def test_limit_rule_exponential_kernel():
     assert prev < 1e-10
 
 
-
-@pytest.mark.parametrize("bad, exc, match", [
-    ([[1, 2], [3]], ValueError, "X"),
-    ("abc", TypeError, "X"),
-    (np.array([[1.0, np.nan]]), ValueError, "X"),
-    (np.zeros((0, 2)), ValueError, "X"),
-    (np.ones(3), ValueError, "X"),
-    (np.array([["a", "b"]]), TypeError, "X"),
-])
+@pytest.mark.parametrize(
+    "bad, exc, match",
+    [
+        ([[1, 2], [3]], ValueError, "X"),
+        ("abc", TypeError, "X"),
+        (np.array([[1.0, np.nan]]), ValueError, "X"),
+        (np.zeros((0, 2)), ValueError, "X"),
+        (np.ones(3), ValueError, "X"),
+        (np.array([["a", "b"]]), TypeError, "X"),
+    ],
+)
 def test_gram_rejects_bad_X(bad, exc, match):
     with pytest.raises(exc, match=match):
         kk.gram("linear", bad)
-
 
 
 def test_gram_rejects_bad_kernel_and_params():
@@ -178,7 +172,6 @@ def test_gram_rejects_bad_kernel_and_params():
         kk.gram("min", X)
     with pytest.raises(ValueError, match="kernel"):
         kk.similarity("cosine", X)
-
 
 
 def test_gram_schmidt_drops_dependent_vectors_at_the_default_tolerance():

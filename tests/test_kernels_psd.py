@@ -15,11 +15,19 @@ finite = st.floats(-3, 3, allow_nan=False, allow_infinity=False).map(lambda v: r
 points = arrays(np.float64, st.tuples(st.integers(1, 8), st.integers(1, 3)), elements=finite)
 
 
-specs = st.sampled_from([
-    ("linear", {}), ("polynomial", {"degree": 2, "c": 1.0}), ("polynomial", {"degree": 3, "c": 0.0}),
-    ("gaussian", {"sigma": 0.5}), ("gaussian", {"gamma": 2.0}), ("exponential", {"gamma": 0.5}),
-    ("bspline", {"order": 1}), ("bspline", {"order": 3}), ("min", {}),
-])
+specs = st.sampled_from(
+    [
+        ("linear", {}),
+        ("polynomial", {"degree": 2, "c": 1.0}),
+        ("polynomial", {"degree": 3, "c": 0.0}),
+        ("gaussian", {"sigma": 0.5}),
+        ("gaussian", {"gamma": 2.0}),
+        ("exponential", {"gamma": 0.5}),
+        ("bspline", {"order": 1}),
+        ("bspline", {"order": 3}),
+        ("min", {}),
+    ]
+)
 
 
 @settings(max_examples=50, deadline=None)
@@ -35,8 +43,7 @@ def test_every_kernel_gives_symmetric_psd_gram(P, spec):
     assert psd, (name, params, lmin)
     assert kk.cauchy_schwarz_ratio(K) <= 1 + 1e-9  # HSS1 Prop. 4, (1.10)
     d = np.diag(K)
-    assert np.all(K ** 2 <= np.outer(d, d) * (1 + 1e-9) + 1e-12)  # every pair, (1.10)
-
+    assert np.all(K**2 <= np.outer(d, d) * (1 + 1e-9) + 1e-12)  # every pair, (1.10)
 
 
 def test_is_psd_basic_and_asymmetric():

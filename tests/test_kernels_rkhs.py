@@ -26,12 +26,11 @@ def test_translate_and_center_match_explicit_features():
     assert np.allclose(kk.center(K), kk.translate(K, -np.ones(6) / 6))
     D = kk.rkhs_distances(K)
     assert np.allclose(D, np.linalg.norm(Phi[:, None] - Phi[None], axis=2), atol=1e-7)
-    Dz = kk.rkhs_distances(Kz, np.sum(PhiZ ** 2, 1), np.sum(Phi ** 2, 1))
+    Dz = kk.rkhs_distances(Kz, np.sum(PhiZ**2, 1), np.sum(Phi**2, 1))
     assert np.allclose(Dz, np.linalg.norm(PhiZ[:, None] - Phi[None], axis=2), atol=1e-7)
     b = RNG.normal(size=6)
     assert kk.rkhs_inner(a, b, K) == pytest.approx(float((Phi.T @ a) @ (Phi.T @ b)))
     assert kk.rkhs_norm(a, K) == pytest.approx(float(np.linalg.norm(Phi.T @ a)))
-
 
 
 def test_projection_deflation_and_gram_schmidt():
@@ -52,7 +51,6 @@ def test_projection_deflation_and_gram_schmidt():
     assert np.allclose(B @ (B.T @ Phi.T), Phi.T, atol=1e-8)
     with pytest.raises(ValueError, match="g"):
         kk.project(a, np.zeros(7), K)
-
 
 
 def test_rkhs_operations_reject_bad_input():

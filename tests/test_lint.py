@@ -21,8 +21,9 @@ def _ruff(*args: str) -> subprocess.CompletedProcess:
         import ruff  # noqa: F401  (only to give a clear message when the extra is missing)
     except ImportError:  # pragma: no cover - the test extra installs ruff
         pytest.fail("ruff is not installed: pip install -e '.[test]'")
-    return subprocess.run([sys.executable, "-m", "ruff", *args], cwd=ROOT, capture_output=True,
-                          text=True, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "ruff", *args], cwd=ROOT, capture_output=True, text=True, timeout=300
+    )
 
 
 def test_ruff_check_finds_nothing():
@@ -41,7 +42,7 @@ def test_ruff_reads_the_projects_rules():
     assert out.returncode == 0, out.stderr
     assert "linter.line_length = 110" in out.stdout
     enabled = out.stdout.split("linter.rules.enabled = [", 1)[1].split("]", 1)[0]
-    for code in ("E711", "W291", "F821", "B023", "I001", "UP035"):   # one of each family
+    for code in ("E711", "W291", "F821", "B023", "I001", "UP035"):  # one of each family
         assert f"({code})" in enabled, code
-    for code in ("E501", "E741", "E731", "B905"):   # ignored, each with its reason
+    for code in ("E501", "E741", "E731", "B905"):  # ignored, each with its reason
         assert f"({code})" not in enabled, code

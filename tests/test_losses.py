@@ -93,7 +93,7 @@ def test_shapes_and_scalars():
         assert isinstance(fn(0.5), float) and isinstance(g(0.5), float)
         assert isinstance(fn(np.float64(0.5)), float)
         np.testing.assert_array_equal(fn([0.5, -1]), fn(np.array([0.5, -1.0])))
-        assert fn(np.array([1, 2])).dtype == np.float64     # integer margins accepted
+        assert fn(np.array([1, 2])).dtype == np.float64  # integer margins accepted
 
 
 def test_logistic_and_exponential_are_stable_for_large_margins():
@@ -107,11 +107,20 @@ def test_logistic_and_exponential_are_stable_for_large_margins():
 
 
 @pytest.mark.parametrize("name", NAMES)
-@pytest.mark.parametrize("bad, exc", [
-    (None, TypeError), ("abc", TypeError), (True, TypeError), ([np.nan, 1.0], ValueError),
-    ([np.inf], ValueError), ([], ValueError), (np.array([1 + 2j]), TypeError),
-    ([[1.0, 2.0], [3.0]], ValueError), (["a", "b"], TypeError),
-])
+@pytest.mark.parametrize(
+    "bad, exc",
+    [
+        (None, TypeError),
+        ("abc", TypeError),
+        (True, TypeError),
+        ([np.nan, 1.0], ValueError),
+        ([np.inf], ValueError),
+        ([], ValueError),
+        (np.array([1 + 2j]), TypeError),
+        ([[1.0, 2.0], [3.0]], ValueError),
+        (["a", "b"], TypeError),
+    ],
+)
 def test_bad_margins_are_rejected_naming_the_argument(name, bad, exc):
     fn, g = L.LOSSES[name]
     for f in (fn, g):

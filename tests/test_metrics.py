@@ -22,7 +22,7 @@ def sample(seed, n=60, ties=False, pos=0.3):
 def test_confusion_counts_by_hand_and_threshold_convention():
     s = [0.9, 0.2, -0.1, -0.8, 0.0]
     y = [1, -1, 1, -1, 1]
-    assert M.confusion_counts(s, y) == (2, 1, 1, 1)          # 0.0 >= θ = 0 is positive
+    assert M.confusion_counts(s, y) == (2, 1, 1, 1)  # 0.0 >= θ = 0 is positive
     assert M.confusion_counts(s, y, theta=0.5) == (1, 0, 2, 2)
     c = M.confusion_counts(s, y, theta=-1.0)
     assert (c.a, c.b, c.c, c.d) == (3, 2, 0, 0)
@@ -43,16 +43,17 @@ def test_thresholded_metrics_match_sklearn(ties, theta):
         assert M.f1(s, y, theta) == pytest.approx(skm.f1_score(y, pred, zero_division=0))
         for beta in (0.5, 2.0):
             assert M.f_beta(s, y, theta, beta=beta) == pytest.approx(
-                skm.fbeta_score(y, pred, beta=beta, zero_division=0))
+                skm.fbeta_score(y, pred, beta=beta, zero_division=0)
+            )
         assert M.zero_one_loss(s, y, theta) == pytest.approx(skm.zero_one_loss(y, pred))
 
 
 def test_zero_division_cases():
     s, y = np.array([-1.0, -2.0]), np.array([1.0, -1.0])
-    assert M.precision(s, y) == 0.0                           # no predicted positive
+    assert M.precision(s, y) == 0.0  # no predicted positive
     assert M.precision(s, y, zero_division=1.0) == 1.0
-    assert M.recall([1.0, 2.0], [-1.0, -1.0]) == 0.0          # no positive label
-    assert M.f1([-1.0, -2.0], [-1.0, -1.0]) == 0.0            # a = b = c = 0
+    assert M.recall([1.0, 2.0], [-1.0, -1.0]) == 0.0  # no positive label
+    assert M.f1([-1.0, -2.0], [-1.0, -1.0]) == 0.0  # a = b = c = 0
     assert M.specificity([1.0], [1.0], zero_division=1.0) == 1.0
 
 
@@ -96,8 +97,8 @@ def test_precision_recall_at_k_by_hand():
     s = [0.9, 0.8, 0.8, 0.1, -0.3]
     y = [1, -1, 1, 1, -1]
     assert M.precision_at_k(s, y, 1) == 1.0
-    assert M.precision_at_k(s, y, 2) == pytest.approx(2 / 3)   # tie at 0.8: 3 predicted
-    assert M.recall_at_k(s, y, 2) == pytest.approx(1 / 3)      # tie excluded: 1 predicted
+    assert M.precision_at_k(s, y, 2) == pytest.approx(2 / 3)  # tie at 0.8: 3 predicted
+    assert M.recall_at_k(s, y, 2) == pytest.approx(1 / 3)  # tie excluded: 1 predicted
     assert M.recall_at_k(s, y, 3) == pytest.approx(2 / 3)
     assert M.precision_at_k(s, y, 5) == pytest.approx(3 / 5)
     for seed in range(10):
@@ -112,13 +113,16 @@ def test_precision_recall_at_k_by_hand():
 
 
 @settings(max_examples=50, deadline=None)
-@given(st.lists(st.tuples(st.integers(-6, 6), st.booleans()), min_size=2, max_size=25),
-       st.integers(-6, 6), st.sampled_from(["affine", "cube", "exp"]))
+@given(
+    st.lists(st.tuples(st.integers(-6, 6), st.booleans()), min_size=2, max_size=25),
+    st.integers(-6, 6),
+    st.sampled_from(["affine", "cube", "exp"]),
+)
 def test_metrics_invariant_under_increasing_maps(items, theta, kind):
     s = np.array([v for v, _ in items], dtype=float)
     y = np.array([1.0 if b else -1.0 for _, b in items])
     y[0], y[1] = 1.0, -1.0
-    g = {"affine": lambda x: 3 * x + 1, "cube": lambda x: x ** 3, "exp": np.exp}[kind]
+    g = {"affine": lambda x: 3 * x + 1, "cube": lambda x: x**3, "exp": np.exp}[kind]
     gs, gt = g(s), float(g(np.float64(theta)))
     assert M.confusion_counts(gs, y, gt) == M.confusion_counts(s, y, theta)
     for fn in (M.precision, M.recall, M.f1, M.balanced_accuracy, M.specificity):
@@ -128,15 +132,27 @@ def test_metrics_invariant_under_increasing_maps(items, theta, kind):
     k = 1 + len(s) // 2
     assert M.precision_at_k(gs, y, k) == M.precision_at_k(s, y, k)
     assert M.recall_at_k(gs, y, k) == M.recall_at_k(s, y, k)
-    np.testing.assert_allclose(M.precision_recall_curve(gs, y).precision,
-                               M.precision_recall_curve(s, y).precision)
+    np.testing.assert_allclose(
+        M.precision_recall_curve(gs, y).precision, M.precision_recall_curve(s, y).precision
+    )
 
 
 def test_bad_input():
     s, y = [0.5, -0.1, 0.3], [1, -1, 1]
-    one_arg = (M.confusion_counts, M.precision, M.recall, M.specificity, M.balanced_accuracy,
-               M.f_beta, M.f1, M.zero_one_loss, M.precision_recall_curve, M.roc_curve,
-               M.average_precision, M.auc)
+    one_arg = (
+        M.confusion_counts,
+        M.precision,
+        M.recall,
+        M.specificity,
+        M.balanced_accuracy,
+        M.f_beta,
+        M.f1,
+        M.zero_one_loss,
+        M.precision_recall_curve,
+        M.roc_curve,
+        M.average_precision,
+        M.auc,
+    )
     for fn in one_arg:
         with pytest.raises(ValueError, match="y_true"):
             fn(s, [1, 0, 1])
@@ -167,10 +183,10 @@ def test_bad_input():
         M.f_beta(s, y, beta=0.0)
     with pytest.raises(ValueError, match="zero_division"):
         M.precision(s, y, zero_division=2.0)
-    for fn in (M.auc, M.balanced_accuracy, M.roc_curve):          # need both classes
+    for fn in (M.auc, M.balanced_accuracy, M.roc_curve):  # need both classes
         with pytest.raises(ValueError, match="y_true"):
             fn(s, [1, 1, 1])
-    for fn in (M.average_precision, M.precision_recall_curve):    # need a positive
+    for fn in (M.average_precision, M.precision_recall_curve):  # need a positive
         with pytest.raises(ValueError, match="y_true"):
             fn(s, [-1, -1, -1])
 
@@ -181,7 +197,7 @@ def test_average_precision_and_auc_match_sklearn_with_heavy_ties(seed):
 
     rng = np.random.default_rng(seed)
     n = int(rng.integers(2, 300))
-    s = np.round(rng.normal(size=n), int(rng.integers(0, 3)))   # many tied scores
+    s = np.round(rng.normal(size=n), int(rng.integers(0, 3)))  # many tied scores
     y = np.where(rng.random(n) < rng.uniform(0.05, 0.95), 1, -1)
     y[0], y[-1] = 1, -1
     assert M.average_precision(s, y) == pytest.approx(average_precision_score(y, s), abs=1e-12)

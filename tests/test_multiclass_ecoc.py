@@ -12,16 +12,18 @@ def test_ecoc_exhaustive_code_and_hamming_decoding():
     Mx = M.ecoc_code(4, "exhaustive")
     assert Mx.shape == (4, 7)
     dist = (Mx[:, None, :] != Mx[None, :, :]).sum(axis=2)
-    assert np.all(dist[~np.eye(4, dtype=bool)] == 4)            # 2^{k-2}
+    assert np.all(dist[~np.eye(4, dtype=bool)] == 4)  # 2^{k-2}
     X, y = random_problem(3, m=40, d=2, k=4)
     flip_col = 2
 
     def memorising_learner(Xtr, t):
         # returns the training bit of the nearest training point; column 2 is corrupted
         corrupt = np.array_equal(t, Mx[y, flip_col])
+
         def score(Z):
             nn = np.argmin(((Z[:, None, :] - Xtr[None, :, :]) ** 2).sum(axis=2), axis=1)
             return -t[nn] if corrupt else t[nn]
+
         return score
 
     model = M.ecoc(X, y, memorising_learner, code=Mx)

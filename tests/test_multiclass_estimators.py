@@ -16,7 +16,7 @@ def test_multiclass_svm_estimator():
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        results = check_estimator(M.MulticlassSVM(), on_fail=None)   # no expected failure
+        results = check_estimator(M.MulticlassSVM(), on_fail=None)  # no expected failure
     failed = {r["check_name"] for r in results if r["status"] not in ("passed", "skipped")}
     assert not failed, failed
     X, y = random_problem(6, m=60, d=2, k=3)

@@ -40,7 +40,6 @@ def test_generalized_hinge_upper_bounds_delta(seed, k):
         np.testing.assert_allclose(M.generalized_hinge(Ws, Xs, y, delta=D), 0.0)
 
 
-
 @settings(max_examples=30, deadline=None)
 @given(seed=st.integers(0, 10_000))
 def test_subgradient_inequality(seed):
@@ -56,7 +55,6 @@ def test_subgradient_inequality(seed):
         assert M.generalized_hinge(V, X, y).mean() >= f + np.sum(G * (V - W)) - 1e-10
 
 
-
 def test_remark_17_2_binary_case_is_the_hinge():
     # Y = {±1}, Ψ(x, y) = y x / 2: generalized hinge = max(0, 1 - y<w, x>)
     rng = np.random.default_rng(0)
@@ -69,19 +67,17 @@ def test_remark_17_2_binary_case_is_the_hinge():
     np.testing.assert_allclose(loss, np.maximum(0, 1 - y * (X @ w)), atol=1e-12)
 
 
-
 def test_objective_and_crammer_singer_conversion():
     X, y = random_problem(0, m=30)
     W = np.random.default_rng(1).normal(size=(4, 3))
     lam = 0.05
     obj = M.multiclass_svm_objective(W, X, y, lam)
     # the course's one convention: (λ/2)‖w‖² + mean loss (UML (15.12)); §17.2.5's λ is half
-    assert obj == pytest.approx(0.5 * lam * np.sum(W ** 2) + M.generalized_hinge(W, X, y).mean())
+    assert obj == pytest.approx(0.5 * lam * np.sum(W**2) + M.generalized_hinge(W, X, y).mean())
     C = M.crammer_singer_C(lam, 30)
     assert C == pytest.approx(1.0 / (lam * 30))
-    cs = 0.5 * np.sum(W ** 2) + C * M.generalized_hinge(W, X, y).sum()
+    cs = 0.5 * np.sum(W**2) + C * M.generalized_hinge(W, X, y).sum()
     assert cs / (C * 30) == pytest.approx(obj)
-
 
 
 def test_multiclass_svm_matches_crammer_singer():
@@ -93,8 +89,9 @@ def test_multiclass_svm_matches_crammer_singer():
     C = M.crammer_singer_C(lam, 80)
     # liblinear's coordinate order comes from random_state: pin it (None would take the
     # global NumPy state, making the oracle's own convergence depend on test order)
-    ref = LinearSVC(multi_class="crammer_singer", fit_intercept=False, C=C, tol=1e-10,
-                    max_iter=200_000, random_state=0).fit(X, y)
+    ref = LinearSVC(
+        multi_class="crammer_singer", fit_intercept=False, C=C, tol=1e-10, max_iter=200_000, random_state=0
+    ).fit(X, y)
     assert ref.n_iter_ < 200_000, "the liblinear oracle did not converge"
     W_ref = ref.coef_
     ours = M.multiclass_svm(X, y, lam, T=200_000, seed=0)
@@ -103,12 +100,11 @@ def test_multiclass_svm_matches_crammer_singer():
     assert ours.objective == pytest.approx(obj_ours)
     # stated tolerance: within 1 % of the reference optimum (SGD gap ~ log T /(λT))
     assert obj_ours <= obj_ref * 1.01
-    assert obj_ref <= obj_ours + 1e-6                       # the reference is (near) optimal
+    assert obj_ref <= obj_ours + 1e-6  # the reference is (near) optimal
     # general Ψ path of the same solver agrees
     gen = M.multiclass_svm(X, y, lam, T=2000, seed=0, psi=M.MultivectorPsi(4, 3))
     fast = M.multiclass_svm(X, y, lam, T=2000, seed=0)
     np.testing.assert_allclose(gen.w, fast.w, rtol=0, atol=1e-12)
-
 
 
 def test_bad_input_losses_and_maps():
@@ -160,7 +156,6 @@ def test_bad_input_losses_and_maps():
         emb.weights(np.ones(5))
 
 
-
 def test_bad_input_three_balls():
     with pytest.raises(ValueError, match="n"):
         three_balls(3, 0)
@@ -176,13 +171,13 @@ def test_bad_input_three_balls():
         three_balls(100, 0, shift=(1.0, 2.0, 3.0))
 
 
-
 def test_losses_with_labels_in_any_class_order():
     W = np.array([[1.0, 0.0], [0.0, 1.0], [-1.0, -1.0]])
     X = np.array([[2.0, 0.5], [0.1, 1.0], [-1.0, -2.0]])
-    classes = np.array(["whale", "cat", "dog"])             # row order of W, not sorted
+    classes = np.array(["whale", "cat", "dog"])  # row order of W, not sorted
     y = np.array(["whale", "cat", "dog"])
-    np.testing.assert_allclose(M.generalized_hinge(W, X, y, classes=classes),
-                               M.generalized_hinge(W, X, [0, 1, 2]))
+    np.testing.assert_allclose(
+        M.generalized_hinge(W, X, y, classes=classes), M.generalized_hinge(W, X, [0, 1, 2])
+    )
     with pytest.raises(ValueError, match="y"):
         M.generalized_hinge(W, X, ["whale", "cat", "cow"], classes=classes)

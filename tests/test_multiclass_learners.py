@@ -18,8 +18,7 @@ def _separable(X, t):
         return True
     # find (w, b): t_l (w·x_l + b) >= 1
     A = -t[:, None] * np.c_[X, np.ones(len(t))]
-    r = linprog(np.zeros(3), A_ub=A, b_ub=-np.ones(len(t)), bounds=[(None, None)] * 3,
-                method="highs")
+    r = linprog(np.zeros(3), A_ub=A, b_ub=-np.ones(len(t)), bounds=[(None, None)] * 3, method="highs")
     return r.status == 0
 
 
@@ -40,12 +39,12 @@ def test_example_17_1_ova_with_erm_halfspaces_loses_class_2():
     assert erm.errors == 20 and np.all(erm.predict(X) == -1)
     ova = M.one_vs_all(X, y, M.erm_halfspace_2d)
     pred = ova.predict(X)
-    assert not np.any(pred == 2)                         # class 2 is never predicted
+    assert not np.any(pred == 2)  # class 2 is never predicted
     assert np.mean(pred[y == 2] == 2) == 0.0
-    assert np.all(pred[y != 2] == y[y != 2])             # the other classes are fine
+    assert np.all(pred[y != 2] == y[y != 2])  # the other classes are fine
     dec = ova.decide(X)
-    assert np.array_equal(dec.ties, y == 2)              # class-2 points: all three say -1
-    assert np.array_equal(ova.ties, y == 2) and "smallest" in ova.rule   # set by predict
+    assert np.array_equal(dec.ties, y == 2)  # class-2 points: all three say -1
+    assert np.array_equal(ova.ties, y == 2) and "smallest" in ova.rule  # set by predict
     assert np.array_equal(ova.tie_mask(X[:3]), np.zeros(3, dtype=bool))
     assert np.array_equal(ova.tied_classes[y == 2], np.ones((20, 3), dtype=bool))
     # the multiclass linear predictor learned by SGD has zero training error
@@ -53,11 +52,10 @@ def test_example_17_1_ova_with_erm_halfspaces_loses_class_2():
     assert np.all(res.predict(X) == y)
 
 
-
 @pytest.mark.parametrize("seed", range(6))
 def test_erm_halfspace_2d_matches_brute_force(seed):
     rng = np.random.default_rng(seed)
-    if seed < 2:   # integer grid: collinear points
+    if seed < 2:  # integer grid: collinear points
         X = rng.integers(0, 3, size=(8, 2)).astype(float)
         X = np.unique(X, axis=0)
     else:
@@ -66,8 +64,7 @@ def test_erm_halfspace_2d_matches_brute_force(seed):
     t[0], t[1] = 1.0, -1.0
     res = M.erm_halfspace_2d(X, t)
     assert res.errors == _brute_force_erm(X, t)
-    assert res.errors == int(np.sum(res.predict(X) != t))   # the returned (w, b) realises it
-
+    assert res.errors == int(np.sum(res.predict(X) != t))  # the returned (w, b) realises it
 
 
 def test_least_squares_learner_is_the_normal_equations():
@@ -86,7 +83,6 @@ def test_least_squares_learner_is_the_normal_equations():
         M.least_squares_learner(X[:, :0], t)
 
 
-
 def test_stump_learner_is_an_erm_over_stumps():
     rng = np.random.default_rng(3)
     for _ in range(5):
@@ -95,14 +91,17 @@ def test_stump_learner_is_an_erm_over_stumps():
         t[:2] = (1.0, -1.0)
         st = M.stump_learner(X, t)
         # brute force: every feature, every threshold at a data value (or below all), both signs
-        best = min(np.sum(s * np.where(X[:, f] > th, 1.0, -1.0) != t)
-                   for f in range(2) for th in np.r_[X[:, f].min() - 1, X[:, f]] for s in (1.0, -1.0))
+        best = min(
+            np.sum(s * np.where(X[:, f] > th, 1.0, -1.0) != t)
+            for f in range(2)
+            for th in np.r_[X[:, f].min() - 1, X[:, f]]
+            for s in (1.0, -1.0)
+        )
         assert st.errors == best == int(np.sum(st.predict(X) != t))
     with pytest.raises(ValueError, match="y"):
         M.stump_learner(X, np.ones(15))
     with pytest.raises(ValueError, match="X"):
         st.predict(np.ones((2, 0)))
-
 
 
 @pytest.mark.parametrize("n", [5, 8, 9, 13, 61, 123])
@@ -158,13 +157,13 @@ def _erm_kernel_reference(X, t):
 
 def _erm_cases():
     rng = np.random.default_rng(7)
-    for _ in range(12):                          # collinear points and duplicates
+    for _ in range(12):  # collinear points and duplicates
         m = int(rng.integers(3, 25))
         X = rng.integers(-3, 4, size=(m, 2)).astype(float)
         yield X, np.where(rng.random(m) < 0.5, 1.0, -1.0)
         yield rng.normal(size=(m, 2)), np.where(rng.random(m) < 0.5, 1.0, -1.0)
     for shift, r, mass in (((0.0, 0.0), 1.0, 0.2), ((1.5, -1.0), 0.6, 0.4), ((-2.5, 2.0), 1.4, 0.05)):
-        X, y = three_balls(60, seed=1, shift=shift, radius2=r, mass2=mass)   # the widget's data
+        X, y = three_balls(60, seed=1, shift=shift, radius2=r, mass2=mass)  # the widget's data
         for c in (1, 2, 3):
             yield X, np.where(y == c, 1.0, -1.0)
 
@@ -179,4 +178,4 @@ def test_erm_halfspace_2d_kernel_finds_the_same_first_minimiser_as_the_plain_sea
         assert (int(got[0]), int(got[1]), int(got[2]), float(got[3]), int(got[4])) == ref[:5]
         assert float(got[5]) == ref[5]
         n += ref[1] >= 0
-    assert n >= 10                                   # most cases end on a line, not a constant
+    assert n >= 10  # most cases end on a line, not a constant

@@ -23,8 +23,6 @@ def separable_problem(seed, m=40, d=3, k=4, gamma=0.3):
     return X, np.argmax(X @ Wt.T, axis=1), Wt
 
 
-
-
 X0 = np.array([[0.0, 1.0], [1.0, 0.0], [1.0, 1.0], [2.0, 0.5]])
 
 
@@ -39,7 +37,7 @@ def test_batch_perceptron_bound_theorem_17_5(seed):
     srt = np.sort(S, axis=1)
     gamma = np.min(srt[:, -1] - srt[:, -2])
     w_star = Wt / gamma
-    R = np.sqrt(2.0) * np.max(np.linalg.norm(X, axis=1))       # max ‖Ψ(x,y_i) − Ψ(x,y)‖
+    R = np.sqrt(2.0) * np.max(np.linalg.norm(X, axis=1))  # max ‖Ψ(x,y_i) − Ψ(x,y)‖
     res = M.multiclass_perceptron(X, y)
     assert res.converged
     assert res.n_updates <= (R * np.linalg.norm(w_star)) ** 2
@@ -54,7 +52,6 @@ def test_batch_perceptron_bound_theorem_17_5(seed):
         assert r.n_mistakes <= (R * np.linalg.norm(w_star)) ** 2
 
 
-
 def test_perceptron_general_psi_matches_multivector():
     X, y, _ = separable_problem(9, m=25, k=3)
     a = M.multiclass_perceptron(X, y)
@@ -66,29 +63,30 @@ def test_perceptron_general_psi_matches_multivector():
     np.testing.assert_allclose(e.w, c.w)
 
 
-
 def test_collins_tie_rule_at_zero():
     X = np.array([[1.0, 0.0], [0.0, 1.0]])
     r = M.collins_perceptron(X, [0, 1], max_epochs=1)
     # at w = 0, example 0 (class 0) wins the tie -> no update; example 1 is a mistake
     np.testing.assert_array_equal(r.W, [[0.0, -1.0], [0.0, 1.0]])
     c = M.conservative_perceptron(X, [0, 1], max_epochs=1)
-    np.testing.assert_array_equal(c.W, [[1.0, -1.0], [-1.0, 1.0]])   # ties are mistakes
+    np.testing.assert_array_equal(c.W, [[1.0, -1.0], [-1.0, 1.0]])  # ties are mistakes
 
 
-
-@pytest.mark.parametrize("fn", [
-    lambda X, y: M.multiclass_svm_sgd(X, y, 0.1, 10, 0),
-    lambda X, y: M.multiclass_svm(X, y, 0.1, 10, 0),
-    lambda X, y: M.multiclass_perceptron(X, y),
-    lambda X, y: M.kesler_perceptron(X, y),
-    lambda X, y: M.conservative_perceptron(X, y),
-    lambda X, y: M.collins_perceptron(X, y),
-    lambda X, y: M.kesler_embed(X, y),
-    lambda X, y: M.one_vs_all(X, y, stump_learner_x0),
-    lambda X, y: M.all_pairs(X, y, stump_learner_x0),
-    lambda X, y: M.ecoc(X, y, stump_learner_x0, code="ova"),
-])
+@pytest.mark.parametrize(
+    "fn",
+    [
+        lambda X, y: M.multiclass_svm_sgd(X, y, 0.1, 10, 0),
+        lambda X, y: M.multiclass_svm(X, y, 0.1, 10, 0),
+        lambda X, y: M.multiclass_perceptron(X, y),
+        lambda X, y: M.kesler_perceptron(X, y),
+        lambda X, y: M.conservative_perceptron(X, y),
+        lambda X, y: M.collins_perceptron(X, y),
+        lambda X, y: M.kesler_embed(X, y),
+        lambda X, y: M.one_vs_all(X, y, stump_learner_x0),
+        lambda X, y: M.all_pairs(X, y, stump_learner_x0),
+        lambda X, y: M.ecoc(X, y, stump_learner_x0, code="ova"),
+    ],
+)
 def test_bad_X_and_y(fn):
     with pytest.raises(ValueError, match="X"):
         fn(np.array([[0.0, np.nan]] * 4), y0)
@@ -101,13 +99,12 @@ def test_bad_X_and_y(fn):
     with pytest.raises(ValueError, match="y"):
         fn(X0, y0[:3])
     with pytest.raises(ValueError, match="y"):
-        fn(X0, np.zeros(4))                      # a single class
+        fn(X0, np.zeros(4))  # a single class
     with pytest.raises(ValueError, match="y"):
         fn(X0, np.array([0, 1, np.nan, 1]))
     with pytest.raises(TypeError, match="y"):
         fn(X0, None)
-    fn(X0.tolist(), y0.tolist())                 # lists are fine
-
+    fn(X0.tolist(), y0.tolist())  # lists are fine
 
 
 def test_max_updates_caps_the_online_perceptrons():

@@ -20,7 +20,7 @@ def test_tfidf_psi_by_hand():
     np.testing.assert_allclose(psi(x, 1), x * np.log(3 / (DFb + 1)))
     assert psi.dim == 3
     with pytest.raises(ValueError, match="DF"):
-        M.TfidfPsi(TF, y, smooth=0.0)          # word 1 never occurs outside topic b
+        M.TfidfPsi(TF, y, smooth=0.0)  # word 1 never occurs outside topic b
     # SGD with the TF-IDF map runs and predicts labels
     res = M.multiclass_svm_sgd(TF, y, eta=0.1, T=50, seed=0, psi=psi)
     assert res.W is None and set(res.predict(TF)) <= {"a", "b"}

@@ -25,7 +25,6 @@ def test_one_vs_all_agrees_with_sklearn(k):
     np.testing.assert_allclose(ours.decision_function(Xt), ref.decision_function(Xt), atol=1e-5)
 
 
-
 @pytest.mark.parametrize("k", [3, 4, 6])
 def test_all_pairs_agrees_with_sklearn_except_ties(k):
     from sklearn.multiclass import OneVsOneClassifier
@@ -39,8 +38,10 @@ def test_all_pairs_agrees_with_sklearn_except_ties(k):
     dec = ours.decide(Xt)
     untied = ~dec.ties
     agree = np.mean(dec.labels[untied] == ref.predict(Xt)[untied])
-    print(f"all_pairs vs OneVsOneClassifier(LinearSVC), k={k}: agreement {agree:.4f} on "
-          f"{untied.sum()} untied points ({dec.ties.sum()} ties)")
+    print(
+        f"all_pairs vs OneVsOneClassifier(LinearSVC), k={k}: agreement {agree:.4f} on "
+        f"{untied.sum()} untied points ({dec.ties.sum()} ties)"
+    )
     assert agree >= 0.99
     # tied points are exactly those with several classes at the maximal vote count
     V = ours.votes(Xt)
@@ -48,20 +49,18 @@ def test_all_pairs_agrees_with_sklearn_except_ties(k):
     assert np.all(dec.index == np.argmax(V, axis=1))
 
 
-
 def test_all_pairs_vote_ties_and_tournament_by_hand():
     # three classes whose pairwise learners beat each other in a cycle at some points
     X = np.array([[0.0, 0.0], [1.0, 0.0], [2.0, 0.0]] * 4) + 0.01 * np.arange(12)[:, None]
     y = np.array([0, 1, 2] * 4)
-    cyc = {(0, 1): 1.0, (0, 2): -1.0, (1, 2): 1.0}   # 0 beats 1, 2 beats 0, 1 beats 2
+    cyc = {(0, 1): 1.0, (0, 2): -1.0, (1, 2): 1.0}  # 0 beats 1, 2 beats 0, 1 beats 2
 
     class Fixed:
         def __init__(self):
             self.v = None
 
         def fit(self, X, t):
-            key = {frozenset({0, 1}): (0, 1), frozenset({0, 2}): (0, 2),
-                   frozenset({1, 2}): (1, 2)}
+            key = {frozenset({0, 1}): (0, 1), frozenset({0, 2}): (0, 2), frozenset({1, 2}): (1, 2)}
             self.v = cyc[key[frozenset(np.unique(np.round(X[:, 0])).astype(int).tolist())]]
             return self
 
@@ -69,15 +68,14 @@ def test_all_pairs_vote_ties_and_tournament_by_hand():
             return np.full(len(Z), self.v)
 
     model = M.all_pairs(X, y, Fixed())
-    assert np.all(model.ties)                                    # training points, after fit
+    assert np.all(model.ties)  # training points, after fit
     dec = model.decide(X[:3])
-    assert np.all(dec.ties) and np.all(dec.index == 0)           # 1 win each -> smallest index
+    assert np.all(dec.ties) and np.all(dec.index == 0)  # 1 win each -> smallest index
     assert "smallest" in dec.rule
     tour = model.decide(X[:3], decision="tournament")
     # bracket: (0 vs 1) -> 0; 0 vs 2 (bye) -> 2
     assert np.all(tour.index == 2) and not np.any(tour.ties)
     assert M.all_pairs(X, y, stump_learner_x0, decision="tournament").predict(X).shape == (12,)
-
 
 
 def test_reductions_accept_kmlteach_svm_results_and_estimators():
@@ -92,7 +90,7 @@ def test_reductions_accept_kmlteach_svm_results_and_estimators():
     # the estimator SoftSVM is cloned per sub-problem
     est = svm.SoftSVM(lam=0.01)
     m2 = M.all_pairs(X, y, est)
-    assert not hasattr(est, "coef_")                        # the original is untouched
+    assert not hasattr(est, "coef_")  # the original is untouched
     assert len({id(e) for e in m2.estimators.values()}) == 3
     # the perceptron on lifted data as a plain binary learner
     m3 = M.one_vs_all(Xb, y, lambda A, t: svm.perceptron(A, t, max_updates=2000))
@@ -104,7 +102,7 @@ def test_all_pairs_votes_count_exactly_and_both_rules_from_one_set_of_scores():
     matches (score exactly 0) on a grid; decide() and _decide_scores() agree."""
     from kmlteach.multiclass.reductions import all_pairs
 
-    class Axis:                 # +1 / 0 / -1 by the side of the pair's mean first coordinate
+    class Axis:  # +1 / 0 / -1 by the side of the pair's mean first coordinate
         def __init__(self, c):
             self.c = c
 
@@ -119,7 +117,7 @@ def test_all_pairs_votes_count_exactly_and_both_rules_from_one_set_of_scores():
     P = model.pairwise_scores(G)
     off = ~np.eye(5, dtype=bool)
     ref = ((P > 0) + 0.5 * (P == 0)).sum(axis=2, where=off[None, :, :]).astype(float)
-    assert np.array_equal(model.votes(G), ref) and np.any(P[:, off] == 0)   # drawn matches
+    assert np.array_equal(model.votes(G), ref) and np.any(P[:, off] == 0)  # drawn matches
     for rule in ("vote", "tournament"):
         a, b = model.decide(G, decision=rule), model._decide_scores(P, rule)
         assert np.array_equal(a.index, b.index) and np.array_equal(a.ties, b.ties)

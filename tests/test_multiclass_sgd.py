@@ -15,7 +15,7 @@ def _naive_sgd(X, yi, D, idx, eta, k):
 
     def psi(x, c):
         v = np.zeros(k * n)
-        v[c * n:(c + 1) * n] = x
+        v[c * n : (c + 1) * n] = x
         return v
 
     w = np.zeros(k * n)
@@ -27,8 +27,6 @@ def _naive_sgd(X, yi, D, idx, eta, k):
         yh = int(np.argmax(vals))
         w = w - eta * (psi(x, yh) - psi(x, y))
     return np.mean(ws, axis=0), ws[-1]
-
-
 
 
 X0 = np.array([[0.0, 1.0], [1.0, 0.0], [1.0, 1.0], [2.0, 0.5]])
@@ -64,7 +62,6 @@ def test_sgd_matches_the_pseudocode_and_general_path():
     assert not np.array_equal(M.multiclass_svm_sgd(X, labels, 0.05, 300, seed=8).indices, idx)
 
 
-
 def test_bad_parameters():
     with pytest.raises(ValueError, match="eta"):
         M.multiclass_svm_sgd(X0, y0, 0.0, 10, 0)
@@ -79,7 +76,7 @@ def test_bad_parameters():
     with pytest.raises(ValueError, match="lam"):
         M.multiclass_svm(X0, y0, -1.0, 10, 0)
     with pytest.raises(ValueError, match="delta"):
-        M.multiclass_svm_sgd(X0, y0, 0.1, 10, 0, delta=np.ones((3, 3)))       # diagonal
+        M.multiclass_svm_sgd(X0, y0, 0.1, 10, 0, delta=np.ones((3, 3)))  # diagonal
     with pytest.raises(ValueError, match="delta"):
         M.multiclass_svm_sgd(X0, y0, 0.1, 10, 0, delta=np.zeros((2, 2)))
     with pytest.raises(ValueError, match="delta"):
@@ -101,7 +98,7 @@ def test_bad_parameters():
     with pytest.raises(ValueError, match="decision"):
         M.all_pairs(X0, y0, stump_learner_x0, decision="majority")
     with pytest.raises(ValueError, match="code"):
-        M.ecoc(X0, y0, stump_learner_x0, code=np.ones((3, 4)))          # constant columns
+        M.ecoc(X0, y0, stump_learner_x0, code=np.ones((3, 4)))  # constant columns
     with pytest.raises(ValueError, match="code"):
         M.ecoc(X0, y0, stump_learner_x0, code=np.array([[1, -1], [1, -1], [-1, 1]]))  # equal rows
     with pytest.raises(ValueError, match="code"):

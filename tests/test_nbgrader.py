@@ -24,12 +24,14 @@ NB = Path(CHAPTER.notebook).name
 # What the `nbgrader` console script runs (nbgrader.apps.nbgraderapp:main), with the import
 # of rfc3987_syntax deferred as in the grader (jsonschema imports it for a format checker
 # nbgrader never uses; building its 38 parsers cost 1.4-2 s of CPU in each of the 2 runs)
-NBGRADER_MAIN = ("import sys\n"
-                 "from kmlteach.course.grade.kernel import _defer_import\n"
-                 "_defer_import('rfc3987_syntax', ['is_valid_syntax'])\n"
-                 "from nbgrader.apps.nbgraderapp import main\n"
-                 "sys.argv[0] = 'nbgrader'\n"
-                 "sys.exit(main())\n")
+NBGRADER_MAIN = (
+    "import sys\n"
+    "from kmlteach.course.grade.kernel import _defer_import\n"
+    "_defer_import('rfc3987_syntax', ['is_valid_syntax'])\n"
+    "from nbgrader.apps.nbgraderapp import main\n"
+    "sys.argv[0] = 'nbgrader'\n"
+    "sys.exit(main())\n"
+)
 
 
 def nbgrader(course: Path, *args):
@@ -39,28 +41,42 @@ def nbgrader(course: Path, *args):
     env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
     env.pop("KMLTEACH_RESULTS", None)
     assert shutil.which("nbgrader", path=env["PATH"]), "nbgrader is in the test extra"
-    r = subprocess.run([sys.executable, "-c", NBGRADER_MAIN, *args], cwd=course, env=env,
-                       capture_output=True, text=True, timeout=300)
+    r = subprocess.run(
+        [sys.executable, "-c", NBGRADER_MAIN, *args],
+        cwd=course,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-3000:]
     return r
 
 
 def solution_cells(nb):
-    return {c["metadata"]["nbgrader"]["grade_id"]: c for c in nb["cells"]
-            if c.get("metadata", {}).get("nbgrader", {}).get("solution")}
+    return {
+        c["metadata"]["nbgrader"]["grade_id"]: c
+        for c in nb["cells"]
+        if c.get("metadata", {}).get("nbgrader", {}).get("solution")
+    }
 
 
 @pytest.mark.slow
 def test_nbgrader_generate_assignment_and_autograde_chapter_07(tmp_path):
     course = tmp_path / "course"
-    r = subprocess.run([sys.executable, "-m", "kmlteach", "nbgrader-export", "07", "--course",
-                        str(course)], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    r = subprocess.run(
+        [sys.executable, "-m", "kmlteach", "nbgrader-export", "07", "--course", str(course)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert r.returncode == 0, r.stderr
     source = json.loads((course / "source" / "ch07" / NB).read_text())
     tests = [c for c in source["cells"] if c["metadata"].get("nbgrader", {}).get("grade")]
-    assert {c["metadata"]["nbgrader"]["grade_id"]: c["metadata"]["nbgrader"]["points"]
-            for c in tests} == {"ex" + e["id"].replace(".", "_") + "_test": e["points"]
-                                for e in CHAPTER.exercises}
+    assert {c["metadata"]["nbgrader"]["grade_id"]: c["metadata"]["nbgrader"]["points"] for c in tests} == {
+        "ex" + e["id"].replace(".", "_") + "_test": e["points"] for e in CHAPTER.exercises
+    }
     assert "widgets" not in source["metadata"]
 
     nbgrader(course, "generate_assignment", "ch07", "--force")
@@ -84,15 +100,19 @@ def test_nbgrader_generate_assignment_and_autograde_chapter_07(tmp_path):
     with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gb:
         alice = gb.find_submission("ch07", "alice")
         bob = gb.find_submission("ch07", "bob")
-        assert (alice.score, alice.max_score) == (full, full) == (7, 7)   # book.toml: 1+2+2+2
+        assert (alice.score, alice.max_score) == (full, full) == (7, 7)  # book.toml: 1+2+2+2
         assert (bob.score, bob.max_score) == (0, full)
         per = {g.name: g.score for g in alice.notebooks[0].grades}
-        assert per == {"ex" + e["id"].replace(".", "_") + "_test": e["points"]
-                       for e in CHAPTER.exercises}
+        assert per == {"ex" + e["id"].replace(".", "_") + "_test": e["points"] for e in CHAPTER.exercises}
 
 
 def test_export_refuses_unknown_and_planned_chapters(tmp_path):
     for cid, msg in (("42", "unknown chapter"), ("10", "unknown chapter")):
-        r = subprocess.run([sys.executable, "-m", "kmlteach", "nbgrader-export", cid, "--course",
-                            str(tmp_path)], cwd=ROOT, capture_output=True, text=True, timeout=60)
+        r = subprocess.run(
+            [sys.executable, "-m", "kmlteach", "nbgrader-export", cid, "--course", str(tmp_path)],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
         assert r.returncode == 1 and msg in r.stderr and "Traceback" not in r.stderr

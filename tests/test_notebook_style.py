@@ -38,12 +38,17 @@ def aliases(text: str) -> list[tuple[str, str]]:
 
 
 def test_the_scanner_reads_both_import_forms():
-    text = ("import kmlteach.kernels as kk\n"
-            "from kmlteach import kernels as kr, svm\n"
-            "from kmlteach.plots import ch01 as p1  # a comment\n"
-            "import numpy as np\n")
-    assert aliases(text) == [("kmlteach.kernels", "kk"), ("kmlteach.kernels", "kr"),
-                             ("kmlteach.plots.ch01", "p1")]
+    text = (
+        "import kmlteach.kernels as kk\n"
+        "from kmlteach import kernels as kr, svm\n"
+        "from kmlteach.plots import ch01 as p1  # a comment\n"
+        "import numpy as np\n"
+    )
+    assert aliases(text) == [
+        ("kmlteach.kernels", "kk"),
+        ("kmlteach.kernels", "kr"),
+        ("kmlteach.plots.ch01", "p1"),
+    ]
 
 
 def test_one_alias_per_module_across_the_notebooks():
@@ -121,7 +126,7 @@ def test_the_glossary_has_a_section_per_chapter_and_flags_changes_there():
     for cell in firsts:
         for part in cell.split("⚠")[:-1]:
             depth, items, cur = 0, [], ""
-            for ch in part:                       # the last top-level comma item before ⚠
+            for ch in part:  # the last top-level comma item before ⚠
                 depth += ch in "([{"
                 depth -= ch in ")]}"
                 if ch == "," and depth == 0:

@@ -67,9 +67,16 @@ def test_linear_kernel_equals_primal_recursion(loss):
     np.testing.assert_allclose(r.eta, 0.5 / np.sqrt(np.arange(1, 61)))
 
 
-@pytest.mark.parametrize("kernel,params", [("gaussian", {"sigma": 0.7}), ("polynomial", {"degree": 3, "c": 1.0}),
-                                           ("exponential", {"gamma": 0.2}), ("bspline", {"order": 3}),
-                                           ("min", {})])
+@pytest.mark.parametrize(
+    "kernel,params",
+    [
+        ("gaussian", {"sigma": 0.7}),
+        ("polynomial", {"degree": 3, "c": 1.0}),
+        ("exponential", {"gamma": 0.2}),
+        ("bspline", {"order": 3}),
+        ("min", {}),
+    ],
+)
 @pytest.mark.parametrize("budget", [None, 1, 7, 60, 100])
 def test_expansion_matches_naive_rescaling(kernel, params, budget):
     X, y = _data(seed=1)
@@ -113,9 +120,9 @@ def test_perceptron_mistakes_within_novikoff_bound():
     X = X[np.abs(X @ w_star) >= gamma]
     y = np.sign(X @ w_star)
     R = np.max(np.linalg.norm(X, axis=1))
-    Xs, ys = np.tile(X, (10, 1)), np.tile(y, 10)         # ten passes: the count saturates
+    Xs, ys = np.tile(X, (10, 1)), np.tile(y, 10)  # ten passes: the count saturates
     r = norma(Xs, ys, 0.0, 1.0, kernel="linear", loss="perceptron")
-    assert r.mistakes[0] == 1                       # f_1 = 0 counts as a mistake
+    assert r.mistakes[0] == 1  # f_1 = 0 counts as a mistake
     assert np.all(np.diff(r.mistakes) >= 0)
     assert r.mistakes[-1] <= (R / gamma) ** 2
     # the perceptron's final w separates the data once it stops making mistakes
@@ -168,12 +175,24 @@ def test_same_input_same_bits():
     np.testing.assert_array_equal(a.coef, b.coef)
 
 
-@pytest.mark.parametrize("kwargs,name", [
-    ({"lam": -0.1}, "lam"), ({"lam": np.nan}, "lam"), ({"eta": 0.0}, "eta"), ({"eta": -1}, "eta"),
-    ({"eta": lambda t: np.nan}, "eta"), ({"eta": lambda t: "x"}, "eta"), ({"lam": 2.0, "eta": 0.5}, "eta"),
-    ({"loss": "hinge2"}, "loss"), ({"budget": 0}, "budget"), ({"budget": 2.5}, "budget"),
-    ({"kernel": "nope"}, "kernel"), ({"epsilon": -1.0}, "epsilon"), ({"sigma": -1.0}, "sigma"),
-])
+@pytest.mark.parametrize(
+    "kwargs,name",
+    [
+        ({"lam": -0.1}, "lam"),
+        ({"lam": np.nan}, "lam"),
+        ({"eta": 0.0}, "eta"),
+        ({"eta": -1}, "eta"),
+        ({"eta": lambda t: np.nan}, "eta"),
+        ({"eta": lambda t: "x"}, "eta"),
+        ({"lam": 2.0, "eta": 0.5}, "eta"),
+        ({"loss": "hinge2"}, "loss"),
+        ({"budget": 0}, "budget"),
+        ({"budget": 2.5}, "budget"),
+        ({"kernel": "nope"}, "kernel"),
+        ({"epsilon": -1.0}, "epsilon"),
+        ({"sigma": -1.0}, "sigma"),
+    ],
+)
 def test_bad_parameters_name_the_argument(kwargs, name):
     X, y = _data(n=10)
     args = {"lam": 0.1, "eta": 0.5} | kwargs
@@ -193,9 +212,9 @@ def test_bad_data_name_the_argument():
     with pytest.raises(ValueError, match="y"):
         norma(X, y[:-1], 0.1, 0.5)
     with pytest.raises(ValueError, match="y"):
-        norma(X, (y + 1) / 2, 0.1, 0.5)              # 0/1 labels
+        norma(X, (y + 1) / 2, 0.1, 0.5)  # 0/1 labels
     with pytest.raises(ValueError, match="y"):
-        norma(X, np.ones(10), 0.1, 0.5)              # one class
+        norma(X, np.ones(10), 0.1, 0.5)  # one class
     yn = y.copy()
     yn[0] = np.nan
     with pytest.raises(ValueError, match="y"):

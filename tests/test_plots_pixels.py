@@ -18,14 +18,24 @@ def _scene(cached: bool, offsets=None):
     ax = fig.add_axes((0.1, 0.1, 0.85, 0.85))
     layer = region_layer(ax, (0, 1, 0, 1))
     rgba = rng.integers(0, 256, size=(8, 8, 4)).astype(np.uint8)
-    rgba[..., 3] = 255                               # a region layer is opaque
+    rgba[..., 3] = 255  # a region layer is opaque
     layer.set_data(rgba)
     ax.set_xlim(0, 1)
     ax.set_ylim(0, 1)
     pts = rng.random((40, 2)) if offsets is None else offsets
-    arts = [ax.scatter(pts[:, 0], pts[:, 1], s=60, c="tab:blue", edgecolors="white", linewidths=0.6),
-            ax.scatter(pts[:, 1], pts[:, 0], s=40, c="tab:orange", marker="^", edgecolors="black",
-                       linewidths=0.6, alpha=0.7)]
+    arts = [
+        ax.scatter(pts[:, 0], pts[:, 1], s=60, c="tab:blue", edgecolors="white", linewidths=0.6),
+        ax.scatter(
+            pts[:, 1],
+            pts[:, 0],
+            s=40,
+            c="tab:orange",
+            marker="^",
+            edgecolors="black",
+            linewidths=0.6,
+            alpha=0.7,
+        ),
+    ]
     if cached:
         paint_cached(*arts)
     return fig, canvas, layer, arts
@@ -66,7 +76,7 @@ def test_cached_markers_draw_on_other_renderers():
     fig, _, _, _ = _scene(True)
     buf = io.StringIO()
     fig.savefig(buf, format="svg")
-    assert buf.getvalue().count("<use") >= 80        # every marker, written as a vector
+    assert buf.getvalue().count("<use") >= 80  # every marker, written as a vector
 
 
 def test_paint_cached_rejects_what_it_cannot_cache():
@@ -82,13 +92,17 @@ def test_smooth_rgba_interpolates_between_grid_points_and_checks_its_input():
     F = np.array([[0.0, 1.0], [0.0, 1.0]])
     img = smooth_rgba(F, "Greys", 0.0, 1.0, alpha=1.0, up=4)
     assert img.shape == (8, 8, 4) and img.dtype == np.uint8 and (img[..., 3] == 255).all()
-    grey = img[0, :, 0].astype(int)                  # Greys: white at 0, darker towards 1
+    grey = img[0, :, 0].astype(int)  # Greys: white at 0, darker towards 1
     assert (np.diff(grey) <= 0).all() and grey[0] > grey[-1]
-    assert (img[:, :, :3] == img[:1, :, :3]).all()   # F does not change along y
+    assert (img[:, :, :3] == img[:1, :, :3]).all()  # F does not change along y
     half = smooth_rgba(F, "Greys", 0.0, 1.0, alpha=0.0)
-    assert (half[..., :3] == 255).all()              # alpha 0: white
-    for kw, name in (({"F": np.zeros(3)}, "F"), ({"vmax": -1.0}, "vmax"), ({"alpha": 2.0}, "alpha"),
-                     ({"up": 0}, "up")):
+    assert (half[..., :3] == 255).all()  # alpha 0: white
+    for kw, name in (
+        ({"F": np.zeros(3)}, "F"),
+        ({"vmax": -1.0}, "vmax"),
+        ({"alpha": 2.0}, "alpha"),
+        ({"up": 0}, "up"),
+    ):
         args = {"F": F, "cmap": "Greys", "vmin": 0.0, "vmax": 1.0, **kw}
         with pytest.raises(ValueError, match=name):
             smooth_rgba(**args)
@@ -110,8 +124,8 @@ def test_signed_rgba_is_signed_image_over_white():
 
 
 def test_fast_markers_paint_exactly_what_a_direct_draw_paints():
-    from kmlteach.plots import CLASS_COLORS, CLASS_MARKERS
     from kmlteach._render.layers import paint_markers
+    from kmlteach.plots import CLASS_COLORS, CLASS_MARKERS
 
     def scene(fast, offsets=None):
         rng = np.random.default_rng(3)
@@ -120,10 +134,18 @@ def test_fast_markers_paint_exactly_what_a_direct_draw_paints():
         ax = fig.add_axes((0.1, 0.1, 0.85, 0.85))
         ax.set_xlim(0, 1)
         ax.set_ylim(0, 1)
-        arts = [ax.scatter(*(rng.random((25, 2)) * 1.1 - 0.05).T, s=26, c=CLASS_COLORS[c],
-                           marker=CLASS_MARKERS[c], edgecolors="white", linewidths=0.5)
-                for c in range(7)]               # some centres outside the Axes: clipped
-        arts.append(ax.scatter([0.5, 0.2], [0.5, 0.3], s=[20, 60], c=["r", "b"]))   # mixed: direct
+        arts = [
+            ax.scatter(
+                *(rng.random((25, 2)) * 1.1 - 0.05).T,
+                s=26,
+                c=CLASS_COLORS[c],
+                marker=CLASS_MARKERS[c],
+                edgecolors="white",
+                linewidths=0.5,
+            )
+            for c in range(7)
+        ]  # some centres outside the Axes: clipped
+        arts.append(ax.scatter([0.5, 0.2], [0.5, 0.3], s=[20, 60], c=["r", "b"]))  # mixed: direct
         arts.append(ax.scatter([], []))
         if fast:
             paint_markers(*arts)
@@ -135,6 +157,6 @@ def test_fast_markers_paint_exactly_what_a_direct_draw_paints():
         (fast, arts), (ref, _) = scene(True, offsets), scene(False, offsets)
         a, b = _pixels(fast), _pixels(ref)
         assert np.array_equal(a, b) and (a != 255).any()
-        assert not any(art.stale for art in arts)    # drawing leaves them clean
+        assert not any(art.stale for art in arts)  # drawing leaves them clean
     with pytest.raises(ValueError, match="artists"):
         paint_markers(Figure().add_subplot().plot([0], [0])[0])

@@ -6,15 +6,15 @@ import matplotlib
 
 matplotlib.use("Agg")
 
-import numpy as np  # noqa: E402
-import pytest  # noqa: E402
-from matplotlib import pyplot as plt  # noqa: E402
-from matplotlib.figure import Figure  # noqa: E402
-from matplotlib.layout_engine import ConstrainedLayoutEngine  # noqa: E402
-from PIL import Image  # noqa: E402
+import numpy as np  # noqa: E402  (Agg is selected before pyplot is imported)
+import pytest  # noqa: E402  (Agg is selected before pyplot is imported)
+from matplotlib import pyplot as plt  # noqa: E402  (Agg is selected before pyplot is imported)
+from matplotlib.figure import Figure  # noqa: E402  (Agg is selected before pyplot is imported)
+from matplotlib.layout_engine import ConstrainedLayoutEngine  # noqa: E402  (Agg is selected before pyplot is imported)
+from PIL import Image  # noqa: E402  (Agg is selected before pyplot is imported)
 
-from kmlteach.plots import figure, show  # noqa: E402
-from kmlteach.plots._style import _save_png  # noqa: E402
+from kmlteach.plots import figure, show  # noqa: E402  (Agg is selected before pyplot is imported)
+from kmlteach.plots._style import _save_png  # noqa: E402  (Agg is selected before pyplot is imported)
 
 
 def _busy(fig):
@@ -47,10 +47,13 @@ def _plain_savefig(fig, dpi=100) -> bytes:
     return buf.getvalue()
 
 
-@pytest.mark.parametrize("make", [
-    lambda: plt.figure(figsize=(11, 3.6), layout="constrained"),  # a pyplot figure (notebooks)
-    lambda: Figure(figsize=(11, 3.6), layout="constrained"),      # a bare Figure (plots.figure)
-])
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: plt.figure(figsize=(11, 3.6), layout="constrained"),  # a pyplot figure (notebooks)
+        lambda: Figure(figsize=(11, 3.6), layout="constrained"),  # a bare Figure (plots.figure)
+    ],
+)
 @pytest.mark.parametrize("dpi", [100, 72])
 def test_save_png_matches_a_plain_savefig_pixel_for_pixel(make, dpi):
     ref = _pixels(_plain_savefig(_busy(make()), dpi))
@@ -70,18 +73,19 @@ def test_save_png_draws_the_figure_once_and_puts_the_engine_back(monkeypatch):
     draws, layouts = [], []
     real_draw, real_exec = Figure.draw, ConstrainedLayoutEngine.execute
     monkeypatch.setattr(Figure, "draw", lambda self, r: (draws.append(self), real_draw(self, r))[1])
-    monkeypatch.setattr(ConstrainedLayoutEngine, "execute",
-                        lambda self, fig: (layouts.append(fig), real_exec(self, fig))[1])
+    monkeypatch.setattr(
+        ConstrainedLayoutEngine, "execute", lambda self, fig: (layouts.append(fig), real_exec(self, fig))[1]
+    )
     fig = _busy(Figure(figsize=(11, 3.6), layout="constrained"))
     engine = fig.get_layout_engine()
     _save_png(fig, io.BytesIO(), 100)
     assert (len(draws), len(layouts)) == (1, 1)
-    assert fig.get_layout_engine() is engine           # the figure is as it was
+    assert fig.get_layout_engine() is engine  # the figure is as it was
     assert fig.dpi == Figure().dpi
     draws.clear()
     layouts.clear()
     _plain_savefig(_busy(Figure(figsize=(11, 3.6), layout="constrained")))
-    assert (len(draws), len(layouts)) == (2, 1)         # what it saves
+    assert (len(draws), len(layouts)) == (2, 1)  # what it saves
 
 
 def test_save_png_without_a_layout_engine_is_savefig():

@@ -26,7 +26,6 @@ def test_assignment_brute_force_small():
             assert A[np.arange(r), v].sum() == pytest.approx(brute_assignment_cost(A), abs=1e-9)
 
 
-
 @pytest.mark.parametrize("r", [10, 57, 200])
 @pytest.mark.parametrize("kind", ["real", "int", "ties"])
 def test_assignment_matches_scipy(r, kind):
@@ -44,7 +43,6 @@ def test_assignment_matches_scipy(r, kind):
     assert R.assignment_cost(A, v) == pytest.approx(A[rows, cols].sum(), rel=1e-12, abs=1e-9)
 
 
-
 def test_lemma_17_4_lp_over_doubly_stochastic_matrices():
     rng = np.random.default_rng(5)
     r = 6
@@ -53,10 +51,9 @@ def test_lemma_17_4_lp_over_doubly_stochastic_matrices():
     A_eq = np.vstack([np.kron(np.eye(r), np.ones(r)), np.kron(np.ones(r), np.eye(r))])
     res = linprog(A.ravel(), A_eq=A_eq, b_eq=np.ones(2 * r), bounds=(0, None), method="highs")
     B = res.x.reshape(r, r)
-    assert np.allclose(B, np.round(B), atol=1e-8)        # a vertex: a permutation matrix
+    assert np.allclose(B, np.round(B), atol=1e-8)  # a vertex: a permutation matrix
     v = R.assignment(A)
     assert res.fun == pytest.approx(A[np.arange(r), v].sum(), abs=1e-9)
-
 
 
 def test_bad_input_assignment():
@@ -87,7 +84,7 @@ def test_assignment_never_hangs_on_huge_costs(scale):
     assert time.perf_counter() - t0 < 1.0
     rows, cols = linear_sum_assignment(A)
     assert A[np.arange(12), v].sum() == pytest.approx(A[rows, cols].sum(), abs=1e-9)
-    w = R.assignment(np.where(A > 0, 1.7e308, -1.7e308))   # the range itself overflows
+    w = R.assignment(np.where(A > 0, 1.7e308, -1.7e308))  # the range itself overflows
     assert sorted(w) == list(range(12))
 
 

@@ -39,11 +39,20 @@ def brute_bipartite(mu, y, measure, k=None, beta=1.0):
     return best
 
 
-@pytest.mark.parametrize("measure,k,beta", [("f1", None, 1.0), ("fbeta", None, 2.0),
-                                            ("fbeta", None, 0.5), ("balanced", None, 1.0),
-                                            ("precision_at_k", 3, 1.0), ("recall_at_k", 2, 1.0),
-                                            ("precision_at_k", 1, 1.0), ("recall_at_k", 5, 1.0),
-                                            ("zero_one", None, 1.0)])
+@pytest.mark.parametrize(
+    "measure,k,beta",
+    [
+        ("f1", None, 1.0),
+        ("fbeta", None, 2.0),
+        ("fbeta", None, 0.5),
+        ("balanced", None, 1.0),
+        ("precision_at_k", 3, 1.0),
+        ("recall_at_k", 2, 1.0),
+        ("precision_at_k", 1, 1.0),
+        ("recall_at_k", 5, 1.0),
+        ("zero_one", None, 1.0),
+    ],
+)
 def test_bipartite_most_violating_equals_brute_force(measure, k, beta):
     rng = np.random.default_rng(8)
     for trial in range(12):
@@ -62,7 +71,6 @@ def test_bipartite_most_violating_equals_brute_force(measure, k, beta):
         assert hinge.loss == pytest.approx(brute_bipartite(mu, y, measure, k, beta), abs=1e-12)
 
 
-
 def test_bipartite_loss_is_bounded_by_the_surrogate():
     rng = np.random.default_rng(9)
     X = rng.normal(size=(12, 3))
@@ -76,9 +84,9 @@ def test_bipartite_loss_is_bounded_by_the_surrogate():
             assert R.bipartite_hinge(w, X, y, measure, k=k).loss >= loss - 1e-12
 
 
-
 def test_bipartite_loss_f1_matches_metric():
     from kmlteach import metrics
+
     rng = np.random.default_rng(10)
     s = rng.normal(size=30)
     y = np.where(rng.random(30) < 0.3, 1.0, -1.0)
@@ -86,9 +94,9 @@ def test_bipartite_loss_f1_matches_metric():
     assert R.bipartite_loss(s, y, "balanced") == pytest.approx(1 - metrics.balanced_accuracy(s, y))
 
 
-
 def test_fraud_all_negative_predictor():
     from kmlteach import metrics
+
     X, y = datasets.fraud(50_000, pos_rate=0.001, seed=0)
     assert X.shape == (50_000, 2) and np.sum(y > 0) == 50
     all_negative = -np.ones(len(y))
@@ -96,12 +104,12 @@ def test_fraud_all_negative_predictor():
     assert metrics.f1(all_negative, y) == 0.0
 
 
-
 def test_fraud_training_for_f1_beats_training_for_zero_one():
     """UML §17.5: a zero-one-oriented learner (soft-SVM by SGD, thresholded at 0)
     flags nothing on 0.1 % positives; bipartite SGD for F1 / precision@k does better
     on those measures (fixed seeds, held-out half)."""
     from kmlteach import metrics, svm
+
     X, y = datasets.fraud(50_000, pos_rate=0.001, seed=1)
     Xb = np.c_[X, np.ones(len(y))]
     Xtr, ytr, Xte, yte = Xb[:25_000], y[:25_000], Xb[25_000:], y[25_000:]
@@ -113,9 +121,9 @@ def test_fraud_training_for_f1_beats_training_for_zero_one():
     assert metrics.zero_one_loss(zo_scores, yte) <= metrics.zero_one_loss(-np.ones(len(yte)), yte)
     assert metrics.f1(zo_scores, yte) < 0.1
     assert metrics.f1(Xte @ f1_model.w, yte) > 0.5
-    assert metrics.precision_at_k(Xte @ pk_model.w, yte, 10) >= \
-        metrics.precision_at_k(zo_scores, yte, 10) + 0.15
-
+    assert (
+        metrics.precision_at_k(Xte @ pk_model.w, yte, 10) >= metrics.precision_at_k(zo_scores, yte, 10) + 0.15
+    )
 
 
 def test_bad_input_bipartite():
@@ -142,7 +150,6 @@ def test_bad_input_bipartite():
         R.bipartite_sgd([(s[:, None], y)], "precision_at_k", k=10)
 
 
-
 def test_bad_input_datasets():
     with pytest.raises(ValueError, match="n_queries"):
         datasets.ranking_queries(0)
@@ -160,7 +167,6 @@ def test_bad_input_datasets():
         datasets.split_queries(np.ones((4, 2)), [1.0, -1.0, 1.0, -1.0], 5)
 
 
-
 def test_datasets_are_seeded():
     a = datasets.ranking_queries(3, r=4, d=2, seed=5)
     b = datasets.ranking_queries(3, r=4, d=2, seed=5)
@@ -172,9 +178,17 @@ def test_datasets_are_seeded():
     assert sum(len(q[1]) for q in qs) == 1000
 
 
-
-@pytest.mark.parametrize("measure,k", [("f1", None), ("fbeta", None), ("balanced", None),
-                                       ("precision_at_k", 5), ("recall_at_k", 20), ("zero_one", None)])
+@pytest.mark.parametrize(
+    "measure,k",
+    [
+        ("f1", None),
+        ("fbeta", None),
+        ("balanced", None),
+        ("precision_at_k", 5),
+        ("recall_at_k", 20),
+        ("zero_one", None),
+    ],
+)
 def test_bipartite_sgd_every_measure_learns(measure, k):
     # k chosen so that y lies in V (P >= 5 for precision@5, P <= 20 for recall@20), as UML assumes
     rng = np.random.default_rng(12)
@@ -188,7 +202,6 @@ def test_bipartite_sgd_every_measure_learns(measure, k):
     learned = np.mean([R.bipartite_loss(X @ res.w, y, measure, k=k, beta=2.0) for X, y in qs])
     flipped = np.mean([R.bipartite_loss(-(X @ res.w), y, measure, k=k, beta=2.0) for X, y in qs])
     assert learned < 0.3 and learned < flipped - 0.3
-
 
 
 def test_bipartite_sgd_is_the_book_recursion():
@@ -212,11 +225,11 @@ def test_one_minus_loss_of_the_top_k_prediction_is_the_metric(seed, measure):
 
     rng = np.random.default_rng(seed)
     r = int(rng.integers(3, 40))
-    y_score = np.round(rng.normal(size=r), 1)            # ties at the k-th score happen
+    y_score = np.round(rng.normal(size=r), 1)  # ties at the k-th score happen
     y_true = np.where(rng.random(r) < 0.4, 1.0, -1.0)
     y_true[0] = 1.0
     k = int(rng.integers(1, r + 1))
     sk = np.sort(y_score)[::-1][k - 1]
-    top_k_prediction = y_score - sk                       # the k-th largest sits at 0
+    top_k_prediction = y_score - sk  # the k-th largest sits at 0
     metric = getattr(metrics, measure)(y_score, y_true, k)
     assert 1.0 - R.bipartite_loss(top_k_prediction, y_true, measure, k=k) == pytest.approx(metric)

@@ -14,8 +14,7 @@ from kmlteach import ranking as R
 
 def brute_kendall(yp, y):
     r = len(y)
-    bad = sum(np.sign(yp[i] - yp[j]) != np.sign(y[i] - y[j])
-              for i in range(r) for j in range(i + 1, r))
+    bad = sum(np.sign(yp[i] - yp[j]) != np.sign(y[i] - y[j]) for i in range(r) for j in range(i + 1, r))
     return 2 * bad / (r * (r - 1))
 
 
@@ -36,14 +35,12 @@ def test_permutation_book_example():
     np.testing.assert_array_equal(R.permutation([2, 1, 6, -1, 0.5]), [4, 3, 5, 1, 2])
 
 
-
 def test_permutation_tie_rule_and_inverse_of_sort():
     np.testing.assert_array_equal(R.permutation([1, 1, 0]), [2, 3, 1])
     rng = np.random.default_rng(0)
     y = rng.normal(size=30)
     pi = R.permutation(y)
     assert np.array_equal(np.sort(y), y[np.argsort(pi)])  # position p holds the p-th smallest
-
 
 
 def test_kendall_equals_scipy_tau_without_ties():
@@ -56,7 +53,6 @@ def test_kendall_equals_scipy_tau_without_ties():
     assert R.kendall_tau_loss([3, 2, 1], [1, 2, 3]) == 1.0
 
 
-
 def test_kendall_ties_follow_sign_definition():
     # pair (0,1) tied in y only: disagreement; pair tied in both: agreement
     assert R.kendall_tau_loss([1.0, 2.0], [5.0, 5.0]) == 1.0
@@ -67,26 +63,22 @@ def test_kendall_ties_follow_sign_definition():
         assert R.kendall_tau_loss(yp, y) == pytest.approx(brute_kendall(yp, y))
 
 
-
 def test_zero_one_ranking_loss():
     assert R.zero_one_ranking_loss([1, 2, 3], [10, 20, 30]) == 0.0
     assert R.zero_one_ranking_loss([1, 3, 2], [10, 20, 30]) == 1.0
 
 
-
 def test_discount_values():
     # position r (the top) has discount 1, r-1 has 1/log2(3); outside the top k: 0
-    np.testing.assert_allclose(R.discount(np.arange(1, 6), 5),
-                               1 / np.log2(np.array([6, 5, 4, 3, 2])))
+    np.testing.assert_allclose(R.discount(np.arange(1, 6), 5), 1 / np.log2(np.array([6, 5, 4, 3, 2])))
     np.testing.assert_allclose(R.discount(np.arange(1, 6), 5, k=2), [0, 0, 0, 1 / np.log2(3), 1])
-
 
 
 @pytest.mark.parametrize("k", [None, 1, 3, 10])
 def test_ndcg_matches_sklearn_and_book(k):
     rng = np.random.default_rng(3)
     for _ in range(10):
-        yp = rng.normal(size=10)                    # no ties in the prediction
+        yp = rng.normal(size=10)  # no ties in the prediction
         y = rng.integers(0, 4, 10).astype(float)
         if y.sum() == 0:
             y[0] = 1.0
@@ -97,14 +89,12 @@ def test_ndcg_matches_sklearn_and_book(k):
     assert R.ndcg_loss(y, y, k=k) == 0.0
 
 
-
 def test_ndcg_differences_with_sklearn_documented():
     y = np.array([3.0, 0.0, 1.0])
-    yp = np.array([1.0, 1.0, 0.0])                  # tie between items 0 and 1
+    yp = np.array([1.0, 1.0, 0.0])  # tie between items 0 and 1
     assert R.ndcg_loss(yp, y) == pytest.approx(book_ndcg_loss(yp, y))
     assert R.ndcg_loss(yp, y) != pytest.approx(1 - ndcg_score([y], [yp]))
     assert R.ndcg_loss([1.0, 2.0], [0.0, 0.0]) == 0.0  # G(y, y) = 0 -> loss 0
-
 
 
 def test_bad_input_permutation_and_losses():
@@ -135,7 +125,6 @@ def test_bad_input_permutation_and_losses():
         R.discount([0, 1], 3)
     with pytest.raises(ValueError, match="r"):
         R.discount([1], 0)
-
 
 
 @settings(max_examples=40, deadline=None)

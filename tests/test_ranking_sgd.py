@@ -19,11 +19,12 @@ def test_ranking_sgd_improves_heldout_loss(surrogate):
     learned = R.mean_loss(res.w, test, "ndcg")
     assert learned < np.mean(random_w) - 0.15
     assert learned < 0.15
-    assert R.mean_loss(res.w, test, "kendall") < np.mean(
-        [R.mean_loss(rng.normal(size=4), test, "kendall") for _ in range(20)]) - 0.1
+    assert (
+        R.mean_loss(res.w, test, "kendall")
+        < np.mean([R.mean_loss(rng.normal(size=4), test, "kendall") for _ in range(20)]) - 0.1
+    )
     assert res.path.shape == (6, 4) and res.path_t.tolist() == [100, 200, 300, 400, 500, 600]
     np.testing.assert_allclose(res.path[-1], res.w)
-
 
 
 def test_ranking_sgd_is_the_book_recursion():
@@ -38,7 +39,6 @@ def test_ranking_sgd_is_the_book_recursion():
     np.testing.assert_allclose(res.w_last, ws[-1])
     again = R.ranking_sgd(qs, "kendall", eta=0.5, T=4, seed=3)
     np.testing.assert_array_equal(again.w, res.w)
-
 
 
 def test_bad_input_surrogates_and_sgd():

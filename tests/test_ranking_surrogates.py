@@ -42,7 +42,6 @@ def test_ndcg_most_violating_is_the_argmax(k):
         assert R.ndcg_hinge(w2, X, y, k=k).loss >= res.loss + res.grad @ (w2 - w) - 1e-9
 
 
-
 def test_kendall_hinge_value_bound_and_gradient():
     rng = np.random.default_rng(7)
     r, d = 7, 3
@@ -51,11 +50,20 @@ def test_kendall_hinge_value_bound_and_gradient():
     for _ in range(5):
         w = rng.normal(size=d)
         res = R.kendall_hinge(w, X, y)
-        direct = sum(max(0, 1 - np.sign(y[i] - y[j]) * (X[i] - X[j]) @ w)
-                     for i in range(r) for j in range(i + 1, r)) * 2 / (r * (r - 1))
+        direct = (
+            sum(
+                max(0, 1 - np.sign(y[i] - y[j]) * (X[i] - X[j]) @ w)
+                for i in range(r)
+                for j in range(i + 1, r)
+            )
+            * 2
+            / (r * (r - 1))
+        )
         assert res.loss == pytest.approx(direct)
         assert res.loss >= R.kendall_tau_loss(X @ w, y)
-        eps = 1e-6                     # differentiable almost everywhere: finite differences
-        num = [(R.kendall_hinge(w + eps * e, X, y).loss - R.kendall_hinge(w - eps * e, X, y).loss)
-               / (2 * eps) for e in np.eye(d)]
+        eps = 1e-6  # differentiable almost everywhere: finite differences
+        num = [
+            (R.kendall_hinge(w + eps * e, X, y).loss - R.kendall_hinge(w - eps * e, X, y).loss) / (2 * eps)
+            for e in np.eye(d)
+        ]
         np.testing.assert_allclose(res.grad, num, atol=1e-5)

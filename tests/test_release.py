@@ -22,8 +22,13 @@ MARK = re.compile(r"^\s*### (BEGIN|END) SOLUTION\s*$")
 
 
 def run_cli(*args, cwd=ROOT):
-    return subprocess.run([sys.executable, "-m", "kmlteach", *map(str, args)], cwd=cwd,
-                          capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "kmlteach", *map(str, args)],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def blocks(nb: dict) -> list[str]:
@@ -93,25 +98,36 @@ def test_released_notebooks_hold_only_the_whitelisted_fields(released):
         nb = json.loads(path.read_text())
         nbformat.validate(nbformat.reads(path.read_text(), as_version=4))
         assert set(nb) == {"cells", "metadata", "nbformat", "nbformat_minor"}
-        rise = nb["metadata"].pop("rise", {})     # the live slideshow's settings (scalars only)
-        assert set(rise) <= {"width", "height", "scroll", "theme", "transition",
-                             "start_slideshow_at", "autolaunch"}
+        rise = nb["metadata"].pop("rise", {})  # the live slideshow's settings (scalars only)
+        assert set(rise) <= {
+            "width",
+            "height",
+            "scroll",
+            "theme",
+            "transition",
+            "start_slideshow_at",
+            "autolaunch",
+        }
         assert all(isinstance(v, (bool, int, float)) or len(v) <= 24 for v in rise.values())
         assert nb["metadata"] == {
-            "kernelspec": {"display_name": "Python 3 (ipykernel)", "language": "python",
-                           "name": "python3"},
+            "kernelspec": {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"},
             "language_info": {"name": "python"},
-            "kmlteach": {"chapter": c.id, "format": FORMAT}}
+            "kmlteach": {"chapter": c.id, "format": FORMAT},
+        }
         assert isinstance(FORMAT, int)
         stubs = 0
         for i, cell in enumerate(nb["cells"]):
             # only a slide type survives (lecture mode from student/), nothing else
-            assert cell["metadata"] in ({}, *({"slideshow": {"slide_type": t}} for t in
-                                              ("slide", "subslide", "fragment", "skip", "notes", "-")))
+            assert cell["metadata"] in (
+                {},
+                *(
+                    {"slideshow": {"slide_type": t}}
+                    for t in ("slide", "subslide", "fragment", "skip", "notes", "-")
+                ),
+            )
             assert cell["id"] == f"cell-{i:03d}"
             if cell["cell_type"] == "code":
-                assert set(cell) == {"cell_type", "id", "metadata", "source", "outputs",
-                                     "execution_count"}
+                assert set(cell) == {"cell_type", "id", "metadata", "source", "outputs", "execution_count"}
                 assert cell["outputs"] == [] and cell["execution_count"] is None
                 stubs += "".join(cell["source"]).count(STUB)
             else:
@@ -131,23 +147,28 @@ def test_binder_link_points_at_the_student_notebook(released):
 def test_release_of_named_chapters_only(tmp_path):
     r = run_cli("release", "01", "03", "--out", tmp_path / "s")
     assert r.returncode == 0, r.stderr
-    assert sorted(p.name for p in (tmp_path / "s").glob("*.ipynb")) == ["01-svm.ipynb",
-                                                                        "03-kernels-rkhs.ipynb"]
+    assert sorted(p.name for p in (tmp_path / "s").glob("*.ipynb")) == [
+        "01-svm.ipynb",
+        "03-kernels-rkhs.ipynb",
+    ]
 
 
-@pytest.mark.parametrize("args, message", [
-    (["release", "--out", "notebooks"], "source folder"),
-    (["student", "notebooks", "notebooks"], "source folder"),
-    (["release", "--out", "notebooks/student"], "inside the source folder"),
-    (["release", "--out", "."], "contains the source folder"),
-    (["student", "notebooks", "."], "contains the source folder"),
-    (["release", "--src", "no/such/folder", "--out", "{tmp}/s"], "does not exist"),
-    (["release", "--src", "README.md", "--out", "{tmp}/s"], "not a folder"),
-    (["release", "--out", "README.md"], "not a folder"),
-    (["release", "--out", "README.md/sub"], "cannot write"),
-    (["release", "42", "--out", "{tmp}/s"], "unknown chapter '42'"),
-    (["release", "10", "--out", "{tmp}/s"], "10"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["release", "--out", "notebooks"], "source folder"),
+        (["student", "notebooks", "notebooks"], "source folder"),
+        (["release", "--out", "notebooks/student"], "inside the source folder"),
+        (["release", "--out", "."], "contains the source folder"),
+        (["student", "notebooks", "."], "contains the source folder"),
+        (["release", "--src", "no/such/folder", "--out", "{tmp}/s"], "does not exist"),
+        (["release", "--src", "README.md", "--out", "{tmp}/s"], "not a folder"),
+        (["release", "--out", "README.md"], "not a folder"),
+        (["release", "--out", "README.md/sub"], "cannot write"),
+        (["release", "42", "--out", "{tmp}/s"], "unknown chapter '42'"),
+        (["release", "10", "--out", "{tmp}/s"], "10"),
+    ],
+)
 def test_unsafe_or_wrong_requests_fail_with_one_line(tmp_path, args, message):
     before = {p: p.read_bytes() for p in (ROOT / "notebooks").glob("*.ipynb")}
     r = run_cli(*[a.format(tmp=tmp_path) for a in args])
@@ -215,15 +236,26 @@ def test_readme_binder_badge_and_make_lab_open_the_student_version():
 def test_slide_metadata_cannot_carry_text_into_a_release():
     from kmlteach.course.release import student_notebook
 
-    nb = {"nbformat": 4, "nbformat_minor": 5,
-          "metadata": {"kmlteach": {"chapter": "01"},
-                       "rise": {"width": 1280, "theme": "x = secret_solution_line(42)",
-                                "footer": "<b>answer: 42</b>"}},
-          "cells": [{"cell_type": "markdown", "metadata": {
-                         "slideshow": {"slide_type": "slide", "note": "the answer is 42"}},
-                     "source": "# title"},
-                    {"cell_type": "markdown", "metadata": {
-                         "slideshow": {"slide_type": "answer: 42"}}, "source": "text"}]}
+    nb = {
+        "nbformat": 4,
+        "nbformat_minor": 5,
+        "metadata": {
+            "kmlteach": {"chapter": "01"},
+            "rise": {"width": 1280, "theme": "x = secret_solution_line(42)", "footer": "<b>answer: 42</b>"},
+        },
+        "cells": [
+            {
+                "cell_type": "markdown",
+                "metadata": {"slideshow": {"slide_type": "slide", "note": "the answer is 42"}},
+                "source": "# title",
+            },
+            {
+                "cell_type": "markdown",
+                "metadata": {"slideshow": {"slide_type": "answer: 42"}},
+                "source": "text",
+            },
+        ],
+    }
     out = student_notebook(nb, "01")
     assert out["metadata"]["rise"] == {"width": 1280}
     assert out["cells"][0]["metadata"] == {"slideshow": {"slide_type": "slide"}}

@@ -216,9 +216,12 @@ def test_the_edition_runs_in_a_venv_of_its_own(edition, tmp_path):
 
 
 def test_the_cli_reports_a_wrong_edition_in_one_line(tmp_path):
-    for argv, message in ((["reveal", "01", "--edition", str(tmp_path)], "is not a student edition"),
-                          (["publish-student", "--out", str(ROOT / "build" / "x")], "outside the instructor")):
-        run = subprocess.run([sys.executable, "-m", "kmlteach", *argv], capture_output=True, text=True,
-                             cwd=ROOT, timeout=300)
+    for argv, message in (
+        (["reveal", "01", "--edition", str(tmp_path)], "is not a student edition"),
+        (["publish-student", "--out", str(ROOT / "build" / "x")], "outside the instructor"),
+    ):
+        run = subprocess.run(
+            [sys.executable, "-m", "kmlteach", *argv], capture_output=True, text=True, cwd=ROOT, timeout=300
+        )
         assert run.returncode == 1 and "Traceback" not in run.stderr
         assert len(run.stderr.strip().splitlines()) == 1 and message in run.stderr

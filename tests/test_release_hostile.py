@@ -19,8 +19,14 @@ PNG = base64.b64encode(f"{SECRET} (an image, in fact)".encode()).decode()
 
 
 def code(src, **extra):
-    return {"cell_type": "code", "metadata": {}, "source": src, "outputs": [],
-            "execution_count": None, **extra}
+    return {
+        "cell_type": "code",
+        "metadata": {},
+        "source": src,
+        "outputs": [],
+        "execution_count": None,
+        **extra,
+    }
 
 
 def md(src, **extra):
@@ -32,8 +38,12 @@ def raw(src, **extra):
 
 
 def notebook(*cells, **meta):
-    return {"cells": list(cells), "metadata": {"kmlteach": {"chapter": "01"}, **meta},
-            "nbformat": 4, "nbformat_minor": 5}
+    return {
+        "cells": list(cells),
+        "metadata": {"kmlteach": {"chapter": "01"}, **meta},
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
 
 
 def block(begin="### BEGIN SOLUTION", end="### END SOLUTION", indent="    "):
@@ -42,7 +52,10 @@ def block(begin="### BEGIN SOLUTION", end="### END SOLUTION", indent="    "):
 
 REFUSED = {
     "marker in markdown": (notebook(md(f"### BEGIN SOLUTION\n{SECRET}\n### END SOLUTION")), 0),
-    "marker in raw cell": (notebook(code("x = 1"), raw(f"### BEGIN SOLUTION\n{SECRET}\n### END SOLUTION")), 1),
+    "marker in raw cell": (
+        notebook(code("x = 1"), raw(f"### BEGIN SOLUTION\n{SECRET}\n### END SOLUTION")),
+        1,
+    ),
     "###BEGIN without space": (notebook(code(block("###BEGIN SOLUTION", "###END SOLUTION"))), 0),
     "lower-case marker": (notebook(code(block("### begin solution", "### end solution"))), 0),
     "## marker": (notebook(code(block("## BEGIN SOLUTION", "## END SOLUTION"))), 0),
@@ -52,23 +65,41 @@ REFUSED = {
     "BEGIN_SOLUTION": (notebook(code(block("# BEGIN_SOLUTION", "# END_SOLUTION"))), 0),
     "marker after code": (notebook(code(f"x = 1  ### BEGIN SOLUTION\n{SECRET}\n### END SOLUTION\n")), 0),
     "trailing text": (notebook(code(f"def f():\n    ### BEGIN SOLUTION: {SECRET}\n    pass\n")), 0),
-    "markdown attachment": (notebook(code("x = 1"), md("![s](attachment:s.png)",
-                                                        attachments={"s.png": {"image/png": PNG}})), 1),
+    "markdown attachment": (
+        notebook(code("x = 1"), md("![s](attachment:s.png)", attachments={"s.png": {"image/png": PNG}})),
+        1,
+    ),
     "markers inside a triple-quoted string": (
-        notebook(code(f'text = """\n### BEGIN SOLUTION\n{SECRET}\n### END SOLUTION\n"""\n')), 0),
+        notebook(code(f'text = """\n### BEGIN SOLUTION\n{SECRET}\n### END SOLUTION\n"""\n')),
+        0,
+    ),
     "markers inside a docstring": (
-        notebook(code(f'def f():\n    """\n    ### BEGIN SOLUTION\n    {SECRET}\n    ### END SOLUTION\n    """\n')), 0),
+        notebook(
+            code(f'def f():\n    """\n    ### BEGIN SOLUTION\n    {SECRET}\n    ### END SOLUTION\n    """\n')
+        ),
+        0,
+    ),
     "BEGIN without END": (notebook(code(f"def f():\n    ### BEGIN SOLUTION\n    {SECRET}\n")), 0),
     "END without BEGIN": (notebook(code(f"def f():\n    {SECRET}\n    ### END SOLUTION\n")), 0),
     "nested BEGIN": (notebook(code(block("### BEGIN SOLUTION\n    ### BEGIN SOLUTION"))), 0),
     "hidden tests in a code cell": (
-        notebook(code(GOOD), code(f"### BEGIN HIDDEN TESTS\nassert f(3) == {TOKEN}\n### END HIDDEN TESTS\n")), 1),
+        notebook(code(GOOD), code(f"### BEGIN HIDDEN TESTS\nassert f(3) == {TOKEN}\n### END HIDDEN TESTS\n")),
+        1,
+    ),
     "marker inside brackets": (
-        notebook(code(f"params = dict(\n    ### BEGIN SOLUTION\n    C={TOKEN},\n    ### END SOLUTION\n)\n")), 0),
+        notebook(code(f"params = dict(\n    ### BEGIN SOLUTION\n    C={TOKEN},\n    ### END SOLUTION\n)\n")),
+        0,
+    ),
     "solution repeated in markdown": (notebook(code(GOOD), md(f"The answer: `{SECRET}`.")), 1),
     "solution repeated in a comment": (notebook(code(GOOD + f"# {SECRET}\n")), 0),
-    "markers in a cell magic": (notebook(code(f"%%capture\n### BEGIN SOLUTION\n{SECRET}\n### END SOLUTION\n")), 0),
-    "cell that is not Python": (notebook(code(f"def f(:\n    ### BEGIN SOLUTION\n    {SECRET}\n    ### END SOLUTION\n    '''\n")), 0),
+    "markers in a cell magic": (
+        notebook(code(f"%%capture\n### BEGIN SOLUTION\n{SECRET}\n### END SOLUTION\n")),
+        0,
+    ),
+    "cell that is not Python": (
+        notebook(code(f"def f(:\n    ### BEGIN SOLUTION\n    {SECRET}\n    ### END SOLUTION\n    '''\n")),
+        0,
+    ),
     "unknown cell type": (notebook({"cell_type": "heading", "metadata": {}, "source": SECRET}), 0),
 }
 
@@ -93,20 +124,44 @@ def _leaks(nb: dict) -> bool:
 
 
 STRIPPED = {
-    "cell metadata": notebook(code(GOOD, metadata={"solution": SECRET, "tags": [SECRET],
-                                                   "nbgrader": {"solution": True, "grade_id": TOKEN}})),
-    "notebook metadata": notebook(code(GOOD), secret=SECRET,
-                                  jupytext={"text_representation": {"x": SECRET}},
-                                  kernelspec={"display_name": SECRET, "name": "python3", "language": "python"},
-                                  language_info={"name": "python", "version": SECRET}),
-    "saved widget state": notebook(code(GOOD), widgets={"application/vnd.jupyter.widget-state+json":
-                                                        {"state": {"m": {"state": {"value": SECRET}}}}}),
-    "outputs of every kind": notebook(code(GOOD, execution_count=7, outputs=[
-        {"output_type": "stream", "name": "stdout", "text": SECRET},
-        {"output_type": "execute_result", "execution_count": 7, "metadata": {},
-         "data": {"text/plain": SECRET}},
-        {"output_type": "display_data", "metadata": {}, "data": {"image/png": PNG}},
-        {"output_type": "error", "ename": "E", "evalue": SECRET, "traceback": [SECRET]}])),
+    "cell metadata": notebook(
+        code(
+            GOOD,
+            metadata={
+                "solution": SECRET,
+                "tags": [SECRET],
+                "nbgrader": {"solution": True, "grade_id": TOKEN},
+            },
+        )
+    ),
+    "notebook metadata": notebook(
+        code(GOOD),
+        secret=SECRET,
+        jupytext={"text_representation": {"x": SECRET}},
+        kernelspec={"display_name": SECRET, "name": "python3", "language": "python"},
+        language_info={"name": "python", "version": SECRET},
+    ),
+    "saved widget state": notebook(
+        code(GOOD),
+        widgets={"application/vnd.jupyter.widget-state+json": {"state": {"m": {"state": {"value": SECRET}}}}},
+    ),
+    "outputs of every kind": notebook(
+        code(
+            GOOD,
+            execution_count=7,
+            outputs=[
+                {"output_type": "stream", "name": "stdout", "text": SECRET},
+                {
+                    "output_type": "execute_result",
+                    "execution_count": 7,
+                    "metadata": {},
+                    "data": {"text/plain": SECRET},
+                },
+                {"output_type": "display_data", "metadata": {}, "data": {"image/png": PNG}},
+                {"output_type": "error", "ename": "E", "evalue": SECRET, "traceback": [SECRET]},
+            ],
+        )
+    ),
     "cell id": notebook(code(GOOD, id=f"w-secret-{TOKEN}")),
     "unknown keys": {**notebook(code(GOOD, secret=SECRET)), "secret": SECRET},
     "raw cell metadata": notebook(code(GOOD), raw("plain", metadata={"raw_mimetype": SECRET})),
@@ -147,8 +202,15 @@ def test_stub_keeps_the_function_runnable():
 def test_the_nine_leaks_of_issue_11_and_the_silent_string_rewrite_are_covered():
     """Issue 11 found nine leaks in the old writer plus markers in a string silently
     rewriting it; each is a case above (refused or stripped)."""
-    refused = ["marker in markdown", "marker in raw cell", "###BEGIN without space",
-               "lower-case marker", "## marker", "marker after code", "markdown attachment"]
+    refused = [
+        "marker in markdown",
+        "marker in raw cell",
+        "###BEGIN without space",
+        "lower-case marker",
+        "## marker",
+        "marker after code",
+        "markdown attachment",
+    ]
     stripped = ["cell metadata", "notebook metadata"]
     assert len(refused + stripped) == 9
     assert set(refused) <= set(REFUSED) and set(stripped) <= set(STRIPPED)
@@ -162,8 +224,9 @@ def test_cli_refuses_with_one_line_naming_notebook_and_cell_and_writes_nothing(t
     (src / "02-bad.ipynb").write_text(json.dumps(REFUSED["marker in markdown"][0]))
     out = tmp_path / "out"
     for args in (["release", "--src", src, "--out", out], ["student", src, out]):
-        r = subprocess.run([sys.executable, "-m", "kmlteach", *map(str, args)],
-                           capture_output=True, text=True, timeout=60)
+        r = subprocess.run(
+            [sys.executable, "-m", "kmlteach", *map(str, args)], capture_output=True, text=True, timeout=60
+        )
         assert r.returncode == 1 and "Traceback" not in r.stderr
         assert r.stderr.count("\n") == 1 and "02-bad.ipynb, cell 0 (markdown)" in r.stderr
         assert not out.exists()

@@ -49,7 +49,8 @@ def test_dist_was_rebuilt_after_the_last_source_change():
     sources = pkg["kmlteach"]["sources"]
     assert {"package.json", "webpack.config.js", "src/console.js"} <= set(sources)
     assert pkg["kmlteach"]["sourceSha256"] == _source_sha256(sources), (
-        "jupyter/rise-shim/dist is older than its sources: run `make rise-shim` and commit dist/")
+        "jupyter/rise-shim/dist is older than its sources: run `make rise-shim` and commit dist/"
+    )
     src = json.loads((SHIM / "package.json").read_text())
     assert (pkg["name"], pkg["version"]) == (src["name"], src["version"]) == (NAME, src["version"])
 
@@ -96,9 +97,11 @@ def test_the_environment_has_the_shim_where_jupyterlab_looks():
 
     installed = Path(sys.prefix) / "share" / "jupyter" / "labextensions" / NAME
     assert (installed / "package.json").is_file(), (
-        f"{installed} is missing: reinstall the course (`pip install -e .`, or `make lab`)")
+        f"{installed} is missing: reinstall the course (`pip install -e .`, or `make lab`)"
+    )
     assert json.loads((installed / "package.json").read_text()) == _dist_package(), (
-        "the installed shim differs from jupyter/rise-shim/dist: reinstall (`pip install -e .`)")
+        "the installed shim differs from jupyter/rise-shim/dist: reinstall (`pip install -e .`)"
+    )
     found = get_federated_extensions(jupyter_path("labextensions"))
     assert NAME in found, "jupyterlab_server does not list the shim"
     load = found[NAME]["jupyterlab"]["_build"]["load"]

@@ -29,17 +29,21 @@ def blocked_env(tmp_path_factory):
 
 def test_package_imports_without_optional_dependencies(blocked_env, monkeypatch):
     monkeypatch.setenv("PYTHONPATH", blocked_pythonpath(blocked_env))
-    code = ("import importlib, kmlteach._jit as j\n"
-            "for m in j.ALGORITHM_MODULES + ('kmlteach.datasets', 'kmlteach.exercises', 'kmlteach.course.book'):\n"
-            "    if importlib.util.find_spec(m): importlib.import_module(m)\n"
-            "print('all modules imported')\n"
-            "import sklearn\n")
+    code = (
+        "import importlib, kmlteach._jit as j\n"
+        "for m in j.ALGORITHM_MODULES + ('kmlteach.datasets', 'kmlteach.exercises', 'kmlteach.course.book'):\n"
+        "    if importlib.util.find_spec(m): importlib.import_module(m)\n"
+        "print('all modules imported')\n"
+        "import sklearn\n"
+    )
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
-    assert MESSAGE in r.stderr, r.stderr[-2000:]   # the block is active...
-    assert "all modules imported" in r.stdout, r.stderr[-2000:]         # ...and only the last line hit it
+    assert MESSAGE in r.stderr, r.stderr[-2000:]  # the block is active...
+    assert "all modules imported" in r.stdout, r.stderr[-2000:]  # ...and only the last line hit it
 
 
-NOTEBOOKS = [c.notebook for c in book.load().chapters if c.ready and Path(c.notebook).stem in FULL_ENV_NOTEBOOKS]
+NOTEBOOKS = [
+    c.notebook for c in book.load().chapters if c.ready and Path(c.notebook).stem in FULL_ENV_NOTEBOOKS
+]
 
 
 def test_every_other_notebook_is_validated_blocked_by_nbval():
@@ -58,11 +62,17 @@ def test_notebook_runs_without_optional_dependencies(notebook, blocked_env, monk
     monkeypatch.setenv("PYTHONPATH", blocked_pythonpath(blocked_env))
     monkeypatch.delenv("MPLBACKEND", raising=False)
     nb = nbformat.read(ROOT / notebook, as_version=4)
-    client = NotebookClient(nb, timeout=300, kernel_name="python3",
-                            resources={"metadata": {"path": str(ROOT / "notebooks")}})
+    client = NotebookClient(
+        nb, timeout=300, kernel_name="python3", resources={"metadata": {"path": str(ROOT / "notebooks")}}
+    )
     client.execute()  # raises CellExecutionError on the first failing cell
-    errors = [o for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", [])
-              if o.get("output_type") == "error"]
+    errors = [
+        o
+        for c in nb.cells
+        if c.cell_type == "code"
+        for o in c.get("outputs", [])
+        if o.get("output_type") == "error"
+    ]
     assert not errors
 
 
@@ -77,6 +87,7 @@ def _root_conftest():
 
 class _Cell:
     """What the hook reads of an nbval cell item: its path, and its notebook's kernel."""
+
     def __init__(self, path, kernel=None):
         self.path = Path(path)
         self.parent = type("Nb", (), {"kernel": kernel})()
@@ -86,15 +97,17 @@ def test_nbval_kernels_start_blocked_and_the_environment_is_restored(monkeypatch
     hook = _root_conftest().pytest_runtest_setup
     monkeypatch.setenv("PYTHONPATH", "/elsewhere")
     gen = hook(_Cell(ROOT / "notebooks" / "01-svm.ipynb"))
-    next(gen)                                   # the kernel starts here, with this environment
+    next(gen)  # the kernel starts here, with this environment
     first, _, rest = os.environ["PYTHONPATH"].partition(os.pathsep)
     assert MESSAGE in (Path(first) / "sitecustomize.py").read_text() and rest == "/elsewhere"
     with pytest.raises(StopIteration):
         gen.send(None)
     assert os.environ["PYTHONPATH"] == "/elsewhere"
-    for item in (_Cell(ROOT / "notebooks" / "06-ranking.ipynb"),            # full environment
-                 _Cell(ROOT / "notebooks" / "01-svm.ipynb", kernel=object()),  # kernel running
-                 _Cell(ROOT / "tests" / "test_jit.py")):
+    for item in (
+        _Cell(ROOT / "notebooks" / "06-ranking.ipynb"),  # full environment
+        _Cell(ROOT / "notebooks" / "01-svm.ipynb", kernel=object()),  # kernel running
+        _Cell(ROOT / "tests" / "test_jit.py"),
+    ):
         gen = hook(item)
         next(gen)
         assert os.environ["PYTHONPATH"] == "/elsewhere"

@@ -64,7 +64,7 @@ def test_kernel_signatures():
     assert ok in (True, False) and ok and isinstance(lam_min, float)
     Phi = kernels.polynomial_features(X, 3)
     np.testing.assert_allclose(Phi @ Phi.T, kernels.gram("polynomial", X, degree=3, c=1), rtol=1e-10)
-    assert structured_kernels.substring_kernel("abc", "abd") == 3   # a, b, ab
+    assert structured_kernels.substring_kernel("abc", "abd") == 3  # a, b, ab
     assert structured_kernels.substring_kernel("abc", "abd", max_len=1) == 2
     A = np.diag(np.ones(4), 1) + np.diag(np.ones(4), -1)
     K = structured_kernels.diffusion_kernel(A, 0.5)
@@ -107,7 +107,11 @@ def test_viterbi_signature():
     unary, pairwise, initial = rng.normal(size=(4, 3)), rng.normal(size=(3, 3)), rng.normal(size=3)
     v = structured.viterbi(unary, pairwise, initial=initial)
     assert v.labels.shape == (4,) and v.M.shape == (3, 4) and v.backpointers.shape == (3, 4)
-    s = unary[np.arange(4), v.labels].sum() + initial[v.labels[0]] + pairwise[v.labels[:-1], v.labels[1:]].sum()
+    s = (
+        unary[np.arange(4), v.labels].sum()
+        + initial[v.labels[0]]
+        + pairwise[v.labels[:-1], v.labels[1:]].sum()
+    )
     assert v.score == pytest.approx(s)
     assert structured.viterbi(unary, pairwise).labels.shape == (4,)
 
@@ -138,6 +142,7 @@ def test_ranking_and_metric_signatures():
 # every import path that the course uses keeps working (issue "Package architecture")
 # ---------------------------------------------------------------------------------------
 
+
 def _imported_names():
     """(module, name) for every ``from kmlteach... import name`` in notebooks, the
     package's upper layers, the benchmarks and the tests."""
@@ -145,9 +150,14 @@ def _imported_names():
     from pathlib import Path
 
     root = Path(__file__).resolve().parent.parent
-    files = [*root.glob("notebooks/src/*.py"), *root.glob("kmlteach/widgets/*.py"),
-             *root.glob("kmlteach/plots/*.py"), *root.glob("kmlteach/exercises/*.py"),
-             *root.glob("benchmarks/*.py"), *root.glob("tests/*.py")]
+    files = [
+        *root.glob("notebooks/src/*.py"),
+        *root.glob("kmlteach/widgets/*.py"),
+        *root.glob("kmlteach/plots/*.py"),
+        *root.glob("kmlteach/exercises/*.py"),
+        *root.glob("benchmarks/*.py"),
+        *root.glob("tests/*.py"),
+    ]
     seen = set()
     for path in files:
         try:
@@ -178,7 +188,7 @@ def test_every_import_path_in_use_resolves(module, name):
 
     mod = importlib.import_module(module)
     if name is not None and not hasattr(mod, name):
-        importlib.import_module(f"{module}.{name}")   # a submodule
+        importlib.import_module(f"{module}.{name}")  # a submodule
 
 
 def test_cli_subcommands_still_exist():
@@ -188,6 +198,8 @@ def test_cli_subcommands_still_exist():
         with pytest.raises(SystemExit) as exc:
             main([cmd, "--help"])
         assert exc.value.code == 0
+
+
 def test_ensemble_signatures():
     from kmlteach import ensembles
 
@@ -196,14 +208,17 @@ def test_ensemble_signatures():
     assert {"feature", "threshold", "sign", "error"} <= {f.name for f in dataclasses.fields(h)}
     assert h.predict(X).shape == (40,) and h.sign in (1.0, -1.0)
     D = np.linspace(1, 2, 40) / np.linspace(1, 2, 40).sum()
-    assert ensembles.decision_stump(X, y, D=D).error == pytest.approx(D[ensembles.decision_stump(
-        X, y, D=D).predict(X) != y].sum())
+    assert ensembles.decision_stump(X, y, D=D).error == pytest.approx(
+        D[ensembles.decision_stump(X, y, D=D).predict(X) != y].sum()
+    )
     r = ensembles.adaboost(X, y, 5, weak_learner=ensembles.decision_stump)
     _frozen(r)
     R = len(r.alphas)
     assert r.epsilons.shape == r.Z.shape == r.training_error.shape == (R,) and len(r.stumps) == R
     assert r.D.shape == (R, 40) and np.allclose(r.D[0], 1 / 40)
-    np.testing.assert_allclose(r.decision_function(X), sum(a * s.predict(X) for a, s in zip(r.alphas, r.stumps)))
+    np.testing.assert_allclose(
+        r.decision_function(X), sum(a * s.predict(X) for a, s in zip(r.alphas, r.stumps))
+    )
     assert set(r.predict(X).tolist()) <= {-1.0, 1.0}
     with pytest.raises(ValueError, match="y"):
         ensembles.adaboost(X, np.where(y > 0, 1.0, 0.0), 5)
@@ -215,8 +230,9 @@ def test_tree_bagging_forest_signatures():
     from kmlteach import ensembles
 
     X, y = _sample(3, 60)
-    t = ensembles.decision_tree(X, y, max_depth=None, criterion="gini", min_samples_leaf=1,
-                                max_features=None, seed=0)
+    t = ensembles.decision_tree(
+        X, y, max_depth=None, criterion="gini", min_samples_leaf=1, max_features=None, seed=0
+    )
     _frozen(t)
     assert t.predict(X).shape == (60,) and isinstance(t.depth, int) and isinstance(t.n_leaves, int)
     ys = np.where(y > 0, "yes", "no")
@@ -226,6 +242,8 @@ def test_tree_bagging_forest_signatures():
     assert len(b.estimators) == 5 and 0 <= b.oob_error <= 1 and set(b.predict(X)) <= {"yes", "no"}
     f = ensembles.random_forest(X, y, n_trees=5, max_features="sqrt", max_depth=None, seed=0)
     assert len(f.estimators) == 5 and 0 <= f.oob_error <= 1 and f.predict(X).shape == (60,)
+
+
 def test_norma_signature():
     from kmlteach.online import norma
 
@@ -261,6 +279,6 @@ def test_theory_signatures():
     r = theory.rademacher_linear(X, n_draws=1000, seed=0)
     _frozen(r)
     assert isinstance(r.estimate, float) and isinstance(r.stderr, float)
-    assert r.bound == pytest.approx(np.sqrt((X ** 2).sum()) / 20) and r.estimate <= r.bound
-    np.testing.assert_array_equal(theory.rademacher_linear(X).samples, r.samples)   # defaults
+    assert r.bound == pytest.approx(np.sqrt((X**2).sum()) / 20) and r.estimate <= r.bound
+    np.testing.assert_array_equal(theory.rademacher_linear(X).samples, r.samples)  # defaults
     assert theory.rademacher_linear(np.eye(9)).estimate == pytest.approx(1 / 3)

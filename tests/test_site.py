@@ -60,6 +60,7 @@ def _pages(site: Path) -> list[Path]:
 
 # -- completeness -------------------------------------------------------------------
 
+
 def test_every_ready_chapter_has_a_page_and_a_deck(site):
     home = (site / "index.html").read_text(encoding="utf-8")
     for c in B.chapters:
@@ -72,9 +73,11 @@ def test_every_ready_chapter_has_a_page_and_a_deck(site):
             assert f"notebooks/{stem}.html" in home, f"the home page does not link chapter {c.id}"
             assert (site / "slides" / f"{stem}.slides.html").exists()
             assert B.binder_url(f"student/{stem}.ipynb").replace("&", "&amp;") in page.read_text(), (
-                f"chapter {c.id}: no Binder link to the student version")
-            assert re.search(r'href="[^"]*_downloads/[^"]*' + re.escape(stem) + r'\.ipynb"', page.read_text()), (
-                f"chapter {c.id}: no download link")
+                f"chapter {c.id}: no Binder link to the student version"
+            )
+            assert re.search(
+                r'href="[^"]*_downloads/[^"]*' + re.escape(stem) + r'\.ipynb"', page.read_text()
+            ), f"chapter {c.id}: no download link"
         else:
             assert not page.exists(), f"planned chapter {c.id} has a page"
     for name in ("course-map.html", "instructor-guide.html", "search.html", "searchindex.js"):
@@ -86,10 +89,15 @@ def test_widgets_are_static_snapshots_with_alt_text(site):
         text = (site / "notebooks" / f"{Path(c.notebook).stem}.html").read_text(encoding="utf-8")
         assert "application/vnd.jupyter.widget" not in text, f"chapter {c.id} still has widget views"
         imgs = re.findall(r"<img[^>]*>", text)
-        assert imgs and all(re.search(r'alt="[^"]{10,}"', i) for i in imgs), f"chapter {c.id}: image without alt"
+        assert imgs and all(re.search(r'alt="[^"]{10,}"', i) for i in imgs), (
+            f"chapter {c.id}: image without alt"
+        )
         nb = json.loads((ROOT / c.notebook).read_text(encoding="utf-8"))
-        n_widgets = sum("application/vnd.jupyter.widget-view+json" in (o.get("data") or {})
-                        for cell in nb["cells"] for o in cell.get("outputs", []))
+        n_widgets = sum(
+            "application/vnd.jupyter.widget-view+json" in (o.get("data") or {})
+            for cell in nb["cells"]
+            for o in cell.get("outputs", [])
+        )
         assert text.count("static snapshot of an interactive widget") >= n_widgets
 
 
@@ -97,13 +105,17 @@ def test_nothing_is_loaded_from_the_network(site):
     for page in _pages(site):
         text = page.read_text(encoding="utf-8")
         remote = [r for r in re.findall(r'<(?:script|img|iframe)[^>]+src="((?:https?:)?//[^"]+)"', text)]
-        remote += [h for h in re.findall(r'<link[^>]+href="((?:https?:)?//[^"]+)"', text)
-                   if "stylesheet" in text[text.find(h) - 200:text.find(h)]]
+        remote += [
+            h
+            for h in re.findall(r'<link[^>]+href="((?:https?:)?//[^"]+)"', text)
+            if "stylesheet" in text[text.find(h) - 200 : text.find(h)]
+        ]
         assert not remote, f"{page.relative_to(site)} loads {remote[:3]}"
     assert (site / "mathjax" / "tex-svg-full.js").exists()
 
 
 # -- links ----------------------------------------------------------------------------
+
 
 class _Links(HTMLParser):
     def __init__(self):
@@ -169,10 +181,14 @@ def _linkchecker(start: Path) -> tuple[int, str]:
         if p == Path(tempfile.gettempdir()):
             break
         p.chmod(p.stat().st_mode | 0o055)
-    r = subprocess.run([str(exe), "--no-status", "--no-warnings", "-o", "csv", str(start)],
-                       capture_output=True, text=True, timeout=300)
+    r = subprocess.run(
+        [str(exe), "--no-status", "--no-warnings", "-o", "csv", str(start)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     rows = [ln for ln in r.stdout.splitlines() if ln and not ln.startswith("#")]
-    return r.returncode, "\n".join(rows[1:])       # without the CSV header
+    return r.returncode, "\n".join(rows[1:])  # without the CSV header
 
 
 def test_linkchecker_finds_no_broken_link(site):
@@ -187,6 +203,7 @@ def test_linkchecker_finds_no_broken_link(site):
 
 
 # -- no solutions ---------------------------------------------------------------------
+
 
 def _norm(text: str) -> str:
     return re.sub(r"\s+", " ", text)
@@ -236,8 +253,12 @@ def test_no_solution_line_appears_anywhere_on_the_site(site):
     assert len(hits) > 0.5 * len(lines)
     leaks = []
     for path in site.rglob("*"):
-        if path.is_file() and path.suffix in (".html", ".ipynb", ".js", ".txt", ".md", ".json") \
-                and "mathjax" not in path.parts and "_vendor" not in path.parts:
+        if (
+            path.is_file()
+            and path.suffix in (".html", ".ipynb", ".js", ".txt", ".md", ".json")
+            and "mathjax" not in path.parts
+            and "_vendor" not in path.parts
+        ):
             text = _site_text(path)
             leaks += [f"{path.relative_to(site)}: {s}" for s in lines if s in text]
     assert not leaks, "solution text on the site:\n" + "\n".join(leaks[:20])
@@ -246,9 +267,11 @@ def test_no_solution_line_appears_anywhere_on_the_site(site):
 
 # -- the browser: math and accessibility ---------------------------------------------
 
+
 @contextlib.contextmanager
 def serve(root: Path):
     """Serve ``root`` over HTTP on 127.0.0.1 (a free port) while the block runs."""
+
     class Quiet(http.server.SimpleHTTPRequestHandler):
         def log_message(self, *args):
             pass
@@ -319,36 +342,51 @@ def _axe_scan(site: Path, pages: list[Path]) -> None:
         browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox"])
         page = browser.new_page(viewport={"width": 1280, "height": 900})
         page.on("pageerror", lambda e: errors.append(str(e)))
-        page.on("requestfailed", lambda r: errors.append(f"request failed: {r.url} {r.failure}")
-                if "ERR_ABORTED" not in (r.failure or "") else None)
+        page.on(
+            "requestfailed",
+            lambda r: (
+                errors.append(f"request failed: {r.url} {r.failure}")
+                if "ERR_ABORTED" not in (r.failure or "")
+                else None
+            ),
+        )
         for path in pages:
             page.goto(f"{base}/{path.relative_to(site).as_posix()}")
             page.wait_for_load_state("load")
             if "notebooks" in path.parts:
-                page.wait_for_function("window.MathJax && MathJax.startup && MathJax.startup.document",
-                                       timeout=30000)
+                page.wait_for_function(
+                    "window.MathJax && MathJax.startup && MathJax.startup.document", timeout=30000
+                )
                 page.evaluate("MathJax.startup.promise")
                 assert page.locator("mjx-container").count() > 5, f"{path.name}: no rendered math"
             for v in _axe_violations(page, axe):
                 if v["impact"] in ("serious", "critical"):
                     node = v["nodes"][0]
-                    found.append(f"{path.relative_to(site)}: {v['id']} ({v['impact']}) {len(v['nodes'])}x, "
-                                 f"e.g. {node['target']}: {node.get('failureSummary', '')[:160]}")
+                    found.append(
+                        f"{path.relative_to(site)}: {v['id']} ({v['impact']}) {len(v['nodes'])}x, "
+                        f"e.g. {node['target']}: {node.get('failureSummary', '')[:160]}"
+                    )
         browser.close()
     assert not errors, errors[:5]
     assert not found, "axe violations:\n" + "\n".join(found)
 
 
-_needs_chromium = pytest.mark.skipif(not os.path.exists(CHROMIUM),
-                                     reason=f"{CHROMIUM} is absent (apt-get install chromium)")
+_needs_chromium = pytest.mark.skipif(
+    not os.path.exists(CHROMIUM), reason=f"{CHROMIUM} is absent (apt-get install chromium)"
+)
 
 
 @pytest.mark.browser
 @_needs_chromium
 def test_axe_home_map_guide_and_first_chapter(site):
     """axe-core (1-4 s per page): the generated pages and one chapter page, with math rendered."""
-    pages = [site / "index.html", site / "course-map.html", site / "instructor-guide.html",
-             site / "search.html", site / "notebooks" / f"{Path(READY[1].notebook).stem}.html"]
+    pages = [
+        site / "index.html",
+        site / "course-map.html",
+        site / "instructor-guide.html",
+        site / "search.html",
+        site / "notebooks" / f"{Path(READY[1].notebook).stem}.html",
+    ]
     _axe_scan(site, pages)
 
 
@@ -370,12 +408,17 @@ def test_search_works_offline(site):
     with sync_playwright() as p, serve(site) as base:
         browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox"])
         page = browser.new_page()
-        page.route(lambda url: not url.startswith(base),
-                   lambda route: (outside.append(route.request.url), route.abort()))
+        page.route(
+            lambda url: not url.startswith(base),
+            lambda route: (outside.append(route.request.url), route.abort()),
+        )
         page.goto(f"{base}/search.html?q=perceptron")
-        page.wait_for_function("document.querySelectorAll('#search-results li, ul.search li').length > 0",
-                               timeout=30000)
-        links = page.eval_on_selector_all("#search-results li a, ul.search li a", "els => els.map(e => e.href)")
+        page.wait_for_function(
+            "document.querySelectorAll('#search-results li, ul.search li').length > 0", timeout=30000
+        )
+        links = page.eval_on_selector_all(
+            "#search-results li a, ul.search li a", "els => els.map(e => e.href)"
+        )
         browser.close()
     assert any("01-svm" in h for h in links), links[:5]
     assert not outside, f"the search page asked the network for {outside[:3]}"
@@ -412,8 +455,7 @@ def test_contrast_representatives_find_what_axe_finds(tmp_path):
         ours = [v for v in _axe_violations(page, axe) if v["id"] == "color-contrast"]
         browser.close()
     assert texts > 600 and reps < 20, (texts, reps)
-    bad = lambda vs: sorted(n["html"].replace(" data-kml-contrast=\"\"", "")
-                            for v in vs for n in v["nodes"])
+    bad = lambda vs: sorted(n["html"].replace(' data-kml-contrast=""', "") for v in vs for n in v["nodes"])
     expected = bad(full.response["violations"])
-    assert len(expected) == 4, expected     # faint token, dark on dark, faded, bold grey
+    assert len(expected) == 4, expected  # faint token, dark on dark, faded, bold grey
     assert bad(ours) == expected

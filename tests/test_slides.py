@@ -45,9 +45,17 @@ def code(text, outputs=(), **meta):
     return c
 
 
-WIDGET_OUT = {"output_type": "execute_result", "execution_count": 1, "metadata": {},
-              "data": {"application/vnd.jupyter.widget-view+json": {"model_id": "abc"}, "text/plain": "Explorer()"}}
-PNG_OUT = {"output_type": "display_data", "metadata": {}, "data": {"image/png": "iVBORw0KGgo=", "text/plain": "<Figure>"}}
+WIDGET_OUT = {
+    "output_type": "execute_result",
+    "execution_count": 1,
+    "metadata": {},
+    "data": {"application/vnd.jupyter.widget-view+json": {"model_id": "abc"}, "text/plain": "Explorer()"},
+}
+PNG_OUT = {
+    "output_type": "display_data",
+    "metadata": {},
+    "data": {"image/png": "iVBORw0KGgo=", "text/plain": "<Figure>"},
+}
 
 
 def kind(cell):
@@ -63,7 +71,10 @@ def test_slide_metadata_rules():
     assert kind(md(derivation)) == "notes"
     sol = "def f(x):\n    ### BEGIN SOLUTION\n    return x\n    ### END SOLUTION\n\ncheck('01.f', f)"
     assert kind(code(sol)) == "skip"
-    assert kind(code("# NBVAL_IGNORE_OUTPUT\nfrom kmlteach.widgets.ch01 import make_x\n\nmake_x()")) == "subslide"
+    assert (
+        kind(code("# NBVAL_IGNORE_OUTPUT\nfrom kmlteach.widgets.ch01 import make_x\n\nmake_x()"))
+        == "subslide"
+    )
     assert kind(code("x = 1", outputs=[WIDGET_OUT])) == "subslide"
     assert kind(code("import numpy as np\n\nSEED = 0\nrng = np.random.default_rng(SEED)")) == "skip"
     assert kind(code("fig, ax = plt.subplots()\nplt.show()", outputs=[PNG_OUT])) == "subslide"
@@ -79,9 +90,13 @@ def test_slide_metadata_rules():
 
 def test_apply_slides_gives_every_widget_its_own_slide():
     nb = nbformat.v4.new_notebook()
-    nb.cells = [md("# Title"), md("**Explorer.** Move it."),
-                code("# NBVAL_IGNORE_OUTPUT\nmake_a()", outputs=[WIDGET_OUT]),
-                code("print(2)"), md("short")]
+    nb.cells = [
+        md("# Title"),
+        md("**Explorer.** Move it."),
+        code("# NBVAL_IGNORE_OUTPUT\nmake_a()", outputs=[WIDGET_OUT]),
+        code("print(2)"),
+        md("short"),
+    ]
     before = [(c.cell_type, c.source, c.get("outputs")) for c in nb.cells]
     apply_slides(nb)
     kinds = [c.metadata["slideshow"]["slide_type"] for c in nb.cells]
@@ -103,8 +118,10 @@ def test_stored_notebooks_carry_the_slide_metadata():
         assert widgets, f"{c.notebook} has no widget"
         for i in widgets:
             assert got[i]["slide_type"] in ("slide", "subslide")
-            nxt = next((g for g in got[i + 1:] if g["slide_type"] not in ("skip", "notes")), None)
-            assert nxt is None or nxt["slide_type"] in ("slide", "subslide"), f"{c.notebook}: widget {i} shares its slide"
+            nxt = next((g for g in got[i + 1 :] if g["slide_type"] not in ("skip", "notes")), None)
+            assert nxt is None or nxt["slide_type"] in ("slide", "subslide"), (
+                f"{c.notebook}: widget {i} shares its slide"
+            )
         solutions = [g for cell, g in zip(stored.cells, got) if "### BEGIN SOLUTION" in cell.source]
         assert all(g["slide_type"] == "skip" for g in solutions)
 
@@ -118,7 +135,9 @@ def test_deck_notebook_title_slide_no_solutions_and_snapshots():
     assert ch.title in first.source and all(o in first.source for o in ch.objectives)
     text = json.dumps(deck, ensure_ascii=False)
     assert "BEGIN SOLUTION" not in text and "application/vnd.jupyter.widget" not in text
-    assert text.count("</strong> — static snapshot of an interactive widget") == sum(map(is_widget_cell, nb.cells))
+    assert text.count("</strong> — static snapshot of an interactive widget") == sum(
+        map(is_widget_cell, nb.cells)
+    )
     assert any(c.metadata["slideshow"]["slide_type"] == "notes" for c in deck.cells)
 
 
@@ -158,12 +177,18 @@ def test_no_heading_is_only_in_speaker_notes(decks):
         shown = re.sub(r"<[^>]+>", "", re.sub(r'<aside class="notes">.*?</aside>', "", text, flags=re.S))
         in_notes = [re.sub(r"<[^>]+>", "", h[1]).strip(" ¶\n") for h in heading.findall(notes)]
         # the notebook's title cell becomes the deck's title slide (book.toml's title)
-        hidden = [h for h in in_notes if h not in shown
-                  and not (h.startswith(f"{c.id} · ") and c.title in shown)]
+        hidden = [
+            h for h in in_notes if h not in shown and not (h.startswith(f"{c.id} · ") and c.title in shown)
+        ]
         assert not hidden, f"{p.name}: headings only in the speaker notes: {hidden}"
         nb = nbformat.read(ROOT / c.notebook, as_version=4)
-        md_headings = [ln for cell in nb.cells if cell.cell_type == "markdown"
-                       for ln in cell.source.splitlines() if re.match(r"\s*#{1,6}\s", ln)]
+        md_headings = [
+            ln
+            for cell in nb.cells
+            if cell.cell_type == "markdown"
+            for ln in cell.source.splitlines()
+            if re.match(r"\s*#{1,6}\s", ln)
+        ]
         assert len(heading.findall(text)) >= len(md_headings), f"{p.name}: a heading was dropped"
 
 
@@ -226,22 +251,24 @@ def test_decks_in_chromium_every_slide_fits_1280x720(decks):
         page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
         page.on("requestfailed", lambda r: errors.append(f"request failed: {r.url}"))
         # presenting offline: the network is blocked, and any attempt to reach it is an error
-        page.route(re.compile(r"^(https?|wss?)://"),
-                   lambda route: (errors.append(f"network request: {route.request.url}"), route.abort()))
+        page.route(
+            re.compile(r"^(https?|wss?)://"),
+            lambda route: (errors.append(f"network request: {route.request.url}"), route.abort()),
+        )
         for deck in written:
             page.goto(deck.as_uri())
             page.wait_for_function("window.Reveal && Reveal.isReady()")
             page.wait_for_function("window.MathJax && MathJax.startup && MathJax.startup.promise")
             page.evaluate("MathJax.startup.promise")
             n_total = page.evaluate("Reveal.getTotalSlides()")
-            if deck.name.startswith("01-"):     # screenshots: one slide per round trip
+            if deck.name.startswith("01-"):  # screenshots: one slide per round trip
                 infos = []
                 while True:
                     infos.append(page.evaluate(MEASURE))
                     page.screenshot(path=str(ARTIFACTS / f"slide-{len(infos):02d}.png"))
                     if not page.evaluate(NEXT):
                         break
-            else:                               # the whole deck in one call
+            else:  # the whole deck in one call
                 infos = page.evaluate(WALK)
             for k, info in enumerate(infos):
                 where = f"{deck.name[:2]} slide {k + 1} {info['idx']} ({info['text']!r})"
@@ -250,7 +277,9 @@ def test_decks_in_chromium_every_slide_fits_1280x720(decks):
                 clipped += [f"{where}: {c}" for c in info["clipped"]]
                 for im in info["imgs"]:
                     if im["snapshot"] and not widget_figure_ok(im):
-                        small.append(f"{where}: widget figure {im['shown']:.0f}px wide, reading size {im['natural']}px")
+                        small.append(
+                            f"{where}: widget figure {im['shown']:.0f}px wide, reading size {im['natural']}px"
+                        )
             k = len(infos)
             counts[deck.name] = (k, n_total)
         browser.close()
@@ -290,8 +319,9 @@ def test_deck_widget_figures_are_1_5x_their_reading_size():
                 pw, ph = _png_size(o["data"]["image/png"])
                 h, nat_h = w * ph / pw, nat * ph / pw
                 assert w <= WIDTH - 40 and h <= HEIGHT, f"{c.id}: figure {w}×{h:.0f} larger than the slide"
-                assert w >= WIDGET_SCALE * nat - 1 or (WIDGET_SCALE * nat_h > HEIGHT and h >= HEIGHT - 2), \
+                assert w >= WIDGET_SCALE * nat - 1 or (WIDGET_SCALE * nat_h > HEIGHT and h >= HEIGHT - 2), (
                     f"{c.id} {cell.id}: widget figure {w}px for reading width {nat}px"
+                )
 
 
 def test_every_widget_panel_can_be_shown_at_1_5x():
@@ -299,8 +329,12 @@ def test_every_widget_panel_can_be_shown_at_1_5x():
     for ch, title, b64, width in _widget_pngs():
         lum = decode_png(b64)
         k = (width or lum.shape[1]) / lum.shape[1]
-        fits = lambda b: WIDGET_SCALE * k * (b[3] - b[1]) <= HEIGHT and WIDGET_SCALE * k * (b[2] - b[0]) <= WIDTH - 40  # noqa: E731
-        too_tall += [f"{ch} {title}: {k * (b[3] - b[1]):.0f}px" for b in panel_boxes(lum, fits) if not fits(b)]
+        fits = lambda b, k=k: (
+            WIDGET_SCALE * k * (b[3] - b[1]) <= HEIGHT and WIDGET_SCALE * k * (b[2] - b[0]) <= WIDTH - 40
+        )
+        too_tall += [
+            f"{ch} {title}: {k * (b[3] - b[1]):.0f}px" for b in panel_boxes(lum, fits) if not fits(b)
+        ]
     assert not too_tall, "\n".join(too_tall)
 
 
@@ -325,11 +359,11 @@ def _png(panels, size=(600, 200)):
 def test_panels_cut_between_framed_axes_only_when_needed():
     b64 = _png([(40, 280), (340, 580)])
     lum = decode_png(b64)
-    assert len(panel_boxes(lum, lambda b: True)) == 1                        # fits: kept whole
+    assert len(panel_boxes(lum, lambda b: True)) == 1  # fits: kept whole
     boxes = panel_boxes(lum, lambda b: b[2] - b[0] <= 300)
     assert len(boxes) == 2
     (a0, _, a1, _), (b0, _, b1, _) = boxes
-    assert a0 <= 40 and 280 < a1 <= b0 < 340 and b1 >= 580                  # cut in the gutter
+    assert a0 <= 40 and 280 < a1 <= b0 < 340 and b1 >= 580  # cut in the gutter
     crop = decode_png(crop_png(b64, boxes[1]))
     assert crop.shape == (boxes[1][3] - boxes[1][1], b1 - b0)
     # one framed axes is never cut through, even when it does not fit

@@ -33,11 +33,9 @@ def test_psi_decomposes_and_scores():
     assert res.score == pytest.approx(best)
 
 
-
 def test_hamming_loss():
     assert S.hamming_loss([0, 1, 2, 3], [0, 1, 0, 0]) == 0.5
     assert S.hamming_loss(np.array([4]), np.array([4])) == 0.0
-
 
 
 def test_perceptron_mistake_bound_collins_theorem():
@@ -63,7 +61,6 @@ def test_perceptron_mistake_bound_collins_theorem():
     assert model.history[-1] == 0  # converged
     assert model.n_updates <= (R / gamma) ** 2
     assert all(np.array_equal(p, y) for p, y in zip(model.predict(X), Y))
-
 
 
 def test_bad_input_features():

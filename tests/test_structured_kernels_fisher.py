@@ -15,13 +15,18 @@ def neg_loglik(x, theta, family, sigma=1.0):
     if family == "bernoulli":
         p = 1 / (1 + np.exp(-theta))
         return -np.sum(x * np.log(p) + (1 - x) * np.log(1 - p))
-    mu = sigma ** 2 * theta
-    return np.sum((x - mu) ** 2) / (2 * sigma ** 2) + x.size * np.log(sigma * np.sqrt(2 * np.pi))
+    mu = sigma**2 * theta
+    return np.sum((x - mu) ** 2) / (2 * sigma**2) + x.size * np.log(sigma * np.sqrt(2 * np.pi))
 
 
 def numeric_score(x, theta, family, sigma=1.0, h=1e-6):
-    return np.array([(neg_loglik(x, theta + h * e, family, sigma) - neg_loglik(x, theta - h * e, family, sigma))
-                     / (2 * h) for e in np.eye(theta.size)])
+    return np.array(
+        [
+            (neg_loglik(x, theta + h * e, family, sigma) - neg_loglik(x, theta - h * e, family, sigma))
+            / (2 * h)
+            for e in np.eye(theta.size)
+        ]
+    )
 
 
 G = path_graph(3)
@@ -50,8 +55,11 @@ BAD_CALLS = [
     (lambda: sk.convolution_kernel("a", "b", "splits", delta), TypeError, "relation"),
     (lambda: sk.convolution_kernel("a", "b", sk.prefix_suffix_splits, [delta]), TypeError, "part_kernels"),
     (lambda: sk.convolution_kernel("a", "b", sk.prefix_suffix_splits, 3), TypeError, "part_kernels"),
-    (lambda: sk.convolution_kernel("a", "b", lambda x: [(x,)] if x == "a" else [(x, x)], delta),
-     ValueError, "relation"),
+    (
+        lambda: sk.convolution_kernel("a", "b", lambda x: [(x,)] if x == "a" else [(x, x)], delta),
+        ValueError,
+        "relation",
+    ),
     (lambda: sk.adjacency_matrix([(0, 3)], 3), ValueError, "edges"),
     (lambda: sk.adjacency_matrix([(0, 1, 2)], 3), ValueError, "edges"),
     (lambda: sk.adjacency_matrix("0-1", 3), TypeError, "edges"),
@@ -117,9 +125,8 @@ def test_fisher_kernel_identity_1_43(family, sigma):
     np.testing.assert_allclose(sk.fisher_score(X, theta, family, sigma), U, atol=1e-6)
     K = sk.fisher_kernel(X, theta=theta, family=family, sigma=sigma)
     np.testing.assert_allclose(K, U @ U.T, atol=1e-5)
-    mean_phi = 1 / (1 + np.exp(-theta)) if family == "bernoulli" else sigma ** 2 * theta
-    np.testing.assert_allclose(K, (X - mean_phi) @ (X - mean_phi).T, atol=1e-12)   # (1.43)
-
+    mean_phi = 1 / (1 + np.exp(-theta)) if family == "bernoulli" else sigma**2 * theta
+    np.testing.assert_allclose(K, (X - mean_phi) @ (X - mean_phi).T, atol=1e-12)  # (1.43)
 
 
 def test_fisher_information_and_normalised_kernel():
@@ -133,12 +140,12 @@ def test_fisher_information_and_normalised_kernel():
     np.testing.assert_allclose(sk.fisher_information(theta), info, atol=1e-6)
     X = np.array([[0, 1], [1, 1], [1, 0.0]])
     U = sk.fisher_score(X, theta)
-    np.testing.assert_allclose(sk.fisher_kernel(X, theta=theta, normalized=True),
-                               U @ np.linalg.inv(info) @ U.T, rtol=1e-5)
+    np.testing.assert_allclose(
+        sk.fisher_kernel(X, theta=theta, normalized=True), U @ np.linalg.inv(info) @ U.T, rtol=1e-5
+    )
     np.testing.assert_allclose(sk.fisher_information(theta, "gaussian", sigma=2.0), 4 * np.eye(2))
     Y = np.array([[1.0, 1.0]])
     np.testing.assert_allclose(sk.fisher_kernel(X, Y, theta=theta), U @ sk.fisher_score(Y, theta).T)
-
 
 
 def test_exp_family_mle_zeroes_mean_score():
@@ -149,7 +156,6 @@ def test_exp_family_mle_zeroes_mean_score():
     G = rng.normal(2.0, 0.5, (40, 2))
     theta = sk.exp_family_mle(G, "gaussian", sigma=0.5)
     np.testing.assert_allclose(sk.fisher_score(G, theta, "gaussian", 0.5).mean(0), 0, atol=1e-12)
-
 
 
 @pytest.mark.parametrize("call,exc,name", BAD_CALLS)

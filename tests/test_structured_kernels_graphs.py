@@ -31,17 +31,24 @@ def walks(A, max_len):
     return out
 
 
-
-
 def brute_shortest_path_kernel(A1, A2, l1, l2, kind, c=1.0):
     D1 = scipy.sparse.csgraph.shortest_path(A1, directed=True)
     D2 = scipy.sparse.csgraph.shortest_path(A2, directed=True)
-    w1 = [(l1[i], l1[j], D1[i, j]) for i in range(len(l1)) for j in range(len(l1))
-          if i != j and np.isfinite(D1[i, j])]
-    w2 = [(l2[i], l2[j], D2[i, j]) for i in range(len(l2)) for j in range(len(l2))
-          if i != j and np.isfinite(D2[i, j])]
-    klen = (lambda d, e: float(np.isclose(d, e))) if kind == "delta" else \
-        (lambda d, e: max(0.0, c - abs(d - e)))
+    w1 = [
+        (l1[i], l1[j], D1[i, j])
+        for i in range(len(l1))
+        for j in range(len(l1))
+        if i != j and np.isfinite(D1[i, j])
+    ]
+    w2 = [
+        (l2[i], l2[j], D2[i, j])
+        for i in range(len(l2))
+        for j in range(len(l2))
+        if i != j and np.isfinite(D2[i, j])
+    ]
+    klen = (
+        (lambda d, e: float(np.isclose(d, e))) if kind == "delta" else (lambda d, e: max(0.0, c - abs(d - e)))
+    )
     return sum(float(a == p) * float(b == q) * klen(d, e) for a, b, d in w1 for p, q, e in w2)
 
 
@@ -50,7 +57,7 @@ def brute_random_walk(A1, A2, l1, l2, decay, max_len):
     for ell, (W1, W2) in enumerate(zip(walks(A1, max_len), walks(A2, max_len))):
         seq1 = Counter(tuple(l1[v] for v in w) for w in W1)
         seq2 = Counter(tuple(l2[v] for v in w) for w in W2)
-        total += decay ** ell * sum(c * seq2[s] for s, c in seq1.items())
+        total += decay**ell * sum(c * seq2[s] for s, c in seq1.items())
     return total
 
 
@@ -58,7 +65,6 @@ def test_adjacency_matrix():
     np.testing.assert_array_equal(sk.adjacency_matrix([(i, i + 1) for i in range(4)], 5), path_graph(5))
     A = sk.adjacency_matrix([(0, 1), (2, 1)], 3, directed=True)
     np.testing.assert_array_equal(A, [[0, 1, 0], [0, 0, 0], [0, 1, 0]])
-
 
 
 def test_diffusion_kernel_path_graph_rows_of_inventory():
@@ -74,7 +80,6 @@ def test_diffusion_kernel_path_graph_rows_of_inventory():
     np.testing.assert_allclose(sk.diffusion_kernel_limit(A, 0.5, n=10_000, sign="heat"), heat, atol=1e-4)
 
 
-
 @pytest.mark.parametrize("seed", range(4))
 def test_diffusion_kernel_matches_scipy_expm(seed):
     rng = np.random.default_rng(seed)
@@ -84,20 +89,18 @@ def test_diffusion_kernel_matches_scipy_expm(seed):
     for beta in (0.1, 0.7, 2.0):
         heat = sk.diffusion_kernel(A, beta)
         np.testing.assert_allclose(heat, scipy.linalg.expm(beta * L), atol=1e-12, rtol=1e-10)
-        np.testing.assert_allclose(sk.diffusion_kernel(A, beta, sign="printed"),
-                                   scipy.linalg.expm(-beta * L), atol=1e-10, rtol=1e-10)
+        np.testing.assert_allclose(
+            sk.diffusion_kernel(A, beta, sign="printed"), scipy.linalg.expm(-beta * L), atol=1e-10, rtol=1e-10
+        )
         assert np.linalg.eigvalsh(heat).min() > 0
-        np.testing.assert_allclose(heat.sum(1), 1.0)      # heat is conserved: L 1 = 0
-
+        np.testing.assert_allclose(heat.sum(1), 1.0)  # heat is conserved: L 1 = 0
 
 
 @pytest.mark.parametrize("seed", range(5))
 def test_floyd_warshall_matches_scipy(seed):
     rng = np.random.default_rng(seed)
     W = random_graph(rng, 8, 0.3, symmetric=False) * rng.integers(1, 5, (8, 8))
-    np.testing.assert_array_equal(sk.shortest_paths(W),
-                                  scipy.sparse.csgraph.shortest_path(W, directed=True))
-
+    np.testing.assert_array_equal(sk.shortest_paths(W), scipy.sparse.csgraph.shortest_path(W, directed=True))
 
 
 @pytest.mark.parametrize("seed", range(5))
@@ -108,11 +111,10 @@ def test_shortest_path_kernel_brute_force(seed):
     assert sk.shortest_path_kernel(A1, A2, l1, l2) == brute_shortest_path_kernel(A1, A2, l1, l2, "delta")
     got = sk.shortest_path_kernel(A1, A2, l1, l2, length_kernel="bridge", c=1.5)
     assert got == pytest.approx(brute_shortest_path_kernel(A1, A2, l1, l2, "bridge", 1.5))
-    assert sk.shortest_path_kernel(path_graph(5), path_graph(5)) == 8 ** 2 + 6 ** 2 + 4 ** 2 + 2 ** 2
+    assert sk.shortest_path_kernel(path_graph(5), path_graph(5)) == 8**2 + 6**2 + 4**2 + 2**2
     graphs = [random_graph(rng, n, 0.5) for n in (3, 4, 5, 6)]
     K = sk.structured_gram(sk.shortest_path_kernel, graphs)
     assert np.linalg.eigvalsh(K).min() > -1e-8
-
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -122,12 +124,12 @@ def test_random_walk_kernel_matches_walk_enumeration(seed):
     A2 = random_graph(rng, 4, 0.6)
     l1, l2 = list(rng.integers(0, 2, 4)), list(rng.integers(0, 2, 4))
     for L in (0, 1, 3, 5):
-        assert sk.random_walk_kernel(A1, A2, 0.3, l1, l2, max_length=L) == \
-            pytest.approx(brute_random_walk(A1, A2, l1, l2, 0.3, L))
-    decay = 0.05   # tail after 6 edges is below decay^7 * 16 * 3^7: tiny
+        assert sk.random_walk_kernel(A1, A2, 0.3, l1, l2, max_length=L) == pytest.approx(
+            brute_random_walk(A1, A2, l1, l2, 0.3, L)
+        )
+    decay = 0.05  # tail after 6 edges is below decay^7 * 16 * 3^7: tiny
     closed = sk.random_walk_kernel(A1, A2, decay, l1, l2)
     assert closed == pytest.approx(brute_random_walk(A1, A2, l1, l2, decay, 6), rel=1e-6)
-
 
 
 def test_random_walk_kernel_divergence_is_reported():

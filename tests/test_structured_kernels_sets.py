@@ -13,11 +13,10 @@ from kmlteach import structured_kernels as sk
 short_text = st.text(alphabet="abc", max_size=9)
 
 
-
-
 def brute_convolution(x, y, relation, kernels):
-    return sum(np.prod([k(a, b) for k, a, b in zip(kernels, zx, zy)])
-               for zx in relation(x) for zy in relation(y))
+    return sum(
+        np.prod([k(a, b) for k, a, b in zip(kernels, zx, zy)]) for zx in relation(x) for zy in relation(y)
+    )
 
 
 @settings(max_examples=50, deadline=None)
@@ -31,13 +30,11 @@ def test_set_kernel_is_intersection_size_and_sum_of_vertices(A, B):
     assert Phi[0] @ Phi[1] == expected
 
 
-
 def test_set_features_sum_not_average():
     Phi, alphabet = sk.set_features([{"a", "b", "c"}, ["b", "c", "c"]])
     assert alphabet == ["a", "b", "c"]
     np.testing.assert_array_equal(Phi, [[1, 1, 1], [0, 1, 1]])
     assert Phi[0] @ Phi[1] == 2 == sk.set_kernel({"a", "b", "c"}, ("b", "c"))
-
 
 
 @settings(max_examples=40, deadline=None)
@@ -49,14 +46,16 @@ def test_convolution_kernel_matches_double_sum(x, y):
         got = sk.convolution_kernel(x, y, sk.prefix_suffix_splits, kernels)
         assert got == pytest.approx(brute_convolution(x, y, sk.prefix_suffix_splits, kernels))
     # with delta part kernels two splits match only if x == y: |x| + 1 matching pairs
-    assert sk.convolution_kernel(x, y, sk.prefix_suffix_splits, delta) == \
-        (len(x) + 1 if x == y else 0)
-
+    assert sk.convolution_kernel(x, y, sk.prefix_suffix_splits, delta) == (len(x) + 1 if x == y else 0)
 
 
 def test_convolution_kernel_gram_psd():
     words = ["ab", "ba", "aab", "b", "", "abba"]
-    K = sk.structured_gram(sk.convolution_kernel, words, relation=sk.prefix_suffix_splits,
-                           part_kernels=lambda a, b: float(sk.ngram_kernel(a, b, 1)))
+    K = sk.structured_gram(
+        sk.convolution_kernel,
+        words,
+        relation=sk.prefix_suffix_splits,
+        part_kernels=lambda a, b: float(sk.ngram_kernel(a, b, 1)),
+    )
     assert np.linalg.eigvalsh(K).min() > -1e-9
     assert sk.prefix_suffix_splits("ab") == [("", "ab"), ("a", "b"), ("ab", "")]

@@ -28,20 +28,18 @@ def test_substring_kernel_matches_set_intersection(s, t, max_len):
     assert sk.substring_kernel(t, s, max_len) == expected
 
 
-
 def test_substring_kernel_examples_and_unicode():
-    assert sk.substring_kernel("abab", "bab") == 5          # a b ab ba bab
-    assert sk.substring_kernel("aaaa", "aa") == 2           # a aa
+    assert sk.substring_kernel("abab", "bab") == 5  # a b ab ba bab
+    assert sk.substring_kernel("aaaa", "aa") == 2  # a aa
     assert sk.substring_kernel("", "abc") == 0
     assert sk.substring_kernel("xyz", "abc") == 0
     assert sk.substring_kernel("abc", "abc") == 6
-    assert sk.substring_kernel("naïve→", "ïve→x", max_len=2) == 7    # ï v e → ïv ve e→
+    assert sk.substring_kernel("naïve→", "ïve→x", max_len=2) == 7  # ï v e → ïv ve e→
     rng = np.random.default_rng(1)
     s = "".join(rng.choice(list("acgt"), 300))
     t = "".join(rng.choice(list("acgt"), 250))
     assert sk.substring_kernel(s, t) == len(brute_substrings(s) & brute_substrings(t))
     assert sk.substring_kernel(s, s) == len(brute_substrings(s))
-
 
 
 def test_substring_kernel_is_inner_product_of_indicators():
@@ -56,17 +54,15 @@ def test_substring_kernel_is_inner_product_of_indicators():
         assert np.linalg.eigvalsh(K).min() > -1e-9
 
 
-
 @settings(max_examples=50, deadline=None)
 @given(short_text, short_text, st.integers(1, 4))
 def test_ngram_kernel_equals_count_vector_product(x, y, n):
-    cx = Counter(x[i:i + n] for i in range(len(x) - n + 1))
-    cy = Counter(y[i:i + n] for i in range(len(y) - n + 1))
-    grams = ["".join(g) for g in itertools.product("abc", repeat=n)]   # all of Σⁿ
+    cx = Counter(x[i : i + n] for i in range(len(x) - n + 1))
+    cy = Counter(y[i : i + n] for i in range(len(y) - n + 1))
+    grams = ["".join(g) for g in itertools.product("abc", repeat=n)]  # all of Σⁿ
     expected = sum(cx[g] * cy[g] for g in grams)
     assert sk.ngram_kernel(x, y, n) == expected
     assert sk.ngram_counts(x, n) == cx
-
 
 
 def test_ngram_features_and_example():
@@ -76,5 +72,6 @@ def test_ngram_features_and_example():
     assert vocab == sorted(vocab)
     np.testing.assert_array_equal(Phi @ Phi.T, sk.structured_gram(sk.ngram_kernel, words, n=2))
     # "ban" has the bigrams ba, an: banana has ba once, an twice; ananas an twice; nab none
-    np.testing.assert_array_equal(sk.structured_gram(sk.ngram_kernel, words, ["ban"], n=2)[:, 0],
-                                  [3, 2, 0, 0])
+    np.testing.assert_array_equal(
+        sk.structured_gram(sk.ngram_kernel, words, ["ban"], n=2)[:, 0], [3, 2, 0, 0]
+    )

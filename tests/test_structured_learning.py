@@ -25,13 +25,13 @@ def _reference_sgd(X, Y, eta, T, seed, q, transitions=True):
     for i in np.random.default_rng(seed).integers(0, len(X), size=T):
         total += w
         x, y = X[i], Y[i]
-        Wu, Wp = w[: n * q].reshape(q, n), w[n * q:].reshape(q, q)
+        Wu, Wp = w[: n * q].reshape(q, n), w[n * q :].reshape(q, q)
         U = x @ Wu.T
         cost = (np.arange(q)[None, :] != y[:, None]).astype(float)
         yhat, _ = oracle_argmax(U, Wp if transitions else np.zeros((q, q)), np.zeros(q), cost)
         v = S.psi(x, yhat, q) - S.psi(x, y, q)
         if not transitions:
-            v[n * q:] = 0
+            v[n * q :] = 0
         w = w - eta * v
     return total / T, w
 
@@ -46,7 +46,7 @@ def _reference_perceptron(X, Y, epochs, eta, seed, q):
         for i in rng.permutation(len(X)):
             total += w
             visits += 1
-            Wu, Wp = w[: n * q].reshape(q, n), w[n * q:].reshape(q, q)
+            Wu, Wp = w[: n * q].reshape(q, n), w[n * q :].reshape(q, q)
             z, _ = oracle_argmax(X[i] @ Wu.T, Wp, np.zeros(q))
             if not np.array_equal(z, Y[i]):
                 k += 1
@@ -63,11 +63,11 @@ def test_structured_sgd_follows_the_book(transitions):
     model = S.structured_sgd(X, Y, eta=0.3, T=40, seed=7, n_labels=3, transitions=transitions)
     wbar, wlast = _reference_sgd(X, Y, 0.3, 40, 7, 3, transitions)
     np.testing.assert_allclose(model.w, wbar, atol=1e-10)
-    np.testing.assert_allclose(np.r_[model.W_unary_last.ravel(), model.W_pair_last.ravel()],
-                               wlast, atol=1e-10)
+    np.testing.assert_allclose(
+        np.r_[model.W_unary_last.ravel(), model.W_pair_last.ravel()], wlast, atol=1e-10
+    )
     if not transitions:
         assert np.all(model.W_pair == 0)
-
 
 
 def test_structured_sgd_seed():
@@ -79,16 +79,15 @@ def test_structured_sgd_seed():
     assert not np.array_equal(a.w, c.w)
 
 
-
 def test_structured_perceptron_follows_collins():
     X, Y = _tiny(seed=3)
     model = S.structured_perceptron(X, Y, epochs=4, eta=1.0, seed=5, n_labels=3)
     wbar, wlast, mistakes = _reference_perceptron(X, Y, 4, 1.0, 5, 3)
     np.testing.assert_allclose(model.w, wbar, atol=1e-10)
-    np.testing.assert_allclose(np.r_[model.W_unary_last.ravel(), model.W_pair_last.ravel()],
-                               wlast, atol=1e-10)
+    np.testing.assert_allclose(
+        np.r_[model.W_unary_last.ravel(), model.W_pair_last.ravel()], wlast, atol=1e-10
+    )
     assert model.history.tolist() == mistakes and model.n_updates == sum(mistakes)
-
 
 
 def test_chain_beats_independent_letters_on_ocr():
@@ -102,12 +101,12 @@ def test_chain_beats_independent_letters_on_ocr():
     assert e_chain < e_alone - 0.03
     # the strongest learned transitions are frequent English bigrams
     from collections import Counter
-    counts = Counter(w[i:i + 2] for w in train.words for i in range(len(w) - 1))
+
+    counts = Counter(w[i : i + 2] for w in train.words for i in range(len(w) - 1))
     frequent = {b for b, _ in counts.most_common(60)}
     order = np.argsort(chain.W_pair, axis=None)[::-1][:20]
     top = {chr(97 + k // 26) + chr(97 + k % 26) for k in order}
     assert len(top & frequent) >= 10
-
 
 
 def test_bad_input_learners():

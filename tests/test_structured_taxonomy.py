@@ -10,8 +10,18 @@ from kmlteach import structured as S
 def test_taxonomy_delta_fig_2_1():
     tax = S.taxonomy_delta()
     D, L = tax.delta, list(tax.labels)
-    assert set(L) == {"Computers", "Hardware", "Software", "Storage", "Cables", "HDD", "CDROM",
-                      "Freeware", "Shareware", "Opensource"}
+    assert set(L) == {
+        "Computers",
+        "Hardware",
+        "Software",
+        "Storage",
+        "Cables",
+        "HDD",
+        "CDROM",
+        "Freeware",
+        "Shareware",
+        "Opensource",
+    }
     i = L.index
     assert D[i("CDROM"), i("HDD")] == 2 and D[i("CDROM"), i("Cables")] == 3
     assert D[i("CDROM"), i("HDD")] < D[i("CDROM"), i("Cables")]
@@ -22,7 +32,6 @@ def test_taxonomy_delta_fig_2_1():
     assert set(leaves.labels) == {"Cables", "HDD", "CDROM", "Freeware", "Shareware", "Opensource"}
 
 
-
 def test_taxonomy_two_level_reduces_to_rho():
     rho = 1.7
     tax = S.taxonomy_delta({"root": ["a", "b", "c", "d"]}, edge_weight=rho / 2, leaves_only=True)
@@ -31,7 +40,6 @@ def test_taxonomy_two_level_reduces_to_rho():
     # (2.21) with this Δ is the multiclass hinge (2.12) with margin ρ
     assert S.taxonomy_hinge(f, 0, tax.delta) == pytest.approx(max(0, rho + 2.0 - 0.5))
     assert S.taxonomy_hinge(f, 1, tax.delta) == pytest.approx(max(0, rho + 1.0 - 2.0))
-
 
 
 def test_bad_input_taxonomy():

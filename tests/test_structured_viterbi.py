@@ -8,24 +8,29 @@ from hypothesis import strategies as st
 
 from kmlteach import structured as S
 
-SETTINGS = settings(max_examples=40, deadline=None,
-                    suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def _instance(seed, r, q, integer):
     rng = np.random.default_rng(seed)
     if integer:  # small integers force many exact ties
-        return (rng.integers(-2, 3, (r, q)).astype(float), rng.integers(-2, 3, (q, q)).astype(float),
-                rng.integers(-1, 2, q).astype(float))
+        return (
+            rng.integers(-2, 3, (r, q)).astype(float),
+            rng.integers(-2, 3, (q, q)).astype(float),
+            rng.integers(-1, 2, q).astype(float),
+        )
     return rng.normal(size=(r, q)), rng.normal(size=(q, q)), rng.normal(size=q)
-
-
 
 
 # ---------------------------------------------------------------------------- Viterbi
 @SETTINGS
-@given(seed=st.integers(0, 10_000), r=st.integers(1, 6), q=st.integers(1, 4),
-       integer=st.booleans(), with_init=st.booleans())
+@given(
+    seed=st.integers(0, 10_000),
+    r=st.integers(1, 6),
+    q=st.integers(1, 4),
+    integer=st.booleans(),
+    with_init=st.booleans(),
+)
 def test_viterbi_equals_brute_force(seed, r, q, integer, with_init):
     U, P, init = _instance(seed, r, q, integer)
     init_arg = init if with_init else None
@@ -40,19 +45,17 @@ def test_viterbi_equals_brute_force(seed, r, q, integer, with_init):
     assert res.score == pytest.approx(res.M[:, -1].max())
 
 
-
 def test_viterbi_trace_matches_recursion():
     U, P, init = _instance(3, 5, 4, False)
     res = S.viterbi(U, P, init)
     np.testing.assert_allclose(res.M[:, 0], init + U[0])
     for tau in range(1, 5):
-        cand = res.M[:, tau - 1][:, None] + P          # [s', s]
+        cand = res.M[:, tau - 1][:, None] + P  # [s', s]
         np.testing.assert_allclose(res.M[:, tau], cand.max(axis=0) + U[tau])
         np.testing.assert_array_equal(res.backpointers[:, tau], cand.argmax(axis=0))
     assert np.all(res.backpointers[:, 0] == -1)
     for tau in range(4, 0, -1):
         assert res.labels[tau - 1] == res.backpointers[res.labels[tau], tau]
-
 
 
 @pytest.mark.parametrize("q", [1, 2, 3, 4, 5, 7, 8, 9, 26])
@@ -76,11 +79,9 @@ def test_viterbi_table_is_the_recursion_bit_for_bit(q, integer):
     assert res.labels[-1] == int(np.argmax(M[:, -1]))
 
 
-
 def test_viterbi_all_ties_picks_zeros():
     res = S.viterbi(np.zeros((4, 3)), np.zeros((3, 3)))
     assert res.labels.tolist() == [0, 0, 0, 0] and res.score == 0.0
-
 
 
 def test_viterbi_matches_hmmlearn():
@@ -99,13 +100,12 @@ def test_viterbi_matches_hmmlearn():
     assert res.score == pytest.approx(logprob, rel=1e-10)
 
 
-
 def _hmm(seed, q, k, r, zeros=False):
     rng = np.random.default_rng(seed)
     start = rng.dirichlet(np.ones(q))
     trans = rng.dirichlet(np.ones(q), size=q)
     emis = rng.dirichlet(np.ones(k), size=q)
-    if zeros:   # forbidden moves and symbols a state never emits
+    if zeros:  # forbidden moves and symbols a state never emits
         trans[rng.random((q, q)) < 0.3] = 0.0
         trans[np.arange(q), np.arange(q)] += 0.1
         trans /= trans.sum(axis=1, keepdims=True)
@@ -115,8 +115,10 @@ def _hmm(seed, q, k, r, zeros=False):
     return start, trans, emis, rng.integers(0, k, r)
 
 
-@pytest.mark.parametrize("q, k, r, zeros", [(26, 26, 2000, False), (3, 7, 500, False),
-                                            (5, 4, 300, True), (1, 3, 10, False), (4, 4, 1, False)])
+@pytest.mark.parametrize(
+    "q, k, r, zeros",
+    [(26, 26, 2000, False), (3, 7, 500, False), (5, 4, 300, True), (1, 3, 10, False), (4, 4, 1, False)],
+)
 def test_hmm_viterbi_matches_hmmlearn(q, k, r, zeros):
     hmm = pytest.importorskip("hmmlearn.hmm")
     start, trans, emis, obs = _hmm(q + k + r, q, k, r, zeros)
@@ -125,7 +127,7 @@ def test_hmm_viterbi_matches_hmmlearn(q, k, r, zeros):
     with np.errstate(divide="ignore"):
         logprob, states = model.decode(obs.reshape(-1, 1), algorithm="viterbi")
     res = S.hmm_viterbi(start, trans, emis, obs)
-    if not zeros:   # with zeros the rounded products can tie exactly (tie rules differ)
+    if not zeros:  # with zeros the rounded products can tie exactly (tie rules differ)
         np.testing.assert_array_equal(res.labels, states)
     assert res.score == pytest.approx(logprob, rel=1e-10)
     y = res.labels
@@ -148,8 +150,12 @@ def test_hmm_viterbi_is_viterbi_on_the_logs_bit_for_bit(seed):
     np.testing.assert_array_equal(res.M[:, 0], ref.M[:, -1])
     assert res.score == ref.score
     # lists and float-coded observations are accepted
-    assert S.hmm_viterbi(start.tolist(), trans.tolist(), emis.tolist(),
-                         obs.astype(float).tolist()).labels.tolist() == ref.labels.tolist()
+    assert (
+        S.hmm_viterbi(
+            start.tolist(), trans.tolist(), emis.tolist(), obs.astype(float).tolist()
+        ).labels.tolist()
+        == ref.labels.tolist()
+    )
 
 
 def test_bad_input_hmm_viterbi():
@@ -181,8 +187,7 @@ def test_bad_input_hmm_viterbi():
 
 # ---------------------------------------------------------------- loss-augmented decoding
 @SETTINGS
-@given(seed=st.integers(0, 10_000), r=st.integers(1, 5), q=st.integers(1, 4),
-       integer=st.booleans())
+@given(seed=st.integers(0, 10_000), r=st.integers(1, 5), q=st.integers(1, 4), integer=st.booleans())
 def test_loss_augmented_equals_brute_force(seed, r, q, integer):
     U, P, init = _instance(seed, r, q, integer)
     y_true = np.random.default_rng(seed + 1).integers(0, q, r)
@@ -193,10 +198,8 @@ def test_loss_augmented_equals_brute_force(seed, r, q, integer):
     assert res.score == pytest.approx(best, abs=1e-12)
     # the objective is Hamming(y', y) + score(y')
     ham = r * S.hamming_loss(res.labels, y_true)
-    plain = U[np.arange(r), res.labels].sum() + init[res.labels[0]] + \
-        P[res.labels[:-1], res.labels[1:]].sum()
+    plain = U[np.arange(r), res.labels].sum() + init[res.labels[0]] + P[res.labels[:-1], res.labels[1:]].sum()
     assert res.score == pytest.approx(ham + plain)
-
 
 
 def test_loss_augmented_with_general_delta():
@@ -207,7 +210,6 @@ def test_loss_augmented_with_general_delta():
     y, best = oracle_argmax(U, P, init, cost)
     res = S.loss_augmented_viterbi(U, P, y_true, init, delta=D)
     np.testing.assert_array_equal(res.labels, y)
-
 
 
 # ---------------------------------------------------------------------------- bad input

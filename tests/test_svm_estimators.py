@@ -8,13 +8,23 @@ from kmlteach import svm
 from kmlteach.datasets import separable
 
 HARD_EXPECTED_FAILURES = {
-    name: ("scikit-learn's common test data are not linearly separable; HardSVM.fit then "
-           "raises ValueError('not linearly separable') by design")
-    for name in ["check_fit_score_takes_y", "check_n_features_in_after_fitting",
-                 "check_estimators_dtypes", "check_dtype_object", "check_estimators_nan_inf",
-                 "check_classifier_data_not_an_array", "check_classifiers_train",
-                 "check_supervised_y_2d", "check_fit_idempotent", "check_fit_check_is_fitted",
-                 "check_n_features_in"]
+    name: (
+        "scikit-learn's common test data are not linearly separable; HardSVM.fit then "
+        "raises ValueError('not linearly separable') by design"
+    )
+    for name in [
+        "check_fit_score_takes_y",
+        "check_n_features_in_after_fitting",
+        "check_estimators_dtypes",
+        "check_dtype_object",
+        "check_estimators_nan_inf",
+        "check_classifier_data_not_an_array",
+        "check_classifiers_train",
+        "check_supervised_y_2d",
+        "check_fit_idempotent",
+        "check_fit_check_is_fitted",
+        "check_n_features_in",
+    ]
 }
 
 
@@ -25,16 +35,23 @@ Y_OK = np.array([1.0, -1.0, 1.0, -1.0])
 
 
 BAD_X = [
-    (None, TypeError), ("abc", TypeError), (np.array([1.0, 2.0, 3.0, 4.0]), ValueError),
-    (np.zeros((0, 2)), ValueError), (np.array([[np.nan, 1.0]] * 4), ValueError),
-    (np.ones((4, 2), dtype=complex), TypeError), ([[1.0, 2.0], [3.0]], ValueError),
+    (None, TypeError),
+    ("abc", TypeError),
+    (np.array([1.0, 2.0, 3.0, 4.0]), ValueError),
+    (np.zeros((0, 2)), ValueError),
+    (np.array([[np.nan, 1.0]] * 4), ValueError),
+    (np.ones((4, 2), dtype=complex), TypeError),
+    ([[1.0, 2.0], [3.0]], ValueError),
 ]
 
 
 BAD_Y = [
-    (None, TypeError), (np.array([1.0, 1.0, 1.0, 1.0]), ValueError),
-    (np.array([0.0, 1.0, 0.0, 1.0]), ValueError), (np.array([1.0, -1.0, 2.0, -1.0]), ValueError),
-    (np.array([1.0, -1.0, np.nan, 1.0]), ValueError), (np.array([1.0, -1.0]), ValueError),
+    (None, TypeError),
+    (np.array([1.0, 1.0, 1.0, 1.0]), ValueError),
+    (np.array([0.0, 1.0, 0.0, 1.0]), ValueError),
+    (np.array([1.0, -1.0, 2.0, -1.0]), ValueError),
+    (np.array([1.0, -1.0, np.nan, 1.0]), ValueError),
+    (np.array([1.0, -1.0]), ValueError),
     (np.ones((4, 1)), ValueError),
 ]
 
@@ -48,10 +65,13 @@ XY_FUNCS = {
 }
 
 
-@pytest.mark.parametrize("est, expected", [
-    (svm.SoftSVM(), {}),                       # no expected failure at all
-    (svm.HardSVM(), HARD_EXPECTED_FAILURES),   # only scikit-learn's non-separable test data
-])
+@pytest.mark.parametrize(
+    "est, expected",
+    [
+        (svm.SoftSVM(), {}),  # no expected failure at all
+        (svm.HardSVM(), HARD_EXPECTED_FAILURES),  # only scikit-learn's non-separable test data
+    ],
+)
 def test_estimators_pass_check_estimator(est, expected):
     import warnings
 
@@ -66,7 +86,6 @@ def test_estimators_pass_check_estimator(est, expected):
     assert xfailed <= set(expected)
     if not expected:
         assert not xfailed
-
 
 
 def test_estimators_map_any_two_labels():
@@ -91,13 +110,11 @@ def test_estimators_map_any_two_labels():
         hs.predict(np.ones((2, 3)))
 
 
-
 @pytest.mark.parametrize("fname", sorted(XY_FUNCS))
 @pytest.mark.parametrize("bad, exc", BAD_X)
 def test_bad_X(fname, bad, exc):
     with pytest.raises(exc, match="X"):
         XY_FUNCS[fname](bad, Y_OK)
-
 
 
 @pytest.mark.parametrize("fname", sorted(XY_FUNCS))
@@ -106,13 +123,11 @@ def test_X_and_y_of_different_lengths(fname):
         XY_FUNCS[fname](np.ones((3, 2)), Y_OK)
 
 
-
 @pytest.mark.parametrize("fname", sorted(XY_FUNCS))
 @pytest.mark.parametrize("bad, exc", BAD_Y)
 def test_bad_y(fname, bad, exc):
     with pytest.raises(exc, match="y"):
         XY_FUNCS[fname](X_OK, bad)
-
 
 
 def test_estimator_options_follow_the_functions():

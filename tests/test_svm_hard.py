@@ -15,12 +15,11 @@ def lp_separable(X, y, homogeneous=False):
     """Exact oracle: is there (w, b) with y_i(<w, x_i> + b) >= 1 for all i?"""
     m, d = X.shape
     A = -(y[:, None] * X) if homogeneous else -np.c_[y[:, None] * X, y]
-    res = linprog(np.zeros(A.shape[1]), A_ub=A, b_ub=-np.ones(m),
-                  bounds=[(None, None)] * A.shape[1], method="highs")
+    res = linprog(
+        np.zeros(A.shape[1]), A_ub=A, b_ub=-np.ones(m), bounds=[(None, None)] * A.shape[1], method="highs"
+    )
     assert res.status in (0, 2)
     return res.status == 0
-
-
 
 
 def oracle_samples():
@@ -30,17 +29,17 @@ def oracle_samples():
         X, y = separable(40 + 3 * seed, 2 + seed % 4, 0.2, seed=seed)
         out.append((X, y, True))
     rng = np.random.default_rng(123)
-    for seed in range(3):                        # duplicated points
+    for seed in range(3):  # duplicated points
         X, y = separable(30, 3, 0.3, seed=100 + seed)
         k = rng.integers(0, 30, size=10)
         out.append((np.r_[X, X[k]], np.r_[y, y[k]], False))
-    for _ in range(3):                           # all points on one line
+    for _ in range(3):  # all points on one line
         t = np.sort(rng.uniform(-2, 2, size=15))
         u, c = rng.normal(size=2), rng.normal(size=2)
         X = c + t[:, None] * u
         y = np.where(t > t[6] + 1e-9, 1.0, -1.0)
         out.append((X, y, False))
-    for _ in range(3):                           # more features than points
+    for _ in range(3):  # more features than points
         X = rng.normal(size=(6, 10))
         y = np.array([1.0, -1.0, 1.0, 1.0, -1.0, -1.0])
         out.append((X, y, True))
@@ -91,32 +90,41 @@ def test_hard_svm_matches_libsvm_on_20_samples(monkeypatch, force_nearest):
         assert svm.geometric_margin(X, y, r.w_unit, r.b_unit) == pytest.approx(r.margin, rel=1e-9)
 
 
-
 def test_hard_svm_homogeneous_matches_slsqp_and_kkt():
     for seed in range(8):
         X, y = homogeneous_separable(20, 2 + seed % 3, 0.2, 300 + seed)
         r = svm.hard_svm(X, y, homogeneous=True)
         assert r.b == 0.0
         _check_kkt(X, y, r, True)
-        cons = {"type": "ineq", "fun": lambda w, X=X, y=y: y * (X @ w) - 1,
-                "jac": lambda w, X=X, y=y: y[:, None] * X}
-        ref = minimize(lambda w: 0.5 * w @ w, np.zeros(X.shape[1]), jac=lambda w: w,
-                       constraints=[cons], method="SLSQP", options={"ftol": 1e-14, "maxiter": 500})
+        cons = {
+            "type": "ineq",
+            "fun": lambda w, X=X, y=y: y * (X @ w) - 1,
+            "jac": lambda w, X=X, y=y: y[:, None] * X,
+        }
+        ref = minimize(
+            lambda w: 0.5 * w @ w,
+            np.zeros(X.shape[1]),
+            jac=lambda w: w,
+            constraints=[cons],
+            method="SLSQP",
+            options={"ftol": 1e-14, "maxiter": 500},
+        )
         assert ref.success
         np.testing.assert_allclose(r.w, ref.x, rtol=1e-5, atol=1e-7)
 
 
-
-@pytest.mark.parametrize("X, y", [
-    (np.array([[0.0, 0.0], [1.0, 1.0], [0.0, 1.0], [1.0, 0.0]]), np.array([1.0, 1.0, -1.0, -1.0])),
-    (np.array([[1.0, 2.0], [1.0, 2.0], [0.0, 0.0]]), np.array([1.0, -1.0, 1.0])),
-    (np.array([[0.3, -0.2], [0.3, -0.2]]), np.array([1.0, -1.0])),
-])
+@pytest.mark.parametrize(
+    "X, y",
+    [
+        (np.array([[0.0, 0.0], [1.0, 1.0], [0.0, 1.0], [1.0, 0.0]]), np.array([1.0, 1.0, -1.0, -1.0])),
+        (np.array([[1.0, 2.0], [1.0, 2.0], [0.0, 0.0]]), np.array([1.0, -1.0, 1.0])),
+        (np.array([[0.3, -0.2], [0.3, -0.2]]), np.array([1.0, -1.0])),
+    ],
+)
 @pytest.mark.parametrize("homogeneous", [False, True])
 def test_hard_svm_rejects_xor_and_a_point_with_both_labels(X, y, homogeneous):
     with pytest.raises(ValueError, match="not linearly separable"):
         svm.hard_svm(X, y, homogeneous=homogeneous)
-
 
 
 def test_hard_svm_homogeneous_needs_the_origin_outside_the_hull():
@@ -126,9 +134,8 @@ def test_hard_svm_homogeneous_needs_the_origin_outside_the_hull():
     assert svm.hard_svm(X, y).w[0] == pytest.approx(2.0)
     with pytest.raises(ValueError, match="not linearly separable"):
         svm.hard_svm(X, y, homogeneous=True)
-    with pytest.raises(ValueError, match="not linearly separable"):   # a point at the origin
+    with pytest.raises(ValueError, match="not linearly separable"):  # a point at the origin
         svm.hard_svm(np.array([[0.0, 0.0], [1.0, 1.0]]), np.array([1.0, -1.0]), homogeneous=True)
-
 
 
 def test_hard_svm_decides_separability_like_linear_programming():
@@ -151,7 +158,6 @@ def test_hard_svm_decides_separability_like_linear_programming():
     assert seen[True] > 5 and seen[False] > 5
 
 
-
 def test_hard_svm_overlapping_clouds_is_rejected_quickly():
     rng = np.random.default_rng(3)
     X = rng.normal(size=(400, 5))
@@ -160,14 +166,12 @@ def test_hard_svm_overlapping_clouds_is_rejected_quickly():
         svm.hard_svm(X, y)
 
 
-
 def test_soft_svm_with_tiny_lambda_approaches_hard_svm():
     X, y = separable(40, 2, 0.5, seed=3)
     hard = svm.hard_svm(X, y)
     soft = svm.soft_svm(X, y, 1e-7, homogeneous=False)
     np.testing.assert_allclose(soft.w, hard.w, rtol=1e-6)
     assert soft.b == pytest.approx(hard.b, rel=1e-6, abs=1e-6)
-
 
 
 def test_integer_and_float32_input_is_converted():
@@ -180,10 +184,12 @@ def test_integer_and_float32_input_is_converted():
     assert svm.hard_svm(Xi.tolist(), yi.tolist(), homogeneous=True).margin > 0
 
 
-
 @settings(max_examples=30, deadline=None)
-@given(seed=st.integers(0, 10_000), scale=st.floats(0.1, 10.0),
-       shift=st.lists(st.floats(-5, 5), min_size=3, max_size=3))
+@given(
+    seed=st.integers(0, 10_000),
+    scale=st.floats(0.1, 10.0),
+    shift=st.lists(st.floats(-5, 5), min_size=3, max_size=3),
+)
 def test_hard_svm_equivariance(seed, scale, shift):
     """Translating the sample shifts b only; scaling it by c divides w by c and multiplies
     the margin by c; swapping the labels negates (w, b)."""

@@ -61,7 +61,7 @@ def test_wolfe_matches_smo_on_2000_points(monkeypatch, seed):
     assert set(r.support) == set(s.support)
     fm = y * (X @ r.w + r.b)
     assert fm.min() >= 1 - 1e-9 and np.all(np.abs(fm[r.support] - 1) <= 1e-9)
-    assert r.n_iter < 1000 < s.n_iter      # minor steps vs SMO's two-variable steps
+    assert r.n_iter < 1000 < s.n_iter  # minor steps vs SMO's two-variable steps
     beta, u, n_iter, status = _wolfe_kernel(X - X.mean(axis=0), y, False, 1e-12, 0.0, 10_000)
     assert status == 0 and n_iter == r.n_iter
     assert beta.min() >= 0 and beta[y > 0].sum() == pytest.approx(1.0)
@@ -79,11 +79,14 @@ def test_wolfe_matches_slsqp_on_the_primal(homogeneous):
         d = X.shape[1]
         k = d if homogeneous else d + 1
         A = y[:, None] * (X if homogeneous else np.c_[X, np.ones(len(y))])
-        ref = minimize(lambda v, d=d: 0.5 * v[:d] @ v[:d], np.zeros(k),
-                       jac=lambda v, d=d, k=k: np.r_[v[:d], np.zeros(k - d)],
-                       constraints=[{"type": "ineq", "fun": lambda v, A=A: A @ v - 1,
-                                     "jac": lambda v, A=A: A}],
-                       method="SLSQP", options={"ftol": 1e-14, "maxiter": 500})
+        ref = minimize(
+            lambda v, d=d: 0.5 * v[:d] @ v[:d],
+            np.zeros(k),
+            jac=lambda v, d=d, k=k: np.r_[v[:d], np.zeros(k - d)],
+            constraints=[{"type": "ineq", "fun": lambda v, A=A: A @ v - 1, "jac": lambda v, A=A: A}],
+            method="SLSQP",
+            options={"ftol": 1e-14, "maxiter": 500},
+        )
         assert ref.success
         np.testing.assert_allclose(r.w, ref.x[:d], rtol=1e-5, atol=1e-7)
         if not homogeneous:
@@ -111,7 +114,7 @@ def test_far_from_the_origin_is_certified_on_the_centred_sample():
     assert t.margin == pytest.approx(1e-5 * r.margin, rel=1e-6)
     fm = y * ((1e-5 * X) @ t.w + (t.b + shift @ t.w))
     assert np.all(fm >= 1 - 1e-6)
-    assert t.n_iter < 1000        # Wolfe, not the SMO fallback
+    assert t.n_iter < 1000  # Wolfe, not the SMO fallback
 
 
 def test_not_separable_is_decided_in_a_few_steps():
@@ -153,7 +156,7 @@ def test_the_corral_drops_vertices():
     beta, u, n_iter, status = _wolfe_kernel(Xc, y, False, 1e-12, 0.0, 10_000)
     assert status == 0
     n_support = int(np.sum(beta > 0))
-    assert n_iter > n_support          # some vertices entered and left again
+    assert n_iter > n_support  # some vertices entered and left again
     scores = Xc @ u
     gap = u @ u - (scores[y > 0].min() - scores[y < 0].max())
     assert gap <= 1e-12 * (u @ u)

@@ -26,13 +26,13 @@ def _close(a, b):
 
 
 @pytest.mark.parametrize("seed", range(4))
-@pytest.mark.parametrize("nu", [0.21, 0.36, 0.61])   # nν/2 not an integer: some α is free
+@pytest.mark.parametrize("nu", [0.21, 0.36, 0.61])  # nν/2 not an integer: some α is free
 def test_nu_svm_matches_sklearn_nusvc(seed, nu):
     X, y = _data(seed=seed)
     sigma = [0.5, 1.0, 2.0, 1.0][seed]
     r = nu_svm(X, y, nu, kernel="gaussian", sigma=sigma, tol=1e-10)
     s = sksvm.NuSVC(nu=nu, gamma=1 / (2 * sigma), tol=1e-10).fit(X, y)
-    assert r.rho > 1e-2       # f/ρ would amplify libsvm's single-precision kernel values
+    assert r.rho > 1e-2  # f/ρ would amplify libsvm's single-precision kernel values
     Z = np.random.default_rng(9).normal(size=(50, 2))
     _close(r.decision_function(Z) / r.rho, s.decision_function(Z))
     _close(r.decision_function(X) / r.rho, s.decision_function(X))
@@ -48,7 +48,7 @@ def test_nu_svm_matches_sklearn_polynomial():
 
 
 @pytest.mark.parametrize("seed", range(4))
-@pytest.mark.parametrize("nu", [0.053, 0.21, 0.47, 0.88])   # νn not an integer
+@pytest.mark.parametrize("nu", [0.053, 0.21, 0.47, 0.88])  # νn not an integer
 def test_one_class_matches_sklearn(seed, nu):
     X, _ = _data(seed=seed)
     sigma = [0.5, 1.0, 2.0, 0.3][seed]
@@ -59,7 +59,7 @@ def test_one_class_matches_sklearn(seed, nu):
     assert r.rho == pytest.approx(float(s.offset_[0]), rel=RTOL)
     a = np.zeros(len(X))
     a[s.support_] = s.dual_coef_[0]
-    K = gram("gaussian", X, sigma=sigma)       # α itself is ill-conditioned; the objective is not
+    K = gram("gaussian", X, sigma=sigma)  # α itself is ill-conditioned; the objective is not
     assert 0.5 * r.alpha @ K @ r.alpha <= 0.5 * a @ K @ a + 1e-9
     assert 0.5 * r.alpha @ K @ r.alpha == pytest.approx(0.5 * a @ K @ a, rel=1e-6)
 
@@ -70,8 +70,10 @@ def _kkt_violation(alpha, g, mask):
     return (up.max() if up.size else -np.inf) - (low.min() if low.size else np.inf)
 
 
-@pytest.mark.parametrize("kernel,params", [("linear", {}), ("gaussian", {"sigma": 0.7}),
-                                           ("polynomial", {"degree": 3}), ("bspline", {"order": 3})])
+@pytest.mark.parametrize(
+    "kernel,params",
+    [("linear", {}), ("gaussian", {"sigma": 0.7}), ("polynomial", {"degree": 3}), ("bspline", {"order": 3})],
+)
 def test_constraints_and_kkt(kernel, params):
     X, y = _data(n=90, seed=3)
     r = nu_svm(X, y, 0.25, kernel=kernel, tol=1e-10, **params)
@@ -102,8 +104,11 @@ def test_nu_property_on_many_random_problems():
         if min(np.sum(y > 0), np.sum(y < 0)) < 3:
             continue
         nu = rng.uniform(0.02, 2 * min(np.sum(y > 0), np.sum(y < 0)) / n)
-        kernel, params = [("gaussian", {"sigma": rng.uniform(0.2, 3)}), ("linear", {}),
-                          ("polynomial", {"degree": 2})][trial % 3]
+        kernel, params = [
+            ("gaussian", {"sigma": rng.uniform(0.2, 3)}),
+            ("linear", {}),
+            ("polynomial", {"degree": 2}),
+        ][trial % 3]
         r = nu_svm(X, y, nu, kernel=kernel, tol=1e-10, **params)
         o = one_class_svm(X, nu, kernel=kernel, tol=1e-10, **params)
         if r.rho > 1e-6:
@@ -121,20 +126,19 @@ def test_nu_property_on_many_random_problems():
 def test_nu_one_gives_parzen_windows():
     X, y = _data(n=80, seed=4)
     keep = np.concatenate([np.flatnonzero(y > 0)[:30], np.flatnonzero(y < 0)[:30]])
-    X, y = X[keep], y[keep]                  # balanced: ν = 1 is feasible
+    X, y = X[keep], y[keep]  # balanced: ν = 1 is feasible
     sigma = 0.5
     r = nu_svm(X, y, 1.0, kernel="gaussian", sigma=sigma)
     np.testing.assert_array_equal(r.alpha, np.ones(60))
     Z = np.random.default_rng(1).normal(size=(40, 2))
     K = gram("gaussian", Z, X, sigma=sigma)
-    parzen = K[:, y > 0].sum(1) - K[:, y < 0].sum(1)     # HSS1 (1.6) up to scale and offset
+    parzen = K[:, y > 0].sum(1) - K[:, y < 0].sum(1)  # HSS1 (1.6) up to scale and offset
     np.testing.assert_allclose(r.decision_function(Z), parzen + r.b, atol=1e-12)
     assert np.isfinite(r.b) and np.isfinite(r.rho)
     o = one_class_svm(X, 1.0, sigma=sigma)
     np.testing.assert_array_equal(o.alpha, np.ones(60))
     dens = np.mean([multivariate_normal(mean=x, cov=sigma * np.eye(2)).pdf(Z) for x in X], axis=0)
-    np.testing.assert_allclose(o.decision_function(Z) + o.rho, 60 * (2 * np.pi * sigma) * dens,
-                               rtol=1e-10)
+    np.testing.assert_allclose(o.decision_function(Z) + o.rho, 60 * (2 * np.pi * sigma) * dens, rtol=1e-10)
     assert o.rho == pytest.approx(np.max(gram("gaussian", X, sigma=sigma).sum(1)))
 
 
@@ -157,7 +161,7 @@ def test_every_C_has_a_nu_with_the_same_solution(C):
 def test_midpoint_offsets_are_finite_without_free_alpha():
     X = np.array([[0.0], [1.0], [3.0], [4.0]])
     y = np.array([-1.0, -1.0, 1.0, 1.0])
-    r = nu_svm(X, y, 0.5, kernel="linear")          # each class carries 1 = one α at 1
+    r = nu_svm(X, y, 0.5, kernel="linear")  # each class carries 1 = one α at 1
     assert np.all(np.isin(r.alpha, (0.0, 1.0))) and np.isfinite(r.rho) and np.isfinite(r.b)
     o = one_class_svm(X, 0.5, kernel="linear")
     assert np.isfinite(o.rho)
@@ -189,13 +193,17 @@ def test_bad_input_names_the_argument():
     X, y = _data(n=20)
     n_min = min(np.sum(y > 0), np.sum(y < 0))
     with pytest.raises(ValueError, match="nu"):
-        nu_svm(X, y, 2 * n_min / 20 + 0.01)          # infeasible
+        nu_svm(X, y, 2 * n_min / 20 + 0.01)  # infeasible
     with pytest.raises(TypeError, match="nu"):
         nu_svm(X, y, "0.5")
     Xn = X.copy()
     Xn[0, 0] = np.nan
-    for call in (lambda: nu_svm(Xn, y, 0.2), lambda: one_class_svm(Xn, 0.2),
-                 lambda: nu_svm(X[:, 0], y, 0.2), lambda: one_class_svm(X[0], 0.2)):
+    for call in (
+        lambda: nu_svm(Xn, y, 0.2),
+        lambda: one_class_svm(Xn, 0.2),
+        lambda: nu_svm(X[:, 0], y, 0.2),
+        lambda: one_class_svm(X[0], 0.2),
+    ):
         with pytest.raises(ValueError, match="X"):
             call()
     for yy in ((y + 1) / 2, np.ones(20), y[:-1], np.where(y > 0, 2.0, -1.0)):

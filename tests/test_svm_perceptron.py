@@ -31,7 +31,6 @@ def test_perceptron_matches_a_literal_replay():
         assert r.w_path.shape == (r.n_updates + 1, 3) and not np.any(r.w_path[0])
 
 
-
 def test_perceptron_hand_example_and_zero_score_counts_as_mistake():
     r = svm.perceptron([[1.0, 0.0], [-1.0, 0.5]], [1, -1])
     np.testing.assert_array_equal(r.w, [1.0, 0.0])
@@ -42,13 +41,11 @@ def test_perceptron_hand_example_and_zero_score_counts_as_mistake():
     np.testing.assert_array_equal(r.w, [1.0, -1.0])
 
 
-
 def test_perceptron_stops_on_xor():
     X = np.array([[1.0, 1.0, 1.0], [-1.0, -1.0, 1.0], [1.0, -1.0, 1.0], [-1.0, 1.0, 1.0]])
     y = np.array([1.0, 1.0, -1.0, -1.0])
     r = svm.perceptron(X, y, max_updates=50)
     assert not r.converged and r.n_updates == 50
-
 
 
 def test_novikoff_bound_on_many_random_samples():
@@ -63,11 +60,10 @@ def test_novikoff_bound_on_many_random_samples():
         assert r.n_updates <= (R / gamma) ** 2
 
 
-
 def test_subgradient_perceptron_separates_within_the_bound():
     for seed in range(20):
         X, y = homogeneous_separable(30, 2 + seed % 3, 0.1, 200 + seed)
-        w_star = svm.hard_svm(X, y, homogeneous=True).w      # min-norm w with y<w,x> >= 1
+        w_star = svm.hard_svm(X, y, homogeneous=True).w  # min-norm w with y<w,x> >= 1
         R = np.max(np.linalg.norm(X, axis=1))
         r = svm.subgradient_perceptron(X, y)
         assert r.converged and r.objective[-1] < 1.0
@@ -85,16 +81,19 @@ def test_subgradient_perceptron_separates_within_the_bound():
         np.testing.assert_allclose(r2.w, 0.25 * r.w, rtol=1e-12)
 
 
-
 def test_kernels_are_registered_with_warmup():
     from kmlteach._jit import registered
 
     reg = registered()
-    for name in ["kmlteach.svm.perceptron._perceptron_kernel",
-                 "kmlteach.svm.perceptron._subgradient_perceptron_kernel",
-                 "kmlteach.svm.sgd._sgd_soft_svm_kernel", "kmlteach.svm.smo._smo_kernel",
-                 "kmlteach.svm.dcd._dcd_kernel", "kmlteach.svm.dcd._dcd_gap",
-                 "kmlteach.svm.margins._objective_kernel"]:
+    for name in [
+        "kmlteach.svm.perceptron._perceptron_kernel",
+        "kmlteach.svm.perceptron._subgradient_perceptron_kernel",
+        "kmlteach.svm.sgd._sgd_soft_svm_kernel",
+        "kmlteach.svm.smo._smo_kernel",
+        "kmlteach.svm.dcd._dcd_kernel",
+        "kmlteach.svm.dcd._dcd_gap",
+        "kmlteach.svm.margins._objective_kernel",
+    ]:
         fn, example = reg[name]
         assert example is not None
         fn(*example())

@@ -35,17 +35,16 @@ def test_sgd_matches_the_book_procedure():
         np.testing.assert_allclose(r.w_last, w_last, rtol=1e-11, atol=1e-14)
         assert r.n_updates == n_upd
         np.testing.assert_array_equal(r.checkpoints, sorted({1, T // 2 + 1, T}))
-        np.testing.assert_allclose(r.w_checkpoints, running[r.checkpoints - 1], rtol=1e-11,
-                                   atol=1e-14)
+        np.testing.assert_allclose(r.w_checkpoints, running[r.checkpoints - 1], rtol=1e-11, atol=1e-14)
         assert r.objective == pytest.approx(svm.soft_svm_objective(r.w, X, y, lam), rel=1e-14)
     # T = 1: w(1) = 0 is the whole average
     assert not np.any(svm.sgd_soft_svm(X, y, 0.1, 1, 5).w)
 
 
-
 def test_sgd_index_convention_and_reproducibility():
-    np.testing.assert_array_equal(svm.sgd_indices(17, 50, 3),
-                                  np.random.default_rng(3).integers(0, 17, size=50))
+    np.testing.assert_array_equal(
+        svm.sgd_indices(17, 50, 3), np.random.default_rng(3).integers(0, 17, size=50)
+    )
     assert svm.sgd_indices(17, 50, 3).dtype == np.int64
     assert not np.array_equal(svm.sgd_indices(17, 50, 3), svm.sgd_indices(17, 50, 4))
     X, y = soft_data(12, m=40)

@@ -34,8 +34,15 @@ def test_soft_svm_homogeneous_matches_liblinear_objective(seed, lam):
     # stalled at max_iter 0.2 % above the optimum. Pin it (at tol=1e-12 liblinear may still
     # use all its iterations, as for λ = 1e-3, but with random_state=0 it ends within 1e-8
     # of the optimum on all four instances).
-    sk = LinearSVC(loss="hinge", fit_intercept=False, C=1 / (lam * len(y)), tol=1e-12,
-                   max_iter=1_000_000, dual=True, random_state=0).fit(X, y)
+    sk = LinearSVC(
+        loss="hinge",
+        fit_intercept=False,
+        C=1 / (lam * len(y)),
+        tol=1e-12,
+        max_iter=1_000_000,
+        dual=True,
+        random_state=0,
+    ).fit(X, y)
     f_sk = svm.soft_svm_objective(sk.coef_[0], X, y, lam)
     assert r.objective == pytest.approx(f_sk, rel=1e-6)
     assert r.objective <= f_sk * (1 + 1e-8)
@@ -43,7 +50,6 @@ def test_soft_svm_homogeneous_matches_liblinear_objective(seed, lam):
     assert _certified_gap(X, y, lam, r, True) <= 1e-8
     assert r.relative_gap <= 1e-8
     np.testing.assert_allclose((r.alpha * y) @ X, r.w, atol=1e-12)
-
 
 
 @pytest.mark.parametrize("seed, lam", [(4, 0.1), (5, 0.01), (6, 1e-3)])
@@ -59,14 +65,12 @@ def test_soft_svm_with_bias_matches_libsvm_objective(seed, lam):
     assert _certified_gap(X, y, lam, r, False) <= 1e-8
 
 
-
 def test_soft_svm_optimum_does_not_depend_on_the_coordinate_order():
     X, y = soft_data(9)
     a = svm.soft_svm(X, y, 0.05, seed=0)
     b = svm.soft_svm(X, y, 0.05, seed=1)
     np.testing.assert_allclose(a.w, b.w, rtol=1e-4, atol=1e-6)
     assert a.objective == pytest.approx(b.objective, rel=1e-8)
-
 
 
 def test_sgd_optimisation_gap_bound():
@@ -80,12 +84,11 @@ def test_sgd_optimisation_gap_bound():
     lam = 0.1
     exact = svm.soft_svm(X, y, lam)
     R = np.max(np.linalg.norm(X, axis=1))
-    c = 2 * R ** 2
+    c = 2 * R**2
     for T in (10_000, 100_000, 1_000_000):
         gaps = [svm.sgd_soft_svm(X, y, lam, T, s).objective - exact.objective for s in range(3)]
-        assert min(gaps) >= -1e-9 * exact.objective      # nothing beats the exact minimum
+        assert min(gaps) >= -1e-9 * exact.objective  # nothing beats the exact minimum
         assert np.mean(gaps) <= c * (1 + np.log(T)) / (lam * T)
-
 
 
 @settings(max_examples=30, deadline=None)
@@ -99,7 +102,6 @@ def test_soft_svm_beats_every_perturbation(seed, lam):
         assert svm.soft_svm_objective(w, X, y, lam) >= r.objective * (1 - 1e-8)
     # the exact minimiser is at least as good as SGD's averaged output
     assert svm.sgd_soft_svm(X, y, lam, 2000, seed).objective >= r.objective * (1 - 1e-8)
-
 
 
 def test_soft_svm_matches_svc_at_lam_to_C():
@@ -141,7 +143,7 @@ def test_dcd_gap_skips_only_rows_whose_hinge_provably_vanishes(seed):
     L_old = np.zeros(300)
     L = float(np.linalg.norm(w_old - w_true)) * (1.0 + 1e-9)
     nrm = np.linalg.norm(X, axis=1)
-    w = w_old.copy()             # the incremental w that the gap check replaces
+    w = w_old.copy()  # the incremental w that the gap check replaces
     gap, jump = _dcd_gap(X, y, C, alpha, w, np.empty(6), nrm, G_old, L_old, L)
     assert gap == pytest.approx(ref, rel=1e-9, abs=1e-13)
     np.testing.assert_allclose(w, w_true, atol=1e-12)

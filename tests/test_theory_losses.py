@@ -81,8 +81,9 @@ def test_multiclass_logistic_gradient_and_binary_case():
     # two classes: the binary logistic loss of the margin f_1 - f_0
     F2 = F[:, :2]
     y2 = (F2[:, 0] > 0).astype(int)
-    np.testing.assert_allclose(T.multiclass_logistic(F2, y2).value,
-                               T.logistic(F2[:, 1] - F2[:, 0], 2.0 * y2 - 1).value, rtol=1e-12)
+    np.testing.assert_allclose(
+        T.multiclass_logistic(F2, y2).value, T.logistic(F2[:, 1] - F2[:, 0], 2.0 * y2 - 1).value, rtol=1e-12
+    )
 
 
 def test_multiclass_soft_margin_gradient_and_lemma_12():
@@ -93,13 +94,19 @@ def test_multiclass_soft_margin_gradient_and_lemma_12():
     np.fill_diagonal(D, 0.0)
     v, G = T.multiclass_soft_margin(F, y, delta=D)
     h = 1e-6
-    brute = np.array([max(0.0, max(D[y[i], c] + F[i, c] - F[i, y[i]] for c in range(4) if c != y[i]))
-                      for i in range(len(y))])
+    brute = np.array(
+        [
+            max(0.0, max(D[y[i], c] + F[i, c] - F[i, y[i]] for c in range(4) if c != y[i]))
+            for i in range(len(y))
+        ]
+    )
     np.testing.assert_allclose(v, brute, rtol=1e-12)
     for c in range(4):
         E = np.zeros_like(F)
         E[:, c] = h
-        fd = (T.multiclass_soft_margin(F + E, y, D).value - T.multiclass_soft_margin(F - E, y, D).value) / (2 * h)
+        fd = (T.multiclass_soft_margin(F + E, y, D).value - T.multiclass_soft_margin(F - E, y, D).value) / (
+            2 * h
+        )
         np.testing.assert_allclose(G[:, c], fd, atol=1e-6)
     # Lemma 12: the loss bounds the Δ-loss of the prediction argmax_ỹ f(x, ỹ)
     assert np.all(v >= D[y, np.argmax(F, axis=1)] - 1e-12)
@@ -110,8 +117,18 @@ def test_multiclass_soft_margin_gradient_and_lemma_12():
 
 
 def test_taxonomy_distance_and_two_level_reduction():
-    names = ["Computers", "Hardware", "Software", "Storage", "Cables", "HDD", "CDROM",
-             "Freeware", "Shareware", "Opensource"]
+    names = [
+        "Computers",
+        "Hardware",
+        "Software",
+        "Storage",
+        "Cables",
+        "HDD",
+        "CDROM",
+        "Freeware",
+        "Shareware",
+        "Opensource",
+    ]
     edges = [(0, 1), (0, 2), (1, 3), (1, 4), (3, 5), (3, 6), (2, 7), (2, 8), (2, 9)]
     W = np.zeros((10, 10))
     for a, b in edges:
@@ -126,8 +143,9 @@ def test_taxonomy_distance_and_two_level_reduction():
     Dl = T.graph_distance(S)[1:, 1:]
     np.testing.assert_allclose(Dl, rho * (1 - np.eye(k)))
     F, y = _scores(5, k=k)
-    np.testing.assert_allclose(T.multiclass_soft_margin(F, y, delta=Dl).value,
-                               T.multiclass_soft_margin(F, y, rho=rho).value)
+    np.testing.assert_allclose(
+        T.multiclass_soft_margin(F, y, delta=Dl).value, T.multiclass_soft_margin(F, y, rho=rho).value
+    )
 
 
 def test_bad_input():

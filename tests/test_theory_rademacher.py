@@ -19,12 +19,11 @@ def test_orthonormal_data_give_sqrt_n_over_n():
 
 def test_exact_expectation_by_enumeration():
     X = np.random.default_rng(2).normal(size=(10, 3))
-    exact = np.mean([np.linalg.norm(np.array(s) @ X) / 10
-                     for s in itertools.product((-1.0, 1.0), repeat=10)])
+    exact = np.mean([np.linalg.norm(np.array(s) @ X) / 10 for s in itertools.product((-1.0, 1.0), repeat=10)])
     r = T.rademacher_linear(X, n_draws=20000, seed=3)
     assert abs(r.estimate - exact) < 4 * r.stderr
     assert exact <= r.bound
-    assert exact >= r.bound / np.sqrt(2)          # Khintchine–Kahane (Szarek's constant)
+    assert exact >= r.bound / np.sqrt(2)  # Khintchine–Kahane (Szarek's constant)
 
 
 @pytest.mark.parametrize("seed", range(5))
@@ -50,13 +49,14 @@ def test_kernel_version_matches_linear_and_trace_bound():
 
 def test_seeds():
     X = np.random.default_rng(6).normal(size=(30, 2))
-    np.testing.assert_array_equal(T.rademacher_linear(X, 100, 4).samples, T.rademacher_linear(X, 100, 4).samples)
+    np.testing.assert_array_equal(
+        T.rademacher_linear(X, 100, 4).samples, T.rademacher_linear(X, 100, 4).samples
+    )
     assert not np.array_equal(T.rademacher_linear(X, 100, 4).samples, T.rademacher_linear(X, 100, 5).samples)
 
 
 def test_margin_bound_terms():
-    b = T.margin_bound(400, W=2.0, R=3.0, gamma=0.5, delta=0.1, r=1.5, approximation=0.02,
-                       bayes_risk=0.05)
+    b = T.margin_bound(400, W=2.0, R=3.0, gamma=0.5, delta=0.1, r=1.5, approximation=0.02, bayes_risk=0.05)
     scale = 4 * 3.0 * 2.0 * 0.5 / 20
     assert b.scale == pytest.approx(scale)
     assert b.confidence == pytest.approx(scale * np.sqrt(-2 * np.log(0.1)))
@@ -66,7 +66,7 @@ def test_margin_bound_terms():
     # O(1/√n): four times the data halves the estimation term
     b4 = T.margin_bound(1600, W=2.0, R=3.0, gamma=0.5, delta=0.1, r=1.5)
     assert b4.estimation == pytest.approx(b.estimation / 2)
-    assert T.margin_bound(100, 1.0, 1.0, 1.0).complexity == pytest.approx(0.4)   # r defaults to R
+    assert T.margin_bound(100, 1.0, 1.0, 1.0).complexity == pytest.approx(0.4)  # r defaults to R
 
 
 def test_bad_input():

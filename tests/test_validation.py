@@ -25,24 +25,40 @@ def _raises(exc, name, fn, *args, **kw):
 
 
 def test_every_public_helper_is_tested_here():
-    tested = {"as_matrix", "as_vector", "check_X", "check_Xy", "check_binary_labels",
-              "check_multiclass_labels", "check_positive", "check_nonnegative", "check_int",
-              "check_probability", "check_choice", "check_square", "check_rng",
-              "check_same_length", "check_string"} | MORE_TESTED   # the others: test_validation_more.py
+    tested = {
+        "as_matrix",
+        "as_vector",
+        "check_X",
+        "check_Xy",
+        "check_binary_labels",
+        "check_multiclass_labels",
+        "check_positive",
+        "check_nonnegative",
+        "check_int",
+        "check_probability",
+        "check_choice",
+        "check_square",
+        "check_rng",
+        "check_same_length",
+        "check_string",
+    } | MORE_TESTED  # the others: test_validation_more.py
     assert set(V.__all__) == tested, f"new helpers need tests: {sorted(set(V.__all__) - tested)}"
 
 
 # ---------------------------------------------------------------- matrices
-@pytest.mark.parametrize("good, shape", [
-    ([[1, 2], [3, 4]], (2, 2)),
-    (np.arange(6, dtype=np.int32).reshape(3, 2), (3, 2)),
-    (np.ones((2, 3), dtype=np.float32), (2, 3)),
-    (np.array([[True, False]]), (1, 2)),
-    (np.asfortranarray(np.arange(6.0).reshape(2, 3)), (2, 3)),
-    (np.arange(16.0).reshape(4, 4)[:, ::2], (4, 2)),
-    (((1.5, 2.5),), (1, 2)),
-    (np.array([[1, 2.5]], dtype=object), (1, 2)),
-])
+@pytest.mark.parametrize(
+    "good, shape",
+    [
+        ([[1, 2], [3, 4]], (2, 2)),
+        (np.arange(6, dtype=np.int32).reshape(3, 2), (3, 2)),
+        (np.ones((2, 3), dtype=np.float32), (2, 3)),
+        (np.array([[True, False]]), (1, 2)),
+        (np.asfortranarray(np.arange(6.0).reshape(2, 3)), (2, 3)),
+        (np.arange(16.0).reshape(4, 4)[:, ::2], (4, 2)),
+        (((1.5, 2.5),), (1, 2)),
+        (np.array([[1, 2.5]], dtype=object), (1, 2)),
+    ],
+)
 def test_as_matrix_good(good, shape):
     out = V.as_matrix(good, "Xtrain")
     assert out.dtype == np.float64 and out.flags.c_contiguous and out.shape == shape
@@ -55,29 +71,32 @@ def test_as_matrix_keeps_a_ready_array_without_copy():
     assert V.check_X(X) is X
 
 
-@pytest.mark.parametrize("bad, exc, words", [
-    (None, TypeError, "None"),
-    ("abc", TypeError, "str"),
-    (b"abc", TypeError, "bytes"),
-    ([["a", "b"]], TypeError, "numbers"),
-    (np.array([["1", "2"]], dtype=object), TypeError, "strings"),
-    ([[1 + 2j, 0]], TypeError, "complex"),
-    (np.ones((2, 2), dtype=complex), TypeError, "complex"),
-    ([[1, 2], [3]], ValueError, "numeric array"),
-    ({"a": 1}, ValueError, "rectangular"),
-    ([[object(), 1.0]], ValueError, "rectangular"),
-    (np.array(["2020-01-01"], dtype="datetime64[D]").reshape(1, 1), TypeError, "numbers"),
-    (5, ValueError, "2-D"),
-    (3.0, ValueError, "0-D"),
-    ([1.0, 2.0], ValueError, "reshape(-1, 1)"),
-    (np.zeros((2, 2, 2)), ValueError, "3-D"),
-    (np.zeros((0, 3)), ValueError, "at least 1 row"),
-    ([[]], ValueError, "at least 1 column"),
-    ([[1.0, NAN]], ValueError, "NaN"),
-    ([[1.0, INF]], ValueError, "infinite"),
-    ([[1.0, -INF], [NAN, 2.0]], ValueError, "2 NaN"),
-    ([[1.0, None]], ValueError, "NaN"),
-])
+@pytest.mark.parametrize(
+    "bad, exc, words",
+    [
+        (None, TypeError, "None"),
+        ("abc", TypeError, "str"),
+        (b"abc", TypeError, "bytes"),
+        ([["a", "b"]], TypeError, "numbers"),
+        (np.array([["1", "2"]], dtype=object), TypeError, "strings"),
+        ([[1 + 2j, 0]], TypeError, "complex"),
+        (np.ones((2, 2), dtype=complex), TypeError, "complex"),
+        ([[1, 2], [3]], ValueError, "numeric array"),
+        ({"a": 1}, ValueError, "rectangular"),
+        ([[object(), 1.0]], ValueError, "rectangular"),
+        (np.array(["2020-01-01"], dtype="datetime64[D]").reshape(1, 1), TypeError, "numbers"),
+        (5, ValueError, "2-D"),
+        (3.0, ValueError, "0-D"),
+        ([1.0, 2.0], ValueError, "reshape(-1, 1)"),
+        (np.zeros((2, 2, 2)), ValueError, "3-D"),
+        (np.zeros((0, 3)), ValueError, "at least 1 row"),
+        ([[]], ValueError, "at least 1 column"),
+        ([[1.0, NAN]], ValueError, "NaN"),
+        ([[1.0, INF]], ValueError, "infinite"),
+        ([[1.0, -INF], [NAN, 2.0]], ValueError, "2 NaN"),
+        ([[1.0, None]], ValueError, "NaN"),
+    ],
+)
 def test_as_matrix_bad(bad, exc, words):
     msg = _raises(exc, "Xtrain", V.as_matrix, bad, "Xtrain")
     assert words in msg, msg
@@ -97,36 +116,42 @@ def test_as_matrix_options():
 
 
 # ---------------------------------------------------------------- vectors
-@pytest.mark.parametrize("good, expected", [
-    ([1, 2, 3], [1.0, 2.0, 3.0]),
-    ((0.5,), [0.5]),
-    (np.arange(3, dtype=np.int64), [0.0, 1.0, 2.0]),
-    (np.arange(6.0)[::2], [0.0, 2.0, 4.0]),
-    (7, [7.0]),
-    (2.5, [2.5]),
-    (np.float64(1.5), [1.5]),
-    (np.int32(4), [4.0]),
-    (np.array([True, False]), [1.0, 0.0]),
-])
+@pytest.mark.parametrize(
+    "good, expected",
+    [
+        ([1, 2, 3], [1.0, 2.0, 3.0]),
+        ((0.5,), [0.5]),
+        (np.arange(3, dtype=np.int64), [0.0, 1.0, 2.0]),
+        (np.arange(6.0)[::2], [0.0, 2.0, 4.0]),
+        (7, [7.0]),
+        (2.5, [2.5]),
+        (np.float64(1.5), [1.5]),
+        (np.int32(4), [4.0]),
+        (np.array([True, False]), [1.0, 0.0]),
+    ],
+)
 def test_as_vector_good(good, expected):
     out = V.as_vector(good, "w0")
     assert out.dtype == np.float64 and out.flags.c_contiguous and out.ndim == 1
     np.testing.assert_array_equal(out, expected)
 
 
-@pytest.mark.parametrize("bad, exc, words", [
-    (None, TypeError, "None"),
-    ("1,2", TypeError, "str"),
-    (True, ValueError, "1-D"),          # a bool is not a number here
-    ([1 + 1j], TypeError, "complex"),
-    (["a", "b"], TypeError, "numbers"),
-    ([[1, 2], [3]], ValueError, "numeric array"),
-    ([[1.0], [2.0]], ValueError, "1-D"),
-    (np.array(2.0), ValueError, "1-D"),
-    ([], ValueError, "at least 1 entry"),
-    ([1.0, NAN], ValueError, "NaN"),
-    ([INF], ValueError, "infinite"),
-])
+@pytest.mark.parametrize(
+    "bad, exc, words",
+    [
+        (None, TypeError, "None"),
+        ("1,2", TypeError, "str"),
+        (True, ValueError, "1-D"),  # a bool is not a number here
+        ([1 + 1j], TypeError, "complex"),
+        (["a", "b"], TypeError, "numbers"),
+        ([[1, 2], [3]], ValueError, "numeric array"),
+        ([[1.0], [2.0]], ValueError, "1-D"),
+        (np.array(2.0), ValueError, "1-D"),
+        ([], ValueError, "at least 1 entry"),
+        ([1.0, NAN], ValueError, "NaN"),
+        ([INF], ValueError, "infinite"),
+    ],
+)
 def test_as_vector_bad(bad, exc, words):
     msg = _raises(exc, "w0", V.as_vector, bad, "w0")
     assert words in msg, msg
@@ -142,12 +167,15 @@ def test_as_vector_options():
 
 
 # ---------------------------------------------------------------- binary labels
-@pytest.mark.parametrize("good", [
-    [1, -1, 1],
-    np.array([1, -1], dtype=np.int8),
-    np.array([1.0, -1.0]),
-    (-1, 1, -1),
-])
+@pytest.mark.parametrize(
+    "good",
+    [
+        [1, -1, 1],
+        np.array([1, -1], dtype=np.int8),
+        np.array([1.0, -1.0]),
+        (-1, 1, -1),
+    ],
+)
 def test_binary_labels_good(good):
     out = V.check_binary_labels(good, "y_train")
     assert out.dtype == np.float64 and out.flags.c_contiguous
@@ -180,12 +208,15 @@ def test_binary_labels_single_class_allowed_when_asked():
 
 
 # ---------------------------------------------------------------- multiclass labels
-@pytest.mark.parametrize("labels, classes, idx", [
-    ([2, 0, 1, 2], [0, 1, 2], [2, 0, 1, 2]),
-    (["cat", "dog", "cat"], ["cat", "dog"], [0, 1, 0]),
-    (np.array([5.0, -1.0]), [-1.0, 5.0], [1, 0]),
-    ((7, 3, 7, 9), [3, 7, 9], [1, 0, 1, 2]),
-])
+@pytest.mark.parametrize(
+    "labels, classes, idx",
+    [
+        ([2, 0, 1, 2], [0, 1, 2], [2, 0, 1, 2]),
+        (["cat", "dog", "cat"], ["cat", "dog"], [0, 1, 0]),
+        (np.array([5.0, -1.0]), [-1.0, 5.0], [1, 0]),
+        ((7, 3, 7, 9), [3, 7, 9], [1, 0, 1, 2]),
+    ],
+)
 def test_multiclass_labels_good(labels, classes, idx):
     cls, ind = V.check_multiclass_labels(labels, "labels")
     assert list(cls) == classes
@@ -194,18 +225,21 @@ def test_multiclass_labels_good(labels, classes, idx):
     np.testing.assert_array_equal(cls[ind], np.asarray(labels))
 
 
-@pytest.mark.parametrize("bad, kw, exc, words", [
-    (None, {}, TypeError, "None"),
-    ("abc", {}, TypeError, "str"),
-    ([[0, 1], [1, 0]], {}, ValueError, "1-D"),
-    ([], {}, ValueError, "empty"),
-    ([3, 3, 3], {}, ValueError, "at least 2 classes"),
-    ([0, 1, 2], {"min_classes": 4}, ValueError, "at least 4 classes"),
-    ([0.0, NAN, 1.0], {}, ValueError, "NaN"),
-    ([0.0, INF], {}, ValueError, "infinite"),
-    (np.array([1, "a"], dtype=object), {}, TypeError, "comparable"),
-    ([0, 1, 2], {"n": 4}, ValueError, "length 4"),
-])
+@pytest.mark.parametrize(
+    "bad, kw, exc, words",
+    [
+        (None, {}, TypeError, "None"),
+        ("abc", {}, TypeError, "str"),
+        ([[0, 1], [1, 0]], {}, ValueError, "1-D"),
+        ([], {}, ValueError, "empty"),
+        ([3, 3, 3], {}, ValueError, "at least 2 classes"),
+        ([0, 1, 2], {"min_classes": 4}, ValueError, "at least 4 classes"),
+        ([0.0, NAN, 1.0], {}, ValueError, "NaN"),
+        ([0.0, INF], {}, ValueError, "infinite"),
+        (np.array([1, "a"], dtype=object), {}, TypeError, "comparable"),
+        ([0, 1, 2], {"n": 4}, ValueError, "length 4"),
+    ],
+)
 def test_multiclass_labels_bad(bad, kw, exc, words):
     msg = _raises(exc, "labels", V.check_multiclass_labels, bad, "labels", **kw)
     assert words in msg, msg
@@ -231,21 +265,24 @@ def test_positive_good(value):
     assert isinstance(out, float) and out == float(value)
 
 
-@pytest.mark.parametrize("value, exc, words", [
-    (0, ValueError, "positive"),
-    (0.0, ValueError, "positive"),
-    (-1e-9, ValueError, "positive"),
-    (NAN, ValueError, "finite"),
-    (INF, ValueError, "finite"),
-    (-INF, ValueError, "finite"),
-    (10 ** 400, ValueError, "finite"),
-    (True, TypeError, "real number"),
-    ("1", TypeError, "real number"),
-    (None, TypeError, "real number"),
-    (1 + 0j, TypeError, "real number"),
-    ([1.0], TypeError, "real number"),
-    (np.array([1.0]), TypeError, "real number"),
-])
+@pytest.mark.parametrize(
+    "value, exc, words",
+    [
+        (0, ValueError, "positive"),
+        (0.0, ValueError, "positive"),
+        (-1e-9, ValueError, "positive"),
+        (NAN, ValueError, "finite"),
+        (INF, ValueError, "finite"),
+        (-INF, ValueError, "finite"),
+        (10**400, ValueError, "finite"),
+        (True, TypeError, "real number"),
+        ("1", TypeError, "real number"),
+        (None, TypeError, "real number"),
+        (1 + 0j, TypeError, "real number"),
+        ([1.0], TypeError, "real number"),
+        (np.array([1.0]), TypeError, "real number"),
+    ],
+)
 def test_positive_bad(value, exc, words):
     msg = _raises(exc, "lam_value", V.check_positive, value, "lam_value")
     assert words in msg, msg
@@ -261,25 +298,29 @@ def test_nonnegative():
     _raises(TypeError, "eta", V.check_nonnegative, "0", "eta")
 
 
-@pytest.mark.parametrize("value, expected", [(1, 1), (10, 10), (np.int64(7), 7), (np.uint8(3), 3),
-                                             (5.0, 5), (np.float64(2.0), 2)])
+@pytest.mark.parametrize(
+    "value, expected", [(1, 1), (10, 10), (np.int64(7), 7), (np.uint8(3), 3), (5.0, 5), (np.float64(2.0), 2)]
+)
 def test_int_good(value, expected):
     out = V.check_int(value, "n_iter")
     assert type(out) is int and out == expected
 
 
-@pytest.mark.parametrize("value, kw, exc, words", [
-    (0, {}, ValueError, "at least 1"),
-    (-3, {"minimum": 0}, ValueError, "at least 0"),
-    (11, {"maximum": 10}, ValueError, "at most 10"),
-    (2.5, {}, TypeError, "integer"),
-    (NAN, {}, TypeError, "integer"),
-    (INF, {}, TypeError, "integer"),
-    (True, {}, TypeError, "integer"),
-    ("3", {}, TypeError, "integer"),
-    (None, {}, TypeError, "integer"),
-    (np.array([3]), {}, TypeError, "integer"),
-])
+@pytest.mark.parametrize(
+    "value, kw, exc, words",
+    [
+        (0, {}, ValueError, "at least 1"),
+        (-3, {"minimum": 0}, ValueError, "at least 0"),
+        (11, {"maximum": 10}, ValueError, "at most 10"),
+        (2.5, {}, TypeError, "integer"),
+        (NAN, {}, TypeError, "integer"),
+        (INF, {}, TypeError, "integer"),
+        (True, {}, TypeError, "integer"),
+        ("3", {}, TypeError, "integer"),
+        (None, {}, TypeError, "integer"),
+        (np.array([3]), {}, TypeError, "integer"),
+    ],
+)
 def test_int_bad(value, kw, exc, words):
     msg = _raises(exc, "n_iter", V.check_int, value, "n_iter", **kw)
     assert words in msg, msg
@@ -328,8 +369,9 @@ def test_square():
     assert out.dtype == np.float64 and out.shape == (2, 2)
     assert V.check_square([[1.0, 2.0], [3.0, 4.0]], "Kmat").shape == (2, 2)  # symmetry not asked
     assert "square" in _raises(ValueError, "Kmat", V.check_square, np.ones((2, 3)), "Kmat")
-    assert "symmetric" in _raises(ValueError, "Kmat", V.check_square, [[1.0, 2.0], [3.0, 4.0]], "Kmat",
-                                  symmetric=True)
+    assert "symmetric" in _raises(
+        ValueError, "Kmat", V.check_square, [[1.0, 2.0], [3.0, 4.0]], "Kmat", symmetric=True
+    )
     # tolerance is relative to the largest entry
     big = np.array([[1e6, 1.0], [1.0 + 1e-6, 1e6]])
     assert V.check_square(big, "Kmat", symmetric=True).shape == (2, 2)
@@ -350,13 +392,22 @@ def test_rng_good_and_reproducible():
     assert V.check_rng(g) is g, "a Generator is used as is (its state is shared)"
     assert isinstance(V.check_rng(None), np.random.Generator)
     assert isinstance(V.check_rng(0), np.random.Generator)
-    assert isinstance(V.check_rng(2 ** 70), np.random.Generator)
+    assert isinstance(V.check_rng(2**70), np.random.Generator)
 
 
-@pytest.mark.parametrize("bad, exc", [
-    (-1, ValueError), (np.int32(-5), ValueError), (1.5, TypeError), (2.0, TypeError), (True, TypeError),
-    ("0", TypeError), ([0], TypeError), (np.random.RandomState(0), TypeError),
-])
+@pytest.mark.parametrize(
+    "bad, exc",
+    [
+        (-1, ValueError),
+        (np.int32(-5), ValueError),
+        (1.5, TypeError),
+        (2.0, TypeError),
+        (True, TypeError),
+        ("0", TypeError),
+        ([0], TypeError),
+        (np.random.RandomState(0), TypeError),
+    ],
+)
 def test_rng_bad(bad, exc):
     _raises(exc, "random_state", V.check_rng, bad, "random_state")
     _raises(exc, "seed", V.check_rng, bad)

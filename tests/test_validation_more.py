@@ -9,14 +9,41 @@ import pytest
 
 from kmlteach import _validation as V
 
-TESTED = {"check_bool", "check_real", "check_instance", "check_learner", "check_cutoff",
-          "check_bounded", "check_finite_result", "check_finite_output", "check_overflow",
-          "check_w_X", "check_scores", "check_labelling", "check_int_labels", "check_label_range",
-          "check_gram", "check_kernel_test", "check_distribution", "check_code", "check_graph",
-          "check_node_labels", "check_stochastic", "check_strings", "check_exp_family",
-          "check_chain_scores", "check_chain_weights", "check_sequences", "check_bootstraps",
-          "check_measure", "check_relevance", "validate_data", "as_array", "check_predictor",
-          "check_pm1_predictions"}
+TESTED = {
+    "check_bool",
+    "check_real",
+    "check_instance",
+    "check_learner",
+    "check_cutoff",
+    "check_bounded",
+    "check_finite_result",
+    "check_finite_output",
+    "check_overflow",
+    "check_w_X",
+    "check_scores",
+    "check_labelling",
+    "check_int_labels",
+    "check_label_range",
+    "check_gram",
+    "check_kernel_test",
+    "check_distribution",
+    "check_code",
+    "check_graph",
+    "check_node_labels",
+    "check_stochastic",
+    "check_strings",
+    "check_exp_family",
+    "check_chain_scores",
+    "check_chain_weights",
+    "check_sequences",
+    "check_bootstraps",
+    "check_measure",
+    "check_relevance",
+    "validate_data",
+    "as_array",
+    "check_predictor",
+    "check_pm1_predictions",
+}
 
 
 def _raises(exc, name, fn, *args, **kw):
@@ -105,8 +132,8 @@ def test_distribution_code_bootstraps():
     assert V.check_code(M, 3).shape == (3, 2)
     _raises(ValueError, "code", V.check_code, M, 4)
     _raises(ValueError, "code", V.check_code, [[1, 0], [-1, 1]], 2)
-    _raises(ValueError, "code", V.check_code, [[1, 1], [-1, 1]], 2)       # constant column
-    _raises(ValueError, "code", V.check_code, [[1, -1], [1, -1], [-1, 1]], 3)   # equal rows
+    _raises(ValueError, "code", V.check_code, [[1, 1], [-1, 1]], 2)  # constant column
+    _raises(ValueError, "code", V.check_code, [[1, -1], [1, -1], [-1, 1]], 3)  # equal rows
     assert V.check_bootstraps(10, "n_trees", 5, 1000) == 10
     _raises(ValueError, "n_trees", V.check_bootstraps, 10, "n_trees", 500, 1000)
 
@@ -134,10 +161,27 @@ def test_graphs_strings_stochastic():
 def test_fisher_chain_and_ranking_arguments():
     X, th, fam, s = V.check_exp_family([[0, 1]], [0.5, 0.5], "bernoulli", 1.0, ("bernoulli", "gaussian"))
     assert fam == "bernoulli" and s == 1.0
-    _raises(ValueError, "Y", V.check_exp_family, [[0, 2]], [0.5, 0.5], "bernoulli", 1.0,
-            ("bernoulli", "gaussian"), "Y")
-    _raises(ValueError, "family", V.check_exp_family, [[0, 1]], [0.5, 0.5], "poisson", 1.0,
-            ("bernoulli", "gaussian"))
+    _raises(
+        ValueError,
+        "Y",
+        V.check_exp_family,
+        [[0, 2]],
+        [0.5, 0.5],
+        "bernoulli",
+        1.0,
+        ("bernoulli", "gaussian"),
+        "Y",
+    )
+    _raises(
+        ValueError,
+        "family",
+        V.check_exp_family,
+        [[0, 1]],
+        [0.5, 0.5],
+        "poisson",
+        1.0,
+        ("bernoulli", "gaussian"),
+    )
     U, P, init = V.check_chain_scores(np.zeros((4, 3)), np.zeros((3, 3)), None)
     assert init.shape == (3,)
     _raises(ValueError, "pairwise", V.check_chain_scores, np.zeros((4, 3)), np.zeros((2, 2)), None)
@@ -161,6 +205,7 @@ def test_fisher_chain_and_ranking_arguments():
 
 # ------------------------------------------------------------------ one pass per fit
 
+
 def _estimators():
     from kmlteach import kernel_methods as km
     from kmlteach import multiclass, svm
@@ -169,9 +214,13 @@ def _estimators():
     X = rng.normal(size=(40, 3))
     y2 = np.where(X[:, 0] + 0.2 * X[:, 1] > 0, "b", "a")
     y3 = np.digitize(X[:, 0], [-0.5, 0.5])
-    return [(svm.SoftSVM(), X, y2), (svm.HardSVM(), np.r_[X[:5] + 3, X[:5] - 3], np.r_[[1] * 5, [-1] * 5]),
-            (km.KernelSVM(T=100), X, y2), (km.KernelPCA(n_components=2), X, None),
-            (multiclass.MulticlassSVM(T=200), X, y3)]
+    return [
+        (svm.SoftSVM(), X, y2),
+        (svm.HardSVM(), np.r_[X[:5] + 3, X[:5] - 3], np.r_[[1] * 5, [-1] * 5]),
+        (km.KernelSVM(T=100), X, y2),
+        (km.KernelPCA(n_components=2), X, None),
+        (multiclass.MulticlassSVM(T=200), X, y3),
+    ]
 
 
 @pytest.mark.parametrize("i", range(5), ids=["SoftSVM", "HardSVM", "KernelSVM", "KernelPCA", "MulticlassSVM"])
@@ -207,9 +256,10 @@ def test_fit_validates_its_data_exactly_once(i, monkeypatch):
             if not inside[0]:
                 calls["after"].append(name)
             return original(*a, **k)
+
         monkeypatch.setattr(module, name, wrapper)
 
-    spy(arrays, "_to_float_array")      # every array conversion of the gate goes through it
+    spy(arrays, "_to_float_array")  # every array conversion of the gate goes through it
     spy(labels, "check_multiclass_labels")
     spy(structures, "_check_gram_kernel")
     monkeypatch.setattr(skv, "validate_data", counted_sklearn)
@@ -223,8 +273,11 @@ def test_fit_validates_its_data_exactly_once(i, monkeypatch):
 def _modules_binding_validate_data():
     import importlib
 
-    names = ["kmlteach.svm.estimators", "kmlteach.kernel_methods.estimators",
-             "kmlteach.multiclass.estimators"]
+    names = [
+        "kmlteach.svm.estimators",
+        "kmlteach.kernel_methods.estimators",
+        "kmlteach.multiclass.estimators",
+    ]
     return [importlib.import_module(n) for n in names]
 
 
@@ -257,8 +310,14 @@ def test_validate_data_without_scikit_learn(monkeypatch):
     Xa, classes, idx = V.validate_data(est, [[1, 2], [3, 4], [5, 6]], ["a", "b", "a"])
     assert Xa.dtype == np.float64 and est.n_features_in_ == 2 and classes.tolist() == ["a", "b"]
     assert V.validate_data(est, [[0, 1]], reset=False).shape == (1, 2)
-    _raises(ValueError, "X has 3 features, but Est is expecting 2", V.validate_data, est, np.ones((1, 3)),
-            reset=False)
+    _raises(
+        ValueError,
+        "X has 3 features, but Est is expecting 2",
+        V.validate_data,
+        est,
+        np.ones((1, 3)),
+        reset=False,
+    )
     _raises(ValueError, "X", V.validate_data, est, [[np.nan, 1.0]])
     _raises(TypeError, "X", V.validate_data, est, "abc")
     _raises(ValueError, "y", V.validate_data, est, np.ones((2, 2)), None)

@@ -28,8 +28,11 @@ def _builders():
 
 
 def _build(fn):
-    required = [p.name for p in inspect.signature(fn).parameters.values()
-                if p.default is inspect.Parameter.empty and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
+    required = [
+        p.name
+        for p in inspect.signature(fn).parameters.values()
+        if p.default is inspect.Parameter.empty and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)
+    ]
     if required:
         pytest.skip(f"{fn.__name__} needs {required}: give it defaults or a factory in _catalog")
     return fn()
@@ -50,9 +53,11 @@ def assert_same_as_full_redraw(ex, what: str) -> None:
     full = pixels(ex.full_png())
     assert blitted.shape == full.shape, what
     diff = np.any(blitted != full, axis=2)
-    assert not diff.any(), (f"{what}: {int(diff.sum())} pixels differ from a full redraw "
-                            f"(rows {np.flatnonzero(diff.any(axis=1))[[0, -1]]}, "
-                            f"columns {np.flatnonzero(diff.any(axis=0))[[0, -1]]})")
+    assert not diff.any(), (
+        f"{what}: {int(diff.sum())} pixels differ from a full redraw "
+        f"(rows {np.flatnonzero(diff.any(axis=1))[[0, -1]]}, "
+        f"columns {np.flatnonzero(diff.any(axis=0))[[0, -1]]})"
+    )
 
 
 # explorers built by the comparison, reused by the slider check (which only reads the
@@ -77,8 +82,9 @@ def test_blitted_image_equals_full_redraw(fn):
 def test_sliders_update_while_dragged(fn):
     ex = _BUILT.pop(fn, None) or _build(fn)
     sliders = [c for c in ex.controls.values() if "Slider" in type(c).__name__]
-    assert all(c.continuous_update for c in sliders), [c.description for c in sliders
-                                                       if not c.continuous_update]
+    assert all(c.continuous_update for c in sliders), [
+        c.description for c in sliders if not c.continuous_update
+    ]
 
 
 def test_png_encoder_round_trips_the_canvas():
@@ -163,7 +169,7 @@ def test_an_artist_reaching_the_axes_edge_needs_no_full_redraw():
     ax.set_ylim(0, 1)
     band = ax.add_patch(Polygon([[0.4, 0.4], [0.6, 0.4], [0.6, 0.6]], zorder=0))
     b = Blitter(fig)
-    band.stale = True      # what Explorer's priming run does: the band is known to move
+    band.stale = True  # what Explorer's priming run does: the band is known to move
     b.primed = True
     b.render()
     assert set(ax.spines.values()) <= b.dynamic
@@ -181,7 +187,7 @@ def test_first_render_draws_the_background_once():
     fig = Figure(figsize=(3, 2), layout="constrained")
     ax = fig.add_subplot()
     moving = ax.plot([0, 1], [0.5, 0.5], zorder=1)[0]
-    cover = ax.plot([0, 1], [0.4, 0.6], zorder=2, lw=6)[0]      # static, painted over it
+    cover = ax.plot([0, 1], [0.4, 0.6], zorder=2, lw=6)[0]  # static, painted over it
     b = Blitter(fig)
     moving.stale = True
     b.primed = True

@@ -6,8 +6,14 @@ import pytest
 pytest.importorskip("ipywidgets")
 
 from kmlteach import svm
-from kmlteach.widgets.ch01 import (default_margin_points, make_lambda_explorer, make_loss_gallery,
-                                   make_margin_explorer, make_sgd_explorer, soft_margin_points)
+from kmlteach.widgets.ch01 import (
+    default_margin_points,
+    make_lambda_explorer,
+    make_loss_gallery,
+    make_margin_explorer,
+    make_sgd_explorer,
+    soft_margin_points,
+)
 from kmlteach.widgets.welcome import make_angle_demo
 
 

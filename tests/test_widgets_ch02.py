@@ -11,15 +11,21 @@ pytest.importorskip("ipywidgets")
 from kmlteach import kernels as kk
 from kmlteach.kernel_methods import kernel_sgd_svm
 from kmlteach.svm import soft_svm
-from kmlteach.widgets.ch02 import (boundary_data, embedding_data, make_boundary_explorer,
-                                   make_embedding_explorer, make_psd_lab, psd_points)
+from kmlteach.widgets.ch02 import (
+    boundary_data,
+    embedding_data,
+    make_boundary_explorer,
+    make_embedding_explorer,
+    make_psd_lab,
+    psd_points,
+)
 
 
 def test_embedding_explorer_fits_a_plane_that_separates_the_lifted_data():
     ex = make_embedding_explorer(dataset="rings")
     st = ex.state
     X, y = embedding_data("rings")
-    Psi = np.c_[X, np.sum(X ** 2, 1)]
+    Psi = np.c_[X, np.sum(X**2, 1)]
     np.testing.assert_allclose(st["Psi"], Psi)
     ref = soft_svm(Psi, y, ex.controls["lam"].value, homogeneous=False)
     np.testing.assert_allclose(st["w"], ref.w, rtol=1e-9, atol=1e-12)
@@ -87,8 +93,9 @@ def test_psd_lab_flags_non_kernels():
     assert ex.controls["param"].disabled
     ex.controls["candidate"].value = "min"
     assert ex.state["psd"]
-    np.testing.assert_allclose(ex.state["K"], np.minimum.outer(psd_points(16, "min")[:, 0],
-                                                               psd_points(16, "min")[:, 0]))
+    np.testing.assert_allclose(
+        ex.state["K"], np.minimum.outer(psd_points(16, "min")[:, 0], psd_points(16, "min")[:, 0])
+    )
     ex.controls["candidate"].value = "gaussian"
     assert ex.state["psd"] and ex.state["cauchy_schwarz"] <= 1 + 1e-12
     png = ex.image.value
@@ -102,6 +109,7 @@ def test_psd_lab_flags_non_kernels():
 
 # --- regressions of the live-widget work (issue #14): what the student sees is unchanged,
 # --- and slider moves repaint artists only (never whole axes, never the background)
+
 
 def _moves_stay_blitted(ex, name, values):
     for v in values:
@@ -120,9 +128,9 @@ def test_boundary_line_is_the_zero_level_and_fits_are_cached():
     alpha = ex.state["alpha"]
     f = kk.gram("gaussian", pts, X, sigma=0.3) @ alpha
     scale = np.max(np.abs(kk.gram("gaussian", X, sigma=0.3) @ alpha))
-    assert np.max(np.abs(f)) < 0.05 * scale       # on the grid's zero crossing
+    assert np.max(np.abs(f)) < 0.05 * scale  # on the grid's zero crossing
     _moves_stay_blitted(ex, "sigma", [0.1, 1.0, 0.3])
-    np.testing.assert_array_equal(ex.state["alpha"], alpha)   # revisit: same fit
+    np.testing.assert_array_equal(ex.state["alpha"], alpha)  # revisit: same fit
 
 
 def test_boundary_cache_follows_point_edits():
@@ -135,7 +143,7 @@ def test_boundary_cache_follows_point_edits():
     first = ex.state["X"].copy()
     ex.controls["reset"].click()
     assert len(ex.state["alpha"]) == m
-    gesture(ex, ax, [(-1.5, 2.4)])                # another edit after a reset: a new fit
+    gesture(ex, ax, [(-1.5, 2.4)])  # another edit after a reset: a new fit
     assert len(ex.state["alpha"]) == m + 1
     assert np.allclose(ex.state["X"][-1], (-1.5, 2.4), atol=0.02)
     K = kk.gram("gaussian", ex.state["X"], sigma=0.1)
@@ -151,11 +159,11 @@ def test_embedding_lambda_moves_the_plane_without_new_axes():
     st = ex.state
     ref = soft_svm(st["Psi"], st["y"], 0.1, homogeneous=False)
     np.testing.assert_allclose(st["w"], ref.w, rtol=1e-9, atol=1e-12)
-    xs, ys = axes[0].lines[-1].get_data()         # the pre-image: w . psi(x) + b = 0
+    xs, ys = axes[0].lines[-1].get_data()  # the pre-image: w . psi(x) + b = 0
     P = np.c_[xs, ys][np.isfinite(xs)]
-    F = np.c_[P, np.sum(P ** 2, 1)] @ st["w"] + st["b"]
+    F = np.c_[P, np.sum(P**2, 1)] @ st["w"] + st["b"]
     assert len(P) > 20 and np.max(np.abs(F)) < 0.05 * np.max(np.abs(st["Psi"] @ st["w"] + st["b"]))
-    ex.controls["azim"].value = 10.0       # the first rotation repaints once (the 3-D axes turn whole)
+    ex.controls["azim"].value = 10.0  # the first rotation repaints once (the 3-D axes turn whole)
     ex.controls["azim"].value = 20.0
     assert not ex.timings["full"]
     ex.controls["lam"].value = 0.2
@@ -168,7 +176,7 @@ def test_psd_lab_bars_and_axes():
     ex = make_psd_lab(candidate="exponential", n=16)
     ax_e = ex.fig.axes[1]
     lam = ex.state["eigenvalues"]
-    (bars,) = [a for a in ax_e.artists if hasattr(a, "set_bars")]     # one artist paints every bar
+    (bars,) = [a for a in ax_e.artists if hasattr(a, "set_bars")]  # one artist paints every bar
     assert len(bars.height) == 16
     np.testing.assert_allclose(bars.height, _symlog(lam / np.max(np.abs(lam))))
     neg = lam < -1e-10 * max(1.0, np.max(np.abs(lam)))
@@ -179,11 +187,11 @@ def test_psd_lab_bars_and_axes():
     for (a, b, c, d), bad in zip(bars._boxes(), bars.bad):
         if c - a < 3 or d - b < 3:
             continue
-        inside = img[H - d + 1:H - b - 1, a + 1:c - 1]
+        inside = img[H - d + 1 : H - b - 1, a + 1 : c - 1]
         assert (inside.sum(axis=2) < 60).any() == bad
     np.testing.assert_allclose(_symlog([1e-3, 1e-2, 1.0, -0.1]), [1.0, 2.0, 4.0, -3.0])
     _moves_stay_blitted(ex, "param", [-0.5, 0.5, 1.5])
-    ex.controls["n"].value = 12            # new ticks are artists too: no redraw, even the first time
+    ex.controls["n"].value = 12  # new ticks are artists too: no redraw, even the first time
     assert not ex.timings["full"]
     _moves_stay_blitted(ex, "n", [10, 30, 40])
     assert len(bars.height) == 40
@@ -193,16 +201,22 @@ def test_psd_lab_index_ticks_follow_n():
     ex = make_psd_lab(n=30)
     ticks = [a for a in ex.fig.axes[0].artists + ex.fig.axes[1].artists if hasattr(a, "set_texts")]
     texts = [[s for s, _ in t.texts if s] for t in ticks]
-    assert ["0", "4", "8", "12", "16", "20", "24", "28"] in texts     # matrix rows/columns, 0-based
-    assert ["1", "5", "9", "13", "17", "21", "25", "29"] in texts     # eigenvalue ranks, 1-based
+    assert ["0", "4", "8", "12", "16", "20", "24", "28"] in texts  # matrix rows/columns, 0-based
+    assert ["1", "5", "9", "13", "17", "21", "25", "29"] in texts  # eigenvalue ranks, 1-based
     ex.controls["n"].value = 7
     texts = [[s for s, _ in t.texts if s] for t in ticks]
     assert [str(k) for k in range(7)] in texts and [str(k) for k in range(1, 8)] in texts
 
 
-@pytest.mark.parametrize("kernel, params", [("gaussian", {"sigma": 0.01}), ("gaussian", {"sigma": 3.0}),
-                                            ("polynomial", {"degree": 1, "c": 1.0}),
-                                            ("polynomial", {"degree": 8, "c": 1.0})])
+@pytest.mark.parametrize(
+    "kernel, params",
+    [
+        ("gaussian", {"sigma": 0.01}),
+        ("gaussian", {"sigma": 3.0}),
+        ("polynomial", {"degree": 1, "c": 1.0}),
+        ("polynomial", {"degree": 8, "c": 1.0}),
+    ],
+)
 def test_grid_scores_equal_the_gram_matrix_on_the_grid(kernel, params):
     from kmlteach.widgets.ch02 import grid_scores
 
@@ -211,7 +225,9 @@ def test_grid_scores_equal_the_gram_matrix_on_the_grid(kernel, params):
     g = np.linspace(-1.7, 2.7, 37)
     G1, G2 = np.meshgrid(g, g)
     ref = (kk.gram(kernel, np.c_[G1.ravel(), G2.ravel()], X, **params) @ a).reshape(G1.shape)
-    np.testing.assert_allclose(grid_scores(kernel, params, g, X, a), ref, rtol=0, atol=1e-12 * np.max(np.abs(ref)))
+    np.testing.assert_allclose(
+        grid_scores(kernel, params, g, X, a), ref, rtol=0, atol=1e-12 * np.max(np.abs(ref))
+    )
     with pytest.raises(ValueError, match="kernel"):
         grid_scores("linear", {}, g, X, a)
     with pytest.raises(ValueError, match="Xs"):
@@ -228,10 +244,10 @@ def test_box3d_projection_and_plane_cut():
     from kmlteach.widgets._ch02.box3d import plane_polygon, view_basis
 
     B = view_basis(30.0, -60.0)
-    np.testing.assert_allclose(B @ B.T, np.eye(3), atol=1e-12)          # orthonormal view
+    np.testing.assert_allclose(B @ B.T, np.eye(3), atol=1e-12)  # orthonormal view
     np.testing.assert_allclose(np.cross(B[0], B[1]), B[2], atol=1e-12)  # right, up, towards the viewer
-    assert B[0][0] > 0 and B[1][0] < 0       # mplot3d at azim -60: x runs to the lower right
-    np.testing.assert_allclose(view_basis(90.0, 0.0)[2], [0, 0, 1], atol=1e-12)   # seen from above
+    assert B[0][0] > 0 and B[1][0] < 0  # mplot3d at azim -60: x runs to the lower right
+    np.testing.assert_allclose(view_basis(90.0, 0.0)[2], [0, 0, 1], atol=1e-12)  # seen from above
     lo, hi = np.array([-1.0, -2.0, 0.0]), np.array([1.0, 2.0, 5.0])
     w, b = np.array([0.3, -0.2, 1.0]), -2.0
     P = plane_polygon(lo, hi, w, b)
@@ -253,7 +269,7 @@ def test_embedding_points_split_by_the_plane_and_views_stay_blitted():
     assert st["w"][2] > 0 and n_front == int(np.sum(side >= 0))
     _moves_stay_blitted(ex, "elev", [-10.0, 45.0, 90.0])
     _moves_stay_blitted(ex, "azim", [-180.0, 0.0, 175.0])
-    for name in ("line", "xor", "rings"):    # each data set has its figure, drawn at build
+    for name in ("line", "xor", "rings"):  # each data set has its figure, drawn at build
         ex.controls["dataset"].value = name
         assert not ex.timings["full"] and ex.state["dataset"] == name
 
@@ -262,13 +278,13 @@ def test_embedding_other_data_sets_are_drawn_after_the_cell_or_on_demand(monkeyp
     import kmlteach.widgets._ch02.embedding as emb
 
     later = []
-    monkeypatch.setattr(emb, "on_main_thread", lambda fn: later.append(fn) or True)   # as in a kernel
+    monkeypatch.setattr(emb, "on_main_thread", lambda fn: later.append(fn) or True)  # as in a kernel
     ex = emb.make_embedding_explorer(dataset="xor")
-    assert len(later) == 2 and ex.state["dataset"] == "xor"      # the other figures, then the fits
-    ex.controls["dataset"].value = "line"      # chosen before the kernel got to it: drawn now
+    assert len(later) == 2 and ex.state["dataset"] == "xor"  # the other figures, then the fits
+    ex.controls["dataset"].value = "line"  # chosen before the kernel got to it: drawn now
     assert ex.state["dataset"] == "line" and ex.state["accuracy"] == 1.0
     png = ex.image.value
-    later[0]()                                  # the deferred work: the rest, the current figure untouched
+    later[0]()  # the deferred work: the rest, the current figure untouched
     assert ex.image.value == png and ex.state["dataset"] == "line"
     ex.controls["dataset"].value = "rings"
     assert not ex.timings["full"] and ex.state["dataset"] == "rings"
@@ -282,8 +298,9 @@ def test_embedding_other_data_sets_are_drawn_after_the_cell_or_on_demand(monkeyp
     assert len(later) - 1 >= len(lams)
     ex.controls["lam"].value = float(lams[5])
     st = ex.state
-    np.testing.assert_allclose(st["w"], soft_svm(st["Psi"], st["y"], float(lams[5]), homogeneous=False).w,
-                               rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(
+        st["w"], soft_svm(st["Psi"], st["y"], float(lams[5]), homogeneous=False).w, rtol=1e-9, atol=1e-12
+    )
 
 
 @pytest.mark.parametrize("dataset", ["line", "rings", "xor"])

@@ -8,8 +8,13 @@ import scipy.linalg
 
 pytest.importorskip("ipywidgets")
 
-from kmlteach.widgets.ch03 import (make_diffusion_explorer, make_kpca_explorer,  # noqa: E402
-                                   make_ngram_explorer, parse_edges, threshold_accuracy)
+from kmlteach.widgets.ch03 import (  # noqa: E402  (after the ipywidgets importorskip)
+    make_diffusion_explorer,
+    make_kpca_explorer,
+    make_ngram_explorer,
+    parse_edges,
+    threshold_accuracy,
+)
 
 
 def test_threshold_accuracy_brute_force():
@@ -31,10 +36,10 @@ def test_kpca_explorer_width_changes_embedding():
     assert np.all(np.diff(st["eigenvalues"]) <= 1e-12)
     png = ex.image.value
     acc_small = st["accuracy_pc1"]
-    assert acc_small == 1.0           # rings separate on component 1 at sigma = 0.3
+    assert acc_small == 1.0  # rings separate on component 1 at sigma = 0.3
     ex.controls["sigma"].value = 10.0
     assert ex.state["sigma"] == pytest.approx(10.0)
-    assert ex.state["accuracy_pc1"] < 0.9   # a very wide kernel is nearly linear: rings mix
+    assert ex.state["accuracy_pc1"] < 0.9  # a very wide kernel is nearly linear: rings mix
     assert ex.image.value != png
     ex.controls["dataset"].value = "moons"
     assert ex.state["dataset"] == "moons"
@@ -69,7 +74,7 @@ def test_diffusion_explorer_state_and_controls():
     np.testing.assert_allclose(ex.state["K"], scipy.linalg.expm(2.0 * L), atol=1e-12)
     ex.controls["node"].value = 3
     np.testing.assert_allclose(ex.state["row"], ex.state["K"][3])
-    ex.controls["nodes"].value = 3             # fewer nodes: edges to 3, 4 are dropped
+    ex.controls["nodes"].value = 3  # fewer nodes: edges to 3, 4 are dropped
     assert ex.state["A"].shape == (3, 3) and ex.state["node"] == 0
     assert list(ex.controls["node"].options) == [0, 1, 2]
     ex.controls["nodes"].value = 9
@@ -81,7 +86,7 @@ def test_ngram_explorer_state():
     st = ex.state
     assert st["kernel"] == 2 * 2 + 1 * 1 + 2 * 1
     assert st["shared"] == ["an", "ba", "na"]
-    assert st["substring"] == 8      # a, b, n, an, ba, na, ban, ana
+    assert st["substring"] == 8  # a, b, n, an, ba, na, ban, ana
     png = ex.image.value
     ex.controls["n"].value = 3
     assert ex.state["kernel"] == 2 * 1 + 1 * 1 and ex.state["shared"] == ["ana", "ban"]
@@ -97,6 +102,7 @@ def test_ngram_explorer_state():
 
 # --- regressions of the live-widget work (issue #14 / #15)
 
+
 def test_kpca_explorer_gram_from_distances_matches_kernels_gram():
     from kmlteach.kernel_methods import kernel_pca
     from kmlteach.kernels import gram
@@ -111,7 +117,7 @@ def test_kpca_explorer_gram_from_distances_matches_kernels_gram():
         assert not ex.timings["full"]
     png = ex.image.value
     ex.controls["sigma"].value = 0.3
-    ex.controls["sigma"].value = 2.0                 # revisit: cached, same picture
+    ex.controls["sigma"].value = 2.0  # revisit: cached, same picture
     assert ex.image.value == png and not ex.blitter.whole
 
 
@@ -155,10 +161,16 @@ def test_diffusion_heat_map_numbers_are_readable_and_axes_fixed():
 def test_diffusion_node_values_fit_their_boxes():
     from kmlteach.widgets._ch03.graphs import _node_value
 
-    assert [_node_value(v) for v in (0.6741, -1.1668, 9.9994, -21.814, 2.8e23)] == \
-        ["0.674", "-1.167", "9.999", "-21.81", "3e23"]
-    ex = make_diffusion_explorer(beta=3.0, sign="printed", n_nodes=10,
-                                 edges="0-1 0-2 0-3 0-4 0-5 0-6 0-7 0-8 0-9")
+    assert [_node_value(v) for v in (0.6741, -1.1668, 9.9994, -21.814, 2.8e23)] == [
+        "0.674",
+        "-1.167",
+        "9.999",
+        "-21.81",
+        "3e23",
+    ]
+    ex = make_diffusion_explorer(
+        beta=3.0, sign="printed", n_nodes=10, edges="0-1 0-2 0-3 0-4 0-5 0-6 0-7 0-8 0-9"
+    )
     assert max(abs(ex.state["row"])) > 1e3
     r = ex.blitter.canvas.get_renderer()
     vals = [a for a in ex.fig.axes[0].artists][1].texts
@@ -177,9 +189,9 @@ def test_ngram_explorer_axes_fixed_while_n_moves():
         # the bars of x: one patch of rectangles (5 vertices each), heights = the counts shown
         bars_x = ax.patches[0].get_path().vertices.reshape(-1, 5, 2)
         assert len(bars_x) == len(labels) and bars_x[:, 1, 1].sum() == ex.state["counts_x"].sum()
-        shades = ax.patches[2].get_path().vertices       # one rectangle per shared n-gram shown
+        shades = ax.patches[2].get_path().vertices  # one rectangle per shared n-gram shown
         assert len(shades) // 5 == len(ex.state["shared"])
-        assert not ex.timings["full"]          # shades switching off/on repaint no background
+        assert not ex.timings["full"]  # shades switching off/on repaint no background
     assert not ex.blitter.whole and ex.blitter.full_draws == 1
 
 
@@ -190,7 +202,7 @@ def test_kpca_switching_data_sets_repaints_the_points_only():
     for name, sig in (("moons", 0.3), ("moons", 1.0), ("rings", 0.1), ("rings", 2.0)):
         ex.controls["dataset"].value = name
         ex.controls["sigma"].value = sig
-        assert (ax_in.get_xlim(), ax_in.get_ylim()) == lim       # one box holds both data sets
+        assert (ax_in.get_xlim(), ax_in.get_ylim()) == lim  # one box holds both data sets
         pts = np.vstack([c.get_offsets() for c in ax_in.collections])
         assert len(pts) == 80 and np.all((pts >= [lim[0][0], lim[1][0]]) & (pts <= [lim[0][1], lim[1][1]]))
         assert not ex.timings["full"] and not ex.blitter.whole
@@ -217,5 +229,8 @@ def test_kpca_fixed_layout_keeps_every_label_inside_the_figure_and_apart():
         for left, right in zip(boxes, boxes[1:]):
             assert left.x1 < right.x0
         title = ex.fig._suptitle.get_window_extent(r)
-        assert all(title.y0 > ax.title.get_window_extent(r).y1 - 1 or not title.overlaps(
-            ax.title.get_window_extent(r)) for ax in ex.fig.axes)
+        assert all(
+            title.y0 > ax.title.get_window_extent(r).y1 - 1
+            or not title.overlaps(ax.title.get_window_extent(r))
+            for ax in ex.fig.axes
+        )

@@ -7,8 +7,8 @@ import pytest
 
 pytest.importorskip("ipywidgets")
 
-from kmlteach import multiclass as M  # noqa: E402
-from kmlteach.widgets import ch04  # noqa: E402
+from kmlteach import multiclass as M  # noqa: E402  (after the ipywidgets importorskip)
+from kmlteach.widgets import ch04  # noqa: E402  (after the ipywidgets importorskip)
 
 
 def test_ova_failure_default_is_example_17_1():
@@ -16,7 +16,7 @@ def test_ova_failure_default_is_example_17_1():
     st = ex.state
     assert st["ova_class2_error"] == 1.0 and st["h2_constant"]
     assert st["linear_class2_error"] == 0.0 and st["linear_error"] == 0.0
-    assert st["ties"] == 20                                   # every class-2 point
+    assert st["ties"] == 20  # every class-2 point
     assert "100%" in st["readout"]
     png = ex.image.value
     # lift class 2 above the line: now a halfspace separates it and OvA recovers it
@@ -43,7 +43,7 @@ def test_ava_ties_controls():
     assert ex.image.value != png
     assert ex.state["disagree_fraction"] == pytest.approx(st0["disagree_fraction"])
     ex.controls["learner"].value = "lsq"
-    assert ex.state["tie_fraction"] < st0["tie_fraction"]     # linear boundaries: fewer ties
+    assert ex.state["tie_fraction"] < st0["tie_fraction"]  # linear boundaries: fewer ties
     ex.controls["cx"].value = -4.0
     assert ex.state["readout"] != st0["readout"]
 
@@ -52,7 +52,7 @@ def test_kesler_view_controls():
     ex = ch04.make_kesler_view()
     X, y = ch04.kesler_points()
     st = ex.state
-    assert st["Z"].shape == (2, 6) and np.all(st["scores"] == 0)       # W = 0 at 0 updates
+    assert st["Z"].shape == (2, 6) and np.all(st["scores"] == 0)  # W = 0 at 0 updates
     np.testing.assert_array_equal(st["violated"], [2, 3])
     ex.controls["example"].value = 5
     emb = M.kesler_embed(X, y)
@@ -72,7 +72,7 @@ def test_kesler_view_keeps_its_range_and_marks_violations_beyond_colour():
     np.testing.assert_array_equal(marks.get_ydata(), [0.0, 0.0])
     for u in range(ex.controls["updates"].max + 1):
         ex.controls["updates"].value = u
-        assert ax.get_ylim() == lim                        # fixed: a step repaints the bars only
+        assert ax.get_ylim() == lim  # fixed: a step repaints the bars only
         assert lim[0] <= ex.state["scores"].min() and ex.state["scores"].max() <= lim[1]
         bad = np.flatnonzero(ex.state["scores"] <= 0)
         np.testing.assert_array_equal(marks.get_xdata(), bad)
@@ -132,11 +132,13 @@ def test_ova_drag_repaints_only_the_axes_contents_and_never_the_whole_figure():
     pts = [a for a in axL.collections if a.get_label() == "class 1"][0]
     before = pts.get_offsets().copy()
     ex.controls["dx"].value = 1.0
-    assert np.array_equal(pts.get_offsets(), before)        # class 1 did not move ...
-    from PIL import Image
+    assert np.array_equal(pts.get_offsets(), before)  # class 1 did not move ...
     import io
+
+    from PIL import Image
+
     a = np.asarray(Image.open(io.BytesIO(ex.image.value)))
-    assert np.array_equal(a, np.asarray(Image.open(io.BytesIO(ex.full_png()))))   # ... and is painted
+    assert np.array_equal(a, np.asarray(Image.open(io.BytesIO(ex.full_png()))))  # ... and is painted
 
 
 def test_kesler_view_renders_every_name_at_build_time():
@@ -163,7 +165,7 @@ def test_ava_ties_caches_both_rules_per_position(monkeypatch):
     ex.controls["cx"].value = 1.0
     vote = dict(ex.state)
     ex.controls["decision"].value = "tournament"
-    assert len(fits) == 2                     # the start and cx = 1: switching rules fits nothing
+    assert len(fits) == 2  # the start and cx = 1: switching rules fits nothing
     ex.controls["decision"].value = "vote"
     assert ex.state["tie_fraction"] == vote["tie_fraction"]
     assert ex.state["disagree_fraction"] == vote["disagree_fraction"]

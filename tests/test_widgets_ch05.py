@@ -77,16 +77,17 @@ def test_transition_growth():
     assert ex.state["T"] == 100 and ex.image.value != png
     W = np.zeros((26, 26))
     W[16, 20] = 2.0  # "qu"
-    W[19, 7] = 1.0   # "th"
+    W[19, 7] = 1.0  # "th"
     assert top_bigrams(W, 2) == ["qu", "th"]
 
 
 def test_noise_compare_snaps_to_the_slider_grid_and_marks_wrong_letters_twice():
     ex = make_noise_compare(noise=0.4, n_test=10)
-    ex.controls["noise"].value = 0.41            # a browser slider would snap it
+    ex.controls["noise"].value = 0.41  # a browser slider would snap it
     assert ex.state["noise"] == pytest.approx(0.4) and ex.state["pending"] is None
     # wrong letters: vermillion *and* underlined (a cue that is not colour alone)
     from kmlteach.plots import OKABE_ITO
+
     pred, word = ex.state["pred_letters"], ex.state["word"]
     wrong = [t for t, (a, b) in enumerate(zip(pred, word)) if a != b]
     panel_axes = ex.fig.axes[0]
@@ -104,7 +105,7 @@ def test_viterbi_trace_arrows_point_back_to_the_best_predecessor(small):
     best5 = np.argsort(-res.M[:, 2], kind="stable")[:5]
     assert len(arrows) == 5
     for (x0, y0, x1, y1, _), s_ in zip(arrows, best5):
-        assert x0 > x1                                   # from column τ back to τ − 1
+        assert x0 > x1  # from column τ back to τ − 1
         assert (y0, y1) == (s_, res.backpointers[s_, 2])
 
 
@@ -115,8 +116,10 @@ def test_viterbi_and_transition_figures_are_at_most_480_px_tall(small):
     from kmlteach.widgets.ch05 import make_transition_growth
 
     model, data = small
-    for ex in (make_viterbi_trace(model, data),
-               make_transition_growth(ocr_words(40, noise=0.3, seed=0), ocr_words(10, noise=0.3, seed=1))):
+    for ex in (
+        make_viterbi_trace(model, data),
+        make_transition_growth(ocr_words(40, noise=0.3, seed=0), ocr_words(10, noise=0.3, seed=1)),
+    ):
         w, h = struct.unpack(">II", ex.image.value[16:24])
         assert h <= 480 and w <= 826, (w, h)
 

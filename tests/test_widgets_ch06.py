@@ -22,7 +22,7 @@ def test_initial_state_matches_the_library():
 def test_moving_a_score_reorders_and_changes_losses():
     ex = make_ranking_explorer()
     png0, kendall0 = ex.image.value, ex.state["kendall"]
-    ex.controls["s0"].value = 1.0                    # item A (relevance 3) goes to the top
+    ex.controls["s0"].value = 1.0  # item A (relevance 3) goes to the top
     assert ex.state["order"][0] == 0
     assert ex.state["kendall"] < kendall0
     assert ex.state["ndcg"] == pytest.approx(ranking.ndcg_loss(ex.state["scores"], DEFAULT_RELEVANCE, k=3))
@@ -47,9 +47,8 @@ def test_item_names_and_zero_bars_follow_the_order():
     ex = make_ranking_explorer()
     order = ex.state["order"]
     assert np.array_equal(ex.state["item_rank"][order], np.arange(1, len(order) + 1))
-    assert np.array_equal(ex.state["zero_ranks"],
-                          np.flatnonzero(DEFAULT_RELEVANCE[order] == 0) + 1)
-    ex.controls["s1"].value = 0.99                  # B (relevance 0) to the top
+    assert np.array_equal(ex.state["zero_ranks"], np.flatnonzero(DEFAULT_RELEVANCE[order] == 0) + 1)
+    ex.controls["s1"].value = 0.99  # B (relevance 0) to the top
     assert ex.state["item_rank"][1] == 1
     assert 1 in ex.state["zero_ranks"]
     assert full_redraws(ex) == []

@@ -43,10 +43,10 @@ def test_pr_explorer_k_slider():
 def test_violating_explorer_follows_the_oracle():
     s, y = example_scores(n=14, pos_rate=0.35, seed=5)
     ex = make_violating_explorer()
-    ex.controls["scale"].value = 0.01          # tiny scores: Δ dominates, F1 loss driven to 1
+    ex.controls["scale"].value = 0.01  # tiny scores: Δ dominates, F1 loss driven to 1
     assert ex.state["delta"] == pytest.approx(1.0)
     np.testing.assert_array_equal(ex.state["v"], bipartite_most_violating(0.01 * s, y, "f1"))
-    ex.controls["scale"].value = 10.0          # large scores: v follows the sign of the scores
+    ex.controls["scale"].value = 10.0  # large scores: v follows the sign of the scores
     np.testing.assert_array_equal(ex.state["v"], np.where(s >= 0, 1.0, -1.0))
     ex.controls["measure"].value = "precision_at_k"
     ex.controls["k"].value = 9
@@ -72,4 +72,4 @@ def test_pr_explorer_is_drawn_without_a_layout_pass_and_fits(monkeypatch):
     assert passes == 0
     assert outside_the_figure(ex.fig) == []
     left = [ax.get_position().x0 for ax in ex.fig.axes]
-    assert left == sorted(left)                           # three panels side by side
+    assert left == sorted(left)  # three panels side by side

@@ -9,14 +9,13 @@ pytest.importorskip("ipywidgets")
 from kmlteach.ensembles import adaboost, decision_tree
 from kmlteach.exercises import get
 from kmlteach.plots.ch08 import ridge_classifier
-from kmlteach.widgets.ch08 import (make_adaboost_stepper, make_bagging_explorer,
-                                   make_tree_explorer)
+from kmlteach.widgets.ch08 import make_adaboost_stepper, make_bagging_explorer, make_tree_explorer
 
 
 def _ring(m, seed):
     rng = np.random.default_rng(seed)
     X = rng.uniform(-1.5, 1.5, size=(m, 2))
-    y = np.where(np.sum(X ** 2, axis=1) > 1.0, 1.0, -1.0)
+    y = np.where(np.sum(X**2, axis=1) > 1.0, 1.0, -1.0)
     flip = rng.random(m) < 0.05
     return X, np.where(flip, -y, y)
 
@@ -50,13 +49,13 @@ def test_adaboost_stepper_steps_forward_and_back(ring):
     ex.controls["back"].click()
     ex.controls["back"].click()
     assert ex.state["t"] == 3
-    for t in range(1, R + 1):                       # the bound holds in every round
+    for t in range(1, R + 1):  # the bound holds in every round
         ex.controls["t"].value = t
         s = ex.state
         assert s["training_error"] <= s["prod_Z"] + 1e-12 <= s["exp_bound"] + 2e-12
         assert s["prod_Z"] == pytest.approx(np.prod(2 * np.sqrt(res.epsilons[:t] * (1 - res.epsilons[:t]))))
     ex.controls["t"].value = 1
-    ex.controls["back"].click()                     # stays at the first round
+    ex.controls["back"].click()  # stays at the first round
     assert ex.state["t"] == 1
 
 
@@ -96,7 +95,7 @@ def test_tree_explorer_depth_and_criterion(ring):
         ex.controls["depth"].value = d
         tree = decision_tree(X, y, max_depth=d, criterion="gini")
         assert ex.state["test_error"] == pytest.approx(np.mean(tree.predict(Xt) != yt))
-        assert ex.state["n_leaves"] == tree.n_leaves <= 2 ** d
+        assert ex.state["n_leaves"] == tree.n_leaves <= 2**d
         errors.append(ex.state["train_error"])
     assert ex.image.value != png
     assert errors[-1] < errors[0]
@@ -120,7 +119,7 @@ def test_recap_quiz_checks_itself(chapter, capsys):
         assert q.explanation in capsys.readouterr().out
     text = quiz_html(chapter)
     assert all(q.prompt.split()[0] in text for q in qs)
-    assert not any(q.explanation in text for q in qs)      # the static version gives nothing away
+    assert not any(q.explanation in text for q in qs)  # the static version gives nothing away
 
 
 def test_quiz_answers_are_true():
@@ -133,8 +132,7 @@ def test_quiz_answers_are_true():
     assert (1 - 1 / 1000) ** 1000 == pytest.approx(np.exp(-1), abs=1e-3)
 
 
-@pytest.mark.parametrize("name", ["make_adaboost_stepper", "make_bagging_explorer",
-                                  "make_tree_explorer"])
+@pytest.mark.parametrize("name", ["make_adaboost_stepper", "make_bagging_explorer", "make_tree_explorer"])
 def test_no_update_redraws_the_whole_figure(name):
     """Regression (issue 14): the legends sat inside the images and under the sweeping round /
     depth line, so they were repainted on every frame or forced a full redraw."""
@@ -203,6 +201,7 @@ def test_adaboost_stepper_is_drawn_without_a_layout_pass_and_fits(rounds, monkey
 
     X, y = moons(150, noise=0.25, seed=0)
     ex, passes = build_without_layout_pass(
-        lambda: make_adaboost_stepper(X, y, T=rounds, result=adaboost(X, y, rounds)), monkeypatch)
+        lambda: make_adaboost_stepper(X, y, T=rounds, result=adaboost(X, y, rounds)), monkeypatch
+    )
     assert passes == 0
     assert outside_the_figure(ex.fig) == []

@@ -31,14 +31,14 @@ def test_nu_explorer_snaps_and_brackets_nu(small_nu_path):
     X, y = small_nu_path["X"], small_nu_path["y"]
     ex = make_nu_explorer(path=small_nu_path, nu=0.1)
     png0 = ex.image.value
-    ex.controls["nu"].value = 0.32                      # snaps to the grid value 0.3
+    ex.controls["nu"].value = 0.32  # snaps to the grid value 0.3
     st = ex.state
     assert st["nu"] == pytest.approx(0.3)
     ref = nu_svm(X, y, 0.3, kernel="gaussian", sigma=1.0)
     np.testing.assert_allclose(st["alpha"], ref.alpha, atol=1e-10)
     assert st["frac_sv"] == pytest.approx(len(ref.support) / len(y))
     assert st["rho"] > 0
-    assert st["frac_me"] <= 0.3 <= st["frac_sv"]          # the ν-property (HSS2 §2.3.1)
+    assert st["frac_me"] <= 0.3 <= st["frac_sv"]  # the ν-property (HSS2 §2.3.1)
     assert ex.image.value != png0
 
 
@@ -72,7 +72,7 @@ def test_oneclass_explorer_outliers_and_sigma():
     assert st["rho"] == pytest.approx(ref.rho, abs=1e-8)
     assert st["frac_out"] <= 0.5 <= st["frac_sv"]
     ex.controls["nu"].value = 1.0
-    np.testing.assert_array_equal(ex.state["alpha"], np.ones(44))   # the Parzen limit
+    np.testing.assert_array_equal(ex.state["alpha"], np.ones(44))  # the Parzen limit
 
 
 def test_norma_history_reproduces_the_run():
@@ -143,14 +143,22 @@ def test_rademacher_explorer_stays_below_bound():
     ex.controls["n"].value = 200
     st = ex.state
     assert st["n"] == 200
-    assert st["bound"] == pytest.approx(np.sqrt(np.sum(X ** 2)) / 200)
+    assert st["bound"] == pytest.approx(np.sqrt(np.sum(X**2)) / 200)
     assert st["estimate"] <= st["bound"] + 3 * st["stderr"]
-    assert st["estimate"] >= st["bound"] / np.sqrt(2) - 3 * st["stderr"]   # Khintchine-Kahane
+    assert st["estimate"] >= st["bound"] / np.sqrt(2) - 3 * st["stderr"]  # Khintchine-Kahane
     assert ex.image.value != png0
 
 
-@pytest.mark.parametrize("name", ["make_loss_gallery", "make_norma_stream", "make_oneclass_explorer",
-                                  "make_rademacher_explorer", "make_nu_explorer"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "make_loss_gallery",
+        "make_norma_stream",
+        "make_oneclass_explorer",
+        "make_rademacher_explorer",
+        "make_nu_explorer",
+    ],
+)
 def test_no_update_redraws_the_whole_figure(name):
     """Regression (issue 14): the loss curves, the NORMA mistake curve and the one-class
     density were only touched when their control changed, so that change redrew the figure."""
@@ -179,20 +187,20 @@ def test_nu_and_oneclass_figures_fit_a_slide_at_1_5x(small_nu_path):
     tall at reading size, too tall to be shown 1.5× on a 720-px slide; their legends now sit
     beside or under shorter axes. The regions are pixel layers with the static points
     painted from a cache, so a frame repaints neither through imshow nor marker by marker."""
-    from kmlteach.course.deck import WIDGET_SCALE, _widget_fit
     from kmlteach._render.layers import RegionLayer
+    from kmlteach.course.deck import WIDGET_SCALE, _widget_fit
 
     X, out = oneclass_data(30, 3, seed=1)
     nu_ex = make_nu_explorer(path=small_nu_path)
     oc_ex = make_oneclass_explorer(path=oneclass_path(X, out, (0.2, 0.5), (0.2,), G=20))
-    w, h = nu_ex.fig.get_size_inches() * nu_ex.dpi      # two panels: the deck shows one a slide
+    w, h = nu_ex.fig.get_size_inches() * nu_ex.dpi  # two panels: the deck shows one a slide
     assert WIDGET_SCALE * h <= 720, h
-    w, h = oc_ex.fig.get_size_inches() * oc_ex.dpi      # one panel: 1.5x beside its title
+    w, h = oc_ex.fig.get_size_inches() * oc_ex.dpi  # one panel: 1.5x beside its title
     assert _widget_fit(w, h)[0] >= WIDGET_SCALE, (w, h)
     for ex in (nu_ex, oc_ex):
         w, h = ex.fig.get_size_inches() * ex.dpi
         ex.render()
         legend = ex.fig.axes[0].get_legend().get_window_extent()
-        assert legend.y0 >= 0 and legend.x1 <= w                 # inside the figure
+        assert legend.y0 >= 0 and legend.x1 <= w  # inside the figure
         assert any(isinstance(a, RegionLayer) for a in ex.fig.axes[0].get_children())
         assert not ex.fig.axes[0].images

@@ -12,10 +12,10 @@ import asyncio
 
 import numpy as np
 import pytest
+from test_widgets_blit import assert_same_as_full_redraw
 
 from kmlteach import metrics as M
 from kmlteach.plots.ch07 import example_scores
-from test_widgets_blit import assert_same_as_full_redraw
 
 
 def gesture(ex, ax, path, last="mouseup"):
@@ -51,9 +51,15 @@ def test_position_comes_from_the_bounding_box_while_the_png_decodes():
 
     def browser_event(x, y, kind, zoom=0.8):
         ev = ex.drag.event(ax, x, y, kind)
-        return {**ev, "dataX": 0, "dataY": 0,           # what a mid-decode event carries
-                "relativeX": round(ev["dataX"] * zoom), "relativeY": round(ev["dataY"] * zoom),
-                "boundingRectWidth": W * zoom, "boundingRectHeight": H * zoom}
+        return {
+            **ev,
+            "dataX": 0,
+            "dataY": 0,  # what a mid-decode event carries
+            "relativeX": round(ev["dataX"] * zoom),
+            "relativeY": round(ev["dataY"] * zoom),
+            "boundingRectWidth": W * zoom,
+            "boundingRectHeight": H * zoom,
+        }
 
     ex.drag.handle(browser_event(cx + 0.2, cy, "mousedown"))
     ex.drag.handle(browser_event(cx + 1.2, cy + 0.5, "mousemove"))
@@ -70,7 +76,7 @@ def test_ch01_drag_a_point():
     X0 = ex.state["X"].copy()
     margin0 = ex.state["margin"]
     gesture(ex, ax, [X0[4], (-0.2, 0.9), (-0.1, 1.0)])
-    assert ex.controls["point"].value == 4          # pressing selected it
+    assert ex.controls["point"].value == 4  # pressing selected it
     assert np.allclose(ex.state["X"][4], (-0.1, 1.0))
     assert np.allclose(ex.state["X"][np.arange(12) != 4], X0[np.arange(12) != 4])
     assert (ex.controls["x1"].value, ex.controls["x2"].value) == (-0.1, 1.0)  # sliders follow
@@ -135,7 +141,7 @@ def test_ch06_drag_a_bar_to_another_rank():
     order = [int(j) for j in ex.state["order"]]
     expect = order0[1:4] + [order0[0]] + order0[4:]
     assert order == expect
-    assert sorted(ex.state["scores"]) == scores0      # the same scores, permuted
+    assert sorted(ex.state["scores"]) == scores0  # the same scores, permuted
     assert_same_as_full_redraw(ex, "after a drag")
 
 
@@ -199,8 +205,13 @@ def _record_messages(monkeypatch) -> list:
     import ipywidgets as W
 
     sent: list = []
-    monkeypatch.setattr(W.Widget, "_send", lambda self, msg, buffers=None: sent.append(
-        (self, msg.get("method"), sorted(msg.get("state") or {}))))
+    monkeypatch.setattr(
+        W.Widget,
+        "_send",
+        lambda self, msg, buffers=None: sent.append(
+            (self, msg.get("method"), sorted(msg.get("state") or {}))
+        ),
+    )
     return sent
 
 
@@ -264,7 +275,7 @@ def test_fresh_moves_are_drawn_at_once_and_late_ones_coalesced():
     ax = ex.fig.axes[0]
     d = ex.drag
     X0 = ex.state["X"].copy()
-    origin = time.monotonic() * 1000.0 - 5_000.0   # the page's clock: 5 s behind the kernel's
+    origin = time.monotonic() * 1000.0 - 5_000.0  # the page's clock: 5 s behind the kernel's
 
     def stamp(ev, late_ms=0.0):
         return {**ev, "timeStamp": time.monotonic() * 1000.0 - origin - late_ms}
@@ -272,14 +283,14 @@ def test_fresh_moves_are_drawn_at_once_and_late_ones_coalesced():
     async def drag():
         d.handle(stamp(d.event(ax, *X0[0], "mousedown")))
         d.handle(stamp(d.event(ax, 0.1, 0.0, "mousemove")))
-        assert d.moves_drawn == 1 and not d.scheduled          # fresh: drawn at once
+        assert d.moves_drawn == 1 and not d.scheduled  # fresh: drawn at once
         assert np.allclose(ex.state["X"][0], (0.1, 0.0))
-        for x in (0.2, 0.3, 0.4):                             # the kernel fell behind
+        for x in (0.2, 0.3, 0.4):  # the kernel fell behind
             d.handle(stamp(d.event(ax, x, 0.0, "mousemove"), late_ms=STALE_MS + 40))
         assert d.moves_drawn == 1 and d.scheduled
         await asyncio.sleep(0)
         assert d.moves_drawn == 2 and np.allclose(ex.state["X"][0], (0.4, 0.0))
-        d.handle(stamp(d.event(ax, 0.5, 0.0, "mousemove")))   # caught up: at once again
+        d.handle(stamp(d.event(ax, 0.5, 0.0, "mousemove")))  # caught up: at once again
         assert d.moves_drawn == 3 and np.allclose(ex.state["X"][0], (0.5, 0.0))
 
     asyncio.run(drag())

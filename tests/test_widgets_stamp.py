@@ -29,19 +29,29 @@ def _pair(**kw):
         FigureCanvasAgg(fig)
         ax = fig.add_axes((0, 0, 1, 1))
         ax.set_axis_off()
-        add = ax.text if make == "text" else (lambda *a, **k: stamp_text(ax, *a, **k))
+        add = ax.text if make == "text" else (lambda *a, ax=ax, **k: stamp_text(ax, *a, **k))
         for i, s in enumerate(["0.12", "-21.81", "5984", "x = 'banana'"]):
             add(0.5, 0.15 + 0.22 * i, s, **kw)
         out.append(_png(fig))
     return out
 
 
-@pytest.mark.parametrize("kw", [dict(ha="center", va="center", fontsize=8),
-                                dict(ha="left", va="baseline", fontsize=10, color="tab:red"),
-                                dict(ha="right", va="top", fontsize=9, rotation=30),
-                                dict(ha="center", va="center", fontsize=10, fontweight="bold",
-                                     path_effects=[patheffects.withStroke(linewidth=3, foreground="w")],
-                                     bbox=dict(boxstyle="round,pad=0.15", fc="yellow", ec="none"))])
+@pytest.mark.parametrize(
+    "kw",
+    [
+        dict(ha="center", va="center", fontsize=8),
+        dict(ha="left", va="baseline", fontsize=10, color="tab:red"),
+        dict(ha="right", va="top", fontsize=9, rotation=30),
+        dict(
+            ha="center",
+            va="center",
+            fontsize=10,
+            fontweight="bold",
+            path_effects=[patheffects.withStroke(linewidth=3, foreground="w")],
+            bbox=dict(boxstyle="round,pad=0.15", fc="yellow", ec="none"),
+        ),
+    ],
+)
 def test_stamped_text_looks_like_the_text(kw):
     plain, stamped = _pair(**kw)
     ink_plain, ink_stamped = plain < 200, stamped < 200
@@ -69,7 +79,7 @@ def test_stamped_text_extent_is_its_ink_and_changes_with_the_text():
     assert t.stale
     assert t.get_window_extent(r).width > short.width
     t.set_text("")
-    canvas.draw()          # an empty stamp draws nothing and does not fail
+    canvas.draw()  # an empty stamp draws nothing and does not fail
 
 
 def test_stamp_converts_existing_texts_and_axis_labels():
@@ -82,9 +92,9 @@ def test_stamp_converts_existing_texts_and_axis_labels():
     stamp_axis(ax.xaxis)
     assert type(title) is StampText and type(ax.xaxis.label) is StampText
     assert all(type(tk.label1) is StampText for tk in ax.xaxis.get_major_ticks())
-    stamp(title)                    # idempotent
+    stamp(title)  # idempotent
     assert type(title) is StampText
-    assert _png(fig).min() < 100    # draws
+    assert _png(fig).min() < 100  # draws
 
 
 def test_single_thread_pins_numba_and_blas_and_restores():
@@ -103,7 +113,7 @@ def test_single_thread_pins_numba_and_blas_and_restores():
             assert all(i["num_threads"] == 1 for i in threadpool_info() if i["user_api"] == "blas")
         np.linalg.eigh(np.eye(50))
     assert numba.get_num_threads() == before
-    with pytest.raises(RuntimeError):       # restored on errors too
+    with pytest.raises(RuntimeError):  # restored on errors too
         with single_thread():
             raise RuntimeError("boom")
     assert numba.get_num_threads() == before
@@ -122,12 +132,12 @@ def test_the_bitmap_cache_is_bounded_and_drops_the_least_recently_used():
 
     for k in range(3):
         entry(k)
-    entry(0)                      # 0 used again: 1 is now the least recently used
-    entry(3)                      # over budget: 1 goes
+    entry(0)  # 0 used again: 1 is now the least recently used
+    entry(3)  # over budget: 1 goes
     assert ("t", 1) not in cache and all(("t", k) in cache for k in (0, 2, 3))
     assert cache.nbytes <= cache.max_bytes and cache.count("t") == 3
     entry(0)
-    assert made == [0, 1, 2, 3]   # a hit makes nothing
+    assert made == [0, 1, 2, 3]  # a hit makes nothing
 
 
 def test_stamped_texts_draw_from_the_one_cache():

@@ -34,9 +34,7 @@ def _to_float_array(a: Any, name: str) -> np.ndarray:
         try:
             arr = arr.astype(np.float64)
         except (TypeError, ValueError):
-            raise ValueError(
-                f"{name} must be a rectangular array of numbers, got {_describe(a)}"
-            ) from None
+            raise ValueError(f"{name} must be a rectangular array of numbers, got {_describe(a)}") from None
     if arr.dtype.kind == "c":
         raise TypeError(f"{name} must be real-valued, got complex dtype {arr.dtype}")
     if arr.dtype.kind not in "biuf":
@@ -57,28 +55,44 @@ def _check_finite(arr: np.ndarray, name: str) -> None:
         raise ValueError(f"{name} contains {bad} NaN or infinite value(s); all entries must be finite")
 
 
-def as_matrix(a: Any, name: str = "X", *, min_rows: int = 1, min_cols: int = 1,
-              n_cols: int | None = None, finite: bool = True) -> np.ndarray:
+def as_matrix(
+    a: Any,
+    name: str = "X",
+    *,
+    min_rows: int = 1,
+    min_cols: int = 1,
+    n_cols: int | None = None,
+    finite: bool = True,
+) -> np.ndarray:
     """Return ``a`` as a C-contiguous float64 matrix, or raise naming ``name``."""
     arr = _to_float_array(a, name)
     if arr.ndim != 2:
-        raise ValueError(f"{name} must be a 2-D array (n_samples, n_features), got {arr.ndim}-D "
-                         f"with shape {arr.shape}" + ("; use X.reshape(-1, 1) for one feature"
-                                                      if arr.ndim == 1 else ""))
+        raise ValueError(
+            f"{name} must be a 2-D array (n_samples, n_features), got {arr.ndim}-D "
+            f"with shape {arr.shape}" + ("; use X.reshape(-1, 1) for one feature" if arr.ndim == 1 else "")
+        )
     if arr.shape[0] < min_rows:
         raise ValueError(f"{name} must have at least {min_rows} row(s), got shape {arr.shape}")
     if arr.shape[1] < min_cols:
         raise ValueError(f"{name} must have at least {min_cols} column(s), got shape {arr.shape}")
     if n_cols is not None and arr.shape[1] != n_cols:
-        raise ValueError(f"{name} must have {n_cols} columns (as in the training data), "
-                         f"got shape {arr.shape}")
+        raise ValueError(
+            f"{name} must have {n_cols} columns (as in the training data), got shape {arr.shape}"
+        )
     if finite:
         _check_finite(arr, name)
     return arr
 
 
-def as_vector(a: Any, name: str, *, length: int | None = None, min_length: int = 1,
-              finite: bool = True, of: str | None = None) -> np.ndarray:
+def as_vector(
+    a: Any,
+    name: str,
+    *,
+    length: int | None = None,
+    min_length: int = 1,
+    finite: bool = True,
+    of: str | None = None,
+) -> np.ndarray:
     """Return ``a`` as a C-contiguous float64 vector, or raise naming ``name``; ``of`` names
     where a required ``length`` comes from (e.g. "one per row of X"), so that a length
     mismatch names both arguments."""
@@ -88,11 +102,14 @@ def as_vector(a: Any, name: str, *, length: int | None = None, min_length: int =
     if arr.ndim != 1:
         raise ValueError(f"{name} must be a 1-D array, got shape {arr.shape}")
     if length is not None and arr.shape[0] != length:
-        raise ValueError(f"{name} must have length {length}" + (f" ({of})" if of else "")
-                         + f", got length {arr.shape[0]}")
+        raise ValueError(
+            f"{name} must have length {length}" + (f" ({of})" if of else "") + f", got length {arr.shape[0]}"
+        )
     if arr.shape[0] < min_length:
-        raise ValueError(f"{name} must have at least {min_length} entr{'y' if min_length == 1 else 'ies'}, "
-                         f"got {arr.shape[0]}")
+        raise ValueError(
+            f"{name} must have at least {min_length} entr{'y' if min_length == 1 else 'ies'}, "
+            f"got {arr.shape[0]}"
+        )
     if finite:
         _check_finite(arr, name)
     return arr
@@ -127,8 +144,10 @@ def check_bounded(arr: np.ndarray, name: str = "X") -> np.ndarray:
     if arr.size:
         big = float(np.max(np.abs(arr)))
         if big * np.sqrt(arr.shape[1]) > MAX_FEATURE:
-            raise ValueError(f"{name} has entries up to {big:.3g}: squared norms would overflow; "
-                             f"rescale {name} (e.g. standardise each feature)")
+            raise ValueError(
+                f"{name} has entries up to {big:.3g}: squared norms would overflow; "
+                f"rescale {name} (e.g. standardise each feature)"
+            )
     return arr
 
 
@@ -140,8 +159,10 @@ def check_square(K: Any, name: str = "K", *, symmetric: bool = False, tol: float
     if symmetric:
         scale = max(1.0, float(np.max(np.abs(arr))))
         if not np.allclose(arr, arr.T, rtol=0, atol=tol * scale):
-            raise ValueError(f"{name} must be symmetric (a Gram matrix), got max |K - K.T| = "
-                             f"{float(np.max(np.abs(arr - arr.T))):.3g}")
+            raise ValueError(
+                f"{name} must be symmetric (a Gram matrix), got max |K - K.T| = "
+                f"{float(np.max(np.abs(arr - arr.T))):.3g}"
+            )
     return arr
 
 
@@ -167,8 +188,9 @@ def check_finite_result(name: str, *arrays) -> None:
     must never return inf or NaN weights as if they were an answer."""
     for a in arrays:
         if a is not None and not np.all(np.isfinite(a)):
-            raise ValueError(f"{name} is too large for this data: the iterates overflowed to "
-                             f"inf/NaN; use a smaller {name}")
+            raise ValueError(
+                f"{name} is too large for this data: the iterates overflowed to inf/NaN; use a smaller {name}"
+            )
 
 
 def check_finite_output(names: str, *arrays) -> None:

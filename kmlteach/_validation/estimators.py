@@ -24,8 +24,15 @@ from .labels import check_multiclass_labels
 NO_Y = object()
 
 
-def validate_data(estimator, X: Any, y: Any = NO_Y, *, reset: bool = True, min_classes: int = 2,
-                  max_classes: int | None = None):
+def validate_data(
+    estimator,
+    X: Any,
+    y: Any = NO_Y,
+    *,
+    reset: bool = True,
+    min_classes: int = 2,
+    max_classes: int | None = None,
+):
     """Check ``X`` (and class labels ``y``) for ``estimator``: returns ``X`` as a C-contiguous
     float64 matrix, or ``(X, classes, y_index)`` when ``y`` is given (``classes`` sorted as
     ``np.unique``, ``y_index`` int64 positions in it). ``reset=True`` (``fit``) records
@@ -42,8 +49,10 @@ def validate_data(estimator, X: Any, y: Any = NO_Y, *, reset: bool = True, min_c
         if reset:
             estimator.n_features_in_ = X.shape[1]
         elif X.shape[1] != estimator.n_features_in_:
-            raise ValueError(f"X has {X.shape[1]} features, but {name} is expecting "
-                             f"{estimator.n_features_in_} features as input")
+            raise ValueError(
+                f"X has {X.shape[1]} features, but {name} is expecting "
+                f"{estimator.n_features_in_} features as input"
+            )
     if y is NO_Y:
         return X
     if y is None:
@@ -55,8 +64,10 @@ def validate_data(estimator, X: Any, y: Any = NO_Y, *, reset: bool = True, min_c
     if classes.size < min_classes:
         raise ValueError(f"y must contain at least {min_classes} classes, got 1 class ({classes[0]!r})")
     if max_classes is not None and classes.size > max_classes:
-        raise ValueError(f"Only binary classification is supported: y must contain exactly "
-                         f"{max_classes} classes, got {classes.size}")
+        raise ValueError(
+            f"Only binary classification is supported: y must contain exactly "
+            f"{max_classes} classes, got {classes.size}"
+        )
     return X, classes, idx
 
 

@@ -10,22 +10,26 @@ import numpy as np
 from .arrays import _describe, as_vector, check_X
 
 
-def check_binary_labels(y: Any, name: str = "y", *, n: int | None = None,
-                        require_both: bool = True, of: str | None = None) -> np.ndarray:
+def check_binary_labels(
+    y: Any, name: str = "y", *, n: int | None = None, require_both: bool = True, of: str | None = None
+) -> np.ndarray:
     """Labels in {-1, +1} as float64; both classes present unless ``require_both=False``."""
     arr = as_vector(y, name, length=n, of=of)
     values = np.unique(arr)
     if not np.all(np.isin(values, (-1.0, 1.0))):
         shown = ", ".join(f"{v:g}" for v in values[:6])
-        raise ValueError(f"{name} must contain only the labels -1 and +1, got values {{{shown}}}"
-                         + (" (convert 0/1 labels with y = 2*y - 1)" if set(values) <= {0.0, 1.0} else ""))
+        raise ValueError(
+            f"{name} must contain only the labels -1 and +1, got values {{{shown}}}"
+            + (" (convert 0/1 labels with y = 2*y - 1)" if set(values) <= {0.0, 1.0} else "")
+        )
     if require_both and values.size < 2:
         raise ValueError(f"{name} must contain both classes -1 and +1, got only {values[0]:+g}")
     return arr
 
 
-def check_multiclass_labels(y: Any, name: str = "y", *, n: int | None = None, min_classes: int = 2,
-                            of: str = "one label per row of X") -> tuple[np.ndarray, np.ndarray]:
+def check_multiclass_labels(
+    y: Any, name: str = "y", *, n: int | None = None, min_classes: int = 2, of: str = "one label per row of X"
+) -> tuple[np.ndarray, np.ndarray]:
     """Any hashable labels -> (classes sorted as ``np.unique``, int64 indices 0..k-1);
     ``of`` says where a required length ``n`` comes from (a mismatch names both arguments)."""
     if y is None or isinstance(y, (str, bytes)):
@@ -48,8 +52,9 @@ def check_multiclass_labels(y: Any, name: str = "y", *, n: int | None = None, mi
     return classes, np.ascontiguousarray(idx.reshape(-1), dtype=np.int64)
 
 
-def check_Xy(X: Any, y: Any, *, binary: bool = True, X_name: str = "X",
-             y_name: str = "y") -> tuple[np.ndarray, np.ndarray]:
+def check_Xy(
+    X: Any, y: Any, *, binary: bool = True, X_name: str = "X", y_name: str = "y"
+) -> tuple[np.ndarray, np.ndarray]:
     """Check a design matrix and binary labels of matching length."""
     Xa = check_X(X, X_name)
     if binary:
@@ -59,8 +64,15 @@ def check_Xy(X: Any, y: Any, *, binary: bool = True, X_name: str = "X",
     return Xa, ya
 
 
-def check_scores(y_score: Any, y_true: Any, name: str = "y_score", *, binary: bool = True,
-                 require_both: bool = False, min_length: int = 1) -> tuple[np.ndarray, np.ndarray]:
+def check_scores(
+    y_score: Any,
+    y_true: Any,
+    name: str = "y_score",
+    *,
+    binary: bool = True,
+    require_both: bool = False,
+    min_length: int = 1,
+) -> tuple[np.ndarray, np.ndarray]:
     """Scores (or predictions) ``name``, one per entry of ``y_true``, and their truth: labels
     in {-1, +1} when ``binary``, else real values (relevance) with ``min_length`` entries."""
     if binary:
@@ -77,8 +89,9 @@ def check_labelling(y: Any, name: str, r: int | None, q: int, rows: str = "unary
         raise TypeError(f"{name} must be a 1-D array of integer labels, got {type(y).__name__}")
     arr = np.asarray(y)
     if arr.dtype.kind not in "iuf" or arr.ndim != 1:
-        raise ValueError(f"{name} must be a 1-D array of integer labels, got shape {arr.shape} "
-                         f"and dtype {arr.dtype}")
+        raise ValueError(
+            f"{name} must be a 1-D array of integer labels, got shape {arr.shape} and dtype {arr.dtype}"
+        )
     if r is not None and arr.shape[0] != r:
         raise ValueError(f"{name} must have length {r} (one label per row of {rows}), got {arr.shape[0]}")
     if arr.shape[0] == 0:
@@ -86,8 +99,9 @@ def check_labelling(y: Any, name: str, r: int | None, q: int, rows: str = "unary
     if arr.dtype.kind == "f" and not np.all(np.isfinite(arr) & (arr == np.round(arr))):
         raise ValueError(f"{name} must contain integer labels")
     if np.any(arr < 0) or np.any(arr >= q):
-        raise ValueError(f"{name} must contain labels in 0..{q - 1}, got values in "
-                         f"[{arr.min():g}, {arr.max():g}]")
+        raise ValueError(
+            f"{name} must contain labels in 0..{q - 1}, got values in [{arr.min():g}, {arr.max():g}]"
+        )
     return np.ascontiguousarray(arr, dtype=np.int64)
 
 
@@ -110,9 +124,10 @@ def check_int_labels(y: Any, name: str) -> np.ndarray:
 def check_label_range(yi: np.ndarray, k: int, name: str = "y", of: str | None = None) -> None:
     """Class indices ``yi`` within 0..k-1; ``of`` says where k comes from (e.g. "w has 3 rows")."""
     if yi.size and (yi.min() < 0 or yi.max() >= k):
-        raise ValueError(f"{name} must hold class indices in 0..{k - 1}" + (f" ({of})" if of else "")
-                         + ", got values in "
-                         f"{int(yi.min())}..{int(yi.max())}")
+        raise ValueError(
+            f"{name} must hold class indices in 0..{k - 1}" + (f" ({of})" if of else "") + ", got values in "
+            f"{int(yi.min())}..{int(yi.max())}"
+        )
 
 
 def check_pm1_predictions(pred: np.ndarray, m: int, name: str) -> np.ndarray:

@@ -63,8 +63,7 @@ def check_int(value: Any, name: str, *, minimum: int | None = 1, maximum: int | 
     return v
 
 
-def check_probability(value: Any, name: str, *, open_left: bool = False,
-                      open_right: bool = False) -> float:
+def check_probability(value: Any, name: str, *, open_left: bool = False, open_right: bool = False) -> float:
     """A number in [0, 1] (ends optionally open)."""
     v = _check_real_scalar(value, name)
     lo_ok = v > 0 if open_left else v >= 0
@@ -121,8 +120,10 @@ def check_instance(value: Any, name: str, cls: type, what: str) -> Any:
 def check_learner(learner: Any, name: str = "learner", *, returns: str = "a model with .predict") -> Any:
     """An estimator with ``fit(X, y)`` or a function ``learner(X, y)`` returning ``returns``."""
     if learner is None or not (hasattr(learner, "fit") or callable(learner)):
-        raise TypeError(f"{name} must be an estimator with fit(X, y) or a function "
-                        f"{name}(X, y) returning {returns}, got {_describe(learner)}")
+        raise TypeError(
+            f"{name} must be an estimator with fit(X, y) or a function "
+            f"{name}(X, y) returning {returns}, got {_describe(learner)}"
+        )
     return learner
 
 

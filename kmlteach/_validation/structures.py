@@ -27,8 +27,9 @@ def check_gram(K: Any, name: str = "K") -> np.ndarray:
     if n_bad:
         raise ValueError(f"{name} contains {n_bad} NaN or infinite value(s); all entries must be finite")
     if biggest > MAX_GRAM:
-        raise ValueError(f"{name} has entries up to {biggest:.3g}: its quadratic forms would overflow; "
-                         f"rescale {name}")
+        raise ValueError(
+            f"{name} has entries up to {biggest:.3g}: its quadratic forms would overflow; rescale {name}"
+        )
     if gap > 1e-8 * max(1.0, biggest):
         raise ValueError(f"{name} must be symmetric (a Gram matrix), got max |{name} - {name}.T| = {gap:.3g}")
     return Ka
@@ -71,8 +72,10 @@ def check_kernel_test(K_test: Any, m: int | None, name: str = "K_test") -> np.nd
     small enough that products with it cannot overflow."""
     Kt = as_matrix(K_test, name, n_cols=m)
     if Kt.size and float(np.max(np.abs(Kt))) > MAX_GRAM:
-        raise ValueError(f"{name} has entries up to {float(np.max(np.abs(Kt))):.3g}: products with it "
-                         f"would overflow; rescale {name}")
+        raise ValueError(
+            f"{name} has entries up to {float(np.max(np.abs(Kt))):.3g}: products with it "
+            f"would overflow; rescale {name}"
+        )
     return Kt
 
 
@@ -99,8 +102,9 @@ def check_code(code: Any, k: int) -> np.ndarray:
         raise ValueError("code must contain only -1 and +1")
     const = np.all(M == M[0:1, :], axis=0)
     if np.any(const):
-        raise ValueError(f"code column {int(np.argmax(const))} is constant: its binary problem "
-                         f"would have a single class")
+        raise ValueError(
+            f"code column {int(np.argmax(const))} is constant: its binary problem would have a single class"
+        )
     if np.unique(M, axis=0).shape[0] < k:
         raise ValueError("code has two identical rows: those classes could not be told apart")
     return M
@@ -114,8 +118,10 @@ def check_graph(A: Any, name: str, *, binary: bool = True, symmetric: bool = Tru
     if np.any(A < 0):
         raise ValueError(f"{name} must have non-negative entries (edge weights or 0/1)")
     if binary and not np.all((A == 0) | (A == 1)):
-        raise ValueError(f"{name} must be a 0/1 adjacency matrix, got values "
-                         f"{sorted(set(np.unique(A).tolist()) - {0.0, 1.0})[:4]}")
+        raise ValueError(
+            f"{name} must be a 0/1 adjacency matrix, got values "
+            f"{sorted(set(np.unique(A).tolist()) - {0.0, 1.0})[:4]}"
+        )
     if symmetric and not np.array_equal(A, A.T):
         raise ValueError(f"{name} must be symmetric (an undirected graph)")
     return A
@@ -143,8 +149,9 @@ def check_stochastic(P: np.ndarray, name: str, axis_text: str) -> None:
         raise ValueError(f"{name} must contain probabilities (>= 0), got a minimum of {P.min():g}")
     sums = P.sum(axis=-1)
     if not np.allclose(sums, 1.0, rtol=0, atol=1e-8 * P.shape[-1]):
-        raise ValueError(f"{name} must sum to 1 {axis_text}, got sums in "
-                         f"[{sums.min():.10g}, {sums.max():.10g}]")
+        raise ValueError(
+            f"{name} must sum to 1 {axis_text}, got sums in [{sums.min():.10g}, {sums.max():.10g}]"
+        )
 
 
 def check_strings(strings: Any, name: str) -> list[str]:
@@ -157,8 +164,9 @@ def check_strings(strings: Any, name: str) -> list[str]:
     return out
 
 
-def check_exp_family(X: Any, theta: Any, family: str, sigma: Any, families: tuple,
-                     X_name: str = "X") -> tuple:
+def check_exp_family(
+    X: Any, theta: Any, family: str, sigma: Any, families: tuple, X_name: str = "X"
+) -> tuple:
     """Data and parameters of a Fisher-kernel exponential family (HSS1 §1.4.5)."""
     family = check_choice(family, "family", families)
     X = as_matrix(X, X_name)
@@ -175,8 +183,7 @@ def check_chain_scores(unary: Any, pairwise: Any, initial: Any) -> tuple:
     q = U.shape[1]
     P = as_matrix(pairwise, "pairwise")
     if P.shape != (q, q):
-        raise ValueError(f"pairwise must have shape ({q}, {q}) to match unary's {q} labels, "
-                         f"got {P.shape}")
+        raise ValueError(f"pairwise must have shape ({q}, {q}) to match unary's {q} labels, got {P.shape}")
     init = np.zeros(q) if initial is None else as_vector(initial, "initial", length=q)
     return U, P, init
 
@@ -187,8 +194,7 @@ def check_chain_weights(W_unary: Any, W_pair: Any, n: int | None = None) -> tupl
     q = Wu.shape[0]
     Wp = as_matrix(W_pair, "W_pair")
     if Wp.shape != (q, q):
-        raise ValueError(f"W_pair must have shape ({q}, {q}) to match W_unary's {q} rows, "
-                         f"got {Wp.shape}")
+        raise ValueError(f"W_pair must have shape ({q}, {q}) to match W_unary's {q} rows, got {Wp.shape}")
     return Wu, Wp
 
 
@@ -201,9 +207,11 @@ def check_sequences(X: Any, Y: Any, n_labels: Any, name_X: str = "X", name_Y: st
     if not isinstance(X, (list, tuple)) or len(X) == 0:
         raise TypeError(f"{name_X} must be a non-empty list of (r_i, n) arrays, got {type(X).__name__}")
     if not isinstance(Y, (list, tuple)) or len(Y) != len(X):
-        raise ValueError(f"{name_Y} must be a list with one label array per word of {name_X} "
-                         f"({len(X)}), got {type(Y).__name__}"
-                         + (f" of length {len(Y)}" if isinstance(Y, (list, tuple)) else ""))
+        raise ValueError(
+            f"{name_Y} must be a list with one label array per word of {name_X} "
+            f"({len(X)}), got {type(Y).__name__}"
+            + (f" of length {len(Y)}" if isinstance(Y, (list, tuple)) else "")
+        )
     Xs, Ys = [], []
     n = None
     for i, (x, y) in enumerate(zip(X, Y)):
@@ -221,8 +229,10 @@ def check_bootstraps(value: Any, name: str, m: int, max_entries: int) -> int:
     ``max_entries``."""
     B = check_int(value, name, minimum=1, maximum=1_000_000)
     if B * m > max_entries:
-        raise ValueError(f"{name} = {B} bootstrap samples of m = {m} points would store more than "
-                         f"{max_entries:.0e} indices; choose a smaller {name}")
+        raise ValueError(
+            f"{name} = {B} bootstrap samples of m = {m} points would store more than "
+            f"{max_entries:.0e} indices; choose a smaller {name}"
+        )
     return B
 
 
@@ -244,5 +254,7 @@ def check_measure(measure: Any, k: Any, beta: Any, r: int, measures: dict) -> tu
 def check_relevance(y_true: np.ndarray) -> None:
     """Graded relevance scores for NDCG (UML §17.4): non-negative."""
     if np.any(y_true < 0):
-        raise ValueError("y_true must hold non-negative relevance scores for the NDCG loss, "
-                         f"got minimum {float(y_true.min()):g}")
+        raise ValueError(
+            "y_true must hold non-negative relevance scores for the NDCG loss, "
+            f"got minimum {float(y_true.min()):g}"
+        )

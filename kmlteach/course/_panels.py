@@ -18,11 +18,11 @@ import numpy as np
 
 __all__ = ["decode_png", "encode_png", "panel_boxes", "crop_png"]
 
-DARK = 110         # luminance below which a pixel can belong to a spine
-INK = 235          # luminance below which a pixel is ink (not background)
-LINE_FRAC = 0.08   # a spine is at least this fraction of the image's side long
-INK_FRAC = 0.03    # a gutter column holds at most this fraction of ink
-MIN_PANEL = 150    # px: no panel cut out of a figure is narrower or lower than this
+DARK = 110  # luminance below which a pixel can belong to a spine
+INK = 235  # luminance below which a pixel is ink (not background)
+LINE_FRAC = 0.08  # a spine is at least this fraction of the image's side long
+INK_FRAC = 0.03  # a gutter column holds at most this fraction of ink
+MIN_PANEL = 150  # px: no panel cut out of a figure is narrower or lower than this
 
 
 def decode_png(b64: str) -> np.ndarray:
@@ -85,8 +85,12 @@ def _trim(lum: np.ndarray, box: tuple[int, int, int, int], pad: int = 6) -> tupl
     cols, rows = np.flatnonzero(ink.any(axis=0)), np.flatnonzero(ink.any(axis=1))
     if not len(cols):
         return box
-    return (max(x0, x0 + cols[0] - pad), max(y0, y0 + rows[0] - pad),
-            min(x1, x0 + cols[-1] + 1 + pad), min(y1, y0 + rows[-1] + 1 + pad))
+    return (
+        max(x0, x0 + cols[0] - pad),
+        max(y0, y0 + rows[0] - pad),
+        min(x1, x0 + cols[-1] + 1 + pad),
+        min(y1, y0 + rows[-1] + 1 + pad),
+    )
 
 
 def _split(lum, box, axis: int) -> list[tuple[int, int, int, int]]:
@@ -106,7 +110,7 @@ def _union(a, b):
 def _merge_slivers(pieces, axis: int, frac: float = 0.12):
     """Fold a piece narrower than ``frac`` of the whole (a legend, a colour bar) into its
     narrower neighbour: it belongs to a panel, never on a slide of its own."""
-    span = lambda p: p[2] - p[0] if axis == 1 else p[3] - p[1]  # noqa: E731
+    span = lambda p: p[2] - p[0] if axis == 1 else p[3] - p[1]
     total = sum(span(p) for p in pieces)
     pieces = list(pieces)
     while len(pieces) > 1:
@@ -116,7 +120,7 @@ def _merge_slivers(pieces, axis: int, frac: float = 0.12):
         nbrs = [j for j in (k - 1, k + 1) if 0 <= j < len(pieces)]
         j = min(nbrs, key=lambda i: span(pieces[i]))
         lo, hi = min(j, k), max(j, k)
-        pieces[lo:hi + 1] = [_union(pieces[lo], pieces[hi])]
+        pieces[lo : hi + 1] = [_union(pieces[lo], pieces[hi])]
     return pieces
 
 

@@ -20,9 +20,20 @@ WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
 
 __all__ = ["Snapshot", "snapshot", "widget_model_ids", "replace_widget_views", "WIDGET_VIEW"]
 
-_CONTROL_MODELS = {"FloatSliderModel", "FloatLogSliderModel", "IntSliderModel", "CheckboxModel",
-                   "DropdownModel", "ToggleButtonsModel", "SelectionSliderModel", "RadioButtonsModel",
-                   "IntTextModel", "FloatTextModel", "ToggleButtonModel", "SelectModel"}
+_CONTROL_MODELS = {
+    "FloatSliderModel",
+    "FloatLogSliderModel",
+    "IntSliderModel",
+    "CheckboxModel",
+    "DropdownModel",
+    "ToggleButtonsModel",
+    "SelectionSliderModel",
+    "RadioButtonsModel",
+    "IntTextModel",
+    "FloatTextModel",
+    "ToggleButtonModel",
+    "SelectModel",
+}
 
 
 @dataclass(frozen=True)
@@ -63,8 +74,11 @@ class Snapshot:
         if self.readout_html:
             parts.append(f'<div class="kml-readout">{accessible_html(self.readout_html)}</div>')
         run = "Run the notebook to move the controls"
-        parts.append(f'<p>{run} (<a href="{esc(binder_url)}">launch it on Binder</a>).</p>'
-                     if binder_url else f"<p>{run}.</p>")
+        parts.append(
+            f'<p>{run} (<a href="{esc(binder_url)}">launch it on Binder</a>).</p>'
+            if binder_url
+            else f"<p>{run}.</p>"
+        )
         return '<div class="kml-snapshot-caption">' + "".join(parts) + "</div>"
 
 
@@ -72,7 +86,7 @@ def _luminance(hex6: str) -> float:
     def channel(c: float) -> float:
         return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
 
-    r, g, b = (int(hex6[i:i + 2], 16) / 255 for i in (0, 2, 4))
+    r, g, b = (int(hex6[i : i + 2], 16) / 255 for i in (0, 2, 4))
     return 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b)
 
 
@@ -84,7 +98,7 @@ def readable_color(hex6: str, min_ratio: float = 4.6) -> str:
     h = hex6.lstrip("#")
     if len(h) == 3:
         h = "".join(c * 2 for c in h)
-    rgb = [int(h[i:i + 2], 16) for i in (0, 2, 4)]
+    rgb = [int(h[i : i + 2], 16) for i in (0, 2, 4)]
     for _ in range(100):
         cur = "".join(f"{v:02x}" for v in rgb)
         if 1.05 / (_luminance(cur) + 0.05) >= min_ratio:
@@ -95,8 +109,11 @@ def readable_color(hex6: str, min_ratio: float = 4.6) -> str:
 
 def accessible_html(fragment: str) -> str:
     """Readout HTML with every inline text colour made readable on white."""
-    return re.sub(r"(?<![-\w])(color\s*:\s*)#([0-9a-fA-F]{6}|[0-9a-fA-F]{3})\b",
-                  lambda m: m.group(1) + readable_color(m.group(2)), fragment or "")
+    return re.sub(
+        r"(?<![-\w])(color\s*:\s*)#([0-9a-fA-F]{6}|[0-9a-fA-F]{3})\b",
+        lambda m: m.group(1) + readable_color(m.group(2)),
+        fragment or "",
+    )
 
 
 def _text(fragment: str) -> str:
@@ -174,22 +191,42 @@ def snapshot(nb, model_id: str) -> Snapshot:
     classes = tuple(root["state"].get("_dom_classes") or ())
     if not title:
         named = [c for c in classes if c != "kml-explorer"]
-        title = (named[0].removeprefix("kml-").replace("-", " ").capitalize() if named else "Widget")
-    return Snapshot(model_id=model_id, title=title, classes=classes, controls=tuple(controls),
-                    readout_html=readout, png_base64=png, width_px=width, extra_html=tuple(extra))
+        title = named[0].removeprefix("kml-").replace("-", " ").capitalize() if named else "Widget"
+    return Snapshot(
+        model_id=model_id,
+        title=title,
+        classes=classes,
+        controls=tuple(controls),
+        readout_html=readout,
+        png_base64=png,
+        width_px=width,
+        extra_html=tuple(extra),
+    )
 
 
 def snapshot_outputs(snap: Snapshot, binder_url: str | None = None) -> list[dict]:
     """nbformat outputs standing in for a widget view: a caption and the figure."""
-    outs = [{"output_type": "display_data", "metadata": {},
-             "data": {"text/html": snap.caption_html(binder_url),
-                      "text/plain": f"{snap.title} (static snapshot of an interactive widget)"}}]
+    outs = [
+        {
+            "output_type": "display_data",
+            "metadata": {},
+            "data": {
+                "text/html": snap.caption_html(binder_url),
+                "text/plain": f"{snap.title} (static snapshot of an interactive widget)",
+            },
+        }
+    ]
     if snap.png_base64:
         meta = {"image/png": {"alt": snap.alt()}}
         if snap.width_px:
             meta["image/png"]["width"] = snap.width_px
-        outs.append({"output_type": "display_data", "metadata": meta,
-                     "data": {"image/png": snap.png_base64, "text/plain": snap.alt()}})
+        outs.append(
+            {
+                "output_type": "display_data",
+                "metadata": meta,
+                "data": {"image/png": snap.png_base64, "text/plain": snap.alt()},
+            }
+        )
     return outs
 
 

@@ -33,8 +33,7 @@ from .slides import apply_slides
 SRC = ROOT / "notebooks" / "src"
 OUT = ROOT / "notebooks"
 
-__all__ = ["sources", "to_notebook", "build", "annotate", "annotate_files", "grade_id",
-           "SRC", "OUT"]
+__all__ = ["sources", "to_notebook", "build", "annotate", "annotate_files", "grade_id", "SRC", "OUT"]
 
 BEGIN = "### BEGIN SOLUTION"
 _CHECK = re.compile(r"""\bcheck\(\s*["'](\d{2}\.\w+)["']""")
@@ -57,8 +56,11 @@ def to_notebook(src: Path):
 
     nb = jupytext.read(src, fmt="py:percent")
     nb.metadata.pop("jupytext", None)
-    nb.metadata["kernelspec"] = {"display_name": "Python 3 (ipykernel)", "language": "python",
-                                 "name": "python3"}
+    nb.metadata["kernelspec"] = {
+        "display_name": "Python 3 (ipykernel)",
+        "language": "python",
+        "name": "python3",
+    }
     for cell in nb.cells:
         cell.metadata.pop("lines_to_next_cell", None)
     return nb
@@ -74,8 +76,9 @@ def build(names=None, timeout: int = 600) -> int:
     for src in sources(names):
         nb = to_notebook(src)
         t0 = time.perf_counter()
-        client = NotebookClient(nb, timeout=timeout, kernel_name="python3",
-                                resources={"metadata": {"path": str(OUT)}})
+        client = NotebookClient(
+            nb, timeout=timeout, kernel_name="python3", resources={"metadata": {"path": str(OUT)}}
+        )
         try:
             client.execute()
         except Exception as exc:  # report and continue with the other notebooks
@@ -133,18 +136,30 @@ def annotate(nb, chapter):
         if cell["cell_type"] != "code" or not any(l.strip() == BEGIN for l in src.splitlines()):
             continue
         if not _CHECK.findall(src):
-            md["nbgrader"] = {"grade": False, "grade_id": f"ungraded_{chapter.id}_{i}", "locked": False,
-                              "schema_version": 3, "solution": True}
+            md["nbgrader"] = {
+                "grade": False,
+                "grade_id": f"ungraded_{chapter.id}_{i}",
+                "locked": False,
+                "schema_version": 3,
+                "solution": True,
+            }
             md["kmlteach"] = {"ungraded": True}
             continue
         ids = [e for e in _CHECK.findall(src) if e in points]
         if len(ids) != 1 or ids[0] in seen:
-            raise ValueError(f"chapter {chapter.id}, cell {i}: a solution cell must check exactly "
-                             f"one exercise of book.toml, found {ids}")
+            raise ValueError(
+                f"chapter {chapter.id}, cell {i}: a solution cell must check exactly "
+                f"one exercise of book.toml, found {ids}"
+            )
         ex = ids[0]
         seen.add(ex)
-        md["nbgrader"] = {"grade": False, "grade_id": grade_id(ex), "locked": False,
-                          "schema_version": 3, "solution": True}
+        md["nbgrader"] = {
+            "grade": False,
+            "grade_id": grade_id(ex),
+            "locked": False,
+            "schema_version": 3,
+            "solution": True,
+        }
         md["kmlteach"] = {"exercise": ex, "points": points[ex]}
     if seen != set(points):
         raise ValueError(f"chapter {chapter.id}: no solution cell for {sorted(set(points) - seen)}")

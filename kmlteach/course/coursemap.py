@@ -51,9 +51,14 @@ def direct_requires(book: Book) -> dict[str, tuple[str, ...]]:
         return out
 
     depths(book)  # raises on a cycle
-    return {c.id: tuple(r for r in c.requires if r in by_id
-                        and not any(r in ancestors(o) for o in c.requires if o != r and o in by_id))
-            for c in book.chapters}
+    return {
+        c.id: tuple(
+            r
+            for r in c.requires
+            if r in by_id and not any(r in ancestors(o) for o in c.requires if o != r and o in by_id)
+        )
+        for c in book.chapters
+    }
 
 
 def format_minutes(minutes: int) -> str:
@@ -67,11 +72,20 @@ def format_minutes(minutes: int) -> str:
 def course_rows(book: Book | None = None) -> list[dict]:
     """One row per chapter: id, title, status, requires, minutes, points, graded exercises."""
     book = book or load()
-    return [{"id": c.id, "title": c.title, "status": c.status, "requires": c.requires,
-             "minutes": c.minutes, "points": c.points,
-             "graded": [(e["id"], int(e.get("points") or 0)) for e in c.exercises
-                        if int(e.get("points") or 0) > 0]}
-            for c in book.chapters]
+    return [
+        {
+            "id": c.id,
+            "title": c.title,
+            "status": c.status,
+            "requires": c.requires,
+            "minutes": c.minutes,
+            "points": c.points,
+            "graded": [
+                (e["id"], int(e.get("points") or 0)) for e in c.exercises if int(e.get("points") or 0) > 0
+            ],
+        }
+        for c in book.chapters
+    ]
 
 
 def _label(c: Chapter) -> str:
@@ -100,8 +114,10 @@ def course_map(book: Book | None = None, ax=None):
     pos: dict[str, tuple[float, float]] = {}
     for k in sorted(columns):
         # fewer crossings: a chapter sits near the chapters it needs (barycentre order)
-        chs = sorted(columns[k], key=lambda c: -sum(pos[r][1] for r in edges[c.id]) / len(edges[c.id])
-                     if edges[c.id] else 0.0)
+        chs = sorted(
+            columns[k],
+            key=lambda c: -sum(pos[r][1] for r in edges[c.id]) / len(edges[c.id]) if edges[c.id] else 0.0,
+        )
         for r, c in enumerate(chs):
             pos[c.id] = (k * 3.2, 1.45 * ((len(chs) - 1) / 2 - r))
     if ax is None:
@@ -111,23 +127,48 @@ def course_map(book: Book | None = None, ax=None):
         for r in edges[c.id]:
             if r in pos:
                 (x0, y0), (x1, y1) = pos[r], pos[c.id]
-                ax.annotate("", xy=(x1 - w / 2, y1), xytext=(x0 + w / 2, y0),
-                            arrowprops=dict(arrowstyle="-|>", color="#555555", lw=1.3,
-                                            shrinkA=2, shrinkB=2), zorder=1)
+                ax.annotate(
+                    "",
+                    xy=(x1 - w / 2, y1),
+                    xytext=(x0 + w / 2, y0),
+                    arrowprops=dict(arrowstyle="-|>", color="#555555", lw=1.3, shrinkA=2, shrinkB=2),
+                    zorder=1,
+                )
     for c in book.chapters:
         x, y = pos[c.id]
         ready = c.ready
-        ax.add_patch(plt.Rectangle((x - w / 2, y - h / 2), w, h, facecolor="#E8F1FA" if ready else "#F2F2F2",
-                                   edgecolor="#0072B2" if ready else "#888888", lw=1.5,
-                                   ls="-" if ready else "--", zorder=2))
-        ax.text(x, y, _label(c), ha="center", va="center", fontsize=9.5,
-                color="#111111" if ready else "#555555", zorder=3)
+        ax.add_patch(
+            plt.Rectangle(
+                (x - w / 2, y - h / 2),
+                w,
+                h,
+                facecolor="#E8F1FA" if ready else "#F2F2F2",
+                edgecolor="#0072B2" if ready else "#888888",
+                lw=1.5,
+                ls="-" if ready else "--",
+                zorder=2,
+            )
+        )
+        ax.text(
+            x,
+            y,
+            _label(c),
+            ha="center",
+            va="center",
+            fontsize=9.5,
+            color="#111111" if ready else "#555555",
+            zorder=3,
+        )
     ax.set_xlim(-w / 2 - 0.2, (ncol - 1) * 3.2 + w / 2 + 0.2)
-    ax.set_ylim(min(p[1] for p in pos.values()) - h / 2 - 0.15, max(p[1] for p in pos.values()) + h / 2 + 0.15)
+    ax.set_ylim(
+        min(p[1] for p in pos.values()) - h / 2 - 0.15, max(p[1] for p in pos.values()) + h / 2 + 0.15
+    )
     ax.set_axis_off()
-    ax.set_title("Course map: an arrow A → B means 'read A before B' (and everything before A);\n"
-                 "time = reading + exercises, pts = points of the graded exercises",
-                 fontsize=11)
+    ax.set_title(
+        "Course map: an arrow A → B means 'read A before B' (and everything before A);\n"
+        "time = reading + exercises, pts = points of the graded exercises",
+        fontsize=11,
+    )
     return ax
 
 
@@ -137,6 +178,8 @@ def alt_text(book: Book | None = None) -> str:
     parts = []
     for r in course_rows(book):
         need = ", ".join(r["requires"]) or "nothing"
-        parts.append(f"chapter {r['id']} ({r['title']}, {r['status']}) needs {need}, about "
-                     f"{format_minutes(r['minutes'])}, {r['points']} points")
+        parts.append(
+            f"chapter {r['id']} ({r['title']}, {r['status']}) needs {need}, about "
+            f"{format_minutes(r['minutes'])}, {r['points']} points"
+        )
     return "Course map as a dependency graph: " + "; ".join(parts) + "."

@@ -40,14 +40,14 @@ TEMPLATES = HERE / "templates"
 __all__ = ["deck_notebook", "build_decks", "WIDTH", "HEIGHT", "WIDGET_SCALE"]
 
 WIDTH, HEIGHT = 1280, 720
-WIDGET_SCALE = 1.5          # widget figures on slides vs. their reading size (at least)
-WIDGET_MAX = 2.0            # ... and at most (the PNG is stored at reading size)
-TITLE_PX = 72               # one-line title above a widget figure
-SIDE_TITLE = 170            # narrowest title column beside a full-height widget figure
-FIGURE_SCALE = 1.5          # other figures: as large as that, when the slide has room
-FONT_PX, LINE_PX = 24, 34   # slide text (reading size in JupyterLab: 14 px)
+WIDGET_SCALE = 1.5  # widget figures on slides vs. their reading size (at least)
+WIDGET_MAX = 2.0  # ... and at most (the PNG is stored at reading size)
+TITLE_PX = 72  # one-line title above a widget figure
+SIDE_TITLE = 170  # narrowest title column beside a full-height widget figure
+FIGURE_SCALE = 1.5  # other figures: as large as that, when the slide has room
+FONT_PX, LINE_PX = 24, 34  # slide text (reading size in JupyterLab: 14 px)
 CODE_LINE_PX = 27
-BUDGET = HEIGHT - 100       # usable height of one slide (top/bottom padding)
+BUDGET = HEIGHT - 100  # usable height of one slide (top/bottom padding)
 CHARS_PER_LINE = 88
 CODE_CHARS_PER_LINE = 100
 
@@ -107,7 +107,7 @@ def _md_height(text: str) -> int:
     in_math = False
     for line in text.splitlines():
         s = line.strip()
-        if in_math:                     # inside multi-line display mathematics
+        if in_math:  # inside multi-line display mathematics
             in_math = "$$" not in s
             h += 30
             continue
@@ -118,8 +118,8 @@ def _md_height(text: str) -> int:
         if not s:
             h += 10
         elif s.startswith("#"):
-            h += 60 * max(1, -(-len(s) // 44))   # headings: capitals at 38–48 px
-        else:   # inline mathematics (fractions, sums) makes its lines taller
+            h += 60 * max(1, -(-len(s) // 44))  # headings: capitals at 38–48 px
+        else:  # inline mathematics (fractions, sums) makes its lines taller
             h += (LINE_PX + 8 * ("$" in s)) * max(1, -(-len(s) // CHARS_PER_LINE))
     return h + 10
 
@@ -194,7 +194,7 @@ def _widget_cells(cell) -> list:
     b64 = png["data"]["image/png"]
     meta = png.get("metadata", {}).get("image/png", {})
     lum = decode_png(b64)
-    k = (meta.get("width") or lum.shape[1]) / lum.shape[1]      # reading px per PNG px
+    k = (meta.get("width") or lum.shape[1]) / lum.shape[1]  # reading px per PNG px
     boxes = panel_boxes(lum, lambda b: _widget_fit(k * (b[2] - b[0]), k * (b[3] - b[1]))[0] >= WIDGET_SCALE)
     title = re.sub(r"\s+", " ", png.get("data", {}).get("text/plain", ""))
     name = re.search(r"“(.+?)”", title)
@@ -213,13 +213,23 @@ def _widget_cells(cell) -> list:
             piece["data"]["image/png"] = crop_png(b64, box)
         pm = piece.setdefault("metadata", {}).setdefault("image/png", {})
         pm["natural_width"], pm["width"] = int(round(w)), int(w * scale)
-        head = (f'<p class="kml-widget-title"><strong>{name}</strong>{part} '
-                f'<span class="kml-muted">— widget snapshot</span></p>')
+        head = (
+            f'<p class="kml-widget-title"><strong>{name}</strong>{part} '
+            f'<span class="kml-muted">— widget snapshot</span></p>'
+        )
         if layout == "side":
             c["metadata"]["tags"] += ["kml-widget-side", "kml-fullbleed"]
             head = f'<div class="kml-side-title" style="width: {WIDTH - 64 - pm["width"]}px">{head}</div>'
-        c["outputs"] = [nbformat.from_dict({"output_type": "display_data", "metadata": {},
-                                            "data": {"text/html": head, "text/plain": name}}), piece]
+        c["outputs"] = [
+            nbformat.from_dict(
+                {
+                    "output_type": "display_data",
+                    "metadata": {},
+                    "data": {"text/html": head, "text/plain": name},
+                }
+            ),
+            piece,
+        ]
         cells.append(c)
     cap = copy.deepcopy(cell)
     cap["id"] = f"{cell.get('id', 'cell')}-cap"[:64]
@@ -245,9 +255,11 @@ def _title_cell(book, chapter):
 
 def _split_markdown(cell) -> list:
     """Split a Markdown cell that is taller than a slide at paragraph boundaries."""
-    blocks = []                              # (separator before it, text)
-    for block in _src(cell).split("\n\n"):   # a tall list is split between its items
-        items = re.split(r"\n(?=\s{0,3}(?:\d+\.|[-*+])\s)", block) if _md_height(block) > BUDGET // 3 else [block]
+    blocks = []  # (separator before it, text)
+    for block in _src(cell).split("\n\n"):  # a tall list is split between its items
+        items = (
+            re.split(r"\n(?=\s{0,3}(?:\d+\.|[-*+])\s)", block) if _md_height(block) > BUDGET // 3 else [block]
+        )
         blocks += [("\n\n" if j == 0 else "\n", item) for j, item in enumerate(items)]
     paras, cur = [], ""
     for sep, block in blocks:
@@ -309,8 +321,9 @@ def deck_notebook(nb, chapter, book=None):
             has_fig = any("image/png" in (o.get("data") or {}) for o in cell.get("outputs", []))
             if n_lines > 12 or (has_fig and n_lines > 6):
                 meta.setdefault("transient", {})["remove_source"] = True
-            rest = _cell_height({**cell, "outputs": [o for o in cell["outputs"]
-                                                     if "image/png" not in (o.get("data") or {})]})
+            rest = _cell_height(
+                {**cell, "outputs": [o for o in cell["outputs"] if "image/png" not in (o.get("data") or {})]}
+            )
             _fit_images(cell, FIGURE_SCALE, BUDGET - rest)
         if cell["cell_type"] == "markdown" and _cell_height(cell) > BUDGET:
             cells.extend(_split_markdown(cell))
@@ -342,8 +355,9 @@ def _vendor_to(out: Path) -> Path:
     return target
 
 
-def build_decks(out_dir: str | Path = "build/slides", chapters=None, book=None,
-                verbose: bool = True) -> list[Path]:
+def build_decks(
+    out_dir: str | Path = "build/slides", chapters=None, book=None, verbose: bool = True
+) -> list[Path]:
     """Write ``NN-slug.slides.html`` for every ready chapter (or the ids in ``chapters``)."""
     import nbformat
     from nbconvert import SlidesExporter
@@ -352,18 +366,26 @@ def build_decks(out_dir: str | Path = "build/slides", chapters=None, book=None,
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     _vendor_to(out)
-    exporter = SlidesExporter(template_name="kml_slides", extra_template_basedirs=[str(TEMPLATES)],
-                              reveal_url_prefix="_vendor/reveal.js", reveal_theme="white",
-                              reveal_transition="none", reveal_number="c/t",
-                              reveal_width=str(WIDTH), reveal_height=str(HEIGHT))
+    exporter = SlidesExporter(
+        template_name="kml_slides",
+        extra_template_basedirs=[str(TEMPLATES)],
+        reveal_url_prefix="_vendor/reveal.js",
+        reveal_theme="white",
+        reveal_transition="none",
+        reveal_number="c/t",
+        reveal_width=str(WIDTH),
+        reveal_height=str(HEIGHT),
+    )
     chosen = [c for c in book.chapters if c.ready and (not chapters or c.id in chapters)]
     written = []
     for ch in chosen:
         t0 = time.perf_counter()
         nb = nbformat.read(book.root / ch.notebook, as_version=4)
         deck = deck_notebook(nb, ch, book)
-        resources = {"kml": {"mathjax_url": "_vendor/mathjax/tex-svg-full.js", "css": CSS},
-                     "metadata": {"name": deck.metadata["title"]}}
+        resources = {
+            "kml": {"mathjax_url": "_vendor/mathjax/tex-svg-full.js", "css": CSS},
+            "metadata": {"name": deck.metadata["title"]},
+        }
         body, _ = exporter.from_notebook_node(deck, resources=resources)
         target = out / f"{Path(ch.notebook).stem}.slides.html"
         target.write_text(body, encoding="utf-8")

@@ -34,22 +34,36 @@ __all__ = ["export", "test_cell"]
 
 _CALL = re.compile(r"""\bcheck\(\s*["'](\d{2}\.\w+)["']\s*,\s*([A-Za-z_]\w*)""")
 
-CONFIG = '''# Written by `python -m kmlteach nbgrader-export`.
+CONFIG = """# Written by `python -m kmlteach nbgrader-export`.
 c = get_config()  # noqa: F821 (provided by nbgrader)
 c.CourseDirectory.root = {root!r}
 c.ClearSolutions.code_stub = {{"python": {stub!r}}}
-'''
+"""
 
 
 def test_cell(exercise: str, function: str, points: int) -> dict:
     """nbgrader's autograder test cell for one exercise (locked, with its points)."""
-    src = (f"from kmlteach.exercises import check\n"
-           f'assert check("{exercise}", {function}), "{exercise}: see the message above"')
-    return {"cell_type": "code", "execution_count": None, "outputs": [], "source": src,
-            "id": grade_id(exercise).replace("_", "-") + "-test",
-            "metadata": {"nbgrader": {"grade": True, "grade_id": grade_id(exercise) + "_test",
-                                      "locked": True, "points": points, "schema_version": 3,
-                                      "solution": False}}}
+    src = (
+        f"from kmlteach.exercises import check\n"
+        f'assert check("{exercise}", {function}), "{exercise}: see the message above"'
+    )
+    return {
+        "cell_type": "code",
+        "execution_count": None,
+        "outputs": [],
+        "source": src,
+        "id": grade_id(exercise).replace("_", "-") + "-test",
+        "metadata": {
+            "nbgrader": {
+                "grade": True,
+                "grade_id": grade_id(exercise) + "_test",
+                "locked": True,
+                "points": points,
+                "schema_version": 3,
+                "solution": False,
+            }
+        },
+    }
 
 
 def _source(cell) -> str:

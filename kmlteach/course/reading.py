@@ -30,14 +30,22 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["WORDS_PER_MINUTE", "MINUTES_PER_EQUATION", "MINUTES_PER_FIGURE",
-           "MINUTES_PER_WIDGET", "ROUND_TO", "ReadingCounts", "count", "update_book"]
+__all__ = [
+    "WORDS_PER_MINUTE",
+    "MINUTES_PER_EQUATION",
+    "MINUTES_PER_FIGURE",
+    "MINUTES_PER_WIDGET",
+    "ROUND_TO",
+    "ReadingCounts",
+    "count",
+    "update_book",
+]
 
-WORDS_PER_MINUTE = 100        # careful reading of technical prose with inline mathematics
-MINUTES_PER_EQUATION = 1.0    # a display equation, read and checked against the text
-MINUTES_PER_FIGURE = 1.0      # a static figure and its caption
-MINUTES_PER_WIDGET = 3.0      # a widget, moved through a few settings
-ROUND_TO = 5                  # the estimate is rounded up to a multiple of this
+WORDS_PER_MINUTE = 100  # careful reading of technical prose with inline mathematics
+MINUTES_PER_EQUATION = 1.0  # a display equation, read and checked against the text
+MINUTES_PER_FIGURE = 1.0  # a static figure and its caption
+MINUTES_PER_WIDGET = 3.0  # a widget, moved through a few settings
+ROUND_TO = 5  # the estimate is rounded up to a multiple of this
 
 _WIDGET = "application/vnd.jupyter.widget-view+json"
 _DISPLAY = re.compile(r"\$\$.*?\$\$", re.S)
@@ -45,7 +53,7 @@ _INLINE = re.compile(r"\$[^$\n]+\$")
 _LINK_TARGET = re.compile(r"\]\([^)]*\)")
 _WORD = re.compile(r"[^\W_]+(?:['’-][^\W_]+)*")
 _SECTION = re.compile(r"^##\s+(.+)$", re.M)
-_NOT_READ = ("Exercises", "Sources and further reading")     # sections left out of the prose
+_NOT_READ = ("Exercises", "Sources and further reading")  # sections left out of the prose
 
 
 @dataclass(frozen=True)
@@ -60,8 +68,12 @@ class ReadingCounts:
     @property
     def exact_minutes(self) -> float:
         """Words at ``WORDS_PER_MINUTE`` plus the fixed time of every equation, figure, widget."""
-        return (self.words / WORDS_PER_MINUTE + self.equations * MINUTES_PER_EQUATION
-                + self.figures * MINUTES_PER_FIGURE + self.widgets * MINUTES_PER_WIDGET)
+        return (
+            self.words / WORDS_PER_MINUTE
+            + self.equations * MINUTES_PER_EQUATION
+            + self.figures * MINUTES_PER_FIGURE
+            + self.widgets * MINUTES_PER_WIDGET
+        )
 
     @property
     def minutes(self) -> int:
@@ -155,8 +167,10 @@ def _main(argv: list[str]) -> int:
         nb = bk.root / c.notebook
         if nb.is_file():
             n = count(nb)
-            print(f"{c.id:>7}  {n.words:5d}  {n.equations:9d}  {n.figures:7d}  {n.widgets:7d}  "
-                  f"{n.minutes:3d} ({n.exact_minutes:.1f})")
+            print(
+                f"{c.id:>7}  {n.words:5d}  {n.equations:9d}  {n.figures:7d}  {n.widgets:7d}  "
+                f"{n.minutes:3d} ({n.exact_minutes:.1f})"
+            )
     return 0
 
 

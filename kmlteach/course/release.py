@@ -71,8 +71,18 @@ _FLAGS = ast.PyCF_ALLOW_TOP_LEVEL_AWAIT  # notebooks may await at top level
 _CHAPTER = re.compile(r"^\d{2}$")
 _CHECK_CALL = re.compile(r"""check\(\s*["'](\d{2})\.""")
 
-__all__ = ["ReleaseError", "strip_solutions", "student_notebook", "release",
-           "write_student_version", "solution_lines", "BEGIN", "END", "STUB", "FORMAT"]
+__all__ = [
+    "ReleaseError",
+    "strip_solutions",
+    "student_notebook",
+    "release",
+    "write_student_version",
+    "solution_lines",
+    "BEGIN",
+    "END",
+    "STUB",
+    "FORMAT",
+]
 
 
 class ReleaseError(ValueError):
@@ -89,8 +99,9 @@ def _masked(source: str) -> str:
     out = []
     for line in lines:
         s = line.lstrip()
-        out.append("\n" if s.startswith(("%", "!")) or s.rstrip().endswith("?") and
-                   not s.startswith("#") else line)
+        out.append(
+            "\n" if s.startswith(("%", "!")) or s.rstrip().endswith("?") and not s.startswith("#") else line
+        )
     return "".join(out)
 
 
@@ -99,7 +110,7 @@ def _comment_lines(source: str) -> set[int]:
     lines = source.splitlines()
     found = set()
     for tok in tokenize.generate_tokens(io.StringIO(_masked(source)).readline):
-        if tok.type == tokenize.COMMENT and not lines[tok.start[0] - 1][:tok.start[1]].strip():
+        if tok.type == tokenize.COMMENT and not lines[tok.start[0] - 1][: tok.start[1]].strip():
             found.add(tok.start[0])
     return found
 
@@ -119,10 +130,13 @@ def strip_solutions(source: str, where: str = "cell") -> str:
             markers.append(n)
         elif _suspect(line):
             if "hidden" in unicodedata.normalize("NFKC", line).lower():
-                raise ReleaseError(f"{where}, line {n}: hidden tests do not belong in a notebook "
-                                   "(hidden cases live with the grader)")
-            raise ReleaseError(f"{where}, line {n}: malformed marker {s[:60]!r} "
-                               f"(write {BEGIN!r} / {END!r} alone on a line)")
+                raise ReleaseError(
+                    f"{where}, line {n}: hidden tests do not belong in a notebook "
+                    "(hidden cases live with the grader)"
+                )
+            raise ReleaseError(
+                f"{where}, line {n}: malformed marker {s[:60]!r} (write {BEGIN!r} / {END!r} alone on a line)"
+            )
     if not markers:
         return source
     if source.lstrip().startswith("%%"):
@@ -130,8 +144,9 @@ def strip_solutions(source: str, where: str = "cell") -> str:
     try:
         comments = _comment_lines(source)
     except (tokenize.TokenError, SyntaxError) as exc:
-        raise ReleaseError(f"{where}: not valid Python, so its solution markers cannot be "
-                           f"checked ({type(exc).__name__})") from None
+        raise ReleaseError(
+            f"{where}: not valid Python, so its solution markers cannot be checked ({type(exc).__name__})"
+        ) from None
     out: list[str] = []
     inside = False
     for n, line in enumerate(lines, 1):
@@ -162,8 +177,9 @@ def strip_solutions(source: str, where: str = "cell") -> str:
     try:
         compile(_masked(text), "<cell>", "exec", _FLAGS, dont_inherit=True)
     except SyntaxError:
-        raise ReleaseError(f"{where}: the stubbed cell would not parse (is a marker inside "
-                           "a bracket or an expression?)") from None
+        raise ReleaseError(
+            f"{where}: the stubbed cell would not parse (is a marker inside a bracket or an expression?)"
+        ) from None
     return text
 
 
@@ -200,19 +216,23 @@ def _chapter_of(nb: dict, chapter: str | None, name: str) -> str:
         meta = nb.get("metadata", {}).get("kmlteach") if isinstance(nb.get("metadata"), dict) else None
         chapter = meta.get("chapter") if isinstance(meta, dict) else None
     if chapter is None:
-        ids = {m for c in nb.get("cells", []) if isinstance(c, dict) and c.get("cell_type") == "code"
-               for m in _CHECK_CALL.findall(_text(c.get("source", "")))}
+        ids = {
+            m
+            for c in nb.get("cells", [])
+            if isinstance(c, dict) and c.get("cell_type") == "code"
+            for m in _CHECK_CALL.findall(_text(c.get("source", "")))
+        }
         chapter = ids.pop() if len(ids) == 1 else None
     if chapter is None and re.match(r"\d{2}-", Path(name).name):
         chapter = Path(name).name[:2]
     if not isinstance(chapter, str) or not _CHAPTER.match(chapter):
-        raise ReleaseError(f"{name}: cannot tell its chapter (expected metadata.kmlteach.chapter "
-                           "like '01')")
+        raise ReleaseError(f"{name}: cannot tell its chapter (expected metadata.kmlteach.chapter like '01')")
     return chapter
 
 
-def student_notebook(nb: dict, chapter: str | None = None, *, name: str = "notebook",
-                     binder: tuple[str, str] | None = None) -> dict:
+def student_notebook(
+    nb: dict, chapter: str | None = None, *, name: str = "notebook", binder: tuple[str, str] | None = None
+) -> dict:
     """The student version of an instructor notebook (nbformat 4 dict); ``nb`` is not modified.
 
     ``binder`` = (instructor URL, student URL) rewrites the chapter's Binder link.
@@ -231,11 +251,15 @@ def student_notebook(nb: dict, chapter: str | None = None, *, name: str = "noteb
         if kind != "code":
             for n, line in enumerate(text.splitlines(), 1):
                 if _suspect(line):
-                    raise ReleaseError(f"{where}, line {n}: solution/hidden-test marker outside a "
-                                       "code cell (only code cells can hold solutions)")
+                    raise ReleaseError(
+                        f"{where}, line {n}: solution/hidden-test marker outside a "
+                        "code cell (only code cells can hold solutions)"
+                    )
             if cell.get("attachments"):
-                raise ReleaseError(f"{where}: attachments are not released (they cannot be checked "
-                                   "for solutions); link an image file instead")
+                raise ReleaseError(
+                    f"{where}: attachments are not released (they cannot be checked "
+                    "for solutions); link an image file instead"
+                )
             if binder:
                 text = text.replace(binder[0], binder[1])
         else:
@@ -244,9 +268,16 @@ def student_notebook(nb: dict, chapter: str | None = None, *, name: str = "noteb
         if kind == "code":
             new.update(execution_count=None, outputs=[])
         cells.append(new)
-    out = {"cells": cells, "nbformat": 4, "nbformat_minor": 5,
-           "metadata": {"kernelspec": dict(KERNELSPEC), "language_info": {"name": "python"},
-                        "kmlteach": {"chapter": chapter, "format": FORMAT}}}
+    out = {
+        "cells": cells,
+        "nbformat": 4,
+        "nbformat_minor": 5,
+        "metadata": {
+            "kernelspec": dict(KERNELSPEC),
+            "language_info": {"name": "python"},
+            "kmlteach": {"chapter": chapter, "format": FORMAT},
+        },
+    }
     rise = _rise_meta(nb.get("metadata", {}))
     if rise:
         out["metadata"]["rise"] = rise
@@ -274,11 +305,13 @@ def _assert_no_solution_line(nb: dict, out: dict, name: str) -> None:
         for text in _strings(cell):
             for s in lines:
                 if s in text:
-                    raise ReleaseError(f"{name}, cell {i}: repeats a line of a solution "
-                                       f"({s[:40]!r}) outside its markers")
+                    raise ReleaseError(
+                        f"{name}, cell {i}: repeats a line of a solution ({s[:40]!r}) outside its markers"
+                    )
 
 
 # --- writing -----------------------------------------------------------------------------
+
 
 def _check_folders(src: Path, out: Path) -> tuple[Path, Path]:
     if not src.exists():
@@ -304,8 +337,7 @@ def _select(src: Path, chapters, book) -> list[tuple[Path, str | None, tuple | N
         picked = []
         known = {c.id: c for c in book.chapters} if book else {}
         for cid in chapters:
-            c = known.get(cid) or next((c for c in known.values()
-                                        if Path(c.notebook).stem == cid), None)
+            c = known.get(cid) or next((c for c in known.values() if Path(c.notebook).stem == cid), None)
             if c is None:
                 raise ReleaseError(f"unknown chapter {cid!r} (known: {', '.join(known) or 'none'})")
             if not c.ready:
@@ -332,8 +364,9 @@ def _sha(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def release(chapters=None, out="student", src=None, *, force: bool = False, book=None,
-            report=print) -> list[Path]:
+def release(
+    chapters=None, out="student", src=None, *, force: bool = False, book=None, report=print
+) -> list[Path]:
     """Write the student version of ``chapters`` (ids like ``"01"``; default: every notebook
     of ``src``) from ``src`` (default ``notebooks/``) into ``out``; returns the written paths.
 
@@ -371,11 +404,14 @@ def release(chapters=None, out="student", src=None, *, force: bool = False, book
             if target.exists():
                 old = target.read_bytes()
                 if BEGIN.encode() in old:
-                    raise ReleaseError(f"refusing to overwrite {target}: it holds solutions "
-                                       "(an instructor notebook?)")
+                    raise ReleaseError(
+                        f"refusing to overwrite {target}: it holds solutions (an instructor notebook?)"
+                    )
                 if old != data and manifest.get(fname) != _sha(old) and not force:
-                    report(f"kept {target}: it differs from the last release (your work?); "
-                           "move it away or use --force to replace it")
+                    report(
+                        f"kept {target}: it differs from the last release (your work?); "
+                        "move it away or use --force to replace it"
+                    )
                     continue
             tmp = target.with_name(f".{fname}.tmp{os.getpid()}")
             tmp.write_bytes(data)
@@ -385,7 +421,7 @@ def release(chapters=None, out="student", src=None, *, force: bool = False, book
         tmp = manifest_path.with_name(f"{MANIFEST}.tmp{os.getpid()}")
         tmp.write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n", encoding="utf-8")
         os.replace(tmp, manifest_path)
-        css = src / "rise.css"          # the live slideshow's styles (widgets at 1.5x)
+        css = src / "rise.css"  # the live slideshow's styles (widgets at 1.5x)
         if css.is_file() and written:
             (out_abs / "rise.css").write_bytes(css.read_bytes())
     except OSError as exc:

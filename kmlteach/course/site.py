@@ -70,7 +70,7 @@ def site_notebook(nb, chapter, book):
     for cell in nb["cells"]:
         cell["metadata"].pop("slideshow", None)
         if cell["cell_type"] == "markdown":
-            src = _SITE_DOCS_LINK.sub(r"](../\1", _src(cell))     # the site's own copy
+            src = _SITE_DOCS_LINK.sub(r"](../\1", _src(cell))  # the site's own copy
             cell["source"] = rewrite_markdown(src, book, chapter, lambda stem: f"{stem}.ipynb")
             heads = re.findall(r"^#{1,3}\s+(.+)$", cell["source"], re.M)
             section = heads[-1].strip() if heads else section
@@ -91,13 +91,18 @@ def site_notebook(nb, chapter, book):
                     k += 1
                     meta["alt"] = figure_alt(chapter, section, _src(cell), k)
     nb["metadata"].pop("rise", None)
-    nb["metadata"]["kmlteach"] = {**nb["metadata"].get("kmlteach", {}), "chapter": chapter.id,
-                                  "version": "site"}
+    nb["metadata"]["kmlteach"] = {
+        **nb["metadata"].get("kmlteach", {}),
+        "chapter": chapter.id,
+        "version": "site",
+    }
     name = Path(chapter.notebook).name
-    bar = (f"[▶ Launch on Binder]({student_binder_url(book, chapter)}) · "
-           f"{{download}}`⬇ Download the notebook <{name}>` · "
-           f'<a href="../slides/{Path(name).stem}.slides.html">Slides</a> · '
-           f"[Course map](../course-map.md)")
+    bar = (
+        f"[▶ Launch on Binder]({student_binder_url(book, chapter)}) · "
+        f"{{download}}`⬇ Download the notebook <{name}>` · "
+        f'<a href="../slides/{Path(name).stem}.slides.html">Slides</a> · '
+        f"[Course map](../course-map.md)"
+    )
     import nbformat
 
     nb["cells"].insert(1, nbformat.v4.new_markdown_cell(bar))
@@ -113,30 +118,41 @@ def _config(book) -> dict:
         "exclude_patterns": ["_build", "**.ipynb_checkpoints"],
         "execute": {"execute_notebooks": "off"},
         "parse": {"myst_enable_extensions": ["colon_fence", "dollarmath", "amsmath"]},
-        "html": {"use_repository_button": True, "use_issues_button": False,
-                 "use_edit_page_button": False, "home_page_in_navbar": True,
-                 "use_multitoc_numbering": False, "extra_footer": ""},
+        "html": {
+            "use_repository_button": True,
+            "use_issues_button": False,
+            "use_edit_page_button": False,
+            "home_page_in_navbar": True,
+            "use_multitoc_numbering": False,
+            "extra_footer": "",
+        },
         "launch_buttons": {"binderhub_url": "", "thebe": False},
         "repository": {"url": book.repository, "branch": book.branch, "path_to_book": ""},
-        "sphinx": {"local_extensions": {"kml_site_fixes": "_ext"}, "config": {
-            # _static/*.css and *.js are added to every page by jupyter-book itself; MathJax
-            # lives outside it (html_extra_path) so that only Sphinx's math support loads it
-            "html_extra_path": ["_extra"],
-            "mathjax_path": "../mathjax/tex-svg-full.js",
-            "mathjax3_config": {"tex": {"processEscapes": True}, "svg": {"fontCache": "global"}},
-            "html_show_sourcelink": False,
-            "nb_render_image_options": {},
-            "suppress_warnings": ["myst.header", "mystnb.unknown_mime_type"],
-            "html_theme_options": {"use_download_button": True, "use_fullscreen_button": False,
-                                   "navigation_with_keys": False},
-        }},
+        "sphinx": {
+            "local_extensions": {"kml_site_fixes": "_ext"},
+            "config": {
+                # _static/*.css and *.js are added to every page by jupyter-book itself; MathJax
+                # lives outside it (html_extra_path) so that only Sphinx's math support loads it
+                "html_extra_path": ["_extra"],
+                "mathjax_path": "../mathjax/tex-svg-full.js",
+                "mathjax3_config": {"tex": {"processEscapes": True}, "svg": {"fontCache": "global"}},
+                "html_show_sourcelink": False,
+                "nb_render_image_options": {},
+                "suppress_warnings": ["myst.header", "mystnb.unknown_mime_type"],
+                "html_theme_options": {
+                    "use_download_button": True,
+                    "use_fullscreen_button": False,
+                    "navigation_with_keys": False,
+                },
+            },
+        },
     }
 
 
 # A local Sphinx extension: jupyter-book 1.0.4 registers sphinx-thebe's inline script
 # twice ("Identifier 'THEBE_JS_URL' has already been declared"); the site has no thebe
 # (launch buttons off), so its scripts are dropped, and any other duplicate with them.
-FIXES_EXT = '''
+FIXES_EXT = """
 def _scripts(app, pagename, templatename, context, doctree):
     seen, kept = set(), []
     for js in context.get("script_files", []):
@@ -152,7 +168,7 @@ def _scripts(app, pagename, templatename, context, doctree):
 def setup(app):
     app.connect("html-page-context", _scripts, priority=900)
     return {"parallel_read_safe": True}
-'''
+"""
 
 SITE_CSS = """
 /* kmlteach: readable static widget snapshots, contrast-safe links in the chapter bar */
@@ -186,28 +202,43 @@ def stage(out: str | Path, book=None) -> Path:
     docs = [d for d in PUBLISHED_DOCS if (book.root / "docs" / d).is_file()]
     for d in docs:
         shutil.copyfile(book.root / "docs" / d, out / d)
-    toc = {"format": "jb-book", "root": "index",
-           "parts": [{"caption": "Chapters",
-                      "chapters": [{"file": f"notebooks/{Path(c.notebook).stem}"} for c in ready]},
-                     {"caption": "Course", "chapters": [{"file": "course-map"},
-                                                         {"file": "instructor-guide"}]
-                      + [{"file": Path(d).stem} for d in docs]}]}
+    toc = {
+        "format": "jb-book",
+        "root": "index",
+        "parts": [
+            {
+                "caption": "Chapters",
+                "chapters": [{"file": f"notebooks/{Path(c.notebook).stem}"} for c in ready],
+            },
+            {
+                "caption": "Course",
+                "chapters": [{"file": "course-map"}, {"file": "instructor-guide"}]
+                + [{"file": Path(d).stem} for d in docs],
+            },
+        ],
+    }
     (out / "_toc.yml").write_text(json.dumps(toc, indent=1, ensure_ascii=False), encoding="utf-8")
-    (out / "_config.yml").write_text(json.dumps(_config(book), indent=1, ensure_ascii=False),
-                                     encoding="utf-8")
+    (out / "_config.yml").write_text(
+        json.dumps(_config(book), indent=1, ensure_ascii=False), encoding="utf-8"
+    )
     return out
 
 
 def _world_readable(root: Path) -> None:
     """LinkChecker run as root drops to ``nobody``: every file must be readable by all."""
-    for dirpath, dirnames, filenames in os.walk(root):
+    for dirpath, _dirnames, filenames in os.walk(root):
         os.chmod(dirpath, 0o755)
         for f in filenames:
             os.chmod(os.path.join(dirpath, f), 0o644)
 
 
-def build_site(out_dir: str | Path = "build/site", work_dir: str | Path | None = None,
-               book=None, slides: bool = True, verbose: bool = True) -> Path:
+def build_site(
+    out_dir: str | Path = "build/site",
+    work_dir: str | Path | None = None,
+    book=None,
+    slides: bool = True,
+    verbose: bool = True,
+) -> Path:
     """Build the whole site into ``out_dir`` (offline); returns ``out_dir``.
 
     Raises ``RuntimeError`` with jupyter-book's log when the build fails or warns.
@@ -219,10 +250,23 @@ def build_site(out_dir: str | Path = "build/site", work_dir: str | Path | None =
     work = Path(work_dir).resolve() if work_dir else out.parent / (out.name + "-src")
     t0 = time.perf_counter()
     stage(work, book)
-    proc = subprocess.run([sys.executable, "-c", "from jupyter_book.cli.main import main; main()",
-                           "build", str(work), "--builder",
-                           "html", "--path-output", str(work), "--keep-going"],
-                          capture_output=True, text=True, env={**os.environ, "PYDEVD_DISABLE_FILE_VALIDATION": "1"})
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "from jupyter_book.cli.main import main; main()",
+            "build",
+            str(work),
+            "--builder",
+            "html",
+            "--path-output",
+            str(work),
+            "--keep-going",
+        ],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYDEVD_DISABLE_FILE_VALIDATION": "1"},
+    )
     log = proc.stdout + proc.stderr
     warnings = [ln for ln in log.splitlines() if "WARNING" in ln or "ERROR" in ln]
     if proc.returncode != 0 or warnings:
@@ -234,6 +278,8 @@ def build_site(out_dir: str | Path = "build/site", work_dir: str | Path | None =
         build_decks(out / "slides", book=book, verbose=False)
     _world_readable(out)
     if verbose:
-        print(f"built {out} ({sum(1 for c in book.chapters if c.ready)} chapters) "
-              f"in {time.perf_counter() - t0:.1f} s")
+        print(
+            f"built {out} ({sum(1 for c in book.chapters if c.ready)} chapters) "
+            f"in {time.perf_counter() - t0:.1f} s"
+        )
     return out

@@ -13,10 +13,16 @@ from pathlib import Path
 
 from ._publish import student_binder_url
 
-__all__ = ["home_page", "course_map_page", "instructor_guide_page", "exercise_rows",
-           "chapter_outline", "MINUTES_PER_POINT"]
+__all__ = [
+    "home_page",
+    "course_map_page",
+    "instructor_guide_page",
+    "exercise_rows",
+    "chapter_outline",
+    "MINUTES_PER_POINT",
+]
 
-MINUTES_PER_POINT = 8   # estimate shown (marked "est.") when book.toml gives no minutes
+MINUTES_PER_POINT = 8  # estimate shown (marked "est.") when book.toml gives no minutes
 _MARKER = re.compile(r"<!--\s*kml:(\w[\w-]*)(?:\s+(\w+))?\s*-->")
 
 
@@ -81,8 +87,10 @@ def _slides_outline(book, chapter) -> str:
 
 def _links(book, c, prefix: str = "") -> str:
     stem = Path(c.notebook).stem
-    return (f"[page]({prefix}{_page(c)}) · [Binder]({student_binder_url(book, c)}) · "
-            f'<a href="{prefix}slides/{stem}.slides.html">slides</a>')
+    return (
+        f"[page]({prefix}{_page(c)}) · [Binder]({student_binder_url(book, c)}) · "
+        f'<a href="{prefix}slides/{stem}.slides.html">slides</a>'
+    )
 
 
 def _repo_links(text: str, book) -> str:
@@ -102,23 +110,42 @@ def home_page(book) -> str:
     readme = (book.root / "README.md").read_text(encoding="utf-8")
     intro = readme.split("\n## ", 1)[0]
     intro = "\n".join(ln for ln in intro.splitlines()[1:] if "badge" not in ln).strip()
-    sections = {s.split("\n", 1)[0].strip(): s.split("\n", 1)[1] if "\n" in s else ""
-                for s in readme.split("\n## ")[1:]}
-    lines = [f"# {book.title}", "", _repo_links(intro, book) or book.description, "",
-             "## Chapters", "", "| # | Chapter | Sources | Open |", "|---|---|---|---|"]
+    sections = {
+        s.split("\n", 1)[0].strip(): s.split("\n", 1)[1] if "\n" in s else ""
+        for s in readme.split("\n## ")[1:]
+    }
+    lines = [
+        f"# {book.title}",
+        "",
+        _repo_links(intro, book) or book.description,
+        "",
+        "## Chapters",
+        "",
+        "| # | Chapter | Sources | Open |",
+        "|---|---|---|---|",
+    ]
     for c in book.chapters:
         if c.ready:
             lines.append(f"| {c.id} | [{c.title}]({_page(c)}) | {', '.join(c.sources)} | {_links(book, c)} |")
         else:
             lines.append(f"| {c.id} | {c.title} (in preparation) | {', '.join(c.sources)} | |")
-    lines += ["", "See the [course map](course-map.md) for objectives, widgets and exercises per "
-              "chapter, and the [instructor's guide](instructor-guide.md) for lecture plans.", ""]
+    lines += [
+        "",
+        "See the [course map](course-map.md) for objectives, widgets and exercises per "
+        "chapter, and the [instructor's guide](instructor-guide.md) for lecture plans.",
+        "",
+    ]
     run = sections.get("Two commands")
     if run:
-        lines += ["## Running the course", "",
-                  f"Every chapter opens on Binder (no installation): [launch the course]"
-                  f"({student_binder_url(book, next(c for c in book.chapters if c.ready))}).", "",
-                  _repo_links(run.strip(), book), ""]
+        lines += [
+            "## Running the course",
+            "",
+            f"Every chapter opens on Binder (no installation): [launch the course]"
+            f"({student_binder_url(book, next(c for c in book.chapters if c.ready))}).",
+            "",
+            _repo_links(run.strip(), book),
+            "",
+        ]
     src = [s for s in sections.values() if s.lstrip().startswith("| #")]
     tail = readme.split("<!-- /chapter-table -->", 1)[-1].split("\n## ", 1)[0].strip()
     if tail and not src:
@@ -129,10 +156,14 @@ def home_page(book) -> str:
 
 def course_map_page(book) -> str:
     """Every chapter with its sources, objectives, sections, widgets and exercises."""
-    lines = ["# Course map", "",
-             "The chapters build on each other in order: kernels (02–03) reuse the SVMs of 01; "
-             "multiclass (04), structured prediction (05) and ranking (06–07) reuse the "
-             "generalized hinge loss and the SGD of 01.", ""]
+    lines = [
+        "# Course map",
+        "",
+        "The chapters build on each other in order: kernels (02–03) reuse the SVMs of 01; "
+        "multiclass (04), structured prediction (05) and ranking (06–07) reuse the "
+        "generalized hinge loss and the SGD of 01.",
+        "",
+    ]
     for c in book.chapters:
         lines += [f"## {c.id} · {c.title}", ""]
         if not c.ready:
@@ -161,8 +192,7 @@ def instructor_guide_page(book) -> str:
     whose file holds the answer key.
     """
     text = (book.root / "docs" / "instructor-guide.md").read_text(encoding="utf-8")
-    text = re.sub(r"\[([^\]]+)\]\(midterm\.md\)",
-                  r"\1 (in the repository only, not on this site)", text)
+    text = re.sub(r"\[([^\]]+)\]\(midterm\.md\)", r"\1 (in the repository only, not on this site)", text)
     covered = set(re.findall(r"<!--\s*kml:slides\s+(\w+)\s*-->", text))
 
     def fill(m):
@@ -176,10 +206,15 @@ def instructor_guide_page(book) -> str:
             parts = []
             for c in book.chapters:
                 if c.ready and c.id not in covered:
-                    parts += [f"### {c.id} · {c.title}", "",
-                              "*The lecture plan of this chapter is still to be written; its deck "
-                              "and exercises are below.*", "", _slides_outline(book, c),
-                              _exercise_table(book, c)]
+                    parts += [
+                        f"### {c.id} · {c.title}",
+                        "",
+                        "*The lecture plan of this chapter is still to be written; its deck "
+                        "and exercises are below.*",
+                        "",
+                        _slides_outline(book, c),
+                        _exercise_table(book, c),
+                    ]
             return "\n".join(parts)
         if kind == "points":
             rows = [(c, sum(int(e["points"]) for e in c.exercises)) for c in book.chapters if c.ready]

@@ -40,15 +40,35 @@ from pathlib import Path
 
 from .release import BEGIN
 
-__all__ = ["slide_metadata", "apply_slides", "apply_to_notebooks", "is_widget_cell",
-           "is_solution_cell", "RISE_SETTINGS", "SLIDE_TAGS"]
+__all__ = [
+    "slide_metadata",
+    "apply_slides",
+    "apply_to_notebooks",
+    "is_widget_cell",
+    "is_solution_cell",
+    "RISE_SETTINGS",
+    "SLIDE_TAGS",
+]
 
-SLIDE_TAGS = {"slide-skip": "skip", "slide-notes": "notes", "slide-new": "slide",
-              "slide-sub": "subslide", "slide-fragment": "fragment", "slide-continue": "-"}
+SLIDE_TAGS = {
+    "slide-skip": "skip",
+    "slide-notes": "notes",
+    "slide-new": "slide",
+    "slide-sub": "subslide",
+    "slide-fragment": "fragment",
+    "slide-continue": "-",
+}
 
 # jupyterlab-rise reads metadata.rise; scroll keeps a tall cell readable when presenting live
-RISE_SETTINGS = {"autolaunch": False, "scroll": True, "width": 1280, "height": 720,
-                 "transition": "none", "theme": "white", "start_slideshow_at": "beginning"}
+RISE_SETTINGS = {
+    "autolaunch": False,
+    "scroll": True,
+    "width": 1280,
+    "height": 720,
+    "transition": "none",
+    "theme": "white",
+    "start_slideshow_at": "beginning",
+}
 
 _HEADING = re.compile(r"^\s*#{1,2}\s")
 _SUBHEADING = re.compile(r"^\s*#{3,6}\s")
@@ -115,7 +135,7 @@ def slide_metadata(cell) -> dict:
         if _SUBHEADING.match(text):
             return {"slide_type": "subslide"}
         inner = [len(m) for m in _ANY_HEADING.findall(text)]
-        if inner:   # a heading below a paragraph: better a slide too many than a lost heading
+        if inner:  # a heading below a paragraph: better a slide too many than a lost heading
             return {"slide_type": "slide" if min(inner) <= 2 else "subslide"}
         if _BOLD_LEAD.match(text):
             return {"slide_type": "subslide"}
@@ -126,7 +146,7 @@ def slide_metadata(cell) -> dict:
         return {"slide_type": "skip"}
     if is_solution_cell(cell):
         return {"slide_type": "skip"}
-    if _QUIZ.search(text):      # the recap quiz is for self-study: too long for one slide
+    if _QUIZ.search(text):  # the recap quiz is for self-study: too long for one slide
         return {"slide_type": "skip"}
     if is_widget_cell(cell):
         return {"slide_type": "subslide"}

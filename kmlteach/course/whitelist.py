@@ -10,8 +10,20 @@ from __future__ import annotations
 __all__ = ["slide_meta", "rise_meta"]
 
 _SLIDE_TYPES = {"slide", "subslide", "fragment", "skip", "notes", "-"}
-_RISE_KEYS = {"width", "height", "scroll", "theme", "transition", "start_slideshow_at",
-              "autolaunch", "controls", "progress", "center", "slideNumber", "enable_chalkboard"}
+_RISE_KEYS = {
+    "width",
+    "height",
+    "scroll",
+    "theme",
+    "transition",
+    "start_slideshow_at",
+    "autolaunch",
+    "controls",
+    "progress",
+    "center",
+    "slideNumber",
+    "enable_chalkboard",
+}
 
 
 def slide_meta(cell) -> dict:
@@ -26,5 +38,9 @@ def rise_meta(meta) -> dict:
     rise = meta.get("rise") if isinstance(meta, dict) else None
     if not isinstance(rise, dict):
         return {}
-    return {k: v for k, v in rise.items() if k in _RISE_KEYS and (
-        isinstance(v, (bool, int, float)) or (isinstance(v, str) and len(v) <= 24 and v.isprintable()))}
+    return {
+        k: v
+        for k, v in rise.items()
+        if k in _RISE_KEYS
+        and (isinstance(v, (bool, int, float)) or (isinstance(v, str) and len(v) <= 24 and v.isprintable()))
+    }

@@ -76,8 +76,7 @@ def moons(m: int = 200, noise: float = 0.1, seed=None):
     rng = check_rng(seed)
     lab = np.arange(m) % 2
     t = rng.uniform(0, np.pi, size=m)
-    X = np.where(lab[:, None] == 0, np.c_[np.cos(t), np.sin(t)],
-                 np.c_[1 - np.cos(t), 0.5 - np.sin(t)])
+    X = np.where(lab[:, None] == 0, np.c_[np.cos(t), np.sin(t)], np.c_[1 - np.cos(t), 0.5 - np.sin(t)])
     X = X + noise * rng.normal(size=X.shape)
     check_finite_output("noise", X)
     return X, np.where(lab == 0, -1.0, 1.0)

@@ -22,7 +22,7 @@ __all__ = ["three_balls", "THREE_BALLS_CENTRES", "THREE_BALLS_RADII", "example_1
 # classes 1 and 3: ≈ 1.2), so the book's weights classify every point correctly.
 THREE_BALLS_CENTRES = np.array([[-5.0, 5.0], [0.0, 5.0], [5.0, 5.0]])
 THREE_BALLS_RADII = np.array([1.5, 1.0, 1.5])
-_GRID = 2.0 ** -16  # coordinates are multiples of this, so midpoints are exact
+_GRID = 2.0**-16  # coordinates are multiples of this, so midpoints are exact
 
 
 def example_17_1_weights() -> np.ndarray:
@@ -49,8 +49,7 @@ def _round_half_up(x: float) -> int:
     return int(np.floor(x + 0.5))
 
 
-def three_balls(n: int = 100, seed=None, *, shift=(0.0, 0.0), radius2: float = 1.0,
-                mass2: float = 0.2):
+def three_balls(n: int = 100, seed=None, *, shift=(0.0, 0.0), radius2: float = 1.0, mass2: float = 0.2):
     """Three labelled discs on a horizontal line: UML Example 17.1.
 
     Classes 1, 2, 3 sit from left to right in discs centred at (-5, 5), (0, 5) and
@@ -117,8 +116,8 @@ def three_balls(n: int = 100, seed=None, *, shift=(0.0, 0.0), radius2: float = 1
     c1, c2, c3 = THREE_BALLS_CENTRES
     c2 = c2 + np.round(shift / _GRID) * _GRID
 
-    U = _in_disc(rng, n2, radius2)                  # class-2 offsets
-    E = _in_disc(rng, n2, R - radius2)              # second-pair offsets
+    U = _in_disc(rng, n2, radius2)  # class-2 offsets
+    E = _in_disc(rng, n2, R - radius2)  # second-pair offsets
     # class-2 points beyond the number of complete second pairs are placed on top of a
     # completely paired one (a "twin"), which keeps the ERM argument strict
     full = min(max(n1 - n2, 0), max(n3 - n2, 0), n2)

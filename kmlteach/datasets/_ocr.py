@@ -23,10 +23,10 @@ from .._validation import check_int, check_nonnegative, check_rng
 __all__ = ["OCRWords", "ocr_words", "word_list", "glyphs", "LETTERS", "LETTER_SHAPE"]
 
 LETTERS = "abcdefghijklmnopqrstuvwxyz"
-LETTER_SHAPE = (16, 8)          # (height, width) of one letter image
-_SUPER = 4                      # glyphs are cached at 4x resolution
-_EM_BOTTOM, _EM_TOP = -0.23, 0.79   # vertical extent of the em box (font units)
-_MAX_WIDTH = 0.44               # wide glyphs (m, w) are squeezed to this width
+LETTER_SHAPE = (16, 8)  # (height, width) of one letter image
+_SUPER = 4  # glyphs are cached at 4x resolution
+_EM_BOTTOM, _EM_TOP = -0.23, 0.79  # vertical extent of the em box (font units)
+_MAX_WIDTH = 0.44  # wide glyphs (m, w) are squeezed to this width
 
 
 @dataclass(frozen=True)
@@ -42,6 +42,7 @@ class OCRWords:
     words : list of str
     letter_shape : tuple (height, width)
     """
+
     X: list
     y: list
     words: list
@@ -56,8 +57,7 @@ class OCRWords:
 def word_list() -> tuple[str, ...]:
     """The bundled list of common English words (lower-case a-z, length 2-12)."""
     text = resources.files("kmlteach").joinpath("data/words.txt").read_text(encoding="utf-8")
-    return tuple(w for w in (line.strip() for line in text.splitlines())
-                 if w and not w.startswith("#"))
+    return tuple(w for w in (line.strip() for line in text.splitlines()) if w and not w.startswith("#"))
 
 
 @lru_cache(maxsize=1)
@@ -71,7 +71,7 @@ def glyphs() -> np.ndarray:
     H, Wd = LETTER_SHAPE[0] * _SUPER, LETTER_SHAPE[1] * _SUPER
     fine = 3  # 3 x 3 coverage samples per cached pixel
     em_h = _EM_BOTTOM - _EM_TOP
-    scale = -H / em_h                    # font units -> cached pixels
+    scale = -H / em_h  # font units -> cached pixels
     # sample points (x right, y up in font units) at the centres of the fine grid
     gy = (np.arange(H * fine) + 0.5) / fine
     gx = (np.arange(Wd * fine) + 0.5) / fine
@@ -84,8 +84,12 @@ def glyphs() -> np.ndarray:
         ext = path.get_extents()
         sx = min(1.0, _MAX_WIDTH / ext.width)
         # centre horizontally, keep the baseline: font y -> image row (downwards)
-        tr = (Affine2D().translate(-(ext.x0 + ext.x1) / 2, 0).scale(sx * scale, -scale)
-              .translate(Wd / 2, _EM_TOP * scale))
+        tr = (
+            Affine2D()
+            .translate(-(ext.x0 + ext.x1) / 2, 0)
+            .scale(sx * scale, -scale)
+            .translate(Wd / 2, _EM_TOP * scale)
+        )
         # even-odd rule over the glyph's closed contours, so that holes stay open
         inside = np.zeros(pts.shape[0], dtype=bool)
         for poly in tr.transform_path(path).to_polygons(closed_only=True):
@@ -103,7 +107,7 @@ def _distort(G: np.ndarray, labels: np.ndarray, rng: np.random.Generator) -> np.
     angle = np.deg2rad(rng.uniform(-8, 8, N))
     shear = rng.uniform(-0.2, 0.2, N)
     sc = rng.uniform(0.88, 1.08, N)
-    shift = rng.uniform(-0.8, 0.8, (N, 2))           # (dx, dy) in output pixels
+    shift = rng.uniform(-0.8, 0.8, (N, 2))  # (dx, dy) in output pixels
     # forward map A = scale * rotation * shear; sample at A^{-1} (p - c - shift) + c
     c, s = np.cos(angle), np.sin(angle)
     A = np.empty((N, 2, 2))
@@ -116,7 +120,7 @@ def _distort(G: np.ndarray, labels: np.ndarray, rng: np.random.Generator) -> np.
     v = (np.arange(h * sub) + 0.5) / sub
     u = (np.arange(w * sub) + 0.5) / sub
     uu, vv = np.meshgrid(u, v)
-    P = np.stack([uu.ravel() - w / 2, vv.ravel() - h / 2])          # (2, P)
+    P = np.stack([uu.ravel() - w / 2, vv.ravel() - h / 2])  # (2, P)
     Q = np.einsum("nij,njp->nip", Ainv, P[None] - shift[:, :, None])
     xs = (Q[:, 0] + w / 2) * _SUPER - 0.5
     ys = (Q[:, 1] + h / 2) * _SUPER - 0.5
@@ -124,7 +128,7 @@ def _distort(G: np.ndarray, labels: np.ndarray, rng: np.random.Generator) -> np.
     y0 = np.floor(ys).astype(np.int64)
     fx, fy = xs - x0, ys - y0
     Hs, Ws = G.shape[1:]
-    Gp = np.zeros((G.shape[0], Hs + 4, Ws + 4))   # zero border: samples outside are blank
+    Gp = np.zeros((G.shape[0], Hs + 4, Ws + 4))  # zero border: samples outside are blank
     Gp[:, 2:-2, 2:-2] = G
     x0 = np.clip(x0 + 2, 0, Ws + 2)
     y0 = np.clip(y0 + 2, 0, Hs + 2)
@@ -132,8 +136,9 @@ def _distort(G: np.ndarray, labels: np.ndarray, rng: np.random.Generator) -> np.
     Gf = Gp.reshape(-1)
     stride = Ws + 4
     base = labels[:, None] * ((Hs + 4) * stride) + y0 * stride + x0
-    val = ((Gf[base] * (1 - fx) + Gf[base + 1] * fx) * (1 - fy)
-           + (Gf[base + stride] * (1 - fx) + Gf[base + stride + 1] * fx) * fy)
+    val = (Gf[base] * (1 - fx) + Gf[base + 1] * fx) * (1 - fy) + (
+        Gf[base + stride] * (1 - fx) + Gf[base + stride + 1] * fx
+    ) * fy
     return val.reshape(N, h, sub, w, sub).mean(axis=(2, 4)).reshape(N, h * w)
 
 

@@ -19,8 +19,9 @@ __all__ = ["ranking_queries", "fraud", "split_queries"]
 _GRADES = np.array([0.5, 1.25, 2.0])
 
 
-def ranking_queries(n_queries: int = 100, r: int = 10, d: int = 5, noise: float = 0.5,
-                    seed=None, return_w: bool = False):
+def ranking_queries(
+    n_queries: int = 100, r: int = 10, d: int = 5, noise: float = 0.5, seed=None, return_w: bool = False
+):
     """Synthetic search queries with graded relevance (for UML §17.4).
 
     A hidden unit vector w* ∈ ℝᵈ defines the utility of an item x as ⟨w*, x⟩ plus

@@ -34,6 +34,7 @@ class RealData:
 
     Source: bundled data (Street, Wolberg & Mangasarian 1993); see ``citation``.
     """
+
     X: np.ndarray
     y: np.ndarray
     feature_names: tuple

@@ -33,7 +33,7 @@ __all__ = ["AdaBoostResult", "adaboost", "EPSILON_FLOOR", "ALPHA_CAP"]
 EPSILON_FLOOR = 1e-10
 ALPHA_CAP = 0.5 * np.log((1 - EPSILON_FLOOR) / EPSILON_FLOOR)
 _HALF_TOL = 1e-12
-_MAX_HISTORY = 200_000_000          # entries of the (rounds, m) history of D
+_MAX_HISTORY = 200_000_000  # entries of the (rounds, m) history of D
 
 
 @dataclass(frozen=True)
@@ -79,8 +79,7 @@ class AdaBoostResult:
     def decision_function(self, X, rounds: int | None = None) -> np.ndarray:
         """f(x) = Σ_{t ≤ rounds} α_t h_t(x) (all rounds by default)."""
         X = check_X(X, "X", n_cols=self.n_features, bounded=False)
-        R = self.n_rounds if rounds is None else check_int(rounds, "rounds", minimum=0,
-                                                           maximum=self.n_rounds)
+        R = self.n_rounds if rounds is None else check_int(rounds, "rounds", minimum=0, maximum=self.n_rounds)
         f = np.zeros(X.shape[0])
         for a, h in zip(self.alphas[:R], self.stumps[:R]):
             f += a * _predict_pm1(h, X)
@@ -139,11 +138,14 @@ def adaboost(X, y, T, weak_learner: Callable = decision_stump) -> AdaBoostResult
     y = check_binary_labels(y, "y", n=m, of="one per row of X")
     T = check_int(T, "T", minimum=1, maximum=10_000_000)
     if T * m > _MAX_HISTORY:
-        raise ValueError(f"T = {T} rounds on m = {m} points would store a {T} x {m} history of D "
-                         f"(more than {_MAX_HISTORY:.0e} numbers); choose a smaller T")
+        raise ValueError(
+            f"T = {T} rounds on m = {m} points would store a {T} x {m} history of D "
+            f"(more than {_MAX_HISTORY:.0e} numbers); choose a smaller T"
+        )
     if not callable(weak_learner):
-        raise TypeError(f"weak_learner must be a callable weak_learner(X, y, D), got "
-                        f"{_describe(weak_learner)}")
+        raise TypeError(
+            f"weak_learner must be a callable weak_learner(X, y, D), got {_describe(weak_learner)}"
+        )
     fast = weak_learner is decision_stump
     order = presort(X) if fast else None
     Xs = sorted_values(X, order) if fast else None
@@ -176,17 +178,24 @@ def adaboost(X, y, T, weak_learner: Callable = decision_stump) -> AdaBoostResult
         hs.append(h)
         errs.append(float(np.mean(np.where(F >= 0, 1.0, -1.0) != y)))
         if perfect:
-            stopped = (f"epsilon = {'0' if eps == 0 else f'{eps:.1e}'} at round {t} "
-                       f"(alpha capped at {ALPHA_CAP:.2f})")
+            stopped = (
+                f"epsilon = {'0' if eps == 0 else f'{eps:.1e}'} at round {t} "
+                f"(alpha capped at {ALPHA_CAP:.2f})"
+            )
             break
         D = w / Z
     R = len(alphas)
     eps_arr = np.array(eps_list, dtype=float)
     Z_arr = np.array(Zs, dtype=float)
     return AdaBoostResult(
-        alphas=np.array(alphas, dtype=float), epsilons=eps_arr, Z=Z_arr,
-        D=Ds[:R].copy() if R < T else Ds, stumps=tuple(hs),
-        training_error=np.array(errs, dtype=float), bound=np.cumprod(Z_arr),
-        gamma_bound=np.exp(-2.0 * np.cumsum((0.5 - eps_arr) ** 2)), stopped=stopped,
-        n_features=X.shape[1])
-
+        alphas=np.array(alphas, dtype=float),
+        epsilons=eps_arr,
+        Z=Z_arr,
+        D=Ds[:R].copy() if R < T else Ds,
+        stumps=tuple(hs),
+        training_error=np.array(errs, dtype=float),
+        bound=np.cumprod(Z_arr),
+        gamma_bound=np.exp(-2.0 * np.cumsum((0.5 - eps_arr) ** 2)),
+        stopped=stopped,
+        n_features=X.shape[1],
+    )

@@ -66,8 +66,11 @@ class BaggingResult:
     def votes(self, X, n_estimators: int | None = None) -> np.ndarray:
         """(n, k) vote counts of the first ``n_estimators`` members (all by default)."""
         X = check_X(X, "X", n_cols=self.n_features, bounded=False)
-        B = len(self.estimators) if n_estimators is None else check_int(
-            n_estimators, "n_estimators", minimum=1, maximum=len(self.estimators))
+        B = (
+            len(self.estimators)
+            if n_estimators is None
+            else check_int(n_estimators, "n_estimators", minimum=1, maximum=len(self.estimators))
+        )
         V = np.zeros((X.shape[0], len(self.classes)))
         rows = np.arange(X.shape[0])
         for est in self.estimators[:B]:
@@ -89,8 +92,9 @@ def _label_indices(pred, classes: np.ndarray, n: int) -> np.ndarray:
         raise ValueError(f"a member of the learner returned {pred.shape[0]} predictions for {n} points")
     pos = np.clip(np.searchsorted(classes, pred), 0, len(classes) - 1)
     if not np.all(classes[pos] == pred):
-        raise ValueError("the learner's predictions must be labels of y (members predict the "
-                         "original labels)")
+        raise ValueError(
+            "the learner's predictions must be labels of y (members predict the original labels)"
+        )
     return pos.astype(np.int64)
 
 
@@ -153,8 +157,9 @@ def bagging(X, y, learner, n_estimators=10, seed=0) -> BaggingResult:
     return BaggingResult(classes=classes, n_features=X.shape[1], **fields)
 
 
-def _bag(m: int, k: int, yi: np.ndarray, B: int, rng: np.random.Generator,
-         fit: Callable, seeded: bool = False) -> dict:
+def _bag(
+    m: int, k: int, yi: np.ndarray, B: int, rng: np.random.Generator, fit: Callable, seeded: bool = False
+) -> dict:
     """Draw B bootstrap samples, fit each member, and track the OOB vote.
 
     ``fit(idx, rng)`` returns (model, class indices of its predictions on all m points).
@@ -184,8 +189,13 @@ def _bag(m: int, k: int, yi: np.ndarray, B: int, rng: np.random.Generator,
         out[samples[b]] = False
         V[rows[out], pred[out]] += 1.0
         scored = V.sum(axis=1) > 0
-        path[b] = (np.mean(np.argmax(V[scored], axis=1) != yi[scored]) if scored.any()
-                   else np.nan)
+        path[b] = np.mean(np.argmax(V[scored], axis=1) != yi[scored]) if scored.any() else np.nan
     n_oob = int(np.sum(V.sum(axis=1) > 0))
-    return {"estimators": tuple(members), "samples": samples, "oob_error": float(path[-1]),
-            "oob_error_path": path, "n_oob": n_oob, "n_never_oob": m - n_oob}
+    return {
+        "estimators": tuple(members),
+        "samples": samples,
+        "oob_error": float(path[-1]),
+        "oob_error_path": path,
+        "n_oob": n_oob,
+        "n_never_oob": m - n_oob,
+    }

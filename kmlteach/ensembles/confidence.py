@@ -72,9 +72,15 @@ def _weak_thresholds(rng: np.random.Generator, shape: tuple, n: int) -> np.ndarr
     return 0.5 * (largest_pos + smallest_neg)
 
 
-def boost_confidence(deltas=(0.3, 0.2, 0.1, 0.05, 0.02, 0.01), eps: float = 0.05,
-                     gamma: float = 0.02, n: int = 4, sample_size: int = 400, reps: int = 4000,
-                     seed=0) -> ConfidenceBoosting:
+def boost_confidence(
+    deltas=(0.3, 0.2, 0.1, 0.05, 0.02, 0.01),
+    eps: float = 0.05,
+    gamma: float = 0.02,
+    n: int = 4,
+    sample_size: int = 400,
+    reps: int = 4000,
+    seed=0,
+) -> ConfidenceBoosting:
     """Simulate L′ = "best of k runs of L on a fresh sample" and measure its failure rate.
 
     The task: x uniform on [0, 1], label +1 iff x ≤ ½. L sees ``n`` examples and returns
@@ -103,12 +109,13 @@ def boost_confidence(deltas=(0.3, 0.2, 0.1, 0.05, 0.02, 0.01), eps: float = 0.05
     rng = check_rng(seed)
     delta0 = float(np.mean(np.abs(_weak_thresholds(rng, (200_000,), n) - 0.5) < eps))
     if delta0 == 0.0:
-        raise ValueError(f"with n = {n} and eps = {eps} the learner L never succeeds; "
-                         f"increase n or eps")
+        raise ValueError(f"with n = {n} and eps = {eps} the learner L never succeeds; increase n or eps")
     ks = np.array([runs_needed(delta0, d) for d in deltas], dtype=np.int64)
     if int(ks.max()) * reps * max(n, 1) > 100_000_000:
-        raise ValueError(f"reps = {reps} repetitions of up to {int(ks.max())} runs are too many; "
-                         f"lower reps or raise the smallest delta")
+        raise ValueError(
+            f"reps = {reps} repetitions of up to {int(ks.max())} runs are too many; "
+            f"lower reps or raise the smallest delta"
+        )
     all_fail, failure = np.empty(len(deltas)), np.empty(len(deltas))
     for i, k in enumerate(ks):
         theta = _weak_thresholds(rng, (reps, int(k)), n)
@@ -116,11 +123,25 @@ def boost_confidence(deltas=(0.3, 0.2, 0.1, 0.05, 0.02, 0.01), eps: float = 0.05
         S = np.sort(rng.random((reps, sample_size)), axis=1)
         lo, hi = np.minimum(theta, 0.5), np.maximum(theta, 0.5)
         # mistakes of θ̂ on S: the points between θ̂ and ½
-        mistakes = np.array([np.searchsorted(S[r], hi[r], "right") - np.searchsorted(S[r], lo[r], "right")
-                             for r in range(reps)])
+        mistakes = np.array(
+            [
+                np.searchsorted(S[r], hi[r], "right") - np.searchsorted(S[r], lo[r], "right")
+                for r in range(reps)
+            ]
+        )
         chosen = err[np.arange(reps), np.argmin(mistakes, axis=1)]
         all_fail[i] = np.mean(np.all(err >= eps, axis=1))
         failure[i] = np.mean(chosen > eps + gamma)
-    return ConfidenceBoosting(deltas=deltas, k=ks, delta0=delta0, all_fail=all_fail,
-                              all_fail_bound=(1.0 - delta0) ** ks.astype(float), failure=failure,
-                              eps=eps, gamma=gamma, n=n, sample_size=sample_size, reps=reps)
+    return ConfidenceBoosting(
+        deltas=deltas,
+        k=ks,
+        delta0=delta0,
+        all_fail=all_fail,
+        all_fail_bound=(1.0 - delta0) ** ks.astype(float),
+        failure=failure,
+        eps=eps,
+        gamma=gamma,
+        n=n,
+        sample_size=sample_size,
+        reps=reps,
+    )

@@ -8,8 +8,10 @@ from kmlteach._validation import check_int, check_probability, check_rng
 
 __all__ = ["toy_example", "papaya", "PAPAYA_BOX"]
 
-_TOY_X = np.array([[1, 9], [2, 6], [6, 1], [8, 5], [7, 3],
-                   [3, 10], [4, 7], [5, 8], [10, 4], [9, 2]], dtype=float) / 10
+_TOY_X = (
+    np.array([[1, 9], [2, 6], [6, 1], [8, 5], [7, 3], [3, 10], [4, 7], [5, 8], [10, 4], [9, 2]], dtype=float)
+    / 10
+)
 _TOY_Y = np.array([1, 1, 1, 1, 1, -1, -1, -1, -1, -1], dtype=float)
 
 #: colour range (pale green .. pale yellow) and softness range of a tasty papaya

@@ -41,13 +41,21 @@ class RandomForestResult(BaggingResult):
     criterion: str = "gini"
 
     def _member_indices(self, est, X: np.ndarray) -> np.ndarray:
-        if isinstance(est, DecisionTree):          # trees share the forest's classes
+        if isinstance(est, DecisionTree):  # trees share the forest's classes
             return est.value[est.apply(X)]
         return super()._member_indices(est, X)
 
 
-def random_forest(X, y, n_trees=100, max_features="sqrt", max_depth=None, seed=0,
-                  criterion: str = "gini", min_samples_leaf: int = 1) -> RandomForestResult:
+def random_forest(
+    X,
+    y,
+    n_trees=100,
+    max_features="sqrt",
+    max_depth=None,
+    seed=0,
+    criterion: str = "gini",
+    min_samples_leaf: int = 1,
+) -> RandomForestResult:
     """A random forest (SL ensembles slides; Breiman 2001) with the out-of-bag error.
 
     Parameters
@@ -84,19 +92,36 @@ def random_forest(X, y, n_trees=100, max_features="sqrt", max_depth=None, seed=0
     classes, yi = check_multiclass_labels(y, "y", n=X.shape[0])
     B = check_bootstraps(n_trees, "n_trees", X.shape[0], _MAX_ENTRIES)
     n_feat = resolve_max_features(max_features, X.shape[1])
-    depth = int(_NO_LIMIT) if max_depth is None else check_int(max_depth, "max_depth", minimum=0, maximum=10**9)
+    depth = (
+        int(_NO_LIMIT) if max_depth is None else check_int(max_depth, "max_depth", minimum=0, maximum=10**9)
+    )
     crit = CRITERIA.index(check_choice(criterion, "criterion", CRITERIA))
     leaf = check_int(min_samples_leaf, "min_samples_leaf", minimum=1, maximum=X.shape[0])
     rng = check_rng(seed)
 
     def fit(idx, tree_seed):
         count = np.bincount(idx, minlength=X.shape[0])
-        rows = np.flatnonzero(count)            # grow on distinct rows, weighted by count
-        tree = _grow(X[rows], yi[rows], classes, depth, crit, leaf, n_feat,
-                     tree_seed, weights=count[rows].astype(np.float64))
+        rows = np.flatnonzero(count)  # grow on distinct rows, weighted by count
+        tree = _grow(
+            X[rows],
+            yi[rows],
+            classes,
+            depth,
+            crit,
+            leaf,
+            n_feat,
+            tree_seed,
+            weights=count[rows].astype(np.float64),
+        )
         return tree, tree.value[tree.apply(X)]
 
     # trees grow on several threads (the kernels release the GIL), same trees in any case
     fields = _bag(X.shape[0], len(classes), yi, B, rng, fit, seeded=True)
-    return RandomForestResult(classes=classes, n_features=X.shape[1], max_features=n_feat,
-                              max_depth=max_depth, criterion=CRITERIA[crit], **fields)
+    return RandomForestResult(
+        classes=classes,
+        n_features=X.shape[1],
+        max_features=n_feat,
+        max_depth=max_depth,
+        criterion=CRITERIA[crit],
+        **fields,
+    )

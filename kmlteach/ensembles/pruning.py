@@ -41,8 +41,9 @@ def prune(tree: DecisionTree, X_val, y_val) -> DecisionTree:
         raise TypeError(f"y_val must be a 1-D array of labels, got {_describe(y_val)}")
     y_val = np.asarray(y_val)
     if y_val.shape != (X_val.shape[0],):
-        raise ValueError(f"y_val must be 1-D with one label per row of X_val ({X_val.shape[0]}), "
-                         f"got shape {y_val.shape}")
+        raise ValueError(
+            f"y_val must be 1-D with one label per row of X_val ({X_val.shape[0]}), got shape {y_val.shape}"
+        )
     n = tree.n_nodes
     # where every validation point goes: the set reaching each node, top-down (ids grow downwards)
     reach: list[np.ndarray] = [np.empty(0, dtype=np.int64)] * n
@@ -55,7 +56,7 @@ def prune(tree: DecisionTree, X_val, y_val) -> DecisionTree:
     wrong_as_leaf = np.array([np.sum(y_val[reach[i]] != tree.classes[tree.value[i]]) for i in range(n)])
     subtree = wrong_as_leaf.copy()
     is_leaf = tree.feature < 0
-    for i in range(n - 1, -1, -1):            # children before parents
+    for i in range(n - 1, -1, -1):  # children before parents
         if not is_leaf[i]:
             below = subtree[tree.left[i]] + subtree[tree.right[i]]
             if wrong_as_leaf[i] <= below:
@@ -85,5 +86,10 @@ def _compact(tree: DecisionTree, is_leaf: np.ndarray) -> DecisionTree:
         threshold=np.where(leaf, 0.0, tree.threshold[keep_arr]),
         left=np.where(leaf, -1, remap(tree.left[keep_arr])),
         right=np.where(leaf, -1, remap(tree.right[keep_arr])),
-        value=tree.value[keep_arr], counts=tree.counts[keep_arr], impurity=tree.impurity[keep_arr],
-        node_depth=tree.node_depth[keep_arr], criterion=tree.criterion, n_features=tree.n_features)
+        value=tree.value[keep_arr],
+        counts=tree.counts[keep_arr],
+        impurity=tree.impurity[keep_arr],
+        node_depth=tree.node_depth[keep_arr],
+        criterion=tree.criterion,
+        n_features=tree.n_features,
+    )

@@ -104,19 +104,24 @@ def sorted_values(X: np.ndarray, order: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(np.take_along_axis(X, order.T, axis=0).T)
 
 
-def _stump_from_order(X: np.ndarray, order: np.ndarray, Xs: np.ndarray, y: np.ndarray,
-                      D: np.ndarray) -> Stump:
+def _stump_from_order(
+    X: np.ndarray, order: np.ndarray, Xs: np.ndarray, y: np.ndarray, D: np.ndarray
+) -> Stump:
     """The search on a presorted ``order`` and its sorted values ``Xs`` (no validation:
     callers have checked)."""
     j, theta, s = _decision_stump_kernel(Xs, order, y * D)
     j = int(j)
     pred = np.where(X[:, j] <= theta, s, -s)
-    return Stump(feature=j, threshold=float(theta), sign=float(s),
-                 error=float(np.sum(D[pred != y])))
+    return Stump(feature=j, threshold=float(theta), sign=float(s), error=float(np.sum(D[pred != y])))
 
 
-@jit(warmup=lambda: (np.array([[0.0, 1.0, 2.0], [0.0, 1.0, 2.0]]),
-                     np.array([[0, 1, 2], [1, 0, 2]], dtype=np.int64), np.array([0.3, -0.3, 0.4])))
+@jit(
+    warmup=lambda: (
+        np.array([[0.0, 1.0, 2.0], [0.0, 1.0, 2.0]]),
+        np.array([[0, 1, 2], [1, 0, 2]], dtype=np.int64),
+        np.array([0.3, -0.3, 0.4]),
+    )
+)
 def _decision_stump_kernel(Xs, order, yD):
     """Sweep every feature in sorted order; return (feature, threshold, sign).
 
@@ -147,13 +152,13 @@ def _decision_stump_kernel(Xs, order, yD):
                 neg_left -= w
             a = Xs[j, k]
             b = Xs[j, k + 1]
-            if a == b:          # no threshold between equal values
+            if a == b:  # no threshold between equal values
                 continue
-            theta = 0.5 * a + 0.5 * b                    # (no overflow for huge values)
-            if theta >= b:                               # a, b adjacent floats
+            theta = 0.5 * a + 0.5 * b  # (no overflow for huge values)
+            if theta >= b:  # a, b adjacent floats
                 theta = a
-            err_plus = neg_left + (w_pos - pos_left)     # s = +1: left +1, right -1
-            err_minus = pos_left + (w_neg - neg_left)    # s = -1
+            err_plus = neg_left + (w_pos - pos_left)  # s = +1: left +1, right -1
+            err_minus = pos_left + (w_neg - neg_left)  # s = -1
             if err_plus < best - tol:
                 best, best_j, best_theta, best_s = err_plus, j, theta, 1.0
             if err_minus < best - tol:

@@ -137,13 +137,16 @@ def resolve_max_features(max_features, d: int) -> int:
             raise ValueError(f"max_features as a fraction must lie in (0, 1], got {max_features!r}")
         return max(1, int(f * d))
     if isinstance(max_features, bool) or not isinstance(max_features, (int, np.integer)):
-        raise TypeError(f"max_features must be None, 'sqrt', 'log2', an int or a float in (0, 1], "
-                        f"got {_describe(max_features)}")
+        raise TypeError(
+            f"max_features must be None, 'sqrt', 'log2', an int or a float in (0, 1], "
+            f"got {_describe(max_features)}"
+        )
     return check_int(max_features, "max_features", minimum=1, maximum=d)
 
 
-def decision_tree(X, y, max_depth=None, criterion: str = "gini", min_samples_leaf: int = 1,
-                  max_features=None, seed=0) -> DecisionTree:
+def decision_tree(
+    X, y, max_depth=None, criterion: str = "gini", min_samples_leaf: int = 1, max_features=None, seed=0
+) -> DecisionTree:
     """Grow a decision tree greedily (UML §18.2, with the gains of §18.2.1).
 
     Parameters
@@ -176,7 +179,9 @@ def decision_tree(X, y, max_depth=None, criterion: str = "gini", min_samples_lea
     """
     X = check_X(X, bounded=False)
     classes, yi = check_multiclass_labels(y, "y", n=X.shape[0])
-    depth = int(_NO_LIMIT) if max_depth is None else check_int(max_depth, "max_depth", minimum=0, maximum=10**9)
+    depth = (
+        int(_NO_LIMIT) if max_depth is None else check_int(max_depth, "max_depth", minimum=0, maximum=10**9)
+    )
     crit = CRITERIA.index(check_choice(criterion, "criterion", CRITERIA))
     leaf = check_int(min_samples_leaf, "min_samples_leaf", minimum=1, maximum=X.shape[0])
     n_feat = resolve_max_features(max_features, X.shape[1])
@@ -184,8 +189,9 @@ def decision_tree(X, y, max_depth=None, criterion: str = "gini", min_samples_lea
     return _grow(X, yi, classes, depth, crit, leaf, n_feat, int(rng.integers(0, 2**31 - 1)))
 
 
-def _grow(X, yi, classes, max_depth: int, crit: int, min_leaf: int, n_feat: int,
-          seed: int, weights=None) -> DecisionTree:
+def _grow(
+    X, yi, classes, max_depth: int, crit: int, min_leaf: int, n_feat: int, seed: int, weights=None
+) -> DecisionTree:
     """Build a tree on checked arrays (yi: int64 indices into ``classes``).
 
     ``weights`` (default 1): integer multiplicities, e.g. bootstrap counts — the tree is
@@ -194,9 +200,19 @@ def _grow(X, yi, classes, max_depth: int, crit: int, min_leaf: int, n_feat: int,
     w = np.ones(X.shape[0]) if weights is None else weights
     arrays = _grow_tree_kernel(X, yi, w, len(classes), max_depth, crit, min_leaf, n_feat, seed)
     feature, threshold, left, right, value, counts, impurity, node_depth = arrays
-    return DecisionTree(classes=classes, feature=feature, threshold=threshold, left=left,
-                        right=right, value=value, counts=counts, impurity=impurity,
-                        node_depth=node_depth, criterion=CRITERIA[crit], n_features=X.shape[1])
+    return DecisionTree(
+        classes=classes,
+        feature=feature,
+        threshold=threshold,
+        left=left,
+        right=right,
+        value=value,
+        counts=counts,
+        impurity=impurity,
+        node_depth=node_depth,
+        criterion=CRITERIA[crit],
+        n_features=X.shape[1],
+    )
 
 
 @jit(warmup=lambda: (np.array([1.0, 2.0]), 3.0, 1))
@@ -219,8 +235,20 @@ def _impurity(c, n, crit):
     return 1.0 - c.max() / n
 
 
-@jit(warmup=lambda: (np.array([[0.0, 1.0], [1.0, 0.0], [2.0, 2.0], [3.0, 1.0]]),
-                     np.array([0, 1, 0, 1], dtype=np.int64), np.ones(4), 2, 10, 0, 1, 2, 0), nogil=True)
+@jit(
+    warmup=lambda: (
+        np.array([[0.0, 1.0], [1.0, 0.0], [2.0, 2.0], [3.0, 1.0]]),
+        np.array([0, 1, 0, 1], dtype=np.int64),
+        np.ones(4),
+        2,
+        10,
+        0,
+        1,
+        2,
+        0,
+    ),
+    nogil=True,
+)
 def _grow_tree_kernel(X, yi, w, k, max_depth, crit, min_leaf, n_feat, seed):
     """Depth-first greedy growth; returns the node arrays (trimmed). Row i counts w[i]
     times (sizes, class counts and ``min_leaf`` are in these units)."""
@@ -237,7 +265,7 @@ def _grow_tree_kernel(X, yi, w, k, max_depth, crit, min_leaf, n_feat, seed):
     node_depth = np.zeros(cap, dtype=np.int64)
     idx = np.arange(n)
     feats = np.arange(d)
-    Xt = np.empty((d, n))                      # one feature per row: gathers stay in cache
+    Xt = np.empty((d, n))  # one feature per row: gathers stay in cache
     for i in range(n):
         for j in range(d):
             Xt[j, i] = X[i, j]
@@ -271,16 +299,16 @@ def _grow_tree_kernel(X, yi, w, k, max_depth, crit, min_leaf, n_feat, seed):
         for r in range(d):
             if visited >= n_feat:
                 break
-            if n_feat < d:                     # a random feature not yet drawn at this node
+            if n_feat < d:  # a random feature not yet drawn at this node
                 q = r + np.random.randint(0, d - r)
                 feats[r], feats[q] = feats[q], feats[r]
             j = feats[r]
             for p in range(size):
                 rws[p] = idx[start + p]
                 vals[p] = Xt[j, rws[p]]
-            _sort_pairs(vals, rws, size)       # order within equal values is irrelevant
+            _sort_pairs(vals, rws, size)  # order within equal values is irrelevant
             if vals[0] == vals[size - 1]:
-                continue                       # constant on this node: does not count
+                continue  # constant on this node: does not count
             visited += 1
             cl[:] = 0.0
             cr[:] = c
@@ -296,7 +324,7 @@ def _grow_tree_kernel(X, yi, w, k, max_depth, crit, min_leaf, n_feat, seed):
                 b = vals[p + 1]
                 if a == b or nl < min_leaf or nr < min_leaf:
                     continue
-                if crit == 0:                  # Gini: n (1 - Σ (c/n)²) = n - Σ c² / n
+                if crit == 0:  # Gini: n (1 - Σ (c/n)²) = n - Σ c² / n
                     sl = 0.0
                     sr = 0.0
                     for u in range(k):
@@ -336,14 +364,28 @@ def _grow_tree_kernel(X, yi, w, k, max_depth, crit, min_leaf, n_feat, seed):
         st_node[top + 1], st_start[top + 1], st_end[top + 1] = n_nodes, start, mid
         top += 2
         n_nodes += 2
-    return (feature[:n_nodes].copy(), threshold[:n_nodes].copy(), left[:n_nodes].copy(),
-            right[:n_nodes].copy(), value[:n_nodes].copy(), counts[:n_nodes].copy(),
-            impurity[:n_nodes].copy(), node_depth[:n_nodes].copy())
+    return (
+        feature[:n_nodes].copy(),
+        threshold[:n_nodes].copy(),
+        left[:n_nodes].copy(),
+        right[:n_nodes].copy(),
+        value[:n_nodes].copy(),
+        counts[:n_nodes].copy(),
+        impurity[:n_nodes].copy(),
+        node_depth[:n_nodes].copy(),
+    )
 
 
-@jit(warmup=lambda: (np.array([[0.0], [2.0]]), np.array([0, -1, -1], dtype=np.int64),
-                     np.array([1.0, 0.0, 0.0]), np.array([1, -1, -1], dtype=np.int64),
-                     np.array([2, -1, -1], dtype=np.int64)), nogil=True)
+@jit(
+    warmup=lambda: (
+        np.array([[0.0], [2.0]]),
+        np.array([0, -1, -1], dtype=np.int64),
+        np.array([1.0, 0.0, 0.0]),
+        np.array([1, -1, -1], dtype=np.int64),
+        np.array([2, -1, -1], dtype=np.int64),
+    ),
+    nogil=True,
+)
 def _tree_apply_kernel(X, feature, threshold, left, right):
     """Leaf id of every row of X."""
     out = np.empty(X.shape[0], dtype=np.int64)

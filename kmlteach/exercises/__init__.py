@@ -8,10 +8,25 @@ reference implementations and visible cases are in ``kmlteach/exercises/chNN.py`
 the solution texts in the notebook sources (see :mod:`kmlteach.exercises.record`).
 """
 
-from .core import (Case, Exercise, Mistake, allclose, check, exact, get, hint, register, registry,
-                   solution)
+from .core import Case, Exercise, Mistake, allclose, check, exact, get, hint, register, registry, solution
 from .quiz import Question, ask, questions, quiz, quiz_html, register_question
 
-__all__ = ["Case", "Exercise", "Mistake", "Question", "allclose", "ask", "check", "exact", "get",
-           "hint", "questions", "quiz", "quiz_html", "register", "register_question", "registry",
-           "solution"]
+__all__ = [
+    "Case",
+    "Exercise",
+    "Mistake",
+    "Question",
+    "allclose",
+    "ask",
+    "check",
+    "exact",
+    "get",
+    "hint",
+    "questions",
+    "quiz",
+    "quiz_html",
+    "register",
+    "register_question",
+    "registry",
+    "solution",
+]

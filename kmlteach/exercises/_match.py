@@ -7,7 +7,8 @@ answer on *every* one of them, so a wrong answer is never labelled on a guess.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -22,6 +23,7 @@ CASE_SECONDS = 5.0
 def copy_args(case) -> tuple[tuple, dict]:
     def cp(v):
         return v.copy() if isinstance(v, np.ndarray) else v
+
     return tuple(cp(a) for a in case.args), {k: cp(v) for k, v in case.kwargs.items()}
 
 
@@ -44,12 +46,15 @@ def _alike(ex, wrong: Any, got: Any) -> bool:
     except (TypeError, ValueError):
         return False
     nan = np.isnan(w)
-    return (w.shape == g.shape and bool(nan.any()) and np.array_equal(nan, np.isnan(g))
-            and bool(np.allclose(w[~nan], g[~nan])))
+    return (
+        w.shape == g.shape
+        and bool(nan.any())
+        and np.array_equal(nan, np.isnan(g))
+        and bool(np.allclose(w[~nan], g[~nan]))
+    )
 
 
-def find_mistake(ex, cases: Sequence, values: Sequence[Any],
-                 seconds: float = CASE_SECONDS) -> Any:
+def find_mistake(ex, cases: Sequence, values: Sequence[Any], seconds: float = CASE_SECONDS) -> Any:
     """The first catalogued mistake of ``ex`` that behaves like the answer whose (prepared)
     values on ``cases`` are ``values``: on *every* case, the wrong implementation's output
     (or the stored one) compares equal to the answer's, or the predicate holds. ``None``
@@ -57,9 +62,12 @@ def find_mistake(ex, cases: Sequence, values: Sequence[Any],
     if not cases or len(values) != len(cases):
         return None
     for m in ex.mistakes:
+
         def all_match(m=m):
-            return all(_matches(ex, m, i, c, ex.expected(c), v)
-                       for i, (c, v) in enumerate(zip(cases, values)))
+            return all(
+                _matches(ex, m, i, c, ex.expected(c), v) for i, (c, v) in enumerate(zip(cases, values))
+            )
+
         try:
             if call_with_budget(all_match, seconds * len(cases)):
                 return m

@@ -18,7 +18,8 @@ import ctypes
 import signal
 import threading
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 __all__ = ["CheckTimeout", "call_with_budget"]
 
@@ -76,8 +77,9 @@ def _with_thread(fn, seconds):
     for _ in range(10):  # ~2 s of grace; a thread stuck in compiled code is left behind
         if not worker.is_alive():
             break
-        ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(worker.ident),
-                                                   ctypes.py_object(CheckTimeout))
+        ctypes.pythonapi.PyThreadState_SetAsyncExc(
+            ctypes.c_ulong(worker.ident), ctypes.py_object(CheckTimeout)
+        )
         worker.join(_REARM)
     else:
         raise CheckTimeout

@@ -18,14 +18,19 @@ def margins(X, y, w):
 
 def _cases():
     r = np.random.default_rng(0)
-    cases = [Case((np.array([[1.0, 2.0], [-1.0, 0.5]]), np.array([1.0, -1.0]), np.array([0.5, -1.0])),
-                  label="two points in the plane")]
+    cases = [
+        Case(
+            (np.array([[1.0, 2.0], [-1.0, 0.5]]), np.array([1.0, -1.0]), np.array([0.5, -1.0])),
+            label="two points in the plane",
+        )
+    ]
     for m, d in ((5, 3), (8, 2)):
         cases.append(Case((r.normal(size=(m, d)), r.choice([-1.0, 1.0], size=m), r.normal(size=d))))
     return cases
 
 
 # Catalogued mistakes of 00.margins (the record's ``mistakes`` name these) ----------------
+
 
 def _wrong_no_label(X, y, w):
     return np.asarray(X, dtype=float) @ np.asarray(w, dtype=float)

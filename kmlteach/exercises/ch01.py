@@ -17,6 +17,7 @@ def _rng(seed):
 
 # 01.distance — UML Claim 15.1 ---------------------------------------------------------
 
+
 def distance(x, w, b):
     """Euclidean distance of the point x to the hyperplane {v : <w, v> + b = 0}."""
     return abs(float(np.dot(w, x)) + b) / float(np.linalg.norm(w))
@@ -24,9 +25,11 @@ def distance(x, w, b):
 
 def _distance_cases():
     r = _rng(1)
-    cases = [Case((np.array([3.0, 4.0]), np.array([1.0, 0.0]), 0.0), label="x=(3,4), w=(1,0), b=0"),
-             Case((np.array([0.0, 0.0]), np.array([3.0, 4.0]), -10.0), label="origin, w=(3,4), b=-10"),
-             Case((np.array([1.0, 1.0]), np.array([-2.0, 2.0]), 0.0), label="a point on the hyperplane")]
+    cases = [
+        Case((np.array([3.0, 4.0]), np.array([1.0, 0.0]), 0.0), label="x=(3,4), w=(1,0), b=0"),
+        Case((np.array([0.0, 0.0]), np.array([3.0, 4.0]), -10.0), label="origin, w=(3,4), b=-10"),
+        Case((np.array([1.0, 1.0]), np.array([-2.0, 2.0]), 0.0), label="a point on the hyperplane"),
+    ]
     for _ in range(4):
         d = int(r.integers(2, 6))
         cases.append(Case((r.normal(size=d), r.normal(size=d) * 3, float(r.normal()))))
@@ -34,6 +37,7 @@ def _distance_cases():
 
 
 # 01.hinge — hinge loss and the subgradient used by SGD (UML §15.5) ---------------------
+
 
 def hinge_and_subgradient(w, x, y):
     """Return (max(0, 1 - y<w,x>), v) with v = -y x if y<w,x> < 1 else 0 (a subgradient in w)."""
@@ -45,9 +49,11 @@ def hinge_and_subgradient(w, x, y):
 
 def _hinge_cases():
     r = _rng(2)
-    cases = [Case((np.array([0.0, 0.0]), np.array([1.0, 2.0]), 1.0), label="w = 0 (margin 0)"),
-             Case((np.array([2.0, 0.0]), np.array([1.0, 5.0]), 1.0), label="margin 2: no loss"),
-             Case((np.array([1.0, 1.0]), np.array([1.0, 1.0]), -1.0), label="misclassified")]
+    cases = [
+        Case((np.array([0.0, 0.0]), np.array([1.0, 2.0]), 1.0), label="w = 0 (margin 0)"),
+        Case((np.array([2.0, 0.0]), np.array([1.0, 5.0]), 1.0), label="margin 2: no loss"),
+        Case((np.array([1.0, 1.0]), np.array([1.0, 1.0]), -1.0), label="misclassified"),
+    ]
     for _ in range(5):
         d = int(r.integers(2, 5))
         w, x = r.normal(size=d), r.normal(size=d)
@@ -60,6 +66,7 @@ def _hinge_cases():
 
 # 01.sgd_step — one iteration of "SGD for solving soft-SVM" (UML §15.5) ------------------
 
+
 def sgd_step(theta, t, lam, x, y):
     """One step t of UML §15.5: return (w_t, theta_next) with w_t = theta/(lam t)."""
     theta = np.asarray(theta, dtype=float)
@@ -71,8 +78,10 @@ def sgd_step(theta, t, lam, x, y):
 
 def _sgd_cases():
     r = _rng(3)
-    cases = [Case((np.zeros(2), 1, 0.1, np.array([1.0, -1.0]), 1.0), label="first step from θ = 0"),
-             Case((np.array([5.0, 0.0]), 2, 1.0, np.array([1.0, 0.0]), 1.0), label="margin 2.5: no update")]
+    cases = [
+        Case((np.zeros(2), 1, 0.1, np.array([1.0, -1.0]), 1.0), label="first step from θ = 0"),
+        Case((np.array([5.0, 0.0]), 2, 1.0, np.array([1.0, 0.0]), 1.0), label="margin 2.5: no update"),
+    ]
     for _ in range(5):
         d = int(r.integers(2, 5))
         theta = r.normal(size=d) * 3
@@ -87,6 +96,7 @@ def _sgd_cases():
 
 
 # 01.perceptron — Batch Perceptron (UML §9.1.2) -----------------------------------------
+
 
 def batch_perceptron(X, y):
     """Start at w = 0; while some i has y_i<w, x_i> <= 0, add y_i x_i for the first such i."""
@@ -113,14 +123,19 @@ def _separable_case(r, m, d):
 
 def _perceptron_cases():
     r = _rng(4)
-    cases = [Case((np.array([[1.0, 0.0], [0.0, 1.0], [-1.0, -0.5]]), np.array([1.0, 1.0, -1.0])),
-                  label="three points")]
+    cases = [
+        Case(
+            (np.array([[1.0, 0.0], [0.0, 1.0], [-1.0, -0.5]]), np.array([1.0, 1.0, -1.0])),
+            label="three points",
+        )
+    ]
     for m, d in ((10, 2), (20, 3), (30, 5)):
         cases.append(Case(_separable_case(r, m, d), label=f"separable sample, m={m}, d={d}"))
     return cases
 
 
 # 01.subgradient_perceptron — UML §14 ex. 3(b) -----------------------------------------
+
 
 def max_margin_subgradient(w, X, y):
     """A subgradient of f(w) = max_i (1 - y_i<w, x_i>): -y_i* x_i* for the first maximiser i*."""
@@ -132,8 +147,12 @@ def max_margin_subgradient(w, X, y):
 
 def _subgrad_cases():
     r = _rng(5)
-    cases = [Case((np.zeros(2), np.array([[1.0, 0.0], [0.0, 2.0]]), np.array([1.0, -1.0])),
-                  label="w = 0: every term equals 1, the first maximiser wins")]
+    cases = [
+        Case(
+            (np.zeros(2), np.array([[1.0, 0.0], [0.0, 2.0]]), np.array([1.0, -1.0])),
+            label="w = 0: every term equals 1, the first maximiser wins",
+        )
+    ]
     for m, d in ((8, 2), (15, 3), (25, 4)):
         X, y = _separable_case(r, m, d)
         cases.append(Case((r.normal(size=d), X, y), label=f"random w, m={m}, d={d}"))
@@ -141,6 +160,7 @@ def _subgrad_cases():
 
 
 # 01.dual — derivation: the hard-SVM dual from the Lagrangian (UML §15.4) ---------------
+
 
 def dual_from_alpha(X, y, alpha):
     """Return (w, D): the stationarity condition w = Σ α_i y_i x_i and the dual objective
@@ -151,15 +171,19 @@ def dual_from_alpha(X, y, alpha):
 
 def _dual_cases():
     r = _rng(6)
-    cases = [Case((np.array([[1.0, 0.0], [-1.0, 0.0]]), np.array([1.0, -1.0]), np.array([0.5, 0.5])),
-                  label="x = ±e_1, α = (½, ½): the optimum, w = e_1, D = ½")]
+    cases = [
+        Case(
+            (np.array([[1.0, 0.0], [-1.0, 0.0]]), np.array([1.0, -1.0]), np.array([0.5, 0.5])),
+            label="x = ±e_1, α = (½, ½): the optimum, w = e_1, D = ½",
+        )
+    ]
     for m, d in ((4, 2), (6, 3), (9, 5)):
-        cases.append(Case((r.normal(size=(m, d)), r.choice([-1.0, 1.0], size=m),
-                           r.uniform(0, 1, size=m))))
+        cases.append(Case((r.normal(size=(m, d)), r.choice([-1.0, 1.0], size=m), r.uniform(0, 1, size=m))))
     return cases
 
 
 # Catalogued mistakes (wrong implementations the records' ``mistakes`` name) -------------
+
 
 def _distance_functional(x, w, b):
     return abs(float(np.dot(w, x)) + b)

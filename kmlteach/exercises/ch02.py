@@ -20,6 +20,7 @@ def _rng(seed):
 
 # 02.poly_features — an explicit map for (1 + <x, x'>)^2 (UML Example 16.1) -----------------
 
+
 def poly2_features(X):
     """Explicit features psi(x) (one row per point) with <psi(x), psi(x')> = (1 + <x, x'>)^2."""
     return polynomial_features(np.asarray(X, dtype=float), 2)
@@ -27,14 +28,17 @@ def poly2_features(X):
 
 def _poly_cases():
     r = _rng(21)
-    cases = [Case((np.array([[1.0, 2.0]]),), label="one point x = (1, 2)"),
-             Case((np.array([[0.0, 0.0], [1.0, -1.0]]),), label="the origin and (1, -1)")]
+    cases = [
+        Case((np.array([[1.0, 2.0]]),), label="one point x = (1, 2)"),
+        Case((np.array([[0.0, 0.0], [1.0, -1.0]]),), label="the origin and (1, -1)"),
+    ]
     for d in (1, 2, 3, 4):
         cases.append(Case((r.normal(size=(5, d)),)))
     return cases
 
 
 # 02.gram — the Gaussian Gram matrix in UML's convention (Example 16.2) ----------------------
+
 
 def gaussian_gram(X, Y, sigma):
     """K[i, j] = exp(-||X[i] - Y[j]||^2 / (2 sigma))."""
@@ -43,17 +47,29 @@ def gaussian_gram(X, Y, sigma):
 
 def _gram_cases():
     r = _rng(22)
-    cases = [Case((np.array([[0.0]]), np.array([[2.0]]), 1.0), label="x = 0, x' = 2, σ = 1 (e^-2)"),
-             Case((np.array([[1.0, 1.0], [0.0, 0.0]]), np.array([[1.0, 1.0]]), 0.5),
-                  label="a point with itself gives 1")]
+    cases = [
+        Case((np.array([[0.0]]), np.array([[2.0]]), 1.0), label="x = 0, x' = 2, σ = 1 (e^-2)"),
+        Case(
+            (np.array([[1.0, 1.0], [0.0, 0.0]]), np.array([[1.0, 1.0]]), 0.5),
+            label="a point with itself gives 1",
+        ),
+    ]
     for _ in range(4):
         d = int(r.integers(1, 5))
-        cases.append(Case((r.normal(size=(int(r.integers(2, 6)), d)), r.normal(size=(int(r.integers(2, 6)), d)),
-                           float(r.uniform(0.2, 3.0)))))
+        cases.append(
+            Case(
+                (
+                    r.normal(size=(int(r.integers(2, 6)), d)),
+                    r.normal(size=(int(r.integers(2, 6)), d)),
+                    float(r.uniform(0.2, 3.0)),
+                )
+            )
+        )
     return cases
 
 
 # 02.kernel_perceptron — UML ex. 16.2 ---------------------------------------------------------
+
 
 def kernel_perceptron_alpha(K, y):
     """alpha of the batch perceptron in kernel form (first mistake first, test <= 0)."""
@@ -63,8 +79,8 @@ def kernel_perceptron_alpha(K, y):
 def _separable_kernel_case(r, m, kind):
     X = r.normal(size=(m, 2))
     if kind == "circle":
-        y = np.where(np.sum(X ** 2, 1) > 1.0, 1.0, -1.0)
-        keep = np.abs(np.sum(X ** 2, 1) - 1.0) > 0.25
+        y = np.where(np.sum(X**2, 1) > 1.0, 1.0, -1.0)
+        keep = np.abs(np.sum(X**2, 1) - 1.0) > 0.25
         X, y = X[keep], y[keep]
         return gram("polynomial", X, degree=2), y
     y = np.where(X @ np.array([1.0, -0.5]) > 0.1, 1.0, -1.0)
@@ -82,6 +98,7 @@ def _perceptron_cases():
 
 
 # 02.kernel_ridge — UML ex. 16.3 --------------------------------------------------------------
+
 
 def kernel_ridge_alpha(K, y, lam):
     """alpha = (K + lam m I)^{-1} y, minimiser of (lam/2)||w||^2 + (1/(2m)) sum (<w,psi(x_i)> - y_i)^2."""
@@ -101,6 +118,7 @@ def _ridge_cases():
 
 # 02.class_mean — HSS1 (1.6), UML ex. 16.6 ----------------------------------------------------
 
+
 def class_mean_scores(K_test, K, y):
     """(1/m+) sum_{y_i=+1} k(x, x_i) - (1/m-) sum_{y_i=-1} k(x, x_i) + b, b from kernel values."""
     return class_mean_classifier(K, y).decision_function(K_test)
@@ -108,8 +126,12 @@ def class_mean_scores(K_test, K, y):
 
 def _class_mean_cases():
     r = _rng(25)
-    cases = [Case((np.array([[1.0, 0.0]]), np.eye(2), np.array([1.0, -1.0])),
-                  label="K = I: test point equal to the positive example")]
+    cases = [
+        Case(
+            (np.array([[1.0, 0.0]]), np.eye(2), np.array([1.0, -1.0])),
+            label="K = I: test point equal to the positive example",
+        )
+    ]
     for m, kind in ((6, "linear"), (10, "gaussian"), (15, "polynomial")):
         X, Z = r.normal(size=(m, 2)), r.normal(size=(5, 2))
         y = np.where(np.arange(m) % 3 == 0, 1.0, -1.0)
@@ -119,6 +141,7 @@ def _class_mean_cases():
 
 
 # 02.kernel_sgd — derivation: Lemma 16.3, SGD on θ rewritten on coefficients (UML §16.3) --
+
 
 def kernel_sgd_alpha(K, y, lam, idx):
     """ᾱ of kernel SGD for soft-SVM with the given index sequence ``idx`` (t = 1..T uses
@@ -136,24 +159,37 @@ def kernel_sgd_alpha(K, y, lam, idx):
 
 def _kernel_sgd_cases():
     r = _rng(25)
-    cases = [Case((np.eye(2), np.array([1.0, -1.0]), 1.0, np.array([0, 1, 0])),
-                  label="K = I, two points, idx = (0, 1, 0)")]
+    cases = [
+        Case(
+            (np.eye(2), np.array([1.0, -1.0]), 1.0, np.array([0, 1, 0])),
+            label="K = I, two points, idx = (0, 1, 0)",
+        )
+    ]
     for m, T, lam in ((5, 12, 0.5), (8, 40, 0.1), (10, 60, 0.05)):
         X = r.normal(size=(m, 2))
-        cases.append(Case((gram("gaussian", X, sigma=1.0), r.choice([-1.0, 1.0], size=m), lam,
-                           r.integers(0, m, size=T)),
-                          label=f"Gaussian Gram of {m} points, λ = {lam}, T = {T}"))
+        cases.append(
+            Case(
+                (
+                    gram("gaussian", X, sigma=1.0),
+                    r.choice([-1.0, 1.0], size=m),
+                    lam,
+                    r.integers(0, m, size=T),
+                ),
+                label=f"Gaussian Gram of {m} points, λ = {lam}, T = {T}",
+            )
+        )
     return cases
 
 
 # Catalogued mistakes (wrong implementations the records' ``mistakes`` name) -------------
+
 
 def _monomials(X, scale):
     """[1, s1·x_i, s2·x_i x_j (i < j), x_i²]: the map of (1 + <x, x'>)² when s1 = s2 = √2."""
     X = np.asarray(X, dtype=float)
     d = X.shape[1]
     cross = [scale * X[:, i] * X[:, j] for i in range(d) for j in range(i + 1, d)]
-    return np.column_stack([np.ones(len(X)), *(scale * X).T, *cross, *(X ** 2).T])
+    return np.column_stack([np.ones(len(X)), *(scale * X).T, *cross, *(X**2).T])
 
 
 def _poly_no_sqrt2(X):
@@ -176,7 +212,7 @@ def _sqdist(X, Y):
 
 
 def _gram_two_sigma_squared(X, Y, sigma):
-    return np.exp(-_sqdist(X, Y) / (2 * sigma ** 2))
+    return np.exp(-_sqdist(X, Y) / (2 * sigma**2))
 
 
 def _gram_sigma_as_gamma(X, Y, sigma):

@@ -20,6 +20,7 @@ def _rng(seed):
 
 # 03.center — HSS1 §1.3.1.2 --------------------------------------------------------------
 
+
 def center_gram(K):
     """The centred Gram matrix K − 1K − K1 + 1K1 (1 = the m×m matrix of entries 1/m)."""
     return center(K)
@@ -27,8 +28,10 @@ def center_gram(K):
 
 def _center_cases():
     r = _rng(31)
-    cases = [Case((np.array([[1.0, 0.0], [0.0, 1.0]]),), label="K = I (2×2)"),
-             Case((np.ones((3, 3)),), label="all-ones K (one point three times)")]
+    cases = [
+        Case((np.array([[1.0, 0.0], [0.0, 1.0]]),), label="K = I (2×2)"),
+        Case((np.ones((3, 3)),), label="all-ones K (one point three times)"),
+    ]
     for kernel, params in (("linear", {}), ("gaussian", {"sigma": 0.5}), ("polynomial", {"degree": 2})):
         X = r.normal(size=(int(r.integers(3, 7)), 2))
         cases.append(Case((gram(kernel, X, **params),), label=f"{kernel} Gram matrix of {len(X)} points"))
@@ -37,18 +40,27 @@ def _center_cases():
 
 # 03.ngram — HSS1 Eq. (1.34) ---------------------------------------------------------------
 
+
 def ngram(x, y, n):
     """Σ_s #(s in x)·#(s in y) over all strings s of length n (overlapping occurrences count)."""
     return ngram_kernel(x, y, n)
 
 
-_NGRAM_CASES = [Case(("banana", "ananas", 2)), Case(("abc", "abc", 1)), Case(("aaaa", "aa", 2)),
-                Case(("kernel", "colonel", 2)), Case(("short", "a much longer string", 3)),
-                Case(("", "abc", 1), label="an empty string"), Case(("ab", "ab", 3), label="n > length"),
-                Case(("mississippi", "missouri", 1)), Case(("abababab", "babab", 3))]
+_NGRAM_CASES = [
+    Case(("banana", "ananas", 2)),
+    Case(("abc", "abc", 1)),
+    Case(("aaaa", "aa", 2)),
+    Case(("kernel", "colonel", 2)),
+    Case(("short", "a much longer string", 3)),
+    Case(("", "abc", 1), label="an empty string"),
+    Case(("ab", "ab", 3), label="n > length"),
+    Case(("mississippi", "missouri", 1)),
+    Case(("abababab", "babab", 3)),
+]
 
 
 # 03.diffusion — HSS1 §1.4.4 -------------------------------------------------------------
+
 
 def heat_kernel(A, beta):
     """expm(β (A − D)) for a symmetric 0/1 adjacency matrix A, D = diag(degrees)."""
@@ -57,9 +69,11 @@ def heat_kernel(A, beta):
 
 def _diffusion_cases():
     r = _rng(33)
-    cases = [Case((adjacency_matrix([(i, i + 1) for i in range(4)], 5), 0.5), label="5-node path, β = 0.5"),
-             Case((adjacency_matrix([(0, 1), (1, 2), (2, 0)], 3), 1.0), label="triangle, β = 1"),
-             Case((np.zeros((3, 3)), 0.7), label="no edges")]
+    cases = [
+        Case((adjacency_matrix([(i, i + 1) for i in range(4)], 5), 0.5), label="5-node path, β = 0.5"),
+        Case((adjacency_matrix([(0, 1), (1, 2), (2, 0)], 3), 1.0), label="triangle, β = 1"),
+        Case((np.zeros((3, 3)), 0.7), label="no edges"),
+    ]
     for n in (4, 6):
         A = np.triu((r.random((n, n)) < 0.5).astype(float), 1)
         cases.append(Case((A + A.T, float(r.uniform(0.1, 2.0)))))
@@ -67,6 +81,7 @@ def _diffusion_cases():
 
 
 # 03.kpca — HSS1 §1.3.2 ------------------------------------------------------------------
+
 
 def kpca_embedding(K, p):
     """Projections (m, p) of the training points on the first p unit-norm kernel PCA axes."""
@@ -78,14 +93,16 @@ def _kpca_cases():
     cases = []
     for m, p, sigma in ((8, 1, 1.0), (10, 2, 0.5), (12, 3, 2.0)):
         X = r.normal(size=(m, 2))
-        cases.append(Case((gram("gaussian", X, sigma=sigma), p),
-                          label=f"Gaussian Gram matrix of {m} points, p = {p}"))
+        cases.append(
+            Case((gram("gaussian", X, sigma=sigma), p), label=f"Gaussian Gram matrix of {m} points, p = {p}")
+        )
     X = r.normal(size=(6, 3))
     cases.append(Case((gram("linear", X), 3), label="linear kernel: ordinary PCA scores"))
     return cases
 
 
 # 03.fisher — HSS1 Eqs. (1.40)–(1.43) ------------------------------------------------------
+
 
 def fisher_bernoulli(X, theta):
     """Unnormalised Fisher kernel matrix of independent Bernoulli coins with log-odds θ."""
@@ -103,6 +120,7 @@ def _fisher_cases():
 
 # 03.mean_distance — derivation: the distance of two class means in the RKHS ------------
 
+
 def mean_distance(K, mask):
     """‖μ_A − μ_B‖² in the RKHS, μ_A = mean of ψ(x_i) over mask, μ_B over ~mask, from K only."""
     K, a = np.asarray(K, dtype=float), np.asarray(mask, dtype=bool)
@@ -112,17 +130,26 @@ def mean_distance(K, mask):
 
 def _mean_distance_cases():
     r = _rng(36)
-    cases = [Case((np.array([[1.0, 0.0], [0.0, 1.0]]), np.array([True, False])),
-                  label="two orthonormal images: distance² 2")]
+    cases = [
+        Case(
+            (np.array([[1.0, 0.0], [0.0, 1.0]]), np.array([True, False])),
+            label="two orthonormal images: distance² 2",
+        )
+    ]
     for m, sigma in ((6, 1.0), (9, 0.5), (12, 2.0)):
         X = r.normal(size=(m, 2))
         mask = np.arange(m) < m // 3
-        cases.append(Case((gram("gaussian", X, sigma=sigma), mask),
-                          label=f"Gaussian Gram of {m} points, first {m // 3} in A"))
+        cases.append(
+            Case(
+                (gram("gaussian", X, sigma=sigma), mask),
+                label=f"Gaussian Gram of {m} points, first {m // 3} in A",
+            )
+        )
     return cases
 
 
 # Catalogued mistakes (wrong implementations the records' ``mistakes`` name) -------------
+
 
 def _center_rows_only(K):
     K = np.asarray(K, dtype=float)
@@ -143,7 +170,7 @@ def _counts(s, n, overlapping=True, last=True):
     out = {}
     stop = len(s) - n + (1 if last else 0)
     for i in range(max(stop, 0)):
-        out[s[i:i + n]] = out.get(s[i:i + n], 0) + 1
+        out[s[i : i + n]] = out.get(s[i : i + n], 0) + 1
     if not overlapping:
         out = {g: s.count(g) for g in out}
     return out

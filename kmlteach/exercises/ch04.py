@@ -18,6 +18,7 @@ def _rng(seed):
 
 # 04.multivector_psi — UML §17.2.1, Eq. (17.2) --------------------------------------------
 
+
 def psi(x, y, k):
     """Ψ(x, y) ∈ R^{kn}: zeros except block y (0-based), which holds x."""
     return multivector_psi(x, y, k)
@@ -25,9 +26,11 @@ def psi(x, y, k):
 
 def _psi_cases():
     r = _rng(41)
-    cases = [Case((np.array([1.0, 2.0]), 0, 3), label="x=(1,2), y=0, k=3"),
-             Case((np.array([1.0, 2.0]), 2, 3), label="x=(1,2), y=2, k=3 (last block)"),
-             Case((np.array([-3.0]), 1, 2), label="one feature, two classes")]
+    cases = [
+        Case((np.array([1.0, 2.0]), 0, 3), label="x=(1,2), y=0, k=3"),
+        Case((np.array([1.0, 2.0]), 2, 3), label="x=(1,2), y=2, k=3 (last block)"),
+        Case((np.array([-3.0]), 1, 2), label="one feature, two classes"),
+    ]
     for _ in range(4):
         n, k = int(r.integers(1, 5)), int(r.integers(2, 6))
         cases.append(Case((r.normal(size=n), int(r.integers(0, k)), k)))
@@ -35,6 +38,7 @@ def _psi_cases():
 
 
 # 04.generalized_hinge — UML §17.2.4, Eq. (17.3) ------------------------------------------
+
 
 def ghinge(W, x, y, Delta):
     """max_{y'} Delta[y', y] + <W[y'], x> - <W[y], x> for one example (multivector Ψ)."""
@@ -44,11 +48,17 @@ def ghinge(W, x, y, Delta):
 def _ghinge_cases():
     r = _rng(42)
     I3 = 1.0 - np.eye(3)
-    cases = [Case((np.zeros((3, 2)), np.array([1.0, 1.0]), 0, I3), label="W = 0: the loss is max Δ = 1"),
-             Case((np.array([[5.0, 0.0], [0.0, 0.0], [0.0, 0.0]]), np.array([1.0, 0.0]), 0, I3),
-                  label="correct with margin 5: loss 0"),
-             Case((np.array([[0.0, 1.0], [1.0, 0.0], [0.0, 0.0]]), np.array([2.0, 0.0]), 0, I3),
-                  label="wrong prediction")]
+    cases = [
+        Case((np.zeros((3, 2)), np.array([1.0, 1.0]), 0, I3), label="W = 0: the loss is max Δ = 1"),
+        Case(
+            (np.array([[5.0, 0.0], [0.0, 0.0], [0.0, 0.0]]), np.array([1.0, 0.0]), 0, I3),
+            label="correct with margin 5: loss 0",
+        ),
+        Case(
+            (np.array([[0.0, 1.0], [1.0, 0.0], [0.0, 0.0]]), np.array([2.0, 0.0]), 0, I3),
+            label="wrong prediction",
+        ),
+    ]
     for _ in range(5):
         k, d = int(r.integers(2, 5)), int(r.integers(1, 4))
         D = r.uniform(0.5, 3.0, size=(k, k))
@@ -59,6 +69,7 @@ def _ghinge_cases():
 
 # 04.multiclass_perceptron — UML exercise 17.2 ---------------------------------------------
 
+
 def batch_multiclass_perceptron(X, y, k):
     """UML ex. 17.2 with the multivector Ψ; scan in order, strongest competitor, stop
     after a clean pass. Returns W (k, n)."""
@@ -67,20 +78,25 @@ def batch_multiclass_perceptron(X, y, k):
 
 def _perceptron_cases():
     r = _rng(43)
-    cases = [Case((np.array([[1.0, 0.0], [0.0, 1.0]]), np.array([0, 1]), 2), label="two points, two classes"),
-             Case((np.array([[1.0, 0.2], [0.1, 1.0], [-1.0, -0.9]]), np.array([0, 1, 2]), 3),
-                  label="three points, three classes")]
+    cases = [
+        Case((np.array([[1.0, 0.0], [0.0, 1.0]]), np.array([0, 1]), 2), label="two points, two classes"),
+        Case(
+            (np.array([[1.0, 0.2], [0.1, 1.0], [-1.0, -0.9]]), np.array([0, 1, 2]), 3),
+            label="three points, three classes",
+        ),
+    ]
     while len(cases) < 5:
         k, m = 3 + len(cases) % 2, 12
         Wt = r.normal(size=(k, 2))
         X = r.normal(size=(m, 2)) * 2
         yy = np.argmax(X @ Wt.T, axis=1)
-        if len(np.unique(yy)) == k:                # every class present
+        if len(np.unique(yy)) == k:  # every class present
             cases.append(Case((X, yy, k), label=f"{m} separable points, {k} classes"))
     return cases
 
 
 # 04.one_vs_all — UML §17.1 ----------------------------------------------------------------
+
 
 def ova_predict(X, y, X_new, k, fit_binary):
     """One-vs-all with a binary learner fit_binary(X, t) -> w (scores X @ w); ties go to
@@ -120,17 +136,19 @@ def _ova_cases():
 
 # 04.kesler — the slides' Kesler construction ---------------------------------------------
 
+
 def kesler_vectors(x, i, k):
     """The k - 1 vectors x_ij = Ψ(x, i) − Ψ(x, j), j ≠ i increasing, as rows (k-1, k n)."""
     x = np.asarray(x, dtype=float)
-    return np.array([multivector_psi(x, i, k) - multivector_psi(x, j, k)
-                     for j in range(k) if j != i])
+    return np.array([multivector_psi(x, i, k) - multivector_psi(x, j, k) for j in range(k) if j != i])
 
 
 def _kesler_cases():
     r = _rng(45)
-    cases = [Case((np.array([1.0, 2.0]), 1, 4), label="x=(1,2), label 1 of 4 (0-based)"),
-             Case((np.array([3.0]), 0, 2), label="one feature, two classes")]
+    cases = [
+        Case((np.array([1.0, 2.0]), 1, 4), label="x=(1,2), label 1 of 4 (0-based)"),
+        Case((np.array([3.0]), 0, 2), label="one feature, two classes"),
+    ]
     for _ in range(3):
         n, k = int(r.integers(1, 4)), int(r.integers(2, 5))
         cases.append(Case((r.normal(size=n), int(r.integers(0, k)), k)))
@@ -138,6 +156,7 @@ def _kesler_cases():
 
 
 # 04.hinge_subgradient — a derivation: UML §17.2.5 ----------------------------------------
+
 
 def hinge_subgradient(W, x, y, Delta):
     """A subgradient of W ↦ generalized hinge loss at W (multivector Ψ), as a (k, n) matrix:
@@ -153,6 +172,7 @@ def hinge_subgradient(W, x, y, Delta):
 
 
 # Catalogued mistakes (wrong implementations the records' ``mistakes`` name) -------------
+
 
 def _psi_one_based(x, y, k):
     return psi(x, (y - 1) % k, k)

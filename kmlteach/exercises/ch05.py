@@ -18,6 +18,7 @@ def _rng(seed):
 
 # 05.chain_score — UML §17.3, Eq. (17.4) ---------------------------------------------------
 
+
 def score(x, y, W_unary, W_pair):
     """Σ_t ⟨W_unary[y_t], x_t⟩ + Σ_{t≥1} W_pair[y_{t-1}, y_t] (rows of x are letters)."""
     return chain_score(x, y, W_unary, W_pair)
@@ -25,19 +26,38 @@ def score(x, y, W_unary, W_pair):
 
 def _score_cases():
     r = _rng(51)
-    cases = [Case((np.array([[1.0, 0.0], [0.0, 1.0]]), np.array([0, 1]),
-                   np.array([[2.0, 0.0], [0.0, 3.0]]), np.array([[0.0, 0.5], [-1.0, 0.0]])),
-                  label="two letters: 2 + 3 + W_pair[0, 1] = 5.5"),
-             Case((np.array([[1.0, 2.0, 3.0]]), np.array([1]), np.arange(6.0).reshape(2, 3),
-                   np.ones((2, 2))), label="one letter: no bigram term")]
+    cases = [
+        Case(
+            (
+                np.array([[1.0, 0.0], [0.0, 1.0]]),
+                np.array([0, 1]),
+                np.array([[2.0, 0.0], [0.0, 3.0]]),
+                np.array([[0.0, 0.5], [-1.0, 0.0]]),
+            ),
+            label="two letters: 2 + 3 + W_pair[0, 1] = 5.5",
+        ),
+        Case(
+            (np.array([[1.0, 2.0, 3.0]]), np.array([1]), np.arange(6.0).reshape(2, 3), np.ones((2, 2))),
+            label="one letter: no bigram term",
+        ),
+    ]
     for _ in range(5):
         q, n, length = int(r.integers(2, 5)), int(r.integers(1, 6)), int(r.integers(2, 7))
-        cases.append(Case((r.random((length, n)), r.integers(0, q, length), r.normal(size=(q, n)),
-                           r.normal(size=(q, q)))))
+        cases.append(
+            Case(
+                (
+                    r.random((length, n)),
+                    r.integers(0, q, length),
+                    r.normal(size=(q, n)),
+                    r.normal(size=(q, q)),
+                )
+            )
+        )
     return cases
 
 
 # 05.viterbi — UML §17.3, Eq. (17.5) -------------------------------------------------------
+
 
 def viterbi_decode(unary, pairwise):
     """The labelling maximising Σ_t unary[t, y_t] + Σ_t pairwise[y_{t-1}, y_t]
@@ -47,9 +67,13 @@ def viterbi_decode(unary, pairwise):
 
 def _viterbi_cases():
     r = _rng(52)
-    cases = [Case((np.array([[1.0, 0.0], [0.0, 0.2], [0.0, 0.2]]), np.array([[0.0, -1.0], [0.0, 0.5]])),
-                  label="three positions, two labels"),
-             Case((np.zeros((3, 3)), np.zeros((3, 3))), label="all ties: smallest indices")]
+    cases = [
+        Case(
+            (np.array([[1.0, 0.0], [0.0, 0.2], [0.0, 0.2]]), np.array([[0.0, -1.0], [0.0, 0.5]])),
+            label="three positions, two labels",
+        ),
+        Case((np.zeros((3, 3)), np.zeros((3, 3))), label="all ties: smallest indices"),
+    ]
     for _ in range(6):
         q, length = int(r.integers(2, 6)), int(r.integers(1, 9))
         cases.append(Case((r.normal(size=(length, q)), r.normal(size=(q, q)))))
@@ -58,6 +82,7 @@ def _viterbi_cases():
 
 # 05.loss_augmented — UML exercise 17.3 ----------------------------------------------------
 
+
 def loss_augmented(unary, pairwise, y_true):
     """argmax_y Σ_t 1[y_t ≠ y_true_t] + Σ_t unary[t, y_t] + Σ_t pairwise[y_{t-1}, y_t]."""
     return loss_augmented_viterbi(unary, pairwise, y_true).labels
@@ -65,18 +90,24 @@ def loss_augmented(unary, pairwise, y_true):
 
 def _loss_aug_cases():
     r = _rng(53)
-    cases = [Case((np.array([[0.5, 0.0], [0.5, 0.0]]), np.zeros((2, 2)), np.array([0, 0])),
-                  label="the loss (+1 per wrong letter) outweighs a 0.5 preference"),
-             Case((np.array([[3.0, 0.0], [0.0, 3.0]]), np.zeros((2, 2)), np.array([0, 1])),
-                  label="a margin of 3 keeps the true labelling")]
+    cases = [
+        Case(
+            (np.array([[0.5, 0.0], [0.5, 0.0]]), np.zeros((2, 2)), np.array([0, 0])),
+            label="the loss (+1 per wrong letter) outweighs a 0.5 preference",
+        ),
+        Case(
+            (np.array([[3.0, 0.0], [0.0, 3.0]]), np.zeros((2, 2)), np.array([0, 1])),
+            label="a margin of 3 keeps the true labelling",
+        ),
+    ]
     for _ in range(6):
         q, length = int(r.integers(2, 6)), int(r.integers(1, 8))
-        cases.append(Case((r.normal(size=(length, q)), r.normal(size=(q, q)),
-                           r.integers(0, q, length))))
+        cases.append(Case((r.normal(size=(length, q)), r.normal(size=(q, q)), r.integers(0, q, length))))
     return cases
 
 
 # 05.score_coefficients — a derivation: the score is linear in w (UML §17.3) --------------
+
 
 def score_coefficients(x, y, q):
     """(G_unary (q, n), G_pair (q, q)) with chain score = ⟨G_unary, W_unary⟩ + ⟨G_pair, W_pair⟩:
@@ -92,9 +123,13 @@ def score_coefficients(x, y, q):
 
 def _coef_cases():
     r = _rng(54)
-    cases = [Case((np.array([[1.0, 0.0], [0.0, 1.0], [2.0, 2.0]]), np.array([0, 0, 0]), 2),
-                  label="'aaa': one letter three times, the bigram (a, a) twice"),
-             Case((np.array([[1.0, 2.0, 3.0]]), np.array([1]), 3), label="one letter: no bigram")]
+    cases = [
+        Case(
+            (np.array([[1.0, 0.0], [0.0, 1.0], [2.0, 2.0]]), np.array([0, 0, 0]), 2),
+            label="'aaa': one letter three times, the bigram (a, a) twice",
+        ),
+        Case((np.array([[1.0, 2.0, 3.0]]), np.array([1]), 3), label="one letter: no bigram"),
+    ]
     for _ in range(5):
         q, n, length = int(r.integers(2, 5)), int(r.integers(1, 6)), int(r.integers(2, 8))
         cases.append(Case((r.random((length, n)), r.integers(0, q, length), q)))
@@ -102,6 +137,7 @@ def _coef_cases():
 
 
 # Catalogued mistakes (wrong implementations the records' ``mistakes`` name) -------------
+
 
 def _score_parts(x, y, W_unary, W_pair, *, wrap=False, transposed=False, pairs=True):
     x, y = np.asarray(x, dtype=float), np.asarray(y)
@@ -179,7 +215,7 @@ def _coef_parts(x, y, q, *, buffered=False, transposed=False, wrap=False, per_le
     x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=np.int64)
     Gu, Gp = np.zeros((q, x.shape[1])), np.zeros((q, q))
     if buffered:
-        Gu[y] += x                           # repeated labels are added once
+        Gu[y] += x  # repeated labels are added once
     else:
         np.add.at(Gu, y, x)
     a, b = (np.r_[y[-1:], y[:-1]], y) if wrap else (y[:-1], y[1:])

@@ -18,6 +18,7 @@ def _rng(seed):
 
 # 06.permutation — π(y) -------------------------------------------------------------------
 
+
 def permutation(y):
     """π(y)_i = 1-based position of y_i in y sorted increasingly (ties: smaller index first)."""
     return _ranking_permutation(np.asarray(y, dtype=float))
@@ -25,15 +26,18 @@ def permutation(y):
 
 def _permutation_cases():
     r = _rng(61)
-    cases = [Case((np.array([2.0, 1.0, 6.0, -1.0, 0.5]),), label="the book's example (2, 1, 6, -1, 0.5)"),
-             Case((np.array([3.0]),), label="a single item"),
-             Case((np.array([1.0, 1.0, 0.0]),), label="a tie: the smaller index gets the smaller position")]
+    cases = [
+        Case((np.array([2.0, 1.0, 6.0, -1.0, 0.5]),), label="the book's example (2, 1, 6, -1, 0.5)"),
+        Case((np.array([3.0]),), label="a single item"),
+        Case((np.array([1.0, 1.0, 0.0]),), label="a tie: the smaller index gets the smaller position"),
+    ]
     for n in (4, 7, 12):
         cases.append(Case((np.round(r.normal(size=n), 3),)))
     return cases
 
 
 # 06.kendall — the Kendall-tau loss ------------------------------------------------------
+
 
 def kendall_tau_loss(y_pred, y_true):
     """2/(r(r-1)) Σ_{i<j} 1[sign(y'_i − y'_j) ≠ sign(y_i − y_j)]."""
@@ -48,15 +52,18 @@ def kendall_tau_loss(y_pred, y_true):
 
 def _kendall_cases():
     r = _rng(62)
-    cases = [Case((np.array([1.0, 2.0, 3.0]), np.array([10.0, 20.0, 30.0])), label="same order"),
-             Case((np.array([3.0, 2.0, 1.0]), np.array([10.0, 20.0, 30.0])), label="reversed order"),
-             Case((np.array([1.0, 2.0]), np.array([5.0, 5.0])), label="a pair tied in y only")]
+    cases = [
+        Case((np.array([1.0, 2.0, 3.0]), np.array([10.0, 20.0, 30.0])), label="same order"),
+        Case((np.array([3.0, 2.0, 1.0]), np.array([10.0, 20.0, 30.0])), label="reversed order"),
+        Case((np.array([1.0, 2.0]), np.array([5.0, 5.0])), label="a pair tied in y only"),
+    ]
     for n in (4, 6, 9):
         cases.append(Case((np.round(r.normal(size=n), 2), r.integers(0, 4, n).astype(float))))
     return cases
 
 
 # 06.ndcg — the NDCG loss with a top-k discount ------------------------------------------
+
 
 def ndcg_loss(y_pred, y_true, k):
     """1 − G(y', y)/G(y, y) with D(i) = 1/log2(r − i + 2) for the top-k positions i, else 0."""
@@ -65,7 +72,7 @@ def ndcg_loss(y_pred, y_true, k):
     r = len(y)
 
     def D(pos):
-        rank = r - pos + 1                      # rank 1 = top
+        rank = r - pos + 1  # rank 1 = top
         return np.where(rank <= k, 1.0 / np.log2(r - pos + 2.0), 0.0)
 
     def G(scores):
@@ -76,18 +83,21 @@ def ndcg_loss(y_pred, y_true, k):
 
 def _ndcg_cases():
     r = _rng(63)
-    cases = [Case((np.array([0.3, 0.2, 0.1]), np.array([3.0, 2.0, 1.0]), 3), label="ideal order"),
-             Case((np.array([0.1, 0.2, 0.3]), np.array([3.0, 2.0, 0.0]), 3), label="reversed order"),
-             Case((np.array([0.9, 0.1, 0.5, 0.3]), np.array([0.0, 3.0, 1.0, 2.0]), 1), label="k = 1")]
+    cases = [
+        Case((np.array([0.3, 0.2, 0.1]), np.array([3.0, 2.0, 1.0]), 3), label="ideal order"),
+        Case((np.array([0.1, 0.2, 0.3]), np.array([3.0, 2.0, 0.0]), 3), label="reversed order"),
+        Case((np.array([0.9, 0.1, 0.5, 0.3]), np.array([0.0, 3.0, 1.0, 2.0]), 1), label="k = 1"),
+    ]
     for n, k in ((5, 2), (6, 3), (8, 8), (10, 4)):
         y = r.integers(0, 4, n).astype(float)
-        y[int(r.integers(n))] = 3.0             # at least one relevant item
-        yp = r.permutation(n).astype(float) + 0.5 * r.random(n)   # no ties in the prediction
+        y[int(r.integers(n))] = 3.0  # at least one relevant item
+        yp = r.permutation(n).astype(float) + 0.5 * r.random(n)  # no ties in the prediction
         cases.append(Case((yp, y, k)))
     return cases
 
 
 # 06.ndcg_costs — a derivation: the NDCG surrogate as an assignment problem (UML (17.9)) ---
+
 
 def ndcg_costs(y_score, y_true, k):
     """The (r, r) cost matrix A[i, j−1] = j·α_i + D(j)·β_i, α_i = −y_score_i,
@@ -104,11 +114,16 @@ def ndcg_costs(y_score, y_true, k):
 
 def _cost_cases():
     r = _rng(64)
-    cases = [Case((np.array([0.3, 0.2, 0.1]), np.array([3.0, 2.0, 1.0]), 3), label="r = 3, k = 3"),
-             Case((np.array([0.9, 0.1, 0.5, 0.3]), np.array([0.0, 3.0, 1.0, 2.0]), 1),
-                  label="k = 1: only the top position has a discount"),
-             Case((np.array([0.5, -0.5]), np.array([0.0, 0.0]), 2),
-                  label="no relevant item: G(y, y) = 0, so β = 0")]
+    cases = [
+        Case((np.array([0.3, 0.2, 0.1]), np.array([3.0, 2.0, 1.0]), 3), label="r = 3, k = 3"),
+        Case(
+            (np.array([0.9, 0.1, 0.5, 0.3]), np.array([0.0, 3.0, 1.0, 2.0]), 1),
+            label="k = 1: only the top position has a discount",
+        ),
+        Case(
+            (np.array([0.5, -0.5]), np.array([0.0, 0.0]), 2), label="no relevant item: G(y, y) = 0, so β = 0"
+        ),
+    ]
     for n, k in ((5, 2), (6, 6), (7, 3)):
         y = r.integers(0, 4, n).astype(float)
         y[int(r.integers(n))] = 3.0
@@ -117,6 +132,7 @@ def _cost_cases():
 
 
 # Catalogued mistakes (wrong implementations the records' ``mistakes`` name) -------------
+
 
 def _perm_inverse(y):
     return np.argsort(np.asarray(y, dtype=float), kind="stable") + 1

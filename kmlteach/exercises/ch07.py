@@ -19,22 +19,33 @@ def _sample(r, n, pos=0.3):
 
 # 07.confusion — (a, b, c, d) of (17.11) ----------------------------------------------------
 
+
 def confusion_counts(y_score, y_true, theta):
     """(a, b, c, d): true positives, false positives, false negatives, true negatives,
     where item i is predicted positive iff y_score[i] >= theta."""
     pred = np.asarray(y_score) >= theta
     pos = np.asarray(y_true) > 0
-    return (int(np.sum(pred & pos)), int(np.sum(pred & ~pos)),
-            int(np.sum(~pred & pos)), int(np.sum(~pred & ~pos)))
+    return (
+        int(np.sum(pred & pos)),
+        int(np.sum(pred & ~pos)),
+        int(np.sum(~pred & pos)),
+        int(np.sum(~pred & ~pos)),
+    )
 
 
 def _confusion_cases():
     r = np.random.default_rng(71)
-    cases = [Case((np.array([0.9, 0.2, -0.1, -0.8]), np.array([1.0, -1.0, 1.0, -1.0]), 0.0),
-                  label="four items, θ = 0"),
-             Case((np.array([0.5, 0.0, -0.5]), np.array([1.0, 1.0, -1.0]), 0.0),
-                  label="a score equal to θ is predicted positive"),
-             Case((np.array([1.0, 2.0, 3.0]), np.array([1.0, -1.0, 1.0]), 10.0), label="θ above every score")]
+    cases = [
+        Case(
+            (np.array([0.9, 0.2, -0.1, -0.8]), np.array([1.0, -1.0, 1.0, -1.0]), 0.0),
+            label="four items, θ = 0",
+        ),
+        Case(
+            (np.array([0.5, 0.0, -0.5]), np.array([1.0, 1.0, -1.0]), 0.0),
+            label="a score equal to θ is predicted positive",
+        ),
+        Case((np.array([1.0, 2.0, 3.0]), np.array([1.0, -1.0, 1.0]), 10.0), label="θ above every score"),
+    ]
     for n, theta in ((10, 0.0), (25, 0.5), (40, -0.3)):
         s, y = _sample(r, n)
         cases.append(Case((s, y, theta)))
@@ -43,21 +54,30 @@ def _confusion_cases():
 
 # 07.fbeta — F_beta ------------------------------------------------------------------------
 
+
 def f_beta(y_score, y_true, theta, beta):
     """F_β = (1 + β²) a / ((1 + β²) a + b + β² c)."""
     a, b, c, _ = confusion_counts(y_score, y_true, theta)
-    b2 = beta ** 2
+    b2 = beta**2
     return (1 + b2) * a / ((1 + b2) * a + b + b2 * c)
 
 
 def _fbeta_cases():
     r = np.random.default_rng(72)
-    cases = [Case((np.array([0.9, 0.2, -0.1, -0.8]), np.array([1.0, -1.0, 1.0, -1.0]), 0.0, 1.0),
-                  label="β = 1: F1 of four items"),
-             Case((np.array([0.9, 0.8, 0.7, -0.8]), np.array([1.0, -1.0, -1.0, 1.0]), 0.0, 2.0),
-                  label="β = 2 weighs recall more"),
-             Case((np.array([0.9, 0.8, 0.7, -0.8]), np.array([1.0, -1.0, -1.0, 1.0]), 0.0, 0.5),
-                  label="β = 0.5 weighs precision more")]
+    cases = [
+        Case(
+            (np.array([0.9, 0.2, -0.1, -0.8]), np.array([1.0, -1.0, 1.0, -1.0]), 0.0, 1.0),
+            label="β = 1: F1 of four items",
+        ),
+        Case(
+            (np.array([0.9, 0.8, 0.7, -0.8]), np.array([1.0, -1.0, -1.0, 1.0]), 0.0, 2.0),
+            label="β = 2 weighs recall more",
+        ),
+        Case(
+            (np.array([0.9, 0.8, 0.7, -0.8]), np.array([1.0, -1.0, -1.0, 1.0]), 0.0, 0.5),
+            label="β = 0.5 weighs precision more",
+        ),
+    ]
     for n, theta, beta in ((12, 0.0, 1.0), (30, 0.3, 3.0), (50, -0.2, 0.25)):
         s, y = _sample(r, n)
         cases.append(Case((s, y, theta, beta)))
@@ -65,6 +85,7 @@ def _fbeta_cases():
 
 
 # 07.precision_at_k --------------------------------------------------------------------------
+
 
 def precision_at_k(y_score, y_true, k):
     """Precision with θ = the k-th largest score (ties with it are predicted positive too)."""
@@ -76,18 +97,23 @@ def precision_at_k(y_score, y_true, k):
 
 def _patk_cases():
     r = np.random.default_rng(73)
-    cases = [Case((np.array([0.9, 0.8, 0.1, -0.3]), np.array([1.0, -1.0, 1.0, -1.0]), 1), label="k = 1"),
-             Case((np.array([0.9, 0.8, 0.1, -0.3]), np.array([1.0, -1.0, 1.0, -1.0]), 3), label="k = 3"),
-             Case((np.array([0.9, 0.8, 0.8, 0.1]), np.array([1.0, -1.0, 1.0, 1.0]), 2),
-                  label="a tie at the k-th score: all tied items count (a + b ≥ k)")]
+    cases = [
+        Case((np.array([0.9, 0.8, 0.1, -0.3]), np.array([1.0, -1.0, 1.0, -1.0]), 1), label="k = 1"),
+        Case((np.array([0.9, 0.8, 0.1, -0.3]), np.array([1.0, -1.0, 1.0, -1.0]), 3), label="k = 3"),
+        Case(
+            (np.array([0.9, 0.8, 0.8, 0.1]), np.array([1.0, -1.0, 1.0, 1.0]), 2),
+            label="a tie at the k-th score: all tied items count (a + b ≥ k)",
+        ),
+    ]
     for n, k in ((15, 5), (40, 10), (60, 1)):
         s, y = _sample(r, n)
-        s = s + 1e-4 * np.arange(n)             # no ties
+        s = s + 1e-4 * np.arange(n)  # no ties
         cases.append(Case((s, y, k)))
     return cases
 
 
 # 07.fixed_ab — a derivation: the step of "Solving Equation (17.14)" (UML §17.5.1) ---------
+
 
 def best_labelling(y_score, y_true, a, b):
     """The labelling v ∈ {±1}^r with exactly a positives and b negatives labelled +1 that
@@ -105,22 +131,25 @@ def best_labelling(y_score, y_true, a, b):
 
 def _fixed_ab_cases():
     r = np.random.default_rng(74)
-    cases = [Case((np.array([0.9, 0.1, 0.5, -0.2]), np.array([1, -1, -1, 1]), 1, 1),
-                  label="a = 1, b = 1"),
-             Case((np.array([0.3, 0.3, 0.3]), np.array([1, 1, -1]), 1, 0),
-                  label="tied scores: the smaller index first"),
-             Case((np.array([1.0, -1.0]), np.array([1, -1]), 0, 0), label="a = b = 0: all −1")]
+    cases = [
+        Case((np.array([0.9, 0.1, 0.5, -0.2]), np.array([1, -1, -1, 1]), 1, 1), label="a = 1, b = 1"),
+        Case(
+            (np.array([0.3, 0.3, 0.3]), np.array([1, 1, -1]), 1, 0),
+            label="tied scores: the smaller index first",
+        ),
+        Case((np.array([1.0, -1.0]), np.array([1, -1]), 0, 0), label="a = b = 0: all −1"),
+    ]
     for _ in range(4):
         n = int(r.integers(4, 10))
         y = np.where(r.random(n) < 0.4, 1, -1)
         y[0], y[1] = 1, -1
         P, N = int(np.sum(y > 0)), int(np.sum(y < 0))
-        cases.append(Case((r.normal(size=n), y, int(r.integers(0, P + 1)),
-                           int(r.integers(0, N + 1)))))
+        cases.append(Case((r.normal(size=n), y, int(r.integers(0, P + 1)), int(r.integers(0, N + 1)))))
     return cases
 
 
 # Catalogued mistakes (wrong implementations the records' ``mistakes`` name) -------------
+
 
 def _confusion_swapped_bc(y_score, y_true, theta):
     a, b, c, d = confusion_counts(y_score, y_true, theta)
@@ -138,7 +167,7 @@ def _confusion_theta_zero(y_score, y_true, theta):
 
 def _fbeta_swapped_bc(y_score, y_true, theta, beta):
     a, b, c, _ = confusion_counts(y_score, y_true, theta)
-    b2 = beta ** 2
+    b2 = beta**2
     return (1 + b2) * a / ((1 + b2) * a + b2 * b + c)
 
 
@@ -169,13 +198,14 @@ def _labelling(y_score, y_true, a, b, *, worst_negatives=False, ties_last=False,
     mu, y = np.asarray(y_score, dtype=float), np.asarray(y_true)
     v = (np.zeros if zero else lambda n: -np.ones(n))(y.shape[0])
     if overall:
-        v[np.argsort(-mu, kind="stable")[:a + b]] = 1.0
+        v[np.argsort(-mu, kind="stable")[: a + b]] = 1.0
         return v
 
     def order(idx, sign):
         if ties_last:
             return idx[np.argsort(sign * mu[idx], kind="stable")[::-1]]
         return idx[np.argsort(-sign * mu[idx], kind="stable")]
+
     v[order(np.flatnonzero(y > 0), 1.0)[:a]] = 1.0
     v[order(np.flatnonzero(y < 0), -1.0 if worst_negatives else 1.0)[:b]] = 1.0
     return v

@@ -27,6 +27,7 @@ def _dist(r, m):
 
 # 08.stump_error — weighted error of one stump --------------------------------------------
 
+
 def stump_error(X, y, D, feature, threshold, sign):
     """Σ_i D_i 1[h(x_i) ≠ y_i] for h(x) = sign if x_feature ≤ threshold else −sign."""
     X = np.asarray(X, dtype=float)
@@ -38,20 +39,32 @@ def _stump_cases():
     r = np.random.default_rng(81)
     X0 = np.array([[1.0], [2.0], [3.0], [4.0]])
     y0 = np.array([1.0, 1.0, -1.0, -1.0])
-    cases = [Case((X0, y0, np.full(4, 0.25), 0, 2.5, 1.0), label="a perfect stump: error 0"),
-             Case((X0, y0, np.full(4, 0.25), 0, 2.5, -1.0), label="the same stump, sign flipped"),
-             Case((X0, y0, np.array([0.1, 0.2, 0.3, 0.4]), 0, 3.0, 1.0),
-                  label="x_j = θ goes to the ≤ side"),
-             Case((X0, y0, np.array([0.7, 0.1, 0.1, 0.1]), 0, 0.5, -1.0), label="non-uniform D")]
+    cases = [
+        Case((X0, y0, np.full(4, 0.25), 0, 2.5, 1.0), label="a perfect stump: error 0"),
+        Case((X0, y0, np.full(4, 0.25), 0, 2.5, -1.0), label="the same stump, sign flipped"),
+        Case((X0, y0, np.array([0.1, 0.2, 0.3, 0.4]), 0, 3.0, 1.0), label="x_j = θ goes to the ≤ side"),
+        Case((X0, y0, np.array([0.7, 0.1, 0.1, 0.1]), 0, 0.5, -1.0), label="non-uniform D"),
+    ]
     for m, d in ((8, 2), (15, 3), (30, 4)):
         X = np.round(r.normal(size=(m, d)), 2)
         j = int(r.integers(d))
-        cases.append(Case((X, _labels(r, m), _dist(r, m), j, float(X[int(r.integers(m)), j]),
-                           float(r.choice([-1.0, 1.0])))))
+        cases.append(
+            Case(
+                (
+                    X,
+                    _labels(r, m),
+                    _dist(r, m),
+                    j,
+                    float(X[int(r.integers(m)), j]),
+                    float(r.choice([-1.0, 1.0])),
+                )
+            )
+        )
     return cases
 
 
 # 08.adaboost_round — D update, ε, α, Z ------------------------------------------------------
+
 
 def adaboost_round(D, y, h):
     """One AdaBoost round from D_t and the weak hypothesis's predictions h = h_t(x_i):
@@ -72,9 +85,13 @@ def _round_cases():
     y10 = np.array([1.0, 1.0, 1.0, 1.0, 1.0, -1.0, -1.0, -1.0, -1.0, -1.0])
     h10 = y10.copy()
     h10[[0, 1, 2]] *= -1
-    cases = [Case((np.full(10, 0.1), y10, h10), label="the slides' round 1: 3 of 10 wrong, ε = 0.3"),
-             Case((np.array([0.5, 0.25, 0.25]), np.array([1.0, -1.0, 1.0]), np.array([1.0, 1.0, 1.0])),
-                  label="non-uniform D, one mistake of weight 1/4")]
+    cases = [
+        Case((np.full(10, 0.1), y10, h10), label="the slides' round 1: 3 of 10 wrong, ε = 0.3"),
+        Case(
+            (np.array([0.5, 0.25, 0.25]), np.array([1.0, -1.0, 1.0]), np.array([1.0, 1.0, 1.0])),
+            label="non-uniform D, one mistake of weight 1/4",
+        ),
+    ]
     for m in (6, 12, 25):
         y = _labels(r, m)
         h = y.copy()
@@ -86,24 +103,28 @@ def _round_cases():
 
 # 08.training_bound — Π Z_t and exp(−2 Σ γ_t²) ------------------------------------------------
 
+
 def training_bound(epsilons):
     """(Π_t 2√(ε_t(1 − ε_t)), exp(−2 Σ_t γ_t²)) with γ_t = ½ − ε_t (SL, AdaBoost analysis)."""
     e = np.asarray(epsilons, dtype=float)
     gamma = 0.5 - e
-    return float(np.prod(2.0 * np.sqrt(e * (1.0 - e)))), float(np.exp(-2.0 * np.sum(gamma ** 2)))
+    return float(np.prod(2.0 * np.sqrt(e * (1.0 - e)))), float(np.exp(-2.0 * np.sum(gamma**2)))
 
 
 def _bound_cases():
     r = np.random.default_rng(83)
-    cases = [Case((np.array([3 / 10, 3 / 14, 3 / 22]),), label="the slides' toy example"),
-             Case((np.array([0.5]),), label="ε = ½: no progress, both bounds equal 1"),
-             Case((np.full(20, 0.4),), label="20 rounds of γ = 0.1")]
+    cases = [
+        Case((np.array([3 / 10, 3 / 14, 3 / 22]),), label="the slides' toy example"),
+        Case((np.array([0.5]),), label="ε = ½: no progress, both bounds equal 1"),
+        Case((np.full(20, 0.4),), label="20 rounds of γ = 0.1"),
+    ]
     for T in (5, 40):
         cases.append(Case((np.round(r.uniform(0.05, 0.49, size=T), 3),)))
     return cases
 
 
 # 08.oob_error — the out-of-bag error from bootstrap indices ----------------------------------
+
 
 def oob_error(predictions, samples, y):
     """Out-of-bag error of a bagged ±1 ensemble.
@@ -133,10 +154,17 @@ def _oob_cases():
     y4 = np.array([1.0, -1.0, 1.0, -1.0])
     P4 = np.array([[1.0, -1.0, -1.0, -1.0], [1.0, 1.0, 1.0, 1.0], [-1.0, -1.0, 1.0, 1.0]])
     S4 = np.array([[0, 0, 1, 1], [2, 3, 3, 2], [0, 1, 2, 0]])
-    cases = [Case((P4, S4, y4), label="3 members, 4 points (point 3 is OOB for members 0 and 2)"),
-             Case((np.array([[1.0, 1.0, 1.0], [-1.0, -1.0, 1.0]]), np.array([[2, 2, 2], [2, 2, 2]]),
-                   np.array([-1.0, 1.0, 1.0])),
-                  label="tied OOB votes say -1; point 2 is in every sample and left out")]
+    cases = [
+        Case((P4, S4, y4), label="3 members, 4 points (point 3 is OOB for members 0 and 2)"),
+        Case(
+            (
+                np.array([[1.0, 1.0, 1.0], [-1.0, -1.0, 1.0]]),
+                np.array([[2, 2, 2], [2, 2, 2]]),
+                np.array([-1.0, 1.0, 1.0]),
+            ),
+            label="tied OOB votes say -1; point 2 is in every sample and left out",
+        ),
+    ]
     for B, m in ((5, 8), (15, 20), (40, 30)):
         y = _labels(r, m)
         P = np.where(r.random((B, m)) < 0.75, y, -y)
@@ -145,6 +173,7 @@ def _oob_cases():
 
 
 # 08.split_gain — training-error, entropy and Gini gain of a split (UML §18.2) ----------------
+
 
 def impurity(a, criterion):
     """C(a) for the fraction a of positive labels: "error" min(a, 1 − a), "entropy"
@@ -178,14 +207,19 @@ def _gain_cases():
     for crit in ("error", "entropy", "gini"):
         cases.append(Case((y8, L8, crit), label=f"8 labels, 3+/1− left and 1+/3− right, {crit}"))
     cases.append(Case((y8, np.zeros(8, bool), "gini"), label="an empty side: gain 0"))
-    cases.append(Case((np.array([1.0, 1.0, -1.0, -1.0]), np.array([True, True, False, False]), "entropy"),
-                      label="a perfect split of a balanced node: gain 1 bit"))
+    cases.append(
+        Case(
+            (np.array([1.0, 1.0, -1.0, -1.0]), np.array([True, True, False, False]), "entropy"),
+            label="a perfect split of a balanced node: gain 1 bit",
+        )
+    )
     for m, crit in ((10, "error"), (17, "entropy"), (30, "gini"), (25, "entropy")):
         cases.append(Case((_labels(r, m), r.random(m) < 0.4, crit)))
     return cases
 
 
 # 08.best_alpha — the minimiser of Z(α), also for a weak learner that may abstain ------------
+
 
 def best_alpha(w_correct, w_wrong, w_abstain=0.0):
     """Minimiser of Z(α) = w_abstain + w_correct e^{−α} + w_wrong e^{α} and the minimum:
@@ -197,11 +231,13 @@ def best_alpha(w_correct, w_wrong, w_abstain=0.0):
 
 def _alpha_cases():
     r = np.random.default_rng(86)
-    cases = [Case((0.7, 0.3), label="ε = 0.3 (the slides' first round)"),
-             Case((19 / 22, 3 / 22), label="ε = 3/22"),
-             Case((0.5, 0.5), label="ε = ½: α = 0, Z = 1"),
-             Case((0.5, 0.2, 0.3), label="a learner that abstains on 30 % of the mass"),
-             Case((0.3, 0.6, 0.1), label="more weight wrong than right: α < 0")]
+    cases = [
+        Case((0.7, 0.3), label="ε = 0.3 (the slides' first round)"),
+        Case((19 / 22, 3 / 22), label="ε = 3/22"),
+        Case((0.5, 0.5), label="ε = ½: α = 0, Z = 1"),
+        Case((0.5, 0.2, 0.3), label="a learner that abstains on 30 % of the mass"),
+        Case((0.3, 0.6, 0.1), label="more weight wrong than right: α < 0"),
+    ]
     for _ in range(3):
         w = r.dirichlet([2.0, 1.0, 1.0])
         cases.append(Case((float(w[0]), float(w[1]), float(w[2]))))
@@ -209,6 +245,7 @@ def _alpha_cases():
 
 
 # Catalogued mistakes (wrong implementations the records' ``mistakes`` name) -------------
+
 
 def _stump_strict(X, y, D, feature, threshold, sign):
     return stump_error(X, y, D, feature, np.nextafter(threshold, -np.inf), sign)
@@ -297,8 +334,11 @@ def _oob_ties_up(predictions, samples, y):
 def _gain(y, left, criterion, *, parent_counts=False, weights=True, nats=False):
     y, left = np.asarray(y, dtype=float), np.asarray(left, dtype=bool)
     m = len(y)
-    C = (lambda a: impurity(a, criterion) * np.log(2.0)) if nats and criterion == "entropy" else (
-        lambda a: impurity(a, criterion))
+    C = (
+        (lambda a: impurity(a, criterion) * np.log(2.0))
+        if nats and criterion == "entropy"
+        else (lambda a: impurity(a, criterion))
+    )
     gain = C(np.mean(y > 0))
     for side in (left, ~left):
         if side.any():

@@ -16,11 +16,12 @@ __all__ = ["norma_step", "nu_property", "oneclass_value", "rademacher", "nu_dual
 
 
 def _gauss(A, B, sigma):
-    d2 = np.sum(A ** 2, 1)[:, None] + np.sum(B ** 2, 1)[None, :] - 2 * A @ B.T
+    d2 = np.sum(A**2, 1)[:, None] + np.sum(B**2, 1)[None, :] - 2 * A @ B.T
     return np.exp(-np.maximum(d2, 0.0) / (2 * sigma))
 
 
 # 09.norma_step — one step of Algorithm 2.1 in expansion form --------------------------------
+
 
 def norma_step(coef, k_row, y_t, lam, eta):
     """Coefficients of f_{t+1} = (1 − ηλ) f_t − η l'_t k(x_t, ·) for the hinge loss
@@ -33,19 +34,34 @@ def norma_step(coef, k_row, y_t, lam, eta):
 
 def _norma_cases():
     r = np.random.default_rng(91)
-    cases = [Case((np.zeros(0), np.zeros(0), 1.0, 0.1, 0.5), label="first step: f_1 = 0, so y f = 0 < 1"),
-             Case((np.array([0.5, -0.2]), np.array([1.0, 0.5]), -1.0, 0.2, 0.5),
-                  label="y f = −0.4 < 1: an update"),
-             Case((np.array([2.0, 1.0]), np.array([0.6, 0.5]), 1.0, 0.1, 0.5),
-                  label="y f = 1.7 ≥ 1: only the shrinking"),
-             Case((np.array([1.0]), np.array([1.0]), 1.0, 0.0, 1.0), label="y f = 1 exactly: no update")]
+    cases = [
+        Case((np.zeros(0), np.zeros(0), 1.0, 0.1, 0.5), label="first step: f_1 = 0, so y f = 0 < 1"),
+        Case(
+            (np.array([0.5, -0.2]), np.array([1.0, 0.5]), -1.0, 0.2, 0.5), label="y f = −0.4 < 1: an update"
+        ),
+        Case(
+            (np.array([2.0, 1.0]), np.array([0.6, 0.5]), 1.0, 0.1, 0.5),
+            label="y f = 1.7 ≥ 1: only the shrinking",
+        ),
+        Case((np.array([1.0]), np.array([1.0]), 1.0, 0.0, 1.0), label="y f = 1 exactly: no update"),
+    ]
     for t in (3, 8, 20):
-        cases.append(Case((np.round(r.normal(size=t), 3), np.round(r.random(t), 3),
-                           float(r.choice([-1.0, 1.0])), 0.05, 0.3)))
+        cases.append(
+            Case(
+                (
+                    np.round(r.normal(size=t), 3),
+                    np.round(r.random(t), 3),
+                    float(r.choice([-1.0, 1.0])),
+                    0.05,
+                    0.3,
+                )
+            )
+        )
     return cases
 
 
 # 09.nu_property — fractions of margin errors and support vectors -----------------------------
+
 
 def nu_property(alpha, yf, rho, tol=1e-6):
     """(fraction of margin errors y_i f(x_i) < ρ − tol, fraction of support vectors α_i > tol)."""
@@ -59,10 +75,16 @@ def _nu_cases():
     from ..svm import nu_svm
 
     r = np.random.default_rng(92)
-    cases = [Case((np.array([0.0, 0.5, 1.0, 1.0]), np.array([2.0, 1.0, 0.3, -0.5]), 1.0),
-                  label="one free SV on the margin, two margin errors"),
-             Case((np.array([0.0, 0.0, 1.0, 1.0]), np.array([1.5, 1.2, 1.0 - 1e-9, 0.2]), 1.0),
-                  label="y f = ρ up to round-off is not a margin error")]
+    cases = [
+        Case(
+            (np.array([0.0, 0.5, 1.0, 1.0]), np.array([2.0, 1.0, 0.3, -0.5]), 1.0),
+            label="one free SV on the margin, two margin errors",
+        ),
+        Case(
+            (np.array([0.0, 0.0, 1.0, 1.0]), np.array([1.5, 1.2, 1.0 - 1e-9, 0.2]), 1.0),
+            label="y f = ρ up to round-off is not a margin error",
+        ),
+    ]
     for n, nu in ((20, 0.2), (30, 0.5), (40, 0.35)):
         y = np.r_[np.ones(n // 2), -np.ones(n - n // 2)]
         X = r.normal(size=(n, 2)) + 0.9 * y[:, None]
@@ -74,6 +96,7 @@ def _nu_cases():
 
 # 09.oneclass_value — the one-class decision function -------------------------------------------
 
+
 def oneclass_value(alpha, X, rho, sigma, Z):
     """f(z) = Σ_i α_i exp(−||x_i − z||²/(2σ)) − ρ for every row z of Z (HSS2 §2.3.2)."""
     return _gauss(np.asarray(Z, float), np.asarray(X, float), sigma) @ np.asarray(alpha, float) - rho
@@ -81,38 +104,60 @@ def oneclass_value(alpha, X, rho, sigma, Z):
 
 def _oc_cases():
     r = np.random.default_rng(93)
-    cases = [Case((np.array([1.0]), np.zeros((1, 2)), 0.5, 1.0, np.array([[0.0, 0.0], [1.0, 1.0]])),
-                  label="one kernel at the origin: f(0) = 1 − ρ, f((1, 1)) = e^{−1} − ρ"),
-             Case((np.ones(3), np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]]), 1.2, 0.5,
-                   np.array([[0.5, 0.5]])), label="ν = 1: all α_i = 1, a Parzen sum minus ρ")]
+    cases = [
+        Case(
+            (np.array([1.0]), np.zeros((1, 2)), 0.5, 1.0, np.array([[0.0, 0.0], [1.0, 1.0]])),
+            label="one kernel at the origin: f(0) = 1 − ρ, f((1, 1)) = e^{−1} − ρ",
+        ),
+        Case(
+            (np.ones(3), np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]]), 1.2, 0.5, np.array([[0.5, 0.5]])),
+            label="ν = 1: all α_i = 1, a Parzen sum minus ρ",
+        ),
+    ]
     for n, m in ((5, 3), (12, 6), (25, 10)):
         alpha = np.round(r.random(n), 3)
-        cases.append(Case((alpha, np.round(r.normal(size=(n, 2)), 2), float(np.round(r.random(), 3)),
-                           float(r.choice([0.1, 0.5, 2.0])), np.round(r.normal(size=(m, 2)), 2))))
+        cases.append(
+            Case(
+                (
+                    alpha,
+                    np.round(r.normal(size=(n, 2)), 2),
+                    float(np.round(r.random(), 3)),
+                    float(r.choice([0.1, 0.5, 2.0])),
+                    np.round(r.normal(size=(m, 2)), 2),
+                )
+            )
+        )
     return cases
 
 
 # 09.rademacher — Monte-Carlo estimate and the bound (2.26) -------------------------------------
+
 
 def rademacher(X, sigmas):
     """(mean over the rows σ of ``sigmas`` of ||(1/n) Σ_i σ_i x_i||, √(Σ_i ||x_i||²)/n)."""
     X = np.asarray(X, dtype=float)
     n = X.shape[0]
     est = float(np.mean(np.linalg.norm(np.asarray(sigmas, float) @ X, axis=1)) / n)
-    return est, float(np.sqrt(np.sum(X ** 2)) / n)
+    return est, float(np.sqrt(np.sum(X**2)) / n)
 
 
 def _rad_cases():
     r = np.random.default_rng(94)
-    cases = [Case((np.eye(3), np.array([[1.0, 1.0, 1.0], [1.0, -1.0, 1.0]])),
-                  label="orthonormal rows: every ||Σσ_i x_i|| = √n")]
+    cases = [
+        Case(
+            (np.eye(3), np.array([[1.0, 1.0, 1.0], [1.0, -1.0, 1.0]])),
+            label="orthonormal rows: every ||Σσ_i x_i|| = √n",
+        )
+    ]
     for n, d, draws in ((4, 2, 5), (10, 3, 20), (30, 5, 50)):
-        cases.append(Case((np.round(r.normal(size=(n, d)), 2),
-                           np.where(r.random((draws, n)) < 0.5, -1.0, 1.0))))
+        cases.append(
+            Case((np.round(r.normal(size=(n, d)), 2), np.where(r.random((draws, n)) < 0.5, -1.0, 1.0)))
+        )
     return cases
 
 
 # 09.nu_dual — the dual (2.6) derived from the primal (2.5) -------------------------------------
+
 
 def nu_dual(alpha, K, y, nu, tol=1e-8):
     """½ αᵀQα (Q_ij = y_i y_j K_ij) if α is feasible for (2.6) — 0 ≤ α_i ≤ 1, Σα = nν,
@@ -120,8 +165,12 @@ def nu_dual(alpha, K, y, nu, tol=1e-8):
     alpha = np.asarray(alpha, dtype=float)
     y = np.asarray(y, dtype=float)
     n = len(alpha)
-    ok = (np.all(alpha >= -tol) and np.all(alpha <= 1 + tol) and abs(alpha.sum() - n * nu) <= tol
-          and abs(alpha @ y) <= tol)
+    ok = (
+        np.all(alpha >= -tol)
+        and np.all(alpha <= 1 + tol)
+        and abs(alpha.sum() - n * nu) <= tol
+        and abs(alpha @ y) <= tol
+    )
     if not ok:
         return np.inf
     v = alpha * y
@@ -132,16 +181,18 @@ def _dual_cases():
     r = np.random.default_rng(95)
     K2 = np.array([[1.0, 0.5], [0.5, 1.0]])
     y2 = np.array([1.0, -1.0])
-    cases = [Case((np.array([0.5, 0.5]), K2, y2, 0.5), label="feasible: ½ αᵀQα = 0.125"),
-             Case((np.array([0.6, 0.4]), K2, y2, 0.5), label="αᵀy ≠ 0 (the constraint from ∂b)"),
-             Case((np.array([0.5, 0.5]), K2, y2, 0.4), label="Σα ≠ nν (the constraint from ∂ρ)"),
-             Case((np.array([1.5, 1.5]), K2, y2, 1.5), label="α_i > 1 (the box from ∂ξ and η_i ≥ 0)")]
+    cases = [
+        Case((np.array([0.5, 0.5]), K2, y2, 0.5), label="feasible: ½ αᵀQα = 0.125"),
+        Case((np.array([0.6, 0.4]), K2, y2, 0.5), label="αᵀy ≠ 0 (the constraint from ∂b)"),
+        Case((np.array([0.5, 0.5]), K2, y2, 0.4), label="Σα ≠ nν (the constraint from ∂ρ)"),
+        Case((np.array([1.5, 1.5]), K2, y2, 1.5), label="α_i > 1 (the box from ∂ξ and η_i ≥ 0)"),
+    ]
     for n in (6, 10, 16):
         X = r.normal(size=(n, 2))
         y = np.r_[np.ones(n // 2), -np.ones(n - n // 2)]
         a = r.random(n)
         a[y > 0] *= 1 / a[y > 0].sum()
-        a[y < 0] *= 1 / a[y < 0].sum()               # αᵀy = 0, Σα = 2
+        a[y < 0] *= 1 / a[y < 0].sum()  # αᵀy = 0, Σα = 2
         cases.append(Case((a, _gauss(X, X, 1.0), y, 2.0 / n)))
         bad = a.copy()
         bad[0] += 0.1
@@ -150,6 +201,7 @@ def _dual_cases():
 
 
 # Catalogued mistakes (wrong implementations the records' ``mistakes`` name) -------------
+
 
 def _norma(coef, k_row, y_t, lam, eta, *, shrink=True, at_one=False, sign=-1.0):
     coef = np.asarray(coef, dtype=float)
@@ -192,7 +244,7 @@ def _oc_plus_rho(alpha, X, rho, sigma, Z):
 
 
 def _oc_two_sigma_squared(alpha, X, rho, sigma, Z):
-    return oneclass_value(alpha, X, rho, sigma ** 2, Z)
+    return oneclass_value(alpha, X, rho, sigma**2, Z)
 
 
 def _oc_no_alpha(alpha, X, rho, sigma, Z):
@@ -211,14 +263,18 @@ def _rad_norm_of_mean(X, sigmas):
 
 def _rad_bound_no_root(X, sigmas):
     X = np.asarray(X, dtype=float)
-    return rademacher(X, sigmas)[0], float(np.sum(X ** 2) / X.shape[0])
+    return rademacher(X, sigmas)[0], float(np.sum(X**2) / X.shape[0])
 
 
 def _nu_dual_check(alpha, K, y, nu, tol=1e-8, *, balance=True, count=True, box=True, half=0.5):
     alpha, y = np.asarray(alpha, dtype=float), np.asarray(y, dtype=float)
     n = len(alpha)
-    ok = (np.all(alpha >= -tol) and (not box or np.all(alpha <= 1 + tol))
-          and abs(alpha.sum() - (n * nu if count else nu)) <= tol and (not balance or abs(alpha @ y) <= tol))
+    ok = (
+        np.all(alpha >= -tol)
+        and (not box or np.all(alpha <= 1 + tol))
+        and abs(alpha.sum() - (n * nu if count else nu)) <= tol
+        and (not balance or abs(alpha @ y) <= tol)
+    )
     if not ok:
         return np.inf
     v = alpha * y

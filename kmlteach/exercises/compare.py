@@ -10,7 +10,8 @@ named *predicates* detect catalogued mistakes from the two values alone
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 

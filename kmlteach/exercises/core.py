@@ -26,19 +26,32 @@ import json
 import os
 import time
 import traceback
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any
 
 import numpy as np
 
-from ._timer import CheckTimeout, call_with_budget
 from ._match import CASE_SECONDS, find_mistake
 from ._match import copy_args as _copy_args
+from ._timer import CheckTimeout, call_with_budget
 from .compare import Comparator, allclose, exact
 
-__all__ = ["Exercise", "Case", "Mistake", "register", "check", "hint", "solution", "registry",
-           "get", "allclose", "exact", "find_mistake", "CASE_SECONDS"]
-
+__all__ = [
+    "Exercise",
+    "Case",
+    "Mistake",
+    "register",
+    "check",
+    "hint",
+    "solution",
+    "registry",
+    "get",
+    "allclose",
+    "exact",
+    "find_mistake",
+    "CASE_SECONDS",
+]
 
 
 _UNSET = object()
@@ -48,6 +61,7 @@ _UNSET = object()
 class Case:
     """One input to an exercise: positional and keyword arguments, a label and, in the
     student edition (no reference code), the expected output as data."""
+
     args: tuple = ()
     kwargs: dict = field(default_factory=dict)
     label: str = ""
@@ -67,6 +81,7 @@ class Mistake:
     implementation (the answer equals its output), a ``predicate(expected, got)``, or, in
     the student edition, the wrong implementation's ``outputs`` on the visible cases
     (data). See :func:`find_mistake`."""
+
     name: str
     explain: str
     wrong: Callable | None = None
@@ -87,6 +102,7 @@ class Exercise:
     ``withheld`` more levels exist but are not in this edition; ``solution`` is the
     text ``solution()`` shows (``None``: not released); ``minutes`` is a time estimate.
     """
+
     id: str
     title: str
     reference: Callable | None
@@ -168,8 +184,13 @@ def _log(exercise_id: str, passed: bool, status: str, message: str) -> None:
     path = os.environ.get("KMLTEACH_RESULTS")
     if not path:
         return
-    record = {"id": exercise_id, "passed": bool(passed), "status": status,
-              "message": message, "time": time.strftime("%Y-%m-%dT%H:%M:%S")}
+    record = {
+        "id": exercise_id,
+        "passed": bool(passed),
+        "status": status,
+        "message": message,
+        "time": time.strftime("%Y-%m-%dT%H:%M:%S"),
+    }
     try:
         with open(path, "a", encoding="utf-8") as fh:
             fh.write(json.dumps(record) + "\n")
@@ -177,8 +198,7 @@ def _log(exercise_id: str, passed: bool, status: str, message: str) -> None:
         pass  # a results log that cannot be written must not break a notebook
 
 
-def check(exercise_id: str, fn: Callable, *, verbose: bool = True,
-          seconds: float = CASE_SECONDS) -> bool:
+def check(exercise_id: str, fn: Callable, *, verbose: bool = True, seconds: float = CASE_SECONDS) -> bool:
     """Run the visible cases of ``exercise_id`` on ``fn``; print a verdict.
 
     Returns ``True`` when every visible case matches the reference; the verdict then
@@ -235,11 +255,13 @@ def _verdict(ex: Exercise, ok: bool, status: str, msg: str, verbose: bool) -> bo
 def _run_case(ex: Exercise, fn: Callable, case: Case, expected: Any, seconds: float):
     """Call the student's function on one case and compare, all within the time budget;
     returns (passed, the student's value as shown in a message)."""
+
     def run():
         args, kwargs = _copy_args(case)
         got = ex.prepare(fn(*args, **kwargs))
         ok = bool(ex.compare(expected, got))
         return ok, ("" if ok else _safe(_short, got)), got
+
     return call_with_budget(run, seconds)
 
 
@@ -253,8 +275,9 @@ def _check(exercise_id: str, fn: Callable, verbose: bool, seconds: float) -> boo
         _log(exercise_id, False, "unknown", msg)
         return False
     if not callable(fn):
-        return _verdict(ex, False, "error", f"check() expects your function, got {type(fn).__name__}",
-                        verbose)
+        return _verdict(
+            ex, False, "error", f"check() expects your function, got {type(fn).__name__}", verbose
+        )
     cases = ex.all_cases()
     values: list = []
     for i, case in enumerate(cases, 1):
@@ -265,31 +288,47 @@ def _check(exercise_id: str, fn: Callable, verbose: bool, seconds: float) -> boo
         except KeyboardInterrupt:
             raise
         except NotImplementedError:
-            return _verdict(ex, False, "not-implemented", "not implemented yet: replace the "
-                            "`raise NotImplementedError` line with your code", verbose)
+            return _verdict(
+                ex,
+                False,
+                "not-implemented",
+                "not implemented yet: replace the `raise NotImplementedError` line with your code",
+                verbose,
+            )
         except CheckTimeout:
-            return _verdict(ex, False, "timeout", f"{where} was still running after {seconds:g} s "
-                            "and was stopped (an endless loop?)", verbose)
+            return _verdict(
+                ex,
+                False,
+                "timeout",
+                f"{where} was still running after {seconds:g} s and was stopped (an endless loop?)",
+                verbose,
+            )
         except BaseException as exc:  # SystemExit, GeneratorExit, ... are reported too
             tb = traceback.extract_tb(exc.__traceback__)
             line = f" (line {tb[-1].lineno})" if tb else ""
-            return _verdict(ex, False, "error", f"{where} raised {type(exc).__name__}: "
-                            f"{_safe(str, exc)}{line}", verbose)
+            return _verdict(
+                ex, False, "error", f"{where} raised {type(exc).__name__}: {_safe(str, exc)}{line}", verbose
+            )
         values.append(value)
         if not ok:
             msg = f"{where}: expected {_short(expected)}, got {got}"
             return _verdict(ex, False, "wrong", msg + _mistake_line(ex, fn, cases, values, seconds), verbose)
-    return _verdict(ex, True, "passed", f"visible cases passed ({len(cases)}/{len(cases)}) — "
-                    "the grade also uses hidden cases", verbose)
+    return _verdict(
+        ex,
+        True,
+        "passed",
+        f"visible cases passed ({len(cases)}/{len(cases)}) — the grade also uses hidden cases",
+        verbose,
+    )
 
 
 def _mistake_line(ex: Exercise, fn: Callable, cases: list[Case], values: list, seconds: float) -> str:
-    """"\n  Common mistake: ..." when the answer behaves like a catalogued mistake on every
+    """ "\n  Common mistake: ..." when the answer behaves like a catalogued mistake on every
     visible case (the cases after the first failing one are run too), else ""."""
     if not ex.mistakes:
         return ""
     try:
-        for case in cases[len(values):]:
+        for case in cases[len(values) :]:
             values.append(_run_case(ex, fn, case, ex.expected(case), seconds)[2])
     except KeyboardInterrupt:
         raise
@@ -324,13 +363,14 @@ def hint(exercise_id: str, level: int = 1) -> str:
         k = 1
     k = min(max(k, 1), n)
     if k > len(levels):
-        text = (f"hint {k} of {n} (the one closest to code) is released after the due date; "
-                f"hint({ex.id!r}, level={len(levels)}) is the last one for now")
+        text = (
+            f"hint {k} of {n} (the one closest to code) is released after the due date; "
+            f"hint({ex.id!r}, level={len(levels)}) is the last one for now"
+        )
     else:
         text = levels[k - 1]
     if k < n:
-        text += (f"\n(hint {k} of {n} \u2014 hint({ex.id!r}, level={k + 1}) "
-                 "for more)")
+        text += f"\n(hint {k} of {n} \u2014 hint({ex.id!r}, level={k + 1}) for more)"
     elif n > 1 and k <= len(levels):
         text += f"\n(hint {k} of {n}: the last one)"
     print(text)

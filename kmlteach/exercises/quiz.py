@@ -28,8 +28,7 @@ from typing import Any
 
 from .core import _load_all
 
-__all__ = ["Question", "register_question", "ask", "quiz", "quiz_html", "questions",
-           "LETTERS", "SHOW"]
+__all__ = ["Question", "register_question", "ask", "quiz", "quiz_html", "questions", "LETTERS", "SHOW"]
 
 LETTERS = "abcdefghij"
 
@@ -47,6 +46,7 @@ class Question:
     not name the right one). ``feedback`` of a numeric question is one text shown for
     any wrong number.
     """
+
     id: str
     prompt: str
     choices: tuple[str, ...]
@@ -98,8 +98,10 @@ def register_question(q: Question) -> Question:
     if not isinstance(q.feedback, tuple) or not all(isinstance(f, str) for f in q.feedback):
         raise ValueError(f"question {q.id!r}: feedback must be a tuple of strings")
     if q.feedback and len(q.feedback) != (1 if q.numeric else len(q.choices)):
-        raise ValueError(f"question {q.id!r}: feedback needs one text per choice "
-                         f"(one for a numeric question), got {len(q.feedback)}")
+        raise ValueError(
+            f"question {q.id!r}: feedback needs one text per choice "
+            f"(one for a numeric question), got {len(q.feedback)}"
+        )
     if q.numeric:
         if isinstance(q.answer, tuple) or not math.isfinite(float(q.answer)):
             raise ValueError(f"question {q.id!r}: a numeric answer must be one finite number")
@@ -107,8 +109,9 @@ def register_question(q: Question) -> Question:
         if len(q.choices) > len(LETTERS):
             raise ValueError(f"question {q.id!r}: at most {len(LETTERS)} choices")
         idx = q.answer if isinstance(q.answer, tuple) else (q.answer,)
-        if not idx or any(not isinstance(i, int) or isinstance(i, bool)
-                          or not 0 <= i < len(q.choices) for i in idx):
+        if not idx or any(
+            not isinstance(i, int) or isinstance(i, bool) or not 0 <= i < len(q.choices) for i in idx
+        ):
             raise ValueError(f"question {q.id!r}: answer must index choices, got {q.answer!r}")
     _QUESTIONS[q.id] = q
     return q
@@ -120,9 +123,11 @@ def questions(chapter: str | None = None, kind: str | None = None) -> list[Quest
     Recap questions sort by their number (q1, q2, ... q10).
     """
     _load_all()
-    out = [q for q in _QUESTIONS.values()
-           if (chapter is None or q.chapter == str(chapter))
-           and (kind is None or q.kind == kind)]
+    out = [
+        q
+        for q in _QUESTIONS.values()
+        if (chapter is None or q.chapter == str(chapter)) and (kind is None or q.kind == kind)
+    ]
     return sorted(out, key=_sort_key)
 
 
@@ -135,7 +140,7 @@ def _sort_key(q: Question):
 def _parse(q: Question, choice: Any) -> tuple[Any, str | None]:
     """(parsed reply, None) or (None, friendly message)."""
     if choice is None or (isinstance(choice, str) and choice.strip() in ("", "?")):
-        return None, "make your prediction first: replace \"?\" with your answer"
+        return None, 'make your prediction first: replace "?" with your answer'
     if q.numeric:
         if isinstance(choice, bool):
             return None, "this question wants a number"
@@ -214,8 +219,11 @@ def _ask(question_id: Any, choice: Any, verbose: bool) -> bool:
         else:
             picked = f"{reply:.6g}" if q.numeric else f"({LETTERS[reply]}) {q.choices[reply]}"
             why = q.feedback_for(reply)
-            print(f"✗ {q.id}: {picked} — not quite. " + (f"{why} " if why else "")
-                  + f'Try another answer, or ask("{q.id}", "show") for the answer.')
+            print(
+                f"✗ {q.id}: {picked} — not quite. "
+                + (f"{why} " if why else "")
+                + f'Try another answer, or ask("{q.id}", "show") for the answer.'
+            )
     return ok
 
 
@@ -224,15 +232,16 @@ def quiz_html(chapter: str) -> str:
     qs = questions(chapter, kind="recap")
     if not qs:
         return f"<p>No recap questions for chapter {html.escape(str(chapter))}.</p>"
-    parts = [f'<div class="kml-quiz"><p><b>Recap quiz, chapter {html.escape(str(chapter))}</b> '
-             f'(answer with <code>ask("{html.escape(qs[0].id)}", "a")</code> etc.)</p><ol>']
+    parts = [
+        f'<div class="kml-quiz"><p><b>Recap quiz, chapter {html.escape(str(chapter))}</b> '
+        f'(answer with <code>ask("{html.escape(qs[0].id)}", "a")</code> etc.)</p><ol>'
+    ]
     for q in qs:
         parts.append(f"<li><p>{html.escape(q.prompt)} <small>[{html.escape(q.id)}]</small></p>")
         if q.numeric:
             parts.append("<p><i>Answer with a number.</i></p>")
         else:
-            parts.append('<ol type="a">' + "".join(
-                f"<li>{html.escape(c)}</li>" for c in q.choices) + "</ol>")
+            parts.append('<ol type="a">' + "".join(f"<li>{html.escape(c)}</li>" for c in q.choices) + "</ol>")
         parts.append("</li>")
     parts.append("</ol></div>")
     return "".join(parts)
@@ -248,9 +257,11 @@ def quiz(chapter: str):
         if q.numeric:
             inp = w.Text(value="", placeholder="a number", description="answer")
         else:
-            inp = w.RadioButtons(options=[(f"{LETTERS[i]}) {c}", LETTERS[i])
-                                          for i, c in enumerate(q.choices)],
-                                 value=None, layout=w.Layout(width="auto"))
+            inp = w.RadioButtons(
+                options=[(f"{LETTERS[i]}) {c}", LETTERS[i]) for i, c in enumerate(q.choices)],
+                value=None,
+                layout=w.Layout(width="auto"),
+            )
         out = w.HTML("")
         button = w.Button(description="check", tooltip=f"check {q.id}")
         show = w.Button(description="show answer", tooltip=f"show the answer to {q.id}")

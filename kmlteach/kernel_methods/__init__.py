@@ -30,28 +30,44 @@ from kmlteach.kernel_methods.kde import (
     kde_predict,
     kernel_dependency_estimation,
 )
-from kmlteach.kernel_methods.pca import (
-    KernelPCAResult,
-    kernel_pca,
-    kernel_pca_transform,
-)
 from kmlteach.kernel_methods.model_selection import (
     CVResult,
     cross_validate_kernel_svm,
     kfold_indices,
     standardize,
 )
+from kmlteach.kernel_methods.pca import (
+    KernelPCAResult,
+    kernel_pca,
+    kernel_pca_transform,
+)
 from kmlteach.kernel_methods.perceptron import KernelPerceptronResult, kernel_perceptron
 from kmlteach.kernel_methods.ridge import KernelRidgeResult, kernel_ridge
 from kmlteach.kernel_methods.sgd import KernelSGDResult, kernel_sgd_svm
 
 __all__ = [
-    "KernelSGDResult", "kernel_sgd_svm", "KernelPerceptronResult", "kernel_perceptron",
-    "KernelRidgeResult", "kernel_ridge", "ClassMeanResult", "class_mean_classifier",
-    "kernel_expansion", "KernelPCAResult", "kernel_pca", "kernel_pca_transform",
-    "KDEResult", "KDEPrediction", "kernel_dependency_estimation", "kde_predict",
-    "CVResult", "cross_validate_kernel_svm", "kfold_indices", "standardize",
-    "KernelSVM", "KernelPCA",
+    "KernelSGDResult",
+    "kernel_sgd_svm",
+    "KernelPerceptronResult",
+    "kernel_perceptron",
+    "KernelRidgeResult",
+    "kernel_ridge",
+    "ClassMeanResult",
+    "class_mean_classifier",
+    "kernel_expansion",
+    "KernelPCAResult",
+    "kernel_pca",
+    "kernel_pca_transform",
+    "KDEResult",
+    "KDEPrediction",
+    "kernel_dependency_estimation",
+    "kde_predict",
+    "CVResult",
+    "cross_validate_kernel_svm",
+    "kfold_indices",
+    "standardize",
+    "KernelSVM",
+    "KernelPCA",
 ]
 
 _ESTIMATORS = {"KernelSVM", "KernelPCA"}

@@ -24,6 +24,7 @@ __all__ = ["ClassMeanResult", "class_mean_classifier", "kernel_expansion"]
 
 # ----------------------------------------------------------------------------- class means
 
+
 @dataclass(frozen=True)
 class ClassMeanResult:
     """The class-mean classifier as a kernel expansion: f(x) = Σ_j alpha_j k(x_j, x) + b,
@@ -31,6 +32,7 @@ class ClassMeanResult:
 
     Source: HSS1 §1.2.1, UML ex. 16.6.
     """
+
     alpha: np.ndarray
     b: float
 

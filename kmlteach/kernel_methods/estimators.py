@@ -21,6 +21,7 @@ __all__ = ["KernelSVM", "KernelPCA"]
 
 # ----------------------------------------------------------------------------- estimators
 
+
 class _KernelParamsMixin:
     """Turn the estimator's kernel parameters into :func:`gram` keyword arguments."""
 
@@ -80,8 +81,9 @@ class KernelSVM(_KernelParamsMixin, ClassifierMixin, BaseEstimator):
     alpha_ : (m,) averaged coefficients; X_fit_ ; classes_ ; n_features_in_
     """
 
-    def __init__(self, kernel="gaussian", lam=0.01, T=None, seed=0, sigma=1.0, gamma=None,
-                 degree=2, c=1.0, order=3):
+    def __init__(
+        self, kernel="gaussian", lam=0.01, T=None, seed=0, sigma=1.0, gamma=None, degree=2, c=1.0, order=3
+    ):
         self.kernel = kernel
         self.lam = lam
         self.T = T
@@ -104,8 +106,7 @@ class KernelSVM(_KernelParamsMixin, ClassifierMixin, BaseEstimator):
         Xa, classes, idx = validate_data(self, X, y, max_classes=2)
         m = Xa.shape[0]
         T = 20 * m if self.T is None else check_int(self.T, "T", minimum=1)
-        res = _kernel_sgd_svm(self._gram_fit(Xa, params), np.where(idx == 1, 1.0, -1.0), lam, T,
-                              self.seed)
+        res = _kernel_sgd_svm(self._gram_fit(Xa, params), np.where(idx == 1, 1.0, -1.0), lam, T, self.seed)
         self.classes_ = classes
         self.X_fit_ = Xa
         self.alpha_ = res.alpha
@@ -133,8 +134,7 @@ class KernelPCA(_KernelParamsMixin, TransformerMixin, BaseEstimator):
     eigenvalues_, alphas_, embedding_ : as in :class:`KernelPCAResult`; X_fit_; n_features_in_
     """
 
-    def __init__(self, n_components=2, kernel="gaussian", sigma=1.0, gamma=None, degree=2,
-                 c=1.0, order=3):
+    def __init__(self, n_components=2, kernel="gaussian", sigma=1.0, gamma=None, degree=2, c=1.0, order=3):
         self.n_components = n_components
         self.kernel = kernel
         self.sigma = sigma
@@ -149,8 +149,10 @@ class KernelPCA(_KernelParamsMixin, TransformerMixin, BaseEstimator):
         Xa = validate_data(self, X)
         k = check_int(self.n_components, "n_components", minimum=1)
         if k > Xa.shape[0]:
-            raise ValueError(f"n_components={k} must be at most the number of samples "
-                             f"({Xa.shape[0]} sample{'s' if Xa.shape[0] != 1 else ''})")
+            raise ValueError(
+                f"n_components={k} must be at most the number of samples "
+                f"({Xa.shape[0]} sample{'s' if Xa.shape[0] != 1 else ''})"
+            )
         self.result_ = _kernel_pca(self._gram_fit(Xa, params), k)
         self.eigenvalues_ = self.result_.eigenvalues
         self.alphas_ = self.result_.alphas

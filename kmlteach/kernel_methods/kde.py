@@ -27,6 +27,7 @@ __all__ = ["KDEResult", "KDEPrediction", "kernel_dependency_estimation", "kde_pr
 
 # ----------------------------------------------------------------------------- KDE
 
+
 @dataclass(frozen=True)
 class KDEResult:
     """Kernel dependency estimation model: ``pca`` (kernel PCA of the outputs) and the
@@ -34,6 +35,7 @@ class KDEResult:
 
     Source: HSS1 §1.5.
     """
+
     pca: KernelPCAResult
     coef: np.ndarray
     lam: float
@@ -46,6 +48,7 @@ class KDEPrediction:
 
     Source: HSS1 §1.5.
     """
+
     index: np.ndarray
     distances: np.ndarray
     embedding: np.ndarray
@@ -103,6 +106,6 @@ def kde_predict(model: KDEResult, K_x_test, K_y_cand, k_y_cand_diag) -> KDEPredi
     T = Kx @ model.coef
     E = kernel_pca_transform(model.pca, Kc)
     norm2 = diag - 2.0 * Kc.mean(axis=1) + model.pca.mean
-    D = norm2[None, :] - 2.0 * T @ E.T + np.sum(T ** 2, axis=1)[:, None]
+    D = norm2[None, :] - 2.0 * T @ E.T + np.sum(T**2, axis=1)[:, None]
     check_finite_output("K_x_test, K_y_cand or k_y_cand_diag", D)
     return KDEPrediction(np.argmin(D, axis=1), D, T)

@@ -33,6 +33,7 @@ class CVResult:
 
     Source: UML §11.2.4 (k-fold cross-validation; beyond the course's sources).
     """
+
     lams: np.ndarray
     sigmas: np.ndarray
     scores: np.ndarray
@@ -74,8 +75,7 @@ def standardize(X_train, X_test):
     return (A - mu) / sd, (B - mu) / sd
 
 
-def cross_validate_kernel_svm(X, y, lams, sigmas, *, k: int = 5, T: int | None = None,
-                              seed=0) -> CVResult:
+def cross_validate_kernel_svm(X, y, lams, sigmas, *, k: int = 5, T: int | None = None, seed=0) -> CVResult:
     """k-fold cross-validated accuracy of Gaussian-kernel soft-SVM (UML §16.3) for every (λ, σ).
 
     Parameters
@@ -114,5 +114,6 @@ def cross_validate_kernel_svm(X, y, lams, sigmas, *, k: int = 5, T: int | None =
     mean, std = scores.mean(axis=2), scores.std(axis=2)
     # ties (equal fold accuracies in another order) must not depend on the rounding of a sum
     a, b = np.unravel_index(int(np.argmax(np.round(mean, 12))), mean.shape)
-    return CVResult(lam_arr, sig_arr, scores, mean, std, (int(a), int(b)), float(lam_arr[a]),
-                    float(sig_arr[b]), folds)
+    return CVResult(
+        lam_arr, sig_arr, scores, mean, std, (int(a), int(b)), float(lam_arr[a]), float(sig_arr[b]), folds
+    )

@@ -24,6 +24,7 @@ class KernelPCAResult:
     for zero eigenvalues); ``embedding`` (m, p) = K̃ alphas, the projections of the
     training points; ``col_mean`` and ``mean`` of K, for centring new points.
     """
+
     eigenvalues: np.ndarray
     alphas: np.ndarray
     embedding: np.ndarray
@@ -45,7 +46,7 @@ def _top_eigh(S: np.ndarray, k: int):
         from scipy.sparse.linalg import eigsh
     except ImportError:  # NumPy only: full decomposition
         lam, V = np.linalg.eigh(S)
-        lam, V = lam[m - k:], V[:, m - k:]
+        lam, V = lam[m - k :], V[:, m - k :]
     else:
         lam = None
         if k < 10 and m > 200 and np.any(S):

@@ -16,6 +16,7 @@ __all__ = ["KernelPerceptronResult", "kernel_perceptron"]
 
 # ----------------------------------------------------------------------------- kernel perceptron
 
+
 @dataclass(frozen=True)
 class KernelPerceptronResult:
     """``alpha``: w = Σ_j alpha_j ψ(x_j) (alpha_j = y_j × number of updates on j);
@@ -23,6 +24,7 @@ class KernelPerceptronResult:
 
     Source: UML ex. 16.2.
     """
+
     alpha: np.ndarray
     n_updates: int
     converged: bool

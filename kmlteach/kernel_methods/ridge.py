@@ -1,5 +1,4 @@
-"""Kernel ridge regression in closed form (UML ex. 16.3).
-"""
+"""Kernel ridge regression in closed form (UML ex. 16.3)."""
 
 from __future__ import annotations
 
@@ -14,12 +13,14 @@ __all__ = ["KernelRidgeResult", "kernel_ridge"]
 
 # ----------------------------------------------------------------------------- kernel ridge
 
+
 @dataclass(frozen=True)
 class KernelRidgeResult:
     """``alpha`` = (K + λ m I)⁻¹ y; ``objective`` = value of the objective at the optimum.
 
     Source: UML ex. 16.3, Eq. (16.8).
     """
+
     alpha: np.ndarray
     objective: float
 

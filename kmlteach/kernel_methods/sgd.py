@@ -24,6 +24,7 @@ __all__ = ["KernelSGDResult", "kernel_sgd_svm"]
 
 # ----------------------------------------------------------------------------- kernel SGD SVM
 
+
 @dataclass(frozen=True)
 class KernelSGDResult:
     """Output of :func:`kernel_sgd_svm`.
@@ -34,6 +35,7 @@ class KernelSGDResult:
 
     Source: UML §16.3.
     """
+
     alpha: np.ndarray
     alpha_last: np.ndarray
     beta: np.ndarray
@@ -85,7 +87,7 @@ def _kernel_sgd_svm(Ka: np.ndarray, ya: np.ndarray, lam: float, T: int, seed) ->
     """:func:`kernel_sgd_svm` on checked arguments (the estimator's fit validated them once)."""
     idx = sgd_indices(Ka.shape[0], T, seed)  # the indices of sgd_soft_svm (Lemma 16.3)
     alpha, alpha_last, beta, n_up = _kernel_sgd_svm_kernel(Ka, ya, lam, idx)
-    check_finite_result('lam', alpha, alpha_last)
+    check_finite_result("lam", alpha, alpha_last)
     return KernelSGDResult(alpha, alpha_last, beta, idx, int(n_up))
 
 
@@ -94,10 +96,10 @@ def _kernel_sgd_svm_kernel(K, y, lam, idx):
     m = K.shape[0]
     T = idx.shape[0]
     beta = np.zeros(m)
-    s = np.zeros(m)       # s_i = sum_j beta_j K[j, i]
-    acc = np.zeros(m)     # sum over finished spans of beta_j * (sum of 1/t over the span)
+    s = np.zeros(m)  # s_i = sum_j beta_j K[j, i]
+    acc = np.zeros(m)  # sum over finished spans of beta_j * (sum of 1/t over the span)
     hstart = np.zeros(m)  # harmonic number H_{t0 - 1} where t0 starts the current span of beta_j
-    H = 0.0               # H_t = sum_{r <= t} 1/r, advanced once per step
+    H = 0.0  # H_t = sum_{r <= t} 1/r, advanced once per step
     beta_T = np.zeros(m)
     n_up = 0
     for t in range(1, T + 1):

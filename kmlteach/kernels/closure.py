@@ -15,8 +15,16 @@ from kmlteach.kernels.gram import gram, kernel_params
 
 _KERNEL = "a Kernel (from make_kernel or a closure rule)"
 
-__all__ = ["Kernel", "make_kernel", "kernel_sum", "kernel_product", "tensor_product", "direct_sum",
-           "feature_product", "exponential_taylor_gram"]
+__all__ = [
+    "Kernel",
+    "make_kernel",
+    "kernel_sum",
+    "kernel_product",
+    "tensor_product",
+    "direct_sum",
+    "feature_product",
+    "exponential_taylor_gram",
+]
 
 
 @dataclass(frozen=True)
@@ -29,6 +37,7 @@ class Kernel:
 
     Source: HSS1 Prop. 5 (closure rules).
     """
+
     fn: Callable
     description: str
 
@@ -53,8 +62,9 @@ def kernel_sum(k1: Kernel, k2: Kernel, w1: float = 1.0, w2: float = 1.0) -> Kern
     """``w1 k1 + w2 k2`` with ``w1, w2 >= 0``: again a kernel (HSS1 Prop. 5(i), a convex cone)."""
     check_instance(k1, "k1", Kernel, _KERNEL), check_instance(k2, "k2", Kernel, _KERNEL)
     w1, w2 = check_nonnegative(w1, "w1"), check_nonnegative(w2, "w2")
-    return Kernel(lambda X, Y=None: w1 * k1(X, Y) + w2 * k2(X, Y),
-                  f"{w1:g}*{k1.description} + {w2:g}*{k2.description}")
+    return Kernel(
+        lambda X, Y=None: w1 * k1(X, Y) + w2 * k2(X, Y), f"{w1:g}*{k1.description} + {w2:g}*{k2.description}"
+    )
 
 
 def kernel_product(k1: Kernel, k2: Kernel) -> Kernel:
@@ -66,11 +76,11 @@ def kernel_product(k1: Kernel, k2: Kernel) -> Kernel:
 def _split(X, Y, d1, name):
     Xa = as_matrix(X, "X")
     if not 1 <= d1 < Xa.shape[1]:
-        raise ValueError(f"{name}: d1 must split the {Xa.shape[1]} columns of X into two "
-                         f"non-empty parts, got d1={d1}")
+        raise ValueError(
+            f"{name}: d1 must split the {Xa.shape[1]} columns of X into two non-empty parts, got d1={d1}"
+        )
     Ya = None if Y is None else as_matrix(Y, "Y", n_cols=Xa.shape[1])
-    return (Xa[:, :d1], None if Ya is None else Ya[:, :d1],
-            Xa[:, d1:], None if Ya is None else Ya[:, d1:])
+    return (Xa[:, :d1], None if Ya is None else Ya[:, :d1], Xa[:, d1:], None if Ya is None else Ya[:, d1:])
 
 
 def tensor_product(k1: Kernel, k2: Kernel, d1: int) -> Kernel:
@@ -85,6 +95,7 @@ def tensor_product(k1: Kernel, k2: Kernel, d1: int) -> Kernel:
     def fn(X, Y=None):
         X1, Y1, X2, Y2 = _split(X, Y, d1, "tensor_product")
         return k1(X1, Y1) * k2(X2, Y2)
+
     return Kernel(fn, f"{k1.description} (x) {k2.description}")
 
 
@@ -97,6 +108,7 @@ def direct_sum(k1: Kernel, k2: Kernel, d1: int) -> Kernel:
     def fn(X, Y=None):
         X1, Y1, X2, Y2 = _split(X, Y, d1, "direct_sum")
         return k1(X1, Y1) + k2(X2, Y2)
+
     return Kernel(fn, f"{k1.description} (+) {k2.description}")
 
 
@@ -116,6 +128,7 @@ def feature_product(f: Callable) -> Kernel:
         fx = values(X, "X")
         fy = fx if Y is None else values(Y, "Y")
         return np.outer(fx, fy)
+
     return Kernel(fn, f"f(x)f(x') with f={getattr(f, '__name__', 'f')}")
 
 
@@ -137,5 +150,3 @@ def exponential_taylor_gram(X, Y=None, gamma: float = 1.0, n_terms: int = 10) ->
         term = term * (gamma * G) / (i + 1)
     check_finite_output("X, Y or gamma", K)
     return K
-
-

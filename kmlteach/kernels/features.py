@@ -16,6 +16,7 @@ __all__ = ["polynomial_features", "polynomial_feature_names", "min_features", "l
 
 # ----------------------------------------------------------------------------- feature maps
 
+
 def _monomials(d: int, degree: int) -> list[tuple[int, ...]]:
     """Exponent vectors alpha (length d) with |alpha| <= degree, by degree then lexicographically."""
     out = []
@@ -54,8 +55,10 @@ def polynomial_features(X, degree: int, c: float = 1.0) -> np.ndarray:
     c = check_nonnegative(c, "c")
     d = Xa.shape[1]
     if math.comb(d + degree, degree) > 200_000:
-        raise ValueError(f"degree={degree} with d={d} features gives "
-                         f"{math.comb(d + degree, degree)} monomials; use the kernel instead")
+        raise ValueError(
+            f"degree={degree} with d={d} features gives "
+            f"{math.comb(d + degree, degree)} monomials; use the kernel instead"
+        )
     cols = []
     for a in _monomials(d, degree):
         a0 = degree - sum(a)
@@ -116,4 +119,4 @@ def line_embedding(x) -> np.ndarray:
     xa = as_vector(x, "x")
     if xa.size and np.max(np.abs(xa)) > 1e150:
         raise ValueError(f"x has entries up to {np.max(np.abs(xa)):.3g}: x**2 would overflow; rescale x")
-    return np.column_stack([xa, xa ** 2])
+    return np.column_stack([xa, xa**2])

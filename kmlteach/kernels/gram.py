@@ -32,14 +32,28 @@ KERNELS = ("linear", "polynomial", "gaussian", "exponential", "min", "bspline")
 SIMILARITIES = KERNELS + ("negative_distance",)
 """Names accepted by :func:`similarity`, which also allows the invalid cases."""
 
-_CODES = {"linear": 0, "polynomial": 1, "gaussian": 2, "exponential": 3,
-          "negative_distance": 6, "min": 4, "bspline": 5}
-_ALLOWED = {"linear": (), "polynomial": ("degree", "c"), "gaussian": ("sigma", "gamma"),
-            "exponential": ("gamma",), "min": (), "bspline": ("order",),
-            "negative_distance": ()}
+_CODES = {
+    "linear": 0,
+    "polynomial": 1,
+    "gaussian": 2,
+    "exponential": 3,
+    "negative_distance": 6,
+    "min": 4,
+    "bspline": 5,
+}
+_ALLOWED = {
+    "linear": (),
+    "polynomial": ("degree", "c"),
+    "gaussian": ("sigma", "gamma"),
+    "exponential": ("gamma",),
+    "min": (),
+    "bspline": ("order",),
+    "negative_distance": (),
+}
 
 
 # ----------------------------------------------------------------------------- Gram matrices
+
 
 def kernel_params(kernel: str, strict: bool = True, **params) -> dict:
     """Check and complete the parameters of a named kernel.
@@ -55,22 +69,26 @@ def kernel_params(kernel: str, strict: bool = True, **params) -> dict:
     """
     names = SIMILARITIES if not strict else KERNELS
     if not isinstance(kernel, str):
-        raise TypeError(f"kernel must be a string naming a kernel ({', '.join(names)}), "
-                        f"got {type(kernel).__name__}")
+        raise TypeError(
+            f"kernel must be a string naming a kernel ({', '.join(names)}), got {type(kernel).__name__}"
+        )
     check_choice(kernel, "kernel", names)
     unknown = sorted(set(params) - set(_ALLOWED[kernel]))
     if unknown:
         allowed = ", ".join(_ALLOWED[kernel]) or "none"
-        raise TypeError(f"unexpected parameter(s) {', '.join(unknown)} for kernel {kernel!r} "
-                        f"(allowed: {allowed})")
+        raise TypeError(
+            f"unexpected parameter(s) {', '.join(unknown)} for kernel {kernel!r} (allowed: {allowed})"
+        )
     out: dict[str, Any] = {}
     if kernel == "polynomial":
         out["degree"] = check_int(params.get("degree", 2), "degree", minimum=1, maximum=50)
         out["c"] = check_nonnegative(params.get("c", 1.0), "c")
     elif kernel == "gaussian":
         if "sigma" in params and "gamma" in params:
-            raise ValueError("pass either sigma (UML: exp(-|x-x'|^2/(2 sigma))) or gamma "
-                             "(exp(-gamma |x-x'|^2)), not both; gamma = 1/(2 sigma)")
+            raise ValueError(
+                "pass either sigma (UML: exp(-|x-x'|^2/(2 sigma))) or gamma "
+                "(exp(-gamma |x-x'|^2)), not both; gamma = 1/(2 sigma)"
+            )
         if "gamma" in params:
             out["gamma"] = check_positive(params["gamma"], "gamma")
             out["sigma"] = 1.0 / (2.0 * out["gamma"])
@@ -83,8 +101,10 @@ def kernel_params(kernel: str, strict: bool = True, **params) -> dict:
     elif kernel == "bspline":
         order = check_int(params.get("order", 3), "order", minimum=0, maximum=99)
         if strict and order % 2 == 0:
-            raise ValueError(f"order must be odd for a B-spline kernel B_(2p+1) (HSS1 §1.2.3.3); "
-                             f"got {order} (even orders are not positive definite: see similarity())")
+            raise ValueError(
+                f"order must be odd for a B-spline kernel B_(2p+1) (HSS1 §1.2.3.3); "
+                f"got {order} (even orders are not positive definite: see similarity())"
+            )
         out["order"] = order
     return out
 
@@ -151,8 +171,10 @@ def _gram_checked(kernel, p, Xa, Ya, sym):
     code = _CODES[kernel]
     if kernel == "min":
         if np.any(Xa < 0) or np.any(Ya < 0):
-            raise ValueError("X and Y must be non-negative for the min kernel (UML ex. 16.4 "
-                             "uses x in {1, ..., N}); min(x, x) < 0 would be a negative norm")
+            raise ValueError(
+                "X and Y must be non-negative for the min kernel (UML ex. 16.4 "
+                "uses x in {1, ..., N}); min(x, x) < 0 would be a negative norm"
+            )
         return _gram_pairwise_kernel(Xa, Ya, code, 0, sym)
     if kernel == "bspline":
         return _gram_pairwise_kernel(Xa, Ya, code, p["order"], sym)
@@ -167,7 +189,7 @@ def _gram_checked(kernel, p, Xa, Ya, sym):
     with np.errstate(over="ignore"):
         if code == 3:
             np.exp(K, out=K)
-        peak = np.exp(top.max()) if code == 3 else top.max()   # exp is increasing: no pass over K
+        peak = np.exp(top.max()) if code == 3 else top.max()  # exp is increasing: no pass over K
     check_finite_output("X, Y or " + (", ".join(sorted(p)) or "the kernel"), peak)
     return K
 
@@ -224,7 +246,9 @@ def _gram_kernel(G, code, p1, p2, top):
     return G
 
 
-_TILE_BYTES = 1 << 18   # a tile of exponents (256 KiB) is still in L2 when NumPy's exp reads it
+_TILE_BYTES = 1 << 18  # a tile of exponents (256 KiB) is still in L2 when NumPy's exp reads it
+
+
 def _gaussian_tiles(G, xx, yy, gamma, sym):
     """exp(−γ d²) in place, tile by tile: a Numba kernel writes a few rows of exponents
     −γ d², handed while still in cache to NumPy's ``exp``, vectorised for the CPU at hand

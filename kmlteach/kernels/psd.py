@@ -15,11 +15,13 @@ __all__ = ["PSDCheck", "is_psd", "cauchy_schwarz_ratio"]
 
 # ----------------------------------------------------------------------------- PSD checks
 
+
 class PSDCheck(NamedTuple):
     """Result of :func:`is_psd`: unpacks as ``(psd, smallest_eigenvalue)``.
 
     Source: HSS1 §1.2, Def. 3.
     """
+
     psd: bool
     smallest_eigenvalue: float
 

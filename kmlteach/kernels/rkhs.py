@@ -13,8 +13,16 @@ import numpy as np
 
 from kmlteach._validation import as_matrix, as_vector, check_finite_output, check_positive, check_square
 
-__all__ = ["translate", "center", "rkhs_distances", "rkhs_inner", "rkhs_norm", "project", "deflate",
-           "gram_schmidt"]
+__all__ = [
+    "translate",
+    "center",
+    "rkhs_distances",
+    "rkhs_inner",
+    "rkhs_norm",
+    "project",
+    "deflate",
+    "gram_schmidt",
+]
 
 
 def translate(K, alpha, K_test=None) -> np.ndarray:

@@ -98,8 +98,7 @@ class ECOC(_Reduction):
     def bits(self, X) -> np.ndarray:
         """(m, L) predicted bits in {−1, +1} (score > 0 -> +1)."""
         X = self._X(X)
-        return np.column_stack([np.where(_binary_scores(e, X) > 0, 1.0, -1.0)
-                                for e in self.estimators])
+        return np.column_stack([np.where(_binary_scores(e, X) > 0, 1.0, -1.0) for e in self.estimators])
 
     def hamming(self, X) -> np.ndarray:
         """(m, k) Hamming distances between the predicted bits and each codeword."""
@@ -109,8 +108,14 @@ class ECOC(_Reduction):
     def decide(self, X) -> Decision:
         S = -self.hamming(X)
         idx, ties, cand = _first_argmax(S)
-        return Decision(self.classes[idx], idx, S, ties, cand,
-                        "nearest codeword in Hamming distance; ties go to the smallest class index")
+        return Decision(
+            self.classes[idx],
+            idx,
+            S,
+            ties,
+            cand,
+            "nearest codeword in Hamming distance; ties go to the smallest class index",
+        )
 
 
 def ecoc(X, y, learner, code="exhaustive", n_bits: int | None = None, seed=None) -> ECOC:

@@ -22,12 +22,18 @@ from kmlteach.multiclass.psi import (
 )
 from kmlteach.svm.conventions import lam_to_C
 
-__all__ = ["generalized_hinge", "generalized_hinge_subgradient", "multiclass_svm_objective", "crammer_singer_C"]
+__all__ = [
+    "generalized_hinge",
+    "generalized_hinge_subgradient",
+    "multiclass_svm_objective",
+    "crammer_singer_C",
+]
 
 
 # ---------------------------------------------------------------------------------------
 # argument handling shared by the loss functions
 # ---------------------------------------------------------------------------------------
+
 
 def _weights_and_data(w, X, y, psi, classes):
     """-> (w as given shape, X, y indices, k, psi object or None, multivector?)."""
@@ -35,8 +41,10 @@ def _weights_and_data(w, X, y, psi, classes):
         W = as_matrix(w, "w")
         k, n = W.shape
         if k < 2:
-            raise ValueError(f"w must have one row per class (k >= 2) for the multivector Ψ, "
-                             f"got shape {W.shape}; pass psi= for another feature map")
+            raise ValueError(
+                f"w must have one row per class (k >= 2) for the multivector Ψ, "
+                f"got shape {W.shape}; pass psi= for another feature map"
+            )
         X = check_X(X, "X", n_cols=n)
         mv = True
         wout = W
@@ -56,10 +64,22 @@ def _weights_and_data(w, X, y, psi, classes):
     if classes is not None:
         classes = np.asarray(classes)
         if classes.ndim != 1 or classes.shape[0] != k:
-            raise ValueError(f"classes must list the {k} classes, got {classes.shape[0] if classes.ndim == 1 else classes.shape}")
+            raise ValueError(
+                f"classes must list the {k} classes, got {classes.shape[0] if classes.ndim == 1 else classes.shape}"
+            )
     yi = labels_to_index(y, classes, "y", n=X.shape[0])
-    check_label_range(yi, k, "y", of=("w has one row per class" if psi is None
-                                       else "classes" if classes is not None else "psi.n_classes"))
+    check_label_range(
+        yi,
+        k,
+        "y",
+        of=(
+            "w has one row per class"
+            if psi is None
+            else "classes"
+            if classes is not None
+            else "psi.n_classes"
+        ),
+    )
     return wout, X, yi, int(k), psi, mv
 
 
@@ -80,6 +100,7 @@ def _loss_augmented(S, yi, D):
 # ---------------------------------------------------------------------------------------
 # generalized hinge loss (UML §17.2.4, Eq. (17.3))
 # ---------------------------------------------------------------------------------------
+
 
 def generalized_hinge(w, X, y, delta=None, psi=None, classes=None) -> np.ndarray:
     """Generalized hinge loss (UML §17.2.4, Eq. (17.3)) of each example.

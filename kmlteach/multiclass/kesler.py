@@ -24,6 +24,7 @@ class KeslerEmbedding:
 
     Source: SL multiclass, Kesler's construction.
     """
+
     Z: np.ndarray
     t: np.ndarray
     example: np.ndarray
@@ -74,8 +75,8 @@ def kesler_embed(X, y, negatives: bool = False) -> KeslerEmbedding:
         for j in range(k):
             if j == a:
                 continue
-            Z[r, a * n:(a + 1) * n] = X[i]
-            Z[r, j * n:(j + 1) * n] = -X[i]
+            Z[r, a * n : (a + 1) * n] = X[i]
+            Z[r, j * n : (j + 1) * n] = -X[i]
             comp[r] = j
             r += 1
     t = np.ones(rows)
@@ -86,5 +87,6 @@ def kesler_embed(X, y, negatives: bool = False) -> KeslerEmbedding:
         ex = np.r_[ex, ex]
         comp = np.r_[comp, comp]
         lab = np.r_[lab, lab]
-    return KeslerEmbedding(Z=Z, t=t, example=ex, competitor=comp, label=lab, classes=classes,
-                           n_classes=k, n_features=n)
+    return KeslerEmbedding(
+        Z=Z, t=t, example=ex, competitor=comp, label=lab, classes=classes, n_classes=k, n_features=n
+    )

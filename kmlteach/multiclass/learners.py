@@ -18,8 +18,14 @@ import numpy as np
 from kmlteach._jit import jit
 from kmlteach._validation import check_binary_labels, check_nonnegative, check_X
 
-__all__ = ["erm_halfspace_2d", "HalfspaceERM", "least_squares_learner", "LinearScorer",
-           "stump_learner", "Stump"]
+__all__ = [
+    "erm_halfspace_2d",
+    "HalfspaceERM",
+    "least_squares_learner",
+    "LinearScorer",
+    "stump_learner",
+    "Stump",
+]
 
 
 @dataclass(frozen=True)
@@ -28,6 +34,7 @@ class LinearScorer:
 
     Source: UML §17.1.
     """
+
     w: np.ndarray
     b: float
 
@@ -61,6 +68,7 @@ def least_squares_learner(X, y, lam: float = 1e-3) -> LinearScorer:
 # exact ERM over halfspaces in the plane (for Example 17.1)
 # ---------------------------------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class HalfspaceERM:
     """An empirical risk minimiser among halfspaces x -> sign(⟨w, x⟩ + b) in R².
@@ -70,6 +78,7 @@ class HalfspaceERM:
     It has no ``decision_function``: used inside a reduction it votes with ±1, as the
     ERM learner of UML Example 17.1 does.
     """
+
     w: np.ndarray
     b: float
     errors: int
@@ -115,9 +124,9 @@ def erm_halfspace_2d(X, y) -> HalfspaceERM:
         return HalfspaceERM(np.zeros(2), b, int(best_err), True)
     p = X[i]
     d = X[j] - X[i]
-    nvec = np.array([-d[1], d[0]])          # c(x) = n·(x − p) = d0 (x1 − p1) − d1 (x0 − p0)
+    nvec = np.array([-d[1], d[0]])  # c(x) = n·(x − p) = d0 (x1 − p1) − d1 (x0 − p0)
     ux, uy = X[:, 0] - p[0], X[:, 1] - p[1]
-    c = d[0] * uy - d[1] * ux               # the kernel's expression: same zeros
+    c = d[0] * uy - d[1] * ux  # the kernel's expression: same zeros
     proj = d[0] * ux + d[1] * uy
     off = c != 0
     cmin = np.min(np.abs(c[off])) if np.any(off) else 1.0
@@ -160,7 +169,7 @@ def _erm_halfspace_2d_kernel(X, t):
     for l in range(m):
         tpos[l] = t[l] > 0.0
     for i in range(m):
-        for l in range(m):                  # offsets from the pivot, once per pivot
+        for l in range(m):  # offsets from the pivot, once per pivot
             ux[l] = X[l, 0] - X[i, 0]
             uy[l] = X[l, 1] - X[i, 1]
         for j in range(i + 1, m):
@@ -224,8 +233,8 @@ def _erm_halfspace_2d_kernel(X, t):
                 neg_before = s - pos_before
                 pos_after = on_pos - pos_before
                 neg_after = (n_on - s) - pos_after
-                e_np = pos_before + neg_after      # − before, + after
-                e_pn = neg_before + pos_after      # + before, − after
+                e_np = pos_before + neg_after  # − before, + after
+                e_pn = neg_before + pos_after  # + before, − after
                 if e_np < on_best:
                     on_best = e_np
                     mode = 2
@@ -245,12 +254,14 @@ def _erm_halfspace_2d_kernel(X, t):
 # a second demonstration learner: decision stumps
 # ---------------------------------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class Stump:
     """x -> sign · (+1 if x[feature] > threshold else −1); ``errors`` on the training set.
 
     Source: SL boosting (decision stumps).
     """
+
     feature: int
     threshold: float
     sign: float
@@ -278,7 +289,7 @@ def stump_learner(X, y) -> Stump:
     for f in range(X.shape[1]):
         v = np.unique(X[:, f])
         thr = np.r_[v[0] - 1.0, 0.5 * (v[:-1] + v[1:])]
-        pred = np.where(X[:, f][None, :] > thr[:, None], 1.0, -1.0)     # (n_thr, m)
+        pred = np.where(X[:, f][None, :] > thr[:, None], 1.0, -1.0)  # (n_thr, m)
         err_pos = (pred != t[None, :]).sum(axis=1)
         for sign, errs in ((1.0, err_pos), (-1.0, X.shape[0] - err_pos)):
             i = int(np.argmin(errs))

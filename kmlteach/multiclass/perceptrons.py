@@ -38,8 +38,13 @@ from kmlteach.multiclass.psi import (
     resolve_psi,
 )
 
-__all__ = ["multiclass_perceptron", "kesler_perceptron", "conservative_perceptron",
-           "collins_perceptron", "MulticlassPerceptronResult"]
+__all__ = [
+    "multiclass_perceptron",
+    "kesler_perceptron",
+    "conservative_perceptron",
+    "collins_perceptron",
+    "MulticlassPerceptronResult",
+]
 
 
 @dataclass(frozen=True)
@@ -51,6 +56,7 @@ class MulticlassPerceptronResult(LinearMulticlass):
 
     Source: UML ex. 17.2, SL multiclass (Kesler), HSS2 §2.2.1.
     """
+
     n_updates: int = 0
     n_mistakes: int = 0
     epochs: int = 0
@@ -66,6 +72,7 @@ def _prepare(X, y):
 # ---------------------------------------------------------------------------------------
 # batch multiclass perceptron (UML exercise 17.2)
 # ---------------------------------------------------------------------------------------
+
 
 def multiclass_perceptron(X, y, psi=None, max_updates: int = 100_000) -> MulticlassPerceptronResult:
     """Multiclass Batch Perceptron (UML §17.2.3 and exercise 17.2).
@@ -102,10 +109,17 @@ def multiclass_perceptron(X, y, psi=None, max_updates: int = 100_000) -> Multicl
     k = len(classes)
     psi, mv, dim = resolve_psi(psi, k, X.shape[1])
     if mv:
-        W, n_upd, n_mis, ep, conv = _perceptron_kernel(X, yi, k, max_updates, np.iinfo(np.int64).max,
-                                                       1.0, 0)
-        return MulticlassPerceptronResult(W=W, classes=classes, w=W.ravel(), psi=psi, n_updates=n_upd,
-                                          n_mistakes=n_mis, epochs=ep, converged=bool(conv))
+        W, n_upd, n_mis, ep, conv = _perceptron_kernel(X, yi, k, max_updates, np.iinfo(np.int64).max, 1.0, 0)
+        return MulticlassPerceptronResult(
+            W=W,
+            classes=classes,
+            w=W.ravel(),
+            psi=psi,
+            n_updates=n_upd,
+            n_mistakes=n_mis,
+            epochs=ep,
+            converged=bool(conv),
+        )
     m = X.shape[0]
     w = np.zeros(dim)
     n_upd, epochs, converged = 0, 0, False
@@ -129,9 +143,17 @@ def multiclass_perceptron(X, y, psi=None, max_updates: int = 100_000) -> Multicl
         if not updated:
             converged = True
             break
-    check_finite_result('eta', w)
-    return MulticlassPerceptronResult(W=None, classes=classes, w=w, psi=psi, n_updates=n_upd,
-                                      n_mistakes=n_upd, epochs=epochs, converged=converged)
+    check_finite_result("eta", w)
+    return MulticlassPerceptronResult(
+        W=None,
+        classes=classes,
+        w=w,
+        psi=psi,
+        n_updates=n_upd,
+        n_mistakes=n_upd,
+        epochs=epochs,
+        converged=converged,
+    )
 
 
 def _perc_warmup():
@@ -143,13 +165,13 @@ def _online(X, y, eta, max_epochs, rule, max_updates=None):
     X, classes, yi = _prepare(X, y)
     eta = check_positive(eta, "eta")
     max_epochs = check_int(max_epochs, "max_epochs", minimum=1)
-    cap = np.iinfo(np.int64).max if max_updates is None else check_int(max_updates, "max_updates",
-                                                                         minimum=0)
+    cap = np.iinfo(np.int64).max if max_updates is None else check_int(max_updates, "max_updates", minimum=0)
     k = len(classes)
     W, n_upd, n_mis, ep, conv = _perceptron_kernel(X, yi, k, cap, max_epochs, eta, rule)
     check_finite_result("eta", W)
-    return MulticlassPerceptronResult(W=W, classes=classes, w=W.ravel(), n_updates=n_upd,
-                                      n_mistakes=n_mis, epochs=ep, converged=bool(conv))
+    return MulticlassPerceptronResult(
+        W=W, classes=classes, w=W.ravel(), n_updates=n_upd, n_mistakes=n_mis, epochs=ep, converged=bool(conv)
+    )
 
 
 @jit(warmup=_perc_warmup)
@@ -215,8 +237,9 @@ def _perceptron_kernel(X, yi, k, max_updates, max_epochs, eta, rule):
     return W, n_upd, n_mis, epochs, converged
 
 
-def kesler_perceptron(X, y, eta: float = 1.0, max_epochs: int = 100,
-                      max_updates: int | None = None) -> MulticlassPerceptronResult:
+def kesler_perceptron(
+    X, y, eta: float = 1.0, max_epochs: int = 100, max_updates: int | None = None
+) -> MulticlassPerceptronResult:
     """The perceptron in Kesler space, written with one weight vector per class (slides).
 
     Online passes over the examples in order; at (x, i), with the scores of the current
@@ -231,8 +254,9 @@ def kesler_perceptron(X, y, eta: float = 1.0, max_epochs: int = 100,
     return _online(X, y, eta, max_epochs, 1, max_updates)
 
 
-def conservative_perceptron(X, y, eta: float = 1.0, max_epochs: int = 100,
-                            max_updates: int | None = None) -> MulticlassPerceptronResult:
+def conservative_perceptron(
+    X, y, eta: float = 1.0, max_epochs: int = 100, max_updates: int | None = None
+) -> MulticlassPerceptronResult:
     """The conservative multiclass perceptron (slides; the SNoW/LBJava update).
 
     At (x, i): j* = argmax_{j ≠ i} w_j·x (smallest index on ties); if
@@ -244,8 +268,9 @@ def conservative_perceptron(X, y, eta: float = 1.0, max_epochs: int = 100,
     return _online(X, y, eta, max_epochs, 0, max_updates)
 
 
-def collins_perceptron(X, y, psi=None, eta: float = 1.0, max_epochs: int = 100,
-                       max_updates: int | None = None) -> MulticlassPerceptronResult:
+def collins_perceptron(
+    X, y, psi=None, eta: float = 1.0, max_epochs: int = 100, max_updates: int | None = None
+) -> MulticlassPerceptronResult:
     """Collins' multiclass perceptron (HSS2 §2.2.1, Collins 2002).
 
     Online passes in order; z = argmax_y ⟨w, φ(x, y)⟩ over *all* labels, including the
@@ -264,9 +289,16 @@ def collins_perceptron(X, y, psi=None, eta: float = 1.0, max_epochs: int = 100,
     psi, mv, dim = resolve_psi(psi, k, X.shape[1])
     if mv:
         res = _online(X, y, eta, max_epochs, 2, max_updates)
-        return MulticlassPerceptronResult(W=res.W, classes=classes, w=res.w, psi=psi,
-                                          n_updates=res.n_updates, n_mistakes=res.n_mistakes,
-                                          epochs=res.epochs, converged=res.converged)
+        return MulticlassPerceptronResult(
+            W=res.W,
+            classes=classes,
+            w=res.w,
+            psi=psi,
+            n_updates=res.n_updates,
+            n_mistakes=res.n_mistakes,
+            epochs=res.epochs,
+            converged=res.converged,
+        )
     eta = check_positive(eta, "eta")
     max_epochs = check_int(max_epochs, "max_epochs", minimum=1)
     cap = np.inf if max_updates is None else check_int(max_updates, "max_updates", minimum=0)
@@ -287,5 +319,13 @@ def collins_perceptron(X, y, psi=None, eta: float = 1.0, max_epochs: int = 100,
             converged = True
             break
     check_finite_result("eta", w)
-    return MulticlassPerceptronResult(W=None, classes=classes, w=w, psi=psi, n_updates=n_upd,
-                                      n_mistakes=n_upd, epochs=epochs, converged=converged)
+    return MulticlassPerceptronResult(
+        W=None,
+        classes=classes,
+        w=w,
+        psi=psi,
+        n_updates=n_upd,
+        n_mistakes=n_upd,
+        epochs=epochs,
+        converged=converged,
+    )

@@ -21,13 +21,23 @@ from kmlteach._validation import (
     check_X,
 )
 
-__all__ = ["MultivectorPsi", "TfidfPsi", "multivector_psi", "zero_one_delta", "LinearMulticlass",
-           "labels_to_index", "check_delta", "psi_matrix", "resolve_psi"]
+__all__ = [
+    "MultivectorPsi",
+    "TfidfPsi",
+    "multivector_psi",
+    "zero_one_delta",
+    "LinearMulticlass",
+    "labels_to_index",
+    "check_delta",
+    "psi_matrix",
+    "resolve_psi",
+]
 
 
 # ---------------------------------------------------------------------------------------
 # labels
 # ---------------------------------------------------------------------------------------
+
 
 def labels_to_index(y, classes, name: str = "y", n: int | None = None) -> np.ndarray:
     """Map labels to 0-based indices into ``classes``.
@@ -37,7 +47,7 @@ def labels_to_index(y, classes, name: str = "y", n: int | None = None) -> np.nda
     """
     if np.ndim(y) == 0 and not (y is None or isinstance(y, (str, bytes))):
         y = [y]
-    check_multiclass_labels(y, name, n=n, min_classes=1)   # shape, length, NaN checks
+    check_multiclass_labels(y, name, n=n, min_classes=1)  # shape, length, NaN checks
     arr = np.asarray(y)
     if classes is None:
         if arr.dtype.kind == "f":
@@ -45,8 +55,10 @@ def labels_to_index(y, classes, name: str = "y", n: int | None = None) -> np.nda
                 raise ValueError(f"{name} must hold integer class indices 0..k-1 when classes is not given")
             arr = arr.astype(np.int64)
         elif arr.dtype.kind not in "iu":
-            raise TypeError(f"{name} must hold integer class indices 0..k-1 when classes is not "
-                            f"given, got dtype {arr.dtype}")
+            raise TypeError(
+                f"{name} must hold integer class indices 0..k-1 when classes is not "
+                f"given, got dtype {arr.dtype}"
+            )
         return np.ascontiguousarray(arr, dtype=np.int64)
     classes = np.asarray(classes)
     if classes.ndim != 1 or classes.shape[0] == 0:
@@ -59,14 +71,17 @@ def labels_to_index(y, classes, name: str = "y", n: int | None = None) -> np.nda
     pos = order[np.clip(pos, 0, classes.shape[0] - 1)]
     bad = classes[pos] != arr
     if np.any(bad):
-        raise ValueError(f"{name} contains labels that are not among the classes "
-                         f"{classes.tolist()[:10]}: e.g. {arr[bad][0]!r}")
+        raise ValueError(
+            f"{name} contains labels that are not among the classes "
+            f"{classes.tolist()[:10]}: e.g. {arr[bad][0]!r}"
+        )
     return np.ascontiguousarray(pos, dtype=np.int64)
 
 
 # ---------------------------------------------------------------------------------------
 # class-sensitive feature maps Ψ (UML §17.2.1)
 # ---------------------------------------------------------------------------------------
+
 
 class MultivectorPsi:
     """The multivector construction (UML §17.2.1, Eq. (17.2)).
@@ -90,7 +105,7 @@ class MultivectorPsi:
         x = as_vector(x, "x", length=self.n_features)
         y = check_int(y, "y", minimum=0, maximum=self.n_classes - 1)
         out = np.zeros(self.dim)
-        out[y * self.n_features:(y + 1) * self.n_features] = x
+        out[y * self.n_features : (y + 1) * self.n_features] = x
         return out
 
     def all(self, x) -> np.ndarray:
@@ -99,7 +114,7 @@ class MultivectorPsi:
         n, k = self.n_features, self.n_classes
         out = np.zeros((k, self.dim))
         for c in range(k):
-            out[c, c * n:(c + 1) * n] = x
+            out[c, c * n : (c + 1) * n] = x
         return out
 
     def __repr__(self):
@@ -146,7 +161,7 @@ class TfidfPsi:
         total = TF.sum(axis=0)
         per_class = np.zeros((k, d))
         np.add.at(per_class, yi, TF)
-        DF = total[None, :] - per_class                     # occurrences outside topic y
+        DF = total[None, :] - per_class  # occurrences outside topic y
         denom = DF + self.smooth
         if np.any(denom <= 0):
             raise ValueError("some word never occurs outside a topic (DF = 0): use smooth > 0")
@@ -176,8 +191,9 @@ def psi_matrix(psi, x, k: int) -> np.ndarray:
     else:
         P = np.asarray([np.asarray(psi(x, c), dtype=np.float64).ravel() for c in range(k)])
     if P.ndim != 2 or P.shape[0] != k:
-        raise ValueError(f"psi must return one feature vector per class: expected {k} rows, "
-                         f"got shape {P.shape}")
+        raise ValueError(
+            f"psi must return one feature vector per class: expected {k} rows, got shape {P.shape}"
+        )
     if not np.all(np.isfinite(P)):
         raise ValueError("psi returned NaN or infinite features")
     return np.ascontiguousarray(P)
@@ -194,8 +210,10 @@ def resolve_psi(psi, k: int, n_features: int):
             raise ValueError(f"psi is {psi!r} but the data have {k} classes and {n_features} features")
         return psi, True, psi.dim
     if not callable(psi) and not hasattr(psi, "all"):
-        raise TypeError(f"psi must be None, a feature-map object with .all(x) or a callable "
-                        f"psi(x, y) -> vector, got {_describe(psi)}")
+        raise TypeError(
+            f"psi must be None, a feature-map object with .all(x) or a callable "
+            f"psi(x, y) -> vector, got {_describe(psi)}"
+        )
     nk = getattr(psi, "n_classes", k)
     if nk != k:
         raise ValueError(f"psi has {nk} classes but y has {k}")
@@ -209,6 +227,7 @@ def resolve_psi(psi, k: int, n_features: int):
 # ---------------------------------------------------------------------------------------
 # cost matrices Δ (UML §17.2.2)
 # ---------------------------------------------------------------------------------------
+
 
 def zero_one_delta(k: int) -> np.ndarray:
     """Δ(y', y) = 1[y' ≠ y] as a (k, k) matrix. Source: UML §17.2.4."""
@@ -234,8 +253,10 @@ def check_delta(delta, classes, name: str = "delta", labels: str = "y") -> np.nd
     else:
         D = as_matrix(delta, name)
     if D.shape != (k, k):
-        raise ValueError(f"{name} must be a ({k}, {k}) matrix (one row and column per class of {labels}), "
-                         f"got shape {D.shape}")
+        raise ValueError(
+            f"{name} must be a ({k}, {k}) matrix (one row and column per class of {labels}), "
+            f"got shape {D.shape}"
+        )
     if not np.all(np.isfinite(D)):
         raise ValueError(f"{name} must be finite")
     if np.any(D < 0):
@@ -248,6 +269,7 @@ def check_delta(delta, classes, name: str = "delta", labels: str = "y") -> np.nd
 # ---------------------------------------------------------------------------------------
 # the predictor h_w(x) = argmax_y ⟨w, Ψ(x, y)⟩
 # ---------------------------------------------------------------------------------------
+
 
 @jit(warmup=lambda: (np.ones((3, 2)), np.ones((2, 2)), 1, np.empty(3)))
 def _row_scores(W, X, i, s):
@@ -281,6 +303,7 @@ class LinearMulticlass:
     ⟨w, Ψ(x, y)⟩ = ⟨W[y], x⟩. For another Ψ, ``W`` is None. Ties in the argmax go to
     the class that comes first in ``classes``.
     """
+
     W: np.ndarray | None
     classes: np.ndarray
     w: np.ndarray

@@ -39,6 +39,7 @@ __all__ = ["Decision", "OneVsAll", "one_vs_all", "AllPairs", "all_pairs"]
 # binary learners
 # ---------------------------------------------------------------------------------------
 
+
 def _copy_learner(learner):
     if hasattr(learner, "get_params"):
         try:
@@ -58,8 +59,10 @@ def _fit_binary(learner, X, t):
         return est
     out = learner(X, t)
     if out is None:
-        raise TypeError("learner(X, y) returned None; it must return a scorer (a callable or "
-                        "an object with decision_function / predict_proba / predict)")
+        raise TypeError(
+            "learner(X, y) returned None; it must return a scorer (a callable or "
+            "an object with decision_function / predict_proba / predict)"
+        )
     return out
 
 
@@ -76,7 +79,7 @@ def _binary_scores(fitted, X) -> np.ndarray:
         s = 2.0 * P[:, col] - 1.0
     elif hasattr(fitted, "predict"):
         s = fitted.predict(X)
-    elif hasattr(fitted, "w"):                 # a kmlteach result such as svm.perceptron's
+    elif hasattr(fitted, "w"):  # a kmlteach result such as svm.perceptron's
         w = np.asarray(fitted.w, dtype=float).ravel()
         if w.shape[0] != X.shape[1]:
             raise ValueError(f"the binary learner's w has {w.shape[0]} entries for {X.shape[1]} features")
@@ -84,8 +87,10 @@ def _binary_scores(fitted, X) -> np.ndarray:
     elif callable(fitted):
         s = fitted(X)
     else:
-        raise TypeError(f"the fitted learner has no decision_function, predict_proba or predict "
-                        f"and is not callable: {_describe(fitted)}")
+        raise TypeError(
+            f"the fitted learner has no decision_function, predict_proba or predict "
+            f"and is not callable: {_describe(fitted)}"
+        )
     s = np.asarray(s, dtype=float).reshape(-1)
     if s.shape[0] != X.shape[0]:
         raise ValueError(f"the binary learner returned {s.shape[0]} scores for {X.shape[0]} points")
@@ -113,6 +118,7 @@ class Decision:
 
     Source: UML §17.1 (ties go to the smallest index).
     """
+
     labels: np.ndarray
     index: np.ndarray
     scores: np.ndarray
@@ -126,6 +132,7 @@ class _Reduction:
     boolean mask of the points of the last predicted X (at first: the training X)
     whose decision was a tie, ``tied_classes`` the (m, k) mask of the classes that
     tied, and ``rule`` says how ties were broken."""
+
     classes: np.ndarray
 
     def _X(self, X):
@@ -153,6 +160,7 @@ class _Reduction:
 # one-vs-all (UML §17.1)
 # ---------------------------------------------------------------------------------------
 
+
 class OneVsAll(_Reduction):
     """Fitted one-vs-all model: ``estimators[i]`` separates class i (+1) from the rest.
 
@@ -172,8 +180,14 @@ class OneVsAll(_Reduction):
     def decide(self, X) -> Decision:
         S = self.decision_function(X)
         idx, ties, cand = _first_argmax(S)
-        return Decision(self.classes[idx], idx, S, ties, cand,
-                        "argmax of the k scores; ties go to the smallest class index (first in classes)")
+        return Decision(
+            self.classes[idx],
+            idx,
+            S,
+            ties,
+            cand,
+            "argmax of the k scores; ties go to the smallest class index (first in classes)",
+        )
 
 
 def one_vs_all(X, y, learner) -> OneVsAll:
@@ -207,6 +221,7 @@ def one_vs_all(X, y, learner) -> OneVsAll:
 # ---------------------------------------------------------------------------------------
 # all pairs (UML §17.1; slides: vote and tournament)
 # ---------------------------------------------------------------------------------------
+
 
 def _votes(P) -> np.ndarray:
     """Wins per class from antisymmetric pairwise scores (m, k, k) with a zero diagonal:
@@ -251,8 +266,9 @@ class AllPairs(_Reduction):
         return _votes(self.pairwise_scores(X))
 
     def decide(self, X, decision: str | None = None) -> Decision:
-        decision = self.decision if decision is None else check_choice(decision, "decision",
-                                                                       ("vote", "tournament"))
+        decision = (
+            self.decision if decision is None else check_choice(decision, "decision", ("vote", "tournament"))
+        )
         return self._decide_scores(self.pairwise_scores(X), decision)
 
     def _decide_scores(self, P, decision: str) -> Decision:
@@ -262,9 +278,15 @@ class AllPairs(_Reduction):
         if decision == "vote":
             V = _votes(P)
             idx, ties, cand = _first_argmax(V)
-            return Decision(self.classes[idx], idx, V, ties, cand,
-                            "most pairwise wins (the book's sum of sign(j - i) h_ij); ties go to "
-                            "the smallest class index among the tied classes")
+            return Decision(
+                self.classes[idx],
+                idx,
+                V,
+                ties,
+                cand,
+                "most pairwise wins (the book's sum of sign(j - i) h_ij); ties go to "
+                "the smallest class index among the tied classes",
+            )
         m = P.shape[0]
         rows = np.arange(m)
         bracket = [np.full(m, c, dtype=np.int64) for c in range(k)]
@@ -278,14 +300,20 @@ class AllPairs(_Reduction):
                 drawn |= s == 0
                 nxt.append(np.where(s > 0, ca, np.where(s < 0, cb, np.minimum(ca, cb))))
             if len(bracket) % 2 == 1:
-                nxt.append(bracket[-1])           # bye for the last one
+                nxt.append(bracket[-1])  # bye for the last one
             bracket = nxt
         idx = bracket[0]
         alive[rows, idx] = True
-        return Decision(self.classes[idx], idx, alive.astype(float), drawn, alive,
-                        "knock-out tournament in class order (pairs (0,1), (2,3), ...; a bye for "
-                        "the last class when their number is odd); a drawn match (score exactly "
-                        "0) goes to the smaller class index")
+        return Decision(
+            self.classes[idx],
+            idx,
+            alive.astype(float),
+            drawn,
+            alive,
+            "knock-out tournament in class order (pairs (0,1), (2,3), ...; a bye for "
+            "the last class when their number is odd); a drawn match (score exactly "
+            "0) goes to the smaller class index",
+        )
 
 
 def all_pairs(X, y, learner, decision: str = "vote") -> AllPairs:

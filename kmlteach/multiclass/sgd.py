@@ -1,5 +1,4 @@
-"""SGD for multiclass learning (UML §17.2.5) and the RLM multiclass SVM solved with it.
-"""
+"""SGD for multiclass learning (UML §17.2.5) and the RLM multiclass SVM solved with it."""
 
 from __future__ import annotations
 
@@ -35,6 +34,7 @@ __all__ = ["MulticlassSGDResult", "multiclass_svm_sgd", "MulticlassSVMResult", "
 # SGD for multiclass learning (UML §17.2.5)
 # ---------------------------------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class MulticlassSGDResult(LinearMulticlass):
     """Output of :func:`multiclass_svm_sgd`: ``W`` = w̄ (k, n) for the multivector Ψ,
@@ -42,6 +42,7 @@ class MulticlassSGDResult(LinearMulticlass):
 
     Source: UML §17.2.5.
     """
+
     w_last: np.ndarray | None = None
     indices: np.ndarray | None = None
     eta: float = 0.0
@@ -106,9 +107,10 @@ def multiclass_svm_sgd(X, y, eta, T, seed=None, delta=None, psi=None) -> Multicl
     idx = np.ascontiguousarray(rng.integers(0, X.shape[0], size=T), dtype=np.int64)
     if mv:
         Wbar, Wlast = _multiclass_sgd_kernel(X, yi, D, idx, eta, 0.0)
-        check_finite_result('eta', Wbar)
-        return MulticlassSGDResult(W=Wbar, classes=classes, w=Wbar.ravel(), psi=psi,
-                                   w_last=Wlast.ravel(), indices=idx, eta=eta, T=T)
+        check_finite_result("eta", Wbar)
+        return MulticlassSGDResult(
+            W=Wbar, classes=classes, w=Wbar.ravel(), psi=psi, w_last=Wlast.ravel(), indices=idx, eta=eta, T=T
+        )
     w = np.zeros(dim)
     S = np.zeros(dim)
     w_last = w
@@ -121,9 +123,10 @@ def multiclass_svm_sgd(X, y, eta, T, seed=None, delta=None, psi=None) -> Multicl
         yh = _argmax_augmented(P, w, D, yi[i], k)
         w = w - eta * (P[yh] - P[yi[i]])
     wbar = S / T
-    check_finite_result('eta', wbar, w_last)
-    return MulticlassSGDResult(W=None, classes=classes, w=wbar, psi=psi, w_last=w_last,
-                               indices=idx, eta=eta, T=T)
+    check_finite_result("eta", wbar, w_last)
+    return MulticlassSGDResult(
+        W=None, classes=classes, w=wbar, psi=psi, w_last=w_last, indices=idx, eta=eta, T=T
+    )
 
 
 def _argmax_augmented(P, w, D, y, k):
@@ -134,10 +137,16 @@ def _argmax_augmented(P, w, D, y, k):
     return int(_augmented_argmax(D, s, int(y)))
 
 
-
 def _sgd_warmup():
     X = np.array([[1.0, 0.0], [0.0, 1.0], [-1.0, -1.0]])
-    return X, np.array([0, 1, 2], dtype=np.int64), 1.0 - np.eye(3), np.array([0, 1, 2, 1], dtype=np.int64), 0.5, 0.0
+    return (
+        X,
+        np.array([0, 1, 2], dtype=np.int64),
+        1.0 - np.eye(3),
+        np.array([0, 1, 2, 1], dtype=np.int64),
+        0.5,
+        0.0,
+    )
 
 
 @jit(warmup=_sgd_warmup)
@@ -177,6 +186,7 @@ def _multiclass_sgd_kernel(X, yi, D, idx, eta, lam2):
 # RLM multiclass SVM (UML §17.2.5) solved with the SGD of §15.5
 # ---------------------------------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class MulticlassSVMResult(LinearMulticlass):
     """Output of :func:`multiclass_svm`: ``W``/``w`` = w̄, ``objective`` = value of
@@ -184,6 +194,7 @@ class MulticlassSVMResult(LinearMulticlass):
 
     Source: UML §17.2.5.
     """
+
     objective: float = float("nan")
     lam: float = 0.0
     T: int = 0
@@ -242,10 +253,9 @@ def _multiclass_svm(X, classes, yi, D, psi, mv, dim, lam, T, rng) -> MulticlassS
             theta = theta - (P[yh] - P[yi[i]])
         w = S / T
         W = None
-    check_finite_output("delta or lam", w)   # a huge Δ or a tiny λ overflows the iterates
+    check_finite_output("delta or lam", w)  # a huge Δ or a tiny λ overflows the iterates
     wk = W if mv else w
     losses = _loss_augmented(_scores(wk, X, None if mv else psi, mv, k), yi, D)[0].max(axis=1)
-    obj = objective_value(wk, lam, losses)   # the generalized hinge of the checked sample
+    obj = objective_value(wk, lam, losses)  # the generalized hinge of the checked sample
     check_finite_output("delta or lam", obj)
-    return MulticlassSVMResult(W=W, classes=classes, w=w, psi=psi, objective=obj, lam=lam, T=T,
-                               indices=idx)
+    return MulticlassSVMResult(W=W, classes=classes, w=w, psi=psi, objective=obj, lam=lam, T=T, indices=idx)

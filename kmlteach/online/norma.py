@@ -52,7 +52,7 @@ from kmlteach.online.losses import CLASSIFICATION_LOSSES, NORMA_LOSSES, _loss_an
 
 __all__ = ["NormaResult", "norma"]
 
-_BLOCK_ENTRIES = 2_000_000   # kernel values per block (16 MB)
+_BLOCK_ENTRIES = 2_000_000  # kernel values per block (16 MB)
 
 
 @dataclass(frozen=True)
@@ -117,14 +117,15 @@ def _step_sizes(eta, n: int, lam: float) -> np.ndarray:
         etas = np.full(n, check_positive(eta, "eta"))
     if lam > 0 and np.max(etas) * lam >= 1.0:
         t = int(np.argmax(etas * lam >= 1.0)) + 1
-        raise ValueError(f"eta must satisfy eta_t * lam < 1 so that the decay factor "
-                         f"(1 - eta_t lam) is positive; at t = {t}, eta_t * lam = "
-                         f"{etas[t - 1] * lam:.4g}")
+        raise ValueError(
+            f"eta must satisfy eta_t * lam < 1 so that the decay factor "
+            f"(1 - eta_t lam) is positive; at t = {t}, eta_t * lam = "
+            f"{etas[t - 1] * lam:.4g}"
+        )
     return etas
 
 
-def norma(X, y, lam, eta, kernel="gaussian", loss="hinge", *, budget=None, epsilon=0.1,
-          **kernel_params_):
+def norma(X, y, lam, eta, kernel="gaussian", loss="hinge", *, budget=None, epsilon=0.1, **kernel_params_):
     """NORMA, HSS2 Algorithm 2.1 in kernel-expansion form: one pass over the rows of X.
 
     ``f_1 = 0``; for t = 1..n: predict ``f_t(x_t)``, then
@@ -186,14 +187,32 @@ def norma(X, y, lam, eta, kernel="gaussian", loss="hinge", *, budget=None, epsil
     losses = np.empty(n)
     mist = np.empty(n, dtype=np.int64)
     diag = np.empty(n)
-    state = np.array([1.0, 0.0, 0.0])      # scale S, first kept term, mistakes so far
+    state = np.array([1.0, 0.0, 0.0])  # scale S, first kept term, mistakes so far
     code = NORMA_LOSSES.index(loss)
     native = native_kernel(kernel, params)
     if native is not None:
         # one pass, kernel values computed in the loop (no block of Gram entries is wasted)
         sq = np.einsum("ij,ij->i", Xa, Xa)
-        _norma_kernel(Xa, sq, *native, np.empty((0, 0)), 0, 0, ya, etas, lam_, code,
-                      eps, tau, c, state, pred, losses, mist, diag)
+        _norma_kernel(
+            Xa,
+            sq,
+            *native,
+            np.empty((0, 0)),
+            0,
+            0,
+            ya,
+            etas,
+            lam_,
+            code,
+            eps,
+            tau,
+            c,
+            state,
+            pred,
+            losses,
+            mist,
+            diag,
+        )
     else:
         # other kernels: blocks of rows of gram() against the current window of terms
         block = max(1, min(n, _BLOCK_ENTRIES // (tau + 256), 256))
@@ -201,29 +220,81 @@ def norma(X, y, lam, eta, kernel="gaussian", loss="hinge", *, budget=None, epsil
             e = min(n, a + block)
             lo = max(0, a - tau)
             K = gram(kernel, Xa[a:e], Xa[lo:e], **params)
-            _norma_kernel(Xa[a:e], np.empty(0), -1, 0.0, 0.0, K, a, lo, ya, etas,
-                          lam_, code, eps, tau, c, state, pred, losses, mist, diag)
+            _norma_kernel(
+                Xa[a:e],
+                np.empty(0),
+                -1,
+                0.0,
+                0.0,
+                K,
+                a,
+                lo,
+                ya,
+                etas,
+                lam_,
+                code,
+                eps,
+                tau,
+                c,
+                state,
+                pred,
+                losses,
+                mist,
+                diag,
+            )
     S, first = state[0], int(state[1])
     coef = np.zeros(n)
     coef[first:] = c[first:] * S
     truncated = np.zeros(n)
     truncated[:first] = c[:first] * S
     err = float(np.sum(np.abs(truncated[:first]) * np.sqrt(np.maximum(diag[:first], 0.0))))
-    return NormaResult(coef=coef, predictions=pred, mistakes=mist, losses=losses, eta=etas,
-                       truncated_coef=truncated, truncation_error=err, n_terms=n - first,
-                       lam=lam_, loss=loss, kernel=kernel, kernel_params=params, X=Xa)
+    return NormaResult(
+        coef=coef,
+        predictions=pred,
+        mistakes=mist,
+        losses=losses,
+        eta=etas,
+        truncated_coef=truncated,
+        truncation_error=err,
+        n_terms=n - first,
+        lam=lam_,
+        loss=loss,
+        kernel=kernel,
+        kernel_params=params,
+        X=Xa,
+    )
 
 
 def _norma_example():
     X = np.array([[1.0, 0.0], [0.0, 1.0]])
-    return (X, np.ones(2), 2, 0.5, 0.0, np.empty((0, 0)), 0, 0, np.array([1.0, -1.0]),
-            np.ones(2), 0.1, 0, 0.1, 2, np.zeros(2), np.array([1.0, 0.0, 0.0]), np.empty(2),
-            np.empty(2), np.empty(2, dtype=np.int64), np.empty(2))
+    return (
+        X,
+        np.ones(2),
+        2,
+        0.5,
+        0.0,
+        np.empty((0, 0)),
+        0,
+        0,
+        np.array([1.0, -1.0]),
+        np.ones(2),
+        0.1,
+        0,
+        0.1,
+        2,
+        np.zeros(2),
+        np.array([1.0, 0.0, 0.0]),
+        np.empty(2),
+        np.empty(2),
+        np.empty(2, dtype=np.int64),
+        np.empty(2),
+    )
 
 
 @jit(warmup=_norma_example)
-def _norma_kernel(X, sq, native, p1, p2, K, a, col0, y, eta, lam, code, eps, tau, c, state,
-                  pred, losses, mist, diag):
+def _norma_kernel(
+    X, sq, native, p1, p2, K, a, col0, y, eta, lam, code, eps, tau, c, state, pred, losses, mist, diag
+):
     """Run the steps t = a .. a + (rows) − 1 (0-based) of NORMA.
 
     With ``native >= 0`` the kernel values k(x_t, x_s) are computed here from ``X``

@@ -6,8 +6,26 @@ never calls ``plt.show()``. Colours come from one colour-blind-safe palette
 Chapter-specific helpers live in ``kmlteach/plots/chNN.py``.
 """
 
-from ._style import (CLASS_COLORS, CLASS_MARKERS, OKABE_ITO, class_style, figure,
-                     label_axes, scatter_classes, get_ax, show)
+from ._style import (
+    CLASS_COLORS,
+    CLASS_MARKERS,
+    OKABE_ITO,
+    class_style,
+    figure,
+    get_ax,
+    label_axes,
+    scatter_classes,
+    show,
+)
 
-__all__ = ["OKABE_ITO", "CLASS_COLORS", "CLASS_MARKERS", "class_style", "figure",
-           "get_ax", "label_axes", "scatter_classes", "show"]
+__all__ = [
+    "OKABE_ITO",
+    "CLASS_COLORS",
+    "CLASS_MARKERS",
+    "class_style",
+    "figure",
+    "get_ax",
+    "label_axes",
+    "scatter_classes",
+    "show",
+]

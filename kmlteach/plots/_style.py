@@ -28,8 +28,7 @@ def class_style(k: int) -> dict:
     k = int(k)
     if k == -1:
         k = 0
-    return {"color": CLASS_COLORS[k % len(CLASS_COLORS)],
-            "marker": CLASS_MARKERS[k % len(CLASS_MARKERS)]}
+    return {"color": CLASS_COLORS[k % len(CLASS_COLORS)], "marker": CLASS_MARKERS[k % len(CLASS_MARKERS)]}
 
 
 def figure(width: float = 6.0, height: float = 4.0, ncols: int = 1, nrows: int = 1, **kw):
@@ -76,8 +75,18 @@ def scatter_classes(X, y, ax=None, labels=None, s: float = 36, **kw):
     for i, c in enumerate(classes):
         st = class_style(0 if (binary and c == -1) else (1 if binary else i))
         name = labels[i] if labels is not None else (f"y = {int(c):+d}" if binary else f"class {c}")
-        ax.scatter(X[y == c, 0], X[y == c, 1], s=s, c=st["color"], marker=st["marker"],
-                   edgecolors="white", linewidths=0.5, label=name, zorder=3, **kw)
+        ax.scatter(
+            X[y == c, 0],
+            X[y == c, 1],
+            s=s,
+            c=st["color"],
+            marker=st["marker"],
+            edgecolors="white",
+            linewidths=0.5,
+            label=name,
+            zorder=3,
+            **kw,
+        )
     return ax
 
 
@@ -120,20 +129,20 @@ def _save_png(fig, buf, dpi: int) -> None:
 
     engine = fig.get_layout_engine()
     if engine is None or rcParams["figure.autolayout"] or rcParams["figure.constrained_layout.use"]:
-        fig.savefig(buf, format="png", dpi=dpi)     # (there, set_layout_engine(None) sets one)
+        fig.savefig(buf, format="png", dpi=dpi)  # (there, set_layout_engine(None) sets one)
         return
-    if not hasattr(fig.canvas, "get_renderer"):   # a bare Figure: give it the Agg canvas
+    if not hasattr(fig.canvas, "get_renderer"):  # a bare Figure: give it the Agg canvas
         from matplotlib.backends.backend_agg import FigureCanvasAgg
 
         FigureCanvasAgg(fig)
     own_dpi = fig.dpi
     try:
         fig.dpi = dpi
-        if fig.axes:                              # as Figure.draw does
+        if fig.axes:  # as Figure.draw does
             engine.execute(fig)
     finally:
         fig.dpi = own_dpi
-    fig.set_layout_engine(None)                   # None, not "none": no measuring pass
+    fig.set_layout_engine(None)  # None, not "none": no measuring pass
     try:
         fig.savefig(buf, format="png", dpi=dpi)
     finally:

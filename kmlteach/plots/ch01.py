@@ -6,8 +6,14 @@ import numpy as np
 
 from ._style import OKABE_ITO, get_ax, label_axes, scatter_classes
 
-__all__ = ["hyperplane_segment", "plot_hyperplane", "plot_svm", "plot_losses",
-           "plot_sgd_gap", "plot_novikoff"]
+__all__ = [
+    "hyperplane_segment",
+    "plot_hyperplane",
+    "plot_svm",
+    "plot_losses",
+    "plot_sgd_gap",
+    "plot_novikoff",
+]
 
 
 def hyperplane_segment(w, b, xlim, ylim, offset: float = 0.0):
@@ -47,8 +53,17 @@ def _limits(X, pad: float = 0.15):
     return (lo[0] - pad * span[0], hi[0] + pad * span[0]), (lo[1] - pad * span[1], hi[1] + pad * span[1])
 
 
-def plot_hyperplane(w, b, ax, xlim=None, ylim=None, margin: bool = True, color=None,
-                    label: str | None = "hyperplane", band: bool = True):
+def plot_hyperplane(
+    w,
+    b,
+    ax,
+    xlim=None,
+    ylim=None,
+    margin: bool = True,
+    color=None,
+    label: str | None = "hyperplane",
+    band: bool = True,
+):
     """Draw <w,x> + b = 0 and, with ``margin``, the lines <w,x> + b = ±1 and the band between."""
     xlim = xlim or ax.get_xlim()
     ylim = ylim or ax.get_ylim()
@@ -91,14 +106,20 @@ def _fill_band(ax, w, b, xlim, ylim, color):
     from matplotlib.patches import Polygon
 
     poly = band_polygon(w, b, xlim, ylim)
-    patch = Polygon(poly if len(poly) >= 3 else np.zeros((3, 2)), closed=True, color=color,
-                    alpha=0.18, lw=0, zorder=0, label="margin band")
+    patch = Polygon(
+        poly if len(poly) >= 3 else np.zeros((3, 2)),
+        closed=True,
+        color=color,
+        alpha=0.18,
+        lw=0,
+        zorder=0,
+        label="margin band",
+    )
     ax.add_patch(patch)
     return patch
 
 
-def plot_svm(X, y, w, b, support=None, ax=None, title=None, xlim=None, ylim=None,
-             legend: bool = True):
+def plot_svm(X, y, w, b, support=None, ax=None, title=None, xlim=None, ylim=None, legend: bool = True):
     """Points, the hyperplane (w, b), its margin band and circled support vectors."""
     ax = get_ax(ax)
     X = np.asarray(X, dtype=float)
@@ -107,8 +128,16 @@ def plot_svm(X, y, w, b, support=None, ax=None, title=None, xlim=None, ylim=None
     scatter_classes(X, y, ax=ax)
     plot_hyperplane(w, b, ax, xlim, ylim)
     if support is not None and len(support):
-        ax.scatter(X[support, 0], X[support, 1], s=160, facecolors="none",
-                   edgecolors=OKABE_ITO["black"], linewidths=1.4, label="support vectors", zorder=4)
+        ax.scatter(
+            X[support, 0],
+            X[support, 1],
+            s=160,
+            facecolors="none",
+            edgecolors=OKABE_ITO["black"],
+            linewidths=1.4,
+            label="support vectors",
+            zorder=4,
+        )
     ax.set_aspect("equal", adjustable="box")
     label_axes(ax, "$x_1$", "$x_2$", title)
     if legend:
@@ -122,11 +151,13 @@ def plot_losses(ax=None, z=None, losses=("zero_one", "hinge", "ramp", "logistic"
 
     ax = get_ax(ax, 6, 3.6)
     z = np.linspace(-2.5, 2.5, 501) if z is None else z
-    styles = {"zero_one": (OKABE_ITO["black"], "-", "0–1"),
-              "hinge": (OKABE_ITO["blue"], "-", "hinge"),
-              "ramp": (OKABE_ITO["vermillion"], "--", "ramp"),
-              "logistic": (OKABE_ITO["green"], "-.", "logistic"),
-              "exponential": (OKABE_ITO["purple"], ":", "exponential")}
+    styles = {
+        "zero_one": (OKABE_ITO["black"], "-", "0–1"),
+        "hinge": (OKABE_ITO["blue"], "-", "hinge"),
+        "ramp": (OKABE_ITO["vermillion"], "--", "ramp"),
+        "logistic": (OKABE_ITO["green"], "-.", "logistic"),
+        "exponential": (OKABE_ITO["purple"], ":", "exponential"),
+    }
     for name in losses:
         fn = L.LOSSES[name][0]
         color, ls, lab = styles[name]
@@ -143,8 +174,7 @@ def plot_sgd_gap(Ts, gaps, bound, ax=None, title=None):
     """Optimisation gap of SGD's averaged output against T, with the theoretical bound."""
     ax = get_ax(ax, 6, 3.6)
     ax.loglog(Ts, gaps, "o-", color=OKABE_ITO["blue"], lw=2, label=r"$F(\bar w) - F(w^\star)$")
-    ax.loglog(Ts, bound, "--", color=OKABE_ITO["vermillion"], lw=2,
-              label=r"bound $c\,(1+\ln T)/(\lambda T)$")
+    ax.loglog(Ts, bound, "--", color=OKABE_ITO["vermillion"], lw=2, label=r"bound $c\,(1+\ln T)/(\lambda T)$")
     ax.legend(fontsize=9)
     label_axes(ax, "number of SGD steps T", "optimisation gap", title)
     return ax

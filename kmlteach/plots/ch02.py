@@ -10,14 +10,24 @@ import numpy as np
 
 from ._style import OKABE_ITO, class_style, get_ax, label_axes, scatter_classes
 
-__all__ = ["lift", "LIFTS", "plot_line_example", "plot_lifted_3d", "plot_preimage",
-           "plot_gram", "plot_eigenvalues", "plot_decision_regions", "plot_regression_fit",
-           "decision_grid", "plot_validation_curve"]
+__all__ = [
+    "lift",
+    "LIFTS",
+    "plot_line_example",
+    "plot_lifted_3d",
+    "plot_preimage",
+    "plot_gram",
+    "plot_eigenvalues",
+    "plot_decision_regions",
+    "plot_regression_fit",
+    "decision_grid",
+    "plot_validation_curve",
+]
 
 
 def _lift_line(X):
     x = X[:, 0]
-    return np.c_[x, x ** 2, np.zeros_like(x)]
+    return np.c_[x, x**2, np.zeros_like(x)]
 
 
 def _lift_rings(X):
@@ -51,12 +61,17 @@ def plot_line_example(x, y, w=None, b=None, ax=None, embedded: bool = False):
     x = np.asarray(x, dtype=float)
     y = np.asarray(y)
     if embedded:
-        scatter_classes(np.c_[x, x ** 2], y, ax=ax)
+        scatter_classes(np.c_[x, x**2], y, ax=ax)
         if w is not None:
             xs = np.linspace(x.min() - 1, x.max() + 1, 200)
             if abs(w[1]) > 1e-12:
-                ax.plot(xs, (b - w[0] * xs) / w[1], color=OKABE_ITO["black"], lw=2,
-                        label=r"$\langle w,\psi(x)\rangle = b$")
+                ax.plot(
+                    xs,
+                    (b - w[0] * xs) / w[1],
+                    color=OKABE_ITO["black"],
+                    lw=2,
+                    label=r"$\langle w,\psi(x)\rangle = b$",
+                )
         label_axes(ax, r"$\psi_1(x) = x$", r"$\psi_2(x) = x^2$", "feature space")
     else:
         scatter_classes(np.c_[x, np.zeros_like(x)], y, ax=ax)
@@ -67,8 +82,9 @@ def plot_line_example(x, y, w=None, b=None, ax=None, embedded: bool = False):
     return ax
 
 
-def plot_lifted_3d(Psi, y, w=None, b=None, ax=None, labels=("$z_1$", "$z_2$", "$z_3$"),
-                   elev: float = 20, azim: float = -60):
+def plot_lifted_3d(
+    Psi, y, w=None, b=None, ax=None, labels=("$z_1$", "$z_2$", "$z_3$"), elev: float = 20, azim: float = -60
+):
     """Lifted points psi(x) in 3-D and, given (w, b), the plane <w, z> + b = 0.
 
     ``ax`` must be a 3-D Axes (``fig.add_subplot(projection="3d")``); a new figure is
@@ -83,8 +99,16 @@ def plot_lifted_3d(Psi, y, w=None, b=None, ax=None, labels=("$z_1$", "$z_2$", "$
     for lab, k in ((-1, 0), (1, 1)):
         st = class_style(k)
         P = Psi[y == lab]
-        ax.scatter(P[:, 0], P[:, 1], P[:, 2], c=st["color"], marker=st["marker"], s=22,
-                   depthshade=False, label=f"y = {lab:+d}")
+        ax.scatter(
+            P[:, 0],
+            P[:, 1],
+            P[:, 2],
+            c=st["color"],
+            marker=st["marker"],
+            s=22,
+            depthshade=False,
+            label=f"y = {lab:+d}",
+        )
     if w is not None:
         draw_plane(ax, Psi, w, b)
     ax.set_xlabel(labels[0])
@@ -122,8 +146,15 @@ def draw_plane(ax, Psi, w, b, color=None, alpha: float = 0.3):
     P = plane_vertices(Psi, w, b)
     if P is None:
         return None
-    return ax.plot_surface(P[..., 0], P[..., 1], P[..., 2], color=color or OKABE_ITO["green"],
-                           alpha=alpha, linewidth=0, shade=False)
+    return ax.plot_surface(
+        P[..., 0],
+        P[..., 1],
+        P[..., 2],
+        color=color or OKABE_ITO["green"],
+        alpha=alpha,
+        linewidth=0,
+        shade=False,
+    )
 
 
 def plot_preimage(X, y, psi, w, b, ax=None, lim=None, n: int = 200, title=None):
@@ -181,14 +212,21 @@ def decision_grid(lim, n: int = 120):
     return G1, G2, np.c_[G1.ravel(), G2.ravel()]
 
 
-def plot_decision_regions(X, y, scores_fn, ax=None, lim=(-2.0, 3.0), n: int = 120, title=None,
-                          legend: bool = True):
+def plot_decision_regions(
+    X, y, scores_fn, ax=None, lim=(-2.0, 3.0), n: int = 120, title=None, legend: bool = True
+):
     """Shade the sign of ``scores_fn(points)`` and draw its zero contour over the data."""
     ax = get_ax(ax, 4.5, 4)
     G1, G2, P = decision_grid(lim, n)
     S = np.asarray(scores_fn(P), dtype=float).reshape(G1.shape)
-    ax.contourf(G1, G2, (S >= 0).astype(float), levels=[-0.5, 0.5, 1.5],
-                colors=[class_style(0)["color"], class_style(1)["color"]], alpha=0.15)
+    ax.contourf(
+        G1,
+        G2,
+        (S >= 0).astype(float),
+        levels=[-0.5, 0.5, 1.5],
+        colors=[class_style(0)["color"], class_style(1)["color"]],
+        alpha=0.15,
+    )
     ax.contour(G1, G2, S, levels=[0.0], colors=OKABE_ITO["black"], linewidths=1.8)
     scatter_classes(X, y, ax=ax, s=22)
     ax.set_xlim(lim)
@@ -224,10 +262,22 @@ def plot_validation_curve(res, ax=None, title: str | None = None):
         ax.fill_between(res.sigmas, mean - sd, mean + sd, color=color, alpha=0.12, lw=0)
         ax.plot(res.sigmas, mean, "o-", color=color, ms=4, label=f"λ = {lam:g}")
     a, b = res.best
-    ax.plot([res.sigmas[b]], [100 * res.mean[a, b]], marker="*", ms=18, color="black", ls="none",
-            label=f"chosen: λ = {res.best_lam:g}, σ = {res.best_sigma:g}", zorder=5)
+    ax.plot(
+        [res.sigmas[b]],
+        [100 * res.mean[a, b]],
+        marker="*",
+        ms=18,
+        color="black",
+        ls="none",
+        label=f"chosen: λ = {res.best_lam:g}, σ = {res.best_sigma:g}",
+        zorder=5,
+    )
     ax.set_xscale("log", base=2)
-    label_axes(ax, "kernel width σ  (k(x, x′) = exp(−‖x − x′‖² / 2σ))",
-               f"{res.scores.shape[2]}-fold CV accuracy (%)", title)
+    label_axes(
+        ax,
+        "kernel width σ  (k(x, x′) = exp(−‖x − x′‖² / 2σ))",
+        f"{res.scores.shape[2]}-fold CV accuracy (%)",
+        title,
+    )
     ax.legend(loc="lower left", fontsize=9)
     return ax

@@ -5,15 +5,33 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._style import CLASS_COLORS, CLASS_MARKERS, OKABE_ITO, get_ax, label_axes
 from .._render import region_layer, text_row
+from ._style import CLASS_COLORS, CLASS_MARKERS, OKABE_ITO, get_ax, label_axes
 from .ch01 import hyperplane_segment
 
-__all__ = ["BALLS_XLIM", "BALLS_YLIM", "grid_points", "region_image", "tie_image",
-           "plot_classes", "plot_regions", "plot_halfspaces", "plot_ova", "plot_linear_regions",
-           "plot_pairwise", "plot_kesler_example", "plot_constraint_scores", "plot_code",
-           "kesler_artists", "update_kesler_artists", "kesler_title", "constraint_artists",
-           "update_constraint_artists", "region_rgba", "region_layer"]
+__all__ = [
+    "BALLS_XLIM",
+    "BALLS_YLIM",
+    "grid_points",
+    "region_image",
+    "tie_image",
+    "plot_classes",
+    "plot_regions",
+    "plot_halfspaces",
+    "plot_ova",
+    "plot_linear_regions",
+    "plot_pairwise",
+    "plot_kesler_example",
+    "plot_constraint_scores",
+    "plot_code",
+    "kesler_artists",
+    "update_kesler_artists",
+    "kesler_title",
+    "constraint_artists",
+    "update_constraint_artists",
+    "region_rgba",
+    "region_layer",
+]
 
 BALLS_XLIM = (-8.0, 8.0)
 BALLS_YLIM = (-0.5, 8.0)
@@ -31,8 +49,9 @@ def region_image(index, n: int, alpha: float = 0.22) -> np.ndarray:
     """RGBA image (n, n, 4) colouring each grid cell with its class colour."""
     from matplotlib.colors import to_rgba
 
-    cols = np.array([to_rgba(CLASS_COLORS[c % len(CLASS_COLORS)], alpha)
-                     for c in range(int(np.max(index)) + 1)])
+    cols = np.array(
+        [to_rgba(CLASS_COLORS[c % len(CLASS_COLORS)], alpha) for c in range(int(np.max(index)) + 1)]
+    )
     return cols[np.asarray(index).reshape(n, n)]
 
 
@@ -70,9 +89,19 @@ def plot_classes(X, y, ax=None, s: float = 30, names=None):
     arts = []
     for i, c in enumerate(classes):
         pts = X[y == c]
-        arts.append(ax.scatter(pts[:, 0], pts[:, 1], s=s, c=CLASS_COLORS[i % 7],
-                               marker=CLASS_MARKERS[i % 7], edgecolors="white", linewidths=0.5,
-                               zorder=3, label=names[i] if names else f"class {c}"))
+        arts.append(
+            ax.scatter(
+                pts[:, 0],
+                pts[:, 1],
+                s=s,
+                c=CLASS_COLORS[i % 7],
+                marker=CLASS_MARKERS[i % 7],
+                edgecolors="white",
+                linewidths=0.5,
+                zorder=3,
+                label=names[i] if names else f"class {c}",
+            )
+        )
     return ax
 
 
@@ -95,16 +124,30 @@ def plot_halfspaces(scorers, xlim, ylim, ax=None, lw: float = 1.8):
     for c, h in enumerate(scorers):
         col = CLASS_COLORS[c % 7]
         if not np.any(h.w):
-            ax.plot([np.nan], [np.nan], ls=":", color=col, lw=lw,
-                    label=f"$h_{c + 1} = {'+1' if h.b > 0 else '-1'}$ everywhere")
+            ax.plot(
+                [np.nan],
+                [np.nan],
+                ls=":",
+                color=col,
+                lw=lw,
+                label=f"$h_{c + 1} = {'+1' if h.b > 0 else '-1'}$ everywhere",
+            )
             continue
         xs, ys = hyperplane_segment(h.w, h.b, xlim, ylim)
         ax.plot(xs, ys, ls="--", color=col, lw=lw, label=f"$h_{c + 1}$ boundary")
     return ax
 
 
-def plot_ova(X, y, model, ax=None, xlim=BALLS_XLIM, ylim=BALLS_YLIM, n: int = 160,
-             title: str = "one-vs-all with ERM halfspaces"):
+def plot_ova(
+    X,
+    y,
+    model,
+    ax=None,
+    xlim=BALLS_XLIM,
+    ylim=BALLS_YLIM,
+    n: int = 160,
+    title: str = "one-vs-all with ERM halfspaces",
+):
     """Regions of a fitted one-vs-all model, its halfspaces (if they are 2-D ERM
     halfspaces), the data; tied cells dark grey."""
     ax = get_ax(ax)
@@ -118,8 +161,17 @@ def plot_ova(X, y, model, ax=None, xlim=BALLS_XLIM, ylim=BALLS_YLIM, n: int = 16
     return label_axes(ax, "$x_1$", "$x_2$", title)
 
 
-def plot_linear_regions(W, X, y, ax=None, xlim=BALLS_XLIM, ylim=BALLS_YLIM, n: int = 160,
-                        title: str = "linear multiclass predictor", arrows: bool = True):
+def plot_linear_regions(
+    W,
+    X,
+    y,
+    ax=None,
+    xlim=BALLS_XLIM,
+    ylim=BALLS_YLIM,
+    n: int = 160,
+    title: str = "linear multiclass predictor",
+    arrows: bool = True,
+):
     """Regions of argmax_c ⟨W[c], x⟩ (homogeneous: cones from the origin), the weight
     vectors as arrows from the origin, and the data."""
     ax = get_ax(ax)
@@ -127,20 +179,43 @@ def plot_linear_regions(W, X, y, ax=None, xlim=BALLS_XLIM, ylim=BALLS_YLIM, n: i
     G = grid_points(xlim, ylim, n)
     plot_regions(np.argmax(G @ W.T, axis=1), xlim, ylim, ax)
     if arrows and W.shape[1] == 2:
-        scale = 0.35 * min(xlim[1] - xlim[0], ylim[1] - ylim[0]) / max(np.max(np.linalg.norm(W, axis=1)), 1e-12)
+        scale = (
+            0.35 * min(xlim[1] - xlim[0], ylim[1] - ylim[0]) / max(np.max(np.linalg.norm(W, axis=1)), 1e-12)
+        )
         for c, wc in enumerate(W):
-            ax.annotate("", xy=tuple(scale * wc), xytext=(0, 0), zorder=4,
-                        arrowprops=dict(arrowstyle="->", color=CLASS_COLORS[c % 7], lw=2))
-            ax.text(*(scale * wc * 1.08), f"$w_{c + 1}$", color=CLASS_COLORS[c % 7], fontsize=10,
-                    ha="center", va="center", zorder=4)
+            ax.annotate(
+                "",
+                xy=tuple(scale * wc),
+                xytext=(0, 0),
+                zorder=4,
+                arrowprops=dict(arrowstyle="->", color=CLASS_COLORS[c % 7], lw=2),
+            )
+            ax.text(
+                *(scale * wc * 1.08),
+                f"$w_{c + 1}$",
+                color=CLASS_COLORS[c % 7],
+                fontsize=10,
+                ha="center",
+                va="center",
+                zorder=4,
+            )
         ax.plot([0], [0], "k+", ms=8, zorder=4)
     plot_classes(X, y, ax)
     ax.legend(loc="upper center", fontsize=8, ncol=3, framealpha=0.9)
     return label_axes(ax, "$x_1$", "$x_2$", title)
 
 
-def plot_pairwise(X, y, model, ax=None, decision: str | None = None, xlim=None, ylim=None,
-                  n: int = 160, title: str | None = None):
+def plot_pairwise(
+    X,
+    y,
+    model,
+    ax=None,
+    decision: str | None = None,
+    xlim=None,
+    ylim=None,
+    n: int = 160,
+    title: str | None = None,
+):
     """Regions of a fitted all-pairs model (vote or tournament), tied cells dark grey."""
     ax = get_ax(ax)
     X = np.asarray(X, dtype=float)
@@ -154,8 +229,9 @@ def plot_pairwise(X, y, model, ax=None, decision: str | None = None, xlim=None, 
     ax.scatter([np.nan], [np.nan], marker="s", s=60, color=(0.25, 0.25, 0.25, 0.45), label="tie")
     ax.legend(loc="upper right", fontsize=8, framealpha=0.9)
     which = decision or model.decision
-    return label_axes(ax, "$x_1$", "$x_2$", title or f"all pairs, {which}: "
-                      f"{100 * dec.ties.mean():.1f}% of the plane tied")
+    return label_axes(
+        ax, "$x_1$", "$x_2$", title or f"all pairs, {which}: {100 * dec.ties.mean():.1f}% of the plane tied"
+    )
 
 
 def kesler_artists(emb, ax, lim: float | None = None) -> dict:
@@ -167,9 +243,9 @@ def kesler_artists(emb, ax, lim: float | None = None) -> dict:
     lim = float(lim if lim is not None else max(np.max(np.abs(emb.Z)), 1e-12))
     ax.set_xlim(-0.5, k * n - 0.5)
     ax.set_ylim(k - 1.5, -0.5)
-    layer = region_layer(ax, (-0.5, k * n - 0.5, k - 1.5, -0.5))    # y0: the bottom row
+    layer = region_layer(ax, (-0.5, k * n - 0.5, k - 1.5, -0.5))  # y0: the bottom row
     seps = [ax.axvline(b * n - 0.5, color="k", lw=1.5) for b in range(1, k)]
-    for side in ax.spines.values():      # the heat map is its own frame (see ch05's table)
+    for side in ax.spines.values():  # the heat map is its own frame (see ch05's table)
         side.set_visible(False)
     ax.tick_params(length=0)
     numbers = [text_row(ax, range(k * n), r, fontsize=9) for r in range(k - 1)]
@@ -177,14 +253,15 @@ def kesler_artists(emb, ax, lim: float | None = None) -> dict:
     # changed tick label repaints the whole axis in a widget
     ax.set_yticks(range(k - 1))
     ax.set_yticklabels([])
-    rownames = [ax.text(-0.012, r, "", ha="right", va="center", fontsize=10,
-                        transform=ax.get_yaxis_transform()) for r in range(k - 1)]
+    rownames = [
+        ax.text(-0.012, r, "", ha="right", va="center", fontsize=10, transform=ax.get_yaxis_transform())
+        for r in range(k - 1)
+    ]
     ax.set_xticks([b * n + (n - 1) / 2 for b in range(k)])
     ax.set_xticklabels([f"block {b + 1}" for b in range(k)])
     label_axes(ax, "coordinate of $\\mathbb{R}^{kn}$ (block c multiplies $w_c$)", "vector")
-    ax.yaxis.labelpad = 24                        # left of the row names
-    return {"ax": ax, "layer": layer, "numbers": numbers, "lim": lim, "rownames": rownames,
-            "seps": seps}
+    ax.yaxis.labelpad = 24  # left of the row names
+    return {"ax": ax, "layer": layer, "numbers": numbers, "lim": lim, "rownames": rownames, "seps": seps}
 
 
 def update_kesler_artists(art, emb, i: int, title: str | None = None) -> np.ndarray:
@@ -197,11 +274,12 @@ def update_kesler_artists(art, emb, i: int, title: str | None = None) -> np.ndar
     lim = art["lim"]
     if art.get("shown") != i:
         art["rgba"] = colormaps["PuOr"](np.clip((Z + lim) / (2 * lim), 0.0, 1.0), bytes=True)[::-1]
-        art["shown"] = i                              # (the layer's row 0 is the bottom one)
+        art["shown"] = i  # (the layer's row 0 is the bottom one)
     art["layer"].set_data(art["rgba"])
     for r, row in enumerate(art["numbers"]):
-        row.set_texts([(f"{v:.1f}" if v != 0 else "", "white" if abs(v) > 0.55 * lim else "black")
-                       for v in Z[r]])
+        row.set_texts(
+            [(f"{v:.1f}" if v != 0 else "", "white" if abs(v) > 0.55 * lim else "black") for v in Z[r]]
+        )
     a = emb.label[rows[0]]
     ax = art["ax"]
     for t, j in zip(art["rownames"], emb.competitor[rows]):
@@ -229,25 +307,27 @@ def constraint_artists(ax, n_bars: int) -> dict:
     """Bars for :func:`update_constraint_artists`."""
     bars = ax.bar(range(n_bars), np.zeros(n_bars), color=OKABE_ITO["green"], edgecolor="black")
     for bar in bars:
-        if hasattr(bar, "set_hatchcolor"):           # matplotlib >= 3.10
+        if hasattr(bar, "set_hatchcolor"):  # matplotlib >= 3.10
             bar.set_hatchcolor("black")
-    ax.axhline(0, color="k", lw=1, zorder=0.5)   # under the bars: they move, it does not
+    ax.axhline(0, color="k", lw=1, zorder=0.5)  # under the bars: they move, it does not
     ax.set_xticks(range(n_bars))
     ax.set_xticklabels([])
     # competitor names as plain texts (they change with the example; see kesler_artists)
-    names = [ax.text(b, -0.03, "", ha="center", va="top", fontsize=10,
-                     transform=ax.get_xaxis_transform()) for b in range(n_bars)]
+    names = [
+        ax.text(b, -0.03, "", ha="center", va="top", fontsize=10, transform=ax.get_xaxis_transform())
+        for b in range(n_bars)
+    ]
     # violated constraints also get a cross on the bar's top: visible at score 0 (W = 0,
     # where the bars have no height) and a cue that is not colour alone
-    marks = ax.plot([], [], ls="none", marker="X", ms=10, mfc=OKABE_ITO["vermillion"], mec="black",
-                    mew=0.8, zorder=3)[0]
+    marks = ax.plot(
+        [], [], ls="none", marker="X", ms=10, mfc=OKABE_ITO["vermillion"], mec="black", mew=0.8, zorder=3
+    )[0]
     label_axes(ax, "competitor", "$(w_i - w_j)\\cdot x$")
-    ax.xaxis.labelpad = 16                        # below the competitor names
+    ax.xaxis.labelpad = 16  # below the competitor names
     return {"ax": ax, "bars": bars, "names": names, "marks": marks}
 
 
-def update_constraint_artists(art, scores, competitors, label: int, title: str | None = None,
-                              ylim=None):
+def update_constraint_artists(art, scores, competitors, label: int, title: str | None = None, ylim=None):
     """Heights ⟨W, x_ij⟩ per competitor j; violated ones (<= 0) in vermillion and hatched
     (a cue that is not colour alone). ``ylim`` fixes the y range (default: fit the bars)."""
     scores = np.asarray(scores, dtype=float)
@@ -262,13 +342,16 @@ def update_constraint_artists(art, scores, competitors, label: int, title: str |
         lo, hi = min(0.0, float(scores.min())), max(0.0, float(scores.max()))
         pad = 0.1 * max(hi - lo, 1.0)
         ylim = (lo - pad, hi + pad)
-    if tuple(ax.get_ylim()) != tuple(ylim):       # unchanged limits: leave the axis clean
+    if tuple(ax.get_ylim()) != tuple(ylim):  # unchanged limits: leave the axis clean
         ax.set_ylim(ylim)
     for t, j in zip(art["names"], competitors):
         t.set_text(f"j = {j + 1}")
-    if title is not False:             # False: the caller owns the titles
-        ax.set_title(f"constraints of a class-{label + 1} example (red, hatched, ×: violated)"
-                     if title is None else title)
+    if title is not False:  # False: the caller owns the titles
+        ax.set_title(
+            f"constraints of a class-{label + 1} example (red, hatched, ×: violated)"
+            if title is None
+            else title
+        )
 
 
 def plot_constraint_scores(scores, competitors, label: int, ax=None, title: str | None = None):

@@ -9,9 +9,19 @@ import numpy as np
 
 from ._style import OKABE_ITO, get_ax, label_axes
 
-__all__ = ["word_strip", "plot_word", "plot_samples", "plot_viterbi_table", "plot_transitions",
-           "plot_noise_sweep", "LETTERS", "word_panel", "update_word_panel", "viterbi_panel",
-           "update_viterbi_panel"]
+__all__ = [
+    "word_strip",
+    "plot_word",
+    "plot_samples",
+    "plot_viterbi_table",
+    "plot_transitions",
+    "plot_noise_sweep",
+    "LETTERS",
+    "word_panel",
+    "update_word_panel",
+    "viterbi_panel",
+    "update_viterbi_panel",
+]
 
 LETTERS = "abcdefghijklmnopqrstuvwxyz"
 
@@ -23,7 +33,7 @@ def word_strip(x, letter_shape=(16, 8), gap: int = 1) -> np.ndarray:
     r = x.shape[0]
     out = np.full((h, r * (w + gap) - gap), np.nan)
     for t in range(r):
-        out[:, t * (w + gap): t * (w + gap) + w] = x[t].reshape(h, w)
+        out[:, t * (w + gap) : t * (w + gap) + w] = x[t].reshape(h, w)
     return out
 
 
@@ -47,36 +57,49 @@ def word_panel(ax, r_max: int, letter_shape=(16, 8), aligned: bool = True) -> di
     dec = text_row(ax, range(r_max), _ROW_DECODED, fontsize=13)
     true = text_row(ax, range(r_max), _ROW_TRUE, fontsize=11)
     under = ax.plot([], [], color=OKABE_ITO["vermillion"], lw=2.0, solid_capstyle="butt")[0]
-    rows = {"decoded": ax.text(-0.62, _ROW_DECODED, "decoded", ha="right", va="center", fontsize=9),
-            "true": ax.text(-0.62, _ROW_TRUE, "true", ha="right", va="center", fontsize=9, color="0.35")}
+    rows = {
+        "decoded": ax.text(-0.62, _ROW_DECODED, "decoded", ha="right", va="center", fontsize=9),
+        "true": ax.text(-0.62, _ROW_TRUE, "true", ha="right", va="center", fontsize=9, color="0.35"),
+    }
     ax.set_xticks([])
     ax.set_yticks([])
     for side in ax.spines.values():
         side.set_visible(False)
-    return {"ax": ax, "layer": layer, "decoded": dec, "true": true, "underline": under,
-            "rows": rows, "r_max": r_max, "shape": tuple(letter_shape), "shown": None}
+    return {
+        "ax": ax,
+        "layer": layer,
+        "decoded": dec,
+        "true": true,
+        "underline": under,
+        "rows": rows,
+        "r_max": r_max,
+        "shape": tuple(letter_shape),
+        "shown": None,
+    }
 
 
 def update_word_panel(art, x, labels=None, truth=None, key=None, mark: bool = True) -> None:
     """Show word image ``x`` (r, h*w) with ``labels`` (ints or str, "" for none yet) and the
     true word ``truth``; ``key`` identifies the image (it is repainted only when it changes);
     ``mark``: flag the decoded letters that differ from the truth."""
-    r, r_max = len(x), art["r_max"]
+    r_max = art["r_max"]
     if key is None or art["shown"] != key:
         strip = word_strip(x, art["shape"])
         h, w = art["shape"]
         full = np.full((h, r_max * (w + 1)), np.nan)
-        full[:, :strip.shape[1]] = strip
+        full[:, : strip.shape[1]] = strip
         grey = np.where(np.isnan(full), 0.0, np.clip(full, 0.0, 1.0))
         rgba = np.empty(full.shape + (4,), dtype=np.uint8)
         rgba[..., :3] = np.round(255 * (1.0 - grey))[..., None]
         rgba[..., 3] = 255
-        art["rgba"] = rgba[::-1]                    # the layer's row 0 is the bottom one
+        art["rgba"] = rgba[::-1]  # the layer's row 0 is the bottom one
         art["shown"] = key
     # every part is set on every call (the image only recomputed for a new key)
     art["layer"].set_data(art["rgba"])
-    labs = ["" if k is None else (LETTERS[k] if not isinstance(k, str) else k)
-            for k in (labels if labels is not None else [])]
+    labs = [
+        "" if k is None else (LETTERS[k] if not isinstance(k, str) else k)
+        for k in (labels if labels is not None else [])
+    ]
     tru = [LETTERS[k] if not isinstance(k, str) else k for k in truth] if truth is not None else []
     wrong, row = [], []
     for t in range(r_max):
@@ -89,7 +112,7 @@ def update_word_panel(art, x, labels=None, truth=None, key=None, mark: bool = Tr
     art["true"].set_texts([(b, "0.35") for b in tru])
     xs = np.array([[t - 0.3, t + 0.3, np.nan] for t in wrong]).ravel()
     art["underline"].set_data(xs, np.full(len(xs), _ROW_UNDERLINE))
-    art["underline"].set_visible(bool(wrong))      # an empty line has no place to repaint
+    art["underline"].set_visible(bool(wrong))  # an empty line has no place to repaint
 
 
 def plot_word(x, letter_shape=(16, 8), labels=None, truth=None, ax=None, aligned: bool = False):
@@ -128,8 +151,7 @@ def plot_samples(data, n: int = 6, ax=None):
     return ax
 
 
-def viterbi_panel(ax, q: int, r_max: int, vmin: float, letters: str = LETTERS,
-                  colorbar: bool = True) -> dict:
+def viterbi_panel(ax, q: int, r_max: int, vmin: float, letters: str = LETTERS, colorbar: bool = True) -> dict:
     """Artists of the table M of UML §17.3 (q letters × up to ``r_max`` positions), filled by
     :func:`update_viterbi_panel`. Each column is shown relative to its best cell (0 = best,
     yellow; down to ``vmin``, dark), with a colour bar; columns not filled yet are white."""
@@ -142,29 +164,56 @@ def viterbi_panel(ax, q: int, r_max: int, vmin: float, letters: str = LETTERS,
     norm = Normalize(vmin=min(float(vmin), -1e-9), vmax=0.0)
     ax.set_xlim(-0.5, r_max - 0.5)
     ax.set_ylim(q - 0.5, -0.5)
-    layer = region_layer(ax, (-0.5, r_max - 0.5, q - 0.5, -0.5))   # y0 is the bottom row (z)
-    frame = ax.add_patch(Rectangle((-0.5, -0.5), 0.9, q - 0.1, fill=False, lw=2.5, zorder=3,
-                                   ec=OKABE_ITO["vermillion"]))     # inset: never clipped
+    layer = region_layer(ax, (-0.5, r_max - 0.5, q - 0.5, -0.5))  # y0 is the bottom row (z)
+    frame = ax.add_patch(
+        Rectangle((-0.5, -0.5), 0.9, q - 0.1, fill=False, lw=2.5, zorder=3, ec=OKABE_ITO["vermillion"])
+    )  # inset: never clipped
     arrows = ax.add_artist(_arrow_class()())
     arrows.set_clip_box(ax.bbox)
-    path = ax.plot([], [], color=OKABE_ITO["orange"], lw=3, marker="o", ms=7, zorder=4,
-                   label="backtracked path")[0]
-    best = ax.plot([], [], ls="none", marker="o", ms=11, mfc="none", mec=OKABE_ITO["vermillion"],
-                   mew=2.2, zorder=5, label="best cell of column τ")[0]
+    path = ax.plot(
+        [], [], color=OKABE_ITO["orange"], lw=3, marker="o", ms=7, zorder=4, label="backtracked path"
+    )[0]
+    best = ax.plot(
+        [],
+        [],
+        ls="none",
+        marker="o",
+        ms=11,
+        mfc="none",
+        mec=OKABE_ITO["vermillion"],
+        mew=2.2,
+        zorder=5,
+        label="best cell of column τ",
+    )[0]
     ax.set_yticks(np.arange(q))
     ax.set_yticklabels(list(letters[:q]), fontsize=8)
     ax.set_xticks(np.arange(r_max))
     ax.set_xticklabels([f"{t + 1}" for t in range(r_max)], fontsize=9)
     label_axes(ax, "position τ in the word", "letter s (row of M)")
-    for side in ax.spines.values():      # the heat map is its own frame
+    for side in ax.spines.values():  # the heat map is its own frame
         side.set_visible(False)
-    ax.tick_params(length=0)             # (tick marks would touch the repainted map's edge)
+    ax.tick_params(length=0)  # (tick marks would touch the repainted map's edge)
     if colorbar:
-        cb = ax.figure.colorbar(ScalarMappable(norm=norm, cmap="viridis"), ax=ax, shrink=0.85,
-                                pad=0.02, label="M[s, τ] − max over s of M[·, τ]  (0 = best)")
-        cb.dividers.set_visible(False)   # no edges drawn; an empty collection has no extent
-    return {"ax": ax, "layer": layer, "frame": frame, "arrows": arrows, "path": path,
-            "best": best, "norm": norm, "q": q, "r_max": r_max, "shown": None}
+        cb = ax.figure.colorbar(
+            ScalarMappable(norm=norm, cmap="viridis"),
+            ax=ax,
+            shrink=0.85,
+            pad=0.02,
+            label="M[s, τ] − max over s of M[·, τ]  (0 = best)",
+        )
+        cb.dividers.set_visible(False)  # no edges drawn; an empty collection has no extent
+    return {
+        "ax": ax,
+        "layer": layer,
+        "frame": frame,
+        "arrows": arrows,
+        "path": path,
+        "best": best,
+        "norm": norm,
+        "q": q,
+        "r_max": r_max,
+        "shown": None,
+    }
 
 
 def update_viterbi_panel(art, M, backpointers, tau: int, labels=None, top: int = 5) -> None:
@@ -180,10 +229,10 @@ def update_viterbi_panel(art, M, backpointers, tau: int, labels=None, top: int =
     if art["shown"] != key:
         rel = M - M.max(axis=0, keepdims=True)
         rgba = np.full((q, art["r_max"], 4), 255, dtype=np.uint8)
-        rgba[:, :tau + 1] = colormaps["viridis"](art["norm"](rel[:, :tau + 1]), bytes=True)
+        rgba[:, : tau + 1] = colormaps["viridis"](art["norm"](rel[:, : tau + 1]), bytes=True)
         art["rgba"] = rgba[::-1]
         art["shown"] = key
-    art["layer"].set_data(art["rgba"])   # on every call: see update_word_panel
+    art["layer"].set_data(art["rgba"])  # on every call: see update_word_panel
     art["frame"].set_xy((tau - 0.45, -0.45))
     order = np.argsort(-M[:, tau], kind="stable")
     arrows = []
@@ -192,8 +241,7 @@ def update_viterbi_panel(art, M, backpointers, tau: int, labels=None, top: int =
         # of the way, near the column boundary, so arrows sharing a predecessor keep apart
         cells = order[:top]
         preds = np.asarray(backpointers)[cells, tau]
-        arrows = [(tau - 0.25, float(s_), tau - 1.0, float(p_), 0.3)
-                  for s_, p_ in zip(cells, preds)]
+        arrows = [(tau - 0.25, float(s_), tau - 1.0, float(p_), 0.3) for s_, p_ in zip(cells, preds)]
     art["arrows"].set_arrows(arrows)
     art["best"].set_data([tau], [order[0]])
     if labels is not None:
@@ -201,8 +249,7 @@ def update_viterbi_panel(art, M, backpointers, tau: int, labels=None, top: int =
     art["path"].set_visible(labels is not None)
 
 
-def plot_viterbi_table(M, backpointers, tau: int, labels=None, top: int = 5, ax=None,
-                       letters: str = LETTERS):
+def plot_viterbi_table(M, backpointers, tau: int, labels=None, top: int = 5, ax=None, letters: str = LETTERS):
     """Heat map of M[s, τ] − max_s' M[s', τ] (q, r) up to column ``tau`` (0-based) with a
     colour bar, the current column framed, its best cell ringed, back-pointer arrows from its
     ``top`` best cells to their best predecessors I[s, τ] in column τ − 1, and with ``labels``
@@ -233,7 +280,7 @@ def _arrow_class():
     from .._render import set_gc_clip
 
     class BackPointers(Artist):
-        HEAD, HALF = 9.0, 4.5          # arrow head length and half-width, pixels
+        HEAD, HALF = 9.0, 4.5  # arrow head length and half-width, pixels
 
         def __init__(self):
             super().__init__()
@@ -242,7 +289,7 @@ def _arrow_class():
 
         def set_arrows(self, arrows) -> None:
             self.arrows = [tuple(float(v) for v in a) for a in arrows]
-            self.set_visible(bool(self.arrows))    # nothing to draw: no place to repaint
+            self.set_visible(bool(self.arrows))  # nothing to draw: no place to repaint
             self.stale = True
 
         def _paths(self):
@@ -259,8 +306,10 @@ def _arrow_class():
                 codes += [Path.MOVETO, Path.LINETO]
                 heads += [tip, base + self.HALF * n, base - self.HALF * n, tip]
                 hcodes += [Path.MOVETO, Path.LINETO, Path.LINETO, Path.CLOSEPOLY]
-            return (Path(np.array(verts), codes) if verts else None,
-                    Path(np.array(heads), hcodes) if heads else None)
+            return (
+                Path(np.array(verts), codes) if verts else None,
+                Path(np.array(heads), hcodes) if heads else None,
+            )
 
         def get_window_extent(self, renderer=None):
             shaft, head = self._paths()

@@ -6,12 +6,24 @@ import numpy as np
 
 from ._style import OKABE_ITO, get_ax, label_axes
 
-__all__ = ["RELEVANCE_COLORS", "ranked_list_data", "plot_ranked_list", "plot_assignment",
-           "plot_learning_curves", "ITEM_NAMES", "legend_with_grades"]
+__all__ = [
+    "RELEVANCE_COLORS",
+    "ranked_list_data",
+    "plot_ranked_list",
+    "plot_assignment",
+    "plot_learning_curves",
+    "ITEM_NAMES",
+    "legend_with_grades",
+]
 
 #: colour of relevance grade 0, 1, 2, 3, ... (light to dark; colour-blind safe)
-RELEVANCE_COLORS = [OKABE_ITO["grey"], OKABE_ITO["sky"], OKABE_ITO["blue"], OKABE_ITO["vermillion"],
-                    OKABE_ITO["purple"]]
+RELEVANCE_COLORS = [
+    OKABE_ITO["grey"],
+    OKABE_ITO["sky"],
+    OKABE_ITO["blue"],
+    OKABE_ITO["vermillion"],
+    OKABE_ITO["purple"],
+]
 ITEM_NAMES = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 
@@ -37,7 +49,7 @@ def ranked_list_data(y_pred, y_true):
 
     y_pred = np.asarray(y_pred, dtype=float)
     y_true = np.asarray(y_true, dtype=float)
-    order = np.argsort(-permutation(y_pred), kind="stable")      # position r first
+    order = np.argsort(-permutation(y_pred), kind="stable")  # position r first
     ideal = np.sort(y_true)[::-1]
     return order, y_true[order], ideal
 
@@ -58,19 +70,34 @@ def plot_ranked_list(y_pred, y_true, k=None, ax=None, title=None, names=None):
     # each bar's grade written above it (colour is not the only cue), and a relevance-0 bar,
     # which has no height, shown as a grey dash on the axis
     for x, g in zip(ranks, rel):
-        ax.annotate(f"{g:g}", (x, g), xytext=(0, 3), textcoords="offset points", ha="center",
-                    va="bottom", fontsize=8)
+        ax.annotate(
+            f"{g:g}", (x, g), xytext=(0, 3), textcoords="offset points", ha="center", va="bottom", fontsize=8
+        )
     zero = rel == 0
-    ax.scatter(ranks[zero], rel[zero], marker="_", s=520, linewidths=4, color=RELEVANCE_COLORS[0],
-               zorder=4, clip_on=False)
-    ax.step(ranks, ideal, where="mid", color=OKABE_ITO["black"], lw=1.2, ls="--",
-            label="ideal order")
+    ax.scatter(
+        ranks[zero],
+        rel[zero],
+        marker="_",
+        s=520,
+        linewidths=4,
+        color=RELEVANCE_COLORS[0],
+        zorder=4,
+        clip_on=False,
+    )
+    ax.step(ranks, ideal, where="mid", color=OKABE_ITO["black"], lw=1.2, ls="--", label="ideal order")
     top = max(1.0, float(np.max(ideal)))
-    ax.plot(ranks, top * 1 / np.log2(ranks + 1), ":", color=OKABE_ITO["green"], lw=2,
-            label=r"discount $1/\log_2(1+\mathrm{rank})$ (scaled)")
+    ax.plot(
+        ranks,
+        top * 1 / np.log2(ranks + 1),
+        ":",
+        color=OKABE_ITO["green"],
+        lw=2,
+        label=r"discount $1/\log_2(1+\mathrm{rank})$ (scaled)",
+    )
     if k is not None and k < r:
-        ax.axvspan(k + 0.5, r + 0.5, color=OKABE_ITO["grey"], alpha=0.18, lw=0, zorder=0,
-                   label="outside the top k")
+        ax.axvspan(
+            k + 0.5, r + 0.5, color=OKABE_ITO["grey"], alpha=0.18, lw=0, zorder=0, label="outside the top k"
+        )
     ax.set_xticks(ranks, [f"{i}\n{names[j % len(names)]}" for i, j in zip(ranks, order)])
     ax.set_xlim(0.5, r + 0.5)
     ax.set_ylim(0, top * 1.6)
@@ -89,8 +116,9 @@ def plot_assignment(A, v, ax=None, title=None):
     from matplotlib.patches import Rectangle
 
     for i, j in enumerate(np.asarray(v)):
-        ax.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False,
-                               edgecolor=OKABE_ITO["vermillion"], lw=2.5))
+        ax.add_patch(
+            Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, edgecolor=OKABE_ITO["vermillion"], lw=2.5)
+        )
     ax.set_xticks(range(r), [str(j + 1) for j in range(r)])
     ax.set_yticks(range(r), [str(i + 1) for i in range(r)])
     label_axes(ax, "worker j (position)", "task i (item)", title)
@@ -100,8 +128,12 @@ def plot_assignment(A, v, ax=None, title=None):
 def plot_learning_curves(t, curves: dict, ax=None, title=None, ylabel="held-out loss"):
     """One line per name in ``curves`` (values at the step numbers ``t``)."""
     ax = get_ax(ax, 6, 3.6)
-    styles = [(OKABE_ITO["blue"], "-", "o"), (OKABE_ITO["vermillion"], "--", "^"),
-              (OKABE_ITO["green"], "-.", "s"), (OKABE_ITO["purple"], ":", "D")]
+    styles = [
+        (OKABE_ITO["blue"], "-", "o"),
+        (OKABE_ITO["vermillion"], "--", "^"),
+        (OKABE_ITO["green"], "-.", "s"),
+        (OKABE_ITO["purple"], ":", "D"),
+    ]
     for (name, values), (c, ls, mk) in zip(curves.items(), styles):
         ax.plot(t, values, color=c, ls=ls, marker=mk, ms=4, lw=2, label=name)
     ax.set_xscale("log")

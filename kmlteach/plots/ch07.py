@@ -6,9 +6,18 @@ import numpy as np
 
 from ._style import OKABE_ITO, class_style, get_ax, label_axes
 
-__all__ = ["example_scores", "plot_scores", "plot_pr_curve", "plot_roc_curve", "plot_fraud",
-           "strip_positions", "scatter_strip",
-           "labelling_axes", "set_labelling", "plot_labelling"]
+__all__ = [
+    "example_scores",
+    "plot_scores",
+    "plot_pr_curve",
+    "plot_roc_curve",
+    "plot_fraud",
+    "strip_positions",
+    "scatter_strip",
+    "labelling_axes",
+    "set_labelling",
+    "plot_labelling",
+]
 
 
 def example_scores(n: int = 40, pos_rate: float = 0.3, seed: int = 3):
@@ -39,8 +48,17 @@ def scatter_strip(ax, y_score, y_true, s: float = 36):
     for lab, k in ((-1.0, 0), (1.0, 1)):
         st = class_style(k)
         m = y_true == lab
-        ax.scatter(y_score[m], ys[m], c=st["color"], marker=st["marker"], s=s, edgecolors="white",
-                   linewidths=0.5, label=f"y = {int(lab):+d}", zorder=3)
+        ax.scatter(
+            y_score[m],
+            ys[m],
+            c=st["color"],
+            marker=st["marker"],
+            s=s,
+            edgecolors="white",
+            linewidths=0.5,
+            label=f"y = {int(lab):+d}",
+            zorder=3,
+        )
     return ys
 
 
@@ -52,8 +70,9 @@ def plot_scores(y_score, y_true, theta=None, ax=None, title=None):
     scatter_strip(ax, y_score, y_true)
     if theta is not None:
         ax.axvline(theta, color=OKABE_ITO["black"], lw=2)
-        ax.axvspan(theta, y_score.max() + 1, color=OKABE_ITO["orange"], alpha=0.15, lw=0,
-                   label="predicted positive")
+        ax.axvspan(
+            theta, y_score.max() + 1, color=OKABE_ITO["orange"], alpha=0.15, lw=0, label="predicted positive"
+        )
     ax.set_xlim(y_score.min() - 0.3, y_score.max() + 0.3)
     ax.set_yticks([0, 1], ["y = −1", "y = +1"])
     ax.set_ylim(-0.5, 1.5)
@@ -62,8 +81,17 @@ def plot_scores(y_score, y_true, theta=None, ax=None, title=None):
     return ax
 
 
-def plot_pr_curve(y_score, y_true, theta=None, ax=None, title=None, label="PR curve",
-                  color=None, ls="-", baseline: bool = True):
+def plot_pr_curve(
+    y_score,
+    y_true,
+    theta=None,
+    ax=None,
+    title=None,
+    label="PR curve",
+    color=None,
+    ls="-",
+    baseline: bool = True,
+):
     """Precision against recall over all thresholds, with the point of θ marked."""
     from ..metrics import precision, precision_recall_curve, recall
 
@@ -74,8 +102,14 @@ def plot_pr_curve(y_score, y_true, theta=None, ax=None, title=None, label="PR cu
         base = float(np.mean(np.asarray(y_true) > 0))
         ax.axhline(base, color=OKABE_ITO["grey"], ls=":", lw=1.2, label="positive rate")
     if theta is not None:
-        ax.plot([recall(y_score, y_true, theta)], [precision(y_score, y_true, theta)], "o",
-                ms=10, color=color or OKABE_ITO["vermillion"], label=f"θ = {theta:.2f}")
+        ax.plot(
+            [recall(y_score, y_true, theta)],
+            [precision(y_score, y_true, theta)],
+            "o",
+            ms=10,
+            color=color or OKABE_ITO["vermillion"],
+            label=f"θ = {theta:.2f}",
+        )
     ax.set_xlim(-0.02, 1.02)
     ax.set_ylim(0, 1.05)
     ax.legend(fontsize=8, loc="lower left")
@@ -92,8 +126,14 @@ def plot_roc_curve(y_score, y_true, theta=None, ax=None, title=None, label="ROC 
     ax.plot(fpr, tpr, color=OKABE_ITO["blue"], lw=2, label=f"{label} (AUC {auc(y_score, y_true):.2f})")
     ax.plot([0, 1], [0, 1], ":", color=OKABE_ITO["grey"], lw=1.2, label="random scores")
     if theta is not None:
-        ax.plot([1 - specificity(y_score, y_true, theta)], [recall(y_score, y_true, theta)], "o",
-                ms=10, color=OKABE_ITO["vermillion"], label=f"θ = {theta:.2f}")
+        ax.plot(
+            [1 - specificity(y_score, y_true, theta)],
+            [recall(y_score, y_true, theta)],
+            "o",
+            ms=10,
+            color=OKABE_ITO["vermillion"],
+            label=f"θ = {theta:.2f}",
+        )
     ax.set_xlim(-0.02, 1.02)
     ax.set_ylim(-0.02, 1.02)
     ax.legend(fontsize=8, loc="lower right")
@@ -111,19 +151,40 @@ def plot_fraud(X, y, lines=None, ax=None, title=None, max_negatives: int = 3000,
     neg = np.flatnonzero(y < 0)
     neg = neg if neg.size <= max_negatives else rng.choice(neg, max_negatives, replace=False)
     st0, st1 = class_style(0), class_style(1)
-    ax.scatter(X[neg, 0], X[neg, 1], s=6, c=st0["color"], marker=st0["marker"], alpha=0.35, lw=0,
-               label=f"benign (y = −1, {max_negatives if (y < 0).sum() > max_negatives else (y < 0).sum()} shown)")
+    ax.scatter(
+        X[neg, 0],
+        X[neg, 1],
+        s=6,
+        c=st0["color"],
+        marker=st0["marker"],
+        alpha=0.35,
+        lw=0,
+        label=f"benign (y = −1, {max_negatives if (y < 0).sum() > max_negatives else (y < 0).sum()} shown)",
+    )
     pos = y > 0
-    ax.scatter(X[pos, 0], X[pos, 1], s=40, c=st1["color"], marker=st1["marker"], edgecolors="black",
-               linewidths=0.5, label="fraud (y = +1)", zorder=3)
+    ax.scatter(
+        X[pos, 0],
+        X[pos, 1],
+        s=40,
+        c=st1["color"],
+        marker=st1["marker"],
+        edgecolors="black",
+        linewidths=0.5,
+        label="fraud (y = +1)",
+        zorder=3,
+    )
     lo, hi = X.min(axis=0) - 0.5, X.max(axis=0) + 0.5
-    styles = [(OKABE_ITO["vermillion"], "-"), (OKABE_ITO["black"], "--"), (OKABE_ITO["green"], "-."),
-              (OKABE_ITO["purple"], ":")]
+    styles = [
+        (OKABE_ITO["vermillion"], "-"),
+        (OKABE_ITO["black"], "--"),
+        (OKABE_ITO["green"], "-."),
+        (OKABE_ITO["purple"], ":"),
+    ]
     for (name, w), (c, ls) in zip((lines or {}).items(), styles):
         w = np.asarray(w, dtype=float)
         corners = np.array([[lo[0], lo[1], 1], [lo[0], hi[1], 1], [hi[0], lo[1], 1], [hi[0], hi[1], 1]])
         side = np.sign(corners @ w)
-        if np.all(side == side[0]):             # the line misses the picture
+        if np.all(side == side[0]):  # the line misses the picture
             what = "everything" if side[0] > 0 else "nothing"
             ax.plot([], [], color=c, ls=ls, lw=2, label=f"{name}: off the plot, flags {what}")
             continue
@@ -151,13 +212,25 @@ def labelling_axes(ax, mu, y):
     ys = y[order]
     st1, st0 = class_style(1), class_style(0)
     for lab, st in ((1.0, st1), (-1.0, st0)):
-        ax.scatter(xs[ys == lab], np.ones(int(np.sum(ys == lab))), c=st["color"], marker=st["marker"],
-                   s=70, edgecolors="white", label=f"{int(lab):+d}")
-    arts = {"order": order, "xs": xs, "ys": ys,
-            "pos": ax.scatter([], [], c=st1["color"], marker=st1["marker"], s=70, edgecolors="white"),
-            "neg": ax.scatter([], [], c=st0["color"], marker=st0["marker"], s=70, edgecolors="white"),
-            "flips": ax.scatter([], [], s=260, facecolors="none", edgecolors=OKABE_ITO["black"], lw=1.3,
-                                label="$v_i \\neq y_i$")}
+        ax.scatter(
+            xs[ys == lab],
+            np.ones(int(np.sum(ys == lab))),
+            c=st["color"],
+            marker=st["marker"],
+            s=70,
+            edgecolors="white",
+            label=f"{int(lab):+d}",
+        )
+    arts = {
+        "order": order,
+        "xs": xs,
+        "ys": ys,
+        "pos": ax.scatter([], [], c=st1["color"], marker=st1["marker"], s=70, edgecolors="white"),
+        "neg": ax.scatter([], [], c=st0["color"], marker=st0["marker"], s=70, edgecolors="white"),
+        "flips": ax.scatter(
+            [], [], s=260, facecolors="none", edgecolors=OKABE_ITO["black"], lw=1.3, label="$v_i \\neq y_i$"
+        ),
+    }
     ax.set_yticks([0, 1], ["labelling v", "true y"])
     ax.set_xticks(xs, [f"{mu[i]:.2f}" for i in order], rotation=60, fontsize=8)
     ax.set_ylim(-0.6, 1.9)

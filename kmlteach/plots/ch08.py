@@ -17,14 +17,25 @@ import numpy as np
 from ._style import OKABE_ITO, class_style, get_ax, label_axes, show
 from .ch04 import grid_points
 
-__all__ = ["show", "signed_image", "signed_rgba", "plot_signed_regions", "plot_weighted_points", "stump_segment",
-           "plot_stump", "plot_adaboost_bounds", "bound_curves", "ridge_classifier",
-           "RidgeClassifier", "BaggingCurves", "bagging_curves", "plot_bagging_curves",
-           "grid_points"]
+__all__ = [
+    "show",
+    "signed_image",
+    "signed_rgba",
+    "plot_signed_regions",
+    "plot_weighted_points",
+    "stump_segment",
+    "plot_stump",
+    "plot_adaboost_bounds",
+    "bound_curves",
+    "ridge_classifier",
+    "RidgeClassifier",
+    "BaggingCurves",
+    "bagging_curves",
+    "plot_bagging_curves",
+    "grid_points",
+]
 
 NEG, POS = class_style(0)["color"], class_style(1)["color"]
-
-
 
 
 def signed_image(values, n: int, alpha: float = 0.22, zero: float = 1.0) -> np.ndarray:
@@ -62,8 +73,14 @@ def plot_signed_regions(predict, xlim, ylim, ax=None, n: int = 160, alpha: float
     ax = get_ax(ax)
     vals = predict(grid_points(xlim, ylim, n)) if callable(predict) else predict
     vals = np.asarray(vals, dtype=float)
-    im = ax.imshow(signed_image(vals, n, alpha), origin="lower", aspect="auto",
-                   extent=(xlim[0], xlim[1], ylim[0], ylim[1]), interpolation="nearest", zorder=0)
+    im = ax.imshow(
+        signed_image(vals, n, alpha),
+        origin="lower",
+        aspect="auto",
+        extent=(xlim[0], xlim[1], ylim[0], ylim[1]),
+        interpolation="nearest",
+        zorder=0,
+    )
     ax.set_xlim(xlim)
     ax.set_ylim(ylim)
     return im
@@ -79,8 +96,17 @@ def plot_weighted_points(X, y, D=None, ax=None, scale: float = 2400.0, title=Non
     for lab, k in ((-1.0, 0), (1.0, 1)):
         st = class_style(k)
         m = y == lab
-        arts[lab] = ax.scatter(X[m, 0], X[m, 1], s=scale * D[m], c=st["color"], marker=st["marker"],
-                               edgecolors="black", linewidths=0.6, zorder=3, label=f"y = {int(lab):+d}")
+        arts[lab] = ax.scatter(
+            X[m, 0],
+            X[m, 1],
+            s=scale * D[m],
+            c=st["color"],
+            marker=st["marker"],
+            edgecolors="black",
+            linewidths=0.6,
+            zorder=3,
+            label=f"y = {int(lab):+d}",
+        )
     if title:
         ax.set_title(title)
     return arts
@@ -103,7 +129,7 @@ def stump_segment(stump, xlim, ylim):
 def _stump_box(stump, xlim, ylim):
     """(x0, y0, width, height) of the part of the box that the stump labels +1."""
     t = _clip_threshold(stump, xlim, ylim)
-    low_is_pos = float(stump.sign) > 0          # h(x) = sign if x_j ≤ θ
+    low_is_pos = float(stump.sign) > 0  # h(x) = sign if x_j ≤ θ
     if int(stump.feature) == 0:
         x0, x1 = (xlim[0], t) if low_is_pos else (t, xlim[1])
         return x0, ylim[0], x1 - x0, ylim[1] - ylim[0]
@@ -118,10 +144,12 @@ def plot_stump(stump, xlim, ylim, ax=None):
 
     ax = get_ax(ax)
     x0, y0, w, h = _stump_box(stump, xlim, ylim)
-    patch = ax.add_patch(Rectangle((x0, y0), w, h, color=POS, alpha=0.13, lw=0, zorder=0,
-                                   label=r"$h_t = +1$"))
-    (line,) = ax.plot(*stump_segment(stump, xlim, ylim), color=OKABE_ITO["black"], lw=2.5, zorder=2,
-                      label=r"stump $h_t$")
+    patch = ax.add_patch(
+        Rectangle((x0, y0), w, h, color=POS, alpha=0.13, lw=0, zorder=0, label=r"$h_t = +1$")
+    )
+    (line,) = ax.plot(
+        *stump_segment(stump, xlim, ylim), color=OKABE_ITO["black"], lw=2.5, zorder=2, label=r"stump $h_t$"
+    )
     ax.set_xlim(xlim)
     ax.set_ylim(ylim)
     return line, patch
@@ -151,11 +179,26 @@ def plot_adaboost_bounds(training_error, Z, epsilons, m: int, ax=None, title=Non
     ax.plot(t, exp_b, "-", color=OKABE_ITO["orange"], lw=2, label=r"$\exp(-2\,\Sigma_s\, \gamma_s^2)$")
     ax.plot(t, prod_z, "-", color=OKABE_ITO["blue"], lw=2, label=r"$\Pi_s\, Z_s$")
     pos = err > 0
-    ax.plot(t, np.where(pos, err, np.nan), "o-", color=OKABE_ITO["vermillion"], ms=4, lw=1.5,
-            label="training error")
-    if (~pos).any():                            # (an empty unclipped line breaks the layout)
-        ax.plot(t[~pos], np.full((~pos).sum(), floor), "o", mfc="white",
-                color=OKABE_ITO["vermillion"], ms=5, clip_on=False, label="training error = 0")
+    ax.plot(
+        t,
+        np.where(pos, err, np.nan),
+        "o-",
+        color=OKABE_ITO["vermillion"],
+        ms=4,
+        lw=1.5,
+        label="training error",
+    )
+    if (~pos).any():  # (an empty unclipped line breaks the layout)
+        ax.plot(
+            t[~pos],
+            np.full((~pos).sum(), floor),
+            "o",
+            mfc="white",
+            color=OKABE_ITO["vermillion"],
+            ms=5,
+            clip_on=False,
+            label="training error = 0",
+        )
     ax.axhline(1.0 / m, color=OKABE_ITO["grey"], ls=":", lw=1.2, label=r"$1/m$ (one mistake)")
     ax.set_yscale("log")
     ax.set_ylim(floor, 1.05)
@@ -168,6 +211,7 @@ def plot_adaboost_bounds(training_error, Z, epsilons, m: int, ax=None, title=Non
 @dataclass(frozen=True)
 class RidgeClassifier:
     """A least-squares linear classifier: sign(⟨w, x⟩ + b)."""
+
     w: np.ndarray
     b: float
 
@@ -208,6 +252,7 @@ class BaggingCurves:
     the first class, as ``bagging`` does); ``member_test_error`` per member;
     ``grid_votes[n-1]`` the summed ±1 votes on a grid (if one was given); ``result`` the
     ``BaggingResult`` itself."""
+
     oob_error: np.ndarray
     test_error: np.ndarray
     member_test_error: np.ndarray
@@ -215,8 +260,9 @@ class BaggingCurves:
     result: object
 
 
-def bagging_curves(X, y, X_test, y_test, learner, n_estimators: int, seed: int = 0,
-                   grid=None) -> BaggingCurves:
+def bagging_curves(
+    X, y, X_test, y_test, learner, n_estimators: int, seed: int = 0, grid=None
+) -> BaggingCurves:
     """Bag ``learner`` with :func:`~kmlteach.ensembles.bagging` and record the OOB and test
     error of the first n members for every n (SL, bagging), in one pass over the members."""
     from ..ensembles import bagging
@@ -228,8 +274,13 @@ def bagging_curves(X, y, X_test, y_test, learner, n_estimators: int, seed: int =
     votes = None
     if grid is not None:
         votes = np.cumsum([np.asarray(e.predict(grid), dtype=float) for e in res.estimators], axis=0)
-    return BaggingCurves(oob_error=np.asarray(res.oob_error_path, dtype=float), test_error=test_err,
-                         member_test_error=np.mean(P_te != yt, axis=1), grid_votes=votes, result=res)
+    return BaggingCurves(
+        oob_error=np.asarray(res.oob_error_path, dtype=float),
+        test_error=test_err,
+        member_test_error=np.mean(P_te != yt, axis=1),
+        grid_votes=votes,
+        result=res,
+    )
 
 
 def plot_bagging_curves(curves: dict, ax=None, title=None):

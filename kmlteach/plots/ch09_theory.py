@@ -11,8 +11,15 @@ import numpy as np
 
 from ._style import OKABE_ITO, label_axes
 
-__all__ = ["margin_losses", "loss_axes", "set_loss", "rademacher_data",
-           "rademacher_path", "rademacher_axes", "set_rademacher"]
+__all__ = [
+    "margin_losses",
+    "loss_axes",
+    "set_loss",
+    "rademacher_data",
+    "rademacher_path",
+    "rademacher_axes",
+    "set_rademacher",
+]
 
 _COLORS = [OKABE_ITO[c] for c in ("grey", "vermillion", "blue", "green", "purple", "orange", "sky")]
 
@@ -20,12 +27,15 @@ _COLORS = [OKABE_ITO[c] for c in ("grey", "vermillion", "blue", "green", "purple
 def _of_margin(fn):
     """A loss of :mod:`kmlteach.theory` (f, y) ↦ (value, ∂l/∂f) as two functions of the
     margin z = y f: with y = +1, f = z and ∂l/∂f = ∂l/∂z."""
+
     def pick(field):
         def g(z):
             z = np.asarray(z, dtype=float)
             out = getattr(fn(z.reshape(-1), np.ones(z.size)), field)
             return out.reshape(z.shape) if z.ndim else float(out[0])
+
         return g
+
     return pick("value"), pick("gradient")
 
 
@@ -55,8 +65,9 @@ def loss_axes(ax_loss, ax_grad, table: dict, zlim: float = 2.5):
     arts["z"] = z
     (arts["bold"],) = ax_loss.plot([], [], lw=3.0, zorder=2.5)
     (arts["gbold"],) = ax_grad.plot([], [], lw=3.0, zorder=2.5)
-    (arts["tangent"],) = ax_loss.plot([], [], color=OKABE_ITO["black"], lw=1.3, ls="--",
-                                      label="l(z₀) + g (z − z₀)")
+    (arts["tangent"],) = ax_loss.plot(
+        [], [], color=OKABE_ITO["black"], lw=1.3, ls="--", label="l(z₀) + g (z − z₀)"
+    )
     (arts["pt"],) = ax_loss.plot([], [], "o", color=OKABE_ITO["black"], ms=8, zorder=5)
     (arts["gpt"],) = ax_grad.plot([], [], "o", color=OKABE_ITO["black"], ms=8, zorder=5)
     arts["gline"] = ax_grad.axvline(0, color=OKABE_ITO["grey"], lw=1, ls=":")
@@ -88,6 +99,7 @@ def set_loss(arts, name: str, z0: float) -> dict:
 
 # --- Rademacher averages (HSS2 §2.5.2) -------------------------------------------------------
 
+
 def rademacher_data(n: int = 2000, d: int = 20, seed: int = 4) -> np.ndarray:
     """A sample in d dimensions with unequal scales (coordinate j has standard deviation
     1/√(j+1)), so the bound depends on the data's lengths, not on d."""
@@ -106,8 +118,13 @@ def rademacher_path(X, ns, n_draws: int = 1000, seed: int = 0) -> dict:
         est.append(r.estimate)
         se.append(r.stderr)
         bound.append(r.bound)
-    return {"ns": np.asarray(ns, dtype=float), "estimate": np.array(est), "stderr": np.array(se),
-            "bound": np.array(bound), "r": float(np.sqrt(np.mean(np.sum(X ** 2, axis=1))))}
+    return {
+        "ns": np.asarray(ns, dtype=float),
+        "estimate": np.array(est),
+        "stderr": np.array(se),
+        "bound": np.array(bound),
+        "r": float(np.sqrt(np.mean(np.sum(X**2, axis=1)))),
+    }
 
 
 def rademacher_axes(ax, ax_ratio, path):
@@ -115,25 +132,23 @@ def rademacher_axes(ax, ax_ratio, path):
     their ratio, which Khintchine-Kahane keeps in [1/√2, 1] (right)."""
     ns, est, se, bound = path["ns"], path["estimate"], path["stderr"], path["bound"]
     ax.plot(ns, bound, color=OKABE_ITO["vermillion"], lw=2, label="bound √(Σ‖xᵢ‖²)/n")
-    ax.plot(ns, bound / np.sqrt(2), color=OKABE_ITO["vermillion"], lw=1.2, ls=":",
-            label="bound / √2")
+    ax.plot(ns, bound / np.sqrt(2), color=OKABE_ITO["vermillion"], lw=1.2, ls=":", label="bound / √2")
     ax.plot(ns, path["r"] / np.sqrt(ns), color=OKABE_ITO["grey"], lw=1, ls="--", label="r/√n")
-    ax.errorbar(ns, est, yerr=2 * se, fmt="o", ms=4, color=OKABE_ITO["blue"],
-                label="Monte-Carlo estimate ± 2 s.e.")
+    ax.errorbar(
+        ns, est, yerr=2 * se, fmt="o", ms=4, color=OKABE_ITO["blue"], label="Monte-Carlo estimate ± 2 s.e."
+    )
     (pt,) = ax.plot([], [], "o", ms=13, mfc="none", mec=OKABE_ITO["black"], mew=2)
     ax.set_xscale("log")
     ax.set_yscale("log")
     # legends under the axes: the marker of the chosen n moves over the whole panel
     ax.legend(fontsize=7.5, loc="upper center", bbox_to_anchor=(0.5, -0.17), ncol=2, frameon=False)
     label_axes(ax, "sample size n", "R̂ₙ", "empirical Rademacher average")
-    ax_ratio.axhspan(1 / np.sqrt(2), 1.0, color=OKABE_ITO["green"], alpha=0.12, lw=0,
-                     label="[1/√2, 1]")
+    ax_ratio.axhspan(1 / np.sqrt(2), 1.0, color=OKABE_ITO["green"], alpha=0.12, lw=0, label="[1/√2, 1]")
     ax_ratio.plot(ns, est / bound, "o-", color=OKABE_ITO["blue"], ms=4, lw=1.2, label="estimate / bound")
     (rpt,) = ax_ratio.plot([], [], "o", ms=13, mfc="none", mec=OKABE_ITO["black"], mew=2)
     ax_ratio.set_xscale("log")
     ax_ratio.set_ylim(0.5, 1.1)
-    ax_ratio.legend(fontsize=7.5, loc="upper center", bbox_to_anchor=(0.5, -0.17), ncol=2,
-                    frameon=False)
+    ax_ratio.legend(fontsize=7.5, loc="upper center", bbox_to_anchor=(0.5, -0.17), ncol=2, frameon=False)
     label_axes(ax_ratio, "sample size n", "ratio", "estimate / bound")
     return {"pt": pt, "rpt": rpt}
 
@@ -143,5 +158,4 @@ def set_rademacher(arts, path, k: int) -> dict:
     n, e, s, b = (path[key][k] for key in ("ns", "estimate", "stderr", "bound"))
     arts["pt"].set_data([n], [e])
     arts["rpt"].set_data([n], [e / b])
-    return {"n": int(n), "estimate": float(e), "stderr": float(s), "bound": float(b),
-            "ratio": float(e / b)}
+    return {"n": int(n), "estimate": float(e), "stderr": float(s), "bound": float(b), "ratio": float(e / b)}

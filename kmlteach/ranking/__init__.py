@@ -48,11 +48,27 @@ from kmlteach.ranking.surrogates import (
 )
 
 __all__ = [
-    "permutation", "zero_one_ranking_loss", "kendall_tau_loss", "discount", "dcg",
-    "ndcg_loss", "linear_scores", "kendall_hinge", "ndcg_hinge", "ndcg_most_violating",
-    "ranking_sgd", "assignment", "assignment_cost", "SurrogateValue", "SGDResult",
-    "bipartite_most_violating", "bipartite_loss", "bipartite_hinge", "bipartite_sgd",
-    "MEASURES", "mean_loss",
+    "permutation",
+    "zero_one_ranking_loss",
+    "kendall_tau_loss",
+    "discount",
+    "dcg",
+    "ndcg_loss",
+    "linear_scores",
+    "kendall_hinge",
+    "ndcg_hinge",
+    "ndcg_most_violating",
+    "ranking_sgd",
+    "assignment",
+    "assignment_cost",
+    "SurrogateValue",
+    "SGDResult",
+    "bipartite_most_violating",
+    "bipartite_loss",
+    "bipartite_hinge",
+    "bipartite_sgd",
+    "MEASURES",
+    "mean_loss",
 ]
 
 

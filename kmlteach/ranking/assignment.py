@@ -65,7 +65,7 @@ def solve_normalised(A, name: str) -> np.ndarray:
     A = np.asarray(A, dtype=np.float64)
     if A.size:
         lo = float(A.min())
-        span = float(A.max()) / 2.0 - lo / 2.0       # halves: no overflow for ±1e308
+        span = float(A.max()) / 2.0 - lo / 2.0  # halves: no overflow for ±1e308
         if not np.isfinite(span):
             raise ValueError(f"{name} must be finite, got entries up to {float(np.max(np.abs(A)))!r}")
         if span > 0.0:
@@ -97,8 +97,8 @@ def _assignment_kernel(A):
     row left free. Returns the 0-based column of each row, or all −1 if the search met
     no finite reduced cost (non-finite input)."""
     n = A.shape[0]
-    u = np.zeros(n)                       # row potentials
-    v = np.empty(n)                       # column potentials
+    u = np.zeros(n)  # row potentials
+    v = np.empty(n)  # column potentials
     col4row = np.full(n, -1, np.int64)
     row4col = np.full(n, -1, np.int64)
     # column reduction: v_j = min_i A[i, j]; the argmin row takes column j if it is free.
@@ -148,7 +148,7 @@ def _assignment_kernel(A):
                 if dj < lowest or (dj == lowest and row4col[j] == -1):
                     lowest = dj
                     index = it
-            if index == -1 or not lowest < np.inf:      # NaN or inf: give up, never loop
+            if index == -1 or not lowest < np.inf:  # NaN or inf: give up, never loop
                 return np.full(n, -1, np.int64)
             min_val = lowest
             j = remaining[index]

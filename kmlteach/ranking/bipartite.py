@@ -33,8 +33,7 @@ from kmlteach._validation import (
 from kmlteach.ranking.sgd import SGDResult, check_queries, structured_sgd
 from kmlteach.ranking.surrogates import SurrogateValue
 
-__all__ = ["MEASURES", "bipartite_most_violating", "bipartite_loss", "bipartite_hinge",
-           "bipartite_sgd"]
+__all__ = ["MEASURES", "bipartite_most_violating", "bipartite_loss", "bipartite_hinge", "bipartite_sgd"]
 
 #: measure name -> (code used by the kernels, needs k, description of Δ and V)
 MEASURES = {
@@ -83,9 +82,9 @@ def _most_violating_kernel(mu_pos, mu_neg, code, k, beta):
     for a in range(P + 1):
         c = P - a
         for b in range(N + 1):
-            if code == 3 and a + b < k:      # precision@k: V = {a + b >= k}
+            if code == 3 and a + b < k:  # precision@k: V = {a + b >= k}
                 continue
-            if code == 4 and a + b > k:      # recall@k: V = {a + b <= k}
+            if code == 4 and a + b > k:  # recall@k: V = {a + b <= k}
                 break
             d = N - b
             # Σ_i v_i μ_i with +1 on the a best positives and the b best negatives
@@ -108,8 +107,7 @@ def _most_violating(mu, y, code, k, beta):
     neg = np.flatnonzero(y < 0)
     pos = _top(pos, mu, pos.size)
     neg = _top(neg, mu, neg.size)
-    a, b = _most_violating_kernel(np.ascontiguousarray(mu[pos]), np.ascontiguousarray(mu[neg]),
-                                  code, k, beta)
+    a, b = _most_violating_kernel(np.ascontiguousarray(mu[pos]), np.ascontiguousarray(mu[neg]), code, k, beta)
     v = -np.ones(y.shape[0])
     v[pos[:a]] = 1.0
     v[neg[:b]] = 1.0
@@ -206,8 +204,16 @@ def bipartite_hinge(w, X, y, measure: str = "f1", k=None, beta: float = 1.0):
     return SurrogateValue(loss=loss, grad=(v - y) @ X, v=v)
 
 
-def bipartite_sgd(queries, measure: str = "f1", eta: float = 0.1, T: int = 1000, seed=None,
-                  k=None, beta: float = 1.0, record_every: int | None = None) -> SGDResult:
+def bipartite_sgd(
+    queries,
+    measure: str = "f1",
+    eta: float = 0.1,
+    T: int = 1000,
+    seed=None,
+    k=None,
+    beta: float = 1.0,
+    record_every: int | None = None,
+) -> SGDResult:
     """SGD for bipartite ranking with a multivariate measure (UML §17.5.1).
 
     SGD for multiclass learning (§17.2.5) on the surrogate (17.14); the subgradient

@@ -20,6 +20,7 @@ __all__ = ["permutation", "zero_one_ranking_loss", "kendall_tau_loss", "discount
 # π(y) and the ranking losses of §17.4
 # ----------------------------------------------------------------------------------
 
+
 def permutation(y) -> np.ndarray:
     """The permutation π(y) induced by a score vector (UML §17.4).
 

@@ -34,8 +34,6 @@ from kmlteach.ranking.surrogates import (
 __all__ = ["SGDResult", "check_queries", "structured_sgd", "ranking_sgd", "mean_loss"]
 
 
-
-
 @dataclass(frozen=True)
 class SGDResult:
     """Output of SGD: ``w`` = w̄ = (1/T) Σ_{t=1..T} w⁽ᵗ⁾ (w⁽¹⁾ = 0 included),
@@ -44,6 +42,7 @@ class SGDResult:
 
     Source: UML §17.2.5.
     """
+
     w: np.ndarray
     w_last: np.ndarray
     indices: np.ndarray
@@ -51,11 +50,16 @@ class SGDResult:
     path_t: np.ndarray
 
 
-def check_queries(queries, name: str = "queries", *, binary: bool = False,
-                  nonnegative: bool = False, min_items: int = 2) -> list[tuple[np.ndarray, np.ndarray]]:
+def check_queries(
+    queries, name: str = "queries", *, binary: bool = False, nonnegative: bool = False, min_items: int = 2
+) -> list[tuple[np.ndarray, np.ndarray]]:
     """A non-empty list of (X, y) pairs with a common number of features."""
-    if isinstance(queries, tuple) and len(queries) == 2 and isinstance(queries[0], np.ndarray) \
-            and queries[0].ndim == 2:
+    if (
+        isinstance(queries, tuple)
+        and len(queries) == 2
+        and isinstance(queries[0], np.ndarray)
+        and queries[0].ndim == 2
+    ):
         raise TypeError(f"{name} must be a list of (X, y) pairs; wrap a single query as [(X, y)]")
     if not isinstance(queries, (list, tuple)):
         raise TypeError(f"{name} must be a list of (X, y) pairs, got {type(queries).__name__}")
@@ -94,22 +98,37 @@ def structured_sgd(queries, oracle: Callable, eta, T, seed, record_every=None) -
     total = np.zeros(d)
     path, path_t = [], []
     for t in range(1, T + 1):
-        total += w                      # accumulates w⁽ᵗ⁾
+        total += w  # accumulates w⁽ᵗ⁾
         if record_every is not None and t % record_every == 0:
             path.append(total / t)
             path_t.append(t)
-        if t < T:                       # w⁽ᵀ⁺¹⁾ is never used
+        if t < T:  # w⁽ᵀ⁺¹⁾ is never used
             X, y = queries[indices[t - 1]]
             w = w - eta * oracle(w, X, y)
-    check_finite_result('eta', total, w)
-    return SGDResult(w=total / T, w_last=w, indices=indices,
-                     path=np.array(path).reshape(len(path), d), path_t=np.array(path_t, dtype=np.int64))
+    check_finite_result("eta", total, w)
+    return SGDResult(
+        w=total / T,
+        w_last=w,
+        indices=indices,
+        path=np.array(path).reshape(len(path), d),
+        path_t=np.array(path_t, dtype=np.int64),
+    )
+
+
 # ----------------------------------------------------------------------------------
 # SGD (§17.2.5 applied to §17.4.1)
 # ----------------------------------------------------------------------------------
 
-def ranking_sgd(queries, surrogate: str = "kendall", eta: float = 0.1, T: int = 1000,
-                seed=None, k=None, record_every: int | None = None) -> SGDResult:
+
+def ranking_sgd(
+    queries,
+    surrogate: str = "kendall",
+    eta: float = 0.1,
+    T: int = 1000,
+    seed=None,
+    k=None,
+    record_every: int | None = None,
+) -> SGDResult:
     """Learn a linear ranking function w by SGD on a convex surrogate (UML §17.4.1).
 
     "SGD for multiclass learning" (UML §17.2.5): w⁽¹⁾ = 0; at step t draw a query
@@ -142,14 +161,17 @@ def ranking_sgd(queries, surrogate: str = "kendall", eta: float = 0.1, T: int = 
     if k is not None:
         check_int(k, "k", minimum=1)
     if surrogate == "kendall":
+
         def oracle(w, X, y):
             _, coef = _kendall_hinge_kernel(X @ w, y)
             return coef @ X
     else:
+
         def oracle(w, X, y):
             A, _, _ = _ndcg_cost_matrix(X @ w, y, check_cutoff(k, y.shape[0]))
             v = _assignment_from_validated(A) + 1
             return (v - _permutation(y)).astype(float) @ X
+
     return structured_sgd(qs, oracle, eta, T, seed, record_every)
 
 
@@ -160,7 +182,7 @@ def mean_loss(w, queries, loss: str = "kendall", k=None) -> float:
     """
     loss = check_choice(loss, "loss", ("kendall", "ndcg"))
     qs = check_queries(queries, "queries", nonnegative=loss == "ndcg")
-    if k is not None:                  # checked even when loss="kendall" makes it unused
+    if k is not None:  # checked even when loss="kendall" makes it unused
         check_int(k, "k", minimum=1)
     w = as_vector(w, "w", length=qs[0][0].shape[1])
     fn = kendall_tau_loss if loss == "kendall" else (lambda p, t: ndcg_loss(p, t, k=k))

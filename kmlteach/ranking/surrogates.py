@@ -24,6 +24,7 @@ __all__ = ["SurrogateValue", "linear_scores", "kendall_hinge", "ndcg_most_violat
 # Linear ranking predictors and their surrogates (§17.4.1)
 # ----------------------------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class SurrogateValue:
     """A convex surrogate at w: its value ``loss``, a subgradient ``grad`` and the
@@ -31,6 +32,7 @@ class SurrogateValue:
 
     Source: UML §17.4.1.
     """
+
     loss: float
     grad: np.ndarray
     v: np.ndarray | None = None

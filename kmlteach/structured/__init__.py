@@ -50,10 +50,26 @@ from kmlteach.structured.viterbi import (
     viterbi,
 )
 
-__all__ = ["ViterbiResult", "ChainModel", "TaxonomyDelta", "viterbi", "hmm_viterbi", "brute_force_argmax",
-           "loss_augmented_viterbi", "psi", "chain_score", "unary_scores", "hamming_loss",
-           "structured_sgd", "structured_perceptron", "predict", "letter_error",
-           "taxonomy_delta", "taxonomy_hinge", "HSS_TAXONOMY"]
+__all__ = [
+    "ViterbiResult",
+    "ChainModel",
+    "TaxonomyDelta",
+    "viterbi",
+    "hmm_viterbi",
+    "brute_force_argmax",
+    "loss_augmented_viterbi",
+    "psi",
+    "chain_score",
+    "unary_scores",
+    "hamming_loss",
+    "structured_sgd",
+    "structured_perceptron",
+    "predict",
+    "letter_error",
+    "taxonomy_delta",
+    "taxonomy_hinge",
+    "HSS_TAXONOMY",
+]
 
 
 def __dir__():

@@ -28,6 +28,7 @@ class ViterbiResult:
     ``M[s, τ]`` is the best score of a prefix of length τ+1 ending in label s
     (UML Eq. (17.5)); ``backpointers[s, τ]`` is the s' achieving it (-1 in column 0).
     """
+
     labels: np.ndarray
     score: float
     M: np.ndarray
@@ -79,4 +80,3 @@ def hamming_loss(y_pred, y_true) -> float:
     if yp.shape != yt.shape:
         raise ValueError(f"y_pred must have the shape of y_true {yt.shape}, got {yp.shape}")
     return float(np.mean(yp != yt))
-

@@ -35,6 +35,7 @@ class ChainModel:
 
     Source: UML §17.3, HSS2 §2.2.1.
     """
+
     W_unary: np.ndarray
     W_pair: np.ndarray
     w: np.ndarray
@@ -52,8 +53,19 @@ def _warm_learn():
     X = np.zeros((3, 2))
     y = np.zeros(3, dtype=np.int64)
     off = np.array([0, 3], dtype=np.int64)
-    return (X, y, off, np.zeros(2, dtype=np.int64), 0.1, 2, 1, np.zeros((2, 2)), np.zeros((2, 2)),
-            np.zeros((2, 2)), np.zeros((2, 2)))
+    return (
+        X,
+        y,
+        off,
+        np.zeros(2, dtype=np.int64),
+        0.1,
+        2,
+        1,
+        np.zeros((2, 2)),
+        np.zeros((2, 2)),
+        np.zeros((2, 2)),
+        np.zeros((2, 2)),
+    )
 
 
 @jit(warmup=_warm_learn)
@@ -70,7 +82,7 @@ def _structured_learn_kernel(X, y, offsets, order, eta, q, mode, Wu, Wp, Su, Sp)
     M = np.empty((rmax, q))
     I = np.empty((rmax, q), dtype=np.int64)
     lab = np.empty(rmax, dtype=np.int64)
-    rows = np.arange(rmax)      # the unary table U is read row by row
+    rows = np.arange(rmax)  # the unary table U is read row by row
     init = np.zeros(q)
     Pz = np.zeros((q, q))
     use_pair = mode == 0 or mode == 1
@@ -127,13 +139,20 @@ def _model(Wu, Wp, Su, Sp, T, average, updates, history):
         Au, Ap = Su / T, Sp / T
     else:
         Au, Ap = Wu.copy(), Wp.copy()
-    return ChainModel(W_unary=Au, W_pair=Ap, w=np.concatenate([Au.ravel(), Ap.ravel()]),
-                      W_unary_last=Wu, W_pair_last=Wp, n_updates=int(updates),
-                      history=np.asarray(history, dtype=float))
+    return ChainModel(
+        W_unary=Au,
+        W_pair=Ap,
+        w=np.concatenate([Au.ravel(), Ap.ravel()]),
+        W_unary_last=Wu,
+        W_pair_last=Wp,
+        n_updates=int(updates),
+        history=np.asarray(history, dtype=float),
+    )
 
 
-def structured_sgd(X, Y, eta: float = 0.1, T: int = 1000, seed=None, n_labels: int = 26,
-                   transitions: bool = True) -> ChainModel:
+def structured_sgd(
+    X, Y, eta: float = 0.1, T: int = 1000, seed=None, n_labels: int = 26, transitions: bool = True
+) -> ChainModel:
     """SGD for multiclass learning (UML §17.2.5) on chains, with the DP as oracle.
 
     w⁽¹⁾ = 0; for t = 1..T: draw i uniformly (``rng.integers(0, m, size=T)``), find
@@ -157,15 +176,21 @@ def structured_sgd(X, Y, eta: float = 0.1, T: int = 1000, seed=None, n_labels: i
     order = rng.integers(0, off.shape[0] - 1, size=T).astype(np.int64)
     n = Xc.shape[1]
     Wu, Wp, Su, Sp = np.zeros((q, n)), np.zeros((q, q)), np.zeros((q, n)), np.zeros((q, q))
-    upd = _structured_learn_kernel(Xc, yc, off, order, eta, q, 1 if transitions else 3,
-                                   Wu, Wp, Su, Sp)
-    check_finite_result('eta', Wu, Wp, Su, Sp)
+    upd = _structured_learn_kernel(Xc, yc, off, order, eta, q, 1 if transitions else 3, Wu, Wp, Su, Sp)
+    check_finite_result("eta", Wu, Wp, Su, Sp)
     return _model(Wu, Wp, Su, Sp, T, True, upd, [])
 
 
-def structured_perceptron(X, Y, epochs: int = 5, eta: float = 1.0, seed=None,
-                          n_labels: int = 26, average: bool = True,
-                          transitions: bool = True) -> ChainModel:
+def structured_perceptron(
+    X,
+    Y,
+    epochs: int = 5,
+    eta: float = 1.0,
+    seed=None,
+    n_labels: int = 26,
+    average: bool = True,
+    transitions: bool = True,
+) -> ChainModel:
     """Collins' perceptron for structured outputs (HSS2 §2.2.1; Collins 2002).
 
     w = 0; in each epoch visit the examples in a random order (``rng.permutation``);
@@ -186,21 +211,22 @@ def structured_perceptron(X, Y, epochs: int = 5, eta: float = 1.0, seed=None,
     history, total = [], 0
     for _ in range(epochs):
         order = rng.permutation(m).astype(np.int64)
-        k = _structured_learn_kernel(Xc, yc, off, order, eta, q, 0 if transitions else 2,
-                                     Wu, Wp, Su, Sp)
+        k = _structured_learn_kernel(Xc, yc, off, order, eta, q, 0 if transitions else 2, Wu, Wp, Su, Sp)
         history.append(k)
         total += k
         if k == 0:
             break
-    check_finite_result('eta', Wu, Wp, Su, Sp)
+    check_finite_result("eta", Wu, Wp, Su, Sp)
     return _model(Wu, Wp, Su, Sp, m * len(history), average, total, history)
 
 
 def predict(model, X) -> list:
     """Viterbi decoding of every word with a :class:`ChainModel`. Source: UML §17.3."""
     if not isinstance(model, ChainModel):
-        raise TypeError(f"model must be a ChainModel (from structured_sgd or "
-                        f"structured_perceptron), got {type(model).__name__}")
+        raise TypeError(
+            f"model must be a ChainModel (from structured_sgd or "
+            f"structured_perceptron), got {type(model).__name__}"
+        )
     if isinstance(X, np.ndarray) and X.ndim == 2:
         X = [X]
     if not isinstance(X, (list, tuple)) or len(X) == 0:
@@ -225,7 +251,8 @@ def letter_error(model, X, Y) -> float:
     for t, (p, y) in enumerate(zip(pred, Y)):
         yt = check_int_labels(y, f"Y[{t}]")
         if yt.shape != p.shape:
-            raise ValueError(f"Y[{t}] must have one label per letter of X[{t}] ({p.shape[0]}), "
-                             f"got {yt.shape[0]}")
+            raise ValueError(
+                f"Y[{t}] must have one label per letter of X[{t}] ({p.shape[0]}), got {yt.shape[0]}"
+            )
         wrong += int(np.sum(p != yt))
     return wrong / sum(len(p) for p in pred)

@@ -15,8 +15,12 @@ from kmlteach._validation import as_matrix, as_vector, check_finite_output, chec
 
 __all__ = ["HSS_TAXONOMY", "TaxonomyDelta", "taxonomy_delta", "taxonomy_hinge"]
 
-HSS_TAXONOMY = {"Computers": ["Hardware", "Software"], "Hardware": ["Storage", "Cables"],
-                "Storage": ["HDD", "CDROM"], "Software": ["Freeware", "Shareware", "Opensource"]}
+HSS_TAXONOMY = {
+    "Computers": ["Hardware", "Software"],
+    "Hardware": ["Storage", "Cables"],
+    "Storage": ["HDD", "CDROM"],
+    "Software": ["Freeware", "Shareware", "Opensource"],
+}
 
 
 @dataclass(frozen=True)
@@ -25,6 +29,7 @@ class TaxonomyDelta:
 
     Source: HSS2 §2.4, Fig. 2.1.
     """
+
     labels: tuple
     delta: np.ndarray
 
@@ -40,7 +45,9 @@ def taxonomy_delta(tree=None, edge_weight: float = 1.0, leaves_only: bool = Fals
     """
     tree = HSS_TAXONOMY if tree is None else tree
     if not isinstance(tree, dict) or not tree:
-        raise TypeError(f"tree must be a non-empty dict parent -> list of children, got {type(tree).__name__}")
+        raise TypeError(
+            f"tree must be a non-empty dict parent -> list of children, got {type(tree).__name__}"
+        )
     w = check_positive(edge_weight, "edge_weight")
     parent = {}
     for p, children in tree.items():
@@ -54,7 +61,7 @@ def taxonomy_delta(tree=None, edge_weight: float = 1.0, leaves_only: bool = Fals
     if len(roots) != 1:
         raise ValueError(f"tree must have exactly one root, got {roots}")
     nodes = [roots[0]]
-    for p in nodes:          # breadth-first order
+    for p in nodes:  # breadth-first order
         nodes.extend(tree.get(p, []))
     if len(nodes) != len(set(nodes)) or set(nodes) != set(parent) | {roots[0]}:
         raise ValueError("tree must be connected and acyclic")
@@ -72,7 +79,7 @@ def taxonomy_delta(tree=None, edge_weight: float = 1.0, leaves_only: bool = Fals
     for i, u in enumerate(labels):
         for j, v in enumerate(labels):
             au, av = anc[u], set(anc[v])
-            up = next(d for d, a in enumerate(au) if a in av)   # steps from u to the lca
+            up = next(d for d, a in enumerate(au) if a in av)  # steps from u to the lca
             D[i, j] = w * (up + anc[v].index(au[up]))
     check_finite_output("edge_weight", D)
     return TaxonomyDelta(labels=tuple(labels), delta=D)
@@ -84,8 +91,9 @@ def taxonomy_hinge(scores, y: int, delta) -> float:
     k = f.shape[0]
     D = as_matrix(delta, "delta")
     if D.shape != (k, k):
-        raise ValueError(f"delta must have shape ({k}, {k}) (one row and column per entry of scores), "
-                         f"got {D.shape}")
+        raise ValueError(
+            f"delta must have shape ({k}, {k}) (one row and column per entry of scores), got {D.shape}"
+        )
     y = check_int(y, "y", minimum=0, maximum=k - 1)
     other = np.delete(D[:, y] + f, y)
     return float(max(0.0, other.max() - f[y])) if other.size else 0.0

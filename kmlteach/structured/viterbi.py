@@ -24,8 +24,16 @@ __all__ = ["viterbi", "hmm_viterbi", "brute_force_argmax", "loss_augmented_viter
 
 # ----------------------------------------------------------------------------- Viterbi
 def _fill_warmup():
-    return (np.zeros((3, 2)), np.arange(3), np.zeros((2, 2)), np.zeros(2), np.zeros((3, 2)),
-            np.zeros((3, 2), dtype=np.int64), np.zeros(3, dtype=np.int64), 4)
+    return (
+        np.zeros((3, 2)),
+        np.arange(3),
+        np.zeros((2, 2)),
+        np.zeros(2),
+        np.zeros((3, 2)),
+        np.zeros((3, 2), dtype=np.int64),
+        np.zeros(3, dtype=np.int64),
+        4,
+    )
 
 
 @jit(warmup=_fill_warmup)
@@ -192,8 +200,9 @@ def hmm_viterbi(startprob, transmat, emissionprob, obs) -> ViterbiResult:
     q, k = E.shape
     T = as_matrix(transmat, "transmat")
     if T.shape != (q, q):
-        raise ValueError(f"transmat must have shape ({q}, {q}) to match emissionprob's {q} "
-                         f"states, got {T.shape}")
+        raise ValueError(
+            f"transmat must have shape ({q}, {q}) to match emissionprob's {q} states, got {T.shape}"
+        )
     p = as_vector(startprob, "startprob", length=q, of="one per row of emissionprob")
     check_stochastic(p, "startprob", "")
     check_stochastic(T, "transmat", "along each row")
@@ -231,9 +240,11 @@ def brute_force_argmax(unary, pairwise, initial=None, max_labellings: int = 2_00
     U, P, init = check_chain_scores(unary, pairwise, initial)
     r, q = U.shape
     max_labellings = check_int(max_labellings, "max_labellings")
-    if q ** r > max_labellings:
-        raise ValueError(f"unary: brute force would enumerate q**r = {q}**{r} labellings "
-                         f"(more than max_labellings={max_labellings}); use viterbi")
+    if q**r > max_labellings:
+        raise ValueError(
+            f"unary: brute force would enumerate q**r = {q}**{r} labellings "
+            f"(more than max_labellings={max_labellings}); use viterbi"
+        )
     best, best_y = -np.inf, None
     # itertools.product is lexicographic in (y_0, ..., y_{r-1}); enumerating reversed
     # tuples makes the first strict maximum the smallest from the back.
@@ -242,8 +253,12 @@ def brute_force_argmax(unary, pairwise, initial=None, max_labellings: int = 2_00
         s = _path_score(U, P, init, y)
         if s > best:
             best, best_y = s, y
-    return ViterbiResult(labels=np.array(best_y, dtype=np.int64), score=float(best),
-                         M=np.empty((q, 0)), backpointers=np.empty((q, 0), dtype=np.int64))
+    return ViterbiResult(
+        labels=np.array(best_y, dtype=np.int64),
+        score=float(best),
+        M=np.empty((q, 0)),
+        backpointers=np.empty((q, 0), dtype=np.int64),
+    )
 
 
 def loss_augmented_viterbi(unary, pairwise, y_true, initial=None, delta=None) -> ViterbiResult:

@@ -56,11 +56,27 @@ from kmlteach.structured_kernels.strings import (
 )
 
 __all__ = [
-    "substring_kernel", "substring_features", "ngram_kernel", "ngram_counts", "ngram_features",
-    "set_kernel", "set_features", "convolution_kernel", "prefix_suffix_splits",
-    "adjacency_matrix", "graph_laplacian", "diffusion_kernel", "diffusion_kernel_limit", "shortest_paths",
-    "shortest_path_kernel", "random_walk_kernel", "fisher_score", "fisher_information",
-    "fisher_kernel", "exp_family_mle", "structured_gram",
+    "substring_kernel",
+    "substring_features",
+    "ngram_kernel",
+    "ngram_counts",
+    "ngram_features",
+    "set_kernel",
+    "set_features",
+    "convolution_kernel",
+    "prefix_suffix_splits",
+    "adjacency_matrix",
+    "graph_laplacian",
+    "diffusion_kernel",
+    "diffusion_kernel_limit",
+    "shortest_paths",
+    "shortest_path_kernel",
+    "random_walk_kernel",
+    "fisher_score",
+    "fisher_information",
+    "fisher_kernel",
+    "exp_family_mle",
+    "structured_gram",
 ]
 
 

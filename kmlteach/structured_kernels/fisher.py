@@ -26,7 +26,7 @@ _FAMILIES = ("bernoulli", "gaussian")
 
 def _grad_g(theta, family, sigma):
     """∂g(θ): the mean of the sufficient statistic φ(x)."""
-    return 1.0 / (1.0 + np.exp(-theta)) if family == "bernoulli" else sigma ** 2 * theta
+    return 1.0 / (1.0 + np.exp(-theta)) if family == "bernoulli" else sigma**2 * theta
 
 
 def fisher_score(X, theta, family: str = "bernoulli", sigma: float = 1.0) -> np.ndarray:
@@ -53,11 +53,12 @@ def fisher_information(theta, family: str = "bernoulli", sigma: float = 1.0) -> 
     if family == "bernoulli":
         p = _grad_g(theta, family, sigma)
         return np.diag(p * (1 - p))
-    return sigma ** 2 * np.eye(theta.size)
+    return sigma**2 * np.eye(theta.size)
 
 
-def fisher_kernel(X, Y=None, *, theta, family: str = "bernoulli", sigma: float = 1.0,
-                  normalized: bool = False) -> np.ndarray:
+def fisher_kernel(
+    X, Y=None, *, theta, family: str = "bernoulli", sigma: float = 1.0, normalized: bool = False
+) -> np.ndarray:
     """Fisher kernel matrix, HSS1 Eq. (1.42).
 
     Unnormalised ``k(x, x') = U_θ(x)ᵀ U_θ(x')``, which by (1.43) equals
@@ -92,7 +93,9 @@ def exp_family_mle(X, family: str = "bernoulli", sigma: float = 1.0, eps: float 
     if family == "bernoulli":
         eps = check_positive(eps, "eps")
         if eps > 0.5:
-            raise ValueError(f"eps must be at most 0.5 (the means are clipped to [eps, 1 - eps]), got {eps:g}")
+            raise ValueError(
+                f"eps must be at most 0.5 (the means are clipped to [eps, 1 - eps]), got {eps:g}"
+            )
         mean = np.clip(mean, eps, 1 - eps)
         return np.log(mean / (1 - mean))
-    return mean / sigma ** 2
+    return mean / sigma**2

@@ -1,5 +1,4 @@
-"""The Gram matrix of any structured kernel over a list of items.
-"""
+"""The Gram matrix of any structured kernel over a list of items."""
 
 from __future__ import annotations
 
@@ -15,8 +14,9 @@ __all__ = ["structured_gram"]
 # ---------------------------------------------------------------------------------------
 
 
-def structured_gram(kernel: Callable, items: Sequence, others: Sequence | None = None,
-                    **params) -> np.ndarray:
+def structured_gram(
+    kernel: Callable, items: Sequence, others: Sequence | None = None, **params
+) -> np.ndarray:
     """Gram matrix ``K[i, j] = kernel(items[i], others[j], **params)`` for any kernel here.
 
     ``others`` defaults to ``items`` (then only the upper triangle is evaluated).
@@ -41,6 +41,7 @@ def structured_gram(kernel: Callable, items: Sequence, others: Sequence | None =
                     K[i, j] = K[j, i] = kernel(items[i], items[j], **params)
             return K
         return np.array([[kernel(a, b, **params) for b in others] for a in items], dtype=float)
-    except TypeError as exc:    # the kernel refused an item: say which list it came from
-        raise TypeError(f"items{'' if others is None else ' or others'} hold objects the kernel "
-                        f"cannot take: {exc}") from None
+    except TypeError as exc:  # the kernel refused an item: say which list it came from
+        raise TypeError(
+            f"items{'' if others is None else ' or others'} hold objects the kernel cannot take: {exc}"
+        ) from None

@@ -20,8 +20,15 @@ from kmlteach._validation import (
     check_positive,
 )
 
-__all__ = ["adjacency_matrix", "graph_laplacian", "diffusion_kernel", "diffusion_kernel_limit",
-           "shortest_paths", "shortest_path_kernel", "random_walk_kernel"]
+__all__ = [
+    "adjacency_matrix",
+    "graph_laplacian",
+    "diffusion_kernel",
+    "diffusion_kernel_limit",
+    "shortest_paths",
+    "shortest_path_kernel",
+    "random_walk_kernel",
+]
 
 
 def adjacency_matrix(edges, n_nodes: int, directed: bool = False) -> np.ndarray:
@@ -83,7 +90,7 @@ def diffusion_kernel(A, beta: float, sign: str = "heat") -> np.ndarray:
     beta = check_positive(beta, "beta")
     s = 1.0 if check_choice(sign, "sign", ("heat", "printed")) == "heat" else -1.0
     lam, V = np.linalg.eigh(L)
-    lam = np.minimum(lam, 0.0)   # L = A − D is negative semi-definite; a +1e-16 rounding must not blow up
+    lam = np.minimum(lam, 0.0)  # L = A − D is negative semi-definite; a +1e-16 rounding must not blow up
     with np.errstate(over="ignore", invalid="ignore"):
         K = (V * np.exp(s * beta * lam)) @ V.T
     check_overflow(K, f"beta = {beta:g} is too large for sign='printed': expm(-beta L) overflowed")
@@ -103,8 +110,11 @@ def diffusion_kernel_limit(A, beta: float, n: int = 10_000, sign: str = "heat") 
     s = 1.0 if check_choice(sign, "sign", ("heat", "printed")) == "heat" else -1.0
     with np.errstate(over="ignore", invalid="ignore"):
         K = np.linalg.matrix_power(np.eye(L.shape[0]) + (s * beta / n) * L, n)
-    check_overflow(K, f"beta = {beta:g} is too large for n = {n}: (1 ± (beta/n) L)^n overflowed; "
-                       "use a smaller beta or a larger n")
+    check_overflow(
+        K,
+        f"beta = {beta:g} is too large for n = {n}: (1 ± (beta/n) L)^n overflowed; "
+        "use a smaller beta or a larger n",
+    )
     return K
 
 
@@ -139,8 +149,9 @@ def _shortest_paths_kernel(D):
     return D
 
 
-def shortest_path_kernel(A1, A2, labels1=None, labels2=None, length_kernel: str = "delta",
-                         c: float = 1.0) -> float:
+def shortest_path_kernel(
+    A1, A2, labels1=None, labels2=None, length_kernel: str = "delta", c: float = 1.0
+) -> float:
     """Shortest-path graph kernel, HSS1 Eq. (1.38) (Borgwardt & Kriegel 2005).
 
     Each graph G becomes the complete graph Ĝ whose edge (i, j), i ≠ j, carries the
@@ -174,8 +185,16 @@ def shortest_path_kernel(A1, A2, labels1=None, labels2=None, length_kernel: str 
     return k
 
 
-@jit(warmup=lambda: (np.array([[0.0, 1.0], [1.0, 0.0]]), np.zeros(2, dtype=np.int64),
-                     np.array([[0.0, 1.0], [1.0, 0.0]]), np.zeros(2, dtype=np.int64), 0, 1.0))
+@jit(
+    warmup=lambda: (
+        np.array([[0.0, 1.0], [1.0, 0.0]]),
+        np.zeros(2, dtype=np.int64),
+        np.array([[0.0, 1.0], [1.0, 0.0]]),
+        np.zeros(2, dtype=np.int64),
+        0,
+        1.0,
+    )
+)
 def _shortest_path_kernel_kernel(D1, l1, D2, l2, mode, c):
     n1 = D1.shape[0]
     n2 = D2.shape[0]
@@ -200,8 +219,9 @@ def _shortest_path_kernel_kernel(D1, l1, D2, l2, mode, c):
     return total
 
 
-def random_walk_kernel(A1, A2, decay: float, labels1=None, labels2=None,
-                       max_length: int | None = None) -> float:
+def random_walk_kernel(
+    A1, A2, decay: float, labels1=None, labels2=None, max_length: int | None = None
+) -> float:
     """Geometric random-walk graph kernel in product-graph form (HSS1 §1.4.5).
 
     A walk kernel (1.37) with ``k_h(h, h') = decay^ℓ`` when h and h' are walks of the
@@ -238,16 +258,21 @@ def random_walk_kernel(A1, A2, decay: float, labels1=None, labels2=None,
             for ell in range(max_length + 1):
                 total += np.float64(decay) ** ell * float(p @ v)
                 v = Ax @ v
-        check_overflow(total, f"decay = {decay:g} is too large for max_length = {max_length}: the walk "
-                               "sum overflowed; use a smaller decay or max_length")
+        check_overflow(
+            total,
+            f"decay = {decay:g} is too large for max_length = {max_length}: the walk "
+            "sum overflowed; use a smaller decay or max_length",
+        )
         return float(total)
     if not Ax.size:
         rho = 0.0
-    elif np.array_equal(Ax, Ax.T):          # undirected graphs: a symmetric product graph
+    elif np.array_equal(Ax, Ax.T):  # undirected graphs: a symmetric product graph
         rho = float(np.max(np.abs(np.linalg.eigvalsh(Ax))))
     else:
         rho = float(np.max(np.abs(np.linalg.eigvals(Ax))))
     if decay * rho >= 1.0 - 1e-12:
-        raise ValueError(f"decay = {decay:g} is too large: the walk series converges only for "
-                         f"decay < 1/rho(A_x) = {1 / rho:.6g}; use a smaller decay or max_length")
+        raise ValueError(
+            f"decay = {decay:g} is too large: the walk series converges only for "
+            f"decay < 1/rho(A_x) = {1 / rho:.6g}; use a smaller decay or max_length"
+        )
     return float(p @ np.linalg.solve(np.eye(p.size) - decay * Ax, p))

@@ -20,8 +20,10 @@ __all__ = ["set_kernel", "set_features", "prefix_suffix_splits", "convolution_ke
 
 def _as_set(A: Any, name: str) -> frozenset:
     if isinstance(A, (str, bytes)) or not isinstance(A, (set, frozenset, list, tuple, np.ndarray)):
-        raise TypeError(f"{name} must be a set (or list/tuple) of hashable items, got {_describe(A)}"
-                        + ("; use set(word) for the set of its letters" if isinstance(A, str) else ""))
+        raise TypeError(
+            f"{name} must be a set (or list/tuple) of hashable items, got {_describe(A)}"
+            + ("; use set(word) for the set of its letters" if isinstance(A, str) else "")
+        )
     items = A.tolist() if isinstance(A, np.ndarray) else A
     try:
         return frozenset(items)
@@ -57,8 +59,9 @@ def set_features(sets: Sequence, alphabet: Sequence | None = None):
     else:
         if not hasattr(alphabet, "__iter__"):
             raise TypeError(f"alphabet must be a sequence or set of elements, got {_describe(alphabet)}")
-        alphabet = list(_as_set(alphabet, "alphabet")) if isinstance(alphabet, (set, frozenset)) \
-            else list(alphabet)
+        alphabet = (
+            list(_as_set(alphabet, "alphabet")) if isinstance(alphabet, (set, frozenset)) else list(alphabet)
+        )
         missing = set().union(*S) - set(alphabet)
         if missing:
             raise ValueError(f"alphabet lacks the items {sorted(map(repr, missing))[:5]} of sets")
@@ -84,8 +87,10 @@ def _decompose(relation, obj, name):
     try:
         return [tuple(z) for z in relation(obj)]
     except TypeError as exc:
-        raise TypeError(f"relation({name}) must return a list of decompositions (tuples of parts); "
-                        f"{name} may be of the wrong type: {exc}") from None
+        raise TypeError(
+            f"relation({name}) must return a list of decompositions (tuples of parts); "
+            f"{name} may be of the wrong type: {exc}"
+        ) from None
 
 
 def convolution_kernel(x, y, relation: Callable, part_kernels) -> float:
@@ -118,8 +123,10 @@ def convolution_kernel(x, y, relation: Callable, part_kernels) -> float:
     else:
         kernels = list(part_kernels) if isinstance(part_kernels, (list, tuple)) else None
         if kernels is None or len(kernels) != r or not all(callable(k) for k in kernels):
-            raise TypeError(f"part_kernels must be a callable or a list of {r} callables "
-                            f"(one per part), got {_describe(part_kernels)}")
+            raise TypeError(
+                f"part_kernels must be a callable or a list of {r} callables "
+                f"(one per part), got {_describe(part_kernels)}"
+            )
     total = np.ones((len(dx), len(dy)))
     for i, k in enumerate(kernels):
         px = [z[i] for z in dx]

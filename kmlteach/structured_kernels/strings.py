@@ -70,7 +70,7 @@ def _substring_kernel_kernel(s, t, sigma, max_len):
     length = np.zeros(size, dtype=np.int64)
     last = 0
     cnt = 1
-    for i in range(n):                      # build the suffix automaton of s
+    for i in range(n):  # build the suffix automaton of s
         c = s[i]
         cur = cnt
         cnt += 1
@@ -155,7 +155,7 @@ def substring_features(strings: Sequence[str], max_len: int | None = None):
     subs = []
     for x in strings:
         top = len(x) if limit is None else min(limit, len(x))
-        subs.append({x[i:i + L] for L in range(1, top + 1) for i in range(len(x) - L + 1)})
+        subs.append({x[i : i + L] for L in range(1, top + 1) for i in range(len(x) - L + 1)})
     vocabulary = sorted(set().union(*subs), key=lambda v: (len(v), v))
     col = {v: j for j, v in enumerate(vocabulary)}
     Phi = np.zeros((len(strings), len(vocabulary)))
@@ -171,7 +171,7 @@ def ngram_counts(x: str, n: int) -> Counter:
     """
     x = check_string(x, "x")
     n = check_int(n, "n", minimum=1)
-    return Counter(x[i:i + n] for i in range(len(x) - n + 1))
+    return Counter(x[i : i + n] for i in range(len(x) - n + 1))
 
 
 def ngram_kernel(x: str, y: str, n: int) -> int:

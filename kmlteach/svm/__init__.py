@@ -41,11 +41,33 @@ from kmlteach.svm.sgd import SGDSoftSVMResult, sgd_indices, sgd_soft_svm
 from kmlteach.svm.soft import SoftSVMResult, soft_svm
 
 __all__ = [
-    "signed_distance", "distance_to_hyperplane", "functional_margins", "geometric_margins",
-    "geometric_margin", "support_vectors", "soft_svm_objective", "hinge_objective",
-    "perceptron", "subgradient_perceptron", "hard_svm", "soft_svm", "sgd_soft_svm",
-    "sgd_indices", "PerceptronResult", "SubgradientPerceptronResult", "HardSVMResult",
-    "SoftSVMResult", "SGDSoftSVMResult", "HardSVM", "SoftSVM", "lam_to_C", "C_to_lam", "nu_svm", "one_class_svm", "NuSVMResult", "OneClassSVMResult",
+    "signed_distance",
+    "distance_to_hyperplane",
+    "functional_margins",
+    "geometric_margins",
+    "geometric_margin",
+    "support_vectors",
+    "soft_svm_objective",
+    "hinge_objective",
+    "perceptron",
+    "subgradient_perceptron",
+    "hard_svm",
+    "soft_svm",
+    "sgd_soft_svm",
+    "sgd_indices",
+    "PerceptronResult",
+    "SubgradientPerceptronResult",
+    "HardSVMResult",
+    "SoftSVMResult",
+    "SGDSoftSVMResult",
+    "HardSVM",
+    "SoftSVM",
+    "lam_to_C",
+    "C_to_lam",
+    "nu_svm",
+    "one_class_svm",
+    "NuSVMResult",
+    "OneClassSVMResult",
 ]
 
 _ESTIMATORS = {"HardSVM", "SoftSVM"}

@@ -45,8 +45,18 @@ def _dcd_example():
 
 def _gap_example():
     X, y = _dcd_example()[:2]
-    return (X, y, 1.0, np.full(4, 0.5), np.zeros(2), np.zeros(2), np.ones(4), np.zeros(4),
-            np.full(4, -np.inf), 0.0)
+    return (
+        X,
+        y,
+        1.0,
+        np.full(4, 0.5),
+        np.zeros(2),
+        np.zeros(2),
+        np.ones(4),
+        np.zeros(4),
+        np.full(4, -np.inf),
+        0.0,
+    )
 
 
 @jit(warmup=_gap_example)
@@ -144,8 +154,9 @@ def _dcd_kernel(X, y, C, gap_tol, seed, max_epochs):
             i = index[s]
             if bounded and (alpha[i] == 0.0 or alpha[i] == C):
                 slack = nrm[i] * (L - L_old[i]) + 1e-12 * (1.0 + abs(G_old[i]))
-                if ((alpha[i] == 0.0 and G_old[i] - slack > PGmax_old)
-                        or (alpha[i] == C and G_old[i] + slack < PGmin_old)):
+                if (alpha[i] == 0.0 and G_old[i] - slack > PGmax_old) or (
+                    alpha[i] == C and G_old[i] + slack < PGmin_old
+                ):
                     active -= 1
                     index[s], index[active] = index[active], index[s]
                     continue
@@ -179,7 +190,7 @@ def _dcd_kernel(X, y, C, gap_tol, seed, max_epochs):
                 if QD[i] > 0.0:
                     new = min(max(old - Gi / QD[i], 0.0), C)
                 else:
-                    new = C          # x_i = 0: the coordinate objective is linear
+                    new = C  # x_i = 0: the coordinate objective is linear
                 alpha[i] = new
                 step = (new - old) * yi
                 if step != 0.0:

@@ -19,12 +19,13 @@ __all__ = ["HardSVM", "SoftSVM"]
 # estimators
 # --------------------------------------------------------------------------------------
 
+
 class _LinearBinary(ClassifierMixin, BaseEstimator):
     """Shared fit/predict plumbing: any two labels are mapped to -1/+1."""
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
-        tags.classifier_tags.multi_class = False   # binary only
+        tags.classifier_tags.multi_class = False  # binary only
         return tags
 
     def _fit_labels(self, X, y):
@@ -97,8 +98,9 @@ class SoftSVM(_LinearBinary):
 
     def fit(self, X, y):
         X, ypm = self._fit_labels(X, y)
-        r = _soft_svm(X, ypm, check_positive(self.lam, "lam"), check_bool(self.homogeneous, "homogeneous"),
-                      check_rng(0))
+        r = _soft_svm(
+            X, ypm, check_positive(self.lam, "lam"), check_bool(self.homogeneous, "homogeneous"), check_rng(0)
+        )
         self._set_linear(r.w, r.b)
         self.objective_ = r.objective
         self.dual_coef_ = r.alpha

@@ -19,6 +19,7 @@ __all__ = ["HardSVMResult", "hard_svm"]
 # Hard-SVM (UML §15.1, (15.2)/(15.3); dual (15.11); Theorem 15.8)
 # --------------------------------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class HardSVMResult:
     """Output of :func:`hard_svm`.
@@ -53,14 +54,18 @@ _FORCE_NEAREST_POINTS = False
 _USE_WOLFE = True
 
 
-_HULLS_MEET = {False: " (the convex hulls of the two classes intersect)",
-               True: " (the origin lies in the convex hull of the points y_i x_i)"}
+_HULLS_MEET = {
+    False: " (the convex hulls of the two classes intersect)",
+    True: " (the origin lies in the convex hull of the points y_i x_i)",
+}
 
 
 def _not_separable(homogeneous: bool, detail: str = "") -> ValueError:
     what = "by a homogeneous halfspace (through the origin)" if homogeneous else "by any halfspace"
-    return ValueError(f"the sample (X, y) is not linearly separable {what}{detail}; hard-SVM has "
-                      "no solution — use soft_svm instead")
+    return ValueError(
+        f"the sample (X, y) is not linearly separable {what}{detail}; hard-SVM has "
+        "no solution — use soft_svm instead"
+    )
 
 
 def hard_svm(X, y, homogeneous=False):
@@ -135,8 +140,9 @@ def _hard_svm(X: np.ndarray, y: np.ndarray, homogeneous: bool) -> HardSVMResult:
     Xc = X if homogeneous else np.ascontiguousarray(X - mean)
     R = float(np.max(np.linalg.norm(Xc, axis=1)))
     if R == 0.0:
-        raise _not_separable(homogeneous, " (all points coincide)" if not homogeneous
-                             else " (all points are at the origin)")
+        raise _not_separable(
+            homogeneous, " (all points coincide)" if not homogeneous else " (all points are at the origin)"
+        )
     small = (1e-9 * R) ** 2
     if _USE_WOLFE and not _FORCE_NEAREST_POINTS:
         # 0) Wolfe's minimum-norm point (kmlteach.svm.min_norm): exact, with the
@@ -145,13 +151,12 @@ def _hard_svm(X: np.ndarray, y: np.ndarray, homogeneous: bool) -> HardSVMResult:
         if status == 2:
             raise _not_separable(homogeneous, _HULLS_MEET[bool(homogeneous)])
         if alpha is not None and np.all(np.isfinite(alpha)):
-            w = Xc.T @ (alpha * y)      # = X.T @ (alpha * y), as sum_i alpha_i y_i = 0
+            w = Xc.T @ (alpha * y)  # = X.T @ (alpha * y), as sum_i alpha_i y_i = 0
             sc = Xc @ w
             bc = 0.0 if homogeneous else -0.5 * (float(sc[pos].min()) + float(sc[~pos].max()))
             fm = y * (sc + bc)
             if fm.min() >= 1.0 - 1e-9:
-                return _hard_result(X, y, w, bc - float(mean @ w), alpha, fm, n_iter,
-                                    homogeneous)
+                return _hard_result(X, y, w, bc - float(mean @ w), alpha, fm, n_iter, homogeneous)
     Z = np.ascontiguousarray(y[:, None] * X)
     if not homogeneous and not _FORCE_NEAREST_POINTS:
         # 1) libsvm's own problem: the dual (15.11) with sum_i alpha_i y_i = 0, C = inf,
@@ -162,8 +167,9 @@ def _hard_svm(X: np.ndarray, y: np.ndarray, homogeneous: bool) -> HardSVMResult:
         #    every min(m, 200), at each shrinking step), we fall through to the bounded
         #    form below.
         budget = float(max(100_000, 50 * m))
-        alpha, _, n_iter, status = _smo_kernel(Z, -np.ones(m), y * y[0], np.inf, np.zeros(m),
-                                                  0, 1e-9, budget, 100_000_000)
+        alpha, _, n_iter, status = _smo_kernel(
+            Z, -np.ones(m), y * y[0], np.inf, np.zeros(m), 0, 1e-9, budget, 100_000_000
+        )
         if status == 0 and np.all(np.isfinite(alpha)):
             w = X.T @ (alpha * y)
             sc = X @ w
@@ -179,8 +185,7 @@ def _hard_svm(X: np.ndarray, y: np.ndarray, homogeneous: bool) -> HardSVMResult:
         s = y.copy()
         beta0 = np.where(pos, 1.0 / pos.sum(), 1.0 / (~pos).sum())
     max_iter = max(2_000_000, 200 * m)
-    beta, u, n_iter, status = _smo_kernel(Z, np.zeros(m), s, np.inf, beta0, 1, 1e-10, small,
-                                             max_iter)
+    beta, u, n_iter, status = _smo_kernel(Z, np.zeros(m), s, np.inf, beta0, 1, 1e-10, small, max_iter)
     if status == 2:
         raise _not_separable(homogeneous, _HULLS_MEET[bool(homogeneous)])
     delta2 = float(u @ u)
@@ -195,9 +200,13 @@ def _hard_svm(X: np.ndarray, y: np.ndarray, homogeneous: bool) -> HardSVMResult:
     if not np.all(fm > 0) or not np.any(w):
         raise _not_separable(homogeneous, " (no separating hyperplane was found)")
     if status == 1:
-        warnings.warn(f"hard_svm: SMO stopped after {n_iter} iterations before reaching its "
-                      "tolerance; the returned hyperplane separates the sample but its margin "
-                      "may be slightly below the maximum", RuntimeWarning, stacklevel=2)
+        warnings.warn(
+            f"hard_svm: SMO stopped after {n_iter} iterations before reaching its "
+            "tolerance; the returned hyperplane separates the sample but its margin "
+            "may be slightly below the maximum",
+            RuntimeWarning,
+            stacklevel=2,
+        )
     return _hard_result(X, y, w, b, alpha, fm, n_iter, homogeneous)
 
 
@@ -205,6 +214,14 @@ def _hard_result(X, y, w, b, alpha, fm, n_iter, homogeneous) -> HardSVMResult:
     nw = float(np.linalg.norm(w))
     support = np.flatnonzero(alpha > 1e-8 * alpha.max()).astype(np.int64)
     margin = float(fm.min()) / nw
-    return HardSVMResult(w=w, b=float(b), alpha=alpha, support=support, margin=margin,
-                         w_unit=w / nw, b_unit=float(b) / nw, n_iter=int(n_iter),
-                         homogeneous=bool(homogeneous))
+    return HardSVMResult(
+        w=w,
+        b=float(b),
+        alpha=alpha,
+        support=support,
+        margin=margin,
+        w_unit=w / nw,
+        b_unit=float(b) / nw,
+        n_iter=int(n_iter),
+        homogeneous=bool(homogeneous),
+    )

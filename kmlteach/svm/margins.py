@@ -17,14 +17,22 @@ from kmlteach._validation import (
     check_X,
 )
 
-__all__ = ["signed_distance", "distance_to_hyperplane", "functional_margins",
-           "geometric_margins", "geometric_margin", "support_vectors", "soft_svm_objective",
-           "hinge_objective"]
+__all__ = [
+    "signed_distance",
+    "distance_to_hyperplane",
+    "functional_margins",
+    "geometric_margins",
+    "geometric_margin",
+    "support_vectors",
+    "soft_svm_objective",
+    "hinge_objective",
+]
 
 
 # --------------------------------------------------------------------------------------
 # validation helpers shared by the functions of this module
 # --------------------------------------------------------------------------------------
+
 
 def _points_and_w(X, w, *, nonzero: bool = True):
     """X as (m, d) (a single point of shape (d,) becomes (1, d)), w of length d."""
@@ -33,11 +41,9 @@ def _points_and_w(X, w, *, nonzero: bool = True):
     wa = as_vector(w, "w")
     if wa.shape[0] != Xa.shape[1]:
         what = "the point X has" if single else "each row of X has"
-        raise ValueError(f"X and w disagree: {what} {Xa.shape[1]} coordinates but w has "
-                         f"length {wa.shape[0]}")
+        raise ValueError(f"X and w disagree: {what} {Xa.shape[1]} coordinates but w has length {wa.shape[0]}")
     if nonzero and not np.any(wa):
-        raise ValueError("w must be a non-zero vector: the hyperplane <w, x> + b = 0 is "
-                         "undefined for w = 0")
+        raise ValueError("w must be a non-zero vector: the hyperplane <w, x> + b = 0 is undefined for w = 0")
     return Xa, wa, single
 
 
@@ -48,6 +54,7 @@ def _scalar(b, name: str) -> float:
 # --------------------------------------------------------------------------------------
 # geometry: distances and margins (UML §15.1, Claim 15.1; HSS2 §2.3.1)
 # --------------------------------------------------------------------------------------
+
 
 def signed_distance(X, w, b=0.0):
     """Signed distance ``(<w, x> + b) / ||w||`` of points to the hyperplane (w, b).
@@ -171,8 +178,7 @@ def soft_svm_objective(w, X, y, lam, b=0.0) -> float:
 def _objective(w, b, X, y, lam) -> float:
     """F(w, b) of (15.12) for validated float64 arrays (one pass, single-threaded: a
     BLAS matrix-vector product was slower than the SGD run itself on a busy machine)."""
-    return float(_objective_kernel(np.ascontiguousarray(w, dtype=np.float64), float(b), X, y,
-                                   float(lam)))
+    return float(_objective_kernel(np.ascontiguousarray(w, dtype=np.float64), float(b), X, y, float(lam)))
 
 
 @jit(warmup=lambda: (np.ones(2), 0.5, np.ones((3, 2)), np.array([1.0, -1.0, 1.0]), 0.1))

@@ -60,7 +60,7 @@ def _affine_min_norm(G, k, c, L, mu):
                 L[i, i] = np.sqrt(s)
             else:
                 L[i, j] = s / L[j, j]
-    for i in range(k):              # forward: L z = 1
+    for i in range(k):  # forward: L z = 1
         s = 1.0
         for t in range(i):
             s -= L[i, t] * mu[t]
@@ -111,7 +111,7 @@ def _wolfe_kernel(X, y, homogeneous, eps, small, max_iter):
             u[t] += y[i] * X[i, t]
     k = 0
     it = 0
-    status = -1      # running
+    status = -1  # running
     while status < 0:
         # ---- major step: the vertex minimising <u, q>; the scores <x_i, u> for all i
         #      at once over the transposed copy (same left-to-right sums as a dot product)
@@ -195,7 +195,7 @@ def _wolfe_kernel(X, y, homogeneous, eps, small, max_iter):
                 if mu[j] <= 0.0:
                     theta = min(theta, lam[j] / (lam[j] - mu[j]))
             if theta <= 0.0:
-                status = 4          # the new vertex (weight 0) leaves at once: no progress
+                status = 4  # the new vertex (weight 0) leaves at once: no progress
                 break
             drop = -1
             for j in range(k):

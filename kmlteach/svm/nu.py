@@ -45,6 +45,7 @@ from kmlteach.svm.nu_smo import _diag, _nu_smo_kernel
 
 __all__ = ["NuSVMResult", "OneClassSVMResult", "nu_svm", "one_class_svm"]
 
+
 @dataclass(frozen=True, kw_only=True)
 class _KernelModel:
     X: np.ndarray = field(repr=False)
@@ -169,14 +170,16 @@ def nu_svm(X, y, nu, kernel="linear", *, tol=1e-8, max_iter=None, **kernel_param
     v = check_probability(nu, "nu", open_left=True)
     n_pos, n_neg = int(np.sum(ya > 0)), int(np.sum(ya < 0))
     if v > 2.0 * min(n_pos, n_neg) / n + 1e-12:
-        raise ValueError(f"nu = {v:g} is infeasible for this sample: (2.6) needs nu <= "
-                         f"2 min(n+, n-)/n = {2.0 * min(n_pos, n_neg) / n:.6g} "
-                         f"(n+ = {n_pos}, n- = {n_neg})")
+        raise ValueError(
+            f"nu = {v:g} is infeasible for this sample: (2.6) needs nu <= "
+            f"2 min(n+, n-)/n = {2.0 * min(n_pos, n_neg) / n:.6g} "
+            f"(n+ = {n_pos}, n- = {n_neg})"
+        )
     params = _gram_params(kernel, kernel_params_)
     tol_ = check_positive(tol, "tol")
     group = np.where(ya > 0, 0, 1).astype(np.int64)
     alpha0 = np.zeros(n)
-    for g in (0, 1):                       # libsvm's start: fill each class up to nν/2
+    for g in (0, 1):  # libsvm's start: fill each class up to nν/2
         left = 0.5 * v * n
         for i in np.flatnonzero(group == g):
             alpha0[i] = min(1.0, left)
@@ -185,11 +188,21 @@ def nu_svm(X, y, nu, kernel="linear", *, tol=1e-8, max_iter=None, **kernel_param
     r_pos = _offset(grad, alpha, ya > 0)
     r_neg = _offset(grad, alpha, ya < 0)
     rho, b = 0.5 * (r_pos + r_neg), 0.5 * (r_neg - r_pos)
-    yf = grad + ya * b                                   # y_i f(x_i)
-    return NuSVMResult(X=Xa, kernel=kernel, kernel_params=params, alpha=alpha, b=b, rho=rho,
-                       support=np.flatnonzero(alpha > 0.0),
-                       margin_errors=np.flatnonzero(yf < rho - tol_), y=ya, nu=v,
-                       n_iter=it, tol=tol_)
+    yf = grad + ya * b  # y_i f(x_i)
+    return NuSVMResult(
+        X=Xa,
+        kernel=kernel,
+        kernel_params=params,
+        alpha=alpha,
+        b=b,
+        rho=rho,
+        support=np.flatnonzero(alpha > 0.0),
+        margin_errors=np.flatnonzero(yf < rho - tol_),
+        y=ya,
+        nu=v,
+        n_iter=it,
+        tol=tol_,
+    )
 
 
 def one_class_svm(X, nu, kernel="gaussian", *, tol=1e-8, max_iter=None, **kernel_params_):
@@ -223,17 +236,26 @@ def one_class_svm(X, nu, kernel="gaussian", *, tol=1e-8, max_iter=None, **kernel
     params = _gram_params(kernel, kernel_params_)
     tol_ = check_positive(tol, "tol")
     alpha0 = np.zeros(n)
-    full = int(v * n)                      # libsvm's start: ⌊νn⌋ ones, then the remainder
+    full = int(v * n)  # libsvm's start: ⌊νn⌋ ones, then the remainder
     alpha0[:full] = 1.0
     if full < n:
         alpha0[full] = v * n - full
-    alpha, grad, it = _solve(Xa, kernel, params, np.ones(n), np.zeros(n, dtype=np.int64),
-                             alpha0, tol_, max_iter)
+    alpha, grad, it = _solve(
+        Xa, kernel, params, np.ones(n), np.zeros(n, dtype=np.int64), alpha0, tol_, max_iter
+    )
     rho = _offset(grad, alpha, np.ones(n, dtype=bool))
-    return OneClassSVMResult(X=Xa, kernel=kernel, kernel_params=params, alpha=alpha, rho=rho,
-                             support=np.flatnonzero(alpha > 0.0),
-                             outliers=np.flatnonzero(grad - rho < -tol_), nu=v, n_iter=it,
-                             tol=tol_)
+    return OneClassSVMResult(
+        X=Xa,
+        kernel=kernel,
+        kernel_params=params,
+        alpha=alpha,
+        rho=rho,
+        support=np.flatnonzero(alpha > 0.0),
+        outliers=np.flatnonzero(grad - rho < -tol_),
+        nu=v,
+        n_iter=it,
+        tol=tol_,
+    )
 
 
 def _solve(X, kernel, params, s, group, alpha0, tol, max_iter):
@@ -241,18 +263,20 @@ def _solve(X, kernel, params, s, group, alpha0, tol, max_iter):
     n = X.shape[0]
     cap = max(10_000_000, 100 * n) if max_iter is None else check_int(max_iter, "max_iter")
     native = native_kernel(kernel, params)
-    if native is None:                     # min, bspline: the whole Gram matrix from gram()
+    if native is None:  # min, bspline: the whole Gram matrix from gram()
         K = gram(kernel, X, **params)
         have = np.ones(n, dtype=np.bool_)
         sq, native = np.zeros(n), (-1, 0.0, 0.0)
-    else:                                  # rows computed on demand inside the solver
+    else:  # rows computed on demand inside the solver
         K = np.empty((n, n))
         have = np.zeros(n, dtype=np.bool_)
         sq = np.einsum("ij,ij->i", X, X)
     diag = np.diagonal(K).copy() if native[0] < 0 else _diag(X, sq, *native)
-    alpha, grad, it, status = _nu_smo_kernel(K, have, X, sq, *native, diag, s, group, alpha0,
-                                             tol, cap)
+    alpha, grad, it, status = _nu_smo_kernel(K, have, X, sq, *native, diag, s, group, alpha0, tol, cap)
     if status != 0:
-        warnings.warn(f"SMO stopped after max_iter = {cap} steps before reaching tol = {tol:g}",
-                      RuntimeWarning, stacklevel=3)
+        warnings.warn(
+            f"SMO stopped after max_iter = {cap} steps before reaching tol = {tol:g}",
+            RuntimeWarning,
+            stacklevel=3,
+        )
     return alpha, grad, it

@@ -34,9 +34,21 @@ _TAU = 1e-12
 
 def _rows_example():
     X = np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])
-    return (np.empty((4, 4)), np.zeros(4, dtype=np.bool_), X, np.einsum("ij,ij->i", X, X), 2,
-            0.5, 0.0, np.ones(4), np.array([1.0, 1.0, -1.0, -1.0]),
-            np.array([0, 0, 1, 1], dtype=np.int64), np.full(4, 0.5), 1e-8, 1000)
+    return (
+        np.empty((4, 4)),
+        np.zeros(4, dtype=np.bool_),
+        X,
+        np.einsum("ij,ij->i", X, X),
+        2,
+        0.5,
+        0.0,
+        np.ones(4),
+        np.array([1.0, 1.0, -1.0, -1.0]),
+        np.array([0, 0, 1, 1], dtype=np.int64),
+        np.full(4, 0.5),
+        1e-8,
+        1000,
+    )
 
 
 @jit(warmup=lambda: _rows_example()[2:7])
@@ -75,8 +87,7 @@ def _exact_gradient(K, have, X, sq, code, p1, p2, s, al, G):
 
 def _group_example():
     K = np.array([[1.0, 0.2], [0.2, 1.0]])
-    return (np.array([-0.5, 0.3]), K, np.array([0.5, 0.5]), np.ones(2),
-            np.arange(2, dtype=np.int64), 2)
+    return (np.array([-0.5, 0.3]), K, np.array([0.5, 0.5]), np.ones(2), np.arange(2, dtype=np.int64), 2)
 
 
 @jit(warmup=lambda: _group_example() + (0, 1, 0.1))
@@ -126,14 +137,13 @@ def _pick(G, K, al, diag, act, cnt, fixed, val, mirror):
             b = val + G[k]
         if b <= 0.0:
             continue
-        a = max(df + diag[k] - 2.0 * K[fixed, k], _TAU)     # curvature along e_i − e_j
+        a = max(df + diag[k] - 2.0 * K[fixed, k], _TAU)  # curvature along e_i − e_j
         if -b * b / a <= best:
             best, kk, t = -b * b / a, k, b / a
     return best, kk, t
 
 
-@jit(warmup=lambda: (_group_example()[0], _group_example()[2], np.arange(2, dtype=np.int64), 2,
-                     0.0, 1.0))
+@jit(warmup=lambda: (_group_example()[0], _group_example()[2], np.arange(2, dtype=np.int64), 2, 0.0, 1.0))
 def _shrink(G, al, act, cnt, m, M):
     """Move bound variables that cannot join a violating pair to the end; new count."""
     q = 0
@@ -149,8 +159,12 @@ def _shrink(G, al, act, cnt, m, M):
     return cnt
 
 
-@jit(warmup=lambda: (0, True, np.empty((2, 2)), np.zeros(2, dtype=np.bool_),
-                     np.array([1, 3], dtype=np.int64), 2) + _rows_example()[:7])
+@jit(
+    warmup=lambda: (
+        (0, True, np.empty((2, 2)), np.zeros(2, dtype=np.bool_), np.array([1, 3], dtype=np.int64), 2)
+        + _rows_example()[:7]
+    )
+)
 def _ensure_pos(p, compact, Kp, haveP, idx, N, K, have, X, sq, code, p1, p2):
     """Row p of the position-space matrix Kp: K itself, or K restricted to the active
     variables ``idx[:N]`` (gathered from the full row, computed once)."""
@@ -206,7 +220,7 @@ def _nu_smo_kernel(K, have, X, sq, code, p1, p2, diag, s, group, alpha0, tol, ma
     pj = -1
     while True:
         if need_exact:
-            if compact:                    # back to all variables
+            if compact:  # back to all variables
                 for p in range(N):
                     al[idx[p]] = alp[p]
                 Kp, haveP, Gp, alp, sp, gp, dp = K, have, G, al, s, group, diag
@@ -226,14 +240,14 @@ def _nu_smo_kernel(K, have, X, sq, code, p1, p2, diag, s, group, alpha0, tol, ma
         pi = -1
         viol = max(m[0] - M[0], m[1] - M[1])
         if not unshrunk and viol <= 10.0 * tol and cnt[0] + cnt[1] < n:
-            unshrunk = True        # libsvm: reactivate everything once, near the end
+            unshrunk = True  # libsvm: reactivate everything once, near the end
             need_exact = True
             counter = 1
             continue
         if viol <= tol:
             if cnt[0] + cnt[1] < n or not fresh:
                 need_exact = True
-                counter = 1        # with the exact ∂, shrink again right away
+                counter = 1  # with the exact ∂, shrink again right away
                 continue
             status = 0
             break
@@ -244,10 +258,10 @@ def _nu_smo_kernel(K, have, X, sq, code, p1, p2, diag, s, group, alpha0, tol, ma
             counter = shrink_every
             for g in range(2):
                 cnt[g] = _shrink(Gp, alp, act[g], cnt[g], m[g], M[g])
-                act[g, :cnt[g]].sort()     # ascending positions: rows are read in order
+                act[g, : cnt[g]].sort()  # ascending positions: rows are read in order
             na = cnt[0] + cnt[1]
-            if 2 * na <= N:                # copy the active block into contiguous arrays
-                P = np.concatenate((act[0, :cnt[0]], act[1, :cnt[1]]))
+            if 2 * na <= N:  # copy the active block into contiguous arrays
+                P = np.concatenate((act[0, : cnt[0]], act[1, : cnt[1]]))
                 for p in range(N):
                     al[idx[p]] = alp[p]
                 Kn = np.empty((na, na))
@@ -262,7 +276,7 @@ def _nu_smo_kernel(K, have, X, sq, code, p1, p2, diag, s, group, alpha0, tol, ma
                 idx = idx[P]
                 N = na
                 compact = True
-                for a in range(cnt[0]):        # group 0 first in P, then group 1
+                for a in range(cnt[0]):  # group 0 first in P, then group 1
                     act[0, a] = a
                 for a in range(cnt[1]):
                     act[1, a] = cnt[0] + a
@@ -283,7 +297,7 @@ def _nu_smo_kernel(K, have, X, sq, code, p1, p2, diag, s, group, alpha0, tol, ma
                 bi, bj = (k, fixed) if mirror[g] else (fixed, k)
                 bt = t
         if bj < 0:
-            need_exact = True      # no descent pair although a violation was seen: purge drift
+            need_exact = True  # no descent pair although a violation was seen: purge drift
             if fresh:
                 status = 0
                 break
@@ -291,11 +305,11 @@ def _nu_smo_kernel(K, have, X, sq, code, p1, p2, diag, s, group, alpha0, tol, ma
         _ensure_pos(bi, compact, Kp, haveP, idx, N, K, have, X, sq, code, p1, p2)
         _ensure_pos(bj, compact, Kp, haveP, idx, N, K, have, X, sq, code, p1, p2)
         up_i = 1.0 - alp[bi]
-        if bt >= up_i and up_i <= alp[bj]:       # α_i reaches 1
+        if bt >= up_i and up_i <= alp[bj]:  # α_i reaches 1
             t = up_i
             alp[bi] = 1.0
             alp[bj] -= t
-        elif bt >= alp[bj]:                        # α_j reaches 0
+        elif bt >= alp[bj]:  # α_j reaches 0
             t = alp[bj]
             alp[bi] += t
             alp[bj] = 0.0
@@ -308,7 +322,7 @@ def _nu_smo_kernel(K, have, X, sq, code, p1, p2, diag, s, group, alpha0, tol, ma
         pj = bj
         fresh = False
         it += 1
-    if compact:                            # stopped by max_iter inside a compact phase
+    if compact:  # stopped by max_iter inside a compact phase
         for p in range(N):
             al[idx[p]] = alp[p]
         _exact_gradient(K, have, X, sq, code, p1, p2, s, al, G)

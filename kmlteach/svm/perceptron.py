@@ -16,13 +16,13 @@ from kmlteach._validation import (
     check_Xy,
 )
 
-__all__ = ["perceptron", "subgradient_perceptron", "PerceptronResult",
-           "SubgradientPerceptronResult"]
+__all__ = ["perceptron", "subgradient_perceptron", "PerceptronResult", "SubgradientPerceptronResult"]
 
 
 # --------------------------------------------------------------------------------------
 # the Batch Perceptron (UML §9.1.2; HSS2 §2.2.1, Theorem 10)
 # --------------------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class PerceptronResult:
@@ -173,9 +173,10 @@ def subgradient_perceptron(X, y, eta=1.0, max_iter=100_000):
     eta = check_positive(eta, "eta")
     max_iter = check_int(max_iter, "max_iter", minimum=1)
     w, hist, fvals, converged = _subgradient_perceptron_kernel(X, y, eta, max_iter)
-    check_finite_result('eta', w)
-    return SubgradientPerceptronResult(w=w, n_iter=int(hist.shape[0]), converged=bool(converged),
-                                       history=hist, objective=fvals)
+    check_finite_result("eta", w)
+    return SubgradientPerceptronResult(
+        w=w, n_iter=int(hist.shape[0]), converged=bool(converged), history=hist, objective=fvals
+    )
 
 
 def _subgradient_example():
@@ -211,4 +212,4 @@ def _subgradient_perceptron_kernel(X, y, eta, max_iter):
             w[q] += eta * y[istar] * X[istar, q]
         hist[n] = istar
         n += 1
-    return w, hist[:n].copy(), fvals[:n + 1].copy(), converged
+    return w, hist[:n].copy(), fvals[: n + 1].copy(), converged

@@ -26,6 +26,7 @@ __all__ = ["sgd_indices", "SGDSoftSVMResult", "sgd_soft_svm"]
 # SGD for Soft-SVM (UML §15.5)
 # --------------------------------------------------------------------------------------
 
+
 def sgd_indices(m, T, seed):
     """The T example indices drawn by :func:`sgd_soft_svm` (0-based).
 
@@ -104,15 +105,26 @@ def sgd_soft_svm(X, y, lam, T, seed, checkpoints=None):
             raise ValueError(f"checkpoints must be integers between 1 and T={T}, got {checkpoints!r}")
         cps = np.ascontiguousarray(cps, dtype=np.int64)
     w, w_last, n_upd, W_cp = _sgd_soft_svm_kernel(X, y, lam, idx, cps)
-    check_finite_result('lam', w, w_last)
-    return SGDSoftSVMResult(w=w, w_last=w_last, objective=_objective(w, 0.0, X, y, lam),
-                            n_updates=int(n_upd), checkpoints=cps, w_checkpoints=W_cp)
+    check_finite_result("lam", w, w_last)
+    return SGDSoftSVMResult(
+        w=w,
+        w_last=w_last,
+        objective=_objective(w, 0.0, X, y, lam),
+        n_updates=int(n_upd),
+        checkpoints=cps,
+        w_checkpoints=W_cp,
+    )
 
 
 def _sgd_example():
     X = np.array([[1.0, 0.2], [-1.0, 0.5], [0.3, 1.0]])
-    return (X, np.array([1.0, -1.0, 1.0]), 0.1, np.array([0, 1, 2, 0], dtype=np.int64),
-            np.array([2], dtype=np.int64))
+    return (
+        X,
+        np.array([1.0, -1.0, 1.0]),
+        0.1,
+        np.array([0, 1, 2, 0], dtype=np.int64),
+        np.array([2], dtype=np.int64),
+    )
 
 
 @jit(warmup=_sgd_example)
@@ -120,8 +132,8 @@ def _sgd_soft_svm_kernel(X, y, lam, idx, checkpoints):
     m, d = X.shape
     T = idx.shape[0]
     theta = np.zeros(d)
-    S = np.zeros(d)      # Σ θ⁽ˢ⁾/s over the steps s whose θ has since changed
-    h = 0.0              # Σ 1/s over the steps since θ last changed
+    S = np.zeros(d)  # Σ θ⁽ˢ⁾/s over the steps s whose θ has since changed
+    h = 0.0  # Σ 1/s over the steps since θ last changed
     w_last = np.zeros(d)
     ncp = checkpoints.shape[0]
     W_cp = np.zeros((ncp, d))
@@ -129,10 +141,10 @@ def _sgd_soft_svm_kernel(X, y, lam, idx, checkpoints):
     n_updates = 0
     for t in range(1, T + 1):
         i = idx[t - 1]
-        if t + 7 < T:                                 # ask for the row needed 8 steps ahead
-            for q in range(0, d, 8):                  # (rows of a large X are cache misses)
+        if t + 7 < T:  # ask for the row needed 8 steps ahead
+            for q in range(0, d, 8):  # (rows of a large X are cache misses)
                 prefetch(X, idx[t + 7], q)
-        h += 1.0 / t                                  # w⁽ᵗ⁾ = θ⁽ᵗ⁾/(λt) joins the average
+        h += 1.0 / t  # w⁽ᵗ⁾ = θ⁽ᵗ⁾/(λt) joins the average
         if t == T:
             for q in range(d):
                 w_last[q] = theta[q] / (lam * t)
@@ -143,7 +155,7 @@ def _sgd_soft_svm_kernel(X, y, lam, idx, checkpoints):
         s = 0.0
         for q in range(d):
             s += theta[q] * X[i, q]
-        if y[i] * s / (lam * t) < 1.0:                # y_i <w⁽ᵗ⁾, x_i> < 1
+        if y[i] * s / (lam * t) < 1.0:  # y_i <w⁽ᵗ⁾, x_i> < 1
             for q in range(d):
                 S[q] += h * theta[q]
                 theta[q] += y[i] * X[i, q]

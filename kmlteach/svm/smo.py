@@ -45,8 +45,9 @@ if HAVE_NUMBA:
         def codegen(context, builder, signature, args):
             ary = context.make_array(signature.args[0])(context, builder, args[0])
             stride0 = builder.extract_value(ary.strides, 0)
-            off = builder.add(builder.mul(args[1], stride0),
-                              builder.mul(args[2], ir.Constant(stride0.type, 8)))
+            off = builder.add(
+                builder.mul(args[1], stride0), builder.mul(args[2], ir.Constant(stride0.type, 8))
+            )
             i8p = ir.IntType(8).as_pointer()
             ptr = builder.gep(builder.bitcast(ary.data, i8p), [off])
             i32 = ir.IntType(32)
@@ -57,6 +58,7 @@ if HAVE_NUMBA:
 
         return sig, codegen
 else:  # pragma: no cover - plain Python fallback
+
     def prefetch(X, i, q):
         return None
 
@@ -68,8 +70,16 @@ def _smo_example():
 
 
 def _fetch_row_example():
-    return (1, np.ones((3, 2)), 3, np.zeros((2, 3)), np.full(3, -1, dtype=np.int64),
-            np.full(2, -1, dtype=np.int64), np.zeros(1, dtype=np.int64), -1)
+    return (
+        1,
+        np.ones((3, 2)),
+        3,
+        np.zeros((2, 3)),
+        np.full(3, -1, dtype=np.int64),
+        np.full(2, -1, dtype=np.int64),
+        np.zeros(1, dtype=np.int64),
+        -1,
+    )
 
 
 @jit(warmup=_fetch_row_example)
@@ -132,8 +142,8 @@ def _smo_kernel(Z, p, s, C, alpha0, mode, eps, small, max_iter):
     n_active = m
     shrink_every = min(m, 200)
     counter = shrink_every
-    fresh = False      # G and w were recomputed exactly since the last step
-    pending = False    # the last step still has to be applied to G
+    fresh = False  # G and w were recomputed exactly since the last step
+    pending = False  # the last step still has to be applied to G
     sl_i = 0
     sl_j = 0
     di = 0.0
@@ -221,7 +231,7 @@ def _smo_kernel(Z, p, s, C, alpha0, mode, eps, small, max_iter):
                     ci = c
         if ci < 0:
             if n_active < m or not fresh:
-                need_exact = True   # reactivate everything / purge drift, then re-check
+                need_exact = True  # reactivate everything / purge drift, then re-check
                 continue
             status = 0
             break
@@ -297,7 +307,7 @@ def _smo_kernel(Z, p, s, C, alpha0, mode, eps, small, max_iter):
                     j = k
                     a_best = a
                     b_best = bk
-        if j < 0:   # cannot happen when the violation is positive; be safe
+        if j < 0:  # cannot happen when the violation is positive; be safe
             if not fresh:
                 need_exact = True
                 continue

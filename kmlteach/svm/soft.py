@@ -18,10 +18,10 @@ from kmlteach.svm.smo import _smo_kernel
 __all__ = ["SoftSVMResult", "soft_svm"]
 
 
-
 # --------------------------------------------------------------------------------------
 # Soft-SVM (UML §15.2, (15.4)-(15.6) and (15.12))
 # --------------------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class SoftSVMResult:
@@ -83,8 +83,9 @@ def soft_svm(X, y, lam, homogeneous=True, seed=0, tol=1e-8):
     return _soft_svm(X, y, lam, homogeneous, check_rng(seed), tol)
 
 
-def _soft_svm(X: np.ndarray, y: np.ndarray, lam: float, homogeneous: bool, rng: np.random.Generator,
-              tol: float = 1e-8) -> SoftSVMResult:
+def _soft_svm(
+    X: np.ndarray, y: np.ndarray, lam: float, homogeneous: bool, rng: np.random.Generator, tol: float = 1e-8
+) -> SoftSVMResult:
     """:func:`soft_svm` on checked arguments (the estimator's fit validated them once)."""
     rng_seed = int(rng.integers(0, 2**31 - 1))
     m = X.shape[0]
@@ -116,16 +117,18 @@ def _soft_svm(X: np.ndarray, y: np.ndarray, lam: float, homogeneous: bool, rng: 
     gap = max(obj - dual, 0.0)
     rel = gap / obj if obj > 0 else 0.0
     if status != 0 and rel > tol:
-        warnings.warn(f"soft_svm: relative duality gap {rel:.2e} is above tol={tol:g}",
-                      RuntimeWarning, stacklevel=2)
-    return SoftSVMResult(w=w, b=float(b), objective=obj, alpha=alpha, duality_gap=gap,
-                         relative_gap=rel, n_iter=int(n_iter))
+        warnings.warn(
+            f"soft_svm: relative duality gap {rel:.2e} is above tol={tol:g}", RuntimeWarning, stacklevel=2
+        )
+    return SoftSVMResult(
+        w=w, b=float(b), objective=obj, alpha=alpha, duality_gap=gap, relative_gap=rel, n_iter=int(n_iter)
+    )
 
 
 def _svc_bias(alpha, y, scores, C) -> float:
     """libsvm's b = -rho: the mean of y_i - <w, x_i> over free α_i, else the midpoint
     of the feasible interval."""
-    yG = y * (y * scores - 1.0)          # y_i * gradient_i
+    yG = y * (y * scores - 1.0)  # y_i * gradient_i
     free = (alpha > 0) & (alpha < C)
     if np.any(free):
         rho = float(np.mean(yG[free]))

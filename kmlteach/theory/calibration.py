@@ -32,12 +32,14 @@ from kmlteach.theory.losses import BINARY_LOSSES
 
 __all__ = ["BOOK_CALIBRATION", "Calibration", "calibration", "conditional_risk"]
 
-BOOK_CALIBRATION = {"soft_margin": (4.0, 1.0), "exponential": (np.sqrt(8.0), 0.5),
-                    "logistic": (np.sqrt(8.0), 0.5)}
+BOOK_CALIBRATION = {
+    "soft_margin": (4.0, 1.0),
+    "exponential": (np.sqrt(8.0), 0.5),
+    "logistic": (np.sqrt(8.0), 0.5),
+}
 """(c, s) as stated after HSS2 (2.27); the squared soft margin is not in the book."""
 
-_S_DEFAULT = {"soft_margin": 1.0, "squared_soft_margin": 0.5, "exponential": 0.5,
-              "logistic": 0.5}
+_S_DEFAULT = {"soft_margin": 1.0, "squared_soft_margin": 0.5, "exponential": 0.5, "logistic": 0.5}
 
 
 def _psi(loss: str, z: np.ndarray) -> np.ndarray:
@@ -89,15 +91,16 @@ class Calibration:
 
     Source: HSS2 §2.5, Eq. (2.27).
     """
+
     loss: str
     s: float
-    c_min: float           # smallest c with (*) on the grid
-    c_book: float | None   # HSS2's constant (None for a loss the book does not list)
+    c_min: float  # smallest c with (*) on the grid
+    c_book: float | None  # HSS2's constant (None for a loss the book does not list)
     s_book: float | None
-    eta: np.ndarray        # the grid of η
+    eta: np.ndarray  # the grid of η
     excess_01: np.ndarray  # |2η − 1|
     excess_psi: np.ndarray  # H⁻(η) − H(η)
-    holds: bool | None     # does (*) hold with the book's (c, s)? None if the book has none
+    holds: bool | None  # does (*) hold with the book's (c, s)? None if the book has none
 
 
 def calibration(loss, s=None, n_grid=2000, f_max=50.0):
@@ -125,9 +128,11 @@ def calibration(loss, s=None, n_grid=2000, f_max=50.0):
     n = check_int(n_grid, "n_grid", minimum=10, maximum=10_000_000)
     B = check_positive(f_max, "f_max")
     with np.errstate(over="ignore", invalid="ignore"):
-        edge = _psi(loss, np.array([-2 * B, 2 * B]))   # the search interval has width 2 f_max
+        edge = _psi(loss, np.array([-2 * B, 2 * B]))  # the search interval has width 2 f_max
     if not np.all(np.isfinite(edge)):
-        raise ValueError(f"f_max = {B:g} is too large: the search of [-f_max, f_max] overflows the {loss} loss")
+        raise ValueError(
+            f"f_max = {B:g} is too large: the search of [-f_max, f_max] overflows the {loss} loss"
+        )
     eta = (np.arange(n) + 0.5) / n
     eta = eta[np.abs(2 * eta - 1) > 1e-12]
     risk = lambda f: conditional_risk(loss, eta, f)
@@ -137,9 +142,17 @@ def calibration(loss, s=None, n_grid=2000, f_max=50.0):
     excess_01 = np.abs(2 * eta - 1)
     excess_psi = np.maximum(H_wrong - H, 0.0)
     with np.errstate(divide="ignore"):
-        c_min = float(np.max(excess_01 / excess_psi ** s_))
+        c_min = float(np.max(excess_01 / excess_psi**s_))
     c_book, s_book = BOOK_CALIBRATION.get(loss, (None, None))
-    holds = None if c_book is None else \
-        bool(np.all(excess_01 <= c_book * excess_psi ** s_book + 1e-12))
-    return Calibration(loss=loss, s=s_, c_min=c_min, c_book=c_book, s_book=s_book, eta=eta,
-                       excess_01=excess_01, excess_psi=excess_psi, holds=holds)
+    holds = None if c_book is None else bool(np.all(excess_01 <= c_book * excess_psi**s_book + 1e-12))
+    return Calibration(
+        loss=loss,
+        s=s_,
+        c_min=c_min,
+        c_book=c_book,
+        s_book=s_book,
+        eta=eta,
+        excess_01=excess_01,
+        excess_psi=excess_psi,
+        holds=holds,
+    )

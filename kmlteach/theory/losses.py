@@ -64,6 +64,7 @@ class LossEval(NamedTuple):
 
     Source: HSS2 §2.4.
     """
+
     value: np.ndarray
     gradient: np.ndarray
 
@@ -142,8 +143,9 @@ def huber(f, y, delta=1.0):
     d = check_positive(delta, "delta")
     r = fa - ya
     small = np.abs(r) <= d
-    return LossEval(np.where(small, 0.5 * r * r, d * (np.abs(r) - 0.5 * d)),
-                    np.where(small, r, d * np.sign(r)))
+    return LossEval(
+        np.where(small, 0.5 * r * r, d * (np.abs(r) - 0.5 * d)), np.where(small, r, d * np.sign(r))
+    )
 
 
 def _scores(F, y):
@@ -178,7 +180,7 @@ def multiclass_soft_margin(F, y, delta=None, rho=1.0):
     """
     Fa, ya = _scores(F, y)
     n, k = Fa.shape
-    rho = check_positive(rho, "rho")     # checked even when a given delta makes it unused
+    rho = check_positive(rho, "rho")  # checked even when a given delta makes it unused
     if delta is None:
         D = rho * (1.0 - np.eye(k))
     else:
@@ -209,7 +211,7 @@ def graph_distance(W):
     D = np.where(Wa > 0, Wa, np.inf)
     np.fill_diagonal(D, 0.0)
     for m in range(D.shape[0]):
-        D = np.minimum(D, D[:, m:m + 1] + D[m:m + 1, :])
+        D = np.minimum(D, D[:, m : m + 1] + D[m : m + 1, :])
     if not np.all(np.isfinite(D)):
         raise ValueError("W must describe a connected graph (some nodes cannot be reached)")
     return D
@@ -219,9 +221,14 @@ BINARY_LOSSES = ("soft_margin", "squared_soft_margin", "logistic", "exponential"
 """Margin losses ψ(y f) of the calibration analysis (HSS2 §2.5.3)."""
 
 LOSS_GALLERY = {
-    "soft_margin": soft_margin, "squared_soft_margin": squared_soft_margin,
-    "logistic": logistic, "exponential": exponential, "novelty": novelty,
-    "epsilon_insensitive": epsilon_insensitive, "huber": huber,
-    "multiclass_logistic": multiclass_logistic, "multiclass_soft_margin": multiclass_soft_margin,
+    "soft_margin": soft_margin,
+    "squared_soft_margin": squared_soft_margin,
+    "logistic": logistic,
+    "exponential": exponential,
+    "novelty": novelty,
+    "epsilon_insensitive": epsilon_insensitive,
+    "huber": huber,
+    "multiclass_logistic": multiclass_logistic,
+    "multiclass_soft_margin": multiclass_soft_margin,
 }
 """Name → loss function, for figures and widgets that iterate over the gallery."""

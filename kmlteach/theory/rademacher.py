@@ -37,7 +37,7 @@ __all__ = [
     "rademacher_linear",
 ]
 
-_CHUNK = 1_000_000      # sign entries per block
+_CHUNK = 1_000_000  # sign entries per block
 
 
 @dataclass(frozen=True)
@@ -46,10 +46,11 @@ class RademacherEstimate:
 
     Source: HSS2 §2.5.2 (Rademacher averages).
     """
+
     estimate: float
     stderr: float
-    bound: float            # √(Σ||x_i||²)/n, resp. √(tr K)/n
-    samples: np.ndarray     # ||(1/n) Σ σ_i x_i|| for each draw
+    bound: float  # √(Σ||x_i||²)/n, resp. √(tr K)/n
+    samples: np.ndarray  # ||(1/n) Σ σ_i x_i|| for each draw
 
 
 def _signs(rng, n_draws, n):
@@ -61,8 +62,7 @@ def _signs(rng, n_draws, n):
 def _estimate(samples, bound):
     k = samples.size
     se = float(np.std(samples, ddof=1) / np.sqrt(k)) if k > 1 else float("nan")
-    return RademacherEstimate(estimate=float(np.mean(samples)), stderr=se, bound=bound,
-                              samples=samples)
+    return RademacherEstimate(estimate=float(np.mean(samples)), stderr=se, bound=bound, samples=samples)
 
 
 def rademacher_linear(X, n_draws=1000, seed=0):
@@ -108,7 +108,7 @@ def rademacher_kernel(K, n_draws=1000, seed=0):
     n = Ka.shape[0]
     if np.any(np.diag(Ka) < 0):
         raise ValueError("K must be positive semi-definite (a negative diagonal entry was found)")
-    c = float(np.max(np.abs(Ka))) or 1.0     # work with K / c: σᵀKσ of a huge K must not overflow
+    c = float(np.max(np.abs(Ka))) or 1.0  # work with K / c: σᵀKσ of a huge K must not overflow
     Kc = Ka / c
     parts = [np.sqrt(np.maximum(np.einsum("ij,ij->i", S @ Kc, S), 0.0)) for S in _signs(rng, k, n)]
     root = np.sqrt(c)
@@ -118,13 +118,14 @@ def rademacher_kernel(K, n_draws=1000, seed=0):
 @dataclass(frozen=True)
 class MarginBound:
     """The terms of (2.28); ``bound`` = their sum (a bound on the 0–1 risk)."""
-    bayes_risk: float         # E[χ(y f*_χ)]
-    approximation: float      # δ(F, ψ)
-    scale: float              # 4 R W γ / √n
-    confidence: float         # scale · √(−2 log δ)   (McDiarmid)
-    complexity: float         # scale · r / R           (Rademacher average of the linear part)
-    offset: float             # scale · √(8 log 2)     (the bounded offset b)
-    estimation: float         # confidence + complexity + offset
+
+    bayes_risk: float  # E[χ(y f*_χ)]
+    approximation: float  # δ(F, ψ)
+    scale: float  # 4 R W γ / √n
+    confidence: float  # scale · √(−2 log δ)   (McDiarmid)
+    complexity: float  # scale · r / R           (Rademacher average of the linear part)
+    offset: float  # scale · √(8 log 2)     (the bounded offset b)
+    estimation: float  # confidence + complexity + offset
     bound: float
 
 
@@ -154,9 +155,11 @@ def margin_bound(n, W, R, gamma, delta=0.05, r=None, approximation=0.0, bayes_ri
     d = check_probability(delta, "delta", open_left=True, open_right=True)
     r_ = R_ if r is None else check_positive(r, "r")
     if r_ > R_ * (1 + 1e-12):
-        raise ValueError(f"r (the average radius) cannot exceed R (a bound on ||x||): r = {r_:g} > R = {R_:g}")
+        raise ValueError(
+            f"r (the average radius) cannot exceed R (a bound on ||x||): r = {r_:g} > R = {R_:g}"
+        )
     a = check_nonnegative(approximation, "approximation")
-    b = check_probability(bayes_risk, "bayes_risk")    # a 0-1 risk
+    b = check_probability(bayes_risk, "bayes_risk")  # a 0-1 risk
     with np.errstate(over="ignore"):
         scale = 4.0 * R_ * W_ * g / np.sqrt(n_)
     check_finite_output("W, R or gamma", scale)
@@ -164,6 +167,13 @@ def margin_bound(n, W, R, gamma, delta=0.05, r=None, approximation=0.0, bayes_ri
     comp = scale * r_ / R_
     off = scale * np.sqrt(8.0 * np.log(2.0))
     est = conf + comp + off
-    return MarginBound(bayes_risk=b, approximation=a, scale=float(scale), confidence=float(conf),
-                       complexity=float(comp), offset=float(off), estimation=float(est),
-                       bound=float(b + a + est))
+    return MarginBound(
+        bayes_risk=b,
+        approximation=a,
+        scale=float(scale),
+        confidence=float(conf),
+        complexity=float(comp),
+        offset=float(off),
+        estimation=float(est),
+        bound=float(b + a + est),
+    )

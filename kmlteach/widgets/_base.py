@@ -33,7 +33,8 @@ import contextlib
 import io
 import math
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import ipywidgets as W
 
@@ -60,9 +61,16 @@ class Explorer(W.VBox):
         How to arrange the controls (default: one row of all of them).
     """
 
-    def __init__(self, fig, controls: dict[str, W.Widget], update: Callable[["Explorer"], None],
-                 layout_rows: list[list[str]] | None = None, dpi: int = 100, title: str | None = None,
-                 css_class: str | None = None):
+    def __init__(
+        self,
+        fig,
+        controls: dict[str, W.Widget],
+        update: Callable[[Explorer], None],
+        layout_rows: list[list[str]] | None = None,
+        dpi: int = 100,
+        title: str | None = None,
+        css_class: str | None = None,
+    ):
         self.fig = fig
         self.controls = controls
         self.state: dict[str, Any] = {}
@@ -72,8 +80,9 @@ class Explorer(W.VBox):
         # show the PNG at its natural size (the figure's inches × dpi), shrinking only on
         # narrow screens; stretching it to the cell width made small figures huge
         natural = int(round(fig.get_figwidth() * dpi))
-        self.image = W.Image(format="png", layout=W.Layout(width=f"{natural}px", max_width="100%",
-                                                           height="auto"))
+        self.image = W.Image(
+            format="png", layout=W.Layout(width=f"{natural}px", max_width="100%", height="auto")
+        )
         self.readout = W.HTML(value="", layout=W.Layout(margin="0 0 0 8px"))
         self.readout.add_class("kml-readout")
         self.image.add_class("kml-figure")
@@ -132,13 +141,16 @@ class Explorer(W.VBox):
         return _Hold()
 
     def refresh(self) -> None:
-        with self._held_sync():                  # the figure's message goes out first
+        with self._held_sync():  # the figure's message goes out first
             t0 = time.perf_counter()
             self._update(self)
             t1 = time.perf_counter()
             self.render()
-            self.timings = {"update": t1 - t0, "render": time.perf_counter() - t1,
-                            "full": self.blitter.last_was_full}
+            self.timings = {
+                "update": t1 - t0,
+                "render": time.perf_counter() - t1,
+                "full": self.blitter.last_was_full,
+            }
 
     def render(self) -> None:
         """Put the PNG of the current figure (blitted) on the image widget."""
@@ -163,25 +175,62 @@ def _float_noise(change) -> bool:
     return old != new and math.isclose(old, new, rel_tol=1e-9, abs_tol=1e-12)
 
 
-def slider(description: str, value: float, min: float, max: float, step: float,
-           log: bool = False, readout_format: str = ".3g", width: str = "320px", **kw) -> W.Widget:
+def slider(
+    description: str,
+    value: float,
+    min: float,
+    max: float,
+    step: float,
+    log: bool = False,
+    readout_format: str = ".3g",
+    width: str = "320px",
+    **kw,
+) -> W.Widget:
     """A float slider with a readable label (log scale when ``log``; bounds are then exponents of 10)."""
     style = {"description_width": "initial"}
     layout = W.Layout(width=width)
     if log:
-        return W.FloatLogSlider(value=value, base=10, min=min, max=max, step=step,
-                                description=description, readout_format=readout_format,
-                                continuous_update=True, style=style, layout=layout, **kw)
-    return W.FloatSlider(value=value, min=min, max=max, step=step, description=description,
-                         readout_format=readout_format, continuous_update=True, style=style,
-                         layout=layout, **kw)
+        return W.FloatLogSlider(
+            value=value,
+            base=10,
+            min=min,
+            max=max,
+            step=step,
+            description=description,
+            readout_format=readout_format,
+            continuous_update=True,
+            style=style,
+            layout=layout,
+            **kw,
+        )
+    return W.FloatSlider(
+        value=value,
+        min=min,
+        max=max,
+        step=step,
+        description=description,
+        readout_format=readout_format,
+        continuous_update=True,
+        style=style,
+        layout=layout,
+        **kw,
+    )
 
 
-def int_slider(description: str, value: int, min: int, max: int, step: int = 1,
-               width: str = "320px", **kw) -> W.IntSlider:
-    return W.IntSlider(value=value, min=min, max=max, step=step, description=description,
-                       continuous_update=True, style={"description_width": "initial"},
-                       layout=W.Layout(width=width), **kw)
+def int_slider(
+    description: str, value: int, min: int, max: int, step: int = 1, width: str = "320px", **kw
+) -> W.IntSlider:
+    return W.IntSlider(
+        value=value,
+        min=min,
+        max=max,
+        step=step,
+        description=description,
+        continuous_update=True,
+        style={"description_width": "initial"},
+        layout=W.Layout(width=width),
+        **kw,
+    )
 
 
 def class_scatters(ax, X, y, s: float = 48) -> dict:
@@ -198,7 +247,15 @@ def class_scatters(ax, X, y, s: float = 48) -> dict:
     for lab, k in ((-1.0, 0), (1.0, 1)):
         st = class_style(k)
         pts = np.asarray(X)[np.asarray(y) == lab]
-        arts[lab] = ax.scatter(pts[:, 0], pts[:, 1], s=s, c=st["color"], marker=st["marker"],
-                               edgecolors="white", linewidths=0.6, zorder=3,
-                               label=f"y = {int(lab):+d}")
+        arts[lab] = ax.scatter(
+            pts[:, 0],
+            pts[:, 1],
+            s=s,
+            c=st["color"],
+            marker=st["marker"],
+            edgecolors="white",
+            linewidths=0.6,
+            zorder=3,
+            label=f"y = {int(lab):+d}",
+        )
     return arts

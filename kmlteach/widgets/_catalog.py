@@ -68,6 +68,6 @@ def builders() -> Iterator[tuple[str, Callable]]:
             home = fn.__module__
             if name.startswith("make_") and (home == mod.__name__ or home.startswith(mod.__name__ + ".")):
                 yield f"{info.name}.{name}", fn
-                if "predict" in inspect.signature(fn).parameters:   # its prediction mode too
+                if "predict" in inspect.signature(fn).parameters:  # its prediction mode too
                     yield f"{info.name}.{name}[predict]", functools.partial(fn, predict=True)
     yield "welcome.make_angle_demo", _angle_demo

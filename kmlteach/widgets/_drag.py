@@ -24,13 +24,14 @@ from __future__ import annotations
 
 import asyncio
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
 __all__ = ["Drag"]
 
-STALE_MS = 25.0   # a move that waited longer than this in the kernel's queue is coalesced
+STALE_MS = 25.0  # a move that waited longer than this in the kernel's queue is coalesced
 
 
 class Drag:
@@ -49,9 +50,14 @@ class Drag:
         Browser-side throttle of mouse-move events, in milliseconds.
     """
 
-    def __init__(self, explorer, on_press: Callable[[dict], Any],
-                 on_move: Callable[[Any, dict], None] | None = None,
-                 on_release: Callable[[Any, dict], None] | None = None, wait: int = 20):
+    def __init__(
+        self,
+        explorer,
+        on_press: Callable[[dict], Any],
+        on_move: Callable[[Any, dict], None] | None = None,
+        on_release: Callable[[Any, dict], None] | None = None,
+        wait: int = 20,
+    ):
         self.ex = explorer
         self.on_press, self.on_move, self.on_release = on_press, on_move, on_release
         self.token: Any = None
@@ -59,7 +65,7 @@ class Drag:
         self.scheduled = False
         self.moves_seen = 0
         self.moves_drawn = 0
-        self.offset: float | None = None   # quickest (kernel clock - event timeStamp) of the drag, ms
+        self.offset: float | None = None  # quickest (kernel clock - event timeStamp) of the drag, ms
         explorer.drag = self
         explorer.image.add_class("kml-draggable")
         try:
@@ -67,10 +73,18 @@ class Drag:
         except ImportError:  # the widget still works with its controls
             self.events = []
             return
-        buttons = Event(source=explorer.image, prevent_default_action=True,
-                        watched_events=["mousedown", "mouseup", "mouseleave"])
-        moves = Event(source=explorer.image, prevent_default_action=True, wait=wait,
-                      throttle_or_debounce="throttle", watched_events=["mousemove"])
+        buttons = Event(
+            source=explorer.image,
+            prevent_default_action=True,
+            watched_events=["mousedown", "mouseup", "mouseleave"],
+        )
+        moves = Event(
+            source=explorer.image,
+            prevent_default_action=True,
+            wait=wait,
+            throttle_or_debounce="throttle",
+            watched_events=["mousemove"],
+        )
         buttons.on_dom_event(self.handle)
         moves.on_dom_event(self.handle)
         self.events = [buttons, moves]
@@ -87,8 +101,10 @@ class Drag:
         """
         bw, bh = float(ev.get("boundingRectWidth") or 0), float(ev.get("boundingRectHeight") or 0)
         if "relativeX" in ev and bw > 0 and bh > 0:
-            return (float(ev["relativeX"]) / bw * self.ex.fig.bbox.width,
-                    float(ev["relativeY"]) / bh * self.ex.fig.bbox.height)
+            return (
+                float(ev["relativeX"]) / bw * self.ex.fig.bbox.width,
+                float(ev["relativeY"]) / bh * self.ex.fig.bbox.height,
+            )
         return float(ev["dataX"]), float(ev["dataY"])
 
     def xy(self, ax, ev: dict) -> np.ndarray:

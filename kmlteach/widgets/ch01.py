@@ -7,7 +7,12 @@ holds what the last redraw computed (tests read it), ``explorer.controls`` the
 controls (tests set their ``value``).
 """
 
-from ._ch01.margins import default_margin_points, make_lambda_explorer, make_margin_explorer, soft_margin_points
+from ._ch01.margins import (
+    default_margin_points,
+    make_lambda_explorer,
+    make_margin_explorer,
+    soft_margin_points,
+)
 from ._ch01.sgd import make_loss_gallery, make_sgd_explorer
 
 __all__ = [

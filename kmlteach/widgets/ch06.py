@@ -10,12 +10,12 @@ import ipywidgets as W
 import numpy as np
 
 from .. import ranking as R
+from .._render import label
 from ..plots import OKABE_ITO, figure, label_axes
 from ..plots.ch06 import ITEM_NAMES, RELEVANCE_COLORS, legend_with_grades, ranked_list_data
-from .._render import label
-from ._predict import predict_mode, within
 from ._base import Explorer, int_slider, slider
 from ._drag import Drag
+from ._predict import predict_mode, within
 
 __all__ = ["DEFAULT_RELEVANCE", "DEFAULT_SCORES", "make_ranking_explorer"]
 
@@ -46,7 +46,7 @@ def make_ranking_explorer(y_true=None, scores=None, k: int = 3, predict: bool = 
     (:mod:`kmlteach.widgets._predict`).
     """
     y_true = DEFAULT_RELEVANCE.copy() if y_true is None else np.asarray(y_true, dtype=float)
-    scores = (DEFAULT_SCORES.copy() if scores is None else np.asarray(scores, dtype=float))[:len(y_true)]
+    scores = (DEFAULT_SCORES.copy() if scores is None else np.asarray(scores, dtype=float))[: len(y_true)]
     r = len(y_true)
     names = ITEM_NAMES[:r]
 
@@ -56,14 +56,27 @@ def make_ranking_explorer(y_true=None, scores=None, k: int = 3, predict: bool = 
     ideal = np.sort(y_true)[::-1]
     ax.step(ranks, ideal, where="mid", color=OKABE_ITO["black"], lw=1.2, ls="--", label="ideal order")
     top = max(1.0, float(ideal[0]))
-    ax.plot(ranks, top / np.log2(ranks + 1), ":", color=OKABE_ITO["green"], lw=2,
-            label=r"discount $1/\log_2(1+\mathrm{rank})$ (scaled)")
+    ax.plot(
+        ranks,
+        top / np.log2(ranks + 1),
+        ":",
+        color=OKABE_ITO["green"],
+        lw=2,
+        label=r"discount $1/\log_2(1+\mathrm{rank})$ (scaled)",
+    )
     from matplotlib.patches import Rectangle
 
     # the shade stops below the legend, so that moving it never repaints the legend
-    shade = Rectangle((r + 0.5, 0), 0, top * 1.12, color=OKABE_ITO["grey"], alpha=0.2, lw=0,
-                      zorder=0,
-                      label="ignored (beyond top k)")
+    shade = Rectangle(
+        (r + 0.5, 0),
+        0,
+        top * 1.12,
+        color=OKABE_ITO["grey"],
+        alpha=0.2,
+        lw=0,
+        zorder=0,
+        label="ignored (beyond top k)",
+    )
     ax.add_patch(shade)
     ax.set_xlim(0.5, r + 0.5)
     ax.set_ylim(0, top * 1.6)
@@ -72,21 +85,47 @@ def make_ranking_explorer(y_true=None, scores=None, k: int = 3, predict: bool = 
     # so a reorder repaints a few markers, not the whole x axis
     ax.set_xticks(ranks, [f"{i}\n " for i in ranks])
     under = ax.get_xaxis_transform()
-    letters = [label(ax, names[j], (j + 1, 0.0), offset=(0.0, -27.0), size=10, ha="center",
-                     transform=under, clip_on=False, zorder=4) for j in range(r)]
-    grades = [label(ax, f"{int(y_true[j])}", (j + 1, y_true[j]), offset=(0.0, 4.5), size=8,
-                    ha="center", zorder=4) for j in range(r)]
+    letters = [
+        label(
+            ax,
+            names[j],
+            (j + 1, 0.0),
+            offset=(0.0, -27.0),
+            size=10,
+            ha="center",
+            transform=under,
+            clip_on=False,
+            zorder=4,
+        )
+        for j in range(r)
+    ]
+    grades = [
+        label(ax, f"{int(y_true[j])}", (j + 1, y_true[j]), offset=(0.0, 4.5), size=8, ha="center", zorder=4)
+        for j in range(r)
+    ]
     # a relevance-0 bar has no height: a grey dash on the axis shows it is there
-    zero_mark = ax.scatter([], [], marker="_", s=520, linewidths=4, color=RELEVANCE_COLORS[0],
-                           zorder=4, clip_on=False)
+    zero_mark = ax.scatter(
+        [], [], marker="_", s=520, linewidths=4, color=RELEVANCE_COLORS[0], zorder=4, clip_on=False
+    )
     legend_with_grades(ax, int(ideal[0]), fontsize=8, loc="upper right", ncol=2)
     label_axes(ax, "predicted rank (1 = top) and item", "true relevance")
 
-    controls = {f"s{i}": slider(f"score {names[i]} (rel. {int(y_true[i])})", float(scores[i]),
-                                0.0, 1.0, 0.01, readout_format=".2f", width="300px")
-                for i in range(r)}
+    controls = {
+        f"s{i}": slider(
+            f"score {names[i]} (rel. {int(y_true[i])})",
+            float(scores[i]),
+            0.0,
+            1.0,
+            0.01,
+            readout_format=".2f",
+            width="300px",
+        )
+        for i in range(r)
+    }
     controls["k"] = int_slider("NDCG top k", int(min(k, r)), 1, r, width="260px")
-    ideal_btn = W.Button(description="ideal order", tooltip="set every score to its relevance / 4 (ties kept)")
+    ideal_btn = W.Button(
+        description="ideal order", tooltip="set every score to its relevance / 4 (ties kept)"
+    )
 
     def update(ex: Explorer) -> None:
         s = np.array([ex.controls[f"s{i}"].value for i in range(r)])
@@ -97,30 +136,42 @@ def make_ranking_explorer(y_true=None, scores=None, k: int = 3, predict: bool = 
             bar.set_color(RELEVANCE_COLORS[int(min(g, len(RELEVANCE_COLORS) - 1))])
             bar.set_edgecolor("black")
         at = np.empty(r)
-        at[order] = ranks                                   # the rank of every item
+        at[order] = ranks  # the rank of every item
         for j in range(r):
             letters[j].set_position((at[j], 0.0))
             grades[j].set_position((at[j], y_true[j]))
         zero_mark.set_offsets(np.c_[ranks, rel][rel == 0])
-        ex.state["item_rank"] = at.astype(int)              # where each item's name is drawn
-        ex.state["zero_ranks"] = ranks[rel == 0]            # the ranks with a zero-height bar
+        ex.state["item_rank"] = at.astype(int)  # where each item's name is drawn
+        ex.state["zero_ranks"] = ranks[rel == 0]  # the ranks with a zero-height bar
         shade.set_x(kk + 0.5)
         shade.set_width(max(r - kk, 0))
         st = ex.state
-        st.update(scores=s, k=kk, order=order, permutation=R.permutation(s),
-                  kendall=R.kendall_tau_loss(s, y_true), ndcg=R.ndcg_loss(s, y_true, k=kk),
-                  ndcg_full=R.ndcg_loss(s, y_true), zero_one=R.zero_one_ranking_loss(s, y_true))
+        st.update(
+            scores=s,
+            k=kk,
+            order=order,
+            permutation=R.permutation(s),
+            kendall=R.kendall_tau_loss(s, y_true),
+            ndcg=R.ndcg_loss(s, y_true, k=kk),
+            ndcg_full=R.ndcg_loss(s, y_true),
+            zero_one=R.zero_one_ranking_loss(s, y_true),
+        )
         ex.set_readout(
             f"π(y') = {_fmt_perm(st['permutation'])} &nbsp; order (best first): "
             f"<b>{' '.join(names[j] for j in order)}</b><br>"
             f"Kendall-tau loss = <b>{st['kendall']:.3f}</b> &nbsp; NDCG loss (top {kk}) = "
             f"<b>{st['ndcg']:.3f}</b> &nbsp; (all ranks: {st['ndcg_full']:.3f}) &nbsp; "
-            f"0–1 ranking loss = {st['zero_one']:.0f}")
+            f"0–1 ranking loss = {st['zero_one']:.0f}"
+        )
 
-    ex = Explorer(fig, controls, update,
-                  layout_rows=[[f"s{i}" for i in range(0, r, 2)], [f"s{i}" for i in range(1, r, 2)],
-                               ["k"]],
-                  title="Reorder the items", css_class="kml-ranking-explorer")
+    ex = Explorer(
+        fig,
+        controls,
+        update,
+        layout_rows=[[f"s{i}" for i in range(0, r, 2)], [f"s{i}" for i in range(1, r, 2)], ["k"]],
+        title="Reorder the items",
+        css_class="kml-ranking-explorer",
+    )
 
     def set_ideal(_btn=None):
         with ex.hold():
@@ -133,7 +184,7 @@ def make_ranking_explorer(y_true=None, scores=None, k: int = 3, predict: bool = 
         if not ex.drag.inside(ax, ev):
             return None
         pos = int(np.clip(round(float(ex.drag.xy(ax, ev)[0])), 1, r))
-        return int(ex.state["order"][pos - 1])          # the item under the pointer
+        return int(ex.state["order"][pos - 1])  # the item under the pointer
 
     def move(item, ev):
         target = int(np.clip(round(float(ex.drag.xy(ax, ev)[0])), 1, r))
@@ -144,7 +195,7 @@ def make_ranking_explorer(y_true=None, scores=None, k: int = 3, predict: bool = 
         order.insert(target - 1, item)
         s = np.array([ex.controls[f"s{i}"].value for i in range(r)])
         ranked = np.sort(s)[::-1]
-        if len(np.unique(ranked)) < r:      # ties: spread the scores so the order is strict
+        if len(np.unique(ranked)) < r:  # ties: spread the scores so the order is strict
             ranked = np.round(np.linspace(0.9, 0.1, r), 2)
         with ex.hold():
             for pos_, j in enumerate(order):
@@ -154,8 +205,13 @@ def make_ranking_explorer(y_true=None, scores=None, k: int = 3, predict: bool = 
     ex.controls["ideal"] = ideal_btn
     ex.children = ex.children[:-2] + (ideal_btn,) + ex.children[-2:]
     if predict:
-        predict_mode(ex, slider("guess: Kendall-tau loss", 0.5, 0.0, 1.0, 0.01, readout_format=".2f"),
-                     lambda ex_: ex_.state["kendall"], [*bars, *grades, zero_mark],
-                     "what is the Kendall-tau loss of the order these scores give?",
-                     score=within(0.05), watch=[f"s{i}" for i in range(r)])
+        predict_mode(
+            ex,
+            slider("guess: Kendall-tau loss", 0.5, 0.0, 1.0, 0.01, readout_format=".2f"),
+            lambda ex_: ex_.state["kendall"],
+            [*bars, *grades, zero_mark],
+            "what is the Kendall-tau loss of the order these scores give?",
+            score=within(0.05),
+            watch=[f"s{i}" for i in range(r)],
+        )
     return ex

@@ -15,11 +15,11 @@ import numpy as np
 from .. import metrics as M
 from ..plots import OKABE_ITO, figure, label_axes
 from ..plots.ch07 import example_scores, labelling_axes, scatter_strip, set_labelling
-from ..ranking.bipartite import _delta
 from ..ranking import MEASURES, bipartite_most_violating
-from ._predict import predict_mode
+from ..ranking.bipartite import _delta
 from ._base import Explorer, int_slider, slider
 from ._drag import Drag
+from ._predict import predict_mode
 
 __all__ = ["make_pr_explorer", "make_violating_explorer", "confusion_table_html"]
 
@@ -28,18 +28,21 @@ def confusion_table_html(a, b, c, d) -> str:
     """The counts (a, b, c, d) of (17.11) as a small HTML table."""
     cell = "style='padding:1px 8px;text-align:right;border:1px solid #bbb'"
     head = "style='padding:1px 8px;border:1px solid #bbb;background:#f3f3f3'"
-    return (f"<table style='border-collapse:collapse;font-size:90%'>"
-            f"<tr><td {head}></td><td {head}>y = +1</td><td {head}>y = −1</td></tr>"
-            f"<tr><td {head}>predicted +1</td><td {cell}>a = <b>{a}</b></td><td {cell}>b = <b>{b}</b></td></tr>"
-            f"<tr><td {head}>predicted −1</td><td {cell}>c = <b>{c}</b></td><td {cell}>d = <b>{d}</b></td></tr>"
-            f"</table>")
+    return (
+        f"<table style='border-collapse:collapse;font-size:90%'>"
+        f"<tr><td {head}></td><td {head}>y = +1</td><td {head}>y = −1</td></tr>"
+        f"<tr><td {head}>predicted +1</td><td {cell}>a = <b>{a}</b></td><td {cell}>b = <b>{b}</b></td></tr>"
+        f"<tr><td {head}>predicted −1</td><td {cell}>c = <b>{c}</b></td><td {cell}>d = <b>{d}</b></td></tr>"
+        f"</table>"
+    )
 
 
-PR_PANELS = ((0.0572, 0.351), (0.4626, 0.234), (0.7567, 0.234))   # (left, width), figure fraction
+PR_PANELS = ((0.0572, 0.351), (0.4626, 0.234), (0.7567, 0.234))  # (left, width), figure fraction
 
 
-def make_pr_explorer(y_score=None, y_true=None, theta: float = 0.0, k: int = 5,
-                     predict: bool = False) -> Explorer:
+def make_pr_explorer(
+    y_score=None, y_true=None, theta: float = 0.0, k: int = 5, predict: bool = False
+) -> Explorer:
     """Slide the threshold θ and the cut-off k; watch (a, b, c, d), P, R, F₁ and the curves.
 
     Click a point of the PR or ROC curve to set θ to its threshold, or click/drag on
@@ -65,12 +68,14 @@ def make_pr_explorer(y_score=None, y_true=None, theta: float = 0.0, k: int = 5,
     from matplotlib.patches import Rectangle
 
     # shade and θ line stop below the legend, so that moving them never repaints it
-    shade = Rectangle((0, -0.5), 0, 1.75, color=OKABE_ITO["orange"], alpha=0.18, lw=0,
-                      label="predicted +1 (score ≥ θ)")
+    shade = Rectangle(
+        (0, -0.5), 0, 1.75, color=OKABE_ITO["orange"], alpha=0.18, lw=0, label="predicted +1 (score ≥ θ)"
+    )
     ax_s.add_patch(shade)
     theta_line = ax_s.axvline(0.0, ymax=0.78, color=OKABE_ITO["black"], lw=2)
-    topk = ax_s.scatter([], [], s=150, facecolors="none", edgecolors=OKABE_ITO["green"], lw=1.6,
-                        label="top k", zorder=4)
+    topk = ax_s.scatter(
+        [], [], s=150, facecolors="none", edgecolors=OKABE_ITO["green"], lw=1.6, label="top k", zorder=4
+    )
     ax_s.set_xlim(lo, hi)
     ax_s.set_ylim(-0.5, 1.75)
     ax_s.set_yticks([0, 1], ["y = −1", "y = +1"])
@@ -82,8 +87,7 @@ def make_pr_explorer(y_score=None, y_true=None, theta: float = 0.0, k: int = 5,
     ax_pr.step(r, p, where="post", color=OKABE_ITO["blue"], lw=2)
     ax_pr.axhline(np.mean(y_true > 0), color=OKABE_ITO["grey"], ls=":", lw=1.2)
     (pr_pt,) = ax_pr.plot([], [], "o", ms=10, color=OKABE_ITO["vermillion"], label="θ")
-    (pr_k,) = ax_pr.plot([], [], "D", ms=8, mfc="none", mew=2, color=OKABE_ITO["green"],
-                         label="precision@k")
+    (pr_k,) = ax_pr.plot([], [], "D", ms=8, mfc="none", mew=2, color=OKABE_ITO["green"], label="precision@k")
     ax_pr.set_xlim(-0.02, 1.02)
     ax_pr.set_ylim(0, 1.05)
     ax_pr.legend(fontsize=7.5, loc="lower left")
@@ -96,8 +100,12 @@ def make_pr_explorer(y_score=None, y_true=None, theta: float = 0.0, k: int = 5,
     (roc_pt,) = ax_roc.plot([], [], "o", ms=10, color=OKABE_ITO["vermillion"])
     ax_roc.set_xlim(-0.02, 1.02)
     ax_roc.set_ylim(-0.02, 1.02)
-    label_axes(ax_roc, "false-positive rate", "recall (true-positive rate)",
-               f"ROC curve (AUC {M.auc(y_score, y_true):.2f})")
+    label_axes(
+        ax_roc,
+        "false-positive rate",
+        "recall (true-positive rate)",
+        f"ROC curve (AUC {M.auc(y_score, y_true):.2f})",
+    )
 
     # the panels where constrained layout puts them, fixed: the layout pass measured every
     # tick label of the figure and was a third of the time to the first picture
@@ -107,8 +115,15 @@ def make_pr_explorer(y_score=None, y_true=None, theta: float = 0.0, k: int = 5,
 
     step = 0.01 if np.allclose(y_score, np.round(y_score, 2)) else (hi - lo) / 200
     controls = {
-        "theta": slider("threshold θ", float(np.clip(theta, lo, hi)), float(np.floor(lo * 100) / 100),
-                        float(np.ceil(hi * 100) / 100), step, readout_format=".2f", width="380px"),
+        "theta": slider(
+            "threshold θ",
+            float(np.clip(theta, lo, hi)),
+            float(np.floor(lo * 100) / 100),
+            float(np.ceil(hi * 100) / 100),
+            step,
+            readout_format=".2f",
+            width="380px",
+        ),
         "k": int_slider("k", int(min(k, n)), 1, n, width="300px"),
     }
 
@@ -117,12 +132,18 @@ def make_pr_explorer(y_score=None, y_true=None, theta: float = 0.0, k: int = 5,
         kk = int(ex.controls["k"].value)
         a, b, c, d = M.confusion_counts(y_score, y_true, th)
         st = ex.state
-        st.update(theta=th, k=kk, counts=(a, b, c, d),
-                  precision=M.precision(y_score, y_true, th), recall=M.recall(y_score, y_true, th),
-                  f1=M.f1(y_score, y_true, th), specificity=M.specificity(y_score, y_true, th),
-                  zero_one=M.zero_one_loss(y_score, y_true, th),
-                  precision_at_k=M.precision_at_k(y_score, y_true, kk),
-                  recall_at_k=M.recall_at_k(y_score, y_true, kk))
+        st.update(
+            theta=th,
+            k=kk,
+            counts=(a, b, c, d),
+            precision=M.precision(y_score, y_true, th),
+            recall=M.recall(y_score, y_true, th),
+            f1=M.f1(y_score, y_true, th),
+            specificity=M.specificity(y_score, y_true, th),
+            zero_one=M.zero_one_loss(y_score, y_true, th),
+            precision_at_k=M.precision_at_k(y_score, y_true, kk),
+            recall_at_k=M.recall_at_k(y_score, y_true, kk),
+        )
         theta_line.set_xdata([th, th])
         shade.set_x(th)
         shade.set_width(max(hi - th, 0.0))
@@ -139,10 +160,17 @@ def make_pr_explorer(y_score=None, y_true=None, theta: float = 0.0, k: int = 5,
             f" &nbsp; F₁ = <b>{st['f1']:.3f}</b><br>specificity = {st['specificity']:.3f} &nbsp; "
             f"zero-one loss = {st['zero_one']:.3f}<br>"
             f"top k = {kk}: precision@k = <b>{st['precision_at_k']:.3f}</b> &nbsp; "
-            f"recall@k = <b>{st['recall_at_k']:.3f}</b></div></div>")
+            f"recall@k = <b>{st['recall_at_k']:.3f}</b></div></div>"
+        )
 
-    ex = Explorer(fig, controls, update, layout_rows=[["theta", "k"]],
-                  title="Precision/recall trade-off", css_class="kml-pr-explorer")
+    ex = Explorer(
+        fig,
+        controls,
+        update,
+        layout_rows=[["theta", "k"]],
+        title="Precision/recall trade-off",
+        css_class="kml-pr-explorer",
+    )
     # curve points and the threshold that produces each (θ = that score: predict +1 iff ≥ θ)
     pr_thr = np.r_[_pr[2], np.inf]
     roc_thr = _roc[2]
@@ -179,21 +207,26 @@ def _predict_f1_peak(ex, ax_s, y_score, y_true) -> None:
     best = float(cands[int(np.argmax(f1s))])
     peak = ax_s.axvline(best, ymax=0.78, color=OKABE_ITO["vermillion"], lw=2, ls="--")
     th = ex.controls["theta"]
-    guess = slider("guess: F₁ peaks at θ =", th.min, th.min, th.max, th.step, readout_format=".2f",
-                   width="380px")
+    guess = slider(
+        "guess: F₁ peaks at θ =", th.min, th.min, th.max, th.step, readout_format=".2f", width="380px"
+    )
 
     def score(g, answer):
         fg = M.f1(y_score, y_true, float(g))
         right = fg >= float(f1s.max()) - 1e-12
-        return right, (f"θ = {g:.2f} gives F₁ = {fg:.3f}; the peak is F₁ = {f1s.max():.3f}, "
-                       f"reached at θ = {answer:.2f} (you are {abs(g - answer):.2f} away)")
+        return right, (
+            f"θ = {g:.2f} gives F₁ = {fg:.3f}; the peak is F₁ = {f1s.max():.3f}, "
+            f"reached at θ = {answer:.2f} (you are {abs(g - answer):.2f} away)"
+        )
 
-    predict_mode(ex, guess, lambda _ex: best, [peak], "at which threshold θ is F₁ largest?",
-                 score=score, watch=[])
+    predict_mode(
+        ex, guess, lambda _ex: best, [peak], "at which threshold θ is F₁ largest?", score=score, watch=[]
+    )
 
 
-def make_violating_explorer(y_score=None, y_true=None, measure: str = "f1", scale: float = 1.0,
-                            k: int = 3) -> Explorer:
+def make_violating_explorer(
+    y_score=None, y_true=None, measure: str = "f1", scale: float = 1.0, k: int = 3
+) -> Explorer:
     """The maximiser v of Δ(v, y) + Σ_i (v_i − y_i)·scale·μ_i (UML (17.14)).
 
     With a small scale the loss term Δ dominates and v flips labels to make Δ large;
@@ -209,8 +242,9 @@ def make_violating_explorer(y_score=None, y_true=None, measure: str = "f1", scal
     fig, ax = figure(7.5, 2.8)
     arts = labelling_axes(ax, mu, y)
     controls = {
-        "measure": W.Dropdown(options=list(MEASURES), value=measure, description="measure",
-                              layout=W.Layout(width="230px")),
+        "measure": W.Dropdown(
+            options=list(MEASURES), value=measure, description="measure", layout=W.Layout(width="230px")
+        ),
         "scale": slider("scale of w", scale, -2, 1, 0.05, log=True, width="300px"),
         "k": int_slider("k", k, 1, r, width="220px"),
     }
@@ -227,13 +261,29 @@ def make_violating_explorer(y_score=None, y_true=None, measure: str = "f1", scal
         d = r - a - b - c
         delta = float(_delta(a, b, c, d, MEASURES[meas][0], 1.0))
         st = ex.state
-        st.update(v=v, counts=(a, b, c, d), delta=delta, value=delta + float((v - y) @ s),
-                  n_flipped=int(np.sum(v != y)), measure=meas, scale=sc, k=kk)
+        st.update(
+            v=v,
+            counts=(a, b, c, d),
+            delta=delta,
+            value=delta + float((v - y) @ s),
+            n_flipped=int(np.sum(v != y)),
+            measure=meas,
+            scale=sc,
+            k=kk,
+        )
         set_labelling(arts, v)
-        ex.set_readout(f"Δ(v, y) = <b>{delta:.3f}</b> &nbsp; Σ(v−y)μ = {st['value'] - delta:.3f} "
-                       f"&nbsp; objective (17.14) = <b>{st['value']:.3f}</b> &nbsp; "
-                       f"labels flipped: {st['n_flipped']} &nbsp; (a, b, c, d) = {(a, b, c, d)}"
-                       f" &nbsp; [{MEASURES[meas][2]}]")
+        ex.set_readout(
+            f"Δ(v, y) = <b>{delta:.3f}</b> &nbsp; Σ(v−y)μ = {st['value'] - delta:.3f} "
+            f"&nbsp; objective (17.14) = <b>{st['value']:.3f}</b> &nbsp; "
+            f"labels flipped: {st['n_flipped']} &nbsp; (a, b, c, d) = {(a, b, c, d)}"
+            f" &nbsp; [{MEASURES[meas][2]}]"
+        )
 
-    return Explorer(fig, controls, update, layout_rows=[["measure", "scale", "k"]],
-                    title="Most violating labelling (17.14)", css_class="kml-violating-explorer")
+    return Explorer(
+        fig,
+        controls,
+        update,
+        layout_rows=[["measure", "scale", "k"]],
+        title="Most violating labelling (17.14)",
+        css_class="kml-violating-explorer",
+    )

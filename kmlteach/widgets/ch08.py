@@ -19,13 +19,22 @@ from __future__ import annotations
 import ipywidgets as W
 import numpy as np
 
+from .._render import paint_cached, region_layer
 from ..datasets import moons
 from ..ensembles import adaboost, decision_tree, papaya
 from ..plots import OKABE_ITO, figure, label_axes
-from .._render import paint_cached, region_layer
-from ..plots.ch08 import (_stump_box, bagging_curves, bound_curves, grid_points,
-                          plot_adaboost_bounds, plot_stump, plot_weighted_points, ridge_classifier,
-                          signed_rgba, stump_segment)
+from ..plots.ch08 import (
+    _stump_box,
+    bagging_curves,
+    bound_curves,
+    grid_points,
+    plot_adaboost_bounds,
+    plot_stump,
+    plot_weighted_points,
+    ridge_classifier,
+    signed_rgba,
+    stump_segment,
+)
 from ._base import Explorer, int_slider
 from ._predict import predict_mode
 
@@ -42,8 +51,9 @@ def _legend_below(ax, fontsize: float = 7.5, ncol: int = 2, **kw):
     """The axes' legend under its x label: outside the images, points and sweeping lines that
     move on every update, so it stays in the blitted background (inside, it was repainted
     on every frame, two thirds of the frame's cost)."""
-    return ax.legend(fontsize=fontsize, loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=ncol,
-                     frameon=False, **kw)
+    return ax.legend(
+        fontsize=fontsize, loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=ncol, frameon=False, **kw
+    )
 
 
 def _regions(ax, xlim, ylim):
@@ -56,7 +66,7 @@ def _regions(ax, xlim, ylim):
     return layer
 
 
-ADABOOST_PANELS = ((0.0561, 0.2644), (0.3639, 0.2644), (0.6875, 0.3041))   # (left, width)
+ADABOOST_PANELS = ((0.0561, 0.2644), (0.3639, 0.2644), (0.6875, 0.3041))  # (left, width)
 
 
 def _step_buttons(slider: W.IntSlider):
@@ -67,8 +77,9 @@ def _step_buttons(slider: W.IntSlider):
     return back, fwd
 
 
-def make_adaboost_stepper(X=None, y=None, T: int = 20, n_grid: int = 120, scale: float = 2400.0,
-                          result=None, predict: bool = False) -> Explorer:
+def make_adaboost_stepper(
+    X=None, y=None, T: int = 20, n_grid: int = 120, scale: float = 2400.0, result=None, predict: bool = False
+) -> Explorer:
     """Step t = 1..T through AdaBoost on 2-D data (SL AdaBoost; UML §10.2).
 
     Controls: ``t`` (slider), ``back`` / ``next`` (buttons). State: ``t``, ``epsilon``,
@@ -79,7 +90,7 @@ def make_adaboost_stepper(X=None, y=None, T: int = 20, n_grid: int = 120, scale:
     stump AdaBoost picks (its feature and the side it labels +1); the stump and the
     ensemble panel stay hidden until *Reveal* (:mod:`kmlteach.widgets._predict`).
     """
-    if X is None:                       # the chapter's moons (notebook 08, section 2)
+    if X is None:  # the chapter's moons (notebook 08, section 2)
         X, y = moons(150, noise=0.25, seed=0)
     X = np.asarray(X, dtype=float)
     y = np.asarray(y, dtype=float)
@@ -88,8 +99,7 @@ def make_adaboost_stepper(X=None, y=None, T: int = 20, n_grid: int = 120, scale:
     xlim, ylim = _box(X)
     grid = grid_points(xlim, ylim, n_grid)
     # the whole run, once: per-round stump votes on the grid, cumulated with α
-    F = np.cumsum(np.asarray(res.alphas)[:, None] * np.array([h.predict(grid) for h in res.stumps]),
-                  axis=0)
+    F = np.cumsum(np.asarray(res.alphas)[:, None] * np.array([h.predict(grid) for h in res.stumps]), axis=0)
     prod_z = np.cumprod(res.Z)
     _, exp_b = bound_curves(res.epsilons)
 
@@ -103,8 +113,9 @@ def make_adaboost_stepper(X=None, y=None, T: int = 20, n_grid: int = 120, scale:
     (wrong,) = ax_h.plot([], [], "x", color=OKABE_ITO["black"], ms=9, mew=2, label="misclassified")
     _legend_below(ax_h)
     label_axes(ax_h, "$x_1$", "", r"ensemble sign$(\Sigma_{s \leq t}\, \alpha_s h_s)$")
-    plot_adaboost_bounds(res.training_error, res.Z, res.epsilons, len(y), ax=ax_b,
-                         title="training error and its bounds")
+    plot_adaboost_bounds(
+        res.training_error, res.Z, res.epsilons, len(y), ax=ax_b, title="training error and its bounds"
+    )
     _legend_below(ax_b)
     tline = ax_b.axvline(1, color=OKABE_ITO["black"], lw=1, alpha=0.5)
     # the panels where constrained layout put them (the notebook's run of 60 rounds, whose
@@ -114,8 +125,9 @@ def make_adaboost_stepper(X=None, y=None, T: int = 20, n_grid: int = 120, scale:
     for ax, (left, width) in zip((ax_d, ax_h, ax_b), ADABOOST_PANELS):
         ax.set_position((left, 0.2376, width, 0.7057))
     masks = {lab: y == lab for lab in (-1.0, 1.0)}
-    preds = np.sign(np.cumsum(np.asarray(res.alphas)[:, None]
-                              * np.array([h.predict(X) for h in res.stumps]), axis=0))
+    preds = np.sign(
+        np.cumsum(np.asarray(res.alphas)[:, None] * np.array([h.predict(X) for h in res.stumps]), axis=0)
+    )
     preds[preds == 0] = 1.0
 
     slider_t = int_slider("round t", 1, 1, R, width="360px")
@@ -139,26 +151,49 @@ def make_adaboost_stepper(X=None, y=None, T: int = 20, n_grid: int = 120, scale:
         tline.set_xdata([t, t])
         eps = float(res.epsilons[k])
         st = ex.state
-        st.update(t=t, epsilon=eps, alpha=float(res.alphas[k]), Z=float(res.Z[k]), gamma=0.5 - eps,
-                  prod_Z=float(prod_z[k]), exp_bound=float(exp_b[k]),
-                  training_error=float(res.training_error[k]), D=D,
-                  stump=(int(h.feature), float(h.threshold), float(h.sign)))
+        st.update(
+            t=t,
+            epsilon=eps,
+            alpha=float(res.alphas[k]),
+            Z=float(res.Z[k]),
+            gamma=0.5 - eps,
+            prod_Z=float(prod_z[k]),
+            exp_bound=float(exp_b[k]),
+            training_error=float(res.training_error[k]),
+            D=D,
+            stump=(int(h.feature), float(h.threshold), float(h.sign)),
+        )
         side = "≤" if h.sign > 0 else ">"
         ex.set_readout(
             f"round <b>t = {t}</b> of {R}: stump h_t = +1 iff x<sub>{int(h.feature) + 1}</sub> {side} "
             f"{float(h.threshold):.3g} &nbsp; ε<sub>t</sub> = <b>{eps:.4f}</b> &nbsp; "
             f"α<sub>t</sub> = <b>{st['alpha']:.4f}</b> &nbsp; Z<sub>t</sub> = {st['Z']:.4f} "
             f"&nbsp; γ<sub>t</sub> = {st['gamma']:.4f}<br>training error {st['training_error']:.4f} "
-            f"≤ Π Z = {st['prod_Z']:.4f} ≤ exp(−2Σγ²) = {st['exp_bound']:.4f}")
+            f"≤ Π Z = {st['prod_Z']:.4f} ≤ exp(−2Σγ²) = {st['exp_bound']:.4f}"
+        )
 
-    ex = Explorer(fig, controls, update, layout_rows=[["back", "t", "next"]],
-                  title="AdaBoost, round by round", css_class="kml-adaboost-stepper")
+    ex = Explorer(
+        fig,
+        controls,
+        update,
+        layout_rows=[["back", "t", "next"]],
+        title="AdaBoost, round by round",
+        css_class="kml-adaboost-stepper",
+    )
     if predict:
-        predict_mode(ex, W.ToggleButtons(options=list(STUMP_CHOICES), value=STUMP_CHOICES[0],
-                                         description="h_t:", style={"button_width": "110px"}),
-                     lambda ex_: _stump_choice(*ex_.state["stump"]), [line, patch, im, wrong],
-                     "which stump does AdaBoost pick in round t (look at the weights D_t)?",
-                     watch=["t"])
+        predict_mode(
+            ex,
+            W.ToggleButtons(
+                options=list(STUMP_CHOICES),
+                value=STUMP_CHOICES[0],
+                description="h_t:",
+                style={"button_width": "110px"},
+            ),
+            lambda ex_: _stump_choice(*ex_.state["stump"]),
+            [line, patch, im, wrong],
+            "which stump does AdaBoost pick in round t (look at the weights D_t)?",
+            watch=["t"],
+        )
     return ex
 
 
@@ -175,8 +210,16 @@ def deep_tree(X, y):
     return decision_tree(X, y)
 
 
-def make_bagging_explorer(X=None, y=None, X_test=None, y_test=None, n_estimators: int = 60,
-                          seed: int = 0, n_grid: int = 90, learners=None) -> Explorer:
+def make_bagging_explorer(
+    X=None,
+    y=None,
+    X_test=None,
+    y_test=None,
+    n_estimators: int = 60,
+    seed: int = 0,
+    n_grid: int = 90,
+    learners=None,
+) -> Explorer:
     """Bagging a stable and an unstable learner (SL, bagging): regions of the bagged
     ensemble of n members for each (with the training points), and OOB/test error
     against n.
@@ -185,16 +228,17 @@ def make_bagging_explorer(X=None, y=None, X_test=None, y_test=None, n_estimators
     ``{name: {"oob_error", "test_error", "member_test_error"}}`` under ``errors``, and the
     bootstrap indices ``{name: (B, m) array}`` under ``samples``.
     """
-    if X is None:                       # the chapter's noisy moons (notebook 08, section 6)
+    if X is None:  # the chapter's noisy moons (notebook 08, section 6)
         X, y = moons(200, noise=0.3, seed=3)
         X_test, y_test = moons(2000, noise=0.3, seed=4)
-    learners = learners or {"least squares (stable)": ridge_classifier,
-                            "deep tree (unstable)": deep_tree}
+    learners = learners or {"least squares (stable)": ridge_classifier, "deep tree (unstable)": deep_tree}
     X = np.asarray(X, dtype=float)
     xlim, ylim = _box(np.r_[X, np.asarray(X_test, dtype=float)])
     grid = grid_points(xlim, ylim, n_grid)
-    curves = {name: bagging_curves(X, y, X_test, y_test, fn, n_estimators, seed, grid=grid)
-              for name, fn in learners.items()}
+    curves = {
+        name: bagging_curves(X, y, X_test, y_test, fn, n_estimators, seed, grid=grid)
+        for name, fn in learners.items()
+    }
     names = list(curves)
 
     fig, axes = figure(12.0, 4.3, ncols=3, width_ratios=[1, 1, 1.2])
@@ -228,21 +272,39 @@ def make_bagging_explorer(X=None, y=None, X_test=None, y_test=None, n_estimators
             c = curves[name]
             ims[name].set_data(signed_rgba(c.grid_votes[n - 1], n_grid, zero=-1.0))
             marks[name].set_data([n], [c.test_error[n - 1]])
-            errs[name] = {"oob_error": float(c.oob_error[n - 1]), "test_error": float(c.test_error[n - 1]),
-                          "member_test_error": float(np.mean(c.member_test_error[:n]))}
+            errs[name] = {
+                "oob_error": float(c.oob_error[n - 1]),
+                "test_error": float(c.test_error[n - 1]),
+                "member_test_error": float(np.mean(c.member_test_error[:n])),
+            }
         nline.set_xdata([n, n])
         ex.state.update(n=n, errors=errs, samples={k: c.result.samples for k, c in curves.items()})
-        ex.set_readout("n = <b>%d</b> members &nbsp; " % n + " &nbsp;|&nbsp; ".join(
-            f"{name}: test <b>{e['test_error']:.3f}</b>, OOB {e['oob_error']:.3f}, "
-            f"one member on average {e['member_test_error']:.3f}" for name, e in errs.items()))
+        ex.set_readout(
+            f"n = <b>{n}</b> members &nbsp; "
+            + " &nbsp;|&nbsp; ".join(
+                f"{name}: test <b>{e['test_error']:.3f}</b>, OOB {e['oob_error']:.3f}, "
+                f"one member on average {e['member_test_error']:.3f}"
+                for name, e in errs.items()
+            )
+        )
 
-    return Explorer(fig, controls, update, title="Bagging: stable vs unstable learner",
-                    css_class="kml-bagging-explorer")
+    return Explorer(
+        fig, controls, update, title="Bagging: stable vs unstable learner", css_class="kml-bagging-explorer"
+    )
 
 
-def make_tree_explorer(X=None, y=None, X_test=None, y_test=None, max_depth: int = 8,
-                       criterion: str = "gini", n_grid: int = 120, rectangle=None, xlabel="colour",
-                       ylabel="softness") -> Explorer:
+def make_tree_explorer(
+    X=None,
+    y=None,
+    X_test=None,
+    y_test=None,
+    max_depth: int = 8,
+    criterion: str = "gini",
+    n_grid: int = 120,
+    rectangle=None,
+    xlabel="colour",
+    ylabel="softness",
+) -> Explorer:
     """Grow a decision tree on 2-D data depth by depth (UML §18.2): its leaves are
     axis-parallel rectangles. ``rectangle = (x0, x1, y0, y1)`` draws the true concept
     (the papaya box) dashed.
@@ -250,7 +312,7 @@ def make_tree_explorer(X=None, y=None, X_test=None, y_test=None, max_depth: int 
     Controls: ``depth`` (0 = one leaf), ``criterion``. State: ``depth``, ``criterion``,
     ``train_error``, ``test_error``, ``n_leaves``.
     """
-    if X is None:                       # the papayas (UML §18; notebook 08, section 5)
+    if X is None:  # the papayas (UML §18; notebook 08, section 5)
         X, y, rectangle = papaya(300, noise=0.08, seed=0)
         X_test, y_test, _ = papaya(1000, noise=0.08, seed=2)
     from matplotlib.patches import Rectangle
@@ -266,17 +328,31 @@ def make_tree_explorer(X=None, y=None, X_test=None, y_test=None, max_depth: int 
     for crit in crits:
         for d in range(max_depth + 1):
             tree = decision_tree(X, y, max_depth=d, criterion=crit)
-            table[crit, d] = (signed_rgba(tree.predict(grid), n_grid, alpha=0.28),
-                              float(np.mean(tree.predict(X) != y)),
-                              float(np.mean(tree.predict(Xt) != yt)), int(tree.n_leaves))
+            table[crit, d] = (
+                signed_rgba(tree.predict(grid), n_grid, alpha=0.28),
+                float(np.mean(tree.predict(X) != y)),
+                float(np.mean(tree.predict(Xt) != yt)),
+                int(tree.n_leaves),
+            )
 
     fig, (ax, ax_e) = figure(10.5, 4.5, ncols=2, width_ratios=[1.25, 1])
     im = _regions(ax, xlim, ylim)
     paint_cached(*plot_weighted_points(X, y, None, ax=ax, scale=14.0 * len(y)).values())
     if rectangle is not None:
         x0, x1, y0, y1 = rectangle
-        ax.add_patch(Rectangle((x0, y0), x1 - x0, y1 - y0, fill=False, ls="--", lw=1.8,
-                               color=OKABE_ITO["black"], label="true concept", zorder=4))
+        ax.add_patch(
+            Rectangle(
+                (x0, y0),
+                x1 - x0,
+                y1 - y0,
+                fill=False,
+                ls="--",
+                lw=1.8,
+                color=OKABE_ITO["black"],
+                label="true concept",
+                zorder=4,
+            )
+        )
     ax.set_xlim(xlim)
     ax.set_ylim(ylim)
     _legend_below(ax, ncol=3)
@@ -284,17 +360,26 @@ def make_tree_explorer(X=None, y=None, X_test=None, y_test=None, max_depth: int 
     depths = np.arange(max_depth + 1)
     lines = {}
     for key, ls, col in (("train", "-", OKABE_ITO["blue"]), ("test", "-", OKABE_ITO["vermillion"])):
-        (lines[key],) = ax_e.plot(depths, np.zeros(len(depths)), ls, marker="o", ms=4, color=col,
-                                  lw=2, label=f"{'training' if key == 'train' else 'held-out'} error")
+        (lines[key],) = ax_e.plot(
+            depths,
+            np.zeros(len(depths)),
+            ls,
+            marker="o",
+            ms=4,
+            color=col,
+            lw=2,
+            label=f"{'training' if key == 'train' else 'held-out'} error",
+        )
     dline = ax_e.axvline(0, color=OKABE_ITO["black"], lw=1, alpha=0.5)
     ax_e.set_xlim(-0.3, max_depth + 0.3)
     ax_e.set_ylim(0, 1.3 * max(max(v[1], v[2]) for v in table.values()) + 0.01)
     _legend_below(ax_e, fontsize=8)
     label_axes(ax_e, "maximum depth", "error", "error against depth")
 
-    controls = {"depth": int_slider("max depth", 0, 0, max_depth, width="320px"),
-                "criterion": W.ToggleButtons(options=list(crits), value=criterion,
-                                             style={"button_width": "70px"})}
+    controls = {
+        "depth": int_slider("max depth", 0, 0, max_depth, width="320px"),
+        "criterion": W.ToggleButtons(options=list(crits), value=criterion, style={"button_width": "70px"}),
+    }
     controls["depth"].continuous_update = True
 
     def update(ex: Explorer) -> None:
@@ -306,8 +391,16 @@ def make_tree_explorer(X=None, y=None, X_test=None, y_test=None, max_depth: int 
         lines["test"].set_ydata([table[crit, k][2] for k in depths])
         dline.set_xdata([d, d])
         ex.state.update(depth=d, criterion=crit, train_error=tr, test_error=te, n_leaves=leaves)
-        ex.set_readout(f"max depth <b>{d}</b>, gain: {crit} &nbsp; leaves: {leaves} &nbsp; "
-                       f"training error <b>{tr:.3f}</b> &nbsp; held-out error <b>{te:.3f}</b>")
+        ex.set_readout(
+            f"max depth <b>{d}</b>, gain: {crit} &nbsp; leaves: {leaves} &nbsp; "
+            f"training error <b>{tr:.3f}</b> &nbsp; held-out error <b>{te:.3f}</b>"
+        )
 
-    return Explorer(fig, controls, update, layout_rows=[["depth", "criterion"]],
-                    title="Growing a decision tree", css_class="kml-tree-explorer")
+    return Explorer(
+        fig,
+        controls,
+        update,
+        layout_rows=[["depth", "criterion"]],
+        title="Growing a decision tree",
+        css_class="kml-tree-explorer",
+    )

@@ -21,10 +21,10 @@ def make_angle_demo(X, y, angle: float = 30.0, lim: float = 3.5) -> Explorer:
     fig, ax = figure(4.8, 4.2)
     class_scatters(ax, X, y, s=36)
     (line,) = ax.plot([], [], color="black", lw=2, label=r"$\langle w, x\rangle = 0$")
-    wrong = ax.scatter([], [], s=150, facecolors="none", edgecolors="#D55E00", linewidths=1.5,
-                       label="wrong side")
-    arrow = ax.annotate("", xy=(1, 0), xytext=(0, 0),
-                        arrowprops=dict(arrowstyle="->", lw=2, color="#009E73"))
+    wrong = ax.scatter(
+        [], [], s=150, facecolors="none", edgecolors="#D55E00", linewidths=1.5, label="wrong side"
+    )
+    arrow = ax.annotate("", xy=(1, 0), xytext=(0, 0), arrowprops=dict(arrowstyle="->", lw=2, color="#009E73"))
     ax.set_xlim(-lim, lim)
     ax.set_ylim(-lim, lim)
     ax.set_aspect("equal")
@@ -32,8 +32,9 @@ def make_angle_demo(X, y, angle: float = 30.0, lim: float = 3.5) -> Explorer:
     # legend it crosses is painted again on every update (18 of the 20 ms of an update)
     ax.legend(loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=2, fontsize=8, frameon=False)
     label_axes(ax, "$x_1$", "$x_2$")
-    controls = {"angle": slider("angle of w (degrees)", angle, 0.0, 360.0, 5.0, readout_format=".0f",
-                                width="380px")}
+    controls = {
+        "angle": slider("angle of w (degrees)", angle, 0.0, 360.0, 5.0, readout_format=".0f", width="380px")
+    }
 
     def update(ex: Explorer) -> None:
         a = float(ex.controls["angle"].value)
@@ -44,7 +45,9 @@ def make_angle_demo(X, y, angle: float = 30.0, lim: float = 3.5) -> Explorer:
         arrow.xy = tuple(1.5 * w)
         arrow.stale = True  # attribute assignment: tell the renderer it moved
         ex.state.update(angle=a, w=w, mistakes=int(bad.sum()))
-        ex.set_readout(f"w = ({w[0]:+.2f}, {w[1]:+.2f}) &nbsp; points on the wrong side: "
-                       f"<b>{int(bad.sum())}</b> of {len(y)}")
+        ex.set_readout(
+            f"w = ({w[0]:+.2f}, {w[1]:+.2f}) &nbsp; points on the wrong side: "
+            f"<b>{int(bad.sum())}</b> of {len(y)}"
+        )
 
     return Explorer(fig, controls, update, title="Rotate the hyperplane", css_class="kml-angle-demo")

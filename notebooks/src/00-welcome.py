@@ -69,9 +69,12 @@ ax.annotate("", xy=1.5 * w, xytext=(0, 0), arrowprops=dict(arrowstyle="->", lw=2
 ax.text(*(1.6 * w), "w", color="#009E73", fontsize=12)
 ax.set_title(r"the hyperplane $\langle w, x\rangle = 0$ for $w$ at 30°")
 mistakes = int(np.sum(y * (X @ w) <= 0))
-show(fig, alt=f"{len(y)} points of two classes in the plane, circles (y = -1) and triangles "
-              f"(y = +1), the line through the origin perpendicular to a green arrow w at 30 "
-              f"degrees; {mistakes} of the points lie on the wrong side of the line.")
+show(
+    fig,
+    alt=f"{len(y)} points of two classes in the plane, circles (y = -1) and triangles "
+    f"(y = +1), the line through the origin perpendicular to a green arrow w at 30 "
+    f"degrees; {mistakes} of the points lie on the wrong side of the line.",
+)
 print(f"points on the wrong side: {mistakes} of {len(y)}")
 
 # %%
@@ -94,7 +97,7 @@ make_angle_demo(X, y)
 # $x_i$ is on the side its label asks for. Compute all of them at once.
 
 # %%
-from kmlteach.exercises import check, hint, solution
+from kmlteach.exercises import check, hint
 
 
 def margins(X, y, w):

@@ -24,14 +24,14 @@
 
 # %%
 import numpy as np
+from IPython.display import HTML, display
 
 from kmlteach import losses, svm
 from kmlteach.datasets import separable
+from kmlteach.exercises import ask, quiz, quiz_html
 from kmlteach.plots import figure, show
 from kmlteach.plots.ch01 import plot_losses, plot_novikoff, plot_sgd_gap, plot_svm
-from kmlteach.exercises import ask, quiz, quiz_html
 from kmlteach.widgets.ch01 import default_margin_points, soft_margin_points
-from IPython.display import HTML, display
 
 SEED = 0
 rng = np.random.default_rng(SEED)
@@ -80,12 +80,14 @@ fm = y0 * (X0 @ res.w + res.b)
 print(f"smallest functional margin = {fm.min():.6f}  (the constraints are tight on the support vectors)")
 
 fig, ax = figure(5.2, 4.6)
-plot_svm(X0, y0, res.w, res.b, res.support, ax=ax, title="max-margin hyperplane",
-         xlim=(-3, 3), ylim=(-3, 3))
-show(fig, alt=f"The {len(y0)} hand-placed points, circles for y = -1 on the left and triangles for "
-              f"y = +1 on the right, the max-margin line between them with its grey margin band "
-              f"of width {2 * res.margin:.2f}, and the {len(res.support)} support vectors on the "
-              "band's edges circled.")
+plot_svm(X0, y0, res.w, res.b, res.support, ax=ax, title="max-margin hyperplane", xlim=(-3, 3), ylim=(-3, 3))
+show(
+    fig,
+    alt=f"The {len(y0)} hand-placed points, circles for y = -1 on the left and triangles for "
+    f"y = +1 on the right, the max-margin line between them with its grey margin band "
+    f"of width {2 * res.margin:.2f}, and the {len(res.support)} support vectors on the "
+    "band's edges circled.",
+)
 
 # %% [markdown]
 # **Margin explorer.** Pick a point and move it. The black line is the max-margin hyperplane,
@@ -109,8 +111,7 @@ make_margin_explorer(predict=True)
 
 # %%
 try:
-    svm.hard_svm(np.array([[0.0, 0.0], [1.0, 1.0], [0.0, 1.0], [1.0, 0.0]]),
-                 np.array([1.0, 1.0, -1.0, -1.0]))
+    svm.hard_svm(np.array([[0.0, 0.0], [1.0, 1.0], [0.0, 1.0], [1.0, 0.0]]), np.array([1.0, 1.0, -1.0, -1.0]))
 except ValueError as err:
     print("XOR:", err)
 
@@ -172,12 +173,22 @@ sd = svm.soft_svm(Xd, yd, lam_d, homogeneous=False)
 C = svm.lam_to_C(lam_d, len(yd))
 fd = yd * (Xd @ sd.w + sd.b)
 at0, free, atC = sd.alpha <= 1e-9, (sd.alpha > 1e-9) & (sd.alpha < C - 1e-9), sd.alpha >= C - 1e-9
-print(f"C = 1/(λm) = {C:.4f};  every alpha_i in [0, C]: {bool(np.all((sd.alpha >= -1e-12) & (sd.alpha <= C + 1e-12)))}")
-print(f"alpha_i = 0      : {int(at0.sum()):2d} points, all with y f(x) >= 1: {bool(np.all(fd[at0] >= 1 - 1e-6))}")
-print(f"0 < alpha_i < C  : {int(free.sum()):2d} points, all with y f(x) = 1:  {bool(np.allclose(fd[free], 1, atol=1e-5))}")
-print(f"alpha_i = C      : {int(atC.sum()):2d} points, all with y f(x) <= 1: {bool(np.all(fd[atC] <= 1 + 1e-6))}")
-print(f"w = sum_i alpha_i y_i x_i: {np.allclose((sd.alpha * yd) @ Xd, sd.w, atol=1e-8)};  "
-      f"sum_i alpha_i y_i = 0: {abs(float(np.sum(sd.alpha * yd))) < 1e-8}")
+print(
+    f"C = 1/(λm) = {C:.4f};  every alpha_i in [0, C]: {bool(np.all((sd.alpha >= -1e-12) & (sd.alpha <= C + 1e-12)))}"
+)
+print(
+    f"alpha_i = 0      : {int(at0.sum()):2d} points, all with y f(x) >= 1: {bool(np.all(fd[at0] >= 1 - 1e-6))}"
+)
+print(
+    f"0 < alpha_i < C  : {int(free.sum()):2d} points, all with y f(x) = 1:  {bool(np.allclose(fd[free], 1, atol=1e-5))}"
+)
+print(
+    f"alpha_i = C      : {int(atC.sum()):2d} points, all with y f(x) <= 1: {bool(np.all(fd[atC] <= 1 + 1e-6))}"
+)
+print(
+    f"w = sum_i alpha_i y_i x_i: {np.allclose((sd.alpha * yd) @ Xd, sd.w, atol=1e-8)};  "
+    f"sum_i alpha_i y_i = 0: {abs(float(np.sum(sd.alpha * yd))) < 1e-8}"
+)
 
 # %% [markdown]
 # ## 4 · The perceptron and Novikoff's bound
@@ -206,10 +217,13 @@ print(f"largest ratio updates / bound: {np.max(updates / bounds):.3f}")
 
 fig, ax = figure(5, 3.8)
 plot_novikoff(updates, bounds, ax=ax)
-show(fig, alt=f"One dot per random separable sample: the number of perceptron updates against "
-              f"Novikoff's bound (R/gamma)^2, on log axes, with the dashed diagonal where they would "
-              f"be equal; {'every dot lies on or below' if np.all(updates <= bounds) else 'some dots lie above'}"
-              f" the diagonal, the largest ratio updates / bound is {np.max(updates / bounds):.2f}.")
+show(
+    fig,
+    alt=f"One dot per random separable sample: the number of perceptron updates against "
+    f"Novikoff's bound (R/gamma)^2, on log axes, with the dashed diagonal where they would "
+    f"be equal; {'every dot lies on or below' if np.all(updates <= bounds) else 'some dots lie above'}"
+    f" the diagonal, the largest ratio updates / bound is {np.max(updates / bounds):.2f}.",
+)
 
 # %% [markdown]
 # The bound holds everywhere and is often loose by an order of magnitude: it is a worst case
@@ -244,6 +258,7 @@ show(fig, alt=f"One dot per random separable sample: the number of perceptron up
 # %%
 ask("01.c_dimension", "?")
 
+
 # %%
 def sphere_with_margin(m, d, gamma, rng, w_star):
     """m points uniform on the unit sphere of R^d with |<w*, x>| >= gamma, labelled by w*."""
@@ -258,7 +273,7 @@ def sphere_with_margin(m, d, gamma, rng, w_star):
 
 gamma_s, delta_s = 0.1, 0.05
 ms = np.array([25, 50, 100, 200, 400, 800, 1600])
-bound_s = np.sqrt(4 / gamma_s ** 2 / ms) + np.sqrt(2 * np.log(2 / delta_s) / ms)
+bound_s = np.sqrt(4 / gamma_s**2 / ms) + np.sqrt(2 * np.log(2 / delta_s) / ms)
 errors = {}
 for d in (20, 200):
     rng_d = np.random.default_rng(SEED + d)
@@ -287,11 +302,14 @@ ax.set_ylabel("0–1 test error")
 ax.set_ylim(-0.02, 1.02)
 ax.set_title(r"hard-SVM with margin $\gamma = 0.1$, $\rho = 1$: the dimension does not matter")
 ax.legend(fontsize=9, loc="center right")
-show(fig, alt=f"Test error against the training set size m on a log axis from {ms[0]} to {ms[-1]}: "
-              f"the measured errors in dimension 20 and 200 start at {errors[20][0]:.2f} and "
-              f"{errors[200][0]:.2f} and fall together to {errors[20][-1]:.2f} and "
-              f"{errors[200][-1]:.2f}; the Theorem 15.4 bound, capped at 1, ends at "
-              f"{min(bound_s[-1], 1.0):.2f}, far above both.")
+show(
+    fig,
+    alt=f"Test error against the training set size m on a log axis from {ms[0]} to {ms[-1]}: "
+    f"the measured errors in dimension 20 and 200 start at {errors[20][0]:.2f} and "
+    f"{errors[200][0]:.2f} and fall together to {errors[20][-1]:.2f} and "
+    f"{errors[200][-1]:.2f}; the Theorem 15.4 bound, capped at 1, ends at "
+    f"{min(bound_s[-1], 1.0):.2f}, far above both.",
+)
 
 # %% [markdown]
 # Ten times the dimension, the same margin: the two error curves are close, as the
@@ -326,11 +344,24 @@ for ax, lam in zip(axes, (0.003, 0.1, 3.0)):
     r = svm.soft_svm(Xs, ys, lam, homogeneous=False)
     viol = int(np.sum(ys * (Xs @ r.w + r.b) < 1))
     widths.append(f"{2 / np.linalg.norm(r.w):.2f} with {viol} violations")
-    plot_svm(Xs, ys, r.w, r.b, ax=ax, xlim=(-3, 3), ylim=(-3, 3), legend=(ax is axes[0]),
-             title=f"$\\lambda$ = {lam}: width {2 / np.linalg.norm(r.w):.2f}, {viol} violations")
-show(fig, alt="Three panels, the same two overlapping clouds and the soft-SVM line with its margin "
-              "band for lambda = 0.003, 0.1 and 3: the band widens from left to right (margin width "
-              + ", then ".join(widths) + ").")
+    plot_svm(
+        Xs,
+        ys,
+        r.w,
+        r.b,
+        ax=ax,
+        xlim=(-3, 3),
+        ylim=(-3, 3),
+        legend=(ax is axes[0]),
+        title=f"$\\lambda$ = {lam}: width {2 / np.linalg.norm(r.w):.2f}, {viol} violations",
+    )
+show(
+    fig,
+    alt="Three panels, the same two overlapping clouds and the soft-SVM line with its margin "
+    "band for lambda = 0.003, 0.1 and 3: the band widens from left to right (margin width "
+    + ", then ".join(widths)
+    + ").",
+)
 
 # %% [markdown]
 # The band widens as λ grows: a larger λ weighs $\frac{\lambda}{2}\lVert w\rVert^2$ more, so
@@ -367,17 +398,24 @@ make_lambda_explorer()
 # %%
 fig, ax = figure(6.4, 3.8)
 plot_losses(ax=ax)
-show(fig, alt="The 0-1, hinge, ramp, logistic and exponential losses against the margin z from "
-              "-2.5 to 2.5: the 0-1 loss steps from 1 to 0 at z = 0, the hinge falls linearly to 0 "
-              "at z = 1, the ramp is the hinge capped at 1, and the logistic and exponential "
-              "losses decrease smoothly.")
+show(
+    fig,
+    alt="The 0-1, hinge, ramp, logistic and exponential losses against the margin z from "
+    "-2.5 to 2.5: the 0-1 loss steps from 1 to 0 at z = 0, the hinge falls linearly to 0 "
+    "at z = 1, the ramp is the hinge capped at 1, and the logistic and exponential "
+    "losses decrease smoothly.",
+)
 z = np.array([-1.0, 0.0, 0.5, 1.0, 2.0])
 for name in ("zero_one", "hinge", "ramp"):
     print(f"{name:>8}: " + "  ".join(f"{v:.2f}" for v in losses.LOSSES[name][0](z)))
 zz = np.linspace(-3, 0.999, 400)
 sq_hinge = np.maximum(0.0, 1 - zz) ** 2
-print(f"squared hinge >= hinge on every z <= 0:   {bool(np.all(sq_hinge[zz <= 0] >= losses.hinge(zz[zz <= 0])))}")
-print(f"squared hinge <  hinge on every 0 < z < 1: {bool(np.all(sq_hinge[zz > 0] < losses.hinge(zz[zz > 0])))}")
+print(
+    f"squared hinge >= hinge on every z <= 0:   {bool(np.all(sq_hinge[zz <= 0] >= losses.hinge(zz[zz <= 0])))}"
+)
+print(
+    f"squared hinge <  hinge on every 0 < z < 1: {bool(np.all(sq_hinge[zz > 0] < losses.hinge(zz[zz > 0])))}"
+)
 
 # %% [markdown]
 # **Loss gallery.** Move the margin $z$ and read every loss and a subgradient there; at a kink
@@ -417,20 +455,22 @@ R = float(np.max(np.linalg.norm(Xg, axis=1)))
 Ts = np.array([10, 100, 1_000, 10_000, 100_000])
 gaps = []
 for T in Ts:
-    g = [svm.sgd_soft_svm(Xg, yg, lam, int(T), s).objective - exact.objective
-         for s in range(5)]
+    g = [svm.sgd_soft_svm(Xg, yg, lam, int(T), s).objective - exact.objective for s in range(5)]
     gaps.append(np.mean(g))
 gaps = np.array(gaps)
-c = 2 * R ** 2
+c = 2 * R**2
 bound = c * (1 + np.log(Ts)) / (lam * Ts)
 for T, g, bd in zip(Ts, gaps, bound):
     print(f"T = {T:>7d}:  gap = {g:.2e}   bound = {bd:.2e}")
 
 fig, ax = figure(6, 3.8)
 plot_sgd_gap(Ts, gaps, bound, ax=ax, title=f"$\\lambda$ = {lam}, m = {len(yg)}, c = 2R² = {c:.1f}")
-show(fig, alt=f"Log-log plot against the number of SGD steps T from {Ts[0]} to {Ts[-1]}: the "
-              f"measured objective gap falls from {gaps[0]:.1e} to {gaps[-1]:.1e} and "
-              f"{'stays below' if np.all(gaps < bound) else 'is not always below'} the bound c(1 + log T)/(lambda T), which falls from {bound[0]:.1e} to {bound[-1]:.1e}.")
+show(
+    fig,
+    alt=f"Log-log plot against the number of SGD steps T from {Ts[0]} to {Ts[-1]}: the "
+    f"measured objective gap falls from {gaps[0]:.1e} to {gaps[-1]:.1e} and "
+    f"{'stays below' if np.all(gaps < bound) else 'is not always below'} the bound c(1 + log T)/(lambda T), which falls from {bound[0]:.1e} to {bound[-1]:.1e}.",
+)
 
 # %% [markdown]
 # **SGD explorer.** The exact minimiser (black) against SGD's averaged output (orange) after
@@ -453,7 +493,7 @@ make_sgd_explorer()
 # $\langle w, v\rangle + b = 0$ (Claim 15.1, for any non-zero $w$).
 
 # %%
-from kmlteach.exercises import check, hint, solution
+from kmlteach.exercises import check
 
 
 def distance(x, w, b):
@@ -468,6 +508,7 @@ check("01.distance", distance)
 # **Exercise 2 (hinge).** Return the pair (loss, subgradient) for the hinge loss of a single
 # example as a function of $w$: $\max(0, 1 - y\langle w, x\rangle)$ and a subgradient with
 # respect to $w$ — the one SGD uses: $-yx$ when $y\langle w, x\rangle < 1$, else $0$.
+
 
 # %%
 def hinge_and_subgradient(w, x, y):
@@ -485,6 +526,7 @@ check("01.hinge", hinge_and_subgradient)
 # **Exercise 3 (one SGD step).** Implement step $t$ of SGD for soft-SVM: given $\theta^{(t)}$,
 # $t$, $\lambda$ and the drawn example $(x, y)$, return $(w^{(t)}, \theta^{(t+1)})$.
 
+
 # %%
 def sgd_step(theta, t, lam, x, y):
     ### BEGIN SOLUTION
@@ -501,6 +543,7 @@ check("01.sgd_step", sgd_step)
 # **Exercise 4 (batch perceptron).** Start from $w = 0$; while some $i$ has
 # $y_i\langle w, x_i\rangle \le 0$, update with the *first* such $i$. Return $w$ (the inputs are
 # separable, so the loop ends).
+
 
 # %%
 def batch_perceptron(X, y):
@@ -522,6 +565,7 @@ check("01.perceptron", batch_perceptron)
 # Return a subgradient of $f$ at $w$ — the gradient of the first term attaining the maximum.
 # (Subgradient descent with this direction updates $w \leftarrow w + \eta\, y_{i^*}x_{i^*}$:
 # a perceptron that always corrects the *worst* example.)
+
 
 # %%
 def max_margin_subgradient(w, X, y):
@@ -546,6 +590,7 @@ check("01.subgradient_perceptron", max_margin_subgradient)
 # for any $\alpha \ge 0$. At the solver's $\alpha$, $D$ equals $\tfrac12\lVert w^*\rVert^2$
 # (strong duality); the cell after the check confirms it on the sample of section 2.
 
+
 # %%
 def dual_from_alpha(X, y, alpha):
     ### BEGIN SOLUTION
@@ -559,8 +604,10 @@ check("01.dual", dual_from_alpha)
 # %%
 res_h = svm.hard_svm(X0, y0, homogeneous=True)
 D_star = float(np.sum(res_h.alpha) - 0.5 * res_h.w @ res_h.w)
-print(f"homogeneous hard-SVM on section 2's sample: primal ½||w||² = {0.5 * res_h.w @ res_h.w:.6f}, "
-      f"dual D(alpha) = {D_star:.6f}")
+print(
+    f"homogeneous hard-SVM on section 2's sample: primal ½||w||² = {0.5 * res_h.w @ res_h.w:.6f}, "
+    f"dual D(alpha) = {D_star:.6f}"
+)
 
 # %% [markdown]
 # ## Summary

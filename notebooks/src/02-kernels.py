@@ -28,6 +28,7 @@ import math
 
 import matplotlib.pyplot as plt
 import numpy as np
+from IPython.display import HTML, display
 
 from kmlteach import kernel_methods as km
 from kmlteach import kernels as kk
@@ -35,12 +36,17 @@ from kmlteach import svm
 from kmlteach.datasets import line_example
 from kmlteach.exercises import ask, quiz, quiz_html
 from kmlteach.plots import show
-from kmlteach.plots.ch02 import (lift, plot_decision_regions, plot_eigenvalues, plot_gram,
-                                 plot_lifted_3d, plot_line_example, plot_preimage,
-                                 plot_regression_fit)
+from kmlteach.plots.ch02 import (
+    lift,
+    plot_decision_regions,
+    plot_eigenvalues,
+    plot_gram,
+    plot_lifted_3d,
+    plot_line_example,
+    plot_preimage,
+    plot_regression_fit,
+)
 from kmlteach.widgets.ch02 import boundary_data, embedding_data, psd_points
-
-from IPython.display import HTML, display
 
 SEED = 0
 rng = np.random.default_rng(SEED)
@@ -64,11 +70,14 @@ print("back in input space the rule reads x^2 > 5, i.e. |x| > 2.236")
 fig, axes = plt.subplots(1, 2, figsize=(10, 3.6), layout="constrained")
 plot_line_example(x, y, ax=axes[0])
 plot_line_example(x, y, w, b, ax=axes[1], embedded=True)
-show(fig, alt="Two panels. Left: the integers from -10 to 10 on a line, the five points from -2 to 2 "
-     "labelled -1 (blue circles) between positive points (vermillion triangles) on both sides, so no "
-     "single threshold separates them. Right: the same points mapped to (x, x squared) lie on a "
-     "parabola; the horizontal line at height 5 has every positive point above it and every negative "
-     "point below it.")
+show(
+    fig,
+    alt="Two panels. Left: the integers from -10 to 10 on a line, the five points from -2 to 2 "
+    "labelled -1 (blue circles) between positive points (vermillion triangles) on both sides, so no "
+    "single threshold separates them. Right: the same points mapped to (x, x squared) lie on a "
+    "parabola; the horizontal line at height 5 has every positive point above it and every negative "
+    "point below it.",
+)
 
 # %% [markdown]
 # The same happens in two dimensions. Two concentric rings are not linearly separable, but
@@ -82,19 +91,24 @@ Xr, yr = embedding_data("rings")
 Psi_r = lift("rings", Xr)
 fit = svm.soft_svm(Psi_r, yr, 0.01, homogeneous=False)
 acc = np.mean(np.where(Psi_r @ fit.w + fit.b >= 0, 1, -1) == yr)
-print(f"w = ({fit.w[0]:.3f}, {fit.w[1]:.3f}, {fit.w[2]:.3f}),  b = {fit.b:.3f},  "
-      f"training accuracy {100 * acc:.1f} %")
+print(
+    f"w = ({fit.w[0]:.3f}, {fit.w[1]:.3f}, {fit.w[2]:.3f}),  b = {fit.b:.3f},  "
+    f"training accuracy {100 * acc:.1f} %"
+)
 
 fig = plt.figure(figsize=(10, 4.5), layout="constrained")
 ax1 = fig.add_subplot(1, 2, 1)
 ax2 = fig.add_subplot(1, 2, 2, projection="3d")
 plot_preimage(Xr, yr, lambda P: lift("rings", P), fit.w, fit.b, ax=ax1)
 plot_lifted_3d(Psi_r, yr, fit.w, fit.b, ax=ax2, labels=("$x_1$", "$x_2$", "$x_1^2+x_2^2$"))
-show(fig, alt="Two panels. Left: two concentric rings of points in the plane, the inner ring labelled "
-     "-1 and the outer ring +1, with the pre-image of the soft-SVM plane drawn as a green closed "
-     "curve, nearly a circle, running between the rings. Right: the same points lifted to 3-D with "
-     "height x1 squared plus x2 squared; the outer ring sits higher, and a flat green plane passes "
-     "between the two rings.")
+show(
+    fig,
+    alt="Two panels. Left: two concentric rings of points in the plane, the inner ring labelled "
+    "-1 and the outer ring +1, with the pre-image of the soft-SVM plane drawn as a green closed "
+    "curve, nearly a circle, running between the rings. Right: the same points lifted to 3-D with "
+    "height x1 squared plus x2 squared; the outer ring sits higher, and a flat green plane passes "
+    "between the two rings.",
+)
 
 # %% [markdown]
 # **Kernel embedding explorer.** Choose a data set (the 1-D line example, rings, or an "xor"
@@ -127,8 +141,10 @@ print("features for d = 2, k = 2:", ", ".join(kk.polynomial_feature_names(2, 2))
 Xs = rng.normal(size=(6, 3))
 Phi = kk.polynomial_features(Xs, 3)
 K = kk.gram("polynomial", Xs, degree=3, c=1)
-print(f"d = 3, k = 3: {Phi.shape[1]} features;  max |Phi Phi^T - K| < 1e-10: "
-      f"{bool(np.max(np.abs(Phi @ Phi.T - K)) < 1e-10)}")
+print(
+    f"d = 3, k = 3: {Phi.shape[1]} features;  max |Phi Phi^T - K| < 1e-10: "
+    f"{bool(np.max(np.abs(Phi @ Phi.T - K)) < 1e-10)}"
+)
 print("\n   d    k   C(d+k, k)    (d+1)^k   kernel cost ~ d")
 for d in (2, 10, 100):
     for k in (2, 4):
@@ -143,7 +159,10 @@ for d in (2, 10, 100):
 xs_min = np.array([1, 2, 3, 5])
 Psi_min = kk.min_features(xs_min, N=5)
 print(Psi_min.astype(int))
-print("Psi Psi^T equals min(x, x'):", bool(np.array_equal(Psi_min @ Psi_min.T, np.minimum.outer(xs_min, xs_min))))
+print(
+    "Psi Psi^T equals min(x, x'):",
+    bool(np.array_equal(Psi_min @ Psi_min.T, np.minimum.outer(xs_min, xs_min))),
+)
 
 # %% [markdown]
 # ## 3 · Kernels and Gram matrices
@@ -176,23 +195,33 @@ ask("02.c_gram", "?")
 # %%
 Xg = np.sort(rng.uniform(-2, 2, size=(30, 1)), axis=0)
 fig, axes = plt.subplots(2, 2, figsize=(8.4, 6.4), layout="constrained")
-for ax, (name, params, title) in zip(axes.ravel(), [
+for ax, (name, params, title) in zip(
+    axes.ravel(),
+    [
         ("polynomial", {"degree": 2}, "polynomial, k = 2"),
         ("gaussian", {"sigma": 0.05}, "Gaussian, σ = 0.05"),
         ("gaussian", {"sigma": 2.0}, "Gaussian, σ = 2"),
-        ("bspline", {"order": 3}, "B-spline, n = 3")]):
+        ("bspline", {"order": 3}, "B-spline, n = 3"),
+    ],
+):
     plot_gram(kk.gram(name, Xg, **params), ax=ax, title=title)
-show(fig, alt="Four heat maps of 30 by 30 Gram matrices on sorted points in [-2, 2], with colour bars. "
-     "Polynomial of degree 2: large values only in the top-left and bottom-right corners, where "
-     "both points are far from 0 on the same side. Gaussian with sigma 0.05: bright square blocks "
-     "along the diagonal, one per cluster of nearby points, dark elsewhere. Gaussian with sigma 2: "
-     "bright almost everywhere, dark only where the points are far apart (the other two corners). "
-     "B-spline of order 3: a band around the diagonal, zero for points far apart.")
+show(
+    fig,
+    alt="Four heat maps of 30 by 30 Gram matrices on sorted points in [-2, 2], with colour bars. "
+    "Polynomial of degree 2: large values only in the top-left and bottom-right corners, where "
+    "both points are far from 0 on the same side. Gaussian with sigma 0.05: bright square blocks "
+    "along the diagonal, one per cluster of nearby points, dark elsewhere. Gaussian with sigma 2: "
+    "bright almost everywhere, dark only where the points are far apart (the other two corners). "
+    "B-spline of order 3: a band around the diagonal, zero for points far apart.",
+)
 same = np.allclose(kk.gram("gaussian", Xg, sigma=0.5), kk.gram("gaussian", Xg, gamma=1.0))
 print("sigma = 0.5 (UML) and gamma = 1 (HSS) give the same Gram matrix:", same)
 t = np.linspace(-2.5, 2.5, 201)
-print("B-spline values: B_0(0) = {:.3f}, B_1(0.5) = {:.3f}, B_3(0) = {:.4f}, B_3(1) = {:.4f}".format(
-    *kk.bspline([0.0], 0), *kk.bspline([0.5], 1), *kk.bspline([0.0], 3), *kk.bspline([1.0], 3)))
+print(
+    "B-spline values: B_0(0) = {:.3f}, B_1(0.5) = {:.3f}, B_3(0) = {:.4f}, B_3(1) = {:.4f}".format(
+        *kk.bspline([0.0], 0), *kk.bspline([0.5], 1), *kk.bspline([0.0], 3), *kk.bspline([1.0], 3)
+    )
+)
 
 # %% [markdown]
 # With σ = 0.05 a point is similar only to its close neighbours, so the Gaussian Gram matrix
@@ -209,8 +238,10 @@ print("B-spline values: B_0(0) = {:.3f}, B_1(0.5) = {:.3f}, B_3(0) = {:.4f}, B_3
 from kmlteach.structured_kernels import substring_kernel
 
 for s_, t_ in [("abab", "bab"), ("virus", "viral"), ("kernel", "kernel")]:
-    print(f"K({s_!r}, {t_!r}) = {substring_kernel(s_, t_)} shared substrings,"
-          f" of length <= 2: {substring_kernel(s_, t_, max_len=2)}")
+    print(
+        f"K({s_!r}, {t_!r}) = {substring_kernel(s_, t_)} shared substrings,"
+        f" of length <= 2: {substring_kernel(s_, t_, max_len=2)}"
+    )
 
 # %% [markdown]
 # ## 4 · Which similarities are kernels?
@@ -241,6 +272,7 @@ ask("02.c_expneg", "?")  # your letter, then read on
 # the $2\times 2$ Gram matrix has a non-negative determinant. The first failure above settles
 # 02.c_expneg.
 
+
 # %%
 def fmt_eig(v):
     """An eigenvalue, with rounding noise below 1e-9 shown as 0."""
@@ -248,28 +280,39 @@ def fmt_eig(v):
 
 
 K_bad = kk.similarity("exponential", [[1.0], [-1.0]], gamma=-1.0)
-print("exp(-x x') on {1, -1}:", kk.is_psd(K_bad).psd, f"smallest eigenvalue {kk.is_psd(K_bad).smallest_eigenvalue:.4f}",
-      f"(e^-1 - e = {math.exp(-1) - math.e:.4f})")
+print(
+    "exp(-x x') on {1, -1}:",
+    kk.is_psd(K_bad).psd,
+    f"smallest eigenvalue {kk.is_psd(K_bad).smallest_eigenvalue:.4f}",
+    f"(e^-1 - e = {math.exp(-1) - math.e:.4f})",
+)
 grid = psd_points(16, "bspline")
-rows = [("exponential, gamma = +1", kk.similarity("exponential", grid, gamma=1.0)),
-        ("exponential, gamma = -1", kk.similarity("exponential", grid, gamma=-1.0)),
-        ("B-spline order 2", kk.similarity("bspline", grid, order=2)),
-        ("B-spline order 3", kk.similarity("bspline", grid, order=3)),
-        ("negative distance", kk.similarity("negative_distance", grid))]
+rows = [
+    ("exponential, gamma = +1", kk.similarity("exponential", grid, gamma=1.0)),
+    ("exponential, gamma = -1", kk.similarity("exponential", grid, gamma=-1.0)),
+    ("B-spline order 2", kk.similarity("bspline", grid, order=2)),
+    ("B-spline order 3", kk.similarity("bspline", grid, order=3)),
+    ("negative distance", kk.similarity("negative_distance", grid)),
+]
 for name, Kc in rows:
     psd, lmin = kk.is_psd(Kc)
-    print(f"{name:<26} PSD: {str(psd):<5}  smallest eigenvalue {fmt_eig(lmin):<16}  "
-          f"Cauchy-Schwarz ratio {kk.cauchy_schwarz_ratio(Kc):.3f}")
+    print(
+        f"{name:<26} PSD: {str(psd):<5}  smallest eigenvalue {fmt_eig(lmin):<16}  "
+        f"Cauchy-Schwarz ratio {kk.cauchy_schwarz_ratio(Kc):.3f}"
+    )
 
 fig, axes = plt.subplots(1, 3, figsize=(10, 3.4), layout="constrained")
 plot_gram(rows[2][1], ax=axes[0], title="B-spline, order 2 (16 points)")
 for ax, (name, Kc) in zip(axes[1:], [rows[2], rows[3]]):
     plot_eigenvalues(np.linalg.eigvalsh(Kc), ax=ax, title=f"spectrum: {name}")
     ax.set_yscale("symlog", linthresh=1e-3)
-show(fig, alt="Three panels. Left: the 16 by 16 Gram matrix of the order-2 B-spline, a band around "
-     "the diagonal. Middle: its eigenvalues in descending order on a symmetric-log axis; the last "
-     "ones are negative, drawn as hatched vermillion bars below zero, so order 2 is not a kernel. "
-     "Right: the eigenvalues of the order-3 B-spline, all at or above zero (solid blue bars).")
+show(
+    fig,
+    alt="Three panels. Left: the 16 by 16 Gram matrix of the order-2 B-spline, a band around "
+    "the diagonal. Middle: its eigenvalues in descending order on a symmetric-log axis; the last "
+    "ones are negative, drawn as hatched vermillion bars below zero, so order 2 is not a kernel. "
+    "Right: the eigenvalues of the order-3 B-spline, all at or above zero (solid blue bars).",
+)
 
 # %% [markdown]
 # **PSD lab.** Pick a candidate similarity and its parameter: the left panel shows its Gram
@@ -298,14 +341,22 @@ make_psd_lab()
 
 # %%
 Xc = rng.normal(size=(20, 3))
-gauss, poly, lin = kk.make_kernel("gaussian", sigma=0.5), kk.make_kernel("polynomial", degree=2), kk.make_kernel("linear")
-combos = [("sum 2 k_gauss + 0.5 k_poly", kk.kernel_sum(gauss, poly, 2.0, 0.5)),
-          ("product k_gauss k_poly", kk.kernel_product(gauss, poly)),
-          ("tensor product on (x1:2, x3)", kk.tensor_product(gauss, lin, 2)),
-          ("direct sum on (x1, x2:3)", kk.direct_sum(gauss, lin, 1)),
-          ("f(x) f(x'), f = sum sin", kk.feature_product(lambda r: np.sin(r).sum()))]
+gauss, poly, lin = (
+    kk.make_kernel("gaussian", sigma=0.5),
+    kk.make_kernel("polynomial", degree=2),
+    kk.make_kernel("linear"),
+)
+combos = [
+    ("sum 2 k_gauss + 0.5 k_poly", kk.kernel_sum(gauss, poly, 2.0, 0.5)),
+    ("product k_gauss k_poly", kk.kernel_product(gauss, poly)),
+    ("tensor product on (x1:2, x3)", kk.tensor_product(gauss, lin, 2)),
+    ("direct sum on (x1, x2:3)", kk.direct_sum(gauss, lin, 1)),
+    ("f(x) f(x'), f = sum sin", kk.feature_product(lambda r: np.sin(r).sum())),
+]
 for name, k in combos:
-    print(f"{name:<30} PSD: {kk.is_psd(k(Xc)).psd}   smallest eigenvalue {fmt_eig(kk.is_psd(k(Xc)).smallest_eigenvalue)}")
+    print(
+        f"{name:<30} PSD: {kk.is_psd(k(Xc)).psd}   smallest eigenvalue {fmt_eig(kk.is_psd(k(Xc)).smallest_eigenvalue)}"
+    )
 target = kk.gram("exponential", Xc, gamma=0.3)
 for n in (1, 2, 4, 8, 16):
     err = np.max(np.abs(kk.exponential_taylor_gram(Xc, gamma=0.3, n_terms=n) - target))
@@ -324,10 +375,10 @@ for n in (1, 2, 4, 8, 16):
 
 # %%
 Xp = rng.normal(size=(5, 2))
-Phi_p = kk.polynomial_features(Xp, 2)                      # 6 features, 5 points
+Phi_p = kk.polynomial_features(Xp, 2)  # 6 features, 5 points
 alpha = rng.normal(size=5)
 w_span = Phi_p.T @ alpha
-u = np.linalg.svd(Phi_p)[2][-1]                            # orthogonal to every psi(x_i)
+u = np.linalg.svd(Phi_p)[2][-1]  # orthogonal to every psi(x_i)
 print("u is orthogonal to every psi(x_i):", bool(np.max(np.abs(Phi_p @ u)) < 1e-12))
 print("predictions on the sample unchanged:", np.allclose(Phi_p @ (w_span + u), Phi_p @ w_span))
 print(f"||w||^2: {w_span @ w_span:.4f} (span)  vs  {(w_span + u) @ (w_span + u):.4f} (with u)")
@@ -355,7 +406,9 @@ for seed in range(3):
     w_feat = svm.sgd_soft_svm(Phi_m, ym, 0.01, 2000, seed).w
     a_ker = km.kernel_sgd_svm(K_m, ym, 0.01, 2000, seed).alpha
     diff = np.max(np.abs(Phi_m.T @ a_ker - w_feat))
-    print(f"seed {seed}: sum_j alpha_j psi(x_j) equals w_bar of SGD on features (to 1e-10): {bool(diff < 1e-10)}")
+    print(
+        f"seed {seed}: sum_j alpha_j psi(x_j) equals w_bar of SGD on features (to 1e-10): {bool(diff < 1e-10)}"
+    )
 
 # %% [markdown]
 # **Predict first.** The next figure runs kernel SGD with Gaussian kernels of widths
@@ -373,22 +426,40 @@ ask("02.c_sigma", "?")
 
 # %%
 fig, axes = plt.subplots(2, 3, figsize=(10, 7.0), layout="constrained")
-for ax, (name, params) in zip(axes.ravel(), [
-        ("gaussian", {"sigma": 0.005}), ("gaussian", {"sigma": 0.1}), ("gaussian", {"sigma": 5.0}),
-        ("polynomial", {"degree": 1}), ("polynomial", {"degree": 3}), ("polynomial", {"degree": 6})]):
+for ax, (name, params) in zip(
+    axes.ravel(),
+    [
+        ("gaussian", {"sigma": 0.005}),
+        ("gaussian", {"sigma": 0.1}),
+        ("gaussian", {"sigma": 5.0}),
+        ("polynomial", {"degree": 1}),
+        ("polynomial", {"degree": 3}),
+        ("polynomial", {"degree": 6}),
+    ],
+):
     res = km.kernel_sgd_svm(kk.gram(name, Xm, **params), ym, 0.001, 6000, 0)
     test = np.mean(np.where(kk.gram(name, Xt, Xm, **params) @ res.alpha >= 0, 1, -1) == yt)
     label = f"σ = {params['sigma']}" if name == "gaussian" else f"k = {params['degree']}"
-    plot_decision_regions(Xm, ym, lambda P: kk.gram(name, P, Xm, **params) @ res.alpha, ax=ax,
-                          lim=(-1.7, 2.7), n=90, title=f"{name}, {label}: test acc. {100 * test:.1f} %",
-                          legend=(ax is axes[0, 0]))
-    ax.title.set_fontsize(10)      # three panels in a row: long titles at 12 pt would collide
-show(fig, alt="Six panels, each the two-moons training sample with the region predicted +1 tinted "
-     "vermillion, the region predicted -1 tinted blue and the decision boundary in black. Top row, "
-     "Gaussian kernel: sigma 0.005 gives a jagged boundary that bends around single training "
-     "points, sigma 0.1 a smooth curve between the two moons, sigma 5 a gently curved line. Bottom row, polynomial kernel: "
-     "degree 1 is a straight line, degrees 3 and 6 bend around the moons. Each title gives the "
-     "test accuracy.")
+    plot_decision_regions(
+        Xm,
+        ym,
+        lambda P: kk.gram(name, P, Xm, **params) @ res.alpha,
+        ax=ax,
+        lim=(-1.7, 2.7),
+        n=90,
+        title=f"{name}, {label}: test acc. {100 * test:.1f} %",
+        legend=(ax is axes[0, 0]),
+    )
+    ax.title.set_fontsize(10)  # three panels in a row: long titles at 12 pt would collide
+show(
+    fig,
+    alt="Six panels, each the two-moons training sample with the region predicted +1 tinted "
+    "vermillion, the region predicted -1 tinted blue and the decision boundary in black. Top row, "
+    "Gaussian kernel: sigma 0.005 gives a jagged boundary that bends around single training "
+    "points, sigma 0.1 a smooth curve between the two moons, sigma 5 a gently curved line. Bottom row, polynomial kernel: "
+    "degree 1 is a straight line, degrees 3 and 6 bend around the moons. Each title gives the "
+    "test accuracy.",
+)
 
 # %% [markdown]
 # The tiny σ loses test accuracy: $k(x, x_j)$ is almost 0 except right next to $x_j$, so the
@@ -440,23 +511,30 @@ from kmlteach.datasets import breast_cancer
 from kmlteach.plots.ch02 import plot_validation_curve
 
 data = breast_cancer()
-test_mask = km.kfold_indices(data.y, 5, seed=1) == 0          # a stratified 20 % test set, set aside
+test_mask = km.kfold_indices(data.y, 5, seed=1) == 0  # a stratified 20 % test set, set aside
 X_cv, y_cv = data.X[~test_mask], data.y[~test_mask]
-sigmas = 2.0 ** np.arange(-1, 11)                             # σ = 0.5, 1, 2, ..., 1024
+sigmas = 2.0 ** np.arange(-1, 11)  # σ = 0.5, 1, 2, ..., 1024
 lams = [1e-4, 1e-3, 1e-2, 1e-1]
 cv = km.cross_validate_kernel_svm(X_cv, y_cv, lams, sigmas, k=5, seed=0)
-print(f"{X_cv.shape[0]} training examples ({int(np.sum(y_cv == 1))} malignant), {int(test_mask.sum())} "
-      f"set aside; {len(lams)} × {len(sigmas)} candidates × 5 folds = {cv.scores.size} fits")
-print(f"chosen: λ = {cv.best_lam:g}, σ = {cv.best_sigma:g}, CV accuracy "
-      f"{100 * cv.mean[cv.best]:.1f} % ± {100 * cv.std[cv.best]:.1f} % over the folds")
+print(
+    f"{X_cv.shape[0]} training examples ({int(np.sum(y_cv == 1))} malignant), {int(test_mask.sum())} "
+    f"set aside; {len(lams)} × {len(sigmas)} candidates × 5 folds = {cv.scores.size} fits"
+)
+print(
+    f"chosen: λ = {cv.best_lam:g}, σ = {cv.best_sigma:g}, CV accuracy "
+    f"{100 * cv.mean[cv.best]:.1f} % ± {100 * cv.std[cv.best]:.1f} % over the folds"
+)
 
 fig, ax = plt.subplots(figsize=(7, 4.2), layout="constrained")
 plot_validation_curve(cv, ax=ax, title="Gaussian soft-SVM on the breast-cancer data")
-show(fig, alt="Validation curves: 5-fold cross-validated accuracy in percent against the kernel "
-     "width sigma on a log axis from 0.5 to 1024, one line per lambda (0.0001, 0.001, 0.01, 0.1) "
-     "with a shaded band of one standard deviation. All lines sit near 96 to 97 percent for small "
-     "and medium sigma; for large sigma the accuracy falls, fastest for the largest lambda, which "
-     "drops to about 63 percent. A black star marks the chosen lambda = 0.001, sigma = 8.")
+show(
+    fig,
+    alt="Validation curves: 5-fold cross-validated accuracy in percent against the kernel "
+    "width sigma on a log axis from 0.5 to 1024, one line per lambda (0.0001, 0.001, 0.01, 0.1) "
+    "with a shaded band of one standard deviation. All lines sit near 96 to 97 percent for small "
+    "and medium sigma; for large sigma the accuracy falls, fastest for the largest lambda, which "
+    "drops to about 63 percent. A black star marks the chosen lambda = 0.001, sigma = 8.",
+)
 
 # %% [markdown]
 # For small σ every λ does about as well; as σ grows the predictor becomes smoother, and a large
@@ -467,12 +545,15 @@ show(fig, alt="Validation curves: 5-fold cross-validated accuracy in percent aga
 
 # %%
 A_tr, A_te = km.standardize(X_cv, data.X[test_mask])
-final = km.kernel_sgd_svm(kk.gram("gaussian", A_tr, sigma=cv.best_sigma), y_cv, cv.best_lam,
-                          20 * len(y_cv), 0)
+final = km.kernel_sgd_svm(
+    kk.gram("gaussian", A_tr, sigma=cv.best_sigma), y_cv, cv.best_lam, 20 * len(y_cv), 0
+)
 pred = np.where(kk.gram("gaussian", A_te, A_tr, sigma=cv.best_sigma) @ final.alpha >= 0, 1, -1)
 y_te = data.y[test_mask]
-print(f"test accuracy {100 * np.mean(pred == y_te):.1f} % ({int(np.sum(pred == y_te))} of {len(y_te)}); "
-      f"malignant tumours missed: {int(np.sum((pred == -1) & (y_te == 1)))} of {int(np.sum(y_te == 1))}")
+print(
+    f"test accuracy {100 * np.mean(pred == y_te):.1f} % ({int(np.sum(pred == y_te))} of {len(y_te)}); "
+    f"malignant tumours missed: {int(np.sum((pred == -1) & (y_te == 1)))} of {int(np.sum(y_te == 1))}"
+)
 
 # %% [markdown]
 # ## 7 · More kernel methods (UML ex. 16.2, 16.3, 16.6; HSS1 §1.2.1)
@@ -487,8 +568,10 @@ Kq = kk.gram("polynomial", Xq, degree=2)
 kp = km.kernel_perceptron(Kq, yq)
 pf = svm.perceptron(kk.polynomial_features(Xq, 2), yq)
 print(f"kernel perceptron: {kp.n_updates} updates, converged: {kp.converged}")
-print("same updates and same w as the perceptron on explicit features:",
-      kp.n_updates == pf.n_updates and bool(np.allclose(kk.polynomial_features(Xq, 2).T @ kp.alpha, pf.w)))
+print(
+    "same updates and same w as the perceptron on explicit features:",
+    kp.n_updates == pf.n_updates and bool(np.allclose(kk.polynomial_features(Xq, 2).T @ kp.alpha, pf.w)),
+)
 
 # %% [markdown]
 # **Kernel ridge regression.** We minimise $\frac\lambda2\lVert w\rVert^2 + \frac1{2m}\sum_i
@@ -505,8 +588,11 @@ xr = np.sort(rng.uniform(0, 6, size=25))
 tr = np.sin(xr) + 0.2 * rng.normal(size=25)
 xs_plot = np.linspace(0, 6, 300)
 fits = {}
-for name, params, lam_r in [("gaussian", {"sigma": 0.005}, 1e-4), ("gaussian", {"sigma": 0.5}, 1e-3),
-                            ("polynomial", {"degree": 3}, 1e-3)]:
+for name, params, lam_r in [
+    ("gaussian", {"sigma": 0.005}, 1e-4),
+    ("gaussian", {"sigma": 0.5}, 1e-3),
+    ("polynomial", {"degree": 3}, 1e-3),
+]:
     kr = km.kernel_ridge(kk.gram(name, xr[:, None], **params), tr, lam_r)
     label = f"{name}, " + (f"σ = {params['sigma']}" if name == "gaussian" else f"k = {params['degree']}")
     fits[label] = km.kernel_expansion(kk.gram(name, xs_plot[:, None], xr[:, None], **params), kr.alpha)
@@ -514,10 +600,13 @@ for name, params, lam_r in [("gaussian", {"sigma": 0.005}, 1e-4), ("gaussian", {
 fig, ax = plt.subplots(figsize=(7, 3.8), layout="constrained")
 plot_regression_fit(xr, tr, xs_plot, fits, ax=ax, title="kernel ridge regression")
 ax.set_ylim(-2, 2)
-show(fig, alt="Kernel ridge regression of 25 noisy samples of sin(x) on [0, 6] (black dots), with "
-     "three fitted curves: a Gaussian kernel with sigma 0.005 (solid) spikes at each sample and "
-     "falls back to 0 between them; a Gaussian with sigma 0.5 (dashed) and a cubic polynomial "
-     "kernel (dash-dotted) both give smooth curves close to the sine.")
+show(
+    fig,
+    alt="Kernel ridge regression of 25 noisy samples of sin(x) on [0, 6] (black dots), with "
+    "three fitted curves: a Gaussian kernel with sigma 0.005 (solid) spikes at each sample and "
+    "falls back to 0 between them; a Gaussian with sigma 0.5 (dashed) and a cubic polynomial "
+    "kernel (dash-dotted) both give smooth curves close to the sine.",
+)
 
 # %% [markdown]
 # **Class-mean (Parzen) classifier.** Assign $x$ to the class whose mean $c_\pm$ in feature space
@@ -535,18 +624,30 @@ fig, axes = plt.subplots(1, 2, figsize=(9, 4), layout="constrained")
 for ax, (name, params) in zip(axes, [("linear", {}), ("gaussian", {"sigma": 0.05})]):
     cm = km.class_mean_classifier(kk.gram(name, Xm, **params), ym)
     test = np.mean(cm.predict(kk.gram(name, Xt, Xm, **params)) == yt)
-    plot_decision_regions(Xm, ym, lambda P: cm.decision_function(kk.gram(name, P, Xm, **params)),
-                          ax=ax, lim=(-1.7, 2.7), n=90, legend=(ax is axes[0]),
-                          title=f"class means, {name}: test acc. {100 * test:.1f} %")
-show(fig, alt="Two panels with the two-moons training sample and the class-mean classifier's "
-     "regions (blue tint for -1, vermillion tint for +1) and boundary (black). Left, linear kernel: "
-     "the boundary is a straight line through the middle, the perpendicular bisector of the two "
-     "class means. Right, Gaussian kernel with sigma 0.05: a closed curve around the lower moon "
-     "(+1), so the two moons are separated far better. The titles give the test accuracies.")
+    plot_decision_regions(
+        Xm,
+        ym,
+        lambda P: cm.decision_function(kk.gram(name, P, Xm, **params)),
+        ax=ax,
+        lim=(-1.7, 2.7),
+        n=90,
+        legend=(ax is axes[0]),
+        title=f"class means, {name}: test acc. {100 * test:.1f} %",
+    )
+show(
+    fig,
+    alt="Two panels with the two-moons training sample and the class-mean classifier's "
+    "regions (blue tint for -1, vermillion tint for +1) and boundary (black). Left, linear kernel: "
+    "the boundary is a straight line through the middle, the perpendicular bisector of the two "
+    "class means. Right, Gaussian kernel with sigma 0.05: a closed curve around the lower moon "
+    "(+1), so the two moons are separated far better. The titles give the test accuracies.",
+)
 Phi2 = kk.polynomial_features(Xm, 2)
 cm2 = km.class_mean_classifier(kk.gram("polynomial", Xm, degree=2), ym)
 cp, cn = Phi2[ym > 0].mean(0), Phi2[ym < 0].mean(0)
-print("b from kernel values equals (||c-||^2 - ||c+||^2)/2:", bool(np.isclose(cm2.b, 0.5 * (cn @ cn - cp @ cp))))
+print(
+    "b from kernel values equals (||c-||^2 - ||c+||^2)/2:", bool(np.isclose(cm2.b, 0.5 * (cn @ cn - cp @ cp)))
+)
 
 # %% [markdown]
 # ## 8 · Exercises
@@ -560,7 +661,7 @@ print("b from kernel values equals (||c-||^2 - ||c+||^2)/2:", bool(np.isclose(cm
 # Any order of the features is accepted.
 
 # %%
-from kmlteach.exercises import check, hint, solution
+from kmlteach.exercises import check
 
 
 def poly_features(X):
@@ -578,10 +679,11 @@ check("02.poly_features", poly_features)
 # **Exercise 2 (Gram matrix).** Return the Gaussian Gram matrix
 # $K_{ij} = \exp(-\lVert X_i - Y_j\rVert^2/(2\sigma))$ in UML's convention.
 
+
 # %%
 def gaussian_gram(X, Y, sigma):
     ### BEGIN SOLUTION
-    D = (X ** 2).sum(1)[:, None] + (Y ** 2).sum(1)[None, :] - 2 * X @ Y.T
+    D = (X**2).sum(1)[:, None] + (Y**2).sum(1)[None, :] - 2 * X @ Y.T
     return np.exp(-np.maximum(D, 0) / (2 * sigma))
     ### END SOLUTION
 
@@ -592,6 +694,7 @@ check("02.gram", gaussian_gram)
 # **Exercise 3 (kernel perceptron).** Given a Gram matrix $K$ and labels $y$ of a separable
 # sample, run the batch perceptron in kernel form: start from $\alpha = 0$; while some $i$ has
 # $y_i (K\alpha)_i \le 0$, take the *first* such $i$ and add $y_i$ to $\alpha_i$. Return $\alpha$.
+
 
 # %%
 def kernel_perceptron(K, y):
@@ -611,6 +714,7 @@ check("02.kernel_perceptron", kernel_perceptron)
 # **Exercise 4 (kernel ridge).** Return the coefficients $\alpha$ of the minimiser of
 # $\frac\lambda2\lVert w\rVert^2 + \frac1{2m}\sum_i(\langle w, \psi(x_i)\rangle - y_i)^2$ from the Gram matrix.
 
+
 # %%
 def kernel_ridge(K, y, lam):
     ### BEGIN SOLUTION
@@ -624,6 +728,7 @@ check("02.kernel_ridge", kernel_ridge)
 # %% [markdown]
 # **Exercise 5 (class-mean classifier).** Given `K_test[a, j]` $= k(z_a, x_j)$, the training Gram
 # matrix `K` and labels `y`, return the scores $f(z_a)$ of HSS1 (1.6) *including* the offset $b$.
+
 
 # %%
 def class_mean_scores(K_test, K, y):
@@ -644,6 +749,7 @@ check("02.class_mean", class_mean_scores)
 # $\bar\alpha = \frac1T\sum_{t=1}^T \alpha^{(t)}$ with $\alpha^{(t)} = \beta^{(t)}/(\lambda t)$ taken
 # *before* step $t$'s update. Unlike section 6, the indices are given: step $t$ uses example
 # `idx[t-1]`. (Section 6 printed the equivalence with the library; here you derive the loop.)
+
 
 # %%
 def kernel_sgd_alpha(K, y, lam, idx):

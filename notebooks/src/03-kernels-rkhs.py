@@ -32,6 +32,7 @@
 # %%
 import matplotlib.pyplot as plt
 import numpy as np
+from IPython.display import HTML, display
 
 from kmlteach import kernels as kk
 from kmlteach import structured_kernels as sk
@@ -39,10 +40,13 @@ from kmlteach.datasets import moons, rings
 from kmlteach.exercises import ask, quiz, quiz_html
 from kmlteach.kernel_methods import kde_predict, kernel_dependency_estimation, kernel_pca
 from kmlteach.plots import scatter_classes, show
-from kmlteach.plots.ch03 import (plot_embedding, plot_graph, plot_kernel_matrix, plot_ngram_counts,
-                                 plot_spectrum)
-
-from IPython.display import HTML, display
+from kmlteach.plots.ch03 import (
+    plot_embedding,
+    plot_graph,
+    plot_kernel_matrix,
+    plot_ngram_counts,
+    plot_spectrum,
+)
 
 SEED = 0
 rng = np.random.default_rng(SEED)
@@ -52,6 +56,7 @@ def err(x):
     """Report a rounding-level discrepancy without printing machine noise."""
     x = float(np.max(np.abs(x)))
     return "< 1e-10" if x < 1e-10 else f"{x:.1e}"
+
 
 # %% [markdown]
 # ## 1 · Working in the RKHS with kernel values only (HSS1 §1.3.1)
@@ -97,6 +102,7 @@ def err(x):
 # representation, $\langle f, g\rangle = \sum_j b_j f(x'_j) = \sum_i a_i g(x_i)$; and the bound
 # $|f(x)|^2 \le k(x, x)\lVert f\rVert^2$ on 500 points.
 
+
 # %%
 def rkhs_dot(a, P, b, Q, sigma=0.5):
     """<Σ a_i k(·, p_i), Σ b_j k(·, q_j)> from the definition: Σ_ij a_i b_j k(p_i, q_j)."""
@@ -113,17 +119,21 @@ def as_bound(x, tol=1e-12):
     return f"< {tol:.0e}" if float(np.max(np.abs(x))) < tol else f"{float(np.max(np.abs(x))):.1e}"
 
 
-rng_h = np.random.default_rng(SEED + 3)                    # its own stream: later cells unchanged
-P_f, a_f = rng_h.normal(size=(5, 2)), rng_h.normal(size=5)       # f = Σ a_i k(·, p_i)
-Q_g, b_g = rng_h.normal(size=(4, 2)), rng_h.normal(size=4)       # g = Σ b_j k(·, q_j)
+rng_h = np.random.default_rng(SEED + 3)  # its own stream: later cells unchanged
+P_f, a_f = rng_h.normal(size=(5, 2)), rng_h.normal(size=5)  # f = Σ a_i k(·, p_i)
+Q_g, b_g = rng_h.normal(size=(4, 2)), rng_h.normal(size=4)  # g = Σ b_j k(·, q_j)
 X_eval = rng_h.normal(size=(7, 2))
 reproduced = [rkhs_dot(np.ones(1), x[None, :], a_f, P_f) for x in X_eval]
-print(f"max |<k(·, x), f> − f(x)| at 7 points: {as_bound(np.subtract(reproduced, expansion_at(a_f, P_f, X_eval)))}")
+print(
+    f"max |<k(·, x), f> − f(x)| at 7 points: {as_bound(np.subtract(reproduced, expansion_at(a_f, P_f, X_eval)))}"
+)
 fg = rkhs_dot(a_f, P_f, b_g, Q_g)
-print(f"|<f, g> − Σ_j b_j f(q_j)|, |<f, g> − Σ_i a_i g(p_i)|: "
-      f"{as_bound(fg - b_g @ expansion_at(a_f, P_f, Q_g))}, {as_bound(fg - a_f @ expansion_at(b_g, Q_g, P_f))}")
+print(
+    f"|<f, g> − Σ_j b_j f(q_j)|, |<f, g> − Σ_i a_i g(p_i)|: "
+    f"{as_bound(fg - b_g @ expansion_at(a_f, P_f, Q_g))}, {as_bound(fg - a_f @ expansion_at(b_g, Q_g, P_f))}"
+)
 Z_cs = rng_h.normal(scale=1.5, size=(500, 2))
-ratio = expansion_at(a_f, P_f, Z_cs) ** 2 / (1.0 * rkhs_dot(a_f, P_f, a_f, P_f))   # k(z, z) = 1
+ratio = expansion_at(a_f, P_f, Z_cs) ** 2 / (1.0 * rkhs_dot(a_f, P_f, a_f, P_f))  # k(z, z) = 1
 print(f"|f(z)|² ≤ k(z, z)‖f‖² at all 500 points: {bool(np.all(ratio <= 1 + 1e-12))}")
 
 # %% [markdown]
@@ -139,7 +149,7 @@ print(f"|f(z)|² ≤ k(z, z)‖f‖² at all 500 points: {bool(np.all(ratio <= 1
 # %%
 X = rng.normal(size=(8, 2))
 K = kk.gram("polynomial", X, degree=2, c=1)
-Phi = kk.polynomial_features(X, 2)                  # rows Φ(x_i), with Φ Φᵀ = K
+Phi = kk.polynomial_features(X, 2)  # rows Φ(x_i), with Φ Φᵀ = K
 print(f"feature dimension: {Phi.shape[1]};  max |Φ Φᵀ − K| = {err(Phi @ Phi.T - K)}")
 
 # %% [markdown]
@@ -154,7 +164,7 @@ print(f"feature dimension: {Phi.shape[1]};  max |Φ Φᵀ − K| = {err(Phi @ Ph
 
 # %%
 alpha = rng.normal(size=8)
-Gamma = alpha @ Phi                                  # the shift, written out
+Gamma = alpha @ Phi  # the shift, written out
 err_translate = np.abs(kk.translate(K, alpha) - (Phi + Gamma) @ (Phi + Gamma).T).max()
 Phi_c = Phi - Phi.mean(axis=0)
 K_c = kk.center(K)
@@ -165,9 +175,12 @@ print(f"row sums of the centred K: max |.| = {err(K_c.sum(axis=1))}  (the mean i
 fig, axes = plt.subplots(1, 2, figsize=(10.0, 4.4), layout="constrained")
 plot_kernel_matrix(K, ax=axes[0], title="K (polynomial, degree 2)")
 plot_kernel_matrix(K_c, ax=axes[1], title="centred K̃")
-show(fig, alt="Two 8 by 8 heat maps with every entry written in its cell and a diverging colour bar "
-     "centred at 0. Left: the polynomial Gram matrix K of the 8 points. Right: the centred matrix "
-     "K-tilde, whose entries are smaller and change sign; each of its rows sums to 0.")
+show(
+    fig,
+    alt="Two 8 by 8 heat maps with every entry written in its cell and a diverging colour bar "
+    "centred at 0. Left: the polynomial Gram matrix K of the 8 points. Right: the centred matrix "
+    "K-tilde, whose entries are smaller and change sign; each of its rows sums to 0.",
+)
 
 # %% [markdown]
 # **Distances.** $\lVert\Phi(x) - \Phi(x')\rVert^2 = k(x,x) + k(x',x') - 2k(x,x')$, so a kernel
@@ -188,8 +201,10 @@ a_defl = kk.deflate(a, g, K)
 print(f"<deflated Ψ, Γ> = {err(kk.rkhs_inner(a_defl, g, K))}   (orthogonal)")
 print(f"projection + deflation give Ψ back: {np.allclose(kk.project(a, g, K) + a_defl, a)}")
 
-Q = kk.gram_schmidt(K, tol=1e-6)        # orthonormalise Φ(x_1), ..., Φ(x_8)
-print(f"Gram–Schmidt kept {Q.shape[1]} of 8 vectors;  max |QᵀKQ − I| = {err(Q.T @ K @ Q - np.eye(Q.shape[1]))}")
+Q = kk.gram_schmidt(K, tol=1e-6)  # orthonormalise Φ(x_1), ..., Φ(x_8)
+print(
+    f"Gram–Schmidt kept {Q.shape[1]} of 8 vectors;  max |QᵀKQ − I| = {err(Q.T @ K @ Q - np.eye(Q.shape[1]))}"
+)
 
 # %% [markdown]
 # Gram–Schmidt stopped after 6 vectors: the feature space of this kernel *has* only 6
@@ -203,8 +218,10 @@ print(f"Gram–Schmidt kept {Q.shape[1]} of 8 vectors;  max |QᵀKQ − I| = {er
 # %%
 K_gauss = kk.gram("gaussian", X, sigma=0.5)
 Qg = kk.gram_schmidt(K_gauss)
-print(f"Gaussian kernel: {Qg.shape[1]} orthonormal vectors, max |QᵀKQ − I| = "
-      f"{err(Qg.T @ K_gauss @ Qg - np.eye(Qg.shape[1]))}")
+print(
+    f"Gaussian kernel: {Qg.shape[1]} orthonormal vectors, max |QᵀKQ − I| = "
+    f"{err(Qg.T @ K_gauss @ Qg - np.eye(Qg.shape[1]))}"
+)
 
 # %% [markdown]
 # ## 2 · Kernel PCA (HSS1 §1.3.2)
@@ -229,21 +246,23 @@ ask("03.c_rings", "?")
 Xr, yr = rings(m=160, radii=(0.5, 1.5), noise=0.1, seed=SEED)
 Kr = kk.gram("gaussian", Xr, sigma=0.3)
 pca = kernel_pca(Kr, 10)
-total = np.trace(Kr) - Kr.sum() / len(Kr)            # trace of the centred K: total variance
+total = np.trace(Kr) - Kr.sum() / len(Kr)  # trace of the centred K: total variance
 print("top eigenvalues / trace:", ", ".join(f"{v / total:.3f}" for v in pca.eigenvalues[:5]))
-print(f"unit-norm axes: max |αᵀ K̃ α − 1| = "
-      f"{err(np.diag(pca.alphas.T @ kk.center(Kr) @ pca.alphas) - 1)}")
+print(f"unit-norm axes: max |αᵀ K̃ α − 1| = {err(np.diag(pca.alphas.T @ kk.center(Kr) @ pca.alphas) - 1)}")
 
 fig, axes = plt.subplots(1, 3, figsize=(10, 3.4), layout="constrained")
 scatter_classes(Xr, yr, ax=axes[0], s=14)
 axes[0].set(xlabel="$x_1$", ylabel="$x_2$", title="rings in the plane", aspect="equal")
 plot_spectrum(pca.eigenvalues / total, ax=axes[1], k=10, title="eigenvalue / trace")
 plot_embedding(pca.embedding, yr, ax=axes[2], title="kernel PCA, σ = 0.3")
-show(fig, alt="Three panels. Left: 160 points on two concentric rings, inner ring labelled -1 (blue "
-     "circles), outer ring +1 (vermillion triangles). Middle: bar chart of the ten leading "
-     "eigenvalues of the centred Gaussian Gram matrix as shares of its trace, decreasing. Right: "
-     "the points projected on the first two kernel principal components; the two rings fall "
-     "apart along component 1.")
+show(
+    fig,
+    alt="Three panels. Left: 160 points on two concentric rings, inner ring labelled -1 (blue "
+    "circles), outer ring +1 (vermillion triangles). Middle: bar chart of the ten leading "
+    "eigenvalues of the centred Gaussian Gram matrix as shares of its trace, decreasing. Right: "
+    "the points projected on the first two kernel principal components; the two rings fall "
+    "apart along component 1.",
+)
 
 # %% [markdown]
 # The rings fall apart along the first component: in feature space the Gaussian kernel makes
@@ -289,13 +308,15 @@ print(f"uncentred: max |Z Zᵀ − K| = {err(Z_raw @ Z_raw.T - Ks)}")
 
 # %%
 Xm, ym = moons(m=120, noise=0.08, seed=SEED)
-from kmlteach.kernel_methods import KernelPCA   # scikit-learn style: loads scikit-learn, so only here
+from kmlteach.kernel_methods import KernelPCA  # scikit-learn style: loads scikit-learn, so only here
 
 tf = KernelPCA(n_components=2, kernel="gaussian", sigma=0.1).fit(Xm[:100])
 Z_new = tf.transform(Xm[100:])
 print(f"train embedding {tf.embedding_.shape}, 20 new points projected: {Z_new.shape}")
-print(f"a training point projected again lands on its embedding: "
-      f"{np.allclose(tf.transform(Xm[:3]), tf.embedding_[:3])}")
+print(
+    f"a training point projected again lands on its embedding: "
+    f"{np.allclose(tf.transform(Xm[:3]), tf.embedding_[:3])}"
+)
 
 # %% [markdown]
 # ## 3 · Kernels for structured data (HSS1 §1.4)
@@ -330,9 +351,12 @@ ask("03.c_ngram", "?")
 # %%
 fig, ax = plt.subplots(figsize=(7.0, 3.0), layout="constrained")
 plot_ngram_counts("banana", "bandana", 2, ax=ax)
-show(fig, alt="Grouped bar chart of 2-gram counts. Shared 2-grams, on a green shade: an (2 in banana, "
-     "2 in bandana), ba (1 and 1), na (2 and 1); only in bandana: da and nd (1 each). Blue solid bars "
-     "for x = banana, orange hatched bars for y = bandana; the title gives k(x, y) = 7.")
+show(
+    fig,
+    alt="Grouped bar chart of 2-gram counts. Shared 2-grams, on a green shade: an (2 in banana, "
+    "2 in bandana), ba (1 and 1), na (2 and 1); only in bandana: da and nd (1 each). Blue solid bars "
+    "for x = banana, orange hatched bars for y = bandana; the title gives k(x, y) = 7.",
+)
 words = ["banana", "bandana", "ananas", "cabana", "nab"]
 Phi_ng, vocab = sk.ngram_features(words, 2)
 K_ng = sk.structured_gram(sk.ngram_kernel, words, n=2)
@@ -360,15 +384,18 @@ make_ngram_explorer("banana", "bandana", 2)
 # automaton of one string and walks the other through it.
 
 # %%
-print(f"K('banana', 'bandana') = {sk.substring_kernel('banana', 'bandana')}  "
-      f"(a, b, n, an, ba, na, ana, ban)")
+print(f"K('banana', 'bandana') = {sk.substring_kernel('banana', 'bandana')}  (a, b, n, an, ba, na, ana, ban)")
 Phi_sub, vocab_sub = sk.substring_features(words)
 K_sub = sk.structured_gram(sk.substring_kernel, words)
-print(f"explicit indicators: {Phi_sub.shape[1]} substrings;  Φ Φᵀ = K: {np.array_equal(Phi_sub @ Phi_sub.T, K_sub)}")
+print(
+    f"explicit indicators: {Phi_sub.shape[1]} substrings;  Φ Φᵀ = K: {np.array_equal(Phi_sub @ Phi_sub.T, K_sub)}"
+)
 print(f"smallest eigenvalue of K: {np.linalg.eigvalsh(K_sub).min():.3f}  (≥ 0: a kernel)")
 dna = ["".join(rng.choice(list("acgt"), 3000)) for _ in range(2)]
-print(f"two random DNA strings of length 3000 share {sk.substring_kernel(dna[0], dna[1])} "
-      f"distinct substrings (of length ≤ 4: {sk.substring_kernel(dna[0], dna[1], max_len=4)} of 340 possible)")
+print(
+    f"two random DNA strings of length 3000 share {sk.substring_kernel(dna[0], dna[1])} "
+    f"distinct substrings (of length ≤ 4: {sk.substring_kernel(dna[0], dna[1], max_len=4)} of 340 possible)"
+)
 
 # %% [markdown]
 # ### 3.3 Convolution kernels
@@ -377,6 +404,7 @@ print(f"two random DNA strings of length 3000 share {sk.substring_kernel(dna[0],
 # kernels $\prod_i k_i(x'_i, y'_i)$. Here a string is decomposed into all its (prefix, suffix)
 # splits. With exact-match part kernels two splits agree only when the strings are equal, and
 # then $|x| + 1$ times; with a softer part kernel (shared letters) we get a graded similarity.
+
 
 # %%
 def shared_letters(u, v):
@@ -387,11 +415,14 @@ def exact(u, v):
     return float(u == v)
 
 
-print(f"exact parts:   k('abc', 'abc') = {sk.convolution_kernel('abc', 'abc', sk.prefix_suffix_splits, exact):.0f}, "
-      f"k('abc', 'abd') = {sk.convolution_kernel('abc', 'abd', sk.prefix_suffix_splits, exact):.0f}")
+print(
+    f"exact parts:   k('abc', 'abc') = {sk.convolution_kernel('abc', 'abc', sk.prefix_suffix_splits, exact):.0f}, "
+    f"k('abc', 'abd') = {sk.convolution_kernel('abc', 'abd', sk.prefix_suffix_splits, exact):.0f}"
+)
 short = ["abc", "abd", "cab", "ab", "bca"]
-K_conv = sk.structured_gram(sk.convolution_kernel, short, relation=sk.prefix_suffix_splits,
-                            part_kernels=shared_letters)
+K_conv = sk.structured_gram(
+    sk.convolution_kernel, short, relation=sk.prefix_suffix_splits, part_kernels=shared_letters
+)
 print("letter-count parts:\n", K_conv.astype(int))
 print(f"smallest eigenvalue: {np.linalg.eigvalsh(K_conv).min():.3f}")
 
@@ -420,7 +451,9 @@ print("5-node path, β = 0.5, row of node 0:")
 print("  heat    expm(β(A−D))      :", ", ".join(f"{v:+.3f}" for v in heat[0]))
 print("  printed expm(−β(A−D))     :", ", ".join(f"{v:+.3f}" for v in printed[0]))
 print("  printed limit, n = 10 000 :", ", ".join(f"{v:+.3f}" for v in limit[0]))
-print(f"smallest eigenvalues: heat {np.linalg.eigvalsh(heat).min():.3f}, printed {np.linalg.eigvalsh(printed).min():.3f}")
+print(
+    f"smallest eigenvalues: heat {np.linalg.eigvalsh(heat).min():.3f}, printed {np.linalg.eigvalsh(printed).min():.3f}"
+)
 
 fig, axes = plt.subplots(1, 2, figsize=(9.0, 4.0), layout="constrained")
 pos = np.c_[np.linspace(-1.2, 1.2, 5), np.zeros(5)]
@@ -430,11 +463,14 @@ plot_graph(A_path, pos, printed[0], ax=axes[1], highlight=0)
 axes[1].set_title("printed sign: row of node 0")
 for ax in axes:
     ax.set_ylim(-0.8, 0.8)
-show(fig, alt="Two drawings of the same 5-node path graph, nodes 0 to 4 from left to right, node 0 "
-     "circled in green, each node coloured by and labelled with its entry in row 0 of the kernel. "
-     "Left, heat kernel: the values are all positive and shrink along the path. Right, printed "
-     "sign: the values alternate in sign from node to node, shown by the minus signs and the "
-     "purple versus orange fill.")
+show(
+    fig,
+    alt="Two drawings of the same 5-node path graph, nodes 0 to 4 from left to right, node 0 "
+    "circled in green, each node coloured by and labelled with its entry in row 0 of the kernel. "
+    "Left, heat kernel: the values are all positive and shrink along the path. Right, printed "
+    "sign: the values alternate in sign from node to node, shown by the minus signs and the "
+    "purple versus orange fill.",
+)
 
 # %% [markdown]
 # **Predict first.** Make β large in the explorer below. On a connected graph with $n$ nodes,
@@ -445,8 +481,10 @@ show(fig, alt="Two drawings of the same 5-node path graph, nodes 0 to 4 from lef
 ask("03.c_heat", "?")
 
 # %%
-print("heat kernel of the 5-node path at β = 50, row of node 0:",
-      ", ".join(f"{v:.4f}" for v in sk.diffusion_kernel(A_path, 50.0)[0]))
+print(
+    "heat kernel of the 5-node path at β = 50, row of node 0:",
+    ", ".join(f"{v:.4f}" for v in sk.diffusion_kernel(A_path, 50.0)[0]),
+)
 
 # %% [markdown]
 # Every entry of the row is $1/5$: on a connected graph the heat spreads evenly over the $n$
@@ -485,17 +523,27 @@ graphs = {
     "star": (sk.adjacency_matrix([(0, 1), (0, 2), (0, 3)], 4), ["C", "O", "O", "O"]),
 }
 names = list(graphs)
-K_sp = np.array([[sk.shortest_path_kernel(graphs[a][0], graphs[b][0], graphs[a][1], graphs[b][1])
-                  for b in names] for a in names])
+K_sp = np.array(
+    [
+        [sk.shortest_path_kernel(graphs[a][0], graphs[b][0], graphs[a][1], graphs[b][1]) for b in names]
+        for a in names
+    ]
+)
 print("shortest-path kernel:\n", K_sp.astype(int))
-K_rw = np.array([[sk.random_walk_kernel(graphs[a][0], graphs[b][0], 0.1, graphs[a][1], graphs[b][1])
-                  for b in names] for a in names])
+K_rw = np.array(
+    [
+        [sk.random_walk_kernel(graphs[a][0], graphs[b][0], 0.1, graphs[a][1], graphs[b][1]) for b in names]
+        for a in names
+    ]
+)
 print("random-walk kernel, λ = 0.1:\n", np.round(K_rw, 3))
 A_t, l_t = graphs["triangle"]
 parts = [sk.random_walk_kernel(A_t, A_t, 0.1, l_t, l_t, max_length=L) for L in (0, 1, 2, 5, 10)]
 print("triangle with itself, walks up to length 0, 1, 2, 5, 10:", ", ".join(f"{v:.4f}" for v in parts))
-print(f"smallest eigenvalues: shortest path {np.linalg.eigvalsh(K_sp).min():.3f}, "
-      f"random walk {np.linalg.eigvalsh(K_rw).min():.3f}")
+print(
+    f"smallest eigenvalues: shortest path {np.linalg.eigvalsh(K_sp).min():.3f}, "
+    f"random walk {np.linalg.eigvalsh(K_rw).min():.3f}"
+)
 
 # %% [markdown]
 # ### 3.6 Fisher kernels (HSS1 §1.4.6)
@@ -520,23 +568,29 @@ print("θ̂ (log-odds):", ", ".join(f"{t:+.2f}" for t in theta))
 print(f"mean Fisher score at the MLE: max |.| = {err(U.mean(axis=0))}")
 K_f = sk.fisher_kernel(docs, theta=theta)
 mean_phi = 1 / (1 + np.exp(-theta))
-print(f"identity (1.43): max |K − (φ − ∂g)(φ − ∂g)ᵀ| = "
-      f"{err(K_f - (docs - mean_phi) @ (docs - mean_phi).T)}")
+print(f"identity (1.43): max |K − (φ − ∂g)(φ − ∂g)ᵀ| = {err(K_f - (docs - mean_phi) @ (docs - mean_phi).T)}")
 I_f = sk.fisher_information(theta)
-C_U = U.T @ U / len(U)                 # sample covariance of the scores (their mean is 0)
-print(f"Fisher information diag(p(1 − p)) vs the sample variances of U: max difference = "
-      f"{err(np.diag(I_f) - np.diag(C_U))}")
-print(f"off the diagonal I is 0 (independent coins); the sample covariances reach "
-      f"{np.abs(C_U - np.diag(np.diag(C_U))).max():.3f}")
+C_U = U.T @ U / len(U)  # sample covariance of the scores (their mean is 0)
+print(
+    f"Fisher information diag(p(1 − p)) vs the sample variances of U: max difference = "
+    f"{err(np.diag(I_f) - np.diag(C_U))}"
+)
+print(
+    f"off the diagonal I is 0 (independent coins); the sample covariances reach "
+    f"{np.abs(C_U - np.diag(np.diag(C_U))).max():.3f}"
+)
 K_fn = sk.fisher_kernel(docs, theta=theta, normalized=True)
 
 fig, axes = plt.subplots(1, 2, figsize=(9.0, 3.6), layout="constrained")
 plot_kernel_matrix(K_f[:8, :8], ax=axes[0], title="unnormalised Fisher kernel")
 plot_kernel_matrix(K_fn[:8, :8], ax=axes[1], title="normalised (with I⁻¹)")
-show(fig, alt="Two 8 by 8 heat maps with the values written in the cells and diverging colour bars: "
-     "the Fisher kernel between the first 8 documents, left without and right with the inverse "
-     "Fisher information. Both show the same pattern of positive and negative entries; the "
-     "normalised values are larger, up to about 6 against about 1.2.")
+show(
+    fig,
+    alt="Two 8 by 8 heat maps with the values written in the cells and diverging colour bars: "
+    "the Fisher kernel between the first 8 documents, left without and right with the inverse "
+    "Fisher information. Both show the same pattern of positive and negative entries; the "
+    "normalised values are larger, up to about 6 against about 1.2.",
+)
 
 # %% [markdown]
 # The normalised kernel divides each coordinate by its variance $p_k(1-p_k)$: agreeing on a rare
@@ -559,6 +613,7 @@ show(fig, alt="Two 8 by 8 heat maps with the values written in the cells and div
 # The candidate set holds the reversed test strings, the test strings themselves as
 # distractors, and the reversed training strings.
 
+
 # %%
 def k_str(u, v):
     return float(sum(sk.ngram_kernel(u, v, q) for q in (1, 2, 3)))
@@ -571,16 +626,22 @@ def random_strings(count):
 train_x, test_x = random_strings(80), random_strings(12)
 train_y = [s[::-1] for s in train_x]
 candidates = list(dict.fromkeys([s[::-1] for s in test_x] + test_x + train_y))
-model = kernel_dependency_estimation(sk.structured_gram(k_str, train_x),
-                                     sk.structured_gram(k_str, train_y), lam=1e-6)
-pred = kde_predict(model, sk.structured_gram(k_str, test_x, train_x),
-                   sk.structured_gram(k_str, candidates, train_y),
-                   np.array([k_str(c, c) for c in candidates]))
+model = kernel_dependency_estimation(
+    sk.structured_gram(k_str, train_x), sk.structured_gram(k_str, train_y), lam=1e-6
+)
+pred = kde_predict(
+    model,
+    sk.structured_gram(k_str, test_x, train_x),
+    sk.structured_gram(k_str, candidates, train_y),
+    np.array([k_str(c, c) for c in candidates]),
+)
 guesses = [candidates[i] for i in pred.index]
 for x_, g_ in list(zip(test_x, guesses))[:6]:
     print(f"{x_:>8} -> {g_:<8} {'✓' if g_ == x_[::-1] else '✗'}")
-print(f"correct: {sum(g_ == x_[::-1] for x_, g_ in zip(test_x, guesses))} of {len(test_x)} "
-      f"(candidate set of {len(candidates)} strings)")
+print(
+    f"correct: {sum(g_ == x_[::-1] for x_, g_ in zip(test_x, guesses))} of {len(test_x)} "
+    f"(candidate set of {len(candidates)} strings)"
+)
 
 # %% [markdown]
 # With only unigram features the reversal would be invisible (a string and its reverse have
@@ -598,7 +659,7 @@ print(f"correct: {sum(g_ == x_[::-1] for x_, g_ in zip(test_x, guesses))} of {le
 # \mathbf 1_m K\mathbf 1_m$ for a square Gram matrix `K`.
 
 # %%
-from kmlteach.exercises import check, hint, solution
+from kmlteach.exercises import check
 
 
 def center_gram(K):
@@ -619,8 +680,8 @@ from collections import Counter
 
 def ngram(x, y, n):
     ### BEGIN SOLUTION
-    cx = Counter(x[i:i + n] for i in range(len(x) - n + 1))
-    cy = Counter(y[i:i + n] for i in range(len(y) - n + 1))
+    cx = Counter(x[i : i + n] for i in range(len(x) - n + 1))
+    cy = Counter(y[i : i + n] for i in range(len(y) - n + 1))
     return sum(c * cy[s] for s, c in cx.items())
     ### END SOLUTION
 
@@ -630,6 +691,7 @@ check("03.ngram", ngram)
 # %% [markdown]
 # **Exercise 3 (heat kernel).** For a symmetric 0/1 adjacency matrix `A` and `beta > 0`, return
 # $e^{\beta(A - D)}$ using an eigendecomposition (no SciPy).
+
 
 # %%
 def heat_kernel(A, beta):
@@ -647,6 +709,7 @@ check("03.diffusion", heat_kernel)
 # matrix of projections of the training points on the first `p` unit-norm axes. The signs of
 # the axes are arbitrary; the checker compares $ZZ^\top$.
 
+
 # %%
 def kpca_embedding(K, p):
     ### BEGIN SOLUTION
@@ -662,6 +725,7 @@ check("03.kpca", kpca_embedding)
 # %% [markdown]
 # **Exercise 5 (Fisher kernel).** For binary data `X` (rows are samples) and log-odds `theta`
 # of independent coins, return the unnormalised Fisher kernel matrix.
+
 
 # %%
 def fisher_bernoulli(X, theta):
@@ -680,6 +744,7 @@ check("03.fisher", fisher_bernoulli)
 # remain, and return it from the Gram matrix `K` alone. (With a characteristic kernel such as the
 # Gaussian this is the squared *maximum mean discrepancy* between the two samples.) The cell after
 # the check compares your formula with explicit feature vectors.
+
 
 # %%
 def mean_distance(K, mask):

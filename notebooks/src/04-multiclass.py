@@ -36,12 +36,20 @@ from IPython.display import HTML, display
 
 from kmlteach import multiclass as mc
 from kmlteach.datasets import example_17_1_weights, three_balls
-from kmlteach.plots.ch04 import (plot_code, plot_constraint_scores, plot_kesler_example,
-                                 plot_linear_regions, plot_ova, plot_pairwise, plot_regions,
-                                 plot_classes, grid_points)
-from kmlteach.plots import show
-from kmlteach.widgets.ch04 import kesler_points, ring_classes
 from kmlteach.exercises import ask, quiz, quiz_html
+from kmlteach.plots import show
+from kmlteach.plots.ch04 import (
+    grid_points,
+    plot_classes,
+    plot_code,
+    plot_constraint_scores,
+    plot_kesler_example,
+    plot_linear_regions,
+    plot_ova,
+    plot_pairwise,
+    plot_regions,
+)
+from kmlteach.widgets.ch04 import kesler_points, ring_classes
 
 SEED = 0
 rng = np.random.default_rng(SEED)
@@ -71,9 +79,11 @@ X4, y4 = ring_classes(k=4, m_per_class=40, seed=1)
 for name, learner in [("least squares", mc.least_squares_learner), ("stumps", mc.stump_learner)]:
     ova = mc.one_vs_all(X4, y4, learner)
     ava = mc.all_pairs(X4, y4, learner)
-    print(f"{name:>13}: one-vs-all accuracy {ova.score(X4, y4):.3f} "
-          f"({int(ova.tie_mask(X4).sum())} ties), all pairs {ava.score(X4, y4):.3f} "
-          f"({int(ava.tie_mask(X4).sum())} ties)")
+    print(
+        f"{name:>13}: one-vs-all accuracy {ova.score(X4, y4):.3f} "
+        f"({int(ova.tie_mask(X4).sum())} ties), all pairs {ava.score(X4, y4):.3f} "
+        f"({int(ava.tie_mask(X4).sum())} ties)"
+    )
 
 # %% [markdown]
 # With ridge scores the one-vs-all argmax never ties; with stumps, many training points get
@@ -123,8 +133,10 @@ erm2 = mc.erm_halfspace_2d(X, np.where(y == 2, 1.0, -1.0))
 print(f"ERM for 'class 2 vs rest': constant = {erm2.constant}, training mistakes = {erm2.errors}")
 ova = mc.one_vs_all(X, y, mc.erm_halfspace_2d)
 pred = ova.predict(X)
-print(f"one-vs-all: class-2 error {np.mean(pred[y == 2] != 2):.0%}, "
-      f"overall error {np.mean(pred != y):.0%}, tied points {int(ova.ties.sum())}")
+print(
+    f"one-vs-all: class-2 error {np.mean(pred[y == 2] != 2):.0%}, "
+    f"overall error {np.mean(pred != y):.0%}, tied points {int(ova.ties.sum())}"
+)
 W_book = example_17_1_weights()
 print("book's w1, w2, w3:", np.round(W_book, 4).tolist())
 print(f"argmax_i <w_i, x> error: {np.mean(np.argmax(X @ W_book.T, axis=1) + 1 != y):.0%}")
@@ -132,11 +144,14 @@ print(f"argmax_i <w_i, x> error: {np.mean(np.argmax(X @ W_book.T, axis=1) + 1 !=
 fig, axes = plt.subplots(1, 2, figsize=(11, 4.4), layout="constrained")
 plot_ova(X, y, ova, ax=axes[0], title="one-vs-all with ERM halfspaces (grey: tie)")
 plot_linear_regions(W_book, X, y, ax=axes[1], title="argmax of the book's $w_1, w_2, w_3$")
-show(fig, alt="Two scatter plots of the same three classes in a row (class 1 left, class 2 in the "
-     "middle, class 3 right). Left: one-vs-all with ERM halfspaces; the dashed boundaries of h1 "
-     "and h3 enclose a grey tied strip that covers all of class 2, so class 2 is never predicted. "
-     f"Right: the cones of the book's w1, w2, w3 from the origin, with training error "
-     f"{np.mean(np.argmax(X @ W_book.T, axis=1) + 1 != y):.0%}.")
+show(
+    fig,
+    alt="Two scatter plots of the same three classes in a row (class 1 left, class 2 in the "
+    "middle, class 3 right). Left: one-vs-all with ERM halfspaces; the dashed boundaries of h1 "
+    "and h3 enclose a grey tied strip that covers all of class 2, so class 2 is never predicted. "
+    f"Right: the cones of the book's w1, w2, w3 from the origin, with training error "
+    f"{np.mean(np.argmax(X @ W_book.T, axis=1) + 1 != y):.0%}.",
+)
 
 # %% [markdown]
 # On the left, $h_1$ and $h_3$ are the dashed lines and $h_2$ is the constant $-1$: the grey
@@ -200,8 +215,10 @@ vote, tour = ava5.decide(G, "vote"), ava5.decide(G, "tournament")
 print(f"vote: {vote.ties.mean():.1%} of the plane tied; rule: {vote.rule}")
 print(f"vote and tournament disagree on {np.mean(vote.index != tour.index):.1%} of the plane")
 dec5 = ava5.decide(X5)
-print(f"training points with a tied vote: {int(dec5.ties.sum())}; e.g. votes of the first one:",
-      dec5.scores[np.argmax(dec5.ties)].tolist())
+print(
+    f"training points with a tied vote: {int(dec5.ties.sum())}; e.g. votes of the first one:",
+    dec5.scores[np.argmax(dec5.ties)].tolist(),
+)
 
 fig, axes = plt.subplots(1, 2, figsize=(11, 4.6), layout="constrained")
 plot_pairwise(X5, y5, ava5, ax=axes[0], xlim=lim[0], ylim=lim[1])
@@ -210,10 +227,13 @@ plot_classes(X5, y5, ax=axes[1])
 axes[1].set_title("tournament (dark: differs from the vote)")
 axes[1].set_xlabel("$x_1$")
 axes[1].set_ylabel("$x_2$")
-show(fig, alt=f"Two region plots of five classes placed on a ring. Left: all pairs with the "
-     f"majority vote; the dark grey tied cells cover {vote.ties.mean():.1%} of the plane, near the "
-     f"centre. Right: the knock-out tournament on the same classifiers; dark cells mark the "
-     f"{np.mean(vote.index != tour.index):.1%} of the plane where it differs from the vote.")
+show(
+    fig,
+    alt=f"Two region plots of five classes placed on a ring. Left: all pairs with the "
+    f"majority vote; the dark grey tied cells cover {vote.ties.mean():.1%} of the plane, near the "
+    f"centre. Right: the knock-out tournament on the same classifiers; dark cells mark the "
+    f"{np.mean(vote.index != tour.index):.1%} of the plane where it differs from the vote.",
+)
 
 # %% [markdown]
 # **Widget.** Switch learner and decision rule, and drag class 1 around. Least-squares
@@ -243,14 +263,19 @@ dist = (code[:, None, :] != code[None, :, :]).sum(axis=2)
 print("minimum distance between codewords:", int(dist[~np.eye(4, dtype=bool)].min()))
 for name, c in [("one-vs-all code", "ova"), ("exhaustive code", code)]:
     model = mc.ecoc(X4, y4, mc.stump_learner, code=c)
-    print(f"{name:>16}: {model.code.shape[1]} binary problems, training accuracy "
-          f"{model.score(X4, y4):.3f}, ties {int(model.tie_mask(X4).sum())}")
+    print(
+        f"{name:>16}: {model.code.shape[1]} binary problems, training accuracy "
+        f"{model.score(X4, y4):.3f}, ties {int(model.tie_mask(X4).sum())}"
+    )
 
 fig, ax = plt.subplots(figsize=(5.5, 2.4), layout="constrained")
 plot_code(code, ax=ax, title="exhaustive code for k = 4 (rows: codewords)")
-show(fig, alt=f"The exhaustive code matrix for four classes as a {code.shape[0]} by {code.shape[1]} "
-     "grid of plus and minus signs, one row per class and one column per binary problem; "
-     "any two rows differ in at least four columns.")
+show(
+    fig,
+    alt=f"The exhaustive code matrix for four classes as a {code.shape[0]} by {code.shape[1]} "
+    "grid of plus and minus signs, one row per class and one column per binary problem; "
+    "any two rows differ in at least four columns.",
+)
 
 # %% [markdown]
 # ## 5 · Linear multiclass predictors (UML §17.2)
@@ -283,15 +308,22 @@ words = ["goal", "match", "vote", "party", "the"]
 TF = np.array([[3, 2, 0, 0, 4], [2, 3, 0, 1, 5], [0, 0, 3, 2, 4], [0, 1, 2, 3, 6]], dtype=float)
 topics = ["sport", "sport", "politics", "politics"]
 tfidf = mc.TfidfPsi(TF, topics)
-doc = np.array([1.0, 0.0, 0.0, 0.0, 2.0])          # "goal the the"
+doc = np.array([1.0, 0.0, 0.0, 0.0, 2.0])  # "goal the the"
 for c, topic in enumerate(tfidf.classes):
     v = tfidf(doc, c)
-    print(f"Psi('goal the the', {topic:>8}) =", (np.round(v, 3) + 0.0).tolist(),
-          f"  sum (w = all ones): {v.sum():.3f}")
+    print(
+        f"Psi('goal the the', {topic:>8}) =",
+        (np.round(v, 3) + 0.0).tolist(),
+        f"  sum (w = all ones): {v.sum():.3f}",
+    )
 print(f"m = {TF.shape[0]} documents; DF(j, y) = occurrences outside topic y:")
 for c, topic in enumerate(tfidf.classes):
-    print(f"  DF(., {topic:>8}) =", tfidf.DF[c].astype(int).tolist(),
-          "  log(m / (DF + 1)) =", (np.round(tfidf.idf[c], 3) + 0.0).tolist())
+    print(
+        f"  DF(., {topic:>8}) =",
+        tfidf.DF[c].astype(int).tolist(),
+        "  log(m / (DF + 1)) =",
+        (np.round(tfidf.idf[c], 3) + 0.0).tolist(),
+    )
 
 # %% [markdown]
 # With $w = (1, \dots, 1)$ the score is the sum of the entries: "goal" is rare outside sport,
@@ -338,8 +370,10 @@ print(f"hinge >= Delta(h_w(x), y) on all 200 random examples: {bool(np.all(hinge
 print(f"mean hinge {hinge.mean():.3f} vs mean Delta {D[pred_r, yr].mean():.3f}")
 
 res = mc.multiclass_svm_sgd(X, y, eta=0.1, T=20_000, seed=SEED)
-print(f"SGD on the three balls: training error {np.mean(res.predict(X) != y):.0%}; "
-      f"rows of W (classes {res.classes.tolist()}):")
+print(
+    f"SGD on the three balls: training error {np.mean(res.predict(X) != y):.0%}; "
+    f"rows of W (classes {res.classes.tolist()}):"
+)
 print(np.round(res.W, 3))
 
 # %% [markdown]
@@ -359,13 +393,18 @@ for ax, (name, delta) in zip(axes, [("0-1 loss", None), ("Δ(1,3) = Δ(3,1) = 5"
     p = r.predict(X3)
     n13 = int(np.sum((p == 1) & (y3 == 3)) + np.sum((p == 3) & (y3 == 1)))
     cost = D13[p - 1, y3 - 1].mean()
-    print(f"{name:>28}: accuracy {np.mean(p == y3):.3f}, 1<->3 confusions {n13:3d}, "
-          f"mean cost under D13 {cost:.3f}, predicted counts {np.bincount(p, minlength=4)[1:].tolist()}")
+    print(
+        f"{name:>28}: accuracy {np.mean(p == y3):.3f}, 1<->3 confusions {n13:3d}, "
+        f"mean cost under D13 {cost:.3f}, predicted counts {np.bincount(p, minlength=4)[1:].tolist()}"
+    )
     plot_linear_regions(r.W, X3, y3, ax=ax, xlim=(-4.5, 4.5), ylim=(-0.5, 7.5), title=name)
-show(fig, alt="Two region plots of three overlapping classes, class 2 between classes 1 and 3. "
-     "Left, trained with the 0-1 loss; right, with confusing classes 1 and 3 five times as "
-     "costly: the class-2 cone in the middle is wider on the right, so fewer points of class 1 "
-     "and 3 are mistaken for each other.")
+show(
+    fig,
+    alt="Two region plots of three overlapping classes, class 2 between classes 1 and 3. "
+    "Left, trained with the 0-1 loss; right, with confusing classes 1 and 3 five times as "
+    "costly: the class-2 cone in the middle is wider on the right, so fewer points of class 1 "
+    "and 3 are mistaken for each other.",
+)
 
 # %% [markdown]
 # **The multiclass SVM.** Adding a regulariser gives the RLM rule of §17.2.5,
@@ -401,24 +440,35 @@ print(f"example {i}: x = {Xk[i].tolist()}, class {yk[i]}")
 for row in np.flatnonzero(emb.example == i):
     print(f"  x_{{{emb.label[row] + 1},{emb.competitor[row] + 1}}} =", emb.Z[row].tolist())
 
-full = mc.kesler_embed(Xk, yk, negatives=True)     # add the mirrored -x_ij with label -1
+full = mc.kesler_embed(Xk, yk, negatives=True)  # add the mirrored -x_ij with label -1
 from kmlteach.svm import perceptron
 
 p = perceptron(full.Z, full.t)
 Wk = full.weights(p.w)
-print(f"binary perceptron in R^{full.Z.shape[1]}: {p.n_updates} updates; as a multiclass "
-      f"predictor it makes {int(np.sum(np.argmax(Xk @ Wk.T, axis=1) + 1 != yk))} training errors")
+print(
+    f"binary perceptron in R^{full.Z.shape[1]}: {p.n_updates} updates; as a multiclass "
+    f"predictor it makes {int(np.sum(np.argmax(Xk @ Wk.T, axis=1) + 1 != yk))} training errors"
+)
 
-fig, axes = plt.subplots(1, 2, figsize=(11, 2.8), layout="constrained",
-                         gridspec_kw={"width_ratios": [1.6, 1]})
+fig, axes = plt.subplots(
+    1, 2, figsize=(11, 2.8), layout="constrained", gridspec_kw={"width_ratios": [1.6, 1]}
+)
 plot_kesler_example(emb, i, ax=axes[0])
 rows = np.flatnonzero(emb.example == i)
-plot_constraint_scores(emb.Z[rows] @ Wk.ravel(), emb.competitor[rows], int(emb.label[rows[0]]),
-                       ax=axes[1], title="$\\langle W, x_{ij}\\rangle$ for the learned W")
-show(fig, alt=f"Left: a heat map with the {len(rows)} Kesler vectors of example {i} "
-     f"(class {int(emb.label[rows[0]]) + 1}) as rows and the {Xk.shape[1] * 3} coordinates in three "
-     "blocks as columns, each cell labelled with its value. Right: one bar per competitor with "
-     "the score of the learned W; every bar is green and above zero, so no constraint is violated.")
+plot_constraint_scores(
+    emb.Z[rows] @ Wk.ravel(),
+    emb.competitor[rows],
+    int(emb.label[rows[0]]),
+    ax=axes[1],
+    title="$\\langle W, x_{ij}\\rangle$ for the learned W",
+)
+show(
+    fig,
+    alt=f"Left: a heat map with the {len(rows)} Kesler vectors of example {i} "
+    f"(class {int(emb.label[rows[0]]) + 1}) as rows and the {Xk.shape[1] * 3} coordinates in three "
+    "blocks as columns, each cell labelled with its value. Right: one bar per competitor with "
+    "the score of the learned W; every bar is green and above zero, so no constraint is violated.",
+)
 
 # %% [markdown]
 # The same update, written with one weight vector per class, gives the multiclass
@@ -447,18 +497,24 @@ W_true = np.array([[1.0, 0.3], [-0.3, 1.0], [-1.0, -0.3], [0.3, -1.0]])
 Xs = rng.uniform(-4, 4, size=(400, 2))
 S = Xs @ W_true.T
 top2 = np.sort(S, axis=1)[:, -2:]
-Xs = Xs[top2[:, 1] - top2[:, 0] >= 0.5][:100]          # keep points with a clear margin
+Xs = Xs[top2[:, 1] - top2[:, 0] >= 0.5][:100]  # keep points with a clear margin
 ys_sep = np.argmax(Xs @ W_true.T, axis=1) + 1
 top2 = np.sort(Xs @ W_true.T, axis=1)[:, -2:]
 gamma = float(np.min(top2[:, 1] - top2[:, 0]))
-w_star = W_true / gamma                                 # unit margin: <w*, Psi(x,y_i) - Psi(x,y)> >= 1
+w_star = W_true / gamma  # unit margin: <w*, Psi(x,y_i) - Psi(x,y)> >= 1
 R = np.sqrt(2) * np.max(np.linalg.norm(Xs, axis=1))
 print(f"bound (R ||w*||)^2 = {(R * np.linalg.norm(w_star)) ** 2:.0f}")
-for name, f in [("batch", mc.multiclass_perceptron), ("Kesler", mc.kesler_perceptron),
-                ("conservative", mc.conservative_perceptron), ("Collins", mc.collins_perceptron)]:
+for name, f in [
+    ("batch", mc.multiclass_perceptron),
+    ("Kesler", mc.kesler_perceptron),
+    ("conservative", mc.conservative_perceptron),
+    ("Collins", mc.collins_perceptron),
+]:
     r = f(Xs, ys_sep)
-    print(f"{name:>13}: {r.n_updates:4d} updates on {r.n_mistakes:4d} mistaken examples, "
-          f"converged {r.converged}, training errors {int(np.sum(r.predict(Xs) != ys_sep))}")
+    print(
+        f"{name:>13}: {r.n_updates:4d} updates on {r.n_mistakes:4d} mistaken examples, "
+        f"converged {r.converged}, training errors {int(np.sum(r.predict(Xs) != ys_sep))}"
+    )
 
 # %% [markdown]
 # All four need a few dozen updates where the bound allows almost a thousand: the bound holds
@@ -486,14 +542,14 @@ make_kesler_view()
 # **Exercise 1 (multivector Ψ).** Return $\Psi(x, y) \in \mathbb{R}^{kn}$ of (17.2).
 
 # %%
-from kmlteach.exercises import check, hint, solution
+from kmlteach.exercises import check
 
 
 def psi(x, y, k):
     ### BEGIN SOLUTION
     n = len(x)
     out = np.zeros(k * n)
-    out[y * n:(y + 1) * n] = x
+    out[y * n : (y + 1) * n] = x
     return out
     ### END SOLUTION
 
@@ -504,6 +560,7 @@ check("04.multivector_psi", psi)
 # **Exercise 2 (generalized hinge).** For the multivector map, weights `W` (one row per
 # class), one example `(x, y)` and a cost matrix `Delta[y', y]`, return
 # $\max_{y'} \Delta(y', y) + \langle w_{y'}, x\rangle - \langle w_y, x\rangle$ (17.3).
+
 
 # %%
 def ghinge(W, x, y, Delta):
@@ -521,6 +578,7 @@ check("04.generalized_hinge", ghinge)
 # order; at example $i$, take the competitor $j \ne y_i$ with the largest score (smallest
 # index on ties) and, if its score is at least that of $y_i$, add $x_i$ to $w_{y_i}$ and
 # subtract it from $w_j$. Stop after a pass without update (the test data are separable).
+
 
 # %%
 def batch_multiclass_perceptron(X, y, k):
@@ -549,6 +607,7 @@ check("04.multiclass_perceptron", batch_multiclass_perceptron)
 # $t \in \{\pm1\}$. Train one-vs-all on `(X, y)` and return the predicted classes of the rows
 # of `X_new`, scoring with $\langle w_c, x\rangle$ and breaking ties towards the smallest index.
 
+
 # %%
 def ova_predict(X, y, X_new, k, fit_binary):
     ### BEGIN SOLUTION
@@ -563,6 +622,7 @@ check("04.one_vs_all", ova_predict)
 # **Exercise 5 (Kesler).** Return the $k-1$ vectors $x_{ij}$ of an example $x$ of class $i$,
 # as the rows of an array, for $j \ne i$ in increasing order.
 
+
 # %%
 def kesler_vectors(x, i, k):
     ### BEGIN SOLUTION
@@ -572,8 +632,8 @@ def kesler_vectors(x, i, k):
         if j == i:
             continue
         v = np.zeros(k * n)
-        v[i * n:(i + 1) * n] = x
-        v[j * n:(j + 1) * n] = -x
+        v[i * n : (i + 1) * n] = x
+        v[j * n : (j + 1) * n] = -x
         rows.append(v)
     return np.array(rows)
     ### END SOLUTION
@@ -590,6 +650,7 @@ check("04.kesler", kesler_vectors)
 # multivector map as a $(k, n)$ matrix `G` (row $c$ = block $c$), taking the smallest
 # maximising index on ties. Your answer is checked against the subgradient inequality
 # $\ell(W') \ge \ell(W) + \langle G, W' - W\rangle$ in the tests.
+
 
 # %%
 def hinge_subgradient(W, x, y, Delta):

@@ -36,11 +36,16 @@ from IPython.display import HTML, display
 
 from kmlteach import structured as S
 from kmlteach.datasets import ocr_words
-from kmlteach.plots.ch05 import (plot_noise_sweep, plot_samples, plot_transitions,
-                                 plot_viterbi_table, plot_word)
-from kmlteach.plots import show
-from kmlteach.widgets.ch05 import train_pair
 from kmlteach.exercises import ask, quiz, quiz_html
+from kmlteach.plots import show
+from kmlteach.plots.ch05 import (
+    plot_noise_sweep,
+    plot_samples,
+    plot_transitions,
+    plot_viterbi_table,
+    plot_word,
+)
+from kmlteach.widgets.ch05 import train_pair
 
 SEED = 0
 rng = np.random.default_rng(SEED)
@@ -58,13 +63,16 @@ rng = np.random.default_rng(SEED)
 
 # %%
 data = ocr_words(6, noise=0.3, seed=SEED)
-print(f"first word: {data.words[0]!r}, X[0] has shape {data.X[0].shape}, "
-      f"labels {data.y[0].tolist()} (a = 0)")
+print(f"first word: {data.words[0]!r}, X[0] has shape {data.X[0].shape}, labels {data.y[0].tolist()} (a = 0)")
 fig, ax = plt.subplots(figsize=(6, 4.2), layout="constrained")
 plot_samples(data, n=6, ax=ax)
 ax.set_title("six training words at noise 0.3")
-show(fig, alt="Six noisy word images stacked, each labelled with its word on the left: "
-     + ", ".join(data.words[:6]) + ". The letters are readable through the pixel noise.")
+show(
+    fig,
+    alt="Six noisy word images stacked, each labelled with its word on the left: "
+    + ", ".join(data.words[:6])
+    + ". The letters are readable through the pixel noise.",
+)
 
 # %% [markdown]
 # ## 2 · Features, score and loss (UML §17.3)
@@ -92,8 +100,10 @@ q, n = 26, x.shape[1]
 Wu, Wp = rng.normal(size=(q, n)), rng.normal(size=(q, q))
 w = np.concatenate([Wu.ravel(), Wp.ravel()])
 p = S.psi(x, y)
-print(f"d = nq + q^2 = {p.size}; non-zero type-2 entries: {np.count_nonzero(p[n * q:])} "
-      f"(= r - 1 = {len(y) - 1} bigrams)")
+print(
+    f"d = nq + q^2 = {p.size}; non-zero type-2 entries: {np.count_nonzero(p[n * q :])} "
+    f"(= r - 1 = {len(y) - 1} bigrams)"
+)
 print(f"r <w, Psi(x, y)> = {len(y) * (w @ p):.6f}")
 print(f"chain_score      = {S.chain_score(x, y, Wu, Wp):.6f}")
 
@@ -129,7 +139,7 @@ ask("05.c_cost", "?")
 
 # %%
 agree = 0
-for trial in range(200):
+for _ in range(200):
     r_, q_ = int(rng.integers(1, 6)), int(rng.integers(2, 5))
     U, P = rng.normal(size=(r_, q_)), rng.normal(size=(q_, q_))
     a, b = S.viterbi(U, P), S.brute_force_argmax(U, P)
@@ -155,20 +165,25 @@ chain = S.structured_sgd(train.X, train.y, eta=0.5, T=6000, seed=SEED)
 i = 0
 x, truth = test.X[i], test.y[i]
 res = S.viterbi(S.unary_scores(x, chain.W_unary), chain.W_pair)
-print(f"true word {test.words[i]!r}, decoded {''.join(chr(97 + k) for k in res.labels)!r}, "
-      f"score {res.score:.3f}")
+print(
+    f"true word {test.words[i]!r}, decoded {''.join(chr(97 + k) for k in res.labels)!r}, "
+    f"score {res.score:.3f}"
+)
 fig, (ax0, ax1) = plt.subplots(2, 1, figsize=(6.4, 8.2), height_ratios=[1.5, 5], layout="constrained")
 plot_word(x, test.letter_shape, labels=res.labels, truth=truth, ax=ax0, aligned=True)
 plot_viterbi_table(res.M, res.backpointers, len(x) - 1, labels=res.labels, ax=ax1)
 decoded = "".join(chr(97 + k) for k in res.labels)
 wrong = [t + 1 for t in range(len(x)) if res.labels[t] != truth[t]]
-show(fig, alt=f"Top: the image of the test word {test.words[i]!r} with the decoded letters "
-     f"{decoded!r} underneath"
-     + (f" (letter {', '.join(map(str, wrong))} wrong, underlined)" if wrong else " (all correct)")
-     + " and the true word below. Bottom: the Viterbi table, 26 letter rows by "
-     f"{len(x)} positions, coloured by each cell's score minus its column's best; an orange line "
-     "joins the backtracked letters and white arrows point from the five best cells of the last "
-     "column back to their best predecessors.")
+show(
+    fig,
+    alt=f"Top: the image of the test word {test.words[i]!r} with the decoded letters "
+    f"{decoded!r} underneath"
+    + (f" (letter {', '.join(map(str, wrong))} wrong, underlined)" if wrong else " (all correct)")
+    + " and the true word below. Bottom: the Viterbi table, 26 letter rows by "
+    f"{len(x)} positions, coloured by each cell's score minus its column's best; an orange line "
+    "joins the backtracked letters and white arrows point from the five best cells of the last "
+    "column back to their best predecessors.",
+)
 
 # %% [markdown]
 # **Try it.** Step $\tau$ through the table: at each step the framed column is filled from the
@@ -217,10 +232,12 @@ U, P = rng.normal(size=(5, 3)), rng.normal(size=(3, 3))
 y_true = np.array([0, 1, 2, 1, 0])
 plain, aug = S.viterbi(U, P), S.loss_augmented_viterbi(U, P, y_true)
 check_bf = S.brute_force_argmax(U + (np.arange(3)[None, :] != y_true[:, None]), P)
-print(f"plain argmax {plain.labels.tolist()}, loss-augmented {aug.labels.tolist()} "
-      f"(Hamming distance to y: {5 * S.hamming_loss(plain.labels, y_true):.0f} and "
-      f"{5 * S.hamming_loss(aug.labels, y_true):.0f}); "
-      f"brute force agrees: {np.array_equal(aug.labels, check_bf.labels)}")
+print(
+    f"plain argmax {plain.labels.tolist()}, loss-augmented {aug.labels.tolist()} "
+    f"(Hamming distance to y: {5 * S.hamming_loss(plain.labels, y_true):.0f} and "
+    f"{5 * S.hamming_loss(aug.labels, y_true):.0f}); "
+    f"brute force agrees: {np.array_equal(aug.labels, check_bf.labels)}"
+)
 
 # %% [markdown]
 # The loss-augmented labelling is at least as far from $y$ as the plain one, always: it beats
@@ -285,10 +302,15 @@ for nz in noise_levels:
     print(f"noise {nz:.1f}: independent {err_alone[-1]:.3f}, chain {err_chain[-1]:.3f}")
 fig, ax = plt.subplots(figsize=(5.5, 3.6), layout="constrained")
 plot_noise_sweep(noise_levels, err_chain, err_alone, ax=ax)
-show(fig, alt="Test letter error against pixel noise for independent letters (circles) and the "
-     "chain model (triangles): "
-     + "; ".join(f"noise {nz:.1f}: {a:.3f} and {c:.3f}" for nz, a, c in zip(noise_levels, err_alone, err_chain))
-     + ". Both grow with the noise; the chain model's error is the lower one from noise 0.3 on.")
+show(
+    fig,
+    alt="Test letter error against pixel noise for independent letters (circles) and the "
+    "chain model (triangles): "
+    + "; ".join(
+        f"noise {nz:.1f}: {a:.3f} and {c:.3f}" for nz, a, c in zip(noise_levels, err_alone, err_chain)
+    )
+    + ". Both grow with the noise; the chain model's error is the lower one from noise 0.3 on.",
+)
 
 # %% [markdown]
 # What this run shows, and no more: at noise 0.1 the two letter errors are equal to within
@@ -321,22 +343,26 @@ fig, ax = plt.subplots(figsize=(6.5, 5.8), layout="constrained")
 plot_transitions(chain.W_pair, ax=ax)
 ax.set_title("learned transition weights (structured SGD)")
 top3 = [chr(97 + k // 26) + chr(97 + k % 26) for k in np.argsort(chain.W_pair, axis=None)[::-1][:3]]
-show(fig, alt="A 26 by 26 heat map of the learned bigram weights, previous letter by rows and "
-     "next letter by columns, red for positive and blue for negative weights; the strongest "
-     f"pairs are {', '.join(top3)}, and most cells are close to zero.")
+show(
+    fig,
+    alt="A 26 by 26 heat map of the learned bigram weights, previous letter by rows and "
+    "next letter by columns, red for positive and blue for negative weights; the strongest "
+    f"pairs are {', '.join(top3)}, and most cells are close to zero.",
+)
 
 from collections import Counter
 
-counts = Counter(wd[k:k + 2] for wd in train.words for k in range(len(wd) - 1))
+counts = Counter(wd[k : k + 2] for wd in train.words for k in range(len(wd) - 1))
 order = np.argsort(chain.W_pair, axis=None)[::-1][:12]
 learned = [chr(97 + k // 26) + chr(97 + k % 26) for k in order]
 frequent = {b for b, _ in counts.most_common(60)}
 print("12 strongest learned bigrams:", " ".join(learned))
-print(f"{len(set(learned) & frequent)} of them are among the 60 most frequent bigrams "
-      f"of the training words ({len(counts)} distinct bigrams occur)")
+print(
+    f"{len(set(learned) & frequent)} of them are among the 60 most frequent bigrams "
+    f"of the training words ({len(counts)} distinct bigrams occur)"
+)
 worst = [chr(97 + k // 26) + chr(97 + k % 26) for k in np.argsort(chain.W_pair, axis=None)[:8]]
-print("8 most penalised bigrams:", " ".join(worst),
-      "| their counts:", [counts.get(b, 0) for b in worst])
+print("8 most penalised bigrams:", " ".join(worst), "| their counts:", [counts.get(b, 0) for b in worst])
 
 # %% [markdown]
 # **Try it.** Retrain with more or fewer SGD steps and watch the bigram weights appear. Which
@@ -365,22 +391,34 @@ make_transition_growth(train, ocr_words(100, noise=NOISE, seed=4))
 tax = S.taxonomy_delta()
 L = list(tax.labels)
 D = tax.delta
-print(f"Delta(CDROM, HDD) = {D[L.index('CDROM'), L.index('HDD')]:.0f}, "
-      f"Delta(CDROM, Cables) = {D[L.index('CDROM'), L.index('Cables')]:.0f}")
+print(
+    f"Delta(CDROM, HDD) = {D[L.index('CDROM'), L.index('HDD')]:.0f}, "
+    f"Delta(CDROM, Cables) = {D[L.index('CDROM'), L.index('Cables')]:.0f}"
+)
 fig, ax = plt.subplots(figsize=(6, 5), layout="constrained")
 im = ax.imshow(D, cmap="viridis")
 ax.set_xticks(range(len(L)), L, rotation=60, ha="right")
 ax.set_yticks(range(len(L)), L)
 for a in range(len(L)):
     for b in range(len(L)):
-        ax.text(b, a, f"{D[a, b]:.0f}", ha="center", va="center",
-                color="white" if D[a, b] < 3 else "black", fontsize=8)
+        ax.text(
+            b,
+            a,
+            f"{D[a, b]:.0f}",
+            ha="center",
+            va="center",
+            color="white" if D[a, b] < 3 else "black",
+            fontsize=8,
+        )
 fig.colorbar(im, ax=ax, label="tree distance Δ")
 ax.set_title("HSS2 Fig. 2.1 taxonomy: shortest-path cost")
-show(fig, alt=f"A {len(L)} by {len(L)} matrix of tree distances between the taxonomy's labels, "
-     "each cell labelled with its value: 0 on the diagonal, small between siblings such as "
-     f"CDROM and HDD ({D[L.index('CDROM'), L.index('HDD')]:.0f}), larger between labels in "
-     f"different branches such as CDROM and Cables ({D[L.index('CDROM'), L.index('Cables')]:.0f}).")
+show(
+    fig,
+    alt=f"A {len(L)} by {len(L)} matrix of tree distances between the taxonomy's labels, "
+    "each cell labelled with its value: 0 on the diagonal, small between siblings such as "
+    f"CDROM and HDD ({D[L.index('CDROM'), L.index('HDD')]:.0f}), larger between labels in "
+    f"different branches such as CDROM and Cables ({D[L.index('CDROM'), L.index('Cables')]:.0f}).",
+)
 
 flat = S.taxonomy_delta({"root": ["a", "b", "c"]}, edge_weight=0.5, leaves_only=True)
 print("two-level tree, edges of weight 1/2:\n", flat.delta)
@@ -396,7 +434,7 @@ print("two-level tree, edges of weight 1/2:\n", flat.delta)
 # the objective of Eq. (17.4).
 
 # %%
-from kmlteach.exercises import check, hint, solution
+from kmlteach.exercises import check
 
 
 def score(x, y, W_unary, W_pair):
@@ -412,6 +450,7 @@ check("05.chain_score", score)
 # (q, q), return the labelling (an int array of length r) maximising
 # $\sum_t \text{unary}[t, y_t] + \sum_{t\ge2} \text{pairwise}[y_{t-1}, y_t]$, via Eq. (17.5)
 # and backtracking. On ties take the smallest index (`np.argmax` does).
+
 
 # %%
 def viterbi_decode(unary, pairwise):
@@ -438,6 +477,7 @@ check("05.viterbi", viterbi_decode)
 # **Exercise 3 (loss-augmented decoding).** Return the labelling maximising
 # $\sum_t 1[y_t \ne y^{\text{true}}_t]$ + the score of Exercise 2. Reuse your `viterbi_decode`.
 
+
 # %%
 def loss_augmented(unary, pairwise, y_true):
     ### BEGIN SOLUTION
@@ -456,6 +496,7 @@ check("05.loss_augmented", loss_augmented)
 # matrices that depend only on $x$ and $y$, and return them as a pair `(G_unary, G_pair)` of
 # shapes (q, n) and (q, q). How do they relate to $\Psi(x, y)$ of section 2, and why is this
 # exactly what structured SGD needs (UML §17.3)?
+
 
 # %%
 def score_coefficients(x, y, q):

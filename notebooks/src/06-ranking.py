@@ -33,9 +33,9 @@ from IPython.display import HTML, display
 
 from kmlteach import ranking as R
 from kmlteach.datasets import ranking_queries
+from kmlteach.exercises import ask, quiz, quiz_html
 from kmlteach.plots import figure, show
 from kmlteach.plots.ch06 import plot_assignment, plot_learning_curves, plot_ranked_list
-from kmlteach.exercises import ask, quiz, quiz_html
 
 SEED = 0
 rng = np.random.default_rng(SEED)
@@ -47,6 +47,7 @@ def vec(v, nd=3):
     if v.dtype.kind in "iu":
         return "(" + ", ".join(str(int(x)) for x in v) + ")"
     return "(" + ", ".join(f"{x:.{nd}f}" for x in v) + ")"
+
 
 # %% [markdown]
 # ## 1 · A ranking is a score vector
@@ -95,8 +96,8 @@ print("pi(1, 1, 0)          =", vec(R.permutation([1.0, 1.0, 0.0])), " (tie: ite
 ask("06.c_ndcg_top1", "?")
 
 # %%
-y_true = np.array([3.0, 0.0, 2.0, 1.0, 0.0, 2.0])          # six documents, graded 0..3
-y_pred = np.array([0.6, 0.9, 0.2, 0.5, 0.1, 0.7])          # a first guess of a scorer
+y_true = np.array([3.0, 0.0, 2.0, 1.0, 0.0, 2.0])  # six documents, graded 0..3
+y_pred = np.array([0.6, 0.9, 0.2, 0.5, 0.1, 0.7])  # a first guess of a scorer
 print("pi(y')                 =", vec(R.permutation(y_pred)))
 print(f"0-1 ranking loss       = {R.zero_one_ranking_loss(y_pred, y_true):.0f}")
 print(f"Kendall-tau loss       = {R.kendall_tau_loss(y_pred, y_true):.4f}")
@@ -140,14 +141,22 @@ ask("06.c_kendall_floor", "?")
 
 # %%
 fig, ax = figure(6.4, 3.6)
-plot_ranked_list(y_pred, y_true, k=3, ax=ax,
-                 title=f"Kendall {R.kendall_tau_loss(y_pred, y_true):.3f}, "
-                       f"NDCG@3 loss {R.ndcg_loss(y_pred, y_true, k=3):.3f}")
+plot_ranked_list(
+    y_pred,
+    y_true,
+    k=3,
+    ax=ax,
+    title=f"Kendall {R.kendall_tau_loss(y_pred, y_true):.3f}, "
+    f"NDCG@3 loss {R.ndcg_loss(y_pred, y_true, k=3):.3f}",
+)
 shown = y_true[np.argsort(-R.permutation(y_pred), kind="stable")]
-show(fig, alt=f"Bars for ranks 1 to {len(y_true)} of the first guess, each as high as the true "
-              f"relevance of the item put there and labelled with it: {', '.join(f'{g:g}' for g in shown)}"
-              f" (a relevance-0 item is a grey dash on the axis); dashed steps show the ideal order, "
-              f"a dotted curve the discount, and the ranks after 3 are shaded.")
+show(
+    fig,
+    alt=f"Bars for ranks 1 to {len(y_true)} of the first guess, each as high as the true "
+    f"relevance of the item put there and labelled with it: {', '.join(f'{g:g}' for g in shown)}"
+    f" (a relevance-0 item is a grey dash on the axis); dashed steps show the ideal order, "
+    f"a dotted curve the discount, and the ranks after 3 are shaded.",
+)
 
 # %% [markdown]
 # **Reorder the items.** Each slider is the predicted score of one document (its true
@@ -226,12 +235,22 @@ fig, ax = figure(4.4, 3.8)
 plot_assignment(A, v, ax=ax, title=f"optimal assignment, cost {R.assignment_cost(A, v):.0f}")
 for i in range(5):
     for j in range(5):
-        ax.text(j, i, f"{A[i, j]:.0f}", ha="center", va="center", fontsize=9,
-                color="white" if A[i, j] < 5 else "black")
-show(fig, alt="Heat map of the 5 by 5 cost matrix, each cost written in its cell; one framed cell "
-              "per row and per column marks the optimal assignment: "
-              + ", ".join(f"task {i + 1} to worker {j + 1}" for i, j in enumerate(v))
-              + f", total cost {R.assignment_cost(A, v):.0f}.")
+        ax.text(
+            j,
+            i,
+            f"{A[i, j]:.0f}",
+            ha="center",
+            va="center",
+            fontsize=9,
+            color="white" if A[i, j] < 5 else "black",
+        )
+show(
+    fig,
+    alt="Heat map of the 5 by 5 cost matrix, each cost written in its cell; one framed cell "
+    "per row and per column marks the optimal assignment: "
+    + ", ".join(f"task {i + 1} to worker {j + 1}" for i, j in enumerate(v))
+    + f", total cost {R.assignment_cost(A, v):.0f}.",
+)
 
 # %% [markdown]
 # The NDCG surrogate's maximiser is exactly such an assignment; `R.ndcg_most_violating` builds
@@ -263,7 +282,7 @@ opt = R.assignment_cost(A, v)
 gaps = []
 for _ in range(2000):
     lam = rng.dirichlet(np.ones(4))
-    B = sum(l * np.eye(r5)[rng.permutation(r5)] for l in lam)     # a doubly stochastic matrix
+    B = sum(l * np.eye(r5)[rng.permutation(r5)] for l in lam)  # a doubly stochastic matrix
     gaps.append(float(np.sum(A * B)) - opt)
 print(f"min over 2000 doubly stochastic B of <A, B> - optimum = {min(gaps):.4f} (never negative)")
 try:
@@ -274,8 +293,11 @@ else:
     A_eq = np.vstack([np.kron(np.eye(r5), np.ones(r5)), np.kron(np.ones(r5), np.eye(r5))])
     lp = linprog(A.ravel(), A_eq=A_eq, b_eq=np.ones(2 * r5), bounds=(0, None), method="highs")
     B_lp = lp.x.reshape(r5, r5)
-    print(f"LP optimum {lp.fun:.4f} = Hungarian optimum {opt:.4f};",
-          "LP solution is a 0/1 matrix:", bool(np.allclose(B_lp, np.round(B_lp), atol=1e-8)))
+    print(
+        f"LP optimum {lp.fun:.4f} = Hungarian optimum {opt:.4f};",
+        "LP solution is a 0/1 matrix:",
+        bool(np.allclose(B_lp, np.round(B_lp), atol=1e-8)),
+    )
 
 # %% [markdown]
 # ## 5 · Learning to rank with SGD
@@ -297,21 +319,30 @@ ask("06.c_sgd_floor", "?")
 # %%
 queries, w_hidden = ranking_queries(200, r=10, d=20, noise=1.0, seed=SEED, return_w=True)
 train, test = queries[:150], queries[150:]
-runs = {name: R.ranking_sgd(train, surrogate=name, eta=0.01, T=2000, seed=SEED, record_every=5)
-        for name in ("kendall", "ndcg")}
+runs = {
+    name: R.ranking_sgd(train, surrogate=name, eta=0.01, T=2000, seed=SEED, record_every=5)
+    for name in ("kendall", "ndcg")
+}
 steps = runs["kendall"].path_t
 keep = np.unique(np.round(np.logspace(0, np.log10(len(steps)), 15)).astype(int)) - 1
-curves_ndcg = {f"trained on the {name} hinge": [R.mean_loss(res.path[i], test, "ndcg") for i in keep]
-               for name, res in runs.items()}
-curves_kendall = {f"trained on the {name} hinge": [R.mean_loss(res.path[i], test, "kendall")
-                                                   for i in keep] for name, res in runs.items()}
-floor = np.mean([np.mean([yy[i] == yy[j] for i in range(10) for j in range(i + 1, 10)])
-                 for _, yy in test])
+curves_ndcg = {
+    f"trained on the {name} hinge": [R.mean_loss(res.path[i], test, "ndcg") for i in keep]
+    for name, res in runs.items()
+}
+curves_kendall = {
+    f"trained on the {name} hinge": [R.mean_loss(res.path[i], test, "kendall") for i in keep]
+    for name, res in runs.items()
+}
+floor = np.mean([np.mean([yy[i] == yy[j] for i in range(10) for j in range(i + 1, 10)]) for _, yy in test])
 hidden_ndcg, hidden_kendall = R.mean_loss(w_hidden, test, "ndcg"), R.mean_loss(w_hidden, test, "kendall")
 for name, res in runs.items():
-    print(f"{name:>7s} surrogate, T = 2000: held-out NDCG loss {R.mean_loss(res.w, test, 'ndcg'):.4f}, "
-          f"Kendall loss {R.mean_loss(res.w, test, 'kendall'):.4f}")
-print(f"hidden direction:              held-out NDCG loss {hidden_ndcg:.4f}, Kendall loss {hidden_kendall:.4f}")
+    print(
+        f"{name:>7s} surrogate, T = 2000: held-out NDCG loss {R.mean_loss(res.w, test, 'ndcg'):.4f}, "
+        f"Kendall loss {R.mean_loss(res.w, test, 'kendall'):.4f}"
+    )
+print(
+    f"hidden direction:              held-out NDCG loss {hidden_ndcg:.4f}, Kendall loss {hidden_kendall:.4f}"
+)
 print(f"share of tied pairs in the test grades (a floor for the Kendall loss): {floor:.4f}")
 
 fig, axes = figure(10, 3.6, ncols=2)
@@ -322,12 +353,15 @@ axes[1].axhline(floor, color="grey", ls=":", label="tied-pair floor")
 for ax in axes:
     ax.legend(fontsize=8)
 end = {name: (c[-1], curves_kendall[name][-1]) for name, c in curves_ndcg.items()}
-show(fig, alt="Held-out NDCG loss (left) and Kendall loss (right) against the SGD steps T on a log "
-              "axis, for the models trained on the Kendall hinge (solid, circles) and on the NDCG "
-              "hinge (dashed, triangles); after the last step: "
-              + "; ".join(f"{n}: NDCG {a:.3f}, Kendall {b:.3f}" for n, (a, b) in end.items())
-              + f". Dotted grey lines: the hidden direction's NDCG loss {hidden_ndcg:.3f} and the "
-              f"tied-pair floor {floor:.3f} of the Kendall loss.")
+show(
+    fig,
+    alt="Held-out NDCG loss (left) and Kendall loss (right) against the SGD steps T on a log "
+    "axis, for the models trained on the Kendall hinge (solid, circles) and on the NDCG "
+    "hinge (dashed, triangles); after the last step: "
+    + "; ".join(f"{n}: NDCG {a:.3f}, Kendall {b:.3f}" for n, (a, b) in end.items())
+    + f". Dotted grey lines: the hidden direction's NDCG loss {hidden_ndcg:.3f} and the "
+    f"tied-pair floor {floor:.3f} of the Kendall loss.",
+)
 
 # %% [markdown]
 # Both surrogates bring the held-out NDCG loss down within a few hundred steps, close to the
@@ -347,7 +381,7 @@ show(fig, alt="Held-out NDCG loss (left) and Kendall loss (right) against the SG
 # positions (position $r$ = largest score). Ties: the smaller index gets the smaller position.
 
 # %%
-from kmlteach.exercises import check, hint, solution
+from kmlteach.exercises import check
 
 
 def permutation(y):
@@ -364,6 +398,7 @@ check("06.permutation", permutation)
 # %% [markdown]
 # **Exercise 2 (Kendall tau).** Return the Kendall-tau loss of $y'$ (`y_pred`) against $y$
 # (`y_true`): the fraction of the $r(r-1)/2$ pairs whose signs of differences disagree.
+
 
 # %%
 def kendall_tau_loss(y_pred, y_true):
@@ -384,6 +419,7 @@ check("06.kendall", kendall_tau_loss)
 # **Exercise 3 (NDCG with a top-k discount).** Return $1 - G(y', y)/G(y, y)$ with
 # $D(i) = 1/\log_2(r - i + 2)$ for the top $k$ positions $i \ge r - k + 1$ and $0$ otherwise
 # (you may use your `permutation`).
+
 
 # %%
 def ndcg_loss(y_pred, y_true, k):
@@ -410,6 +446,7 @@ check("06.ndcg", ndcg_loss)
 # array whose column $j - 1$ is position $j$, with $\mu$ = `y_score`, $y$ = `y_true` and the
 # top-$k$ discount (if $G(y, y) = 0$, the NDCG term vanishes: use $\beta = 0$). The tests solve
 # your $A$ with `R.assignment` and compare with `R.ndcg_most_violating`.
+
 
 # %%
 def ndcg_costs(y_score, y_true, k):

@@ -34,10 +34,16 @@ from kmlteach import metrics as M
 from kmlteach import ranking as R
 from kmlteach import svm
 from kmlteach.datasets import fraud, split_queries
-from kmlteach.plots import figure, show
-from kmlteach.plots.ch07 import (example_scores, plot_fraud, plot_labelling, plot_pr_curve,
-                                 plot_roc_curve, plot_scores)
 from kmlteach.exercises import ask, quiz, quiz_html
+from kmlteach.plots import figure, show
+from kmlteach.plots.ch07 import (
+    example_scores,
+    plot_fraud,
+    plot_labelling,
+    plot_pr_curve,
+    plot_roc_curve,
+    plot_scores,
+)
 
 SEED = 0
 rng = np.random.default_rng(SEED)
@@ -73,12 +79,14 @@ rng = np.random.default_rng(SEED)
 ask("07.c_theta", "?")
 
 # %%
-y_score, y_true = example_scores()           # 40 scored items, 12 of them positive
+y_score, y_true = example_scores()  # 40 scored items, 12 of them positive
 for theta in (-1.0, 0.0, 1.0, 2.0):
     a, b, c, d = M.confusion_counts(y_score, y_true, theta)
-    print(f"theta = {theta:5.2f}: a = {a:2d}, b = {b:2d}, c = {c:2d}, d = {d:2d} | "
-          f"recall {M.recall(y_score, y_true, theta):.3f}, precision {M.precision(y_score, y_true, theta):.3f}, "
-          f"specificity {M.specificity(y_score, y_true, theta):.3f}")
+    print(
+        f"theta = {theta:5.2f}: a = {a:2d}, b = {b:2d}, c = {c:2d}, d = {d:2d} | "
+        f"recall {M.recall(y_score, y_true, theta):.3f}, precision {M.precision(y_score, y_true, theta):.3f}, "
+        f"specificity {M.specificity(y_score, y_true, theta):.3f}"
+    )
 
 # %% [markdown]
 # Lowering θ can only add predicted positives, so the recall grows (to 1 at θ = −∞) while
@@ -122,12 +130,16 @@ print(f"balanced accuracy = {M.balanced_accuracy(y_score, y_true, theta):.4f}")
 print(f"F1                = {M.f1(y_score, y_true, theta):.4f}")
 P, Rc = M.precision(y_score, y_true, theta), M.recall(y_score, y_true, theta)
 for beta in (0.5, 2.0):
-    harmonic = 1 / ((1 / P + beta ** 2 / Rc) / (1 + beta ** 2))
-    print(f"F_beta, beta = {beta:3.1f} = {M.f_beta(y_score, y_true, theta, beta=beta):.4f}"
-          f"  (weighted harmonic mean of P = {P:.3f} and R = {Rc:.3f}: {harmonic:.4f})")
+    harmonic = 1 / ((1 / P + beta**2 / Rc) / (1 + beta**2))
+    print(
+        f"F_beta, beta = {beta:3.1f} = {M.f_beta(y_score, y_true, theta, beta=beta):.4f}"
+        f"  (weighted harmonic mean of P = {P:.3f} and R = {Rc:.3f}: {harmonic:.4f})"
+    )
 for k in (5, 10, 20):
-    print(f"k = {k:2d}: precision@k = {M.precision_at_k(y_score, y_true, k):.4f}, "
-          f"recall@k = {M.recall_at_k(y_score, y_true, k):.4f}")
+    print(
+        f"k = {k:2d}: precision@k = {M.precision_at_k(y_score, y_true, k):.4f}, "
+        f"recall@k = {M.recall_at_k(y_score, y_true, k):.4f}"
+    )
 
 # %% [markdown]
 # $F_2$ is the largest: with β = 2 the recall, the larger of the two, weighs four times as much
@@ -152,12 +164,15 @@ fig, axes = figure(11, 3.5, ncols=3, width_ratios=[1.5, 1, 1])
 plot_scores(y_score, y_true, theta=0.0, ax=axes[0], title="scores and threshold θ = 0")
 plot_pr_curve(y_score, y_true, theta=0.0, ax=axes[1], title="PR curve")
 plot_roc_curve(y_score, y_true, theta=0.0, ax=axes[2], title="ROC curve")
-show(fig, alt=f"Left: the {len(y_true)} scores on a horizontal axis, negatives (circles) in the "
-              f"lower row and positives (triangles) in the upper one, with the threshold at 0 and the "
-              f"predicted-positive side shaded. Middle: the PR curve, precision against recall, a "
-              f"staircase from precision 1 down to the positive rate, with a dot at theta = 0. "
-              f"Right: the ROC curve, recall against the false-positive rate, above the diagonal of "
-              f"random scores, area {M.auc(y_score, y_true):.2f}, with the same dot.")
+show(
+    fig,
+    alt=f"Left: the {len(y_true)} scores on a horizontal axis, negatives (circles) in the "
+    f"lower row and positives (triangles) in the upper one, with the threshold at 0 and the "
+    f"predicted-positive side shaded. Middle: the PR curve, precision against recall, a "
+    f"staircase from precision 1 down to the positive rate, with a dot at theta = 0. "
+    f"Right: the ROC curve, recall against the false-positive rate, above the diagonal of "
+    f"random scores, area {M.auc(y_score, y_true):.2f}, with the same dot.",
+)
 
 # %% [markdown]
 # **The precision/recall trade-off.** Move θ: the shaded side of the black line is predicted
@@ -188,12 +203,14 @@ make_pr_explorer(predict=True)
 
 # %%
 X, y = fraud(50_000, pos_rate=0.001, seed=1)
-Xb = np.c_[X, np.ones(len(y))]                 # a constant feature plays the role of a bias
+Xb = np.c_[X, np.ones(len(y))]  # a constant feature plays the role of a bias
 Xtr, ytr, Xte, yte = Xb[:25_000], y[:25_000], Xb[25_000:], y[25_000:]
 print(f"positives: {int(np.sum(ytr > 0))} for training, {int(np.sum(yte > 0))} for testing")
 everyone_benign = -np.ones(len(yte))
-print(f"all-negative predictor: zero-one loss {M.zero_one_loss(everyone_benign, yte):.4f}, "
-      f"recall {M.recall(everyone_benign, yte):.1f}, F1 {M.f1(everyone_benign, yte):.1f}")
+print(
+    f"all-negative predictor: zero-one loss {M.zero_one_loss(everyone_benign, yte):.4f}, "
+    f"recall {M.recall(everyone_benign, yte):.1f}, F1 {M.f1(everyone_benign, yte):.1f}"
+)
 
 # %% [markdown]
 # Now three linear scorers $\langle w, (x, 1)\rangle$, thresholded at 0:
@@ -225,38 +242,46 @@ queries = split_queries(Xtr, ytr, 5, seed=SEED)
 models = {
     "soft-SVM (zero-one surrogate)": svm.sgd_soft_svm(Xtr, ytr, 1e-3, 20_000, SEED).w,
     "bipartite SGD, F1": R.bipartite_sgd(queries, "f1", eta=1e-4, T=1000, seed=SEED).w,
-    "bipartite SGD, precision@10": R.bipartite_sgd(queries, "precision_at_k", k=10, eta=1e-4,
-                                                   T=1000, seed=SEED).w,
+    "bipartite SGD, precision@10": R.bipartite_sgd(
+        queries, "precision_at_k", k=10, eta=1e-4, T=1000, seed=SEED
+    ).w,
 }
-print(f"{'model':31s} {'0-1 loss':>8s} {'flagged':>7s} {'recall':>6s} {'prec.':>6s} {'F1':>6s} "
-      f"{'P@10':>6s} {'AP':>6s} {'AUC':>6s}")
+print(
+    f"{'model':31s} {'0-1 loss':>8s} {'flagged':>7s} {'recall':>6s} {'prec.':>6s} {'F1':>6s} "
+    f"{'P@10':>6s} {'AP':>6s} {'AUC':>6s}"
+)
 for name, w in models.items():
     s = Xte @ w
-    print(f"{name:31s} {M.zero_one_loss(s, yte):8.4f} {int(np.sum(s >= 0)):7d} "
-          f"{M.recall(s, yte):6.3f} {M.precision(s, yte):6.3f} {M.f1(s, yte):6.3f} "
-          f"{M.precision_at_k(s, yte, 10):6.3f} {M.average_precision(s, yte):6.3f} {M.auc(s, yte):6.3f}")
+    print(
+        f"{name:31s} {M.zero_one_loss(s, yte):8.4f} {int(np.sum(s >= 0)):7d} "
+        f"{M.recall(s, yte):6.3f} {M.precision(s, yte):6.3f} {M.f1(s, yte):6.3f} "
+        f"{M.precision_at_k(s, yte, 10):6.3f} {M.average_precision(s, yte):6.3f} {M.auc(s, yte):6.3f}"
+    )
 
 fig, axes = figure(11, 4.8, ncols=2)
-plot_fraud(Xte[:, :2], yte, lines=models, ax=axes[0],
-           title="test transactions and the lines ⟨w, (x, 1)⟩ = 0")
+plot_fraud(Xte[:, :2], yte, lines=models, ax=axes[0], title="test transactions and the lines ⟨w, (x, 1)⟩ = 0")
 colors, styles = ["#D55E00", "#000000", "#009E73"], ["-", "--", "-."]
 for (name, w), c, ls in zip(models.items(), colors, styles):
     plot_pr_curve(Xte @ w, yte, ax=axes[1], label=name, color=c, ls=ls, baseline=False)
 axes[1].set_title("PR curves on the test half")
 ap = {name: M.average_precision(Xte @ w, yte) for name, w in models.items()}
-show(fig, alt="Left: the test transactions in the first two features, a large cloud of benign "
-              "points and a few fraud triangles at the upper right, with each model's line "
-              "<w, (x, 1)> = 0 where it crosses the plot. Right: the PR curve of each model on the "
-              "test half, with average precision " + ", ".join(f"{a:.2f} for {n}" for n, a in ap.items())
-              + ".")
+show(
+    fig,
+    alt="Left: the test transactions in the first two features, a large cloud of benign "
+    "points and a few fraud triangles at the upper right, with each model's line "
+    "<w, (x, 1)> = 0 where it crosses the plot. Right: the PR curve of each model on the "
+    "test half, with average precision " + ", ".join(f"{a:.2f} for {n}" for n, a in ap.items()) + ".",
+)
 
 w_f1, w_p10 = models["bipartite SGD, F1"], models["bipartite SGD, precision@10"]
 cos = w_f1[:2] @ w_p10[:2] / (np.linalg.norm(w_f1[:2]) * np.linalg.norm(w_p10[:2]))
 angle = np.degrees(np.arccos(min(cos, 1.0)))
 top = lambda w, k: set(np.argsort(-(Xte @ w), kind="stable")[:k].tolist())
 print(f"angle between the directions (w1, w2) of the F1 and precision@10 models: {angle:.2f} degrees")
-print(f"bias / |direction|: F1 model {w_f1[2] / np.linalg.norm(w_f1[:2]):.2f}, "
-      f"precision@10 model {w_p10[2] / np.linalg.norm(w_p10[:2]):.2f}")
+print(
+    f"bias / |direction|: F1 model {w_f1[2] / np.linalg.norm(w_f1[:2]):.2f}, "
+    f"precision@10 model {w_p10[2] / np.linalg.norm(w_p10[:2]):.2f}"
+)
 for k in (10, 50):
     print(f"top-{k} test transactions shared by the two models: {len(top(w_f1, k) & top(w_p10, k))} of {k}")
 
@@ -302,21 +327,29 @@ def objective(v, measure, k=None):
     """Δ(v, y) + Σ_i (v_i − y_i) μ_i, with Δ from the confusion counts of v."""
     a, b = np.sum((v > 0) & (y_small > 0)), np.sum((v > 0) & (y_small < 0))
     c, d = np.sum((v < 0) & (y_small > 0)), np.sum((v < 0) & (y_small < 0))
-    delta = {"f1": 1 - 2 * a / (2 * a + b + c),
-             "balanced": 1 - 0.5 * (a / (a + c) + d / (d + b)),
-             "precision_at_k": 1 - a / max(a + b, 1),
-             "recall_at_k": 1 - a / (a + c)}[measure]
+    delta = {
+        "f1": 1 - 2 * a / (2 * a + b + c),
+        "balanced": 1 - 0.5 * (a / (a + c) + d / (d + b)),
+        "precision_at_k": 1 - a / max(a + b, 1),
+        "recall_at_k": 1 - a / (a + c),
+    }[measure]
     return delta + (v - y_small) @ mu
 
 
 for measure, k in (("f1", None), ("balanced", None), ("precision_at_k", 4), ("recall_at_k", 2)):
-    allowed = [np.array(v) for v in itertools.product((-1.0, 1.0), repeat=r)
-               if k is None or (measure == "precision_at_k" and sum(v) / 2 + r / 2 >= k)
-               or (measure == "recall_at_k" and sum(v) / 2 + r / 2 <= k)]
+    allowed = [
+        np.array(v)
+        for v in itertools.product((-1.0, 1.0), repeat=r)
+        if k is None
+        or (measure == "precision_at_k" and sum(v) / 2 + r / 2 >= k)
+        or (measure == "recall_at_k" and sum(v) / 2 + r / 2 <= k)
+    ]
     brute = max(objective(v, measure, k) for v in allowed)
     v = R.bipartite_most_violating(mu, y_small, measure, k=k)
-    print(f"{measure:15s} sorting: {objective(v, measure, k):.4f}   brute force over "
-          f"{len(allowed):4d} labellings: {brute:.4f}")
+    print(
+        f"{measure:15s} sorting: {objective(v, measure, k):.4f}   brute force over "
+        f"{len(allowed):4d} labellings: {brute:.4f}"
+    )
 
 # %% [markdown]
 # The figure shows the maximiser for $F_1$ when the scores are small (here $0.05\,\mu$): the
@@ -329,11 +362,14 @@ for measure, k in (("f1", None), ("balanced", None), ("precision_at_k", 4), ("re
 v_small = R.bipartite_most_violating(0.05 * mu, y_small, "f1")
 fig, ax = figure(7.5, 2.8)
 plot_labelling(mu, y_small, v_small, ax=ax, title="most violating labelling for F1 (scores × 0.05)")
-show(fig, alt=f"Two rows of {len(y_small)} items sorted by score, best first: the true labels y on "
-              f"top and the most violating labelling v below, triangles for +1 and circles for -1; "
-              f"the {int(np.sum(v_small != y_small))} items where v differs from y are circled; v "
-              f"calls {int(np.sum((v_small > 0) & (y_small > 0)))} of the {int(np.sum(y_small > 0))} "
-              f"positives positive.")
+show(
+    fig,
+    alt=f"Two rows of {len(y_small)} items sorted by score, best first: the true labels y on "
+    f"top and the most violating labelling v below, triangles for +1 and circles for -1; "
+    f"the {int(np.sum(v_small != y_small))} items where v differs from y are circled; v "
+    f"calls {int(np.sum((v_small > 0) & (y_small > 0)))} of the {int(np.sum(y_small > 0))} "
+    f"positives positive.",
+)
 
 # %% [markdown]
 # **Explore the most violating labelling.** Choose the measure, the scale of $w$ and, for the
@@ -357,15 +393,19 @@ make_violating_explorer(mu, y_small, scale=0.05)
 # score ≥ θ).
 
 # %%
-from kmlteach.exercises import check, hint, solution
+from kmlteach.exercises import check
 
 
 def confusion_counts(y_score, y_true, theta):
     ### BEGIN SOLUTION
     pred = y_score >= theta
     pos = y_true > 0
-    return (int(np.sum(pred & pos)), int(np.sum(pred & ~pos)),
-            int(np.sum(~pred & pos)), int(np.sum(~pred & ~pos)))
+    return (
+        int(np.sum(pred & pos)),
+        int(np.sum(pred & ~pos)),
+        int(np.sum(~pred & pos)),
+        int(np.sum(~pred & ~pos)),
+    )
     ### END SOLUTION
 
 
@@ -375,11 +415,12 @@ check("07.confusion", confusion_counts)
 # **Exercise 2 (F-beta).** Return $F_\beta = (1+\beta^2)a/(b + \beta^2 c + (1+\beta^2)a)$ at
 # threshold `theta` (you may use your `confusion_counts`).
 
+
 # %%
 def f_beta(y_score, y_true, theta, beta):
     ### BEGIN SOLUTION
     a, b, c, d = confusion_counts(y_score, y_true, theta)
-    b2 = beta ** 2
+    b2 = beta**2
     return (1 + b2) * a / ((1 + b2) * a + b + b2 * c)
     ### END SOLUTION
 
@@ -389,6 +430,7 @@ check("07.fbeta", f_beta)
 # %% [markdown]
 # **Exercise 3 (precision@k).** Return the precision when θ is the $k$-th largest score (every
 # item with score ≥ θ is predicted positive, so ties with the $k$-th score count too).
+
 
 # %%
 def precision_at_k(y_score, y_true, k):
@@ -410,6 +452,7 @@ check("07.precision_at_k", precision_at_k)
 # are constant once $a$ and $b$ are fixed?), and return it as a $\pm1$ array; on tied scores
 # take the smaller index first. The tests compare with a brute-force search over all
 # labellings with the same counts.
+
 
 # %%
 def best_labelling(y_score, y_true, a, b):

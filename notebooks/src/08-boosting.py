@@ -41,11 +41,20 @@ from fractions import Fraction
 import numpy as np
 
 from kmlteach.datasets import moons
-from kmlteach.ensembles import (adaboost, bagging, boost_confidence, decision_stump, decision_tree,
-                                papaya, prune, random_forest, runs_needed, toy_example)
+from kmlteach.ensembles import (
+    adaboost,
+    bagging,
+    boost_confidence,
+    decision_stump,
+    decision_tree,
+    papaya,
+    prune,
+    random_forest,
+    runs_needed,
+    toy_example,
+)
 from kmlteach.plots import OKABE_ITO, figure, label_axes
-from kmlteach.plots.ch08 import (plot_signed_regions, plot_stump, plot_weighted_points,
-                                 ridge_classifier, show)
+from kmlteach.plots.ch08 import plot_signed_regions, plot_stump, plot_weighted_points, ridge_classifier, show
 
 SEED = 0
 rng = np.random.default_rng(SEED)
@@ -69,13 +78,15 @@ rng = np.random.default_rng(SEED)
 # %%
 X_small = np.round(rng.normal(size=(12, 2)), 2)
 y_small = np.where(X_small[:, 0] + 0.5 * X_small[:, 1] > 0, 1.0, -1.0)
-y_small[[2, 7]] *= -1                                  # two labels no stump can explain
+y_small[[2, 7]] *= -1  # two labels no stump can explain
 D_small = rng.random(12)
 D_small /= D_small.sum()
 
 stump = decision_stump(X_small, y_small, D_small)
-print(f"stump: feature {stump.feature}, threshold {stump.threshold:.3f}, sign {stump.sign:+.0f}, "
-      f"weighted error {stump.error:.4f}")
+print(
+    f"stump: feature {stump.feature}, threshold {stump.threshold:.3f}, sign {stump.sign:+.0f}, "
+    f"weighted error {stump.error:.4f}"
+)
 
 best = np.inf
 for j in range(2):
@@ -85,8 +96,9 @@ for j in range(2):
             pred = np.where(X_small[:, j] <= theta, s, -s)
             best = min(best, D_small[pred != y_small].sum())
 print(f"brute force over all stumps: {best:.4f}")
-print(f"the stump's own predictions have weighted error "
-      f"{D_small[stump.predict(X_small) != y_small].sum():.4f}")
+print(
+    f"the stump's own predictions have weighted error {D_small[stump.predict(X_small) != y_small].sum():.4f}"
+)
 
 # %% [markdown]
 # ## 2 · AdaBoost, step by step (SL; UML §10.2†)
@@ -122,10 +134,14 @@ toy = adaboost(X_toy, y_toy, 3)
 for t in range(3):
     eps = toy.epsilons[t]
     wrong = int(np.sum(toy.stumps[t].predict(X_toy) != y_toy))
-    print(f"round {t + 1}: {wrong} points wrong, eps = {Fraction(eps).limit_denominator(1000)} "
-          f"= {eps:.4f}, alpha = {toy.alphas[t]:.4f} (rounded {toy.alphas[t]:.2f}), Z = {toy.Z[t]:.4f}")
-print(f"H(x) = sign({toy.alphas[0]:.2f} h1(x) + {toy.alphas[1]:.2f} h2(x) + {toy.alphas[2]:.2f} h3(x)), "
-      f"training error {toy.training_error[-1]:.2f}")
+    print(
+        f"round {t + 1}: {wrong} points wrong, eps = {Fraction(eps).limit_denominator(1000)} "
+        f"= {eps:.4f}, alpha = {toy.alphas[t]:.4f} (rounded {toy.alphas[t]:.2f}), Z = {toy.Z[t]:.4f}"
+    )
+print(
+    f"H(x) = sign({toy.alphas[0]:.2f} h1(x) + {toy.alphas[1]:.2f} h2(x) + {toy.alphas[2]:.2f} h3(x)), "
+    f"training error {toy.training_error[-1]:.2f}"
+)
 
 # %% [markdown]
 # **Predict first.** Round 1 misclassifies three of the ten points, ε = 0.3. After the
@@ -148,8 +164,10 @@ ask("08.c_half", "?")
 # %%
 for t in (1, 2):
     values = sorted({Fraction(d).limit_denominator(1000) for d in toy.D[t]}, reverse=True)
-    print(f"D_{t + 1} takes the values {', '.join(str(v) for v in values)}; "
-          f"mass on the round-{t} mistakes: {toy.D[t][toy.stumps[t - 1].predict(X_toy) != y_toy].sum():.4f}")
+    print(
+        f"D_{t + 1} takes the values {', '.join(str(v) for v in values)}; "
+        f"mass on the round-{t} mistakes: {toy.D[t][toy.stumps[t - 1].predict(X_toy) != y_toy].sum():.4f}"
+    )
 
 # %% [markdown]
 # The mass on each round's mistakes is exactly ½ (the cell above): this settles 08.c_half.
@@ -162,8 +180,10 @@ for eps_exact, eps_printed in ((3 / 10, 0.30), (3 / 14, 0.21), (3 / 22, 0.14)):
     a_exact = 0.5 * np.log((1 - eps_exact) / eps_exact)
     a_printed = 0.5 * np.log((1 - eps_printed) / eps_printed)
     slope = 1 / (2 * eps_exact * (1 - eps_exact))
-    print(f"eps = {eps_exact:.4f}: alpha = {a_exact:.4f} -> {a_exact:.2f} | printed eps = {eps_printed:.2f}: "
-          f"alpha = {a_printed:.4f} -> {a_printed:.2f} | |d alpha / d eps| = {slope:.2f}")
+    print(
+        f"eps = {eps_exact:.4f}: alpha = {a_exact:.4f} -> {a_exact:.2f} | printed eps = {eps_printed:.2f}: "
+        f"alpha = {a_printed:.4f} -> {a_printed:.2f} | |d alpha / d eps| = {slope:.2f}"
+    )
 
 # %% [markdown]
 # Rounds 2 and 3 give 0.66 and 0.91 instead of 0.65 and 0.92. The reason is the slope
@@ -177,22 +197,32 @@ for eps_exact, eps_printed in ((3 / 10, 0.30), (3 / 14, 0.21), (3 / 22, 0.14)):
 # weighted vote: every point is right.
 
 # %%
-xlim, ylim = (X_toy[:, 0].min() - 0.8, X_toy[:, 0].max() + 0.8), (X_toy[:, 1].min() - 0.8, X_toy[:, 1].max() + 0.8)
+xlim, ylim = (
+    (X_toy[:, 0].min() - 0.8, X_toy[:, 0].max() + 0.8),
+    (X_toy[:, 1].min() - 0.8, X_toy[:, 1].max() + 0.8),
+)
 fig, axes = figure(13.0, 3.5, ncols=4)
-fig.set_layout_engine(None)                  # a fixed layout: constrained layout cost 0.3 s here
+fig.set_layout_engine(None)  # a fixed layout: constrained layout cost 0.3 s here
 fig.subplots_adjust(left=0.055, right=0.995, bottom=0.14, top=0.91, wspace=0.2)
 for t, ax in enumerate(axes[:3]):
     plot_stump(toy.stumps[t], xlim, ylim, ax=ax)
     plot_weighted_points(X_toy, y_toy, toy.D[t], ax=ax, scale=1500)
-    label_axes(ax, "$x_1$", "$x_2$" if t == 0 else "",
-               f"round {t + 1}: ε = {toy.epsilons[t]:.2f}, α = {toy.alphas[t]:.2f}")
+    label_axes(
+        ax,
+        "$x_1$",
+        "$x_2$" if t == 0 else "",
+        f"round {t + 1}: ε = {toy.epsilons[t]:.2f}, α = {toy.alphas[t]:.2f}",
+    )
 plot_signed_regions(toy.decision_function, xlim, ylim, ax=axes[3], n=200)
 plot_weighted_points(X_toy, y_toy, None, ax=axes[3], scale=500)
 label_axes(axes[3], "$x_1$", "", r"$H = $ sign$(\Sigma_t\, \alpha_t h_t)$")
-show(fig, alt="Four panels. Rounds 1 to 3 of AdaBoost on the ten-point toy example: in each, the "
-              "points are drawn with area proportional to their weight and the chosen stump is a "
-              "thick line; the three points it misclassifies grow in the next panel. The last "
-              "panel shades the sign of the weighted vote, which classifies all ten points correctly.")
+show(
+    fig,
+    alt="Four panels. Rounds 1 to 3 of AdaBoost on the ten-point toy example: in each, the "
+    "points are drawn with area proportional to their weight and the chosen stump is a "
+    "thick line; the three points it misclassifies grow in the next panel. The last "
+    "panel shades the sign of the weighted vote, which classifies all ten points correctly.",
+)
 
 # %% [markdown]
 # ## 3 · The training error falls exponentially (SL, analysis of AdaBoost)
@@ -231,8 +261,10 @@ T_run, m_run = len(run.alphas), len(y_m)
 prod_z = np.cumprod(run.Z)
 exp_bound = np.exp(-2 * np.cumsum((0.5 - run.epsilons) ** 2))
 print(f"{T_run} rounds; final training error {run.training_error[-1]:.4f}")
-print(f"Z_t = 2 sqrt(eps_t (1 - eps_t)) in every round: "
-      f"{np.allclose(run.Z, 2 * np.sqrt(run.epsilons * (1 - run.epsilons)))}")
+print(
+    f"Z_t = 2 sqrt(eps_t (1 - eps_t)) in every round: "
+    f"{np.allclose(run.Z, 2 * np.sqrt(run.epsilons * (1 - run.epsilons)))}"
+)
 print(f"training error <= prod Z_t in every round: {bool(np.all(run.training_error <= prod_z + 1e-12))}")
 print(f"prod Z_t <= exp(-2 sum gamma^2) in every round: {bool(np.all(prod_z <= exp_bound + 1e-12))}")
 # step 1: the last distribution, unrolled from the uniform one
@@ -240,11 +272,16 @@ f_prev = sum(a * h.predict(X_m) for a, h in zip(run.alphas[:-1], run.stumps[:-1]
 unrolled = np.exp(-y_m * f_prev) / (m_run * prod_z[-2])
 print(f"D_T equals exp(-y f(x)) / (m prod_(t<T) Z_t): {np.allclose(run.D[-1], unrolled)}")
 first = int(np.argmax(prod_z < 1 / m_run)) + 1 if np.any(prod_z < 1 / m_run) else None
-print(f"prod Z_t < 1/m (so the training error must be 0) from round {first} on; "
-      f"training error there: {run.training_error[first - 1]:.4f}" if first else
-      "prod Z_t stays above 1/m: the bound alone does not force a zero training error")
-print(f"the training error went up in {int(np.sum(np.diff(run.training_error) > 0))} of the rounds; "
-      f"prod Z_t fell in every round: {bool(np.all(np.diff(prod_z) < 0))}")
+print(
+    f"prod Z_t < 1/m (so the training error must be 0) from round {first} on; "
+    f"training error there: {run.training_error[first - 1]:.4f}"
+    if first
+    else "prod Z_t stays above 1/m: the bound alone does not force a zero training error"
+)
+print(
+    f"the training error went up in {int(np.sum(np.diff(run.training_error) > 0))} of the rounds; "
+    f"prod Z_t fell in every round: {bool(np.all(np.diff(prod_z) < 0))}"
+)
 
 # %% [markdown]
 # The bound decreases in every round (each $Z_t < 1$ while $\varepsilon_t < \tfrac12$), but the
@@ -264,11 +301,14 @@ from kmlteach.widgets.ch08 import make_adaboost_stepper
 
 stepper = make_adaboost_stepper(X_m, y_m, T=60, result=run)
 stepper.controls["t"].value = 10
-show(stepper, alt="AdaBoost on two half-moons after 10 rounds. Left: the weighted points, the "
-                      "largest ones near the boundary between the moons, and the tenth stump as a "
-                      "line. Middle: the regions of the weighted vote, made of axis-parallel pieces, "
-                      "with its few mistakes crossed out. Right, log scale: the training error stays "
-                      "below the product of the Z_t, which stays below exp(-2 sum gamma^2).")
+show(
+    stepper,
+    alt="AdaBoost on two half-moons after 10 rounds. Left: the weighted points, the "
+    "largest ones near the boundary between the moons, and the tenth stump as a "
+    "line. Middle: the regions of the weighted vote, made of axis-parallel pieces, "
+    "with its few mistakes crossed out. Right, log scale: the training error stays "
+    "below the product of the Z_t, which stays below exp(-2 sum gamma^2).",
+)
 
 # %% [markdown]
 # **Predict, then reveal.** Look at the weights D_t and guess which stump AdaBoost picks in this round, then reveal; step on for the next question. The readout keeps your score.
@@ -306,16 +346,25 @@ for eps, col in ((0.1, OKABE_ITO["blue"]), (0.3, OKABE_ITO["vermillion"]), (0.45
     a_star = 0.5 * np.log((1 - eps) / eps)
     ax.plot(alpha_grid, Z, color=col, lw=2, label=f"ε = {eps}")
     ax.plot([a_star], [2 * np.sqrt(eps * (1 - eps))], "o", color=col, ms=8)
-    print(f"eps = {eps:4.2f}: grid minimiser {alpha_grid[np.argmin(Z)]:.3f}, formula {a_star:.3f}; "
-          f"min Z = {Z.min():.4f}, 2 sqrt(eps(1 - eps)) = {2 * np.sqrt(eps * (1 - eps)):.4f}")
+    print(
+        f"eps = {eps:4.2f}: grid minimiser {alpha_grid[np.argmin(Z)]:.3f}, formula {a_star:.3f}; "
+        f"min Z = {Z.min():.4f}, 2 sqrt(eps(1 - eps)) = {2 * np.sqrt(eps * (1 - eps)):.4f}"
+    )
 ax.axhline(1.0, color=OKABE_ITO["grey"], ls=":", lw=1.2)
 ax.set_ylim(0.4, 1.6)
 ax.legend(fontsize=8)
-label_axes(ax, "α", r"$Z(\alpha) = \varepsilon e^{\alpha} + (1-\varepsilon)e^{-\alpha}$",
-           "each Z_t is minimised by AdaBoost's α (dots)")
-show(fig, alt="Three convex curves Z(alpha) for epsilon 0.1, 0.3 and 0.45. Each has its minimum, "
-              "marked by a dot, at alpha = one half log((1 - epsilon)/epsilon), below 1; the smaller "
-              "epsilon, the lower and further right the minimum.")
+label_axes(
+    ax,
+    "α",
+    r"$Z(\alpha) = \varepsilon e^{\alpha} + (1-\varepsilon)e^{-\alpha}$",
+    "each Z_t is minimised by AdaBoost's α (dots)",
+)
+show(
+    fig,
+    alt="Three convex curves Z(alpha) for epsilon 0.1, 0.3 and 0.45. Each has its minimum, "
+    "marked by a dot, at alpha = one half log((1 - epsilon)/epsilon), below 1; the smaller "
+    "epsilon, the lower and further right the minimum.",
+)
 
 # %% [markdown]
 # ## 5 · Boosting the confidence (SL, after Kearns & Vazirani)
@@ -342,12 +391,12 @@ show(fig, alt="Three convex curves Z(alpha) for epsilon 0.1, 0.3 and 0.45. Each 
 # and the whole experiment is repeated 4000 times.
 
 # %%
-conf = boost_confidence(deltas=(0.3, 0.2, 0.1, 0.05, 0.02, 0.01), eps=0.05, gamma=0.02, n=4,
-                        sample_size=400, reps=4000, seed=SEED)
+conf = boost_confidence(
+    deltas=(0.3, 0.2, 0.1, 0.05, 0.02, 0.01), eps=0.05, gamma=0.02, n=4, sample_size=400, reps=4000, seed=SEED
+)
 print(f"success probability of L: delta0 = {conf.delta0:.3f}")
 print(f"{'delta':>6s} {'k':>3s} {'(1-d0)^k':>9s} {'all k fail':>10s} {'L fails':>8s}")
-for d, k, bound, all_fail, fail in zip(conf.deltas, conf.k, conf.all_fail_bound, conf.all_fail,
-                                       conf.failure):
+for d, k, bound, all_fail, fail in zip(conf.deltas, conf.k, conf.all_fail_bound, conf.all_fail, conf.failure):
     print(f"{d:6.2f} {k:3d} {bound:9.4f} {all_fail:10.4f} {fail:8.4f}")
 print(f"the slides' formula for other numbers: delta0 = 0.1, delta = 0.01 needs k = {runs_needed(0.1, 0.01)}")
 
@@ -361,22 +410,39 @@ print(f"the slides' formula for other numbers: delta0 = 0.1, delta = 0.01 needs 
 fig, ax = figure(5.5, 3.6)
 ax.plot(conf.deltas, conf.deltas, "--", color=OKABE_ITO["grey"], label="δ (the target)")
 ax.plot(conf.deltas, conf.deltas / 2, ":", color=OKABE_ITO["grey"], label="δ/2")
-ax.plot(conf.deltas, conf.all_fail, "s-", color=OKABE_ITO["blue"], lw=1.5,
-        label="measured: all k runs of L fail")
-ax.plot(conf.deltas, np.where(conf.failure > 0, conf.failure, np.nan), "o-", color=OKABE_ITO["vermillion"], lw=2,
-        label=f"measured failure of L′ ({conf.reps} repetitions)")
-none = conf.failure == 0                          # log axes cannot show 0: mark it at the bottom
+ax.plot(
+    conf.deltas, conf.all_fail, "s-", color=OKABE_ITO["blue"], lw=1.5, label="measured: all k runs of L fail"
+)
+ax.plot(
+    conf.deltas,
+    np.where(conf.failure > 0, conf.failure, np.nan),
+    "o-",
+    color=OKABE_ITO["vermillion"],
+    lw=2,
+    label=f"measured failure of L′ ({conf.reps} repetitions)",
+)
+none = conf.failure == 0  # log axes cannot show 0: mark it at the bottom
 if none.any():
-    ax.plot(conf.deltas[none], np.full(none.sum(), 0.5 / conf.reps), "v", mfc="white", ms=8,
-            color=OKABE_ITO["vermillion"], label="L′ never failed (drawn at 1/(2·reps))")
+    ax.plot(
+        conf.deltas[none],
+        np.full(none.sum(), 0.5 / conf.reps),
+        "v",
+        mfc="white",
+        ms=8,
+        color=OKABE_ITO["vermillion"],
+        label="L′ never failed (drawn at 1/(2·reps))",
+    )
 ax.set_xscale("log")
 ax.set_yscale("log")
 ax.legend(fontsize=8)
 label_axes(ax, "δ", "probability", "boosting the confidence")
-show(fig, alt="Log-log plot against delta, between 0.01 and 0.3: the measured frequency that "
-              "all k runs fail lies below the line delta/2, and the measured failure rate of the "
-              "confidence-boosted learner lies lower still, below delta; for the two smallest "
-              "deltas it never failed, shown by open triangles at the bottom.")
+show(
+    fig,
+    alt="Log-log plot against delta, between 0.01 and 0.3: the measured frequency that "
+    "all k runs fail lies below the line delta/2, and the measured failure rate of the "
+    "confidence-boosted learner lies lower still, below delta; for the two smallest "
+    "deltas it never failed, shown by open triangles at the bottom.",
+)
 
 # %% [markdown]
 # ## 6 · Decision trees (UML ch. 18†)
@@ -398,9 +464,11 @@ show(fig, alt="Log-log plot against delta, between 0.01 and 0.3: the measured fr
 Xp, yp, box = papaya(300, noise=0.08, seed=SEED)
 Xp_val, yp_val, _ = papaya(300, noise=0.08, seed=SEED + 1)
 Xp_test, yp_test, _ = papaya(1000, noise=0.08, seed=SEED + 2)
-print(f"{len(yp)} training papayas, {int(np.sum(yp > 0))} tasty; the tasty box is colour in "
-      f"[{box[0]:.2f}, {box[1]:.2f}], softness in [{box[2]:.2f}, {box[3]:.2f}]")
-taste = np.where(yp > 0, "tasty", "not tasty")         # trees take any labels
+print(
+    f"{len(yp)} training papayas, {int(np.sum(yp > 0))} tasty; the tasty box is colour in "
+    f"[{box[0]:.2f}, {box[1]:.2f}], softness in [{box[2]:.2f}, {box[3]:.2f}]"
+)
+taste = np.where(yp > 0, "tasty", "not tasty")  # trees take any labels
 print(decision_tree(Xp, taste, max_depth=3, criterion="entropy").export_text(["colour", "softness"]))
 
 # %% [markdown]
@@ -428,14 +496,21 @@ print(decision_tree(Xp, taste, max_depth=3, criterion="entropy").export_text(["c
 
 # %%
 a = np.linspace(0.0005, 0.9995, 1000)
-C = {"training error": np.minimum(a, 1 - a),
-     "entropy": -(a * np.log2(a) + (1 - a) * np.log2(1 - a)),
-     "Gini": 2 * a * (1 - a)}
-node, left, right = (6, 2), (4, 0), (2, 2)           # (positives, negatives)
-for name, fn in zip(C, (lambda q: min(q, 1 - q),
-                        lambda q: -sum(p * np.log2(p) for p in (q, 1 - q) if p > 0),
-                        lambda q: 2 * q * (1 - q))):
-    frac = lambda c: c[0] / sum(c)                    # noqa: E731  (fraction of positives)
+C = {
+    "training error": np.minimum(a, 1 - a),
+    "entropy": -(a * np.log2(a) + (1 - a) * np.log2(1 - a)),
+    "Gini": 2 * a * (1 - a),
+}
+node, left, right = (6, 2), (4, 0), (2, 2)  # (positives, negatives)
+for name, fn in zip(
+    C,
+    (
+        lambda q: min(q, 1 - q),
+        lambda q: -sum(p * np.log2(p) for p in (q, 1 - q) if p > 0),
+        lambda q: 2 * q * (1 - q),
+    ),
+):
+    frac = lambda c: c[0] / sum(c)  # noqa: E731  (fraction of positives)
     gain = fn(frac(node)) - sum(sum(c) / sum(node) * fn(frac(c)) for c in (left, right))
     print(f"{name:15s} gain of the split (6+,2-) -> (4+,0-) | (2+,2-): {gain:.4f}")
 fig, ax = figure(5.0, 3.4)
@@ -443,10 +518,13 @@ for (name, vals), col in zip(C.items(), (OKABE_ITO["grey"], OKABE_ITO["blue"], O
     ax.plot(a, vals, lw=2, color=col, label=name)
 ax.legend(fontsize=8)
 label_axes(ax, "fraction a of positive labels at the node", "impurity C(a)", "three impurities (UML §18.2)")
-show(fig, alt="The three impurity functions of the fraction a of positive labels: the training "
-              "error min(a, 1 - a) is a tent with a kink at one half; the entropy (up to 1 bit) "
-              "and the Gini index 2a(1 - a) (up to one half) are smooth and strictly concave. "
-              "All three are 0 at a = 0 and a = 1 and largest at a = one half.")
+show(
+    fig,
+    alt="The three impurity functions of the fraction a of positive labels: the training "
+    "error min(a, 1 - a) is a tent with a kink at one half; the entropy (up to 1 bit) "
+    "and the Gini index 2a(1 - a) (up to one half) are smooth and strictly concave. "
+    "All three are 0 at a = 0 and a = 1 and largest at a = one half.",
+)
 
 # %% [markdown]
 # ### Depth and pruning on held-out data
@@ -478,11 +556,16 @@ for crit in ("error", "entropy", "gini"):
     full = decision_tree(Xp, yp, criterion=crit)
     by_depth = [decision_tree(Xp, yp, max_depth=d, criterion=crit) for d in range(min(full.depth, 12) + 1)]
     val_err = [np.mean(tr.predict(Xp_val) != yp_val) for tr in by_depth]
-    chosen[crit] = int(np.argmin(val_err))                  # ties: the shallower tree
-    for label, tr in (("full", full), ("chosen depth", by_depth[chosen[crit]]),
-                      ("pruned", prune(full, Xp_val, yp_val))):
-        print(f"{crit:8s} {label:>12s} {tr.depth:5d} {tr.n_leaves:6d} {np.mean(tr.predict(Xp) != yp):6.3f} "
-              f"{np.mean(tr.predict(Xp_val) != yp_val):6.3f} {np.mean(tr.predict(Xp_test) != yp_test):6.3f}")
+    chosen[crit] = int(np.argmin(val_err))  # ties: the shallower tree
+    for label, tr in (
+        ("full", full),
+        ("chosen depth", by_depth[chosen[crit]]),
+        ("pruned", prune(full, Xp_val, yp_val)),
+    ):
+        print(
+            f"{crit:8s} {label:>12s} {tr.depth:5d} {tr.n_leaves:6d} {np.mean(tr.predict(Xp) != yp):6.3f} "
+            f"{np.mean(tr.predict(Xp_val) != yp_val):6.3f} {np.mean(tr.predict(Xp_test) != yp_test):6.3f}"
+        )
 
 # %% [markdown]
 # For every gain the fully grown tree has zero training error and a larger test error than the
@@ -504,11 +587,14 @@ from kmlteach.widgets.ch08 import make_tree_explorer
 
 tree_view = make_tree_explorer(Xp, yp, Xp_test, yp_test, max_depth=8, rectangle=box)
 tree_view.controls["depth"].value = min(chosen["gini"], 8)
-show(tree_view, alt="Left: the papaya training points in the colour-softness square, the "
-                        "dashed true tasty box, and the rectangles of a Gini tree of the depth "
-                        "chosen on validation data, which roughly cover the box. Right: training "
-                        "error falling with the depth towards 0, held-out error falling and then "
-                        "rising again.")
+show(
+    tree_view,
+    alt="Left: the papaya training points in the colour-softness square, the "
+    "dashed true tasty box, and the rectangles of a Gini tree of the depth "
+    "chosen on validation data, which roughly cover the box. Right: training "
+    "error falling with the depth towards 0, held-out error falling and then "
+    "rising again.",
+)
 
 # %%
 # NBVAL_IGNORE_OUTPUT
@@ -529,8 +615,10 @@ tree_view
 m_b = 400
 boot = np.random.default_rng(SEED).integers(0, m_b, size=(2000, m_b))
 missing = np.mean([m_b - len(np.unique(row)) for row in boot]) / m_b
-print(f"fraction of points out of bag, averaged over 2000 bootstrap samples of size {m_b}: "
-      f"{missing:.4f} (e^-1 = {np.exp(-1):.4f}, (1 - 1/m)^m = {(1 - 1 / m_b) ** m_b:.4f})")
+print(
+    f"fraction of points out of bag, averaged over 2000 bootstrap samples of size {m_b}: "
+    f"{missing:.4f} (e^-1 = {np.exp(-1):.4f}, (1 - 1/m)^m = {(1 - 1 / m_b) ** m_b:.4f})"
+)
 
 # %% [markdown]
 # Bagging helps a learner whose output changes a lot when a few training points change — an
@@ -543,12 +631,17 @@ print(f"fraction of points out of bag, averaged over 2000 bootstrap samples of s
 # %%
 X_b, y_b = moons(m_b, noise=0.3, seed=SEED + 3)
 X_bt, y_bt = moons(2000, noise=0.3, seed=SEED + 4)
-learners = {"least squares (stable)": ridge_classifier, "deep tree (unstable)": lambda X, y: decision_tree(X, y)}
+learners = {
+    "least squares (stable)": ridge_classifier,
+    "deep tree (unstable)": lambda X, y: decision_tree(X, y),
+}
 for name, learner in learners.items():
     single = learner(X_b, y_b)
     bag = bagging(X_b, y_b, learner, n_estimators=50, seed=SEED)
-    print(f"{name:23s} one model on all data: test {np.mean(single.predict(X_bt) != y_bt):.3f} | "
-          f"50 bagged: test {np.mean(bag.predict(X_bt) != y_bt):.3f}, OOB {bag.oob_error:.3f}")
+    print(
+        f"{name:23s} one model on all data: test {np.mean(single.predict(X_bt) != y_bt):.3f} | "
+        f"50 bagged: test {np.mean(bag.predict(X_bt) != y_bt):.3f}, OOB {bag.oob_error:.3f}"
+    )
 
 # %% [markdown]
 # **How many members?** The widget below bags both learners with 1 to 60 members. The left two
@@ -564,13 +657,18 @@ from kmlteach.widgets.ch08 import make_bagging_explorer
 bag_view = make_bagging_explorer(X_b, y_b, X_bt, y_bt, n_estimators=60, seed=SEED)
 bag_view.controls["n"].value = 60
 for name, e in bag_view.state["errors"].items():
-    print(f"{name:23s} 60 members: test {e['test_error']:.3f}, OOB {e['oob_error']:.3f}; "
-          f"a single member on average {e['member_test_error']:.3f}")
-show(bag_view, alt="Bagging on noisy half-moons. Left: the vote of 60 least-squares "
-                       "classifiers is a straight boundary. Middle: the vote of 60 deep trees "
-                       "follows the two moons. Right: test error (solid) and OOB error (dashed) "
-                       "against the number of members: flat for the linear learner, falling for "
-                       "the trees.")
+    print(
+        f"{name:23s} 60 members: test {e['test_error']:.3f}, OOB {e['oob_error']:.3f}; "
+        f"a single member on average {e['member_test_error']:.3f}"
+    )
+show(
+    bag_view,
+    alt="Bagging on noisy half-moons. Left: the vote of 60 least-squares "
+    "classifiers is a straight boundary. Middle: the vote of 60 deep trees "
+    "follows the two moons. Right: test error (solid) and OOB error (dashed) "
+    "against the number of members: flat for the linear learner, falling for "
+    "the trees.",
+)
 
 # %%
 # NBVAL_IGNORE_OUTPUT
@@ -591,8 +689,9 @@ bag_view
 # %%
 rf_rng = np.random.default_rng(SEED + 5)
 X_rf = rf_rng.normal(size=(2400, 10))
-y_rf = np.where(X_rf[:, 0] + X_rf[:, 1] - X_rf[:, 2] * X_rf[:, 3] + 0.5 * rf_rng.normal(size=2400) > 0,
-                1.0, -1.0)
+y_rf = np.where(
+    X_rf[:, 0] + X_rf[:, 1] - X_rf[:, 2] * X_rf[:, 3] + 0.5 * rf_rng.normal(size=2400) > 0, 1.0, -1.0
+)
 X_rf_tr, y_rf_tr, X_rf_te, y_rf_te = X_rf[:400], y_rf[:400], X_rf[400:], y_rf[400:]
 print(f"{'max_features':>12s} {'OOB error':>9s} {'held-out':>9s} {'one tree':>9s} {'agreement':>9s}")
 for mf in (1, "sqrt", 6, None):
@@ -600,9 +699,11 @@ for mf in (1, "sqrt", 6, None):
     P = np.array([tree.predict(X_rf_te) for tree in forest.estimators])
     B = len(P)
     s_vote = P.sum(axis=0)
-    agree = np.mean((1 + (s_vote ** 2 - B) / (B * (B - 1))) / 2)   # mean over pairs of trees
-    print(f"{str(mf):>12s} {forest.oob_error:9.3f} {np.mean(forest.predict(X_rf_te) != y_rf_te):9.3f} "
-          f"{np.mean(P != y_rf_te):9.3f} {agree:9.3f}")
+    agree = np.mean((1 + (s_vote**2 - B) / (B * (B - 1))) / 2)  # mean over pairs of trees
+    print(
+        f"{str(mf):>12s} {forest.oob_error:9.3f} {np.mean(forest.predict(X_rf_te) != y_rf_te):9.3f} "
+        f"{np.mean(P != y_rf_te):9.3f} {agree:9.3f}"
+    )
 
 # %% [markdown]
 # Fewer features per split make each tree worse (the "one tree" column) and the trees less
@@ -621,7 +722,7 @@ for mf in (1, "sqrt", 6, None):
 # stump $h(x) = $ `sign` if $x_{\text{feature}} \le$ `threshold`, else $-$`sign`.
 
 # %%
-from kmlteach.exercises import check, hint, solution
+from kmlteach.exercises import check
 
 
 def stump_error(X, y, D, feature, threshold, sign):
@@ -636,6 +737,7 @@ check("08.stump_error", stump_error)
 # %% [markdown]
 # **Exercise 2 (one AdaBoost round).** Given $D_t$, the labels $y$ and the predictions
 # $h = h_t(x_i)$ of the weak hypothesis, return the tuple $(D_{t+1}, \varepsilon_t, \alpha_t, Z_t)$.
+
 
 # %%
 def adaboost_round(D, y, h):
@@ -655,6 +757,7 @@ check("08.adaboost_round", adaboost_round)
 # of the rounds return the pair $\big(\prod_t 2\sqrt{\varepsilon_t(1-\varepsilon_t)},\;
 # \exp(-2\sum_t\gamma_t^2)\big)$ with $\gamma_t = \tfrac12 - \varepsilon_t$.
 
+
 # %%
 def training_bound(epsilons):
     ### BEGIN SOLUTION
@@ -672,6 +775,7 @@ check("08.training_bound", training_bound)
 # Point $i$'s OOB vote adds the predictions of the members whose sample does not contain $i$ and
 # says $+1$ iff the sum is > 0 (a tie says $-1$, as `bagging` does). Return the fraction of
 # wrong OOB votes among the points that have at least one OOB member.
+
 
 # %%
 def oob_error(predictions, samples, y):
@@ -694,6 +798,7 @@ check("08.oob_error", oob_error)
 # `left`. Return the gain $C(a) - (p_L C(a_L) + p_R C(a_R))$ for `criterion` in `"error"`,
 # `"entropy"` (base-2 logarithm, $0\log 0 = 0$) and `"gini"` (section 6). An empty side
 # contributes nothing.
+
 
 # %%
 def split_gain(y, left, criterion):
@@ -723,6 +828,7 @@ check("08.split_gain", split_gain)
 # minimise it as in section 4, and return the pair $(\alpha^*, Z(\alpha^*))$. With $W_0 = 0$,
 # $W_+ = 1-\varepsilon$ and $W_- = \varepsilon$ your answer must reduce to AdaBoost's α and
 # $2\sqrt{\varepsilon(1-\varepsilon)}$.
+
 
 # %%
 def best_alpha(w_correct, w_wrong, w_abstain=0.0):

@@ -50,6 +50,7 @@ def below(x, bound):
     x = float(np.max(np.abs(x)))
     return f"< {bound}" if x < float(bound) else f"{x:.1e}"
 
+
 SEED = 0
 rng = np.random.default_rng(SEED)
 
@@ -80,21 +81,25 @@ rng = np.random.default_rng(SEED)
 # logistic gradient on one example with three labels.
 
 # %%
-z = np.array([-1.5, -0.3, 0.4, 0.9, 1.7])    # margins y f(x), here with y = +1 and f = z
+z = np.array([-1.5, -0.3, 0.4, 0.9, 1.7])  # margins y f(x), here with y = +1 and f = z
 ones = np.ones_like(z)
 h = 1e-6
 for name in theory.BINARY_LOSSES:
     loss = getattr(theory, name)
     value, grad = loss(z, ones)
     numeric = (loss(z + h, ones).value - loss(z - h, ones).value) / (2 * h)
-    print(f"{name:20s} l = {np.array2string(value, precision=4)}   "
-          f"max |∂l/∂f − finite difference| {below(grad - numeric, '1e-8')}")
-F = np.array([[2.0, 0.5, -1.0]])                # scores f(x, ỹ) of one example over 3 labels
+    print(
+        f"{name:20s} l = {np.array2string(value, precision=4)}   "
+        f"max |∂l/∂f − finite difference| {below(grad - numeric, '1e-8')}"
+    )
+F = np.array([[2.0, 0.5, -1.0]])  # scores f(x, ỹ) of one example over 3 labels
 ml = theory.multiclass_logistic(F, np.array([0]))
 p = np.exp(F[0]) / np.exp(F[0]).sum()
-print(f"multiclass logistic (2.16)–(2.18), y = 0: l = {ml.value[0]:.4f}, gradient over the labels "
-      f"{np.array2string(ml.gradient[0], precision=4)}, softmax − e_y = "
-      f"{np.array2string(p - np.eye(3)[0], precision=4)}")
+print(
+    f"multiclass logistic (2.16)–(2.18), y = 0: l = {ml.value[0]:.4f}, gradient over the labels "
+    f"{np.array2string(ml.gradient[0], precision=4)}, softmax − e_y = "
+    f"{np.array2string(p - np.eye(3)[0], precision=4)}"
+)
 
 # %% [markdown]
 # **Explore the gallery.** Pick a loss and a margin $z_0$: the bold curve is the loss, the dot
@@ -110,10 +115,13 @@ print(f"multiclass logistic (2.16)–(2.18), y = 0: l = {ml.value[0]:.4f}, gradi
 from kmlteach.widgets.ch09 import make_loss_gallery
 
 gallery = make_loss_gallery(loss="soft_margin", z=1.0)
-show(gallery, alt="Left: the 0-1, soft-margin, squared soft-margin, logistic and exponential "
-                      "losses as functions of the margin z from -2.5 to 2.5, the soft margin drawn "
-                      "bold with a dot at z = 1 and its flat tangent. Right: the derivatives of the "
-                      "same losses, the soft margin's jumping from -1 to 0 at z = 1.")
+show(
+    gallery,
+    alt="Left: the 0-1, soft-margin, squared soft-margin, logistic and exponential "
+    "losses as functions of the margin z from -2.5 to 2.5, the soft margin drawn "
+    "bold with a dot at z = 1 and its flat tangent. Right: the derivatives of the "
+    "same losses, the soft margin's jumping from -1 to 0 at z = 1.",
+)
 
 # %%
 # NBVAL_IGNORE_OUTPUT
@@ -166,22 +174,28 @@ for name in theory.BINARY_LOSSES:
 # learner **forget** geometrically. We run `norma` on a stream and redo its first steps by hand.
 
 # %%
-X_s, y_s = stream_data()                     # 120 points, separable through the origin
+X_s, y_s = stream_data()  # 120 points, separable through the origin
 sigma, lam, eta = 0.5, 0.05, 0.5
 res = norma(X_s, y_s, lam, eta, kernel="gaussian", loss="hinge", sigma=sigma)
 K_s = gram("gaussian", X_s, sigma=sigma)
 coef = np.zeros(0)
-for t in range(5):                           # five steps of the update above, by hand
+for t in range(5):  # five steps of the update above, by hand
     f_t = coef @ K_s[:t, t]
     d = -y_s[t] if y_s[t] * f_t < 1 else 0.0
     coef = np.r_[(1 - eta * lam) * coef, -eta * d]
-    print(f"t = {t + 1}: f_t(x_t) = {f_t:+.4f} (library {res.predictions[t]:+.4f}), "
-          f"new coefficient {coef[-1]:+.3f}")
+    print(
+        f"t = {t + 1}: f_t(x_t) = {f_t:+.4f} (library {res.predictions[t]:+.4f}), "
+        f"new coefficient {coef[-1]:+.3f}"
+    )
 C_hist = norma_history(res, y_s)
-print(f"after all 120 steps: max |hand-built history − library coefficients| "
-      f"{below(C_hist[-1] - res.coef, '1e-12')}")
-print(f"the first term's coefficient: {C_hist[0, 0]:+.4f} after step 1, {res.coef[0]:+.6f} "
-      f"after step 120 = {C_hist[0, 0]:+.4f} × (1 − ηλ)^119 = {C_hist[0, 0] * (1 - eta * lam) ** 119:+.6f}")
+print(
+    f"after all 120 steps: max |hand-built history − library coefficients| "
+    f"{below(C_hist[-1] - res.coef, '1e-12')}"
+)
+print(
+    f"the first term's coefficient: {C_hist[0, 0]:+.4f} after step 1, {res.coef[0]:+.6f} "
+    f"after step 120 = {C_hist[0, 0]:+.4f} × (1 − ηλ)^119 = {C_hist[0, 0] * (1 - eta * lam) ** 119:+.6f}"
+)
 
 # %% [markdown]
 # **The linear kernel is the primal algorithm.** With $k(x, x') = \langle x, x'\rangle$ the
@@ -198,8 +212,10 @@ for t in range(len(y_s)):
     d = -y_s[t] if y_s[t] * pred[t] < 1 else 0.0
     w = (1 - eta * lam) * w - eta * d * X_s[t]
 print(f"max |primal − expansion| over the 120 predictions {below(pred - lin.predictions, '1e-12')}")
-print(f"final w: primal {np.array2string(w, precision=4)}, expansion Σ c_s x_s "
-      f"{np.array2string(lin.coef @ X_s, precision=4)}")
+print(
+    f"final w: primal {np.array2string(w, precision=4)}, expansion Σ c_s x_s "
+    f"{np.array2string(lin.coef @ X_s, precision=4)}"
+)
 
 # %% [markdown]
 # **A budget.** The expansion grows by one term per point, and so does the cost of a
@@ -211,8 +227,10 @@ print(f"final w: primal {np.array2string(w, precision=4)}, expansion Σ c_s x_s 
 # %%
 for tau in (5, 10, 20, 40):
     cut = norma(X_s, y_s, lam, eta, kernel="gaussian", loss="hinge", sigma=sigma, budget=tau)
-    print(f"τ = {tau:2d}: {cut.n_terms:3d} terms kept, truncation error ≤ {cut.truncation_error:.4f}, "
-          f"mistakes {cut.mistakes[-1]:2d} (no budget: {res.mistakes[-1]})")
+    print(
+        f"τ = {tau:2d}: {cut.n_terms:3d} terms kept, truncation error ≤ {cut.truncation_error:.4f}, "
+        f"mistakes {cut.mistakes[-1]:2d} (no budget: {res.mistakes[-1]})"
+    )
 
 # %% [markdown]
 # The error bound falls as τ grows, and a short memory costs mistakes on this stream: the
@@ -232,8 +250,10 @@ for tau in (5, 10, 20, 40):
 perc = norma(X_s, y_s, 0.0, 1.0, kernel="linear", loss="perceptron")
 R, gamma, bound = perceptron_bound(X_s, y_s)
 print(f"R = {R:.3f}, γ = {gamma:.4f}: mistakes {perc.mistakes[-1]} ≤ (R/γ)² = {bound:.1f}")
-print(f"the expansion has {np.count_nonzero(perc.coef)} non-zero terms, one per mistake, with values "
-      f"{np.unique(perc.coef[perc.coef != 0]).tolist()}")
+print(
+    f"the expansion has {np.count_nonzero(perc.coef)} non-zero terms, one per mistake, with values "
+    f"{np.unique(perc.coef[perc.coef != 0]).tolist()}"
+)
 
 # %% [markdown]
 # The bound holds for *every* order of the stream; this order is an easy one. Below, the stream
@@ -249,10 +269,13 @@ with stream.hold():
     stream.controls["loss"].value = "hinge"
     stream.controls["lam"].value = 0.05
     stream.controls["t"].value = 40
-show(stream, alt="Left: the first 40 points of the stream in the plane; points with a non-zero "
-                     "coefficient are drawn with area proportional to its size, the older ones "
-                     "smaller, and the curved boundary f = 0 separates the two classes. Right: the "
-                     "cumulative number of mistakes against the step t on a log scale.")
+show(
+    stream,
+    alt="Left: the first 40 points of the stream in the plane; points with a non-zero "
+    "coefficient are drawn with area proportional to its size, the older ones "
+    "smaller, and the curved boundary f = 0 separates the two classes. Right: the "
+    "cumulative number of mistakes against the step t on a log scale.",
+)
 
 # %% [markdown]
 # **Watch the stream.** Press play or move $t$: the ringed point has just arrived, the black
@@ -291,12 +314,14 @@ from kmlteach.exercises import ask
 ask("09.c_rho", "?")
 
 # %%
-X_nu, y_nu = nu_data()                       # 60 points, 30 per class, overlapping
+X_nu, y_nu = nu_data()  # 60 points, 30 per class, overlapping
 for nu in (0.1, 0.3, 0.6, 1.0):
     sol = nu_svm(X_nu, y_nu, nu, kernel="gaussian", sigma=1.0)
     me, sv = len(sol.margin_errors) / 60, len(sol.support) / 60
-    print(f"ν = {nu:.1f}: ρ = {sol.rho:7.4f}, margin errors {me:.3f} ≤ ν ≤ support vectors {sv:.3f}"
-          f" {'✓' if me <= nu <= sv else '✗'}")
+    print(
+        f"ν = {nu:.1f}: ρ = {sol.rho:7.4f}, margin errors {me:.3f} ≤ ν ≤ support vectors {sv:.3f}"
+        f" {'✓' if me <= nu <= sv else '✗'}"
+    )
 
 # %% [markdown]
 # ρ grows with ν: in (2.5) each unit of ρ lowers the objective by $n\nu$, so a larger ν buys a
@@ -323,8 +348,10 @@ K_nu = gram("gaussian", X_nu, sigma=1.0)
 parzen = class_mean_classifier(K_nu, y_nu)
 f_nu = full.decision_function(X_nu)
 print(f"all α_i = 1: {bool(np.all(full.alpha == 1.0))}")
-print(f"max |(f − b) − 30·(class-mean classifier − its b)| "
-      f"{below((f_nu - full.b) - 30 * (parzen.decision_function(K_nu) - parzen.b), '1e-12')}")
+print(
+    f"max |(f − b) − 30·(class-mean classifier − its b)| "
+    f"{below((f_nu - full.b) - 30 * (parzen.decision_function(K_nu) - parzen.b), '1e-12')}"
+)
 
 # %% [markdown]
 # **C and ν describe the same solutions.** HSS2 notes that for every $C$ some ν makes the
@@ -338,8 +365,10 @@ print(f"max |(f − b) − 30·(class-mean classifier − its b)| "
 lin_nu = nu_svm(X_nu, y_nu, 0.3, kernel="linear")
 w_nu = (lin_nu.alpha * y_nu) @ X_nu
 soft = soft_svm(X_nu, y_nu, lin_nu.rho / 60, homogeneous=False)
-print(f"ν-SVM, ν = 0.3: ρ = {lin_nu.rho:.4f}, w/ρ = {np.array2string(w_nu / lin_nu.rho, precision=5)}, "
-      f"b/ρ = {lin_nu.b / lin_nu.rho:.5f}")
+print(
+    f"ν-SVM, ν = 0.3: ρ = {lin_nu.rho:.4f}, w/ρ = {np.array2string(w_nu / lin_nu.rho, precision=5)}, "
+    f"b/ρ = {lin_nu.b / lin_nu.rho:.5f}"
+)
 print(f"soft-SVM, C = 1/ρ: w   = {np.array2string(soft.w, precision=5)}, b   = {soft.b:.5f}")
 print(f"Σ α(soft) / (n C) = {soft.alpha.sum() * lin_nu.rho / 60:.5f}  (= ν)")
 
@@ -354,11 +383,14 @@ print(f"Σ α(soft) / (n C) = {soft.alpha.sum() * lin_nu.rho / 60:.5f}  (= ν)")
 from kmlteach.widgets.ch09 import make_nu_explorer
 
 nu_view = make_nu_explorer(X_nu, y_nu, nu=0.3)
-show(nu_view, alt="Left: two overlapping classes in the plane with the nu-SVM boundary f = 0 and "
-                      "the dashed margin curves f = plus and minus rho for nu = 0.3; support vectors "
-                      "are ringed, margin errors crossed, and a dotted curve shows the Parzen-window "
-                      "classifier's boundary. Right: the fraction of support vectors "
-                      "(above the diagonal) and of margin errors (below it) against nu from 0 to 1.")
+show(
+    nu_view,
+    alt="Left: two overlapping classes in the plane with the nu-SVM boundary f = 0 and "
+    "the dashed margin curves f = plus and minus rho for nu = 0.3; support vectors "
+    "are ringed, margin errors crossed, and a dotted curve shows the Parzen-window "
+    "classifier's boundary. Right: the fraction of support vectors "
+    "(above the diagonal) and of margin errors (below it) against nu from 0 to 1.",
+)
 
 # %% [markdown]
 # **Predict, then reveal.** Before revealing, guess what fraction of the sample will be support vectors at this ν (within 0.05 counts); move ν for a new question. The readout keeps your score.
@@ -392,12 +424,14 @@ nu_view
 # fraction ν of the sample lies outside ($f(x_i) < 0$), at least a fraction ν are support vectors.
 
 # %%
-X_oc, outliers = oneclass_data()             # 90 points in two clusters, 8 spread-out extras
+X_oc, outliers = oneclass_data()  # 90 points in two clusters, 8 spread-out extras
 for nu in (0.05, 0.2, 0.5):
     oc = one_class_svm(X_oc, nu, sigma=0.1)
     out, sv = len(oc.outliers) / 90, len(oc.support) / 90
-    print(f"ν = {nu:.2f}: outside {out:.3f} ≤ ν ≤ support vectors {sv:.3f} "
-          f"{'✓' if out <= nu <= sv else '✗'}, ρ = {oc.rho:.4f}")
+    print(
+        f"ν = {nu:.2f}: outside {out:.3f} ≤ ν ≤ support vectors {sv:.3f} "
+        f"{'✓' if out <= nu <= sv else '✗'}, ρ = {oc.rho:.4f}"
+    )
 
 # %% [markdown]
 # **ν = 1 is the Parzen-window density.** Again ν = 1 forces every $\alpha_i = 1$, and
@@ -410,8 +444,10 @@ oc1 = one_class_svm(X_oc, 1.0, sigma=0.1)
 probe = rng.uniform(-2, 2, size=(5, 2))
 dens = gram("gaussian", probe, X_oc, sigma=0.1).mean(axis=1) / (2 * np.pi * 0.1)
 print(f"all α_i = 1: {bool(np.all(oc1.alpha == 1.0))}")
-print(f"max |(f + ρ)/(2πσn) − Parzen density| at 5 random points "
-      f"{below((oc1.decision_function(probe) + oc1.rho) / (2 * np.pi * 0.1 * 90) - dens, '1e-12')}")
+print(
+    f"max |(f + ρ)/(2πσn) − Parzen density| at 5 random points "
+    f"{below((oc1.decision_function(probe) + oc1.rho) / (2 * np.pi * 0.1 * 90) - dens, '1e-12')}"
+)
 
 # %% [markdown]
 # The picture: the grey shading is the Parzen density, the red curve the boundary $f = 0$ for
@@ -421,10 +457,13 @@ print(f"max |(f + ρ)/(2πσn) − Parzen density| at 5 random points "
 from kmlteach.widgets.ch09 import make_oneclass_explorer
 
 oc_view = make_oneclass_explorer(X_oc, outliers, nu=0.2, sigma=0.1)
-show(oc_view, alt="A sample of 90 points in two clusters over a grey Parzen density. A red curve, "
-                      "the one-class SVM boundary f = 0 for nu = 0.2 and sigma = 0.1, encloses the "
-                      "dense parts of both clusters; ringed support vectors lie on or outside it and "
-                      "crossed points lie outside.")
+show(
+    oc_view,
+    alt="A sample of 90 points in two clusters over a grey Parzen density. A red curve, "
+    "the one-class SVM boundary f = 0 for nu = 0.2 and sigma = 0.1, encloses the "
+    "dense parts of both clusters; ringed support vectors lie on or outside it and "
+    "crossed points lie outside.",
+)
 
 # %% [markdown]
 # **Explore.** A small σ gives a wiggly boundary hugging the points, a large σ a smooth one.
@@ -461,15 +500,19 @@ oc_view
 ask("09.c_orthonormal", "?")
 
 # %%
-X_r = rademacher_data()                      # 2000 points in 20 dimensions, unequal scales
+X_r = rademacher_data()  # 2000 points in 20 dimensions, unequal scales
 for n in (10, 100, 1000):
     rad = theory.rademacher_linear(X_r[:n], n_draws=1000, seed=SEED)
-    print(f"n = {n:4d}: estimate {rad.estimate:.4f} ± {rad.stderr:.4f}, bound √(Σ‖x_i‖²)/n = "
-          f"{rad.bound:.4f}, ratio {rad.estimate / rad.bound:.3f}")
+    print(
+        f"n = {n:4d}: estimate {rad.estimate:.4f} ± {rad.stderr:.4f}, bound √(Σ‖x_i‖²)/n = "
+        f"{rad.bound:.4f}, ratio {rad.estimate / rad.bound:.3f}"
+    )
 I = np.eye(50)
 rad = theory.rademacher_linear(I, n_draws=200, seed=SEED)
-print(f"50 orthonormal points: estimate {rad.estimate:.6f} = √50/50 = {np.sqrt(50) / 50:.6f}; "
-      f"all 200 draws equal up to round-off: {bool(np.ptp(rad.samples) < 1e-12)}")
+print(
+    f"50 orthonormal points: estimate {rad.estimate:.6f} = √50/50 = {np.sqrt(50) / 50:.6f}; "
+    f"all 200 draws equal up to round-off: {bool(np.ptp(rad.samples) < 1e-12)}"
+)
 radk = theory.rademacher_kernel(gram("gaussian", X_r[:100], sigma=1.0), n_draws=1000, seed=SEED)
 print(f"Gaussian kernel, n = 100: estimate {radk.estimate:.4f}, bound √(tr K)/n = {radk.bound:.4f} = 1/√100")
 
@@ -486,10 +529,13 @@ print(f"Gaussian kernel, n = 100: estimate {radk.estimate:.4f}, bound √(tr K)/
 from kmlteach.widgets.ch09 import make_rademacher_explorer
 
 rad_view = make_rademacher_explorer(X_r, n=100)
-show(rad_view, alt="Left: on log-log axes, the Monte-Carlo Rademacher estimates with error bars "
-                       "for n from 10 to 2000, lying between the bound and the bound divided by root "
-                       "two, all falling like one over root n. Right: the ratio of estimate to bound, "
-                       "between 0.7 and 1 for every n.")
+show(
+    rad_view,
+    alt="Left: on log-log axes, the Monte-Carlo Rademacher estimates with error bars "
+    "for n from 10 to 2000, lying between the bound and the bound divided by root "
+    "two, all falling like one over root n. Right: the ratio of estimate to bound, "
+    "between 0.7 and 1 for every n.",
+)
 
 # %% [markdown]
 # **Move n** to read off the estimate, its standard error and the bound for each sample size.
@@ -520,12 +566,14 @@ rad_view
 svm_fit = soft_svm(X_nu, y_nu, 0.01, homogeneous=False)
 W = float(np.linalg.norm(svm_fit.w))
 R_nu = float(np.max(np.linalg.norm(X_nu, axis=1)))
-r_nu = float(np.sqrt(np.mean(np.sum(X_nu ** 2, axis=1))))
+r_nu = float(np.sqrt(np.mean(np.sum(X_nu**2, axis=1))))
 print(f"W = ‖w‖ = {W:.3f}, R = {R_nu:.3f}, r = {r_nu:.3f}, γ = 1, δ = 0.05")
 for n in (60, 10_000, 1_000_000):
     mb = theory.margin_bound(n=n, R=R_nu, W=W, gamma=1.0, r=r_nu, delta=0.05)
-    print(f"n = {n:9,d}: confidence {mb.confidence:.4f} + complexity {mb.complexity:.4f} + "
-          f"offset {mb.offset:.4f} = estimation term {mb.estimation:.4f}")
+    print(
+        f"n = {n:9,d}: confidence {mb.confidence:.4f} + complexity {mb.complexity:.4f} + "
+        f"offset {mb.offset:.4f} = estimation term {mb.estimation:.4f}"
+    )
 
 # %% [markdown]
 # At the $n = 60$ points we trained on, the estimation term is far above 1, so the bound says
@@ -545,7 +593,7 @@ for n in (60, 10_000, 1_000_000):
 # $\max(0, 1 - y f)$ (derivative $-y$ if $y f < 1$, else 0): one longer than `coef`.
 
 # %%
-from kmlteach.exercises import check, hint, solution
+from kmlteach.exercises import check
 
 
 def norma_step(coef, k_row, y_t, lam, eta):
@@ -564,6 +612,7 @@ check("09.norma_step", norma_step)
 # vectors). Solvers stop at a tolerance: count a margin error when $y_if(x_i) < \rho - $ `tol`
 # and a support vector when $\alpha_i >$ `tol`.
 
+
 # %%
 def nu_property(alpha, yf, rho, tol=1e-6):
     ### BEGIN SOLUTION
@@ -576,6 +625,7 @@ check("09.nu_property", nu_property)
 # %% [markdown]
 # **Exercise 3 (a one-class decision value).** Return $f(z) = \sum_i\alpha_i
 # \exp(-\|x_i - z\|^2/(2\sigma)) - \rho$ for every row $z$ of `Z` (an array of length $m$).
+
 
 # %%
 def oneclass_value(alpha, X, rho, sigma, Z):
@@ -592,12 +642,13 @@ check("09.oneclass_value", oneclass_value)
 # signs $\sigma \in \{\pm1\}^n$. Return the pair (the average over the draws of
 # $\|\frac1n\sum_i\sigma_ix_i\|$, the bound $\sqrt{\sum_i\|x_i\|^2}/n$ of (2.26)).
 
+
 # %%
 def rademacher(X, sigmas):
     ### BEGIN SOLUTION
     n = X.shape[0]
     estimate = np.linalg.norm(sigmas @ X, axis=1).mean() / n
-    return estimate, np.sqrt((X ** 2).sum()) / n
+    return estimate, np.sqrt((X**2).sum()) / n
     ### END SOLUTION
 
 
@@ -610,12 +661,12 @@ check("09.rademacher", rademacher)
 # Then return the dual objective $\frac12\alpha^\top Q\alpha$ ($Q_{ij} = y_iy_jK_{ij}$) when α
 # satisfies all the constraints you derived (each up to `tol`), and `np.inf` when it does not.
 
+
 # %%
 def nu_dual(alpha, K, y, nu, tol=1e-8):
     ### BEGIN SOLUTION
     n = len(alpha)
-    if (alpha.min() < -tol or alpha.max() > 1 + tol
-            or abs(alpha.sum() - n * nu) > tol or abs(alpha @ y) > tol):
+    if alpha.min() < -tol or alpha.max() > 1 + tol or abs(alpha.sum() - n * nu) > tol or abs(alpha @ y) > tol:
         return np.inf
     v = alpha * y
     return 0.5 * v @ K @ v

@@ -15,5 +15,13 @@ from .grader import ExerciseResult, SubmissionResult, grade_submission, grade_su
 from .limits import Limits
 from .runner import GradeError, collect, grade_folder
 
-__all__ = ["ExerciseResult", "SubmissionResult", "grade_submission", "grade_submission_sync",
-           "Limits", "GradeError", "collect", "grade_folder"]
+__all__ = [
+    "ExerciseResult",
+    "SubmissionResult",
+    "grade_submission",
+    "grade_submission_sync",
+    "Limits",
+    "GradeError",
+    "collect",
+    "grade_folder",
+]

@@ -45,8 +45,20 @@ def _setup(cfg):
     _dumps, _loads, _b64e, _b64d = json.dumps, json.loads, base64.b64encode, base64.b64decode
     _ndarray, _frombuffer, _ascont, _dtype = np.ndarray, np.frombuffer, np.ascontiguousarray, np.dtype
     _perf = time.perf_counter
-    scalar_types = {np.float64, np.float32, np.float16, np.int64, np.int32, np.int16, np.int8,
-                    np.uint64, np.uint32, np.uint16, np.uint8, np.bool_}
+    scalar_types = {
+        np.float64,
+        np.float32,
+        np.float16,
+        np.int64,
+        np.int32,
+        np.int16,
+        np.int8,
+        np.uint64,
+        np.uint32,
+        np.uint16,
+        np.uint8,
+        np.bool_,
+    }
 
     class ReferenceUnavailable(RuntimeError):
         """The library function this exercise re-implements is not available while grading."""
@@ -88,7 +100,8 @@ def _setup(cfg):
                 state["called"].add(path)
                 raise ReferenceUnavailable(
                     f"{path} is the function this exercise re-implements; it is not available "
-                    f"while exercise {state['active']} is graded")
+                    f"while exercise {state['active']} is graded"
+                )
             return fn(*args, **kwargs)
 
         guard.__name__ = getattr(fn, "__name__", "guard")
@@ -178,14 +191,15 @@ def _setup(cfg):
                 raise TypeError(f"arrays of dtype {x.dtype} cannot be graded")
             a = _ascont(x)
             return {"A": [a.dtype.str, [int(n) for n in a.shape], _b64e(a.tobytes()).decode("ascii")]}
-        raise TypeError(f"a value of type {t.__name__} cannot be graded (return numbers, "
-                        f"lists, tuples or NumPy arrays)")
+        raise TypeError(
+            f"a value of type {t.__name__} cannot be graded (return numbers, lists, tuples or NumPy arrays)"
+        )
 
     def dec(x):
         t = _type(x)
         if t is not dict:
             return x
-        (tag, v), = x.items()
+        ((tag, v),) = x.items()
         if tag == "S":
             return v
         if tag == "L":
@@ -225,8 +239,7 @@ def _setup(cfg):
                     msg = _str(exc)[:300]
                 except BaseException:
                     msg = "?"
-                res = {"error": _type(exc).__name__, "message": msg,
-                       "memory": _isinstance(exc, MemoryError)}
+                res = {"error": _type(exc).__name__, "message": msg, "memory": _isinstance(exc, MemoryError)}
             finally:
                 state["active"] = None
             res["time"] = _perf() - t0

@@ -36,8 +36,11 @@ _PR_SET_NO_NEW_PRIVS = 38
 
 
 class _RulesetAttr(ctypes.Structure):
-    _fields_ = [("handled_access_fs", ctypes.c_uint64), ("handled_access_net", ctypes.c_uint64),
-                ("scoped", ctypes.c_uint64)]
+    _fields_ = [
+        ("handled_access_fs", ctypes.c_uint64),
+        ("handled_access_net", ctypes.c_uint64),
+        ("scoped", ctypes.c_uint64),
+    ]
 
 
 class _PathBeneath(ctypes.Structure):
@@ -95,13 +98,25 @@ def apply_landlock(cfg) -> str:
     if abi < 1:
         return "landlock: unavailable"
     libc = _libc()
-    fs_all = _FS_ALL_V1 | (_FS_REFER if abi >= 2 else 0) | (_FS_TRUNCATE if abi >= 3 else 0) \
+    fs_all = (
+        _FS_ALL_V1
+        | (_FS_REFER if abi >= 2 else 0)
+        | (_FS_TRUNCATE if abi >= 3 else 0)
         | (_FS_IOCTL_DEV if abi >= 5 else 0)
-    file_bits = _FS_EXECUTE | _FS_WRITE_FILE | _FS_READ_FILE | (_FS_TRUNCATE if abi >= 3 else 0) \
+    )
+    file_bits = (
+        _FS_EXECUTE
+        | _FS_WRITE_FILE
+        | _FS_READ_FILE
+        | (_FS_TRUNCATE if abi >= 3 else 0)
         | (_FS_IOCTL_DEV if abi >= 5 else 0)
+    )
     read_bits = _FS_EXECUTE | _FS_READ_FILE | _FS_READ_DIR
-    attr = _RulesetAttr(fs_all, (_NET_BIND_TCP | _NET_CONNECT_TCP) if abi >= 4 else 0,
-                        (_SCOPE_ABSTRACT_UNIX | _SCOPE_SIGNAL) if abi >= 6 else 0)
+    attr = _RulesetAttr(
+        fs_all,
+        (_NET_BIND_TCP | _NET_CONNECT_TCP) if abi >= 4 else 0,
+        (_SCOPE_ABSTRACT_UNIX | _SCOPE_SIGNAL) if abi >= 6 else 0,
+    )
     size = ctypes.sizeof(_RulesetAttr) if abi >= 6 else 16 if abi >= 4 else 8
     fd = libc.syscall(_SYS_CREATE, ctypes.byref(attr), ctypes.c_size_t(size), ctypes.c_uint32(0))
     if fd < 0:
@@ -139,14 +154,20 @@ def apply_landlock(cfg) -> str:
     if libc.syscall(_SYS_RESTRICT, fd, ctypes.c_uint32(0)) != 0:
         return f"landlock: restrict_self failed ({os.strerror(ctypes.get_errno())})"
     os.close(fd)
-    return f"landlock: ABI {abi} (files, {'TCP, ' if abi >= 4 else ''}" \
-           f"{'signals' if abi >= 6 else 'no signal scoping'})"
+    return (
+        f"landlock: ABI {abi} (files, {'TCP, ' if abi >= 4 else ''}"
+        f"{'signals' if abi >= 6 else 'no signal scoping'})"
+    )
 
 
 def apply_limits(cfg) -> None:
     mb = 1024 * 1024
-    lim = [(resource.RLIMIT_AS, cfg["memory_mb"] * mb), (resource.RLIMIT_CORE, 0),
-           (resource.RLIMIT_FSIZE, cfg["fsize_mb"] * mb), (resource.RLIMIT_NOFILE, 512)]
+    lim = [
+        (resource.RLIMIT_AS, cfg["memory_mb"] * mb),
+        (resource.RLIMIT_CORE, 0),
+        (resource.RLIMIT_FSIZE, cfg["fsize_mb"] * mb),
+        (resource.RLIMIT_NOFILE, 512),
+    ]
     if cfg.get("cpu_seconds"):
         lim.append((resource.RLIMIT_CPU, int(cfg["cpu_seconds"])))
     if cfg.get("uid") is not None and cfg.get("nproc"):

@@ -75,8 +75,12 @@ def _analyse(src: str) -> tuple:
             f = node.func
             fname = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
             a0, a1 = node.args[0], node.args[1]
-            if (fname == "check" and isinstance(a0, ast.Constant) and isinstance(a0.value, str)
-                    and isinstance(a1, ast.Name)):
+            if (
+                fname == "check"
+                and isinstance(a0, ast.Constant)
+                and isinstance(a0.value, str)
+                and isinstance(a1, ast.Name)
+            ):
                 calls.append((a0.value, a1.id))
         stmts = [(frozenset(_bound(st)), frozenset(_used(st)), st) for st in tree.body]
     if len(_ANALYSED) >= _ANALYSED_MAX:

@@ -83,7 +83,7 @@ def _dec(x: Any, depth: int) -> Any:
         return x
     if t is not dict or len(x) != 1:
         raise ResultError(f"unexpected {t.__name__} in a result")
-    (tag, v), = x.items()
+    ((tag, v),) = x.items()
     if tag == "S" and type(v) is str:
         return v
     if tag == "s" and type(v) in (bool, int, float):

@@ -22,16 +22,21 @@ def feedback_markdown(r: SubmissionResult) -> str:
     if r.chapter:
         lines.append(f"Chapter {r.chapter}: **{r.total:g} / {r.max_total:g}** points.")
     lines.append(f"Status: `{r.status}`" + (f" — {r.message}" if r.message else ""))
-    lines += ["", "The grade uses the cases you saw in `check()` and hidden cases of the same "
-              "kinds; passing the visible cases is not enough on its own.", ""]
+    lines += [
+        "",
+        "The grade uses the cases you saw in `check()` and hidden cases of the same "
+        "kinds; passing the visible cases is not enough on its own.",
+        "",
+    ]
     for e in r.exercises:
         lines += [f"## {e.id}: {e.verdict} ({e.points:g}/{e.max_points:g})", ""]
         note = "" if not e.message or e.message.endswith("cases passed") else f"{e.message}; "
         lines.append(f"- {note}{e.passed}/{e.total} cases passed; time used {e.time:.3f} s")
         f = e.first_visible_failure
         if f:
-            lines.append(f"- first failing visible case: {f['case']} — expected `{f['expected']}`, "
-                         f"got `{f['got']}`")
+            lines.append(
+                f"- first failing visible case: {f['case']} — expected `{f['expected']}`, got `{f['got']}`"
+            )
             if f.get("mistake"):
                 lines.append(f"- Common mistake: {f['mistake']}")
         if e.hidden_failed_kinds:
@@ -54,9 +59,12 @@ def feedback_html(r: SubmissionResult) -> str:
             body.append(f"<li>{t[2:]}</li>")
         elif line:
             body.append(f"<p>{t}</p>")
-    return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-            f"<title>Feedback: {html.escape(r.submission)}</title></head><body>\n"
-            + "\n".join(body) + "\n</body></html>\n")
+    return (
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        f"<title>Feedback: {html.escape(r.submission)}</title></head><body>\n"
+        + "\n".join(body)
+        + "\n</body></html>\n"
+    )
 
 
 def write_feedback(folder: Path, r: SubmissionResult) -> None:

@@ -51,8 +51,11 @@ def gradebook_csv(results: list[SubmissionResult], exercise_ids: list[str]) -> s
     w.writerow(FIXED + exercise_ids + TAIL)
     for r in sorted(results, key=lambda r: r.submission):
         pts = {e.id: e.points for e in r.exercises}
-        w.writerow([r.submission, r.chapter] + [_num(pts[i]) if i in pts else "" for i in exercise_ids]
-                   + [_num(r.total), _num(r.max_total), r.status, " ".join(r.message.split())[:300]])
+        w.writerow(
+            [r.submission, r.chapter]
+            + [_num(pts[i]) if i in pts else "" for i in exercise_ids]
+            + [_num(r.total), _num(r.max_total), r.status, " ".join(r.message.split())[:300]]
+        )
     return buf.getvalue()
 
 

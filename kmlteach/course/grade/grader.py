@@ -26,8 +26,13 @@ from .submission import InvalidSubmission, detect_chapter, read_notebook
 
 __all__ = ["ExerciseResult", "SubmissionResult", "grade_submission", "grade_submission_sync"]
 
-BLOCKED_MODULES = ["kmlteach.exercises", "kmlteach.course", "kmlteach.grading",
-                   "kmlteach.book", "kmlteach.notebook_build"]
+BLOCKED_MODULES = [
+    "kmlteach.exercises",
+    "kmlteach.course",
+    "kmlteach.grading",
+    "kmlteach.book",
+    "kmlteach.notebook_build",
+]
 
 
 @dataclass
@@ -35,8 +40,8 @@ class ExerciseResult:
     id: str
     points: float
     max_points: float
-    verdict: str = "not run"   # passed, partial, failed, error, not implemented, missing,
-    message: str = ""          # reference, timeout, memory, crashed, not run
+    verdict: str = "not run"  # passed, partial, failed, error, not implemented, missing,
+    message: str = ""  # reference, timeout, memory, crashed, not run
     time: float = 0.0
     passed: int = 0
     total: int = 0
@@ -69,7 +74,7 @@ class SubmissionResult:
         return d
 
     @classmethod
-    def from_dict(cls, d: dict) -> "SubmissionResult":
+    def from_dict(cls, d: dict) -> SubmissionResult:
         d = {k: v for k, v in d.items() if k not in ("total", "max_total")}
         d["exercises"] = [ExerciseResult(**e) for e in d.get("exercises", [])]
         return cls(**d)
@@ -134,8 +139,11 @@ def score_exercise(plan: ExercisePlan, reply: dict) -> ExerciseResult:
         if ok:
             r.passed += 1
         elif case.visible and r.first_visible_failure is None:
-            r.first_visible_failure = {"case": case.label, "expected": _short(case.expected),
-                                       "got": _short(got) if got is not None else detail}
+            r.first_visible_failure = {
+                "case": case.label,
+                "expected": _short(case.expected),
+                "got": _short(got) if got is not None else detail,
+            }
         elif not case.visible and case.label not in r.hidden_failed_kinds:
             r.hidden_failed_kinds.append(case.label)
     if r.first_visible_failure and readable:  # the same words as check()
@@ -144,8 +152,10 @@ def score_exercise(plan: ExercisePlan, reply: dict) -> ExerciseResult:
             r.first_visible_failure["mistake"] = f"{m.name} \u2014 {m.explain}"
     if called:
         r.verdict = "reference"
-        r.message = (f"calls {', '.join(called)}, the function this exercise re-implements "
-                     "(unavailable while grading): 0 points")
+        r.message = (
+            f"calls {', '.join(called)}, the function this exercise re-implements "
+            "(unavailable while grading): 0 points"
+        )
         return r
     if len(cases) < len(plan.cases) and "KeyboardInterrupt" in errors:
         r.verdict, r.message = "timeout", "stopped: time limit"
@@ -164,8 +174,9 @@ def score_exercise(plan: ExercisePlan, reply: dict) -> ExerciseResult:
 
 
 async def _probe(kernel: SandboxKernel, probe_name: str, plan: ExercisePlan) -> dict:
-    payload = json.dumps({"exercise": plan.id, "function": plan.function,
-                          "cases": [c.encoded for c in plan.cases]})
+    payload = json.dumps(
+        {"exercise": plan.id, "function": plan.function, "cases": [c.encoded for c in plan.cases]}
+    )
     var = f"_kmlteach_r_{kernel.nonce}"
     content = await kernel.run(f"{var} = {probe_name}({payload!r})", {"r": var})
     if content.get("status") != "ok":
@@ -182,8 +193,9 @@ async def _probe(kernel: SandboxKernel, probe_name: str, plan: ExercisePlan) -> 
 START_ATTEMPTS = 3
 
 
-async def _run_kernel(res: SubmissionResult, plan: ChapterPlan, code: list[str], data: bytes,
-                      limits: Limits, protected) -> None:
+async def _run_kernel(
+    res: SubmissionResult, plan: ChapterPlan, code: list[str], data: bytes, limits: Limits, protected
+) -> None:
     with uid_slot() as uid:
         # a kernel that fails to start has run none of the student's code: the failure is
         # the machine's (seen under load: a kernel dying before its first reply), so it is
@@ -201,8 +213,10 @@ async def _run_kernel(res: SubmissionResult, plan: ChapterPlan, code: list[str],
             res.sandbox = kernel.sandbox_note()
             probe = f"_kmlteach_probe_{kernel.nonce}"
             cfg = {"blocked_modules": BLOCKED_MODULES, "guards": plan.guards}
-            pre = (KERNEL_SIDE.read_text(encoding="utf-8")
-                   + f"\n{probe} = _setup({{**{cfg!r}, 'user_ns': get_ipython().user_ns}})\ndel _setup\n")
+            pre = (
+                KERNEL_SIDE.read_text(encoding="utf-8")
+                + f"\n{probe} = _setup({{**{cfg!r}, 'user_ns': get_ipython().user_ns}})\ndel _setup\n"
+            )
             await kernel.run(pre)
             for cell in code:
                 await kernel.run(cell)
@@ -214,8 +228,10 @@ async def _run_kernel(res: SubmissionResult, plan: ChapterPlan, code: list[str],
                 scored = score_exercise(ex, reply)
                 res.exercises[i] = scored
             if kernel.memory_event or any(e.verdict == "memory" for e in res.exercises):
-                res.status, res.message = "memory", "ran out of memory (address-space limit " \
-                                                    f"{limits.memory_mb} MB)"
+                res.status, res.message = (
+                    "memory",
+                    f"ran out of memory (address-space limit {limits.memory_mb} MB)",
+                )
         except KernelTimeout:
             res.status, res.message = "timeout", f"time limit of {limits.timeout:g} s reached"
         except KernelDied as exc:
@@ -229,9 +245,15 @@ async def _run_kernel(res: SubmissionResult, plan: ChapterPlan, code: list[str],
             e.verdict, e.message = res.status, f"not graded: {res.message}"
 
 
-async def grade_submission(sub_id: str, data: bytes, limits: Limits = Limits(), *,
-                           chapter: str | None = None, book_path: str | None = None,
-                           protected=()) -> SubmissionResult:
+async def grade_submission(
+    sub_id: str,
+    data: bytes,
+    limits: Limits = Limits(),
+    *,
+    chapter: str | None = None,
+    book_path: str | None = None,
+    protected=(),
+) -> SubmissionResult:
     """Grade one notebook (its bytes); never raises for anything the submission does."""
     t0 = time.monotonic()
     res = SubmissionResult(sub_id)
@@ -245,16 +267,25 @@ async def grade_submission(sub_id: str, data: bytes, limits: Limits = Limits(), 
     plan = chapter_plan(res.chapter, book_path)
     sources = notebook_code_cells(nb)
     theirs = check_calls(sources)
-    plan = ChapterPlan(plan.chapter, tuple(
-        ExercisePlan(**{**asdict_shallow(e), "function": theirs.get(e.id, e.function)})
-        for e in plan.exercises), plan.guards)
-    res.exercises = [ExerciseResult(e.id, 0.0, e.points, total=len(e.cases), hint=e.hint)
-                     for e in plan.exercises]
+    plan = ChapterPlan(
+        plan.chapter,
+        tuple(
+            ExercisePlan(**{**asdict_shallow(e), "function": theirs.get(e.id, e.function)})
+            for e in plan.exercises
+        ),
+        plan.guards,
+    )
+    res.exercises = [
+        ExerciseResult(e.id, 0.0, e.points, total=len(e.cases), hint=e.hint) for e in plan.exercises
+    ]
     code = select_code(sources, [e.function for e in plan.exercises])
     await _run_kernel(res, plan, code, data, limits, protected)
     if res.status == "ok" and not res.message:
-        res.message = "; ".join(f"{e.id}: {e.message if e.verdict == 'reference' else e.verdict}"
-                                for e in res.exercises if e.verdict != "passed")
+        res.message = "; ".join(
+            f"{e.id}: {e.message if e.verdict == 'reference' else e.verdict}"
+            for e in res.exercises
+            if e.verdict != "passed"
+        )
     res.seconds = round(time.monotonic() - t0, 3)
     return res
 

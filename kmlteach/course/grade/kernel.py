@@ -95,13 +95,25 @@ def kernel_env(scratch: str) -> dict:
     env = {k: os.environ[k] for k in _PASS_ENV if k in os.environ}
     env.setdefault("PATH", os.defpath)
     env.setdefault("LANG", "C.UTF-8")
-    j = lambda *p: os.path.join(scratch, *p)  # noqa: E731
-    env.update(HOME=scratch, TMPDIR=scratch, PYTHONHASHSEED="0", PYTHONDONTWRITEBYTECODE="1",
-               PYTHONNOUSERSITE="1", MPLBACKEND="Agg", MPLCONFIGDIR=j(".mpl"),
-               NUMBA_CACHE_DIR=j(".numba"), IPYTHONDIR=j(".ipython"), JUPYTER_RUNTIME_DIR=j(".rt"),
-               JUPYTER_CONFIG_DIR=j(".jupyter"), JUPYTER_DATA_DIR=j(".jdata"),
-               OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1", MKL_NUM_THREADS="1",
-               NUMBA_NUM_THREADS="1")
+    j = lambda *p: os.path.join(scratch, *p)
+    env.update(
+        HOME=scratch,
+        TMPDIR=scratch,
+        PYTHONHASHSEED="0",
+        PYTHONDONTWRITEBYTECODE="1",
+        PYTHONNOUSERSITE="1",
+        MPLBACKEND="Agg",
+        MPLCONFIGDIR=j(".mpl"),
+        NUMBA_CACHE_DIR=j(".numba"),
+        IPYTHONDIR=j(".ipython"),
+        JUPYTER_RUNTIME_DIR=j(".rt"),
+        JUPYTER_CONFIG_DIR=j(".jupyter"),
+        JUPYTER_DATA_DIR=j(".jdata"),
+        OMP_NUM_THREADS="1",
+        OPENBLAS_NUM_THREADS="1",
+        MKL_NUM_THREADS="1",
+        NUMBA_NUM_THREADS="1",
+    )
     return env
 
 
@@ -109,8 +121,22 @@ def _read_roots() -> list[str]:
     import site
     import sysconfig
 
-    roots = ["/usr", "/lib", "/lib64", "/lib32", "/bin", "/sbin", "/etc", "/dev", "/proc",
-             "/sys", "/opt", sys.prefix, sys.base_prefix, os.path.dirname(os.path.realpath(sys.executable))]
+    roots = [
+        "/usr",
+        "/lib",
+        "/lib64",
+        "/lib32",
+        "/bin",
+        "/sbin",
+        "/etc",
+        "/dev",
+        "/proc",
+        "/sys",
+        "/opt",
+        sys.prefix,
+        sys.base_prefix,
+        os.path.dirname(os.path.realpath(sys.executable)),
+    ]
     roots += [sysconfig.get_paths()[k] for k in ("stdlib", "platstdlib", "purelib", "platlib")]
     roots += site.getsitepackages()
     import kmlteach
@@ -163,19 +189,41 @@ class SandboxKernel:
             for dirpath, dirnames, filenames in os.walk(self.scratch):
                 for n in [dirpath, *(os.path.join(dirpath, f) for f in dirnames + filenames)]:
                     os.chown(n, self.uid, self.uid)
-        cfg = {"memory_mb": self.limits.memory_mb, "fsize_mb": self.limits.fsize_mb,
-               "cpu_seconds": self.limits.cpu_seconds, "nproc": self.limits.nproc,
-               "uid": self.uid, "gid": self.uid, "scratch": self.scratch,
-               "landlock": self.limits.landlock, "read_roots": _read_roots(),
-               "protected": self.protected + [self.private], "write_roots": [self.scratch],
-               "list_roots": _list_roots()}
+        cfg = {
+            "memory_mb": self.limits.memory_mb,
+            "fsize_mb": self.limits.fsize_mb,
+            "cpu_seconds": self.limits.cpu_seconds,
+            "nproc": self.limits.nproc,
+            "uid": self.uid,
+            "gid": self.uid,
+            "scratch": self.scratch,
+            "landlock": self.limits.landlock,
+            "read_roots": _read_roots(),
+            "protected": self.protected + [self.private],
+            "write_roots": [self.scratch],
+            "list_roots": _list_roots(),
+        }
         cfg_path = os.path.join(self.private, "sandbox.json")
         Path(cfg_path).write_text(json.dumps(cfg), encoding="utf-8")
         km = AsyncKernelManager(kernel_name="")
         km._kernel_spec = KernelSpec(
-            argv=[sys.executable, "-I", "-S", str(LAUNCHER), cfg_path, "--", sys.executable, "-m",
-                  "ipykernel_launcher", "-f", "{connection_file}"],
-            display_name="kmlteach grading", language="python", env={})
+            argv=[
+                sys.executable,
+                "-I",
+                "-S",
+                str(LAUNCHER),
+                cfg_path,
+                "--",
+                sys.executable,
+                "-m",
+                "ipykernel_launcher",
+                "-f",
+                "{connection_file}",
+            ],
+            display_name="kmlteach grading",
+            language="python",
+            env={},
+        )
         km.connection_file = os.path.join(self.scratch, "connection.json")
 
         class _Client(NotebookClient):
@@ -186,9 +234,16 @@ class SandboxKernel:
         quiet.setLevel(logging.CRITICAL)
         quiet.propagate = False
         km.log = quiet
-        self.client = _Client(nbformat.v4.new_notebook(), km=km, allow_errors=True, log=quiet,
-                              iopub_timeout=2, shutdown_kernel="immediate", startup_timeout=60,
-                              extra_arguments=["--HistoryManager.enabled=False"])
+        self.client = _Client(
+            nbformat.v4.new_notebook(),
+            km=km,
+            allow_errors=True,
+            log=quiet,
+            iopub_timeout=2,
+            shutdown_kernel="immediate",
+            startup_timeout=60,
+            extra_arguments=["--HistoryManager.enabled=False"],
+        )
         self._replies = {}
         self.client.on_cell_executed = self._on_executed
         try:
@@ -197,8 +252,10 @@ class SandboxKernel:
             await self._cleanup()
             if not isinstance(exc, Exception):
                 raise
-            raise KernelDied(f"the kernel did not start ({type(exc).__name__}; "
-                             f"memory limit {self.limits.memory_mb} MB too low?)") from None
+            raise KernelDied(
+                f"the kernel did not start ({type(exc).__name__}; "
+                f"memory limit {self.limits.memory_mb} MB too low?)"
+            ) from None
         self.deadline = time.monotonic() + self.limits.timeout  # start-up is not the student's time
         self.uexpr = None
         orig = self.client.kc.execute
@@ -212,8 +269,12 @@ class SandboxKernel:
         return self
 
     async def _start(self):
-        await self.client.async_start_new_kernel(env=kernel_env(self.scratch), cwd=self.scratch,
-                                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        await self.client.async_start_new_kernel(
+            env=kernel_env(self.scratch),
+            cwd=self.scratch,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         proc = getattr(self.client.km.provisioner, "process", None)
         if proc is not None:
             self.sid = proc.pid
@@ -221,7 +282,7 @@ class SandboxKernel:
         await self.client.async_start_new_kernel_client()
         import zmq
 
-        sock = self.client.kc.iopub_channel.socket   # only status & co.: see the module docstring
+        sock = self.client.kc.iopub_channel.socket  # only status & co.: see the module docstring
         sock.setsockopt(zmq.UNSUBSCRIBE, b"")
         sock.setsockopt(zmq.SUBSCRIBE, _IOPUB_TOPIC)
 
@@ -246,9 +307,10 @@ class SandboxKernel:
         self.uexpr = user_expressions
         watch = asyncio.ensure_future(self._watch()) if self.uid is None else None
         try:
-            await asyncio.wait_for(self.client.async_execute_cell(cell, 0, store_history=False),
-                                   timeout=left + 3)
-        except (CellTimeoutError, asyncio.TimeoutError):
+            await asyncio.wait_for(
+                self.client.async_execute_cell(cell, 0, store_history=False), timeout=left + 3
+            )
+        except (TimeoutError, CellTimeoutError):
             raise KernelTimeout() from None
         except DeadKernelError:
             raise KernelDied("the kernel died") from None

@@ -31,6 +31,7 @@ _SLOTS = 256
 @dataclass(frozen=True)
 class Limits:
     """Per-submission limits (``timeout`` in wall-clock seconds, sizes in MB)."""
+
     timeout: float = 60.0
     memory_mb: int = 3000
     fsize_mb: int = 64
@@ -86,9 +87,16 @@ def _uid_usable() -> bool:
     """
     uid = UID_BASE + _SLOTS
     try:
-        r = subprocess.run([sys.executable, "-c", "import numpy, ipykernel, kmlteach"], user=uid,
-                           group=uid, extra_groups=[], cwd="/", capture_output=True, timeout=60,
-                           env={k: v for k, v in os.environ.items() if k in ("PATH", "PYTHONPATH")})
+        r = subprocess.run(
+            [sys.executable, "-c", "import numpy, ipykernel, kmlteach"],
+            user=uid,
+            group=uid,
+            extra_groups=[],
+            cwd="/",
+            capture_output=True,
+            timeout=60,
+            env={k: v for k, v in os.environ.items() if k in ("PATH", "PYTHONPATH")},
+        )
     except (OSError, subprocess.SubprocessError):
         return False
     return r.returncode == 0
@@ -213,7 +221,7 @@ def session_size(sid: int | None) -> int:
 
 
 _PR_SET_CHILD_SUBREAPER = 36
-_SUBREAPER: list = []   # non-empty once this process adopts its orphaned descendants
+_SUBREAPER: list = []  # non-empty once this process adopts its orphaned descendants
 
 
 def become_subreaper() -> bool:

@@ -24,9 +24,9 @@ __all__ = ["GradeCase", "ExercisePlan", "ChapterPlan", "chapter_plan", "book_exe
 @dataclass(frozen=True)
 class GradeCase:
     visible: bool
-    label: str          # visible: its description; hidden: its kind only
-    encoded: list       # [args, kwargs] as sent to the kernel
-    expected: Any       # the reference's output (never sent anywhere)
+    label: str  # visible: its description; hidden: its kind only
+    encoded: list  # [args, kwargs] as sent to the kernel
+    expected: Any  # the reference's output (never sent anywhere)
 
 
 @dataclass(frozen=True)
@@ -67,7 +67,7 @@ def _instructor_functions(book_path, chapter: str) -> dict[str, str]:
     return check_calls(notebook_code_cells(nb))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def chapter_plan(chapter: str, book_path: str | None = None) -> ChapterPlan:
     """The plan of a chapter (cached). Raises ``KeyError`` for an unknown chapter."""
     from kmlteach.exercises import get
@@ -83,16 +83,31 @@ def chapter_plan(chapter: str, book_path: str | None = None) -> ChapterPlan:
             raise KeyError(entry["id"])
         cases = []
         for i, c in enumerate(ex.all_cases(), 1):
-            cases.append(GradeCase(True, f"visible case {i}: {c.describe()}", encode(c.args, c.kwargs),
-                                   ex.reference(*_copy(c.args), **_copy(c.kwargs))))
+            cases.append(
+                GradeCase(
+                    True,
+                    f"visible case {i}: {c.describe()}",
+                    encode(c.args, c.kwargs),
+                    ex.reference(*_copy(c.args), **_copy(c.kwargs)),
+                )
+            )
         for h in hidden.hidden_cases(ex.id):
-            cases.append(GradeCase(False, h.kind, encode(h.args, h.kwargs),
-                                   ex.reference(*_copy(h.args), **_copy(h.kwargs))))
-        plans.append(ExercisePlan(
-            id=ex.id, title=ex.title, points=float(entry.get("points", 1)),
-            partial=bool(entry.get("partial", False)),
-            function=names.get(ex.id) or getattr(ex.reference, "__name__", ex.id),
-            cases=tuple(cases), hint=_first_hint(ex)))
+            cases.append(
+                GradeCase(
+                    False, h.kind, encode(h.args, h.kwargs), ex.reference(*_copy(h.args), **_copy(h.kwargs))
+                )
+            )
+        plans.append(
+            ExercisePlan(
+                id=ex.id,
+                title=ex.title,
+                points=float(entry.get("points", 1)),
+                partial=bool(entry.get("partial", False)),
+                function=names.get(ex.id) or getattr(ex.reference, "__name__", ex.id),
+                cases=tuple(cases),
+                hint=_first_hint(ex),
+            )
+        )
     return ChapterPlan(chapter, tuple(plans), hidden.guards(chapter))
 
 
@@ -100,8 +115,9 @@ def _first_hint(ex) -> str:
     """The first hint level (the later ones come close to the solution), and where the
     others are."""
     levels = ex.hints
-    more = (f" (more: `kmlteach.exercises.hint({ex.id!r}, level=2)` in the notebook)"
-            if len(levels) > 1 else "")
+    more = (
+        f" (more: `kmlteach.exercises.hint({ex.id!r}, level=2)` in the notebook)" if len(levels) > 1 else ""
+    )
     return levels[0] + more
 
 

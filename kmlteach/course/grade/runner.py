@@ -69,8 +69,10 @@ class _Progress:
         rate = self.graded / el if el > 0 and self.graded else 0.0
         eta = (self.total - self.done) / rate if rate > 0 else 0.0
         what = "" if r is None else f"  {r.submission}: {r.status}{' (unchanged)' if cached else ''}"
-        line = (f"[grade] {self.done}/{self.total} done, {rate * 60:.1f}/min, "
-                f"ETA {int(eta) // 60}m{int(eta) % 60:02d}s{what}")
+        line = (
+            f"[grade] {self.done}/{self.total} done, {rate * 60:.1f}/min, "
+            f"ETA {int(eta) // 60}m{int(eta) % 60:02d}s{what}"
+        )
         self.stream.write(("\r" + line[:100].ljust(100)) if self.tty else line + "\n")
         self.stream.flush()
 
@@ -91,7 +93,9 @@ async def _local(pending, limits, jobs, kw, on_done) -> None:
             try:
                 r = await grade_submission(sub_id, data, limits, **kw)
             except Exception as exc:  # a grader bug must not lose the other rows
-                r = SubmissionResult(sub_id, status="error", message=f"grader error: {type(exc).__name__}: {exc}")
+                r = SubmissionResult(
+                    sub_id, status="error", message=f"grader error: {type(exc).__name__}: {exc}"
+                )
             on_done(sub_id, sha, r)
 
     await asyncio.gather(*(one(*p) for p in pending))
@@ -101,20 +105,26 @@ def _dask(pending, limits, scheduler, kw, on_done) -> None:
     try:
         from distributed import Client, as_completed
     except ImportError:
-        raise GradeError("--executor dask needs the optional extra: pip install 'kmlteach[grade-dask]'") from None
+        raise GradeError(
+            "--executor dask needs the optional extra: pip install 'kmlteach[grade-dask]'"
+        ) from None
     try:
         client = Client(scheduler, timeout="20s") if isinstance(scheduler, str) else Client(scheduler)
     except (OSError, TimeoutError, ValueError) as exc:
         raise GradeError(f"cannot reach the Dask scheduler {scheduler!r} ({exc})") from None
     try:
-        futures = {client.submit(grade_submission_sync, sub_id, data, limits, pure=False, **kw): (sub_id, sha)
-                   for sub_id, sha, data in pending}
+        futures = {
+            client.submit(grade_submission_sync, sub_id, data, limits, pure=False, **kw): (sub_id, sha)
+            for sub_id, sha, data in pending
+        }
         for fut in as_completed(futures):
             sub_id, sha = futures[fut]
             try:
                 r = SubmissionResult.from_dict(fut.result())
             except Exception as exc:
-                r = SubmissionResult(sub_id, status="error", message=f"worker error: {type(exc).__name__}: {exc}")
+                r = SubmissionResult(
+                    sub_id, status="error", message=f"worker error: {type(exc).__name__}: {exc}"
+                )
             on_done(sub_id, sha, r)
     finally:
         if isinstance(scheduler, str):
@@ -131,9 +141,19 @@ def _package_hash() -> str:
     return h.hexdigest()
 
 
-def grade_folder(submissions, out, *, limits: Limits = Limits(), jobs: int = 1, feedback=None,
-                 executor: str = "local", scheduler=None, chapter: str | None = None,
-                 book_path: str | None = None, progress=sys.stderr) -> list[SubmissionResult]:
+def grade_folder(
+    submissions,
+    out,
+    *,
+    limits: Limits = Limits(),
+    jobs: int = 1,
+    feedback=None,
+    executor: str = "local",
+    scheduler=None,
+    chapter: str | None = None,
+    book_path: str | None = None,
+    progress=sys.stderr,
+) -> list[SubmissionResult]:
     """Grade every notebook below ``submissions`` into the CSV ``out``; the results."""
     folder, out = Path(submissions), Path(out)
     if not folder.is_dir():
@@ -186,8 +206,10 @@ def grade_folder(submissions, out, *, limits: Limits = Limits(), jobs: int = 1, 
     def on_done(sub_id, sha, r):
         if "landlock: unavailable" in r.sandbox and not warned and progress is not None:
             warned.append(1)
-            progress.write("warning: Linux Landlock is unavailable here: submissions can read and "
-                           "write your files (see README, 'Grading')\n")
+            progress.write(
+                "warning: Linux Landlock is unavailable here: submissions can read and "
+                "write your files (see README, 'Grading')\n"
+            )
         results[sub_id] = r
         state.put(sub_id, sha, r)
         if feedback is not None:
@@ -208,6 +230,8 @@ def grade_folder(submissions, out, *, limits: Limits = Limits(), jobs: int = 1, 
     ids = [e["id"] for ch in sorted(chapters) if ch in seen for e in chapters[ch]]
     write_atomic(out, gradebook_csv(list(results.values()), ids))
     if _package_hash() != before:
-        raise GradeError("the grader's files (kmlteach/course/grade, kmlteach/exercises) changed "
-                         "while grading: check them and grade again (is Linux Landlock available?)")
+        raise GradeError(
+            "the grader's files (kmlteach/course/grade, kmlteach/exercises) changed "
+            "while grading: check them and grade again (is Linux Landlock available?)"
+        )
     return [results[k] for k in sorted(results)]

@@ -49,8 +49,9 @@ def detect_chapter(nb: dict, known: set[str], expected: str | None = None) -> st
     if meta is not None:
         others = from_checks - {meta}
         if others:
-            raise InvalidSubmission(f"metadata says chapter {meta} but the exercises are of "
-                                    f"chapter {', '.join(sorted(others))}")
+            raise InvalidSubmission(
+                f"metadata says chapter {meta} but the exercises are of chapter {', '.join(sorted(others))}"
+            )
         chapter = meta
     elif len(from_checks) == 1:
         chapter = next(iter(from_checks))

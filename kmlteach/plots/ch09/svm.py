@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...kernels import gram
 from ..._render import paint_cached, region_layer
+from ...kernels import gram
 from .._style import OKABE_ITO, label_axes
 from .common import _rings, _scatter_labelled, level_lines, plane_grid, smooth_rgba
 

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-
 import ipywidgets as W
 import numpy as np
 
+from ..._render import label
 from ...plots import OKABE_ITO, figure, label_axes
 from ...plots.ch01 import band_polygon, hyperplane_segment
 from ...svm import hard_svm, perceptron, soft_svm
-from ..._render import label
 from .._base import Explorer, class_scatters, slider
 from .._drag import Drag
 from .._predict import predict_mode, same_set
@@ -21,8 +20,22 @@ LIM = (-3.0, 3.0)
 
 def default_margin_points():
     """Twelve hand-placed points in [-3, 3]², linearly separable with a visible margin."""
-    X = np.array([[-2.0, 1.5], [-1.5, -0.5], [-2.5, -1.5], [-0.5, 2.2], [-1.0, 0.6], [-2.2, 0.2],
-                  [1.6, -0.4], [2.3, 1.2], [0.8, -1.8], [1.9, -2.1], [0.9, 0.4], [2.4, -0.9]])
+    X = np.array(
+        [
+            [-2.0, 1.5],
+            [-1.5, -0.5],
+            [-2.5, -1.5],
+            [-0.5, 2.2],
+            [-1.0, 0.6],
+            [-2.2, 0.2],
+            [1.6, -0.4],
+            [2.3, 1.2],
+            [0.8, -1.8],
+            [1.9, -2.1],
+            [0.9, 0.4],
+            [2.4, -0.9],
+        ]
+    )
     y = np.array([-1.0] * 6 + [1.0] * 6)
     return X, y
 
@@ -94,6 +107,7 @@ def _fmt(v, nd=3):
 # margin explorer (hard SVM vs perceptron)
 # ---------------------------------------------------------------------------------------
 
+
 def make_margin_explorer(X=None, y=None, predict: bool = False) -> Explorer:
     """Move points and watch the max-margin hyperplane, its band and support vectors.
 
@@ -125,23 +139,41 @@ def make_margin_explorer(X=None, y=None, predict: bool = False) -> Explorer:
     (m_hi,) = ax.plot([], [], color=OKABE_ITO["black"], lw=1, ls="--", label=r"$\langle w,x\rangle+b=\pm1$")
     (perc,) = ax.plot([], [], color=OKABE_ITO["orange"], lw=2, ls="-.", label="perceptron")
     scat = class_scatters(ax, X, y)
-    sv = ax.scatter([], [], s=190, facecolors="none", edgecolors=OKABE_ITO["black"], linewidths=1.5,
-                    zorder=4, label="support vectors")
-    sel = ax.scatter([], [], s=320, facecolors="none", edgecolors=OKABE_ITO["green"], linewidths=2.2,
-                     zorder=5, label="selected point")
+    sv = ax.scatter(
+        [],
+        [],
+        s=190,
+        facecolors="none",
+        edgecolors=OKABE_ITO["black"],
+        linewidths=1.5,
+        zorder=4,
+        label="support vectors",
+    )
+    sel = ax.scatter(
+        [],
+        [],
+        s=320,
+        facecolors="none",
+        edgecolors=OKABE_ITO["green"],
+        linewidths=2.2,
+        zorder=5,
+        label="selected point",
+    )
     ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), fontsize=9, frameon=False)
     # index labels, so that "point k" in the drop-down can be found on the figure
-    tags = [label(ax, str(j), X[j], offset=(9.0, 6.0), color=OKABE_ITO["black"], zorder=6)
-            for j in range(m)]
+    tags = [label(ax, str(j), X[j], offset=(9.0, 6.0), color=OKABE_ITO["black"], zorder=6) for j in range(m)]
 
     options = [(f"point {i}", i) for i in range(m)]
     controls = {
-        "point": W.Dropdown(options=options, value=0, description="move",
-                            layout=W.Layout(width="210px")),
+        "point": W.Dropdown(options=options, value=0, description="move", layout=W.Layout(width="210px")),
         "x1": slider("x₁", float(X[0, 0]), LIM[0], LIM[1], 0.05, readout_format=".2f", width="260px"),
         "x2": slider("x₂", float(X[0, 1]), LIM[0], LIM[1], 0.05, readout_format=".2f", width="260px"),
-        "label": W.ToggleButtons(options=[("−1", -1.0), ("+1", 1.0)], value=float(y[0]),
-                                 description="label", style={"button_width": "42px"}),
+        "label": W.ToggleButtons(
+            options=[("−1", -1.0), ("+1", 1.0)],
+            value=float(y[0]),
+            description="label",
+            style={"button_width": "42px"},
+        ),
         "perceptron": W.Checkbox(value=True, description="show perceptron", indent=False),
     }
 
@@ -160,7 +192,7 @@ def make_margin_explorer(X=None, y=None, predict: bool = False) -> Explorer:
             y[i] = c["label"].value
         for lab, art in scat.items():
             _set_offsets(art, X[y == lab])
-        sel.set_offsets(X[i:i + 1])
+        sel.set_offsets(X[i : i + 1])
         for j, t in enumerate(tags):
             t.set_position(X[j])
         st = ex.state
@@ -169,8 +201,12 @@ def make_margin_explorer(X=None, y=None, predict: bool = False) -> Explorer:
         res = _hard_cached(X, y) if both else None
         st["separable"] = res is not None
         if res is not None:
-            st.update(w=res.w.copy(), b=float(res.b), margin=float(res.margin),
-                      support=np.asarray(res.support).copy())
+            st.update(
+                w=res.w.copy(),
+                b=float(res.b),
+                margin=float(res.margin),
+                support=np.asarray(res.support).copy(),
+            )
             _show_hyperplane(res.w, res.b, hyper, m_lo, m_hi, band)
             _set_offsets(sv, X[res.support])
         else:
@@ -182,33 +218,49 @@ def make_margin_explorer(X=None, y=None, predict: bool = False) -> Explorer:
         if c["perceptron"].value and both:
             Xa = np.c_[X, np.ones(m)]
             p = perceptron(Xa, y, max_updates=5000)
-            st.update(perceptron_w=p.w[:2].copy(), perceptron_b=float(p.w[2]),
-                      perceptron_updates=int(p.n_updates), perceptron_converged=bool(p.converged))
+            st.update(
+                perceptron_w=p.w[:2].copy(),
+                perceptron_b=float(p.w[2]),
+                perceptron_updates=int(p.n_updates),
+                perceptron_converged=bool(p.converged),
+            )
             _set_line(perc, p.w[:2], p.w[2])
         else:
-            st.update(perceptron_w=None, perceptron_b=None, perceptron_updates=None,
-                      perceptron_converged=None)
+            st.update(
+                perceptron_w=None, perceptron_b=None, perceptron_updates=None, perceptron_converged=None
+            )
             _hide(perc)
         if res is not None:
-            txt = (f"margin γ = <b>{_fmt(res.margin)}</b> &nbsp; ‖w‖ = {_fmt(np.linalg.norm(res.w))}"
-                   f" &nbsp; support vectors: {', '.join(str(int(s)) for s in res.support)}")
+            txt = (
+                f"margin γ = <b>{_fmt(res.margin)}</b> &nbsp; ‖w‖ = {_fmt(np.linalg.norm(res.w))}"
+                f" &nbsp; support vectors: {', '.join(str(int(s)) for s in res.support)}"
+            )
         elif not both:
             txt = "<b>only one class left</b>: give some point the other label"
         else:
-            txt = ("<b>not linearly separable</b>: the hard-SVM program (15.2) has no feasible "
-                   "point; see the soft-margin widget below")
+            txt = (
+                "<b>not linearly separable</b>: the hard-SVM program (15.2) has no feasible "
+                "point; see the soft-margin widget below"
+            )
         if st["perceptron_updates"] is not None:
-            txt += (f"<br>perceptron: {st['perceptron_updates']} updates"
-                    + ("" if st["perceptron_converged"] else " (stopped: no separator found)"))
+            txt += f"<br>perceptron: {st['perceptron_updates']} updates" + (
+                "" if st["perceptron_converged"] else " (stopped: no separator found)"
+            )
         ex.set_readout(txt)
 
-    ex = Explorer(fig, controls, update, layout_rows=[["point", "label", "perceptron"], ["x1", "x2"]],
-                  title="Margin explorer", css_class="kml-margin-explorer")
+    ex = Explorer(
+        fig,
+        controls,
+        update,
+        layout_rows=[["point", "label", "perceptron"], ["x1", "x2"]],
+        title="Margin explorer",
+        css_class="kml-margin-explorer",
+    )
 
     def press(ev):
         j = ex.drag.nearest(ax, X, ev)
         if j is not None and j != controls["point"].value:
-            controls["point"].value = j       # selects it; the point does not move
+            controls["point"].value = j  # selects it; the point does not move
         return j
 
     def move(j, ev):
@@ -219,18 +271,24 @@ def make_margin_explorer(X=None, y=None, predict: bool = False) -> Explorer:
 
     Drag(ex, press, move)
     if predict:
-        predict_mode(ex, W.SelectMultiple(options=options, value=(), rows=min(m, 6),
-                                          description="SVs:", layout=W.Layout(width="180px")),
-                     lambda ex_: [int(i) for i in ex_.state["support"]],
-                     [band, hyper, m_lo, m_hi, sv],
-                     "which points will be the support vectors (on the margin)? Select them all.",
-                     score=same_set, watch=lambda ex_: (ex_.state["X"].tobytes(), ex_.state["y"].tobytes()))
+        predict_mode(
+            ex,
+            W.SelectMultiple(
+                options=options, value=(), rows=min(m, 6), description="SVs:", layout=W.Layout(width="180px")
+            ),
+            lambda ex_: [int(i) for i in ex_.state["support"]],
+            [band, hyper, m_lo, m_hi, sv],
+            "which points will be the support vectors (on the margin)? Select them all.",
+            score=same_set,
+            watch=lambda ex_: (ex_.state["X"].tobytes(), ex_.state["y"].tobytes()),
+        )
     return ex
 
 
 # ---------------------------------------------------------------------------------------
 # soft margin: the λ slider
 # ---------------------------------------------------------------------------------------
+
 
 def make_lambda_explorer(X=None, y=None, lam: float = 0.1) -> Explorer:
     """Soft-SVM with a bias: slide λ and watch the margin widen and violations appear.
@@ -253,13 +311,23 @@ def make_lambda_explorer(X=None, y=None, lam: float = 0.1) -> Explorer:
     (m_lo,) = ax.plot([], [], color=OKABE_ITO["black"], lw=1, ls="--")
     (m_hi,) = ax.plot([], [], color=OKABE_ITO["black"], lw=1, ls="--", label="margin ±1")
     class_scatters(ax, X, y)
-    viol = ax.scatter([], [], s=170, facecolors="none", edgecolors=OKABE_ITO["vermillion"],
-                      linewidths=1.5, marker="s", zorder=4, label=r"violation: $y f(x) < 1$")
+    viol = ax.scatter(
+        [],
+        [],
+        s=170,
+        facecolors="none",
+        edgecolors=OKABE_ITO["vermillion"],
+        linewidths=1.5,
+        marker="s",
+        zorder=4,
+        label=r"violation: $y f(x) < 1$",
+    )
     ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), fontsize=9, frameon=False)
     title = ax.set_title("")
 
-    controls = {"lam": slider("λ (regularisation)", lam, -3, 1, 0.1, log=True, readout_format=".3f",
-                              width="380px")}
+    controls = {
+        "lam": slider("λ (regularisation)", lam, -3, 1, 0.1, log=True, readout_format=".3f", width="380px")
+    }
 
     def update(ex: Explorer) -> None:
         lam_ = float(ex.controls["lam"].value)
@@ -271,19 +339,28 @@ def make_lambda_explorer(X=None, y=None, lam: float = 0.1) -> Explorer:
         err = np.flatnonzero(marg <= 0)
         nw = float(np.linalg.norm(w))
         st = ex.state
-        st.update(lam=lam_, w=w.copy(), b=b, margin_width=2 / nw if nw > 0 else np.inf,
-                  violations=v, errors=err, mean_hinge=float(np.mean(np.maximum(0, 1 - marg))),
-                  objective=float(res.objective))
+        st.update(
+            lam=lam_,
+            w=w.copy(),
+            b=b,
+            margin_width=2 / nw if nw > 0 else np.inf,
+            violations=v,
+            errors=err,
+            mean_hinge=float(np.mean(np.maximum(0, 1 - marg))),
+            objective=float(res.objective),
+        )
         _show_hyperplane(w, b, hyper, m_lo, m_hi, band)
         _set_offsets(viol, X[v])
         title.set_text(f"λ = {lam_:.3f}: margin width 2/‖w‖ = {st['margin_width']:.2f}")
         ex.set_readout(
             f"λ = <b>{lam_:.3f}</b> &nbsp; margin width 2/‖w‖ = <b>{st['margin_width']:.3f}</b> &nbsp; "
             f"margin violations: <b>{len(v)}</b>/{len(y)} &nbsp; training errors: {len(err)} &nbsp; "
-            f"mean hinge = {st['mean_hinge']:.3f} &nbsp; objective = {st['objective']:.4f}")
+            f"mean hinge = {st['mean_hinge']:.3f} &nbsp; objective = {st['objective']:.4f}"
+        )
 
-    return Explorer(fig, controls, update, title="Soft margin: the role of λ",
-                    css_class="kml-lambda-explorer")
+    return Explorer(
+        fig, controls, update, title="Soft margin: the role of λ", css_class="kml-lambda-explorer"
+    )
 
 
 # ---------------------------------------------------------------------------------------

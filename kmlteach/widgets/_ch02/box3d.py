@@ -20,13 +20,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...plots import OKABE_ITO, class_style
 from ..._render import text_row
+from ...plots import OKABE_ITO, class_style
 
 __all__ = ["Box3D", "view_basis", "plane_polygon"]
 
 _ASPECT = np.array([1.0, 1.0, 0.75])
-_RADIUS = 0.9            # half the view's width: the box (0.71 at most) and its labels
+_RADIUS = 0.9  # half the view's width: the box (0.71 at most) and its labels
 
 
 def view_basis(elev: float, azim: float):
@@ -119,23 +119,50 @@ class Box3D:
         ax.set_ylim(-0.8, 0.8)
         ax.set_aspect("equal")
         ax.set_axis_off()
-        self.panes = [ax.add_patch(Polygon(np.zeros((4, 2)), closed=True, facecolor=(0.95, 0.95, 0.95),
-                                           edgecolor=(0.8, 0.8, 0.8), lw=0.6, zorder=0.5)) for _ in range(3)]
+        self.panes = [
+            ax.add_patch(
+                Polygon(
+                    np.zeros((4, 2)),
+                    closed=True,
+                    facecolor=(0.95, 0.95, 0.95),
+                    edgecolor=(0.8, 0.8, 0.8),
+                    lw=0.6,
+                    zorder=0.5,
+                )
+            )
+            for _ in range(3)
+        ]
         (self.grid,) = ax.plot([], [], color="#c8c8c8", lw=0.6, zorder=0.6)
         (self.axis_lines,) = ax.plot([], [], color="black", lw=0.8, zorder=0.7, solid_capstyle="butt")
         (self.tick_marks,) = ax.plot([], [], color="black", lw=0.8, zorder=0.7, solid_capstyle="butt")
-        self.tick_rows = [text_row(ax, list(range(len(t))), 0.0, fontsize=9, transform=ax.transData)
-                          for t in self.ticks]
+        self.tick_rows = [
+            text_row(ax, list(range(len(t))), 0.0, fontsize=9, transform=ax.transData) for t in self.ticks
+        ]
         self.label_rows = [text_row(ax, [0.0], 0.0, fontsize=10, transform=ax.transData) for _ in range(3)]
         self.labels = list(labels)
         self.scatters = {}
         for side, z in (("behind", 1.0), ("front", 3.0)):
             for lab, k in ((-1.0, 0), (1.0, 1)):
                 s = class_style(k)
-                self.scatters[side, lab] = ax.scatter(np.zeros(0), np.zeros(0), s=marker_size, c=s["color"],
-                                                      marker=s["marker"], zorder=z, linewidths=0)
-        self.plane = ax.add_patch(Polygon(np.zeros((0, 2)), closed=True, facecolor=OKABE_ITO["green"],
-                                          alpha=0.3, edgecolor="none", zorder=2))
+                self.scatters[side, lab] = ax.scatter(
+                    np.zeros(0),
+                    np.zeros(0),
+                    s=marker_size,
+                    c=s["color"],
+                    marker=s["marker"],
+                    zorder=z,
+                    linewidths=0,
+                )
+        self.plane = ax.add_patch(
+            Polygon(
+                np.zeros((0, 2)),
+                closed=True,
+                facecolor=OKABE_ITO["green"],
+                alpha=0.3,
+                edgecolor="none",
+                zorder=2,
+            )
+        )
 
     def _norm(self, P) -> np.ndarray:
         mid, span = 0.5 * (self.lo + self.hi), np.maximum(self.hi - self.lo, 1e-12)
@@ -146,19 +173,19 @@ class Box3D:
         B = view_basis(elev, azim)
         lo, hi = self.lo, self.hi
         eye = B[2]
-        back = [lo[k] if eye[k] > 0 else hi[k] for k in range(3)]     # the faces away from the viewer
+        back = [lo[k] if eye[k] > 0 else hi[k] for k in range(3)]  # the faces away from the viewer
         front = [hi[k] if eye[k] > 0 else lo[k] for k in range(3)]
-        proj = lambda P: (self._norm(P) @ B.T)[..., :2]             # noqa: E731
+        proj = lambda P: (self._norm(P) @ B.T)[..., :2]
         nan = np.full((1, 2), np.nan)
         grid = []
-        for k in range(3):                                           # pane k: coordinate k at its back
+        for k in range(3):  # pane k: coordinate k at its back
             i, j = [m for m in range(3) if m != k]
             C = np.empty((4, 3))
             C[:, k] = back[k]
             C[:, i] = [lo[i], hi[i], hi[i], lo[i]]
             C[:, j] = [lo[j], lo[j], hi[j], hi[j]]
             self.panes[k].set_xy(proj(C))
-            for a, o in ((i, j), (j, i)):                             # grid lines across the pane
+            for a, o in ((i, j), (j, i)):  # grid lines across the pane
                 for t in self.ticks[a]:
                     seg = np.empty((2, 3))
                     seg[:, k], seg[:, a], seg[:, o] = back[k], t, (lo[o], hi[o])
@@ -167,7 +194,11 @@ class Box3D:
         centre = proj(0.5 * (lo + hi))
         # the labelled edges, as mplot3d chooses them: x and y along the front of the floor
         # (the back z pane), z up the back-y corner of the front x side
-        edges = {0: ({1: front[1], 2: back[2]}), 1: ({0: front[0], 2: back[2]}), 2: ({0: front[0], 1: back[1]})}
+        edges = {
+            0: ({1: front[1], 2: back[2]}),
+            1: ({0: front[0], 2: back[2]}),
+            2: ({0: front[0], 1: back[1]}),
+        }
         axis, marks = [], []
         for k, fixed in edges.items():
             E = np.empty((2, 3))
@@ -183,13 +214,20 @@ class Box3D:
                 p = A + (t - lo[k]) / (hi[k] - lo[k]) * (Z - A)
                 marks += [np.array([p, p + tick_len * out]), nan]
             texts = [_fmt(t) for t in self.ticks[k]]
-            if np.linalg.norm(Z - A) < 0.09 * len(texts):   # an edge seen end-on: no room
+            if np.linalg.norm(Z - A) < 0.09 * len(texts):  # an edge seen end-on: no room
                 texts = [""] * len(texts)
-            side = abs(out[0]) >= 0.55          # labels beside a steep edge: aligned left/right
+            side = abs(out[0]) >= 0.55  # labels beside a steep edge: aligned left/right
             # offsets in points (tick labels 9 pt, ~5.5 pt a character; the name beyond them)
             far = 7.0 + (5.5 * max(map(len, texts)) if side else 11.0) + 7.0
-            self._place(self.tick_rows[k], A, Z, out, 7.0 + 4.0 * (not side), texts,
-                        [(t - lo[k]) / (hi[k] - lo[k]) for t in self.ticks[k]])
+            self._place(
+                self.tick_rows[k],
+                A,
+                Z,
+                out,
+                7.0 + 4.0 * (not side),
+                texts,
+                [(t - lo[k]) / (hi[k] - lo[k]) for t in self.ticks[k]],
+            )
             self._place(self.label_rows[k], A, Z, out, far, [self.labels[k]], [0.5])
         self.axis_lines.set_data(*np.concatenate(axis).T)
         self.tick_marks.set_data(*np.concatenate(marks).T)
@@ -214,8 +252,9 @@ class Box3D:
 
         d = Z - A
         shift = ScaledTranslation(dist * out[0] / 72, dist * out[1] / 72, row.figure.dpi_scale_trans)
-        row.set_transform(Affine2D(np.array([[d[0], 0.0, A[0]], [d[1], 0.0, A[1]], [0, 0, 1]]))
-                          + row.axes.transData + shift)
+        row.set_transform(
+            Affine2D(np.array([[d[0], 0.0, A[0]], [d[1], 0.0, A[1]], [0, 0, 1]])) + row.axes.transData + shift
+        )
         row.xs = list(params)
         row.ha = "center" if abs(out[0]) < 0.55 else ("left" if out[0] > 0 else "right")
         row.set_texts([(t, "black") for t in texts])

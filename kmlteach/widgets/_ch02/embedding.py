@@ -12,12 +12,12 @@ from __future__ import annotations
 import ipywidgets as W
 import numpy as np
 
+from ..._render import Blitter, stamp
 from ...datasets import line_example, rings
 from ...plots import OKABE_ITO, class_style, label_axes
 from ...plots.ch02 import decision_grid, lift
 from ...svm import soft_svm
 from .._base import Explorer, slider
-from ..._render import Blitter, stamp
 from .._threads import on_main_thread, single_thread
 from .box3d import Box3D
 
@@ -74,8 +74,10 @@ _LEGEND = dict(loc="upper left", bbox_to_anchor=(1.02, 1.0), fontsize=9, frameon
 _UNICODE_LABELS = {"line": ("x", "x²", "0"), "rings": ("x₁", "x₂", "x₁² + x₂²"), "xor": ("x₁", "x₂", "x₁x₂")}
 
 
-_PANELS = {"line": ((0.0165, 0.1027, 0.381, 0.8419), (0.6149, 0.1027, 0.381, 0.8419)),
-           "2-d": ((0.0543, 0.0734, 0.3621, 0.9005), (0.6337, 0.0734, 0.3621, 0.9005))}
+_PANELS = {
+    "line": ((0.0165, 0.1027, 0.381, 0.8419), (0.6149, 0.1027, 0.381, 0.8419)),
+    "2-d": ((0.0543, 0.0734, 0.3621, 0.9005), (0.6337, 0.0734, 0.3621, 0.9005)),
+}
 
 
 def _panel(name: str) -> dict:
@@ -91,8 +93,15 @@ def _panel(name: str) -> dict:
         x = X[:, 0]
         for lab, k in ((-1.0, 0), (1.0, 1)):
             s = class_style(k)
-            ax_in.scatter(x[y == lab], np.zeros(int(np.sum(y == lab))), c=s["color"],
-                          marker=s["marker"], s=40, label=f"y = {int(lab):+d}", zorder=3)
+            ax_in.scatter(
+                x[y == lab],
+                np.zeros(int(np.sum(y == lab))),
+                c=s["color"],
+                marker=s["marker"],
+                s=40,
+                label=f"y = {int(lab):+d}",
+                zorder=3,
+            )
         # the thresholds: one vertical NaN-separated line, mutated by each fit
         (pn["pre"],) = ax_in.plot([], [], color=OKABE_ITO["green"], lw=2, label="pre-image (thresholds)")
         ax_in.set_yticks([])
@@ -108,8 +117,17 @@ def _panel(name: str) -> dict:
         for lab, k in ((-1.0, 0), (1.0, 1)):
             s = class_style(k)
             P = X[y == lab]
-            ax_in.scatter(P[:, 0], P[:, 1], c=s["color"], marker=s["marker"], s=22,
-                          edgecolors="white", linewidths=0.4, label=f"y = {int(lab):+d}", zorder=3)
+            ax_in.scatter(
+                P[:, 0],
+                P[:, 1],
+                c=s["color"],
+                marker=s["marker"],
+                s=22,
+                edgecolors="white",
+                linewidths=0.4,
+                label=f"y = {int(lab):+d}",
+                zorder=3,
+            )
         lim = (float(X.min()) - 0.3, float(X.max()) + 0.3)
         pn["grid"] = decision_grid(lim, 160)
         (pn["pre"],) = ax_in.plot([], [], color=OKABE_ITO["green"], lw=2, label="pre-image of the plane")
@@ -138,8 +156,9 @@ def _lam_key(lam: float) -> float:
     return float(f"{lam:.10g}")
 
 
-def make_embedding_explorer(dataset: str = "rings", elev: float = 20.0, azim: float = -60.0,
-                            lam: float = 0.01) -> Explorer:
+def make_embedding_explorer(
+    dataset: str = "rings", elev: float = 20.0, azim: float = -60.0, lam: float = 0.01
+) -> Explorer:
     """Lift data through an explicit map psi into 3-D, rotate the view, see the plane.
 
     Embeddings (``plots.ch02.LIFTS``): "line" psi(x) = (x, x^2, 0) for the 1-D sample of
@@ -153,15 +172,18 @@ def make_embedding_explorer(dataset: str = "rings", elev: float = 20.0, azim: fl
     if dataset not in DATASETS:
         raise ValueError(f"dataset must be one of {', '.join(DATASETS)}; got {dataset!r}")
     controls = {
-        "dataset": W.Dropdown(options=[("1-D line (UML §16.1)", "line"), ("2-D rings", "rings"),
-                                       ("2-D xor", "xor")], value=dataset, description="data",
-                              layout=W.Layout(width="250px")),
+        "dataset": W.Dropdown(
+            options=[("1-D line (UML §16.1)", "line"), ("2-D rings", "rings"), ("2-D xor", "xor")],
+            value=dataset,
+            description="data",
+            layout=W.Layout(width="250px"),
+        ),
         "lam": slider("λ (soft-SVM)", lam, -4, 0, 0.25, log=True, readout_format=".4f", width="300px"),
         "elev": slider("elevation", elev, -10, 90, 5, readout_format=".0f", width="300px"),
         "azim": slider("azimuth", azim, -180, 180, 5, readout_format=".0f", width="300px"),
     }
     panels = {dataset: _panel(dataset)}
-    fits: dict = {}       # (data set, lam) -> the plane and what it shows: revisits are free
+    fits: dict = {}  # (data set, lam) -> the plane and what it shows: revisits are free
 
     def fit(name, lam_):
         pn = panels[name]
@@ -203,19 +225,37 @@ def make_embedding_explorer(dataset: str = "rings", elev: float = 20.0, azim: fl
         st, pn = ex.state, panels[name]
         ex.fig, ex.blitter = pn["fig"], pn.setdefault("blitter", ex.blitter)
         key, (w, b, acc, th, _) = set_artists(name)
-        st.update(dataset=name, lam=controls["lam"].value, X=pn["X"], y=pn["y"], Psi=pn["Psi"], w=w, b=b, accuracy=acc,
-                  thresholds=th, elev=controls["elev"].value, azim=controls["azim"].value,
-                  refits=st.get("refits", 0) + (st.get("key") != key), key=key)
-        txt = (f"w = ({w[0]:.3f}, {w[1]:.3f}, {w[2]:.3f}), b = {b:.3f} &nbsp; "
-               f"training accuracy {100 * acc:.1f} %")
+        st.update(
+            dataset=name,
+            lam=controls["lam"].value,
+            X=pn["X"],
+            y=pn["y"],
+            Psi=pn["Psi"],
+            w=w,
+            b=b,
+            accuracy=acc,
+            thresholds=th,
+            elev=controls["elev"].value,
+            azim=controls["azim"].value,
+            refits=st.get("refits", 0) + (st.get("key") != key),
+            key=key,
+        )
+        txt = (
+            f"w = ({w[0]:.3f}, {w[1]:.3f}, {w[2]:.3f}), b = {b:.3f} &nbsp; "
+            f"training accuracy {100 * acc:.1f} %"
+        )
         if th is not None:
             txt += " &nbsp; pre-image: x = " + ", ".join(f"{t:.2f}" for t in th)
         ex.set_readout(txt)
 
-    ex = Explorer(panels[dataset]["fig"], controls, lambda ex: paint(ex, ex.controls["dataset"].value),
-                  layout_rows=[["dataset", "lam"], ["elev", "azim"]],
-                  title="Kernel embedding: a plane in feature space is a curve in input space",
-                  css_class="kml-embedding-explorer")
+    ex = Explorer(
+        panels[dataset]["fig"],
+        controls,
+        lambda ex: paint(ex, ex.controls["dataset"].value),
+        layout_rows=[["dataset", "lam"], ["elev", "azim"]],
+        title="Kernel embedding: a plane in feature space is a curve in input space",
+        css_class="kml-embedding-explorer",
+    )
 
     def prepare_all() -> None:
         for name in DATASETS:
@@ -229,8 +269,11 @@ def make_embedding_explorer(dataset: str = "rings", elev: float = 20.0, azim: fl
     # kernel's event loop (~5 ms each, between the student's own updates): a first visit of a
     # lambda is then a lookup too
     s_ = controls["lam"]
-    todo = [(name, 10 ** (s_.min + k * s_.step)) for name in DATASETS
-            for k in range(int(round((s_.max - s_.min) / s_.step)) + 1)]
+    todo = [
+        (name, 10 ** (s_.min + k * s_.step))
+        for name in DATASETS
+        for k in range(int(round((s_.max - s_.min) / s_.step)) + 1)
+    ]
 
     def precompute() -> None:
         while todo:

@@ -8,10 +8,10 @@ from __future__ import annotations
 import ipywidgets as W
 import numpy as np
 
+from ..._render import region_layer, stamp, text_row
 from ...kernels import cauchy_schwarz_ratio, is_psd, similarity
 from ...plots import OKABE_ITO, label_axes
 from .._base import Explorer, int_slider
-from ..._render import region_layer, stamp, text_row
 from .._threads import single_thread
 
 __all__ = ["PSD_CANDIDATES", "psd_points", "candidate_gram", "make_psd_lab"]
@@ -84,8 +84,14 @@ def _label_column(ax, x: float, transform, ha: str):
     (its ``xs`` hold the ys; the artist's coordinates are swapped before ``transform``)."""
     from matplotlib.transforms import Affine2D
 
-    return text_row(ax, [], x, fontsize=10, ha=ha,
-                      transform=Affine2D(np.array([[0.0, 1, 0], [1, 0, 0], [0, 0, 1]])) + transform)
+    return text_row(
+        ax,
+        [],
+        x,
+        fontsize=10,
+        ha=ha,
+        transform=Affine2D(np.array([[0.0, 1, 0], [1, 0, 0], [0, 0, 1]])) + transform,
+    )
 
 
 class _IndexTicks:
@@ -98,14 +104,31 @@ class _IndexTicks:
         from matplotlib.transforms import ScaledTranslation, blended_transform_factory
 
         self.which = which
-        tr = (blended_transform_factory(ax.transData, ax.transAxes) if which == "x" else
-              blended_transform_factory(ax.transAxes, ax.transData))
-        (self.marks,) = ax.plot([], [], ls="none", color="black", ms=3.5, mew=0.8, clip_on=False,
-                                marker=lines.TICKDOWN if which == "x" else lines.TICKLEFT, transform=tr)
-        pad = 3.5 + 3.5 + 5.0 * (which == "x")       # tick length + pad (+ half a label's height)
-        shift = ScaledTranslation(*((0, -pad / 72) if which == "x" else (-pad / 72, 0)), ax.figure.dpi_scale_trans)
-        self.labels = (text_row(ax, [], 0.0, fontsize=10, transform=tr + shift) if which == "x" else
-                       _label_column(ax, 0.0, tr + shift, "right"))
+        tr = (
+            blended_transform_factory(ax.transData, ax.transAxes)
+            if which == "x"
+            else blended_transform_factory(ax.transAxes, ax.transData)
+        )
+        (self.marks,) = ax.plot(
+            [],
+            [],
+            ls="none",
+            color="black",
+            ms=3.5,
+            mew=0.8,
+            clip_on=False,
+            marker=lines.TICKDOWN if which == "x" else lines.TICKLEFT,
+            transform=tr,
+        )
+        pad = 3.5 + 3.5 + 5.0 * (which == "x")  # tick length + pad (+ half a label's height)
+        shift = ScaledTranslation(
+            *((0, -pad / 72) if which == "x" else (-pad / 72, 0)), ax.figure.dpi_scale_trans
+        )
+        self.labels = (
+            text_row(ax, [], 0.0, fontsize=10, transform=tr + shift)
+            if which == "x"
+            else _label_column(ax, 0.0, tr + shift, "right")
+        )
         # the Axis keeps one invisible label of the widest kind: the layout reserves its room
         getattr(ax, f"set_{which}ticks")([0.0], ["00"])
         ax.tick_params(axis=which, length=0, labelcolor="none")
@@ -161,10 +184,17 @@ def _bars_class():
 
             if not self.get_visible():
                 return
-            if not isinstance(renderer, RendererAgg):      # vector output: ordinary patches
+            if not isinstance(renderer, RendererAgg):  # vector output: ordinary patches
                 for x, w, h, bad in zip(self.x0, self.width, self.height, self.bad):
-                    r = Rectangle((x, 0.0), w, h, color=self.colours[bad], hatch="//" if bad else None,
-                                  transform=self.axes.transData, linewidth=0)
+                    r = Rectangle(
+                        (x, 0.0),
+                        w,
+                        h,
+                        color=self.colours[bad],
+                        hatch="//" if bad else None,
+                        transform=self.axes.transData,
+                        linewidth=0,
+                    )
                     r.set_figure(self.figure)
                     r.draw(renderer)
                 return
@@ -174,10 +204,10 @@ def _bars_class():
             for (a, b, c, d), bad in zip(self._boxes(), self.bad):
                 if c <= a or d <= b:
                     continue
-                block = buf[H - d:H - b, a:c]
+                block = buf[H - d : H - b, a:c]
                 block[...] = rgba[int(bad)]
-                if bad:                                # "//": one black pixel per 8 on diagonals
-                    r, q = np.ogrid[H - d:H - b, a:c]
+                if bad:  # "//": one black pixel per 8 on diagonals
+                    r, q = np.ogrid[H - d : H - b, a:c]
                     block[(r + q) % 8 == 0, :3] = 0
             self.stale = False
 
@@ -207,38 +237,50 @@ def make_psd_lab(candidate: str = "exponential", n: int = 16) -> Explorer:
     # layer), the bars (one artist) and stamped labels (kmlteach._render.text), never an Axis.
     viridis = (255 * colormaps["viridis"](np.linspace(0, 1, 256))).round().astype(np.uint8)
     im = region_layer(ax_k, (-0.5, nmax - 0.5, nmax - 0.5, -0.5))
-    ax_k.set_xlim(-1.2, nmax + 0.2)     # a thin margin: the image never touches the frame
+    ax_k.set_xlim(-1.2, nmax + 0.2)  # a thin margin: the image never touches the frame
     ax_k.set_ylim(nmax + 0.2, -1.2)
     ax_k.set_aspect("equal")
     cbar = fig.colorbar(ScalarMappable(Normalize(0.0, 1.0), "viridis"), ax=ax_k, shrink=0.85)
     fracs = [0.0, 0.25, 0.5, 0.75, 1.0]
     cbar.ax.yaxis.set_major_locator(FixedLocator(fracs))
-    cbar.ax.yaxis.set_major_formatter(lambda v, _p: "-0.000")      # room for the labels below
+    cbar.ax.yaxis.set_major_formatter(lambda v, _p: "-0.000")  # room for the labels below
     cbar.ax.tick_params(labelcolor="none")
-    cbar_labels = _label_column(cbar.ax, 1.0, cbar.ax.transAxes + ScaledTranslation(
-        5.5 / 72, 0, fig.dpi_scale_trans), "left")
+    cbar_labels = _label_column(
+        cbar.ax, 1.0, cbar.ax.transAxes + ScaledTranslation(5.5 / 72, 0, fig.dpi_scale_trans), "left"
+    )
     cbar_labels.xs = fracs
     label_axes(ax_k, "j", "i", " ")
     label_axes(ax_e, "index (descending)", "eigenvalue / max |eigenvalue|\n(symlog scale)", " ")
     # symlog by hand on a linear axis (bar extents through a non-affine transform cost
     # ~2 ms each to find for the blitter); ticks where the symlog axis had them
     ax_e.set_ylim(_symlog(-1.3), _symlog(1.3))
-    ax_e.set_xlim(-0.8, nmax + 0.8)   # the first and last bars keep clear of the frame
+    ax_e.set_xlim(-0.8, nmax + 0.8)  # the first and last bars keep clear of the frame
     tick_values = [-1.0, -0.1, -0.01, -0.001, 0.0, 0.001, 0.01, 0.1, 1.0]
     ax_e.set_yticks(_symlog(np.array(tick_values)), [_plain_tick(v) for v in tick_values])
     ax_e.axhline(0, color=OKABE_ITO["black"], lw=0.8)
     bars = _bars_class()(ax_e)
     ticks = [_IndexTicks(ax_k, "x"), _IndexTicks(ax_k, "y"), _IndexTicks(ax_e, "x")]
     stamp(ax_k.title, ax_e.title)
-    cache: dict = {}      # (candidate, parameter, n) -> what the update shows: revisits are free
+    cache: dict = {}  # (candidate, parameter, n) -> what the update shows: revisits are free
     lo, hi, step, default = PSD_CANDIDATES[candidate][2]
     controls = {
-        "candidate": W.Dropdown(options=[(v[0], k) for k, v in PSD_CANDIDATES.items()], value=candidate,
-                                description="similarity", layout=W.Layout(width="330px"),
-                                style={"description_width": "initial"}),
-        "param": W.FloatSlider(value=default, min=-2.0, max=7.0, step=step, description="parameter",
-                               continuous_update=True, style={"description_width": "initial"},
-                               layout=W.Layout(width="320px")),
+        "candidate": W.Dropdown(
+            options=[(v[0], k) for k, v in PSD_CANDIDATES.items()],
+            value=candidate,
+            description="similarity",
+            layout=W.Layout(width="330px"),
+            style={"description_width": "initial"},
+        ),
+        "param": W.FloatSlider(
+            value=default,
+            min=-2.0,
+            max=7.0,
+            step=step,
+            description="parameter",
+            continuous_update=True,
+            style={"description_width": "initial"},
+            layout=W.Layout(width="320px"),
+        ),
         "n": int_slider("points", n, 2, 40, width="260px"),
     }
 
@@ -252,7 +294,7 @@ def make_psd_lab(candidate: str = "exponential", n: int = 16) -> Explorer:
         s.disabled = pname is None
 
     def compute(cand, param, n_):
-        with single_thread():     # 40 x 40 matrices: a thread pool only waits for itself
+        with single_thread():  # 40 x 40 matrices: a thread pool only waits for itself
             K = candidate_gram(cand, psd_points(n_, cand), param)
             psd, smallest = is_psd(K)
             lam = np.linalg.eigvalsh(K)[::-1]
@@ -286,26 +328,49 @@ def make_psd_lab(candidate: str = "exponential", n: int = 16) -> Explorer:
         cbar_labels.set_texts([(t, "black") for t in cb_text])
         scale = float(np.max(np.abs(lam))) or 1.0
         neg = lam < -1e-10 * max(1.0, scale)
-        bars.set_bars(np.arange(n_) * cell + 0.1 * cell, 0.8 * cell, _symlog(lam / scale), neg,
-                      (OKABE_ITO["blue"], OKABE_ITO["vermillion"]))
+        bars.set_bars(
+            np.arange(n_) * cell + 0.1 * cell,
+            0.8 * cell,
+            _symlog(lam / scale),
+            neg,
+            (OKABE_ITO["blue"], OKABE_ITO["vermillion"]),
+        )
         ax_e.set_title(f"spectrum of K (largest |eigenvalue| {scale:.3g})", fontsize=10)
         ptxt = f", {pname} = {param}" if pname else ""
         ax_k.set_title(f"K for {label}{ptxt}", fontsize=9)
-        ex.state.update(candidate=cand, param=param if pname else None, K=K, eigenvalues=lam,
-                        psd=psd, smallest=smallest, cauchy_schwarz=cs, n_negative=int(np.sum(neg)))
-        verdict = ("<b style='color:#009E73'>PSD</b>: consistent with a kernel" if psd else
-                   f"<b style='color:#D55E00'>not PSD</b>: {int(np.sum(neg))} negative eigenvalue(s)"
-                   " — not a kernel")
-        ex.set_readout(f"{verdict} &nbsp; smallest eigenvalue {smallest:.3e} &nbsp; "
-                       f"max |K_ij|/√(K_ii K_jj) = {cs:.3f}")
+        ex.state.update(
+            candidate=cand,
+            param=param if pname else None,
+            K=K,
+            eigenvalues=lam,
+            psd=psd,
+            smallest=smallest,
+            cauchy_schwarz=cs,
+            n_negative=int(np.sum(neg)),
+        )
+        verdict = (
+            "<b style='color:#009E73'>PSD</b>: consistent with a kernel"
+            if psd
+            else f"<b style='color:#D55E00'>not PSD</b>: {int(np.sum(neg))} negative eigenvalue(s)"
+            " — not a kernel"
+        )
+        ex.set_readout(
+            f"{verdict} &nbsp; smallest eigenvalue {smallest:.3e} &nbsp; max |K_ij|/√(K_ii K_jj) = {cs:.3f}"
+        )
 
-    ex = Explorer(fig, controls, update, layout_rows=[["candidate", "param", "n"]],
-                  title="PSD lab: is this similarity a kernel?", css_class="kml-psd-lab")
+    ex = Explorer(
+        fig,
+        controls,
+        update,
+        layout_rows=[["candidate", "param", "n"]],
+        title="PSD lab: is this similarity a kernel?",
+        css_class="kml-psd-lab",
+    )
     # first visits of a candidate cost what is loaded or drawn once per process (its Numba
     # kernel, the bitmaps of its title's characters, ~50-150 ms): paid here, not on a click
     renderer = fig.canvas.get_renderer()
     title = ax_k.title.get_text()
-    for cand, (label, pname, (lo_, hi_, _, default_), integer) in PSD_CANDIDATES.items():
+    for cand, (label, pname, (_lo, _hi, _, default_), integer) in PSD_CANDIDATES.items():
         candidate_gram(cand, psd_points(3, cand), int(default_) if integer else default_)
         ax_k.set_title(f"K for {label}, {pname} = -0.123456789", fontsize=9)
         ax_k.title.get_window_extent(renderer)

@@ -15,11 +15,11 @@ import re
 import ipywidgets as W
 import numpy as np
 
+from ..._render import TextGroup, detached_texts, stamp, stamp_axis
 from ...plots import OKABE_ITO, figure, label_axes
 from ...plots.ch03 import SIGNED_CMAP, VALUE_OFFSET, graph_layout, graph_segments
 from ...structured_kernels import adjacency_matrix, diffusion_kernel
 from .._base import Explorer, int_slider, slider
-from ..._render import TextGroup, detached_texts, stamp, stamp_axis
 from .graph_parts import NMAX, _Grid, _tick_labels, _value_box
 
 __all__ = ["DEFAULT_EDGES", "make_diffusion_explorer", "parse_edges"]
@@ -34,7 +34,7 @@ def _cell(v: float) -> str:
     if abs(v) < 99999.5:
         return f"{v:.0f}"
     e = int(np.floor(np.log10(abs(v))))
-    return f"{v / 10 ** e:.0f}e{e}"
+    return f"{v / 10**e:.0f}e{e}"
 
 
 def _node_value(v: float) -> str:
@@ -64,8 +64,9 @@ def parse_edges(text: str, n_nodes: int):
     return edges, problems
 
 
-def make_diffusion_explorer(edges: str = DEFAULT_EDGES, n_nodes: int = 7, beta: float = 0.5,
-                            node: int = 0, sign: str = "heat") -> Explorer:
+def make_diffusion_explorer(
+    edges: str = DEFAULT_EDGES, n_nodes: int = 7, beta: float = 0.5, node: int = 0, sign: str = "heat"
+) -> Explorer:
     """Diffusion kernel (HSS1 §1.4.4) on a graph you edit; slide β, flip the sign convention.
 
     Controls: ``edges`` (text such as "0-1 1-2"), ``nodes`` (number of nodes), ``node``
@@ -83,20 +84,41 @@ def make_diffusion_explorer(edges: str = DEFAULT_EDGES, n_nodes: int = 7, beta: 
     # the edges as one NaN-separated line (a LineCollection has no extent the blitter can
     # use, so it would make every artist after it repaint)
     (lines,) = ax_g.plot([], [], color=OKABE_ITO["grey"], lw=2.5, zorder=1, solid_capstyle="butt")
-    nodes = ax_g.scatter(np.zeros(NMAX), np.zeros(NMAX), c=np.zeros(NMAX), cmap=SIGNED_CMAP,
-                         vmin=-1, vmax=1, s=560, edgecolors=OKABE_ITO["black"], linewidths=1.0, zorder=2)
-    ring = ax_g.scatter([0], [0], s=950, facecolors="none", edgecolors=OKABE_ITO["green"],
-                        linewidths=2.5, zorder=3)
+    nodes = ax_g.scatter(
+        np.zeros(NMAX),
+        np.zeros(NMAX),
+        c=np.zeros(NMAX),
+        cmap=SIGNED_CMAP,
+        vmin=-1,
+        vmax=1,
+        s=560,
+        edgecolors=OKABE_ITO["black"],
+        linewidths=1.0,
+        zorder=2,
+    )
+    ring = ax_g.scatter(
+        [0], [0], s=950, facecolors="none", edgecolors=OKABE_ITO["green"], linewidths=2.5, zorder=3
+    )
     halo = [patheffects.withStroke(linewidth=3, foreground="white")]
     # texts rewritten by updates are stamped from a bitmap cache (kmlteach._render.text); the
     # values sit on one scatter of white boxes (a text with its own box is rasterised whole
     # for every new number, plain digits are pasted from cached glyphs)
-    names = detached_texts(ax_g, NMAX, ha="center", va="center", fontsize=10, fontweight="bold", path_effects=halo)
+    names = detached_texts(
+        ax_g, NMAX, ha="center", va="center", fontsize=10, fontweight="bold", path_effects=halo
+    )
     for k, t in enumerate(names):
         t.set_text(str(k))
     box, box_size = _value_box()
-    boxes = ax_g.scatter(np.full(NMAX, np.nan), np.full(NMAX, np.nan), s=box_size, marker=MarkerStyle(box),
-                         c="white", alpha=0.85, linewidths=0, zorder=4)
+    boxes = ax_g.scatter(
+        np.full(NMAX, np.nan),
+        np.full(NMAX, np.nan),
+        s=box_size,
+        marker=MarkerStyle(box),
+        c="white",
+        alpha=0.85,
+        linewidths=0,
+        zorder=4,
+    )
     vals = detached_texts(ax_g, NMAX, ha="center", va="center", fontsize=8.5)
     groups = {"names": TextGroup(ax_g, names, 4), "vals": TextGroup(ax_g, vals, 4)}
     ax_g.set_xlim(-1.45, 1.45)
@@ -104,7 +126,7 @@ def make_diffusion_explorer(edges: str = DEFAULT_EDGES, n_nodes: int = 7, beta: 
     ax_g.set_aspect("equal")
     ax_g.set_xticks([])
     ax_g.set_yticks([])
-    ax_g.xaxis.set_visible(False)      # no ticks: nothing to repaint around the nodes
+    ax_g.xaxis.set_visible(False)  # no ticks: nothing to repaint around the nodes
     ax_g.yaxis.set_visible(False)
     g_title = ax_g.set_title("")
     # the heat map shows K scaled to [-1, 1] (fixed colour limits, so the colour bar never
@@ -118,7 +140,7 @@ def make_diffusion_explorer(edges: str = DEFAULT_EDGES, n_nodes: int = 7, beta: 
     im = _Grid(ax_k, scale.cmap, scale.norm, -0.5, NMAX - 0.5)
     ax_k.set_xlim(-0.7, NMAX - 0.3)
     ax_k.set_ylim(NMAX - 0.3, -0.7)
-    ax_k.set_aspect("equal")             # square cells, as imshow makes them
+    ax_k.set_aspect("equal")  # square cells, as imshow makes them
     cbar = fig.colorbar(scale, ax=ax_k, shrink=0.85, label="kernel value")
     cbar.set_ticks([-1.0, -0.5, 0.0, 0.5, 1.0], labels=[""] * 5)
     cbar_labels = _tick_labels(cbar.ax, fig, "right")[:5]
@@ -127,15 +149,18 @@ def make_diffusion_explorer(edges: str = DEFAULT_EDGES, n_nodes: int = 7, beta: 
         t.set_y(v)
     # the labels sit at fixed distances (where the Axis put them beside one-digit ticks; the
     # colour bar's leaves room for tick labels as wide as "-1.2e+02")
-    cbar.ax.yaxis.set_label_coords(1.0, 0.5, transform=offset_copy(cbar.ax.transAxes, fig=fig, x=52,
-                                                                   units="points"))
+    cbar.ax.yaxis.set_label_coords(
+        1.0, 0.5, transform=offset_copy(cbar.ax.transAxes, fig=fig, x=52, units="points")
+    )
     label_axes(ax_k, "node j", "node i", "")
     ax_k.set_xticks([])
     ax_k.set_yticks([])
-    ax_k.xaxis.set_label_coords(0.5, 0.0, transform=offset_copy(ax_k.transAxes, fig=fig, y=-18.86,
-                                                                units="points"))
-    ax_k.yaxis.set_label_coords(0.0, 0.5, transform=offset_copy(ax_k.transAxes, fig=fig, x=-17.32,
-                                                                units="points"))
+    ax_k.xaxis.set_label_coords(
+        0.5, 0.0, transform=offset_copy(ax_k.transAxes, fig=fig, y=-18.86, units="points")
+    )
+    ax_k.yaxis.set_label_coords(
+        0.0, 0.5, transform=offset_copy(ax_k.transAxes, fig=fig, x=-17.32, units="points")
+    )
     stamp_axis(ax_k.xaxis)
     stamp_axis(ax_k.yaxis)
     tick_kw = dict(ls="none", color="black", markersize=3.5, markeredgewidth=0.8, clip_on=False, zorder=2.5)
@@ -146,18 +171,30 @@ def make_diffusion_explorer(edges: str = DEFAULT_EDGES, n_nodes: int = 7, beta: 
     k_title = ax_k.set_title("")
     stamp(g_title, k_title)
     cells = [detached_texts(ax_k, NMAX, ha="center", va="center", fontsize=8) for _ in range(NMAX)]
-    groups["cells"] = TextGroup(ax_k, [t for r in cells for t in r], 3, within=im)   # inside the grid
+    groups["cells"] = TextGroup(ax_k, [t for r in cells for t in r], 3, within=im)  # inside the grid
 
     controls = {
-        "edges": W.Text(value=edges, description="edges", placeholder="e.g. 0-1 1-2 2-3",
-                        continuous_update=False, layout=W.Layout(width="330px")),
+        "edges": W.Text(
+            value=edges,
+            description="edges",
+            placeholder="e.g. 0-1 1-2 2-3",
+            continuous_update=False,
+            layout=W.Layout(width="330px"),
+        ),
         "nodes": int_slider("nodes", n_nodes, 2, NMAX, width="230px"),
-        "node": W.Dropdown(options=list(range(n_nodes)), value=node, description="row of node",
-                           style={"description_width": "initial"}, layout=W.Layout(width="150px")),
+        "node": W.Dropdown(
+            options=list(range(n_nodes)),
+            value=node,
+            description="row of node",
+            style={"description_width": "initial"},
+            layout=W.Layout(width="150px"),
+        ),
         "beta": slider("β", beta, 0.05, 3.0, 0.05, readout_format=".2f", width="300px"),
-        "sign": W.ToggleButtons(options=[("heat: expm(β(A−D))", "heat"),
-                                         ("printed: expm(−β(A−D))", "printed")], value=sign,
-                                style={"button_width": "170px"}),
+        "sign": W.ToggleButtons(
+            options=[("heat: expm(β(A−D))", "heat"), ("printed: expm(−β(A−D))", "printed")],
+            value=sign,
+            style={"button_width": "170px"},
+        ),
     }
 
     def relayout(n: int) -> None:
@@ -209,7 +246,7 @@ def make_diffusion_explorer(edges: str = DEFAULT_EDGES, n_nodes: int = 7, beta: 
         nodes.set_array(colours)
         row_lim = max(float(np.max(np.abs(row))), 1e-300)
         nodes.set_clim(-row_lim, row_lim)
-        ring.set_offsets(pos[i:i + 1])
+        ring.set_offsets(pos[i : i + 1])
         relayout(n)
         for k in range(n):
             vals[k].set_text(_node_value(row[k]))
@@ -224,21 +261,47 @@ def make_diffusion_explorer(edges: str = DEFAULT_EDGES, n_nodes: int = 7, beta: 
                 if t.get_color() != colour:
                     t.set_color(colour)
         g_title.set_text(f"row {i} of K colours the nodes (scaled to the row)")
-        k_title.set_text(("heat kernel expm(β(A−D))" if sign_ == "heat" else
-                          "printed expm(−β(A−D))") + f", β = {beta_:.2f}")
+        k_title.set_text(
+            ("heat kernel expm(β(A−D))" if sign_ == "heat" else "printed expm(−β(A−D))")
+            + f", β = {beta_:.2f}"
+        )
         st = ex.state
-        st.update(A=A, K=K, row=row.copy(), beta=beta_, sign=sign_, node=i, edges=edge_list,
-                  problems=problems, min_entry=float(K.min()), row_sums=K.sum(axis=1))
+        st.update(
+            A=A,
+            K=K,
+            row=row.copy(),
+            beta=beta_,
+            sign=sign_,
+            node=i,
+            edges=edge_list,
+            problems=problems,
+            min_entry=float(K.min()),
+            row_sums=K.sum(axis=1),
+        )
         neg = int(np.sum(row < -1e-12))
-        txt = (f"β = <b>{beta_:.2f}</b>, {len(edge_list)} edges &nbsp; row {i}: "
-               + ", ".join(f"{v:.3f}" for v in row)
-               + f"<br>negative entries in the row: <b>{neg}</b> &nbsp; row sums: "
-               + ("all 1 (heat is conserved)" if sign_ == "heat" and np.allclose(st["row_sums"], 1)
-                  else ", ".join(f"{v:.2f}" for v in st["row_sums"])))
+        txt = (
+            f"β = <b>{beta_:.2f}</b>, {len(edge_list)} edges &nbsp; row {i}: "
+            + ", ".join(f"{v:.3f}" for v in row)
+            + f"<br>negative entries in the row: <b>{neg}</b> &nbsp; row sums: "
+            + (
+                "all 1 (heat is conserved)"
+                if sign_ == "heat" and np.allclose(st["row_sums"], 1)
+                else ", ".join(f"{v:.2f}" for v in st["row_sums"])
+            )
+        )
         if problems:
-            txt += ("<br><span style='color:#D55E00'>ignored: "
-                    + html.escape(" ".join(problems)) + f" (write i-j with nodes 0..{n - 1})</span>")
+            txt += (
+                "<br><span style='color:#D55E00'>ignored: "
+                + html.escape(" ".join(problems))
+                + f" (write i-j with nodes 0..{n - 1})</span>"
+            )
         ex.set_readout(txt)
 
-    return Explorer(fig, controls, update, layout_rows=[["edges", "nodes"], ["node", "beta"], ["sign"]],
-                    title="Diffusion on a graph", css_class="kml-diffusion-explorer")
+    return Explorer(
+        fig,
+        controls,
+        update,
+        layout_rows=[["edges", "nodes"], ["node", "beta"], ["sign"]],
+        title="Diffusion on a graph",
+        css_class="kml-diffusion-explorer",
+    )

@@ -11,11 +11,11 @@ import ipywidgets as W
 import numpy as np
 
 from ... import datasets
+from ..._render import stamp
 from ...kernel_methods import kernel_pca
 from ...plots import OKABE_ITO, class_style, figure, label_axes
 from .._base import Explorer, slider
 from .._predict import predict_mode
-from ..._render import stamp
 from .._threads import single_blas_thread
 
 __all__ = ["make_kpca_explorer", "threshold_accuracy"]
@@ -24,6 +24,7 @@ __all__ = ["make_kpca_explorer", "threshold_accuracy"]
 # ---------------------------------------------------------------------------------------
 # kernel PCA: Gaussian width slider
 # ---------------------------------------------------------------------------------------
+
 
 def threshold_accuracy(z, y) -> float:
     """Best accuracy of a threshold rule sign(±(z − θ)) on one coordinate z (labels ±1)."""
@@ -44,7 +45,7 @@ def _kpca_data(name: str, m: int, seed: int):
     return datasets.moons(m=m, noise=0.08, seed=seed)
 
 
-KPCA_LEFT = (0.0641, 0.3871, 0.7301)      # left edges of the three panels (figure fraction)
+KPCA_LEFT = (0.0641, 0.3871, 0.7301)  # left edges of the three panels (figure fraction)
 
 
 def _kpca_box(m: int, seed: int):
@@ -65,8 +66,9 @@ def _bar_outline(heights, width: float = 0.8) -> np.ndarray:
     return np.c_[xs, ys]
 
 
-def make_kpca_explorer(m: int = 160, seed: int = 0, sigma: float = 0.3,
-                       dataset: str = "rings", predict: bool = False) -> Explorer:
+def make_kpca_explorer(
+    m: int = 160, seed: int = 0, sigma: float = 0.3, dataset: str = "rings", predict: bool = False
+) -> Explorer:
     """Kernel PCA (HSS1 §1.3.2) of rings or moons with the Gaussian kernel; slide its width.
 
     Kernel ``exp(−‖x − x'‖²/(2σ))`` (UML convention). Panels: the data, the leading
@@ -99,11 +101,18 @@ def make_kpca_explorer(m: int = 160, seed: int = 0, sigma: float = 0.3,
     ax_in.set_ylim(lo[1], hi[1])
     # the ten bars as one polygon (their outline along the axis): one artist to measure and
     # paint per update instead of ten rectangles
-    bars = ax_sp.add_patch(Polygon(_bar_outline(np.zeros(10)), closed=True, facecolor=OKABE_ITO["blue"],
-                                   edgecolor="none", linewidth=0))
+    bars = ax_sp.add_patch(
+        Polygon(
+            _bar_outline(np.zeros(10)),
+            closed=True,
+            facecolor=OKABE_ITO["blue"],
+            edgecolor="none",
+            linewidth=0,
+        )
+    )
     label_axes(ax_sp, "component", "eigenvalue / trace", "spectrum of centred K")
     ax_sp.set_xticks(range(1, 11))
-    ax_sp.set_xlim(0.11, 10.89)        # where bar() put them (bars 0.6..10.4, 5 % margins)
+    ax_sp.set_xlim(0.11, 10.89)  # where bar() put them (bars 0.6..10.4, 5 % margins)
     # fixed limits (components scaled to ±1, shares of the trace in [0, 1]): moving σ
     # then repaints the artists only, not the axes and their ticks
     label_axes(ax_em, "component 1 (scaled)", "component 2 (scaled)", "kernel PCA embedding")
@@ -118,14 +127,14 @@ def make_kpca_explorer(m: int = 160, seed: int = 0, sigma: float = 0.3,
         ax.set_position((left, 0.1362, 0.2659, 0.7186))
 
     controls = {
-        "dataset": W.Dropdown(options=["rings", "moons"], value=dataset, description="data",
-                              layout=W.Layout(width="170px")),
-        "sigma": slider("Gaussian width σ", sigma, -2, 1, 0.1, log=True, readout_format=".3f",
-                        width="360px"),
+        "dataset": W.Dropdown(
+            options=["rings", "moons"], value=dataset, description="data", layout=W.Layout(width="170px")
+        ),
+        "sigma": slider("Gaussian width σ", sigma, -2, 1, 0.1, log=True, readout_format=".3f", width="360px"),
     }
-    stamp(title, *legend.get_texts())     # the legend is repainted over the moving points
+    stamp(title, *legend.get_texts())  # the legend is repainted over the moving points
     cache: dict = {}
-    results: dict = {}           # (dataset, sigma) -> (eigenvalues, Z, share): slider revisits are free
+    results: dict = {}  # (dataset, sigma) -> (eigenvalues, Z, share): slider revisits are free
 
     def update(ex: Explorer) -> None:
         name = ex.controls["dataset"].value
@@ -137,38 +146,58 @@ def make_kpca_explorer(m: int = 160, seed: int = 0, sigma: float = 0.3,
             # matrix exp(-|x - x'|^2/(2σ)) of kernels.gram, checked equal in the tests)
             cache["D"] = np.maximum(np.sum(X * X, 1)[:, None] + np.sum(X * X, 1)[None, :] - 2 * X @ X.T, 0.0)
         X, y = cache["X"], cache["y"]
-        for lab in (-1.0, 1.0):     # set on every update: painted per frame, so a switch is cheap
+        for lab in (-1.0, 1.0):  # set on every update: painted per frame, so a switch is cheap
             arts_in[lab].set_offsets(X[y == lab])
         key = (name, round(sig, 12))
         if key not in results:
             K = np.exp(-cache["D"] / (2.0 * sig))
             with single_blas_thread():
                 res = kernel_pca(K, 10)
-            total = float(np.trace(K) - K.sum() / len(K))      # trace of the centred K
+            total = float(np.trace(K) - K.sum() / len(K))  # trace of the centred K
             if len(results) > 128:
                 results.clear()
-            results[key] = (res.eigenvalues.copy(), res.embedding[:, :2].copy(),
-                            res.eigenvalues / max(total, 1e-300))
+            results[key] = (
+                res.eigenvalues.copy(),
+                res.embedding[:, :2].copy(),
+                res.eigenvalues / max(total, 1e-300),
+            )
         eigenvalues, Z, share = results[key]
         Zs = Z / np.maximum(np.max(np.abs(Z), axis=0), 1e-300)
         for lab in (-1.0, 1.0):
             arts_em[lab].set_offsets(Zs[y == lab])
         bars.set_xy(_bar_outline(share))
         acc = threshold_accuracy(Z[:, 0], y)
-        ex.state.update(dataset=name, sigma=sig, eigenvalues=eigenvalues.copy(),
-                        explained=float(share[:2].sum()), embedding=Z.copy(), accuracy_pc1=acc)
+        ex.state.update(
+            dataset=name,
+            sigma=sig,
+            eigenvalues=eigenvalues.copy(),
+            explained=float(share[:2].sum()),
+            embedding=Z.copy(),
+            accuracy_pc1=acc,
+        )
         title.set_text(f"{name}, σ = {sig:.3f}")
-        ex.set_readout(f"σ = <b>{sig:.3f}</b> &nbsp; first two components carry "
-                       f"<b>{100 * ex.state['explained']:.1f}%</b> of the variance in feature space "
-                       f"&nbsp; a threshold on component 1 classifies <b>{100 * acc:.1f}%</b> correctly")
+        ex.set_readout(
+            f"σ = <b>{sig:.3f}</b> &nbsp; first two components carry "
+            f"<b>{100 * ex.state['explained']:.1f}%</b> of the variance in feature space "
+            f"&nbsp; a threshold on component 1 classifies <b>{100 * acc:.1f}%</b> correctly"
+        )
 
-    ex = Explorer(fig, controls, update, title="Kernel PCA: the Gaussian width",
-                  css_class="kml-kpca-explorer")
+    ex = Explorer(
+        fig, controls, update, title="Kernel PCA: the Gaussian width", css_class="kml-kpca-explorer"
+    )
     if predict:
-        predict_mode(ex, W.ToggleButtons(options=list(PC1_CHOICES), value=PC1_CHOICES[1],
-                                         description="component 1:", style={"button_width": "150px"}),
-                     lambda ex_: pc1_verdict(ex_.state["accuracy_pc1"]), list(arts_em.values()),
-                     "will a threshold on the first kernel-PCA component separate the two classes?")
+        predict_mode(
+            ex,
+            W.ToggleButtons(
+                options=list(PC1_CHOICES),
+                value=PC1_CHOICES[1],
+                description="component 1:",
+                style={"button_width": "150px"},
+            ),
+            lambda ex_: pc1_verdict(ex_.state["accuracy_pc1"]),
+            list(arts_em.values()),
+            "will a threshold on the first kernel-PCA component separate the two classes?",
+        )
     return ex
 
 

@@ -15,16 +15,16 @@ import ipywidgets as W
 import numpy as np
 from matplotlib.path import Path
 
+from ..._render import stamp, stamp_axis
 from ...plots import OKABE_ITO, figure
 from ...plots.ch03 import ngram_table
 from ...structured_kernels import ngram_kernel, substring_kernel
 from .._base import Explorer, int_slider
-from ..._render import stamp, stamp_axis
 
 __all__ = ["MAX_CHARS", "make_ngram_explorer"]
 
 MAX_CHARS = 40
-MAX_GRAMS = 30    # as plot_ngram_counts: shared n-grams first, at most 30 shown
+MAX_GRAMS = 30  # as plot_ngram_counts: shared n-grams first, at most 30 shown
 N_MAX = 5
 
 
@@ -52,8 +52,14 @@ def _rects(left, right, top):
 
 def _set_ticks(ax, grams, n: int) -> None:
     """The n-grams as stamped tick labels under their bars (slanted for n > 1)."""
-    ax.set_xticks(np.arange(len(grams)), [repr(t)[1:-1].replace(" ", "␣") for t in grams], fontsize=9,
-                  rotation=0 if n == 1 else 45, ha="center" if n == 1 else "right", rotation_mode="anchor")
+    ax.set_xticks(
+        np.arange(len(grams)),
+        [repr(t)[1:-1].replace(" ", "␣") for t in grams],
+        fontsize=9,
+        rotation=0 if n == 1 else 45,
+        ha="center" if n == 1 else "right",
+        rotation_mode="anchor",
+    )
     stamp_axis(ax.xaxis)
 
 
@@ -64,20 +70,34 @@ def make_ngram_explorer(x: str = "banana", y: str = "bandana", n: int = 2) -> Ex
     ``counts_y``, ``shared`` (n-grams in both), ``kernel``, ``cosine``
     (k(x,y)/√(k(x,x)k(y,y))), ``substring`` (the substring kernel of UML §16.2.1).
     """
-    from matplotlib.transforms import offset_copy
-
     from matplotlib.patches import PathPatch
+    from matplotlib.transforms import offset_copy
 
     fig, ax = figure(7.6, 3.6)
     idx = np.arange(MAX_GRAMS)
     # the bars of each string and the shades of the shared n-grams as one patch each (a
     # compound path of rectangles): three artists to measure and paint per update, not 90
-    bars_x = ax.add_patch(PathPatch(Path(np.zeros((1, 2))), facecolor=OKABE_ITO["blue"], edgecolor="none",
-                                    linewidth=0, label="x"))
-    bars_y = ax.add_patch(PathPatch(Path(np.zeros((1, 2))), facecolor=OKABE_ITO["orange"], hatch="//",
-                                    edgecolor="white", label="y"))
-    shades = ax.add_patch(PathPatch(Path(np.zeros((1, 2))), facecolor=OKABE_ITO["green"], alpha=0.15, lw=0,
-                                    edgecolor="none", zorder=0, transform=ax.get_xaxis_transform()))
+    bars_x = ax.add_patch(
+        PathPatch(
+            Path(np.zeros((1, 2))), facecolor=OKABE_ITO["blue"], edgecolor="none", linewidth=0, label="x"
+        )
+    )
+    bars_y = ax.add_patch(
+        PathPatch(
+            Path(np.zeros((1, 2))), facecolor=OKABE_ITO["orange"], hatch="//", edgecolor="white", label="y"
+        )
+    )
+    shades = ax.add_patch(
+        PathPatch(
+            Path(np.zeros((1, 2))),
+            facecolor=OKABE_ITO["green"],
+            alpha=0.15,
+            lw=0,
+            edgecolor="none",
+            zorder=0,
+            transform=ax.get_xaxis_transform(),
+        )
+    )
     legend = ax.legend(fontsize=8, loc="upper right")
     ax.yaxis.get_major_locator().set_params(integer=True)
     ax.set_ylabel("count")
@@ -109,7 +129,7 @@ def make_ngram_explorer(x: str = "banana", y: str = "bandana", n: int = 2) -> Ex
             legend.get_texts()[1].set_text(f"y = {sy!r}")
             # the tick labels of every n rasterised now (rotated labels are drawn whole, ~1 ms
             # each): moving n later pastes cached bitmaps only
-            renderer = fig.canvas.get_renderer()      # the explorer's Agg canvas
+            renderer = fig.canvas.get_renderer()  # the explorer's Agg canvas
             for k in range(1, N_MAX + 1):
                 _set_ticks(ax, tables[k - 1][0], k)
                 for lab in ax.xaxis.get_ticklabels():
@@ -120,7 +140,7 @@ def make_ngram_explorer(x: str = "banana", y: str = "bandana", n: int = 2) -> Ex
         bars_y.set_path(_rects(idx[:g], idx[:g] + 0.4, b))
         on = idx[:g][shared]
         shades.set_path(_rects(on - 0.5, on + 0.5, np.ones(len(on))))
-        bars_x.stale = bars_y.stale = shades.stale = True    # set_path does not flag a redraw
+        bars_x.stale = bars_y.stale = shades.stale = True  # set_path does not flag a redraw
         _set_ticks(ax, grams, n_)
         k = ngram_kernel(sx, sy, n_)
         ax.set_xlabel(f"{n_}-gram (shaded: in both strings)")
@@ -128,14 +148,26 @@ def make_ngram_explorer(x: str = "banana", y: str = "bandana", n: int = 2) -> Ex
         kxx, kyy = ngram_kernel(sx, sx, n_), ngram_kernel(sy, sy, n_)
         cos = k / np.sqrt(kxx * kyy) if kxx and kyy else 0.0
         both = [t for t, u, v in zip(full, ca, cb) if u and v]
-        ex.state.update(x=sx, y=sy, n=n_, grams=full, counts_x=ca, counts_y=cb, shared=both,
-                        kernel=k, cosine=float(cos), substring=substring_kernel(sx, sy))
+        ex.state.update(
+            x=sx,
+            y=sy,
+            n=n_,
+            grams=full,
+            counts_x=ca,
+            counts_y=cb,
+            shared=both,
+            kernel=k,
+            cosine=float(cos),
+            substring=substring_kernel(sx, sy),
+        )
         terms = " + ".join(f"{int(u)}·{int(v)}" for t, u, v in zip(full, ca, cb) if u and v) or "0"
         ex.set_readout(
             f"k<sub>{n_}</sub>(x, y) = {html.escape(terms)} = <b>{k}</b> &nbsp; normalised: "
             f"{cos:.3f} &nbsp; shared {n_}-grams: <b>{len(both)}</b> "
             f"({html.escape(', '.join(repr(t) for t in both[:12]))}{' …' if len(both) > 12 else ''})"
-            f"<br>substring kernel (all common substrings, UML §16.2.1): <b>{ex.state['substring']}</b>")
+            f"<br>substring kernel (all common substrings, UML §16.2.1): <b>{ex.state['substring']}</b>"
+        )
 
-    return Explorer(fig, controls, update, title="n-gram kernel of two strings",
-                    css_class="kml-ngram-explorer")
+    return Explorer(
+        fig, controls, update, title="n-gram kernel of two strings", css_class="kml-ngram-explorer"
+    )

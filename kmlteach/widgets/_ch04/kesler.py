@@ -5,17 +5,17 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..._render import bound_by_axes, stamp, title_row
 from ...multiclass import kesler_embed, kesler_perceptron
 from ...plots import figure
 from ...plots.ch04 import (
     constraint_artists,
     kesler_artists,
-    update_constraint_artists,
     kesler_title,
+    update_constraint_artists,
     update_kesler_artists,
 )
 from .._base import Explorer, int_slider
-from ..._render import bound_by_axes, stamp, title_row
 
 __all__ = ["make_kesler_view", "kesler_points"]
 
@@ -24,11 +24,25 @@ __all__ = ["make_kesler_view", "kesler_points"]
 # Kesler's construction of one example, and the Kesler perceptron on it
 # ---------------------------------------------------------------------------------------
 
+
 def kesler_points():
     """Twelve points in R² with labels 1, 2, 3 (separable by a linear multiclass predictor)."""
-    X = np.array([[2.0, 0.5], [2.5, -0.5], [1.5, 1.0], [3.0, 0.2],
-                  [-0.5, 2.0], [0.5, 2.5], [-1.0, 1.5], [0.0, 3.0],
-                  [-2.0, -1.5], [-1.0, -2.5], [-2.5, -0.5], [-1.5, -1.0]])
+    X = np.array(
+        [
+            [2.0, 0.5],
+            [2.5, -0.5],
+            [1.5, 1.0],
+            [3.0, 0.2],
+            [-0.5, 2.0],
+            [0.5, 2.5],
+            [-1.0, 1.5],
+            [0.0, 3.0],
+            [-2.0, -1.5],
+            [-1.0, -2.5],
+            [-2.5, -0.5],
+            [-1.5, -1.0],
+        ]
+    )
     return X, np.repeat([1, 2, 3], 4)
 
 
@@ -55,7 +69,7 @@ def make_kesler_view(X=None, y=None) -> Explorer:
     ylim = (lo - 0.1 * max(hi - lo, 1.0), hi + 0.1 * max(hi - lo, 1.0))
     fig, (axA, axB) = figure(11.0, 3.0, ncols=2, gridspec_kw={"width_ratios": [1.6, 1]})
     heat = kesler_artists(emb, axA)
-    heat_title = title_row(axA, "center", 12)   # cached bitmaps of the changing title
+    heat_title = title_row(axA, "center", 12)  # cached bitmaps of the changing title
     bars = constraint_artists(axB, k - 1)
     # the mathtext part of the title is static; the step count changes
     title = axB.set_title("$\\langle W, x_{ij}\\rangle$ (red, hatched, ×: violated)", loc="left", fontsize=10)
@@ -82,8 +96,9 @@ def make_kesler_view(X=None, y=None) -> Explorer:
         Z = update_kesler_artists(heat, emb, i, title=False)
         heat_title.set_texts([(kesler_title(i, int(emb.label[rows[0]])), "black")])
         scores = Z @ res.w
-        update_constraint_artists(bars, scores, emb.competitor[rows], int(emb.label[rows[0]]),
-                                  title=False, ylim=ylim)
+        update_constraint_artists(
+            bars, scores, emb.competitor[rows], int(emb.label[rows[0]]), title=False, ylim=ylim
+        )
         steps.set_texts([(f"after {u} update(s)", "black")])
         st = ex.state
         st["Z"] = Z.copy()
@@ -96,10 +111,17 @@ def make_kesler_view(X=None, y=None) -> Explorer:
         ex.set_readout(
             f"example {i}: x = ({X[i, 0]:.1f}, {X[i, 1]:.1f}), class {int(emb.label[rows[0]]) + 1}; "
             f"violated competitors j: <b>{viol}</b> &nbsp;|&nbsp; training errors of W: "
-            f"{st['train_errors']} &nbsp;|&nbsp; the perceptron converges after {total} updates")
+            f"{st['train_errors']} &nbsp;|&nbsp; the perceptron converges after {total} updates"
+        )
 
-    ex = Explorer(fig, controls, update, layout_rows=[["example", "updates"]],
-                  title="Kesler's construction of one example", css_class="kml-kesler")
+    ex = Explorer(
+        fig,
+        controls,
+        update,
+        layout_rows=[["example", "updates"]],
+        title="Kesler's construction of one example",
+        css_class="kml-kesler",
+    )
     _prerender(ex, heat, heat_title, bars, steps, emb, int(total))
     return ex
 
@@ -110,8 +132,10 @@ def _prerender(ex, heat, heat_title, bars, steps, emb, total):
     names (~5 ms each) and new number sprites during an update. Leaves the texts as shown."""
     renderer = ex.fig.canvas.get_renderer()
     k = emb.n_classes
-    for t, names in ((heat["rownames"][0], [f"$x_{{{a + 1},{j + 1}}}$" for a in range(k) for j in range(k)]),
-                     (bars["names"][0], [f"j = {j + 1}" for j in range(k)])):
+    for t, names in (
+        (heat["rownames"][0], [f"$x_{{{a + 1},{j + 1}}}$" for a in range(k) for j in range(k)]),
+        (bars["names"][0], [f"j = {j + 1}" for j in range(k)]),
+    ):
         shown = t.get_text()
         for name in names:
             t.set_text(name)
@@ -119,12 +143,14 @@ def _prerender(ex, heat, heat_title, bars, steps, emb, total):
         t.set_text(shown)
     examples = np.unique(emb.example)
     labels = [int(emb.label[emb.example == i][0]) for i in examples]
-    for row, texts in ((heat_title, [kesler_title(i, a) for i, a in zip(examples, labels)]),
-                       (steps, [f"after {u} update(s)" for u in range(total + 1)]),
-                       (heat["numbers"][0], sorted({f"{v:.1f}" for v in emb.Z.ravel() if v != 0}))):
+    for row, texts in (
+        (heat_title, [kesler_title(i, a) for i, a in zip(examples, labels)]),
+        (steps, [f"after {u} update(s)" for u in range(total + 1)]),
+        (heat["numbers"][0], sorted({f"{v:.1f}" for v in emb.Z.ravel() if v != 0})),
+    ):
         shown = row.texts
         for text in texts:
-            for colour in ("black", "white"):       # (the heat map's numbers are in both)
+            for colour in ("black", "white"):  # (the heat map's numbers are in both)
                 row.set_texts([(text, colour)])
                 row.get_window_extent(renderer)
         row.texts = shown

@@ -12,6 +12,7 @@ from collections import OrderedDict
 import ipywidgets as W
 import numpy as np
 
+from ..._render import bound_by_axes, paint_markers, title_row
 from ...datasets import three_balls
 from ...multiclass import (
     all_pairs,
@@ -25,13 +26,12 @@ from ...plots import CLASS_COLORS, CLASS_MARKERS, figure, label_axes
 from ...plots.ch01 import hyperplane_segment
 from ...plots.ch04 import BALLS_XLIM, BALLS_YLIM, grid_points, region_layer, region_rgba
 from .._base import Explorer, slider
-from ..._render import bound_by_axes, paint_markers, title_row
 from .._drag import Drag
 from .._predict import predict_mode
 
 __all__ = ["make_ova_failure", "make_ava_ties", "ring_classes"]
 
-GRID = 90   # region cells (~5 px at display size); the grid costs compute on every update
+GRID = 90  # region cells (~5 px at display size); the grid costs compute on every update
 #: centre of class 2's disc in ``datasets.three_balls`` before the widget's shift
 CLASS2_CENTRE = (0.0, 5.0)
 
@@ -44,9 +44,20 @@ def _on_step(v: float, step: float) -> float:
 def _class_artists(ax, k, s=26):
     arts = []
     for c in range(k):
-        arts.append(ax.scatter([], [], s=s, c=CLASS_COLORS[c % 7], marker=CLASS_MARKERS[c % 7],
-                               edgecolors="white", linewidths=0.5, zorder=3, label=f"class {c + 1}"))
-    paint_markers(*arts)         # repainted on every frame (the regions under them change)
+        arts.append(
+            ax.scatter(
+                [],
+                [],
+                s=s,
+                c=CLASS_COLORS[c % 7],
+                marker=CLASS_MARKERS[c % 7],
+                edgecolors="white",
+                linewidths=0.5,
+                zorder=3,
+                label=f"class {c + 1}",
+            )
+        )
+    paint_markers(*arts)  # repainted on every frame (the regions under them change)
     return arts
 
 
@@ -70,8 +81,10 @@ def _region_artist(ax, xlim, ylim):
 # one-vs-all failure (UML Example 17.1)
 # ---------------------------------------------------------------------------------------
 
-def make_ova_failure(n: int = 100, seed: int = 0, T: int = 20_000, eta: float = 0.1,
-                     predict: bool = False) -> Explorer:
+
+def make_ova_failure(
+    n: int = 100, seed: int = 0, T: int = 20_000, eta: float = 0.1, predict: bool = False
+) -> Explorer:
     """Example 17.1 live: move, resize and reweigh class 2; compare one-vs-all with ERM
     halfspaces (left) with a linear multiclass predictor trained by SGD (right).
 
@@ -93,12 +106,18 @@ def make_ova_failure(n: int = 100, seed: int = 0, T: int = 20_000, eta: float = 
     fig, (axL, axR) = figure(10.2, 4.6, ncols=2)
     regL = _region_artist(axL, xlim, ylim)
     regR = _region_artist(axR, xlim, ylim)
-    lines = [axL.plot([], [], ls="--", lw=1.8, color=CLASS_COLORS[c], label=f"$h_{c + 1}$ boundary")[0]
-             for c in range(3)]
+    lines = [
+        axL.plot([], [], ls="--", lw=1.8, color=CLASS_COLORS[c], label=f"$h_{c + 1}$ boundary")[0]
+        for c in range(3)
+    ]
     ptsL, ptsR = _class_artists(axL, 3), _class_artists(axR, 3)
-    arrows = [axR.plot([], [], lw=2.2, color=CLASS_COLORS[c], marker="o", markevery=[1],
-                       ms=5, label=f"$w_{c + 1}$")[0] for c in range(3)]
-    origin = axR.plot([0], [0], "k+", ms=8, zorder=1.9)[0]   # under the arrows drawn from it
+    arrows = [
+        axR.plot(
+            [], [], lw=2.2, color=CLASS_COLORS[c], marker="o", markevery=[1], ms=5, label=f"$w_{c + 1}$"
+        )[0]
+        for c in range(3)
+    ]
+    origin = axR.plot([0], [0], "k+", ms=8, zorder=1.9)[0]  # under the arrows drawn from it
     c2 = np.array(CLASS2_CENTRE)
     # class 2's disc as a dashed polyline: cheaper to locate on every frame than a Circle patch
     ring = np.exp(2j * np.pi * np.linspace(0.0, 1.0, 97))
@@ -120,7 +139,9 @@ def make_ova_failure(n: int = 100, seed: int = 0, T: int = 20_000, eta: float = 
     # the changing titles are cached bitmaps (few distinct strings; see kmlteach._render.text)
     titleL = title_row(axL, "right", 10, "bold")
     titleR = title_row(axR, "right", 10, "bold")
-    axL.scatter([np.nan], [np.nan], marker="s", s=50, color=(0.25, 0.25, 0.25, 0.45), label="tie (→ smallest index)")
+    axL.scatter(
+        [np.nan], [np.nan], marker="s", s=50, color=(0.25, 0.25, 0.25, 0.45), label="tie (→ smallest index)"
+    )
     # legends below the axes: the regions under them change with every update
     axL.legend(loc="upper center", bbox_to_anchor=(0.5, -0.14), fontsize=8, ncol=4, frameon=False)
     axR.legend(loc="upper center", bbox_to_anchor=(0.5, -0.14), fontsize=8, ncol=3, frameon=False)
@@ -144,16 +165,24 @@ def make_ova_failure(n: int = 100, seed: int = 0, T: int = 20_000, eta: float = 
         ova = one_vs_all(X, y, erm_halfspace_2d)
         decG = ova.decide(G)
         res = multiclass_svm_sgd(X, y, eta=eta, T=T, seed=seed)
-        fits[key] = (X, y, ova, ova.decide(X), region_rgba(decG.index, GRID, decG.ties), res,
-                     region_rgba(np.argmax(G @ res.W.T, axis=1), GRID))
+        fits[key] = (
+            X,
+            y,
+            ova,
+            ova.decide(X),
+            region_rgba(decG.index, GRID, decG.ties),
+            res,
+            region_rgba(np.argmax(G @ res.W.T, axis=1), GRID),
+        )
         if len(fits) > 512:
             fits.popitem(last=False)
         return fits[key]
 
     def update(ex: Explorer) -> None:
         c = ex.controls
-        X, y, ova, dec, rgbaL, res, rgbaR = fitted((c["dx"].value, c["dy"].value,
-                                                     c["radius"].value, c["mass"].value))
+        X, y, ova, dec, rgbaL, res, rgbaR = fitted(
+            (c["dx"].value, c["dy"].value, c["radius"].value, c["mass"].value)
+        )
         circle = complex(c2[0] + c["dx"].value, c2[1] + c["dy"].value) + c["radius"].value * ring
         for d in discs:
             d.set_data(circle.real, circle.imag)
@@ -181,19 +210,28 @@ def make_ova_failure(n: int = 100, seed: int = 0, T: int = 20_000, eta: float = 
         st["h2_constant"] = not bool(np.any(ova.estimators[1].w))
         st["ties"] = int(dec.ties.sum())
         st["W"] = res.W.copy()
-        h2 = ("h₂ is the constant −1 (no halfspace beats it)" if st["h2_constant"]
-              else "h₂ is a proper halfspace")
+        h2 = (
+            "h₂ is the constant −1 (no halfspace beats it)"
+            if st["h2_constant"]
+            else "h₂ is a proper halfspace"
+        )
         ex.set_readout(
             f"class-2 error: one-vs-all <b>{100 * st['ova_class2_error']:.0f}%</b>, linear predictor "
             f"<b>{100 * st['linear_class2_error']:.0f}%</b> &nbsp;|&nbsp; overall error: one-vs-all "
             f"{100 * st['ova_error']:.1f}%, linear {100 * st['linear_error']:.1f}%<br>{h2}; "
-            f"{st['ties']} training points tied (each goes to the smallest tied class index)")
+            f"{st['ties']} training points tied (each goes to the smallest tied class index)"
+        )
         titleL.set_texts([(f"class 2: {100 * st['ova_class2_error']:.0f}% wrong", "black")])
         titleR.set_texts([(f"class 2: {100 * st['linear_class2_error']:.0f}% wrong", "black")])
 
-    ex = Explorer(fig, controls, update, layout_rows=[["dx", "dy"], ["radius", "mass"]],
-                  title="Example 17.1: where one-vs-all loses the middle class",
-                  css_class="kml-ova-failure")
+    ex = Explorer(
+        fig,
+        controls,
+        update,
+        layout_rows=[["dx", "dy"], ["radius", "mass"]],
+        title="Example 17.1: where one-vs-all loses the middle class",
+        css_class="kml-ova-failure",
+    )
 
     def press(ev):
         for ax in (axL, axR):
@@ -201,9 +239,9 @@ def make_ova_failure(n: int = 100, seed: int = 0, T: int = 20_000, eta: float = 
                 centre = c2 + [controls["dx"].value, controls["dy"].value]
                 p = ex.drag.xy(ax, ev)
                 rho = float(np.hypot(*(p - centre))) / controls["radius"].value
-                if abs(rho - 1.0) <= 0.15:          # on the rim: resize
+                if abs(rho - 1.0) <= 0.15:  # on the rim: resize
                     return ("resize", ax)
-                if rho < 1.0:                        # inside: move
+                if rho < 1.0:  # inside: move
                     return ("move", ax, p - centre)
         return None
 
@@ -223,21 +261,30 @@ def make_ova_failure(n: int = 100, seed: int = 0, T: int = 20_000, eta: float = 
 
     Drag(ex, press, move)
     if predict:
+
         def loser(ex_):
             errs = ex_.state["ova_class_errors"]
             return "none" if max(errs) < 0.1 else f"class {int(np.argmax(errs)) + 1}"
 
-        predict_mode(ex, W.ToggleButtons(options=["class 1", "class 2", "class 3", "none"],
-                                         value="none", description="OvA loses:",
-                                         style={"button_width": "70px"}),
-                     loser, [regL, *lines, titleL],
-                     "which class will one-vs-all get most wrong (or none: every class ≥ 90 % right)?")
+        predict_mode(
+            ex,
+            W.ToggleButtons(
+                options=["class 1", "class 2", "class 3", "none"],
+                value="none",
+                description="OvA loses:",
+                style={"button_width": "70px"},
+            ),
+            loser,
+            [regL, *lines, titleL],
+            "which class will one-vs-all get most wrong (or none: every class ≥ 90 % right)?",
+        )
     return ex
 
 
 # ---------------------------------------------------------------------------------------
 # all pairs: votes, tournament, ties
 # ---------------------------------------------------------------------------------------
+
 
 def ring_classes(k: int = 5, m_per_class: int = 30, seed: int = 0, radius: float = 3.0):
     """k Gaussian classes (unit spread) on a circle; labels 1..k. For the ties figure."""
@@ -275,16 +322,20 @@ def make_ava_ties(k: int = 5, seed: int = 0) -> Explorer:
     ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, frameon=False)
     base = X0[yi == 0].mean(axis=0)
     controls = {
-        "learner": W.Dropdown(options=[("decision stumps", "stumps"), ("least squares", "lsq")],
-                              value="stumps", description="binary learner",
-                              style={"description_width": "initial"}),
-        "decision": W.ToggleButtons(options=[("vote", "vote"), ("tournament", "tournament")],
-                                    value="vote", description="decision"),
+        "learner": W.Dropdown(
+            options=[("decision stumps", "stumps"), ("least squares", "lsq")],
+            value="stumps",
+            description="binary learner",
+            style={"description_width": "initial"},
+        ),
+        "decision": W.ToggleButtons(
+            options=[("vote", "vote"), ("tournament", "tournament")], value="vote", description="decision"
+        ),
         "cx": slider("class 1 centre x₁", float(round(base[0], 1)), -5.0, 5.0, 0.1, readout_format=".1f"),
         "cy": slider("class 1 centre x₂", float(round(base[1], 1)), -5.0, 5.0, 0.1, readout_format=".1f"),
     }
 
-    fits: OrderedDict = OrderedDict()   # (learner, cx, cy) -> both rules' pictures, LRU
+    fits: OrderedDict = OrderedDict()  # (learner, cx, cy) -> both rules' pictures, LRU
 
     def decided(learner_name: str, cx: float, cy: float) -> dict:
         """Both decision rules on the grid and the data, from one set of pairwise scores."""
@@ -299,9 +350,13 @@ def make_ava_ties(k: int = 5, seed: int = 0) -> Explorer:
         f = {"X": X}
         for rule in ("vote", "tournament"):
             dG, dX = model._decide_scores(PG, rule), model._decide_scores(PX, rule)
-            f[rule] = {"rgba": region_rgba(dG.index, GRID, dG.ties), "index": dG.index,
-                       "tie_fraction": float(dG.ties.mean()), "train_ties": int(dX.ties.sum()),
-                       "accuracy": float(np.mean(dX.labels == y))}
+            f[rule] = {
+                "rgba": region_rgba(dG.index, GRID, dG.ties),
+                "index": dG.index,
+                "tie_fraction": float(dG.ties.mean()),
+                "train_ties": int(dX.ties.sum()),
+                "accuracy": float(np.mean(dX.labels == y)),
+            }
         fits[key] = f
         if len(fits) > 256:
             fits.popitem(last=False)
@@ -324,8 +379,14 @@ def make_ava_ties(k: int = 5, seed: int = 0) -> Explorer:
             f"ties: <b>{100 * st['tie_fraction']:.1f}%</b> of the plane, {st['train_ties']} training "
             f"points (broken towards the smallest class index) &nbsp;|&nbsp; vote and tournament "
             f"disagree on {100 * st['disagree_fraction']:.1f}% of the plane &nbsp;|&nbsp; training "
-            f"accuracy {100 * st['accuracy']:.1f}%")
+            f"accuracy {100 * st['accuracy']:.1f}%"
+        )
 
-    return Explorer(fig, controls, update, layout_rows=[["learner", "decision"], ["cx", "cy"]],
-                    title="All pairs: majority vote, tournament and ties",
-                    css_class="kml-ava-ties")
+    return Explorer(
+        fig,
+        controls,
+        update,
+        layout_rows=[["learner", "decision"], ["cx", "cy"]],
+        title="All pairs: majority vote, tournament and ties",
+        css_class="kml-ava-ties",
+    )

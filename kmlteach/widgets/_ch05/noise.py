@@ -8,14 +8,13 @@ import threading
 
 import numpy as np
 
+from ..._render import region_layer, title_row
 from ...datasets import ocr_words
 from ...plots import OKABE_ITO, figure
-from ..._render import region_layer, title_row
 from ...plots.ch05 import LETTERS, plot_transitions, update_word_panel, word_panel
 from ...structured import letter_error, predict, structured_sgd
 from .._base import Explorer, int_slider, slider
 from .._threads import on_main_thread as _on_main_thread
-
 from .viterbi import _snap, _word
 
 __all__ = ["make_noise_compare", "make_transition_growth", "train_pair", "top_bigrams"]

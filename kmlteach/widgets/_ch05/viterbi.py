@@ -5,11 +5,10 @@ from __future__ import annotations
 import ipywidgets as W
 import numpy as np
 
+from ..._render import title_row
 from ...datasets import ocr_words
 from ...plots import figure
-from ..._render import title_row
-from ...plots.ch05 import (LETTERS, update_viterbi_panel, update_word_panel,
-                          viterbi_panel, word_panel)
+from ...plots.ch05 import LETTERS, update_viterbi_panel, update_word_panel, viterbi_panel, word_panel
 from ...structured import structured_sgd, unary_scores, viterbi
 from .._base import Explorer, int_slider
 from .._predict import predict_mode
@@ -30,9 +29,12 @@ def _viterbi_colorbar(fig, cax, norm):
     """The colour bar of the table M (what ``viterbi_panel(colorbar=True)`` draws), in ``cax``."""
     from matplotlib.cm import ScalarMappable
 
-    cb = fig.colorbar(ScalarMappable(norm=norm, cmap="viridis"), cax=cax,
-                      label="M[s, τ] − max over s of M[·, τ]  (0 = best)")
-    cb.dividers.set_visible(False)   # no edges drawn; an empty collection has no extent
+    cb = fig.colorbar(
+        ScalarMappable(norm=norm, cmap="viridis"),
+        cax=cax,
+        label="M[s, τ] − max over s of M[·, τ]  (0 = best)",
+    )
+    cb.dividers.set_visible(False)  # no edges drawn; an empty collection has no extent
     # whole-number ticks: "−12.5"-wide labels pushed the label off the fixed-size figure
     from matplotlib.ticker import MaxNLocator
 
@@ -41,8 +43,9 @@ def _viterbi_colorbar(fig, cax, norm):
     return cb
 
 
-def make_viterbi_trace(model=None, data=None, n_words: int = 10, noise: float = 0.4, seed: int = 0,
-                       predict: bool = False):
+def make_viterbi_trace(
+    model=None, data=None, n_words: int = 10, noise: float = 0.4, seed: int = 0, predict: bool = False
+):
     """Step τ through the table M of UML §17.3 for one word image.
 
     ``model``: a :class:`~kmlteach.structured.ChainModel` (default: structured SGD on
@@ -74,15 +77,29 @@ def make_viterbi_trace(model=None, data=None, n_words: int = 10, noise: float = 
     cax = fig.add_axes([0.90, 0.155, 0.022, 0.768])
     _viterbi_colorbar(fig, cax, table["norm"])
     ax_key.set_axis_off()
-    ax_key.legend(handles=[table["best"], table["path"]], loc="upper left", fontsize=9,
-                  frameon=False, borderaxespad=0.0, numpoints=1)
-    ax_key.text(0.0, 0.66, "arrows: the back-pointers I[s, τ]\nof the 5 best cells of column τ,\n"
-                "each pointing back to the cell's\nbest predecessor in column τ − 1;\n"
-                "decoded letters that are wrong:\nvermillion and underlined", fontsize=9,
-                va="top", transform=ax_key.transAxes)
+    ax_key.legend(
+        handles=[table["best"], table["path"]],
+        loc="upper left",
+        fontsize=9,
+        frameon=False,
+        borderaxespad=0.0,
+        numpoints=1,
+    )
+    ax_key.text(
+        0.0,
+        0.66,
+        "arrows: the back-pointers I[s, τ]\nof the 5 best cells of column τ,\n"
+        "each pointing back to the cell's\nbest predecessor in column τ − 1;\n"
+        "decoded letters that are wrong:\nvermillion and underlined",
+        fontsize=9,
+        va="top",
+        transform=ax_key.transAxes,
+    )
     heading = title_row(ax_img, "left", 9)
-    controls = {"word": int_slider("word", 0, 0, len(data.X) - 1),
-                "tau": int_slider("step τ", 1, 1, len(data.X[0]) + 1)}
+    controls = {
+        "word": int_slider("word", 0, 0, len(data.X) - 1),
+        "tau": int_slider("step τ", 1, 1, len(data.X[0]) + 1),
+    }
 
     def update(ex):
         i = ex.controls["word"].value
@@ -103,29 +120,58 @@ def make_viterbi_trace(model=None, data=None, n_words: int = 10, noise: float = 
         shown = res.labels if done else prefix_best + [""] * (r - col - 1)
         update_word_panel(word, x, shown, truth, key=i, mark=done)
         update_viterbi_panel(table, res.M, res.backpointers, col, res.labels if done else None)
-        heading.set_texts([("decoded word (backtracked)" if done
-                            else f"best last letter per prefix, τ ≤ {col + 1}", "black")])
+        heading.set_texts(
+            [
+                (
+                    "decoded word (backtracked)" if done else f"best last letter per prefix, τ ≤ {col + 1}",
+                    "black",
+                )
+            ]
+        )
         best = int(np.argmax(res.M[:, col]))
-        ex.state.update(word=data.words[i], truth=np.asarray(truth), labels=res.labels,
-                        tau=tau, r=r, backtracked=done, column=res.M[:, col].copy(),
-                        best_cell=best, best_predecessor=int(res.backpointers[best, col]),
-                        decoded=_word(res.labels), score=res.score)
+        ex.state.update(
+            word=data.words[i],
+            truth=np.asarray(truth),
+            labels=res.labels,
+            tau=tau,
+            r=r,
+            backtracked=done,
+            column=res.M[:, col].copy(),
+            best_cell=best,
+            best_predecessor=int(res.backpointers[best, col]),
+            decoded=_word(res.labels),
+            score=res.score,
+        )
         if done:
             errs = int(np.sum(res.labels != truth))
-            ex.set_readout(f"true word <b>{data.words[i]}</b>, decoded <b>{_word(res.labels)}</b> "
-                           f"({errs} of {r} letters wrong); best total score {res.score:.2f}")
+            ex.set_readout(
+                f"true word <b>{data.words[i]}</b>, decoded <b>{_word(res.labels)}</b> "
+                f"({errs} of {r} letters wrong); best total score {res.score:.2f}"
+            )
         else:
-            pred = "" if col == 0 else f", whose back-pointer leads to <b>{LETTERS[res.backpointers[best, col]]}</b>"
-            ex.set_readout(f"τ = {tau}: the best prefix of length {tau} ends in "
-                           f"<b>{LETTERS[best]}</b>{pred} (M = {res.M[best, col]:.2f})")
+            pred = (
+                ""
+                if col == 0
+                else f", whose back-pointer leads to <b>{LETTERS[res.backpointers[best, col]]}</b>"
+            )
+            ex.set_readout(
+                f"τ = {tau}: the best prefix of length {tau} ends in "
+                f"<b>{LETTERS[best]}</b>{pred} (M = {res.M[best, col]:.2f})"
+            )
 
-    ex = Explorer(fig, controls, update, title="Viterbi trace (UML §17.3)",
-                  css_class="kml-ch05-viterbi")
+    ex = Explorer(fig, controls, update, title="Viterbi trace (UML §17.3)", css_class="kml-ch05-viterbi")
     if predict:
         q = model.W_pair.shape[0]
-        predict_mode(ex, W.Dropdown(options=list(LETTERS[:q]), value=LETTERS[0], description="letter:",
-                                    layout=W.Layout(width="140px")),
-                     lambda ex_: LETTERS[ex_.state["best_cell"]],
-                     [table[k] for k in ("layer", "best", "arrows", "path")] + [word["decoded"], word["underline"]],
-                     "which letter does Viterbi pick at step τ (the last letter of the best prefix of length τ)?")
+        predict_mode(
+            ex,
+            W.Dropdown(
+                options=list(LETTERS[:q]),
+                value=LETTERS[0],
+                description="letter:",
+                layout=W.Layout(width="140px"),
+            ),
+            lambda ex_: LETTERS[ex_.state["best_cell"]],
+            [table[k] for k in ("layer", "best", "arrows", "path")] + [word["decoded"], word["underline"]],
+            "which letter does Viterbi pick at step τ (the last letter of the best prefix of length τ)?",
+        )
     return ex

@@ -36,8 +36,9 @@ def make_loss_gallery(losses=None, loss: str = "soft_margin", z: float = 0.5, et
     fig, (ax_l, ax_g) = figure(10.5, 4.4, ncols=2)
     arts = loss_axes(ax_l, ax_g, table)
     controls = {
-        "loss": W.Dropdown(options=list(table), value=loss, description="loss",
-                           layout=W.Layout(width="220px")),
+        "loss": W.Dropdown(
+            options=list(table), value=loss, description="loss", layout=W.Layout(width="220px")
+        ),
         "z": slider("margin z₀ = y f(x)", z, -2.5, 2.5, 0.05, readout_format=".2f", width="380px"),
     }
 
@@ -47,22 +48,29 @@ def make_loss_gallery(losses=None, loss: str = "soft_margin", z: float = 0.5, et
         st["calibration"] = BOOK_CALIBRATION.get(st["loss"])
         ex.state.update(st)
         cal = st["calibration"]
-        cal_txt = (f" &nbsp; calibration (2.27): c = {cal[0]:.3f}, s = {cal[1]:g}" if cal else "")
+        cal_txt = f" &nbsp; calibration (2.27): c = {cal[0]:.3f}, s = {cal[1]:g}" if cal else ""
         ex.set_readout(
             f"{st['loss']}: l({st['z']:.2f}) = <b>{st['value']:.4f}</b>, subgradient "
             f"∂l/∂z = <b>{st['subgradient']:.4f}</b> &nbsp; NORMA's new coefficient for y = +1, "
-            f"η = {eta:g}: −η ∂l/∂z = {st['coef']:+.4f}{cal_txt}")
+            f"η = {eta:g}: −η ∂l/∂z = {st['coef']:+.4f}{cal_txt}"
+        )
 
-    return Explorer(fig, controls, update, layout_rows=[["loss", "z"]],
-                    title="Margin losses and their subgradients (HSS2 §2.4)",
-                    css_class="kml-loss-gallery")
+    return Explorer(
+        fig,
+        controls,
+        update,
+        layout_rows=[["loss", "z"]],
+        title="Margin losses and their subgradients (HSS2 §2.4)",
+        css_class="kml-loss-gallery",
+    )
 
 
 RADEMACHER_NS = (10, 20, 50, 100, 200, 500, 1000, 2000)
 
 
-def make_rademacher_explorer(X=None, ns=RADEMACHER_NS, n_draws: int = 1000, n: int = 100,
-                             path=None) -> Explorer:
+def make_rademacher_explorer(
+    X=None, ns=RADEMACHER_NS, n_draws: int = 1000, n: int = 100, path=None
+) -> Explorer:
     """An n slider over precomputed Monte-Carlo Rademacher averages and their bound.
 
     Controls: ``n`` (one of ``ns``). State: ``n``, ``estimate``, ``stderr``, ``bound``,
@@ -74,10 +82,16 @@ def make_rademacher_explorer(X=None, ns=RADEMACHER_NS, n_draws: int = 1000, n: i
     fig, (ax, ax_r) = figure(10.5, 4.5, ncols=2, width_ratios=[1.3, 1])
     arts = rademacher_axes(ax, ax_r, path)
     opts = [int(v) for v in path["ns"]]
-    controls = {"n": W.SelectionSlider(options=opts, value=min(opts, key=lambda v: abs(v - n)),
-                                       description="sample size n", continuous_update=True,
-                                       style={"description_width": "initial"},
-                                       layout=W.Layout(width="420px"))}
+    controls = {
+        "n": W.SelectionSlider(
+            options=opts,
+            value=min(opts, key=lambda v: abs(v - n)),
+            description="sample size n",
+            continuous_update=True,
+            style={"description_width": "initial"},
+            layout=W.Layout(width="420px"),
+        )
+    }
 
     def update(ex: Explorer) -> None:
         k = opts.index(int(ex.controls["n"].value))
@@ -86,7 +100,13 @@ def make_rademacher_explorer(X=None, ns=RADEMACHER_NS, n_draws: int = 1000, n: i
         ex.set_readout(
             f"n = <b>{st['n']}</b>: estimate {st['estimate']:.4f} ± {st['stderr']:.4f} "
             f"≤ bound √(Σ‖xᵢ‖²)/n = {st['bound']:.4f} &nbsp; (ratio {st['ratio']:.3f}; "
-            f"Khintchine-Kahane keeps it ≥ 1/√2 = {1 / np.sqrt(2):.3f})")
+            f"Khintchine-Kahane keeps it ≥ 1/√2 = {1 / np.sqrt(2):.3f})"
+        )
 
-    return Explorer(fig, controls, update, title="Rademacher average vs its bound (HSS2 (2.26))",
-                    css_class="kml-rademacher-explorer")
+    return Explorer(
+        fig,
+        controls,
+        update,
+        title="Rademacher average vs its bound (HSS2 (2.26))",
+        css_class="kml-rademacher-explorer",
+    )

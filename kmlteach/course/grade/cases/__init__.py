@@ -18,6 +18,7 @@ __all__ = ["HiddenCase", "hidden_cases", "guards"]
 @dataclass(frozen=True)
 class HiddenCase:
     """Arguments of one hidden case and its kind (the only thing feedback reveals)."""
+
     kind: str
     args: tuple = ()
     kwargs: dict = field(default_factory=dict)

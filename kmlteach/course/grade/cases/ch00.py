@@ -11,12 +11,18 @@ GUARDS = {"00.margins": ["kmlteach.svm.functional_margins"]}
 
 def _margins():
     r = np.random.default_rng(100)
-    out = [H("one point", (np.array([[2.0, -1.0]]), np.array([-1.0]), np.array([1.0, 1.0]))),
-           H("w = 0", (r.normal(size=(4, 3)), np.array([1.0, -1, 1, -1]), np.zeros(3))),
-           H("all labels -1", (r.normal(size=(5, 2)), -np.ones(5), r.normal(size=2)))]
+    out = [
+        H("one point", (np.array([[2.0, -1.0]]), np.array([-1.0]), np.array([1.0, 1.0]))),
+        H("w = 0", (r.normal(size=(4, 3)), np.array([1.0, -1, 1, -1]), np.zeros(3))),
+        H("all labels -1", (r.normal(size=(5, 2)), -np.ones(5), r.normal(size=2))),
+    ]
     for m, d in ((3, 10), (40, 4)):
-        out.append(H("d > m" if d > m else "larger sample",
-                     (r.normal(size=(m, d)), r.choice([-1.0, 1.0], size=m), r.normal(size=d))))
+        out.append(
+            H(
+                "d > m" if d > m else "larger sample",
+                (r.normal(size=(m, d)), r.choice([-1.0, 1.0], size=m), r.normal(size=d)),
+            )
+        )
     return out
 
 

@@ -28,10 +28,12 @@ def _separable(r, m, d, gap=0.5):
 
 def _distance():
     r = np.random.default_rng(101)
-    out = [H("point on the hyperplane", (np.array([2.0, 1.0]), np.array([1.0, -2.0]), 0.0)),
-           H("d = 1", (np.array([-3.0]), np.array([2.0]), 1.0)),
-           H("negative offset b", (np.array([1.0, 1.0, 1.0]), np.array([0.0, 0.0, 2.0]), -7.0)),
-           H("unnormalised w (large norm)", (np.array([1.0, 2.0]), np.array([300.0, -400.0]), 50.0))]
+    out = [
+        H("point on the hyperplane", (np.array([2.0, 1.0]), np.array([1.0, -2.0]), 0.0)),
+        H("d = 1", (np.array([-3.0]), np.array([2.0]), 1.0)),
+        H("negative offset b", (np.array([1.0, 1.0, 1.0]), np.array([0.0, 0.0, 2.0]), -7.0)),
+        H("unnormalised w (large norm)", (np.array([1.0, 2.0]), np.array([300.0, -400.0]), 50.0)),
+    ]
     for _ in range(3):
         d = int(r.integers(8, 20))
         out.append(H("d > 5", (r.normal(size=d), r.normal(size=d), float(r.normal() * 2))))
@@ -40,10 +42,12 @@ def _distance():
 
 def _hinge():
     r = np.random.default_rng(102)
-    out = [H("margin exactly 1 (no loss)", (np.array([0.5, 0.0]), np.array([2.0, 7.0]), 1.0)),
-           H("w = 0", (np.zeros(3), np.array([1.0, -2.0, 0.5]), -1.0)),
-           H("misclassified, y = -1", (np.array([1.0, 2.0]), np.array([1.0, 1.0]), -1.0)),
-           H("inside the margin", (np.array([0.25, 0.25]), np.array([1.0, 1.0]), 1.0))]
+    out = [
+        H("margin exactly 1 (no loss)", (np.array([0.5, 0.0]), np.array([2.0, 7.0]), 1.0)),
+        H("w = 0", (np.zeros(3), np.array([1.0, -2.0, 0.5]), -1.0)),
+        H("misclassified, y = -1", (np.array([1.0, 2.0]), np.array([1.0, 1.0]), -1.0)),
+        H("inside the margin", (np.array([0.25, 0.25]), np.array([1.0, 1.0]), 1.0)),
+    ]
     for _ in range(4):
         d = int(r.integers(6, 15))
         w, x = r.normal(size=d), r.normal(size=d)
@@ -55,9 +59,11 @@ def _hinge():
 
 def _sgd():
     r = np.random.default_rng(103)
-    out = [H("t = 1, θ = 0", (np.zeros(3), 1, 0.5, np.array([1.0, 2.0, -1.0]), -1.0)),
-           H("margin above 1: no update", (np.array([10.0, 0.0]), 1, 1.0, np.array([1.0, 0.0]), 1.0)),
-           H("large t", (np.array([3.0, -4.0]), 1000, 0.01, np.array([0.5, 0.5]), 1.0))]
+    out = [
+        H("t = 1, θ = 0", (np.zeros(3), 1, 0.5, np.array([1.0, 2.0, -1.0]), -1.0)),
+        H("margin above 1: no update", (np.array([10.0, 0.0]), 1, 1.0, np.array([1.0, 0.0]), 1.0)),
+        H("large t", (np.array([3.0, -4.0]), 1000, 0.01, np.array([0.5, 0.5]), 1.0)),
+    ]
     for _ in range(4):
         d = int(r.integers(5, 12))
         theta, x = r.normal(size=d) * 2, r.normal(size=d)
@@ -72,8 +78,7 @@ def _perceptron():
     r = np.random.default_rng(104)
     X, y = _separable(r, 12, 3)
     Xd, yd = np.vstack([X, X[:4]]), np.concatenate([y, y[:4]])
-    out = [H("one point", (np.array([[1.0, -1.0]]), np.array([-1.0]))),
-           H("duplicate points", (Xd, yd))]
+    out = [H("one point", (np.array([[1.0, -1.0]]), np.array([-1.0]))), H("duplicate points", (Xd, yd))]
     for m, d in ((5, 12), (8, 20)):
         out.append(H("d > m", _separable(r, m, d)))
     out.append(H("larger sample, m = 60", _separable(r, 60, 4, gap=0.8)))
@@ -84,8 +89,10 @@ def _subgradient():
     r = np.random.default_rng(105)
     X = np.array([[1.0, 1.0], [2.0, 0.0], [1.0, 1.0]])
     y = np.array([1.0, 1.0, 1.0])
-    out = [H("ties between maximisers", (np.array([1.0, 0.0]), X, y)),
-           H("w = 0", (np.zeros(3), r.normal(size=(5, 3)), np.array([1.0, -1, 1, -1, 1])))]
+    out = [
+        H("ties between maximisers", (np.array([1.0, 0.0]), X, y)),
+        H("w = 0", (np.zeros(3), r.normal(size=(5, 3)), np.array([1.0, -1, 1, -1, 1]))),
+    ]
     for m, d in ((4, 9), (6, 15)):
         Xs, ys = _separable(r, m, d)
         out.append(H("d > m", (r.normal(size=d), Xs, ys)))
@@ -94,20 +101,28 @@ def _subgradient():
     return out
 
 
-
 def _dual():
     r = np.random.default_rng(106)
     Xd = r.normal(size=(3, 2))
     X, y = _separable(r, 200, 4)
-    return [H("α = 0: w = 0, D = 0", (r.normal(size=(5, 3)), np.array([1.0, -1, 1, -1, -1]), np.zeros(5))),
-            H("one point", (np.array([[0.5, -2.0, 1.0, 3.0]]), np.array([-1.0]), np.array([0.7]))),
-            H("d > m", (r.normal(size=(3, 10)), np.array([1.0, 1.0, -1.0]), r.uniform(0, 2, size=3))),
-            H("duplicate points with opposite labels", (np.vstack([Xd, Xd]), np.r_[np.ones(3), -np.ones(3)],
-                                                         np.r_[0.4, 1.0, 2.0, 0.4, 1.0, 2.0])),
-            H("large α", (r.normal(size=(6, 3)), np.array([1.0, -1, -1, 1, 1, -1]), r.uniform(50, 200, size=6))),
-            H("larger sample, m = 200", (X, y, r.uniform(0, 0.1, size=200)))]
+    return [
+        H("α = 0: w = 0, D = 0", (r.normal(size=(5, 3)), np.array([1.0, -1, 1, -1, -1]), np.zeros(5))),
+        H("one point", (np.array([[0.5, -2.0, 1.0, 3.0]]), np.array([-1.0]), np.array([0.7]))),
+        H("d > m", (r.normal(size=(3, 10)), np.array([1.0, 1.0, -1.0]), r.uniform(0, 2, size=3))),
+        H(
+            "duplicate points with opposite labels",
+            (np.vstack([Xd, Xd]), np.r_[np.ones(3), -np.ones(3)], np.r_[0.4, 1.0, 2.0, 0.4, 1.0, 2.0]),
+        ),
+        H("large α", (r.normal(size=(6, 3)), np.array([1.0, -1, -1, 1, 1, -1]), r.uniform(50, 200, size=6))),
+        H("larger sample, m = 200", (X, y, r.uniform(0, 0.1, size=200))),
+    ]
 
 
-HIDDEN = {"01.distance": _distance, "01.hinge": _hinge, "01.sgd_step": _sgd,
-          "01.perceptron": _perceptron, "01.subgradient_perceptron": _subgradient,
-          "01.dual": _dual}
+HIDDEN = {
+    "01.distance": _distance,
+    "01.hinge": _hinge,
+    "01.sgd_step": _sgd,
+    "01.perceptron": _perceptron,
+    "01.subgradient_perceptron": _subgradient,
+    "01.dual": _dual,
+}

@@ -20,16 +20,23 @@ GUARDS = {
 
 def _poly():
     r = np.random.default_rng(201)
-    return [H("d = 1", (r.normal(size=(4, 1)),)), H("duplicate points", (np.ones((3, 2)),)),
-            H("d > m", (r.normal(size=(2, 7)),)), H("zero rows", (np.zeros((2, 3)),))]
+    return [
+        H("d = 1", (r.normal(size=(4, 1)),)),
+        H("duplicate points", (np.ones((3, 2)),)),
+        H("d > m", (r.normal(size=(2, 7)),)),
+        H("zero rows", (np.zeros((2, 3)),)),
+    ]
 
 
 def _gram():
     r = np.random.default_rng(202)
     X = r.normal(size=(4, 3))
-    return [H("X equal to Y", (X, X.copy(), 1.0)), H("tiny sigma", (r.normal(size=(2, 2)), r.normal(size=(3, 2)), 0.01)),
-            H("large sigma", (r.normal(size=(3, 5)), r.normal(size=(2, 5)), 50.0)),
-            H("d > m", (r.normal(size=(2, 9)), r.normal(size=(3, 9)), 2.0))]
+    return [
+        H("X equal to Y", (X, X.copy(), 1.0)),
+        H("tiny sigma", (r.normal(size=(2, 2)), r.normal(size=(3, 2)), 0.01)),
+        H("large sigma", (r.normal(size=(3, 5)), r.normal(size=(2, 5)), 50.0)),
+        H("d > m", (r.normal(size=(2, 9)), r.normal(size=(3, 9)), 2.0)),
+    ]
 
 
 def _separable(r, m):
@@ -57,21 +64,28 @@ def _perceptron():
 def _ridge():
     r = np.random.default_rng(204)
     X = r.normal(size=(5, 2))
-    return [H("large lambda", (gram("gaussian", X, sigma=1.0), r.normal(size=5), 100.0)),
-            H("m = 1", (np.array([[2.0]]), np.array([3.0]), 0.5)),
-            H("d > m (linear kernel)", (gram("linear", r.normal(size=(4, 8))), r.normal(size=4), 0.05))]
+    return [
+        H("large lambda", (gram("gaussian", X, sigma=1.0), r.normal(size=5), 100.0)),
+        H("m = 1", (np.array([[2.0]]), np.array([3.0]), 0.5)),
+        H("d > m (linear kernel)", (gram("linear", r.normal(size=(4, 8))), r.normal(size=4), 0.05)),
+    ]
 
 
 def _class_mean():
     r = np.random.default_rng(205)
     X, Z = r.normal(size=(9, 3)), r.normal(size=(4, 3))
     y = np.array([1.0, -1, -1, -1, -1, -1, -1, -1, 1])
-    return [H("unbalanced classes", (gram("linear", Z, X), gram("linear", X), y)),
-            H("test points equal to training points", (gram("gaussian", X[:3], X, sigma=1.0),
-                                                       gram("gaussian", X, sigma=1.0), y)),
-            H("one point per class", (np.array([[0.2, 0.7]]), np.array([[1.0, 0.3], [0.3, 1.0]]),
-                                      np.array([-1.0, 1.0])))]
-
+    return [
+        H("unbalanced classes", (gram("linear", Z, X), gram("linear", X), y)),
+        H(
+            "test points equal to training points",
+            (gram("gaussian", X[:3], X, sigma=1.0), gram("gaussian", X, sigma=1.0), y),
+        ),
+        H(
+            "one point per class",
+            (np.array([[0.2, 0.7]]), np.array([[1.0, 0.3], [0.3, 1.0]]), np.array([-1.0, 1.0])),
+        ),
+    ]
 
 
 def _kernel_sgd():
@@ -85,22 +99,46 @@ def _kernel_sgd():
     X = r.normal(size=(5, 2))
     Xd = r.normal(size=(4, 2))
     Xl = r.normal(size=(40, 3))
-    return [H("T = 1: ᾱ = 0", (gram("gaussian", X, sigma=1.0), lab(5), 0.3, np.array([2]))),
-            H("y K α = 1 exactly with y = +1: no update", (np.array([[2.0]]), np.array([1.0]), 1.0,
-                                                           np.array([0, 0, 0]))),
-            H("y K α = 1 exactly with y = −1: no update", (np.array([[2.0]]), np.array([-1.0]), 1.0,
-                                                           np.array([0, 0, 0, 0]))),
-            H("the same index every step", (gram("gaussian", X, sigma=0.5), lab(5), 0.2, np.full(15, 3))),
-            H("large λ: every step updates", (gram("gaussian", X, sigma=1.0), lab(5), 100.0,
-                                              r.integers(0, 5, size=20))),
-            H("linear kernel, d > m", (gram("linear", r.normal(size=(4, 8))), lab(4), 0.05,
-                                       r.integers(0, 4, size=30))),
-            H("duplicate points", (gram("gaussian", np.vstack([Xd, Xd]), sigma=1.0), np.r_[lab(4), lab(4)], 0.1,
-                                   r.integers(0, 8, size=50))),
-            H("larger sample, m = 40, T = 400", (gram("gaussian", Xl, sigma=2.0), lab(40), 0.01,
-                                                 r.integers(0, 40, size=400)))]
+    return [
+        H("T = 1: ᾱ = 0", (gram("gaussian", X, sigma=1.0), lab(5), 0.3, np.array([2]))),
+        H(
+            "y K α = 1 exactly with y = +1: no update",
+            (np.array([[2.0]]), np.array([1.0]), 1.0, np.array([0, 0, 0])),
+        ),
+        H(
+            "y K α = 1 exactly with y = −1: no update",
+            (np.array([[2.0]]), np.array([-1.0]), 1.0, np.array([0, 0, 0, 0])),
+        ),
+        H("the same index every step", (gram("gaussian", X, sigma=0.5), lab(5), 0.2, np.full(15, 3))),
+        H(
+            "large λ: every step updates",
+            (gram("gaussian", X, sigma=1.0), lab(5), 100.0, r.integers(0, 5, size=20)),
+        ),
+        H(
+            "linear kernel, d > m",
+            (gram("linear", r.normal(size=(4, 8))), lab(4), 0.05, r.integers(0, 4, size=30)),
+        ),
+        H(
+            "duplicate points",
+            (
+                gram("gaussian", np.vstack([Xd, Xd]), sigma=1.0),
+                np.r_[lab(4), lab(4)],
+                0.1,
+                r.integers(0, 8, size=50),
+            ),
+        ),
+        H(
+            "larger sample, m = 40, T = 400",
+            (gram("gaussian", Xl, sigma=2.0), lab(40), 0.01, r.integers(0, 40, size=400)),
+        ),
+    ]
 
 
-HIDDEN = {"02.poly_features": _poly, "02.gram": _gram, "02.kernel_perceptron": _perceptron,
-          "02.kernel_ridge": _ridge, "02.class_mean": _class_mean,
-          "02.kernel_sgd": _kernel_sgd}
+HIDDEN = {
+    "02.poly_features": _poly,
+    "02.gram": _gram,
+    "02.kernel_perceptron": _perceptron,
+    "02.kernel_ridge": _ridge,
+    "02.class_mean": _class_mean,
+    "02.kernel_sgd": _kernel_sgd,
+}

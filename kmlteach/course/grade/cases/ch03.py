@@ -8,25 +8,34 @@ from kmlteach.kernels import gram
 
 from . import HiddenCase as H
 
-GUARDS = {"03.center": ["kmlteach.kernels.center"],
-          "03.ngram": ["kmlteach.structured_kernels.ngram_kernel"],
-          "03.diffusion": ["kmlteach.structured_kernels.diffusion_kernel"],
-          "03.kpca": ["kmlteach.kernel_methods.kernel_pca"],
-          "03.fisher": ["kmlteach.structured_kernels.fisher_kernel"]}
+GUARDS = {
+    "03.center": ["kmlteach.kernels.center"],
+    "03.ngram": ["kmlteach.structured_kernels.ngram_kernel"],
+    "03.diffusion": ["kmlteach.structured_kernels.diffusion_kernel"],
+    "03.kpca": ["kmlteach.kernel_methods.kernel_pca"],
+    "03.fisher": ["kmlteach.structured_kernels.fisher_kernel"],
+}
 
 
 def _center():
     r = np.random.default_rng(301)
     X = r.normal(size=(5, 3))
-    return [H("m = 1", (np.array([[4.0]]),)), H("duplicate points", (gram("linear", np.vstack([X, X[:2]])),)),
-            H("d > m", (gram("linear", r.normal(size=(3, 8))),)),
-            H("already centred", (gram("linear", X - X.mean(0)),))]
+    return [
+        H("m = 1", (np.array([[4.0]]),)),
+        H("duplicate points", (gram("linear", np.vstack([X, X[:2]])),)),
+        H("d > m", (gram("linear", r.normal(size=(3, 8))),)),
+        H("already centred", (gram("linear", X - X.mean(0)),)),
+    ]
 
 
 def _ngram():
-    return [H("no common n-gram", ("abc", "xyz", 1)), H("both empty", ("", "", 2)),
-            H("repeated letters", ("aaaaaa", "aaa", 2)), H("n = length", ("kernel", "kernel", 6)),
-            H("long strings", ("the quick brown fox jumps over the lazy dog" * 3, "brown dogs jump", 3))]
+    return [
+        H("no common n-gram", ("abc", "xyz", 1)),
+        H("both empty", ("", "", 2)),
+        H("repeated letters", ("aaaaaa", "aaa", 2)),
+        H("n = length", ("kernel", "kernel", 6)),
+        H("long strings", ("the quick brown fox jumps over the lazy dog" * 3, "brown dogs jump", 3)),
+    ]
 
 
 def _diffusion():
@@ -34,40 +43,60 @@ def _diffusion():
     star = np.zeros((5, 5))
     star[0, 1:] = star[1:, 0] = 1.0
     A = np.triu((r.random((7, 7)) < 0.4).astype(float), 1)
-    return [H("one node", (np.zeros((1, 1)), 1.0)), H("star graph", (star, 0.3)),
-            H("small β", (star, 0.01)), H("random graph", (A + A.T, 1.5))]
+    return [
+        H("one node", (np.zeros((1, 1)), 1.0)),
+        H("star graph", (star, 0.3)),
+        H("small β", (star, 0.01)),
+        H("random graph", (A + A.T, 1.5)),
+    ]
 
 
 def _kpca():
     r = np.random.default_rng(304)
-    return [H("p = 1, polynomial kernel", (gram("polynomial", r.normal(size=(7, 2)), degree=2), 1)),
-            H("d > m", (gram("linear", r.normal(size=(5, 9))), 2)),
-            H("larger sample", (gram("gaussian", r.normal(size=(25, 3)), sigma=1.5), 3))]
+    return [
+        H("p = 1, polynomial kernel", (gram("polynomial", r.normal(size=(7, 2)), degree=2), 1)),
+        H("d > m", (gram("linear", r.normal(size=(5, 9))), 2)),
+        H("larger sample", (gram("gaussian", r.normal(size=(25, 3)), sigma=1.5), 3)),
+    ]
 
 
 def _fisher():
     r = np.random.default_rng(305)
-    return [H("θ = 0", ((r.random((4, 3)) < 0.5).astype(float), np.zeros(3))),
-            H("identical rows", (np.ones((3, 2)), np.array([0.5, -1.0]))),
-            H("large |θ|", ((r.random((5, 2)) < 0.5).astype(float), np.array([6.0, -6.0])))]
-
+    return [
+        H("θ = 0", ((r.random((4, 3)) < 0.5).astype(float), np.zeros(3))),
+        H("identical rows", (np.ones((3, 2)), np.array([0.5, -1.0]))),
+        H("large |θ|", ((r.random((5, 2)) < 0.5).astype(float), np.array([6.0, -6.0]))),
+    ]
 
 
 def _mean_distance():
     r = np.random.default_rng(306)
     X = r.normal(size=(7, 2))
     Xs = r.normal(size=(5, 3))
-    return [H("|A| = 1", (gram("gaussian", X, sigma=1.0), np.arange(7) == 4)),
-            H("|B| = 1", (gram("gaussian", X, sigma=0.3), np.arange(7) != 0)),
-            H("interleaved mask", (gram("polynomial", X, degree=2), np.arange(7) % 2 == 0)),
-            H("the same sample twice: distance 0", (gram("gaussian", np.vstack([Xs, Xs]), sigma=1.0),
-                                                    np.arange(10) < 5)),
-            H("linear kernel, d > m", (gram("linear", r.normal(size=(6, 11))), np.array([True, False, False,
-                                                                                    True, True, False]))),
-            H("larger sample, m = 120", (gram("gaussian", r.normal(size=(120, 2)), sigma=1.5),
-                                         r.random(120) < 0.3))]
+    return [
+        H("|A| = 1", (gram("gaussian", X, sigma=1.0), np.arange(7) == 4)),
+        H("|B| = 1", (gram("gaussian", X, sigma=0.3), np.arange(7) != 0)),
+        H("interleaved mask", (gram("polynomial", X, degree=2), np.arange(7) % 2 == 0)),
+        H(
+            "the same sample twice: distance 0",
+            (gram("gaussian", np.vstack([Xs, Xs]), sigma=1.0), np.arange(10) < 5),
+        ),
+        H(
+            "linear kernel, d > m",
+            (gram("linear", r.normal(size=(6, 11))), np.array([True, False, False, True, True, False])),
+        ),
+        H(
+            "larger sample, m = 120",
+            (gram("gaussian", r.normal(size=(120, 2)), sigma=1.5), r.random(120) < 0.3),
+        ),
+    ]
 
 
-HIDDEN = {"03.center": _center, "03.ngram": _ngram, "03.diffusion": _diffusion, "03.kpca": _kpca,
-          "03.fisher": _fisher,
-          "03.mean_distance": _mean_distance}
+HIDDEN = {
+    "03.center": _center,
+    "03.ngram": _ngram,
+    "03.diffusion": _diffusion,
+    "03.kpca": _kpca,
+    "03.fisher": _fisher,
+    "03.mean_distance": _mean_distance,
+}

@@ -6,11 +6,13 @@ import numpy as np
 
 from . import HiddenCase as H
 
-GUARDS = {"04.multivector_psi": ["kmlteach.multiclass.multivector_psi"],
-          "04.generalized_hinge": ["kmlteach.multiclass.generalized_hinge"],
-          "04.multiclass_perceptron": ["kmlteach.multiclass.multiclass_perceptron"],
-          "04.one_vs_all": ["kmlteach.multiclass.one_vs_all"],
-          "04.hinge_subgradient": ["kmlteach.multiclass.generalized_hinge_subgradient"]}
+GUARDS = {
+    "04.multivector_psi": ["kmlteach.multiclass.multivector_psi"],
+    "04.generalized_hinge": ["kmlteach.multiclass.generalized_hinge"],
+    "04.multiclass_perceptron": ["kmlteach.multiclass.multiclass_perceptron"],
+    "04.one_vs_all": ["kmlteach.multiclass.one_vs_all"],
+    "04.hinge_subgradient": ["kmlteach.multiclass.generalized_hinge_subgradient"],
+}
 
 
 def _lstsq_fit(X, t):
@@ -24,17 +26,22 @@ def _mean_fit(X, t):
 
 def _psi():
     r = np.random.default_rng(401)
-    return [H("k = 2, one feature", (np.array([-2.0]), 0, 2)), H("many classes", (r.normal(size=3), 7, 9)),
-            H("first block", (r.normal(size=4), 0, 5))]
+    return [
+        H("k = 2, one feature", (np.array([-2.0]), 0, 2)),
+        H("many classes", (r.normal(size=3), 7, 9)),
+        H("first block", (r.normal(size=4), 0, 5)),
+    ]
 
 
 def _ghinge():
     r = np.random.default_rng(402)
     D = r.uniform(0.5, 2.0, size=(4, 4))
     np.fill_diagonal(D, 0.0)
-    return [H("two classes", (r.normal(size=(2, 3)), r.normal(size=3), 1, 1.0 - np.eye(2))),
-            H("non-symmetric Δ", (r.normal(size=(4, 2)), r.normal(size=2), 2, D)),
-            H("ties between competitors", (np.zeros((3, 2)), np.ones(2), 1, np.ones((3, 3)) - np.eye(3)))]
+    return [
+        H("two classes", (r.normal(size=(2, 3)), r.normal(size=3), 1, 1.0 - np.eye(2))),
+        H("non-symmetric Δ", (r.normal(size=(4, 2)), r.normal(size=2), 2, D)),
+        H("ties between competitors", (np.zeros((3, 2)), np.ones(2), 1, np.ones((3, 3)) - np.eye(3))),
+    ]
 
 
 def _perceptron():
@@ -59,8 +66,10 @@ def _ova():
     y = np.arange(40) % k
     X = np.c_[C[y] + r.normal(size=(40, 2)), np.ones(40)]
     Xn = np.c_[r.normal(scale=4, size=(12, 2)), np.ones(12)]
-    return [H("five classes", (X, y, Xn, k, _lstsq_fit)),
-            H("another binary learner", (X, y, Xn, k, _mean_fit))]
+    return [
+        H("five classes", (X, y, Xn, k, _lstsq_fit)),
+        H("another binary learner", (X, y, Xn, k, _mean_fit)),
+    ]
 
 
 def _kesler():
@@ -68,10 +77,8 @@ def _kesler():
     return [H("k = 2, last label", (r.normal(size=3), 1, 2)), H("many classes", (r.normal(size=2), 4, 7))]
 
 
-
 def _zero_one(k):
     return 1.0 - np.eye(k)
-
 
 
 def _worst(W, x, D):
@@ -83,17 +90,28 @@ def _subgradient():
     r = np.random.default_rng(406)
     D6 = r.uniform(0.5, 2.0, size=(6, 6))
     np.fill_diagonal(D6, 0.0)
-    return [H("ŷ = y: zero subgradient", (np.array([[0.0, 0.0], [4.0, 1.0], [0.0, -1.0]]), np.array([1.0, 0.5]), 1,
-                                          _zero_one(3))),
-            H("two classes", _worst(r.normal(size=(2, 4)), r.normal(size=4), _zero_one(2))),
-            H("ties between competitors: smallest index", (np.zeros((4, 3)), np.ones(3), 2, _zero_one(4))),
-            H("tie between a smaller label and the true one", (np.array([[0.0, 0.0], [1.0, 0.0], [-5.0, 0.0]]),
-                                                               np.array([1.0, 0.0]), 1, _zero_one(3))),
-            H("non-symmetric Δ, k = 6", _worst(r.normal(size=(6, 3)), r.normal(size=3), D6)),
-            H("d = 1", _worst(r.normal(size=(3, 1)), np.array([-1.5]), _zero_one(3))),
-            H("many classes, k = 10, d = 20", (r.normal(size=(10, 20)), r.normal(size=20), 7, _zero_one(10)))]
+    return [
+        H(
+            "ŷ = y: zero subgradient",
+            (np.array([[0.0, 0.0], [4.0, 1.0], [0.0, -1.0]]), np.array([1.0, 0.5]), 1, _zero_one(3)),
+        ),
+        H("two classes", _worst(r.normal(size=(2, 4)), r.normal(size=4), _zero_one(2))),
+        H("ties between competitors: smallest index", (np.zeros((4, 3)), np.ones(3), 2, _zero_one(4))),
+        H(
+            "tie between a smaller label and the true one",
+            (np.array([[0.0, 0.0], [1.0, 0.0], [-5.0, 0.0]]), np.array([1.0, 0.0]), 1, _zero_one(3)),
+        ),
+        H("non-symmetric Δ, k = 6", _worst(r.normal(size=(6, 3)), r.normal(size=3), D6)),
+        H("d = 1", _worst(r.normal(size=(3, 1)), np.array([-1.5]), _zero_one(3))),
+        H("many classes, k = 10, d = 20", (r.normal(size=(10, 20)), r.normal(size=20), 7, _zero_one(10))),
+    ]
 
 
-HIDDEN = {"04.multivector_psi": _psi, "04.generalized_hinge": _ghinge,
-          "04.multiclass_perceptron": _perceptron, "04.one_vs_all": _ova, "04.kesler": _kesler,
-          "04.hinge_subgradient": _subgradient}
+HIDDEN = {
+    "04.multivector_psi": _psi,
+    "04.generalized_hinge": _ghinge,
+    "04.multiclass_perceptron": _perceptron,
+    "04.one_vs_all": _ova,
+    "04.kesler": _kesler,
+    "04.hinge_subgradient": _subgradient,
+}

@@ -6,44 +6,64 @@ import numpy as np
 
 from . import HiddenCase as H
 
-GUARDS = {"05.chain_score": ["kmlteach.structured.chain_score"],
-          "05.viterbi": ["kmlteach.structured.viterbi"],
-          "05.loss_augmented": ["kmlteach.structured.loss_augmented_viterbi"],
-          "05.score_coefficients": ["kmlteach.structured.psi", "kmlteach.structured.chain_score"]}
+GUARDS = {
+    "05.chain_score": ["kmlteach.structured.chain_score"],
+    "05.viterbi": ["kmlteach.structured.viterbi"],
+    "05.loss_augmented": ["kmlteach.structured.loss_augmented_viterbi"],
+    "05.score_coefficients": ["kmlteach.structured.psi", "kmlteach.structured.chain_score"],
+}
 
 
 def _score():
     r = np.random.default_rng(501)
-    return [H("one label", (r.random((4, 3)), np.zeros(4, dtype=np.int64), r.normal(size=(1, 3)),
-                            r.normal(size=(1, 1)))),
-            H("long sequence", (r.random((30, 5)), r.integers(0, 4, 30), r.normal(size=(4, 5)),
-                                r.normal(size=(4, 4))))]
+    return [
+        H(
+            "one label",
+            (r.random((4, 3)), np.zeros(4, dtype=np.int64), r.normal(size=(1, 3)), r.normal(size=(1, 1))),
+        ),
+        H(
+            "long sequence",
+            (r.random((30, 5)), r.integers(0, 4, 30), r.normal(size=(4, 5)), r.normal(size=(4, 4))),
+        ),
+    ]
 
 
 def _viterbi():
     r = np.random.default_rng(502)
-    return [H("one position", (r.normal(size=(1, 4)), r.normal(size=(4, 4)))),
-            H("one label", (r.normal(size=(5, 1)), r.normal(size=(1, 1)))),
-            H("long sequence", (r.normal(size=(40, 6)), r.normal(size=(6, 6)))),
-            H("strong transitions", (r.normal(size=(6, 3)) * 0.1, np.array([[5.0, -5, -5], [-5, -5, 5], [5, -5, -5]])))]
+    return [
+        H("one position", (r.normal(size=(1, 4)), r.normal(size=(4, 4)))),
+        H("one label", (r.normal(size=(5, 1)), r.normal(size=(1, 1)))),
+        H("long sequence", (r.normal(size=(40, 6)), r.normal(size=(6, 6)))),
+        H(
+            "strong transitions",
+            (r.normal(size=(6, 3)) * 0.1, np.array([[5.0, -5, -5], [-5, -5, 5], [5, -5, -5]])),
+        ),
+    ]
 
 
 def _loss_aug():
     r = np.random.default_rng(503)
-    return [H("one position", (r.normal(size=(1, 3)), r.normal(size=(3, 3)), np.array([2]))),
-            H("long sequence", (r.normal(size=(25, 4)), r.normal(size=(4, 4)), r.integers(0, 4, 25))),
-            H("large scores: loss irrelevant", (10 * np.eye(3), np.zeros((3, 3)), np.array([2, 1, 0])))]
-
+    return [
+        H("one position", (r.normal(size=(1, 3)), r.normal(size=(3, 3)), np.array([2]))),
+        H("long sequence", (r.normal(size=(25, 4)), r.normal(size=(4, 4)), r.integers(0, 4, 25))),
+        H("large scores: loss irrelevant", (10 * np.eye(3), np.zeros((3, 3)), np.array([2, 1, 0]))),
+    ]
 
 
 def _coef():
     r = np.random.default_rng(504)
-    return [H("unused labels: zero rows", (r.random((6, 3)), np.array([0, 2, 2, 0, 2, 0]), 6)),
-            H("a repeated bigram", (r.random((8, 2)), np.array([1, 0, 1, 0, 1, 0, 1, 0]), 2)),
-            H("q = 1", (r.random((4, 2)), np.zeros(4, dtype=np.int64), 1)),
-            H("one feature, long sequence", (r.random((50, 1)), r.integers(0, 5, 50), 5)),
-            H("two letters, the last label", (np.array([[1.0, -2.0], [0.5, 3.0]]), np.array([3, 3]), 4))]
+    return [
+        H("unused labels: zero rows", (r.random((6, 3)), np.array([0, 2, 2, 0, 2, 0]), 6)),
+        H("a repeated bigram", (r.random((8, 2)), np.array([1, 0, 1, 0, 1, 0, 1, 0]), 2)),
+        H("q = 1", (r.random((4, 2)), np.zeros(4, dtype=np.int64), 1)),
+        H("one feature, long sequence", (r.random((50, 1)), r.integers(0, 5, 50), 5)),
+        H("two letters, the last label", (np.array([[1.0, -2.0], [0.5, 3.0]]), np.array([3, 3]), 4)),
+    ]
 
 
-HIDDEN = {"05.chain_score": _score, "05.viterbi": _viterbi, "05.loss_augmented": _loss_aug,
-          "05.score_coefficients": _coef}
+HIDDEN = {
+    "05.chain_score": _score,
+    "05.viterbi": _viterbi,
+    "05.loss_augmented": _loss_aug,
+    "05.score_coefficients": _coef,
+}

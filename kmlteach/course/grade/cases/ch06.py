@@ -6,23 +6,31 @@ import numpy as np
 
 from . import HiddenCase as H
 
-GUARDS = {"06.permutation": ["kmlteach.ranking.permutation"],
-          "06.kendall": ["kmlteach.ranking.kendall_tau_loss"],
-          "06.ndcg": ["kmlteach.ranking.ndcg_loss"],
-          "06.ndcg_costs": ["kmlteach.ranking.ndcg_most_violating"]}
+GUARDS = {
+    "06.permutation": ["kmlteach.ranking.permutation"],
+    "06.kendall": ["kmlteach.ranking.kendall_tau_loss"],
+    "06.ndcg": ["kmlteach.ranking.ndcg_loss"],
+    "06.ndcg_costs": ["kmlteach.ranking.ndcg_most_violating"],
+}
 
 
 def _perm():
     r = np.random.default_rng(601)
-    return [H("all tied", (np.zeros(5),)), H("already sorted", (np.arange(6.0),)),
-            H("negative scores", (-np.round(r.random(9), 2),)), H("long list", (np.round(r.normal(size=40), 1),))]
+    return [
+        H("all tied", (np.zeros(5),)),
+        H("already sorted", (np.arange(6.0),)),
+        H("negative scores", (-np.round(r.random(9), 2),)),
+        H("long list", (np.round(r.normal(size=40), 1),)),
+    ]
 
 
 def _kendall():
     r = np.random.default_rng(602)
-    return [H("two items", (np.array([2.0, 1.0]), np.array([1.0, 2.0]))),
-            H("ties in the prediction", (np.array([1.0, 1.0, 2.0, 2.0]), np.array([1.0, 2.0, 3.0, 4.0]))),
-            H("long list", (np.round(r.normal(size=30), 1), r.integers(0, 5, 30).astype(float)))]
+    return [
+        H("two items", (np.array([2.0, 1.0]), np.array([1.0, 2.0]))),
+        H("ties in the prediction", (np.array([1.0, 1.0, 2.0, 2.0]), np.array([1.0, 2.0, 3.0, 4.0]))),
+        H("long list", (np.round(r.normal(size=30), 1), r.integers(0, 5, 30).astype(float))),
+    ]
 
 
 def _ndcg():
@@ -31,9 +39,11 @@ def _ndcg():
     y = r.integers(0, 4, n).astype(float)
     y[3] = 3.0
     yp = r.permutation(n).astype(float)
-    return [H("one relevant item", (np.array([0.1, 0.9, 0.5]), np.array([0.0, 0.0, 2.0]), 2)),
-            H("k = r", (yp, y, n)), H("k = 1, long list", (yp, y, 1))]
-
+    return [
+        H("one relevant item", (np.array([0.1, 0.9, 0.5]), np.array([0.0, 0.0, 2.0]), 2)),
+        H("k = r", (yp, y, n)),
+        H("k = 1, long list", (yp, y, 1)),
+    ]
 
 
 def _costs():
@@ -41,14 +51,15 @@ def _costs():
     n = 25
     y = r.integers(0, 4, n).astype(float)
     y[7] = 3.0
-    return [H("r = 1", (np.array([0.4]), np.array([2.0]), 1)),
-            H("ties in y_true", (np.array([0.1, -0.3, 0.8, 0.2, 0.0]), np.array([2.0, 2.0, 1.0, 1.0, 0.0]), 3)),
-            H("ties in y_score", (np.array([0.5, 0.5, 0.5, -1.0]), np.array([0.0, 1.0, 3.0, 2.0]), 2)),
-            H("every item equally relevant", (r.normal(size=6), np.ones(6), 4)),
-            H("no relevant item, k < r", (r.normal(size=6), np.zeros(6), 3)),
-            H("k = 1, one relevant item", (r.normal(size=5), np.array([0.0, 0.0, 0.0, 1.0, 0.0]), 1)),
-            H("k = r, long list", (np.round(r.normal(size=n), 2), y, n))]
+    return [
+        H("r = 1", (np.array([0.4]), np.array([2.0]), 1)),
+        H("ties in y_true", (np.array([0.1, -0.3, 0.8, 0.2, 0.0]), np.array([2.0, 2.0, 1.0, 1.0, 0.0]), 3)),
+        H("ties in y_score", (np.array([0.5, 0.5, 0.5, -1.0]), np.array([0.0, 1.0, 3.0, 2.0]), 2)),
+        H("every item equally relevant", (r.normal(size=6), np.ones(6), 4)),
+        H("no relevant item, k < r", (r.normal(size=6), np.zeros(6), 3)),
+        H("k = 1, one relevant item", (r.normal(size=5), np.array([0.0, 0.0, 0.0, 1.0, 0.0]), 1)),
+        H("k = r, long list", (np.round(r.normal(size=n), 2), y, n)),
+    ]
 
 
-HIDDEN = {"06.permutation": _perm, "06.kendall": _kendall, "06.ndcg": _ndcg,
-          "06.ndcg_costs": _costs}
+HIDDEN = {"06.permutation": _perm, "06.kendall": _kendall, "06.ndcg": _ndcg, "06.ndcg_costs": _costs}

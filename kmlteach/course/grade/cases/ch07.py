@@ -6,10 +6,12 @@ import numpy as np
 
 from . import HiddenCase as H
 
-GUARDS = {"07.confusion": ["kmlteach.metrics.confusion_counts"],
-          "07.fbeta": ["kmlteach.metrics.f_beta"],
-          "07.precision_at_k": ["kmlteach.metrics.precision_at_k"],
-          "07.fixed_ab": ["kmlteach.ranking.bipartite_most_violating"]}
+GUARDS = {
+    "07.confusion": ["kmlteach.metrics.confusion_counts"],
+    "07.fbeta": ["kmlteach.metrics.f_beta"],
+    "07.precision_at_k": ["kmlteach.metrics.precision_at_k"],
+    "07.fixed_ab": ["kmlteach.ranking.bipartite_most_violating"],
+}
 
 
 def _sample(r, n):
@@ -21,25 +23,35 @@ def _sample(r, n):
 def _confusion():
     r = np.random.default_rng(701)
     s, y = _sample(r, 60)
-    return [H("θ below every score", (s, y, -100.0)), H("ties at θ", (np.array([0.5, 0.5, 0.5]),
-                                                                    np.array([1.0, -1.0, 1.0]), 0.5)),
-            H("long list", (s, y, 0.2)), H("all negatives", (np.array([0.3, -0.2]), np.array([-1.0, -1.0]), 0.0))]
+    return [
+        H("θ below every score", (s, y, -100.0)),
+        H("ties at θ", (np.array([0.5, 0.5, 0.5]), np.array([1.0, -1.0, 1.0]), 0.5)),
+        H("long list", (s, y, 0.2)),
+        H("all negatives", (np.array([0.3, -0.2]), np.array([-1.0, -1.0]), 0.0)),
+    ]
 
 
 def _fbeta():
     r = np.random.default_rng(702)
     s, y = _sample(r, 40)
-    return [H("perfect ranking", (np.array([2.0, 1.0, -1.0]), np.array([1.0, 1.0, -1.0]), 0.0, 1.0)),
-            H("large β", (s, y, 0.0, 10.0)), H("small β", (s, y, 0.5, 0.1))]
+    return [
+        H("perfect ranking", (np.array([2.0, 1.0, -1.0]), np.array([1.0, 1.0, -1.0]), 0.0, 1.0)),
+        H("large β", (s, y, 0.0, 10.0)),
+        H("small β", (s, y, 0.5, 0.1)),
+    ]
 
 
 def _patk():
     r = np.random.default_rng(703)
     s, y = _sample(r, 50)
-    return [H("k = r", (s, y, 50)), H("ties at the k-th score", (np.array([0.9, 0.5, 0.5, 0.5, 0.1]),
-                                                                 np.array([1.0, -1.0, 1.0, -1.0, 1.0]), 2)),
-            H("long list, k = 7", (s, y, 7))]
-
+    return [
+        H("k = r", (s, y, 50)),
+        H(
+            "ties at the k-th score",
+            (np.array([0.9, 0.5, 0.5, 0.5, 0.1]), np.array([1.0, -1.0, 1.0, -1.0, 1.0]), 2),
+        ),
+        H("long list, k = 7", (s, y, 7)),
+    ]
 
 
 def _fixed_ab():
@@ -48,13 +60,28 @@ def _fixed_ab():
     y = np.where(r.random(n) < 0.3, 1, -1)
     y[0], y[1] = 1, -1
     P, N = int(np.sum(y > 0)), int(np.sum(y < 0))
-    return [H("a = P, b = N: all +1", (np.array([0.2, -0.4, 1.1, 0.0]), np.array([-1, 1, 1, -1]), 2, 2)),
-            H("ties among the negatives", (np.array([0.7, 0.2, 0.2, 0.9, 0.2]), np.array([1, -1, -1, 1, -1]), 1, 2)),
-            H("only positives", (np.array([0.1, 0.4, -0.3, 0.4]), np.array([1, 1, 1, 1]), 3, 0)),
-            H("float labels ±1.0", (np.array([-0.5, 0.3, 0.8, -0.1, 0.6]), np.array([1.0, -1.0, 1.0, -1.0, -1.0]), 1, 1)),
-            H("a = 0, b = N", (np.array([0.3, -0.2, 0.5, 0.1]), np.array([1, -1, -1, 1]), 0, 2)),
-            H("long list, r = 60", (np.round(r.normal(size=n), 1), y, int(r.integers(1, P)), int(r.integers(1, N))))]
+    return [
+        H("a = P, b = N: all +1", (np.array([0.2, -0.4, 1.1, 0.0]), np.array([-1, 1, 1, -1]), 2, 2)),
+        H(
+            "ties among the negatives",
+            (np.array([0.7, 0.2, 0.2, 0.9, 0.2]), np.array([1, -1, -1, 1, -1]), 1, 2),
+        ),
+        H("only positives", (np.array([0.1, 0.4, -0.3, 0.4]), np.array([1, 1, 1, 1]), 3, 0)),
+        H(
+            "float labels ±1.0",
+            (np.array([-0.5, 0.3, 0.8, -0.1, 0.6]), np.array([1.0, -1.0, 1.0, -1.0, -1.0]), 1, 1),
+        ),
+        H("a = 0, b = N", (np.array([0.3, -0.2, 0.5, 0.1]), np.array([1, -1, -1, 1]), 0, 2)),
+        H(
+            "long list, r = 60",
+            (np.round(r.normal(size=n), 1), y, int(r.integers(1, P)), int(r.integers(1, N))),
+        ),
+    ]
 
 
-HIDDEN = {"07.confusion": _confusion, "07.fbeta": _fbeta, "07.precision_at_k": _patk,
-          "07.fixed_ab": _fixed_ab}
+HIDDEN = {
+    "07.confusion": _confusion,
+    "07.fbeta": _fbeta,
+    "07.precision_at_k": _patk,
+    "07.fixed_ab": _fixed_ab,
+}

@@ -28,16 +28,26 @@ def _gauss(A, B, sigma):
 def _norma():
     r = np.random.default_rng(901)
     t = 200
-    return [H("y f = 1 exactly with y = −1: no update",
-              (np.array([-0.5, -0.5]), np.array([1.0, 1.0]), -1.0, 0.1, 0.5)),
-            H("y f just below 1: an update",
-              (np.array([0.5, 0.5 - 2.0 ** -20]), np.array([1.0, 1.0]), 1.0, 0.1, 0.5)),
-            H("ηλ = 1: the old coefficients vanish",
-              (np.array([0.3, -0.7, 1.1]), np.array([0.2, 0.9, 0.4]), -1.0, 2.0, 0.5)),
-            H("λ = 0: no shrinking", (np.array([0.4, -0.1]), np.array([0.5, 1.0]), 1.0, 0.0, 0.25)),
-            H("a misclassified point, y = −1", (np.array([1.0, 2.0]), np.array([0.9, 0.8]), -1.0, 0.01, 1.0)),
-            H("long expansion, t = 200", (np.round(r.normal(size=t) * 0.1, 4), np.round(r.random(t), 4),
-                                          1.0, 0.02, 0.1))]
+    return [
+        H(
+            "y f = 1 exactly with y = −1: no update",
+            (np.array([-0.5, -0.5]), np.array([1.0, 1.0]), -1.0, 0.1, 0.5),
+        ),
+        H(
+            "y f just below 1: an update",
+            (np.array([0.5, 0.5 - 2.0**-20]), np.array([1.0, 1.0]), 1.0, 0.1, 0.5),
+        ),
+        H(
+            "ηλ = 1: the old coefficients vanish",
+            (np.array([0.3, -0.7, 1.1]), np.array([0.2, 0.9, 0.4]), -1.0, 2.0, 0.5),
+        ),
+        H("λ = 0: no shrinking", (np.array([0.4, -0.1]), np.array([0.5, 1.0]), 1.0, 0.0, 0.25)),
+        H("a misclassified point, y = −1", (np.array([1.0, 2.0]), np.array([0.9, 0.8]), -1.0, 0.01, 1.0)),
+        H(
+            "long expansion, t = 200",
+            (np.round(r.normal(size=t) * 0.1, 4), np.round(r.random(t), 4), 1.0, 0.02, 0.1),
+        ),
+    ]
 
 
 def _balanced(n_pos, n_neg, d, r, shift=0.8):
@@ -56,11 +66,11 @@ def _nu_solution(X, y, nu, kernel, **params):
 
 def _nu_prop():
     r = np.random.default_rng(902)
-    Xu, yu = _balanced(6, 18, 2, r)                              # ν_max = 2·6/24 = 0.5
+    Xu, yu = _balanced(6, 18, 2, r)  # ν_max = 2·6/24 = 0.5
     Xb, yb = _balanced(8, 8, 2, r)
     Xd, yd = _balanced(7, 7, 2, r, shift=0.5)
     Xd, yd = np.vstack([Xd, Xd[:5]]), np.r_[yd, yd[:5]]
-    Xw, yw = _balanced(6, 6, 30, r)                              # d > n
+    Xw, yw = _balanced(6, 6, 30, r)  # d > n
     a, yf, rho = _nu_solution(Xu, yu, 0.5, "gaussian", sigma=1.0)
     out = [H("ν at its feasibility limit 2 min(n₊, n₋)/n", (a, yf, rho))]
     a, yf, rho = _nu_solution(Xb, yb, 1.0, "gaussian", sigma=0.5)
@@ -69,8 +79,13 @@ def _nu_prop():
     out.append(H("duplicate points", (a, yf, rho)))
     a, yf, rho = _nu_solution(Xw, yw, 0.25, "linear")
     out.append(H("d > n, linear kernel", (a, yf, rho)))
-    out.append(H("tol by keyword", (np.array([0.0, 0.3, 1.0, 1.0, 0.7]), np.array([1.3, 1.0, 0.995, 0.5, 1.004]),
-                                    1.0), {"tol": 1e-2}))
+    out.append(
+        H(
+            "tol by keyword",
+            (np.array([0.0, 0.3, 1.0, 1.0, 0.7]), np.array([1.3, 1.0, 0.995, 0.5, 1.004]), 1.0),
+            {"tol": 1e-2},
+        )
+    )
     out.append(H("no support vector, no margin error", (np.zeros(4), np.array([2.0, 1.5, 3.0, 1.0]), 1.0)))
     return out
 
@@ -79,21 +94,31 @@ def _oneclass():
     r = np.random.default_rng(903)
     X = np.round(r.normal(size=(8, 2)), 2)
     Xd = np.vstack([X[:4], X[:4]])
-    Xw = np.round(r.normal(size=(3, 12)), 2)                     # d > n
-    out = [H("Z = X: values at the training points", (np.round(r.random(8), 3), X, 0.4, 0.5, X.copy())),
-           H("duplicate points", (np.round(r.random(8), 3), Xd, 0.3, 1.0, np.round(r.normal(size=(5, 2)), 2))),
-           H("d > n", (np.array([1.0, 0.5, 0.25]), Xw, 0.1, 4.0, np.round(r.normal(size=(4, 12)), 2))),
-           H("d = 1, one query point", (np.array([0.2, 0.8]), np.array([[0.0], [1.0]]), 0.5, 0.3,
-                                         np.array([[0.4]]))),
-           H("small σ: every kernel value underflows, f = −ρ",
-             (np.ones(3), np.zeros((3, 2)), 0.7, 1e-4, np.array([[5.0, 5.0], [-3.0, 4.0]]))),
-           H("large σ: every kernel value ≈ 1", (np.round(r.random(8), 3), X, 1.5, 1e4, X[:3] + 0.5))]
+    Xw = np.round(r.normal(size=(3, 12)), 2)  # d > n
+    out = [
+        H("Z = X: values at the training points", (np.round(r.random(8), 3), X, 0.4, 0.5, X.copy())),
+        H("duplicate points", (np.round(r.random(8), 3), Xd, 0.3, 1.0, np.round(r.normal(size=(5, 2)), 2))),
+        H("d > n", (np.array([1.0, 0.5, 0.25]), Xw, 0.1, 4.0, np.round(r.normal(size=(4, 12)), 2))),
+        H(
+            "d = 1, one query point",
+            (np.array([0.2, 0.8]), np.array([[0.0], [1.0]]), 0.5, 0.3, np.array([[0.4]])),
+        ),
+        H(
+            "small σ: every kernel value underflows, f = −ρ",
+            (np.ones(3), np.zeros((3, 2)), 0.7, 1e-4, np.array([[5.0, 5.0], [-3.0, 4.0]])),
+        ),
+        H("large σ: every kernel value ≈ 1", (np.round(r.random(8), 3), X, 1.5, 1e4, X[:3] + 0.5)),
+    ]
     from kmlteach.svm import one_class_svm
 
     Xs = np.round(r.normal(size=(20, 2)), 2)
     s = one_class_svm(Xs, 0.2, sigma=0.5)
-    out.append(H("a one-class SVM solution, ν = 0.2",
-                 (s.alpha, Xs, float(s.rho), 0.5, np.round(r.normal(size=(6, 2)) * 2, 2))))
+    out.append(
+        H(
+            "a one-class SVM solution, ν = 0.2",
+            (s.alpha, Xs, float(s.rho), 0.5, np.round(r.normal(size=(6, 2)) * 2, 2)),
+        )
+    )
     return out
 
 
@@ -106,13 +131,15 @@ def _rad():
     Xd = np.round(r.normal(size=(4, 3)), 2)
     Xz = np.round(r.normal(size=(5, 2)), 2)
     Xz[2] = 0.0
-    return [H("one draw", (np.round(r.normal(size=(6, 3)), 2), signs(1, 6))),
-            H("n = 1", (np.array([[3.0, -4.0]]), np.array([[1.0], [-1.0], [1.0]]))),
-            H("d > n", (np.round(r.normal(size=(3, 20)), 2), signs(10, 3))),
-            H("duplicate points", (np.vstack([Xd, Xd]), signs(16, 8))),
-            H("a zero row", (Xz, signs(8, 5))),
-            H("every sign +1", (np.round(r.normal(size=(5, 2)), 2), np.ones((3, 5)))),
-            H("larger sample, n = 100, 500 draws", (np.round(r.normal(size=(100, 4)), 2), signs(500, 100)))]
+    return [
+        H("one draw", (np.round(r.normal(size=(6, 3)), 2), signs(1, 6))),
+        H("n = 1", (np.array([[3.0, -4.0]]), np.array([[1.0], [-1.0], [1.0]]))),
+        H("d > n", (np.round(r.normal(size=(3, 20)), 2), signs(10, 3))),
+        H("duplicate points", (np.vstack([Xd, Xd]), signs(16, 8))),
+        H("a zero row", (Xz, signs(8, 5))),
+        H("every sign +1", (np.round(r.normal(size=(5, 2)), 2), np.ones((3, 5)))),
+        H("larger sample, n = 100, 500 draws", (np.round(r.normal(size=(100, 4)), 2), signs(500, 100))),
+    ]
 
 
 def _split_alpha(r, y, total_per_class):
@@ -129,10 +156,12 @@ def _dual():
     yb = np.r_[np.ones(3), -np.ones(3)]
     Xb = r.normal(size=(6, 2))
     Kb = _gauss(Xb, Xb, 1.0)
-    out = [H("ν = 1 at its feasibility limit: every α_i = 1", (np.ones(6), Kb, yb, 1.0)),
-           H("ν above 1: infeasible", (np.ones(6), Kb, yb, 1.2)),
-           H("α = 0 with ν = 0", (np.zeros(6), Kb, yb, 0.0))]
-    yu = np.r_[np.ones(2), -np.ones(6)]                           # ν_max = 2·2/8 = 0.5
+    out = [
+        H("ν = 1 at its feasibility limit: every α_i = 1", (np.ones(6), Kb, yb, 1.0)),
+        H("ν above 1: infeasible", (np.ones(6), Kb, yb, 1.2)),
+        H("α = 0 with ν = 0", (np.zeros(6), Kb, yb, 0.0)),
+    ]
+    yu = np.r_[np.ones(2), -np.ones(6)]  # ν_max = 2·2/8 = 0.5
     Xu = r.normal(size=(8, 2))
     au = np.r_[np.ones(2), _split_alpha(r, -np.ones(6), 2.0)]
     out.append(H("ν at its limit 2 min(n₊, n₋)/n, unbalanced classes", (au, _gauss(Xu, Xu, 0.5), yu, 0.5)))
@@ -141,14 +170,14 @@ def _dual():
     yd = np.r_[np.ones(4), -np.ones(4)]
     ad = _split_alpha(r, yd, 1.5)
     out.append(H("duplicate points (a singular K)", (ad, _gauss(Xd, Xd, 1.0), yd, float(ad.sum()) / 8)))
-    Xw = r.normal(size=(6, 15))                                   # d > n, linear kernel
+    Xw = r.normal(size=(6, 15))  # d > n, linear kernel
     aw = _split_alpha(r, yb, 1.2)
     out.append(H("d > n, linear kernel", (aw, Xw @ Xw.T, yb, float(aw.sum()) / 6)))
     an = aw.copy()
-    an[0], an[1] = -0.05, an[1] + an[0] + 0.05                     # sums kept, one α_i < 0
+    an[0], an[1] = -0.05, an[1] + an[0] + 0.05  # sums kept, one α_i < 0
     out.append(H("a negative α_i: infeasible", (an, Xw @ Xw.T, yb, float(aw.sum()) / 6)))
     ai = aw.copy()
-    ai[0] += 1e-11                                               # inside the default tol
+    ai[0] += 1e-11  # inside the default tol
     out.append(H("violation far inside tol: feasible", (ai, Xw @ Xw.T, yb, float(aw.sum()) / 6)))
     at = aw.copy()
     at[0] += 1e-4
@@ -157,5 +186,10 @@ def _dual():
     return out
 
 
-HIDDEN = {"09.norma_step": _norma, "09.nu_property": _nu_prop, "09.oneclass_value": _oneclass,
-          "09.rademacher": _rad, "09.nu_dual": _dual}
+HIDDEN = {
+    "09.norma_step": _norma,
+    "09.nu_property": _nu_prop,
+    "09.oneclass_value": _oneclass,
+    "09.rademacher": _rad,
+    "09.nu_dual": _dual,
+}
