@@ -94,10 +94,20 @@ def _cmd_grade(args) -> int:
 
     logging.getLogger("asyncio").setLevel(logging.CRITICAL)  # cancelled kernels on Ctrl-C
     try:
+        if args.show_cases is not None:
+            from .course.grade.secret import show_cases_for
+
+            if args.secret is None:
+                raise ValueError("--show-cases needs --secret FILE")
+            sys.stdout.write(show_cases_for(args.submissions, args.show_cases, args.secret, args.chapter))
+            return 0
+        if args.out is None:
+            raise ValueError("--out FILE is required")
         limits = Limits(timeout=args.timeout, memory_mb=args.memory)
         grade_folder(args.submissions, args.out, limits=limits, jobs=args.jobs,
                      feedback=args.feedback, executor=args.executor, scheduler=args.scheduler,
-                     chapter=args.chapter)
+                     chapter=args.chapter, secret=args.secret, run_all=args.run_all,
+                     unsafe_root=args.unsafe_allow_root_kernels, similarity=args.similarity)
     except (GradeError, ValueError, FileNotFoundError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
@@ -177,7 +187,17 @@ def main(argv=None) -> int:
         description="Grade every *.ipynb below SUBMISSIONS, each in a fresh sandboxed kernel; "
                     "see README, 'Grading'.")
     p.add_argument("submissions", type=Path, metavar="SUBMISSIONS")
-    p.add_argument("--out", type=Path, required=True, help="gradebook CSV to write")
+    p.add_argument("--out", type=Path, default=None, help="gradebook CSV to write (required)")
+    p.add_argument("--secret", type=Path, default=None,
+                   help="file of >= 16 secret bytes: each submission gets its own hidden cases")
+    p.add_argument("--show-cases", default=None, metavar="ID",
+                   help="print the hidden cases of submission ID (with --secret) and exit")
+    p.add_argument("--run-all", action="store_true",
+                   help="run every cell top to bottom instead of the code the exercises need")
+    p.add_argument("--similarity", type=Path, default=None, metavar="FILE.html",
+                   help="write a report of near-identical exercise functions (points unchanged)")
+    p.add_argument("--unsafe-allow-root-kernels", action="store_true",
+                   help="as root without bubblewrap or an unprivileged uid: grade anyway")
     p.add_argument("--timeout", type=float, default=60.0,
                    help="wall-clock seconds for running a submission's code (default 60; "
                         "the kernel's start-up is limited separately)")

@@ -24,6 +24,8 @@ from .gradebook import State, fingerprint, gradebook_csv, write_atomic
 from .grader import SubmissionResult, grade_submission, grade_submission_sync
 from .limits import Limits
 from .plan import book_exercises
+from .sandbox import describe, root_kernel_problem
+from .submission import safe_id
 
 __all__ = ["GradeError", "grade_folder", "collect"]
 
@@ -33,13 +35,22 @@ class GradeError(Exception):
 
 
 def collect(folder: Path) -> list[tuple[str, Path]]:
-    """``(submission id, path)`` of every ``*.ipynb`` below ``folder`` (checkpoints skipped)."""
-    out = []
+    """``(submission id, path)`` of every ``*.ipynb`` below ``folder`` (checkpoints skipped).
+
+    The id is the relative path without ``.ipynb``, escaped (:func:`.submission.safe_id`:
+    undecodable bytes, newlines and other control characters as ``\\xNN``), made unique."""
+    out, seen = [], set()
     for p in sorted(folder.rglob("*.ipynb")):
         rel = p.relative_to(folder)
         if ".ipynb_checkpoints" in rel.parts:
             continue
-        out.append((rel.with_suffix("").as_posix(), p))
+        sub_id = base = safe_id(rel.with_suffix("").as_posix())
+        n = 1
+        while sub_id in seen:
+            n += 1
+            sub_id = f"{base}~{n}"
+        seen.add(sub_id)
+        out.append((sub_id, p))
     return out
 
 
@@ -91,7 +102,8 @@ async def _local(pending, limits, jobs, kw, on_done) -> None:
             try:
                 r = await grade_submission(sub_id, data, limits, **kw)
             except Exception as exc:  # a grader bug must not lose the other rows
-                r = SubmissionResult(sub_id, status="error", message=f"grader error: {type(exc).__name__}: {exc}")
+                r = SubmissionResult(sub_id, status="crashed",
+                                     message=f"grader error: {type(exc).__name__}: {exc}"[:300])
             on_done(sub_id, sha, r)
 
     await asyncio.gather(*(one(*p) for p in pending))
@@ -121,6 +133,14 @@ def _dask(pending, limits, scheduler, kw, on_done) -> None:
             client.close()
 
 
+def _feedback(folder: Path, r: SubmissionResult, progress) -> None:
+    try:
+        write_feedback(folder, r)
+    except OSError as exc:  # a feedback file never costs the gradebook
+        if progress is not None:
+            progress.write(f"warning: no feedback file for {r.submission!r} ({exc.strerror or exc})\n")
+
+
 def _package_hash() -> str:
     """Hash of the grader, its hidden cases and the references (checked after grading)."""
     here = Path(__file__).resolve().parent
@@ -133,8 +153,18 @@ def _package_hash() -> str:
 
 def grade_folder(submissions, out, *, limits: Limits = Limits(), jobs: int = 1, feedback=None,
                  executor: str = "local", scheduler=None, chapter: str | None = None,
-                 book_path: str | None = None, progress=sys.stderr) -> list[SubmissionResult]:
-    """Grade every notebook below ``submissions`` into the CSV ``out``; the results."""
+                 book_path: str | None = None, progress=sys.stderr, secret=None,
+                 run_all: bool = False, unsafe_root: bool = False,
+                 similarity=None) -> list[SubmissionResult]:
+    """Grade every notebook below ``submissions`` into the CSV ``out``; the results.
+
+    ``secret``: a file whose bytes seed each submission's hidden cases (HMAC with its id);
+    ``run_all``: run whole notebooks instead of the selected code; ``unsafe_root``: as root,
+    grade even where a kernel would keep root's capabilities; ``similarity``: write an
+    HTML report of similar exercise functions there (never changes points)."""
+    from .limits import _uid_usable
+    from .secret import read_secret
+
     folder, out = Path(submissions), Path(out)
     if not folder.is_dir():
         raise GradeError(f"submissions folder {str(folder)!r} does not exist or is not a folder")
@@ -152,6 +182,18 @@ def grade_folder(submissions, out, *, limits: Limits = Limits(), jobs: int = 1, 
     chapters = book_exercises(book_path)
     if chapter is not None and chapter not in chapters:
         raise GradeError(f"--chapter {chapter!r} has no graded exercises in book.toml")
+    key = read_secret(secret) if secret is not None else None
+    uid_ok = os.geteuid() == 0 and _uid_usable()
+    problem = root_kernel_problem(limits, uid_ok)
+    if problem and not unsafe_root:
+        raise GradeError(problem)
+    if progress is not None:
+        from ._launcher import landlock_abi
+
+        abi = landlock_abi() if limits.landlock else 0
+        ll = f"landlock ABI {abi}" if abi else ("landlock: off" if not limits.landlock else "landlock: unavailable")
+        progress.write(describe(limits, uid_ok, ll) + "\n")
+        progress.flush()
 
     before = _package_hash()
     items = collect(folder)
@@ -167,7 +209,8 @@ def grade_folder(submissions, out, *, limits: Limits = Limits(), jobs: int = 1, 
             results[sub_id] = _invalid(sub_id, f"cannot read the file ({exc.strerror})")
             continue
         snapshot.append((sub_id, hashlib.sha256(data).hexdigest(), data))
-    config = fingerprint(asdict(limits), chapter, chapters)
+    config = fingerprint(asdict(limits), chapter, chapters, run_all,
+                         hashlib.sha256(key).hexdigest() if key else None)
     state = State(out.with_name(out.name + ".state.json"), config)
     prog = _Progress(len(items), progress) if progress is not None else None
     for sub_id, r in results.items():
@@ -191,22 +234,29 @@ def grade_folder(submissions, out, *, limits: Limits = Limits(), jobs: int = 1, 
         results[sub_id] = r
         state.put(sub_id, sha, r)
         if feedback is not None:
-            write_feedback(Path(feedback), r)
+            _feedback(Path(feedback), r, progress)
         prog and prog.step(r)
 
     protected = [folder.resolve(), out.parent.resolve()] + ([Path(feedback).resolve()] if feedback else [])
-    kw = {"chapter": chapter, "book_path": book_path, "protected": [str(p) for p in protected]}
+    kw = {"chapter": chapter, "book_path": book_path, "protected": [str(p) for p in protected],
+          "secret": key, "run_all": run_all,
+          "hidden": [str(Path(secret).resolve())] if secret is not None else []}
     if executor == "local":
         asyncio.run(_local(pending, limits, jobs, kw, on_done))
     else:
         _dask(pending, limits, scheduler, kw, on_done)
     prog and prog.close()
-    if feedback is not None:
-        for r in results.values():
-            write_feedback(Path(feedback), r)
     seen = {r.chapter for r in results.values()}
     ids = [e["id"] for ch in sorted(chapters) if ch in seen for e in chapters[ch]]
-    write_atomic(out, gradebook_csv(list(results.values()), ids))
+    write_atomic(out, gradebook_csv(list(results.values()), ids))   # before anything else can fail
+    if feedback is not None:
+        for r in results.values():
+            _feedback(Path(feedback), r, progress)
+    if similarity is not None:
+        from .similarity import similarity_report
+
+        sources = {sub_id: data for sub_id, _, data in snapshot}
+        write_atomic(Path(similarity), similarity_report(sources, results, book_path))
     if _package_hash() != before:
         raise GradeError("the grader's files (kmlteach/course/grade, kmlteach/exercises) changed "
                          "while grading: check them and grade again (is Linux Landlock available?)")

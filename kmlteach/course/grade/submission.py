@@ -3,12 +3,22 @@
 from __future__ import annotations
 
 import json
+import os
 
 from .cells import chapter_of_ids, check_calls, notebook_code_cells
 
-__all__ = ["InvalidSubmission", "read_notebook", "detect_chapter", "MAX_NOTEBOOK_BYTES"]
+__all__ = ["InvalidSubmission", "read_notebook", "detect_chapter", "safe_id", "MAX_NOTEBOOK_BYTES"]
 
 MAX_NOTEBOOK_BYTES = 64 * 1024 * 1024
+
+
+def safe_id(name: str) -> str:
+    """A submission id that any file, CSV or terminal takes: ``name`` (a path as the file
+    system gave it, undecodable bytes as surrogates) with undecodable bytes as ``\\xNN``
+    and control characters (a newline...) as ``\\xNN`` / ``\\uNNNN``."""
+    raw = os.fsencode(name).decode("utf-8", "backslashreplace")
+    return "".join(c if c.isprintable() else (f"\\x{ord(c):02x}" if ord(c) < 256 else f"\\u{ord(c):04x}")
+                   for c in raw)
 
 
 class InvalidSubmission(ValueError):

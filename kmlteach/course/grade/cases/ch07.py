@@ -18,23 +18,23 @@ def _sample(r, n):
     return np.round(r.normal(size=n) + y, 1), y
 
 
-def _confusion():
-    r = np.random.default_rng(701)
+def _confusion(seed=701):
+    r = np.random.default_rng(seed)
     s, y = _sample(r, 60)
     return [H("θ below every score", (s, y, -100.0)), H("ties at θ", (np.array([0.5, 0.5, 0.5]),
                                                                     np.array([1.0, -1.0, 1.0]), 0.5)),
             H("long list", (s, y, 0.2)), H("all negatives", (np.array([0.3, -0.2]), np.array([-1.0, -1.0]), 0.0))]
 
 
-def _fbeta():
-    r = np.random.default_rng(702)
+def _fbeta(seed=702):
+    r = np.random.default_rng(seed)
     s, y = _sample(r, 40)
     return [H("perfect ranking", (np.array([2.0, 1.0, -1.0]), np.array([1.0, 1.0, -1.0]), 0.0, 1.0)),
             H("large β", (s, y, 0.0, 10.0)), H("small β", (s, y, 0.5, 0.1))]
 
 
-def _patk():
-    r = np.random.default_rng(703)
+def _patk(seed=703):
+    r = np.random.default_rng(seed)
     s, y = _sample(r, 50)
     return [H("k = r", (s, y, 50)), H("ties at the k-th score", (np.array([0.9, 0.5, 0.5, 0.5, 0.1]),
                                                                  np.array([1.0, -1.0, 1.0, -1.0, 1.0]), 2)),
@@ -42,8 +42,8 @@ def _patk():
 
 
 
-def _fixed_ab():
-    r = np.random.default_rng(704)
+def _fixed_ab(seed=704):
+    r = np.random.default_rng(seed)
     n = 60
     y = np.where(r.random(n) < 0.3, 1, -1)
     y[0], y[1] = 1, -1
