@@ -19,7 +19,7 @@ import time
 from dataclasses import asdict, dataclass, field
 
 from .cells import check_calls, notebook_code_cells, run_all_code, select_code
-from .codec import ResultError, decode_result, loads_limited
+from .codec import MAX_RESULT_BYTES, ResultError, decode_result, loads_limited
 from .kernel import KERNEL_SIDE, KernelDied, KernelTimeout, SandboxKernel
 from .limits import Limits, uid_slot
 from .plan import ChapterPlan, ExercisePlan, book_exercises, chapter_plan, student_plan
@@ -267,7 +267,8 @@ async def _run_kernel(res: SubmissionResult, plan: ChapterPlan, code: list[str],
             try:
                 res.sandbox = kernel.sandbox_note()
                 probe = f"_kmlteach_probe_{kernel.nonce}"
-                cfg = {"blocked_modules": BLOCKED_MODULES, "guards": plan.guards}
+                cfg = {"blocked_modules": BLOCKED_MODULES, "guards": plan.guards,
+                       "max_bytes": MAX_RESULT_BYTES // 2}
                 pre = (KERNEL_SIDE.read_text(encoding="utf-8")
                        + f"\n{probe} = _setup({{**{cfg!r}, 'user_ns': get_ipython().user_ns}})\ndel _setup\n")
                 probe_id = _expr_text((await kernel.run(pre, {"p": f"id({probe})"})
@@ -278,7 +279,7 @@ async def _run_kernel(res: SubmissionResult, plan: ChapterPlan, code: list[str],
                     current = work[0][1]
                     phase, i = work[0]
                     try:
-                        reply = await _probe(kernel, probe, plan.exercises[i], phase == 1, probe_id)
+                        reply = await _probe(kernel, probe, plan.exercises[i], phase == 0, probe_id)
                     except ResultError as exc:
                         raise Tampered(f"unreadable reply from the kernel ({exc})") from None
                     halves[i][phase] = reply
