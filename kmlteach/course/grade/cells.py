@@ -111,7 +111,8 @@ def _bound(stmt: ast.stmt) -> set[str]:
     if isinstance(stmt, (ast.Import, ast.ImportFrom)):
         return {(a.asname or a.name.split(".")[0]) for a in stmt.names if a.name != "*"}
     if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-        return {stmt.name}
+        # a function that declares `global X` binds X when it is called
+        return {stmt.name} | {n for node in ast.walk(stmt) if isinstance(node, ast.Global) for n in node.names}
     names = set()
     for node in ast.walk(stmt):
         if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
@@ -174,10 +175,14 @@ def _changed(stmt: ast.stmt) -> set[str]:
 
 
 def _kind(stmt: ast.stmt) -> str:
+    if isinstance(stmt, ast.ImportFrom) and any(a.name == "*" for a in stmt.names):
+        return "star"     # binds names nobody can list: always kept
     if isinstance(stmt, (ast.Import, ast.ImportFrom)):
         return "import"
-    if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+    if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
         return "def"
+    if isinstance(stmt, ast.ClassDef):
+        return "class"    # a value too: setattr(Cfg, ...) changes it
     return "code"
 
 
@@ -207,11 +212,21 @@ def select_code(sources: list[str], functions) -> list[str]:
     not_values = set(functions)   # modules and functions: reading them changes nothing
     values, modules = set(), set()
     for _, _, bound, _, _, kind in stmts:
-        (not_values if kind != "code" else values).update(bound)
+        (not_values if kind in ("def", "import") else values).update(bound)
         if kind == "import":
             modules.update(bound)
     not_values -= values
     modules -= values
+    # calling a function that declares `global X` changes X
+    writes = {}
+    for _, st, bound, _, _, kind in stmts:
+        if kind == "def":
+            g = bound - {st.name}
+            if g:
+                writes[st.name] = g
+    if writes:
+        stmts = [(ci, st, bound, used, changed | set().union(*(writes.get(n, set()) for n in used)), kind)
+                 for ci, st, bound, used, changed, kind in stmts]
     needed = set(functions)
     keep = [False] * len(stmts)
     changed_any = True
@@ -220,10 +235,11 @@ def select_code(sources: list[str], functions) -> list[str]:
         for k, (_, _, bound, used, changed, kind) in enumerate(stmts):
             if keep[k]:
                 continue
-            if bound & needed or (changed - modules) & needed or (used & needed & values) - not_values:
+            if (kind == "star" or bound & needed or (changed - modules) & needed
+                    or (used & needed & values) - not_values):
                 keep[k] = True
                 needed |= used | changed
-                if kind == "def":
+                if kind in ("def", "class"):
                     needed |= bound
                 changed_any = True
     cells: dict[int, list[str]] = {}
