@@ -75,7 +75,8 @@ def main(argv=None) -> int:
     only = {s.strip() for s in args.only.split(",") if s.strip()}
     rows = []
     # per-chapter algorithm benchmarks, then the widgets' latency and start-up, then the grader
-    for path in sorted(HERE.glob("bench_ch*.py")) + [HERE / "bench_widgets.py", HERE / "bench_grading.py"]:
+    for path in sorted(HERE.glob("bench_ch*.py")) + [HERE / "bench_widgets.py", HERE / "bench_grading.py",
+                                                     HERE / "bench_grade_layers.py"]:
         chapter = path.stem.removeprefix("bench_")
         if only and chapter not in only:
             continue

@@ -1,7 +1,8 @@
 """A fresh, sandboxed Jupyter kernel for one submission, driven with nbclient.
 
-The kernel is started through ``_launcher.py`` (limits, dedicated uid, Landlock) in a
-new session, with a scrubbed environment (no ``KMLTEACH_*`` or other grader
+The kernel is started through ``_launcher.py`` (limits, cgroup, dedicated uid, then
+bubblewrap's namespaces where it runs, talking over Unix sockets in its scratch folder;
+Landlock) in a new session, with a scrubbed environment (no ``KMLTEACH_*`` or other grader
 variables: only what Python, NumPy, Numba and matplotlib need, all pointing into the
 scratch directory). Cell outputs never reach the grader: its IOPub socket subscribes
 only to the kernel's own topics (``kernel.<id>.status``, ``.execute_input``, ``.error``,

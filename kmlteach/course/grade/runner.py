@@ -25,33 +25,13 @@ from .grader import SubmissionResult, grade_submission, grade_submission_sync
 from .limits import Limits
 from .plan import book_exercises
 from .sandbox import describe, root_kernel_problem
-from .submission import safe_id
+from .submission import collect
 
 __all__ = ["GradeError", "grade_folder", "collect"]
 
 
 class GradeError(Exception):
     """A problem with the command itself (bad folder, unwritable output): one line."""
-
-
-def collect(folder: Path) -> list[tuple[str, Path]]:
-    """``(submission id, path)`` of every ``*.ipynb`` below ``folder`` (checkpoints skipped).
-
-    The id is the relative path without ``.ipynb``, escaped (:func:`.submission.safe_id`:
-    undecodable bytes, newlines and other control characters as ``\\xNN``), made unique."""
-    out, seen = [], set()
-    for p in sorted(folder.rglob("*.ipynb")):
-        rel = p.relative_to(folder)
-        if ".ipynb_checkpoints" in rel.parts:
-            continue
-        sub_id = base = safe_id(rel.with_suffix("").as_posix())
-        n = 1
-        while sub_id in seen:
-            n += 1
-            sub_id = f"{base}~{n}"
-        seen.add(sub_id)
-        out.append((sub_id, p))
-    return out
 
 
 def _check_writable(folder: Path, what: str) -> None:

@@ -67,8 +67,7 @@ def show_cases_for(submissions, submission: str, secret_path, chapter: str | Non
     """``grade SUBMISSIONS --show-cases ID --secret FILE``: the chapter comes from
     ``--chapter`` or from the submission's own notebook below SUBMISSIONS."""
     from .plan import book_exercises
-    from .runner import collect
-    from .submission import InvalidSubmission, detect_chapter, read_notebook
+    from .submission import InvalidSubmission, collect, detect_chapter, read_notebook
 
     secret = read_secret(secret_path)
     if chapter is None:
