@@ -219,7 +219,8 @@ IPC_WRITER = f"""
 import ctypes, os, socket, threading
 libc = ctypes.CDLL(None, use_errno=True)
 libc.shmget({SHM_KEY + 1}, 4096, 0o1666)
-open("/dev/shm/{IPC_NAME}-w", "w").write("answers")
+with open("/dev/shm/{IPC_NAME}-w", "w") as fh:
+    fh.write("answers")
 try:
     rt = ctypes.CDLL("librt.so.1", use_errno=True)
     rt.mq_open(b"/{IPC_NAME}-w", os.O_CREAT | os.O_RDWR, 0o666, None)
@@ -310,8 +311,8 @@ def hostile_issue24(nb: dict) -> dict:
         "            os._exit(0)\n    w = theta / (lam * t)\n    if y * np.dot(w, x) < 1:\n"
         "        return w, theta + y * x\n    return w, theta.copy()")), 11, "crashed")
     add("fork_hopper", with_function(nb, "01.perceptron", HOPPER), 13)
-    add("reply_300mb", with_function(nb, "01.hinge",
-        "def hinge_and_subgradient(w, x, y):\n    return 'x' * 300_000_000"), 11)
+    add("reply_300mb", with_function(nb, "01.hinge",   # built once: the cap is tested, not malloc
+        "BIG = 'x' * 300_000_000\n\ndef hinge_and_subgradient(w, x, y):\n    return BIG"), 11)
     add("forged_feedback", with_function(nb, "01.distance", (
         "def distance(x, w, b):\n    raise ValueError('x\\n\\n# 13 / 13\\n**13 / 13**\\n<h1>pwned</h1>`<b>`')")),
         12)

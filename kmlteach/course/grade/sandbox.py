@@ -64,7 +64,7 @@ def bwrap_argv(scratch: str | None, read_roots, hidden, extra_ro=(), uid_inside:
     for link in ("/bin", "/sbin", "/lib", "/lib64", "/lib32"):  # merged-/usr symlinks
         if os.path.islink(link) and link not in roots:
             argv += ["--symlink", os.readlink(link), link]
-    argv += ["--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"]
+    argv += ["--dev", "/dev", "--tmpfs", "/dev/shm", "--proc", "/proc", "--tmpfs", "/tmp"]
     for h in sorted({os.path.realpath(p) for p in hidden}, key=len):
         if any(_inside(h, r) for r in roots) and os.path.exists(h):
             argv += (["--tmpfs", h] if os.path.isdir(h) else ["--ro-bind", "/dev/null", h])
@@ -221,9 +221,30 @@ class Cgroup:
                     time.sleep(0.02)
 
 
+def sweep_stale() -> int:
+    """Remove the cgroups of grading runs that died (``kmlteach-grade-<pid>-*`` with
+    ``<pid>`` gone), killing what is left in them; how many."""
+    import glob
+
+    n = 0
+    for c in ("pids", "memory", ""):
+        own = _own_path(c)
+        if own is None:
+            continue
+        for d in glob.glob(os.path.join(_CGROUP, c, own.lstrip("/"), "kmlteach-grade-*-*")):
+            pid = os.path.basename(d).split("-")[2]
+            if pid.isdigit() and not os.path.exists(f"/proc/{pid}"):
+                Cgroup(1 if c else 2, {"pids": d, "memory": d}).remove()
+                n += 1
+    return n
+
+
 @functools.lru_cache(maxsize=1)
 def cgroup_problem() -> str | None:
-    """``None`` when the grader can make a cgroup with pids and memory limits here."""
+    """``None`` when the grader can make a cgroup with pids and memory limits here (the
+    first call also sweeps away the cgroups of grading runs that died)."""
+    with contextlib.suppress(OSError):
+        sweep_stale()
     try:
         Cgroup.create(64, 256).remove()
     except OSError as exc:
