@@ -178,10 +178,11 @@ def test_hostile_submissions_are_contained(tmp_path, monkeypatch):
 
     monkeypatch.setattr(runner, "_feedback", on_row)
     try:
-        # 10 s: the infinite loop burns a core until the limit; the honest code of a chapter
-        # 01 submission needs ~0.3 s once its kernel runs (start-up is not counted)
+        # 20 s: the infinite loop burns a core until the limit; the honest code of a chapter
+        # 01 submission needs ~0.3 s once its kernel runs (start-up is not counted), the
+        # 300 MB string takes seconds to fault in on a loaded machine
         with _host_ipc_objects():
-            grade_folder(subs, out / "gradebook.csv", limits=Limits(timeout=10), jobs=2,
+            grade_folder(subs, out / "gradebook.csv", limits=Limits(timeout=20), jobs=2,
                          feedback=out / "feedback", progress=None)
     finally:
         damaged = [p for p in protected if p.read_bytes() != before[p]]

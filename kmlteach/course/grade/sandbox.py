@@ -64,7 +64,8 @@ def bwrap_argv(scratch: str | None, read_roots, hidden, extra_ro=(), uid_inside:
     for link in ("/bin", "/sbin", "/lib", "/lib64", "/lib32"):  # merged-/usr symlinks
         if os.path.islink(link) and link not in roots:
             argv += ["--symlink", os.readlink(link), link]
-    argv += ["--dev", "/dev", "--tmpfs", "/dev/shm", "--proc", "/proc", "--tmpfs", "/tmp"]
+    argv += ["--dev", "/dev", "--perms", "1777", "--tmpfs", "/dev/shm", "--proc", "/proc",
+             "--perms", "1777", "--tmpfs", "/tmp"]
     for h in sorted({os.path.realpath(p) for p in hidden}, key=len):
         if any(_inside(h, r) for r in roots) and os.path.exists(h):
             argv += (["--tmpfs", h] if os.path.isdir(h) else ["--ro-bind", "/dev/null", h])
