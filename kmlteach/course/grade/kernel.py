@@ -190,7 +190,9 @@ class SandboxKernel:
                "cpu_seconds": self.limits.cpu_seconds, "nproc": self.limits.nproc,
                "uid": self.uid, "gid": self.uid, "scratch": self.scratch,
                "landlock": self.limits.landlock, "read_roots": _read_roots(),
-               "protected": self.protected + [self.private], "write_roots": [self.scratch],
+               "protected": self.protected + [self.private],
+               # inside the namespaces /dev/shm and /tmp are the sandbox's own tmpfs
+               "write_roots": [self.scratch] + (["/dev/shm", "/tmp"] if self.use_bwrap else []),
                "list_roots": _list_roots()}
         cfg_path = os.path.join(self.private, "sandbox.json")
         Path(cfg_path).write_text(json.dumps(cfg), encoding="utf-8")
@@ -286,6 +288,12 @@ class SandboxKernel:
             self.uexpr = None
             if watch is not None:
                 watch.cancel()
+        if self.cgroup is not None and not self.too_many:  # a fork refused just before the reply
+            forks, mem = self.cgroup.events()
+            self.memory_event = self.memory_event or mem
+            if forks:
+                self.too_many = True
+                await self._kill_all()
         if self.too_many:
             raise KernelDied(f"more than {self.limits.nproc} processes")
         reply = self._replies.get("last")
