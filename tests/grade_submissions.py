@@ -327,7 +327,7 @@ def hostile_issue24(nb: dict) -> dict:
         "    w = theta / (lam * t)\n    if y * np.dot(w, x) < 1:\n        return w, theta + y * x\n"
         "    return w, theta.copy()")), 11, "crashed", **{"01.sgd_step": 0})
     add("private_kernel", with_function(nb, "01.perceptron", (
-        "def batch_perceptron(X, y):\n    import sys\n"
+        "def batch_perceptron(X, y):\n    import sys\n    import kmlteach.svm\n"
         "    k = sys.modules['kmlteach.svm.perceptron']._perceptron_kernel\n"
         "    return k(np.ascontiguousarray(X, dtype=float), np.ascontiguousarray(y, dtype=float), 100000)[0]")),
         10, **{"01.perceptron": 0})
