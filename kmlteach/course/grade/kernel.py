@@ -245,6 +245,10 @@ class SandboxKernel:
         if proc is not None:
             self.sid = proc.pid
             LIVE_KERNELS.add(proc.pid)
+        import zmq
+
+        # before the client's sockets exist: the limit holds for the connections they make
+        self.client.km.context.setsockopt(zmq.MAXMSGSIZE, MAX_MESSAGE_BYTES)
         await self.client.async_start_new_kernel_client()
         import zmq
 
