@@ -84,6 +84,7 @@ def _defer_import(name: str, functions=()) -> bool:
 
 _defer_import("rfc3987_syntax", ["is_valid_syntax"])
 LIVE_KERNELS: set[int] = set()
+_PY = os.path.abspath(sys.executable)  # the kernel starts elsewhere (its scratch folder)
 STARTUP_TIMEOUT = 60.0
 
 
@@ -200,7 +201,7 @@ class SandboxKernel:
         km = (AsyncKernelManager(kernel_name="", transport="ipc", ip=os.path.join(self.scratch, "k"))
               if self.use_bwrap else AsyncKernelManager(kernel_name=""))
         km._kernel_spec = KernelSpec(
-            argv=[sys.executable, "-I", "-S", str(LAUNCHER), cfg_path, "--", sys.executable, "-m",
+            argv=[_PY, "-I", "-S", str(LAUNCHER), cfg_path, "--", _PY, "-m",
                   "ipykernel_launcher", "-f", "{connection_file}"],
             display_name="kmlteach grading", language="python", env={})
         km.connection_file = os.path.join(self.scratch, "connection.json")
@@ -248,7 +249,15 @@ class SandboxKernel:
         import zmq
 
         # before the client's sockets exist: the limit holds for the connections they make
-        self.client.km.context.setsockopt(zmq.MAXMSGSIZE, MAX_MESSAGE_BYTES)
+        km = self.client.km
+        make_client = km.client
+
+        def client(**kw):
+            kc = make_client(**kw)
+            kc.context.setsockopt(zmq.MAXMSGSIZE, MAX_MESSAGE_BYTES)
+            return kc
+
+        km.client = client
         await self.client.async_start_new_kernel_client()
         import zmq
 

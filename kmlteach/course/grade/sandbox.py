@@ -84,7 +84,7 @@ def bwrap_problem() -> str | None:
     import sys
 
     argv = bwrap_argv(None, ["/usr", "/etc", sys.prefix, sys.base_prefix], []) + [
-        "--", sys.executable, "-I", "-S", "-c", "import os; assert os.getpid() == 2"]
+        "--", os.path.abspath(sys.executable), "-I", "-S", "-c", "import os; assert os.getpid() == 2"]
     try:
         r = subprocess.run(argv, capture_output=True, timeout=30, cwd="/")
     except (OSError, subprocess.SubprocessError) as exc:
