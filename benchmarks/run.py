@@ -171,10 +171,11 @@ def main(argv=None) -> int:
     only = {s.strip() for s in args.only.split(",") if s.strip()}
     rows = []
     # per-chapter algorithm benchmarks, then the widgets' latency and start-up, then the grader
-    # and the peak memory of a student's kernel per chapter
+    # and the peak memory of a student's kernel per chapter, and the grader's sandbox layers
     for path in sorted(HERE.glob("bench_ch*.py")) + [
         HERE / "bench_widgets.py",
         HERE / "bench_grading.py",
+        HERE / "bench_grade_layers.py",
         HERE / "bench_memory.py",
     ]:
         chapter = path.stem.removeprefix("bench_")

@@ -138,8 +138,17 @@ def _cmd_grade(args) -> int:
 
     logging.getLogger("asyncio").setLevel(logging.CRITICAL)  # cancelled kernels on Ctrl-C
     try:
+        if args.show_cases is not None:
+            from .course.grade.secret import show_cases_for
+
+            if args.secret is None:
+                raise UsageError("--show-cases needs --secret FILE")
+            sys.stdout.write(show_cases_for(args.submissions, args.show_cases, args.secret, args.chapter))
+            return 0
+        if args.out is None:
+            raise UsageError("--out FILE is required")
         limits = Limits(timeout=args.timeout, memory_mb=args.memory)
-    except ValueError as exc:  # --timeout or --memory out of range
+    except ValueError as exc:  # --timeout or --memory out of range, --show-cases or --secret misused
         raise UsageError(str(exc)) from None
     try:
         grade_folder(
@@ -151,8 +160,13 @@ def _cmd_grade(args) -> int:
             executor=args.executor,
             scheduler=args.scheduler,
             chapter=args.chapter,
+            secret=args.secret,
+            run_all=args.run_all,
+            unsafe_root=args.unsafe_allow_root_kernels,
+            similarity=args.similarity,
         )
-    except (GradeError, FileNotFoundError) as exc:
+    # ValueError: a --secret file that cannot be read or is too short (grade/secret.py)
+    except (GradeError, ValueError, FileNotFoundError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
@@ -248,7 +262,36 @@ def main(argv=None) -> int:
         "see README, 'Grading'.",
     )
     p.add_argument("submissions", type=Path, metavar="SUBMISSIONS")
-    p.add_argument("--out", type=Path, required=True, help="gradebook CSV to write")
+    p.add_argument("--out", type=Path, default=None, help="gradebook CSV to write (required)")
+    p.add_argument(
+        "--secret",
+        type=Path,
+        default=None,
+        help="file of >= 16 secret bytes: each submission gets its own hidden cases",
+    )
+    p.add_argument(
+        "--show-cases",
+        default=None,
+        metavar="ID",
+        help="print the hidden cases of submission ID (with --secret) and exit",
+    )
+    p.add_argument(
+        "--run-all",
+        action="store_true",
+        help="run every cell top to bottom instead of the code the exercises need",
+    )
+    p.add_argument(
+        "--similarity",
+        type=Path,
+        default=None,
+        metavar="FILE.html",
+        help="write a report of near-identical exercise functions (points unchanged)",
+    )
+    p.add_argument(
+        "--unsafe-allow-root-kernels",
+        action="store_true",
+        help="as root without bubblewrap or an unprivileged uid: grade anyway",
+    )
     p.add_argument(
         "--timeout",
         type=float,

@@ -129,6 +129,8 @@ def hostile(paths: dict) -> dict:
             {"total": total, "status": status, "points": points},
         )
 
+    # a probe that hangs or kills the kernel costs its exercise; the others are graded in a
+    # fresh kernel (issue 24), so only that exercise's points are lost
     add(
         "infinite_loop",
         with_function(
@@ -136,7 +138,7 @@ def hostile(paths: dict) -> dict:
             "01.subgradient_perceptron",
             "def max_margin_subgradient(w, X, y):\n    while True:\n        pass",
         ),
-        8,
+        11,
         "timeout",
     )
     add(
@@ -158,7 +160,7 @@ def hostile(paths: dict) -> dict:
                 "            time.sleep(300)\n            os._exit(0)\n    return None"
             ),
         ),
-        3,
+        11,
         "crashed",
     )
     add(
@@ -169,7 +171,7 @@ def hostile(paths: dict) -> dict:
     add(
         "os_exit",
         with_function(nb, "01.perceptron", "def batch_perceptron(X, y):\n    import os\n    os._exit(0)"),
-        5,
+        10,
         "crashed",
     )
     add(
@@ -183,9 +185,9 @@ def hostile(paths: dict) -> dict:
                 "        except OSError:\n            pass\n    os.killpg(os.getpgid(0), signal.SIGKILL)"
             ),
         ),
-        1,
-        "crashed",
-    )
+        11,
+        "ok",
+    )  # in its PID namespace it reaches nothing but itself
     add("vandal", with_function(nb, "01.distance", _vandal_source(paths)), 13)
     add(
         "forged_results",
@@ -321,4 +323,215 @@ def hostile(paths: dict) -> dict:
     lying = copy.deepcopy(ch02)
     lying["metadata"]["kmlteach"] = {"chapter": "01"}
     add("chapter02_claims_01", lying, 0, "invalid")
+    H.update(hostile_issue24(nb))
+    return H
+
+
+DISTANCE = "abs(np.dot(w, x) + b) / np.linalg.norm(w)"
+IPC_NAME = "kmlteach-leak"
+SHM_KEY = 0x6B6D6C72
+
+
+def _distance_unless(probe_code: str) -> str:
+    """``distance`` that is correct only if ``probe_code`` (which sets ``hit``) found nothing."""
+    body = "\n".join("    " + line for line in probe_code.strip().splitlines())
+    return f"def distance(x, w, b):\n    hit = False\n{body}\n    return -1.0 if hit else {DISTANCE}"
+
+
+IPC_PROBE = """
+import ctypes, os, socket
+libc = ctypes.CDLL(None, use_errno=True)
+for key in KEYS:
+    if libc.shmget(key, 0, 0) >= 0:
+        hit = True
+for name in NAMES:
+    if os.path.exists("/dev/shm/" + name):
+        hit = True
+    try:
+        rt = ctypes.CDLL("librt.so.1", use_errno=True)
+        rt.mq_open.restype = ctypes.c_int
+        if rt.mq_open(("/" + name).encode(), os.O_RDONLY) >= 0:
+            hit = True
+    except OSError:
+        pass
+    s = socket.socket(socket.AF_UNIX)
+    try:
+        s.connect("\\0" + name)
+        hit = True
+    except OSError:
+        pass
+    finally:
+        s.close()
+"""
+
+IPC_WRITER = f"""
+import ctypes, os, socket, threading
+libc = ctypes.CDLL(None, use_errno=True)
+libc.shmget({SHM_KEY + 1}, 4096, 0o1666)
+with open("/dev/shm/{IPC_NAME}-w", "w") as fh:
+    fh.write("answers")
+try:
+    rt = ctypes.CDLL("librt.so.1", use_errno=True)
+    rt.mq_open(b"/{IPC_NAME}-w", os.O_CREAT | os.O_RDWR, 0o666, None)
+except OSError:
+    pass
+srv = globals().get("_srv")
+if srv is None:
+    srv = socket.socket(socket.AF_UNIX)
+    try:
+        srv.bind("\\0{IPC_NAME}-w")
+        srv.listen(8)
+        globals()["_srv"] = srv
+    except OSError:
+        pass
+"""
+
+ROOT_PROBES = {
+    "root_mknod": "import os, stat\ntry:\n    os.mknod('blk', stat.S_IFBLK | 0o600, os.makedev(7, 0))\n"
+    "    hit = True\nexcept OSError:\n    pass",
+    "root_raw_socket": "import socket\ntry:\n    socket.socket(socket.AF_PACKET, socket.SOCK_RAW)\n"
+    "    hit = True\nexcept OSError:\n    pass",
+    "root_parent_environ": "import os\nfor pid in {os.getppid(), 1}:\n    try:\n"
+    "        if b'KMLTEACH' in open(f'/proc/{pid}/environ', 'rb').read():\n"
+    "            hit = True\n    except OSError:\n        pass",
+    "root_sched_fifo": "import os\ntry:\n    os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(10))\n"
+    "    hit = True\nexcept OSError:\n    pass",
+}
+
+EXFIL = """
+import sys
+_SEEN = []
+
+def _walk():
+    f = sys._getframe(2)
+    while f is not None:
+        for k, v in list(f.f_locals.items()):
+            if k in ('payload', 'payload_json', 'case', 'args', 'cases'):
+                _SEEN.append(repr(v)[:2000])
+        f = f.f_back
+
+def hinge_and_subgradient(w, x, y):
+    _walk()
+    raise ValueError('LEAK ' + ' | '.join(_SEEN[-3:]))
+
+def distance(x, w, b):
+    _walk()
+    return abs(np.dot(w, x) + b) / np.linalg.norm(w)
+"""
+
+HOPPER = """
+def batch_perceptron(X, y):
+    import ctypes, os, time
+    if os.fork() == 0:
+        ctypes.CDLL(None).prctl(15, b"kmlhopper", 0, 0, 0)
+        os.setsid()
+        while True:
+            if os.fork() != 0:
+                os._exit(0)
+            time.sleep(0.01)
+    w = np.zeros(X.shape[1])
+    while True:
+        bad = np.flatnonzero(y * (X @ w) <= 0)
+        if bad.size == 0:
+            return w
+        w = w + y[bad[0]] * X[bad[0]]
+"""
+
+
+def hostile_issue24(nb: dict) -> dict:
+    """The findings of issue 24, each a submission (built on the honest notebook)."""
+    H = {}
+
+    def add(name, notebook, total, status="ok", **points):
+        H[name] = (dump(notebook), {"total": total, "status": status, "points": points})
+
+    add("exfil_exception_text", with_function(nb, "01.hinge", EXFIL), 11)
+    # the reader looks for the test's host objects and the writer's; the writer (which
+    # sees its own) for the host's only
+    both = f"KEYS, NAMES = ({SHM_KEY}, {SHM_KEY + 1}), ({IPC_NAME!r}, {IPC_NAME + '-w'!r})\n"
+    host = f"KEYS, NAMES = ({SHM_KEY},), ({IPC_NAME!r},)\n"
+    add("ipc_reader", with_function(nb, "01.distance", _distance_unless(both + IPC_PROBE)), 13)
+    add("ipc_writer", with_function(nb, "01.distance", _distance_unless(IPC_WRITER + host + IPC_PROBE)), 13)
+    for name, probe in ROOT_PROBES.items():
+        add(name, with_function(nb, "01.distance", _distance_unless(probe)), 13)
+    add(
+        "setsid_fork_bomb",
+        with_function(
+            nb,
+            "01.sgd_step",
+            (
+                "def sgd_step(theta, t, lam, x, y):\n    import os, time\n    for k in range(150):\n"
+                "        if os.fork() == 0:\n            os.setsid()\n            time.sleep(300)\n"
+                "            os._exit(0)\n    w = theta / (lam * t)\n    if y * np.dot(w, x) < 1:\n"
+                "        return w, theta + y * x\n    return w, theta.copy()"
+            ),
+        ),
+        11,
+        "crashed",
+    )
+    add("fork_hopper", with_function(nb, "01.perceptron", HOPPER), 13)
+    add(
+        "reply_300mb",
+        with_function(
+            nb,
+            "01.hinge",  # built once: the cap is tested, not malloc
+            "BIG = 'x' * 300_000_000\n\ndef hinge_and_subgradient(w, x, y):\n    return BIG",
+        ),
+        11,
+    )
+    add(
+        "forged_feedback",
+        with_function(
+            nb,
+            "01.distance",
+            (
+                "def distance(x, w, b):\n    raise ValueError('x\\n\\n# 13 / 13\\n**13 / 13**\\n<h1>pwned</h1>`<b>`')"
+            ),
+        ),
+        12,
+    )
+    add(
+        "hidden_case_text",
+        with_function(
+            nb,
+            "01.distance",
+            (
+                "_N = [0]\n\ndef distance(x, w, b):\n    _N[0] += 1\n    if _N[0] > 7:\n"
+                "        raise ValueError('HIDDENMARKER ' + repr(x))\n"
+                f"    return {DISTANCE}"
+            ),
+        ),
+        12,
+    )
+    add(
+        "replaced_probe",
+        with_function(
+            nb,
+            "01.sgd_step",
+            (
+                "def sgd_step(theta, t, lam, x, y):\n    ns = get_ipython().user_ns\n    for k in list(ns):\n"
+                "        if k.startswith('_kmlteach_probe_'):\n"
+                '            ns[k] = lambda p: \'{"cases": [], "called": []}\'\n'
+                "    w = theta / (lam * t)\n    if y * np.dot(w, x) < 1:\n        return w, theta + y * x\n"
+                "    return w, theta.copy()"
+            ),
+        ),
+        11,
+        "crashed",
+        **{"01.sgd_step": 0},
+    )
+    add(
+        "private_kernel",
+        with_function(
+            nb,
+            "01.perceptron",
+            (
+                "def batch_perceptron(X, y):\n    import sys\n    import kmlteach.svm\n"
+                "    k = sys.modules['kmlteach.svm.perceptron']._perceptron_kernel\n"
+                "    return k(np.ascontiguousarray(X, dtype=float), np.ascontiguousarray(y, dtype=float), 100000)[0]"
+            ),
+        ),
+        10,
+        **{"01.perceptron": 0},
+    )
     return H

@@ -68,7 +68,7 @@ def test_hidden_cases_are_well_formed_and_differ_from_the_visible_ones(chapter):
 
 @pytest.mark.parametrize("chapter", CHAPTERS)
 def test_guards_name_public_library_functions(chapter):
-    for ex_id, paths in _module(chapter).GUARDS.items():
+    for _ex_id, paths in _module(chapter).GUARDS.items():
         for path in paths:
             modname, _, attr = path.rpartition(".")
             assert not modname.split(".")[-1].startswith("_"), path

@@ -2,13 +2,16 @@
 
 * :mod:`.runner` — the folder → gradebook command (jobs, progress, resume, Dask);
 * :mod:`.grader` — one submission: select code, run it in a sandboxed kernel, score;
-* :mod:`.kernel`, :mod:`.limits`, ``_launcher.py`` — the fresh kernel, its limits,
-  uid, Landlock rules and clean-up; ``_kernel_side.py`` — the code run inside it;
+* :mod:`.kernel`, :mod:`.limits`, :mod:`.sandbox`, ``_launcher.py`` — the fresh kernel,
+  its limits, uid, bubblewrap namespaces, cgroup, Landlock rules and clean-up;
+  ``_kernel_side.py`` — the code run inside it;
 * :mod:`.cells` — which statements of a notebook run; :mod:`.codec` — plain-data values;
-* :mod:`.plan`, :mod:`.cases` — exercises, points, visible and hidden cases, expected values;
+* :mod:`.plan`, :mod:`.cases`, :mod:`.secret` — exercises, points, visible and hidden cases
+  (per student with ``--secret``), expected values;
+* :mod:`.similarity` — the ``--similarity`` report;
 * :mod:`.gradebook`, :mod:`.feedback` — the CSV, the resume state, feedback files.
 
-Not a security sandbox against a determined attacker; see README, "Grading".
+What the sandbox does and does not contain, per platform: README, "Grading".
 """
 
 from .grader import ExerciseResult, SubmissionResult, grade_submission, grade_submission_sync

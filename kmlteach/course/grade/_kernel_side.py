@@ -45,6 +45,7 @@ def _setup(cfg):
     _dumps, _loads, _b64e, _b64d = json.dumps, json.loads, base64.b64encode, base64.b64decode
     _ndarray, _frombuffer, _ascont, _dtype = np.ndarray, np.frombuffer, np.ascontiguousarray, np.dtype
     _perf = time.perf_counter
+    max_bytes = int(cfg.get("max_bytes", 32 * 1024 * 1024))
     scalar_types = {
         np.float64,
         np.float32,
@@ -108,9 +109,32 @@ def _setup(cfg):
         guard.__doc__ = getattr(fn, "__doc__", None)
         return guard
 
+    def helpers(fn, seen):
+        """Module-level functions (and Numba dispatchers) of ``fn``'s module that ``fn``
+        reaches through its globals: a guarded function's private kernel is guarded too."""
+        mod = sys.modules.get(getattr(fn, "__module__", None) or "")
+        code = getattr(fn, "__code__", None)
+        if mod is None or code is None:
+            return
+        todo = [code]
+        while todo:
+            c = todo.pop()
+            todo += [k for k in c.co_consts if _isinstance(k, types.CodeType)]
+            for name in c.co_names:
+                val = mod.__dict__.get(name)
+                if val is None or id(val) in seen or not callable(val) or _isinstance(val, type):
+                    continue
+                inner = getattr(val, "py_func", val)
+                if getattr(inner, "__module__", None) != mod.__name__:
+                    continue
+                seen.add(id(val))
+                yield f"{mod.__name__}.{name}", val
+                if inner is val:  # a Python helper: what it calls too (not a jitted one's callees)
+                    yield from helpers(val, seen)
+
     def install_guards():
         mods = [m for n, m in list(sys.modules.items()) if n.split(".")[0] == "kmlteach" and m]
-        for path in guards:
+        for path in list(guards):
             modname, _, attr = path.rpartition(".")
             mod = sys.modules.get(modname)
             if mod is None:
@@ -119,10 +143,15 @@ def _setup(cfg):
                 fn = mod.__dict__.get(attr) or getattr(mod, attr)
             except Exception:
                 continue
-            if id(fn) not in originals and not getattr(fn, "_kmlteach_guard", False):
-                g = make_guard(path, fn)
-                g._kmlteach_guard = True
-                originals[id(fn)] = (fn, g)
+            if getattr(fn, "_kmlteach_guard", False):
+                fn = next((o for o, g in originals.values() if g is fn), fn)
+            found = [(path, fn)] + list(helpers(fn, {id(fn)}))
+            for p, f in found:
+                guards.setdefault(p, set()).update(guards[path])
+                if id(f) not in originals and not getattr(f, "_kmlteach_guard", False):
+                    g = make_guard(p, f)
+                    g._kmlteach_guard = True
+                    originals[id(f)] = (f, g)
         for mod in mods:
             d = getattr(mod, "__dict__", {})
             for key, val in list(d.items()):
@@ -195,6 +224,19 @@ def _setup(cfg):
             f"a value of type {t.__name__} cannot be graded (return numbers, lists, tuples or NumPy arrays)"
         )
 
+    def size(x, depth=0):
+        """An upper bound of the value's JSON size (without building it)."""
+        t = _type(x)
+        if t is str:
+            return 6 * _len(x) + 8
+        if t is _ndarray:
+            return 2 * x.nbytes + 64
+        if t in (list, tuple) and depth < 20:
+            return 8 + sum(size(v, depth + 1) for v in x)
+        if t is dict and depth < 20:
+            return 8 + sum(size(k, depth + 1) + size(v, depth + 1) for k, v in x.items())
+        return 32
+
     def dec(x):
         t = _type(x)
         if t is not dict:
@@ -232,6 +274,8 @@ def _setup(cfg):
             try:
                 got = fn(*args, **kwargs)
                 state["active"] = None
+                if size(got) > max_bytes:  # never send the grader more than it reads
+                    raise OverflowError("the returned value is too large")
                 res = {"value": enc(got)}
             except BaseException as exc:  # SystemExit, KeyboardInterrupt too: reported, not raised
                 state["active"] = None
@@ -243,10 +287,20 @@ def _setup(cfg):
             finally:
                 state["active"] = None
             res["time"] = _perf() - t0
+            if (
+                res.get("error") == "OverflowError"
+                and res.get("message") == "the returned value is too large"
+            ):
+                res["error"] = "ResultTooLarge"
             out["cases"].append(res)
             if res.get("error") == "KeyboardInterrupt":
                 break
         out["called"] = sorted(state["called"])
-        return _dumps(out)
+        text = _dumps(out)
+        return (
+            text
+            if _len(text) <= max_bytes
+            else _dumps({"cases": [], "called": out["called"], "too_large": True})
+        )
 
     return probe

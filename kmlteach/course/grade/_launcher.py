@@ -17,7 +17,10 @@ process and inherits everything):
    references and hidden cases live), TCP bind only on the kernel's own ports, no TCP
    connect, and no signals to processes outside the sandbox.
 
-The launcher writes one line to ``<scratch>/.sandbox`` saying what it could apply.
+With bubblewrap (``cfg["bwrap"]``, see :mod:`.sandbox`), steps 1-2 run here (and the
+launcher first moves itself into the submission's cgroups), then ``bwrap`` starts a copy
+of this script (``--inner``) in the new namespaces, which applies step 3 and execs the
+kernel. The launcher writes one line to ``<scratch>/.sandbox`` saying what it applied.
 """
 
 import ctypes
@@ -187,7 +190,32 @@ def drop_privileges(cfg, connection_file) -> str:
     return f"uid: {uid}"
 
 
+def _join_cgroups(cfg) -> str:
+    procs = cfg.get("cgroup_procs") or []
+    for f in procs:
+        with open(f, "w", encoding="ascii") as fh:
+            fh.write(str(os.getpid()))
+    return "cgroup: joined" if procs else "cgroup: none"
+
+
+def _finish(cfg, notes, cmd) -> None:
+    try:
+        with open(os.path.join(cfg["scratch"], ".sandbox"), "w", encoding="utf-8") as fh:
+            fh.write("; ".join(notes) + "\n")
+    except OSError:
+        pass
+    null = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1, 2):
+        os.dup2(null, fd)
+    os.execv(cmd[0], cmd)
+
+
 def main(argv) -> None:
+    if argv[0] == "--inner":  # second stage, inside bubblewrap's namespaces
+        cfg, sep, cmd = json.loads(argv[1]), argv[2], argv[3:]
+        assert sep == "--" and cmd
+        notes = cfg["notes"] + [apply_landlock(cfg) if cfg.get("landlock", True) else "landlock: off"]
+        _finish(cfg, notes, cmd)
     cfg_path, sep, cmd = argv[0], argv[1], argv[2:]
     assert sep == "--" and cmd
     with open(cfg_path, encoding="utf-8") as fh:
@@ -202,18 +230,29 @@ def main(argv) -> None:
             os.setsid()
         except OSError:
             pass
-    notes = [drop_privileges(cfg, conn)]
+    notes = [_join_cgroups(cfg), drop_privileges(cfg, conn)]
     apply_limits(cfg)
+    if cfg.get("bwrap"):
+        inner = {
+            k: cfg[k]
+            for k in ("scratch", "landlock", "read_roots", "protected", "write_roots", "list_roots", "ports")
+        }
+        inner["notes"] = notes + ["bwrap"]
+        null = os.open(os.devnull, os.O_RDWR)
+        for fd in (0, 1, 2):
+            os.dup2(null, fd)
+        # ipykernel exits when its parent pid is not JPY_PARENT_PID any more; inside the PID
+        # namespace its parent is bwrap's init (pid 1); --die-with-parent does that job
+        env = {k: v for k, v in os.environ.items() if k != "JPY_PARENT_PID"}
+        os.execve(
+            cfg["bwrap"][0],
+            cfg["bwrap"]
+            + ["--", sys.executable, "-I", "-S", cfg["inner_launcher"], "--inner", json.dumps(inner), "--"]
+            + cmd,
+            env,
+        )
     notes.append(apply_landlock(cfg) if cfg.get("landlock", True) else "landlock: off")
-    try:
-        with open(os.path.join(cfg["scratch"], ".sandbox"), "w", encoding="utf-8") as fh:
-            fh.write("; ".join(notes) + "\n")
-    except OSError:
-        pass
-    null = os.open(os.devnull, os.O_RDWR)
-    for fd in (0, 1, 2):
-        os.dup2(null, fd)
-    os.execv(cmd[0], cmd)
+    _finish(cfg, notes, cmd)
 
 
 if __name__ == "__main__":

@@ -7,8 +7,15 @@ code cell (cells that do not parse, and IPython ``%``/``!`` lines, are left out)
 1. start from the names passed to ``check("NN.x", name)`` (or, when the student
    removed a call, the function name the instructor notebook uses);
 2. keep every top-level statement that binds a needed name (an import, a ``def``, a
-   ``class``, an assignment, a ``for``/``with``/``if`` block that assigns it), and add
-   every name that statement reads to the needed names; repeat until nothing changes.
+   ``class``, an assignment, a ``for``/``with``/``if`` block that assigns it), that
+   changes one (``D["k"] = v``, ``obj.attr = v``, ``X += 1``, ``del D[k]``, a method call
+   such as ``PARAMS.update(...)``, a loop filling a container), or that reads a needed
+   *value* (a name bound otherwise than by ``import`` or ``def``: ``fill(TABLE)`` may
+   change ``TABLE``); add every name a kept statement reads (decorators included) to the
+   needed names, and the name of a kept ``def``/``class``; repeat until nothing changes.
+
+``grade --run-all`` runs every cell top to bottom instead (:func:`run_all_code`); both
+give the same grade for honest notebooks (``tests/test_grade_selection.py``).
 
 Everything else — ``check(...)`` calls, plots, ``print``, widget builders such as
 ``make_margin_explorer()``, assignments nobody uses — is skipped, so a submission runs
@@ -24,7 +31,7 @@ import hashlib
 import re
 import symtable
 
-__all__ = ["notebook_code_cells", "check_calls", "select_code", "chapter_of_ids"]
+__all__ = ["notebook_code_cells", "check_calls", "select_code", "run_all_code", "chapter_of_ids"]
 
 _MAGIC = re.compile(r"^\s*[%!]")
 
@@ -82,7 +89,10 @@ def _analyse(src: str) -> tuple:
                 and isinstance(a1, ast.Name)
             ):
                 calls.append((a0.value, a1.id))
-        stmts = [(frozenset(_bound(st)), frozenset(_used(st)), st) for st in tree.body]
+        stmts = [
+            (frozenset(_bound(st)), frozenset(_used(st)), st, frozenset(_changed(st)), _kind(st))
+            for st in tree.body
+        ]
     if len(_ANALYSED) >= _ANALYSED_MAX:
         _ANALYSED.clear()
     _ANALYSED[key] = out = (tuple(calls), tuple(stmts))
@@ -107,7 +117,10 @@ def _bound(stmt: ast.stmt) -> set[str]:
     if isinstance(stmt, (ast.Import, ast.ImportFrom)):
         return {(a.asname or a.name.split(".")[0]) for a in stmt.names if a.name != "*"}
     if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-        return {stmt.name}
+        # a function that declares `global X` binds X when it is called
+        return {stmt.name} | {
+            n for node in ast.walk(stmt) if isinstance(node, ast.Global) for n in node.names
+        }
     names = set()
     for node in ast.walk(stmt):
         if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
@@ -117,6 +130,68 @@ def _bound(stmt: ast.stmt) -> set[str]:
         elif isinstance(node, ast.Global):
             names.update(node.names)
     return names
+
+
+def _root(node) -> str | None:
+    while isinstance(node, (ast.Attribute, ast.Subscript, ast.Call, ast.Starred)):
+        node = node.func if isinstance(node, ast.Call) else node.value
+    return node.id if isinstance(node, ast.Name) else None
+
+
+def _top_nodes(stmt: ast.stmt):
+    """The nodes of a statement run at top level (not the bodies of defs, lambdas, classes)."""
+    todo = [stmt]
+    while todo:
+        node = todo.pop()
+        yield node
+        for child in ast.iter_child_nodes(node):
+            if not isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+                todo.append(child)
+
+
+def _changed(stmt: ast.stmt) -> set[str]:
+    """Names whose value a statement may change without rebinding them: the roots of
+    subscript/attribute targets and of method calls (``D[k] = v``, ``o.a += 1``,
+    ``del D[k]``, ``P.update(...)``)."""
+    out = set()
+    if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return out
+    for node in _top_nodes(stmt):
+        targets = []
+        if isinstance(node, ast.Assign):
+            targets = node.targets
+        elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
+            targets = [node.target]
+        elif isinstance(node, ast.Delete):
+            targets = node.targets
+        elif isinstance(node, (ast.For, ast.AsyncFor)):
+            targets = [node.target]
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            targets = [node.func.value]
+        for t in targets:
+            if isinstance(node, ast.Call):  # the receiver of a method call
+                r = _root(t)
+                if r:
+                    out.add(r)
+                continue
+            for sub in ast.walk(t):
+                if isinstance(sub, (ast.Attribute, ast.Subscript)):
+                    r = _root(sub)
+                    if r:
+                        out.add(r)
+    return out
+
+
+def _kind(stmt: ast.stmt) -> str:
+    if isinstance(stmt, ast.ImportFrom) and any(a.name == "*" for a in stmt.names):
+        return "star"  # binds names nobody can list: always kept
+    if isinstance(stmt, (ast.Import, ast.ImportFrom)):
+        return "import"
+    if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return "def"
+    if isinstance(stmt, ast.ClassDef):
+        return "class"  # a value too: setattr(Cfg, ...) changes it
+    return "code"
 
 
 def _used(stmt: ast.stmt) -> set[str]:
@@ -138,22 +213,62 @@ def _used(stmt: ast.stmt) -> set[str]:
 
 def select_code(sources: list[str], functions) -> list[str]:
     """The code to run: for each original cell, its kept statements (empty cells dropped)."""
-    stmts = []  # (cell index, stmt, bound, used)
+    stmts = []  # (cell index, stmt, bound, used, changed, kind)
     for ci, src in enumerate(sources):
-        for bound, used, st in _analyse(src)[1]:
-            stmts.append((ci, st, bound, used))
+        for bound, used, st, changed, kind in _analyse(src)[1]:
+            stmts.append((ci, st, bound, used, changed, kind))
+    not_values = set(functions)  # modules and functions: reading them changes nothing
+    values, modules = set(), set()
+    for _, _, bound, _, _, kind in stmts:
+        (not_values if kind in ("def", "import") else values).update(bound)
+        if kind == "import":
+            modules.update(bound)
+    not_values -= values
+    modules -= values
+    # calling a function that declares `global X` changes X
+    writes = {}
+    for _, st, bound, _, _, kind in stmts:
+        if kind == "def":
+            g = bound - {st.name}
+            if g:
+                writes[st.name] = g
+    if writes:
+        stmts = [
+            (ci, st, bound, used, changed | set().union(*(writes.get(n, set()) for n in used)), kind)
+            for ci, st, bound, used, changed, kind in stmts
+        ]
     needed = set(functions)
     keep = [False] * len(stmts)
-    changed = True
-    while changed:
-        changed = False
-        for k, (_, _, bound, used) in enumerate(stmts):
-            if not keep[k] and bound & needed:
+    changed_any = True
+    while changed_any:
+        changed_any = False
+        for k, (_, _, bound, used, changed, kind) in enumerate(stmts):
+            if keep[k]:
+                continue
+            if (
+                kind == "star"
+                or bound & needed
+                or (changed - modules) & needed
+                or (used & needed & values) - not_values
+            ):
                 keep[k] = True
-                needed |= used
-                changed = True
+                needed |= used | changed
+                if kind in ("def", "class"):
+                    needed |= bound
+                changed_any = True
     cells: dict[int, list[str]] = {}
-    for k, (ci, st, _, _) in enumerate(stmts):
+    for k, (ci, st, *_rest) in enumerate(stmts):
         if keep[k]:
             cells.setdefault(ci, []).append(ast.unparse(st))
     return ["\n".join(cells[ci]) for ci in sorted(cells)]
+
+
+def run_all_code(sources: list[str]) -> list[str]:
+    """Every code cell, in order (``grade --run-all``), IPython ``%``/``!`` lines left out
+    as in the selection."""
+    out = []
+    for src in sources:
+        text = "\n".join("" if _MAGIC.match(line) else line for line in src.splitlines())
+        if text.strip():
+            out.append(text)
+    return out

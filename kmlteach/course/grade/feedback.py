@@ -8,17 +8,24 @@ points"); their data and the reference's output never appear (nbgrader #1363).
 
 from __future__ import annotations
 
+import hashlib
 import html
 from pathlib import Path
 
 from .gradebook import write_atomic
-from .grader import SubmissionResult
+from .grader import SubmissionResult, student_text
 
 __all__ = ["feedback_markdown", "feedback_html", "write_feedback"]
 
 
+def _plain(text) -> str:
+    return student_text(str(text), limit=300)
+
+
 def feedback_markdown(r: SubmissionResult) -> str:
-    lines = [f"# Feedback: {r.submission}", ""]
+    """Student-produced text appears only in "got" of a failing visible case, on one line,
+    escaped and capped (:func:`.grader.student_text`); for hidden cases only their kinds."""
+    lines = [f"# Feedback: {_plain(r.submission)}", ""]
     if r.chapter:
         lines.append(f"Chapter {r.chapter}: **{r.total:g} / {r.max_total:g}** points.")
     lines.append(f"Status: `{r.status}`" + (f" — {r.message}" if r.message else ""))
@@ -35,7 +42,8 @@ def feedback_markdown(r: SubmissionResult) -> str:
         f = e.first_visible_failure
         if f:
             lines.append(
-                f"- first failing visible case: {f['case']} — expected `{f['expected']}`, got `{f['got']}`"
+                f"- first failing visible case: {f['case']} — expected "
+                f"`{f['expected']}`, got `{student_text(f['got'])}`"
             )
             if f.get("mistake"):
                 lines.append(f"- Common mistake: {f['mistake']}")
@@ -67,9 +75,21 @@ def feedback_html(r: SubmissionResult) -> str:
     )
 
 
+def _file_name(part: str, room: int = 240) -> str:
+    """One path component of at most ``room`` bytes (long ones cut, with a hash)."""
+    raw = part.encode("utf-8", "surrogateescape")
+    if len(raw) <= room:
+        return part
+    digest = hashlib.sha256(raw).hexdigest()[:16]
+    return raw[: room - 20].decode("utf-8", "ignore") + "~" + digest
+
+
 def write_feedback(folder: Path, r: SubmissionResult) -> None:
-    """``folder/<submission id>.md`` and ``.html`` (sub-folders as in the submissions)."""
-    base = Path(folder) / r.submission
+    """``folder/<submission id>.md`` and ``.html`` (sub-folders as in the submissions;
+    a name too long for the file system is shortened, with a hash)."""
+    base = Path(folder).joinpath(
+        *[_file_name(p) for p in r.submission.split("/") if p not in ("", ".", "..")]
+    )
     base.parent.mkdir(parents=True, exist_ok=True)
     write_atomic(base.with_name(base.name + ".md"), feedback_markdown(r))
     write_atomic(base.with_name(base.name + ".html"), feedback_html(r))

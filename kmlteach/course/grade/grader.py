@@ -14,14 +14,15 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import time
 from dataclasses import asdict, dataclass, field
 
-from .cells import check_calls, notebook_code_cells, select_code
-from .codec import ResultError, decode_result, loads_limited
+from .cells import check_calls, notebook_code_cells, run_all_code, select_code
+from .codec import MAX_RESULT_BYTES, ResultError, decode_result, loads_limited
 from .kernel import KERNEL_SIDE, KernelDied, KernelTimeout, SandboxKernel
 from .limits import Limits, uid_slot
-from .plan import ChapterPlan, ExercisePlan, book_exercises, chapter_plan
+from .plan import ChapterPlan, ExercisePlan, book_exercises, chapter_plan, student_plan
 from .submission import InvalidSubmission, detect_chapter, read_notebook
 
 __all__ = ["ExerciseResult", "SubmissionResult", "grade_submission", "grade_submission_sync"]
@@ -93,6 +94,25 @@ def _short(v, limit=120) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.]{0,59}")
+
+
+def _name(x) -> str:
+    """An exception's class name as reported by the kernel, or "an exception"."""
+    m = _NAME.fullmatch(str(x)) if isinstance(x, str) else None
+    return m.group(0) if m else "an exception"
+
+
+def student_text(x, limit: int = 120) -> str:
+    """Text the student's code produced (an exception message), as feedback may show it:
+    one line, printable characters only, backticks and angle brackets replaced, at most
+    ``limit`` characters. Only ever shown for *visible* cases."""
+    text = x if isinstance(x, str) else ""
+    text = "".join(ch if ch.isprintable() else " " for ch in text[: limit * 4])
+    text = " ".join(text.split()).replace("`", "'").replace("<", "‹").replace(">", "›")
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
 def score_exercise(plan: ExercisePlan, reply: dict) -> ExerciseResult:
     """Turn the kernel's (parsed) probe output into points, outside the kernel."""
     from kmlteach.exercises import get
@@ -105,7 +125,7 @@ def score_exercise(plan: ExercisePlan, reply: dict) -> ExerciseResult:
         return r
     cases = reply.get("cases")
     if not isinstance(cases, list) or len(cases) > len(plan.cases):
-        r.verdict, r.message = "error", "unreadable reply from the kernel"
+        r.verdict, r.message = "crashed", "unreadable reply from the kernel"
         return r
     called = reply.get("called") or []
     errors = []
@@ -118,7 +138,7 @@ def score_exercise(plan: ExercisePlan, reply: dict) -> ExerciseResult:
         r.time += float(t) if isinstance(t, (int, float)) and not isinstance(t, bool) else 0.0
         ok, detail, got = False, "", None
         if "error" in res:
-            ename, msg = str(res.get("error"))[:80], str(res.get("message", ""))[:300]
+            ename, msg = _name(res.get("error")), student_text(res.get("message", ""))
             if res.get("memory") is True or "MemoryError" in ename:
                 r.verdict = "memory"
             detail = f"raised {ename}: {msg}"
@@ -142,7 +162,7 @@ def score_exercise(plan: ExercisePlan, reply: dict) -> ExerciseResult:
             r.first_visible_failure = {
                 "case": case.label,
                 "expected": _short(case.expected),
-                "got": _short(got) if got is not None else detail,
+                "got": student_text(_short(got)) if got is not None else detail,
             }
         elif not case.visible and case.label not in r.hidden_failed_kinds:
             r.hidden_failed_kinds.append(case.label)
@@ -173,73 +193,151 @@ def score_exercise(plan: ExercisePlan, reply: dict) -> ExerciseResult:
     return r
 
 
-async def _probe(kernel: SandboxKernel, probe_name: str, plan: ExercisePlan) -> dict:
-    payload = json.dumps(
-        {"exercise": plan.id, "function": plan.function, "cases": [c.encoded for c in plan.cases]}
-    )
+class Tampered(RuntimeError):
+    """The probe the grader installed is no longer the one it calls."""
+
+
+async def _probe(
+    kernel: SandboxKernel, probe_name: str, plan: ExercisePlan, visible: bool, probe_id: str
+) -> dict:
+    """One probe call on the visible *or* the hidden cases of an exercise (never both: a
+    function that inspects its caller's frame while a visible case runs finds no hidden
+    argument there)."""
+    cases = [c.encoded for c in plan.cases if c.visible == visible]
+    if not cases:
+        return {"cases": [], "called": []}
+    payload = json.dumps({"exercise": plan.id, "function": plan.function, "cases": cases})
     var = f"_kmlteach_r_{kernel.nonce}"
-    content = await kernel.run(f"{var} = {probe_name}({payload!r})", {"r": var})
+    content = await kernel.run(f"{var} = {probe_name}({payload!r})", {"r": var, "p": f"id({probe_name})"})
+    exprs = content.get("user_expressions") or {}
+    if _expr_text(exprs.get("p")) != probe_id:
+        raise Tampered(f"the grader's probe was replaced while {plan.id} was graded")
     if content.get("status") != "ok":
-        return {"cases": [], "error": str(content.get("ename", "error"))}
-    expr = (content.get("user_expressions") or {}).get("r", {})
-    text = (expr.get("data") or {}).get("text/plain") if expr.get("status") == "ok" else None
-    if not isinstance(text, str):
+        raise Tampered(f"the grader's probe failed while {plan.id} was graded")
+    text = _expr_text(exprs.get("r"))
+    if text is None:
         raise ResultError("no result")
     import ast
 
     return loads_limited(ast.literal_eval(text))
 
 
+def _expr_text(expr) -> str | None:
+    if not isinstance(expr, dict) or expr.get("status") != "ok":
+        return None
+    text = (expr.get("data") or {}).get("text/plain")
+    return text if isinstance(text, str) else None
+
+
 START_ATTEMPTS = 3
+MAX_KERNELS = 3  # a hang or crash in one exercise's probe: the rest go to a fresh kernel
+
+
+def _merge(halves) -> dict:
+    vis, hid = halves
+    return {
+        "cases": list(vis.get("cases") or []) + list(hid.get("cases") or []),
+        "called": sorted(set(vis.get("called") or []) | set(hid.get("called") or [])),
+        "missing": bool(vis.get("missing") or hid.get("missing")),
+    }
+
+
+async def _start(limits, uid, protected, data, hidden):
+    # a kernel that fails to start has run none of the student's code: the failure is the
+    # machine's (seen under load: a kernel dying before its first reply), so it is started
+    # again, up to START_ATTEMPTS times, before the submission counts as crashed
+    for attempt in range(1, START_ATTEMPTS + 1):
+        try:
+            kernel = SandboxKernel(limits, uid, protected, data, hidden=hidden)
+            await kernel.__aenter__()
+            return kernel
+        except KernelDied:
+            if attempt == START_ATTEMPTS:
+                raise
 
 
 async def _run_kernel(
-    res: SubmissionResult, plan: ChapterPlan, code: list[str], data: bytes, limits: Limits, protected
+    res: SubmissionResult,
+    plan: ChapterPlan,
+    code: list[str],
+    data: bytes,
+    limits: Limits,
+    protected,
+    hidden=(),
 ) -> None:
+    """Visible cases of every exercise first, then the hidden ones (hidden inputs never
+    reach the kernel before every visible result, the only student text shown, is in).
+    An exercise is scored as soon as both halves are in. A probe that times out, kills
+    the kernel or finds the probe replaced costs that exercise its points and the
+    submission its ``ok`` status; the remaining work continues in a fresh kernel."""
+    n = len(plan.exercises)
+    work = [(0, i) for i in range(n)] + [(1, i) for i in range(n)]
+    halves = [[None, None] for _ in range(n)]
+
+    def fail(status, message, i=None):
+        if res.status == "ok":
+            res.status, res.message = status, message
+        if i is not None:
+            e = res.exercises[i]
+            e.verdict, e.message, e.points = status, f"not graded: {message}", 0.0
+            work[:] = [w for w in work if w[1] != i]
+
     with uid_slot() as uid:
-        # a kernel that fails to start has run none of the student's code: the failure is
-        # the machine's (seen under load: a kernel dying before its first reply), so it is
-        # started again, up to START_ATTEMPTS times, before the submission counts as crashed
-        for attempt in range(1, START_ATTEMPTS + 1):
-            try:
-                kernel = SandboxKernel(limits, uid, protected, data)
-                await kernel.__aenter__()
+        for _ in range(MAX_KERNELS):
+            if not work:
                 break
+            try:
+                kernel = await _start(limits, uid, protected, data, hidden)
             except KernelDied as exc:
-                if attempt == START_ATTEMPTS:
-                    res.status, res.message = "crashed", str(exc)
-                    return
-        try:
-            res.sandbox = kernel.sandbox_note()
-            probe = f"_kmlteach_probe_{kernel.nonce}"
-            cfg = {"blocked_modules": BLOCKED_MODULES, "guards": plan.guards}
-            pre = (
-                KERNEL_SIDE.read_text(encoding="utf-8")
-                + f"\n{probe} = _setup({{**{cfg!r}, 'user_ns': get_ipython().user_ns}})\ndel _setup\n"
-            )
-            await kernel.run(pre)
-            for cell in code:
-                await kernel.run(cell)
-            for i, ex in enumerate(plan.exercises):
-                try:
-                    reply = await _probe(kernel, probe, ex)
-                except ResultError as exc:
-                    reply = {"cases": [], "error": str(exc)}
-                scored = score_exercise(ex, reply)
-                res.exercises[i] = scored
-            if kernel.memory_event or any(e.verdict == "memory" for e in res.exercises):
-                res.status, res.message = (
-                    "memory",
-                    f"ran out of memory (address-space limit {limits.memory_mb} MB)",
+                fail("crashed", str(exc))
+                break
+            current = None
+            try:
+                res.sandbox = kernel.sandbox_note()
+                probe = f"_kmlteach_probe_{kernel.nonce}"
+                cfg = {
+                    "blocked_modules": BLOCKED_MODULES,
+                    "guards": plan.guards,
+                    "max_bytes": MAX_RESULT_BYTES // 2,
+                }
+                pre = (
+                    KERNEL_SIDE.read_text(encoding="utf-8")
+                    + f"\n{probe} = _setup({{**{cfg!r}, 'user_ns': get_ipython().user_ns}})\ndel _setup\n"
                 )
-        except KernelTimeout:
-            res.status, res.message = "timeout", f"time limit of {limits.timeout:g} s reached"
-        except KernelDied as exc:
-            mem = kernel.memory_event
-            res.status = "memory" if mem else "crashed"
-            res.message = "the kernel died after running out of memory" if mem else str(exc)
-        finally:
-            await kernel.__aexit__(None, None, None)
+                probe_id = _expr_text(
+                    (await kernel.run(pre, {"p": f"id({probe})"})).get("user_expressions", {}).get("p")
+                )
+                for cell in code:
+                    await kernel.run(cell)
+                while work:
+                    current = work[0][1]
+                    phase, i = work[0]
+                    try:
+                        reply = await _probe(kernel, probe, plan.exercises[i], phase == 0, probe_id)
+                    except ResultError as exc:
+                        raise Tampered(f"unreadable reply from the kernel ({exc})") from None
+                    halves[i][phase] = reply
+                    work.pop(0)
+                    if phase == 1:
+                        res.exercises[i] = score_exercise(plan.exercises[i], _merge(halves[i]))
+                current = None
+                if kernel.memory_event or any(e.verdict == "memory" for e in res.exercises):
+                    fail("memory", f"ran out of memory (address-space limit {limits.memory_mb} MB)")
+            except KernelTimeout:
+                fail("timeout", f"time limit of {limits.timeout:g} s reached", current)
+            except KernelDied as exc:
+                mem = kernel.memory_event
+                fail(
+                    "memory" if mem else "crashed",
+                    "the kernel died after running out of memory" if mem else str(exc),
+                    current,
+                )
+            except Tampered as exc:
+                fail("crashed", str(exc), current)
+            finally:
+                await kernel.__aexit__(None, None, None)
+            if current is None:  # not in a probe: the notebook's own code failed; again would too
+                break
     for e in res.exercises:
         if e.verdict == "not run" and res.status != "ok":
             e.verdict, e.message = res.status, f"not graded: {res.message}"
@@ -253,8 +351,15 @@ async def grade_submission(
     chapter: str | None = None,
     book_path: str | None = None,
     protected=(),
+    secret: bytes | None = None,
+    run_all: bool = False,
+    hidden=(),
 ) -> SubmissionResult:
-    """Grade one notebook (its bytes); never raises for anything the submission does."""
+    """Grade one notebook (its bytes); never raises for anything the submission does.
+
+    ``secret``: hidden cases drawn for this submission (:func:`.plan.student_plan`);
+    ``run_all``: run every code cell top to bottom instead of the selected code;
+    ``hidden``: paths the kernel must not see (e.g. the secret's file)."""
     t0 = time.monotonic()
     res = SubmissionResult(sub_id)
     try:
@@ -264,7 +369,11 @@ async def grade_submission(
         res.status, res.message = "invalid", str(exc)
         res.seconds = round(time.monotonic() - t0, 3)
         return res
-    plan = chapter_plan(res.chapter, book_path)
+    plan = (
+        student_plan(res.chapter, book_path, secret, sub_id)
+        if secret
+        else chapter_plan(res.chapter, book_path)
+    )
     sources = notebook_code_cells(nb)
     theirs = check_calls(sources)
     plan = ChapterPlan(
@@ -278,8 +387,8 @@ async def grade_submission(
     res.exercises = [
         ExerciseResult(e.id, 0.0, e.points, total=len(e.cases), hint=e.hint) for e in plan.exercises
     ]
-    code = select_code(sources, [e.function for e in plan.exercises])
-    await _run_kernel(res, plan, code, data, limits, protected)
+    code = run_all_code(sources) if run_all else select_code(sources, [e.function for e in plan.exercises])
+    await _run_kernel(res, plan, code, data, limits, protected, hidden)
     if res.status == "ok" and not res.message:
         res.message = "; ".join(
             f"{e.id}: {e.message if e.verdict == 'reference' else e.verdict}"

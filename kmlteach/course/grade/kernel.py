@@ -1,7 +1,8 @@
 """A fresh, sandboxed Jupyter kernel for one submission, driven with nbclient.
 
-The kernel is started through ``_launcher.py`` (limits, dedicated uid, Landlock) in a
-new session, with a scrubbed environment (no ``KMLTEACH_*`` or other grader
+The kernel is started through ``_launcher.py`` (limits, cgroup, dedicated uid, then
+bubblewrap's namespaces where it runs, talking over Unix sockets in its scratch folder;
+Landlock) in a new session, with a scrubbed environment (no ``KMLTEACH_*`` or other grader
 variables: only what Python, NumPy, Numba and matplotlib need, all pointing into the
 scratch directory). Cell outputs never reach the grader: its IOPub socket subscribes
 only to the kernel's own topics (``kernel.<id>.status``, ``.execute_input``, ``.error``,
@@ -27,7 +28,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from .limits import Limits, become_subreaper, kill_session, kill_uid, reap_orphans, session_size
+from .limits import Limits, become_subreaper, descendants_count, kill_session, kill_uid, reap_orphans
+from .sandbox import Cgroup, bwrap_argv, bwrap_problem, cgroup_problem
 
 __all__ = ["SandboxKernel", "KernelDied", "KernelTimeout", "kernel_env"]
 
@@ -36,6 +38,9 @@ KERNEL_SIDE = Path(__file__).with_name("_kernel_side.py")
 # ipykernel publishes its own messages under b"kernel.<id>.<type>" (status, execute_input,
 # execute_result, error, shutdown), prints under b"stream.<name>", figures under b"display_data"
 _IOPUB_TOPIC = b"kernel."
+# a reply (or any message) larger than this is dropped by ZeroMQ while it arrives, before
+# the grader holds it in memory; the probe itself caps its JSON at MAX_RESULT_BYTES
+MAX_MESSAGE_BYTES = 40 * 1024 * 1024
 _PASS_ENV = ("PATH", "LANG", "LC_ALL", "PYTHONPATH", "VIRTUAL_ENV", "CONDA_PREFIX")
 
 
@@ -79,6 +84,7 @@ def _defer_import(name: str, functions=()) -> bool:
 
 _defer_import("rfc3987_syntax", ["is_valid_syntax"])
 LIVE_KERNELS: set[int] = set()
+_PY = os.path.abspath(sys.executable)  # the kernel starts elsewhere (its scratch folder)
 STARTUP_TIMEOUT = 60.0
 
 
@@ -95,7 +101,7 @@ def kernel_env(scratch: str) -> dict:
     env = {k: os.environ[k] for k in _PASS_ENV if k in os.environ}
     env.setdefault("PATH", os.defpath)
     env.setdefault("LANG", "C.UTF-8")
-    j = lambda *p: os.path.join(scratch, *p)
+    j = lambda *p: os.path.join(scratch, *p)  # noqa: E731
     env.update(
         HOME=scratch,
         TMPDIR=scratch,
@@ -162,8 +168,11 @@ def _protected(extra) -> list[str]:
 class SandboxKernel:
     """``async with SandboxKernel(limits, uid, protected=...) as k: await k.run(code)``."""
 
-    def __init__(self, limits: Limits, uid: int | None, protected=(), notebook_bytes: bytes = b""):
+    def __init__(self, limits: Limits, uid: int | None, protected=(), notebook_bytes: bytes = b"", hidden=()):
         self.limits, self.uid = limits, uid
+        self.hidden = [str(p) for p in hidden]  # also invisible inside the namespaces (a secret)
+        self.use_bwrap = limits.bwrap and bwrap_problem() is None
+        self.cgroup = None
         self.private = tempfile.mkdtemp(prefix="kmlteach-grade-ctl-")
         self.scratch = tempfile.mkdtemp(prefix="kmlteach-grade-run-")
         self.protected = _protected(protected)
@@ -189,7 +198,26 @@ class SandboxKernel:
             for dirpath, dirnames, filenames in os.walk(self.scratch):
                 for n in [dirpath, *(os.path.join(dirpath, f) for f in dirnames + filenames)]:
                     os.chown(n, self.uid, self.uid)
+        if self.limits.cgroup and cgroup_problem() is None:
+            try:
+                self.cgroup = Cgroup.create(self.limits.nproc, self.limits.cgroup_memory_mb)
+            except OSError:
+                self.cgroup = None
+        bwrap = None
+        if self.use_bwrap:
+            inner = os.path.join(self.scratch, ".launcher.py")
+            shutil.copyfile(LAUNCHER, inner)
+            os.chmod(inner, 0o444)
+            bwrap = bwrap_argv(
+                self.scratch,
+                _read_roots(),
+                self.protected + self.hidden + [self.private],
+                uid_inside=self.uid,
+            )
         cfg = {
+            "bwrap": bwrap,
+            "inner_launcher": os.path.join(self.scratch, ".launcher.py"),
+            "cgroup_procs": self.cgroup.procs if self.cgroup else [],
             "memory_mb": self.limits.memory_mb,
             "fsize_mb": self.limits.fsize_mb,
             "cpu_seconds": self.limits.cpu_seconds,
@@ -200,21 +228,27 @@ class SandboxKernel:
             "landlock": self.limits.landlock,
             "read_roots": _read_roots(),
             "protected": self.protected + [self.private],
-            "write_roots": [self.scratch],
+            # inside the namespaces /dev/shm and /tmp are the sandbox's own tmpfs
+            "write_roots": [self.scratch] + (["/dev/shm", "/tmp"] if self.use_bwrap else []),
             "list_roots": _list_roots(),
         }
         cfg_path = os.path.join(self.private, "sandbox.json")
         Path(cfg_path).write_text(json.dumps(cfg), encoding="utf-8")
-        km = AsyncKernelManager(kernel_name="")
+        # inside the namespaces the kernel has no network: Unix sockets in its scratch folder
+        km = (
+            AsyncKernelManager(kernel_name="", transport="ipc", ip=os.path.join(self.scratch, "k"))
+            if self.use_bwrap
+            else AsyncKernelManager(kernel_name="")
+        )
         km._kernel_spec = KernelSpec(
             argv=[
-                sys.executable,
+                _PY,
                 "-I",
                 "-S",
                 str(LAUNCHER),
                 cfg_path,
                 "--",
-                sys.executable,
+                _PY,
                 "-m",
                 "ipykernel_launcher",
                 "-f",
@@ -279,12 +313,28 @@ class SandboxKernel:
         if proc is not None:
             self.sid = proc.pid
             LIVE_KERNELS.add(proc.pid)
-        await self.client.async_start_new_kernel_client()
         import zmq
 
-        sock = self.client.kc.iopub_channel.socket  # only status & co.: see the module docstring
+        # before the client's sockets exist: the limit holds for the connections they make
+        km = self.client.km
+        make_client = km.client
+
+        def client(**kw):
+            kc = make_client(**kw)
+            kc.context.setsockopt(zmq.MAXMSGSIZE, MAX_MESSAGE_BYTES)
+            return kc
+
+        km.client = client
+        await self.client.async_start_new_kernel_client()
+
+        kc = self.client.kc
+        sock = kc.iopub_channel.socket  # only status & co.: see the module docstring
         sock.setsockopt(zmq.UNSUBSCRIBE, b"")
         sock.setsockopt(zmq.SUBSCRIBE, _IOPUB_TOPIC)
+        for ch in (kc.shell_channel, kc.iopub_channel, kc.stdin_channel, kc.control_channel):
+            s = getattr(ch, "socket", None)
+            if s is not None:
+                s.setsockopt(zmq.MAXMSGSIZE, MAX_MESSAGE_BYTES)
 
     def _on_executed(self, cell, cell_index, execute_reply):
         self._replies["last"] = execute_reply
@@ -305,7 +355,7 @@ class SandboxKernel:
         self.client.nb.cells = [cell]
         self._replies.clear()
         self.uexpr = user_expressions
-        watch = asyncio.ensure_future(self._watch()) if self.uid is None else None
+        watch = asyncio.ensure_future(self._watch()) if self.uid is None or self.cgroup else None
         try:
             await asyncio.wait_for(
                 self.client.async_execute_cell(cell, 0, store_history=False), timeout=left + 3
@@ -318,6 +368,12 @@ class SandboxKernel:
             self.uexpr = None
             if watch is not None:
                 watch.cancel()
+        if self.cgroup is not None and not self.too_many:  # a fork refused just before the reply
+            forks, mem = self.cgroup.events()
+            self.memory_event = self.memory_event or mem
+            if forks:
+                self.too_many = True
+                await self._kill_all()
         if self.too_many:
             raise KernelDied(f"more than {self.limits.nproc} processes")
         reply = self._replies.get("last")
@@ -331,13 +387,26 @@ class SandboxKernel:
         return content
 
     async def _watch(self):
-        """Without a dedicated uid (no RLIMIT_NPROC) count the session's processes."""
+        """A fork refused by the cgroup's pids.max, or (without a cgroup nor a dedicated uid's
+        RLIMIT_NPROC) more processes below the kernel than allowed, setsid or not: the
+        submission is stopped. A memory limit hit in the cgroup is recorded."""
         while True:
             await asyncio.sleep(0.05)
-            if session_size(self.sid) > self.limits.nproc:
+            if self.cgroup is not None:
+                forks, mem = self.cgroup.events()
+                self.memory_event = self.memory_event or mem
+                too_many = forks
+            else:
+                too_many = descendants_count(self.sid) > self.limits.nproc
+            if too_many:
                 self.too_many = True
-                kill_session(self.sid)
+                await self._kill_all()
                 return
+
+    async def _kill_all(self):
+        if self.cgroup is not None:
+            self.cgroup.kill()
+        kill_session(self.sid)
 
     def sandbox_note(self) -> str:
         try:
@@ -349,8 +418,15 @@ class SandboxKernel:
         km = self.client.km if self.client is not None else None
         proc = getattr(getattr(km, "provisioner", None), "process", None)
         sid = self.sid or (proc.pid if proc is not None else None)
+        if proc is not None and self.use_bwrap:
+            try:  # bwrap's own process: its namespace, and all in it, ends with it
+                proc.kill()
+            except Exception:
+                pass
         if self.uid is not None:
             kill_uid(self.uid)
+        if self.cgroup is not None:
+            self.cgroup.remove()
         kill_session(sid)
         if proc is not None:
             try:

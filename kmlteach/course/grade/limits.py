@@ -22,7 +22,7 @@ import tempfile
 import time
 from dataclasses import dataclass
 
-__all__ = ["Limits", "uid_slot", "kill_uid", "kill_session", "UID_BASE"]
+__all__ = ["Limits", "uid_slot", "kill_uid", "kill_session", "descendants_count", "UID_BASE"]
 
 UID_BASE = 1_900_000_000
 _SLOTS = 256
@@ -37,6 +37,9 @@ class Limits:
     fsize_mb: int = 64
     nproc: int = 64
     landlock: bool = True
+    bwrap: bool = True  # namespaces through bubblewrap, where it runs
+    cgroup: bool = True  # a cgroup per submission, where the grader may create one
+    cgroup_memory_mb: int = 2000  # memory of the whole submission (its cgroup)
 
     def __post_init__(self):
         if not self.timeout > 0:
@@ -194,6 +197,19 @@ def _descendants(pid: int) -> list[int] | None:
             out += kids
             todo += kids
     return out
+
+
+def descendants_count(pid: int | None) -> int:
+    """Number of processes below ``pid`` (the kernel's first process), however they
+    forked: a ``setsid`` child stays below it (inside bubblewrap below the namespace's
+    first process; otherwise orphans come back to this process, the subreaper, and are
+    killed when the kernel is cleaned up, see :func:`reap_orphans`)."""
+    if not pid:
+        return 0
+    kin = _descendants(pid)
+    if kin is None:
+        return len(_session_members(pid))
+    return len(kin)
 
 
 def _sid_of(pid: int) -> int | None:

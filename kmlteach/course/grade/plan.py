@@ -18,7 +18,7 @@ from . import cases as hidden
 from .cells import check_calls, notebook_code_cells
 from .codec import encode
 
-__all__ = ["GradeCase", "ExercisePlan", "ChapterPlan", "chapter_plan", "book_exercises"]
+__all__ = ["GradeCase", "ExercisePlan", "ChapterPlan", "chapter_plan", "student_plan", "book_exercises"]
 
 
 @dataclass(frozen=True)
@@ -57,6 +57,11 @@ def book_exercises(book_path=None) -> dict[str, list[dict]]:
     return {c.id: [dict(e) for e in c.exercises] for c in b.chapters if c.exercises}
 
 
+@functools.cache
+def _names(book_path, chapter: str) -> dict[str, str]:
+    return _instructor_functions(book_path, chapter)
+
+
 def _instructor_functions(book_path, chapter: str) -> dict[str, str]:
     b = load_book(book_path)
     try:
@@ -70,28 +75,46 @@ def _instructor_functions(book_path, chapter: str) -> dict[str, str]:
 @functools.cache
 def chapter_plan(chapter: str, book_path: str | None = None) -> ChapterPlan:
     """The plan of a chapter (cached). Raises ``KeyError`` for an unknown chapter."""
+    return _plan(chapter, book_path)
+
+
+def student_plan(chapter: str, book_path: str | None, secret: bytes, submission: str) -> ChapterPlan:
+    """The plan of one submission under ``grade --secret``: the chapter's visible cases and
+    hidden cases drawn from :func:`.cases.student_seed` (same kinds, the submission's own
+    inputs); the expected values are the reference's on them."""
+    return _plan(chapter, book_path, lambda ex_id: hidden.student_seed(secret, submission, ex_id))
+
+
+@functools.cache
+def _visible(ex_id: str) -> tuple:
+    from kmlteach.exercises import get
+
+    ex = get(ex_id)
+    return tuple(
+        GradeCase(
+            True,
+            f"visible case {i}: {c.describe()}",
+            encode(c.args, c.kwargs),
+            ex.reference(*_copy(c.args), **_copy(c.kwargs)),
+        )
+        for i, c in enumerate(ex.all_cases(), 1)
+    )
+
+
+def _plan(chapter: str, book_path, seed_of=None) -> ChapterPlan:
     from kmlteach.exercises import get
 
     entries = book_exercises(book_path).get(chapter)
     if not entries:
         raise KeyError(chapter)
-    names = _instructor_functions(book_path, chapter)
+    names = _names(book_path, chapter)
     plans = []
     for entry in entries:
         ex = get(entry["id"])
         if ex is None:
             raise KeyError(entry["id"])
-        cases = []
-        for i, c in enumerate(ex.all_cases(), 1):
-            cases.append(
-                GradeCase(
-                    True,
-                    f"visible case {i}: {c.describe()}",
-                    encode(c.args, c.kwargs),
-                    ex.reference(*_copy(c.args), **_copy(c.kwargs)),
-                )
-            )
-        for h in hidden.hidden_cases(ex.id):
+        cases = list(_visible(ex.id))
+        for h in hidden.hidden_cases(ex.id, None if seed_of is None else seed_of(ex.id)):
             cases.append(
                 GradeCase(
                     False, h.kind, encode(h.args, h.kwargs), ex.reference(*_copy(h.args), **_copy(h.kwargs))

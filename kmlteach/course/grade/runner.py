@@ -24,23 +24,14 @@ from .gradebook import State, fingerprint, gradebook_csv, write_atomic
 from .grader import SubmissionResult, grade_submission, grade_submission_sync
 from .limits import Limits
 from .plan import book_exercises
+from .sandbox import describe, root_kernel_problem
+from .submission import collect
 
 __all__ = ["GradeError", "grade_folder", "collect"]
 
 
 class GradeError(Exception):
     """A problem with the command itself (bad folder, unwritable output): one line."""
-
-
-def collect(folder: Path) -> list[tuple[str, Path]]:
-    """``(submission id, path)`` of every ``*.ipynb`` below ``folder`` (checkpoints skipped)."""
-    out = []
-    for p in sorted(folder.rglob("*.ipynb")):
-        rel = p.relative_to(folder)
-        if ".ipynb_checkpoints" in rel.parts:
-            continue
-        out.append((rel.with_suffix("").as_posix(), p))
-    return out
 
 
 def _check_writable(folder: Path, what: str) -> None:
@@ -94,7 +85,7 @@ async def _local(pending, limits, jobs, kw, on_done) -> None:
                 r = await grade_submission(sub_id, data, limits, **kw)
             except Exception as exc:  # a grader bug must not lose the other rows
                 r = SubmissionResult(
-                    sub_id, status="error", message=f"grader error: {type(exc).__name__}: {exc}"
+                    sub_id, status="crashed", message=f"grader error: {type(exc).__name__}: {exc}"[:300]
                 )
             on_done(sub_id, sha, r)
 
@@ -131,6 +122,14 @@ def _dask(pending, limits, scheduler, kw, on_done) -> None:
             client.close()
 
 
+def _feedback(folder: Path, r: SubmissionResult, progress) -> None:
+    try:
+        write_feedback(folder, r)
+    except OSError as exc:  # a feedback file never costs the gradebook
+        if progress is not None:
+            progress.write(f"warning: no feedback file for {r.submission!r} ({exc.strerror or exc})\n")
+
+
 def _package_hash() -> str:
     """Hash of the grader, its hidden cases and the references (checked after grading)."""
     here = Path(__file__).resolve().parent
@@ -153,8 +152,20 @@ def grade_folder(
     chapter: str | None = None,
     book_path: str | None = None,
     progress=sys.stderr,
+    secret=None,
+    run_all: bool = False,
+    unsafe_root: bool = False,
+    similarity=None,
 ) -> list[SubmissionResult]:
-    """Grade every notebook below ``submissions`` into the CSV ``out``; the results."""
+    """Grade every notebook below ``submissions`` into the CSV ``out``; the results.
+
+    ``secret``: a file whose bytes seed each submission's hidden cases (HMAC with its id);
+    ``run_all``: run whole notebooks instead of the selected code; ``unsafe_root``: as root,
+    grade even where a kernel would keep root's capabilities; ``similarity``: write an
+    HTML report of similar exercise functions there (never changes points)."""
+    from .limits import _uid_usable
+    from .secret import read_secret
+
     folder, out = Path(submissions), Path(out)
     if not folder.is_dir():
         raise GradeError(f"submissions folder {str(folder)!r} does not exist or is not a folder")
@@ -172,6 +183,22 @@ def grade_folder(
     chapters = book_exercises(book_path)
     if chapter is not None and chapter not in chapters:
         raise GradeError(f"--chapter {chapter!r} has no graded exercises in book.toml")
+    key = read_secret(secret) if secret is not None else None
+    uid_ok = os.geteuid() == 0 and _uid_usable()
+    problem = root_kernel_problem(limits, uid_ok)
+    if problem and not unsafe_root:
+        raise GradeError(problem)
+    if progress is not None:
+        from ._launcher import landlock_abi
+
+        abi = landlock_abi() if limits.landlock else 0
+        ll = (
+            f"landlock ABI {abi}"
+            if abi
+            else ("landlock: off" if not limits.landlock else "landlock: unavailable")
+        )
+        progress.write(describe(limits, uid_ok, ll) + "\n")
+        progress.flush()
 
     before = _package_hash()
     items = collect(folder)
@@ -187,10 +214,12 @@ def grade_folder(
             results[sub_id] = _invalid(sub_id, f"cannot read the file ({exc.strerror})")
             continue
         snapshot.append((sub_id, hashlib.sha256(data).hexdigest(), data))
-    config = fingerprint(asdict(limits), chapter, chapters)
+    config = fingerprint(
+        asdict(limits), chapter, chapters, run_all, hashlib.sha256(key).hexdigest() if key else None
+    )
     state = State(out.with_name(out.name + ".state.json"), config)
     prog = _Progress(len(items), progress) if progress is not None else None
-    for sub_id, r in results.items():
+    for _sub_id, r in results.items():
         prog and prog.step(r)
     pending = []
     for sub_id, sha, data in snapshot:
@@ -213,22 +242,34 @@ def grade_folder(
         results[sub_id] = r
         state.put(sub_id, sha, r)
         if feedback is not None:
-            write_feedback(Path(feedback), r)
+            _feedback(Path(feedback), r, progress)
         prog and prog.step(r)
 
     protected = [folder.resolve(), out.parent.resolve()] + ([Path(feedback).resolve()] if feedback else [])
-    kw = {"chapter": chapter, "book_path": book_path, "protected": [str(p) for p in protected]}
+    kw = {
+        "chapter": chapter,
+        "book_path": book_path,
+        "protected": [str(p) for p in protected],
+        "secret": key,
+        "run_all": run_all,
+        "hidden": [str(Path(secret).resolve())] if secret is not None else [],
+    }
     if executor == "local":
         asyncio.run(_local(pending, limits, jobs, kw, on_done))
     else:
         _dask(pending, limits, scheduler, kw, on_done)
     prog and prog.close()
-    if feedback is not None:
-        for r in results.values():
-            write_feedback(Path(feedback), r)
     seen = {r.chapter for r in results.values()}
     ids = [e["id"] for ch in sorted(chapters) if ch in seen for e in chapters[ch]]
-    write_atomic(out, gradebook_csv(list(results.values()), ids))
+    write_atomic(out, gradebook_csv(list(results.values()), ids))  # before anything else can fail
+    if feedback is not None:
+        for r in results.values():
+            _feedback(Path(feedback), r, progress)
+    if similarity is not None:
+        from .similarity import similarity_report
+
+        sources = {sub_id: data for sub_id, _, data in snapshot}
+        write_atomic(Path(similarity), similarity_report(sources, results, book_path))
     if _package_hash() != before:
         raise GradeError(
             "the grader's files (kmlteach/course/grade, kmlteach/exercises) changed "

@@ -3,12 +3,44 @@
 from __future__ import annotations
 
 import json
+import os
+from pathlib import Path
 
 from .cells import chapter_of_ids, check_calls, notebook_code_cells
 
-__all__ = ["InvalidSubmission", "read_notebook", "detect_chapter", "MAX_NOTEBOOK_BYTES"]
+__all__ = ["InvalidSubmission", "read_notebook", "detect_chapter", "safe_id", "collect", "MAX_NOTEBOOK_BYTES"]
 
 MAX_NOTEBOOK_BYTES = 64 * 1024 * 1024
+
+
+def safe_id(name: str) -> str:
+    """A submission id that any file, CSV or terminal takes: ``name`` (a path as the file
+    system gave it, undecodable bytes as surrogates) with undecodable bytes as ``\\xNN``
+    and control characters (a newline...) as ``\\xNN`` / ``\\uNNNN``."""
+    raw = os.fsencode(name).decode("utf-8", "backslashreplace")
+    return "".join(
+        c if c.isprintable() else (f"\\x{ord(c):02x}" if ord(c) < 256 else f"\\u{ord(c):04x}") for c in raw
+    )
+
+
+def collect(folder: Path) -> list[tuple[str, Path]]:
+    """``(submission id, path)`` of every ``*.ipynb`` below ``folder`` (checkpoints skipped).
+
+    The id is the relative path without ``.ipynb``, escaped (:func:`.submission.safe_id`:
+    undecodable bytes, newlines and other control characters as ``\\xNN``), made unique."""
+    out, seen = [], set()
+    for p in sorted(folder.rglob("*.ipynb")):
+        rel = p.relative_to(folder)
+        if ".ipynb_checkpoints" in rel.parts:
+            continue
+        sub_id = base = safe_id(rel.with_suffix("").as_posix())
+        n = 1
+        while sub_id in seen:
+            n += 1
+            sub_id = f"{base}~{n}"
+        seen.add(sub_id)
+        out.append((sub_id, p))
+    return out
 
 
 class InvalidSubmission(ValueError):

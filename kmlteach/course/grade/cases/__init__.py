@@ -1,7 +1,9 @@
 """Hidden cases, per chapter, kept with the grader (never in a released notebook).
 
-Each chapter module ``chNN.py`` defines ``HIDDEN: dict[exercise id, callable() ->
-list[HiddenCase]]`` (seeded: the same cases every run) and ``GUARDS: dict[exercise
+Each chapter module ``chNN.py`` defines ``HIDDEN: dict[exercise id, callable(seed) ->
+list[HiddenCase]]`` (seeded: the same cases for the same seed; each generator's default
+seed gives the class-wide cases, ``grade --secret`` a seed per submission, see
+:func:`student_seed`; the fixed edge cases of a kind are the same for every seed) and ``GUARDS: dict[exercise
 id, list of public library paths]`` naming the library functions an exercise
 re-implements; those are unavailable to the student's code while it is graded. A
 chapter without a module is graded on its visible cases only.
@@ -9,10 +11,13 @@ chapter without a module is graded on its visible cases only.
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import importlib
+import inspect
 from dataclasses import dataclass, field
 
-__all__ = ["HiddenCase", "hidden_cases", "guards"]
+__all__ = ["HiddenCase", "hidden_cases", "guards", "student_seed"]
 
 
 @dataclass(frozen=True)
@@ -31,11 +36,25 @@ def _module(chapter: str):
         return None
 
 
-def hidden_cases(exercise_id: str) -> list[HiddenCase]:
-    """The hidden cases of an exercise (an empty list when the grader has none)."""
+def student_seed(secret: bytes, submission: str, exercise_id: str) -> int:
+    """The seed of one submission's hidden cases of one exercise: HMAC-SHA256 of the
+    submission id and exercise id under the instructor's secret (64 bits)."""
+    if not isinstance(secret, (bytes, bytearray)) or not secret:
+        raise ValueError("secret must be non-empty bytes")
+    msg = f"{submission}\0{exercise_id}".encode("utf-8", "surrogateescape")
+    return int.from_bytes(hmac.new(bytes(secret), msg, hashlib.sha256).digest()[:8], "big")
+
+
+def hidden_cases(exercise_id: str, seed: int | None = None) -> list[HiddenCase]:
+    """The hidden cases of an exercise (an empty list when the grader has none); with
+    ``seed``, that seed's draw (see :func:`student_seed`)."""
     mod = _module(exercise_id.split(".")[0])
     gen = getattr(mod, "HIDDEN", {}).get(exercise_id) if mod else None
-    return list(gen()) if gen else []
+    if not gen:
+        return []
+    if seed is None or not inspect.signature(gen).parameters:
+        return list(gen())
+    return list(gen(seed))
 
 
 def guards(chapter: str) -> dict[str, list[str]]:

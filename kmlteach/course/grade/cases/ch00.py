@@ -9,8 +9,8 @@ from . import HiddenCase as H
 GUARDS = {"00.margins": ["kmlteach.svm.functional_margins"]}
 
 
-def _margins():
-    r = np.random.default_rng(100)
+def _margins(seed=100):
+    r = np.random.default_rng(seed)
     out = [
         H("one point", (np.array([[2.0, -1.0]]), np.array([-1.0]), np.array([1.0, 1.0]))),
         H("w = 0", (r.normal(size=(4, 3)), np.array([1.0, -1, 1, -1]), np.zeros(3))),

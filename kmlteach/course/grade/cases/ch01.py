@@ -26,8 +26,8 @@ def _separable(r, m, d, gap=0.5):
     return X, y
 
 
-def _distance():
-    r = np.random.default_rng(101)
+def _distance(seed=101):
+    r = np.random.default_rng(seed)
     out = [
         H("point on the hyperplane", (np.array([2.0, 1.0]), np.array([1.0, -2.0]), 0.0)),
         H("d = 1", (np.array([-3.0]), np.array([2.0]), 1.0)),
@@ -40,8 +40,8 @@ def _distance():
     return out
 
 
-def _hinge():
-    r = np.random.default_rng(102)
+def _hinge(seed=102):
+    r = np.random.default_rng(seed)
     out = [
         H("margin exactly 1 (no loss)", (np.array([0.5, 0.0]), np.array([2.0, 7.0]), 1.0)),
         H("w = 0", (np.zeros(3), np.array([1.0, -2.0, 0.5]), -1.0)),
@@ -57,8 +57,8 @@ def _hinge():
     return out
 
 
-def _sgd():
-    r = np.random.default_rng(103)
+def _sgd(seed=103):
+    r = np.random.default_rng(seed)
     out = [
         H("t = 1, θ = 0", (np.zeros(3), 1, 0.5, np.array([1.0, 2.0, -1.0]), -1.0)),
         H("margin above 1: no update", (np.array([10.0, 0.0]), 1, 1.0, np.array([1.0, 0.0]), 1.0)),
@@ -74,8 +74,8 @@ def _sgd():
     return out
 
 
-def _perceptron():
-    r = np.random.default_rng(104)
+def _perceptron(seed=104):
+    r = np.random.default_rng(seed)
     X, y = _separable(r, 12, 3)
     Xd, yd = np.vstack([X, X[:4]]), np.concatenate([y, y[:4]])
     out = [H("one point", (np.array([[1.0, -1.0]]), np.array([-1.0]))), H("duplicate points", (Xd, yd))]
@@ -85,8 +85,8 @@ def _perceptron():
     return out
 
 
-def _subgradient():
-    r = np.random.default_rng(105)
+def _subgradient(seed=105):
+    r = np.random.default_rng(seed)
     X = np.array([[1.0, 1.0], [2.0, 0.0], [1.0, 1.0]])
     y = np.array([1.0, 1.0, 1.0])
     out = [
@@ -101,8 +101,8 @@ def _subgradient():
     return out
 
 
-def _dual():
-    r = np.random.default_rng(106)
+def _dual(seed=106):
+    r = np.random.default_rng(seed)
     Xd = r.normal(size=(3, 2))
     X, y = _separable(r, 200, 4)
     return [

@@ -17,8 +17,8 @@ GUARDS = {
 }
 
 
-def _center():
-    r = np.random.default_rng(301)
+def _center(seed=301):
+    r = np.random.default_rng(seed)
     X = r.normal(size=(5, 3))
     return [
         H("m = 1", (np.array([[4.0]]),)),
@@ -28,18 +28,23 @@ def _center():
     ]
 
 
-def _ngram():
-    return [
+def _ngram(seed=None):
+    out = [
         H("no common n-gram", ("abc", "xyz", 1)),
         H("both empty", ("", "", 2)),
         H("repeated letters", ("aaaaaa", "aaa", 2)),
         H("n = length", ("kernel", "kernel", 6)),
         H("long strings", ("the quick brown fox jumps over the lazy dog" * 3, "brown dogs jump", 3)),
     ]
+    if seed is not None:  # a student's own cases (grade --secret): random strings too
+        r = np.random.default_rng(seed)
+        words = ["".join(r.choice(list("abcde"), size=int(r.integers(8, 30)))) for _ in range(2)]
+        out.append(H("random strings", (words[0], words[1], int(r.integers(1, 4)))))
+    return out
 
 
-def _diffusion():
-    r = np.random.default_rng(303)
+def _diffusion(seed=303):
+    r = np.random.default_rng(seed)
     star = np.zeros((5, 5))
     star[0, 1:] = star[1:, 0] = 1.0
     A = np.triu((r.random((7, 7)) < 0.4).astype(float), 1)
@@ -51,8 +56,8 @@ def _diffusion():
     ]
 
 
-def _kpca():
-    r = np.random.default_rng(304)
+def _kpca(seed=304):
+    r = np.random.default_rng(seed)
     return [
         H("p = 1, polynomial kernel", (gram("polynomial", r.normal(size=(7, 2)), degree=2), 1)),
         H("d > m", (gram("linear", r.normal(size=(5, 9))), 2)),
@@ -60,8 +65,8 @@ def _kpca():
     ]
 
 
-def _fisher():
-    r = np.random.default_rng(305)
+def _fisher(seed=305):
+    r = np.random.default_rng(seed)
     return [
         H("θ = 0", ((r.random((4, 3)) < 0.5).astype(float), np.zeros(3))),
         H("identical rows", (np.ones((3, 2)), np.array([0.5, -1.0]))),
@@ -69,8 +74,8 @@ def _fisher():
     ]
 
 
-def _mean_distance():
-    r = np.random.default_rng(306)
+def _mean_distance(seed=306):
+    r = np.random.default_rng(seed)
     X = r.normal(size=(7, 2))
     Xs = r.normal(size=(5, 3))
     return [

@@ -24,8 +24,8 @@ def _mean_fit(X, t):
     return X[t > 0].mean(axis=0) - X[t < 0].mean(axis=0)
 
 
-def _psi():
-    r = np.random.default_rng(401)
+def _psi(seed=401):
+    r = np.random.default_rng(seed)
     return [
         H("k = 2, one feature", (np.array([-2.0]), 0, 2)),
         H("many classes", (r.normal(size=3), 7, 9)),
@@ -33,8 +33,8 @@ def _psi():
     ]
 
 
-def _ghinge():
-    r = np.random.default_rng(402)
+def _ghinge(seed=402):
+    r = np.random.default_rng(seed)
     D = r.uniform(0.5, 2.0, size=(4, 4))
     np.fill_diagonal(D, 0.0)
     return [
@@ -44,8 +44,8 @@ def _ghinge():
     ]
 
 
-def _perceptron():
-    r = np.random.default_rng(403)
+def _perceptron(seed=403):
+    r = np.random.default_rng(seed)
     out = []
     while len(out) < 3:
         k, m = 3 + len(out), 10 + 5 * len(out)
@@ -59,8 +59,8 @@ def _perceptron():
     return out
 
 
-def _ova():
-    r = np.random.default_rng(404)
+def _ova(seed=404):
+    r = np.random.default_rng(seed)
     k = 5
     C = r.normal(scale=4, size=(k, 2))
     y = np.arange(40) % k
@@ -72,8 +72,8 @@ def _ova():
     ]
 
 
-def _kesler():
-    r = np.random.default_rng(405)
+def _kesler(seed=405):
+    r = np.random.default_rng(seed)
     return [H("k = 2, last label", (r.normal(size=3), 1, 2)), H("many classes", (r.normal(size=2), 4, 7))]
 
 
@@ -86,8 +86,8 @@ def _worst(W, x, D):
     return W, x, int(np.argmin(W @ x)), D
 
 
-def _subgradient():
-    r = np.random.default_rng(406)
+def _subgradient(seed=406):
+    r = np.random.default_rng(seed)
     D6 = r.uniform(0.5, 2.0, size=(6, 6))
     np.fill_diagonal(D6, 0.0)
     return [

@@ -14,8 +14,8 @@ GUARDS = {
 }
 
 
-def _perm():
-    r = np.random.default_rng(601)
+def _perm(seed=601):
+    r = np.random.default_rng(seed)
     return [
         H("all tied", (np.zeros(5),)),
         H("already sorted", (np.arange(6.0),)),
@@ -24,8 +24,8 @@ def _perm():
     ]
 
 
-def _kendall():
-    r = np.random.default_rng(602)
+def _kendall(seed=602):
+    r = np.random.default_rng(seed)
     return [
         H("two items", (np.array([2.0, 1.0]), np.array([1.0, 2.0]))),
         H("ties in the prediction", (np.array([1.0, 1.0, 2.0, 2.0]), np.array([1.0, 2.0, 3.0, 4.0]))),
@@ -33,8 +33,8 @@ def _kendall():
     ]
 
 
-def _ndcg():
-    r = np.random.default_rng(603)
+def _ndcg(seed=603):
+    r = np.random.default_rng(seed)
     n = 20
     y = r.integers(0, 4, n).astype(float)
     y[3] = 3.0
@@ -46,8 +46,8 @@ def _ndcg():
     ]
 
 
-def _costs():
-    r = np.random.default_rng(604)
+def _costs(seed=604):
+    r = np.random.default_rng(seed)
     n = 25
     y = r.integers(0, 4, n).astype(float)
     y[7] = 3.0

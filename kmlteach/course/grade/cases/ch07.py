@@ -20,8 +20,8 @@ def _sample(r, n):
     return np.round(r.normal(size=n) + y, 1), y
 
 
-def _confusion():
-    r = np.random.default_rng(701)
+def _confusion(seed=701):
+    r = np.random.default_rng(seed)
     s, y = _sample(r, 60)
     return [
         H("θ below every score", (s, y, -100.0)),
@@ -31,8 +31,8 @@ def _confusion():
     ]
 
 
-def _fbeta():
-    r = np.random.default_rng(702)
+def _fbeta(seed=702):
+    r = np.random.default_rng(seed)
     s, y = _sample(r, 40)
     return [
         H("perfect ranking", (np.array([2.0, 1.0, -1.0]), np.array([1.0, 1.0, -1.0]), 0.0, 1.0)),
@@ -41,8 +41,8 @@ def _fbeta():
     ]
 
 
-def _patk():
-    r = np.random.default_rng(703)
+def _patk(seed=703):
+    r = np.random.default_rng(seed)
     s, y = _sample(r, 50)
     return [
         H("k = r", (s, y, 50)),
@@ -54,8 +54,8 @@ def _patk():
     ]
 
 
-def _fixed_ab():
-    r = np.random.default_rng(704)
+def _fixed_ab(seed=704):
+    r = np.random.default_rng(seed)
     n = 60
     y = np.where(r.random(n) < 0.3, 1, -1)
     y[0], y[1] = 1, -1

@@ -32,8 +32,8 @@ def _dist(r, m, zeros=0):
     return w / w.sum()
 
 
-def _stump():
-    r = np.random.default_rng(801)
+def _stump(seed=801):
+    r = np.random.default_rng(seed)
     Xt = r.integers(0, 3, size=(12, 2)).astype(float)  # many values equal to θ = 1
     Xd = np.round(r.normal(size=(6, 2)), 1)
     Xd, yd = np.vstack([Xd, Xd]), np.r_[_labels(r, 6), -_labels(r, 6)]
@@ -52,8 +52,8 @@ def _stump():
     ]
 
 
-def _round():
-    r = np.random.default_rng(802)
+def _round(seed=802):
+    r = np.random.default_rng(seed)
 
     def flip(y, idx):
         h = y.copy()
@@ -77,8 +77,8 @@ def _round():
     ]
 
 
-def _bound():
-    r = np.random.default_rng(803)
+def _bound(seed=803):
+    r = np.random.default_rng(seed)
     return [
         H("one round", (np.array([0.1]),)),
         H("ε near ½", (np.array([0.4999, 0.49999, 0.45]),)),
@@ -89,8 +89,8 @@ def _bound():
     ]
 
 
-def _oob():
-    r = np.random.default_rng(804)
+def _oob(seed=804):
+    r = np.random.default_rng(seed)
 
     def ens(B, m, p=0.7):
         y = _labels(r, m)
@@ -116,8 +116,8 @@ def _oob():
     ]
 
 
-def _gain():
-    r = np.random.default_rng(805)
+def _gain(seed=805):
+    r = np.random.default_rng(seed)
     yp = np.ones(6)
     ye = np.array([1.0, 1.0, 1.0, 1.0, -1.0, -1.0, 1.0, 1.0])  # 6+/2− into 4+/2− and 2+/0−
     Le = np.array([True, True, True, True, True, True, False, False])
@@ -139,8 +139,8 @@ def _gain():
     return out
 
 
-def _alpha():
-    r = np.random.default_rng(806)
+def _alpha(seed=806):
+    r = np.random.default_rng(seed)
     w = r.dirichlet([1.0, 1.0])
     return [
         H("ε near ½", (0.5 + 1e-9, 0.5 - 1e-9)),

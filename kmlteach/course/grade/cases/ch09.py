@@ -25,8 +25,8 @@ def _gauss(A, B, sigma):
     return np.exp(-d2 / (2 * sigma))
 
 
-def _norma():
-    r = np.random.default_rng(901)
+def _norma(seed=901):
+    r = np.random.default_rng(seed)
     t = 200
     return [
         H(
@@ -64,8 +64,8 @@ def _nu_solution(X, y, nu, kernel, **params):
     return s.alpha, yf, float(s.rho)
 
 
-def _nu_prop():
-    r = np.random.default_rng(902)
+def _nu_prop(seed=902):
+    r = np.random.default_rng(seed)
     Xu, yu = _balanced(6, 18, 2, r)  # ν_max = 2·6/24 = 0.5
     Xb, yb = _balanced(8, 8, 2, r)
     Xd, yd = _balanced(7, 7, 2, r, shift=0.5)
@@ -90,8 +90,8 @@ def _nu_prop():
     return out
 
 
-def _oneclass():
-    r = np.random.default_rng(903)
+def _oneclass(seed=903):
+    r = np.random.default_rng(seed)
     X = np.round(r.normal(size=(8, 2)), 2)
     Xd = np.vstack([X[:4], X[:4]])
     Xw = np.round(r.normal(size=(3, 12)), 2)  # d > n
@@ -122,8 +122,8 @@ def _oneclass():
     return out
 
 
-def _rad():
-    r = np.random.default_rng(904)
+def _rad(seed=904):
+    r = np.random.default_rng(seed)
 
     def signs(k, n):
         return np.where(r.random((k, n)) < 0.5, -1.0, 1.0)
@@ -151,8 +151,8 @@ def _split_alpha(r, y, total_per_class):
     return a
 
 
-def _dual():
-    r = np.random.default_rng(905)
+def _dual(seed=905):
+    r = np.random.default_rng(seed)
     yb = np.r_[np.ones(3), -np.ones(3)]
     Xb = r.normal(size=(6, 2))
     Kb = _gauss(Xb, Xb, 1.0)

@@ -1,0 +1,302 @@
+"""Issue 24, point 5: the code selection is sound for honest work.
+
+Honest chapter-01 notebooks written in many styles (globals filled by subscript, attribute
+or augmented assignment, method calls, loops, decorators, classes, ``global`` set-up
+functions, star imports, cells out of order, no ``check`` lines, renamed parameters...)
+are graded twice, with the selected code and with ``--run-all`` (every cell top to
+bottom, the reference): both gradebooks must be identical, and full marks.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+
+from kmlteach.course.grade import Limits, grade_folder
+from kmlteach.course.grade.cells import select_code
+
+IMPORTS = "import numpy as np\nfrom kmlteach.exercises import check\n"
+SOLUTIONS = {
+    "01.distance": (
+        "distance",
+        "def distance(x, w, b):\n    return abs(np.dot(w, x) + b) / np.linalg.norm(w)",
+    ),
+    "01.hinge": (
+        "hinge_and_subgradient",
+        "def hinge_and_subgradient(w, x, y):\n    z = y * np.dot(w, x)\n    if z < 1:\n"
+        "        return 1 - z, -y * x\n    return 0.0, np.zeros_like(x)",
+    ),
+    "01.sgd_step": (
+        "sgd_step",
+        "def sgd_step(theta, t, lam, x, y):\n    w = theta / (lam * t)\n"
+        "    if y * np.dot(w, x) < 1:\n        return w, theta + y * x\n    return w, theta.copy()",
+    ),
+    "01.perceptron": (
+        "batch_perceptron",
+        "def batch_perceptron(X, y):\n    w = np.zeros(X.shape[1])\n    while True:\n"
+        "        bad = np.flatnonzero(y * (X @ w) <= 0)\n        if bad.size == 0:\n"
+        "            return w\n        w = w + y[bad[0]] * X[bad[0]]",
+    ),
+    "01.subgradient_perceptron": (
+        "max_margin_subgradient",
+        "def max_margin_subgradient(w, X, y):\n    i = np.argmax(1 - y * (X @ w))\n    return -y[i] * X[i]",
+    ),
+    "01.dual": (
+        "dual_from_alpha",
+        "def dual_from_alpha(X, y, alpha):\n    w = (alpha * y) @ X\n    return w, alpha.sum() - 0.5 * w @ w",
+    ),
+}
+D = "abs(np.dot(w, x) + b) / np.linalg.norm(w"
+
+# style -> (cells before the exercises, {exercise: replacement source}, cells after)
+STYLES = {
+    "plain": ([], {}, []),
+    "dict_subscript": (
+        ["PARAMS = {}", 'PARAMS["ord"] = 2'],
+        {"01.distance": f"def distance(x, w, b):\n    return {D}, ord=PARAMS['ord'])"},
+        [],
+    ),
+    "dict_update": (
+        ["PARAMS = {}", "PARAMS.update({'ord': 2})"],
+        {"01.distance": f"def distance(x, w, b):\n    return {D}, ord=PARAMS['ord'])"},
+        [],
+    ),
+    "class_attribute": (
+        ["class Cfg:\n    pass", "Cfg.ord = 2"],
+        {"01.distance": f"def distance(x, w, b):\n    return {D}, ord=Cfg.ord)"},
+        [],
+    ),
+    "setattr_call": (
+        ["class Cfg:\n    ord = 1", "setattr(Cfg, 'ord', 2)"],
+        {"01.distance": f"def distance(x, w, b):\n    return {D}, ord=Cfg.ord)"},
+        [],
+    ),
+    "augmented": (
+        ["ORD = 1", "ORD += 1"],
+        {"01.distance": f"def distance(x, w, b):\n    return {D}, ord=ORD)"},
+        [],
+    ),
+    "loop_fills_dict": (
+        ["TABLE = {}", "for k in range(4):\n    TABLE[k] = k"],
+        {"01.distance": f"def distance(x, w, b):\n    return {D}, ord=TABLE[2])"},
+        [],
+    ),
+    "list_append": (
+        ["ORDS = []", "ORDS.append(2)"],
+        {"01.distance": f"def distance(x, w, b):\n    return {D}, ord=ORDS[0])"},
+        [],
+    ),
+    "list_sort": (
+        ["ORDS = [3, 2, 5]", "ORDS.sort()"],
+        {"01.distance": f"def distance(x, w, b):\n    return {D}, ord=ORDS[0])"},
+        [],
+    ),
+    "del_item": (
+        ["OPTS = {'ord': 2, 'junk': 1}", "del OPTS['junk']"],
+        {
+            "01.distance": f"def distance(x, w, b):\n    assert len(OPTS) == 1\n    return {D}, ord=OPTS['ord'])"
+        },
+        [],
+    ),
+    "array_in_place": (
+        ["SIGN = np.zeros(1)", "SIGN[:] = 1.0"],
+        {"01.distance": f"def distance(x, w, b):\n    return SIGN[0] * {D})"},
+        [],
+    ),
+    "fill_function": (
+        ["OPTS = {}", "def fill(d):\n    d['ord'] = 2", "fill(OPTS)"],
+        {"01.distance": f"def distance(x, w, b):\n    return {D}, ord=OPTS['ord'])"},
+        [],
+    ),
+    "global_setup": (
+        ["def setup():\n    global ORD\n    ORD = 2", "setup()"],
+        {"01.distance": f"def distance(x, w, b):\n    return {D}, ord=ORD)"},
+        [],
+    ),
+    "registry_decorator": (
+        ["REGISTRY = {}", "def register(f):\n    REGISTRY[f.__name__] = f\n    return f"],
+        {
+            "01.distance": f"@register\ndef distance(x, w, b):\n    return {D})",
+            "01.hinge": "def hinge_and_subgradient(w, x, y):\n    assert 'distance' in REGISTRY\n"
+            "    z = y * np.dot(w, x)\n    if z < 1:\n        return 1 - z, -y * x\n"
+            "    return 0.0, np.zeros_like(x)",
+        },
+        [],
+    ),
+    "wrapping_decorator": (
+        [
+            "import functools",
+            "def logged(f):\n    @functools.wraps(f)\n    def g(*a, **k):\n"
+            "        return f(*a, **k)\n    return g",
+        ],
+        {"01.distance": f"@logged\ndef distance(x, w, b):\n    return {D})"},
+        [],
+    ),
+    "helper_class": (
+        [],
+        {
+            "01.perceptron": (
+                "class Perceptron:\n    def __init__(self, d):\n        self.w = np.zeros(d)\n"
+                "    def fit(self, X, y):\n        while True:\n            bad = np.flatnonzero(y * (X @ self.w) <= 0)\n"
+                "            if bad.size == 0:\n                return self.w\n"
+                "            self.w = self.w + y[bad[0]] * X[bad[0]]\n\n"
+                "def batch_perceptron(X, y):\n    return Perceptron(X.shape[1]).fit(X, y)"
+            )
+        },
+        [],
+    ),
+    "dataclass_config": (
+        [
+            "from dataclasses import dataclass",
+            "@dataclass\nclass Config:\n    ord: int = 2",
+            "CFG = Config()",
+        ],
+        {"01.distance": f"def distance(x, w, b):\n    return {D}, ord=CFG.ord)"},
+        [],
+    ),
+    "instance_attribute": (
+        ["class Box:\n    pass", "BOX = Box()", "BOX.ord = 2"],
+        {"01.distance": f"def distance(x, w, b):\n    return {D}, ord=BOX.ord)"},
+        [],
+    ),
+    "helper_after_use": (
+        [],
+        {"01.distance": "def distance(x, w, b):\n    return _norm_dist(x, w, b)"},
+        [f"def _norm_dist(x, w, b):\n    return {D})"],
+    ),
+    "no_check_lines": ("NO_CHECKS", {}, []),
+    "renamed_parameters": (
+        [],
+        {
+            "01.distance": "def distance(point, normal, offset):\n"
+            "    return abs(np.dot(normal, point) + offset) / np.linalg.norm(normal)"
+        },
+        [],
+    ),
+    "lambda": ([], {"01.distance": f"distance = lambda x, w, b: {D})"}, []),
+    "partial": (
+        ["import functools", f"def _dist(x, w, b, scale):\n    return scale * {D})"],
+        {"01.distance": "distance = functools.partial(_dist, scale=1.0)"},
+        [],
+    ),
+    "closure_factory": (
+        [f"def make():\n    def f(x, w, b):\n        return {D})\n    return f"],
+        {"01.distance": "distance = make()"},
+        [],
+    ),
+    "callable_instance": (
+        [f"class Dist:\n    def __call__(self, x, w, b):\n        return {D})"],
+        {"01.distance": "distance = Dist()"},
+        [],
+    ),
+    "redefined_later": (
+        [],
+        {"01.distance": "def distance(x, w, b):\n    return 0.0"},
+        [f"def distance(x, w, b):\n    return {D})"],
+    ),
+    "star_import": (
+        ["from math import *"],
+        {
+            "01.distance": "def distance(x, w, b):\n    return abs(float(np.dot(w, x)) + b) / sqrt(float(np.dot(w, w)))"
+        },
+        [],
+    ),
+    "module_alias": (
+        ["import numpy"],
+        {"01.distance": "def distance(x, w, b):\n    return abs(numpy.dot(w, x) + b) / numpy.linalg.norm(w)"},
+        [],
+    ),
+    "tuple_unpacking": (
+        ["ORD, SCALE = 2, 1.0"],
+        {"01.distance": f"def distance(x, w, b):\n    return SCALE * {D}, ord=ORD)"},
+        [],
+    ),
+    "with_block": (
+        ["import contextlib", "with contextlib.nullcontext(2) as ORD:\n    pass"],
+        {"01.distance": f"def distance(x, w, b):\n    return {D}, ord=ORD)"},
+        [],
+    ),
+    "if_block_definition": (
+        ["FAST = True"],
+        {
+            "01.distance": f"if FAST:\n    def distance(x, w, b):\n        return {D})\n"
+            "else:\n    def distance(x, w, b):\n        return None"
+        },
+        [],
+    ),
+    "comprehension_table": (
+        ["SQ = {k: k * k for k in range(3)}"],
+        {"01.distance": f"def distance(x, w, b):\n    return (SQ[1]) * {D})"},
+        [],
+    ),
+    "demos_and_prints": (
+        [],
+        {},
+        [
+            "X_demo = np.ones((3, 2))\nprint(distance(X_demo[0], X_demo[1], 0.5))",
+            "for t in range(3):\n    print(t, hinge_and_subgradient(np.ones(2), np.ones(2), 1.0))",
+        ],
+    ),
+    "try_fallback": (
+        ["try:\n    from scipy.linalg import norm as NORM\nexcept ImportError:\n    NORM = np.linalg.norm"],
+        {"01.distance": "def distance(x, w, b):\n    return abs(np.dot(w, x) + b) / NORM(w)"},
+        [],
+    ),
+}
+
+
+def notebook(style: str) -> bytes:
+    before, repl, after = STYLES[style]
+    cells = [IMPORTS] + (list(before) if before != "NO_CHECKS" else [])
+    for ex, (name, src) in SOLUTIONS.items():
+        body = repl.get(ex, src)
+        cells.append(body if before == "NO_CHECKS" else f"{body}\n\n\ncheck({ex!r}, {name})")
+    cells += after
+    nb = {
+        "nbformat": 4,
+        "nbformat_minor": 5,
+        "metadata": {"kmlteach": {"chapter": "01"}},
+        "cells": [
+            {"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None, "source": c}
+            for c in cells
+        ],
+    }
+    return json.dumps(nb).encode()
+
+
+def test_every_style_keeps_what_its_functions_need():
+    """Static: for each style, the selected code defines and prepares what --run-all does."""
+    assert len(STYLES) >= 30
+    for style in STYLES:
+        nb = json.loads(notebook(style))
+        sources = [c["source"] for c in nb["cells"]]
+        code = "\n".join(select_code(sources, [n for n, _ in SOLUTIONS.values()])).splitlines()
+        for line in STYLES[style][0] if STYLES[style][0] != "NO_CHECKS" else []:
+            first = ast.unparse(ast.parse(line)).splitlines()[0]
+            assert first in code, f"{style}: dropped {first!r}"
+        assert not any("print(" in ln for ln in code), f"{style}: kept a demo"
+
+
+def test_selection_and_run_all_give_identical_gradebooks(tmp_path):
+    subs = tmp_path / "subs"
+    subs.mkdir()
+    for style in STYLES:
+        (subs / f"{style}.ipynb").write_bytes(notebook(style))
+    books = {}
+    for mode in ("selected", "run_all"):
+        results = grade_folder(
+            subs,
+            tmp_path / f"{mode}.csv",
+            limits=Limits(timeout=30),
+            jobs=2,
+            progress=None,
+            run_all=mode == "run_all",
+        )
+        books[mode] = (tmp_path / f"{mode}.csv").read_text(encoding="utf-8")
+        wrong = [
+            f"{r.submission}: {r.total} {r.status} {r.message}"
+            for r in results
+            if (r.total, r.status) != (13, "ok")
+        ]
+        assert not wrong, f"{mode}: honest styles not at full marks:\n" + "\n".join(wrong)
+    assert books["selected"] == books["run_all"]
