@@ -28,12 +28,8 @@ nor a per-user cache directory is writable (a read-only site-packages with an
 unwritable HOME, as on some JupyterHubs). :func:`jit` catches that, points Numba at a
 private per-user directory under the system temp dir and tries again; if even that
 fails it compiles without a cache. Importing the package therefore never fails
-because of caching.
-
-Without Numba
--------------
-Where Numba cannot be imported at all (Pyodide / JupyterLite), :func:`jit` returns the
-plain Python function: the course still runs, only slower.
+because of caching. Where Numba cannot be imported at all (Pyodide / JupyterLite),
+:func:`jit` returns the plain Python function: the course still runs, only slower.
 """
 
 from __future__ import annotations

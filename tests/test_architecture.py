@@ -309,6 +309,7 @@ ENGINES = {
     "kmlteach.ensembles.forests": "tests/test_ensembles_bagging.py",
     "kmlteach.ensembles.pruning": "tests/test_ensembles_trees.py",
     "kmlteach.ensembles.tree_text": "tests/test_ensembles_trees.py",
+    "kmlteach.kernels.bspline": "tests/test_kernels_gram.py",
 }
 
 

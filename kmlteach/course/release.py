@@ -47,18 +47,16 @@ import ast
 import hashlib
 import io
 import json
-import keyword
 import os
 import re
 import tokenize
 import unicodedata
 from pathlib import Path
 
+from ._release_guard import BEGIN, END, ReleaseError, _assert_no_solution_line, _text, solution_lines
 from .whitelist import rise_meta as _rise_meta
 from .whitelist import slide_meta as _slide_meta
 
-BEGIN = "### BEGIN SOLUTION"
-END = "### END SOLUTION"
 STUB = 'raise NotImplementedError("Your turn: replace this line with your solution.")'
 FORMAT = 1
 KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
@@ -83,10 +81,6 @@ __all__ = [
     "STUB",
     "FORMAT",
 ]
-
-
-class ReleaseError(ValueError):
-    """A notebook cannot be released safely, or the command is wrong (one-line message)."""
 
 
 def _suspect(line: str) -> bool:
@@ -183,34 +177,6 @@ def strip_solutions(source: str, where: str = "cell") -> str:
     return text
 
 
-def solution_lines(nb: dict) -> list[str]:
-    """The stripped, non-blank lines inside solution blocks of a notebook's code cells."""
-    found, inside = [], False
-    for cell in nb.get("cells", []):
-        for line in _text(cell.get("source", "")).splitlines():
-            s = line.strip()
-            if s in (BEGIN, END):
-                inside = s == BEGIN
-            elif inside and s:
-                found.append(s)
-        inside = False
-    return found
-
-
-def _trivial(line: str) -> bool:
-    """A line that tells nothing about a solution: punctuation or a bare keyword (``pass``)."""
-    word = line.rstrip(":").strip()
-    return not any(ch.isalnum() for ch in line) or keyword.iskeyword(word)
-
-
-def _text(src) -> str:
-    if isinstance(src, list) and all(isinstance(s, str) for s in src):
-        return "".join(src)
-    if isinstance(src, str):
-        return src
-    raise ReleaseError(f"cell source is {type(src).__name__}, not text")
-
-
 def _chapter_of(nb: dict, chapter: str | None, name: str) -> str:
     if chapter is None:
         meta = nb.get("metadata", {}).get("kmlteach") if isinstance(nb.get("metadata"), dict) else None
@@ -283,31 +249,6 @@ def student_notebook(
         out["metadata"]["rise"] = rise
     _assert_no_solution_line(nb, out, name)
     return out
-
-
-def _strings(obj):
-    if isinstance(obj, str):
-        yield obj
-    elif isinstance(obj, dict):
-        for k, v in obj.items():
-            yield str(k)
-            yield from _strings(v)
-    elif isinstance(obj, list):
-        for v in obj:
-            yield from _strings(v)
-
-
-def _assert_no_solution_line(nb: dict, out: dict, name: str) -> None:
-    lines = [s for s in solution_lines(nb) if not _trivial(s)]
-    if not lines:
-        return
-    for i, cell in enumerate(out["cells"]):
-        for text in _strings(cell):
-            for s in lines:
-                if s in text:
-                    raise ReleaseError(
-                        f"{name}, cell {i}: repeats a line of a solution ({s[:40]!r}) outside its markers"
-                    )
 
 
 # --- writing -----------------------------------------------------------------------------

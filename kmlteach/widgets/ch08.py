@@ -3,15 +3,13 @@
 * :func:`make_adaboost_stepper` — step through the rounds of AdaBoost: marker area ∝ D_t,
   the stump h_t, the regions of sign(Σ_{s≤t} α_s h_s), and the training error against
   Π Z_s and exp(−2Σγ_s²) on a log scale.
-* :func:`make_bagging_explorer` — the number of bootstrap members: OOB and test error
-  of a stable learner (least squares) beside an unstable one (a deep tree).
-* :func:`make_tree_explorer` — a decision tree grown to a chosen depth on the papaya
-  data: its rectangles, training and held-out error.
+* :func:`make_bagging_explorer` — bootstrap members: OOB and test error of a stable learner
+  (least squares) beside an unstable one (a deep tree).
+* :func:`make_tree_explorer` — a tree grown to a chosen depth on the papayas: rectangles, errors.
 
-Every run is computed once when the widget is built; a control change only picks the
-precomputed numbers and updates artists (``set_data``, ``set_sizes``, ``set_offsets``).
-The class regions are pixel layers and the training points over them are painted from a
-cache (:mod:`kmlteach._render.layers`): the two were three quarters of a frame's drawing.
+Runs are computed when the widget is built; a control change picks precomputed numbers and
+updates artists. Class regions are pixel layers, the points over them painted from a cache
+(:mod:`kmlteach._render.layers`): the two were three quarters of a frame's drawing.
 """
 
 from __future__ import annotations
@@ -43,23 +41,20 @@ __all__ = ["make_adaboost_stepper", "make_bagging_explorer", "make_tree_explorer
 
 def _box(X, pad=0.08):
     lo, hi = X.min(axis=0), X.max(axis=0)
-    span = np.maximum(hi - lo, 1e-9)
-    return (lo[0] - pad * span[0], hi[0] + pad * span[0]), (lo[1] - pad * span[1], hi[1] + pad * span[1])
+    d = pad * np.maximum(hi - lo, 1e-9)
+    return (lo[0] - d[0], hi[0] + d[0]), (lo[1] - d[1], hi[1] + d[1])
 
 
 def _legend_below(ax, fontsize: float = 7.5, ncol: int = 2, **kw):
-    """The axes' legend under its x label: outside the images, points and sweeping lines that
-    move on every update, so it stays in the blitted background (inside, it was repainted
-    on every frame, two thirds of the frame's cost)."""
+    """The legend under the x label, outside what moves: it stays in the blitted background."""
     return ax.legend(
         fontsize=fontsize, loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=ncol, frameon=False, **kw
     )
 
 
 def _regions(ax, xlim, ylim):
-    """The class regions of a widget: a pixel layer over the box (set with
-    ``set_data(signed_rgba(...))``), copied into the canvas on every frame where an
-    ``imshow`` resampled and blended a float image (half of the frame's drawing)."""
+    """The class regions: a pixel layer over the box (``set_data(signed_rgba(...))``), copied
+    into the canvas where an ``imshow`` resampled a float image (half a frame's drawing)."""
     layer = region_layer(ax, (xlim[0], xlim[1], ylim[0], ylim[1]), zorder=0)
     ax.set_xlim(xlim)
     ax.set_ylim(ylim)
@@ -201,8 +196,7 @@ STUMP_CHOICES = ("+1 iff x₁ ≤ c", "+1 iff x₁ > c", "+1 iff x₂ ≤ c", "+
 
 
 def _stump_choice(feature: int, _threshold: float, sign: float) -> str:
-    """The :data:`STUMP_CHOICES` entry of a stump (as the readout writes it: sign > 0 is "≤")."""
-    return STUMP_CHOICES[2 * feature + (0 if sign > 0 else 1)]
+    return STUMP_CHOICES[2 * feature + (0 if sign > 0 else 1)]  # as the readout: sign > 0 is "≤"
 
 
 def deep_tree(X, y):

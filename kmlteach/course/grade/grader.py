@@ -13,6 +13,7 @@ by :func:`.codec.decode_result`.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import re
 import time
@@ -27,13 +28,7 @@ from .submission import InvalidSubmission, detect_chapter, read_notebook
 
 __all__ = ["ExerciseResult", "SubmissionResult", "grade_submission", "grade_submission_sync"]
 
-BLOCKED_MODULES = [
-    "kmlteach.exercises",
-    "kmlteach.course",
-    "kmlteach.grading",
-    "kmlteach.book",
-    "kmlteach.notebook_build",
-]
+BLOCKED_MODULES = ["kmlteach.exercises", "kmlteach.course"]
 
 
 @dataclass
@@ -378,10 +373,7 @@ async def grade_submission(
     theirs = check_calls(sources)
     plan = ChapterPlan(
         plan.chapter,
-        tuple(
-            ExercisePlan(**{**asdict_shallow(e), "function": theirs.get(e.id, e.function)})
-            for e in plan.exercises
-        ),
+        tuple(dataclasses.replace(e, function=theirs.get(e.id, e.function)) for e in plan.exercises),
         plan.guards,
     )
     res.exercises = [
@@ -397,10 +389,6 @@ async def grade_submission(
         )
     res.seconds = round(time.monotonic() - t0, 3)
     return res
-
-
-def asdict_shallow(obj) -> dict:
-    return {k: getattr(obj, k) for k in obj.__dataclass_fields__}
 
 
 def grade_submission_sync(sub_id: str, data: bytes, limits: Limits = Limits(), **kw) -> dict:

@@ -28,6 +28,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from ._kernel_setup import _defer_import, _list_roots, _protected, _read_roots, kernel_env
 from .limits import Limits, become_subreaper, descendants_count, kill_session, kill_uid, reap_orphans
 from .sandbox import Cgroup, bwrap_argv, bwrap_problem, cgroup_problem
 
@@ -41,45 +42,6 @@ _IOPUB_TOPIC = b"kernel."
 # a reply (or any message) larger than this is dropped by ZeroMQ while it arrives, before
 # the grader holds it in memory; the probe itself caps its JSON at MAX_RESULT_BYTES
 MAX_MESSAGE_BYTES = 40 * 1024 * 1024
-_PASS_ENV = ("PATH", "LANG", "LC_ALL", "PYTHONPATH", "VIRTUAL_ENV", "CONDA_PREFIX")
-
-
-def _defer_import(name: str, functions=()) -> bool:
-    """Make ``import name`` lazy in this process: a stand-in module that imports the real
-    one on first use (an attribute, or one of ``functions`` called); ``False`` when the
-    module is already imported or not installed.
-
-    Used for ``rfc3987_syntax``: nbclient imports nbformat, which imports jsonschema, which
-    imports it (when installed: JupyterLab's jupyter-events asks for it) for its ``iri``
-    format checker (``from rfc3987_syntax import is_valid_syntax``), and that import builds
-    38 Lark parsers: 1.4-2 s of CPU in every grading process and Dask worker, for a checker
-    that nbformat never uses. Whatever does check an IRI still gets the real answer."""
-    import importlib
-    import importlib.util
-    import types
-
-    if name in sys.modules or importlib.util.find_spec(name) is None:
-        return False
-
-    class _Deferred(types.ModuleType):
-        def __getattr__(self, attr):
-            if attr.startswith("__"):
-                raise AttributeError(attr)
-            return getattr(real(), attr)
-
-    def real():
-        if isinstance(sys.modules.get(name), _Deferred):
-            del sys.modules[name]
-        return importlib.import_module(name)
-
-    def deferred(fn):
-        return lambda *a, **k: getattr(real(), fn)(*a, **k)
-
-    stub = _Deferred(name, f"Stand-in of {name} (kmlteach.course.grade.kernel): imported on first use.")
-    for fn in functions:
-        setattr(stub, fn, deferred(fn))
-    sys.modules[name] = stub
-    return True
 
 
 _defer_import("rfc3987_syntax", ["is_valid_syntax"])
@@ -94,75 +56,6 @@ class KernelDied(RuntimeError):
 
 class KernelTimeout(RuntimeError):
     pass
-
-
-def kernel_env(scratch: str) -> dict:
-    """The kernel's whole environment: a few inherited variables, the rest in ``scratch``."""
-    env = {k: os.environ[k] for k in _PASS_ENV if k in os.environ}
-    env.setdefault("PATH", os.defpath)
-    env.setdefault("LANG", "C.UTF-8")
-    j = lambda *p: os.path.join(scratch, *p)  # noqa: E731
-    env.update(
-        HOME=scratch,
-        TMPDIR=scratch,
-        PYTHONHASHSEED="0",
-        PYTHONDONTWRITEBYTECODE="1",
-        PYTHONNOUSERSITE="1",
-        MPLBACKEND="Agg",
-        MPLCONFIGDIR=j(".mpl"),
-        NUMBA_CACHE_DIR=j(".numba"),
-        IPYTHONDIR=j(".ipython"),
-        JUPYTER_RUNTIME_DIR=j(".rt"),
-        JUPYTER_CONFIG_DIR=j(".jupyter"),
-        JUPYTER_DATA_DIR=j(".jdata"),
-        OMP_NUM_THREADS="1",
-        OPENBLAS_NUM_THREADS="1",
-        MKL_NUM_THREADS="1",
-        NUMBA_NUM_THREADS="1",
-    )
-    return env
-
-
-def _read_roots() -> list[str]:
-    import site
-    import sysconfig
-
-    roots = [
-        "/usr",
-        "/lib",
-        "/lib64",
-        "/lib32",
-        "/bin",
-        "/sbin",
-        "/etc",
-        "/dev",
-        "/proc",
-        "/sys",
-        "/opt",
-        sys.prefix,
-        sys.base_prefix,
-        os.path.dirname(os.path.realpath(sys.executable)),
-    ]
-    roots += [sysconfig.get_paths()[k] for k in ("stdlib", "platstdlib", "purelib", "platlib")]
-    roots += site.getsitepackages()
-    import kmlteach
-
-    roots += list(kmlteach.__path__)
-    return [r for r in dict.fromkeys(roots) if r and os.path.exists(r)]
-
-
-def _list_roots() -> list[str]:
-    """Folders holding the package (e.g. a source checkout on PYTHONPATH): listing only."""
-    import kmlteach
-
-    return [os.path.dirname(os.path.realpath(p)) for p in kmlteach.__path__]
-
-
-def _protected(extra) -> list[str]:
-    import kmlteach
-
-    pkg = Path(list(kmlteach.__path__)[0])
-    return [str(pkg / "exercises"), str(pkg / "course"), *[str(p) for p in extra]]
 
 
 class SandboxKernel:
