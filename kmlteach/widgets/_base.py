@@ -259,3 +259,15 @@ def class_scatters(ax, X, y, s: float = 48) -> dict:
             label=f"y = {int(lab):+d}",
         )
     return arts
+
+
+def set_public_home(module: str, names) -> None:
+    """Make ``module`` the ``__module__`` of the ``make_*`` builders it re-exports from its
+    implementation package (as NumPy's ``set_module``): tools that list a chapter's widgets
+    by module, such as the shared widget-latency check, then find them in ``widgets/chNN.py``."""
+    import sys
+
+    ns = vars(sys.modules[module])
+    for name in names:
+        if name.startswith("make_"):
+            ns[name].__module__ = module

@@ -7,6 +7,7 @@ holds what the last redraw computed (tests read it), ``explorer.controls`` the
 controls (tests set their ``value``).
 """
 
+from ._base import set_public_home
 from ._ch01.margins import (
     default_margin_points,
     make_lambda_explorer,
@@ -24,10 +25,4 @@ __all__ = [
     "soft_margin_points",
 ]
 
-# The builders' public home is this module (as NumPy's ``set_module`` does for its public
-# functions): tools that list a chapter's widgets by module, such as the course's widget
-# latency check, find them here rather than in the implementation modules of ``_ch01``.
-for _name in __all__:
-    if _name.startswith("make_"):
-        globals()[_name].__module__ = __name__
-del _name
+set_public_home(__name__, __all__)  # tools listing widgets/ch*.py find the builders here

@@ -7,6 +7,7 @@ holds what the last redraw computed (tests read it), ``explorer.controls`` the
 controls (tests set their ``value``).
 """
 
+from ._base import set_public_home
 from ._ch02.boundary import boundary_data, grid_scores, make_boundary_explorer
 from ._ch02.embedding import embedding_data, make_embedding_explorer, xor_points
 from ._ch02.psd import PSD_CANDIDATES, candidate_gram, make_psd_lab, psd_points
@@ -24,10 +25,4 @@ __all__ = [
     "make_psd_lab",
 ]
 
-# The builders' public home is this module (as NumPy's ``set_module`` does for its public
-# functions): tools that list a chapter's widgets by module, such as the course's widget
-# latency check, find them here rather than in the implementation modules of ``_ch02``.
-for _name in __all__:
-    if _name.startswith("make_"):
-        globals()[_name].__module__ = __name__
-del _name
+set_public_home(__name__, __all__)  # tools listing widgets/ch*.py find the builders here

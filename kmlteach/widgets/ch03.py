@@ -8,6 +8,7 @@ holds what the last redraw computed (tests read it), ``explorer.controls`` the
 controls (tests set their ``value``).
 """
 
+from ._base import set_public_home
 from ._ch03.graphs import DEFAULT_EDGES, make_diffusion_explorer, parse_edges
 from ._ch03.kpca import make_kpca_explorer, threshold_accuracy
 from ._ch03.strings import MAX_CHARS, make_ngram_explorer
@@ -22,10 +23,4 @@ __all__ = [
     "MAX_CHARS",
 ]
 
-# The builders' public home is this module (as NumPy's ``set_module`` does for its public
-# functions): tools that list a chapter's widgets by module, such as the course's widget
-# latency check, find them here rather than in the implementation modules of ``_ch03``.
-for _name in __all__:
-    if _name.startswith("make_"):
-        globals()[_name].__module__ = __name__
-del _name
+set_public_home(__name__, __all__)  # tools listing widgets/ch*.py find the builders here

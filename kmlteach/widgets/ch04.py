@@ -7,6 +7,7 @@ holds what the last redraw computed (tests read it), ``explorer.controls`` the c
 (tests set their ``value``).
 """
 
+from ._base import set_public_home
 from ._ch04.kesler import kesler_points, make_kesler_view
 from ._ch04.ova import CLASS2_CENTRE, make_ava_ties, make_ova_failure, ring_classes
 
@@ -19,10 +20,4 @@ __all__ = [
     "CLASS2_CENTRE",
 ]
 
-# The builders' public home is this module (as NumPy's ``set_module`` does for its public
-# functions): tools that list a chapter's widgets by module, such as the course's widget
-# latency check, find them here rather than in the implementation modules of ``_ch04``.
-for _name in __all__:
-    if _name.startswith("make_"):
-        globals()[_name].__module__ = __name__
-del _name
+set_public_home(__name__, __all__)  # tools listing widgets/ch*.py find the builders here

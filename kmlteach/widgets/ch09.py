@@ -7,6 +7,7 @@ holds what the last redraw computed (tests read it), ``explorer.controls`` the c
 (tests set their ``value``).
 """
 
+from ._base import set_public_home
 from ._ch09.svm import NU_GRID, make_norma_stream, make_nu_explorer, make_oneclass_explorer, perceptron_bound
 from ._ch09.theory import RADEMACHER_NS, make_loss_gallery, make_rademacher_explorer
 
@@ -21,10 +22,4 @@ __all__ = [
     "RADEMACHER_NS",
 ]
 
-# The builders' public home is this module (as NumPy's ``set_module`` does for its public
-# functions): tools that list a chapter's widgets by module, such as the course's widget
-# latency check, find them here rather than in the implementation modules of ``_ch09``.
-for _name in __all__:
-    if _name.startswith("make_"):
-        globals()[_name].__module__ = __name__
-del _name
+set_public_home(__name__, __all__)  # tools listing widgets/ch*.py find the builders here
