@@ -126,7 +126,7 @@ def pytest_runtest_setup(item):
             _BLOCK_DIR.append(blocked_dir())
             atexit.register(shutil.rmtree, _BLOCK_DIR[0], True)
         env["PYTHONPATH"] = blocked_pythonpath(_BLOCK_DIR[0])
-    if item.parent.nodeid.endswith(OTHER):
+    if getattr(item.parent, "nodeid", "").endswith(OTHER):
         env.update(OTHER_MACHINE, NUMBA_CACHE_DIR=str(other_machine_cache()))
     old = {k: os.environ.get(k) for k in env}
     os.environ.update(env)

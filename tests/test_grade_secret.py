@@ -86,7 +86,8 @@ def test_show_cases_reproduces_one_student_s_cases(tmp_path):
         cwd=ROOT,
         timeout=120,
     )
-    assert bad.returncode == 1 and bad.stderr.count("\n") == 1 and "--secret" in bad.stderr
+    # a misused option is a usage error: one line, exit status 2 (kmlteach.__main__.UsageError)
+    assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "--secret" in bad.stderr
     (tmp_path / "short.key").write_bytes(b"short")
     with pytest.raises(ValueError, match="--secret"):
         grade_folder(subs, tmp_path / "gb.csv", secret=tmp_path / "short.key", progress=None)

@@ -38,8 +38,9 @@ import zipfile
 from pathlib import Path
 
 from . import _edition_files as files
+from ._release_guard import _trivial
 from .book import load as load_book
-from .release import ReleaseError, _trivial, solution_lines, student_notebook
+from .release import ReleaseError, solution_lines, student_notebook
 
 __all__ = ["EditionError", "publish", "reveal", "secrets", "leaks", "MARKER"]
 

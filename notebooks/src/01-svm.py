@@ -102,10 +102,10 @@ from kmlteach.widgets.ch01 import make_margin_explorer
 
 make_margin_explorer()
 
-# %% [markdown]
+# %% [markdown] tags=["slide-skip"]
 # **Predict, then reveal.** Before the hyperplane is drawn, select the points you think will be support vectors, then press **Reveal**; drag a point to get a new question. The readout keeps your score.
 
-# %%
+# %% tags=["slide-skip"]
 # NBVAL_IGNORE_OUTPUT
 make_margin_explorer(predict=True)
 

@@ -475,10 +475,10 @@ from kmlteach.widgets.ch02 import make_boundary_explorer
 
 make_boundary_explorer()
 
-# %% [markdown]
+# %% [markdown] tags=["slide-skip"]
 # **Predict, then reveal.** Set the kernel and its parameter, guess the test accuracy with the slider, then reveal the boundary (a guess within 5 points counts). The readout keeps your score.
 
-# %%
+# %% tags=["slide-skip"]
 # NBVAL_IGNORE_OUTPUT
 make_boundary_explorer(predict=True)
 

@@ -280,10 +280,10 @@ from kmlteach.widgets.ch03 import make_diffusion_explorer, make_kpca_explorer, m
 
 make_kpca_explorer()
 
-# %% [markdown]
+# %% [markdown] tags=["slide-skip"]
 # **Predict, then reveal.** For this data set and σ, will a threshold on the first kernel-PCA component separate the classes? Commit to an answer, then reveal the embedding. The readout keeps your score.
 
-# %%
+# %% tags=["slide-skip"]
 # NBVAL_IGNORE_OUTPUT
 make_kpca_explorer(predict=True)
 

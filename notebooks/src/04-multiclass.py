@@ -188,10 +188,10 @@ from kmlteach.widgets.ch04 import make_ova_failure
 
 make_ova_failure()
 
-# %% [markdown]
+# %% [markdown] tags=["slide-skip"]
 # **Predict, then reveal.** Move class 2, predict which class one-vs-all will get most wrong, then reveal the left panel. The readout keeps your score.
 
-# %%
+# %% tags=["slide-skip"]
 # NBVAL_IGNORE_OUTPUT
 make_ova_failure(predict=True)
 

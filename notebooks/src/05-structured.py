@@ -198,10 +198,10 @@ from kmlteach.widgets.ch05 import make_viterbi_trace
 
 make_viterbi_trace(chain, ocr_words(10, noise=NOISE, seed=3))
 
-# %% [markdown]
+# %% [markdown] tags=["slide-skip"]
 # **Predict, then reveal.** At each step τ, guess the letter Viterbi picks before the table is shown. The readout keeps your score.
 
-# %%
+# %% tags=["slide-skip"]
 # NBVAL_IGNORE_OUTPUT
 make_viterbi_trace(chain, ocr_words(10, noise=NOISE, seed=3), predict=True)
 

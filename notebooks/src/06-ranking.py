@@ -171,10 +171,10 @@ from kmlteach.widgets.ch06 import make_ranking_explorer
 
 make_ranking_explorer()
 
-# %% [markdown]
+# %% [markdown] tags=["slide-skip"]
 # **Predict, then reveal.** Set the scores, work out the Kendall-tau loss in your head, then reveal the ranking (within 0.05 counts). The readout keeps your score.
 
-# %%
+# %% tags=["slide-skip"]
 # NBVAL_IGNORE_OUTPUT
 make_ranking_explorer(predict=True)
 

@@ -185,10 +185,10 @@ from kmlteach.widgets.ch07 import make_pr_explorer
 
 make_pr_explorer()
 
-# %% [markdown]
+# %% [markdown] tags=["slide-skip"]
 # **Predict, then reveal.** Before you explore, put the guess slider where you think F₁ peaks, then reveal. The readout keeps your score.
 
-# %%
+# %% tags=["slide-skip"]
 # NBVAL_IGNORE_OUTPUT
 make_pr_explorer(predict=True)
 
@@ -398,14 +398,10 @@ from kmlteach.exercises import check
 
 def confusion_counts(y_score, y_true, theta):
     ### BEGIN SOLUTION
-    pred = y_score >= theta
-    pos = y_true > 0
-    return (
-        int(np.sum(pred & pos)),
-        int(np.sum(pred & ~pos)),
-        int(np.sum(~pred & pos)),
-        int(np.sum(~pred & ~pos)),
-    )
+    pred, pos = y_score >= theta, y_true > 0
+    a, b = int(np.sum(pred & pos)), int(np.sum(pred & ~pos))
+    c, d = int(np.sum(~pred & pos)), int(np.sum(~pred & ~pos))
+    return a, b, c, d
     ### END SOLUTION
 
 

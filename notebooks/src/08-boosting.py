@@ -310,10 +310,10 @@ show(
     "below the product of the Z_t, which stays below exp(-2 sum gamma^2).",
 )
 
-# %% [markdown]
+# %% [markdown] tags=["slide-skip"]
 # **Predict, then reveal.** Look at the weights D_t and guess which stump AdaBoost picks in this round, then reveal; step on for the next question. The readout keeps your score.
 
-# %%
+# %% tags=["slide-skip"]
 # NBVAL_IGNORE_OUTPUT
 make_adaboost_stepper(X_m, y_m, T=60, result=run, predict=True)
 
@@ -464,10 +464,8 @@ show(
 Xp, yp, box = papaya(300, noise=0.08, seed=SEED)
 Xp_val, yp_val, _ = papaya(300, noise=0.08, seed=SEED + 1)
 Xp_test, yp_test, _ = papaya(1000, noise=0.08, seed=SEED + 2)
-print(
-    f"{len(yp)} training papayas, {int(np.sum(yp > 0))} tasty; the tasty box is colour in "
-    f"[{box[0]:.2f}, {box[1]:.2f}], softness in [{box[2]:.2f}, {box[3]:.2f}]"
-)
+tasty = f"colour in [{box[0]:.2f}, {box[1]:.2f}], softness in [{box[2]:.2f}, {box[3]:.2f}]"
+print(f"{len(yp)} training papayas, {int(np.sum(yp > 0))} tasty; the tasty box is {tasty}")
 taste = np.where(yp > 0, "tasty", "not tasty")  # trees take any labels
 print(decision_tree(Xp, taste, max_depth=3, criterion="entropy").export_text(["colour", "softness"]))
 

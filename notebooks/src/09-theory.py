@@ -392,10 +392,10 @@ show(
     "(above the diagonal) and of margin errors (below it) against nu from 0 to 1.",
 )
 
-# %% [markdown]
+# %% [markdown] tags=["slide-skip"]
 # **Predict, then reveal.** Before revealing, guess what fraction of the sample will be support vectors at this ν (within 0.05 counts); move ν for a new question. The readout keeps your score.
 
-# %%
+# %% tags=["slide-skip"]
 # NBVAL_IGNORE_OUTPUT
 make_nu_explorer(X_nu, y_nu, nu=0.3, predict=True)
 

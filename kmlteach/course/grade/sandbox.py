@@ -73,16 +73,8 @@ def bwrap_argv(
     ]
     if _needs_userns():
         argv += ["--unshare-user", "--uid", str(uid_inside or 65534), "--gid", str(uid_inside or 65534)]
-    roots = sorted(
-        {os.path.realpath(r) for r in read_roots if r not in ("/dev", "/proc", "/tmp") and os.path.exists(r)},
-        key=len,
-    )
-    roots = [r for i, r in enumerate(roots) if not any(_inside(r, q) for q in roots[:i])]
-    for r in roots:
-        argv += ["--ro-bind", r, r]
-    for link in ("/bin", "/sbin", "/lib", "/lib64", "/lib32"):  # merged-/usr symlinks
-        if os.path.islink(link) and link not in roots:
-            argv += ["--symlink", os.readlink(link), link]
+    # the private /dev, /proc and /tmp first: a read root or the scratch folder below /tmp (a
+    # venv or a checkout in /tmp, as in a CI clone) is then bound on top of the empty /tmp
     argv += [
         "--dev",
         "/dev",
@@ -97,6 +89,16 @@ def bwrap_argv(
         "--tmpfs",
         "/tmp",
     ]
+    roots = sorted(
+        {os.path.realpath(r) for r in read_roots if r not in ("/dev", "/proc", "/tmp") and os.path.exists(r)},
+        key=len,
+    )
+    roots = [r for i, r in enumerate(roots) if not any(_inside(r, q) for q in roots[:i])]
+    for r in roots:
+        argv += ["--ro-bind", r, r]
+    for link in ("/bin", "/sbin", "/lib", "/lib64", "/lib32"):  # merged-/usr symlinks
+        if os.path.islink(link) and link not in roots:
+            argv += ["--symlink", os.readlink(link), link]
     for h in sorted({os.path.realpath(p) for p in hidden}, key=len):
         if any(_inside(h, r) for r in roots) and os.path.exists(h):
             argv += ["--tmpfs", h] if os.path.isdir(h) else ["--ro-bind", "/dev/null", h]
