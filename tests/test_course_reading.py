@@ -126,7 +126,7 @@ def test_update_book_rewrites_only_the_reading_lines(tmp_path):
     toml = (
         '# header kept\n[book]\ntitle = "t"\n\n[[chapters]]\nid = "99"\ntitle = "x"\n'
         'notebook = "notebooks/99-x.ipynb"\nstatus = "ready"\nreading_minutes = 3   # note\n'
-        'requires = []\n'
+        "requires = []\n"
     )
     (tmp_path / "book.toml").write_text(toml, encoding="utf-8")
     assert reading.update_book(tmp_path / "book.toml") == {"99": (3, 15)}

@@ -114,7 +114,12 @@ def test_stored_notebooks_carry_the_slide_metadata():
         want = [cell.metadata["slideshow"] for cell in expected.cells]
         assert got == want, f"{c.notebook}: run `python -m kmlteach slides --apply`"
         assert stored.metadata.get("rise") == RISE_SETTINGS
-        widgets = [i for i, cell in enumerate(stored.cells) if is_widget_cell(cell)]
+        # a widget's prediction-mode cell is for self-study and tagged slide-skip
+        widgets = [
+            i
+            for i, cell in enumerate(stored.cells)
+            if is_widget_cell(cell) and "slide-skip" not in cell.metadata.get("tags", [])
+        ]
         assert widgets, f"{c.notebook} has no widget"
         for i in widgets:
             assert got[i]["slide_type"] in ("slide", "subslide")
@@ -135,9 +140,8 @@ def test_deck_notebook_title_slide_no_solutions_and_snapshots():
     assert ch.title in first.source and all(o in first.source for o in ch.objectives)
     text = json.dumps(deck, ensure_ascii=False)
     assert "BEGIN SOLUTION" not in text and "application/vnd.jupyter.widget" not in text
-    assert text.count("</strong> — static snapshot of an interactive widget") == sum(
-        map(is_widget_cell, nb.cells)
-    )
+    shown = [c for c in nb.cells if is_widget_cell(c) and "slide-skip" not in c.metadata.get("tags", [])]
+    assert text.count("</strong> — static snapshot of an interactive widget") == len(shown)
     assert any(c.metadata["slideshow"]["slide_type"] == "notes" for c in deck.cells)
 
 
