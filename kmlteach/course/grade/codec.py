@@ -124,6 +124,9 @@ def decode_result(value: Any) -> Any:
 
 def loads_limited(text: str) -> Any:
     """``json.loads`` with a size limit (the kernel's reply is untrusted)."""
-    if len(text) > MAX_RESULT_BYTES:
-        raise ResultError("result too large")
-    return json.loads(text)
+    if not isinstance(text, str) or len(text) > MAX_RESULT_BYTES:
+        raise ResultError("result too large" if isinstance(text, str) else "no text")
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError):  # its message would carry the kernel's text
+        raise ResultError("not valid JSON") from None

@@ -25,7 +25,7 @@ from .grader import SubmissionResult, grade_submission, grade_submission_sync
 from .limits import Limits
 from .plan import book_exercises
 from .sandbox import describe, root_kernel_problem
-from .submission import collect
+from .submission import collect, read_regular
 
 __all__ = ["GradeError", "grade_folder", "collect"]
 
@@ -209,7 +209,10 @@ def grade_folder(
             if path.is_symlink():
                 results[sub_id] = _invalid(sub_id, "a symbolic link, not a notebook file")
                 continue
-            data = path.read_bytes()
+            data = read_regular(path)
+            if data is None:
+                results[sub_id] = _invalid(sub_id, "not a regular file, or larger than a notebook may be")
+                continue
         except OSError as exc:
             results[sub_id] = _invalid(sub_id, f"cannot read the file ({exc.strerror})")
             continue

@@ -8,7 +8,15 @@ from pathlib import Path
 
 from .cells import chapter_of_ids, check_calls, notebook_code_cells
 
-__all__ = ["InvalidSubmission", "read_notebook", "detect_chapter", "safe_id", "collect", "MAX_NOTEBOOK_BYTES"]
+__all__ = [
+    "InvalidSubmission",
+    "read_regular",
+    "read_notebook",
+    "detect_chapter",
+    "safe_id",
+    "collect",
+    "MAX_NOTEBOOK_BYTES",
+]
 
 MAX_NOTEBOOK_BYTES = 64 * 1024 * 1024
 
@@ -21,6 +29,28 @@ def safe_id(name: str) -> str:
     return "".join(
         c if c.isprintable() else (f"\\x{ord(c):02x}" if ord(c) < 256 else f"\\u{ord(c):04x}") for c in raw
     )
+
+
+def read_regular(path: Path) -> bytes | None:
+    """The bytes of ``path`` if it is a regular file of at most :data:`MAX_NOTEBOOK_BYTES`,
+    else ``None``: a FIFO, device or socket named ``*.ipynb`` is never opened for a blocking
+    read, and a huge (or sparse) file is refused before it is read."""
+    import os
+    import stat
+
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
+    except OSError:
+        return None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_NOTEBOOK_BYTES:
+            return None
+        with os.fdopen(fd, "rb", closefd=False) as fh:
+            data = fh.read(MAX_NOTEBOOK_BYTES + 1)
+        return data if len(data) <= MAX_NOTEBOOK_BYTES else None
+    finally:
+        os.close(fd)
 
 
 def collect(folder: Path) -> list[tuple[str, Path]]:
