@@ -31,7 +31,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from sizing import LIMITS  # noqa: E402
+from sizing import LIMITS  # noqa: E402  (deploy/hub is put on sys.path first)
 
 c = get_config()  # noqa: F821  (provided by JupyterHub when it loads this file)
 

@@ -32,8 +32,8 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 sys.path.insert(0, str(HERE))
 
-from limits_spawner import cgroup_layout  # noqa: E402
-from student import Student  # noqa: E402
+from limits_spawner import cgroup_layout  # noqa: E402  (deploy/hub is put on sys.path first)
+from student import Student  # noqa: E402  (deploy/hub is put on sys.path first)
 
 REPO_NAME = "kmlteach-student"
 __all__ = ["LocalHub", "run_class", "percentile"]

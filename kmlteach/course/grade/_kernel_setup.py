@@ -54,7 +54,7 @@ def kernel_env(scratch: str) -> dict:
     env = {k: os.environ[k] for k in _PASS_ENV if k in os.environ}
     env.setdefault("PATH", os.defpath)
     env.setdefault("LANG", "C.UTF-8")
-    j = lambda *p: os.path.join(scratch, *p)  # noqa: E731
+    j = lambda *p: os.path.join(scratch, *p)
     env.update(
         HOME=scratch,
         TMPDIR=scratch,
