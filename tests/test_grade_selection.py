@@ -237,6 +237,27 @@ STYLES = {
             "for t in range(3):\n    print(t, hinge_and_subgradient(np.ones(2), np.ones(2), 1.0))",
         ],
     ),
+    # found by the red team: globals bound through the module's namespace
+    "globals_subscript": (
+        ['globals()["ORD"] = 2'],
+        {"01.distance": f"def distance(x, w, b):\n    return {D}, ord=ORD)"},
+        [],
+    ),
+    "vars_subscript": (
+        ['vars()["ORD"] = 2'],
+        {"01.distance": f"def distance(x, w, b):\n    return {D}, ord=ORD)"},
+        [],
+    ),
+    "setattr_module": (
+        ["import sys", 'setattr(sys.modules[__name__], "ORD", 2)'],
+        {"01.distance": f"def distance(x, w, b):\n    return {D}, ord=ORD)"},
+        [],
+    ),
+    "exec_def": (
+        ['exec("def _norm(w):\\n    return float(np.linalg.norm(w))")'],
+        {"01.distance": "def distance(x, w, b):\n    return abs(np.dot(w, x) + b) / _norm(w)"},
+        [],
+    ),
     "try_fallback": (
         ["try:\n    from scipy.linalg import norm as NORM\nexcept ImportError:\n    NORM = np.linalg.norm"],
         {"01.distance": "def distance(x, w, b):\n    return abs(np.dot(w, x) + b) / NORM(w)"},

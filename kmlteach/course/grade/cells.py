@@ -211,6 +211,26 @@ def _used(stmt: ast.stmt) -> set[str]:
     return names
 
 
+_DYNAMIC = {"globals", "vars", "locals", "exec"}
+
+
+def _writes_namespace(st) -> bool:
+    """A top-level statement that may bind names the analysis cannot see: ``globals()[...]
+    = v``, ``vars()[...] = v``, ``exec("def ...")``, ``setattr(sys.modules[__name__], ...)``
+    (outside function and class bodies); kept like a star import."""
+    if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return False
+    for node in ast.walk(st):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            if node.func.id in _DYNAMIC:
+                return True
+            if node.func.id == "setattr" and node.args:
+                names = {n.id for n in ast.walk(node.args[0]) if isinstance(n, ast.Name)}
+                if names & {"sys", "__name__"}:
+                    return True
+    return False
+
+
 def select_code(sources: list[str], functions) -> list[str]:
     """The code to run: for each original cell, its kept statements (empty cells dropped)."""
     stmts = []  # (cell index, stmt, bound, used, changed, kind)
@@ -247,6 +267,7 @@ def select_code(sources: list[str], functions) -> list[str]:
                 continue
             if (
                 kind == "star"
+                or _writes_namespace(stmts[k][1])
                 or bound & needed
                 or (changed - modules) & needed
                 or (used & needed & values) - not_values
