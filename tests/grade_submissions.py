@@ -328,8 +328,10 @@ def hostile(paths: dict) -> dict:
 
 
 DISTANCE = "abs(np.dot(w, x) + b) / np.linalg.norm(w)"
-IPC_NAME = "kmlteach-leak"
-SHM_KEY = 0x6B6D6C72
+# per test process: two runs of the hostile test on one machine (abstract sockets, SysV
+# keys and /dev/shm are host-wide) must not collide
+IPC_NAME = f"kmlteach-leak-{__import__('os').getpid()}"
+SHM_KEY = 0x6B6D0000 + 2 * (__import__("os").getpid() % 0x7FFF)
 
 
 def _distance_unless(probe_code: str) -> str:
