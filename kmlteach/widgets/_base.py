@@ -189,21 +189,8 @@ def slider(
     """A float slider with a readable label (log scale when ``log``; bounds are then exponents of 10)."""
     style = {"description_width": "initial"}
     layout = W.Layout(width=width)
-    if log:
-        return W.FloatLogSlider(
-            value=value,
-            base=10,
-            min=min,
-            max=max,
-            step=step,
-            description=description,
-            readout_format=readout_format,
-            continuous_update=True,
-            style=style,
-            layout=layout,
-            **kw,
-        )
-    return W.FloatSlider(
+    cls, extra = (W.FloatLogSlider, {"base": 10}) if log else (W.FloatSlider, {})
+    return cls(
         value=value,
         min=min,
         max=max,
@@ -213,6 +200,7 @@ def slider(
         continuous_update=True,
         style=style,
         layout=layout,
+        **extra,
         **kw,
     )
 
