@@ -190,29 +190,11 @@ def norma(X, y, lam, eta, kernel="gaussian", loss="hinge", *, budget=None, epsil
     state = np.array([1.0, 0.0, 0.0])  # scale S, first kept term, mistakes so far
     code = NORMA_LOSSES.index(loss)
     native = native_kernel(kernel, params)
+    run = (ya, etas, lam_, code, eps, tau, c, state, pred, losses, mist, diag)  # both paths pass these
     if native is not None:
         # one pass, kernel values computed in the loop (no block of Gram entries is wasted)
         sq = np.einsum("ij,ij->i", Xa, Xa)
-        _norma_kernel(
-            Xa,
-            sq,
-            *native,
-            np.empty((0, 0)),
-            0,
-            0,
-            ya,
-            etas,
-            lam_,
-            code,
-            eps,
-            tau,
-            c,
-            state,
-            pred,
-            losses,
-            mist,
-            diag,
-        )
+        _norma_kernel(Xa, sq, *native, np.empty((0, 0)), 0, 0, *run)
     else:
         # other kernels: blocks of rows of gram() against the current window of terms
         block = max(1, min(n, _BLOCK_ENTRIES // (tau + 256), 256))
@@ -220,28 +202,7 @@ def norma(X, y, lam, eta, kernel="gaussian", loss="hinge", *, budget=None, epsil
             e = min(n, a + block)
             lo = max(0, a - tau)
             K = gram(kernel, Xa[a:e], Xa[lo:e], **params)
-            _norma_kernel(
-                Xa[a:e],
-                np.empty(0),
-                -1,
-                0.0,
-                0.0,
-                K,
-                a,
-                lo,
-                ya,
-                etas,
-                lam_,
-                code,
-                eps,
-                tau,
-                c,
-                state,
-                pred,
-                losses,
-                mist,
-                diag,
-            )
+            _norma_kernel(Xa[a:e], np.empty(0), -1, 0.0, 0.0, K, a, lo, *run)
     S, first = state[0], int(state[1])
     coef = np.zeros(n)
     coef[first:] = c[first:] * S
