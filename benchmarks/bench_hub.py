@@ -75,6 +75,7 @@ def summary(r: dict) -> dict:
         "load_before": [round(x, 2) for x in r["load_before"]],
         "load_after": [round(x, 2) for x in r["load_after"]],
         "load_peak": round(r["load_peak"], 2),
+        "driver_nice": r.get("driver_nice"),
     }
     if r["n"] >= TARGET_N:
         out["met"] = out["failures"] == 0 and r["widget_p95"] is not None and r["widget_p95"] <= TARGET_P95
@@ -94,7 +95,8 @@ def fmt(s: dict) -> str:
         f"per student {s['mem_student_pss_mib']} PSS ({s['mem_student_rss_mib']} RSS; server alone "
         f"{s['mem_server_pss_mib']} PSS, {s['mem_server_rss_mib']} RSS)  "
         f"CPU/student {s['cpu_student_s']} s ({s['cpu_student_pct_of_session']} % of a core over "
-        f"{s['wall_s']} s)  load {s['load_before'][0]} -> {s['load_after'][0]} (peak {s['load_peak']}){met}"
+        f"{s['wall_s']} s)  load {s['load_before'][0]} -> {s['load_after'][0]} (peak {s['load_peak']}); "
+        f"simulated browsers at nice {s['driver_nice']}{met}"
     )
 
 

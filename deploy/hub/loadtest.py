@@ -302,6 +302,9 @@ class _Sampler:
         return out
 
 
+DRIVER_NICE = -10
+
+
 async def run_class(
     hub: LocalHub,
     n: int,
@@ -315,6 +318,28 @@ async def run_class(
         raise ValueError(f"n must be a positive integer, got {n!r}")
     sampler = _Sampler(hub)
     load0 = os.getloadavg()
+    # The simulated students stand for browsers on their own machines. Here they share
+    # two cores with the hub they measure, and the scheduler would give this one process
+    # the CPU share of one student against the whole class (the students' cgroups are
+    # weighted by their number): the round trips would then time the driver's wait for
+    # a core, not the hub. So the driver runs at a higher priority (nice -10, where
+    # allowed: root), and restores its own afterwards (hubs started later must not inherit it).
+    nice0 = os.getpriority(os.PRIO_PROCESS, 0)
+    try:
+        os.setpriority(os.PRIO_PROCESS, 0, DRIVER_NICE)
+    except OSError:
+        pass
+    driver_nice = os.getpriority(os.PRIO_PROCESS, 0)
+    try:
+        return await _run_class(hub, n, moves, move_period, notebook, timeout, sampler, load0, driver_nice)
+    finally:
+        try:
+            os.setpriority(os.PRIO_PROCESS, 0, nice0)
+        except OSError:
+            pass
+
+
+async def _run_class(hub, n, moves, move_period, notebook, timeout, sampler, load0, driver_nice) -> dict:
     students = [
         Student(
             hub.url,
@@ -375,5 +400,6 @@ async def run_class(
         "cpu_student_s": list(cpu.values()),
         "widget_phase_s": max([s.timings.get("widget_phase", 0.0) for s in students] or [0.0]),
         "confinement": sampler.confined,
+        "driver_nice": driver_nice,
         "students": students,
     }
