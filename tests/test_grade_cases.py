@@ -47,8 +47,8 @@ def test_hidden_cases_are_well_formed_and_differ_from_the_visible_ones(chapter):
 
     mod = _module(chapter)
     ids = {e["id"] for e in book_exercises()[chapter]}
-    assert set(mod.HIDDEN) == ids, "every exercise of the chapter has hidden cases, no other"
-    assert set(mod.GUARDS) <= ids
+    assert set(mod.CASES.generators) == ids, "every exercise of the chapter has hidden cases, no other"
+    assert set(mod.CASES.guards) <= ids
     for ex_id in sorted(ids):
         ex = get(ex_id)
         visible = [(c.args, c.kwargs) for c in ex.all_cases()]
@@ -68,7 +68,7 @@ def test_hidden_cases_are_well_formed_and_differ_from_the_visible_ones(chapter):
 
 @pytest.mark.parametrize("chapter", CHAPTERS)
 def test_guards_name_public_library_functions(chapter):
-    for _ex_id, paths in _module(chapter).GUARDS.items():
+    for _ex_id, paths in _module(chapter).CASES.guards.items():
         for path in paths:
             modname, _, attr = path.rpartition(".")
             assert not modname.split(".")[-1].startswith("_"), path

@@ -14,7 +14,7 @@ from grade_submissions import ROOT, dump, honest_variants, load, with_function
 
 from kmlteach.course.grade import GradeError, Limits, grade_folder, sandbox
 from kmlteach.course.grade import limits as limits_mod
-from kmlteach.course.grade.cases import hidden_cases, student_seed
+from kmlteach.course.grade.cases import _module, hidden_cases, student_seed
 from kmlteach.course.grade.plan import chapter_plan, student_plan
 from kmlteach.course.grade.secret import show_cases
 from kmlteach.course.grade.similarity import find_similar
@@ -51,7 +51,7 @@ def test_without_a_secret_the_cases_are_today_s():
         from kmlteach.course.grade.codec import encode
 
         assert mine == [repr(encode(h.args, h.kwargs)) for h in hidden_cases(ex.id)]
-    gen = __import__("kmlteach.course.grade.cases.ch01", fromlist=["HIDDEN"]).HIDDEN["01.distance"]
+    gen = _module("01").CASES.generators["01.distance"]
     assert inspect.signature(gen).parameters["seed"].default == 101
     assert student_seed(SECRET, "alice", "01.distance") != student_seed(SECRET, "bob", "01.distance")
     with pytest.raises(ValueError, match="secret"):

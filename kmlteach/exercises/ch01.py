@@ -6,6 +6,8 @@ reference implementation, the visible cases and any catalogued mistake's wrong i
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 
 from .core import Case
@@ -237,16 +239,9 @@ def _perceptron(X, y, pick, strict=False, batch=False, cap=10_000):
     return w
 
 
-def _perceptron_strict(X, y):
-    return _perceptron(X, y, 0, strict=True)
-
-
-def _perceptron_last_mistake(X, y):
-    return _perceptron(X, y, -1)
-
-
-def _perceptron_all_mistakes(X, y):
-    return _perceptron(X, y, 0, batch=True)
+_perceptron_strict = partial(_perceptron, pick=0, strict=True)
+_perceptron_last_mistake = partial(_perceptron, pick=-1)
+_perceptron_all_mistakes = partial(_perceptron, pick=0, batch=True)
 
 
 def _subgrad_sign(w, X, y):

@@ -7,6 +7,8 @@ reference implementation, the visible cases and any catalogued mistake's wrong i
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 
 from ..kernel_methods import class_mean_classifier, kernel_perceptron, kernel_ridge
@@ -223,34 +225,41 @@ def _gram_not_squared(X, Y, sigma):
     return np.exp(-np.sqrt(_sqdist(X, Y)) / (2 * sigma))
 
 
+def _until_clean_pass(m, visits, update, *, restart=False):
+    """The perceptron's scan, shared by the wrong implementations of 02.kernel_perceptron and
+    04.multiclass_perceptron: visit i = 0, 1, ..., m − 1, 0, 1, ... calling ``update(i)``
+    (true when it changed the weights) until m visits in a row change nothing, or for
+    ``visits`` visits at most; with ``restart``, the scan starts again at 0 after an update."""
+    i, clean = 0, 0
+    for _ in range(visits):
+        if update(i):
+            clean = 0
+            i = 0 if restart else (i + 1) % m
+            continue
+        clean += 1
+        if clean >= m:
+            return
+        i = (i + 1) % m
+
+
 def _kperceptron(K, y, *, by_one=False, cyclic=False, strict=False, cap=2000):
     K, y = np.asarray(K, dtype=float), np.asarray(y, dtype=float)
-    m = len(y)
-    alpha, i, clean = np.zeros(m), 0, 0
-    for _ in range(cap * m):
+    alpha = np.zeros(len(y))
+
+    def update(i):
         s = y[i] * (K[i] @ alpha)
         if (s < 0) if strict else (s <= 0):
             alpha[i] += 1.0 if by_one else y[i]
-            clean = 0
-            i = (i + 1) % m if cyclic else 0
-            continue
-        clean += 1
-        if clean >= m or (not cyclic and i == m - 1):
-            break
-        i = (i + 1) % m
+            return True
+        return False
+
+    _until_clean_pass(len(y), cap * len(y), update, restart=not cyclic)
     return alpha
 
 
-def _kperceptron_x_not_y(K, y):
-    return _kperceptron(K, y, by_one=True)
-
-
-def _kperceptron_wrong_index(K, y):
-    return _kperceptron(K, y, cyclic=True)
-
-
-def _kperceptron_strict(K, y):
-    return _kperceptron(K, y, strict=True)
+_kperceptron_x_not_y = partial(_kperceptron, by_one=True)
+_kperceptron_wrong_index = partial(_kperceptron, cyclic=True)
+_kperceptron_strict = partial(_kperceptron, strict=True)
 
 
 def _ridge_no_m(K, y, lam):
@@ -274,16 +283,9 @@ def _class_mean(K_test, K, y, offset=1.0, sums=False):
     return agg(K_test[:, pos], axis=1) - agg(K_test[:, neg], axis=1) + offset * b
 
 
-def _class_mean_no_b(K_test, K, y):
-    return _class_mean(K_test, K, y, offset=0.0)
-
-
-def _class_mean_minus_b(K_test, K, y):
-    return _class_mean(K_test, K, y, offset=-1.0)
-
-
-def _class_mean_sums(K_test, K, y):
-    return _class_mean(K_test, K, y, sums=True)
+_class_mean_no_b = partial(_class_mean, offset=0.0)
+_class_mean_minus_b = partial(_class_mean, offset=-1.0)
+_class_mean_sums = partial(_class_mean, sums=True)
 
 
 def _ksgd(K, y, lam, idx, *, t_scale=True, last=False, label_in_test=True):
@@ -297,13 +299,6 @@ def _ksgd(K, y, lam, idx, *, t_scale=True, last=False, label_in_test=True):
     return alpha if last else total / len(idx)
 
 
-def _ksgd_lambda(K, y, lam, idx):
-    return _ksgd(K, y, lam, idx, t_scale=False)
-
-
-def _ksgd_last(K, y, lam, idx):
-    return _ksgd(K, y, lam, idx, last=True)
-
-
-def _ksgd_no_label(K, y, lam, idx):
-    return _ksgd(K, y, lam, idx, label_in_test=False)
+_ksgd_lambda = partial(_ksgd, t_scale=False)
+_ksgd_last = partial(_ksgd, last=True)
+_ksgd_no_label = partial(_ksgd, label_in_test=False)

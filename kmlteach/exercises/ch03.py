@@ -6,6 +6,8 @@ reference implementation, the visible cases and any catalogued mistake's wrong i
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 
 from ..kernel_methods import kernel_pca
@@ -217,16 +219,9 @@ def _kpca(K, p, centre=True, scale=True, smallest=False):
     return U[:, sel] * (np.sqrt(np.maximum(lam[sel], 0.0)) if scale else 1.0)
 
 
-def _kpca_uncentred(K, p):
-    return _kpca(K, p, centre=False)
-
-
-def _kpca_unit_vectors(K, p):
-    return _kpca(K, p, scale=False)
-
-
-def _kpca_smallest(K, p):
-    return _kpca(K, p, smallest=True)
+_kpca_uncentred = partial(_kpca, centre=False)
+_kpca_unit_vectors = partial(_kpca, scale=False)
+_kpca_smallest = partial(_kpca, smallest=True)
 
 
 def _fisher_theta_as_probability(X, theta):
@@ -250,13 +245,6 @@ def _mean_distance_parts(K, mask, cross=2.0, agg=np.mean, root=False):
     return float(np.sqrt(max(v, 0.0))) if root else v
 
 
-def _mean_distance_one_cross(K, mask):
-    return _mean_distance_parts(K, mask, cross=1.0)
-
-
-def _mean_distance_sums(K, mask):
-    return _mean_distance_parts(K, mask, agg=np.sum)
-
-
-def _mean_distance_root(K, mask):
-    return _mean_distance_parts(K, mask, root=True)
+_mean_distance_one_cross = partial(_mean_distance_parts, cross=1.0)
+_mean_distance_sums = partial(_mean_distance_parts, agg=np.sum)
+_mean_distance_root = partial(_mean_distance_parts, root=True)

@@ -6,9 +6,12 @@ reference implementation, the visible cases and any catalogued mistake's wrong i
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 
 from ..multiclass import generalized_hinge, multiclass_perceptron, multivector_psi
+from .ch02 import _until_clean_pass
 from .core import Case
 
 
@@ -201,54 +204,35 @@ def _ghinge_parts(W, x, y, Delta, *, argmax_first=False, skip_true=False, transp
     return float(np.max(v))
 
 
-def _ghinge_argmax_first(W, x, y, Delta):
-    return _ghinge_parts(W, x, y, Delta, argmax_first=True)
-
-
-def _ghinge_skip_true(W, x, y, Delta):
-    return _ghinge_parts(W, x, y, Delta, skip_true=True)
-
-
-def _ghinge_delta_transposed(W, x, y, Delta):
-    return _ghinge_parts(W, x, y, Delta, transposed=True)
-
-
-def _ghinge_no_true_score(W, x, y, Delta):
-    return _ghinge_parts(W, x, y, Delta, minus_true=False)
+_ghinge_argmax_first = partial(_ghinge_parts, argmax_first=True)
+_ghinge_skip_true = partial(_ghinge_parts, skip_true=True)
+_ghinge_delta_transposed = partial(_ghinge_parts, transposed=True)
+_ghinge_no_true_score = partial(_ghinge_parts, minus_true=False)
 
 
 def _mc_perceptron(X, y, k, *, promote_only=False, strict=False, first=False, cap=20_000):
     X, y = np.asarray(X, dtype=float), np.asarray(y)
     W = np.zeros((k, X.shape[1]))
-    m, i, clean = len(y), 0, 0
-    for _ in range(cap):
+
+    def update(i):
         s = W @ X[i]
         rival = np.delete(np.arange(k), y[i])
         bad = rival[(s[rival] > s[y[i]]) if strict else (s[rival] >= s[y[i]])]
-        if bad.size:
-            j = bad[0] if first else rival[int(np.argmax(s[rival]))]
-            W[y[i]] += X[i]
-            if not promote_only:
-                W[j] -= X[i]
-            clean = 0
-        else:
-            clean += 1
-            if clean >= m:
-                break
-        i = (i + 1) % m
+        if not bad.size:
+            return False
+        j = bad[0] if first else rival[int(np.argmax(s[rival]))]
+        W[y[i]] += X[i]
+        if not promote_only:
+            W[j] -= X[i]
+        return True
+
+    _until_clean_pass(len(y), cap, update)
     return W
 
 
-def _mcp_promote_only(X, y, k):
-    return _mc_perceptron(X, y, k, promote_only=True)
-
-
-def _mcp_strict(X, y, k):
-    return _mc_perceptron(X, y, k, strict=True)
-
-
-def _mcp_first_violator(X, y, k):
-    return _mc_perceptron(X, y, k, first=True)
+_mcp_promote_only = partial(_mc_perceptron, promote_only=True)
+_mcp_strict = partial(_mc_perceptron, strict=True)
+_mcp_first_violator = partial(_mc_perceptron, first=True)
 
 
 def _ova_scores(X, y, X_new, k, fit_binary):
@@ -294,13 +278,6 @@ def _hsub(W, x, y, Delta, *, argmax_first=False, skip_true=False, sign=1.0):
     return sign * G
 
 
-def _hsub_argmax_first(W, x, y, Delta):
-    return _hsub(W, x, y, Delta, argmax_first=True)
-
-
-def _hsub_sign(W, x, y, Delta):
-    return _hsub(W, x, y, Delta, sign=-1.0)
-
-
-def _hsub_skip_true(W, x, y, Delta):
-    return _hsub(W, x, y, Delta, skip_true=True)
+_hsub_argmax_first = partial(_hsub, argmax_first=True)
+_hsub_sign = partial(_hsub, sign=-1.0)
+_hsub_skip_true = partial(_hsub, skip_true=True)

@@ -6,6 +6,8 @@ reference implementation, the visible cases and any catalogued mistake's wrong i
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 
 from ..structured import chain_score, loss_augmented_viterbi, viterbi
@@ -149,16 +151,9 @@ def _score_parts(x, y, W_unary, W_pair, *, wrap=False, transposed=False, pairs=T
     return total
 
 
-def _score_from_first(x, y, W_unary, W_pair):
-    return _score_parts(x, y, W_unary, W_pair, wrap=True)
-
-
-def _score_pair_transposed(x, y, W_unary, W_pair):
-    return _score_parts(x, y, W_unary, W_pair, transposed=True)
-
-
-def _score_no_pairs(x, y, W_unary, W_pair):
-    return _score_parts(x, y, W_unary, W_pair, pairs=False)
+_score_from_first = partial(_score_parts, wrap=True)
+_score_pair_transposed = partial(_score_parts, transposed=True)
+_score_no_pairs = partial(_score_parts, pairs=False)
 
 
 def _viterbi(unary, pairwise, *, reverse=False, transposed=False, ties_last=False):
@@ -177,20 +172,13 @@ def _viterbi(unary, pairwise, *, reverse=False, transposed=False, ties_last=Fals
     return np.array(path if reverse else path[::-1], dtype=np.int64)
 
 
-def _viterbi_reversed(unary, pairwise):
-    return _viterbi(unary, pairwise, reverse=True)
+_viterbi_reversed = partial(_viterbi, reverse=True)
+_viterbi_transposed = partial(_viterbi, transposed=True)
+_viterbi_ties_last = partial(_viterbi, ties_last=True)
 
 
 def _viterbi_greedy(unary, pairwise):
     return np.argmax(np.asarray(unary, dtype=float), axis=1)
-
-
-def _viterbi_transposed(unary, pairwise):
-    return _viterbi(unary, pairwise, transposed=True)
-
-
-def _viterbi_ties_last(unary, pairwise):
-    return _viterbi(unary, pairwise, ties_last=True)
 
 
 def _hamming(unary, y_true):
@@ -223,17 +211,7 @@ def _coef_parts(x, y, q, *, buffered=False, transposed=False, wrap=False, per_le
     return (Gu / len(y), Gp / len(y)) if per_letter else (Gu, Gp)
 
 
-def _coef_buffered(x, y, q):
-    return _coef_parts(x, y, q, buffered=True)
-
-
-def _coef_transposed(x, y, q):
-    return _coef_parts(x, y, q, transposed=True)
-
-
-def _coef_divided(x, y, q):
-    return _coef_parts(x, y, q, per_letter=True)
-
-
-def _coef_wrap(x, y, q):
-    return _coef_parts(x, y, q, wrap=True)
+_coef_buffered = partial(_coef_parts, buffered=True)
+_coef_transposed = partial(_coef_parts, transposed=True)
+_coef_divided = partial(_coef_parts, per_letter=True)
+_coef_wrap = partial(_coef_parts, wrap=True)

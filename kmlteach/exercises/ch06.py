@@ -6,6 +6,8 @@ reference implementation, the visible cases and any catalogued mistake's wrong i
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 
 from ..ranking import permutation as _ranking_permutation
@@ -182,16 +184,9 @@ def _ndcg_parts(y_pred, y_true, k, *, from_top=False, gain=False, cut=True):
     return ratio if gain else 1.0 - ratio
 
 
-def _ndcg_from_top(y_pred, y_true, k):
-    return _ndcg_parts(y_pred, y_true, k, from_top=True)
-
-
-def _ndcg_gain(y_pred, y_true, k):
-    return _ndcg_parts(y_pred, y_true, k, gain=True)
-
-
-def _ndcg_no_cut(y_pred, y_true, k):
-    return _ndcg_parts(y_pred, y_true, k, cut=False)
+_ndcg_from_top = partial(_ndcg_parts, from_top=True)
+_ndcg_gain = partial(_ndcg_parts, gain=True)
+_ndcg_no_cut = partial(_ndcg_parts, cut=False)
 
 
 def _costs(y_score, y_true, k, *, from_top=False, alpha_sign=-1.0, normalise=True):
@@ -207,13 +202,6 @@ def _costs(y_score, y_true, k, *, from_top=False, alpha_sign=-1.0, normalise=Tru
     return np.outer(alpha_sign * mu, j) + np.outer(beta, D)
 
 
-def _costs_from_top(y_score, y_true, k):
-    return _costs(y_score, y_true, k, from_top=True)
-
-
-def _costs_alpha_sign(y_score, y_true, k):
-    return _costs(y_score, y_true, k, alpha_sign=1.0)
-
-
-def _costs_not_normalised(y_score, y_true, k):
-    return _costs(y_score, y_true, k, normalise=False)
+_costs_from_top = partial(_costs, from_top=True)
+_costs_alpha_sign = partial(_costs, alpha_sign=1.0)
+_costs_not_normalised = partial(_costs, normalise=False)

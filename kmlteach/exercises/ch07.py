@@ -6,6 +6,8 @@ reference implementation, the visible cases and any catalogued mistake's wrong i
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 
 from .core import Case
@@ -211,17 +213,7 @@ def _labelling(y_score, y_true, a, b, *, worst_negatives=False, ties_last=False,
     return v
 
 
-def _fixed_ab_overall(y_score, y_true, a, b):
-    return _labelling(y_score, y_true, a, b, overall=True)
-
-
-def _fixed_ab_worst_negatives(y_score, y_true, a, b):
-    return _labelling(y_score, y_true, a, b, worst_negatives=True)
-
-
-def _fixed_ab_ties_last(y_score, y_true, a, b):
-    return _labelling(y_score, y_true, a, b, ties_last=True)
-
-
-def _fixed_ab_zero_one(y_score, y_true, a, b):
-    return _labelling(y_score, y_true, a, b, zero=True)
+_fixed_ab_overall = partial(_labelling, overall=True)
+_fixed_ab_worst_negatives = partial(_labelling, worst_negatives=True)
+_fixed_ab_ties_last = partial(_labelling, ties_last=True)
+_fixed_ab_zero_one = partial(_labelling, zero=True)

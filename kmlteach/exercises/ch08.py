@@ -9,6 +9,8 @@ reference implementation, the visible cases and any catalogued mistake's wrong i
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 
 from .core import Case
@@ -268,20 +270,10 @@ def _round(D, y, h, *, normalise=True, samme=False, sign=-1.0, unweighted=False)
     return (w / Z if normalise else w), eps, float(alpha), Z
 
 
-def _round_not_renormalised(D, y, h):
-    return _round(D, y, h, normalise=False)
-
-
-def _round_samme(D, y, h):
-    return _round(D, y, h, samme=True)
-
-
-def _round_update_sign(D, y, h):
-    return _round(D, y, h, sign=1.0)
-
-
-def _round_unweighted_eps(D, y, h):
-    return _round(D, y, h, unweighted=True)
+_round_not_renormalised = partial(_round, normalise=False)
+_round_samme = partial(_round, samme=True)
+_round_update_sign = partial(_round, sign=1.0)
+_round_unweighted_eps = partial(_round, unweighted=True)
 
 
 def _bound_no_two(epsilons):
@@ -315,20 +307,10 @@ def _oob(predictions, samples, y, *, in_bag=False, members=None, all_points=Fals
     return float(np.mean(pred[has] != y[has]))
 
 
-def _oob_single_tree(predictions, samples, y):
-    return _oob(predictions, samples, y, members=1)
-
-
-def _oob_in_bag(predictions, samples, y):
-    return _oob(predictions, samples, y, in_bag=True)
-
-
-def _oob_all_points(predictions, samples, y):
-    return _oob(predictions, samples, y, all_points=True)
-
-
-def _oob_ties_up(predictions, samples, y):
-    return _oob(predictions, samples, y, ties_up=True)
+_oob_single_tree = partial(_oob, members=1)
+_oob_in_bag = partial(_oob, in_bag=True)
+_oob_all_points = partial(_oob, all_points=True)
+_oob_ties_up = partial(_oob, ties_up=True)
 
 
 def _gain(y, left, criterion, *, parent_counts=False, weights=True, nats=False):
@@ -347,16 +329,9 @@ def _gain(y, left, criterion, *, parent_counts=False, weights=True, nats=False):
     return float(gain)
 
 
-def _gain_parent_counts(y, left, criterion):
-    return _gain(y, left, criterion, parent_counts=True)
-
-
-def _gain_unweighted(y, left, criterion):
-    return _gain(y, left, criterion, weights=False)
-
-
-def _gain_nats(y, left, criterion):
-    return _gain(y, left, criterion, nats=True)
+_gain_parent_counts = partial(_gain, parent_counts=True)
+_gain_unweighted = partial(_gain, weights=False)
+_gain_nats = partial(_gain, nats=True)
 
 
 def _alpha_samme(w_correct, w_wrong, w_abstain=0.0):

@@ -8,6 +8,8 @@ reference implementation, the visible cases and any catalogued mistake's wrong i
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 
 from .core import Case
@@ -210,16 +212,9 @@ def _norma(coef, k_row, y_t, lam, eta, *, shrink=True, at_one=False, sign=-1.0):
     return np.r_[(1 - eta * lam) * coef if shrink else coef, sign * eta * der]
 
 
-def _norma_no_shrink(coef, k_row, y_t, lam, eta):
-    return _norma(coef, k_row, y_t, lam, eta, shrink=False)
-
-
-def _norma_sign(coef, k_row, y_t, lam, eta):
-    return _norma(coef, k_row, y_t, lam, eta, sign=1.0)
-
-
-def _norma_at_one(coef, k_row, y_t, lam, eta):
-    return _norma(coef, k_row, y_t, lam, eta, at_one=True)
+_norma_no_shrink = partial(_norma, shrink=False)
+_norma_sign = partial(_norma, sign=1.0)
+_norma_at_one = partial(_norma, at_one=True)
 
 
 def _nu_counts(alpha, yf, rho, tol=1e-6):
@@ -281,17 +276,7 @@ def _nu_dual_check(alpha, K, y, nu, tol=1e-8, *, balance=True, count=True, box=T
     return float(half * v @ np.asarray(K, dtype=float) @ v)
 
 
-def _nu_dual_no_balance(alpha, K, y, nu, tol=1e-8):
-    return _nu_dual_check(alpha, K, y, nu, tol, balance=False)
-
-
-def _nu_dual_sum_nu(alpha, K, y, nu, tol=1e-8):
-    return _nu_dual_check(alpha, K, y, nu, tol, count=False)
-
-
-def _nu_dual_no_box(alpha, K, y, nu, tol=1e-8):
-    return _nu_dual_check(alpha, K, y, nu, tol, box=False)
-
-
-def _nu_dual_no_half(alpha, K, y, nu, tol=1e-8):
-    return _nu_dual_check(alpha, K, y, nu, tol, half=1.0)
+_nu_dual_no_balance = partial(_nu_dual_check, balance=False)
+_nu_dual_sum_nu = partial(_nu_dual_check, count=False)
+_nu_dual_no_box = partial(_nu_dual_check, box=False)
+_nu_dual_no_half = partial(_nu_dual_check, half=1.0)

@@ -1,10 +1,11 @@
 """Hidden cases, per chapter, kept with the grader (never in a released notebook).
 
-Each chapter module ``chNN.py`` defines ``HIDDEN: dict[exercise id, callable(seed) ->
-list[HiddenCase]]`` (seeded: the same cases for the same seed; each generator's default
-seed gives the class-wide cases, ``grade --secret`` a seed per submission, see
-:func:`student_seed`; the fixed edge cases of a kind are the same for every seed) and ``GUARDS: dict[exercise
-id, list of public library paths]`` naming the library functions an exercise
+Each chapter module ``chNN.py`` holds ``CASES = ChapterCases()`` and declares each
+exercise's generator where it is defined, ``@CASES.hidden("NN.name", guards=[...])``: a
+callable(seed) -> list[HiddenCase] (seeded: the same cases for the same seed; each
+generator's default seed gives the class-wide cases, ``grade --secret`` a seed per
+submission, see :func:`student_seed`; the fixed edge cases of a kind are the same for
+every seed), and the public library paths naming the functions the exercise
 re-implements; those are unavailable to the student's code while it is graded. A
 chapter without a module is graded on its visible cases only.
 """
@@ -15,9 +16,10 @@ import hashlib
 import hmac
 import importlib
 import inspect
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
-__all__ = ["HiddenCase", "hidden_cases", "guards", "student_seed"]
+__all__ = ["HiddenCase", "ChapterCases", "hidden_cases", "guards", "student_seed"]
 
 
 @dataclass(frozen=True)
@@ -27,6 +29,28 @@ class HiddenCase:
     kind: str
     args: tuple = ()
     kwargs: dict = field(default_factory=dict)
+
+
+class ChapterCases:
+    """The hidden cases of one chapter module: ``generators`` (exercise id -> generator)
+    and ``guards`` (exercise id -> the public library paths it re-implements), each
+    declared with its generator by the decorator :meth:`hidden`."""
+
+    def __init__(self) -> None:
+        self.generators: dict[str, Callable[..., list[HiddenCase]]] = {}
+        self.guards: dict[str, list[str]] = {}
+
+    def hidden(self, exercise_id: str, guards: list[str] | None = None):
+        """Decorator: the function is the generator of ``exercise_id``'s hidden cases, and
+        the library functions named in ``guards`` are blocked while it is graded."""
+
+        def declare(generator):
+            self.generators[exercise_id] = generator
+            if guards:
+                self.guards[exercise_id] = list(guards)
+            return generator
+
+        return declare
 
 
 def _module(chapter: str):
@@ -49,7 +73,7 @@ def hidden_cases(exercise_id: str, seed: int | None = None) -> list[HiddenCase]:
     """The hidden cases of an exercise (an empty list when the grader has none); with
     ``seed``, that seed's draw (see :func:`student_seed`)."""
     mod = _module(exercise_id.split(".")[0])
-    gen = getattr(mod, "HIDDEN", {}).get(exercise_id) if mod else None
+    gen = mod.CASES.generators.get(exercise_id) if mod else None
     if not gen:
         return []
     if seed is None or not inspect.signature(gen).parameters:
@@ -61,7 +85,7 @@ def guards(chapter: str) -> dict[str, list[str]]:
     """``{library path: [exercise ids]}`` of the functions blocked while grading."""
     mod = _module(chapter)
     out: dict[str, list[str]] = {}
-    for ex_id, paths in (getattr(mod, "GUARDS", {}) if mod else {}).items():
+    for ex_id, paths in (mod.CASES.guards if mod else {}).items():
         for p in paths:
             out.setdefault(p, []).append(ex_id)
     return out

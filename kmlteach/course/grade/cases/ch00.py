@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import ChapterCases
 from . import HiddenCase as H
 
-GUARDS = {"00.margins": ["kmlteach.svm.functional_margins"]}
+CASES = ChapterCases()
 
 
+@CASES.hidden("00.margins", guards=["kmlteach.svm.functional_margins"])
 def _margins(seed=100):
     r = np.random.default_rng(seed)
     out = [
@@ -24,6 +26,3 @@ def _margins(seed=100):
             )
         )
     return out
-
-
-HIDDEN = {"00.margins": _margins}

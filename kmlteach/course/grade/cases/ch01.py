@@ -4,16 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import ChapterCases
 from . import HiddenCase as H
 
-GUARDS = {
-    "01.distance": ["kmlteach.svm.distance_to_hyperplane", "kmlteach.svm.signed_distance"],
-    "01.hinge": ["kmlteach.losses.hinge", "kmlteach.losses.hinge_subgradient"],
-    "01.sgd_step": ["kmlteach.svm.sgd_soft_svm"],
-    "01.perceptron": ["kmlteach.svm.perceptron"],
-    "01.subgradient_perceptron": ["kmlteach.svm.subgradient_perceptron"],
-    "01.dual": ["kmlteach.svm.hard_svm"],
-}
+CASES = ChapterCases()
 
 
 def _separable(r, m, d, gap=0.5):
@@ -26,6 +20,7 @@ def _separable(r, m, d, gap=0.5):
     return X, y
 
 
+@CASES.hidden("01.distance", guards=["kmlteach.svm.distance_to_hyperplane", "kmlteach.svm.signed_distance"])
 def _distance(seed=101):
     r = np.random.default_rng(seed)
     out = [
@@ -40,6 +35,7 @@ def _distance(seed=101):
     return out
 
 
+@CASES.hidden("01.hinge", guards=["kmlteach.losses.hinge", "kmlteach.losses.hinge_subgradient"])
 def _hinge(seed=102):
     r = np.random.default_rng(seed)
     out = [
@@ -57,6 +53,7 @@ def _hinge(seed=102):
     return out
 
 
+@CASES.hidden("01.sgd_step", guards=["kmlteach.svm.sgd_soft_svm"])
 def _sgd(seed=103):
     r = np.random.default_rng(seed)
     out = [
@@ -74,6 +71,7 @@ def _sgd(seed=103):
     return out
 
 
+@CASES.hidden("01.perceptron", guards=["kmlteach.svm.perceptron"])
 def _perceptron(seed=104):
     r = np.random.default_rng(seed)
     X, y = _separable(r, 12, 3)
@@ -85,6 +83,7 @@ def _perceptron(seed=104):
     return out
 
 
+@CASES.hidden("01.subgradient_perceptron", guards=["kmlteach.svm.subgradient_perceptron"])
 def _subgradient(seed=105):
     r = np.random.default_rng(seed)
     X = np.array([[1.0, 1.0], [2.0, 0.0], [1.0, 1.0]])
@@ -101,6 +100,7 @@ def _subgradient(seed=105):
     return out
 
 
+@CASES.hidden("01.dual", guards=["kmlteach.svm.hard_svm"])
 def _dual(seed=106):
     r = np.random.default_rng(seed)
     Xd = r.normal(size=(3, 2))
@@ -116,13 +116,3 @@ def _dual(seed=106):
         H("large α", (r.normal(size=(6, 3)), np.array([1.0, -1, -1, 1, 1, -1]), r.uniform(50, 200, size=6))),
         H("larger sample, m = 200", (X, y, r.uniform(0, 0.1, size=200))),
     ]
-
-
-HIDDEN = {
-    "01.distance": _distance,
-    "01.hinge": _hinge,
-    "01.sgd_step": _sgd,
-    "01.perceptron": _perceptron,
-    "01.subgradient_perceptron": _subgradient,
-    "01.dual": _dual,
-}

@@ -6,18 +6,13 @@ import numpy as np
 
 from kmlteach.kernels import gram
 
+from . import ChapterCases
 from . import HiddenCase as H
 
-GUARDS = {
-    "02.poly_features": ["kmlteach.kernels.polynomial_features"],
-    "02.gram": ["kmlteach.kernels.gram"],
-    "02.kernel_perceptron": ["kmlteach.kernel_methods.kernel_perceptron"],
-    "02.kernel_ridge": ["kmlteach.kernel_methods.kernel_ridge"],
-    "02.class_mean": ["kmlteach.kernel_methods.class_mean_classifier"],
-    "02.kernel_sgd": ["kmlteach.kernel_methods.kernel_sgd_svm", "kmlteach.svm.sgd_soft_svm"],
-}
+CASES = ChapterCases()
 
 
+@CASES.hidden("02.poly_features", guards=["kmlteach.kernels.polynomial_features"])
 def _poly(seed=201):
     r = np.random.default_rng(seed)
     return [
@@ -28,6 +23,7 @@ def _poly(seed=201):
     ]
 
 
+@CASES.hidden("02.gram", guards=["kmlteach.kernels.gram"])
 def _gram(seed=202):
     r = np.random.default_rng(seed)
     X = r.normal(size=(4, 3))
@@ -50,6 +46,7 @@ def _separable(r, m):
     return X, s
 
 
+@CASES.hidden("02.kernel_perceptron", guards=["kmlteach.kernel_methods.kernel_perceptron"])
 def _perceptron(seed=203):
     r = np.random.default_rng(seed)
     out = [H("two points", (np.array([[2.0, 0.5], [0.5, 1.0]]), np.array([-1.0, 1.0])))]
@@ -61,6 +58,7 @@ def _perceptron(seed=203):
     return out
 
 
+@CASES.hidden("02.kernel_ridge", guards=["kmlteach.kernel_methods.kernel_ridge"])
 def _ridge(seed=204):
     r = np.random.default_rng(seed)
     X = r.normal(size=(5, 2))
@@ -71,6 +69,7 @@ def _ridge(seed=204):
     ]
 
 
+@CASES.hidden("02.class_mean", guards=["kmlteach.kernel_methods.class_mean_classifier"])
 def _class_mean(seed=205):
     r = np.random.default_rng(seed)
     X, Z = r.normal(size=(9, 3)), r.normal(size=(4, 3))
@@ -88,6 +87,7 @@ def _class_mean(seed=205):
     ]
 
 
+@CASES.hidden("02.kernel_sgd", guards=["kmlteach.kernel_methods.kernel_sgd_svm", "kmlteach.svm.sgd_soft_svm"])
 def _kernel_sgd(seed=206):
     r = np.random.default_rng(seed)
 
@@ -132,13 +132,3 @@ def _kernel_sgd(seed=206):
             (gram("gaussian", Xl, sigma=2.0), lab(40), 0.01, r.integers(0, 40, size=400)),
         ),
     ]
-
-
-HIDDEN = {
-    "02.poly_features": _poly,
-    "02.gram": _gram,
-    "02.kernel_perceptron": _perceptron,
-    "02.kernel_ridge": _ridge,
-    "02.class_mean": _class_mean,
-    "02.kernel_sgd": _kernel_sgd,
-}

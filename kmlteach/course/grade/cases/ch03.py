@@ -6,17 +6,13 @@ import numpy as np
 
 from kmlteach.kernels import gram
 
+from . import ChapterCases
 from . import HiddenCase as H
 
-GUARDS = {
-    "03.center": ["kmlteach.kernels.center"],
-    "03.ngram": ["kmlteach.structured_kernels.ngram_kernel"],
-    "03.diffusion": ["kmlteach.structured_kernels.diffusion_kernel"],
-    "03.kpca": ["kmlteach.kernel_methods.kernel_pca"],
-    "03.fisher": ["kmlteach.structured_kernels.fisher_kernel"],
-}
+CASES = ChapterCases()
 
 
+@CASES.hidden("03.center", guards=["kmlteach.kernels.center"])
 def _center(seed=301):
     r = np.random.default_rng(seed)
     X = r.normal(size=(5, 3))
@@ -28,6 +24,7 @@ def _center(seed=301):
     ]
 
 
+@CASES.hidden("03.ngram", guards=["kmlteach.structured_kernels.ngram_kernel"])
 def _ngram(seed=None):
     out = [
         H("no common n-gram", ("abc", "xyz", 1)),
@@ -43,6 +40,7 @@ def _ngram(seed=None):
     return out
 
 
+@CASES.hidden("03.diffusion", guards=["kmlteach.structured_kernels.diffusion_kernel"])
 def _diffusion(seed=303):
     r = np.random.default_rng(seed)
     star = np.zeros((5, 5))
@@ -56,6 +54,7 @@ def _diffusion(seed=303):
     ]
 
 
+@CASES.hidden("03.kpca", guards=["kmlteach.kernel_methods.kernel_pca"])
 def _kpca(seed=304):
     r = np.random.default_rng(seed)
     return [
@@ -65,6 +64,7 @@ def _kpca(seed=304):
     ]
 
 
+@CASES.hidden("03.fisher", guards=["kmlteach.structured_kernels.fisher_kernel"])
 def _fisher(seed=305):
     r = np.random.default_rng(seed)
     return [
@@ -74,6 +74,7 @@ def _fisher(seed=305):
     ]
 
 
+@CASES.hidden("03.mean_distance")
 def _mean_distance(seed=306):
     r = np.random.default_rng(seed)
     X = r.normal(size=(7, 2))
@@ -95,13 +96,3 @@ def _mean_distance(seed=306):
             (gram("gaussian", r.normal(size=(120, 2)), sigma=1.5), r.random(120) < 0.3),
         ),
     ]
-
-
-HIDDEN = {
-    "03.center": _center,
-    "03.ngram": _ngram,
-    "03.diffusion": _diffusion,
-    "03.kpca": _kpca,
-    "03.fisher": _fisher,
-    "03.mean_distance": _mean_distance,
-}

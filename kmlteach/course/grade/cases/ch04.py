@@ -4,15 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import ChapterCases
 from . import HiddenCase as H
 
-GUARDS = {
-    "04.multivector_psi": ["kmlteach.multiclass.multivector_psi"],
-    "04.generalized_hinge": ["kmlteach.multiclass.generalized_hinge"],
-    "04.multiclass_perceptron": ["kmlteach.multiclass.multiclass_perceptron"],
-    "04.one_vs_all": ["kmlteach.multiclass.one_vs_all"],
-    "04.hinge_subgradient": ["kmlteach.multiclass.generalized_hinge_subgradient"],
-}
+CASES = ChapterCases()
 
 
 def _lstsq_fit(X, t):
@@ -24,6 +19,18 @@ def _mean_fit(X, t):
     return X[t > 0].mean(axis=0) - X[t < 0].mean(axis=0)
 
 
+def _zero_one(k):
+    return 1.0 - np.eye(k)
+
+
+def _random_costs(r, k):
+    """A non-symmetric Δ: costs drawn from [0.5, 2), zero on the diagonal."""
+    D = r.uniform(0.5, 2.0, size=(k, k))
+    np.fill_diagonal(D, 0.0)
+    return D
+
+
+@CASES.hidden("04.multivector_psi", guards=["kmlteach.multiclass.multivector_psi"])
 def _psi(seed=401):
     r = np.random.default_rng(seed)
     return [
@@ -33,17 +40,18 @@ def _psi(seed=401):
     ]
 
 
+@CASES.hidden("04.generalized_hinge", guards=["kmlteach.multiclass.generalized_hinge"])
 def _ghinge(seed=402):
     r = np.random.default_rng(seed)
-    D = r.uniform(0.5, 2.0, size=(4, 4))
-    np.fill_diagonal(D, 0.0)
+    D = _random_costs(r, 4)
     return [
-        H("two classes", (r.normal(size=(2, 3)), r.normal(size=3), 1, 1.0 - np.eye(2))),
+        H("two classes", (r.normal(size=(2, 3)), r.normal(size=3), 1, _zero_one(2))),
         H("non-symmetric Δ", (r.normal(size=(4, 2)), r.normal(size=2), 2, D)),
-        H("ties between competitors", (np.zeros((3, 2)), np.ones(2), 1, np.ones((3, 3)) - np.eye(3))),
+        H("ties between competitors", (np.zeros((3, 2)), np.ones(2), 1, _zero_one(3))),
     ]
 
 
+@CASES.hidden("04.multiclass_perceptron", guards=["kmlteach.multiclass.multiclass_perceptron"])
 def _perceptron(seed=403):
     r = np.random.default_rng(seed)
     out = []
@@ -59,6 +67,7 @@ def _perceptron(seed=403):
     return out
 
 
+@CASES.hidden("04.one_vs_all", guards=["kmlteach.multiclass.one_vs_all"])
 def _ova(seed=404):
     r = np.random.default_rng(seed)
     k = 5
@@ -72,13 +81,10 @@ def _ova(seed=404):
     ]
 
 
+@CASES.hidden("04.kesler")
 def _kesler(seed=405):
     r = np.random.default_rng(seed)
     return [H("k = 2, last label", (r.normal(size=3), 1, 2)), H("many classes", (r.normal(size=2), 4, 7))]
-
-
-def _zero_one(k):
-    return 1.0 - np.eye(k)
 
 
 def _worst(W, x, D):
@@ -86,10 +92,10 @@ def _worst(W, x, D):
     return W, x, int(np.argmin(W @ x)), D
 
 
+@CASES.hidden("04.hinge_subgradient", guards=["kmlteach.multiclass.generalized_hinge_subgradient"])
 def _subgradient(seed=406):
     r = np.random.default_rng(seed)
-    D6 = r.uniform(0.5, 2.0, size=(6, 6))
-    np.fill_diagonal(D6, 0.0)
+    D6 = _random_costs(r, 6)
     return [
         H(
             "ŷ = y: zero subgradient",
@@ -105,13 +111,3 @@ def _subgradient(seed=406):
         H("d = 1", _worst(r.normal(size=(3, 1)), np.array([-1.5]), _zero_one(3))),
         H("many classes, k = 10, d = 20", (r.normal(size=(10, 20)), r.normal(size=20), 7, _zero_one(10))),
     ]
-
-
-HIDDEN = {
-    "04.multivector_psi": _psi,
-    "04.generalized_hinge": _ghinge,
-    "04.multiclass_perceptron": _perceptron,
-    "04.one_vs_all": _ova,
-    "04.kesler": _kesler,
-    "04.hinge_subgradient": _subgradient,
-}

@@ -4,16 +4,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import ChapterCases
 from . import HiddenCase as H
 
-GUARDS = {
-    "05.chain_score": ["kmlteach.structured.chain_score"],
-    "05.viterbi": ["kmlteach.structured.viterbi"],
-    "05.loss_augmented": ["kmlteach.structured.loss_augmented_viterbi"],
-    "05.score_coefficients": ["kmlteach.structured.psi", "kmlteach.structured.chain_score"],
-}
+CASES = ChapterCases()
 
 
+@CASES.hidden("05.chain_score", guards=["kmlteach.structured.chain_score"])
 def _score(seed=501):
     r = np.random.default_rng(seed)
     return [
@@ -28,6 +25,7 @@ def _score(seed=501):
     ]
 
 
+@CASES.hidden("05.viterbi", guards=["kmlteach.structured.viterbi"])
 def _viterbi(seed=502):
     r = np.random.default_rng(seed)
     return [
@@ -41,6 +39,7 @@ def _viterbi(seed=502):
     ]
 
 
+@CASES.hidden("05.loss_augmented", guards=["kmlteach.structured.loss_augmented_viterbi"])
 def _loss_aug(seed=503):
     r = np.random.default_rng(seed)
     return [
@@ -50,6 +49,7 @@ def _loss_aug(seed=503):
     ]
 
 
+@CASES.hidden("05.score_coefficients", guards=["kmlteach.structured.psi", "kmlteach.structured.chain_score"])
 def _coef(seed=504):
     r = np.random.default_rng(seed)
     return [
@@ -59,11 +59,3 @@ def _coef(seed=504):
         H("one feature, long sequence", (r.random((50, 1)), r.integers(0, 5, 50), 5)),
         H("two letters, the last label", (np.array([[1.0, -2.0], [0.5, 3.0]]), np.array([3, 3]), 4)),
     ]
-
-
-HIDDEN = {
-    "05.chain_score": _score,
-    "05.viterbi": _viterbi,
-    "05.loss_augmented": _loss_aug,
-    "05.score_coefficients": _coef,
-}

@@ -4,16 +4,20 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import ChapterCases
 from . import HiddenCase as H
 
-GUARDS = {
-    "06.permutation": ["kmlteach.ranking.permutation"],
-    "06.kendall": ["kmlteach.ranking.kendall_tau_loss"],
-    "06.ndcg": ["kmlteach.ranking.ndcg_loss"],
-    "06.ndcg_costs": ["kmlteach.ranking.ndcg_most_violating"],
-}
+CASES = ChapterCases()
 
 
+def _grades(r, n, top):
+    """Relevance grades 0-3 of n items, item ``top`` of the highest grade."""
+    y = r.integers(0, 4, n).astype(float)
+    y[top] = 3.0
+    return y
+
+
+@CASES.hidden("06.permutation", guards=["kmlteach.ranking.permutation"])
 def _perm(seed=601):
     r = np.random.default_rng(seed)
     return [
@@ -24,6 +28,7 @@ def _perm(seed=601):
     ]
 
 
+@CASES.hidden("06.kendall", guards=["kmlteach.ranking.kendall_tau_loss"])
 def _kendall(seed=602):
     r = np.random.default_rng(seed)
     return [
@@ -33,11 +38,11 @@ def _kendall(seed=602):
     ]
 
 
+@CASES.hidden("06.ndcg", guards=["kmlteach.ranking.ndcg_loss"])
 def _ndcg(seed=603):
     r = np.random.default_rng(seed)
     n = 20
-    y = r.integers(0, 4, n).astype(float)
-    y[3] = 3.0
+    y = _grades(r, n, 3)
     yp = r.permutation(n).astype(float)
     return [
         H("one relevant item", (np.array([0.1, 0.9, 0.5]), np.array([0.0, 0.0, 2.0]), 2)),
@@ -46,11 +51,11 @@ def _ndcg(seed=603):
     ]
 
 
+@CASES.hidden("06.ndcg_costs", guards=["kmlteach.ranking.ndcg_most_violating"])
 def _costs(seed=604):
     r = np.random.default_rng(seed)
     n = 25
-    y = r.integers(0, 4, n).astype(float)
-    y[7] = 3.0
+    y = _grades(r, n, 7)
     return [
         H("r = 1", (np.array([0.4]), np.array([2.0]), 1)),
         H("ties in y_true", (np.array([0.1, -0.3, 0.8, 0.2, 0.0]), np.array([2.0, 2.0, 1.0, 1.0, 0.0]), 3)),
@@ -60,6 +65,3 @@ def _costs(seed=604):
         H("k = 1, one relevant item", (r.normal(size=5), np.array([0.0, 0.0, 0.0, 1.0, 0.0]), 1)),
         H("k = r, long list", (np.round(r.normal(size=n), 2), y, n)),
     ]
-
-
-HIDDEN = {"06.permutation": _perm, "06.kendall": _kendall, "06.ndcg": _ndcg, "06.ndcg_costs": _costs}

@@ -4,14 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import ChapterCases
 from . import HiddenCase as H
 
-GUARDS = {
-    "07.confusion": ["kmlteach.metrics.confusion_counts"],
-    "07.fbeta": ["kmlteach.metrics.f_beta"],
-    "07.precision_at_k": ["kmlteach.metrics.precision_at_k"],
-    "07.fixed_ab": ["kmlteach.ranking.bipartite_most_violating"],
-}
+CASES = ChapterCases()
 
 
 def _sample(r, n):
@@ -20,6 +16,7 @@ def _sample(r, n):
     return np.round(r.normal(size=n) + y, 1), y
 
 
+@CASES.hidden("07.confusion", guards=["kmlteach.metrics.confusion_counts"])
 def _confusion(seed=701):
     r = np.random.default_rng(seed)
     s, y = _sample(r, 60)
@@ -31,6 +28,7 @@ def _confusion(seed=701):
     ]
 
 
+@CASES.hidden("07.fbeta", guards=["kmlteach.metrics.f_beta"])
 def _fbeta(seed=702):
     r = np.random.default_rng(seed)
     s, y = _sample(r, 40)
@@ -41,6 +39,7 @@ def _fbeta(seed=702):
     ]
 
 
+@CASES.hidden("07.precision_at_k", guards=["kmlteach.metrics.precision_at_k"])
 def _patk(seed=703):
     r = np.random.default_rng(seed)
     s, y = _sample(r, 50)
@@ -54,6 +53,7 @@ def _patk(seed=703):
     ]
 
 
+@CASES.hidden("07.fixed_ab", guards=["kmlteach.ranking.bipartite_most_violating"])
 def _fixed_ab(seed=704):
     r = np.random.default_rng(seed)
     n = 60
@@ -77,11 +77,3 @@ def _fixed_ab(seed=704):
             (np.round(r.normal(size=n), 1), y, int(r.integers(1, P)), int(r.integers(1, N))),
         ),
     ]
-
-
-HIDDEN = {
-    "07.confusion": _confusion,
-    "07.fbeta": _fbeta,
-    "07.precision_at_k": _patk,
-    "07.fixed_ab": _fixed_ab,
-}

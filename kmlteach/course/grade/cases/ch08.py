@@ -8,16 +8,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import ChapterCases
 from . import HiddenCase as H
 
-GUARDS = {
-    "08.stump_error": ["kmlteach.ensembles.decision_stump", "kmlteach.ensembles.adaboost"],
-    "08.adaboost_round": ["kmlteach.ensembles.adaboost"],
-    "08.training_bound": ["kmlteach.ensembles.adaboost"],
-    "08.oob_error": ["kmlteach.ensembles.bagging", "kmlteach.ensembles.random_forest"],
-    "08.split_gain": ["kmlteach.ensembles.decision_tree"],
-    "08.best_alpha": ["kmlteach.ensembles.adaboost"],
-}
+CASES = ChapterCases()
 
 
 def _labels(r, m):
@@ -32,6 +26,7 @@ def _dist(r, m, zeros=0):
     return w / w.sum()
 
 
+@CASES.hidden("08.stump_error", guards=["kmlteach.ensembles.decision_stump", "kmlteach.ensembles.adaboost"])
 def _stump(seed=801):
     r = np.random.default_rng(seed)
     Xt = r.integers(0, 3, size=(12, 2)).astype(float)  # many values equal to θ = 1
@@ -52,6 +47,7 @@ def _stump(seed=801):
     ]
 
 
+@CASES.hidden("08.adaboost_round", guards=["kmlteach.ensembles.adaboost"])
 def _round(seed=802):
     r = np.random.default_rng(seed)
 
@@ -77,6 +73,7 @@ def _round(seed=802):
     ]
 
 
+@CASES.hidden("08.training_bound", guards=["kmlteach.ensembles.adaboost"])
 def _bound(seed=803):
     r = np.random.default_rng(seed)
     return [
@@ -89,6 +86,7 @@ def _bound(seed=803):
     ]
 
 
+@CASES.hidden("08.oob_error", guards=["kmlteach.ensembles.bagging", "kmlteach.ensembles.random_forest"])
 def _oob(seed=804):
     r = np.random.default_rng(seed)
 
@@ -116,6 +114,7 @@ def _oob(seed=804):
     ]
 
 
+@CASES.hidden("08.split_gain", guards=["kmlteach.ensembles.decision_tree"])
 def _gain(seed=805):
     r = np.random.default_rng(seed)
     yp = np.ones(6)
@@ -139,6 +138,7 @@ def _gain(seed=805):
     return out
 
 
+@CASES.hidden("08.best_alpha", guards=["kmlteach.ensembles.adaboost"])
 def _alpha(seed=806):
     r = np.random.default_rng(seed)
     w = r.dirichlet([1.0, 1.0])
@@ -150,13 +150,3 @@ def _alpha(seed=806):
         H("unnormalised weights", (3.0, 1.0, 2.0)),
         H("no abstention, random ε", (float(w[0]), float(w[1]))),
     ]
-
-
-HIDDEN = {
-    "08.stump_error": _stump,
-    "08.adaboost_round": _round,
-    "08.training_bound": _bound,
-    "08.oob_error": _oob,
-    "08.split_gain": _gain,
-    "08.best_alpha": _alpha,
-}

@@ -9,15 +9,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import ChapterCases
 from . import HiddenCase as H
 
-GUARDS = {
-    "09.norma_step": ["kmlteach.online.norma", "kmlteach.online.norma_loss"],
-    "09.nu_property": ["kmlteach.svm.nu_svm"],
-    "09.oneclass_value": ["kmlteach.svm.one_class_svm", "kmlteach.kernels.gram"],
-    "09.rademacher": ["kmlteach.theory.rademacher_linear", "kmlteach.theory.rademacher_kernel"],
-    "09.nu_dual": ["kmlteach.svm.nu_svm"],
-}
+CASES = ChapterCases()
 
 
 def _gauss(A, B, sigma):
@@ -25,6 +20,7 @@ def _gauss(A, B, sigma):
     return np.exp(-d2 / (2 * sigma))
 
 
+@CASES.hidden("09.norma_step", guards=["kmlteach.online.norma", "kmlteach.online.norma_loss"])
 def _norma(seed=901):
     r = np.random.default_rng(seed)
     t = 200
@@ -64,6 +60,7 @@ def _nu_solution(X, y, nu, kernel, **params):
     return s.alpha, yf, float(s.rho)
 
 
+@CASES.hidden("09.nu_property", guards=["kmlteach.svm.nu_svm"])
 def _nu_prop(seed=902):
     r = np.random.default_rng(seed)
     Xu, yu = _balanced(6, 18, 2, r)  # ν_max = 2·6/24 = 0.5
@@ -90,6 +87,7 @@ def _nu_prop(seed=902):
     return out
 
 
+@CASES.hidden("09.oneclass_value", guards=["kmlteach.svm.one_class_svm", "kmlteach.kernels.gram"])
 def _oneclass(seed=903):
     r = np.random.default_rng(seed)
     X = np.round(r.normal(size=(8, 2)), 2)
@@ -122,6 +120,9 @@ def _oneclass(seed=903):
     return out
 
 
+@CASES.hidden(
+    "09.rademacher", guards=["kmlteach.theory.rademacher_linear", "kmlteach.theory.rademacher_kernel"]
+)
 def _rad(seed=904):
     r = np.random.default_rng(seed)
 
@@ -151,6 +152,7 @@ def _split_alpha(r, y, total_per_class):
     return a
 
 
+@CASES.hidden("09.nu_dual", guards=["kmlteach.svm.nu_svm"])
 def _dual(seed=905):
     r = np.random.default_rng(seed)
     yb = np.r_[np.ones(3), -np.ones(3)]
@@ -184,12 +186,3 @@ def _dual(seed=905):
     out.append(H("tol by keyword", (at, Xw @ Xw.T, yb, float(aw.sum()) / 6), {"tol": 1e-3}))
     out.append(H("the same α with the default tol: infeasible", (at, Xw @ Xw.T, yb, float(aw.sum()) / 6)))
     return out
-
-
-HIDDEN = {
-    "09.norma_step": _norma,
-    "09.nu_property": _nu_prop,
-    "09.oneclass_value": _oneclass,
-    "09.rademacher": _rad,
-    "09.nu_dual": _dual,
-}
