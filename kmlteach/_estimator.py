@@ -13,7 +13,14 @@ from __future__ import annotations
 
 import inspect
 
-__all__ = ["BaseEstimator", "ClassifierMixin", "TransformerMixin", "HAVE_SKLEARN", "check_is_fitted"]
+__all__ = [
+    "BaseEstimator",
+    "ClassifierMixin",
+    "TransformerMixin",
+    "HAVE_SKLEARN",
+    "check_is_fitted",
+    "keep_params",
+]
 
 try:
     from sklearn.base import BaseEstimator, ClassifierMixin, TransformerMixin
@@ -61,3 +68,14 @@ except ImportError:  # pragma: no cover - exercised only without scikit-learn
         fitted = [k for k in vars(estimator) if k.endswith("_") and not k.startswith("__")]
         if not fitted:
             raise ValueError(f"This {type(estimator).__name__} instance is not fitted yet; call fit first")
+
+
+def keep_params(estimator, arguments: dict) -> None:
+    """Store an estimator's constructor arguments as attributes of the same names.
+
+    scikit-learn's rule for ``__init__``: no logic and no validation, every parameter kept
+    as given (``fit`` checks them). Called as ``keep_params(self, locals())``.
+    """
+    for name, value in arguments.items():
+        if name != "self":
+            setattr(estimator, name, value)

@@ -15,6 +15,12 @@ from .._validation import (
 )
 
 
+def random_direction(rng, d: int) -> np.ndarray:
+    """A unit vector of R^d drawn uniformly from the sphere (a normalised Gaussian draw)."""
+    u = rng.normal(size=d)
+    return u / np.linalg.norm(u)
+
+
 def separable(m: int = 40, d: int = 2, margin: float = 0.5, seed=None):
     """Linearly separable ±1 data with a guaranteed gap (UML §15.1's setting).
 
@@ -31,8 +37,7 @@ def separable(m: int = 40, d: int = 2, margin: float = 0.5, seed=None):
     d = check_int(d, "d", minimum=1)
     margin = check_nonnegative(margin, "margin")
     rng = check_rng(seed)
-    u = rng.normal(size=d)
-    u /= np.linalg.norm(u)
+    u = random_direction(rng, d)
     X = rng.uniform(-1, 1, size=(m, d))
     y = np.where(np.arange(m) % 2 == 0, 1.0, -1.0)
     rng.shuffle(y)

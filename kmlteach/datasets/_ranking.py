@@ -12,6 +12,7 @@ from .._validation import (
     check_probability,
     check_rng,
 )
+from ._basic import random_direction
 
 __all__ = ["ranking_queries", "fraud", "split_queries"]
 
@@ -40,8 +41,7 @@ def ranking_queries(
     d = check_int(d, "d", minimum=1)
     noise = check_nonnegative(noise, "noise")
     rng = check_rng(seed)
-    w_star = rng.normal(size=d)
-    w_star /= np.linalg.norm(w_star)
+    w_star = random_direction(rng, d)
     queries = []
     for _ in range(n_queries):
         X = rng.normal(size=(r, d))

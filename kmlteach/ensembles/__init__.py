@@ -10,36 +10,26 @@
 * :func:`toy_example`, :func:`papaya` — the slides' toy example and UML's papayas (:mod:`.examples`).
 """
 
-from kmlteach.ensembles.adaboost import ALPHA_CAP, EPSILON_FLOOR, AdaBoostResult, adaboost
-from kmlteach.ensembles.bagging import BaggingResult, bagging
-from kmlteach.ensembles.confidence import ConfidenceBoosting, boost_confidence, runs_needed
-from kmlteach.ensembles.examples import PAPAYA_BOX, papaya, toy_example
-from kmlteach.ensembles.forests import RandomForestResult, random_forest
-from kmlteach.ensembles.pruning import prune
-from kmlteach.ensembles.stumps import Stump, decision_stump, presort
-from kmlteach.ensembles.trees import CRITERIA, DecisionTree, decision_tree, resolve_max_features
+from kmlteach._exports import public_names
+from kmlteach.ensembles import adaboost as _adaboost
+from kmlteach.ensembles import bagging as _bagging
+from kmlteach.ensembles import confidence as _confidence
+from kmlteach.ensembles import examples as _examples
+from kmlteach.ensembles import forests as _forests
+from kmlteach.ensembles import pruning as _pruning
+from kmlteach.ensembles import stumps as _stumps
+from kmlteach.ensembles import trees as _trees
+from kmlteach.ensembles.adaboost import *
+from kmlteach.ensembles.bagging import *
+from kmlteach.ensembles.confidence import *
+from kmlteach.ensembles.examples import *
+from kmlteach.ensembles.forests import *
+from kmlteach.ensembles.pruning import *
+from kmlteach.ensembles.stumps import *
+from kmlteach.ensembles.trees import *
 
-__all__ = [
-    "Stump",
-    "decision_stump",
-    "presort",
-    "AdaBoostResult",
-    "adaboost",
-    "ALPHA_CAP",
-    "EPSILON_FLOOR",
-    "ConfidenceBoosting",
-    "boost_confidence",
-    "runs_needed",
-    "DecisionTree",
-    "decision_tree",
-    "prune",
-    "resolve_max_features",
-    "CRITERIA",
-    "BaggingResult",
-    "bagging",
-    "RandomForestResult",
-    "random_forest",
-    "toy_example",
-    "papaya",
-    "PAPAYA_BOX",
-]
+__all__ = public_names(_stumps, _adaboost, _confidence, _trees, _pruning, _bagging, _forests, _examples)
+
+
+def __dir__():
+    return sorted(__all__)

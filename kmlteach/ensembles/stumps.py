@@ -21,7 +21,7 @@ import numpy as np
 from kmlteach._jit import jit
 from kmlteach._validation import check_binary_labels, check_distribution, check_X
 
-__all__ = ["Stump", "decision_stump", "presort", "sorted_values"]
+__all__ = ["Stump", "decision_stump", "presort"]
 
 # Two candidate errors closer than this (relative to the total weight) count as equal,
 # so that rounding in the running sums never decides between two exact ties: the first

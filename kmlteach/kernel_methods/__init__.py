@@ -19,68 +19,30 @@ Where the code lives: ``sgd.py``, ``perceptron.py``, ``ridge.py``, ``class_mean.
 (with :func:`kernel_expansion`), ``pca.py``, ``kde.py``, ``estimators.py``.
 """
 
-from kmlteach.kernel_methods.class_mean import (
-    ClassMeanResult,
-    class_mean_classifier,
-    kernel_expansion,
-)
-from kmlteach.kernel_methods.kde import (
-    KDEPrediction,
-    KDEResult,
-    kde_predict,
-    kernel_dependency_estimation,
-)
-from kmlteach.kernel_methods.model_selection import (
-    CVResult,
-    cross_validate_kernel_svm,
-    kfold_indices,
-    standardize,
-)
-from kmlteach.kernel_methods.pca import (
-    KernelPCAResult,
-    kernel_pca,
-    kernel_pca_transform,
-)
-from kmlteach.kernel_methods.perceptron import KernelPerceptronResult, kernel_perceptron
-from kmlteach.kernel_methods.ridge import KernelRidgeResult, kernel_ridge
-from kmlteach.kernel_methods.sgd import KernelSGDResult, kernel_sgd_svm
+from kmlteach._exports import lazy_attribute, public_names
+from kmlteach.kernel_methods import class_mean as _class_mean
+from kmlteach.kernel_methods import kde as _kde
+from kmlteach.kernel_methods import model_selection as _model_selection
+from kmlteach.kernel_methods import pca as _pca
+from kmlteach.kernel_methods import perceptron as _perceptron
+from kmlteach.kernel_methods import ridge as _ridge
+from kmlteach.kernel_methods import sgd as _sgd
+from kmlteach.kernel_methods.class_mean import *
+from kmlteach.kernel_methods.kde import *
+from kmlteach.kernel_methods.model_selection import *
+from kmlteach.kernel_methods.pca import *
+from kmlteach.kernel_methods.perceptron import *
+from kmlteach.kernel_methods.ridge import *
+from kmlteach.kernel_methods.sgd import *
 
-__all__ = [
-    "KernelSGDResult",
-    "kernel_sgd_svm",
-    "KernelPerceptronResult",
-    "kernel_perceptron",
-    "KernelRidgeResult",
-    "kernel_ridge",
-    "ClassMeanResult",
-    "class_mean_classifier",
-    "kernel_expansion",
-    "KernelPCAResult",
-    "kernel_pca",
-    "kernel_pca_transform",
-    "KDEResult",
-    "KDEPrediction",
-    "kernel_dependency_estimation",
-    "kde_predict",
-    "CVResult",
-    "cross_validate_kernel_svm",
-    "kfold_indices",
-    "standardize",
-    "KernelSVM",
-    "KernelPCA",
-]
-
-_ESTIMATORS = {"KernelSVM", "KernelPCA"}
+__all__ = public_names(
+    _sgd, _perceptron, _ridge, _class_mean, _pca, _kde, _model_selection, lazy=("KernelSVM", "KernelPCA")
+)
 
 
 def __getattr__(name):
-    # The estimators are built on scikit-learn's base classes (an optional dependency
-    # that takes seconds to import), so ``kernel_methods.estimators`` loads on first use.
-    if name in _ESTIMATORS:
-        from kmlteach.kernel_methods import estimators
-
-        return getattr(estimators, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    # the scikit-learn based estimators load on first use (kmlteach._exports)
+    return lazy_attribute(__name__, name, __all__)
 
 
 def __dir__():

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from kmlteach._estimator import BaseEstimator, ClassifierMixin, TransformerMixin, check_is_fitted
+from kmlteach._estimator import BaseEstimator, ClassifierMixin, TransformerMixin, check_is_fitted, keep_params
 from kmlteach._validation import check_int, check_positive, validate_data
 from kmlteach.kernel_methods.class_mean import kernel_expansion
 from kmlteach.kernel_methods.pca import _kernel_pca, kernel_pca_transform
@@ -84,15 +84,7 @@ class KernelSVM(_KernelParamsMixin, ClassifierMixin, BaseEstimator):
     def __init__(
         self, kernel="gaussian", lam=0.01, T=None, seed=0, sigma=1.0, gamma=None, degree=2, c=1.0, order=3
     ):
-        self.kernel = kernel
-        self.lam = lam
-        self.T = T
-        self.seed = seed
-        self.sigma = sigma
-        self.gamma = gamma
-        self.degree = degree
-        self.c = c
-        self.order = order
+        keep_params(self, locals())
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -135,13 +127,7 @@ class KernelPCA(_KernelParamsMixin, TransformerMixin, BaseEstimator):
     """
 
     def __init__(self, n_components=2, kernel="gaussian", sigma=1.0, gamma=None, degree=2, c=1.0, order=3):
-        self.n_components = n_components
-        self.kernel = kernel
-        self.sigma = sigma
-        self.gamma = gamma
-        self.degree = degree
-        self.c = c
-        self.order = order
+        keep_params(self, locals())
 
     def fit(self, X, y=None):
         # the one validation pass: parameters, then the data (validate_data)

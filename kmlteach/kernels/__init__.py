@@ -19,73 +19,19 @@ Where the code lives: ``gram.py`` (kernel functions, Gram matrices), ``psd.py``,
 ``rkhs.py`` (operations in the RKHS through kernel values, HSS1 §1.3.1).
 """
 
-from kmlteach.kernels.closure import (
-    Kernel,
-    direct_sum,
-    exponential_taylor_gram,
-    feature_product,
-    kernel_product,
-    kernel_sum,
-    make_kernel,
-    tensor_product,
-)
-from kmlteach.kernels.features import (
-    line_embedding,
-    min_features,
-    polynomial_feature_names,
-    polynomial_features,
-)
-from kmlteach.kernels.gram import (
-    KERNELS,
-    SIMILARITIES,
-    bspline,
-    gram,
-    kernel_params,
-    similarity,
-)
-from kmlteach.kernels.psd import PSDCheck, cauchy_schwarz_ratio, is_psd
-from kmlteach.kernels.rkhs import (
-    center,
-    deflate,
-    gram_schmidt,
-    project,
-    rkhs_distances,
-    rkhs_inner,
-    rkhs_norm,
-    translate,
-)
+from kmlteach._exports import public_names
+from kmlteach.kernels import closure as _closure
+from kmlteach.kernels import features as _features
+from kmlteach.kernels import gram as _gram
+from kmlteach.kernels import psd as _psd
+from kmlteach.kernels import rkhs as _rkhs
+from kmlteach.kernels.closure import *
+from kmlteach.kernels.features import *
+from kmlteach.kernels.gram import *
+from kmlteach.kernels.psd import *
+from kmlteach.kernels.rkhs import *
 
-__all__ = [
-    "KERNELS",
-    "SIMILARITIES",
-    "gram",
-    "similarity",
-    "kernel_params",
-    "bspline",
-    "is_psd",
-    "PSDCheck",
-    "cauchy_schwarz_ratio",
-    "polynomial_features",
-    "polynomial_feature_names",
-    "min_features",
-    "line_embedding",
-    "Kernel",
-    "make_kernel",
-    "kernel_sum",
-    "kernel_product",
-    "tensor_product",
-    "direct_sum",
-    "feature_product",
-    "exponential_taylor_gram",
-    "translate",
-    "center",
-    "rkhs_distances",
-    "rkhs_inner",
-    "rkhs_norm",
-    "project",
-    "deflate",
-    "gram_schmidt",
-]
+__all__ = public_names(_gram, _psd, _features, _closure, _rkhs)
 
 
 def __dir__():

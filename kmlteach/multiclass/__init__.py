@@ -22,100 +22,32 @@ index (UML §17.1's rule).
 The scikit-learn style :class:`MulticlassSVM` is in ``estimators.py``.
 """
 
-from kmlteach.multiclass.ecoc import ECOC, ecoc, ecoc_code
-from kmlteach.multiclass.hinge import (
-    crammer_singer_C,
-    generalized_hinge,
-    generalized_hinge_subgradient,
-    multiclass_svm_objective,
-)
-from kmlteach.multiclass.kesler import KeslerEmbedding, kesler_embed
-from kmlteach.multiclass.learners import (
-    HalfspaceERM,
-    LinearScorer,
-    Stump,
-    erm_halfspace_2d,
-    least_squares_learner,
-    stump_learner,
-)
-from kmlteach.multiclass.perceptrons import (
-    MulticlassPerceptronResult,
-    collins_perceptron,
-    conservative_perceptron,
-    kesler_perceptron,
-    multiclass_perceptron,
-)
-from kmlteach.multiclass.psi import (
-    LinearMulticlass,
-    MultivectorPsi,
-    TfidfPsi,
-    multivector_psi,
-    zero_one_delta,
-)
-from kmlteach.multiclass.reductions import (
-    AllPairs,
-    Decision,
-    OneVsAll,
-    all_pairs,
-    one_vs_all,
-)
-from kmlteach.multiclass.sgd import (
-    MulticlassSGDResult,
-    MulticlassSVMResult,
-    multiclass_svm,
-    multiclass_svm_sgd,
-)
+from kmlteach._exports import lazy_attribute, public_names
+from kmlteach.multiclass import ecoc as _ecoc
+from kmlteach.multiclass import hinge as _hinge
+from kmlteach.multiclass import kesler as _kesler
+from kmlteach.multiclass import learners as _learners
+from kmlteach.multiclass import perceptrons as _perceptrons
+from kmlteach.multiclass import psi as _psi
+from kmlteach.multiclass import reductions as _reductions
+from kmlteach.multiclass import sgd as _sgd
+from kmlteach.multiclass.ecoc import *
+from kmlteach.multiclass.hinge import *
+from kmlteach.multiclass.kesler import *
+from kmlteach.multiclass.learners import *
+from kmlteach.multiclass.perceptrons import *
+from kmlteach.multiclass.psi import *
+from kmlteach.multiclass.reductions import *
+from kmlteach.multiclass.sgd import *
 
-__all__ = [
-    # §17.2 linear predictors
-    "MultivectorPsi",
-    "TfidfPsi",
-    "multivector_psi",
-    "zero_one_delta",
-    "LinearMulticlass",
-    "generalized_hinge",
-    "generalized_hinge_subgradient",
-    "multiclass_svm_objective",
-    "multiclass_svm_sgd",
-    "multiclass_svm",
-    "crammer_singer_C",
-    "MulticlassSGDResult",
-    "MulticlassSVMResult",
-    "MulticlassSVM",
-    # §17.1 reductions
-    "one_vs_all",
-    "all_pairs",
-    "ecoc",
-    "ecoc_code",
-    "erm_halfspace_2d",
-    "Decision",
-    "OneVsAll",
-    "AllPairs",
-    "ECOC",
-    "least_squares_learner",
-    "LinearScorer",
-    "stump_learner",
-    "Stump",
-    "HalfspaceERM",
-    # perceptrons
-    "multiclass_perceptron",
-    "kesler_embed",
-    "kesler_perceptron",
-    "conservative_perceptron",
-    "collins_perceptron",
-    "MulticlassPerceptronResult",
-    "KeslerEmbedding",
-]
+__all__ = public_names(
+    _psi, _hinge, _sgd, _reductions, _ecoc, _learners, _perceptrons, _kesler, lazy=("MulticlassSVM",)
+)
 
 
 def __getattr__(name):
-    # MulticlassSVM is built on scikit-learn's base classes (an optional dependency that
-    # takes seconds to import), so ``multiclass.estimators`` loads on first use.
-    if name == "MulticlassSVM":
-        from kmlteach.multiclass import estimators
-
-        return estimators.MulticlassSVM
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    # the scikit-learn based estimators load on first use (kmlteach._exports)
+    return lazy_attribute(__name__, name, __all__)
 
 
 def __dir__():

@@ -19,7 +19,6 @@ from kmlteach._validation import (
 from kmlteach.multiclass.reductions import (
     Decision,
     _binary_scores,
-    _first_argmax,
     _fit_binary,
     _Reduction,
 )
@@ -90,9 +89,7 @@ class ECOC(_Reduction):
     """
 
     def __init__(self, classes, estimators, n_features, code):
-        self.classes = classes
-        self.estimators = estimators
-        self.n_features = n_features
+        super().__init__(classes, estimators, n_features)
         self.code = code
 
     def bits(self, X) -> np.ndarray:
@@ -106,14 +103,8 @@ class ECOC(_Reduction):
         return (B[:, None, :] != self.code[None, :, :]).sum(axis=2).astype(float)
 
     def decide(self, X) -> Decision:
-        S = -self.hamming(X)
-        idx, ties, cand = _first_argmax(S)
-        return Decision(
-            self.classes[idx],
-            idx,
-            S,
-            ties,
-            cand,
+        return self._argmax_decision(
+            -self.hamming(X),
             "nearest codeword in Hamming distance; ties go to the smallest class index",
         )
 

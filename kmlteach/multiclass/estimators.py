@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from kmlteach._estimator import BaseEstimator, ClassifierMixin, check_is_fitted
+from kmlteach._estimator import BaseEstimator, ClassifierMixin, check_is_fitted, keep_params
 from kmlteach._validation import check_bool, check_int, check_positive, check_rng, validate_data
 from kmlteach.multiclass.psi import check_delta, resolve_psi
 from kmlteach.multiclass.sgd import _multiclass_svm
@@ -35,11 +35,7 @@ class MulticlassSVM(ClassifierMixin, BaseEstimator):
     """
 
     def __init__(self, lam=0.01, T=None, seed=0, delta=None, fit_intercept=True):
-        self.lam = lam
-        self.T = T
-        self.seed = seed
-        self.delta = delta
-        self.fit_intercept = fit_intercept
+        keep_params(self, locals())
 
     def fit(self, X, y):
         # the one validation pass: data (validate_data), then each parameter once

@@ -63,10 +63,61 @@ class MulticlassPerceptronResult(LinearMulticlass):
     converged: bool = False
 
 
+_NO_CAP = np.iinfo(np.int64).max
+
+
 def _prepare(X, y):
     X = check_X(X, "X")
     classes, yi = check_multiclass_labels(y, "y", n=X.shape[0])
     return X, classes, yi
+
+
+def _result(classes, psi, W, w, n_upd, n_mis, epochs, converged) -> MulticlassPerceptronResult:
+    return MulticlassPerceptronResult(
+        W=W,
+        classes=classes,
+        w=w,
+        psi=psi,
+        n_updates=n_upd,
+        n_mistakes=n_mis,
+        epochs=epochs,
+        converged=converged,
+    )
+
+
+def _run(X, yi, k, psi, mv, dim, eta, rule, cap, max_epochs):
+    """The checked core of every perceptron below: (W, w, n_updates, n_mistakes, epochs,
+    converged). The multivector Ψ runs in :func:`_perceptron_kernel`; any other Ψ runs
+    here in Python with the kernel's rules 0 (the strongest competitor j*, if it scores
+    at least s[y]: w + Ψ(x, y) − Ψ(x, j*)) and 2 (Collins: z = argmax over all labels,
+    if z ≠ y: w + η(Ψ(x, y) − Ψ(x, z))); each update is a mistake."""
+    if mv:
+        W, n_upd, n_mis, epochs, converged = _perceptron_kernel(X, yi, k, cap, max_epochs, eta, rule)
+        check_finite_result("eta", W)
+        return W, W.ravel(), n_upd, n_mis, epochs, bool(converged)
+    Ps = [psi_matrix(psi, x, k) for x in X]
+    w = np.zeros(dim)
+    n_upd, epochs, converged = 0, 0, False
+    while epochs < max_epochs and n_upd < cap:
+        epochs += 1
+        updated = False
+        for P, y in zip(Ps, yi):
+            s = P @ w
+            if rule == 0:
+                j = int(np.argmax(np.where(np.arange(k) == y, -np.inf, s)))
+                hit = s[j] >= s[y]
+            else:
+                j = int(np.argmax(s))
+                hit = j != y
+            if hit and n_upd < cap:
+                w = w + P[y] - P[j] if rule == 0 else w + eta * (P[y] - P[j])
+                n_upd += 1
+                updated = True
+        if not updated:
+            converged = True
+            break
+    check_finite_result("eta", w)
+    return None, w, n_upd, n_upd, epochs, converged
 
 
 # ---------------------------------------------------------------------------------------
@@ -108,52 +159,7 @@ def multiclass_perceptron(X, y, psi=None, max_updates: int = 100_000) -> Multicl
     max_updates = check_int(max_updates, "max_updates", minimum=0)
     k = len(classes)
     psi, mv, dim = resolve_psi(psi, k, X.shape[1])
-    if mv:
-        W, n_upd, n_mis, ep, conv = _perceptron_kernel(X, yi, k, max_updates, np.iinfo(np.int64).max, 1.0, 0)
-        return MulticlassPerceptronResult(
-            W=W,
-            classes=classes,
-            w=W.ravel(),
-            psi=psi,
-            n_updates=n_upd,
-            n_mistakes=n_mis,
-            epochs=ep,
-            converged=bool(conv),
-        )
-    m = X.shape[0]
-    w = np.zeros(dim)
-    n_upd, epochs, converged = 0, 0, False
-    Ps = [psi_matrix(psi, X[i], k) for i in range(m)]
-    while True:
-        if n_upd >= max_updates:
-            break
-        epochs += 1
-        updated = False
-        for i in range(m):
-            s = Ps[i] @ w
-            y_i = yi[i]
-            comp = np.where(np.arange(k) == y_i, -np.inf, s)
-            j = int(np.argmax(comp))
-            if s[j] >= s[y_i]:
-                w = w + Ps[i][y_i] - Ps[i][j]
-                n_upd += 1
-                updated = True
-                if n_upd >= max_updates:
-                    break
-        if not updated:
-            converged = True
-            break
-    check_finite_result("eta", w)
-    return MulticlassPerceptronResult(
-        W=None,
-        classes=classes,
-        w=w,
-        psi=psi,
-        n_updates=n_upd,
-        n_mistakes=n_upd,
-        epochs=epochs,
-        converged=converged,
-    )
+    return _result(classes, psi, *_run(X, yi, k, psi, mv, dim, 1.0, 0, max_updates, _NO_CAP))
 
 
 def _perc_warmup():
@@ -161,17 +167,16 @@ def _perc_warmup():
     return X, np.array([0, 1, 2], dtype=np.int64), 3, 100, 10, 1.0, 0
 
 
-def _online(X, y, eta, max_epochs, rule, max_updates=None):
+def _online(X, y, psi, eta, max_epochs, max_updates, rule):
     X, classes, yi = _prepare(X, y)
+    k = len(classes)
+    psi_used, mv, dim = resolve_psi(psi, k, X.shape[1])
     eta = check_positive(eta, "eta")
     max_epochs = check_int(max_epochs, "max_epochs", minimum=1)
-    cap = np.iinfo(np.int64).max if max_updates is None else check_int(max_updates, "max_updates", minimum=0)
-    k = len(classes)
-    W, n_upd, n_mis, ep, conv = _perceptron_kernel(X, yi, k, cap, max_epochs, eta, rule)
-    check_finite_result("eta", W)
-    return MulticlassPerceptronResult(
-        W=W, classes=classes, w=W.ravel(), n_updates=n_upd, n_mistakes=n_mis, epochs=ep, converged=bool(conv)
-    )
+    cap = _NO_CAP if max_updates is None else check_int(max_updates, "max_updates", minimum=0)
+    run = _run(X, yi, k, psi_used, mv, dim, eta, rule, cap, max_epochs)
+    # Kesler's and the conservative perceptron take no Ψ: their result's psi stays None
+    return _result(classes, psi_used if rule == 2 else None, *run)
 
 
 @jit(warmup=_perc_warmup)
@@ -251,7 +256,7 @@ def kesler_perceptron(
     pairs (None: no cap). ``n_updates`` counts promote/demote pairs, ``n_mistakes`` the
     examples with at least one.
     """
-    return _online(X, y, eta, max_epochs, 1, max_updates)
+    return _online(X, y, None, eta, max_epochs, max_updates, 1)
 
 
 def conservative_perceptron(
@@ -265,7 +270,7 @@ def conservative_perceptron(
     order picks the same competitor). Stops after a pass without mistake, ``max_epochs``
     passes or ``max_updates`` updates (None: no cap).
     """
-    return _online(X, y, eta, max_epochs, 0, max_updates)
+    return _online(X, y, None, eta, max_epochs, max_updates, 0)
 
 
 def collins_perceptron(
@@ -284,48 +289,4 @@ def collins_perceptron(
     ``psi`` None uses the multivector map (Numba); any other class-sensitive feature
     map runs in Python.
     """
-    X, classes, yi = _prepare(X, y)
-    k = len(classes)
-    psi, mv, dim = resolve_psi(psi, k, X.shape[1])
-    if mv:
-        res = _online(X, y, eta, max_epochs, 2, max_updates)
-        return MulticlassPerceptronResult(
-            W=res.W,
-            classes=classes,
-            w=res.w,
-            psi=psi,
-            n_updates=res.n_updates,
-            n_mistakes=res.n_mistakes,
-            epochs=res.epochs,
-            converged=res.converged,
-        )
-    eta = check_positive(eta, "eta")
-    max_epochs = check_int(max_epochs, "max_epochs", minimum=1)
-    cap = np.inf if max_updates is None else check_int(max_updates, "max_updates", minimum=0)
-    m = X.shape[0]
-    Ps = [psi_matrix(psi, X[i], k) for i in range(m)]
-    w = np.zeros(dim)
-    n_upd, epochs, converged = 0, 0, False
-    while epochs < max_epochs and n_upd < cap:
-        epochs += 1
-        updated = False
-        for i in range(m):
-            z = int(np.argmax(Ps[i] @ w))
-            if z != yi[i] and n_upd < cap:
-                w = w + eta * (Ps[i][yi[i]] - Ps[i][z])
-                n_upd += 1
-                updated = True
-        if not updated:
-            converged = True
-            break
-    check_finite_result("eta", w)
-    return MulticlassPerceptronResult(
-        W=None,
-        classes=classes,
-        w=w,
-        psi=psi,
-        n_updates=n_upd,
-        n_mistakes=n_upd,
-        epochs=epochs,
-        converged=converged,
-    )
+    return _online(X, y, psi, eta, max_epochs, max_updates, 2)

@@ -27,10 +27,6 @@ __all__ = [
     "multivector_psi",
     "zero_one_delta",
     "LinearMulticlass",
-    "labels_to_index",
-    "check_delta",
-    "psi_matrix",
-    "resolve_psi",
 ]
 
 

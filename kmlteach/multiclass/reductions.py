@@ -99,13 +99,6 @@ def _binary_scores(fitted, X) -> np.ndarray:
     return s
 
 
-def _first_argmax(S: np.ndarray):
-    """argmax per row (smallest index among ties), and the mask of rows with a tie."""
-    best = np.max(S, axis=1)
-    at_max = S == best[:, None]
-    return np.argmax(S, axis=1), at_max.sum(axis=1) > 1, at_max
-
-
 @dataclass(frozen=True)
 class Decision:
     """A multiclass decision with its ties made explicit.
@@ -135,6 +128,11 @@ class _Reduction:
 
     classes: np.ndarray
 
+    def __init__(self, classes, estimators, n_features):
+        self.classes = classes
+        self.estimators = estimators
+        self.n_features = n_features
+
     def _X(self, X):
         return check_X(X, "X", n_cols=self.n_features)
 
@@ -147,6 +145,13 @@ class _Reduction:
     def tie_mask(self, X) -> np.ndarray:
         """Boolean mask of the points of X whose decision was a tie."""
         return self.decide(X).ties
+
+    def _argmax_decision(self, S: np.ndarray, rule: str) -> Decision:
+        """The class of the largest score of each row of S (smallest index among ties),
+        with the rows that tied and the classes at the maximum."""
+        at_max = S == np.max(S, axis=1)[:, None]
+        idx = np.argmax(S, axis=1)
+        return Decision(self.classes[idx], idx, S, at_max.sum(axis=1) > 1, at_max, rule)
 
     def _record_training_ties(self, X):
         self.predict(X)
@@ -167,25 +172,14 @@ class OneVsAll(_Reduction):
     Source: UML §17.1.1.
     """
 
-    def __init__(self, classes, estimators, n_features):
-        self.classes = classes
-        self.estimators = estimators
-        self.n_features = n_features
-
     def decision_function(self, X) -> np.ndarray:
         """(m, k) scores h_i(x)."""
         X = self._X(X)
         return np.column_stack([_binary_scores(e, X) for e in self.estimators])
 
     def decide(self, X) -> Decision:
-        S = self.decision_function(X)
-        idx, ties, cand = _first_argmax(S)
-        return Decision(
-            self.classes[idx],
-            idx,
-            S,
-            ties,
-            cand,
+        return self._argmax_decision(
+            self.decision_function(X),
             "argmax of the k scores; ties go to the smallest class index (first in classes)",
         )
 
@@ -244,9 +238,7 @@ class AllPairs(_Reduction):
     """
 
     def __init__(self, classes, estimators, n_features, decision):
-        self.classes = classes
-        self.estimators = estimators
-        self.n_features = n_features
+        super().__init__(classes, estimators, n_features)
         self.decision = decision
         self.pairs = list(estimators)
 
@@ -276,14 +268,8 @@ class AllPairs(_Reduction):
         computes them once)."""
         k = len(self.classes)
         if decision == "vote":
-            V = _votes(P)
-            idx, ties, cand = _first_argmax(V)
-            return Decision(
-                self.classes[idx],
-                idx,
-                V,
-                ties,
-                cand,
+            return self._argmax_decision(
+                _votes(P),
                 "most pairwise wins (the book's sum of sign(j - i) h_ij); ties go to "
                 "the smallest class index among the tied classes",
             )

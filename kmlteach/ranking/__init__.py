@@ -22,54 +22,19 @@ Where the code lives: ``losses.py``, ``surrogates.py``, ``assignment.py``, ``sgd
 ``bipartite.py``.
 """
 
-from kmlteach.ranking.assignment import assignment, assignment_cost
-from kmlteach.ranking.bipartite import (
-    MEASURES,
-    bipartite_hinge,
-    bipartite_loss,
-    bipartite_most_violating,
-    bipartite_sgd,
-)
-from kmlteach.ranking.losses import (
-    dcg,
-    discount,
-    kendall_tau_loss,
-    ndcg_loss,
-    permutation,
-    zero_one_ranking_loss,
-)
-from kmlteach.ranking.sgd import SGDResult, mean_loss, ranking_sgd
-from kmlteach.ranking.surrogates import (
-    SurrogateValue,
-    kendall_hinge,
-    linear_scores,
-    ndcg_hinge,
-    ndcg_most_violating,
-)
+from kmlteach._exports import public_names
+from kmlteach.ranking import assignment as _assignment
+from kmlteach.ranking import bipartite as _bipartite
+from kmlteach.ranking import losses as _losses
+from kmlteach.ranking import sgd as _sgd
+from kmlteach.ranking import surrogates as _surrogates
+from kmlteach.ranking.assignment import *
+from kmlteach.ranking.bipartite import *
+from kmlteach.ranking.losses import *
+from kmlteach.ranking.sgd import *
+from kmlteach.ranking.surrogates import *
 
-__all__ = [
-    "permutation",
-    "zero_one_ranking_loss",
-    "kendall_tau_loss",
-    "discount",
-    "dcg",
-    "ndcg_loss",
-    "linear_scores",
-    "kendall_hinge",
-    "ndcg_hinge",
-    "ndcg_most_violating",
-    "ranking_sgd",
-    "assignment",
-    "assignment_cost",
-    "SurrogateValue",
-    "SGDResult",
-    "bipartite_most_violating",
-    "bipartite_loss",
-    "bipartite_hinge",
-    "bipartite_sgd",
-    "MEASURES",
-    "mean_loss",
-]
+__all__ = public_names(_losses, _surrogates, _sgd, _assignment, _bipartite)
 
 
 def __dir__():

@@ -31,7 +31,7 @@ from kmlteach.ranking.surrogates import (
     _ndcg_cost_matrix,
 )
 
-__all__ = ["SGDResult", "check_queries", "structured_sgd", "ranking_sgd", "mean_loss"]
+__all__ = ["SGDResult", "ranking_sgd", "mean_loss"]
 
 
 @dataclass(frozen=True)

@@ -23,53 +23,17 @@ Where the code lives: ``chain.py`` (Ψ, scores, Hamming loss), ``viterbi.py``
 (HSS2 §2.4's taxonomy cost).
 """
 
-from kmlteach.structured.chain import (
-    ViterbiResult,
-    chain_score,
-    hamming_loss,
-    psi,
-    unary_scores,
-)
-from kmlteach.structured.learning import (
-    ChainModel,
-    letter_error,
-    predict,
-    structured_perceptron,
-    structured_sgd,
-)
-from kmlteach.structured.taxonomy import (
-    HSS_TAXONOMY,
-    TaxonomyDelta,
-    taxonomy_delta,
-    taxonomy_hinge,
-)
-from kmlteach.structured.viterbi import (
-    brute_force_argmax,
-    hmm_viterbi,
-    loss_augmented_viterbi,
-    viterbi,
-)
+from kmlteach._exports import public_names
+from kmlteach.structured import chain as _chain
+from kmlteach.structured import learning as _learning
+from kmlteach.structured import taxonomy as _taxonomy
+from kmlteach.structured import viterbi as _viterbi
+from kmlteach.structured.chain import *
+from kmlteach.structured.learning import *
+from kmlteach.structured.taxonomy import *
+from kmlteach.structured.viterbi import *
 
-__all__ = [
-    "ViterbiResult",
-    "ChainModel",
-    "TaxonomyDelta",
-    "viterbi",
-    "hmm_viterbi",
-    "brute_force_argmax",
-    "loss_augmented_viterbi",
-    "psi",
-    "chain_score",
-    "unary_scores",
-    "hamming_loss",
-    "structured_sgd",
-    "structured_perceptron",
-    "predict",
-    "letter_error",
-    "taxonomy_delta",
-    "taxonomy_hinge",
-    "HSS_TAXONOMY",
-]
+__all__ = public_names(_chain, _viterbi, _learning, _taxonomy)
 
 
 def __dir__():

@@ -25,59 +25,19 @@ Contents
 Where the code lives: ``strings.py``, ``sets.py``, ``graphs.py``, ``fisher.py``, ``gram.py``.
 """
 
-from kmlteach.structured_kernels.fisher import (
-    exp_family_mle,
-    fisher_information,
-    fisher_kernel,
-    fisher_score,
-)
-from kmlteach.structured_kernels.gram import structured_gram
-from kmlteach.structured_kernels.graphs import (
-    adjacency_matrix,
-    diffusion_kernel,
-    diffusion_kernel_limit,
-    graph_laplacian,
-    random_walk_kernel,
-    shortest_path_kernel,
-    shortest_paths,
-)
-from kmlteach.structured_kernels.sets import (
-    convolution_kernel,
-    prefix_suffix_splits,
-    set_features,
-    set_kernel,
-)
-from kmlteach.structured_kernels.strings import (
-    ngram_counts,
-    ngram_features,
-    ngram_kernel,
-    substring_features,
-    substring_kernel,
-)
+from kmlteach._exports import public_names
+from kmlteach.structured_kernels import fisher as _fisher
+from kmlteach.structured_kernels import gram as _gram
+from kmlteach.structured_kernels import graphs as _graphs
+from kmlteach.structured_kernels import sets as _sets
+from kmlteach.structured_kernels import strings as _strings
+from kmlteach.structured_kernels.fisher import *
+from kmlteach.structured_kernels.gram import *
+from kmlteach.structured_kernels.graphs import *
+from kmlteach.structured_kernels.sets import *
+from kmlteach.structured_kernels.strings import *
 
-__all__ = [
-    "substring_kernel",
-    "substring_features",
-    "ngram_kernel",
-    "ngram_counts",
-    "ngram_features",
-    "set_kernel",
-    "set_features",
-    "convolution_kernel",
-    "prefix_suffix_splits",
-    "adjacency_matrix",
-    "graph_laplacian",
-    "diffusion_kernel",
-    "diffusion_kernel_limit",
-    "shortest_paths",
-    "shortest_path_kernel",
-    "random_walk_kernel",
-    "fisher_score",
-    "fisher_information",
-    "fisher_kernel",
-    "exp_family_mle",
-    "structured_gram",
-]
+__all__ = public_names(_strings, _sets, _graphs, _fisher, _gram)
 
 
 def __dir__():

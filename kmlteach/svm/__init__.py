@@ -18,69 +18,30 @@ Labels are -1/+1 for the functions (the estimators accept any two labels). Where
 ``soft.py`` (+ ``dcd.py``), ``sgd.py``, ``estimators.py``.
 """
 
-from kmlteach.svm.conventions import C_to_lam, lam_to_C
-from kmlteach.svm.hard import HardSVMResult, hard_svm
-from kmlteach.svm.margins import (
-    distance_to_hyperplane,
-    functional_margins,
-    geometric_margin,
-    geometric_margins,
-    hinge_objective,
-    signed_distance,
-    soft_svm_objective,
-    support_vectors,
-)
-from kmlteach.svm.nu import NuSVMResult, OneClassSVMResult, nu_svm, one_class_svm
-from kmlteach.svm.perceptron import (
-    PerceptronResult,
-    SubgradientPerceptronResult,
-    perceptron,
-    subgradient_perceptron,
-)
-from kmlteach.svm.sgd import SGDSoftSVMResult, sgd_indices, sgd_soft_svm
-from kmlteach.svm.soft import SoftSVMResult, soft_svm
+from kmlteach._exports import lazy_attribute, public_names
+from kmlteach.svm import conventions as _conventions
+from kmlteach.svm import hard as _hard
+from kmlteach.svm import margins as _margins
+from kmlteach.svm import nu as _nu
+from kmlteach.svm import perceptron as _perceptron
+from kmlteach.svm import sgd as _sgd
+from kmlteach.svm import soft as _soft
+from kmlteach.svm.conventions import *
+from kmlteach.svm.hard import *
+from kmlteach.svm.margins import *
+from kmlteach.svm.nu import *
+from kmlteach.svm.perceptron import *
+from kmlteach.svm.sgd import *
+from kmlteach.svm.soft import *
 
-__all__ = [
-    "signed_distance",
-    "distance_to_hyperplane",
-    "functional_margins",
-    "geometric_margins",
-    "geometric_margin",
-    "support_vectors",
-    "soft_svm_objective",
-    "hinge_objective",
-    "perceptron",
-    "subgradient_perceptron",
-    "hard_svm",
-    "soft_svm",
-    "sgd_soft_svm",
-    "sgd_indices",
-    "PerceptronResult",
-    "SubgradientPerceptronResult",
-    "HardSVMResult",
-    "SoftSVMResult",
-    "SGDSoftSVMResult",
-    "HardSVM",
-    "SoftSVM",
-    "lam_to_C",
-    "C_to_lam",
-    "nu_svm",
-    "one_class_svm",
-    "NuSVMResult",
-    "OneClassSVMResult",
-]
-
-_ESTIMATORS = {"HardSVM", "SoftSVM"}
+__all__ = public_names(
+    _margins, _perceptron, _hard, _soft, _sgd, _conventions, _nu, lazy=("HardSVM", "SoftSVM")
+)
 
 
 def __getattr__(name):
-    # The estimators are built on scikit-learn's base classes (an optional dependency
-    # that takes seconds to import), so ``kmlteach.svm.estimators`` loads on first use.
-    if name in _ESTIMATORS:
-        from kmlteach.svm import estimators
-
-        return getattr(estimators, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    # the scikit-learn based estimators load on first use (kmlteach._exports)
+    return lazy_attribute(__name__, name, __all__)
 
 
 def __dir__():

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from kmlteach._estimator import BaseEstimator, ClassifierMixin, check_is_fitted
+from kmlteach._estimator import BaseEstimator, ClassifierMixin, check_is_fitted, keep_params
 from kmlteach._validation import check_bool, check_positive, check_rng, validate_data
 from kmlteach.svm.hard import _hard_svm
 from kmlteach.svm.soft import _soft_svm
@@ -67,7 +67,7 @@ class HardSVM(_LinearBinary):
     """
 
     def __init__(self, homogeneous=False):
-        self.homogeneous = homogeneous
+        keep_params(self, locals())
 
     def fit(self, X, y):
         X, ypm = self._fit_labels(X, y)
@@ -93,8 +93,7 @@ class SoftSVM(_LinearBinary):
     """
 
     def __init__(self, lam=0.01, homogeneous=False):
-        self.lam = lam
-        self.homogeneous = homogeneous
+        keep_params(self, locals())
 
     def fit(self, X, y):
         X, ypm = self._fit_labels(X, y)

@@ -1,0 +1,45 @@
+"""kmlteach._exports: how a topic package's __init__ gathers and lazily loads its names."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import types
+
+import pytest
+
+from kmlteach._exports import lazy_attribute, public_names
+
+
+def _module(name, names):
+    module = types.ModuleType(name)
+    module.__all__ = list(names)
+    return module
+
+
+def test_public_names_keeps_every_modules_order_then_the_lazy_names():
+    a, b = _module("a", ["f", "g"]), _module("b", ["H"])
+    assert public_names(a, b, lazy=("Est",)) == ["f", "g", "H", "Est"]
+    assert public_names(b) == ["H"]
+
+
+def test_lazy_attribute_loads_the_estimator_from_the_packages_estimators_module():
+    import kmlteach.svm.estimators as est
+
+    assert lazy_attribute("kmlteach.svm", "HardSVM", ["hard_svm", "HardSVM"]) is est.HardSVM
+
+
+def test_lazy_attribute_raises_the_usual_error_for_any_other_name():
+    with pytest.raises(AttributeError, match=r"^module 'kmlteach.svm' has no attribute 'nope'$"):
+        lazy_attribute("kmlteach.svm", "nope", ["HardSVM"])
+
+
+@pytest.mark.parametrize("pkg", ["kmlteach.svm", "kmlteach.kernel_methods", "kmlteach.multiclass"])
+def test_a_topic_package_imports_without_its_estimators(pkg):
+    code = (
+        f"import sys, {pkg} as p; "
+        f"assert '{pkg}.estimators' not in sys.modules; "
+        "assert not hasattr(p, 'nope'); "
+        "assert set(p.__all__) <= set(dir(p))"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=120)
