@@ -167,7 +167,6 @@ def make_pr_explorer(
         fig,
         controls,
         update,
-        layout_rows=[["theta", "k"]],
         title="Precision/recall trade-off",
         css_class="kml-pr-explorer",
     )
@@ -283,7 +282,6 @@ def make_violating_explorer(
         fig,
         controls,
         update,
-        layout_rows=[["measure", "scale", "k"]],
         title="Most violating labelling (17.14)",
         css_class="kml-violating-explorer",
     )

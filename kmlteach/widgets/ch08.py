@@ -171,7 +171,6 @@ def make_adaboost_stepper(
         fig,
         controls,
         update,
-        layout_rows=[["back", "t", "next"]],
         title="AdaBoost, round by round",
         css_class="kml-adaboost-stepper",
     )
@@ -394,7 +393,6 @@ def make_tree_explorer(
         fig,
         controls,
         update,
-        layout_rows=[["depth", "criterion"]],
         title="Growing a decision tree",
         css_class="kml-tree-explorer",
     )

@@ -252,7 +252,7 @@ def make_embedding_explorer(
         panels[dataset]["fig"],
         controls,
         lambda ex: paint(ex, ex.controls["dataset"].value),
-        layout_rows=[["dataset", "lam"], ["elev", "azim"]],
+        per_row=2,
         title="Kernel embedding: a plane in feature space is a curve in input space",
         css_class="kml-embedding-explorer",
     )

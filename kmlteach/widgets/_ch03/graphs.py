@@ -301,7 +301,7 @@ def make_diffusion_explorer(
         fig,
         controls,
         update,
-        layout_rows=[["edges", "nodes"], ["node", "beta"], ["sign"]],
+        per_row=2,
         title="Diffusion on a graph",
         css_class="kml-diffusion-explorer",
     )

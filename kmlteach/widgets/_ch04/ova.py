@@ -29,7 +29,7 @@ from .._base import Explorer, slider
 from .._drag import Drag
 from .._predict import predict_mode
 
-__all__ = ["make_ova_failure", "make_ava_ties", "ring_classes"]
+__all__ = ["make_ova_failure", "make_ava_ties", "ring_classes", "CLASS2_CENTRE"]
 
 GRID = 90  # region cells (~5 px at display size); the grid costs compute on every update
 #: centre of class 2's disc in ``datasets.three_balls`` before the widget's shift
@@ -228,7 +228,7 @@ def make_ova_failure(
         fig,
         controls,
         update,
-        layout_rows=[["dx", "dy"], ["radius", "mass"]],
+        per_row=2,
         title="Example 17.1: where one-vs-all loses the middle class",
         css_class="kml-ova-failure",
     )
@@ -386,7 +386,7 @@ def make_ava_ties(k: int = 5, seed: int = 0) -> Explorer:
         fig,
         controls,
         update,
-        layout_rows=[["learner", "decision"], ["cx", "cy"]],
+        per_row=2,
         title="All pairs: majority vote, tournament and ties",
         css_class="kml-ava-ties",
     )

@@ -174,7 +174,6 @@ def make_oneclass_explorer(X=None, outliers=None, nu: float = 0.2, sigma: float 
         fig,
         controls,
         update,
-        layout_rows=[["nu", "sigma", "outliers"]],
         title="One-class SVM: estimating the support (HSS2 (2.8))",
         css_class="kml-oneclass-explorer",
     )
@@ -306,7 +305,7 @@ def make_norma_stream(X=None, y=None, sigma: float = 0.5, eta: float = 1.0, G: i
         fig,
         controls,
         update,
-        layout_rows=[["kernel", "loss", "lam", "budget"], ["t"]],
+        per_row=4,
         title="NORMA on a stream (HSS2 Algorithm 2.1)",
         css_class="kml-norma-stream",
     )
