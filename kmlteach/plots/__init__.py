@@ -10,10 +10,12 @@ from ._style import (
     CLASS_COLORS,
     CLASS_MARKERS,
     OKABE_ITO,
+    class_points,
     class_style,
     figure,
     get_ax,
     label_axes,
+    rings,
     scatter_classes,
     show,
 )
@@ -27,5 +29,7 @@ __all__ = [
     "get_ax",
     "label_axes",
     "scatter_classes",
+    "class_points",
+    "rings",
     "show",
 ]

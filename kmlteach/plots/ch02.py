@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._style import OKABE_ITO, class_style, get_ax, label_axes, scatter_classes
+from ._style import OKABE_ITO, class_points, class_style, get_ax, label_axes, scatter_classes
 
 __all__ = [
     "lift",
@@ -97,14 +97,13 @@ def plot_lifted_3d(
     Psi = np.asarray(Psi, dtype=float)
     y = np.asarray(y)
     for lab, k in ((-1, 0), (1, 1)):
-        st = class_style(k)
         P = Psi[y == lab]
-        ax.scatter(
+        class_points(
+            ax,
+            k,
             P[:, 0],
             P[:, 1],
             P[:, 2],
-            c=st["color"],
-            marker=st["marker"],
             s=22,
             depthshade=False,
             label=f"y = {lab:+d}",

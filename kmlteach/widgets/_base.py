@@ -234,18 +234,17 @@ def class_scatters(ax, X, y, s: float = 48) -> dict:
     """
     import numpy as np
 
-    from ..plots import class_style
+    from ..plots import class_points
 
     arts = {}
     for lab, k in ((-1.0, 0), (1.0, 1)):
-        st = class_style(k)
         pts = np.asarray(X)[np.asarray(y) == lab]
-        arts[lab] = ax.scatter(
+        arts[lab] = class_points(
+            ax,
+            k,
             pts[:, 0],
             pts[:, 1],
             s=s,
-            c=st["color"],
-            marker=st["marker"],
             edgecolors="white",
             linewidths=0.6,
             zorder=3,

@@ -34,7 +34,7 @@ from ..plots.ch08 import (
     stump_segment,
 )
 from ._base import Explorer, int_slider
-from ._predict import predict_mode
+from ._predict import choice_buttons, predict_mode
 
 __all__ = ["make_adaboost_stepper", "make_bagging_explorer", "make_tree_explorer"]
 
@@ -177,12 +177,7 @@ def make_adaboost_stepper(
     if predict:
         predict_mode(
             ex,
-            W.ToggleButtons(
-                options=list(STUMP_CHOICES),
-                value=STUMP_CHOICES[0],
-                description="h_t:",
-                style={"button_width": "110px"},
-            ),
+            choice_buttons(STUMP_CHOICES, STUMP_CHOICES[0], "h_t:", "110px"),
             lambda ex_: _stump_choice(*ex_.state["stump"]),
             [line, patch, im, wrong],
             "which stump does AdaBoost pick in round t (look at the weights D_t)?",

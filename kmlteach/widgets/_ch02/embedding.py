@@ -14,7 +14,7 @@ import numpy as np
 
 from ..._render import Blitter, stamp
 from ...datasets import line_example, rings
-from ...plots import OKABE_ITO, class_style, label_axes
+from ...plots import OKABE_ITO, class_points, label_axes
 from ...plots.ch02 import decision_grid, lift
 from ...svm import soft_svm
 from .._base import Explorer, slider
@@ -92,15 +92,9 @@ def _panel(name: str) -> dict:
     if name == "line":
         x = X[:, 0]
         for lab, k in ((-1.0, 0), (1.0, 1)):
-            s = class_style(k)
-            ax_in.scatter(
-                x[y == lab],
-                np.zeros(int(np.sum(y == lab))),
-                c=s["color"],
-                marker=s["marker"],
-                s=40,
-                label=f"y = {int(lab):+d}",
-                zorder=3,
+            on = y == lab
+            class_points(
+                ax_in, k, x[on], np.zeros(int(np.sum(on))), s=40, label=f"y = {int(lab):+d}", zorder=3
             )
         # the thresholds: one vertical NaN-separated line, mutated by each fit
         (pn["pre"],) = ax_in.plot([], [], color=OKABE_ITO["green"], lw=2, label="pre-image (thresholds)")
@@ -115,13 +109,12 @@ def _panel(name: str) -> dict:
         lo, hi = np.r_[lo[:2] - pad[:2], -1.0], np.r_[hi[:2] + pad[:2], 1.0]
     else:
         for lab, k in ((-1.0, 0), (1.0, 1)):
-            s = class_style(k)
             P = X[y == lab]
-            ax_in.scatter(
+            class_points(
+                ax_in,
+                k,
                 P[:, 0],
                 P[:, 1],
-                c=s["color"],
-                marker=s["marker"],
                 s=22,
                 edgecolors="white",
                 linewidths=0.4,
