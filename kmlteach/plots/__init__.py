@@ -10,6 +10,7 @@ from ._style import (
     CLASS_COLORS,
     CLASS_MARKERS,
     OKABE_ITO,
+    binary_points,
     class_points,
     class_style,
     figure,
@@ -30,6 +31,7 @@ __all__ = [
     "label_axes",
     "scatter_classes",
     "class_points",
+    "binary_points",
     "rings",
     "show",
 ]

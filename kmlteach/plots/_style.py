@@ -39,6 +39,17 @@ def class_points(ax, k: int, *xy, **kw):
     return ax.scatter(*xy, c=st["color"], marker=st["marker"], **kw)
 
 
+def binary_points(ax, P, y, **kw) -> dict:
+    """The points ``P`` (one a row: two coordinates, or three on a 3-D Axes) of the classes
+    y = -1 and y = +1, each in its colour and marker (:func:`class_points`) and labelled
+    ``y = ±1``. Returns ``{-1.0: artist, 1.0: artist}``."""
+    P, y = np.asarray(P, dtype=float), np.asarray(y)
+    return {
+        lab: class_points(ax, k, *P[y == lab].T, label=f"y = {int(lab):+d}", **kw)
+        for lab, k in ((-1.0, 0), (1.0, 1))
+    }
+
+
 def rings(ax, x, y, color: str, lw: float, **kw):
     """Hollow markers of edge colour ``color`` and width ``lw`` around the points (x, y):
     support vectors, violations, a selection. Returns the artist."""

@@ -232,25 +232,9 @@ def class_scatters(ax, X, y, s: float = 48) -> dict:
     Returns ``{-1.0: PathCollection, 1.0: PathCollection}`` so callbacks can move points
     with ``set_offsets``.
     """
-    import numpy as np
+    from ..plots import binary_points
 
-    from ..plots import class_points
-
-    arts = {}
-    for lab, k in ((-1.0, 0), (1.0, 1)):
-        pts = np.asarray(X)[np.asarray(y) == lab]
-        arts[lab] = class_points(
-            ax,
-            k,
-            pts[:, 0],
-            pts[:, 1],
-            s=s,
-            edgecolors="white",
-            linewidths=0.6,
-            zorder=3,
-            label=f"y = {int(lab):+d}",
-        )
-    return arts
+    return binary_points(ax, X, y, s=s, edgecolors="white", linewidths=0.6, zorder=3)
 
 
 def republish(module: str, *parts) -> list[str]:
