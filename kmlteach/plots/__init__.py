@@ -10,10 +10,13 @@ from ._style import (
     CLASS_COLORS,
     CLASS_MARKERS,
     OKABE_ITO,
+    binary_points,
+    class_points,
     class_style,
     figure,
     get_ax,
     label_axes,
+    rings,
     scatter_classes,
     show,
 )
@@ -27,5 +30,8 @@ __all__ = [
     "get_ax",
     "label_axes",
     "scatter_classes",
+    "class_points",
+    "binary_points",
+    "rings",
     "show",
 ]

@@ -31,6 +31,31 @@ def class_style(k: int) -> dict:
     return {"color": CLASS_COLORS[k % len(CLASS_COLORS)], "marker": CLASS_MARKERS[k % len(CLASS_MARKERS)]}
 
 
+def class_points(ax, k: int, *xy, **kw):
+    """``ax.scatter(*xy, **kw)`` in the colour and marker of class index ``k``
+    (:func:`class_style`); ``xy`` is the points' coordinates (two, or three on a 3-D Axes).
+    Returns the artist."""
+    st = class_style(k)
+    return ax.scatter(*xy, c=st["color"], marker=st["marker"], **kw)
+
+
+def binary_points(ax, P, y, **kw) -> dict:
+    """The points ``P`` (one a row: two coordinates, or three on a 3-D Axes) of the classes
+    y = -1 and y = +1, each in its colour and marker (:func:`class_points`) and labelled
+    ``y = ±1``. Returns ``{-1.0: artist, 1.0: artist}``."""
+    P, y = np.asarray(P, dtype=float), np.asarray(y)
+    return {
+        lab: class_points(ax, k, *P[y == lab].T, label=f"y = {int(lab):+d}", **kw)
+        for lab, k in ((-1.0, 0), (1.0, 1))
+    }
+
+
+def rings(ax, x, y, color: str, lw: float, **kw):
+    """Hollow markers of edge colour ``color`` and width ``lw`` around the points (x, y):
+    support vectors, violations, a selection. Returns the artist."""
+    return ax.scatter(x, y, facecolors="none", edgecolors=color, linewidths=lw, **kw)
+
+
 def figure(width: float = 6.0, height: float = 4.0, ncols: int = 1, nrows: int = 1, **kw):
     """A ``matplotlib.figure.Figure`` (not registered with pyplot) and its axes.
 
@@ -73,14 +98,14 @@ def scatter_classes(X, y, ax=None, labels=None, s: float = 36, **kw):
     classes = np.unique(y)
     binary = set(classes.tolist()) <= {-1, 1}
     for i, c in enumerate(classes):
-        st = class_style(0 if (binary and c == -1) else (1 if binary else i))
+        k = 0 if (binary and c == -1) else (1 if binary else i)
         name = labels[i] if labels is not None else (f"y = {int(c):+d}" if binary else f"class {c}")
-        ax.scatter(
+        class_points(
+            ax,
+            k,
             X[y == c, 0],
             X[y == c, 1],
             s=s,
-            c=st["color"],
-            marker=st["marker"],
             edgecolors="white",
             linewidths=0.5,
             label=name,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._style import OKABE_ITO, get_ax, label_axes, scatter_classes
+from ._style import OKABE_ITO, get_ax, label_axes, rings, scatter_classes
 
 __all__ = [
     "hyperplane_segment",
@@ -128,13 +128,13 @@ def plot_svm(X, y, w, b, support=None, ax=None, title=None, xlim=None, ylim=None
     scatter_classes(X, y, ax=ax)
     plot_hyperplane(w, b, ax, xlim, ylim)
     if support is not None and len(support):
-        ax.scatter(
+        rings(
+            ax,
             X[support, 0],
             X[support, 1],
+            OKABE_ITO["black"],
+            1.4,
             s=160,
-            facecolors="none",
-            edgecolors=OKABE_ITO["black"],
-            linewidths=1.4,
             label="support vectors",
             zorder=4,
         )

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._style import OKABE_ITO, class_style, get_ax, label_axes, scatter_classes
+from ._style import OKABE_ITO, binary_points, class_style, get_ax, label_axes, scatter_classes
 
 __all__ = [
     "lift",
@@ -96,19 +96,7 @@ def plot_lifted_3d(
         ax = plt.figure(figsize=(5, 4.5), layout="constrained").add_subplot(projection="3d")
     Psi = np.asarray(Psi, dtype=float)
     y = np.asarray(y)
-    for lab, k in ((-1, 0), (1, 1)):
-        st = class_style(k)
-        P = Psi[y == lab]
-        ax.scatter(
-            P[:, 0],
-            P[:, 1],
-            P[:, 2],
-            c=st["color"],
-            marker=st["marker"],
-            s=22,
-            depthshade=False,
-            label=f"y = {lab:+d}",
-        )
+    binary_points(ax, Psi, y, s=22, depthshade=False)
     if w is not None:
         draw_plane(ax, Psi, w, b)
     ax.set_xlabel(labels[0])

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._style import OKABE_ITO, get_ax, label_axes, scatter_classes
+from ._style import OKABE_ITO, get_ax, label_axes, rings, scatter_classes
 
 __all__ = [
     "SIGNED_CMAP",
@@ -84,15 +84,8 @@ def plot_graph(
         zorder=2,
     )
     if highlight is not None:
-        ax.scatter(
-            pos[highlight : highlight + 1, 0],
-            pos[highlight : highlight + 1, 1],
-            s=900,
-            facecolors="none",
-            edgecolors=OKABE_ITO["green"],
-            linewidths=2.5,
-            zorder=3,
-        )
+        h = slice(highlight, highlight + 1)
+        rings(ax, pos[h, 0], pos[h, 1], OKABE_ITO["green"], 2.5, s=900, zorder=3)
     if annotate:
         for k in range(n):
             ax.annotate(

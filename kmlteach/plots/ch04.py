@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._render import region_layer, text_row
-from ._style import CLASS_COLORS, CLASS_MARKERS, OKABE_ITO, get_ax, label_axes
+from ._style import CLASS_COLORS, OKABE_ITO, class_points, get_ax, label_axes
 from .ch01 import hyperplane_segment
 
 __all__ = [
@@ -89,17 +89,10 @@ def plot_classes(X, y, ax=None, s: float = 30, names=None):
     arts = []
     for i, c in enumerate(classes):
         pts = X[y == c]
+        name = names[i] if names else f"class {c}"
         arts.append(
-            ax.scatter(
-                pts[:, 0],
-                pts[:, 1],
-                s=s,
-                c=CLASS_COLORS[i % 7],
-                marker=CLASS_MARKERS[i % 7],
-                edgecolors="white",
-                linewidths=0.5,
-                zorder=3,
-                label=names[i] if names else f"class {c}",
+            class_points(
+                ax, i, pts[:, 0], pts[:, 1], s=s, edgecolors="white", linewidths=0.5, zorder=3, label=name
             )
         )
     return ax

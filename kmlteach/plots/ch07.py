@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._style import OKABE_ITO, class_style, get_ax, label_axes
+from ._style import OKABE_ITO, class_points, get_ax, label_axes, rings
 
 __all__ = [
     "example_scores",
@@ -46,13 +46,12 @@ def scatter_strip(ax, y_score, y_true, s: float = 36):
     y_true = np.asarray(y_true, dtype=float)
     ys = strip_positions(y_true)
     for lab, k in ((-1.0, 0), (1.0, 1)):
-        st = class_style(k)
         m = y_true == lab
-        ax.scatter(
+        class_points(
+            ax,
+            k,
             y_score[m],
             ys[m],
-            c=st["color"],
-            marker=st["marker"],
             s=s,
             edgecolors="white",
             linewidths=0.5,
@@ -150,24 +149,23 @@ def plot_fraud(X, y, lines=None, ax=None, title=None, max_negatives: int = 3000,
     rng = np.random.default_rng(seed)
     neg = np.flatnonzero(y < 0)
     neg = neg if neg.size <= max_negatives else rng.choice(neg, max_negatives, replace=False)
-    st0, st1 = class_style(0), class_style(1)
-    ax.scatter(
+    class_points(
+        ax,
+        0,
         X[neg, 0],
         X[neg, 1],
         s=6,
-        c=st0["color"],
-        marker=st0["marker"],
         alpha=0.35,
         lw=0,
         label=f"benign (y = −1, {max_negatives if (y < 0).sum() > max_negatives else (y < 0).sum()} shown)",
     )
     pos = y > 0
-    ax.scatter(
+    class_points(
+        ax,
+        1,
         X[pos, 0],
         X[pos, 1],
         s=40,
-        c=st1["color"],
-        marker=st1["marker"],
         edgecolors="black",
         linewidths=0.5,
         label="fraud (y = +1)",
@@ -210,26 +208,18 @@ def labelling_axes(ax, mu, y):
     r = len(y)
     xs = np.arange(r)
     ys = y[order]
-    st1, st0 = class_style(1), class_style(0)
-    for lab, st in ((1.0, st1), (-1.0, st0)):
-        ax.scatter(
-            xs[ys == lab],
-            np.ones(int(np.sum(ys == lab))),
-            c=st["color"],
-            marker=st["marker"],
-            s=70,
-            edgecolors="white",
-            label=f"{int(lab):+d}",
+    for lab, k in ((1.0, 1), (-1.0, 0)):
+        on = ys == lab
+        class_points(
+            ax, k, xs[on], np.ones(int(np.sum(on))), s=70, edgecolors="white", label=f"{int(lab):+d}"
         )
     arts = {
         "order": order,
         "xs": xs,
         "ys": ys,
-        "pos": ax.scatter([], [], c=st1["color"], marker=st1["marker"], s=70, edgecolors="white"),
-        "neg": ax.scatter([], [], c=st0["color"], marker=st0["marker"], s=70, edgecolors="white"),
-        "flips": ax.scatter(
-            [], [], s=260, facecolors="none", edgecolors=OKABE_ITO["black"], lw=1.3, label="$v_i \\neq y_i$"
-        ),
+        "pos": class_points(ax, 1, [], [], s=70, edgecolors="white"),
+        "neg": class_points(ax, 0, [], [], s=70, edgecolors="white"),
+        "flips": rings(ax, [], [], OKABE_ITO["black"], 1.3, s=260, label="$v_i \\neq y_i$"),
     }
     ax.set_yticks([0, 1], ["labelling v", "true y"])
     ax.set_xticks(xs, [f"{mu[i]:.2f}" for i in order], rotation=60, fontsize=8)

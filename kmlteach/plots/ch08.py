@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._style import OKABE_ITO, class_style, get_ax, label_axes, show
+from ._style import OKABE_ITO, class_points, class_style, get_ax, label_axes, show
 from .ch04 import grid_points
 
 __all__ = [
@@ -94,14 +94,13 @@ def plot_weighted_points(X, y, D=None, ax=None, scale: float = 2400.0, title=Non
     D = np.full(len(y), 1.0 / len(y)) if D is None else np.asarray(D, dtype=float)
     arts = {}
     for lab, k in ((-1.0, 0), (1.0, 1)):
-        st = class_style(k)
         m = y == lab
-        arts[lab] = ax.scatter(
+        arts[lab] = class_points(
+            ax,
+            k,
             X[m, 0],
             X[m, 1],
             s=scale * D[m],
-            c=st["color"],
-            marker=st["marker"],
             edgecolors="black",
             linewidths=0.6,
             zorder=3,

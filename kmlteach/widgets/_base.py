@@ -59,6 +59,8 @@ class Explorer(W.VBox):
         Recomputes ``explorer.state``, updates artists and the readout text.
     layout_rows : list of lists of control names, optional
         How to arrange the controls (default: one row of all of them).
+    per_row : int, optional
+        Without ``layout_rows``: rows of this many controls, in the order of ``controls``.
     """
 
     def __init__(
@@ -70,6 +72,7 @@ class Explorer(W.VBox):
         dpi: int = 100,
         title: str | None = None,
         css_class: str | None = None,
+        per_row: int | None = None,
     ):
         self.fig = fig
         self.controls = controls
@@ -86,7 +89,9 @@ class Explorer(W.VBox):
         self.readout = W.HTML(value="", layout=W.Layout(margin="0 0 0 8px"))
         self.readout.add_class("kml-readout")
         self.image.add_class("kml-figure")
-        rows = layout_rows or [list(controls)]
+        names = list(controls)
+        step = per_row or len(names) or 1
+        rows = layout_rows or [names[i : i + step] for i in range(0, len(names), step)] or [[]]
         boxes = [W.HBox([controls[n] for n in row]) for row in rows]
         children = ([W.HTML(f"<b>{title}</b>")] if title else []) + boxes + [self.readout, self.image]
         super().__init__(children=children)
@@ -227,26 +232,27 @@ def class_scatters(ax, X, y, s: float = 48) -> dict:
     Returns ``{-1.0: PathCollection, 1.0: PathCollection}`` so callbacks can move points
     with ``set_offsets``.
     """
-    import numpy as np
+    from ..plots import binary_points
 
-    from ..plots import class_style
+    return binary_points(ax, X, y, s=s, edgecolors="white", linewidths=0.6, zorder=3)
 
-    arts = {}
-    for lab, k in ((-1.0, 0), (1.0, 1)):
-        st = class_style(k)
-        pts = np.asarray(X)[np.asarray(y) == lab]
-        arts[lab] = ax.scatter(
-            pts[:, 0],
-            pts[:, 1],
-            s=s,
-            c=st["color"],
-            marker=st["marker"],
-            edgecolors="white",
-            linewidths=0.6,
-            zorder=3,
-            label=f"y = {int(lab):+d}",
-        )
-    return arts
+
+def republish(module: str, *parts) -> list[str]:
+    """Make the chapter module ``module`` (``widgets/chNN.py``) the public home of its
+    implementation modules ``parts`` (``widgets/_chNN/*.py``): their ``__all__`` names are
+    put in its namespace, its builders' ``__module__`` is set to it (:func:`set_public_home`)
+    and the names are returned, in order, as its ``__all__``. Each builder returns an
+    :class:`Explorer`; ``explorer.state`` holds what the last redraw computed (tests read
+    it), ``explorer.controls`` the controls (tests set their ``value``)."""
+    import sys
+
+    ns = vars(sys.modules[module])
+    names = []
+    for part in parts:
+        ns.update((name, getattr(part, name)) for name in part.__all__)
+        names += part.__all__
+    set_public_home(module, names)
+    return names
 
 
 def set_public_home(module: str, names) -> None:

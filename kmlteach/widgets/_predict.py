@@ -16,11 +16,12 @@ from __future__ import annotations
 
 import html
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import ipywidgets as W
 
-__all__ = ["Prediction", "predict_mode", "exact", "within", "same_set"]
+__all__ = ["Prediction", "predict_mode", "exact", "within", "same_set", "choice_buttons"]
 
 Score = Callable[[Any, Any], "tuple[bool, str]"]
 
@@ -63,30 +64,31 @@ def within(tol: float, fmt: str = ".2f") -> Score:
     return score
 
 
+def choice_buttons(options, value, description: str, button_width: str) -> W.ToggleButtons:
+    """A guess among ``options`` (toggle buttons ``button_width`` wide), starting at ``value``."""
+    return W.ToggleButtons(
+        options=list(options), value=value, description=description, style={"button_width": button_width}
+    )
+
+
+@dataclass(eq=False, repr=False)
 class Prediction:
     """The prediction state of one explorer (``ex.predict``); see :func:`predict_mode`."""
 
-    def __init__(
-        self,
-        ex,
-        guess: W.Widget,
-        answer: Callable,
-        hide: Callable | Sequence,
-        score: Score,
-        watch: Sequence[str],
-        question: str,
-    ):
-        self.ex = ex
-        self.guess = guess
-        self.answer = answer
-        self._hide = hide
-        self.score = score
-        self.watch = watch
-        self.question = question
-        self.revealed_key: Any = None
-        self.verdict = ""
-        self.right = 0
-        self.total = 0
+    ex: Any
+    guess: W.Widget
+    answer: Callable
+    hide: Callable | Sequence
+    score: Score
+    watch: Sequence[str]
+    question: str
+    revealed_key: Any = None
+    verdict: str = ""
+    right: int = 0
+    total: int = 0
+
+    def __post_init__(self) -> None:
+        ex, guess = self.ex, self.guess
         self.reveal_button = W.Button(
             description="Reveal", button_style="info", tooltip="draw the result and score your guess"
         )
@@ -107,7 +109,7 @@ class Prediction:
         return self.revealed_key is not None and self.revealed_key == self.key()
 
     def artists(self) -> list:
-        return list(self._hide(self.ex) if callable(self._hide) else self._hide)
+        return list(self.hide(self.ex) if callable(self.hide) else self.hide)
 
     def _update(self, ex) -> None:
         self._inner(ex)

@@ -2,25 +2,11 @@
 editable graph (:mod:`._ch03.graphs`), the n-gram kernel between two typed strings
 (:mod:`._ch03.strings`).
 
-The parts live in :mod:`kmlteach.widgets._ch03`; this module is their public
-home. Each builder returns an :class:`~kmlteach.widgets._base.Explorer`; ``explorer.state``
-holds what the last redraw computed (tests read it), ``explorer.controls`` the
-controls (tests set their ``value``).
+The builders live in :mod:`kmlteach.widgets._ch03`; this module is their public home
+(:func:`~kmlteach.widgets._base.republish`).
 """
 
-from ._base import set_public_home
-from ._ch03.graphs import DEFAULT_EDGES, make_diffusion_explorer, parse_edges
-from ._ch03.kpca import make_kpca_explorer, threshold_accuracy
-from ._ch03.strings import MAX_CHARS, make_ngram_explorer
+from ._base import republish
+from ._ch03 import graphs, kpca, strings
 
-__all__ = [
-    "make_kpca_explorer",
-    "make_diffusion_explorer",
-    "make_ngram_explorer",
-    "parse_edges",
-    "threshold_accuracy",
-    "DEFAULT_EDGES",
-    "MAX_CHARS",
-]
-
-set_public_home(__name__, __all__)  # tools listing widgets/ch*.py find the builders here
+__all__ = republish(__name__, kpca, graphs, strings)

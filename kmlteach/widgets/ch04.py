@@ -1,23 +1,11 @@
 """Widgets of chapter 04: the one-vs-all failure of Example 17.1 and all-pairs ties
 (:mod:`._ch04.ova`), the Kesler embedding of one example (:mod:`._ch04.kesler`).
 
-The parts live in :mod:`kmlteach.widgets._ch04`; this module is their public
-home. Each builder returns an :class:`~kmlteach.widgets._base.Explorer`; ``explorer.state``
-holds what the last redraw computed (tests read it), ``explorer.controls`` the controls
-(tests set their ``value``).
+The builders live in :mod:`kmlteach.widgets._ch04`; this module is their public home
+(:func:`~kmlteach.widgets._base.republish`).
 """
 
-from ._base import set_public_home
-from ._ch04.kesler import kesler_points, make_kesler_view
-from ._ch04.ova import CLASS2_CENTRE, make_ava_ties, make_ova_failure, ring_classes
+from ._base import republish
+from ._ch04 import kesler, ova
 
-__all__ = [
-    "make_ova_failure",
-    "make_ava_ties",
-    "make_kesler_view",
-    "ring_classes",
-    "kesler_points",
-    "CLASS2_CENTRE",
-]
-
-set_public_home(__name__, __all__)  # tools listing widgets/ch*.py find the builders here
+__all__ = republish(__name__, ova, kesler)

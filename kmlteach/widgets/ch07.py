@@ -13,7 +13,7 @@ import ipywidgets as W
 import numpy as np
 
 from .. import metrics as M
-from ..plots import OKABE_ITO, figure, label_axes
+from ..plots import OKABE_ITO, figure, label_axes, rings
 from ..plots.ch07 import example_scores, labelling_axes, scatter_strip, set_labelling
 from ..ranking import MEASURES, bipartite_most_violating
 from ..ranking.bipartite import _delta
@@ -73,9 +73,7 @@ def make_pr_explorer(
     )
     ax_s.add_patch(shade)
     theta_line = ax_s.axvline(0.0, ymax=0.78, color=OKABE_ITO["black"], lw=2)
-    topk = ax_s.scatter(
-        [], [], s=150, facecolors="none", edgecolors=OKABE_ITO["green"], lw=1.6, label="top k", zorder=4
-    )
+    topk = rings(ax_s, [], [], OKABE_ITO["green"], 1.6, s=150, label="top k", zorder=4)
     ax_s.set_xlim(lo, hi)
     ax_s.set_ylim(-0.5, 1.75)
     ax_s.set_yticks([0, 1], ["y = −1", "y = +1"])
@@ -167,7 +165,6 @@ def make_pr_explorer(
         fig,
         controls,
         update,
-        layout_rows=[["theta", "k"]],
         title="Precision/recall trade-off",
         css_class="kml-pr-explorer",
     )
@@ -283,7 +280,6 @@ def make_violating_explorer(
         fig,
         controls,
         update,
-        layout_rows=[["measure", "scale", "k"]],
         title="Most violating labelling (17.14)",
         css_class="kml-violating-explorer",
     )

@@ -34,7 +34,7 @@ from ..plots.ch08 import (
     stump_segment,
 )
 from ._base import Explorer, int_slider
-from ._predict import predict_mode
+from ._predict import choice_buttons, predict_mode
 
 __all__ = ["make_adaboost_stepper", "make_bagging_explorer", "make_tree_explorer"]
 
@@ -171,19 +171,13 @@ def make_adaboost_stepper(
         fig,
         controls,
         update,
-        layout_rows=[["back", "t", "next"]],
         title="AdaBoost, round by round",
         css_class="kml-adaboost-stepper",
     )
     if predict:
         predict_mode(
             ex,
-            W.ToggleButtons(
-                options=list(STUMP_CHOICES),
-                value=STUMP_CHOICES[0],
-                description="h_t:",
-                style={"button_width": "110px"},
-            ),
+            choice_buttons(STUMP_CHOICES, STUMP_CHOICES[0], "h_t:", "110px"),
             lambda ex_: _stump_choice(*ex_.state["stump"]),
             [line, patch, im, wrong],
             "which stump does AdaBoost pick in round t (look at the weights D_t)?",
@@ -394,7 +388,6 @@ def make_tree_explorer(
         fig,
         controls,
         update,
-        layout_rows=[["depth", "criterion"]],
         title="Growing a decision tree",
         css_class="kml-tree-explorer",
     )

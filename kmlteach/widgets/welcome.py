@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..plots import figure, label_axes
+from ..plots import figure, label_axes, rings
 from ..plots.ch01 import hyperplane_segment
 from ._base import Explorer, class_scatters, slider
 
@@ -21,9 +21,7 @@ def make_angle_demo(X, y, angle: float = 30.0, lim: float = 3.5) -> Explorer:
     fig, ax = figure(4.8, 4.2)
     class_scatters(ax, X, y, s=36)
     (line,) = ax.plot([], [], color="black", lw=2, label=r"$\langle w, x\rangle = 0$")
-    wrong = ax.scatter(
-        [], [], s=150, facecolors="none", edgecolors="#D55E00", linewidths=1.5, label="wrong side"
-    )
+    wrong = rings(ax, [], [], "#D55E00", 1.5, s=150, label="wrong side")
     arrow = ax.annotate("", xy=(1, 0), xytext=(0, 0), arrowprops=dict(arrowstyle="->", lw=2, color="#009E73"))
     ax.set_xlim(-lim, lim)
     ax.set_ylim(-lim, lim)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._style import class_style
+from .._style import binary_points, rings
 
 __all__ = ["nu_data", "oneclass_data", "stream_data", "plane_grid", "level_lines", "smooth_rgba"]
 
@@ -99,31 +99,8 @@ def smooth_rgba(F, cmap: str, vmin: float, vmax: float, alpha: float = 1.0, up: 
 
 
 def _rings(ax, s=170, color="black", lw=1.4, zorder=4, label=None, marker="o"):
-    return ax.scatter(
-        np.empty(0),
-        np.empty(0),
-        s=s,
-        facecolors="none",
-        edgecolors=color,
-        linewidths=lw,
-        zorder=zorder,
-        label=label,
-        marker=marker,
-    )
+    return rings(ax, np.empty(0), np.empty(0), color, lw, s=s, zorder=zorder, label=label, marker=marker)
 
 
 def _scatter_labelled(ax, X, y, s=36):
-    return [
-        ax.scatter(
-            X[y == lab, 0],
-            X[y == lab, 1],
-            s=s,
-            c=class_style(k)["color"],
-            marker=class_style(k)["marker"],
-            edgecolors="white",
-            linewidths=0.5,
-            zorder=3,
-            label=f"y = {int(lab):+d}",
-        )
-        for lab, k in ((-1.0, 0), (1.0, 1))
-    ]
+    return list(binary_points(ax, X, y, s=s, edgecolors="white", linewidths=0.5, zorder=3).values())

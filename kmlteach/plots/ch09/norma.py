@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._style import OKABE_ITO, class_style, label_axes
+from .._style import OKABE_ITO, class_points, class_style, label_axes
 
 __all__ = ["norma_history", "norma_axes", "set_norma"]
 
@@ -39,17 +39,15 @@ def norma_axes(ax_plane, ax_mist, X, y, lim: float = 1.6):
     """Draw the NORMA stream picture (points seen, expansion terms sized by |coef|, the
     boundary f = 0) and the mistakes panel. Returns the artists."""
     arts = {"seen": {}}
+    empty = np.empty(0)
     for lab, k in ((-1.0, 0), (1.0, 1)):
-        st = class_style(k)
-        arts["seen"][lab] = ax_plane.scatter(
-            np.empty(0), np.empty(0), s=10, c=st["color"], marker=st["marker"], alpha=0.45, lw=0, zorder=2
-        )
-        arts[f"terms{int(lab)}"] = ax_plane.scatter(
-            np.empty(0),
-            np.empty(0),
+        arts["seen"][lab] = class_points(ax_plane, k, empty, empty, s=10, alpha=0.45, lw=0, zorder=2)
+        arts[f"terms{int(lab)}"] = class_points(
+            ax_plane,
+            k,
+            empty,
+            empty,
             s=np.empty(0),
-            c=st["color"],
-            marker=st["marker"],
             edgecolors="white",
             linewidths=0.5,
             zorder=3,

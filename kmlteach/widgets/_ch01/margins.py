@@ -6,7 +6,7 @@ import ipywidgets as W
 import numpy as np
 
 from ..._render import label
-from ...plots import OKABE_ITO, figure, label_axes
+from ...plots import OKABE_ITO, figure, label_axes, rings
 from ...plots.ch01 import band_polygon, hyperplane_segment
 from ...svm import hard_svm, perceptron, soft_svm
 from .._base import Explorer, class_scatters, slider
@@ -139,26 +139,8 @@ def make_margin_explorer(X=None, y=None, predict: bool = False) -> Explorer:
     (m_hi,) = ax.plot([], [], color=OKABE_ITO["black"], lw=1, ls="--", label=r"$\langle w,x\rangle+b=\pm1$")
     (perc,) = ax.plot([], [], color=OKABE_ITO["orange"], lw=2, ls="-.", label="perceptron")
     scat = class_scatters(ax, X, y)
-    sv = ax.scatter(
-        [],
-        [],
-        s=190,
-        facecolors="none",
-        edgecolors=OKABE_ITO["black"],
-        linewidths=1.5,
-        zorder=4,
-        label="support vectors",
-    )
-    sel = ax.scatter(
-        [],
-        [],
-        s=320,
-        facecolors="none",
-        edgecolors=OKABE_ITO["green"],
-        linewidths=2.2,
-        zorder=5,
-        label="selected point",
-    )
+    sv = rings(ax, [], [], OKABE_ITO["black"], 1.5, s=190, zorder=4, label="support vectors")
+    sel = rings(ax, [], [], OKABE_ITO["green"], 2.2, s=320, zorder=5, label="selected point")
     ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), fontsize=9, frameon=False)
     # index labels, so that "point k" in the drop-down can be found on the figure
     tags = [label(ax, str(j), X[j], offset=(9.0, 6.0), color=OKABE_ITO["black"], zorder=6) for j in range(m)]
@@ -311,13 +293,13 @@ def make_lambda_explorer(X=None, y=None, lam: float = 0.1) -> Explorer:
     (m_lo,) = ax.plot([], [], color=OKABE_ITO["black"], lw=1, ls="--")
     (m_hi,) = ax.plot([], [], color=OKABE_ITO["black"], lw=1, ls="--", label="margin ±1")
     class_scatters(ax, X, y)
-    viol = ax.scatter(
+    viol = rings(
+        ax,
         [],
         [],
+        OKABE_ITO["vermillion"],
+        1.5,
         s=170,
-        facecolors="none",
-        edgecolors=OKABE_ITO["vermillion"],
-        linewidths=1.5,
         marker="s",
         zorder=4,
         label=r"violation: $y f(x) < 1$",

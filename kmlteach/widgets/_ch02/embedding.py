@@ -14,7 +14,7 @@ import numpy as np
 
 from ..._render import Blitter, stamp
 from ...datasets import line_example, rings
-from ...plots import OKABE_ITO, class_style, label_axes
+from ...plots import OKABE_ITO, binary_points, label_axes
 from ...plots.ch02 import decision_grid, lift
 from ...svm import soft_svm
 from .._base import Explorer, slider
@@ -91,17 +91,7 @@ def _panel(name: str) -> dict:
     pn = {"fig": fig, "X": X, "y": y, "Psi": Psi, "grid": None}
     if name == "line":
         x = X[:, 0]
-        for lab, k in ((-1.0, 0), (1.0, 1)):
-            s = class_style(k)
-            ax_in.scatter(
-                x[y == lab],
-                np.zeros(int(np.sum(y == lab))),
-                c=s["color"],
-                marker=s["marker"],
-                s=40,
-                label=f"y = {int(lab):+d}",
-                zorder=3,
-            )
+        binary_points(ax_in, np.c_[x, np.zeros_like(x)], y, s=40, zorder=3)  # on the line z = 0
         # the thresholds: one vertical NaN-separated line, mutated by each fit
         (pn["pre"],) = ax_in.plot([], [], color=OKABE_ITO["green"], lw=2, label="pre-image (thresholds)")
         ax_in.set_yticks([])
@@ -114,20 +104,7 @@ def _panel(name: str) -> dict:
         pad = 0.05 * np.maximum(hi - lo, 1e-9)
         lo, hi = np.r_[lo[:2] - pad[:2], -1.0], np.r_[hi[:2] + pad[:2], 1.0]
     else:
-        for lab, k in ((-1.0, 0), (1.0, 1)):
-            s = class_style(k)
-            P = X[y == lab]
-            ax_in.scatter(
-                P[:, 0],
-                P[:, 1],
-                c=s["color"],
-                marker=s["marker"],
-                s=22,
-                edgecolors="white",
-                linewidths=0.4,
-                label=f"y = {int(lab):+d}",
-                zorder=3,
-            )
+        binary_points(ax_in, X, y, s=22, edgecolors="white", linewidths=0.4, zorder=3)
         lim = (float(X.min()) - 0.3, float(X.max()) + 0.3)
         pn["grid"] = decision_grid(lim, 160)
         (pn["pre"],) = ax_in.plot([], [], color=OKABE_ITO["green"], lw=2, label="pre-image of the plane")
@@ -252,7 +229,7 @@ def make_embedding_explorer(
         panels[dataset]["fig"],
         controls,
         lambda ex: paint(ex, ex.controls["dataset"].value),
-        layout_rows=[["dataset", "lam"], ["elev", "azim"]],
+        per_row=2,
         title="Kernel embedding: a plane in feature space is a curve in input space",
         css_class="kml-embedding-explorer",
     )

@@ -362,7 +362,6 @@ def make_psd_lab(candidate: str = "exponential", n: int = 16) -> Explorer:
         fig,
         controls,
         update,
-        layout_rows=[["candidate", "param", "n"]],
         title="PSD lab: is this similarity a kernel?",
         css_class="kml-psd-lab",
     )

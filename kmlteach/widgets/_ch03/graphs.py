@@ -16,7 +16,7 @@ import ipywidgets as W
 import numpy as np
 
 from ..._render import TextGroup, detached_texts, stamp, stamp_axis
-from ...plots import OKABE_ITO, figure, label_axes
+from ...plots import OKABE_ITO, figure, label_axes, rings
 from ...plots.ch03 import SIGNED_CMAP, VALUE_OFFSET, graph_layout, graph_segments
 from ...structured_kernels import adjacency_matrix, diffusion_kernel
 from .._base import Explorer, int_slider, slider
@@ -96,9 +96,7 @@ def make_diffusion_explorer(
         linewidths=1.0,
         zorder=2,
     )
-    ring = ax_g.scatter(
-        [0], [0], s=950, facecolors="none", edgecolors=OKABE_ITO["green"], linewidths=2.5, zorder=3
-    )
+    ring = rings(ax_g, [0], [0], OKABE_ITO["green"], 2.5, s=950, zorder=3)
     halo = [patheffects.withStroke(linewidth=3, foreground="white")]
     # texts rewritten by updates are stamped from a bitmap cache (kmlteach._render.text); the
     # values sit on one scatter of white boxes (a text with its own box is rasterised whole
@@ -301,7 +299,7 @@ def make_diffusion_explorer(
         fig,
         controls,
         update,
-        layout_rows=[["edges", "nodes"], ["node", "beta"], ["sign"]],
+        per_row=2,
         title="Diffusion on a graph",
         css_class="kml-diffusion-explorer",
     )

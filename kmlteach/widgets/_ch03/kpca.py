@@ -15,7 +15,7 @@ from ..._render import stamp
 from ...kernel_methods import kernel_pca
 from ...plots import OKABE_ITO, class_style, figure, label_axes
 from .._base import Explorer, slider
-from .._predict import predict_mode
+from .._predict import choice_buttons, predict_mode
 from .._threads import single_blas_thread
 
 __all__ = ["make_kpca_explorer", "threshold_accuracy"]
@@ -188,12 +188,7 @@ def make_kpca_explorer(
     if predict:
         predict_mode(
             ex,
-            W.ToggleButtons(
-                options=list(PC1_CHOICES),
-                value=PC1_CHOICES[1],
-                description="component 1:",
-                style={"button_width": "150px"},
-            ),
+            choice_buttons(PC1_CHOICES, PC1_CHOICES[1], "component 1:", "150px"),
             lambda ex_: pc1_verdict(ex_.state["accuracy_pc1"]),
             list(arts_em.values()),
             "will a threshold on the first kernel-PCA component separate the two classes?",

@@ -118,7 +118,6 @@ def make_kesler_view(X=None, y=None) -> Explorer:
         fig,
         controls,
         update,
-        layout_rows=[["example", "updates"]],
         title="Kesler's construction of one example",
         css_class="kml-kesler",
     )

@@ -22,14 +22,14 @@ from ...multiclass import (
     one_vs_all,
     stump_learner,
 )
-from ...plots import CLASS_COLORS, CLASS_MARKERS, figure, label_axes
+from ...plots import CLASS_COLORS, class_points, figure, label_axes
 from ...plots.ch01 import hyperplane_segment
 from ...plots.ch04 import BALLS_XLIM, BALLS_YLIM, grid_points, region_layer, region_rgba
 from .._base import Explorer, slider
 from .._drag import Drag
-from .._predict import predict_mode
+from .._predict import choice_buttons, predict_mode
 
-__all__ = ["make_ova_failure", "make_ava_ties", "ring_classes"]
+__all__ = ["make_ova_failure", "make_ava_ties", "ring_classes", "CLASS2_CENTRE"]
 
 GRID = 90  # region cells (~5 px at display size); the grid costs compute on every update
 #: centre of class 2's disc in ``datasets.three_balls`` before the widget's shift
@@ -45,16 +45,8 @@ def _class_artists(ax, k, s=26):
     arts = []
     for c in range(k):
         arts.append(
-            ax.scatter(
-                [],
-                [],
-                s=s,
-                c=CLASS_COLORS[c % 7],
-                marker=CLASS_MARKERS[c % 7],
-                edgecolors="white",
-                linewidths=0.5,
-                zorder=3,
-                label=f"class {c + 1}",
+            class_points(
+                ax, c, [], [], s=s, edgecolors="white", linewidths=0.5, zorder=3, label=f"class {c + 1}"
             )
         )
     paint_markers(*arts)  # repainted on every frame (the regions under them change)
@@ -228,7 +220,7 @@ def make_ova_failure(
         fig,
         controls,
         update,
-        layout_rows=[["dx", "dy"], ["radius", "mass"]],
+        per_row=2,
         title="Example 17.1: where one-vs-all loses the middle class",
         css_class="kml-ova-failure",
     )
@@ -268,12 +260,7 @@ def make_ova_failure(
 
         predict_mode(
             ex,
-            W.ToggleButtons(
-                options=["class 1", "class 2", "class 3", "none"],
-                value="none",
-                description="OvA loses:",
-                style={"button_width": "70px"},
-            ),
+            choice_buttons(["class 1", "class 2", "class 3", "none"], "none", "OvA loses:", "70px"),
             loser,
             [regL, *lines, titleL],
             "which class will one-vs-all get most wrong (or none: every class ≥ 90 % right)?",
@@ -386,7 +373,7 @@ def make_ava_ties(k: int = 5, seed: int = 0) -> Explorer:
         fig,
         controls,
         update,
-        layout_rows=[["learner", "decision"], ["cx", "cy"]],
+        per_row=2,
         title="All pairs: majority vote, tournament and ties",
         css_class="kml-ava-ties",
     )

@@ -47,6 +47,13 @@ def _index(grid, value) -> int:
     return int(np.argmin(np.abs(np.asarray(grid) - float(value))))
 
 
+def _grid_slider(description: str, grid, value: float, **kw):
+    """A slider over the evenly spaced values ``grid`` (a precomputed path), at the one
+    nearest ``value``."""
+    step = float(np.round(grid[1] - grid[0], 6))
+    return slider(description, float(grid[_index(grid, value)]), float(grid[0]), float(grid[-1]), step, **kw)
+
+
 def make_nu_explorer(
     X=None, y=None, sigma: float = 1.0, nu: float = 0.3, path=None, predict: bool = False
 ) -> Explorer:
@@ -66,18 +73,7 @@ def make_nu_explorer(
     grid = path["nus"]
     fig, (ax_p, ax_f) = figure(10.5, 4.6, ncols=2, width_ratios=[1.35, 1])
     arts = nu_axes(ax_p, ax_f, path)
-    step = float(np.round(grid[1] - grid[0], 6))
-    controls = {
-        "nu": slider(
-            "ν",
-            float(grid[_index(grid, nu)]),
-            float(grid[0]),
-            float(grid[-1]),
-            step,
-            readout_format=".3f",
-            width="420px",
-        )
-    }
+    controls = {"nu": _grid_slider("ν", grid, nu, readout_format=".3f", width="420px")}
 
     def update(ex: Explorer) -> None:
         k = _index(grid, ex.controls["nu"].value)
@@ -134,15 +130,7 @@ def make_oneclass_explorer(X=None, outliers=None, nu: float = 0.2, sigma: float 
     fig, ax = figure(7.0, 4.6)
     arts = oneclass_axes(ax, path)
     controls = {
-        "nu": slider(
-            "ν",
-            float(nus[_index(nus, nu)]),
-            float(nus[0]),
-            float(nus[-1]),
-            float(np.round(nus[1] - nus[0], 6)),
-            readout_format=".2f",
-            width="300px",
-        ),
+        "nu": _grid_slider("ν", nus, nu, readout_format=".2f", width="300px"),
         "sigma": W.SelectionSlider(
             options=[(f"{s:g}", float(s)) for s in sigmas],
             value=float(sigmas[_index(sigmas, sigma)]),
@@ -174,7 +162,6 @@ def make_oneclass_explorer(X=None, outliers=None, nu: float = 0.2, sigma: float 
         fig,
         controls,
         update,
-        layout_rows=[["nu", "sigma", "outliers"]],
         title="One-class SVM: estimating the support (HSS2 (2.8))",
         css_class="kml-oneclass-explorer",
     )
@@ -306,7 +293,7 @@ def make_norma_stream(X=None, y=None, sigma: float = 0.5, eta: float = 1.0, G: i
         fig,
         controls,
         update,
-        layout_rows=[["kernel", "loss", "lam", "budget"], ["t"]],
+        per_row=4,
         title="NORMA on a stream (HSS2 Algorithm 2.1)",
         css_class="kml-norma-stream",
     )

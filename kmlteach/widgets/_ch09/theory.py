@@ -59,7 +59,6 @@ def make_loss_gallery(losses=None, loss: str = "soft_margin", z: float = 0.5, et
         fig,
         controls,
         update,
-        layout_rows=[["loss", "z"]],
         title="Margin losses and their subgradients (HSS2 §2.4)",
         css_class="kml-loss-gallery",
     )
