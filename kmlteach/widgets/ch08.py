@@ -160,7 +160,7 @@ def make_adaboost_stepper(
         )
         side = "≤" if h.sign > 0 else ">"
         ex.set_readout(
-            f"round <b>t = {t}</b> of {R}: stump h_t = +1 iff x<sub>{int(h.feature) + 1}</sub> {side} "
+            f"round <b>t = {t}</b> of {R}: stump h<sub>t</sub> = +1 iff x<sub>{int(h.feature) + 1}</sub> {side} "
             f"{float(h.threshold):.3g} &nbsp; ε<sub>t</sub> = <b>{eps:.4f}</b> &nbsp; "
             f"α<sub>t</sub> = <b>{st['alpha']:.4f}</b> &nbsp; Z<sub>t</sub> = {st['Z']:.4f} "
             f"&nbsp; γ<sub>t</sub> = {st['gamma']:.4f}<br>training error {st['training_error']:.4f} "
@@ -177,7 +177,7 @@ def make_adaboost_stepper(
     if predict:
         predict_mode(
             ex,
-            choice_buttons(STUMP_CHOICES, STUMP_CHOICES[0], "h_t:", "110px"),
+            choice_buttons(STUMP_CHOICES, STUMP_CHOICES[0], "hₜ:", "110px"),
             lambda ex_: _stump_choice(*ex_.state["stump"]),
             [line, patch, im, wrong],
             "which stump does AdaBoost pick in round t (look at the weights D_t)?",
