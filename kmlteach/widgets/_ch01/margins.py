@@ -154,7 +154,8 @@ def make_margin_explorer(X=None, y=None, predict: bool = False) -> Explorer:
             options=[("−1", -1.0), ("+1", 1.0)],
             value=float(y[0]),
             description="label",
-            style={"button_width": "42px"},
+            style={"button_width": "42px", "description_width": "initial"},
+            layout=W.Layout(margin="0 0 0 16px"),  # apart from the drop-down, buttons on its line
         ),
         "perceptron": W.Checkbox(value=True, description="show perceptron", indent=False),
     }
