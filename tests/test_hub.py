@@ -47,6 +47,23 @@ def test_values_yaml_and_readme_follow_the_sizing_table():
     assert "cull:\n  enabled: true" in values and "defaultUrl: /lab" in values
 
 
+def test_every_student_gets_the_kernel_environment():
+    """The threads and glibc settings of sizing.kernel_environment reach a student's kernels
+    on both hubs (values.yaml extraEnv, jupyterhub_config's Spawner.environment) and on
+    Binder (start)."""
+    import yaml
+
+    want = sizing.kernel_environment()
+    assert set(sizing.MALLOC_ENV) <= set(want) and want["NUMBA_NUM_THREADS"] == str(int(sizing.CPU_LIMIT))
+    extra = yaml.safe_load((HUB / "values.yaml").read_text())["singleuser"]["extraEnv"]
+    assert {k: extra.get(k) for k in want} == want
+    config = (HUB / "jupyterhub_config.py").read_text()
+    assert "c.Spawner.environment = {**kernel_environment()," in config
+    start = (ROOT / "start").read_text()
+    for k, v in sizing.MALLOC_ENV.items():
+        assert f'export {k}="${{{k}:-{v}}}"' in start
+
+
 def test_students_per_node():
     n64 = sizing.students_per_node(64)
     assert n64 == (64 - sizing.NODE_RESERVE_GIB) * 1024 // sizing.GUARANTEE_MIB
