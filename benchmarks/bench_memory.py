@@ -12,7 +12,7 @@ included. The row's ``ours`` is the peak in MiB, ``reference`` the 200 MiB budge
 
 The kernel runs in this process's environment, or with ``--hub-env`` in the one the
 hub gives it (``deploy/hub/sizing.py``: one thread per allowed core for Numba and BLAS,
-and glibc's fixed mmap threshold, :data:`sizing.KERNEL_ENV`), which ``sizing.KERNEL_MIB``
+and glibc's fixed mmap threshold: ``sizing.kernel_environment()``), which ``sizing.KERNEL_MIB``
 is measured in.
 
 Run alone: ``python benchmarks/bench_memory.py [--hub-env] [01 05 ...]``.

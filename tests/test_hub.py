@@ -41,7 +41,8 @@ def test_values_yaml_and_readme_follow_the_sizing_table():
         "README's hub sizing table is stale: run `python deploy/hub/sizing.py --write`"
     )
     # the numbers follow from the measured kernel and server
-    assert sizing.LIMITS["mem_guarantee"] == f"{sizing.SERVER_MIB + sizing.KERNEL_MIB}M"
+    assert sizing.LIMITS["mem_guarantee"] == f"{sizing.SERVER_MIB + sizing.KERNEL_PRIVATE_MIB}M"
+    assert 0 < sizing.KERNEL_PRIVATE_MIB <= sizing.KERNEL_MIB == sizing.KERNEL_PRIVATE_MIB + sizing.SHARED_MIB
     assert sizing.LIMITS["mem_limit"] == f"{sizing.SERVER_MIB + sizing.KERNELS_AT_LIMIT * sizing.KERNEL_MIB}M"
     assert f"guarantee: {sizing.GUARANTEE_MIB}M" in values and f"limit: {sizing.LIMIT_MIB}M" in values
     assert "cull:\n  enabled: true" in values and "defaultUrl: /lab" in values
@@ -66,7 +67,7 @@ def test_every_student_gets_the_kernel_environment():
 
 def test_students_per_node():
     n64 = sizing.students_per_node(64)
-    assert n64 == (64 - sizing.NODE_RESERVE_GIB) * 1024 // sizing.GUARANTEE_MIB
+    assert n64 == ((64 - sizing.NODE_RESERVE_GIB) * 1024 - sizing.SHARED_MIB) // sizing.GUARANTEE_MIB
     assert sizing.students_per_node(128) > n64 > sizing.students_per_node(16) > 0
     for bad in (0, sizing.NODE_RESERVE_GIB, 32.0, "64", -1):
         with pytest.raises(ValueError, match="node_gib"):

@@ -20,11 +20,18 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 
 # --- measured (update these) -----------------------------------------------------------
-# One chapter's kernel, resident, after "Run All" of the released notebook (nbclient),
-# children included: 275-293 MiB for chapters 01, 05, 08 (issue 26; chapter 05's
-# background trainer adds ~200 MiB while it runs). Lean kernels (issue 26 point 3) aim
-# at <= 200 MiB: put the new figure here.
-KERNEL_MIB = 300
+# One chapter's kernel after "Run All" of the released notebook (nbclient), in the hub's
+# environment (kernel_environment()), children included: `python
+# benchmarks/bench_memory.py --hub-env`. Largest chapter (04, 09, 02: 300-302 MiB resident,
+# 201 MiB private), 2-core AMD EPYC, 2026-11-28; every chapter: 173-302 MiB resident
+# (issue 26: 178-412 before; chapter 05's background process is now a thread).
+# Resident: what one kernel may touch, so what the limit allows for.
+KERNEL_MIB = 305
+# Private (anonymous) memory of that kernel: what each student adds to a node. The rest of
+# the resident memory (~100 MiB: LLVM, NumPy/OpenBLAS, Python's libraries) is file pages
+# of the image, shared by every kernel of a node and counted once per node (SHARED_MIB).
+KERNEL_PRIVATE_MIB = 205
+SHARED_MIB = KERNEL_MIB - KERNEL_PRIVATE_MIB
 # The single-user Jupyter server itself (jupyterhub-singleuser with JupyterLab and
 # nbgitpuller, no kernel), resident: 171 MiB RSS (146 MiB PSS) measured by
 # benchmarks/bench_hub.py on this course's environment.
@@ -44,7 +51,7 @@ NODE_RESERVE_GIB = 4
 MALLOC_ENV = {"MALLOC_MMAP_THRESHOLD_": "131072", "MALLOC_TRIM_THRESHOLD_": "131072"}
 # ---------------------------------------------------------------------------------------
 
-GUARANTEE_MIB = SERVER_MIB + KERNEL_MIB
+GUARANTEE_MIB = SERVER_MIB + KERNEL_PRIVATE_MIB
 LIMIT_MIB = SERVER_MIB + KERNELS_AT_LIMIT * KERNEL_MIB
 LIMITS = {
     "mem_guarantee": f"{GUARANTEE_MIB}M",
@@ -61,6 +68,8 @@ VALUES_END = "  # /sizing"
 
 __all__ = [
     "KERNEL_MIB",
+    "KERNEL_PRIVATE_MIB",
+    "SHARED_MIB",
     "SERVER_MIB",
     "LIMITS",
     "MALLOC_ENV",
@@ -86,10 +95,11 @@ def kernel_environment() -> dict[str, str]:
 
 
 def students_per_node(node_gib: int) -> int:
-    """Students whose memory guarantee fits on a node of ``node_gib`` GiB."""
+    """Students whose memory guarantee fits on a node of ``node_gib`` GiB (the libraries
+    their kernels share counted once)."""
     if not isinstance(node_gib, int) or node_gib <= NODE_RESERVE_GIB:
         raise ValueError(f"node_gib must be an integer above {NODE_RESERVE_GIB}, got {node_gib!r}")
-    return (node_gib - NODE_RESERVE_GIB) * 1024 // GUARANTEE_MIB
+    return ((node_gib - NODE_RESERVE_GIB) * 1024 - SHARED_MIB) // GUARANTEE_MIB
 
 
 def table() -> str:
@@ -97,12 +107,15 @@ def table() -> str:
     lines = [
         "| per student | memory | CPU |",
         "|---|---|---|",
-        f"| measured: one chapter kernel + the Jupyter server | {KERNEL_MIB} + {SERVER_MIB} MiB | |",
-        f"| guarantee (Kubernetes request) | {GUARANTEE_MIB} MiB | {CPU_GUARANTEE:g} core |",
+        f"| measured: one chapter kernel (resident / private) + the Jupyter server "
+        f"| {KERNEL_MIB} / {KERNEL_PRIVATE_MIB} + {SERVER_MIB} MiB | |",
+        f"| guarantee (Kubernetes request: private kernel + server) | {GUARANTEE_MIB} MiB "
+        f"| {CPU_GUARANTEE:g} core |",
         f"| limit ({KERNELS_AT_LIMIT} chapters open at once) | {LIMIT_MIB} MiB | {CPU_LIMIT:g} core |",
         "",
         "| node memory | students per node (guarantee, "
-        f"{NODE_RESERVE_GIB} GiB left to the system) | nodes for 200 students |",
+        f"{NODE_RESERVE_GIB} GiB left to the system, {SHARED_MIB} MiB of shared libraries) "
+        "| nodes for 200 students |",
         "|---|---|---|",
     ]
     for gib in NODE_GIB:
@@ -117,8 +130,8 @@ def values_block() -> str:
         [
             VALUES_START,
             "  memory:",
-            f"    guarantee: {GUARANTEE_MIB}M   # {SERVER_MIB} MiB server + {KERNEL_MIB} MiB kernel",
-            f"    limit: {LIMIT_MIB}M       # {KERNELS_AT_LIMIT} chapter kernels open at once",
+            f"    guarantee: {GUARANTEE_MIB}M   # {SERVER_MIB} MiB server + {KERNEL_PRIVATE_MIB} MiB kernel (private)",
+            f"    limit: {LIMIT_MIB}M       # {KERNELS_AT_LIMIT} chapter kernels ({KERNEL_MIB} MiB resident) open at once",
             "  cpu:",
             f"    guarantee: {CPU_GUARANTEE:g}",
             f"    limit: {CPU_LIMIT:g}",
