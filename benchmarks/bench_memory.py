@@ -10,7 +10,12 @@ of their sum, and the peak of the kernel alone. Target (issue 26): ≤ 200 MiB, 
 included. The row's ``ours`` is the peak in MiB, ``reference`` the 200 MiB budget,
 ``ratio`` budget / peak (≥ 1 is within budget).
 
-Run alone: ``python benchmarks/bench_memory.py [01 05 ...]``.
+The kernel runs in this process's environment, or with ``--hub-env`` in the one the
+hub gives it (``deploy/hub/sizing.py``: one thread per allowed core for Numba and BLAS,
+and glibc's fixed mmap threshold: ``sizing.kernel_environment()``), which ``sizing.KERNEL_MIB``
+is measured in.
+
+Run alone: ``python benchmarks/bench_memory.py [--hub-env] [01 05 ...]``.
 """
 
 from __future__ import annotations
@@ -85,9 +90,20 @@ class _Poller(threading.Thread):
             self.stop.wait(self.period)
 
 
-def peak_memory(nb_path: Path, timeout: int = 600) -> tuple[float, float, float, float]:
+def hub_env() -> dict[str, str]:
+    """The environment variables the hub sets for a student's server and kernels."""
+    sys.path.insert(0, str(ROOT / "deploy" / "hub"))
+    import sizing
+
+    return sizing.kernel_environment()
+
+
+def peak_memory(
+    nb_path: Path, timeout: int = 600, env: dict | None = None
+) -> tuple[float, float, float, float]:
     """(peak MiB with children, peak MiB of the kernel alone, peak private (anonymous) MiB
-    with children, seconds) of one Run All."""
+    with children, seconds) of one Run All; ``env``: variables added to the kernel's
+    environment."""
     import nbformat
     from nbclient import NotebookClient
 
@@ -100,7 +116,7 @@ def peak_memory(nb_path: Path, timeout: int = 600) -> tuple[float, float, float,
         resources={"metadata": {"path": str(nb_path.parent)}},
     )
     t0 = time.perf_counter()
-    env = dict(os.environ, PYTHONPATH=blocked_pythonpath(blocked_dir()))  # as on a hub/Binder
+    env = dict(os.environ, **(env or {}), PYTHONPATH=blocked_pythonpath(blocked_dir()))  # as on a hub/Binder
     with client.setup_kernel(env=env):
         pid = client.km.provisioner.process.pid
         poller = _Poller(pid)
@@ -131,7 +147,7 @@ def _release(out: Path) -> None:
     )
 
 
-def run(quick: bool = False, chapters: list[str] | None = None) -> list[dict]:
+def run(quick: bool = False, chapters: list[str] | None = None, env: dict | None = None) -> list[dict]:
     rows = []
     with tempfile.TemporaryDirectory(prefix="kmlteach-mem-") as tmp:
         out = Path(tmp) / "student"
@@ -142,7 +158,7 @@ def run(quick: bool = False, chapters: list[str] | None = None) -> list[dict]:
         elif quick:
             nbs = [p for p in nbs if p.name[:2] in ("01", "05")]
         for nb in nbs:
-            total, kernel, anon, secs = peak_memory(nb)
+            total, kernel, anon, secs = peak_memory(nb, env=env)
             r = row(
                 f"peak RSS {nb.stem} (Run All, kernel + children)",
                 total,
@@ -159,7 +175,9 @@ def run(quick: bool = False, chapters: list[str] | None = None) -> list[dict]:
 
 
 if __name__ == "__main__":
-    for r_ in run(chapters=sys.argv[1:] or None):
+    args = sys.argv[1:]
+    extra = hub_env() if "--hub-env" in args else None
+    for r_ in run(chapters=[a for a in args if not a.startswith("--")] or None, env=extra):
         print(
             f"{r_['name']:<58s} {r_['ours']:6.0f} MiB  [{r_['target']}] "
             f"{'met' if r_['met'] else 'MISSED'}  {r_['note']}",

@@ -74,3 +74,23 @@ def test_bad_input():
         ocr_words(5, noise=float("nan"))
     with pytest.raises(TypeError, match="seed"):
         ocr_words(5, seed="a")
+
+
+def test_chunked_resampling_changes_no_bit_and_bounds_the_temporaries(monkeypatch):
+    import tracemalloc
+
+    from kmlteach.datasets import _ocr
+
+    _ocr.glyphs()
+    tracemalloc.start()
+    try:
+        chunked = ocr_words(400, noise=0.3, seed=1)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 40 * 2**20  # 2 600 letters at once: 134 MiB of temporaries
+    monkeypatch.setattr(_ocr, "_CHUNK", 10**9)  # every letter in one chunk
+    whole = ocr_words(400, noise=0.3, seed=1)
+    assert chunked.words == whole.words
+    for a, b in zip(chunked.X, whole.X):
+        np.testing.assert_array_equal(a, b)

@@ -41,15 +41,33 @@ def test_values_yaml_and_readme_follow_the_sizing_table():
         "README's hub sizing table is stale: run `python deploy/hub/sizing.py --write`"
     )
     # the numbers follow from the measured kernel and server
-    assert sizing.LIMITS["mem_guarantee"] == f"{sizing.SERVER_MIB + sizing.KERNEL_MIB}M"
+    assert sizing.LIMITS["mem_guarantee"] == f"{sizing.SERVER_MIB + sizing.KERNEL_PRIVATE_MIB}M"
+    assert 0 < sizing.KERNEL_PRIVATE_MIB <= sizing.KERNEL_MIB == sizing.KERNEL_PRIVATE_MIB + sizing.SHARED_MIB
     assert sizing.LIMITS["mem_limit"] == f"{sizing.SERVER_MIB + sizing.KERNELS_AT_LIMIT * sizing.KERNEL_MIB}M"
     assert f"guarantee: {sizing.GUARANTEE_MIB}M" in values and f"limit: {sizing.LIMIT_MIB}M" in values
     assert "cull:\n  enabled: true" in values and "defaultUrl: /lab" in values
 
 
+def test_every_student_gets_the_kernel_environment():
+    """The threads and glibc settings of sizing.kernel_environment reach a student's kernels
+    on both hubs (values.yaml extraEnv, jupyterhub_config's Spawner.environment) and on
+    Binder (start)."""
+    import yaml
+
+    want = sizing.kernel_environment()
+    assert set(sizing.MALLOC_ENV) <= set(want) and want["NUMBA_NUM_THREADS"] == str(int(sizing.CPU_LIMIT))
+    extra = yaml.safe_load((HUB / "values.yaml").read_text())["singleuser"]["extraEnv"]
+    assert {k: extra.get(k) for k in want} == want
+    config = (HUB / "jupyterhub_config.py").read_text()
+    assert "c.Spawner.environment = {**kernel_environment()," in config
+    start = (ROOT / "start").read_text()
+    for k, v in sizing.MALLOC_ENV.items():
+        assert f'export {k}="${{{k}:-{v}}}"' in start
+
+
 def test_students_per_node():
     n64 = sizing.students_per_node(64)
-    assert n64 == (64 - sizing.NODE_RESERVE_GIB) * 1024 // sizing.GUARANTEE_MIB
+    assert n64 == ((64 - sizing.NODE_RESERVE_GIB) * 1024 - sizing.SHARED_MIB) // sizing.GUARANTEE_MIB
     assert sizing.students_per_node(128) > n64 > sizing.students_per_node(16) > 0
     for bad in (0, sizing.NODE_RESERVE_GIB, 32.0, "64", -1):
         with pytest.raises(ValueError, match="node_gib"):

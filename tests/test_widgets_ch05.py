@@ -57,6 +57,9 @@ def test_noise_compare(monkeypatch):
     assert ex.wait()
     assert ex.state["noise"] == pytest.approx(0.6) and ex.state["pending"] is None
     assert (ex.state["error_chain"], ex.state["error_letters"]) != e0
+    # the background thread's fits are those of a fit in this thread, bit for bit
+    *_, e_chain, e_alone = W._fit_level(0.6, 0, 10)
+    assert (ex.state["error_chain"], ex.state["error_letters"]) == (e_chain, e_alone)
     assert ex.image.value != png
     ex.controls["word"].value = 3
     assert len(ex.state["pred_chain"]) == len(ex.state["word"])
@@ -79,6 +82,26 @@ def test_transition_growth():
     W[16, 20] = 2.0  # "qu"
     W[19, 7] = 1.0  # "th"
     assert top_bigrams(W, 2) == ["qu", "th"]
+
+
+def test_noise_compare_trains_in_one_thread_that_ends(monkeypatch):
+    import multiprocessing
+    import threading
+    import time
+
+    import kmlteach.widgets._ch05.noise as W
+
+    real = W.train_pair
+    monkeypatch.setattr(W, "train_pair", lambda nz, seed=0: real(nz, n_train=20, T=50, seed=seed))
+    ex = make_noise_compare(noise=0.0, n_test=4)
+    for v in np.arange(0.0, 0.85, 0.1):
+        ex.controls["noise"].value = float(v)
+        assert ex.wait()
+    assert multiprocessing.active_children() == []  # no process: the fits share the kernel's memory
+    deadline = time.monotonic() + 60
+    while any(t.name == "kmlteach-ch05-levels" for t in threading.enumerate()):
+        assert time.monotonic() < deadline, "the training thread did not end when every level was done"
+        time.sleep(0.05)
 
 
 def test_noise_compare_snaps_to_the_slider_grid_and_marks_wrong_letters_twice():

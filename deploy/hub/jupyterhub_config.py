@@ -31,7 +31,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from sizing import LIMITS  # noqa: E402  (deploy/hub is put on sys.path first)
+from sizing import LIMITS, kernel_environment  # noqa: E402  (deploy/hub is put on sys.path first)
 
 c = get_config()  # noqa: F821  (provided by JupyterHub when it loads this file)
 
@@ -81,14 +81,8 @@ c.Spawner.cpu_guarantee = LIMITS["cpu_guarantee"]
 c.Spawner.cpu_limit = LIMITS["cpu_limit"]
 # A kernel's threads may not outnumber the cores it is allowed (Numba's Gram matrices and
 # BLAS would otherwise start one thread per host CPU in every student's kernel).
-threads = str(max(1, int(LIMITS["cpu_limit"])))
-c.Spawner.environment = {
-    "NUMBA_NUM_THREADS": threads,
-    "OMP_NUM_THREADS": threads,
-    "OPENBLAS_NUM_THREADS": threads,
-    "MKL_NUM_THREADS": threads,
-    "PATH": f"{bindir}:/usr/local/bin:/usr/bin:/bin",
-}
+# glibc returns freed large arrays to the system (sizing.MALLOC_ENV).
+c.Spawner.environment = {**kernel_environment(), "PATH": f"{bindir}:/usr/local/bin:/usr/bin:/bin"}
 # a class arriving at once on a busy machine: give servers time, queue the rest
 c.Spawner.start_timeout = int(env("KMLTEACH_HUB_START_TIMEOUT", "300"))
 c.Spawner.http_timeout = int(env("KMLTEACH_HUB_START_TIMEOUT", "300"))

@@ -100,8 +100,14 @@ def glyphs() -> np.ndarray:
     return out
 
 
+_CHUNK = 256  # letters resampled at once: bounds the temporaries (~1 MiB per array)
+
+
 def _distort(G: np.ndarray, labels: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """Random affine distortions of the cached glyphs, resampled to 16 x 8."""
+    """Random affine distortions of the cached glyphs, resampled to 16 x 8 (the random
+    draws for all letters first, then the resampling in chunks of :data:`_CHUNK` letters:
+    each letter's image depends on its own draws only, so the chunks change no bit, and the
+    temporaries stay small: 2 400 letters at once took 120 MiB)."""
     h, w = LETTER_SHAPE
     N = labels.shape[0]
     angle = np.deg2rad(rng.uniform(-8, 8, N))
@@ -116,6 +122,21 @@ def _distort(G: np.ndarray, labels: np.ndarray, rng: np.random.Generator) -> np.
     A[:, 1, 0] = sc * s
     A[:, 1, 1] = sc * (s * shear + c)
     Ainv = np.linalg.inv(A)
+    Hs, Ws = G.shape[1:]
+    Gp = np.zeros((G.shape[0], Hs + 4, Ws + 4))  # zero border: samples outside are blank
+    Gp[:, 2:-2, 2:-2] = G
+    out = np.empty((N, h * w))
+    for a in range(0, N, _CHUNK):
+        b = min(N, a + _CHUNK)
+        out[a:b] = _resample(Gp, labels[a:b], Ainv[a:b], shift[a:b])
+    return out
+
+
+def _resample(Gp: np.ndarray, labels: np.ndarray, Ainv: np.ndarray, shift: np.ndarray) -> np.ndarray:
+    """Bilinear samples of the padded glyphs ``Gp`` at the inverse-mapped sample points,
+    2 x 2 per output pixel, averaged: one row of 16 x 8 pixels per letter."""
+    h, w = LETTER_SHAPE
+    N = labels.shape[0]
     sub = 2  # 2 x 2 samples per output pixel
     v = (np.arange(h * sub) + 0.5) / sub
     u = (np.arange(w * sub) + 0.5) / sub
@@ -127,9 +148,7 @@ def _distort(G: np.ndarray, labels: np.ndarray, rng: np.random.Generator) -> np.
     x0 = np.floor(xs).astype(np.int64)
     y0 = np.floor(ys).astype(np.int64)
     fx, fy = xs - x0, ys - y0
-    Hs, Ws = G.shape[1:]
-    Gp = np.zeros((G.shape[0], Hs + 4, Ws + 4))  # zero border: samples outside are blank
-    Gp[:, 2:-2, 2:-2] = G
+    Hs, Ws = Gp.shape[1] - 4, Gp.shape[2] - 4
     x0 = np.clip(x0 + 2, 0, Ws + 2)
     y0 = np.clip(y0 + 2, 0, Hs + 2)
     # gather from the flattened padded glyphs (one linear index per sample)

@@ -68,7 +68,7 @@ def _warm_learn():
     )
 
 
-@jit(warmup=_warm_learn)
+@jit(nogil=True, warmup=_warm_learn)  # nogil: chapter 05's noise widget trains in a thread
 def _structured_learn_kernel(X, y, offsets, order, eta, q, mode, Wu, Wp, Su, Sp):
     """mode 1: SGD with loss-augmented argmax (UML §17.2.5); mode 0/2: perceptron
     (plain argmax; 2 = without transitions); mode 3: SGD without transitions.

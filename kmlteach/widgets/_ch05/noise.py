@@ -29,33 +29,36 @@ def train_pair(noise: float, n_train: int = 200, T: int = 2000, seed: int = 0):
 
 
 def _fit_level(nz: float, seed: int, n_test: int):
-    """Both models at one noise level and their test letter errors (picklable: it runs in
-    the background process of :func:`make_noise_compare`)."""
+    """Both models at one noise level and their test letter errors."""
     chain, alone = train_pair(nz, seed=seed)
     test = ocr_words(n_test, noise=nz, seed=seed + 1)
     return chain, alone, test, letter_error(chain, test.X, test.y), letter_error(alone, test.X, test.y)
 
 
 class _Levels:
-    """Fits per noise level, made one at a time by a background *process* (the level asked
-    for first, then the others in ``levels`` order): a thread would hold the GIL through
-    each compiled training loop and stall the widget's redraws. Where no process can be
-    started it falls back to a thread."""
+    """Fits per noise level, made one at a time by one background *thread* (the level asked
+    for first, then the others in ``levels`` order), which ends when every level is done.
 
-    def __init__(self, fit, task_args, levels, on_ready):
-        self.fit, self.task_args, self.levels, self.on_ready = fit, task_args, list(levels), on_ready
+    The thread shares the kernel's memory (a process cost a second Python with NumPy and
+    Numba: ~120 MiB). Training, the seconds of the work, is a Numba kernel compiled with
+    ``nogil=True`` (``structured_sgd``), so the widget's redraws run while it trains."""
+
+    def __init__(self, fit, levels, on_ready):
+        self.fit, self.levels, self.on_ready = fit, list(levels), on_ready
         self.done: dict = {}
+        self.failed: dict = {}
         self.wanted: list = []
-        self.running = None
-        self.pool = None
+        self.worker = None
         self.cond = threading.Condition()
 
     def get(self, nz):
         with self.cond:
+            if nz in self.failed:
+                raise self.failed[nz]
             return self.done.get(nz)
 
     def compute_now(self, nz):
-        """Fit ``nz`` in this process (the widget's starting level)."""
+        """Fit ``nz`` in the calling thread (the widget's starting level)."""
         got = self.get(nz)
         if got is None:
             got = self.fit(nz)
@@ -66,49 +69,43 @@ class _Levels:
 
     def request(self, nz) -> None:
         with self.cond:
-            if nz not in self.done and nz not in self.wanted and nz != self.running:
+            if nz not in self.done and nz not in self.wanted:
                 self.wanted.insert(0, nz)
-            self._next()
+            if self.worker is None and self._todo():
+                self.worker = threading.Thread(target=self._work, name="kmlteach-ch05-levels", daemon=True)
+                self.worker.start()
 
     def wait(self, nz, timeout: float = 120.0) -> bool:
         self.request(nz)
         with self.cond:
-            return self.cond.wait_for(lambda: nz in self.done, timeout)
+            return (
+                self.cond.wait_for(lambda: nz in self.done or nz in self.failed, timeout) and nz in self.done
+            )
 
-    def _next(self) -> None:  # with self.cond held
-        if self.running is not None:
-            return
-        todo = [v for v in self.wanted + self.levels if v not in self.done]
-        if not todo:
-            if self.pool is not None:
-                self.pool.shutdown(wait=False)
-                self.pool = None
-            return
-        nz = self.running = todo[0]
-        try:
-            if self.pool is None:
-                import multiprocessing as mp
-                from concurrent.futures import ProcessPoolExecutor
+    def _todo(self) -> list:  # with self.cond held
+        return [v for v in self.wanted + self.levels if v not in self.done and v not in self.failed]
 
-                self.pool = ProcessPoolExecutor(1, mp_context=mp.get_context("spawn"))
-            fut = self.pool.submit(_fit_level, nz, *self.task_args)
-            fut.add_done_callback(lambda f, nz=nz: self._finish(nz, f))
-        except Exception:  # noqa: BLE001 - no processes here (e.g. in a browser): a thread
-            threading.Thread(target=lambda: self._finish(nz, None), daemon=True).start()
-
-    def _finish(self, nz, fut) -> None:
-        try:
-            got = fut.result() if fut is not None else self.fit(nz)
-        except Exception:  # noqa: BLE001 - the process died: fit here instead
-            got = self.fit(nz)
-        with self.cond:
-            self.done.setdefault(nz, got)
-            if nz in self.wanted:
-                self.wanted.remove(nz)
-            self.running = None
-            self.cond.notify_all()
-            self._next()
-        self.on_ready(nz)
+    def _work(self) -> None:
+        while True:
+            with self.cond:
+                todo = self._todo()
+                if not todo:
+                    self.worker = None
+                    return
+                nz = todo[0]
+            try:
+                got, err = self.fit(nz), None
+            except Exception as exc:  # noqa: BLE001 - shown by the update that asks for it
+                got, err = None, exc
+            with self.cond:
+                if err is None:
+                    self.done.setdefault(nz, got)
+                else:
+                    self.failed[nz] = err
+                if nz in self.wanted:
+                    self.wanted.remove(nz)
+                self.cond.notify_all()
+            self.on_ready(nz)
 
 
 def make_noise_compare(noise: float = 0.4, seed: int = 0, n_test: int = 100):
@@ -116,7 +113,7 @@ def make_noise_compare(noise: float = 0.4, seed: int = 0, n_test: int = 100):
     one test word decoded by each, letter errors over ``n_test`` test words.
 
     The starting level is trained when the widget is built; the other levels are trained
-    once each by a background process (the one asked for first). A level that is not ready
+    once each by a background thread (the one asked for first). A level that is not ready
     yet is announced on the figure and in the readout, and drawn as soon as it is (in
     Jupyter; elsewhere call ``explorer.wait()``)."""
     s_min, s_max, s_step = 0.0, 0.8, 0.1
@@ -133,7 +130,7 @@ def make_noise_compare(noise: float = 0.4, seed: int = 0, n_test: int = 100):
         if ex_ref and ex_ref[0].state.get("pending") == nz:
             _on_main_thread(lambda: ex_ref[0].state.get("pending") == nz and ex_ref[0].refresh())
 
-    cache = _Levels(fit, (seed, n_test), order, ready)
+    cache = _Levels(fit, order, ready)
     first = cache.compute_now(start)
     n_words = min(10, n_test)
     r_max = max(len(w) for w in first[2].words[:n_words])
@@ -190,6 +187,11 @@ def make_noise_compare(noise: float = 0.4, seed: int = 0, n_test: int = 100):
         fig, controls, update, title="Independent letters vs chain model", css_class="kml-ch05-noise"
     )
     ex_ref.append(ex)
+    # draw the "training" notice once (every digit in it), so that its glyphs are rasterised
+    # here and not on the first move to a level still training (46 ms of a 58 ms update)
+    status.set_texts([("training at noise 0.123456789…", OKABE_ITO["vermillion"])])
+    ex.render()
+    ex.refresh()
 
     def wait(timeout: float = 120.0) -> bool:
         """Block until the level on the slider is trained, then redraw (scripts, tests)."""
