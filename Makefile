@@ -17,9 +17,12 @@ export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
 # there needs it). Both resolve the same versions from pyproject.toml, and both bring the
 # venv's own pip up to date (.ci/check_env_pins.py runs `pip install --dry-run --platform
 # ...`, which the pip that ships with Python 3.11 refuses).
+# uv writes no bytecode unless asked (pip does): --compile-bytecode, or every kernel and
+# test process compiles its imports from source (a chapter's kernel started in 3-9 s
+# instead of 0.8-1.9 s here; more where PYTHONDONTWRITEBYTECODE is set, as on this CI).
 INSTALLER ?= uv
 install = if [ "$(INSTALLER)" = uv ] && $(PY) -m pip install -q uv \
-	          && $(PY) -m uv pip install -q --python $(PY) --upgrade-package pip pip $(1); then :; \
+	          && $(PY) -m uv pip install -q --compile-bytecode --python $(PY) --upgrade-package pip pip $(1); then :; \
 	      else $(PY) -m pip install -q --upgrade pip && $(PY) -m pip install -q $(1); fi
 
 $(VENV)/.runtime: pyproject.toml setup.py jupyter/rise-shim/dist/package.json jupyter/labconfig/page_config.json \
