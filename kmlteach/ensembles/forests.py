@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from kmlteach._jit import jit
 from kmlteach._validation import (
     check_bootstraps,
     check_choice,
@@ -99,6 +100,8 @@ def random_forest(
     leaf = check_int(min_samples_leaf, "min_samples_leaf", minimum=1, maximum=X.shape[0])
     rng = check_rng(seed)
 
+    order = np.ascontiguousarray(np.argsort(X, axis=0, kind="stable").T)  # sorted once per forest
+
     def fit(idx, tree_seed):
         count = np.bincount(idx, minlength=X.shape[0])
         rows = np.flatnonzero(count)  # grow on distinct rows, weighted by count
@@ -112,6 +115,7 @@ def random_forest(
             n_feat,
             tree_seed,
             weights=count[rows].astype(np.float64),
+            order=_sample_order_kernel(order, count, rows.shape[0]),
         )
         return tree, tree.value[tree.apply(X)]
 
@@ -125,3 +129,25 @@ def random_forest(
         criterion=CRITERIA[crit],
         **fields,
     )
+
+
+@jit(warmup=lambda: (np.array([[0, 2, 1], [2, 1, 0]]), np.array([1, 0, 2]), 2), nogil=True)
+def _sample_order_kernel(order, count, n):
+    """The forest's sort of every feature (``order``, d × m) restricted to the rows with
+    ``count > 0``, renumbered 0..n−1 in row order: the sorted rows of a tree's sample."""
+    d, m = order.shape
+    pos = np.full(m, -1)
+    c = 0
+    for i in range(m):
+        if count[i] > 0:
+            pos[i] = c
+            c += 1
+    S = np.empty((d, n), dtype=np.int64)
+    for j in range(d):
+        c = 0
+        for i in range(m):
+            r = pos[order[j, i]]
+            if r >= 0:
+                S[j, c] = r
+                c += 1
+    return S

@@ -39,7 +39,6 @@ from kmlteach._validation import (
     check_rng,
     check_X,
 )
-from kmlteach.ensembles.stumps import _sort_pairs
 from kmlteach.ensembles.tree_text import export_text, tree_nodes
 
 __all__ = ["DecisionTree", "decision_tree", "CRITERIA", "resolve_max_features"]
@@ -190,15 +189,17 @@ def decision_tree(
 
 
 def _grow(
-    X, yi, classes, max_depth: int, crit: int, min_leaf: int, n_feat: int, seed: int, weights=None
+    X, yi, classes, max_depth: int, crit: int, min_leaf: int, n_feat: int, seed: int, weights=None, order=None
 ) -> DecisionTree:
     """Build a tree on checked arrays (yi: int64 indices into ``classes``).
 
     ``weights`` (default 1): integer multiplicities, e.g. bootstrap counts — the tree is
     the one grown on the sample with every row repeated that often, only faster.
+    ``order`` (d, n): row j the rows sorted by feature j (default: sorted here; consumed).
     """
     w = np.ones(X.shape[0]) if weights is None else weights
-    arrays = _grow_tree_kernel(X, yi, w, len(classes), max_depth, crit, min_leaf, n_feat, seed)
+    S = np.ascontiguousarray(np.argsort(X, axis=0, kind="stable").T) if order is None else order
+    arrays = _grow_tree_kernel(X, yi, w, len(classes), max_depth, crit, min_leaf, n_feat, seed, S)
     feature, threshold, left, right, value, counts, impurity, node_depth = arrays
     return DecisionTree(
         classes=classes,
@@ -235,23 +236,17 @@ def _impurity(c, n, crit):
     return 1.0 - c.max() / n
 
 
-@jit(
-    warmup=lambda: (
-        np.array([[0.0, 1.0], [1.0, 0.0], [2.0, 2.0], [3.0, 1.0]]),
-        np.array([0, 1, 0, 1], dtype=np.int64),
-        np.ones(4),
-        2,
-        10,
-        0,
-        1,
-        2,
-        0,
-    ),
-    nogil=True,
-)
-def _grow_tree_kernel(X, yi, w, k, max_depth, crit, min_leaf, n_feat, seed):
+def _grow_example():
+    X = np.array([[0.0, 1.0], [1.0, 0.0], [2.0, 2.0], [3.0, 1.0]])
+    return X, np.array([0, 1, 0, 1]), np.ones(4), 2, 10, 0, 1, 2, 0, np.array([[0, 1, 2, 3], [1, 3, 0, 2]])
+
+
+@jit(warmup=_grow_example, nogil=True)
+def _grow_tree_kernel(X, yi, w, k, max_depth, crit, min_leaf, n_feat, seed, S):
     """Depth-first greedy growth; returns the node arrays (trimmed). Row i counts w[i]
-    times (sizes, class counts and ``min_leaf`` are in these units)."""
+    times (sizes, class counts and ``min_leaf`` are in these units). S[j] lists the rows
+    sorted by feature j (overwritten: a node's rows are S[j, start:end], sorted by
+    feature j, each split partitions every S[j] — sorted once, never per node)."""
     n, d = X.shape
     np.random.seed(seed)
     cap = 2 * n + 1
@@ -263,14 +258,14 @@ def _grow_tree_kernel(X, yi, w, k, max_depth, crit, min_leaf, n_feat, seed):
     counts = np.zeros((cap, k))
     impurity = np.zeros(cap)
     node_depth = np.zeros(cap, dtype=np.int64)
-    idx = np.arange(n)
     feats = np.arange(d)
     Xt = np.empty((d, n))  # one feature per row: gathers stay in cache
     for i in range(n):
         for j in range(d):
             Xt[j, i] = X[i, j]
     vals = np.empty(n)
-    rws = np.empty(n, dtype=np.int64)
+    tmp = np.empty(n, dtype=np.int64)
+    goes_left = np.zeros(n, dtype=np.bool_)
     # stack of (node, start, end) segments of idx
     st_node = np.zeros(cap, dtype=np.int64)
     st_start = np.zeros(cap, dtype=np.int64)
@@ -303,10 +298,10 @@ def _grow_tree_kernel(X, yi, w, k, max_depth, crit, min_leaf, n_feat, seed):
                 q = r + np.random.randint(0, d - r)
                 feats[r], feats[q] = feats[q], feats[r]
             j = feats[r]
+            rws = S[j, start:end]  # order within equal values is irrelevant
+            xj = Xt[j]
             for p in range(size):
-                rws[p] = idx[start + p]
-                vals[p] = Xt[j, rws[p]]
-            _sort_pairs(vals, rws, size)  # order within equal values is irrelevant
+                vals[p] = xj[rws[p]]
             if vals[0] == vals[size - 1]:
                 continue  # constant on this node: does not count
             visited += 1
@@ -343,20 +338,24 @@ def _grow_tree_kernel(X, yi, w, k, max_depth, crit, min_leaf, n_feat, seed):
                 feats[r] = r
         if best_j < 0:
             continue
-        # partition idx[start:end] so that x_j <= thr comes first
-        lo = start
-        hi = end - 1
-        while lo <= hi:
-            if X[idx[lo], best_j] <= best_thr:
-                lo += 1
-            else:
-                idx[lo], idx[hi] = idx[hi], idx[lo]
-                hi -= 1
+        xj = Xt[best_j]  # x_j <= thr first in every S[f], stably (each part stays sorted)
+        for p in range(start, end):
+            goes_left[S[0, p]] = xj[S[0, p]] <= best_thr
         mid = start + best_pos
+        for f in range(d):
+            Sf = S[f]
+            nl_, nr_ = start, 0
+            for p in range(start, end):  # branch-free
+                row = Sf[p]
+                gl = goes_left[row]
+                Sf[nl_], tmp[nr_] = row, row
+                nl_ += gl
+                nr_ += 1 - gl
+            Sf[mid:end] = tmp[:nr_]
         feature[node], threshold[node] = best_j, best_thr
         for child_id, s0, s1 in ((n_nodes, start, mid), (n_nodes + 1, mid, end)):
             for p in range(s0, s1):
-                counts[child_id, yi[idx[p]]] += w[idx[p]]
+                counts[child_id, yi[S[0, p]]] += w[S[0, p]]
             node_depth[child_id] = node_depth[node] + 1
         left[node], right[node] = n_nodes, n_nodes + 1
         # push right first so that the left subtree is grown first

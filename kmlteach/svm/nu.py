@@ -39,9 +39,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from kmlteach._validation import check_binary_labels, check_int, check_positive, check_probability, check_X
-from kmlteach.kernels.evaluation import native_kernel
 from kmlteach.kernels.gram import gram, kernel_params
-from kmlteach.svm.nu_smo import _diag, _nu_smo_kernel
+from kmlteach.svm.nu_smo import _nu_smo_kernel
 
 __all__ = ["NuSVMResult", "OneClassSVMResult", "nu_svm", "one_class_svm"]
 
@@ -259,20 +258,18 @@ def one_class_svm(X, nu, kernel="gaussian", *, tol=1e-8, max_iter=None, **kernel
 
 
 def _solve(X, kernel, params, s, group, alpha0, tol, max_iter):
-    """Run the SMO kernel; the Gram matrix buffer is n × n floats (rows filled on demand)."""
+    """Run the SMO kernel on the whole Gram matrix (n × n floats, computed once by
+    :func:`kmlteach.kernels.gram`), the variables sorted by group (the kernel's layout)."""
     n = X.shape[0]
     cap = max(10_000_000, 100 * n) if max_iter is None else check_int(max_iter, "max_iter")
-    native = native_kernel(kernel, params)
-    if native is None:  # min, bspline: the whole Gram matrix from gram()
-        K = gram(kernel, X, **params)
-        have = np.ones(n, dtype=np.bool_)
-        sq, native = np.zeros(n), (-1, 0.0, 0.0)
-    else:  # rows computed on demand inside the solver
-        K = np.empty((n, n))
-        have = np.zeros(n, dtype=np.bool_)
-        sq = np.einsum("ij,ij->i", X, X)
-    diag = np.diagonal(K).copy() if native[0] < 0 else _diag(X, sq, *native)
-    alpha, grad, it, status = _nu_smo_kernel(K, have, X, sq, *native, diag, s, group, alpha0, tol, cap)
+    order = np.argsort(group, kind="stable")
+    K = gram(kernel, X[order], **params)
+    diag = np.diagonal(K).copy()
+    a, g, it, status = _nu_smo_kernel(
+        K, diag, np.ascontiguousarray(s[order]), group[order], alpha0[order], tol, cap
+    )
+    alpha, grad = np.empty(n), np.empty(n)
+    alpha[order], grad[order] = a, g
     if status != 0:
         warnings.warn(
             f"SMO stopped after max_iter = {cap} steps before reaching tol = {tol:g}",
