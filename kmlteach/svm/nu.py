@@ -189,18 +189,11 @@ def nu_svm(X, y, nu, kernel="linear", *, tol=1e-8, max_iter=None, **kernel_param
     rho, b = 0.5 * (r_pos + r_neg), 0.5 * (r_neg - r_pos)
     yf = grad + ya * b  # y_i f(x_i)
     return NuSVMResult(
-        X=Xa,
-        kernel=kernel,
-        kernel_params=params,
-        alpha=alpha,
+        **_solution(Xa, kernel, params, alpha, v, it, tol_),
         b=b,
         rho=rho,
-        support=np.flatnonzero(alpha > 0.0),
         margin_errors=np.flatnonzero(yf < rho - tol_),
         y=ya,
-        nu=v,
-        n_iter=it,
-        tol=tol_,
     )
 
 
@@ -244,16 +237,24 @@ def one_class_svm(X, nu, kernel="gaussian", *, tol=1e-8, max_iter=None, **kernel
     )
     rho = _offset(grad, alpha, np.ones(n, dtype=bool))
     return OneClassSVMResult(
-        X=Xa,
+        **_solution(Xa, kernel, params, alpha, v, it, tol_),
+        rho=rho,
+        outliers=np.flatnonzero(grad - rho < -tol_),
+    )
+
+
+def _solution(X, kernel, params, alpha, nu, n_iter, tol) -> dict:
+    """The fields both results share: the kernel expansion (its points, kernel and α,
+    support vectors where α > 0) and the run (ν, iterations, tolerance)."""
+    return dict(
+        X=X,
         kernel=kernel,
         kernel_params=params,
         alpha=alpha,
-        rho=rho,
         support=np.flatnonzero(alpha > 0.0),
-        outliers=np.flatnonzero(grad - rho < -tol_),
-        nu=v,
-        n_iter=it,
-        tol=tol_,
+        nu=nu,
+        n_iter=n_iter,
+        tol=tol,
     )
 
 
