@@ -18,6 +18,28 @@ class UsageError(Exception):
     """Bad user input on the command line: printed as one ``error:`` line, exit status 2."""
 
 
+# what the student edition (kmlteach/course/edition.py) ships without: the grader, the
+# solutions and references, the notebook sources and the instructor's build tools
+INSTRUCTOR_ONLY = (
+    "release",
+    "student",
+    "nbgrader-export",
+    "execute",
+    "grade",
+    "slides",
+    "site",
+    "publish-student",
+    "reveal",
+)
+
+
+def _student_edition() -> bool:
+    """Whether this package is the student edition's (its ``course/`` keeps only what
+    students need, never the instructor's ``release.py`` nor ``grade/``)."""
+    course = Path(__file__).resolve().parent / "course"
+    return not (course / "release.py").is_file() or not (course / "grade").is_dir()
+
+
 def _prog() -> str:
     return "kmlteach" if Path(sys.argv[0]).name == "kmlteach" else "python -m kmlteach"
 
@@ -340,6 +362,11 @@ def main(argv=None) -> int:
     add_commands(sub)
     args = ap.parse_args(argv)
     try:
+        if args.cmd in INSTRUCTOR_ONLY and _student_edition():
+            raise UsageError(
+                f"'{args.cmd}' is an instructor command, not part of the student edition of the "
+                "course (run it in the instructor repository)"
+            )
         return args.fn(args)
     except UsageError as exc:  # only the user's mistakes: a bug keeps its traceback
         print(f"{ap.prog} {args.cmd}: error: {exc}", file=sys.stderr)

@@ -186,8 +186,8 @@ def hostile(paths: dict) -> dict:
             ),
         ),
         11,
-        "ok",
-    )  # in its PID namespace it reaches nothing but itself
+        "crashed",
+    )  # in its PID namespace it reaches nothing but its own kernel (the probe runs in a child)
     add("vandal", with_function(nb, "01.distance", _vandal_source(paths)), 13)
     add(
         "forged_results",
@@ -398,6 +398,12 @@ ROOT_PROBES = {
     "            hit = True\n    except OSError:\n        pass",
     "root_sched_fifo": "import os\ntry:\n    os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(10))\n"
     "    hit = True\nexcept OSError:\n    pass",
+    # red team's finding C: the cgroup tree (counters shared by concurrent kernels) is a
+    # channel between submissions; /sys is not in the sandbox at all
+    "sys_cgroup": "import os\nfor p in ('/sys/fs/cgroup/cgroup.procs', '/sys/fs/cgroup/memory.stat', "
+    "'/sys/fs/cgroup/pids/tasks', '/sys/kernel/uevent_seqnum'):\n    try:\n        open(p).read()\n"
+    "        hit = True\n    except OSError:\n        pass\ntry:\n    hit = hit or bool(os.listdir('/sys'))\n"
+    "except OSError:\n    pass",
 }
 
 EXFIL = """
@@ -437,6 +443,48 @@ def batch_perceptron(X, y):
         if bad.size == 0:
             return w
         w = w + y[bad[0]] * X[bad[0]]
+"""
+
+
+GUARD_SWITCH = """
+def batch_perceptron(X, y):
+    import gc, importlib, sys, types
+    import kmlteach.svm
+    Xc, yc = np.ascontiguousarray(X, dtype=float), np.ascontiguousarray(y, dtype=float)
+    tries = []
+    f = kmlteach.svm.perceptron
+    seen = [f, getattr(f, '__wrapped__', None)]
+    for g in list(seen):  # the guard's closure: switch off its state, call what it holds
+        for cell in getattr(g, '__closure__', None) or ():
+            v = cell.cell_contents
+            if isinstance(v, dict):
+                for k in list(v):
+                    if isinstance(v[k], (str, set, type(None))):
+                        v[k] = set() if isinstance(v[k], set) else None
+            elif isinstance(v, (set, list)):
+                try:
+                    v.clear()
+                except Exception:
+                    pass
+            elif callable(v):
+                seen.append(v)
+    tries += [lambda g=g: g(X, y).w for g in seen if callable(g)]
+    for o in gc.get_objects():  # every copy the garbage collector knows, kernel included
+        mod = getattr(o, '__module__', '')
+        name = getattr(o, '__name__', '')
+        if mod == 'kmlteach.svm.perceptron' and name == 'perceptron':
+            tries.append(lambda o=o: o(X, y).w)
+        if mod == 'kmlteach.svm.perceptron' and name == '_perceptron_kernel':
+            tries.append(lambda o=o: o(Xc, yc, 100000)[0])
+    tries.append(lambda: importlib.reload(sys.modules['kmlteach.svm.perceptron']).perceptron(X, y).w)
+    for t in tries:
+        try:
+            w = np.asarray(t(), dtype=float)
+            if w.shape == (X.shape[1],):
+                return w
+        except BaseException:
+            pass
+    return np.zeros(X.shape[1])
 """
 
 
@@ -498,12 +546,15 @@ def hostile_issue24(nb: dict) -> dict:
             nb,
             "01.distance",
             (
-                "_N = [0]\n\ndef distance(x, w, b):\n    _N[0] += 1\n    if _N[0] > 7:\n"
+                # counted in a file: each probe runs in its own child of the kernel
+                "def distance(x, w, b):\n    import os\n    with open('calls.txt', 'a') as fh:\n"
+                "        fh.write('x')\n    if os.path.getsize('calls.txt') > 7:\n"
                 "        raise ValueError('HIDDENMARKER ' + repr(x))\n"
                 f"    return {DISTANCE}"
             ),
         ),
-        12,
+        12.5,  # 01.distance awards partial credit: 7 visible of 14 cases pass, 1 × 7/14
+        **{"01.distance": 0.5},
     )
     add(
         "replaced_probe",
@@ -536,4 +587,7 @@ def hostile_issue24(nb: dict) -> dict:
         10,
         **{"01.perceptron": 0},
     )
+    # red team's finding G: the guard switched off through its closure (state, the wrapped
+    # original), the original found by the garbage collector, the module reloaded
+    add("guard_switch", with_function(nb, "01.perceptron", GUARD_SWITCH), 10, **{"01.perceptron": 0})
     return H

@@ -96,12 +96,19 @@ def test_readme_notebooks_and_docs_agree_with_book_toml():
 
 
 def test_per_chapter_binder_links_open_the_student_version():
+    """In the student repository of book.toml (the edition's ``notebooks/``), never the
+    instructor repository; without a student repository, the instructor's ``student/``."""
+    assert B.student_repository and _slug(B.student_repository) != _slug(B.repository)
     for c in READY:
         url = student_binder_url(B, c)
         stem = Path(c.notebook).stem
-        assert url == B.binder_url(f"student/{stem}.ipynb")
-        assert url.startswith(
-            f"https://mybinder.org/v2/gh/{_slug(B.repository)}/{B.branch}?urlpath=lab/tree/student/"
+        assert url == (
+            f"https://mybinder.org/v2/gh/{_slug(B.student_repository)}/{B.branch}"
+            f"?urlpath=lab/tree/notebooks/{stem}.ipynb"
+        )
+        alone = dataclasses.replace(B, student_repository="")
+        assert student_binder_url(alone, c) == (
+            f"https://mybinder.org/v2/gh/{_slug(B.repository)}/{B.branch}?urlpath=lab/tree/student/{stem}.ipynb"
         )
 
 
@@ -111,12 +118,18 @@ def test_forking_changes_every_link_the_site_and_decks_build():
     from kmlteach.course.site import site_notebook
     from kmlteach.course.site_pages import home_page
 
-    fork = dataclasses.replace(B, repository="https://github.com/someone/my-course", branch="fall")
+    fork = dataclasses.replace(
+        B,
+        repository="https://github.com/someone/my-course",
+        student_repository="https://github.com/someone/my-course-student",
+        branch="fall",
+    )
     ch = READY[1]
     nb = nbformat.read(ROOT / ch.notebook, as_version=4)
     for made in (site_notebook(nb, ch, fork), deck_notebook(nb, ch, fork)):
         text = json.dumps(made, ensure_ascii=False)
-        assert "mybinder.org/v2/gh/someone/my-course/fall?urlpath=lab/tree/student/" in text
+        assert "mybinder.org/v2/gh/someone/my-course-student/fall?urlpath=lab/tree/notebooks/" in text
         assert "v2/gh/kmlteach/kmlteach" not in text, "a Binder link ignores book.toml's repository"
+        assert "v2/gh/someone/my-course/" not in text, "a Binder link opens the instructor repository"
     home = home_page(fork)
     assert "https://github.com/someone/my-course" in home and "github.com/kmlteach/kmlteach" not in home

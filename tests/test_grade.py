@@ -173,10 +173,18 @@ def test_cli_errors_are_one_line(tmp_path):
 
 
 def test_student_reimplementing_nothing_but_returning_reference_shapes_fails(tmp_path):
-    """A function that returns the right type but wrong values scores 0 (values decide)."""
+    """A function that returns the right type but wrong values earns only the cases whose
+    answer is that value (values decide): 01.distance awards partial credit, and a
+    constant 0.0 is right exactly on the points that lie on the hyperplane."""
+    from kmlteach.exercises import get
+
     nb = with_function(load(), "01.distance", "def distance(x, w, b):\n    return 0.0")
     results, rows = _run(tmp_path, {"zero": dump(nb)})
-    assert rows[0]["01.distance"] == "0" and float(rows[0]["total"]) == 12
+    ex, plan = get("01.distance"), next(e for e in chapter_plan("01").exercises if e.id == "01.distance")
+    on_plane = sum(bool(ex.compare(c.expected, ex.prepare(0.0))) for c in plan.cases)
+    assert on_plane == 2 and plan.partial  # "a point on the hyperplane", visible and hidden
+    points = round(plan.points * on_plane / len(plan.cases), 2)
+    assert float(rows[0]["01.distance"]) == points and float(rows[0]["total"]) == 12 + points
 
 
 def test_instructor_notebooks_score_full_marks_on_hidden_cases(tmp_path):
@@ -211,11 +219,12 @@ def test_partial_flag_is_read_from_the_exercise_record(tmp_path):
     records = tmp_path / "records"
     shutil.copytree(ROOT / "kmlteach" / "exercises" / "records", records)
     ch01 = records / "ch01.toml"
-    text = ch01.read_text(encoding="utf-8").replace(
-        'id = "01.perceptron"\n', 'id = "01.perceptron"\npartial = true\n'
+    head, _, tail = ch01.read_text(encoding="utf-8").partition('id = "01.perceptron"\n')
+    block, sep, rest = tail.partition("[[")
+    assert "partial = true\n" in block
+    ch01.write_text(
+        head + 'id = "01.perceptron"\n' + block.replace("partial = true\n", "") + sep + rest, "utf-8"
     )
-    assert "partial = true" in text
-    ch01.write_text(text, encoding="utf-8")
     (tmp_path / "book.toml").write_text(
         (ROOT / "book.toml")
         .read_text(encoding="utf-8")
@@ -224,12 +233,12 @@ def test_partial_flag_is_read_from_the_exercise_record(tmp_path):
     )
     plan = chapter_plan("01", str(tmp_path / "book.toml"))
     assert {e.id: e.partial for e in plan.exercises} == {
-        "01.distance": False,
-        "01.hinge": False,
-        "01.sgd_step": False,
-        "01.perceptron": True,
-        "01.subgradient_perceptron": False,
-        "01.dual": False,
+        "01.distance": True,
+        "01.hinge": True,
+        "01.sgd_step": True,
+        "01.perceptron": False,
+        "01.subgradient_perceptron": True,
+        "01.dual": True,
     }
 
 

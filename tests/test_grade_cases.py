@@ -67,6 +67,32 @@ def test_hidden_cases_are_well_formed_and_differ_from_the_visible_ones(chapter):
 
 
 @pytest.mark.parametrize("chapter", CHAPTERS)
+def test_partial_credit_exactly_where_the_cases_are_independent(chapter):
+    """README, "Grading": an exercise awards partial credit when its cases are independent,
+    each a call on inputs of its own whose answer says something by itself. Where a
+    constant answer (the answer of one of its cases, +inf, 0, True, False) already passes
+    more than a third of the cases, the cases only discriminate together (a feasibility
+    test's +inf, an empty overlap's 0, a tie's error): all or nothing."""
+    from kmlteach.exercises import get
+
+    def passes(e, ex, answer):
+        n = 0
+        for c in e.cases:
+            try:
+                n += bool(ex.compare(c.expected, ex.prepare(answer)))
+            except Exception:
+                pass
+        return n
+
+    for e in chapter_plan(chapter).exercises:
+        ex = get(e.id)
+        constants = [c.expected for c in e.cases] + [float("inf"), 0.0, True, False]
+        best = max(passes(e, ex, a) for a in constants)
+        assert len(e.cases) > 1
+        assert e.partial == (3 * best <= len(e.cases)), (e.id, best, len(e.cases))
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS)
 def test_guards_name_public_library_functions(chapter):
     for _ex_id, paths in _module(chapter).CASES.guards.items():
         for path in paths:

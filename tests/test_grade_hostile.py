@@ -10,7 +10,9 @@ test itself plays the earlier run whose objects are still alive); mknod, raw soc
 the parent's environment and SCHED_FIFO (meaningful when the grader runs as root); a
 setsid fork bomb and a fork hopper; a 300 MB reply; file names that are not UTF-8, hold
 a newline or are 255 bytes long; forged Markdown/HTML feedback; a replaced probe; the
-private Numba kernel behind a guarded function.
+private Numba kernel behind a guarded function. The red team's findings G (a guard
+switched off through its closure, the reference found by the garbage collector or its
+module reloaded: ``guard_switch``) and C (``/sys/fs/cgroup`` readable: ``sys_cgroup``).
 """
 
 from __future__ import annotations

@@ -74,6 +74,10 @@ def test_the_edition_holds_what_students_need_and_nothing_of_the_instructor(edit
     assert book_mod.load(edition / "book.toml").repository == B.student_repository
     assert os.access(edition / "postBuild", os.X_OK)
     assert "lab:" in (edition / "Makefile").read_text(encoding="utf-8")
+    # the README's hub links go through nbgitpuller: the environment a hub builds has it
+    env = (edition / "environment.yml").read_text(encoding="utf-8")
+    assert "  - nbgitpuller>=1.2,<2\n" in env and "nbgitpuller" not in (ROOT / "environment.yml").read_text()
+    assert env.replace("  - nbgitpuller>=1.2,<2\n", "") == (ROOT / "environment.yml").read_text()
 
 
 def test_no_piece_of_the_answer_key_in_the_edition_its_wheel_or_its_pyc(edition, answer_key, tmp_path):
@@ -93,8 +97,13 @@ def test_no_piece_of_the_answer_key_in_the_edition_its_wheel_or_its_pyc(edition,
     assert list((work / "dist").glob("*.whl"))
     assert len(list(work.rglob("*.pyc"))) > 50
     assert leaks(work, answer_key) == []
-    # the search finds a planted piece of each kind (text, stripped lines, a double's bytes)
-    plant = {what.split(" of ")[0]: secret for what, secret in answer_key}
+    # the search finds a planted piece of each kind (text, stripped lines, a double's bytes,
+    # a hidden case whose values are short decimals as the run of its values)
+    plant = {
+        what.split(" of ")[0]: secret for what, secret in answer_key if " " not in secret or what[0] != "h"
+    }
+    run_what, run = next((w, s) for w, s in answer_key if w.startswith("hidden") and " " in s)
+    (work / "planted.py").write_text(f"CASE = ({', '.join(run.split())},)\n")
     (work / "planted.md").write_text(
         "\n".join("    " + ln for ln in plant["reference"].splitlines())
         + "\n"
@@ -110,6 +119,60 @@ def test_no_piece_of_the_answer_key_in_the_edition_its_wheel_or_its_pyc(edition,
         ("solution line", "planted.md"),
         ("hidden case", "planted.bin"),
     } <= found
+    assert (run_what, "planted.py") in leaks(work, answer_key)
+
+
+def test_hidden_values_count_unless_the_edition_shows_them(answer_key):
+    """Every value of a hidden case is part of the answer key, short decimals included,
+    except those the edition's public data holds too (visible cases, their outputs, the
+    shipped data files); drawn values are searched alone, short ones as their case's run."""
+    from kmlteach.course.edition import DRAWN, _floats, _public_values
+    from kmlteach.course.grade.cases import hidden_cases
+
+    public = _public_values(B)
+    assert "1.0" in public and len(public) > 1000
+    hidden = [(w, s) for w, s in answer_key if w.startswith("hidden")]
+    singles = {s for _, s in hidden if " " not in s}
+    runs = {s for _, s in hidden if " " in s}
+    assert runs and all(any(len(v) < DRAWN and v not in public for v in r.split()) for r in runs)
+    counted = singles | {v for r in runs for v in r.split()}
+    for ex_id in registry():
+        for h in hidden_cases(ex_id):
+            for v in map(repr, _floats([h.args, h.kwargs])):
+                assert v in public or v in counted, f"{ex_id}: hidden value {v} is not counted"
+    assert not singles & public
+
+
+def test_instructor_commands_refuse_in_one_line_inside_the_edition(edition):
+    """In the student edition, grade, release, publish-student, reveal and the other
+    instructor commands say so in one line (no traceback); the students' ones run."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    env["PYTHONPATH"] = str(edition)
+
+    def cli(*argv):
+        return subprocess.run(
+            [sys.executable, *argv], capture_output=True, text=True, cwd=edition, env=env, timeout=300
+        )
+
+    probe = cli("-c", "import kmlteach; print(kmlteach.__file__)")
+    assert Path(probe.stdout.strip()).resolve().is_relative_to(edition.resolve()), probe.stderr
+    for argv in (
+        ["grade", "subs", "--out", "gb.csv"],
+        ["release", "01", "--out", "x"],
+        ["publish-student", "--out", "x"],
+        ["reveal", "01", "--edition", "."],
+        ["execute", "01-svm"],
+        ["nbgrader-export", "01", "--course", "c"],
+        ["site"],
+        ["slides"],
+        ["student", "a", "b"],
+    ):
+        run = cli("-m", "kmlteach", *argv)
+        assert run.returncode == 2 and "Traceback" not in run.stderr, (argv, run.stderr[-1500:])
+        lines = run.stderr.strip().splitlines()
+        assert len(lines) == 1 and "student edition" in lines[0], (argv, run.stderr)
+    run = cli("-m", "kmlteach", "chapters")
+    assert run.returncode == 0 and "Traceback" not in run.stderr, run.stderr[-1500:]
 
 
 def test_publish_refuses_the_instructor_repository_and_foreign_folders(tmp_path):

@@ -72,7 +72,8 @@ def test_every_ready_chapter_has_a_page_and_a_deck(site):
             assert c.title in text
             assert f"notebooks/{stem}.html" in home, f"the home page does not link chapter {c.id}"
             assert (site / "slides" / f"{stem}.slides.html").exists()
-            assert B.binder_url(f"student/{stem}.ipynb").replace("&", "&amp;") in page.read_text(), (
+            student = B.binder_url(f"notebooks/{stem}.ipynb", B.student_repository)
+            assert student.replace("&", "&amp;") in page.read_text(), (
                 f"chapter {c.id}: no Binder link to the student version"
             )
             assert re.search(

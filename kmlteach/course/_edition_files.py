@@ -1,12 +1,13 @@
 """The files of the student edition that are not copied: README, Makefile, postBuild,
-pyproject.toml and book.toml (both cut from the instructor's), .gitignore."""
+pyproject.toml, book.toml and environment.yml (cut from or added to the instructor's),
+.gitignore."""
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
 
-__all__ = ["readme", "makefile", "post_build", "pyproject", "book_toml", "GITIGNORE"]
+__all__ = ["readme", "makefile", "post_build", "pyproject", "book_toml", "environment_yml", "GITIGNORE"]
 
 GITIGNORE = ".venv/\n__pycache__/\n*.nbi\n*.nbc\n.ipynb_checkpoints/\n*.egg-info/\nbuild/\n"
 
@@ -68,6 +69,18 @@ def pyproject(text: str) -> str:
             out.append(line)
     result = "\n".join(out).rstrip() + "\n"
     return re.sub(r"^kmlteach = \[.*\]$", 'kmlteach = ["data/*", "exercises/records/*"]', result, flags=re.M)
+
+
+def environment_yml(text: str) -> str:
+    """The instructor's ``environment.yml`` plus nbgitpuller: the edition's README links
+    open chapters on a JupyterHub through nbgitpuller's ``git-pull`` route, which a hub
+    built from this environment (zero-to-jupyterhub's user image) must serve."""
+    line = "  - nbgitpuller>=1.2,<2\n"
+    if "nbgitpuller" in text:
+        return text
+    if "  - pip\n" in text:
+        return text.replace("  - pip\n", line + "  - pip\n", 1)
+    return text.rstrip("\n") + "\n" + line
 
 
 def book_toml(text: str, student_repository: str) -> str:

@@ -13,14 +13,20 @@ _NB_LINK = re.compile(r"\[([^\]]+)\]\((\d\d-[\w-]+)\.ipynb(#[^)]*)?\)")
 _DOCS_LINK = re.compile(r"\]\(\.\./docs/([\w-]+\.md)(#[^)]*)?\)")
 
 
-def student_path(chapter) -> str:
-    """Where Binder's postBuild writes the student version of ``chapter``: ``student/NN-slug.ipynb``."""
-    return f"student/{Path(chapter.notebook).name}"
+def student_path(chapter, book=None) -> str:
+    """The student version of ``chapter`` in the repository its Binder link opens: the
+    student edition's ``notebooks/NN-slug.ipynb`` (``python -m kmlteach publish-student``)
+    when ``book.toml`` names a ``student_repository``; else ``student/NN-slug.ipynb`` of the
+    instructor repository, which Binder's postBuild writes."""
+    folder = "notebooks" if book is not None and book.student_repository else "student"
+    return f"{folder}/{Path(chapter.notebook).name}"
 
 
 def student_binder_url(book, chapter) -> str:
-    """The Binder link that opens the student version of ``chapter``."""
-    return book.binder_url(student_path(chapter))
+    """The Binder link that opens the student version of ``chapter``: in the student
+    repository when ``book.toml`` names one (never the instructor repository, which holds
+    every solution), else the instructor repository's ``student/`` folder."""
+    return book.binder_url(student_path(chapter, book), book.student_repository or None)
 
 
 def rewrite_markdown(text: str, book, chapter, target) -> str:

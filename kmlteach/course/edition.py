@@ -52,7 +52,6 @@ MIN_LINE = (
 )
 COPY = (
     "setup.py",
-    "environment.yml",
     "jupyter/labconfig",
     "jupyter/server_config",
     "jupyter/rise-shim/dist",
@@ -168,6 +167,7 @@ def publish(out, *, book=None, report=print) -> list[Path]:
         "book.toml": files.book_toml(
             (root / "book.toml").read_text(encoding="utf-8"), book.student_repository
         ),
+        "environment.yml": files.environment_yml((root / "environment.yml").read_text(encoding="utf-8")),
     }
     for name, body in text.items():
         (out / name).write_text(body, encoding="utf-8")
@@ -221,26 +221,44 @@ def _body(fn) -> str:
     return text
 
 
-def _random_floats(value, limit: int = 4) -> list[float]:
-    """Up to ``limit`` values of a hidden argument that are drawn at random: a long repr
-    that is not a short decimal plus rounding (``0.39999999999999997`` is the 0.4 that any
-    arithmetic makes, found in a mistake's outputs of another chapter: no secret)."""
+def _floats(value) -> list[float]:
+    """Every floating-point value in ``value`` (a hidden argument, or plain edition data:
+    nested lists, tuples, dicts and arrays)."""
     import numpy as np
 
-    flat = np.asarray(value).ravel() if isinstance(value, (np.ndarray, float)) else []
-    return [
-        float(v)
-        for v in flat
-        if np.issubdtype(np.asarray(v).dtype, np.floating)
-        and len(repr(float(v))) >= 14
-        and len(repr(round(float(v), 10))) >= 10
-    ][:limit]
+    if isinstance(value, dict):
+        return [f for k, v in value.items() for f in _floats(k) + _floats(v)]
+    if isinstance(value, (list, tuple)):
+        return [f for v in value for f in _floats(v)]
+    if isinstance(value, (float, np.floating)):
+        return [float(value)] if np.isfinite(value) else []
+    if isinstance(value, np.ndarray) and np.issubdtype(value.dtype, np.floating):
+        return [float(v) for v in value.ravel() if np.isfinite(v)]
+    return []
+
+
+def _public_values(book) -> set[str]:
+    """The values (``repr``) of the edition's public data: every float of the visible
+    cases, their expected outputs and the mistakes' outputs that the edition's records
+    ship, and every number of the shipped data files (``kmlteach/data``). A hidden value
+    equal to one of them gives nothing away."""
+    from kmlteach.exercises import record
+
+    out = set()
+    for chapter, path in record.chapter_files(record.RECORDS).items():
+        text = _dump(_chapter_records(chapter, path))
+        out |= {repr(f) for f in _floats(json.loads(text))}
+    for p in sorted((Path(book.root) / "kmlteach" / "data").rglob("*")):
+        if p.is_file() and _shipped(p.relative_to(Path(book.root) / "kmlteach")):
+            out |= {repr(float(t)) for t in _FLOAT.findall(p.read_text(encoding="utf-8", errors="replace"))}
+    return out
 
 
 def secrets(book=None, exclude=()) -> list[tuple[str, str]]:
     """``(what, text)`` for every piece of the answer key: each line of every solution
-    block, each reference function's body, each hidden case's random argument values (as
-    text and as 8-byte doubles), each last hint — of every chapter not in ``exclude``
+    block, each reference function's body, each value of every hidden case's arguments
+    that the edition's public data does not hold too (:func:`_public_values`; as text and
+    as 8-byte doubles), each last hint — of every chapter not in ``exclude``
     (already revealed; a text a revealed chapter shows is no secret of another one).
 
     Two kinds of solution lines are not secrets: lines shorter than :data:`MIN_LINE`
@@ -264,6 +282,7 @@ def _answer_key(book) -> list[tuple[str, str]]:
     from kmlteach.exercises import registry
 
     public = _library_text(Path(book.root) / "kmlteach")
+    values = _public_values(book)
     found: list[tuple[str, str]] = []
     for c in book.chapters:
         if c.ready:
@@ -277,8 +296,11 @@ def _answer_key(book) -> list[tuple[str, str]]:
         found.append((f"reference of {ex_id}", _body(ex.reference)))
         found.append((f"last hint of {ex_id}", ex.hints[-1]))
         for h in hidden_cases(ex_id):
-            for v in list(h.args) + list(h.kwargs.values()):
-                found += [(f"hidden case of {ex_id}", f"{x!r}") for x in _random_floats(v)]
+            seq = [repr(x) for x in _floats([h.args, h.kwargs])]
+            secret = [x for x in seq if x not in values]
+            if len(seq) > 1 and any(len(x) < DRAWN for x in secret):
+                found.append((f"hidden case of {ex_id}", " ".join(seq)))
+            found += [(f"hidden case of {ex_id}", x) for x in secret if len(x) >= DRAWN]
     return found
 
 
@@ -308,7 +330,8 @@ def _blobs(folder: Path):
                         yield f"{p.relative_to(folder)}!{n}", z.read(n)
 
 
-_FLOAT = re.compile(r"-?\d+\.\d+(?:e[-+]?\d+)?")
+_FLOAT = re.compile(r"-?\d+(?:\.\d+(?:e[-+]?\d+)?|e[-+]?\d+)")  # repr of a finite float
+DRAWN = 14  # a repr this long is a random draw: found alone it gives its case away
 
 
 def leaks(folder, found_secrets) -> list[tuple[str, str]]:
@@ -319,8 +342,11 @@ def leaks(folder, found_secrets) -> list[tuple[str, str]]:
     texts = [(what, _normal(secret)) for what, secret in found_secrets if not what.startswith("hidden")]
     numbers: dict[str, str] = {}
     doubles: dict[bytes, str] = {}
+    runs = [
+        (what, f" {secret} ") for what, secret in found_secrets if what.startswith("hidden") and " " in secret
+    ]
     for what, secret in found_secrets:
-        if what.startswith("hidden"):
+        if what.startswith("hidden") and " " not in secret:
             numbers[secret] = what
             for order in "<>":
                 doubles[struct.pack(order + "d", float(secret))] = what
@@ -328,7 +354,10 @@ def leaks(folder, found_secrets) -> list[tuple[str, str]]:
     for where, data in _blobs(Path(folder)):
         text = _normal(data.decode("utf-8", "replace"))
         hits += [(what, where) for what, secret in texts if secret in text]
-        hits += [(numbers[t], where) for t in set(_FLOAT.findall(text)) & numbers.keys()]
+        tokens = _FLOAT.findall(text)
+        hits += [(numbers[t], where) for t in set(tokens) & numbers.keys()]
+        stream = f" {' '.join(tokens)} "
+        hits += [(what, where) for what, run in runs if run in stream]
         view = memoryview(data)
         windows = {bytes(view[i : i + 8]) for i in range(max(len(data) - 7, 0))}
         hits += [(doubles[d], where) for d in windows & doubles.keys()]

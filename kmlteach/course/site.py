@@ -9,7 +9,8 @@ Builds ``build/site/`` offline with jupyter-book 1.x (Sphinx, sphinx-book-theme)
 * one page per *ready* chapter of ``book.toml``, made from the stored notebook
   without executing it: solutions stripped (the cells that held one lose their
   outputs), each widget replaced by its static snapshot, every figure given alt
-  text, a bar with "launch on Binder" (the student version, ``student/NN-slug.ipynb``),
+  text, a bar with "launch on Binder" (the student version: the student repository's
+  ``notebooks/NN-slug.ipynb``, see :func:`._publish.student_binder_url`),
   "download the notebook" and "slides" links;
 * the chapters' reveal.js decks under ``slides/`` (see :mod:`kmlteach.course.deck`);
 * MathJax from the vendored copy (``mathjax_path``), Sphinx's own search.

@@ -77,6 +77,10 @@ def kernel_env(scratch: str) -> dict:
 
 
 def _read_roots() -> list[str]:
+    """What a kernel may read. Not ``/sys``: its ``fs/cgroup`` (and the counters below it) is
+    shared by concurrent kernels, a channel between submissions (red team's finding C);
+    glibc, NumPy, OpenBLAS and Numba count CPUs from ``/proc`` and ``sched_getaffinity``
+    without it (tests/test_grade_hostile.py reads ``/sys`` from a kernel)."""
     import site
     import sysconfig
 
@@ -90,7 +94,6 @@ def _read_roots() -> list[str]:
         "/etc",
         "/dev",
         "/proc",
-        "/sys",
         "/opt",
         sys.prefix,
         sys.base_prefix,

@@ -64,6 +64,10 @@ async def _probe(
     reply = loads_limited(literal)
     if not isinstance(reply, dict):
         raise ResultError("not an object")
+    if reply.get("died"):  # the probe's child ended without a reply (os._exit, a signal)
+        raise KernelDied(f"the process running the function ended while {plan.id} was graded")
+    if reply.get("tampered"):
+        raise Tampered(f"the grader's probe was replaced while {plan.id} was graded")
     # time measured here, never what the kernel reports (a number it chose is a channel)
     reply["elapsed"] = time.monotonic() - t0
     return reply
@@ -147,6 +151,7 @@ async def _run_kernel(
                     "blocked_modules": BLOCKED_MODULES,
                     "guards": plan.guards,
                     "max_bytes": MAX_RESULT_BYTES // 2,
+                    "probe_name": probe,
                 }
                 pre = (
                     KERNEL_SIDE.read_text(encoding="utf-8")
