@@ -312,10 +312,17 @@ async def run_class(
     move_period: float = 6.0,
     notebook: str = "notebooks/01-svm.ipynb",
     timeout: float = 1200.0,
+    arrival: float = 0.0,
 ) -> dict:
-    """N students at once on ``hub``; returns per-student records and the class totals."""
+    """N students on ``hub``; returns per-student records and the class totals.
+
+    ``arrival`` = 0 (the default, the worst case): every student follows the link in the
+    same second. Otherwise student i arrives ``i * arrival / n`` seconds after the first
+    (a class opening the link over the first ``arrival`` seconds of a lecture)."""
     if not isinstance(n, int) or n < 1:
         raise ValueError(f"n must be a positive integer, got {n!r}")
+    if not arrival >= 0:
+        raise ValueError(f"arrival must be >= 0 seconds, got {arrival!r}")
     sampler = _Sampler(hub)
     load0 = os.getloadavg()
     # The simulated students stand for browsers on their own machines. Here they share
@@ -331,7 +338,9 @@ async def run_class(
         pass
     driver_nice = os.getpriority(os.PRIO_PROCESS, 0)
     try:
-        return await _run_class(hub, n, moves, move_period, notebook, timeout, sampler, load0, driver_nice)
+        return await _run_class(
+            hub, n, moves, move_period, notebook, timeout, arrival, sampler, load0, driver_nice
+        )
     finally:
         try:
             os.setpriority(os.PRIO_PROCESS, 0, nice0)
@@ -339,7 +348,14 @@ async def run_class(
             pass
 
 
-async def _run_class(hub, n, moves, move_period, notebook, timeout, sampler, load0, driver_nice) -> dict:
+async def _arrive(student, delay: float):
+    await asyncio.sleep(delay)
+    return await student.run()
+
+
+async def _run_class(
+    hub, n, moves, move_period, notebook, timeout, arrival, sampler, load0, driver_nice
+) -> dict:
     students = [
         Student(
             hub.url,
@@ -353,7 +369,10 @@ async def _run_class(hub, n, moves, move_period, notebook, timeout, sampler, loa
         for i in range(n)
     ]
     t0 = time.monotonic()
-    tasks = [asyncio.ensure_future(asyncio.wait_for(s.run(), timeout)) for s in students]
+    delays = [i * arrival / n for i in range(n)]
+    tasks = [
+        asyncio.ensure_future(asyncio.wait_for(_arrive(s, d), timeout + d)) for s, d in zip(students, delays)
+    ]
     done = asyncio.gather(*tasks, return_exceptions=True)
     while not done.done():
         await asyncio.get_running_loop().run_in_executor(None, sampler.sample)
@@ -401,5 +420,6 @@ async def _run_class(hub, n, moves, move_period, notebook, timeout, sampler, loa
         "widget_phase_s": max([s.timings.get("widget_phase", 0.0) for s in students] or [0.0]),
         "confinement": sampler.confined,
         "driver_nice": driver_nice,
+        "arrival_s": arrival,
         "students": students,
     }
