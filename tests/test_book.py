@@ -315,7 +315,7 @@ def test_book_rejects_bad_exercise_records(tmp_path, old, new, field):
 def test_book_reads_the_exercises_from_the_records_and_refuses_a_list_of_its_own(tmp_path):
     p = _book_with_records(tmp_path, "minutes = 5", "minutes = 7")
     assert book.load(p).chapter("00").exercises == (
-        {"id": "00.margins", "points": 1, "minutes": 7, "partial": False},
+        {"id": "00.margins", "points": 1, "minutes": 7, "partial": True},
     )
     assert B.chapter("00").exercises[0]["minutes"] == 5
     text = (ROOT / "book.toml").read_text(encoding="utf-8")
