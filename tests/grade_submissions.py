@@ -553,8 +553,8 @@ def hostile_issue24(nb: dict) -> dict:
                 f"    return {DISTANCE}"
             ),
         ),
-        12.5,  # 01.distance awards partial credit: 7 visible of 14 cases pass, 1 × 7/14
-        **{"01.distance": 0.5},
+        12,  # 01.distance: its 7 visible cases pass, every hidden one raises; partial
+        **{"01.distance": 0},  # credit counts hidden cases only: 1 × 0/7
     )
     add(
         "replaced_probe",

@@ -141,7 +141,9 @@ def test_grade_feedback_resume_and_partial_credit(tmp_path, monkeypatch):
     }
     sc = score_exercise(partial, reply)
     n = (len(ex.cases) + 1) // 2
-    assert sc.passed == n and sc.points == round(3 * n / len(ex.cases), 2)
+    hidden = [i for i, c in enumerate(ex.cases) if not c.visible]
+    n_hidden = sum(i % 2 == 0 for i in hidden)  # partial credit counts hidden cases only
+    assert sc.passed == n and sc.points == round(3 * n_hidden / len(hidden), 2)
 
 
 def test_cli_errors_are_one_line(tmp_path):
@@ -173,9 +175,9 @@ def test_cli_errors_are_one_line(tmp_path):
 
 
 def test_student_reimplementing_nothing_but_returning_reference_shapes_fails(tmp_path):
-    """A function that returns the right type but wrong values earns only the cases whose
-    answer is that value (values decide): 01.distance awards partial credit, and a
-    constant 0.0 is right exactly on the points that lie on the hyperplane."""
+    """A function that returns the right type but wrong values earns only the hidden cases
+    whose answer is that value (values decide): 01.distance awards partial credit over its
+    hidden cases, and a constant 0.0 is right exactly on the points on the hyperplane."""
     from kmlteach.exercises import get
 
     nb = with_function(load(), "01.distance", "def distance(x, w, b):\n    return 0.0")
@@ -183,7 +185,10 @@ def test_student_reimplementing_nothing_but_returning_reference_shapes_fails(tmp
     ex, plan = get("01.distance"), next(e for e in chapter_plan("01").exercises if e.id == "01.distance")
     on_plane = sum(bool(ex.compare(c.expected, ex.prepare(0.0))) for c in plan.cases)
     assert on_plane == 2 and plan.partial  # "a point on the hyperplane", visible and hidden
-    points = round(plan.points * on_plane / len(plan.cases), 2)
+    hidden = [c for c in plan.cases if not c.visible]
+    on_plane_hidden = sum(bool(ex.compare(c.expected, ex.prepare(0.0))) for c in hidden)
+    assert on_plane_hidden == 1
+    points = round(plan.points * on_plane_hidden / len(hidden), 2)
     assert float(rows[0]["01.distance"]) == points and float(rows[0]["total"]) == 12 + points
 
 

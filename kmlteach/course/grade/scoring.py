@@ -133,6 +133,7 @@ def score_exercise(plan: ExercisePlan, reply: dict, guards=None) -> ExerciseResu
     r.time = float(reply.get("elapsed") or 0.0)
     errors = []
     visible, readable = [], True  # the answer's values on the visible cases
+    hidden_total, hidden_passed = sum(not c.visible for c in plan.cases), 0
     for case, res in zip(plan.cases, cases):
         if not isinstance(res, dict):
             errors.append("unreadable reply")
@@ -159,6 +160,7 @@ def score_exercise(plan: ExercisePlan, reply: dict, guards=None) -> ExerciseResu
             readable = readable and detail in ("", "wrong value")
         if ok:
             r.passed += 1
+            hidden_passed += not case.visible
         elif case.visible and r.first_visible_failure is None:
             r.first_visible_failure = {
                 "case": case.label,
@@ -186,9 +188,14 @@ def score_exercise(plan: ExercisePlan, reply: dict, guards=None) -> ExerciseResu
         r.message = "ran out of memory"
     if r.passed == r.total and r.total:
         r.points, r.verdict, r.message = plan.points, "passed", f"all {r.total} cases passed"
-    elif plan.partial and r.total:
-        r.points = round(plan.points * r.passed / r.total, 2)
+    elif plan.partial and hidden_total:
+        # partial credit counts hidden cases only: a visible case's answer is public (the
+        # student sees it in check(), the student edition ships it), so a table of the
+        # visible answers would otherwise earn their share with nothing implemented
+        r.points = round(plan.points * hidden_passed / hidden_total, 2)
     if r.verdict == "not run":
         r.verdict = "partial" if r.points > 0 else ("error" if errors else "failed")
         r.message = f"{r.passed}/{r.total} cases passed"
+        if plan.partial and hidden_total:
+            r.message += f" ({hidden_passed}/{hidden_total} hidden: partial credit counts those)"
     return r
