@@ -256,7 +256,14 @@ def test_the_edition_runs_in_a_venv_of_its_own(edition, tmp_path):
         assert run.returncode == 0, run.stderr[-2000:]
     solutions = tmp_path / "solutions.json"
     solutions.write_text(json.dumps({k: e.solution for k, e in registry().items()}))
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    # without PYTHONDONTWRITEBYTECODE (set on CI): the fresh venv has no .pyc, and each of
+    # the eleven processes below (this one, a kernel per notebook) would compile NumPy,
+    # matplotlib, IPython and Numba from source again (3-9 s each); the first writes them
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("PYTHONPATH", "VIRTUAL_ENV", "PYTHONDONTWRITEBYTECODE")
+    }
     run = subprocess.run(
         [str(py), str(ROOT / "tests" / "edition_run.py"), str(work), str(solutions)],
         capture_output=True,
