@@ -54,10 +54,12 @@ student/.released: $(VENV)/.runtime $(wildcard notebooks/*.ipynb) book.toml kmlt
 	touch $@
 
 lab: student/.released
+	$(PY) -m compileall -q kmlteach
 	$(PY) -m kmlteach warmup --quiet --jobs 0
 	$(VENV)/bin/jupyter lab $(ALLOW_ROOT) --notebook-dir=. student/00-welcome.ipynb
 
 lab-instructor: $(VENV)/.runtime
+	$(PY) -m compileall -q kmlteach
 	$(PY) -m kmlteach warmup --quiet --jobs 0
 	$(VENV)/bin/jupyter lab $(ALLOW_ROOT) --notebook-dir=. notebooks/00-welcome.ipynb
 
@@ -65,11 +67,16 @@ lab-instructor: $(VENV)/.runtime
 # on one worker, so a notebook's cells share their nbval kernel and a module's fixtures
 # (JupyterLab server, site build) are built once; tests/conftest.py starts the longest
 # files first (tests/durations.json).
+# One worker more than cores: a browser, hub or site test waits on its subprocesses for half
+# of its time (test_hub.py: 27 s of CPU in 57 s), which a third worker fills on 2 cores.
 # TEST_JOBS=1 runs them one after another; PYTEST_ARGS=--store-durations refreshes the json.
 # tests/test_lint.py runs ruff check and ruff format --check (pyproject.toml [tool.ruff]).
-TEST_JOBS ?= auto
+TEST_JOBS ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 1) + 1 )))
 PYTEST_ARGS ?=
+# compileall: the package's own bytecode, written once (where PYTHONDONTWRITEBYTECODE is set,
+# as on CI, every kernel, grading kernel and test process compiled kmlteach from source)
 test: $(VENV)/.test
+	$(PY) -m compileall -q kmlteach
 	$(PY) -m kmlteach warmup --quiet --jobs 0
 	$(PY) -m pytest -q -n $(TEST_JOBS) --dist loadfile --no-loadscope-reorder $(PYTEST_ARGS)
 
