@@ -590,4 +590,67 @@ def hostile_issue24(nb: dict) -> dict:
     # red team's finding G: the guard switched off through its closure (state, the wrapped
     # original), the original found by the garbage collector, the module reloaded
     add("guard_switch", with_function(nb, "01.perceptron", GUARD_SWITCH), 10, **{"01.perceptron": 0})
+    # the next red team: copies of the references made by a top-level cell (code objects,
+    # Numba's py_func) and a thread holding them that answers over a socket pair; both
+    # were set up in the kernel before the probe's child neutralised the originals. The
+    # notebook's code now runs only in that child, after the neutralisation.
+    for name, cell in (("code_clone", CODE_CLONE), ("thread_oracle", THREAD_ORACLE)):
+        sub = with_cell(nb, cell, before="01.distance")
+        sub = with_function(sub, "01.distance", CLONED_DISTANCE)
+        sub = with_function(sub, "01.perceptron", CLONED_PERCEPTRON)
+        add(name, sub, 9, **{"01.distance": 0, "01.perceptron": 0})
     return H
+
+
+CODE_CLONE = """
+import types as _types
+def _steal(modname):
+    import importlib
+    mod = importlib.import_module(modname)
+    g = dict(mod.__dict__)
+    for k, v in list(g.items()):
+        f = getattr(v, "py_func", v)
+        if isinstance(f, _types.FunctionType) and f.__module__ == modname:
+            g[k] = _types.FunctionType(f.__code__, g, f.__name__, f.__defaults__, f.__closure__)
+            g[k].__kwdefaults__ = f.__kwdefaults__
+    return g
+_G = {**_steal("kmlteach.svm.margins"), **_steal("kmlteach.svm.perceptron")}
+def _ask(name, *args):
+    import kmlteach.svm as S
+    if name == "distance":
+        x, w, b = args
+        return float(_G["distance_to_hyperplane"](np.asarray(x, float)[None, :], w, b)[0])
+    return _G["perceptron"](*args).w
+"""
+
+THREAD_ORACLE = """
+import pickle as _pickle, socket as _socket, struct as _struct, threading as _threading
+def _oracle():
+    a, b = _socket.socketpair()
+    def serve():
+        import kmlteach.svm as S
+        while True:
+            n = _struct.unpack("!I", b.recv(4, _socket.MSG_WAITALL))[0]
+            name, args = _pickle.loads(b.recv(n, _socket.MSG_WAITALL))
+            try:
+                if name == "distance":
+                    x, w, bb = args
+                    r = float(S.distance_to_hyperplane(x[None, :], w, bb)[0])
+                else:
+                    r = S.perceptron(*args).w
+            except BaseException as e:
+                r = repr(e)
+            d = _pickle.dumps(r)
+            b.sendall(_struct.pack("!I", len(d)) + d)
+    _threading.Thread(target=serve, daemon=True).start()
+    return a
+_ORACLE = _oracle()
+def _ask(name, *args):
+    d = _pickle.dumps((name, args))
+    _ORACLE.sendall(_struct.pack("!I", len(d)) + d)
+    n = _struct.unpack("!I", _ORACLE.recv(4, _socket.MSG_WAITALL))[0]
+    return _pickle.loads(_ORACLE.recv(n, _socket.MSG_WAITALL))
+"""
+
+CLONED_DISTANCE = "def distance(x, w, b):\n    return _ask('distance', x, w, b)\n"
+CLONED_PERCEPTRON = "def batch_perceptron(X, y):\n    return _ask('perceptron', X, y)\n"

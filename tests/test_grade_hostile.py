@@ -293,5 +293,7 @@ def test_a_300mb_reply_never_reaches_the_grader_s_memory(tmp_path):
     assert res["reply_300mb"].total == 11 and res["reply_300mb"].status == "ok"
     hinge = next(e for e in res["reply_300mb"].exercises if e.id == "01.hinge")
     assert hinge.points == 0 and "ResultTooLarge" in hinge.first_visible_failure["got"]
-    # the kernel's fate depends on which of its limits the 300 MB traceback meets first
-    assert res["raise_300mb"].total == 0 and res["raise_300mb"].status in ("timeout", "memory", "crashed")
+    # the probe's child records a cell's exception by its type only (no traceback is ever
+    # formatted), so the cell ends and the notebook's next cell defines the honest distance
+    # (a kernel used to die formatting the 300 MB traceback, taking every exercise with it)
+    assert (res["raise_300mb"].total, res["raise_300mb"].status) == (13, "ok")

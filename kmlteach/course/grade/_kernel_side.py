@@ -1,31 +1,39 @@
-"""Code the grader runs inside the submission's kernel, before any student code.
+"""Code the grader runs inside the submission's kernel, and the only code that runs there.
 
-Sent to the kernel as the text of a cell (not imported there), it defines ``_setup(cfg)``:
+Sent to the kernel as the text of a cell (with :mod:`._kernel_codec`; not imported), it
+defines ``_setup(cfg)``, which turns the kernel into a clean *fork server*: the student's
+code (``cfg["cells"]``: the selected code, or every cell with ``--run-all``) never runs in
+the kernel itself, only in the child process of one probe:
 
 * ``kmlteach.exercises`` becomes a stub (``check`` prints that grading skips it, ``hint``
   and ``solution`` say they are unavailable); ``kmlteach.exercises.*`` (references,
   cases) and ``kmlteach.course.*`` (the grader, its hidden cases) are unimportable;
-* every probe runs in a child process of the kernel (``os.fork``) in which the library
-  functions that exercise re-implements (``cfg["guards"]``) are neutralised first: the
-  function objects themselves get a code object that raises ``ReferenceUnavailable``
-  (recorded: the grader then scores the exercise 0), Numba dispatchers lose their
-  compiled code, and modules' names for them are bound to stubs. The kernel keeps no
-  switch to turn this off (no wrapper, no state), the child nothing of the originals,
-  and what the student's code changes there ends with the child;
+* the kernel makes itself non-dumpable (no process of the same user, its own children
+  included, may ptrace it or read its memory) and imports ``kmlteach`` from the
+  installed package before anything else can shadow it;
+* every probe forks a child in which the library functions that exercise re-implements
+  (``cfg["guards"]``) are neutralised *first*: the function objects themselves get a code
+  object that raises ``ReferenceUnavailable`` (recorded: the grader then scores the
+  exercise 0), Numba dispatchers lose their compiled code, and modules' names for them
+  are bound to stubs. Only then does the child run the student's cells (each in turn,
+  an exception ending that cell only, as in a kernel), write one byte to say they are
+  done, and call the student's function on the cases. So every copy, thread, cache or
+  stack walk the student's code sets up is set up after the neutralisation, in a
+  process that ends with the probe; the kernel keeps no switch and nothing of theirs;
+* the child gets ``payload["budget"]`` seconds; past it the kernel kills it and says in
+  which phase (the cells: the whole submission ran out of time; the cases: this exercise);
 * ``sys.stdout``/``sys.stderr`` go to ``/dev/null`` (nobody reads them while grading);
-* the probe, ``probe(payload_json) -> result_json``, calls the student's function on
-  each case and serialises only plain values (JSON numbers, strings, lists, dicts, NumPy
-  arrays of bool/int/float as raw bytes; exact types only, so no subclass or object with
-  its own ``__eq__`` crosses).
+* the probe, ``probe(payload_json) -> result_json``, serialises only plain values
+  (:mod:`._kernel_codec`).
 
-The rest is best effort: code in the same interpreter can undo it. The grader relies on
-computing the expected values and comparing them outside this process, with its own
-parser, and on the sandbox keeping the references and hidden cases off disk (README).
+In the child the rest is best effort: code in the same interpreter can undo it. The
+grader relies on computing the expected values and comparing them outside this process,
+with its own parser, and on the sandbox keeping the references and hidden cases off disk
+(README, "Grading": what it does not do).
 """
 
 
 def _setup(cfg):
-    import base64
     import contextlib
     import importlib
     import importlib.abc
@@ -42,18 +50,19 @@ def _setup(cfg):
     sys.stdout = sys.stderr = open(os.devnull, "w", encoding="utf-8")
     blocked = tuple(cfg["blocked_modules"])
     guards = {path: set(ids) for path, ids in cfg["guards"].items()}
-    called, disarmed, before = set(), [], {}  # in a probe's child: what it called, its exercise
+    called, disarmed, before, errors = set(), [], {}, []  # in a probe's child: what it called, ...
     stubs, keep, stub_ids, homes = {}, {}, set(), {}  # keep: ids stay those of live objects
     _type, _len, _isinstance, _str, _repr = type, len, isinstance, str, repr
-    _dumps, _loads, _b64e, _b64d = json.dumps, json.loads, base64.b64encode, base64.b64decode
-    _ndarray, _frombuffer, _ascont, _dtype = np.ndarray, np.frombuffer, np.ascontiguousarray, np.dtype
+    _dumps, _loads = json.dumps, json.loads
     _perf = time.perf_counter
     _select, _read, _waitpid, _kill = select.select, os.read, os.waitpid, os.kill
     max_bytes = int(cfg.get("max_bytes", 32 * 1024 * 1024))
-    scalar_types = {
-        *(np.float64, np.float32, np.float16, np.int64, np.int32, np.int16, np.int8, np.bool_),
-        *(np.uint64, np.uint32, np.uint16, np.uint8),
-    }
+    enc, size, dec = _codec(np)  # noqa: F821  (defined by _kernel_codec.py, sent before this)
+    with contextlib.suppress(Exception):  # nobody of this uid may ptrace or read the kernel
+        import ctypes
+
+        ctypes.CDLL(None).prctl(4, 0, 0, 0, 0)  # PR_SET_DUMPABLE, 0
+    import kmlteach  # noqa: F401  (the installed package, before a child's file could shadow it)
 
     class ReferenceUnavailable(RuntimeError):
         """The library function this exercise re-implements is not available while grading."""
@@ -234,66 +243,33 @@ def _setup(cfg):
 
     sys.meta_path.insert(0, _Finder())
 
-    def enc(x, depth=0):
-        t = _type(x)
-        if depth > 20:
-            raise TypeError("the returned value is nested too deeply")
-        if x is None or t is bool or t is int or t is float:
-            return x
-        if t is str:
-            return {"S": x}
-        if t in scalar_types:
-            return {"s": x.item()}
-        if t is list or t is tuple:
-            return {"L" if t is list else "T": [enc(v, depth + 1) for v in x]}
-        if t is dict:
-            return {"D": [[enc(k, depth + 1), enc(v, depth + 1)] for k, v in x.items()]}
-        if t is _ndarray:
-            if x.dtype.kind not in "biuf" or x.dtype.hasobject:
-                raise TypeError(f"arrays of dtype {x.dtype} cannot be graded")
-            a = _ascont(x)
-            return {"A": [a.dtype.str, [int(n) for n in a.shape], _b64e(a.tobytes()).decode("ascii")]}
-        raise TypeError(
-            f"a value of type {t.__name__} cannot be graded (return numbers, lists, tuples or NumPy arrays)"
-        )
+    def run_cells():
+        """In the child, after :func:`disarm`: the student's cells in the kernel's namespace,
+        one after the other; an exception (any) ends its cell only, as in a kernel. Calls
+        of disarmed functions made here are not counted: only the function's own are."""
+        import ast
+        import asyncio
 
-    def size(x, depth=0):
-        """An upper bound of the value's JSON size (without building it)."""
-        t = _type(x)
-        if t is str:
-            return 6 * _len(x) + 8
-        if t is _ndarray:
-            return 2 * x.nbytes + 64
-        if t in (list, tuple) and depth < 20:
-            return 8 + sum(size(v, depth + 1) for v in x)
-        if t is dict and depth < 20:
-            return 8 + sum(size(k, depth + 1) + size(v, depth + 1) for k, v in x.items())
-        return 32
+        asyncio.events._set_running_loop(None)  # the kernel's loop is the parent's, not ours
+        ns = cfg["user_ns"]
+        errors.clear()
+        for i, src in enumerate(cfg.get("cells") or ()):
+            try:
+                code = compile(src, f"<cell {i + 1}>", "exec", ast.PyCF_ALLOW_TOP_LEVEL_AWAIT, True)
+                if code.co_flags & 0x80:  # CO_COROUTINE: a cell with a top-level await
+                    asyncio.new_event_loop().run_until_complete(eval(code, ns))
+                else:
+                    exec(code, ns)
+            except BaseException as exc:
+                errors.append(_type(exc).__name__)
+        called.clear()
 
-    def dec(x):
-        t = _type(x)
-        if t is not dict:
-            return x
-        ((tag, v),) = x.items()
-        if tag == "S":
-            return v
-        if tag == "L":
-            return [dec(e) for e in v]
-        if tag == "T":
-            return tuple(dec(e) for e in v)
-        if tag == "D":
-            return {dec(k): dec(e) for k, e in v}
-        if tag == "A":
-            return _frombuffer(_b64d(v[2]), dtype=_dtype(v[0])).reshape(v[1]).copy()
-        if tag == "F":
-            ns = {"np": np}
-            exec(v[1], ns)
-            return ns[v[0]]
-        raise ValueError(f"unknown tag {tag}")
-
-    def run_cases(fn, payload):
-        """The child's work: every case, then the reply's JSON text."""
-        out = {"cases": [], "called": []}
+    def run_cases(payload):
+        """The child's work after the cells: every case, then the reply's JSON text."""
+        fn = cfg["user_ns"].get(payload["function"])
+        if not callable(fn):
+            return _dumps({"cases": [], "called": [], "missing": True})
+        out = {"cases": [], "called": [], "cell_errors": errors[:20]}
         for case in payload["cases"]:
             args, kwargs = dec(case[0]), dec(case[1])
             t0 = _perf()
@@ -326,19 +302,28 @@ def _setup(cfg):
             text = _dumps({"cases": [], "called": out["called"], "too_large": True})
         return text
 
-    def receive(fd, pid):
-        """The child's reply (8-byte length, then the text), or ``None`` if it ended without
-        one. Read until the reply is complete or the child is gone: a process the child
-        started may hold the pipe open for ever."""
-        buf, need = b"", None
+    def receive(fd, pid, cells_budget, budget):
+        """``(reply, cells_time, phase, late)``. The child first runs the cells, within
+        ``cells_budget`` seconds, and writes the byte ``C``; then it has ``budget`` seconds
+        for the cases and its reply (an 8-byte length, then the text). ``reply`` is
+        ``None`` if it ended without one or ran late (then it is killed); ``phase`` is
+        ``"cases"`` once the cells were done, else ``"cells"``. Read until the reply is
+        complete or the child is gone: a process it started may hold the pipe open."""
+        buf, need, start, cells_time, late = b"", None, _perf(), None, False
         while need is None or _len(buf) < need:
+            now = _perf()
+            if cells_time is None and buf[:1] == b"C":
+                cells_time = now - start
+            if now > start + (cells_budget if cells_time is None else cells_time + budget):
+                late = True
+                break
             if _select([fd], [], [], 0.05)[0]:
                 chunk = _read(fd, 1 << 20)
                 if not chunk:
                     break
                 buf += chunk
-                if need is None and _len(buf) >= 8:
-                    need = 8 + int.from_bytes(buf[:8], "big")
+                if need is None and _len(buf) >= 9:
+                    need = 9 + int.from_bytes(buf[1:9], "big")
                     if need > max_bytes + 64:
                         break
             elif _waitpid(pid, os.WNOHANG)[0] == pid:
@@ -350,19 +335,21 @@ def _setup(cfg):
             with contextlib.suppress(OSError):
                 _kill(pid, 9)
             _waitpid(pid, 0)
-        if need is None or _len(buf) < need or need > max_bytes + 64:
-            return None
-        return buf[8:need].decode("utf-8")
+        if cells_time is None and buf[:1] == b"C":
+            cells_time = _perf() - start
+        phase = "cells" if cells_time is None else "cases"
+        if phase == "cells" or need is None or _len(buf) < need or need > max_bytes + 64:
+            return None, cells_time or 0.0, phase, late
+        return buf[9:need].decode("utf-8"), cells_time, phase, late
 
     def probe(payload_json):
-        """Call the student's function on the cases in a child process of the kernel, in
-        which the functions this exercise re-implements are neutralised (:func:`disarm`):
-        nothing the student's code can reach there, closures and the garbage collector
-        included, still holds them, and nothing it changes there outlives the call."""
+        """Fork a child that neutralises the functions this exercise re-implements
+        (:func:`disarm`), then runs the student's cells (:func:`run_cells`) and calls the
+        student's function on the cases: nothing the student's code can reach there,
+        closures, threads and the garbage collector included, still holds the
+        originals, and nothing it does there outlives the call."""
         payload = _loads(payload_json)
-        fn = cfg["user_ns"].get(payload["function"])
-        if not callable(fn):
-            return _dumps({"cases": [], "called": [], "missing": True})
+        budget, cells_budget = float(payload["budget"]), float(payload["cells_budget"])
         before.clear()
         before.update(sys.modules)
         r, w = os.pipe()
@@ -372,7 +359,9 @@ def _setup(cfg):
             try:
                 os.close(r)
                 disarm(payload["exercise"])
-                data = run_cases(fn, payload).encode("utf-8")
+                run_cells()
+                os.write(w, b"C")
+                data = run_cases(payload).encode("utf-8")
                 data = _len(data).to_bytes(8, "big") + data
                 while data:
                     data = data[os.write(w, data) :]
@@ -381,18 +370,24 @@ def _setup(cfg):
                 os._exit(status)
         os.close(w)
         try:
-            text = receive(r, pid)
+            text, cells_time, phase, late = receive(r, pid, cells_budget, budget)
         finally:
             os.close(r)
+        # measured here, in the kernel, which runs none of the student's code
+        cells = {"cells_time": cells_time, "phase": phase, "late": late}
         if text is None:
-            return _dumps({"cases": [], "called": [], "died": True})
+            return _dumps({"cases": [], "called": [], "died": True, **cells})
         try:  # what the child imported, the kernel imports now: the next child starts with it
             reply = _loads(text)
             names = reply.pop("imported", None)
+            if _type(reply) is not dict:
+                raise TypeError
         except Exception:
-            return text
+            return _dumps({"cases": [], "called": [], "unreadable": True, **cells})
+        reply.update(cells)
         for name in names[:300] if _type(names) is list else ():
-            if _type(name) is _str and name.split(".")[0] == "kmlteach" and name not in sys.modules:
+            # submodules of the installed package only (found on its own __path__)
+            if _type(name) is _str and name.startswith("kmlteach.") and name not in sys.modules:
                 with contextlib.suppress(BaseException):
                     importlib.import_module(name)
         return _dumps(reply)

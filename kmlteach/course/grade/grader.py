@@ -34,6 +34,15 @@ class Tampered(RuntimeError):
     """The probe the grader installed is no longer the one it calls."""
 
 
+class NotebookFailed(RuntimeError):
+    """The notebook's own code (the cells every probe's child runs first) ended the child
+    or ran out of time: it would for every exercise."""
+
+    def __init__(self, status: str, message: str):
+        super().__init__(message)
+        self.status = status
+
+
 async def _probe(
     kernel: SandboxKernel, probe_name: str, plan: ExercisePlan, visible: bool, probe_id: str
 ) -> dict:
@@ -43,10 +52,24 @@ async def _probe(
     cases = [c.encoded for c in plan.cases if c.visible == visible]
     if not cases:
         return {"cases": [], "called": []}
-    payload = json.dumps({"exercise": plan.id, "function": plan.function, "cases": cases})
+    # every probe's child runs the notebook's code again: that time is credited to the
+    # kernel's deadline, up to the time limit once per kernel (a cell that sleeps cannot
+    # buy more than that)
+    cells_budget = max(0.1, getattr(kernel, "cells_credit", kernel.limits.timeout))
+    payload = json.dumps(
+        {
+            "exercise": plan.id,
+            "function": plan.function,
+            "cases": cases,
+            "budget": max(0.1, kernel._remaining() - 0.5),
+            "cells_budget": cells_budget,
+        }
+    )
     var = f"_kmlteach_r_{kernel.nonce}"
     t0 = time.monotonic()
-    content = await kernel.run(f"{var} = {probe_name}({payload!r})", {"r": var, "p": f"id({probe_name})"})
+    content = await kernel.run(
+        f"{var} = {probe_name}({payload!r})", {"r": var, "p": f"id({probe_name})"}, extra=cells_budget
+    )
     exprs = content.get("user_expressions") or {}
     if _expr_text(exprs.get("p")) != probe_id:
         raise Tampered(f"the grader's probe was replaced while {plan.id} was graded")
@@ -64,6 +87,27 @@ async def _probe(
     reply = loads_limited(literal)
     if not isinstance(reply, dict):
         raise ResultError("not an object")
+    # the cells' time, measured by the kernel (which runs no student code), is not the
+    # exercise's: every probe's child runs the notebook's code again
+    cells_time = reply.get("cells_time")
+    if not isinstance(cells_time, (int, float)) or not 0 <= cells_time <= cells_budget + 1:
+        raise ResultError("no cells time")
+    credit = min(float(cells_time), cells_budget)
+    kernel.deadline += credit
+    kernel.cells_credit = cells_budget - credit
+    late = reply.get("late") is True
+    if "MemoryError" in (reply.get("cell_errors") or []):
+        kernel.memory_event = True
+    if reply.get("phase") == "cells":  # the notebook's own code: again would fail again
+        if late:
+            raise NotebookFailed("timeout", f"time limit of {kernel.limits.timeout:g} s reached")
+        if kernel.memory_event:
+            raise NotebookFailed("memory", "the notebook's code ran out of memory")
+        raise NotebookFailed("crashed", "the process running the notebook's code ended")
+    if late:
+        raise KernelTimeout()
+    if reply.get("unreadable"):
+        raise ResultError("unreadable")
     if reply.get("died"):  # the probe's child ended without a reply (os._exit, a signal)
         raise KernelDied(f"the process running the function ended while {plan.id} was graded")
     if reply.get("tampered"):
@@ -152,16 +196,16 @@ async def _run_kernel(
                     "guards": plan.guards,
                     "max_bytes": MAX_RESULT_BYTES // 2,
                     "probe_name": probe,
+                    "cells": code,  # run by each probe's child only, never by the kernel
                 }
                 pre = (
-                    KERNEL_SIDE.read_text(encoding="utf-8")
-                    + f"\n{probe} = _setup({{**{cfg!r}, 'user_ns': get_ipython().user_ns}})\ndel _setup\n"
+                    "".join(p.read_text(encoding="utf-8") + "\n" for p in KERNEL_SIDE)
+                    + f"{probe} = _setup({{**{cfg!r}, 'user_ns': get_ipython().user_ns}})\n"
+                    + "del _setup, _codec\n"
                 )
                 probe_id = _expr_text(
                     (await kernel.run(pre, {"p": f"id({probe})"})).get("user_expressions", {}).get("p")
                 )
-                for cell in code:
-                    await kernel.run(cell)
                 while work:
                     current = work[0][1]
                     phase, i = work[0]
@@ -190,6 +234,9 @@ async def _run_kernel(
                 )
             except Tampered as exc:
                 fail("crashed", str(exc), current)
+            except NotebookFailed as exc:
+                fail(exc.status, str(exc))
+                current = None
             finally:
                 await kernel.__aexit__(None, None, None)
             if current is None:  # not in a probe: the notebook's own code failed; again would too

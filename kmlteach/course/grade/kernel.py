@@ -35,7 +35,8 @@ from .sandbox import Cgroup, bwrap_argv, bwrap_problem, cgroup_problem
 __all__ = ["SandboxKernel", "KernelDied", "KernelTimeout", "kernel_env"]
 
 LAUNCHER = Path(__file__).with_name("_launcher.py")
-KERNEL_SIDE = Path(__file__).with_name("_kernel_side.py")
+# sent to the kernel as one cell: the codec, then _setup (which uses it)
+KERNEL_SIDE = (Path(__file__).with_name("_kernel_codec.py"), Path(__file__).with_name("_kernel_side.py"))
 # ipykernel publishes its own messages under b"kernel.<id>.<type>" (status, execute_input,
 # execute_result, error, shutdown), prints under b"stream.<name>", figures under b"display_data"
 _IOPUB_TOPIC = b"kernel."
@@ -235,12 +236,14 @@ class SandboxKernel:
     def _remaining(self) -> float:
         return self.deadline - time.monotonic()
 
-    async def run(self, code: str, user_expressions: dict | None = None) -> dict:
-        """Execute ``code``; the reply's content. Raises KernelTimeout / KernelDied."""
+    async def run(self, code: str, user_expressions: dict | None = None, extra: float = 0.0) -> dict:
+        """Execute ``code``; the reply's content. Raises KernelTimeout / KernelDied.
+        ``extra``: seconds allowed beyond the deadline (a probe's child re-running the
+        notebook's cells, which the caller then adds to the deadline)."""
         import nbformat
         from nbclient.exceptions import CellTimeoutError, DeadKernelError
 
-        left = self._remaining()
+        left = self._remaining() + extra
         if left <= 0.05:
             raise KernelTimeout()
         self.client.timeout = max(1, int(left + 0.999))
@@ -275,7 +278,7 @@ class SandboxKernel:
         content = reply.get("content", {})
         if content.get("status") == "error" and "MemoryError" in str(content.get("ename", "")):
             self.memory_event = True
-        if self._remaining() <= 0:
+        if self._remaining() + extra <= 0:
             raise KernelTimeout()
         return content
 
