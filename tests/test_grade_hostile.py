@@ -220,6 +220,14 @@ def test_hostile_submissions_are_contained(tmp_path, monkeypatch):
     with open(out / "gradebook.csv", newline="", encoding="utf-8") as fh:
         rows = {r["submission"]: r for r in csv.DictReader(fh)}
     assert set(rows) == set(cases), "gradebook incomplete"
+    # the table of outcomes for the record (the grader's run as whoever runs the tests)
+    table = ["| submission | total | status | expected |", "|---|---|---|---|"]
+    table += [
+        f"| {n} | {rows[n]['total']} | {rows[n]['status']} | {e['total']} {e['status']} |"
+        for n, (_, e) in sorted(cases.items())
+    ]
+    (ROOT / "tests" / "_artifacts").mkdir(exist_ok=True)
+    (ROOT / "tests" / "_artifacts" / f"hostile-uid{os.getuid()}.md").write_text("\n".join(table) + "\n")
     problems = []
     for name, (_, exp) in cases.items():
         row = rows[name]
