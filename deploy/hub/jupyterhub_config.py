@@ -24,6 +24,7 @@ through the per-chapter nbgitpuller links of ``links.py``. The hub listens on
 proxy (or set ``c.JupyterHub.ssl_cert``/``ssl_key``) before opening it to a network.
 """
 
+import json
 import os
 import sys
 from pathlib import Path
@@ -82,7 +83,31 @@ c.Spawner.cpu_limit = LIMITS["cpu_limit"]
 # A kernel's threads may not outnumber the cores it is allowed (Numba's Gram matrices and
 # BLAS would otherwise start one thread per host CPU in every student's kernel).
 # glibc returns freed large arrays to the system (sizing.MALLOC_ENV).
-c.Spawner.environment = {**kernel_environment(), "PATH": f"{bindir}:/usr/local/bin:/usr/bin:/bin"}
+# Interactive before batch: the hub's kernelspec loads kernel/kmlteach_hub_priority.py,
+# which marks the student's CPU cgroup idle while a cell runs, so that widget updates
+# take the CPU first (limits_spawner hands the user its cgroup's cpu.idle). JUPYTER_PATH
+# puts this "python3" before the environment's own.
+kernels = state / "jupyter" / "kernels" / "python3"
+kernels.mkdir(parents=True, exist_ok=True)
+(kernels / "kernel.json").write_text(
+    json.dumps(
+        {
+            "argv": [str(bindir / "python"), "-m", "ipykernel_launcher", "-f", "{connection_file}"]
+            + ["--ext=kmlteach_hub_priority"],
+            "env": {"PYTHONPATH": str(HERE / "kernel")},
+            "display_name": "Python 3 (ipykernel)",
+            "language": "python",
+            "metadata": {"debugger": True},
+            "kernel_protocol_version": "5.5",
+        },
+        indent=1,
+    )
+)
+c.Spawner.environment = {
+    **kernel_environment(),
+    "PATH": f"{bindir}:/usr/local/bin:/usr/bin:/bin",
+    "JUPYTER_PATH": str(state / "jupyter"),
+}
 # a class arriving at once on a busy machine: give servers time, queue the rest
 c.Spawner.start_timeout = int(env("KMLTEACH_HUB_START_TIMEOUT", "300"))
 c.Spawner.http_timeout = int(env("KMLTEACH_HUB_START_TIMEOUT", "300"))
