@@ -80,13 +80,11 @@ c.Spawner.mem_guarantee = LIMITS["mem_guarantee"]
 c.Spawner.mem_limit = LIMITS["mem_limit"]
 c.Spawner.cpu_guarantee = LIMITS["cpu_guarantee"]
 c.Spawner.cpu_limit = LIMITS["cpu_limit"]
-# A kernel's threads may not outnumber the cores it is allowed (Numba's Gram matrices and
-# BLAS would otherwise start one thread per host CPU in every student's kernel).
-# glibc returns freed large arrays to the system (sizing.MALLOC_ENV).
 # Interactive before batch: the hub's kernelspec loads kernel/kmlteach_hub_priority.py,
 # which marks the student's CPU cgroup idle while a cell runs, so that widget updates
 # take the CPU first (limits_spawner hands the user its cgroup's cpu.idle). JUPYTER_PATH
-# puts this "python3" before the environment's own.
+# puts this "python3" before the environment's own (students must be able to read the
+# state directory's jupyter/ and deploy/hub/kernel/).
 kernels = state / "jupyter" / "kernels" / "python3"
 kernels.mkdir(parents=True, exist_ok=True)
 (kernels / "kernel.json").write_text(
@@ -103,11 +101,11 @@ kernels.mkdir(parents=True, exist_ok=True)
         indent=1,
     )
 )
-c.Spawner.environment = {
-    **kernel_environment(),
-    "PATH": f"{bindir}:/usr/local/bin:/usr/bin:/bin",
-    "JUPYTER_PATH": str(state / "jupyter"),
-}
+# A kernel's threads may not outnumber the cores it is allowed (Numba's Gram matrices and
+# BLAS would otherwise start one thread per host CPU in every student's kernel).
+# glibc returns freed large arrays to the system (sizing.MALLOC_ENV).
+path = f"{bindir}:/usr/local/bin:/usr/bin:/bin"
+c.Spawner.environment = {**kernel_environment(), "PATH": path, "JUPYTER_PATH": str(state / "jupyter")}
 # a class arriving at once on a busy machine: give servers time, queue the rest
 c.Spawner.start_timeout = int(env("KMLTEACH_HUB_START_TIMEOUT", "300"))
 c.Spawner.http_timeout = int(env("KMLTEACH_HUB_START_TIMEOUT", "300"))
