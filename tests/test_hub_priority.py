@@ -100,19 +100,34 @@ def test_the_spawner_hands_cpu_idle_to_the_user(tmp_path):
     CgroupLimits._delegate_idle(spawner, tmp_path / "missing")  # Linux < 5.15: nothing to do
 
 
-def _hub_kernelspec(tmp_path, monkeypatch) -> tuple[Path, dict]:
+def _hub_config(tmp_path, monkeypatch, mode="test"):
     from traitlets.config import Config
 
-    monkeypatch.setenv("KMLTEACH_HUB_MODE", "test")
+    monkeypatch.setenv("KMLTEACH_HUB_MODE", mode)
     monkeypatch.setenv("KMLTEACH_HUB_STATE", str(tmp_path / "state"))
     c = Config()
-    code = (HUB / "jupyterhub_config.py").read_text()
-    exec(
-        compile(code, str(HUB / "jupyterhub_config.py"), "exec"),
-        {"get_config": lambda: c, "__file__": str(HUB / "jupyterhub_config.py")},
-    )
+    path = HUB / "jupyterhub_config.py"
+    exec(compile(path.read_text(), str(path), "exec"), {"get_config": lambda: c, "__file__": str(path)})
+    return c
+
+
+def _hub_kernelspec(tmp_path, monkeypatch) -> tuple[Path, dict]:
+    c = _hub_config(tmp_path, monkeypatch)
     jpath = Path(c.Spawner.environment["JUPYTER_PATH"])
     return jpath, json.loads((jpath / "kernels" / "python3" / "kernel.json").read_text())
+
+
+@pytest.mark.parametrize("mode", ["system", "test"])
+def test_a_student_server_loads_no_instructor_extension(tmp_path, monkeypatch, mode):
+    import ast
+
+    args = _hub_config(tmp_path, monkeypatch, mode).Spawner.args
+    [ext] = [a.split("=", 1)[1] for a in args if a.startswith("--ServerApp.jpserver_extensions=")]
+    off = ast.literal_eval(ext)
+    assert set(off.values()) == {False}
+    assert "nbgrader.server_extensions.formgrader" in off and "jupyter_lsp" in off
+    assert not {"jupyterlab", "nbgitpuller", "kmlteach.course.lab_server"} & set(off)
+    assert ("--ServerApp.allow_root=True" in args) == (mode == "test" and os.geteuid() == 0)
 
 
 def test_the_hub_kernelspec_loads_the_extension(tmp_path, monkeypatch):
