@@ -13,7 +13,8 @@ so that it also works where there is no systemd (containers, CI, this course's t
 * memory: ``memory.max`` (cgroup v2) or ``memory.limit_in_bytes`` (v1) = ``mem_limit``,
   and ``mem_guarantee`` as the soft floor/limit (``memory.low`` / ``soft_limit_in_bytes``);
 * CPU: a CFS quota of ``cpu_limit`` cores per 100 ms period (``cpu.max`` /
-  ``cpu.cfs_quota_us``);
+  ``cpu.cfs_quota_us``); the user's ``cpu.idle`` is reset to 0 and handed to the user,
+  whose kernels set it while a cell runs (``kernel/kmlteach_hub_priority.py``);
 * when the server stops, every process left in the cgroup is killed and the cgroup removed.
 
 Writing cgroups needs root (or a delegated subtree). Where that is not possible the
@@ -25,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import pwd
 import signal
 from pathlib import Path
 
@@ -142,6 +144,7 @@ class CgroupLimits(LoggingConfigurable):
                     _write(d / "memory.swap.max", "0")
             if ctrl == "cpu" or v2:
                 self._scale_cpu_weight(parent, v2)
+                self._delegate_idle(d)
                 if self.cpu_limit:
                     quota = max(1000, int(self.cpu_limit * CFS_PERIOD_US))
                     if v2:
@@ -150,6 +153,26 @@ class CgroupLimits(LoggingConfigurable):
                         _write(d / "cpu.cfs_period_us", str(CFS_PERIOD_US))
                         _write(d / "cpu.cfs_quota_us", str(quota))
         return made
+
+    def _delegate_idle(self, d: Path) -> None:
+        """Reset the user's ``cpu.idle`` and let the user write it (nothing else): the
+        kernel extension ``kernel/kmlteach_hub_priority.py`` sets it while a cell runs."""
+        idle = d / "cpu.idle"
+        if not idle.exists():  # Linux < 5.15: no idle cgroups, every cell at normal priority
+            return
+        _write(idle, "0")
+        uid = self._uid()
+        if uid is not None and uid != os.geteuid():
+            os.chown(idle, uid, -1)
+
+    def _uid(self) -> int | None:
+        """The uid the user's server runs as (the hub's own for the simple spawner)."""
+        if isinstance(self, SimpleLocalProcessSpawner):
+            return None
+        try:
+            return pwd.getpwnam(self.user.name).pw_uid
+        except KeyError:
+            return None
 
     @staticmethod
     def _scale_cpu_weight(parent: Path, v2: bool) -> None:

@@ -1,0 +1,181 @@
+"""Interactive before batch on the hub (deploy/hub/kernel/kmlteach_hub_priority.py).
+
+The hub's kernelspec loads the extension; while a cell runs the student's CPU cgroup is
+``cpu.idle`` and afterwards it is not, so widget updates win the CPU over other
+students' cells. Speed is measured in ``benchmarks/bench_hub_priority.py``, not here.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import types
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+HUB = ROOT / "deploy" / "hub"
+sys.path.insert(0, str(HUB / "kernel"))
+sys.path.insert(0, str(HUB))
+
+import kmlteach_hub_priority as prio  # noqa: E402  (deploy/hub/kernel is put on sys.path first)
+
+
+def _cgroup(root: Path, rel: str) -> Path:
+    d = root / rel
+    d.mkdir(parents=True)
+    (d / "cpu.idle").write_text("0")
+    return d / "cpu.idle"
+
+
+def test_idle_file_of_a_v1_and_a_v2_cgroup(tmp_path):
+    v1 = _cgroup(tmp_path / "a", "cpu/kmlteach-hub/alice")
+    lines = "4:memory:/kmlteach-hub/alice\n1:cpu:/kmlteach-hub/alice\n0::/\n"
+    assert prio.idle_file(lines, tmp_path / "a") == v1
+    (tmp_path / "b").mkdir()
+    (tmp_path / "b" / "cgroup.controllers").write_text("cpu memory")
+    v2 = _cgroup(tmp_path / "b", "kmlteach-hub/bob")
+    assert prio.idle_file("0::/kmlteach-hub/bob\n", tmp_path / "b") == v2
+    # the root cgroup, a cgroup without cpu.idle (Linux < 5.15), no CPU controller at all
+    assert prio.idle_file("1:cpu:/\n0::/\n", tmp_path / "a") is None
+    assert prio.idle_file("1:cpu:/elsewhere\n", tmp_path / "a") is None
+    assert prio.idle_file("4:memory:/kmlteach-hub/alice\n", tmp_path / "a") is None
+
+
+def test_idle_file_needs_write_access(tmp_path):
+    f = _cgroup(tmp_path, "cpu/kmlteach-hub/alice")
+    f.chmod(0o444)
+    if os.access(f, os.W_OK):
+        pytest.skip("root writes read-only files")
+    assert prio.idle_file("1:cpu:/kmlteach-hub/alice\n", tmp_path) is None
+
+
+def test_a_cell_runs_idle_and_a_widget_update_does_not(tmp_path, monkeypatch):
+    from IPython.core.events import EventManager, available_events
+
+    f = _cgroup(tmp_path, "cpu/kmlteach-hub/alice")
+    monkeypatch.setattr(prio, "idle_file", lambda: f)
+    shell = types.SimpleNamespace(events=EventManager(None, available_events))
+    prio.load_ipython_extension(shell)
+    try:
+        prio.load_ipython_extension(shell)  # loading twice registers once
+        assert len(shell.events.callbacks["pre_run_cell"]) == 1
+        shell.events.trigger("pre_run_cell", None)
+        assert f.read_text() == "1"
+        shell.events.trigger("post_run_cell", None)
+        assert f.read_text() == "0"
+        shell.events.trigger("pre_run_cell", None)
+    finally:
+        prio.unload_ipython_extension(shell)
+    assert f.read_text() == "0" and not shell.events.callbacks["pre_run_cell"]
+    f.unlink()  # the cgroup is gone (server stopped): the hooks do not fail
+    prio.load_ipython_extension(shell)
+    try:
+        shell.events.trigger("pre_run_cell", None)
+    finally:
+        prio.unload_ipython_extension(shell)
+
+
+def test_no_cgroup_no_hooks(monkeypatch):
+    from IPython.core.events import EventManager, available_events
+
+    monkeypatch.setattr(prio, "idle_file", lambda: None)
+    shell = types.SimpleNamespace(events=EventManager(None, available_events))
+    prio.load_ipython_extension(shell)
+    assert not shell.events.callbacks["pre_run_cell"] and prio._active is None
+
+
+def test_the_spawner_hands_cpu_idle_to_the_user(tmp_path):
+    from limits_spawner import CgroupLimits
+
+    (tmp_path / "cpu.idle").write_text("1")  # left by a kernel that died in a cell
+    spawner = types.SimpleNamespace(_uid=lambda: 65534)
+    if os.geteuid() != 0:
+        spawner = types.SimpleNamespace(_uid=lambda: os.geteuid())
+    CgroupLimits._delegate_idle(spawner, tmp_path)
+    assert (tmp_path / "cpu.idle").read_text() == "0"
+    assert (tmp_path / "cpu.idle").stat().st_uid == spawner._uid()
+    CgroupLimits._delegate_idle(spawner, tmp_path / "missing")  # Linux < 5.15: nothing to do
+
+
+def _hub_config(tmp_path, monkeypatch, mode="test"):
+    from traitlets.config import Config
+
+    monkeypatch.setenv("KMLTEACH_HUB_MODE", mode)
+    monkeypatch.setenv("KMLTEACH_HUB_STATE", str(tmp_path / "state"))
+    c = Config()
+    path = HUB / "jupyterhub_config.py"
+    exec(compile(path.read_text(), str(path), "exec"), {"get_config": lambda: c, "__file__": str(path)})
+    return c
+
+
+def _hub_kernelspec(tmp_path, monkeypatch) -> tuple[Path, dict]:
+    c = _hub_config(tmp_path, monkeypatch)
+    jpath = Path(c.Spawner.environment["JUPYTER_PATH"])
+    return jpath, json.loads((jpath / "kernels" / "python3" / "kernel.json").read_text())
+
+
+@pytest.mark.parametrize("mode", ["system", "test"])
+def test_a_student_server_loads_no_instructor_extension(tmp_path, monkeypatch, mode):
+    import ast
+
+    args = _hub_config(tmp_path, monkeypatch, mode).Spawner.args
+    [ext] = [a.split("=", 1)[1] for a in args if a.startswith("--ServerApp.jpserver_extensions=")]
+    off = ast.literal_eval(ext)
+    assert set(off.values()) == {False}
+    assert "nbgrader.server_extensions.formgrader" in off and "jupyter_lsp" in off
+    assert not {"jupyterlab", "nbgitpuller", "kmlteach.course.lab_server"} & set(off)
+    assert ("--ServerApp.allow_root=True" in args) == (mode == "test" and os.geteuid() == 0)
+
+
+def test_the_hub_kernelspec_loads_the_extension(tmp_path, monkeypatch):
+    jpath, spec = _hub_kernelspec(tmp_path, monkeypatch)
+    assert jpath.is_relative_to(tmp_path / "state")
+    assert spec["argv"][-1] == "--ext=kmlteach_hub_priority" and "{connection_file}" in spec["argv"]
+    assert (Path(spec["env"]["PYTHONPATH"]) / "kmlteach_hub_priority.py").exists()
+    assert Path(spec["argv"][0]).parent == Path(sys.executable).parent
+
+
+def test_a_hub_kernel_marks_its_cgroup_idle_while_a_cell_runs(tmp_path, monkeypatch):
+    """The real kernel of the hub's kernelspec, in a CPU cgroup of its own."""
+    from jupyter_client import KernelManager
+    from jupyter_client.kernelspec import KernelSpecManager
+
+    base = Path("/sys/fs/cgroup/cpu")
+    if not (base / "cpu.shares").exists():
+        base = Path("/sys/fs/cgroup")
+    cg = base / f"kmlteach-test-priority-{os.getpid()}"
+    try:
+        cg.mkdir()
+    except OSError:
+        pytest.skip("CPU cgroups are not writable here")
+    try:
+        if not (cg / "cpu.idle").exists():
+            pytest.skip("no cpu.idle (Linux < 5.15)")
+        jpath, _ = _hub_kernelspec(tmp_path, monkeypatch)
+        km = KernelManager(
+            kernel_name="python3", kernel_spec_manager=KernelSpecManager(kernel_dirs=[str(jpath / "kernels")])
+        )
+        # the spawner moves the server before it executes; here the kernel joins at its start
+        km.start_kernel()
+        try:
+            (cg / "cgroup.procs").write_text(str(km.provisioner.pid))
+            kc = km.client()
+            kc.start_channels()
+            kc.wait_for_ready(timeout=120)
+            code = f"print(open({str(cg / 'cpu.idle')!r}).read().strip())"
+            outputs = []
+            reply = kc.execute_interactive(code, timeout=120, output_hook=outputs.append)
+            assert reply["content"]["status"] == "ok"
+            text = "".join(m["content"].get("text", "") for m in outputs if m["msg_type"] == "stream")
+            assert text.strip() == "1"  # during the cell
+            assert (cg / "cpu.idle").read_text().strip() == "0"  # after it
+            kc.stop_channels()
+        finally:
+            km.shutdown_kernel(now=True)
+    finally:
+        for pid in (cg / "cgroup.procs").read_text().split():
+            os.kill(int(pid), 9)
+        cg.rmdir()
