@@ -61,3 +61,21 @@ def test_only_regular_files_of_notebook_size_are_read(tmp_path):
     link = tmp_path / "link.ipynb"
     link.symlink_to(ok)
     assert read_regular(link) is None
+
+
+def test_gradebook_cells_that_begin_like_a_formula_are_text():
+    """Red team 3: a notebook named ``=HYPERLINK(...).ipynb`` (or ``+``, ``-``, ``@``, a tab,
+    a CR; also a folder name) must not become a formula when the CSV is opened."""
+    import csv
+    import io
+
+    from kmlteach.course.grade.gradebook import gradebook_csv
+    from kmlteach.course.grade.scoring import SubmissionResult
+
+    names = ['=HYPERLINK("http:evil","click")', "@SUM(1+1)", "+1+2", "-3+cmd|' -c calc'!A0", "\tx", "ok"]
+    rows = list(
+        csv.reader(io.StringIO(gradebook_csv([SubmissionResult(n, chapter="01") for n in names], [])))
+    )[1:]
+    cells = [c for row in rows for c in row]
+    assert not [c for c in cells if c[:1] in ("=", "+", "-", "@", "\t", "\r")], cells
+    assert sorted(row[0] for row in rows) == sorted(("'" + n if n != "ok" else n) for n in names)

@@ -44,6 +44,15 @@ def _num(x: float) -> str:
     return f"{x:g}"
 
 
+_FORMULA = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _text(value: str) -> str:
+    """A text cell a spreadsheet shows as text: one that begins like a formula (a file named
+    ``=HYPERLINK(...).ipynb``, red team 3) gets a leading apostrophe (OWASP's advice)."""
+    return "'" + value if value.startswith(_FORMULA) else value
+
+
 def gradebook_csv(results: list[SubmissionResult], exercise_ids: list[str]) -> str:
     """CSV text: one row per submission, one column per exercise id (points earned)."""
     buf = io.StringIO()
@@ -52,9 +61,9 @@ def gradebook_csv(results: list[SubmissionResult], exercise_ids: list[str]) -> s
     for r in sorted(results, key=lambda r: r.submission):
         pts = {e.id: e.points for e in r.exercises}
         w.writerow(
-            [r.submission, r.chapter]
+            [_text(r.submission), _text(r.chapter)]
             + [_num(pts[i]) if i in pts else "" for i in exercise_ids]
-            + [_num(r.total), _num(r.max_total), r.status, " ".join(r.message.split())[:300]]
+            + [_num(r.total), _num(r.max_total), _text(r.status), _text(" ".join(r.message.split())[:300])]
         )
     return buf.getvalue()
 
