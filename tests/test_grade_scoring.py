@@ -79,3 +79,16 @@ def test_gradebook_cells_that_begin_like_a_formula_are_text():
     cells = [c for row in rows for c in row]
     assert not [c for c in cells if c[:1] in ("=", "+", "-", "@", "\t", "\r")], cells
     assert sorted(row[0] for row in rows) == sorted(("'" + n if n != "ok" else n) for n in names)
+
+
+def test_out_and_feedback_must_be_outside_the_submissions_folder(tmp_path):
+    """Red team 3: the resume state (OUT.state.json) decides what needs no grading; a file a
+    student slipped into the submissions folder must never be read as it."""
+    from kmlteach.course.grade.runner import GradeError, grade_folder
+
+    subs = tmp_path / "subs"
+    subs.mkdir()
+    for kw in ({"out": subs / "gradebook.csv"}, {"out": tmp_path / "g.csv", "feedback": subs / "fb"}):
+        out = kw.pop("out")
+        with pytest.raises(GradeError, match="outside the submissions folder"):
+            grade_folder(subs, out, progress=None, **kw)

@@ -177,6 +177,11 @@ def grade_folder(
         raise GradeError("--executor dask needs --scheduler ADDRESS")
     if out.exists() and out.is_dir():
         raise GradeError(f"--out {str(out)!r} is a folder; give a file name such as gradebook.csv")
+    # the resume state (OUT.state.json) says which submissions need no grading: a file a
+    # student slipped into the submissions folder must never be it (red team 3)
+    for opt, path in (("--out", out.parent), ("--feedback", feedback)):
+        if path is not None and Path(path).resolve().is_relative_to(folder.resolve()):
+            raise GradeError(f"{opt} must be outside the submissions folder {str(folder)!r}")
     _check_writable(out.parent if str(out.parent) else Path("."), "output folder")
     if feedback is not None:
         _check_writable(Path(feedback), "feedback folder")
