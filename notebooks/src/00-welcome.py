@@ -158,8 +158,8 @@ print(f"functional margin y<w, x> = {y_pt * score:+.1f}")
 #
 # The chapters depend on each other as drawn below (an arrow from A to B: read A before B;
 # an arrow implied by a longer path is not drawn).
-# Each box gives the estimated time — reading plus the exercises' minutes, both listed in
-# `book.toml` — and the points its graded exercises carry; the table after it lists those
+# Each box gives the estimated time — reading (from `book.toml`) plus the exercises' minutes
+# (from their records) — and the points its graded exercises carry; the table after it lists those
 # exercises. Chapters marked *planned* are still being written.
 
 # %%

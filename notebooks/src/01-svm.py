@@ -487,7 +487,7 @@ make_sgd_explorer()
 #
 # Each exercise is checked against the reference implementation on several inputs.
 # Use `hint("01.xxx")` if you are stuck, then `hint("01.xxx", level=2)` and so on (three levels,
-# the last close to code). The time estimates are in `book.toml` and on the course map.
+# the last close to code). The time estimates are on the course map (chapter 00).
 #
 # **Exercise 1 (distance).** Return the Euclidean distance of `x` to the hyperplane
 # $\langle w, v\rangle + b = 0$ (Claim 15.1, for any non-zero $w$).

@@ -13,8 +13,8 @@
 #
 # So far every classifier had two labels. With $k$ labels there are two roads: reuse binary
 # learners through a *reduction*, or build one predictor that scores every label and returns
-# the best one. This notebook walks both roads, and shows a small picture in which the first
-# road provably gets lost.
+# the best one. This notebook walks both roads and compares them on a small picture where
+# the difference can be proved.
 #
 # **You need:** chapter 01 (linear predictors, the hinge loss, SGD and the perceptron); the
 # kernels of chapters 02–03 are not used here.
@@ -22,8 +22,8 @@
 # **You will be able to:**
 # 1. reduce a multiclass problem to binary ones (one-vs-all, all pairs with votes or a
 #    tournament, output codes) and say how each breaks ties;
-# 2. explain, on UML's Example 17.1, why one-vs-all can lose a whole class that a linear
-#    multiclass predictor classifies perfectly;
+# 2. compare, on UML's Example 17.1, one-vs-all with a linear multiclass predictor, and
+#    explain the difference;
 # 3. write a linear multiclass predictor with a class-sensitive feature map $\Psi$ and a cost
 #    matrix $\Delta$, and train it with the generalized hinge loss by SGD;
 # 4. turn a multiclass sample into one binary problem with Kesler's construction and train
@@ -76,13 +76,13 @@ rng = np.random.default_rng(SEED)
 
 # %%
 X4, y4 = ring_classes(k=4, m_per_class=40, seed=1)
+_ties = lambda m: f"{int(m.tie_mask(X4).sum())} tie" + ("" if int(m.tie_mask(X4).sum()) == 1 else "s")
 for name, learner in [("least squares", mc.least_squares_learner), ("stumps", mc.stump_learner)]:
     ova = mc.one_vs_all(X4, y4, learner)
     ava = mc.all_pairs(X4, y4, learner)
     print(
         f"{name:>13}: one-vs-all accuracy {ova.score(X4, y4):.3f} "
-        f"({int(ova.tie_mask(X4).sum())} ties), all pairs {ava.score(X4, y4):.3f} "
-        f"({int(ava.tie_mask(X4).sum())} ties)"
+        f"({_ties(ova)}), all pairs {ava.score(X4, y4):.3f} ({_ties(ava)})"
     )
 
 # %% [markdown]
@@ -169,7 +169,7 @@ show(
 # * (c) a halfspace that puts class 2 together with an outer class on the + side
 # * (d) the constant +1
 #
-# Replace `"?"` by your letter and run the cell; the text and the widget below reveals the
+# Replace `"?"` by your letter and run the cell; the text and the widget below reveal the
 # answer.
 
 # %%
@@ -517,7 +517,7 @@ for name, f in [
     )
 
 # %% [markdown]
-# All four need a few dozen updates where the bound allows almost a thousand: the bound holds
+# All four need one or two dozen updates where the bound allows almost a thousand: the bound holds
 # for every sample with that margin and radius, and this one is far from the worst case. This
 # settles 04.c_bound.
 #
@@ -704,7 +704,8 @@ quiz("04")
 # **Sources** (the short names used in this chapter):
 #
 # * **UML** = S. Shalev-Shwartz and S. Ben-David, *Understanding Machine Learning: From Theory to Algorithms*, Cambridge University Press, 2014 (§17.1–17.2).
-# * **SL** = D. Roth, *CIS 519/419 Applied Machine Learning*, lecture slides, University of Pennsylvania (boosting, ensembles, multiclass and constraint classification) (multiclass, Kesler's construction).
+# * **SL** = D. Roth, *CIS 519/419 Applied Machine Learning*, lecture slides, University of Pennsylvania (multiclass and constraint classification: Kesler's construction).
+# * **HSS2** = T. Hofmann, B. Schölkopf, A. J. Smola et al., chapters 1 (*Measuring Similarity with Kernels*, HSS1) and 2 (*Discriminative Models*, HSS2) of G. Bakır, T. Hofmann, B. Schölkopf, A. J. Smola, B. Taskar and S. V. N. Vishwanathan (eds.), *Predicting Structured Data*, MIT Press, 2007 (§2.2.1).
 #
 # **Further reading** (classic references, beyond the course's sources):
 #
