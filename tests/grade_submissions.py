@@ -594,7 +594,14 @@ def hostile_issue24(nb: dict) -> dict:
     # Numba's py_func) and a thread holding them that answers over a socket pair; both
     # were set up in the kernel before the probe's child neutralised the originals. The
     # notebook's code now runs only in that child, after the neutralisation.
-    for name, cell in (("code_clone", CODE_CLONE), ("thread_oracle", THREAD_ORACLE)):
+    # a daemon process (setsid, double fork) started by the function on a visible case while
+    # ANOTHER exercise is graded (its references intact there), found on an abstract socket
+    # later: nothing a probe's child started outlives it (the kernel is a subreaper)
+    for name, cell in (
+        ("code_clone", CODE_CLONE),
+        ("thread_oracle", THREAD_ORACLE),
+        ("daemon_oracle", DAEMONORACLE),
+    ):
         sub = with_cell(nb, cell, before="01.distance")
         sub = with_function(sub, "01.distance", CLONED_DISTANCE)
         sub = with_function(sub, "01.perceptron", CLONED_PERCEPTRON)
@@ -654,3 +661,61 @@ def _ask(name, *args):
 
 CLONED_DISTANCE = "def distance(x, w, b):\n    return _ask('distance', x, w, b)\n"
 CLONED_PERCEPTRON = "def batch_perceptron(X, y):\n    return _ask('perceptron', X, y)\n"
+
+
+_ASK = r"""
+def _answer(name, args):
+    import kmlteach.svm as S
+    if name == "distance":
+        return float(S.distance_to_hyperplane(args[0][None, :], args[1], args[2])[0])
+    return S.perceptron(*args).w
+"""
+
+DAEMONORACLE = (
+    _ASK
+    + r"""
+import os as _os, socket as _socket, pickle as _pickle, struct as _struct
+_ADDR = "\0kmloracle-" + str(_os.getuid())
+def _daemon():
+    srv = _socket.socket(_socket.AF_UNIX)
+    srv.bind(_ADDR)
+    srv.listen(8)
+    pid = _os.fork()
+    if pid == 0:
+        _os.setsid()
+        if _os.fork() == 0:
+            try:
+                while True:
+                    c, _ = srv.accept()
+                    n = _struct.unpack("!I", c.recv(4, _socket.MSG_WAITALL))[0]
+                    name, args = _pickle.loads(c.recv(n, _socket.MSG_WAITALL))
+                    try:
+                        r = _answer(name, args)
+                    except BaseException:
+                        r = None
+                    d = _pickle.dumps(r)
+                    c.sendall(_struct.pack("!I", len(d)) + d)
+                    c.close()
+            finally:
+                _os._exit(0)
+        _os._exit(0)
+    srv.close()
+    _os.waitpid(pid, 0)
+def _ask(name, *args):
+    for _ in range(2):
+        c = _socket.socket(_socket.AF_UNIX)
+        try:
+            c.connect(_ADDR)
+        except OSError:
+            c.close()
+            try:
+                _daemon()
+            except OSError:
+                pass
+            continue
+        d = _pickle.dumps((name, args))
+        c.sendall(_struct.pack("!I", len(d)) + d)
+        n = _struct.unpack("!I", c.recv(4, _socket.MSG_WAITALL))[0]
+        return _pickle.loads(c.recv(n, _socket.MSG_WAITALL))
+"""
+)

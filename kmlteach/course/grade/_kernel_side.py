@@ -9,8 +9,9 @@ the kernel itself, only in the child process of one probe:
   and ``solution`` say they are unavailable); ``kmlteach.exercises.*`` (references,
   cases) and ``kmlteach.course.*`` (the grader, its hidden cases) are unimportable;
 * the kernel makes itself non-dumpable (no process of the same user, its own children
-  included, may ptrace it or read its memory) and imports ``kmlteach`` from the
-  installed package before anything else can shadow it;
+  included, may ptrace it or read its memory), a child subreaper (after each probe it
+  kills every process the child left, orphans included) and imports ``kmlteach`` from
+  the installed package before anything else can shadow it;
 * every probe forks a child in which the library functions that exercise re-implements
   (``cfg["guards"]``) are neutralised *first*: the function objects themselves get a code
   object that raises ``ReferenceUnavailable`` (recorded: the grader then scores the
@@ -22,9 +23,8 @@ the kernel itself, only in the child process of one probe:
   process that ends with the probe; the kernel keeps no switch and nothing of theirs;
 * the child gets ``payload["budget"]`` seconds; past it the kernel kills it and says in
   which phase (the cells: the whole submission ran out of time; the cases: this exercise);
-* ``sys.stdout``/``sys.stderr`` go to ``/dev/null`` (nobody reads them while grading);
-* the probe, ``probe(payload_json) -> result_json``, serialises only plain values
-  (:mod:`._kernel_codec`).
+* ``sys.stdout``/``sys.stderr`` go to ``/dev/null``; ``probe(payload_json) -> result_json``
+  serialises only plain values (:mod:`._kernel_codec`).
 
 In the child the rest is best effort: code in the same interpreter can undo it. The
 grader relies on computing the expected values and comparing them outside this process,
@@ -58,11 +58,15 @@ def _setup(cfg):
     _select, _read, _waitpid, _kill = select.select, os.read, os.waitpid, os.kill
     max_bytes = int(cfg.get("max_bytes", 32 * 1024 * 1024))
     enc, size, dec = _codec(np)  # noqa: F821  (defined by _kernel_codec.py, sent before this)
-    with contextlib.suppress(Exception):  # nobody of this uid may ptrace or read the kernel
-        import ctypes
+    import ctypes
 
+    with contextlib.suppress(Exception):  # nobody of this uid may ptrace or read the kernel
         ctypes.CDLL(None).prctl(4, 0, 0, 0, 0)  # PR_SET_DUMPABLE, 0
     import kmlteach  # noqa: F401  (the installed package, before a child's file could shadow it)
+
+    with contextlib.suppress(Exception):  # orphans of a probe's processes become ours
+        ctypes.CDLL(None).prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER
+    reap = _reaper()  # noqa: F821  (defined by _kernel_reap.py, sent before this)
 
     class ReferenceUnavailable(RuntimeError):
         """The library function this exercise re-implements is not available while grading."""
@@ -373,6 +377,7 @@ def _setup(cfg):
             text, cells_time, phase, late = receive(r, pid, cells_budget, budget)
         finally:
             os.close(r)
+            reap()
         # measured here, in the kernel, which runs none of the student's code
         cells = {"cells_time": cells_time, "phase": phase, "late": late}
         if text is None:

@@ -201,7 +201,7 @@ async def _run_kernel(
                 pre = (
                     "".join(p.read_text(encoding="utf-8") + "\n" for p in KERNEL_SIDE)
                     + f"{probe} = _setup({{**{cfg!r}, 'user_ns': get_ipython().user_ns}})\n"
-                    + "del _setup, _codec\n"
+                    + "del _setup, _codec, _reaper\n"
                 )
                 probe_id = _expr_text(
                     (await kernel.run(pre, {"p": f"id({probe})"})).get("user_expressions", {}).get("p")

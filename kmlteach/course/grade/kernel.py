@@ -35,8 +35,8 @@ from .sandbox import Cgroup, bwrap_argv, bwrap_problem, cgroup_problem
 __all__ = ["SandboxKernel", "KernelDied", "KernelTimeout", "kernel_env"]
 
 LAUNCHER = Path(__file__).with_name("_launcher.py")
-# sent to the kernel as one cell: the codec, then _setup (which uses it)
-KERNEL_SIDE = (Path(__file__).with_name("_kernel_codec.py"), Path(__file__).with_name("_kernel_side.py"))
+# sent to the kernel as one cell: the codec and the reaper, then _setup (which uses both)
+KERNEL_SIDE = tuple(Path(__file__).with_name(f"_kernel_{n}.py") for n in ("codec", "reap", "side"))
 # ipykernel publishes its own messages under b"kernel.<id>.<type>" (status, execute_input,
 # execute_result, error, shutdown), prints under b"stream.<name>", figures under b"display_data"
 _IOPUB_TOPIC = b"kernel."
