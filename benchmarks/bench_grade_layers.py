@@ -51,7 +51,9 @@ def run(quick: bool = False) -> list[dict]:
             for i in range(n):
                 (subs / f"s{i}.ipynb").write_bytes(data)
             t0 = time.perf_counter()
-            res = grade_folder(subs, subs / "gb.csv", limits=limits, jobs=1, progress=None, unsafe_root=True)
+            res = grade_folder(
+                subs, tmp / f"{subs.name}.csv", limits=limits, jobs=1, progress=None, unsafe_root=True
+            )
             per = (time.perf_counter() - t0) / n
             assert all(r.total == 13 for r in res), [(r.submission, r.status, r.message) for r in res]
             base = per if base is None else base
