@@ -53,9 +53,8 @@ async def _probe(
     if not cases:
         return {"cases": [], "called": []}
     # every probe's child runs the notebook's code again: that time is credited to the
-    # kernel's deadline, up to the time limit once per kernel (a cell that sleeps cannot
-    # buy more than that)
-    cells_budget = max(0.1, getattr(kernel, "cells_credit", kernel.limits.timeout))
+    # kernel's deadline (SandboxKernel.credit_cells; a cell that sleeps cannot buy more)
+    cells_budget = max(0.1, kernel.cells_credit)
     payload = json.dumps(
         {
             "exercise": plan.id,
@@ -92,9 +91,7 @@ async def _probe(
     cells_time = reply.get("cells_time")
     if not isinstance(cells_time, (int, float)) or not 0 <= cells_time <= cells_budget + 1:
         raise ResultError("no cells time")
-    credit = min(float(cells_time), cells_budget)
-    kernel.deadline += credit
-    kernel.cells_credit = cells_budget - credit
+    kernel.credit_cells(float(cells_time))
     late = reply.get("late") is True
     if "MemoryError" in (reply.get("cell_errors") or []):
         kernel.memory_event = True

@@ -72,6 +72,7 @@ class SandboxKernel:
         self.protected = _protected(protected)
         self.notebook_bytes = notebook_bytes
         self.deadline = time.monotonic() + limits.timeout
+        self.cells_credit = limits.timeout  # see credit_cells
         self.client = None
         self.sid = None
         self.too_many = False
@@ -235,6 +236,13 @@ class SandboxKernel:
 
     def _remaining(self) -> float:
         return self.deadline - time.monotonic()
+
+    def credit_cells(self, seconds: float) -> None:
+        """A probe's child spent ``seconds`` re-running the notebook's cells: not the
+        exercise's time. Added to the deadline, up to the time limit once per kernel."""
+        seconds = min(max(seconds, 0.0), self.cells_credit)
+        self.deadline += seconds
+        self.cells_credit -= seconds
 
     async def run(self, code: str, user_expressions: dict | None = None, extra: float = 0.0) -> dict:
         """Execute ``code``; the reply's content. Raises KernelTimeout / KernelDied.
