@@ -128,6 +128,16 @@ def test_a_class_of_three():
     seen: set[int] = set()
     with hub:
         culler = [p for p in hub.processes() if "jupyterhub_idle_culler" in " ".join(p.cmdline())]
+        services = {
+            p.pid: _cpu_cgroup(p.pid) for p in hub.processes() if p.pid == hub.proc.pid or p in culler
+        }
+        services.update(
+            {
+                p.pid: _cpu_cgroup(p.pid)
+                for p in hub.processes()
+                if "configurable-http-proxy" in " ".join(p.cmdline())
+            }
+        )
         r = asyncio.run(run_class(hub, n, moves=moves, move_period=0.5, timeout=600))
         seen = {p.pid for p in hub.processes()}
         log = hub.log_tail(30)
@@ -151,6 +161,10 @@ def test_a_class_of_three():
     from limits_spawner import cgroup_layout
 
     if cgroup_layout() is not None:  # root or a delegated cgroup: the limits are enforced
+        # the hub, the proxy and the culler run in the services' cgroup, above the class
+        assert len(services) == 3 and {cg.rsplit("/", 1)[-1] for cg in services.values()} == {
+            "kmlteach-hub-services"
+        }, services
         assert set(r["confinement"]) == {s.name for s in students}
         for user, conf in r["confinement"].items():
             assert conf["memory_limit"] == sizing.LIMIT_MIB * 2**20, (user, conf)
@@ -162,3 +176,11 @@ def test_a_class_of_three():
     ]
     assert not left, f"processes left after the hub stopped: {left}"
     assert not hub.tmp.exists()
+
+
+def _cpu_cgroup(pid: int) -> str:
+    for line in Path(f"/proc/{pid}/cgroup").read_text().splitlines():
+        _, ctrls, path = line.split(":", 2)
+        if "cpu" in ctrls.split(",") or ctrls == "":
+            return path
+    return ""

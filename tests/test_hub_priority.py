@@ -90,12 +90,12 @@ def test_no_cgroup_no_hooks(monkeypatch):
 def test_the_spawner_hands_cpu_idle_to_the_user(tmp_path):
     from limits_spawner import CgroupLimits
 
-    (tmp_path / "cpu.idle").write_text("1")  # left by a kernel that died in a cell
     spawner = types.SimpleNamespace(_uid=lambda: 65534)
     if os.geteuid() != 0:
         spawner = types.SimpleNamespace(_uid=lambda: os.geteuid())
+    (tmp_path / "cpu.idle").write_text("0")  # left by a server that stopped between cells
     CgroupLimits._delegate_idle(spawner, tmp_path)
-    assert (tmp_path / "cpu.idle").read_text() == "0"
+    assert (tmp_path / "cpu.idle").read_text() == "1"  # start-up is batch work
     assert (tmp_path / "cpu.idle").stat().st_uid == spawner._uid()
     CgroupLimits._delegate_idle(spawner, tmp_path / "missing")  # Linux < 5.15: nothing to do
 
@@ -179,3 +179,39 @@ def test_a_hub_kernel_marks_its_cgroup_idle_while_a_cell_runs(tmp_path, monkeypa
         for pid in (cg / "cgroup.procs").read_text().split():
             os.kill(int(pid), 9)
         cg.rmdir()
+
+
+def test_the_hub_and_proxy_get_a_cgroup_above_the_class(tmp_path, monkeypatch):
+    """prioritise_services: a CPU cgroup beside the students' parent with the largest
+    weight, the process moved in; the students' cgroups stay where they were."""
+    import limits_spawner as ls
+
+    cpu = tmp_path / "cpu" / "course"
+    cpu.mkdir(parents=True)
+    monkeypatch.setattr(ls, "cgroup_layout", lambda: {"memory": tmp_path / "memory", "cpu": cpu})
+    made_dir = lambda d: (d / "cpu.shares").write_text("1024") or (d / "cgroup.procs").write_text("")
+    real_mkdir = Path.mkdir
+
+    def mkdir(self, *a, **k):  # a cgroup file system creates the control files itself
+        real_mkdir(self, *a, **k)
+        made_dir(self)
+
+    monkeypatch.setattr(Path, "mkdir", mkdir)
+    d = ls.prioritise_services(pid=4242)
+    assert d == cpu / ls.SERVICES
+    assert (d / "cpu.shares").read_text() == "262144" and (d / "cgroup.procs").read_text() == "4242"
+    # the hub, once inside, still sees its own cgroup as the one above (students' parent)
+    text = f"4:memory:/course\n3:cpu,cpuacct:/course/{ls.SERVICES}\n0::/\n"
+    monkeypatch.setattr(Path, "read_text", lambda self, *a, **k: text)
+    assert ls._own_cgroup("cpu") == "/course" and ls._own_cgroup("memory") == "/course"
+    monkeypatch.undo()
+    monkeypatch.setattr(ls, "cgroup_layout", lambda: None)
+    assert ls.prioritise_services(pid=4242) is None  # no cgroups: nothing changes
+
+
+def test_reading_the_config_moves_no_process(tmp_path, monkeypatch):
+    """Only the hub's own process prioritises itself: a test (or tool) that reads the
+    configuration stays in its cgroup."""
+    before = Path("/proc/self/cgroup").read_text()
+    _hub_config(tmp_path, monkeypatch)
+    assert Path("/proc/self/cgroup").read_text() == before

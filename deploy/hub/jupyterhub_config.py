@@ -32,6 +32,8 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
+from jupyterhub.app import JupyterHub  # noqa: E402
+from limits_spawner import prioritise_services  # noqa: E402  (deploy/hub is put on sys.path first)
 from sizing import LIMITS, kernel_environment  # noqa: E402  (deploy/hub is put on sys.path first)
 
 c = get_config()  # noqa: F821  (provided by JupyterHub when it loads this file)
@@ -74,6 +76,12 @@ else:
     c.Spawner.notebook_dir = "~"
 
 c.CgroupLimits.cgroup_parent = env("KMLTEACH_HUB_CGROUP", "kmlteach-hub")
+# The hub and the proxy relay every widget update: their own CPU cgroup, weighted above the
+# class's cells (limits_spawner.prioritise_services; nothing happens without root). Only
+# in the hub's own process (not when a test or a tool reads this file), before it starts
+# the proxy, which then follows it.
+if JupyterHub.initialized():
+    prioritise_services()
 # A student's server loads no extension a student does not use: nbgrader's (the
 # instructor's tooling, installed with the course's [test] extra), the language server
 # (no language servers are installed) and jupytext (students open the released .ipynb).

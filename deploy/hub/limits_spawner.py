@@ -13,8 +13,10 @@ so that it also works where there is no systemd (containers, CI, this course's t
 * memory: ``memory.max`` (cgroup v2) or ``memory.limit_in_bytes`` (v1) = ``mem_limit``,
   and ``mem_guarantee`` as the soft floor/limit (``memory.low`` / ``soft_limit_in_bytes``);
 * CPU: a CFS quota of ``cpu_limit`` cores per 100 ms period (``cpu.max`` /
-  ``cpu.cfs_quota_us``); the user's ``cpu.idle`` is reset to 0 and handed to the user,
-  whose kernels set it while a cell runs (``kernel/kmlteach_hub_priority.py``);
+  ``cpu.cfs_quota_us``); the user's ``cpu.idle`` starts at 1 (start-up is batch work)
+  and is handed to the user, whose kernels keep it 1 while a cell runs and set 0 when a
+  cell ends (``kernel/kmlteach_hub_priority.py``); the hub and the proxy get a CPU
+  cgroup of their own above the students' (:func:`prioritise_services`);
 * when the server stops, every process left in the cgroup is killed and the cgroup removed.
 
 Writing cgroups needs root (or a delegated subtree). Where that is not possible the
@@ -37,17 +39,63 @@ from traitlets.config import LoggingConfigurable
 CGROUP_ROOT = Path("/sys/fs/cgroup")
 CFS_PERIOD_US = 100_000
 
-__all__ = ["CgroupLimits", "LimitedLocalProcessSpawner", "LimitedSimpleSpawner", "cgroup_layout"]
+__all__ = [
+    "CgroupLimits",
+    "LimitedLocalProcessSpawner",
+    "LimitedSimpleSpawner",
+    "cgroup_layout",
+    "prioritise_services",
+]
+
+
+SERVICES = "kmlteach-hub-services"  # the hub's and the proxy's CPU cgroup (prioritise_services)
+DRIVER = "kmlteach-loadtest-driver"  # the load test's simulated browsers (loadtest.run_class)
+SERVICES_WEIGHT = {"cpu.shares": 262144, "cpu.weight": 10000}  # the largest each version takes
 
 
 def _own_cgroup(controller: str) -> str | None:
-    """This process's cgroup path for ``controller`` (v1), or of the unified hierarchy ('')."""
+    """This process's cgroup path for ``controller`` (v1), or of the unified hierarchy ('').
+
+    Once :func:`prioritise_services` moved the hub into ``SERVICES`` (or the load test's
+    driver into ``DRIVER``), its own cgroup is still the one above: the students' cgroups
+    stay siblings of the services'."""
     for line in Path("/proc/self/cgroup").read_text().splitlines():
         _, ctrls, path = line.split(":", 2)
         names = ctrls.split(",")
         if (controller == "" and names == [""]) or (controller and controller in names):
-            return path
+            head, _, tail = path.rstrip("/").rpartition("/")
+            return (head or "/") if tail in (SERVICES, DRIVER) else path
     return None
+
+
+def prioritise_services(name: str = SERVICES, pid: int | None = None) -> Path | None:
+    """Move ``pid`` (default: this process, the hub) into a CPU cgroup ``name`` beside the
+    students' with the largest CPU weight; what it starts later (the proxy, the culler)
+    follows it. Returns the cgroup, or None where it cannot be made (no root, no CPU
+    controller), which changes nothing else.
+
+    Why: every widget update of every student passes through the proxy (and the hub
+    checks each request's cookie): they are the interactive path of the whole class.
+    Left in the root cgroup, on Linux with autogroups (the default) they form one
+    session's group of weight 1024 against the students' parent, weighted 1024 per
+    student (``_scale_cpu_weight``): with 40 students running cells they would get ~2 %
+    of the CPU and every round trip would queue behind the class's cells. They sleep
+    nearly all the time, so a large weight costs the students nothing until a message
+    arrives, and then the message goes first.
+    """
+    layout = cgroup_layout()
+    if layout is None:
+        return None
+    d = layout["cpu"] / name
+    try:
+        d.mkdir(exist_ok=True)
+        for f, w in SERVICES_WEIGHT.items():
+            if (d / f).exists():
+                _write(d / f, str(w))
+        _write(d / "cgroup.procs", str(pid or os.getpid()))
+    except OSError:
+        return None
+    return d
 
 
 def cgroup_layout() -> dict[str, Path] | None:
@@ -155,12 +203,19 @@ class CgroupLimits(LoggingConfigurable):
         return made
 
     def _delegate_idle(self, d: Path) -> None:
-        """Reset the user's ``cpu.idle`` and let the user write it (nothing else): the
-        kernel extension ``kernel/kmlteach_hub_priority.py`` sets it while a cell runs."""
+        """Start the user's cgroup idle (``cpu.idle`` = 1) and let the user write that file
+        (nothing else): the kernel extension ``kernel/kmlteach_hub_priority.py`` keeps it
+        1 while a cell runs and sets 0 when a cell ends.
+
+        Starting idle makes the server's start-up, the nbgitpuller pull and the kernel's
+        imports batch work too (about 4 s of CPU per student, 160 s for a class of 40
+        arriving at once): they yield to the widgets of the students already working.
+        The student's first finished cell makes the cgroup interactive; before it, the
+        student has no widget to move."""
         idle = d / "cpu.idle"
         if not idle.exists():  # Linux < 5.15: no idle cgroups, every cell at normal priority
             return
-        _write(idle, "0")
+        _write(idle, "1")
         uid = self._uid()
         if uid is not None and uid != os.geteuid():
             os.chown(idle, uid, -1)

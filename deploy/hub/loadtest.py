@@ -32,7 +32,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 sys.path.insert(0, str(HERE))
 
-from limits_spawner import cgroup_layout  # noqa: E402  (deploy/hub is put on sys.path first)
+from limits_spawner import DRIVER, SERVICES, cgroup_layout, prioritise_services  # noqa: E402  (deploy/hub is put on sys.path first)
 from student import Student  # noqa: E402  (deploy/hub is put on sys.path first)
 
 REPO_NAME = "kmlteach-student"
@@ -171,6 +171,11 @@ class LocalHub:
             except subprocess.TimeoutExpired:
                 pass
         layout = cgroup_layout() or {}
+        try:  # the hub's and the proxy's cgroup (empty unless another hub runs)
+            if "cpu" in layout:
+                (layout["cpu"] / SERVICES).rmdir()
+        except OSError:
+            pass
         for d in {base / self.cgroup for base in layout.values()}:
             for sub in d.iterdir() if d.is_dir() else ():
                 if sub.is_dir():
@@ -331,12 +336,17 @@ async def run_class(
     # weighted by their number): the round trips would then time the driver's wait for
     # a core, not the hub. So the driver runs at a higher priority (nice -10, where
     # allowed: root), and restores its own afterwards (hubs started later must not inherit it).
+    # A nice value orders only the tasks of one autogroup (one session) or cgroup, so the
+    # driver also moves into a CPU cgroup of its own weighted like the hub's services
+    # (limits_spawner.prioritise_services), and back into its own afterwards.
     nice0 = os.getpriority(os.PRIO_PROCESS, 0)
     try:
         os.setpriority(os.PRIO_PROCESS, 0, DRIVER_NICE)
     except OSError:
         pass
     driver_nice = os.getpriority(os.PRIO_PROCESS, 0)
+    layout = cgroup_layout()
+    driver_cg = prioritise_services(DRIVER) if layout else None
     try:
         return await _run_class(
             hub, n, moves, move_period, notebook, timeout, arrival, sampler, load0, driver_nice
@@ -346,6 +356,12 @@ async def run_class(
             os.setpriority(os.PRIO_PROCESS, 0, nice0)
         except OSError:
             pass
+        if driver_cg is not None:
+            try:
+                (layout["cpu"] / "cgroup.procs").write_text(str(os.getpid()))
+                driver_cg.rmdir()
+            except OSError:
+                pass
 
 
 async def _arrive(student, delay: float):
