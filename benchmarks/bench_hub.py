@@ -111,8 +111,10 @@ def measure(n: int, moves: int, period: float, arrival: float = 0.0) -> dict:
     with LocalHub() as hub:
         r = asyncio.run(run_class(hub, n, moves=moves, move_period=period, arrival=arrival))
         s = summary(r)
-        if s["failures"]:
-            s["hub_log_tail"] = hub.log_tail(20)
+        if s["failures"]:  # the hub's lines about each failed student, to find the cause
+            log = hub.log_tail(100000).splitlines()
+            names = {m.split(":", 1)[0] for m in s["failure_messages"]}
+            s["hub_log"] = {u: [ln for ln in log if u in ln][-15:] for u in names}
     return s
 
 
@@ -141,6 +143,8 @@ def main(argv=None) -> int:
         print(fmt(s), flush=True)
         for m in s["failure_messages"]:
             print(f"    failed: {m}", flush=True)
+        for user, lines in s.get("hub_log", {}).items():
+            print(f"    hub log, {user}:", *(f"      {ln}" for ln in lines), sep="\n", flush=True)
     if args.json:
         Path(args.json).write_text(json.dumps(rows, indent=1))
     return 0
