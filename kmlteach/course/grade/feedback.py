@@ -1,6 +1,6 @@
 """Feedback for the student: one Markdown and one HTML file per submission.
 
-Per exercise: the verdict, points, time used, the first failing *visible* case with
+Per exercise: the verdict, points, the time on the visible cases, the first failing *visible* case with
 expected vs got (students see those cases in ``check()`` anyway), and the hint. For
 hidden cases it names only the kind of case that failed ("d > m", "duplicate
 points"); their data and the reference's output never appear (nbgrader #1363).
@@ -38,7 +38,7 @@ def feedback_markdown(r: SubmissionResult) -> str:
     for e in r.exercises:
         lines += [f"## {e.id}: {e.verdict} ({e.points:g}/{e.max_points:g})", ""]
         note = "" if not e.message or e.message.endswith("cases passed") else f"{e.message}; "
-        lines.append(f"- {note}{e.passed}/{e.total} cases passed; time used {e.time:.3f} s")
+        lines.append(f"- {note}{e.passed}/{e.total} cases passed; time on the visible cases {e.time:.3f} s")
         f = e.first_visible_failure
         if f:
             lines.append(

@@ -19,7 +19,7 @@ import time
 
 from .cells import check_calls, notebook_code_cells, run_all_code, select_code
 from .codec import MAX_RESULT_BYTES, ResultError, loads_limited
-from .kernel import KERNEL_SIDE, KernelDied, KernelTimeout, SandboxKernel
+from .kernel import KERNEL_SIDE, LAUNCHER, KernelDied, KernelTimeout, SandboxKernel
 from .limits import Limits, uid_slot
 from .plan import ChapterPlan, ExercisePlan, book_exercises, chapter_plan, student_plan
 from .scoring import ExerciseResult, SubmissionResult, _name, _short, score_exercise, student_text  # noqa: F401  (re-exported: grader.score_exercise etc.)
@@ -109,8 +109,9 @@ async def _probe(
         raise KernelDied(f"the process running the function ended while {plan.id} was graded")
     if reply.get("tampered"):
         raise Tampered(f"the grader's probe was replaced while {plan.id} was graded")
-    # time measured here, never what the kernel reports (a number it chose is a channel)
-    reply["elapsed"] = time.monotonic() - t0
+    # time measured here, never what the kernel reports (a number it chose is a channel),
+    # less the cells' (measured by the kernel, which runs no student code)
+    reply["elapsed"] = max(0.0, time.monotonic() - t0 - float(cells_time))
     return reply
 
 
@@ -131,7 +132,10 @@ def _merge(halves) -> dict:
         "cases": list(vis.get("cases") or []) + list(hid.get("cases") or []),
         "called": sorted(set(vis.get("called") or []) | set(hid.get("called") or [])),
         "missing": bool(vis.get("missing") or hid.get("missing")),
-        "elapsed": float(vis.get("elapsed") or 0.0) + float(hid.get("elapsed") or 0.0),
+        # the visible cases' time only: a process that held hidden inputs (the hidden
+        # phase's child, its cells included) sends no number to the feedback; red team 2
+        # encoded a hidden input in a cell's sleep and read it in "time used"
+        "elapsed": float(vis.get("elapsed") or 0.0),
     }
 
 
@@ -194,15 +198,19 @@ async def _run_kernel(
                     "max_bytes": MAX_RESULT_BYTES // 2,
                     "probe_name": probe,
                     "cells": code,  # run by each probe's child only, never by the kernel
+                    "write_roots": kernel.write_roots,  # off the kernel's sys.path (_kernel_lock)
+                    "read_roots": kernel.read_roots,
+                    "launcher_source": LAUNCHER.read_text(encoding="utf-8"),  # its Landlock code
                 }
                 pre = (
                     "".join(p.read_text(encoding="utf-8") + "\n" for p in KERNEL_SIDE)
                     + f"{probe} = _setup({{**{cfg!r}, 'user_ns': get_ipython().user_ns}})\n"
-                    + "del _setup, _codec, _reaper\n"
+                    + "del _setup, _codec, _reaper, _lockdown, _close_inherited, _confine_writes\n"
                 )
                 probe_id = _expr_text(
                     (await kernel.run(pre, {"p": f"id({probe})"})).get("user_expressions", {}).get("p")
                 )
+                kernel.seal()  # before any of the student's code runs (in a probe's child)
                 while work:
                     current = work[0][1]
                     phase, i = work[0]

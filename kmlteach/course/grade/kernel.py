@@ -17,6 +17,7 @@ cells print.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import os
@@ -36,7 +37,7 @@ __all__ = ["SandboxKernel", "KernelDied", "KernelTimeout", "kernel_env"]
 
 LAUNCHER = Path(__file__).with_name("_launcher.py")
 # sent to the kernel as one cell: the codec and the reaper, then _setup (which uses both)
-KERNEL_SIDE = tuple(Path(__file__).with_name(f"_kernel_{n}.py") for n in ("codec", "reap", "side"))
+KERNEL_SIDE = tuple(Path(__file__).with_name(f"_kernel_{n}.py") for n in ("codec", "reap", "lock", "side"))
 # ipykernel publishes its own messages under b"kernel.<id>.<type>" (status, execute_input,
 # execute_result, error, shutdown), prints under b"stream.<name>", figures under b"display_data"
 _IOPUB_TOPIC = b"kernel."
@@ -98,6 +99,8 @@ class SandboxKernel:
                 self.cgroup = Cgroup.create(self.limits.nproc, self.limits.cgroup_memory_mb)
             except OSError:
                 self.cgroup = None
+        self.write_roots = [self.scratch] + (["/dev/shm", "/tmp"] if self.use_bwrap else [])
+        self.read_roots = _read_roots()
         bwrap = None
         if self.use_bwrap:
             inner = os.path.join(self.scratch, ".launcher.py")
@@ -105,7 +108,7 @@ class SandboxKernel:
             os.chmod(inner, 0o444)
             bwrap = bwrap_argv(
                 self.scratch,
-                _read_roots(),
+                self.read_roots,
                 self.protected + self.hidden + [self.private],
                 uid_inside=self.uid,
             )
@@ -121,10 +124,10 @@ class SandboxKernel:
             "gid": self.uid,
             "scratch": self.scratch,
             "landlock": self.limits.landlock,
-            "read_roots": _read_roots(),
+            "read_roots": self.read_roots,
             "protected": self.protected + [self.private],
             # inside the namespaces /dev/shm and /tmp are the sandbox's own tmpfs
-            "write_roots": [self.scratch] + (["/dev/shm", "/tmp"] if self.use_bwrap else []),
+            "write_roots": self.write_roots,
             "list_roots": _list_roots(),
         }
         cfg_path = os.path.join(self.private, "sandbox.json")
@@ -230,6 +233,15 @@ class SandboxKernel:
             s = getattr(ch, "socket", None)
             if s is not None:
                 s.setsockopt(zmq.MAXMSGSIZE, MAX_MESSAGE_BYTES)
+
+    def seal(self) -> None:
+        """Delete the kernel's socket files and connection file (call once connected and the
+        preamble has run): ZeroMQ keeps the connections it has, and a probe's child, which
+        knows the message key (it is a fork of the kernel), finds nothing to connect to."""
+        for name in os.listdir(self.scratch):
+            if name == "connection.json" or name.startswith("k-"):
+                with contextlib.suppress(OSError):
+                    os.unlink(os.path.join(self.scratch, name))
 
     def _on_executed(self, cell, cell_index, execute_reply):
         self._replies["last"] = execute_reply

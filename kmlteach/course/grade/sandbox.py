@@ -46,6 +46,20 @@ def bwrap_path() -> str | None:
     return shutil.which("bwrap")
 
 
+SHM_BYTES = 64 * 2**20  # the sandbox's /dev/shm
+TMP_BYTES = 256 * 2**20  # its /tmp: where a probe's child may write files (cwd, caches)
+
+
+@functools.lru_cache(maxsize=1)
+def _tmpfs_size() -> bool:
+    """Whether this bwrap takes ``--size`` for a tmpfs."""
+    try:
+        out = subprocess.run([bwrap_path() or "bwrap", "--help"], capture_output=True, text=True, timeout=10)
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return "--size" in out.stdout + out.stderr
+
+
 def _needs_userns() -> bool:
     """As root, bwrap is asked for a user namespace too: the kernel's uid 0 then has no
     capability outside it (and none inside either, after ``--cap-drop ALL``)."""
@@ -75,20 +89,12 @@ def bwrap_argv(
         argv += ["--unshare-user", "--uid", str(uid_inside or 65534), "--gid", str(uid_inside or 65534)]
     # the private /dev, /proc and /tmp first: a read root or the scratch folder below /tmp (a
     # venv or a checkout in /tmp, as in a CI clone) is then bound on top of the empty /tmp
-    argv += [
-        "--dev",
-        "/dev",
-        "--perms",
-        "1777",
-        "--tmpfs",
-        "/dev/shm",
-        "--proc",
-        "/proc",
-        "--perms",
-        "1777",
-        "--tmpfs",
-        "/tmp",
-    ]
+    # sized (bwrap >= 0.7): a tmpfs is memory, and an ordinary user's grader has no cgroup to
+    # charge it to (red team 2 filled 2.6 GB of the host's RAM through /dev/shm); the
+    # probe's child may write nowhere else (_kernel_lock._confine_writes)
+    shm, tmp = (["--size", str(SHM_BYTES)], ["--size", str(TMP_BYTES)]) if _tmpfs_size() else ([], [])
+    argv += ["--dev", "/dev", "--perms", "1777", *shm, "--tmpfs", "/dev/shm", "--proc", "/proc"]
+    argv += ["--perms", "1777", *tmp, "--tmpfs", "/tmp"]
     roots = sorted(
         {os.path.realpath(r) for r in read_roots if r not in ("/dev", "/proc", "/tmp") and os.path.exists(r)},
         key=len,

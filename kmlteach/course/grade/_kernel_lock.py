@@ -1,0 +1,112 @@
+"""Part of the grading kernel's preamble (sent with :mod:`._kernel_side` as cell text, not
+imported): what keeps a probe's child from reaching back into the fork server.
+
+Red team 2 (issue 24) made the kernel run a child's code twice: (1) the child, a fork of
+the kernel, knows the kernel's message key and found its ZeroMQ socket files in its
+working folder, so it queued a signed ``execute_request`` that the kernel ran after the
+probe; (2) it wrote ``ipywidgets.py`` into its working folder, which was ``''`` on the
+kernel's ``sys.path``, and the kernel imported it when it loaded a module the child had
+used. So:
+
+* ``_lockdown(cfg)``, in the kernel once: no entry of ``sys.path`` inside a folder a
+  sandboxed process may write (its working folder, ``/tmp``, ``/dev/shm``, ``''``); the
+  kernel answers only ``execute_request`` and ``kernel_info_request`` on its shell
+  channel (no comms, completion, inspection or history) and only shutdown and interrupt
+  on its control channel (no debugger). The grader also deletes the socket files and the
+  connection file once it is connected (``SandboxKernel.__aenter__``): ZeroMQ keeps the
+  connections it has, and nobody can make a new one.
+* ``_close_inherited(keep)``, first thing in each child: every file descriptor it
+  inherited from the kernel closed except ``keep`` (its pipe to the kernel), so it holds
+  none of the kernel's sockets; its standard streams point at ``/dev/null``; what the
+  student's code displays (figures, widgets, comms) is sent nowhere, and the child's copy
+  of the message key is erased.
+"""
+
+
+def _lockdown(cfg):
+    import os
+    import sys
+
+    def inside(p, roots):
+        real = os.path.realpath(p)
+        return any(real == r or real.startswith(r.rstrip("/") + "/") for r in roots)
+
+    writable = [os.path.realpath(p) for p in cfg.get("write_roots") or ()] + [os.path.realpath(os.getcwd())]
+    # a read root inside a writable one (a checkout or venv under /tmp) is bound read-only
+    read_only = [os.path.realpath(p) for p in cfg.get("read_roots") or ()]
+    sys.path[:] = [p for p in sys.path if p and (inside(p, read_only) or not inside(p, writable))]
+    sys.path_importer_cache.clear()
+    kernel = getattr(getattr(sys.modules.get("IPython"), "get_ipython", lambda: None)(), "kernel", None)
+    for attr, allowed in (
+        ("shell_handlers", {"execute_request", "kernel_info_request"}),
+        ("control_handlers", {"shutdown_request", "interrupt_request", "kernel_info_request"}),
+    ):
+        handlers = getattr(kernel, attr, None)
+        if isinstance(handlers, dict):
+            for name in [n for n in handlers if n not in allowed]:
+                del handlers[name]
+
+
+def _close_inherited(keep, confine=None):
+    import os
+    import sys
+
+    null = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1, 2):
+        os.dup2(null, fd)
+    os.closerange(3, keep)
+    os.closerange(keep + 1, 1 << 20)  # close_range(2): as cheap as the descriptors open
+    sys.stdout = sys.stderr = open(os.devnull, "w", encoding="utf-8")
+    ip = getattr(sys.modules.get("IPython"), "get_ipython", lambda: None)()
+    session = getattr(getattr(ip, "kernel", None), "session", None)
+    if session is not None:  # display(), widgets, comms: sent nowhere, not on a closed socket
+        session.send = lambda *a, **k: None
+        session.key = b""
+    if confine is not None and not confine().startswith("landlock: ABI"):
+        os._exit(3)  # Landlock is there but refused: never run the student's code unconfined
+
+
+def _confine_writes(cfg):
+    """``confine()`` for a probe's child, or None: where the kernel runs in bwrap, the child
+    may write only in a folder of the sandbox's own ``/tmp`` and in ``/dev/shm`` (sized tmpfs:
+    ``sandbox.TMP_BYTES``, ``SHM_BYTES``) and ``/dev/null``, through a Landlock ruleset
+    stacked on the kernel's (the launcher's ``apply_landlock``, whose source the grader
+    sends in ``cfg``). Not its working folder, which is the host's disk: red team 2 wrote
+    2.6 GB there in 64 MB files. It then works in that folder (cwd, ``TMPDIR``, ``HOME``,
+    Numba's and matplotlib's caches), so an honest notebook that saves a file still can."""
+    import os
+
+    if "/tmp" not in (cfg.get("write_roots") or ()) or not cfg.get("launcher_source"):
+        return None
+    ns = {"__name__": "kmlteach_grade_launcher"}
+    exec(compile(cfg["launcher_source"], "<kmlteach launcher>", "exec"), ns)
+    apply = ns["apply_landlock"]
+    if ns["landlock_abi"]() < 1:  # an older Linux: bwrap alone (the README says what that leaves)
+        return None
+    # a folder of /tmp, not /tmp: the working folder is bound below /tmp when the host's
+    # temporary folder is /tmp, and a Landlock rule holds for everything beneath its folder
+    work = "/tmp/kmlteach-work"
+    rules = {"read_roots": ["/"], "protected": [], "write_roots": [work, "/dev/shm"], "list_roots": []}
+
+    def confine():
+        import tempfile
+
+        os.makedirs(work, exist_ok=True)
+        os.chdir(work)
+        for var, sub in (
+            ("HOME", ""),
+            ("TMPDIR", ""),
+            ("MPLCONFIGDIR", ".mpl"),
+            ("NUMBA_CACHE_DIR", ".numba"),
+        ):
+            os.environ[var] = os.path.join(work, sub).rstrip("/")
+        tempfile.tempdir = work
+        try:
+            import numba.core.config as nconf
+
+            nconf.CACHE_DIR = os.path.join(work, ".numba")
+        except Exception:
+            pass
+        return apply(rules)
+
+    return confine
