@@ -197,20 +197,22 @@ def apply_slides(nb):
 
     Besides :func:`slide_metadata` per cell: the first cell opens the first slide, the
     cell after a widget starts a new subslide (so each widget has a slide of its
-    own), and ``metadata.rise`` holds the settings of the live slideshow.
+    own), so does the cell after a concept check's ``ask`` (the question ends its slide:
+    the answer is on the next one), and ``metadata.rise`` holds the settings of the live
+    slideshow.
     """
     cells = nb["cells"]
-    prev_widget = False
+    prev_ends = False  # the previous shown cell ends its slide (a widget, a concept check)
     first = True
     for cell in cells:
         meta = slide_metadata(cell)
         if first and meta["slide_type"] not in ("skip", "notes"):
             meta = {"slide_type": "slide"}
             first = False
-        elif prev_widget and meta["slide_type"] in ("-", "fragment"):
+        elif prev_ends and meta["slide_type"] in ("-", "fragment"):
             meta = {"slide_type": "subslide"}
         if meta["slide_type"] not in ("skip", "notes"):
-            prev_widget = is_widget_cell(cell)
+            prev_ends = is_widget_cell(cell) or concept_check_id(cell) is not None
         cell.setdefault("metadata", {})["slideshow"] = meta
     nb.setdefault("metadata", {})["rise"] = dict(RISE_SETTINGS)
     return nb
