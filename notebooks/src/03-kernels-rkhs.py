@@ -250,7 +250,7 @@ ask("03.c_rings", "?")
 
 # %% tags=["slide-skip"]
 # NBVAL_IGNORE_OUTPUT
-from kmlteach.widgets.ch03 import make_diffusion_explorer, make_kpca_explorer, make_ngram_explorer
+from kmlteach.widgets.ch03 import make_kpca_explorer
 
 make_kpca_explorer(predict=True)
 
