@@ -313,6 +313,13 @@ from kmlteach.exercises import ask
 
 ask("09.c_rho", "?")
 
+# %% [markdown]
+# **Predict first.** With ν = 1 (30 points per class), how many of the 60 dual variables
+# $\alpha_i$ equal 1? (a) only those of the margin errors; (b) about half of them; (c) all 60.
+
+# %%
+ask("09.c_parzen", "?")
+
 # %% [markdown] tags=["slide-skip"]
 # **Predict, then reveal.** The ν-SVM on these 60 points, one ν at a time. Before anything is
 # drawn, guess what fraction of the sample will be support vectors ($\alpha_i > 0$) at this ν
@@ -339,13 +346,6 @@ for nu in (0.1, 0.3, 0.6, 1.0):
 # ρ grows with ν: in (2.5) each unit of ρ lowers the objective by $n\nu$, so a larger ν buys a
 # wider band, paid for with more margin errors. This settles 09.c_rho.
 #
-# **Predict first.** With ν = 1 (30 points per class), how many of the 60 dual variables
-# $\alpha_i$ equal 1? (a) only those of the margin errors; (b) about half of them; (c) all 60.
-
-# %%
-ask("09.c_parzen", "?")
-
-# %% [markdown]
 # **ν = 1 is the Parzen-window classifier.** With ν = 1 and balanced classes, $\sum\alpha_i = n$
 # and $\alpha_i \le 1$ force every $\alpha_i = 1$. Then
 # $f(x) = \sum_{y_i = +1}k(x_i, x) - \sum_{y_i = -1}k(x_i, x) + b$: with 30 points per class this
