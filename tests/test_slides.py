@@ -107,6 +107,7 @@ def test_a_concept_check_cell_becomes_its_question_slide():
     assert "\n\n" not in cell.source  # one HTML block: Markdown leaves it alone
     assert html.escape(q.prompt) in cell.source
     assert all(f"<li>{html.escape(c)}</li>" in cell.source for c in q.choices)
+    assert "list-style-type: lower-alpha" in cell.source  # lettered like ask()'s answers, whatever the CSS
     assert html.escape(q.explanation) not in cell.source and "Right." not in cell.source
     assert concept_check_cell(code('ask("01.c_support", "b")')) is None  # an answer, not the question
     assert concept_check_cell(code("print(1)")) is None

@@ -237,11 +237,11 @@ def _ask(question_id: Any, choice: Any, verbose: bool) -> bool:
     return ok
 
 
-def _choices_html(q: Question) -> str:
+def _choices_html(q: Question, attrs: str = 'type="a"') -> str:
     """The options of ``q`` as a lettered list (or the request for a number); no answer."""
     if q.numeric:
         return "<p><i>Answer with a number.</i></p>"
-    return '<ol type="a">' + "".join(f"<li>{html.escape(c)}</li>" for c in q.choices) + "</ol>"
+    return f"<ol {attrs}>" + "".join(f"<li>{html.escape(c)}</li>" for c in q.choices) + "</ol>"
 
 
 def quiz_html(chapter: str) -> str:
@@ -269,9 +269,10 @@ def question_html(question_id: str) -> str:
     if q is None:
         raise ValueError(f"question_id: unknown question {question_id!r}")
     what = "Concept check" if q.kind == "concept" else "Question"
+    lettered = 'type="a" style="list-style-type: lower-alpha"'  # the slides' CSS would number them
     return (
         f'<div class="kml-concept-check"><p><b>{what}</b> <small>[{html.escape(q.id)}]</small></p>'
-        f"<p>{html.escape(q.prompt)}</p>{_choices_html(q)}"
+        f"<p>{html.escape(q.prompt)}</p>{_choices_html(q, lettered)}"
         f'<p><i>Predict first; in the notebook, answer with <code>ask("{html.escape(q.id)}", ...)</code>.</i></p>'
         "</div>"
     )
