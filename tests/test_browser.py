@@ -330,29 +330,36 @@ def _pr_clicks():
     return _pixel_path("ch07", "make_pr_explorer", 1, [(r[j], p[j]) for j in idx])
 
 
-# name: (notebook, builder whose cell ends the cut, DOM class, gesture, path factory)
+# name: (notebook, the call whose cell ends the cut, DOM class, gesture, path factory); the
+# main widgets' calls are written so that they do not match the prediction cell before them
 CASES = {
     "00-angle-demo": ("00-welcome", "make_angle_demo(", "kml-angle-demo", "keys", None),
-    "01-margin-explorer": ("01-svm", "make_margin_explorer(", "kml-margin-explorer", "drag", _margin_path),
+    "01-margin-explorer": ("01-svm", "make_margin_explorer()", "kml-margin-explorer", "drag", _margin_path),
     "01-lambda-explorer": ("01-svm", "make_lambda_explorer(", "kml-lambda-explorer", "keys", None),
     "02-boundary-explorer": (
         "02-kernels",
-        "make_boundary_explorer(",
+        "make_boundary_explorer()",
         "kml-boundary-explorer",
         "clicks",
         _boundary_clicks,
     ),
-    "03-kpca-explorer": ("03-kernels-rkhs", "make_kpca_explorer(", "kml-kpca-explorer", "keys", None),
-    "04-ova-failure": ("04-multiclass", "make_ova_failure(", "kml-ova-failure", "drag", _ova_path),
-    "05-viterbi-trace": ("05-structured", "make_viterbi_trace(", "kml-ch05-viterbi", "keys", 1),
+    "03-kpca-explorer": ("03-kernels-rkhs", "make_kpca_explorer()", "kml-kpca-explorer", "keys", None),
+    "04-ova-failure": ("04-multiclass", "make_ova_failure()", "kml-ova-failure", "drag", _ova_path),
+    "05-viterbi-trace": (
+        "05-structured",
+        "make_viterbi_trace(chain, ocr_words(10, noise=NOISE, seed=3))",
+        "kml-ch05-viterbi",
+        "keys",
+        1,
+    ),
     "06-ranking-explorer": (
         "06-ranking",
-        "make_ranking_explorer(",
+        "make_ranking_explorer()",
         "kml-ranking-explorer",
         "drag",
         _ranking_path,
     ),
-    "07-pr-explorer": ("07-bipartite", "make_pr_explorer(", "kml-pr-explorer", "clicks", _pr_clicks),
+    "07-pr-explorer": ("07-bipartite", "make_pr_explorer()", "kml-pr-explorer", "clicks", _pr_clicks),
     # 08 and 09 build the widget in the cell of its static figure and show it in the next one
     "08-adaboost-stepper": (
         "08-boosting",
@@ -371,8 +378,8 @@ PREDICT = {
     "03-kpca-predict": ("03-kernels-rkhs", "make_kpca_explorer(predict=True)", "kml-kpca-explorer"),
     "04-ova-predict": ("04-multiclass", "make_ova_failure(predict=True)", "kml-ova-failure"),
     "05-viterbi-predict": ("05-structured", "predict=True", "kml-ch05-viterbi"),
-    "06-ranking-predict": ("06-ranking", "make_ranking_explorer(predict=True)", "kml-ranking-explorer"),
-    "07-pr-predict": ("07-bipartite", "make_pr_explorer(predict=True)", "kml-pr-explorer"),
+    "06-ranking-predict": ("06-ranking", "predict=True", "kml-ranking-explorer"),
+    "07-pr-predict": ("07-bipartite", "predict=True", "kml-pr-explorer"),
     "08-adaboost-predict": ("08-boosting", "predict=True", "kml-adaboost-stepper"),
     "09-nu-predict": ("09-theory", "predict=True", "kml-nu-explorer"),
 }
@@ -677,7 +684,7 @@ def test_main_widget_reacts_in_jupyterlab(jlab, name):
         if jlab.open(nb):
             timings["cells ran"] = round(time.monotonic() - t0, 1)
         page = jlab.page
-        # a prediction mode has the DOM class of its chapter's main widget (08 shows it first)
+        # a prediction mode has the DOM class of its chapter's main widget, and comes before it
         which = ":has(.kml-predict)" if gesture == "predict" else ":not(:has(.kml-predict))"
         explorer = page.locator(f".{css}{which}").first
         explorer.wait_for(state="attached", timeout=30_000)

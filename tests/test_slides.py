@@ -12,6 +12,7 @@ Screenshots of chapter 01's slides go to ``tests/_artifacts/slides-01/`` (git-ig
 from __future__ import annotations
 
 import copy
+import html
 import json
 import os
 import re
@@ -26,7 +27,14 @@ import pytest
 from kmlteach.course import book as _book
 from kmlteach.course._panels import crop_png, decode_png, panel_boxes
 from kmlteach.course.deck import HEIGHT, WIDGET_SCALE, WIDTH, _png_size, build_decks, deck_notebook
-from kmlteach.course.slides import RISE_SETTINGS, apply_slides, is_widget_cell, slide_metadata
+from kmlteach.course.slides import (
+    RISE_SETTINGS,
+    apply_slides,
+    concept_check_cell,
+    concept_check_id,
+    is_widget_cell,
+    slide_metadata,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = "/usr/bin/chromium"
@@ -83,9 +91,27 @@ def test_slide_metadata_rules():
     assert kind(md("### 3.4 A subsection\n\n" + derivation)) == "subslide"
     assert kind(md("A closing remark.\n\n## 5 · Next section\n\n" + derivation)) == "slide"
     assert kind(md("A closing remark.\n\n#### Aside\n\n" + derivation)) == "subslide"
+    # a concept check's question is never hidden in the notes, however much maths precedes it
+    assert kind(md(derivation + "\n\n**Predict first.** Which one? (a) this; (b) that.")) != "notes"
     # an author's tag wins
     assert kind(md("## Heading", tags=["slide-notes"])) == "notes"
     assert kind(code("print(1)", tags=["slide-skip"])) == "skip"
+
+
+def test_a_concept_check_cell_becomes_its_question_slide():
+    from kmlteach.exercises.quiz import questions
+
+    q = next(q for q in questions("01", kind="concept") if q.id == "01.c_support")
+    cell = concept_check_cell(code('ask("01.c_support", "?")  # your letter'))
+    assert cell.cell_type == "markdown" and cell.metadata["slideshow"]["slide_type"] == "subslide"
+    assert "\n\n" not in cell.source  # one HTML block: Markdown leaves it alone
+    assert html.escape(q.prompt) in cell.source
+    assert all(f"<li>{html.escape(c)}</li>" in cell.source for c in q.choices)
+    assert "list-style-type: lower-alpha" in cell.source  # lettered like ask()'s answers, whatever the CSS
+    assert html.escape(q.explanation) not in cell.source and "Right." not in cell.source
+    assert concept_check_cell(code('ask("01.c_support", "b")')) is None  # an answer, not the question
+    assert concept_check_cell(code("print(1)")) is None
+    assert concept_check_cell(md('ask("01.c_support", "?")')) is None
 
 
 def test_apply_slides_gives_every_widget_its_own_slide():
@@ -194,6 +220,32 @@ def test_no_heading_is_only_in_speaker_notes(decks):
             if re.match(r"\s*#{1,6}\s", ln)
         ]
         assert len(heading.findall(text)) >= len(md_headings), f"{p.name}: a heading was dropped"
+
+
+def test_every_concept_check_is_on_a_slide_without_its_answer(decks):
+    """Each concept check a chapter asks (``ask("NN.c_name", "?")``) is on a slide of its deck,
+    outside the speaker notes: the question and every option; nowhere its explanation or
+    the feedback on a wrong option."""
+    from kmlteach.exercises.quiz import questions
+
+    _out, written = decks
+    n_checked = 0
+    for c, p in zip(READY, written):
+        text = html.unescape(p.read_text(encoding="utf-8"))  # compare with the records' plain text
+        shown = re.sub(r'<aside class="notes">.*?</aside>', "", text, flags=re.S)
+        nb = nbformat.read(ROOT / c.notebook, as_version=4)
+        asked = [q for q in map(concept_check_id, nb.cells) if q]
+        by_id = {q.id: q for q in questions(c.id)}
+        for qid in asked:
+            q = by_id[qid]
+            assert f"[{qid}]" in shown and q.prompt in shown, f"{p.name}: {qid} has no slide"
+            for choice in q.choices:
+                assert f"<li>{choice}</li>" in shown, f"{p.name}: {qid} lacks option {choice!r}"
+            assert q.explanation not in text, f"{p.name}: {qid}'s explanation is in the deck"
+            wrong = [f for i, f in enumerate(q.feedback) if i not in q.answers()]
+            assert not [f for f in wrong if f in text], f"{p.name}: {qid}'s feedback is in the deck"
+            n_checked += 1
+    assert n_checked >= 27  # three concept checks in each of chapters 01-09
 
 
 MEASURE = """() => {

@@ -6,6 +6,7 @@ For each ready chapter of ``book.toml``: read the stored notebook (no execution)
 * a title slide from ``book.toml`` (chapter, title, sources, objectives) replaces the
   notebook's opening cell, which becomes speaker notes;
 * solutions are stripped (the exercise slide shows the stub a student gets);
+* a concept check's ``ask`` cell becomes a slide with its question and options, no answer;
 * each widget becomes its static snapshot (caption + figure) on a slide of its own,
   the figure 1.5× its reading size or as large as the slide allows;
 * figures are scaled to fit, long code is left to the notebook (the slide shows the
@@ -31,7 +32,7 @@ from . import book as _book
 from ._publish import rewrite_markdown, split_at_headings, student_binder_url
 from ._widget_snapshot import replace_widget_views
 from .release import strip_solutions
-from .slides import apply_slides, is_solution_cell, is_widget_cell, slide_metadata
+from .slides import apply_slides, concept_check_cell, is_solution_cell, is_widget_cell, slide_metadata
 
 HERE = Path(__file__).resolve().parent
 VENDOR = HERE / "vendor"
@@ -310,6 +311,9 @@ def deck_notebook(nb, chapter, book=None):
             cell["outputs"], cell["execution_count"] = [], None
             meta["slideshow"] = {"slide_type": "-"}
         elif kind == "skip":
+            continue
+        if (question := concept_check_cell(cell)) is not None:  # the question, never the answer
+            cells.append(question)
             continue
         if id(cell) in widget_cells:
             meta.setdefault("transient", {})["remove_source"] = True

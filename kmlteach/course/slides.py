@@ -13,7 +13,9 @@ Markdown with a heading further down       ``slide``/``subslide`` as that headin
 Markdown starting with a bold lead         ``subslide`` (a widget's or an exercise's
 (``**Margin explorer.** …``)              introduction)
 a long derivation (≥ 2 display formulas,  ``notes`` (speaker notes; the slide keeps
-or a long paragraph dense in maths)       the statement, the notes keep the steps)
+or a long paragraph dense in maths)       the statement, the notes keep the steps) —
+                                          unless it asks a concept check's question
+                                          (``**Predict first.**``): never in the notes
 a widget cell                             ``subslide`` — its own slide (the cell after
                                           it starts a new one, see :func:`apply_slides`)
 an exercise's solution (``### BEGIN       ``skip``
@@ -27,7 +29,9 @@ Authors can override the rule for one cell with a tag: ``slide-skip``, ``slide-n
 ``slide-new``, ``slide-sub``, ``slide-fragment`` or ``slide-continue``.
 
 :func:`apply_slides` writes this metadata into an existing notebook (no re-execution)
-and adds the RISE settings (``metadata.rise``). ``python -m kmlteach slides
+and adds the RISE settings (``metadata.rise``). :func:`concept_check_cell` gives the
+offline decks, in place of a concept check's ``ask("NN.c_name", "?")`` cell, a slide
+with the question and its options from the record (never the answer). ``python -m kmlteach slides
 --apply`` does it to the stored ``notebooks/*.ipynb``; ``python -m kmlteach slides``
 (``make slides``) writes one reveal.js deck per ready chapter with
 :mod:`kmlteach.course.deck`.
@@ -46,6 +50,8 @@ __all__ = [
     "apply_to_notebooks",
     "is_widget_cell",
     "is_solution_cell",
+    "concept_check_id",
+    "concept_check_cell",
     "RISE_SETTINGS",
     "SLIDE_TAGS",
 ]
@@ -78,6 +84,8 @@ _DISPLAY_MATH = re.compile(r"\$\$.+?\$\$", re.S)
 _INLINE_MATH = re.compile(r"(?<!\$)\$(?!\$)[^$\n]+?\$")
 _SETUP_LINE = re.compile(r"^(import |from \S+ import |SEED\s*=|rng\s*=|%|#|$)")
 _WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+_PREDICT_FIRST = re.compile(r"\*\*Predict first\b")
+_ASK_CONCEPT = re.compile(r"""^\s*ask\(\s*["'](\d\d\.c_\w+)["']\s*,\s*["']\?["']""", re.M)
 
 
 def _source(cell) -> str:
@@ -103,6 +111,32 @@ def is_widget_cell(cell) -> bool:
             return True
     src = _source(cell).lstrip()
     return src.startswith("# NBVAL_IGNORE_OUTPUT") and re.search(r"\bmake_\w+\(", src) is not None
+
+
+def concept_check_id(cell) -> str | None:
+    """The id of the concept check a code cell asks (``ask("NN.c_name", "?")``), else None."""
+    if cell.get("cell_type") != "code":
+        return None
+    m = _ASK_CONCEPT.search(_source(cell))
+    return m.group(1) if m else None
+
+
+def concept_check_cell(cell):
+    """For a concept check's ``ask`` cell: a Markdown cell with its own slide showing the
+    question and its options (:func:`kmlteach.exercises.quiz.question_html`: no answer, no
+    explanation); for any other cell: None."""
+    qid = concept_check_id(cell)
+    if qid is None:
+        return None
+    import nbformat
+
+    from ..exercises.quiz import question_html
+
+    return nbformat.v4.new_markdown_cell(
+        question_html(qid),
+        id=f"{cell.get('id') or 'ask'}-q"[:64],
+        metadata={"slideshow": {"slide_type": "subslide"}},
+    )
 
 
 def _is_derivation(text: str) -> bool:
@@ -139,7 +173,7 @@ def slide_metadata(cell) -> dict:
             return {"slide_type": "slide" if min(inner) <= 2 else "subslide"}
         if _BOLD_LEAD.match(text):
             return {"slide_type": "subslide"}
-        if _is_derivation(text):
+        if _is_derivation(text) and not _PREDICT_FIRST.search(text):
             return {"slide_type": "notes"}
         return {"slide_type": "subslide" if len(text) > 400 else "-"}
     if kind != "code":
@@ -163,20 +197,22 @@ def apply_slides(nb):
 
     Besides :func:`slide_metadata` per cell: the first cell opens the first slide, the
     cell after a widget starts a new subslide (so each widget has a slide of its
-    own), and ``metadata.rise`` holds the settings of the live slideshow.
+    own), so does the cell after a concept check's ``ask`` (the question ends its slide:
+    the answer is on the next one), and ``metadata.rise`` holds the settings of the live
+    slideshow.
     """
     cells = nb["cells"]
-    prev_widget = False
+    prev_ends = False  # the previous shown cell ends its slide (a widget, a concept check)
     first = True
     for cell in cells:
         meta = slide_metadata(cell)
         if first and meta["slide_type"] not in ("skip", "notes"):
             meta = {"slide_type": "slide"}
             first = False
-        elif prev_widget and meta["slide_type"] in ("-", "fragment"):
+        elif prev_ends and meta["slide_type"] in ("-", "fragment"):
             meta = {"slide_type": "subslide"}
         if meta["slide_type"] not in ("skip", "notes"):
-            prev_widget = is_widget_cell(cell)
+            prev_ends = is_widget_cell(cell) or concept_check_id(cell) is not None
         cell.setdefault("metadata", {})["slideshow"] = meta
     nb.setdefault("metadata", {})["rise"] = dict(RISE_SETTINGS)
     return nb

@@ -28,7 +28,17 @@ from typing import Any
 
 from .core import _load_all
 
-__all__ = ["Question", "register_question", "ask", "quiz", "quiz_html", "questions", "LETTERS", "SHOW"]
+__all__ = [
+    "Question",
+    "register_question",
+    "ask",
+    "quiz",
+    "quiz_html",
+    "question_html",
+    "questions",
+    "LETTERS",
+    "SHOW",
+]
 
 LETTERS = "abcdefghij"
 
@@ -227,6 +237,13 @@ def _ask(question_id: Any, choice: Any, verbose: bool) -> bool:
     return ok
 
 
+def _choices_html(q: Question, attrs: str = 'type="a"') -> str:
+    """The options of ``q`` as a lettered list (or the request for a number); no answer."""
+    if q.numeric:
+        return "<p><i>Answer with a number.</i></p>"
+    return f"<ol {attrs}>" + "".join(f"<li>{html.escape(c)}</li>" for c in q.choices) + "</ol>"
+
+
 def quiz_html(chapter: str) -> str:
     """The recap questions of ``chapter`` as static HTML, WITHOUT answers or explanations."""
     qs = questions(chapter, kind="recap")
@@ -238,13 +255,27 @@ def quiz_html(chapter: str) -> str:
     ]
     for q in qs:
         parts.append(f"<li><p>{html.escape(q.prompt)} <small>[{html.escape(q.id)}]</small></p>")
-        if q.numeric:
-            parts.append("<p><i>Answer with a number.</i></p>")
-        else:
-            parts.append('<ol type="a">' + "".join(f"<li>{html.escape(c)}</li>" for c in q.choices) + "</ol>")
+        parts.append(_choices_html(q))
         parts.append("</li>")
     parts.append("</ol></div>")
     return "".join(parts)
+
+
+def question_html(question_id: str) -> str:
+    """One question as static HTML on one line (a slide of the lecture decks): its prompt
+    and options, WITHOUT the answer, the explanation or the feedback."""
+    _load_all()
+    q = _QUESTIONS.get(question_id) if isinstance(question_id, str) else None
+    if q is None:
+        raise ValueError(f"question_id: unknown question {question_id!r}")
+    what = "Concept check" if q.kind == "concept" else "Question"
+    lettered = 'type="a" style="list-style-type: lower-alpha"'  # the slides' CSS would number them
+    return (
+        f'<div class="kml-concept-check"><p><b>{what}</b> <small>[{html.escape(q.id)}]</small></p>'
+        f"<p>{html.escape(q.prompt)}</p>{_choices_html(q, lettered)}"
+        f'<p><i>Predict first; in the notebook, answer with <code>ask("{html.escape(q.id)}", ...)</code>.</i></p>'
+        "</div>"
+    )
 
 
 def quiz(chapter: str):

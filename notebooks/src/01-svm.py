@@ -70,7 +70,27 @@ print(f"margin of (w, b) on the sample:      {gm.min():.3f}  (point {int(np.argm
 # whose solution has margin $1/\lVert w\rVert$. `svm.hard_svm` solves it exactly (through the
 # dual: the closest points of the two classes' convex hulls, found by Wolfe's minimum-norm-point
 # algorithm; no QP library needed) and refuses, with a clear error, samples that no hyperplane
-# separates.
+# separates. The dual (section 3 writes it out) has one multiplier $\alpha_i \ge 0$ per
+# constraint, that is, per training point, and the solver returns them too.
+#
+# **Predict first.** At the hard-SVM solution, which points have $\alpha_i > 0$?
+# (a) every training point; (b) only points with $y_i(\langle w, x_i\rangle + b) = 1$, on the
+# edge of the band; (c) only misclassified points; (d) the points farthest from the hyperplane.
+
+# %%
+ask("01.c_support", "?")  # replace "?" by your letter; section 3 gives the answer
+
+# %% [markdown] tags=["slide-skip"]
+# **Predict, then reveal.** The same hand-placed points, before anything is solved: select the
+# points you think will sit on the edges of the widest band (the support vectors), then press
+# **Reveal** to draw the hyperplane and its band; drag a point to get a new question. The
+# readout keeps your score, and the next cell solves the problem for the starting points.
+
+# %% tags=["slide-skip"]
+# NBVAL_IGNORE_OUTPUT
+from kmlteach.widgets.ch01 import make_margin_explorer
+
+make_margin_explorer(predict=True)
 
 # %%
 res = svm.hard_svm(X0, y0)
@@ -102,13 +122,6 @@ from kmlteach.widgets.ch01 import make_margin_explorer
 
 make_margin_explorer()
 
-# %% [markdown] tags=["slide-skip"]
-# **Predict, then reveal.** Before the hyperplane is drawn, select the points you think will be support vectors, then press **Reveal**; drag a point to get a new question. The readout keeps your score.
-
-# %% tags=["slide-skip"]
-# NBVAL_IGNORE_OUTPUT
-make_margin_explorer(predict=True)
-
 # %%
 try:
     svm.hard_svm(np.array([[0.0, 0.0], [1.0, 1.0], [0.0, 1.0], [1.0, 0.0]]), np.array([1.0, 1.0, -1.0, -1.0]))
@@ -124,15 +137,8 @@ except ValueError as err:
 # \qquad w = \sum_i \alpha_i y_i x_i,$$
 #
 # (with a bias, the extra constraint $\sum_i \alpha_i y_i = 0$ appears). The solver returned one
-# $\alpha_i$ per training point (`res.alpha`); the cell after the question prints them beside
-# each point's margin $y_i(\langle w, x_i\rangle + b)$.
-#
-# **Predict first.** At the hard-SVM solution, which points have $\alpha_i > 0$?
-# (a) every training point; (b) only points with $y_i(\langle w, x_i\rangle + b) = 1$, on the
-# edge of the band; (c) only misclassified points; (d) the points farthest from the hyperplane.
-
-# %%
-ask("01.c_support", "?")  # replace "?" by your letter, then run the next cell
+# $\alpha_i$ per training point (`res.alpha`); the next cell prints them beside each point's
+# margin $y_i(\langle w, x_i\rangle + b)$ and settles the question asked in section 2.
 
 # %%
 w_from_alpha = (res.alpha * y0) @ X0
@@ -233,22 +239,12 @@ show(
 # ## 5 · Margins, not dimensions: how many examples hard-SVM needs
 #
 # Halfspaces in $\mathbb R^d$ have VC dimension $d + 1$, so a bound that only knows the class
-# must ask for a number of examples that grows with $d$ (UML §15.1.2). A margin changes the
-# picture. Suppose the distribution is *$(\gamma, \rho)$-separable* (UML Definition 15.3):
-# every $x$ has $\lVert x\rVert \le \rho$ and some unit $w^*$ gives every example
-# $y\langle w^*, x\rangle \ge \gamma$. Then UML Theorem 15.4 bounds the 0–1 error of the
-# homogeneous hard-SVM by
+# must ask for a number of examples that grows with $d$ (UML §15.1.2). What if the data also
+# keep a margin from the separating hyperplane?
 #
-# $$\sqrt{\frac{4(\rho/\gamma)^2}{m}} + \sqrt{\frac{2\log(2/\delta)}{m}}$$
-#
-# with probability at least $1 - \delta$ over a sample of size $m$. No $d$ appears: only the
-# scale-free ratio $(\rho/\gamma)^2$ — the same quantity as in Novikoff's bound above. (UML
-# §15.2.2 makes the same point for soft-SVM: its bound depends on $\lVert w\rVert$ and $\rho$,
-# not on $d$.)
-#
-# The experiment: points uniform on the unit sphere ($\rho = 1$) of $\mathbb R^d$, labelled by
-# a random unit $w^*$, with the points closer than $\gamma = 0.1$ to its hyperplane removed, so
-# the distribution is $(0.1, 1)$-separable in every dimension. We train hard-SVM on $m$ points
+# The experiment: points uniform on the unit sphere of $\mathbb R^d$, labelled by a random unit
+# $w^*$, with the points closer than $\gamma = 0.1$ to its hyperplane removed, so every point
+# has norm 1 and margin at least 0.1 whatever the dimension. We train hard-SVM on $m$ points
 # for $d = 20$ and $d = 200$ and measure its error on 2 000 fresh points (mean of 3 samples).
 #
 # **Predict first.** Same margin, ten times the dimension ($d = 20 \to 200$): the measured test
@@ -257,6 +253,19 @@ show(
 
 # %%
 ask("01.c_dimension", "?")
+
+# %% [markdown]
+# The theory first. Suppose the distribution is *$(\gamma, \rho)$-separable* (UML Definition
+# 15.3): every $x$ has $\lVert x\rVert \le \rho$ and some unit $w^*$ gives every example
+# $y\langle w^*, x\rangle \ge \gamma$ — the experiment's distribution is $(0.1, 1)$-separable in
+# every dimension. Then UML Theorem 15.4 bounds the 0–1 error of the homogeneous hard-SVM by
+#
+# $$\sqrt{\frac{4(\rho/\gamma)^2}{m}} + \sqrt{\frac{2\log(2/\delta)}{m}}$$
+#
+# with probability at least $1 - \delta$ over a sample of size $m$. No $d$ appears: only the
+# scale-free ratio $(\rho/\gamma)^2$ — the same quantity as in Novikoff's bound above. (UML
+# §15.2.2 makes the same point for soft-SVM: its bound depends on $\lVert w\rVert$ and $\rho$,
+# not on $d$.)
 
 
 # %%
@@ -327,8 +336,7 @@ show(
 # $$F(w, b) = \frac{\lambda}{2}\lVert w\rVert^2 + \frac1m\sum_{i=1}^m \max\{0,\ 1 - y_i(\langle w, x_i\rangle + b)\}.$$
 #
 # (UML (15.6) writes $\lambda\lVert w\rVert^2$, so its $\lambda$ is half of ours; libraries write
-# $\frac12\lVert w\rVert^2 + C\sum_i\xi_i$, i.e. $C = 1/(\lambda m)$.) As $\lambda \to 0$ the
-# problem approaches hard-SVM. `svm.soft_svm` returns the exact minimiser (dual coordinate descent to a duality gap below $10^{-8}$).
+# $\frac12\lVert w\rVert^2 + C\sum_i\xi_i$, i.e. $C = 1/(\lambda m)$.) `svm.soft_svm` returns the exact minimiser (dual coordinate descent to a duality gap below $10^{-8}$).
 #
 # **Predict first.** The figure below solves soft-SVM with λ = 0.003, 0.1 and 3. As λ grows, the
 # margin width $2/\lVert w\rVert$ (a) shrinks; (b) grows; (c) stays the same.
@@ -366,7 +374,8 @@ show(
 # %% [markdown]
 # The band widens as λ grows: a larger λ weighs $\frac{\lambda}{2}\lVert w\rVert^2$ more, so
 # $\lVert w\rVert$ shrinks and the margin $2/\lVert w\rVert$ grows, at the price of more
-# violations. This settles 01.c_width.
+# violations. This settles 01.c_width. In the other direction, as $\lambda \to 0$ the problem
+# approaches hard-SVM.
 #
 # **λ explorer.** Slide λ over four decades. Squares mark margin violations
 # ($y f(x) < 1$); the readout tracks the margin width $2/\lVert w\rVert$, the violations, the

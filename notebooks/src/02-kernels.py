@@ -176,7 +176,7 @@ print(
 # | `"linear"` | $\langle x, x'\rangle$ | |
 # | `"polynomial"` | $(c + \langle x, x'\rangle)^k$ ($c = 0$: homogeneous) | UML Ex. 16.1, HSS1 (1.22) |
 # | `"gaussian"` | $\exp(-\lVert x - x'\rVert^2/(2\sigma))$ $= \exp(-\gamma\lVert x - x'\rVert^2)$, $\gamma = 1/(2\sigma)$ | UML Ex. 16.2, HSS1 §1.2.3.2 |
-# | `"exponential"` | $\exp(\gamma\langle x, x'\rangle)$, $\gamma \ge 0$ | HSS1 §1.2.3.2 |
+# | `"exponential"` | $\exp(\gamma\langle x, x'\rangle)$ (for which γ? section 4) | HSS1 §1.2.3.2 |
 # | `"min"` | $\prod_j \min(x_j, x'_j)$, $x \ge 0$ | UML ex. 16.4 |
 # | `"bspline"` | $\prod_j B_{2p+1}(x_j - x'_j)$ | HSS1 (1.23) |
 #
@@ -411,13 +411,25 @@ for seed in range(3):
     )
 
 # %% [markdown]
-# **Predict first.** The next figure runs kernel SGD with Gaussian kernels of widths
+# **Predict first.** The figure below runs kernel SGD with Gaussian kernels of widths
 # σ = 0.005, 0.1 and 5. Compared with σ = 0.1, the test accuracy with the tiny σ = 0.005 is
 # (a) higher: more flexible is better; (b) lower: the boundary bends around individual training
 # points; (c) exactly the same.
 
 # %%
 ask("02.c_sigma", "?")
+
+# %% [markdown] tags=["slide-skip"]
+# **Predict, then reveal.** On the two moons of this section, pick a kernel and its parameter,
+# guess the test accuracy with the slider, then press **Reveal** to draw the boundary (a guess
+# within 5 points counts). Every new setting asks again, and the readout keeps your score. The
+# figure after it shows six settings at once.
+
+# %% tags=["slide-skip"]
+# NBVAL_IGNORE_OUTPUT
+from kmlteach.widgets.ch02 import make_boundary_explorer
+
+make_boundary_explorer(predict=True)
 
 # %% [markdown]
 # With the Gaussian kernel the feature space is infinite-dimensional (UML Example 16.2), so
@@ -474,13 +486,6 @@ show(
 from kmlteach.widgets.ch02 import make_boundary_explorer
 
 make_boundary_explorer()
-
-# %% [markdown] tags=["slide-skip"]
-# **Predict, then reveal.** Set the kernel and its parameter, guess the test accuracy with the slider, then reveal the boundary (a guess within 5 points counts). The readout keeps your score.
-
-# %% tags=["slide-skip"]
-# NBVAL_IGNORE_OUTPUT
-make_boundary_explorer(predict=True)
 
 # %% [markdown]
 # `km.KernelSVM` wraps the same procedure as a scikit-learn-style classifier (any two labels,

@@ -242,6 +242,18 @@ print(
 # %%
 ask("03.c_rings", "?")
 
+# %% [markdown] tags=["slide-skip"]
+# **Predict, then reveal.** The explorer starts on these rings with σ = 0.3. For the data set
+# and σ you set, will a threshold on the first kernel-PCA component separate the two classes?
+# Commit to an answer, then press **Reveal** to draw the embedding; change σ or the data set
+# for a new question. The readout keeps your score.
+
+# %% tags=["slide-skip"]
+# NBVAL_IGNORE_OUTPUT
+from kmlteach.widgets.ch03 import make_kpca_explorer
+
+make_kpca_explorer(predict=True)
+
 # %%
 Xr, yr = rings(m=160, radii=(0.5, 1.5), noise=0.1, seed=SEED)
 Kr = kk.gram("gaussian", Xr, sigma=0.3)
@@ -279,13 +291,6 @@ show(
 from kmlteach.widgets.ch03 import make_diffusion_explorer, make_kpca_explorer, make_ngram_explorer
 
 make_kpca_explorer()
-
-# %% [markdown] tags=["slide-skip"]
-# **Predict, then reveal.** For this data set and σ, will a threshold on the first kernel-PCA component separate the classes? Commit to an answer, then reveal the embedding. The readout keeps your score.
-
-# %% tags=["slide-skip"]
-# NBVAL_IGNORE_OUTPUT
-make_kpca_explorer(predict=True)
 
 # %% [markdown]
 # **Identity (1.32).** Keeping *every* component with a non-zero eigenvalue is only a change of
@@ -433,7 +438,7 @@ print(f"smallest eigenvalue: {np.linalg.eigvalsh(K_conv).min():.3f}")
 #
 # * $K = e^{\beta L} = e^{\beta(A - D)}$ is the **heat kernel**: row $i$ is the heat found at
 #   each node after a time $\beta$ when one unit starts at node $i$; entries are positive on a
-#   connected graph, decay with graph distance and each row sums to 1.
+#   connected graph and decay with graph distance.
 # * The display in HSS1 reads $K = e^{-\beta L} = \lim_n (1 - \tfrac{\beta}{n}L)^n$. It is also
 #   positive definite (the exponential of any symmetric matrix is), but its rows alternate in
 #   sign along a path: it is not a diffusion.
@@ -487,8 +492,9 @@ print(
 )
 
 # %% [markdown]
-# Every entry of the row is $1/5$: on a connected graph the heat spreads evenly over the $n$
-# nodes, $e^{\beta(A-D)} \to \mathbb 1\mathbb 1^\top/n$. This settles 03.c_heat.
+# Every entry of the row is $1/5$. No heat is lost — each row of the heat kernel sums to 1, at
+# every β — and on a connected graph it spreads evenly over the $n$ nodes,
+# $e^{\beta(A-D)} \to \mathbb 1\mathbb 1^\top/n$. This settles 03.c_heat.
 #
 # **Diffusion explorer.** Edit the graph in the text field (edges as `i-j`, separated by
 # spaces), choose how many nodes it has and which node's row colours it, slide β and switch the

@@ -108,10 +108,23 @@ for name, learner in [("least squares", mc.least_squares_learner), ("stumps", mc
 # * (c) none of them
 # * (d) it depends on the random sample
 #
-# Replace `"?"` by your letter and run the cell; the text below reveals the answer.
+# Replace `"?"` by your letter and run the cell; the text after the next widget reveals the
+# answer.
 
 # %%
 ask("04.c_ova", "?")
+
+# %% [markdown] tags=["slide-skip"]
+# **Predict, then reveal.** The widget starts on a sample of this example. Predict which class
+# one-vs-all gets most wrong (or none), then press **Reveal** to draw its regions in the left
+# panel. Move class 2 off the line, shrink it or make it heavier for a new question; the
+# readout keeps your score.
+
+# %% tags=["slide-skip"]
+# NBVAL_IGNORE_OUTPUT
+from kmlteach.widgets.ch04 import make_ova_failure
+
+make_ova_failure(predict=True)
 
 # %% [markdown]
 # For "class 2 against the rest", every halfspace that
@@ -187,13 +200,6 @@ ask("04.c_mass", "?")
 from kmlteach.widgets.ch04 import make_ova_failure
 
 make_ova_failure()
-
-# %% [markdown] tags=["slide-skip"]
-# **Predict, then reveal.** Move class 2, predict which class one-vs-all will get most wrong, then reveal the left panel. The readout keeps your score.
-
-# %% tags=["slide-skip"]
-# NBVAL_IGNORE_OUTPUT
-make_ova_failure(predict=True)
 
 # %% [markdown]
 # ## 3 · All pairs: votes, tournaments and ties

@@ -185,6 +185,18 @@ show(
     "column back to their best predecessors.",
 )
 
+# %% [markdown] tags=["slide-skip"]
+# **Predict, then reveal.** Ten other test words, decoded by the same chain. At each step τ the
+# table's new column stays hidden: guess the letter Viterbi picks there (the best cell of that
+# column), then press **Reveal**; step τ on, or change the word, for the next question. The
+# readout keeps your score.
+
+# %% tags=["slide-skip"]
+# NBVAL_IGNORE_OUTPUT
+from kmlteach.widgets.ch05 import make_viterbi_trace
+
+make_viterbi_trace(chain, ocr_words(10, noise=NOISE, seed=3), predict=True)
+
 # %% [markdown]
 # **Try it.** Step $\tau$ through the table: at each step the framed column is filled from the
 # previous one, an arrow points back from each of its five best cells to the predecessor that
@@ -198,13 +210,6 @@ from kmlteach.widgets.ch05 import make_viterbi_trace
 
 make_viterbi_trace(chain, ocr_words(10, noise=NOISE, seed=3))
 
-# %% [markdown] tags=["slide-skip"]
-# **Predict, then reveal.** At each step τ, guess the letter Viterbi picks before the table is shown. The readout keeps your score.
-
-# %% tags=["slide-skip"]
-# NBVAL_IGNORE_OUTPUT
-make_viterbi_trace(chain, ocr_words(10, noise=NOISE, seed=3), predict=True)
-
 # %% [markdown]
 # ## 4 · Loss-augmented decoding (UML exercise 17.3)
 #
@@ -213,12 +218,7 @@ make_viterbi_trace(chain, ocr_words(10, noise=NOISE, seed=3), predict=True)
 #
 # $$\hat y \in \arg\max_{y'} \; \Delta(y', y) + \langle w, \Psi(x, y') - \Psi(x, y)\rangle .$$
 #
-# Because the Hamming loss is itself a sum over positions, it simply adds $1[s \ne y_t]$ to
-# the unary score of letter $s$ at position $t$ (the factor $1/r$ is shared by $\Delta$ and
-# $\Psi$), and the same recursion solves the problem. `S.loss_augmented_viterbi` does exactly
-# that; any per-position cost matrix $\delta(s, y_t)$ works the same way.
-#
-# **Predict first.** The next cell decodes a random 5-letter chain over 3 letters twice, plainly
+# **Predict first.** A cell below decodes a random 5-letter chain over 3 letters twice, plainly
 # and loss-augmented with the true labelling $y$. Compared with the plain argmax, the
 # loss-augmented labelling is (a) the same: the loss does not depend on the scores; (b) at
 # least as far from $y$ in Hamming distance; (c) closer to $y$: the loss pulls the decoder
@@ -226,6 +226,13 @@ make_viterbi_trace(chain, ocr_words(10, noise=NOISE, seed=3), predict=True)
 
 # %%
 ask("05.c_augment", "?")
+
+# %% [markdown]
+# How is this maximised? The Hamming loss is itself a sum over positions, so it simply adds
+# $1[s \ne y_t]$ to the unary score of letter $s$ at position $t$ (the factor $1/r$ is shared
+# by $\Delta$ and $\Psi$), and the same recursion solves the problem.
+# `S.loss_augmented_viterbi` does exactly that; any per-position cost matrix $\delta(s, y_t)$
+# works the same way.
 
 # %%
 U, P = rng.normal(size=(5, 3)), rng.normal(size=(3, 3))

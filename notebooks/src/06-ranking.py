@@ -132,8 +132,8 @@ ask("06.c_kendall_floor", "?")
 #   break the tie by index; and when no relevant item exists ($G(y, y) = 0$) it reports a score
 #   of 0, whereas we define the loss as 0 (every ordering is as good as the best one).
 # * The Kendall loss of a relevance vector *with grades* can never reach 0 for a scorer
-#   without ties: every pair with the same grade counts as a disagreement. We will meet this
-#   floor again in section 5. This settles 06.c_kendall_floor.
+#   without ties: every pair with the same grade counts as a disagreement. This settles
+#   06.c_kendall_floor.
 #
 # The figure shows the ranked list of the first guess: bar $j$ is the true relevance of the
 # item put at rank $j$ (the letter below), the dashed steps the ideal order, the dotted curve
@@ -158,6 +158,18 @@ show(
     f"a dotted curve the discount, and the ranks after 3 are shaded.",
 )
 
+# %% [markdown] tags=["slide-skip"]
+# **Predict, then reveal.** The same six documents, scored by a second scorer this time. Work
+# out the Kendall-tau loss of the order its scores give, set your guess, then press **Reveal**
+# to draw the ranked list (within 0.05 counts); move a score for a new question. The readout
+# keeps your score.
+
+# %% tags=["slide-skip"]
+# NBVAL_IGNORE_OUTPUT
+from kmlteach.widgets.ch06 import make_ranking_explorer
+
+make_ranking_explorer(scores=[0.3, 0.8, 0.9, 0.1, 0.4, 0.6], predict=True)
+
 # %% [markdown]
 # **Reorder the items.** Each slider is the predicted score of one document (its true
 # relevance is in the label). Move the best document *A* to the top, then try to fix the
@@ -170,13 +182,6 @@ show(
 from kmlteach.widgets.ch06 import make_ranking_explorer
 
 make_ranking_explorer()
-
-# %% [markdown] tags=["slide-skip"]
-# **Predict, then reveal.** Set the scores, work out the Kendall-tau loss in your head, then reveal the ranking (within 0.05 counts). The readout keeps your score.
-
-# %% tags=["slide-skip"]
-# NBVAL_IGNORE_OUTPUT
-make_ranking_explorer(predict=True)
 
 # %% [markdown]
 # ## 3 · Linear ranking functions and convex surrogates (UML §17.4.1)
@@ -368,8 +373,8 @@ show(
 # level of the hidden direction that generated the grades; here the NDCG hinge, built for this
 # loss, ends a little lower. The Kendall loss can never go below the share of tied pairs
 # (dotted): with graded relevance many pairs are ties (two irrelevant documents), and a linear
-# scorer never produces ties, so those pairs count as disagreements whatever $w$ is. This
-# settles 06.c_sgd_floor.
+# scorer never produces ties, so those pairs count as disagreements whatever $w$ is — the
+# floor of section 2, averaged over the test queries. This settles 06.c_sgd_floor.
 
 # %% [markdown]
 # ## 6 · Exercises

@@ -104,8 +104,7 @@ for theta in (-1.0, 0.0, 1.0, 2.0):
 #   $\frac1{F_\beta} = \frac{1}{1+\beta^2}\cdot\frac1P + \frac{\beta^2}{1+\beta^2}\cdot\frac1R$
 #   with $P$ the precision and $R$ the recall. So $1/R$ weighs $\beta^2$ times as much as $1/P$
 #   — equivalently, in the formula a missed positive ($c$) costs $\beta^2$ times as much as a
-#   false alarm ($b$). $\beta > 1$ favours recall, $\beta < 1$ precision, $\beta = 1$ gives
-#   $F_1$.
+#   false alarm ($b$). $\beta = 1$ gives $F_1$.
 # * **precision@k**: the precision when at least $k$ items are predicted positive
 #   ($a + b \ge k$): θ is the $k$-th largest score, and items tied with it are all predicted
 #   positive. **recall@k**: the recall when at most $k$ items may be flagged ($a + b \le k$);
@@ -143,7 +142,8 @@ for k in (5, 10, 20):
 
 # %% [markdown]
 # $F_2$ is the largest: with β = 2 the recall, the larger of the two, weighs four times as much
-# as the precision, and every $F_\beta$ lies between them. This settles 07.c_fbeta.
+# as the precision, and every $F_\beta$ lies between them. In general $\beta > 1$ favours recall
+# and $\beta < 1$ precision. This settles 07.c_fbeta.
 
 # %% [markdown]
 # ## 3 · All thresholds at once: PR and ROC curves
@@ -174,6 +174,17 @@ show(
     f"random scores, area {M.auc(y_score, y_true):.2f}, with the same dot.",
 )
 
+# %% [markdown] tags=["slide-skip"]
+# **Predict, then reveal.** A fresh sample of 40 scored items, drawn like the first. Before you
+# explore, put the guess slider where you think $F_1$ peaks, then press **Reveal**: the
+# readout (with $F_1$) and a line at the peak appear. The readout keeps your score.
+
+# %% tags=["slide-skip"]
+# NBVAL_IGNORE_OUTPUT
+from kmlteach.widgets.ch07 import make_pr_explorer
+
+make_pr_explorer(*example_scores(seed=4), predict=True)
+
 # %% [markdown]
 # **The precision/recall trade-off.** Move θ: the shaded side of the black line is predicted
 # positive, the table shows $a, b, c, d$, and the red dot runs along both curves. Where is $F_1$
@@ -184,13 +195,6 @@ show(
 from kmlteach.widgets.ch07 import make_pr_explorer
 
 make_pr_explorer()
-
-# %% [markdown] tags=["slide-skip"]
-# **Predict, then reveal.** Before you explore, put the guess slider where you think F₁ peaks, then reveal. The readout keeps your score.
-
-# %% tags=["slide-skip"]
-# NBVAL_IGNORE_OUTPUT
-make_pr_explorer(predict=True)
 
 # %% [markdown]
 # ## 4 · Fraud: when the zero-one loss misleads
@@ -213,17 +217,6 @@ print(
 )
 
 # %% [markdown]
-# Now three linear scorers $\langle w, (x, 1)\rangle$, thresholded at 0:
-#
-# * **soft-SVM by SGD** (chapter 01, λ = 10⁻³): a hinge-loss classifier, i.e. a convex
-#   surrogate of the *zero-one* loss;
-# * **bipartite SGD for $F_1$** and **for precision@10** (section 5 explains how they work): the
-#   same linear scorers, trained on the structured hinge (17.14) of the measure we care about.
-#
-# The training set is cut into 5 groups of 5 000 transactions (4 or 5 frauds each): these are
-# the "queries" $(\bar x, y)$ that SGD samples.
-
-# %% [markdown]
 # **Predict first.** A soft-SVM is trained on 25 000 transactions, 0.1 % of them fraudulent.
 # How many of the 25 000 test transactions will it flag at threshold 0?
 #
@@ -236,6 +229,17 @@ print(
 
 # %%
 ask("07.c_fraud", "?")
+
+# %% [markdown]
+# Now three linear scorers $\langle w, (x, 1)\rangle$, thresholded at 0:
+#
+# * **soft-SVM by SGD** (chapter 01, λ = 10⁻³): a hinge-loss classifier, i.e. a convex
+#   surrogate of the *zero-one* loss;
+# * **bipartite SGD for $F_1$** and **for precision@10** (section 5 explains how they work): the
+#   same linear scorers, trained on the structured hinge (17.14) of the measure we care about.
+#
+# The training set is cut into 5 groups of 5 000 transactions (4 or 5 frauds each): these are
+# the "queries" $(\bar x, y)$ that SGD samples.
 
 # %%
 queries = split_queries(Xtr, ytr, 5, seed=SEED)

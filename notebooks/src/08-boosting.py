@@ -289,12 +289,24 @@ print(
 # the bound (the last line above: this settles 08.c_rise). Once $\prod_t Z_t < 1/m$ the training
 # error is forced to 0, since one mistake already costs $1/m$.
 #
-# **Step through AdaBoost.** In the figure below (and in the widget after it), the left panel
+# **Step through AdaBoost.** In the two widgets below and the figure between them, the left panel
 # shows $D_t$ — the marker area is proportional to the weight — and the stump $h_t$ of round $t$
 # with the half it labels $+1$ shaded; the middle panel shades the vote after $t$ rounds and
 # crosses out its mistakes; the right panel shows the training error against $\prod_s Z_s$ and
 # $\exp(-2\sum_s\gamma_s^2)$ on a log scale. Watch the weights pile up on the points near the
 # other moon.
+
+# %% [markdown] tags=["slide-skip"]
+# **Predict, then reveal.** First, guess. The stump of round $t$, the shading and the vote
+# stay hidden: from the weights $D_t$ alone, guess which kind of stump AdaBoost picks in this
+# round, then press **Reveal**; step $t$ on for the next question. The readout keeps your
+# score, and the figure after it shows round 10 revealed.
+
+# %% tags=["slide-skip"]
+# NBVAL_IGNORE_OUTPUT
+from kmlteach.widgets.ch08 import make_adaboost_stepper
+
+make_adaboost_stepper(X_m, y_m, T=60, result=run, predict=True)
 
 # %%
 from kmlteach.widgets.ch08 import make_adaboost_stepper
@@ -309,13 +321,6 @@ show(
     "with its few mistakes crossed out. Right, log scale: the training error stays "
     "below the product of the Z_t, which stays below exp(-2 sum gamma^2).",
 )
-
-# %% [markdown] tags=["slide-skip"]
-# **Predict, then reveal.** Look at the weights D_t and guess which stump AdaBoost picks in this round, then reveal; step on for the next question. The readout keeps your score.
-
-# %% tags=["slide-skip"]
-# NBVAL_IGNORE_OUTPUT
-make_adaboost_stepper(X_m, y_m, T=60, result=run, predict=True)
 
 # %%
 # NBVAL_IGNORE_OUTPUT
@@ -484,6 +489,15 @@ print(decision_tree(Xp, taste, max_depth=3, criterion="entropy").export_text(["c
 # A split sending the fraction $p_L$ of the node's points left (with positive fraction $a_L$
 # there) and $p_R = 1 - p_L$ right (fraction $a_R$) has
 # $$\text{Gain} = C(a) - \big(p_L\,C(a_L) + p_R\,C(a_R)\big).$$
+#
+# **Predict first.** Only about a fifth of these papayas are tasty. With the training-error
+# gain, the candidate splits at the root have a gain that is (a) 0 for every candidate; (b)
+# largest for the split closest to the tasty box; (c) negative: a split always costs.
+
+# %%
+ask("08.c_error_gain", "?")
+
+# %% [markdown]
 # All three vanish at $a \in \{0, 1\}$ and peak at $a = \tfrac12$. Entropy and Gini are strictly
 # concave, so a split that separates the classes even a little has positive gain; the
 # training-error gain can be 0 for a useful split. Example: a node with 6 positives and 2
@@ -537,13 +551,6 @@ show(
 #
 # For each gain we compare the full tree, the tree of the chosen depth and the pruned tree on
 # a third, independent test sample.
-#
-# **Predict first.** Only about a fifth of these papayas are tasty. With the training-error
-# gain, the candidate splits at the root have a gain that is (a) 0 for every candidate; (b)
-# largest for the split closest to the tasty box; (c) negative: a split always costs.
-
-# %%
-ask("08.c_error_gain", "?")
 
 # %%
 print("the first two levels of the tree grown with the training-error gain:")

@@ -291,7 +291,7 @@ stream
 # ## 3 · ν-SV classification (HSS2 §2.3.1, (2.5)–(2.6))
 #
 # In the soft-margin SVM (2.2) the constant $C$ has no direct meaning. The ν-SVM makes the
-# margin itself a variable ρ, and each unit of ρ lowers the objective by $\nu n$:
+# margin itself a variable ρ of the problem, weighted by a parameter ν:
 # $$\min_{w, b, \xi, \rho}\ \tfrac12\|w\|^2 + \sum_i \xi_i - n\nu\rho \quad\text{s.t.}\quad
 # y_i(\langle w, x_i\rangle + b) \ge \rho - \xi_i,\ \ \xi_i \ge 0. \tag{2.5}$$
 # Its dual (2.6) is $\min_\alpha \frac12\alpha^\top Q\alpha$ with $Q_{ij} = y_iy_jk(x_i, x_j)$,
@@ -304,14 +304,33 @@ stream
 # needs at least $n\nu$ non-zero terms.) ν must not exceed $2\min(n_+, n_-)/n$, or the two
 # equality constraints cannot both hold.
 #
-# **Predict first.** The next cell solves the ν-SVM on the same 60 points for ν = 0.1, 0.3, 0.6
-# and 1. As ν grows, the margin ρ (a) shrinks: a larger ν tolerates more errors; (b) grows;
-# (c) stays the same: ν only counts points.
+# **Predict first.** A cell below solves the ν-SVM on 60 points of two overlapping classes for
+# ν = 0.1, 0.3, 0.6 and 1. As ν grows, the margin ρ (a) shrinks: a larger ν tolerates more
+# errors; (b) grows; (c) stays the same: ν only counts points.
 
 # %%
 from kmlteach.exercises import ask
 
 ask("09.c_rho", "?")
+
+# %% [markdown]
+# **Predict first.** With ν = 1 (30 points per class), how many of the 60 dual variables
+# $\alpha_i$ equal 1? (a) only those of the margin errors; (b) about half of them; (c) all 60.
+
+# %%
+ask("09.c_parzen", "?")
+
+# %% [markdown] tags=["slide-skip"]
+# **Predict, then reveal.** The ν-SVM on these 60 points, one ν at a time. Before anything is
+# drawn, guess what fraction of the sample will be support vectors ($\alpha_i > 0$) at this ν
+# (within 0.05 counts), then press **Reveal**: the rings, the crosses and the two fraction
+# curves appear. Move ν for a new question; the readout keeps your score.
+
+# %% tags=["slide-skip"]
+# NBVAL_IGNORE_OUTPUT
+from kmlteach.widgets.ch09 import make_nu_explorer
+
+make_nu_explorer(nu=0.3, predict=True)
 
 # %%
 X_nu, y_nu = nu_data()  # 60 points, 30 per class, overlapping
@@ -327,13 +346,6 @@ for nu in (0.1, 0.3, 0.6, 1.0):
 # ρ grows with ν: in (2.5) each unit of ρ lowers the objective by $n\nu$, so a larger ν buys a
 # wider band, paid for with more margin errors. This settles 09.c_rho.
 #
-# **Predict first.** With ν = 1 (30 points per class), how many of the 60 dual variables
-# $\alpha_i$ equal 1? (a) only those of the margin errors; (b) about half of them; (c) all 60.
-
-# %%
-ask("09.c_parzen", "?")
-
-# %% [markdown]
 # **ν = 1 is the Parzen-window classifier.** With ν = 1 and balanced classes, $\sum\alpha_i = n$
 # and $\alpha_i \le 1$ force every $\alpha_i = 1$. Then
 # $f(x) = \sum_{y_i = +1}k(x_i, x) - \sum_{y_i = -1}k(x_i, x) + b$: with 30 points per class this
@@ -391,13 +403,6 @@ show(
     "classifier's boundary. Right: the fraction of support vectors "
     "(above the diagonal) and of margin errors (below it) against nu from 0 to 1.",
 )
-
-# %% [markdown] tags=["slide-skip"]
-# **Predict, then reveal.** Before revealing, guess what fraction of the sample will be support vectors at this ν (within 0.05 counts); move ν for a new question. The readout keeps your score.
-
-# %% tags=["slide-skip"]
-# NBVAL_IGNORE_OUTPUT
-make_nu_explorer(X_nu, y_nu, nu=0.3, predict=True)
 
 # %% [markdown]
 # **Move ν.** The band widens and more points become support vectors and margin errors, the
