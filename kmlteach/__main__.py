@@ -169,7 +169,7 @@ def _cmd_grade(args) -> int:
             return 0
         if args.out is None:
             raise UsageError("--out FILE is required")
-        limits = Limits(timeout=args.timeout, memory_mb=args.memory)
+        limits = Limits(timeout=args.timeout, memory_mb=args.memory, total=args.total)
     except ValueError as exc:  # --timeout or --memory out of range, --show-cases or --secret misused
         raise UsageError(str(exc)) from None
     try:
@@ -320,6 +320,13 @@ def main(argv=None) -> int:
         default=60.0,
         help="wall-clock seconds for running a submission's code (default 60; "
         "the kernel's start-up is limited separately)",
+    )
+    p.add_argument(
+        "--total",
+        type=float,
+        default=None,
+        help="wall-clock seconds for a whole submission, every exercise and every run of its "
+        "code together (default 5 x --timeout)",
     )
     p.add_argument(
         "--memory",

@@ -410,3 +410,37 @@ def test_deferred_import_loads_the_module_on_first_use(tmp_path, monkeypatch):
     mod = sys.modules["kml_probe_lazy"]
     assert type(mod).__name__ == "module" and mod.LOADS == [1]
     assert not _defer_import("kml_probe_lazy") and not _defer_import("kml_no_such_module_here")
+
+
+def test_the_notebook_code_runs_in_every_probe_within_the_submission_total(tmp_path):
+    """Red team 2: an honest set-up cell that takes longer than the time limit divided by
+    the number of probes (it runs again in each of the 12 probes of chapter 01) used to
+    fail; a submission that sleeps just under the limit in every run used to take about
+    (2n + 1) timeouts. Now each run may take ``timeout``, the whole ``total``."""
+    from grade_submissions import with_cell
+
+    nb = load()
+    slow = with_cell(nb, "import time\nSETUP = time.sleep(1.0) or 2\n", before="01.distance")
+    slow = with_function(
+        slow,
+        "01.distance",
+        "def distance(x, w, b):\n    return abs(np.dot(w, x) + b) / np.linalg.norm(w, ord=SETUP)",
+    )
+    stall = with_cell(nb, "import time\nSTALL = time.sleep(3.5)\n", before="01.distance")
+    for ex, fn in (("01.distance", "distance(x, w, b)"), ("01.hinge", "hinge_and_subgradient(w, x, y)")):
+        stall = with_function(stall, ex, f"def {fn}:\n    STALL\n    while True:\n        pass\n")
+    folder, out = tmp_path / "subs", tmp_path / "gradebook.csv"
+    folder.mkdir()
+    (folder / "slow_setup.ipynb").write_bytes(dump(slow))
+    (folder / "stall.ipynb").write_bytes(dump(stall))
+    t0 = time.monotonic()
+    results = grade_folder(folder, out, limits=Limits(timeout=5, total=30), jobs=2, progress=None)
+    wall = time.monotonic() - t0
+    by = {r.submission: r for r in results}
+    # 12 runs x 1 s = 12 s > the old credit of one timeout (5 s): full marks now
+    assert (by["slow_setup"].total, by["slow_setup"].status) == (13, "ok"), by["slow_setup"].message
+    assert by["stall"].status == "timeout"  # its first failure: a hanging function
+    assert any("total time limit of 30 s" in e.message for e in by["stall"].exercises)
+    assert all(e.points == 0 for e in by["stall"].exercises[:2])
+    # bounded by the total (plus kernel start-ups), not by 13 x (timeout + cells)
+    assert wall < 30 + 3 * 15, wall

@@ -177,7 +177,7 @@ def _imported_names():
                             seen.add((mod, a.name))
             elif isinstance(node, ast.Import):
                 for a in node.names:
-                    if a.name.startswith("kmlteach"):
+                    if a.name == "kmlteach" or a.name.startswith("kmlteach."):  # not kmlteach_hub_priority
                         seen.add((a.name, None))
     return sorted(seen, key=lambda t: (t[0], t[1] or ""))
 

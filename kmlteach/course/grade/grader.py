@@ -30,6 +30,10 @@ __all__ = ["ExerciseResult", "SubmissionResult", "grade_submission", "grade_subm
 BLOCKED_MODULES = ["kmlteach.exercises", "kmlteach.course"]
 
 
+class SubmissionTimeout(RuntimeError):
+    """The submission's total time (``Limits.submission_seconds``) is used up."""
+
+
 class Tampered(RuntimeError):
     """The probe the grader installed is no longer the one it calls."""
 
@@ -44,7 +48,7 @@ class NotebookFailed(RuntimeError):
 
 
 async def _probe(
-    kernel: SandboxKernel, probe_name: str, plan: ExercisePlan, visible: bool, probe_id: str
+    kernel: SandboxKernel, probe_name: str, plan: ExercisePlan, visible: bool, probe_id: str, left: float
 ) -> dict:
     """One probe call on the visible *or* the hidden cases of an exercise (never both: a
     function that inspects its caller's frame while a visible case runs finds no hidden
@@ -52,15 +56,16 @@ async def _probe(
     cases = [c.encoded for c in plan.cases if c.visible == visible]
     if not cases:
         return {"cases": [], "called": []}
-    # every probe's child runs the notebook's code again: that time is credited to the
-    # kernel's deadline (SandboxKernel.credit_cells; a cell that sleeps cannot buy more)
-    cells_budget = max(0.1, kernel.cells_credit)
+    # every probe's child runs the notebook's code again, within the time limit each time;
+    # that time is credited to the kernel's deadline (SandboxKernel.credit_cells), and
+    # ``left`` (of Limits.submission_seconds) bounds the whole submission
+    cells_budget = max(0.1, min(kernel.limits.timeout, left))
     payload = json.dumps(
         {
             "exercise": plan.id,
             "function": plan.function,
             "cases": cases,
-            "budget": max(0.1, kernel._remaining() - 0.5),
+            "budget": max(0.1, min(kernel._remaining(), left) - 0.5),
             "cells_budget": cells_budget,
         }
     )
@@ -96,6 +101,8 @@ async def _probe(
     if "MemoryError" in (reply.get("cell_errors") or []):
         kernel.memory_event = True
     if reply.get("phase") == "cells":  # the notebook's own code: again would fail again
+        if late and cells_budget < kernel.limits.timeout - 0.05:  # cut by the submission's total
+            raise SubmissionTimeout()
         if late:
             raise NotebookFailed("timeout", f"time limit of {kernel.limits.timeout:g} s reached")
         if kernel.memory_event:
@@ -170,6 +177,7 @@ async def _run_kernel(
     n = len(plan.exercises)
     work = [(0, i) for i in range(n)] + [(1, i) for i in range(n)]
     halves = [[None, None] for _ in range(n)]
+    spent = [0.0]  # seconds of probes so far (kernel start-ups not counted)
 
     def fail(status, message, i=None):
         if res.status == "ok":
@@ -214,10 +222,16 @@ async def _run_kernel(
                 while work:
                     current = work[0][1]
                     phase, i = work[0]
+                    left = limits.submission_seconds - spent[0]
+                    if left <= 0.1:
+                        raise SubmissionTimeout()
+                    t0 = time.monotonic()
                     try:
-                        reply = await _probe(kernel, probe, plan.exercises[i], phase == 0, probe_id)
+                        reply = await _probe(kernel, probe, plan.exercises[i], phase == 0, probe_id, left)
                     except ResultError as exc:
                         raise Tampered(f"unreadable reply from the kernel ({exc})") from None
+                    finally:
+                        spent[0] += time.monotonic() - t0
                     halves[i][phase] = reply
                     work.pop(0)
                     if phase == 1:
@@ -228,8 +242,14 @@ async def _run_kernel(
                 current = None
                 if kernel.memory_event or any(e.verdict == "memory" for e in res.exercises):
                     fail("memory", f"ran out of memory (address-space limit {limits.memory_mb} MB)")
-            except KernelTimeout:
-                fail("timeout", f"time limit of {limits.timeout:g} s reached", current)
+            except (SubmissionTimeout, KernelTimeout) as exc:
+                total = f"the submission's total time limit of {limits.submission_seconds:g} s reached"
+                if isinstance(exc, SubmissionTimeout) or spent[0] >= limits.submission_seconds - 0.6:
+                    for _, i in list(work):  # cut by the total: nothing else is run
+                        fail("timeout", total, i)
+                    current = None
+                else:
+                    fail("timeout", f"time limit of {limits.timeout:g} s reached", current)
             except KernelDied as exc:
                 mem = kernel.memory_event
                 fail(

@@ -73,7 +73,6 @@ class SandboxKernel:
         self.protected = _protected(protected)
         self.notebook_bytes = notebook_bytes
         self.deadline = time.monotonic() + limits.timeout
-        self.cells_credit = limits.timeout  # see credit_cells
         self.client = None
         self.sid = None
         self.too_many = False
@@ -251,10 +250,9 @@ class SandboxKernel:
 
     def credit_cells(self, seconds: float) -> None:
         """A probe's child spent ``seconds`` re-running the notebook's cells: not the
-        exercise's time. Added to the deadline, up to the time limit once per kernel."""
-        seconds = min(max(seconds, 0.0), self.cells_credit)
-        self.deadline += seconds
-        self.cells_credit -= seconds
+        exercise's time, so added to the deadline. Each run is limited to the time limit by
+        the probe; the whole submission by ``Limits.submission_seconds`` (the grader)."""
+        self.deadline += max(seconds, 0.0)
 
     async def run(self, code: str, user_expressions: dict | None = None, extra: float = 0.0) -> dict:
         """Execute ``code``; the reply's content. Raises KernelTimeout / KernelDied.
