@@ -2,14 +2,17 @@
 loss-augmented decoding (UML ex. 17.3) and a brute-force argmax for the tests.
 
 Speed notes (issue 26 point 4, 2026-11-28, 2-core AMD EPYC Zen 4 shared with ~7 jobs,
-load 10-13): on a 10 000 x 26 chain ``viterbi`` took 1.71-1.77 ms best-of-60 on both the
-AVX-512 and the AVX2 (haswell) builds, hmmlearn's ``_hmmc.viterbi`` 4.6-18 ms, so the
-ratio of the best times was about 2.7x and single runs read 2.0-4.5x: too loaded to say
-whether the 3x target holds. Tried and dropped: the kernel's running argmax buffer ``A``
-as int32 instead of int64 (2.3 ms, slower: the compare-and-select on int64 lanes pairs
-with the float64 lanes). Not yet tried: backpointers in int8/int16 (``backpointers`` is
-public and int64, so it needs a lazy widening or a documented dtype change) and not
-writing M when no caller reads it (the ch05 widget and plots read ``M``).
+load 4-7). 10 000 x 26 chain, interleaved best of 150, public call vs hmmlearn's
+``_hmmc.viterbi`` (4.6 ms): backpointers stored in one byte (``_index_dtype``, widened
+to int64 by ``ViterbiResult.backpointers`` on first access) took ``viterbi`` from
+1.43-1.53 to 1.32-1.38 ms on the AVX-512 build (3.05-3.23x -> 3.32-3.49x) and from 1.69
+to 1.49 ms on the AVX2 (haswell) build (2.78x -> 3.14x); ``hmm_viterbi`` stayed within
+the noise (1.42-1.46 -> 1.46-1.54 ms). Tried and dropped: the running argmax buffer
+``A`` as int32 (slower: the compare-and-select on int64 lanes pairs with the float64
+lanes); eight predecessors per group with a tree of comparisons (same on AVX-512, 1.6x
+slower on AVX2: register spills); vector padding beyond the vector width; keeping only
+the last column of M (what ``hmm_viterbi`` does) is no faster: the kernel is bound by
+its q x q compare-and-selects, not by its stores.
 """
 
 from __future__ import annotations
@@ -40,7 +43,7 @@ def _fill_warmup():
         np.zeros((2, 2)),
         np.zeros(2),
         np.zeros((3, 2)),
-        np.zeros((3, 2), dtype=np.int64),
+        np.zeros((3, 2), dtype=np.int8),  # viterbi's backpointers (learning's are int64)
         np.zeros(3, dtype=np.int64),
         4,
     )
@@ -125,12 +128,19 @@ def _viterbi_fill(table, rows, pairwise, initial, Mt, It, labels, pad=4):
     return Mt[t_last, last]
 
 
+def _index_dtype(q: int):
+    """The narrowest signed integer type holding -1..q-1: the backpointers' store."""
+    return np.int8 if q <= 127 else np.int16 if q <= 32767 else np.int64
+
+
 def _tables(r: int, q: int):
-    """Mt (r, q) float64 and It (r, q) int64, two halves of one block: from 4 MiB on NumPy
-    asks the OS for huge pages, so a long chain pays a few page faults instead of
-    thousands (they cost as much as the recursion itself on a 10 000 × 26 chain)."""
-    buf = np.empty(2 * r * q)
-    return buf[: r * q].reshape(r, q), buf[r * q :].view(np.int64).reshape(r, q)
+    """Mt (r, q) float64 and It (r, q) of :func:`_index_dtype` (one byte per entry for
+    q ≤ 127: storing int64 backpointers took a tenth of the kernel's time), two parts of
+    one block: from 4 MiB on NumPy asks the OS for huge pages, so a long chain pays a few
+    page faults instead of thousands (as much as the recursion on a 10 000 × 26 chain)."""
+    dt = np.dtype(_index_dtype(q))
+    buf = np.empty(r * q * (8 + dt.itemsize), dtype=np.uint8)
+    return buf[: 8 * r * q].view(np.float64).reshape(r, q), buf[8 * r * q :].view(dt).reshape(r, q)
 
 
 def _pad() -> int:
@@ -231,7 +241,7 @@ def hmm_viterbi(startprob, transmat, emissionprob, obs) -> ViterbiResult:
         lt = np.log(T)
         lp = np.log(p)
     Mt = np.empty((1, q))
-    It = np.empty((r, q), dtype=np.int64)
+    It = np.empty((r, q), dtype=_index_dtype(q))
     labels = np.empty(r, dtype=np.int64)
     score = _viterbi_fill(table, o, lt, lp, Mt, It, labels, _pad())
     return ViterbiResult(labels=labels, score=float(score), M=Mt.T, backpointers=It.T)
