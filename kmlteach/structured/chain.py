@@ -46,6 +46,9 @@ class ViterbiResult:
     def __setattr__(self, name, value):
         raise AttributeError(f"ViterbiResult is read-only: cannot set {name!r}")
 
+    def __reduce__(self):  # pickle / copy through the constructor (__setattr__ refuses)
+        return (ViterbiResult, (self.labels, self.score, self.M, self._backpointers))
+
     def __repr__(self) -> str:
         return (
             f"ViterbiResult(labels={self.labels!r}, score={self.score!r}, "
