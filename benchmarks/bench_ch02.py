@@ -23,10 +23,15 @@
 * ``gram`` + ``kernel_pca(K, 2)`` vs ``KernelPCA(2, kernel="rbf")`` (both from X, so both
   include the kernel computation) on 2 000 points. Reported, no target: the same work
   (Gram matrix, centring, ARPACK's ``eigsh`` with tol 0 and a uniform start vector) and
-  the same result to 1e-15, but ``eigsh`` is about three quarters of both sides' time
-  (150-180 ms), so the row sits near 1× whatever the Gram matrix costs (ours 12 ms vs
-  46 ms); ``check_gram``'s pass over K (~18 ms, which ``KernelPCA`` does not need: it
-  makes K itself) takes back most of that lead.
+  the same result to 1e-15, but ``eigsh`` is most of both sides' time (95-185 ms in our
+  runs, which is also what makes the row swing between 0.8× and 1.4× from run to run), so
+  the row sits near 1× whatever the Gram matrix costs (ours 12 ms vs ``rbf_kernel``'s
+  46-53 ms); ``check_gram``'s pass over K (11-18 ms, which ``KernelPCA`` does not need:
+  it makes K itself) takes back much of that lead.
+  Rows measured 2026-11-28 (load 2-3; two-thread wall clock, 3 seeds): Gram before
+  1.46× on AVX-512 (seeds 1.42-1.70) and 1.21× on AVX2 (1.14-1.59); after 1.95-1.98× on
+  AVX-512 (seeds 1.53-2.07) and 2.42-2.56× on AVX2 (seeds 1.57-2.84);
+  kernel_sgd_svm 0.58-0.64× (AVX-512), 0.46-0.48× (AVX2); kernel_pca 0.83-1.40×.
 """
 
 from __future__ import annotations
