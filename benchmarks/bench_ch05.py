@@ -9,7 +9,12 @@
   interleaved runs, best of 60.
   Measured 2026-11-28 (2-core AMD EPYC Zen 4, load 10-13, not trustworthy): ours
   1.71-1.77 ms, hmmlearn 4.6-18 ms, best/best ≈ 2.7× on both the AVX-512 and AVX2
-  builds; single runs 2.0-4.5×.
+  builds; single runs 2.0-4.5×. Later that day (load 2-3), before this round's change:
+  2.61× (AVX-512), 2.63× (AVX2); with one-byte backpointers 3.18-3.32× and 3.01-3.19×
+  (four runs each); with the max-only kernel that recomputes backpointers on demand
+  (``kmlteach/structured/viterbi.py`` says why and what else was tried): 3.54× on
+  AVX-512 (ours 1.3 ms, hmmlearn 4.6 ms) and 4.41× on AVX2 (bench rows, load 2.4-2.9),
+  3.6-3.95× in interleaved best-of-150 runs at load 3-5.
 * the same against the public ``CategoricalHMM.decode``, each side computing the
   emission log likelihoods the same way (log of the q × q emission matrix, then one
   column per observation, as hmmlearn does) and validating its input. Target: ≥ 2×.

@@ -16,8 +16,11 @@ dispatches to (its vectorised ``exp``) and the one Numba compiles for, e.g.
 average. To see an AVX2 machine on an AVX-512 one::
 
     NPY_DISABLE_CPU_FEATURES="X86_V4 AVX512_ICL AVX512_SPR" NUMBA_CPU_NAME=haswell \
-    NUMBA_CPU_FEATURES="$(python benchmarks/run.py --haswell-features)" \
+    NUMBA_CPU_FEATURES="$(python benchmarks/run.py --haswell-features)" OPENBLAS_CORETYPE=Haswell \
     NUMBA_CACHE_DIR=/tmp/numba-avx2 python benchmarks/run.py --only ch02,ch05
+
+(NumPy's float64 ``exp`` then runs libm once per entry, as on a real AVX2 machine, and
+OpenBLAS its Haswell kernels.)
 """
 
 from __future__ import annotations

@@ -316,6 +316,7 @@ ENGINES = {
     "kmlteach.ensembles.pruning": "tests/test_ensembles_trees.py",
     "kmlteach.ensembles.tree_text": "tests/test_ensembles_trees.py",
     "kmlteach.kernels.bspline": "tests/test_kernels_gram.py",
+    "kmlteach.kernels.distance": "tests/test_kernels_gram.py",
 }
 
 

@@ -212,3 +212,34 @@ def test_gaussian_gram_exactly_symmetric_with_unit_diagonal():
     from scipy.spatial.distance import cdist
 
     np.testing.assert_allclose(K, np.exp(-cdist(X, X, "sqeuclidean") / 4.0), atol=1e-13)
+
+
+@pytest.mark.parametrize("d", [3, 40])  # d² coordinate by coordinate / through BLAS
+def test_gaussian_gram_over_many_tiles_matches_the_oracle(d):
+    # large enough for many tiles of rows shared by the threads, each mirrored below the
+    # diagonal on its own; oracle: SciPy's squared distances and NumPy's exp
+    from scipy.spatial.distance import cdist
+
+    rng = np.random.default_rng(d)
+    X = rng.normal(size=(2100, d)) * 2
+    Y = rng.normal(size=(700, d)) * 2
+    gamma = 0.5 / d
+    K = kk.gram("gaussian", X, gamma=gamma)
+    assert np.array_equal(K, K.T) and np.all(np.diag(K) == 1.0)
+    np.testing.assert_allclose(K, np.exp(-gamma * cdist(X, X, "sqeuclidean")), rtol=0, atol=1e-12)
+    R = kk.gram("gaussian", X, Y, gamma=gamma)
+    np.testing.assert_allclose(R, np.exp(-gamma * cdist(X, Y, "sqeuclidean")), rtol=0, atol=1e-12)
+
+
+def test_exp_nonpositive_within_one_ulp_of_exp():
+    # the vectorisable exp of the Gaussian tiles, against libm's (math.exp), over the whole
+    # range where exp(x) is a normal number, plus its exact points and its underflow
+    from kmlteach._linalg import exp_nonpositive
+
+    rng = np.random.default_rng(7)
+    xs = np.concatenate([-rng.random(3000) * 708.0, -rng.random(3000), -np.logspace(-300, 2.85, 600)])
+    got = np.array([exp_nonpositive(float(x)) for x in xs])
+    ref = np.array([math.exp(float(x)) for x in xs])
+    assert np.all(np.abs(got - ref) <= np.spacing(ref))
+    assert exp_nonpositive(0.0) == 1.0 and exp_nonpositive(-0.0) == 1.0
+    assert exp_nonpositive(-709.0) == 0.0 and exp_nonpositive(-1e300) == 0.0

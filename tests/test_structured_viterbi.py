@@ -245,3 +245,22 @@ def test_bad_input_viterbi_family():
         S.loss_augmented_viterbi(U, P, None)
     with pytest.raises(ValueError, match="delta"):
         S.loss_augmented_viterbi(U, P, [0, 1, 1], delta=np.zeros((3, 3)))
+
+
+def test_viterbi_result_computes_backpointers_once_and_stays_read_only():
+    # viterbi recomputes the backpointers from M on first access: int64, (q, r), and M
+    # cannot change under them
+    import copy
+    import pickle
+
+    U, P, init = _instance(11, 30, 5, False)
+    res = S.viterbi(U, P, init)
+    assert res.backpointers.dtype == np.int64 and res.backpointers.shape == (5, 30)
+    assert res.backpointers is res.backpointers  # computed once
+    assert not res.M.flags.writeable
+    for other in (pickle.loads(pickle.dumps(res)), copy.deepcopy(res)):
+        np.testing.assert_array_equal(other.backpointers, res.backpointers)
+        np.testing.assert_array_equal(other.labels, res.labels)
+        assert other.score == res.score
+    with pytest.raises(AttributeError, match="read-only"):
+        res.score = 0.0

@@ -6,12 +6,11 @@ and B-spline kernels (HSS1 §1.2.2), each computed by one parallel Numba kernel.
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import numpy as np
 
-from kmlteach._jit import jit, num_threads, prange, thread_map
+from kmlteach._jit import jit, prange
 from kmlteach._validation import (
     check_choice,
     check_finite_output,
@@ -22,6 +21,7 @@ from kmlteach._validation import (
     check_X,
 )
 from kmlteach.kernels.bspline import _bspline_value, bspline
+from kmlteach.kernels.distance import _distance_gram
 
 __all__ = ["KERNELS", "SIMILARITIES", "kernel_params", "gram", "similarity", "bspline"]
 
@@ -194,42 +194,6 @@ def _gram_checked(kernel, p, Xa, Ya, sym):
     return K
 
 
-def _distance_gram(Xa, Ya, sym, code, gamma):
-    """Gaussian (code 2) or negative-distance (code 6) Gram matrix through
-    ||x - y||² = ||x||² − 2⟨x, y⟩ + ||y||², computed on **centred** data.
-
-    The expansion cancels catastrophically when the points sit far from the origin (data
-    offset by 10⁸ lose every digit); both kernels depend on x − y only, so we subtract the
-    mean of X from X and Y first. The entries are then as accurate as the coordinates
-    themselves, at the cost of one pass over the data. With Y = X the matrix is computed
-    on the upper triangle only (half the exponentials) and mirrored, so it is exactly
-    symmetric with an exact unit diagonal.
-    """
-    mu = Xa.mean(axis=0)
-    Xc = Xa - mu
-    Yc = Xc if sym else Ya - mu
-    YcT = np.ascontiguousarray(Yc.T)
-    if code == 2 and Xc.shape[1] <= _DIRECT_COLUMNS:  # d² summed coordinate by coordinate
-        G = np.empty((Xc.shape[0], YcT.shape[1]))
-        return _gaussian_tiles(G, Xc, YcT, gamma, sym, direct=True)
-    # a fresh array, transformed in place below; Yc.T copied so that NumPy calls gemm
-    # (X @ X.T goes to syrk, 2-7x slower here for few columns). With Y = X only the
-    # blocks on and above the diagonal (at most 4 BLAS calls): about 60 % of the products.
-    if not sym:
-        G = Xc @ YcT
-    else:
-        n = Xc.shape[0]
-        G = np.empty((n, n))
-        step = max(256, -(-n // 4))
-        for i0 in range(0, n, step):
-            np.matmul(Xc[i0 : i0 + step], YcT[:, i0:], out=G[i0 : i0 + step, i0:])
-    xx = np.einsum("ij,ij->i", Xc, Xc)
-    yy = xx if sym else np.einsum("ij,ij->i", Yc, Yc)
-    if code == 2:
-        return _gaussian_tiles(G, xx, yy, gamma, sym)
-    return _distance_gram_kernel(G, xx, yy, sym)
-
-
 def _gram_warmup():
     return np.eye(3), 1, 2.0, 1.0, np.empty(3)
 
@@ -257,118 +221,6 @@ def _gram_kernel(G, code, p1, p2, top):
                 G[i, j] = v
                 t = max(t, v)
         top[i] = t
-    return G
-
-
-_TILE_BYTES = 1 << 18  # a tile of exponents (256 KiB) is still in L2 when NumPy's exp reads it
-# up to this many columns d² is summed over the coordinates in the tiles: no BLAS call
-# (whose threads, spinning after a call, slowed the threads that follow on 2 busy cores)
-_DIRECT_COLUMNS = 16
-
-
-def _gaussian_tiles(G, xx, yy, gamma, sym, direct=False):
-    """exp(−γ d²) in place, tile by tile: a Numba kernel writes a few rows of exponents
-    −γ d², handed while still in cache to NumPy's ``exp``, vectorised for the CPU at hand
-    (Numba's ``exp`` is a scalar call per entry). Threads share the tiles (both steps
-    release the GIL; each entry is computed by one thread, whatever the thread count).
-    With ``sym`` only the part on and above the diagonal, then mirrored. ``direct``:
-    ``xx``, ``yy`` are the centred X and Yᵀ, and G is only written."""
-    n, m = G.shape
-    rows = max(1, min(n, _TILE_BYTES // (8 * m)))
-    starts = range(0, n, rows)
-    threads = min(num_threads(), len(starts))
-
-    def work(part):
-        for i0 in starts[part::threads]:
-            i1 = min(i0 + rows, n)
-            kernel = _gaussian_direct_kernel if direct else _gaussian_exponent_kernel
-            kernel(G, xx, yy, gamma, sym, i0, i1)
-            tile = G[i0:i1, i0:] if sym else G[i0:i1]
-            np.exp(tile, out=tile)
-
-    thread_map(work, range(threads))
-    if sym:
-        _mirror_upper_kernel(G)
-    return G
-
-
-def _exponent_warmup():
-    return np.eye(3), np.ones(3), np.ones(3), 0.5, True, 0, 3
-
-
-@jit(nogil=True, warmup=_exponent_warmup)
-def _gaussian_exponent_kernel(G, xx, yy, gamma, sym, i0, i1):
-    """Rows i0..i1-1 of −γ d² in place, d² = xx_i + yy_j − 2 G[i, j] clipped at 0
-    (rounding). With ``sym`` only columns j ≥ i0 are touched: j > i gets the exponent,
-    the diagonal exactly 0 (so exp gives exactly 1) and the few j < i inside the tile
-    0 too (overwritten by the mirror)."""
-    m = G.shape[1]
-    for i in range(i0, i1):
-        xi = xx[i]
-        j0 = 0
-        if sym:
-            for j in range(i0, i + 1):
-                G[i, j] = 0.0
-            j0 = i + 1
-        row = G[i, j0:]  # slices: non-negative indices, so LLVM vectorises the loop
-        yr = yy[j0:]
-        for j in range(m - j0):
-            d2 = xi + yr[j] - 2.0 * row[j]
-            row[j] = -gamma * (d2 if d2 > 0.0 else 0.0)
-
-
-@jit(nogil=True, warmup=lambda: (np.eye(3), np.eye(3), np.eye(3), 0.5, True, 0, 3))
-def _gaussian_direct_kernel(G, X, YT, gamma, sym, i0, i1):
-    """Rows i0..i1-1 of −γ d², d² = Σ_k (x_ik − y_jk)² (YT = Yᵀ), laid out as
-    :func:`_gaussian_exponent_kernel` does; the loops over j are vectorised."""
-    m = G.shape[1]
-    for i in range(i0, i1):
-        j0 = 0
-        if sym:
-            for j in range(i0, i + 1):
-                G[i, j] = 0.0
-            j0 = i + 1
-        row = G[i, j0:]
-        row[:] = 0.0
-        for k in range(X.shape[1]):
-            xk = X[i, k]
-            yk = YT[k, j0:]
-            for j in range(m - j0):
-                t = yk[j] - xk
-                row[j] += t * t
-        for j in range(m - j0):
-            row[j] = -gamma * row[j]
-
-
-@jit(parallel=True, warmup=lambda: (np.eye(3),))
-def _mirror_upper_kernel(G):
-    """G[i, j] = G[j, i] for j < i, 64 × 64 blocks at a time (order-free)."""
-    n = G.shape[0]
-    B = 64
-    for bi in prange((n + B - 1) // B):
-        i0 = bi * B
-        i1 = min(i0 + B, n)
-        for j0 in range(0, i1, B):
-            for i in range(i0, i1):
-                for j in range(j0, min(j0 + B, i)):
-                    G[i, j] = G[j, i]
-    return G
-
-
-@jit(parallel=True, warmup=lambda: (np.eye(3), np.ones(3), np.ones(3), True))
-def _distance_gram_kernel(G, xx, yy, sym):
-    """−d in place from G[i, j] = <x_i, y_j> and the squared norms, d² = xx_i + yy_j −
-    2 G[i, j] clipped at 0 (rounding); rows in parallel. With ``sym`` only j > i (the
-    diagonal is exactly 0), then mirrored."""
-    n, m = G.shape
-    for i in prange(n):
-        xi = xx[i]
-        if sym:
-            G[i, i] = 0.0
-        for j in range(i + 1 if sym else 0, m):
-            G[i, j] = -math.sqrt(max(xi + yy[j] - 2.0 * G[i, j], 0.0))
-    if sym:
-        _mirror_upper_kernel(G)
     return G
 
 

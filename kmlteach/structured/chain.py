@@ -5,8 +5,6 @@ and the result types shared by decoding and learning.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 
 from kmlteach._validation import (
@@ -21,18 +19,45 @@ __all__ = ["ViterbiResult", "unary_scores", "psi", "chain_score", "hamming_loss"
 
 
 # ----------------------------------------------------------------------------- results
-@dataclass(frozen=True)
 class ViterbiResult:
     """Output of :func:`viterbi`: ``labels`` (r,), ``score`` and the trace.
 
     ``M[s, τ]`` is the best score of a prefix of length τ+1 ending in label s
-    (UML Eq. (17.5)); ``backpointers[s, τ]`` is the s' achieving it (-1 in column 0).
+    (UML Eq. (17.5)); ``backpointers[s, τ]`` is the s' achieving it (-1 in column 0),
+    int64. Decoders may hand over the backpointers in a narrower integer type, or as a
+    function that computes them (:func:`viterbi` recomputes them from M, whose hot loop is
+    then half as long): they are widened or computed on first access. Read-only, like a
+    frozen dataclass.
     """
 
-    labels: np.ndarray
-    score: float
-    M: np.ndarray
-    backpointers: np.ndarray
+    __slots__ = ("labels", "score", "M", "_backpointers")
+
+    def __init__(self, labels: np.ndarray, score: float, M: np.ndarray, backpointers):
+        for name, value in (("labels", labels), ("score", score), ("M", M), ("_backpointers", backpointers)):
+            object.__setattr__(self, name, value)
+
+    @property
+    def backpointers(self) -> np.ndarray:
+        bp = self._backpointers
+        if callable(bp):
+            bp = bp()
+        if bp.dtype != np.int64:
+            bp = bp.astype(np.int64)  # same (q, r) layout
+        if bp is not self._backpointers:
+            object.__setattr__(self, "_backpointers", bp)
+        return bp
+
+    def __setattr__(self, name, value):
+        raise AttributeError(f"ViterbiResult is read-only: cannot set {name!r}")
+
+    def __reduce__(self):  # pickle / copy through the constructor (__setattr__ refuses)
+        return (ViterbiResult, (self.labels, self.score, self.M, self.backpointers))
+
+    def __repr__(self) -> str:
+        return (
+            f"ViterbiResult(labels={self.labels!r}, score={self.score!r}, "
+            f"M=<array {self.M.shape}>, backpointers=<array {self.M.shape[0]} x {len(self.labels)}>)"
+        )
 
 
 # ----------------------------------------------------------------------------- checks

@@ -2,14 +2,20 @@
 loss-augmented decoding (UML ex. 17.3) and a brute-force argmax for the tests.
 
 Speed notes (issue 26 point 4, 2026-11-28, 2-core AMD EPYC Zen 4 shared with ~7 jobs,
-load 10-13): on a 10 000 x 26 chain ``viterbi`` took 1.71-1.77 ms best-of-60 on both the
-AVX-512 and the AVX2 (haswell) builds, hmmlearn's ``_hmmc.viterbi`` 4.6-18 ms, so the
-ratio of the best times was about 2.7x and single runs read 2.0-4.5x: too loaded to say
-whether the 3x target holds. Tried and dropped: the kernel's running argmax buffer ``A``
-as int32 instead of int64 (2.3 ms, slower: the compare-and-select on int64 lanes pairs
-with the float64 lanes). Not yet tried: backpointers in int8/int16 (``backpointers`` is
-public and int64, so it needs a lazy widening or a documented dtype change) and not
-writing M when no caller reads it (the ch05 widget and plots read ``M``).
+load 3-5). 10 000 x 26 chain, public call vs hmmlearn's ``_hmmc.viterbi`` (4.6 ms),
+interleaved best of 150. :func:`viterbi` used to keep a running argmax beside the
+running max (``_viterbi_fill``: two compare-and-selects per candidate, the kernel's
+bound) and store int64 backpointers: 1.52-1.71 ms on the AVX-512 build (2.7-3.0x),
+1.52-1.55 ms on AVX2 (haswell) (3.0x). It now computes the max only
+(``_viterbi_max_kernel``), traces the path back by recomputing one argmax per position
+(as hmmlearn does) and recomputes the backpointers from M when they are first read
+(the widget reads them; ``M`` is read-only so that they cannot go stale): 1.22-1.28 ms
+(3.6-3.75x) and 1.15-1.19 ms (3.9-3.95x). Tried and dropped: backpointers in one byte
+(8 % faster, now moot; slower in :func:`hmm_viterbi`), the argmax buffer as int32,
+eight predecessors per group (linear or as a tree: same on AVX-512, up to 1.6x slower
+on AVX2, register spills), padding beyond the vector width, a 4 MiB block for huge pages
+(no change once the tables are 2.3 MB). :func:`hmm_viterbi` and the learners keep
+``_viterbi_fill`` (one column of M, backpointers kept): its row vs ``decode`` is 4x.
 """
 
 from __future__ import annotations
@@ -125,12 +131,89 @@ def _viterbi_fill(table, rows, pairwise, initial, Mt, It, labels, pad=4):
     return Mt[t_last, last]
 
 
-def _tables(r: int, q: int):
-    """Mt (r, q) float64 and It (r, q) int64, two halves of one block: from 4 MiB on NumPy
-    asks the OS for huge pages, so a long chain pays a few page faults instead of
-    thousands (they cost as much as the recursion itself on a 10 000 × 26 chain)."""
-    buf = np.empty(2 * r * q)
-    return buf[: r * q].reshape(r, q), buf[r * q :].view(np.int64).reshape(r, q)
+def _max_warmup():
+    return np.zeros((3, 2)), np.zeros((2, 2)), np.zeros(2), np.zeros((3, 2)), np.zeros(3, dtype=np.int64), 4
+
+
+@jit(warmup=_max_warmup)
+def _viterbi_max_kernel(unary, pairwise, initial, Mt, labels, pad=4):
+    """The table Mt[τ, s] = M[s, τ] and the labels, without backpointers: the max over
+    s' as in :func:`_viterbi_fill` (predecessors four at a time, labels padded with
+    -inf to the vector width, strict ``>``) but no running argmax, which was half of the
+    compare-and-selects; the path is traced back by recomputing, at each τ, the argmax
+    for the one label on the path (q additions: how hmmlearn does it). Same additions
+    and comparisons, so the same bits and the same ties (smallest index). Returns the max."""
+    r, q = unary.shape
+    qg = (q + 3) // 4 * 4
+    qp = (q + pad - 1) // pad * pad
+    Pp = np.full((qg, qp), -np.inf)
+    Pp[:q, :q] = pairwise
+    B = np.empty((2, qp))
+    prev = np.full(qg, -np.inf)
+    for s in range(q):
+        Mt[0, s] = initial[s] + unary[0, s]
+    for tau in range(1, r):
+        for s in range(q):
+            prev[s] = Mt[tau - 1, s]
+        src = 1
+        for g in range(0, qg, 4):
+            m0, m1, m2, m3 = prev[g], prev[g + 1], prev[g + 2], prev[g + 3]
+            dst = 1 - src
+            for s in range(qp):
+                b = m0 + Pp[g, s]
+                if g > 0:  # the earlier groups' max wins ties (smaller indices)
+                    o = B[src, s]
+                    b = b if b > o else o
+                v = m1 + Pp[g + 1, s]
+                b = v if v > b else b
+                v = m2 + Pp[g + 2, s]
+                b = v if v > b else b
+                v = m3 + Pp[g + 3, s]
+                b = v if v > b else b
+                B[dst, s] = b
+            src = dst
+        for s in range(q):
+            Mt[tau, s] = B[src, s] + unary[tau, s]
+    last = 0
+    for s in range(1, q):
+        if Mt[r - 1, s] > Mt[r - 1, last]:
+            last = s
+    labels[r - 1] = last
+    for tau in range(r - 1, 0, -1):
+        labels[tau - 1] = _best_predecessor(Mt, pairwise, tau, labels[tau])
+    return Mt[r - 1, last]
+
+
+@jit(warmup=lambda: (np.zeros((3, 2)), np.zeros((2, 2)), 1, 0))
+def _best_predecessor(Mt, pairwise, tau, s):
+    """argmax_s' Mt[τ-1, s'] + pairwise[s', s], the smallest s' on ties: I[s, τ]."""
+    best = Mt[tau - 1, 0] + pairwise[0, s]
+    arg = 0
+    for sp in range(1, Mt.shape[1]):
+        v = Mt[tau - 1, sp] + pairwise[sp, s]
+        if v > best:
+            best = v
+            arg = sp
+    return arg
+
+
+def _readonly_table():
+    Mt = np.zeros((3, 2))
+    Mt.flags.writeable = False
+    return Mt, np.zeros((2, 2))
+
+
+@jit(warmup=_readonly_table)
+def _backpointers_kernel(Mt, pairwise):
+    """It[τ, s] = I[s, τ] recomputed from the table (-1 at τ = 0), int64."""
+    r, q = Mt.shape
+    It = np.empty((r, q), dtype=np.int64)
+    for s in range(q):
+        It[0, s] = -1
+    for tau in range(1, r):
+        for s in range(q):
+            It[tau, s] = _best_predecessor(Mt, pairwise, tau, s)
+    return It
 
 
 def _pad() -> int:
@@ -160,7 +243,8 @@ def viterbi(unary, pairwise, initial=None) -> ViterbiResult:
     Returns
     -------
     ViterbiResult
-        ``labels`` (r,) int64, ``score``, ``M`` (q, r), ``backpointers`` (q, r).
+        ``labels`` (r,) int64, ``score``, ``M`` (q, r) (read-only), ``backpointers``
+        (q, r), computed from M on first access.
 
     Examples
     --------
@@ -169,10 +253,14 @@ def viterbi(unary, pairwise, initial=None) -> ViterbiResult:
     """
     U, P, init = check_chain_scores(unary, pairwise, initial)
     r, q = U.shape
-    Mt, It = _tables(r, q)
+    Mt = np.empty((r, q))
     labels = np.empty(r, dtype=np.int64)
-    score = _viterbi_fill(U, np.arange(r), P, init, Mt, It, labels, _pad())
-    return ViterbiResult(labels=labels, score=float(score), M=Mt.T, backpointers=It.T)
+    score = _viterbi_max_kernel(U, P, init, Mt, labels, _pad())
+    # the backpointers are recomputed from M and the pairwise scores on first access: M
+    # is made read-only and the (q, q) scores copied, so that nothing can change under them
+    Mt.flags.writeable = False
+    Pc = P.copy()
+    return ViterbiResult(labels, float(score), Mt.T, lambda: _backpointers_kernel(Mt, Pc).T)
 
 
 def hmm_viterbi(startprob, transmat, emissionprob, obs) -> ViterbiResult:
