@@ -113,8 +113,12 @@ def _dask(pending, limits, scheduler, kw, on_done) -> None:
             try:
                 r = SubmissionResult.from_dict(fut.result())
             except Exception as exc:
+                # a documented status (red team 2: "error" was not one); the exception's
+                # class only, never its text (it may carry what the worker was given)
                 r = SubmissionResult(
-                    sub_id, status="error", message=f"worker error: {type(exc).__name__}: {exc}"
+                    sub_id,
+                    status="crashed",
+                    message=f"the grading worker failed ({type(exc).__name__}): grade again",
                 )
             on_done(sub_id, sha, r)
     finally:
