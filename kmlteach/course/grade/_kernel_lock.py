@@ -73,7 +73,7 @@ def _confine_writes(cfg):
     stacked on the kernel's (the launcher's ``apply_landlock``, whose source the grader
     sends in ``cfg``). Not its working folder, which is the host's disk: red team 2 wrote
     2.6 GB there in 64 MB files. It then works in that folder (cwd, ``TMPDIR``, ``HOME``,
-    Numba's and matplotlib's caches), so an honest notebook that saves a file still can."""
+    matplotlib's cache), so an honest notebook that saves a file still can."""
     import os
 
     if "/tmp" not in (cfg.get("write_roots") or ()) or not cfg.get("launcher_source"):
@@ -97,16 +97,11 @@ def _confine_writes(cfg):
             ("HOME", ""),
             ("TMPDIR", ""),
             ("MPLCONFIGDIR", ".mpl"),
-            ("NUMBA_CACHE_DIR", ".numba"),
         ):
             os.environ[var] = os.path.join(work, sub).rstrip("/")
         tempfile.tempdir = work
-        try:
-            import numba.core.config as nconf
-
-            nconf.CACHE_DIR = os.path.join(work, ".numba")
-        except Exception:
-            pass
+        # not numba's CACHE_DIR: changed here, every library kernel a child loads missed its
+        # cache (an honest chapter-01 submission took 5.2 s instead of 2.6)
         return apply(rules)
 
     return confine
