@@ -132,7 +132,11 @@ def _mutate(kind, label, value):
 def _is_record(obj):
     """Result records (frozen dataclasses, named tuples) are made by the library, not called
     by a student with hand-made arguments; their methods with input are in the registry."""
-    return inspect.isclass(obj) and (dataclasses.is_dataclass(obj) or issubclass(obj, tuple))
+    return inspect.isclass(obj) and (
+        dataclasses.is_dataclass(obj)
+        or issubclass(obj, tuple)
+        or isinstance(getattr(obj, "_fields", None), tuple)
+    )  # the last: a slotted read-only record (structured.ViterbiResult, lazy backpointers)
 
 
 def public_callables():
@@ -206,7 +210,7 @@ def nonfinite_paths(obj, path="result", depth=0):
             for f in dataclasses.fields(obj)
             for p in nonfinite_paths(getattr(obj, f.name), f"{path}.{f.name}", depth + 1)
         ]
-    if isinstance(obj, tuple) and hasattr(obj, "_fields"):
+    if hasattr(obj, "_fields"):  # named tuples and slotted records
         return [p for f in obj._fields for p in nonfinite_paths(getattr(obj, f), f"{path}.{f}", depth + 1)]
     if isinstance(obj, (list, tuple)):
         return [p for i, v in enumerate(obj[:50]) for p in nonfinite_paths(v, f"{path}[{i}]", depth + 1)]

@@ -31,6 +31,7 @@ class ViterbiResult:
     """
 
     __slots__ = ("labels", "score", "M", "_backpointers")
+    _fields = ("labels", "score", "M", "backpointers")  # a record's fields, as a named tuple's
 
     def __init__(self, labels: np.ndarray, score: float, M: np.ndarray, backpointers):
         for name, value in (("labels", labels), ("score", score), ("M", M), ("_backpointers", backpointers)):
