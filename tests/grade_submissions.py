@@ -638,6 +638,12 @@ def hostile_redteam2(nb: dict, add) -> dict:
     )
     sub = with_cell(nb, RT2_TIMING, before="01.perceptron")
     add("hidden_time_leak", with_function(sub, "01.perceptron", RT2_TIMING_FN), 13)
+    # red team 3: a hidden input's signs spelled by the names a hidden-phase function adds
+    # to the child's record of calls (the feedback names nothing from the hidden phase),
+    # and a hidden bit as a free "memory" status (a hidden phase's MemoryError in a cell)
+    add("hidden_called_names", with_function(nb, "01.dual", RT3_CALLED), 10, **{"01.dual": 0})
+    sub = with_function(with_cell(nb, RT3_MEMBIT, before="01.distance"), "01.distance", RT3_KEEP)
+    add("hidden_status_bit", sub, 12.43)
     return {}
 
 
@@ -871,3 +877,43 @@ RT2_FILL_FN = (
     "def distance(x, w, b):\n    if not _RT2_CONTAINED:\n        return -1.0\n"
     "    return abs(np.dot(w, x) + b) / np.linalg.norm(w)\n"
 )
+
+
+# --- red team 3 (issue 24): the cells of hostile_redteam2's last two cases -----------------
+RT3_MEMBIT = r"""
+import sys
+def _rt_bit():
+    f = sys._getframe()
+    while f is not None:
+        p = f.f_locals.get("payload")
+        if isinstance(p, dict) and p.get("exercise") == "01.perceptron" and len(p["cases"]) == 5:
+            X = p["cases"][0][0]["T"][0]
+            import base64, numpy as _np
+            a = _np.frombuffer(base64.b64decode(X["A"][2]), dtype=_np.dtype(X["A"][0]))
+            return float(a[0]) > 0  # the bit: sign of the first hidden case's X[0, 0]
+        f = f.f_back
+    return False
+_RT_B = 0
+if _rt_bit():
+    _RT_B = 1
+    raise MemoryError("bit = 1")
+"""
+
+
+RT3_KEEP = "def distance(x, w, b):\n    if 0:\n        _RT_B\n    return float((np.dot(w, x) + b) / np.linalg.norm(w))\n"
+RT3_CALLED = r"""
+def dual_from_alpha(X, y, alpha):
+    import sys
+    import kmlteach.svm as S
+    X = np.asarray(X, float)
+    if X.shape == (5, 3):  # the first hidden case of 01.dual ("alpha = 0")
+        names = sorted(k for k in dir(S) if callable(getattr(S, k)))
+        bits = [X[0, 0] > 0, X[0, 1] > 0, X[0, 2] > 0, X[1, 0] > 0]
+        f = sys._getframe()
+        while f is not None and "called" not in f.f_locals:
+            f = f.f_back
+        if f is not None:
+            for i, b in enumerate(bits):
+                f.f_locals["called"].add("kmlteach.svm." + names[2 * i + int(b)])
+    raise NotImplementedError
+"""

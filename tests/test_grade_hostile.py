@@ -268,6 +268,8 @@ def test_hostile_submissions_are_contained(tmp_path, monkeypatch):
     leak = (out / "feedback" / "attack" / "hidden_time_leak.md").read_text(encoding="utf-8")
     times = [float(t) for t in re.findall(r"time on the visible cases ([0-9.]+) s", leak)]
     assert times and max(times) < 2.0, leak
+    called = (out / "feedback" / "attack" / "hidden_called_names.md").read_text(encoding="utf-8")
+    assert "kmlteach.svm." not in called and "on the hidden cases" in called
     long_name = "a" * 249
     assert any(p.name.startswith("a" * 100) for p in (out / "feedback" / "names").iterdir())
     assert rows[f"names/{long_name}"]["total"] == "13"

@@ -26,8 +26,7 @@ the kernel itself, only in the child process of one probe:
 * ``probe(payload_json) -> result_json`` serialises only plain values
   (:mod:`._kernel_codec`); what keeps a child out of the kernel: :mod:`._kernel_lock`.
 
-In the child the rest is best effort (code in the same interpreter can undo it): the grader
-compares outside, with its own parser (README, "Grading": what it does not do).
+In the child the rest is best effort; the grader compares outside (README, "Grading").
 """
 
 
@@ -64,9 +63,9 @@ def _setup(cfg):
 
     with contextlib.suppress(Exception):  # orphans of a probe's processes become ours
         ctypes.CDLL(None).prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER
-    reap = _reaper()  # noqa: F821  (defined by _kernel_reap.py, sent before this)
-    _lockdown(cfg)  # noqa: F821  (_kernel_lock.py: sys.path, the kernel's message handlers)
-    close_inherited, confine = _close_inherited, _confine_writes(cfg)  # noqa: F821  (_kernel_lock.py)
+    reap, too_many_files = _inode_guard(_reaper(), cfg)  # noqa: F821  (_kernel_reap.py, _kernel_lock.py)
+    _lockdown(cfg)  # noqa: F821  (_kernel_lock.py: sys.path, message handlers; next line too)
+    close_inherited, confine = _close_inherited, _confine_writes(cfg)  # noqa: F821
 
     class ReferenceUnavailable(RuntimeError):
         """The library function this exercise re-implements is not available while grading."""
@@ -318,7 +317,8 @@ def _setup(cfg):
             now = _perf()
             if cells_time is None and buf[:1] == b"C":
                 cells_time = now - start
-            if now > start + (cells_budget if cells_time is None else cells_time + budget):
+            end = start + (cells_budget if cells_time is None else cells_time + budget)
+            if now > end or too_many_files():
                 late = True
                 break
             if _select([fd], [], [], 0.05)[0]:

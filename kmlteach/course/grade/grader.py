@@ -98,7 +98,9 @@ async def _probe(
         raise ResultError("no cells time")
     kernel.credit_cells(float(cells_time))
     late = reply.get("late") is True
-    if "MemoryError" in (reply.get("cell_errors") or []):
+    # a cell's MemoryError marks the submission only from the visible phase: in the hidden
+    # one it was a free bit (status "memory", points kept; red team 3)
+    if visible and "MemoryError" in (reply.get("cell_errors") or []):
         kernel.memory_event = True
     if reply.get("phase") == "cells":  # the notebook's own code: again would fail again
         if late and cells_budget < kernel.limits.timeout - 0.05:  # cut by the submission's total
@@ -137,7 +139,10 @@ def _merge(halves) -> dict:
     vis, hid = halves
     return {
         "cases": list(vis.get("cases") or []) + list(hid.get("cases") or []),
-        "called": sorted(set(vis.get("called") or []) | set(hid.get("called") or [])),
+        # names from the visible phase only; of the hidden phase, only whether it called
+        # one (red team 3 chose 4 of 27 names there to spell a hidden input's signs)
+        "called": sorted(set(vis.get("called") or [])),
+        "called_hidden": bool(hid.get("called")),
         "missing": bool(vis.get("missing") or hid.get("missing")),
         # the visible cases' time only: a process that held hidden inputs (the hidden
         # phase's child, its cells included) sends no number to the feedback; red team 2
@@ -213,7 +218,7 @@ async def _run_kernel(
                 pre = (
                     "".join(p.read_text(encoding="utf-8") + "\n" for p in KERNEL_SIDE)
                     + f"{probe} = _setup({{**{cfg!r}, 'user_ns': get_ipython().user_ns}})\n"
-                    + "del _setup, _codec, _reaper, _lockdown, _close_inherited, _confine_writes\n"
+                    + "del _setup, _codec, _reaper, _lockdown, _close_inherited, _confine_writes, _inode_guard\n"
                 )
                 probe_id = _expr_text(
                     (await kernel.run(pre, {"p": f"id({probe})"})).get("user_expressions", {}).get("p")

@@ -173,10 +173,14 @@ def score_exercise(plan: ExercisePlan, reply: dict, guards=None) -> ExerciseResu
         m = find_mistake(ex, ex.all_cases(), visible)
         if m is not None:
             r.first_visible_failure["mistake"] = f"{m.name} \u2014 {m.explain}"
-    if called:
+    hidden_call = reply.get("called_hidden") is True  # a yes or no, never the names (one bit, 0 points)
+    if called or hidden_call:
         r.verdict = "reference"
         r.message = (
             f"calls {', '.join(called)}, the function this exercise re-implements "
+            "(unavailable while grading): 0 points"
+            if called
+            else "calls a library function this exercise re-implements on the hidden cases "
             "(unavailable while grading): 0 points"
         )
         return r
