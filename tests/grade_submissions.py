@@ -641,7 +641,12 @@ def hostile_redteam2(nb: dict, add) -> dict:
     # red team 3: a hidden input's signs spelled by the names a hidden-phase function adds
     # to the child's record of calls (the feedback names nothing from the hidden phase),
     # and a hidden bit as a free "memory" status (a hidden phase's MemoryError in a cell)
-    add("hidden_called_names", with_function(nb, "01.dual", RT3_CALLED), 10, **{"01.dual": 0})
+    dual = copy.deepcopy(nb)
+    for cell in dual["cells"]:
+        src = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+        if cell["cell_type"] == "code" and "def dual_from_alpha(" in src:
+            cell["source"] = RT3_CALLED
+    add("hidden_called_names", dual, 10, **{"01.dual": 0})
     sub = with_function(with_cell(nb, RT3_MEMBIT, before="01.distance"), "01.distance", RT3_KEEP)
     add("hidden_status_bit", sub, 12.43)
     return {}

@@ -243,3 +243,13 @@ def test_default_mode_has_no_prediction():
 
     ex = make_pr_explorer()
     assert not hasattr(ex, "predict") and "predictions" not in ex.state
+
+
+def test_the_viterbi_prediction_hides_the_true_word():
+    """Review of issue 25: with the true word on screen, copying its letter was right
+    whenever Viterbi was; it is hidden until the guess is revealed."""
+    from kmlteach.widgets.ch05 import make_viterbi_trace
+
+    ex = make_viterbi_trace(predict=True)
+    texts = [t for a in ex.fig.axes for t in a.texts if t.get_text() == "true"]
+    assert texts and not any(t.get_visible() for t in texts)

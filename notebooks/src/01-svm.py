@@ -236,7 +236,7 @@ show(
 # over all orders in which mistakes can be made.
 
 # %% [markdown]
-# ## 5 · Margins, not dimensions: how many examples hard-SVM needs
+# ## 5 · Margin and dimension: how many examples hard-SVM needs
 #
 # Halfspaces in $\mathbb R^d$ have VC dimension $d + 1$, so a bound that only knows the class
 # must ask for a number of examples that grows with $d$ (UML §15.1.2). What if the data also

@@ -117,8 +117,9 @@ ask("04.c_ova", "?")
 # %% [markdown] tags=["slide-skip"]
 # **Predict, then reveal.** The widget starts on a sample of this example. Predict which class
 # one-vs-all gets most wrong (or none), then press **Reveal** to draw its regions in the left
-# panel. Move class 2 off the line, shrink it or make it heavier for a new question; the
-# readout keeps your score.
+# panel. Move class 2 off the line or shrink it for a new question; the readout keeps your
+# score. Leave its mass below one third for now: what a heavier class 2 does is a question
+# of its own further down.
 
 # %% tags=["slide-skip"]
 # NBVAL_IGNORE_OUTPUT

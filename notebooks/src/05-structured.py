@@ -15,7 +15,7 @@
 # $q = 26$ letters there are $26^r$ possible answers — far too many to score one by one. The
 # linear multiclass machinery still applies verbatim; what saves us is that the score splits
 # into pieces that only look at neighbouring letters, so a dynamic programme finds the best
-# string in $O(r q^2)$ steps.
+# string without scoring them one by one (how cheaply is a question of section 3).
 #
 # **You need:** chapter 04 (class-sensitive feature maps Ψ, the generalized hinge loss and its
 # SGD, the multiclass perceptron).

@@ -171,7 +171,9 @@ def make_viterbi_trace(
                 layout=W.Layout(width="140px"),
             ),
             lambda ex_: LETTERS[ex_.state["best_cell"]],
-            [table[k] for k in ("layer", "best", "arrows", "path")] + [word["decoded"], word["underline"]],
+            # the true word too: copying its letter is right whenever Viterbi is (review of #25)
+            [table[k] for k in ("layer", "best", "arrows", "path")]
+            + [word["decoded"], word["underline"], word["true"], word["rows"]["true"]],
             "which letter does Viterbi pick at step τ (the last letter of the best prefix of length τ)?",
         )
     return ex
