@@ -607,7 +607,7 @@ def hostile_issue24(nb: dict) -> dict:
         sub = with_function(sub, "01.distance", CLONED_DISTANCE)
         sub = with_function(sub, "01.perceptron", CLONED_PERCEPTRON)
         add(name, sub, 9, **{"01.distance": 0, "01.perceptron": 0})
-    H.update(hostile_redteam2(nb, add))
+    hostile_redteam2(nb, add)
     return H
 
 
@@ -620,7 +620,7 @@ def _child_signals_scoped() -> bool:
     return bwrap_problem() is None and landlock_abi() >= 6
 
 
-def hostile_redteam2(nb: dict, add) -> dict:
+def hostile_redteam2(nb: dict, add) -> None:
     """Red team 2's findings against the fork server (redteam2 branch, REPRO.md): a
     probe's child reaching back into the kernel over its ZeroMQ sockets (the message key
     is in the child's memory) or through a module planted on the kernel's sys.path; disk
@@ -649,7 +649,6 @@ def hostile_redteam2(nb: dict, add) -> dict:
     add("hidden_called_names", dual, 10, **{"01.dual": 0})
     sub = with_function(with_cell(nb, RT3_MEMBIT, before="01.distance"), "01.distance", RT3_KEEP)
     add("hidden_status_bit", sub, 12.43)
-    return {}
 
 
 CODE_CLONE = """
@@ -832,22 +831,32 @@ _RT_OK = _rt_plant()
 '''
 
 
-RT2_TIMING = r"""
-import sys, time
-def _rt_leak():
+# a hidden input as a cell of the hidden phase's child finds it: the first hidden case's X
+# of 01.perceptron, in the probe's frame (None in every other child)
+RT_HIDDEN_X = r"""
+import sys
+def _rt_hidden_x():
     f = sys._getframe()
     while f is not None:
         p = f.f_locals.get("payload")
         if isinstance(p, dict) and p.get("exercise") == "01.perceptron" and len(p["cases"]) == 5:
-            X = p["cases"][0][0]["T"][0]  # first hidden case, argument X (codec: {"A": [dtype, shape, b64]})
+            X = p["cases"][0][0]["T"][0]  # argument X (codec: {"A": [dtype, shape, b64]})
             import base64, numpy as _np
-            a = _np.frombuffer(base64.b64decode(X["A"][2]), dtype=_np.dtype(X["A"][0]))
-            time.sleep(1.0 + 0.5 * (float(a[0]) + 2) + 2.0 * (float(a[1]) + 2))  # X[0] = (1, -1): 1 + 1.5 + 2 = 4.5 s
-            return 1
+            return _np.frombuffer(base64.b64decode(X["A"][2]), dtype=_np.dtype(X["A"][0]))
         f = f.f_back
-    return 0
-_RT_LEAK = _rt_leak()
+    return None
 """
+RT2_TIMING = (
+    RT_HIDDEN_X
+    + r"""
+import time
+def _rt_leak(a):
+    if a is not None:  # X[0] = (1, -1): 1 + 1.5 + 2 = 4.5 s
+        time.sleep(1.0 + 0.5 * (float(a[0]) + 2) + 2.0 * (float(a[1]) + 2))
+    return 1
+_RT_LEAK = _rt_leak(_rt_hidden_x())
+"""
+)
 
 
 RT2_TIMING_FN = (
@@ -885,24 +894,18 @@ RT2_FILL_FN = (
 
 
 # --- red team 3 (issue 24): the cells of hostile_redteam2's last two cases -----------------
-RT3_MEMBIT = r"""
-import sys
+RT3_MEMBIT = (
+    RT_HIDDEN_X
+    + r"""
 def _rt_bit():
-    f = sys._getframe()
-    while f is not None:
-        p = f.f_locals.get("payload")
-        if isinstance(p, dict) and p.get("exercise") == "01.perceptron" and len(p["cases"]) == 5:
-            X = p["cases"][0][0]["T"][0]
-            import base64, numpy as _np
-            a = _np.frombuffer(base64.b64decode(X["A"][2]), dtype=_np.dtype(X["A"][0]))
-            return float(a[0]) > 0  # the bit: sign of the first hidden case's X[0, 0]
-        f = f.f_back
-    return False
+    a = _rt_hidden_x()
+    return a is not None and float(a[0]) > 0  # the bit: sign of the first hidden case's X[0, 0]
 _RT_B = 0
 if _rt_bit():
     _RT_B = 1
     raise MemoryError("bit = 1")
 """
+)
 
 
 RT3_KEEP = "def distance(x, w, b):\n    if 0:\n        _RT_B\n    return float((np.dot(w, x) + b) / np.linalg.norm(w))\n"
