@@ -649,6 +649,10 @@ def hostile_redteam2(nb: dict, add) -> None:
     add("hidden_called_names", dual, 10, **{"01.dual": 0})
     sub = with_function(with_cell(nb, RT3_MEMBIT, before="01.distance"), "01.distance", RT3_KEEP)
     add("hidden_status_bit", sub, 12.43)
+    # red team 3 row 3: empty files cost the host kernel memory outside every cgroup
+    # (tmpfs --size caps bytes, not inodes); more than 20 000 stop the probe's child, however
+    # fast it made them, and the exercise gets no points
+    add("inode_fill", with_function(nb, "01.distance", RT3_INODES), 12, "crashed", **{"01.distance": 0})
 
 
 CODE_CLONE = """
@@ -908,6 +912,13 @@ if _rt_bit():
 )
 
 
+RT3_INODES = r"""
+def distance(x, w, b):
+    import os
+    for i in range(25000):
+        os.close(os.open(f"inode-{i}", os.O_CREAT | os.O_WRONLY, 0o600))  # in the child's cwd
+    return float(abs(np.dot(w, x) + b) / np.linalg.norm(w))
+"""
 RT3_KEEP = "def distance(x, w, b):\n    if 0:\n        _RT_B\n    return float((np.dot(w, x) + b) / np.linalg.norm(w))\n"
 RT3_CALLED = r"""
 def dual_from_alpha(X, y, alpha):

@@ -251,6 +251,8 @@ def test_hostile_submissions_are_contained(tmp_path, monkeypatch):
     assert len(feedback) == 2 * len(cases), "one .md and one .html per submission"
     leaks = [(p.name, f) for f in _hidden_fragments() for p, text in feedback.items() if f in text]
     assert not leaks, f"hidden inputs in feedback: {leaks[:3]}"
+    inodes = (out / "feedback" / "attack" / "inode_fill.md").read_text(encoding="utf-8")
+    assert "created more than 20 000 files" in inodes and "time limit" not in inodes
     exfil = (out / "feedback" / "attack" / "exfil_exception_text.md").read_text(encoding="utf-8")
     assert "LEAK" in exfil  # the visible case's message is shown (escaped, capped), no hidden data
     for name in ("forged_feedback", "hidden_case_text"):

@@ -288,6 +288,31 @@ STYLES = {
         {"01.distance": f"def distance(x, w, b):\n    np.linalg.norm?\n    return {D}, ord=2)"},
         [],
     ),
+    # red team 3: honest styles the grader failed
+    "numba_cache": (
+        [
+            "import numba",
+            "@numba.njit(cache=True)\ndef _sq_norm(w):\n    s = 0.0\n    for v in w:\n"
+            "        s += v * v\n    return s",
+        ],
+        {
+            "01.distance": "def distance(x, w, b):\n"
+            "    return abs(np.dot(w, x) + b) / np.sqrt(_sq_norm(np.asarray(w, dtype=np.float64)))"
+        },
+        [],
+    ),
+    "file_round_trip": (
+        ["T = np.array([2.0])", "np.save('table.npy', T)", "TABLE = np.load('table.npy')"],
+        {"01.distance": f"def distance(x, w, b):\n    return {D}, ord=int(TABLE[0]))"},
+        [],
+    ),
+    "file_written_by_with": (
+        ["with open('ord.txt', 'w') as fh:\n    fh.write('2')"],
+        {
+            "01.distance": f"def distance(x, w, b):\n    with open('ord.txt') as fh:\n        return {D}, ord=int(fh.read()))"
+        },
+        [],
+    ),
     "top_level_await": (
         [
             "import asyncio\n\nasync def _two():\n    await asyncio.sleep(0)\n    return 2\n\nORD = await _two()"

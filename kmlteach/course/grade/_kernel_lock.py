@@ -91,12 +91,13 @@ def _confine_writes(cfg):
     def confine():
         import tempfile
 
-        os.makedirs(work, exist_ok=True)
+        os.makedirs(os.path.join(work, ".cache"), exist_ok=True)
         os.chdir(work)
         for var, sub in (
             ("HOME", ""),
             ("TMPDIR", ""),
             ("MPLCONFIGDIR", ".mpl"),
+            ("XDG_CACHE_HOME", ".cache"),  # IPython's, where numba caches a cell's cache=True
         ):
             os.environ[var] = os.path.join(work, sub).rstrip("/")
         tempfile.tempdir = work
@@ -135,17 +136,20 @@ def _inode_guard(reap, cfg, limit=20000):
         return bool(roots) and used() - base > limit
 
     def reap_and_clear():
+        """Reap, then ``"files"`` if there were too many (removed), else ``False``."""
         reap()
-        if too_many_files():
-            for p in ("/tmp/kmlteach-work", "/dev/shm"):
-                for name in os.listdir(p) if os.path.isdir(p) else ():
-                    q = os.path.join(p, name)
-                    if os.path.isdir(q) and not os.path.islink(q):
-                        shutil.rmtree(q, ignore_errors=True)
-                    else:
-                        try:
-                            os.unlink(q)
-                        except OSError:
-                            pass
+        if not too_many_files():
+            return False
+        for p in ("/tmp/kmlteach-work", "/dev/shm"):
+            for name in os.listdir(p) if os.path.isdir(p) else ():
+                q = os.path.join(p, name)
+                if os.path.isdir(q) and not os.path.islink(q):
+                    shutil.rmtree(q, ignore_errors=True)
+                else:
+                    try:
+                        os.unlink(q)
+                    except OSError:
+                        pass
+        return "files"
 
     return reap_and_clear, too_many_files

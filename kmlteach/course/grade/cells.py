@@ -12,7 +12,9 @@ code cell (cells that do not parse, and IPython ``%``/``!`` lines, are left out)
    such as ``PARAMS.update(...)``, a loop filling a container), or that reads a needed
    *value* (a name bound otherwise than by ``import`` or ``def``: ``fill(TABLE)`` may
    change ``TABLE``); add every name a kept statement reads (decorators included) to the
-   needed names, and the name of a kept ``def``/``class``; repeat until nothing changes.
+   needed names, and the name of a kept ``def``/``class``; keep a statement that passes
+   a call a file name (``np.save("t.npy", T)``) a kept one also passes; repeat until
+   nothing changes.
 
 ``grade --run-all`` runs every cell top to bottom instead (:func:`run_all_code`); both
 give the same grade for honest notebooks (``tests/test_grade_selection.py``).
@@ -249,6 +251,22 @@ def _writes_namespace(st) -> bool:
     return False
 
 
+_FILE_NAME = re.compile(r"^(?!\d+\.)[\w./~-]*\.[A-Za-z0-9]{1,5}$")
+
+
+def _files(st: ast.stmt) -> frozenset[str]:
+    """File names a statement passes to a call (``np.save('t.npy', T)``, ``open('o.txt')``,
+    in a function's body too): a statement that writes a file the kept code reads is kept
+    with it, as ``--run-all`` would run it (red team 3: a bare ``np.save`` was dropped)."""
+    out = set()
+    for node in ast.walk(st):
+        if isinstance(node, ast.Call):
+            for a in [*node.args, *(k.value for k in node.keywords)]:
+                if isinstance(a, ast.Constant) and isinstance(a.value, str) and _FILE_NAME.match(a.value):
+                    out.add(a.value)
+    return frozenset(out)
+
+
 def select_code(sources: list[str], functions) -> list[str]:
     """The code to run: for each original cell, its kept statements (empty cells dropped)."""
     stmts = []  # (cell index, stmt, bound, used, changed, kind)
@@ -275,7 +293,8 @@ def select_code(sources: list[str], functions) -> list[str]:
             (ci, st, bound, used, changed | set().union(*(writes.get(n, set()) for n in used)), kind)
             for ci, st, bound, used, changed, kind in stmts
         ]
-    needed = set(functions)
+    needed, files = set(functions), set()
+    file_args = [_files(st) for _, st, *_rest in stmts]
     keep = [False] * len(stmts)
     changed_any = True
     while changed_any:
@@ -289,9 +308,11 @@ def select_code(sources: list[str], functions) -> list[str]:
                 or bound & needed
                 or (changed - modules) & needed
                 or (used & needed & values) - not_values
+                or file_args[k] & files
             ):
                 keep[k] = True
                 needed |= used | changed
+                files |= file_args[k]
                 if kind in ("def", "class"):
                     needed |= bound
                 changed_any = True

@@ -98,6 +98,13 @@ async def _probe(
         raise ResultError("no cells time")
     kernel.credit_cells(float(cells_time))
     late = reply.get("late") is True
+    if reply.get("late") == "files":  # stopped by the kernel's _inode_guard, not by the clock
+        what = "the notebook's code" if reply.get("phase") == "cells" else "the function"
+        # said only from the visible phase: from the hidden one, one more verdict is a bit
+        msg = f"{what} created more than 20 000 files" if visible else "the process running it ended"
+        if reply.get("phase") == "cells":
+            raise NotebookFailed("crashed", msg)
+        raise KernelDied(f"{msg} while {plan.id} was graded")
     # a cell's MemoryError marks the submission only from the visible phase: in the hidden
     # one it was a free bit (status "memory", points kept; red team 3)
     if visible and "MemoryError" in (reply.get("cell_errors") or []):
