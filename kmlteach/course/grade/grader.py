@@ -163,12 +163,13 @@ async def _start(limits, uid, protected, data, hidden):
     # machine's (seen under load: a kernel dying before its first reply), so it is started
     # again, up to START_ATTEMPTS times, before the submission counts as crashed
     for attempt in range(1, START_ATTEMPTS + 1):
+        kernel = SandboxKernel(limits, uid, protected, data, hidden=hidden)
         try:
-            kernel = SandboxKernel(limits, uid, protected, data, hidden=hidden)
             await kernel.__aenter__()
             return kernel
-        except KernelDied:
-            if attempt == START_ATTEMPTS:
+        except BaseException as exc:
+            await kernel._cleanup()  # its folders in /tmp and its cgroup, whatever failed
+            if not isinstance(exc, KernelDied) or attempt == START_ATTEMPTS:
                 raise
 
 
