@@ -652,6 +652,10 @@ def hostile_redteam2(nb: dict, add) -> None:
     # red team 3 row 3: empty files cost the host kernel memory outside every cgroup
     # (tmpfs --size caps bytes, not inodes); more than 20 000 stop the probe's child, however
     # fast it made them, and the exercise gets no points
+    from kmlteach.course.grade.sandbox import disables_userns
+
+    if disables_userns():  # red team 3 row 12: a user namespace of its own, root in it
+        add("nested_userns", with_function(nb, "01.distance", _distance_unless(NESTED_USERNS)), 13)
     add("inode_fill", with_function(nb, "01.distance", RT3_INODES), 12, "crashed", **{"01.distance": 0})
 
 
@@ -912,6 +916,13 @@ if _rt_bit():
 )
 
 
+NESTED_USERNS = """
+import ctypes, os
+pid = os.fork()  # a single-threaded process: unshare(CLONE_NEWUSER) refuses threaded ones
+if pid == 0:
+    os._exit(0 if ctypes.CDLL(None, use_errno=True).unshare(0x10000000) == 0 else 1)
+hit = os.waitpid(pid, 0)[1] == 0
+"""
 RT3_INODES = r"""
 def distance(x, w, b):
     import os

@@ -51,13 +51,23 @@ TMP_BYTES = 256 * 2**20  # its /tmp: where a probe's child may write files (cwd,
 
 
 @functools.lru_cache(maxsize=1)
-def _tmpfs_size() -> bool:
-    """Whether this bwrap takes ``--size`` for a tmpfs."""
+def _bwrap_help() -> str:
     try:
         out = subprocess.run([bwrap_path() or "bwrap", "--help"], capture_output=True, text=True, timeout=10)
     except (OSError, subprocess.SubprocessError):
-        return False
-    return "--size" in out.stdout + out.stderr
+        return ""
+    return out.stdout + out.stderr
+
+
+def _tmpfs_size() -> bool:
+    """Whether this bwrap takes ``--size`` for a tmpfs (bwrap >= 0.7)."""
+    return "--size" in _bwrap_help()
+
+
+def disables_userns() -> bool:
+    """Whether this bwrap can forbid user namespaces inside the sandbox (bwrap >= 0.8): a
+    kernel could otherwise make one and be root in it (red team 3)."""
+    return "--disable-userns" in _bwrap_help()
 
 
 def _needs_userns() -> bool:
@@ -87,6 +97,9 @@ def bwrap_argv(
     ]
     if _needs_userns():
         argv += ["--unshare-user", "--uid", str(uid_inside or 65534), "--gid", str(uid_inside or 65534)]
+    if disables_userns():  # no namespace of its own below ours (needs one of ours to set it)
+        argv += [] if _needs_userns() else ["--unshare-user"]
+        argv += ["--disable-userns"]
     # the private /dev, /proc and /tmp first: a read root or the scratch folder below /tmp (a
     # venv or a checkout in /tmp, as in a CI clone) is then bound on top of the empty /tmp
     # sized (bwrap >= 0.7): a tmpfs is memory, and an ordinary user's grader has no cgroup to
@@ -331,7 +344,8 @@ def describe(limits, uid_usable: bool, landlock: str) -> str:
             if os.geteuid() == 0
             else "user namespace"
         )
-        parts.append(f"bwrap (pid ipc net mount uts namespaces, {who}, no capabilities)")
+        nested = ", none nested" if disables_userns() else ""
+        parts.append(f"bwrap (pid ipc net mount uts namespaces, {who}{nested}, no capabilities)")
     else:
         why = "off" if not limits.bwrap else bwrap_problem()
         uid = (
