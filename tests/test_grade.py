@@ -8,7 +8,6 @@ import json
 import os
 import subprocess
 import sys
-import tempfile
 import time
 
 import numpy as np
@@ -285,9 +284,13 @@ def test_a_kernel_that_fails_to_start_is_started_again(tmp_path, monkeypatch):
         return await real(self)
 
     monkeypatch.setattr(SandboxKernel, "__aenter__", flaky)
-    folders = tmp_path / "tmp"
-    folders.mkdir()
-    monkeypatch.setattr(tempfile, "tempdir", str(folders))
+    folders, init = [], SandboxKernel.__init__
+
+    def recording(self, *args, **kwargs):
+        init(self, *args, **kwargs)
+        folders.extend([self.private, self.scratch])
+
+    monkeypatch.setattr(SandboxKernel, "__init__", recording)
     (tmp_path / "a").mkdir()
     (tmp_path / "b").mkdir()
     _, rows = _run(tmp_path / "a", {"honest": honest_variants()["honest"][0]})
@@ -295,7 +298,8 @@ def test_a_kernel_that_fails_to_start_is_started_again(tmp_path, monkeypatch):
     fails["left"] = grader.START_ATTEMPTS
     results, rows = _run(tmp_path / "b", {"honest": honest_variants()["honest"][0]})
     assert results[0].status == "crashed" and "simulated" in results[0].message
-    assert not list(folders.iterdir()), "a kernel that did not start left its folders"
+    assert len(folders) == 2 * (2 * grader.START_ATTEMPTS)
+    assert not [f for f in folders if os.path.exists(f)], "a kernel that did not start left its folders"
 
 
 def test_cell_analysis_is_shared_between_submissions(monkeypatch):

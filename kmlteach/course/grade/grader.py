@@ -168,7 +168,9 @@ async def _start(limits, uid, protected, data, hidden):
             await kernel.__aenter__()
             return kernel
         except BaseException as exc:
-            await kernel._cleanup()  # its folders in /tmp and its cgroup, whatever failed
+            # whatever failed: its client's sockets (left open, a garbage-collected ZeroMQ
+            # context waits for them forever), processes, cgroup and folders in /tmp
+            await kernel.__aexit__(None, None, None)
             if not isinstance(exc, KernelDied) or attempt == START_ATTEMPTS:
                 raise
 
