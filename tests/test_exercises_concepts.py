@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from kmlteach.exercises import record
-from kmlteach.exercises.quiz import questions
+from kmlteach.exercises.quiz import LETTERS, questions
 
 ROOT = Path(__file__).resolve().parent.parent
 CHAPTERS = [f"{n:02d}" for n in range(1, 10)]
@@ -94,3 +94,56 @@ def test_the_concept_checks_have_distinct_ids_and_the_recap_is_apart():
     for chapter in CHAPTERS:
         ids = [q.id for q in _concepts(chapter)]
         assert len(ids) == len(set(ids)) and all(re.fullmatch(rf"{chapter}\.c_\w+", i) for i in ids)
+
+
+def _phrase(text: str) -> str:
+    """Lower case, one space between words, no punctuation but the maths signs and digits."""
+    return " ".join(re.findall(r"[\w/·²³⁵⁶⁷≈.−+-]+", text.lower())).strip(" .")
+
+
+def _contains(text: str, phrase: str) -> bool:
+    """Whether ``phrase`` occurs in ``text`` as whole words (both normalised by ``_phrase``)."""
+    return (
+        bool(phrase) and re.search(rf"(?<![\w/]){re.escape(phrase)}(?![\w/²³⁵⁶⁷])", _phrase(text)) is not None
+    )
+
+
+def _leads(choice: str) -> set[str]:
+    """A choice whole and its lead (the words before its colon), normalised."""
+    return {_phrase(choice), _phrase(choice.split(":", 1)[0])}
+
+
+def _numbers(text: str) -> set[float]:
+    return {float(t) for t in re.findall(r"(?<![\w.])\d+(?:\.\d+)?", text)}
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS)
+def test_a_wrong_choice_feedback_does_not_name_the_right_choice(chapter):
+    """What a wrong choice's feedback must not do, as far as text can tell: name the right
+    choice, either whole or by its lead (the words before its colon, "lower" of "lower: the
+    boundary bends ..."), whatever the case, spacing and punctuation; and for a numeric
+    question, state the number asked for (unless the prompt itself contains it)."""
+    for q in _concepts(chapter):
+        if q.numeric:
+            assert float(q.answer) not in _numbers(q.feedback[0]) - _numbers(q.prompt), q.id
+            continue
+        leads = set().union(*(_leads(q.choices[i]) for i in q.answers()))
+        for i, text in enumerate(q.feedback):
+            if i not in q.answers():
+                named = [p for p in leads if _contains(text, p)]
+                assert not named, f"{q.id} ({LETTERS[i]}): the feedback names the right choice {named}"
+
+
+def test_the_feedback_check_catches_what_it_should():
+    """The normalisation of the check above, on made-up feedbacks."""
+    named = lambda text, choice: any(_contains(text, p) for p in _leads(choice))  # noqa: E731
+    assert named("Lower, as the boundary bends.", "lower: the boundary bends")
+    assert named("It is 5 · 26² ≈ 3 400 additions", "5 · 26² ≈ 3 400")
+    assert not named("It is 5 · 26 additions", "5 · 26² ≈ 3 400")
+    assert _contains("the TEST accuracy is  lower", "lower")
+    assert not _contains("More flexibility lowers the training error", "lower")
+    assert not _contains("A loss of 1/15 would mean", _phrase("2/15"))
+    assert _contains("at least 2/15 of the pairs", _phrase("2/15"))
+    assert not _contains("all 600 of them", _phrase("all 60"))
+    assert _contains("so all 60 are at the bound.", _phrase("all 60"))
+    assert 7.0 in _numbers("the kernel is 7 here") and 1.0 not in _numbers("k = 10, x1")

@@ -314,9 +314,10 @@ else:
 # direction plus noise (`ranking_queries`). We train on 150 queries and measure both losses
 # on the other 50 while $T$ grows (the running averages are recorded every 5 steps).
 #
-# **Predict first.** As $T$ grows, the held-out Kendall loss of the model trained on the
-# Kendall hinge (a) goes to 0; (b) levels off above the share of tied pairs among the test
-# grades; (c) grows with $T$: the hinge is not the loss.
+# **Predict first.** The grades come from the hidden direction plus noise. As $T$ grows, the
+# held-out NDCG loss of the two SGD models (a) goes to 0: enough steps order every query right;
+# (b) levels off near the held-out NDCG loss of the hidden direction itself, well above 0;
+# (c) grows with $T$: the hinge is not the loss.
 
 # %%
 ask("06.c_sgd_floor", "?")
@@ -369,12 +370,17 @@ show(
 )
 
 # %% [markdown]
-# Both surrogates bring the held-out NDCG loss down within a few hundred steps, close to the
-# level of the hidden direction that generated the grades; here the NDCG hinge, built for this
-# loss, ends a little lower. The Kendall loss can never go below the share of tied pairs
-# (dotted): with graded relevance many pairs are ties (two irrelevant documents), and a linear
-# scorer never produces ties, so those pairs count as disagreements whatever $w$ is — the
-# floor of section 2, averaged over the test queries. This settles 06.c_sgd_floor.
+# Both surrogates bring the held-out NDCG loss down within a few hundred steps and then level
+# off close to the loss of the hidden direction that generated the grades, far from 0: the
+# noise added to the grades is not a function of $x$, so on fresh queries no linear scorer can
+# predict it, and even the hidden direction misorders some items. SGD can only hope to find a
+# direction about as good as the hidden one. This settles 06.c_sgd_floor. Here the NDCG hinge,
+# built for this loss, ends a little lower than the Kendall hinge.
+#
+# The Kendall loss has a second floor (dotted): it can never go below the share of tied pairs.
+# With graded relevance many pairs are ties (two irrelevant documents), and a linear scorer
+# never produces ties, so those pairs count as disagreements whatever $w$ is — the floor of
+# section 2, averaged over the test queries.
 
 # %% [markdown]
 # ## 6 · Exercises

@@ -197,24 +197,18 @@ from kmlteach.widgets.ch07 import make_pr_explorer
 make_pr_explorer()
 
 # %% [markdown]
-# ## 4 · Fraud: when the zero-one loss misleads
+# ## 4 · Fraud detection: one positive in a thousand
 #
-# UML §17.5 takes the example of fraud detection: say 99.9 % of the transactions are benign.
-# The classifier that calls *everything* benign makes a mistake on 0.1 % of them — a superb
-# zero-one loss — and catches no fraud at all. `fraud(n, pos_rate)` draws such data in the
-# plane: 50 000 transactions, 50 of them fraudulent, sitting in the tail of the benign cloud.
-# We keep half for training and measure on the other half.
+# UML §17.5 motivates the measures of this chapter with fraud detection, where the class we
+# care about is rare: say one transaction in a thousand is fraudulent. `fraud(n, pos_rate)`
+# draws such data in the plane: 50 000 transactions, 50 of them fraudulent, sitting in the tail
+# of the benign cloud. We keep half for training and measure on the other half.
 
 # %%
 X, y = fraud(50_000, pos_rate=0.001, seed=1)
 Xb = np.c_[X, np.ones(len(y))]  # a constant feature plays the role of a bias
 Xtr, ytr, Xte, yte = Xb[:25_000], y[:25_000], Xb[25_000:], y[25_000:]
 print(f"positives: {int(np.sum(ytr > 0))} for training, {int(np.sum(yte > 0))} for testing")
-everyone_benign = -np.ones(len(yte))
-print(
-    f"all-negative predictor: zero-one loss {M.zero_one_loss(everyone_benign, yte):.4f}, "
-    f"recall {M.recall(everyone_benign, yte):.1f}, F1 {M.f1(everyone_benign, yte):.1f}"
-)
 
 # %% [markdown]
 # **Predict first.** A soft-SVM is trained on 25 000 transactions, 0.1 % of them fraudulent.
@@ -231,7 +225,8 @@ print(
 ask("07.c_fraud", "?")
 
 # %% [markdown]
-# Now three linear scorers $\langle w, (x, 1)\rangle$, thresholded at 0:
+# Now three linear scorers $\langle w, (x, 1)\rangle$, thresholded at 0, and after them, for
+# comparison, the rule that calls every transaction benign:
 #
 # * **soft-SVM by SGD** (chapter 01, λ = 10⁻³): a hinge-loss classifier, i.e. a convex
 #   surrogate of the *zero-one* loss;
@@ -261,6 +256,11 @@ for name, w in models.items():
         f"{M.recall(s, yte):6.3f} {M.precision(s, yte):6.3f} {M.f1(s, yte):6.3f} "
         f"{M.precision_at_k(s, yte, 10):6.3f} {M.average_precision(s, yte):6.3f} {M.auc(s, yte):6.3f}"
     )
+everyone_benign = -np.ones(len(yte))
+print(
+    f"all-negative predictor: zero-one loss {M.zero_one_loss(everyone_benign, yte):.4f}, "
+    f"recall {M.recall(everyone_benign, yte):.1f}, F1 {M.f1(everyone_benign, yte):.1f}"
+)
 
 fig, axes = figure(11, 4.8, ncols=2)
 plot_fraud(Xte[:, :2], yte, lines=models, ax=axes[0], title="test transactions and the lines ⟨w, (x, 1)⟩ = 0")
@@ -290,8 +290,10 @@ for k in (10, 50):
     print(f"top-{k} test transactions shared by the two models: {len(top(w_f1, k) & top(w_p10, k))} of {k}")
 
 # %% [markdown]
-# The soft-SVM, like the all-negative rule, flags nothing: its zero-one loss looks excellent
-# and it is useless for the bank (this settles 07.c_fraud). Training on the $F_1$ surrogate moves the line into the
+# The soft-SVM flags nothing: it behaves like the rule that calls every transaction benign,
+# which errs only on the one fraud in a thousand — a zero-one loss that looks excellent — and
+# catches no fraud at all. The zero-one loss cannot tell that rule from a useful one, and the
+# bank gains nothing from it (this settles 07.c_fraud). Training on the $F_1$ surrogate moves the line into the
 # fraud cluster and gives a far better $F_1$ (and, on these data, even a smaller zero-one
 # loss: the hinge surrogate of the SVM is only a loose proxy for the zero-one loss).
 #

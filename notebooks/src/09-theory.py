@@ -28,7 +28,7 @@
 # 2. run NORMA step by step in kernel-expansion form, explain how λ shrinks old terms and what
 #    truncating the expansion costs, and recover the perceptron and its mistake bound;
 # 3. solve the ν-SVM and the one-class SVM, check the ν-property on the solution, and recognise
-#    the Parzen-window limit ν = 1 and the correspondence between C and ν;
+#    what the ν-SVM becomes at ν = 1 and the correspondence between C and ν;
 # 4. estimate a Rademacher average by Monte Carlo, compare it with its bound as n grows, and
 #    read the margin bound (2.28) term by term.
 
@@ -314,8 +314,11 @@ from kmlteach.exercises import ask
 ask("09.c_rho", "?")
 
 # %% [markdown]
-# **Predict first.** With ν = 1 (30 points per class), how many of the 60 dual variables
-# $\alpha_i$ equal 1? (a) only those of the margin errors; (b) about half of them; (c) all 60.
+# **Predict first.** Take ν = 1 (30 points per class, Gaussian kernel) and compare the
+# ν-SVM's decision function $f$ with the class-mean classifier of chapter 02 on the same kernel.
+# $f$ is (a) a different function: the ν-SVM still weights each point by where it lies relative
+# to the margin band; (b) the class-mean classifier's decision function times a positive factor,
+# plus a constant; (c) exactly the class-mean classifier's decision function, offset included.
 
 # %%
 ask("09.c_parzen", "?")
@@ -350,9 +353,10 @@ for nu in (0.1, 0.3, 0.6, 1.0):
 # and $\alpha_i \le 1$ force every $\alpha_i = 1$. Then
 # $f(x) = \sum_{y_i = +1}k(x_i, x) - \sum_{y_i = -1}k(x_i, x) + b$: with 30 points per class this
 # is 30 times the class-mean classifier of HSS1 (1.6) (chapter 02), up to the offset — "an
-# affine copy" in HSS2's words. With a Gaussian kernel the two sums are, up to the constant that
+# affine copy" in HSS2's words; the offsets differ, because the ν-SVM computes its $b$ from its
+# own optimality conditions. With a Gaussian kernel the two sums are, up to the constant that
 # normalises the kernel, 30 times the Parzen-window density estimates (1.7) of the two classes.
-# The cell below checks it; this settles 09.c_parzen.
+# The cell below checks both steps; this settles 09.c_parzen.
 
 # %%
 full = nu_svm(X_nu, y_nu, 1.0, kernel="gaussian", sigma=1.0)
@@ -364,6 +368,7 @@ print(
     f"max |(f − b) − 30·(class-mean classifier − its b)| "
     f"{below((f_nu - full.b) - 30 * (parzen.decision_function(K_nu) - parzen.b), '1e-12')}"
 )
+print(f"the offsets differ: |b − 30·(class-mean b)| > 0.1: {bool(abs(full.b - 30 * parzen.b) > 0.1)}")
 
 # %% [markdown]
 # **C and ν describe the same solutions.** HSS2 notes that for every $C$ some ν makes the
