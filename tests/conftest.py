@@ -41,14 +41,25 @@ def pytest_addoption(parser):
 
 
 _SPENT: dict[str, float] = {}
+# KMLTEACH_TEST_TIMELINE=FILE: each worker appends "worker unit first-start last-stop" per
+# unit (Unix times), to see how the units packed onto the workers (an idle tail, a unit
+# that started late)
+_SPAN: dict[str, list[float]] = {}
 
 
 def pytest_runtest_logreport(report):
     unit = work_unit(report.nodeid)
     _SPENT[unit] = _SPENT.get(unit, 0.0) + report.duration
+    span = _SPAN.setdefault(unit, [report.start, report.stop])
+    span[0], span[1] = min(span[0], report.start), max(span[1], report.stop)
 
 
 def pytest_sessionfinish(session):
+    timeline = os.environ.get("KMLTEACH_TEST_TIMELINE")
+    if timeline and hasattr(session.config, "workerinput"):
+        worker = session.config.workerinput.get("workerid", "?")
+        with open(timeline, "a", encoding="utf-8") as fh:
+            fh.writelines(f"{worker} {u} {a:.1f} {b:.1f}\n" for u, (a, b) in _SPAN.items())
     if session.config.getoption("store_durations") and _SPENT and not hasattr(session.config, "workerinput"):
         _DURATIONS.write_text(
             json.dumps({u: round(s, 1) for u, s in sorted(_SPENT.items())}, indent=0) + "\n"
