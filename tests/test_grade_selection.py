@@ -313,6 +313,27 @@ STYLES = {
         },
         [],
     ),
+    # red team 4: names of builtins rebound by the notebook (the grader's own code in the
+    # kernel looked them up there), a cell's __future__ import
+    "builtin_names_rebound": (
+        [],
+        {},
+        ["sum = 0.0\nany = all = sorted = callable = len = None"],
+    ),
+    "star_import_numpy": (
+        ["from numpy import *"],
+        {"01.distance": "def distance(x, w, b):\n    return abs(dot(w, x) + b) / linalg.norm(w)"},
+        [],
+    ),
+    "future_annotations": (
+        [],
+        {
+            "01.distance": "from __future__ import annotations\n\n"
+            "def distance(x: Vector, w: Vector, b: float) -> Distance:\n"
+            "    return abs(np.dot(w, x) + b) / np.linalg.norm(w)"
+        },
+        [],
+    ),
     "top_level_await": (
         [
             "import asyncio\n\nasync def _two():\n    await asyncio.sleep(0)\n    return 2\n\nORD = await _two()"

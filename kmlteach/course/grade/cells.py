@@ -316,6 +316,12 @@ def select_code(sources: list[str], functions) -> list[str]:
                 if kind in ("def", "class"):
                     needed |= bound
                 changed_any = True
+    # a cell's `from __future__ import ...` changes how its kept statements compile
+    # (annotations left unevaluated): kept with them (red team 4)
+    kept_cells = {ci for k, (ci, *_rest) in enumerate(stmts) if keep[k]}
+    for k, (ci, st, *_rest) in enumerate(stmts):
+        if ci in kept_cells and isinstance(st, ast.ImportFrom) and st.module == "__future__":
+            keep[k] = True
     cells: dict[int, list[str]] = {}
     for k, (ci, st, *_rest) in enumerate(stmts):
         if keep[k]:

@@ -225,10 +225,15 @@ async def _run_kernel(
                     "read_roots": kernel.read_roots,
                     "launcher_source": LAUNCHER.read_text(encoding="utf-8"),  # its Landlock code
                 }
+                # run in a namespace of its own, not the notebook's: the preamble's functions
+                # find builtins (sum, any, sorted...) through their globals, where a
+                # student's `sum = 0` or `from numpy import *` broke the codec (red team 4)
+                src = "".join(p.read_text(encoding="utf-8") + "\n" for p in KERNEL_SIDE)
                 pre = (
-                    "".join(p.read_text(encoding="utf-8") + "\n" for p in KERNEL_SIDE)
-                    + f"{probe} = _setup({{**{cfg!r}, 'user_ns': get_ipython().user_ns}})\n"
-                    + "del _setup, _codec, _reaper, _lockdown, _close_inherited, _confine_writes, _inode_guard\n"
+                    "_kmlteach_ns = {'__name__': 'kmlteach_grade_kernel', '__builtins__': __builtins__}\n"
+                    f"exec(compile({src!r}, '<kmlteach grading>', 'exec'), _kmlteach_ns)\n"
+                    f"{probe} = _kmlteach_ns['_setup']({{**{cfg!r}, 'user_ns': get_ipython().user_ns}})\n"
+                    "del _kmlteach_ns\n"
                 )
                 probe_id = _expr_text(
                     (await kernel.run(pre, {"p": f"id({probe})"})).get("user_expressions", {}).get("p")
