@@ -656,6 +656,7 @@ def hostile_redteam2(nb: dict, add) -> None:
 
     if disables_userns():  # red team 3 row 12: a user namespace of its own, root in it
         add("nested_userns", with_function(nb, "01.distance", _distance_unless(NESTED_USERNS)), 13)
+    hostile_redteam4(nb, add)
     add("inode_fill", with_function(nb, "01.distance", RT3_INODES), 12, "crashed", **{"01.distance": 0})
 
 
@@ -916,6 +917,110 @@ if _rt_bit():
 )
 
 
+def _dual_replaced(nb: dict, src: str) -> dict:
+    dual = copy.deepcopy(nb)
+    for cell in dual["cells"]:
+        text = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+        if cell["cell_type"] == "code" and "def dual_from_alpha(" in text:
+            cell["source"] = src
+    return dual
+
+
+# what 01.dual (not solved: NotImplementedError on the visible cases) does on its first
+# hidden case (X of shape (5, 3)): each gave another verdict, message or status
+HIDDEN_MENU = {
+    "nie": "raise NotImplementedError",
+    "memory": "raise MemoryError",
+    "memory_on_bit": "if X[0, 0] > 0:\n            raise MemoryError\n        raise NotImplementedError",
+    "keyboard": "raise KeyboardInterrupt",
+    "reference": "import kmlteach.svm as S\n        S.hard_svm(X, y)",
+    "exit": "import os\n        os._exit(0)",
+    "files": "import os\n        for i in range(25000):\n            open(f'/dev/shm/f{i}', 'w').close()",
+}
+
+
+def hostile_redteam4(nb: dict, add) -> None:
+    """Red team 4 (redteam4 branch, REPRO.md): a reference loaded again from its file or in
+    a new interpreter (3.4 points with nothing implemented); memory in memfds and 5000
+    threads as an ordinary user; the hidden phase choosing among 7 verdicts, messages and
+    statuses for an exercise given up (every ``menu_*`` row must be the same)."""
+    for name, (cell, fns) in {
+        "file_copy": (RT4_FILECOPY, RT4_FILECOPY_FNS),
+        "subprocess_oracle": (RT4_ORACLE, RT4_ORACLE_FNS),
+    }.items():
+        sub = with_cell(nb, cell, before="01.distance")
+        for ex, src in fns.items():
+            sub = with_function(sub, ex, src)
+        add(name, sub, 9, **{"01.distance": 0, "01.perceptron": 0})
+    add("memfd", with_function(nb, "01.distance", _distance_unless(RT4_MEMFD)), 13)
+    add(
+        "threads",
+        with_function(nb, "01.distance", _distance_unless(RT4_THREADS)),
+        12,
+        "crashed",
+        **{"01.distance": 0},
+    )
+    for kind, action in HIDDEN_MENU.items():
+        src = (
+            "def dual_from_alpha(X, y, alpha):\n    X = np.asarray(X, float)\n"
+            f"    if X.shape == (5, 3):\n        {action}\n    raise NotImplementedError\n"
+        )
+        add(f"menu_{kind}", _dual_replaced(nb, src), 10, **{"01.dual": 0})
+
+
+RT4_FILECOPY = r"""
+import importlib.util, kmlteach
+def _rt_fresh(rel, name):
+    import sys
+    spec = importlib.util.spec_from_file_location(name, kmlteach.__path__[0] + "/" + rel)
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[name] = mod
+    spec.loader.exec_module(mod)
+    return mod
+"""
+RT4_FILECOPY_FNS = {
+    "01.distance": "def distance(x, w, b):\n    m = _rt_fresh('svm/margins.py', 'rt_margins')\n"
+    "    return float(m.distance_to_hyperplane(np.atleast_2d(x), w, b)[0])\n",
+    "01.perceptron": "def batch_perceptron(X, y):\n"
+    "    return _rt_fresh('svm/perceptron.py', 'rt_perceptron').perceptron(X, y).w\n",
+}
+RT4_ORACLE = r"""
+import pickle, subprocess, sys
+def _rt_lib(expr, *args):
+    code = ("import sys, pickle, numpy as np, kmlteach.svm as S\n"
+            "a = pickle.loads(sys.stdin.buffer.read())\n"
+            f"sys.stdout.buffer.write(pickle.dumps({expr}))\n")
+    r = subprocess.run([sys.executable, "-c", code], input=pickle.dumps(args), capture_output=True, timeout=60)
+    if r.returncode:
+        raise RuntimeError(r.stderr.decode()[-110:])
+    return pickle.loads(r.stdout)
+"""
+RT4_ORACLE_FNS = {
+    "01.distance": "def distance(x, w, b):\n"
+    "    return _rt_lib('float(S.distance_to_hyperplane(np.atleast_2d(a[0]), a[1], a[2])[0])', x, w, b)\n",
+    "01.perceptron": "def batch_perceptron(X, y):\n    return _rt_lib('S.perceptron(a[0], a[1]).w', X, y)\n",
+}
+RT4_MEMFD = """
+import os
+try:
+    os.close(os.memfd_create("kml"))
+    hit = True
+except OSError:
+    pass
+"""
+RT4_THREADS = """
+import threading, time
+ev, started = threading.Event(), 0
+try:
+    for _ in range(300):
+        threading.Thread(target=ev.wait, daemon=True).start()
+        started += 1
+    time.sleep(0.5)
+except RuntimeError:
+    pass
+ev.set()
+hit = started == 300
+"""
 NESTED_USERNS = """
 import ctypes, os
 pid = os.fork()  # a single-threaded process: unshare(CLONE_NEWUSER) refuses threaded ones

@@ -449,7 +449,9 @@ def test_the_notebook_code_runs_in_every_probe_within_the_submission_total(tmp_p
     # 12 runs x 1 s = 12 s > the old credit of one timeout (5 s): full marks now
     assert (by["slow_setup"].total, by["slow_setup"].status) == (13, "ok"), by["slow_setup"].message
     assert by["stall"].status == "timeout"  # its first failure: a hanging function
-    assert any("total time limit of 30 s" in e.message for e in by["stall"].exercises)
-    assert all(e.points == 0 for e in by["stall"].exercises[:2])
+    # the total ran out in the hidden phases: their cases failed, and nothing says it ran out
+    # there (whether it did would depend on the hidden inputs' time; red team 4)
+    assert all(e.points == 0 for e in by["stall"].exercises)
+    assert not any("total time" in e.message for e in by["stall"].exercises[2:])
     # bounded by the total (plus kernel start-ups), not by 13 x (timeout + cells)
     assert wall < 30 + 3 * 15, wall

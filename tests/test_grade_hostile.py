@@ -141,6 +141,13 @@ def _sandbox_processes(marker: str) -> list[int]:
     return out
 
 
+def _dual_feedback(out: Path, name: str) -> str:
+    """01.dual's section of a submission's feedback, without its time."""
+    text = (out / "feedback" / f"{name}.md").read_text(encoding="utf-8")
+    section = text.split("## 01.dual", 1)[1].split("\n## ", 1)[0]
+    return re.sub(r"time on the visible cases [0-9.]+ s", "", section)
+
+
 def _sha(p: Path) -> str:
     return hashlib.sha256(p.read_bytes()).hexdigest()
 
@@ -251,6 +258,13 @@ def test_hostile_submissions_are_contained(tmp_path, monkeypatch):
     assert len(feedback) == 2 * len(cases), "one .md and one .html per submission"
     leaks = [(p.name, f) for f in _hidden_fragments() for p, text in feedback.items() if f in text]
     assert not leaks, f"hidden inputs in feedback: {leaks[:3]}"
+    # the hidden phase of an exercise given up decides nothing a student sees (red team 4)
+    menus = {
+        n: (rows[n]["status"], rows[n]["message"], rows[n]["01.dual"], _dual_feedback(out, n))
+        for n in rows
+        if n.startswith("attack/menu_")
+    }
+    assert len(menus) >= 7 and len(set(menus.values())) == 1, menus
     inodes = (out / "feedback" / "attack" / "inode_fill.md").read_text(encoding="utf-8")
     assert "created more than 20 000 files" in inodes and "time limit" not in inodes
     exfil = (out / "feedback" / "attack" / "exfil_exception_text.md").read_text(encoding="utf-8")
@@ -271,7 +285,7 @@ def test_hostile_submissions_are_contained(tmp_path, monkeypatch):
     times = [float(t) for t in re.findall(r"time on the visible cases ([0-9.]+) s", leak)]
     assert times and max(times) < 2.0, leak
     called = (out / "feedback" / "attack" / "hidden_called_names.md").read_text(encoding="utf-8")
-    assert "kmlteach.svm." not in called and "on the hidden cases" in called
+    assert "kmlteach.svm." not in called and "not implemented yet" in called  # nothing of the hidden phase
     long_name = "a" * 249
     assert any(p.name.startswith("a" * 100) for p in (out / "feedback" / "names").iterdir())
     assert rows[f"names/{long_name}"]["total"] == "13"

@@ -32,7 +32,10 @@ def feedback_markdown(r: SubmissionResult) -> str:
     lines += [
         "",
         "The grade uses the cases you saw in `check()` and hidden cases of the same "
-        "kinds; passing the visible cases is not enough on its own.",
+        "kinds; passing the visible cases is not enough on its own. A hidden case fails "
+        "whether the function returns a wrong value, raises, runs out of time or memory or "
+        "ends its process (or the submission's total time runs out): which one is not "
+        "said, as that would tell something of the hidden inputs.",
         "",
     ]
     for e in r.exercises:

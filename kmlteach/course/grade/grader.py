@@ -138,19 +138,33 @@ def _expr_text(expr) -> str | None:
     return text if isinstance(text, str) else None
 
 
+HIDDEN_FAILED = {"cases": [], "called": []}  # a hidden phase that did not complete: its cases failed
+
+
+class _NextKernel(Exception):
+    """The hidden phase ended this kernel; the work left goes to a fresh one."""
+
+
 START_ATTEMPTS = 3
 MAX_KERNELS = 3  # a hang or crash in one exercise's probe: the rest go to a fresh kernel
 
 
-def _merge(halves) -> dict:
+def _merge(halves, ex_plan) -> dict:
     vis, hid = halves
+    # the visible replies stop at a KeyboardInterrupt: the cases not run count as stopped,
+    # so the hidden replies stay beside their own cases
+    n_vis = sum(c.visible for c in ex_plan.cases)
+    shown = list(vis.get("cases") or [])[:n_vis]
+    shown += [{"error": "KeyboardInterrupt", "message": "not run"}] * (n_vis - len(shown))
+    hidden = hid.get("cases")  # as many as there are hidden cases, whatever the child wrote
+    hidden = hidden[: len(ex_plan.cases) - n_vis] if isinstance(hidden, list) else []
     return {
-        "cases": list(vis.get("cases") or []) + list(hid.get("cases") or []),
-        # names from the visible phase only; of the hidden phase, only whether it called
-        # one (red team 3 chose 4 of 27 names there to spell a hidden input's signs)
+        "cases": shown + hidden,
+        # the hidden phase gives its cases' values only: which cases pass. Not the names it
+        # called (red team 3 spelled a hidden input's signs with 4 of 27), nor a verdict of
+        # its own: a reference called there fails those cases, as any error does
         "called": sorted(set(vis.get("called") or [])),
-        "called_hidden": bool(hid.get("called")),
-        "missing": bool(vis.get("missing") or hid.get("missing")),
+        "missing": bool(vis.get("missing")),
         # the visible cases' time only: a process that held hidden inputs (the hidden
         # phase's child, its cells included) sends no number to the feedback; red team 2
         # encoded a hidden input in a cell's sleep and read it in "time used"
@@ -243,25 +257,50 @@ async def _run_kernel(
                     current = work[0][1]
                     phase, i = work[0]
                     left = limits.submission_seconds - spent[0]
-                    if left <= 0.1:
-                        raise SubmissionTimeout()
+                    memory_before = kernel.memory_event
                     t0 = time.monotonic()
                     try:
+                        if left <= 0.1:
+                            raise SubmissionTimeout()
                         reply = await _probe(kernel, probe, plan.exercises[i], phase == 0, probe_id, left)
                     except ResultError as exc:
-                        raise Tampered(f"unreadable reply from the kernel ({exc})") from None
+                        if phase == 1:
+                            reply = HIDDEN_FAILED
+                        else:
+                            raise Tampered(f"unreadable reply from the kernel ({exc})") from None
+                    except (SubmissionTimeout, KernelTimeout, KernelDied, Tampered, NotebookFailed) as exc:
+                        # on the hidden cases, whatever went wrong (time, a crash, memory, the
+                        # cells, a replaced probe) has one outcome: those cases failed. Which
+                        # one it was would be bits of the hidden inputs (red team 4 chose
+                        # among 7 outcomes), so neither the status nor a message says it
+                        if phase == 0:
+                            raise
+                        reply = HIDDEN_FAILED
+                        if isinstance(exc, (KernelTimeout, KernelDied)):  # this kernel is done
+                            halves[i][1] = reply
+                            work.pop(0)
+                            res.exercises[i] = score_exercise(
+                                plan.exercises[i],
+                                _merge(halves[i], plan.exercises[i]),
+                                tuple(plan.guards or {}),
+                            )
+                            raise _NextKernel() from None
                     finally:
                         spent[0] += time.monotonic() - t0
+                        if phase == 1:  # a hidden phase's memory says nothing either
+                            kernel.memory_event = memory_before
                     halves[i][phase] = reply
                     work.pop(0)
                     if phase == 1:
                         ex_plan = plan.exercises[i]
                         res.exercises[i] = score_exercise(
-                            ex_plan, _merge(halves[i]), tuple(plan.guards or {})
+                            ex_plan, _merge(halves[i], ex_plan), tuple(plan.guards or {})
                         )
                 current = None
                 if kernel.memory_event or any(e.verdict == "memory" for e in res.exercises):
                     fail("memory", f"ran out of memory (address-space limit {limits.memory_mb} MB)")
+            except _NextKernel:
+                pass
             except (SubmissionTimeout, KernelTimeout) as exc:
                 total = f"the submission's total time limit of {limits.submission_seconds:g} s reached"
                 if isinstance(exc, SubmissionTimeout) or spent[0] >= limits.submission_seconds - 0.6:
@@ -286,6 +325,12 @@ async def _run_kernel(
                 await kernel.__aexit__(None, None, None)
             if current is None:  # not in a probe: the notebook's own code failed; again would too
                 break
+    for phase, i in list(work) if res.status == "ok" else ():  # no kernel left for its hidden cases
+        if phase == 1:
+            halves[i][1] = HIDDEN_FAILED
+            res.exercises[i] = score_exercise(
+                plan.exercises[i], _merge(halves[i], plan.exercises[i]), tuple(plan.guards or {})
+            )
     for e in res.exercises:
         if e.verdict == "not run" and res.status != "ok":
             e.verdict, e.message = res.status, f"not graded: {res.message}"

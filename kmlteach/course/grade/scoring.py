@@ -131,20 +131,22 @@ def score_exercise(plan: ExercisePlan, reply: dict, guards=None) -> ExerciseResu
     # its guards' state is dropped, never shown (it could carry hidden inputs)
     called = [c for c in reply.get("called") or [] if isinstance(c, str) and _guarded(c, guards)][:4]
     r.time = float(reply.get("elapsed") or 0.0)
-    errors = []
+    errors = []  # of the visible cases only: what a hidden case raised decides no verdict
     visible, readable = [], True  # the answer's values on the visible cases
     hidden_total, hidden_passed = sum(not c.visible for c in plan.cases), 0
     for case, res in zip(plan.cases, cases):
         if not isinstance(res, dict):
-            errors.append("unreadable reply")
+            if case.visible:
+                errors.append("unreadable reply")
             continue
         ok, detail, got = False, "", None
         if "error" in res:
             ename, msg = _name(res.get("error")), student_text(res.get("message", ""))
-            if res.get("memory") is True or "MemoryError" in ename:
+            if case.visible and (res.get("memory") is True or "MemoryError" in ename):
                 r.verdict = "memory"
             detail = f"raised {ename}: {msg}"
-            errors.append(ename)
+            if case.visible:
+                errors.append(ename)
         else:
             try:
                 got = decode_result(res.get("value"))
@@ -169,22 +171,21 @@ def score_exercise(plan: ExercisePlan, reply: dict, guards=None) -> ExerciseResu
             }
         elif not case.visible and case.label not in r.hidden_failed_kinds:
             r.hidden_failed_kinds.append(case.label)
+    for case in plan.cases[len(cases) :]:  # hidden cases never answered (stopped, crashed): failed
+        if not case.visible and case.label not in r.hidden_failed_kinds:
+            r.hidden_failed_kinds.append(case.label)
     if r.first_visible_failure and readable:  # the same words as check()
         m = find_mistake(ex, ex.all_cases(), visible)
         if m is not None:
             r.first_visible_failure["mistake"] = f"{m.name} \u2014 {m.explain}"
-    hidden_call = reply.get("called_hidden") is True  # a yes or no, never the names (one bit, 0 points)
-    if called or hidden_call:
+    if called:  # on the visible cases (the hidden phase's names are never read: grader._merge)
         r.verdict = "reference"
         r.message = (
             f"calls {', '.join(called)}, the function this exercise re-implements "
             "(unavailable while grading): 0 points"
-            if called
-            else "calls a library function this exercise re-implements on the hidden cases "
-            "(unavailable while grading): 0 points"
         )
         return r
-    if len(cases) < len(plan.cases) and "KeyboardInterrupt" in errors:
+    if "KeyboardInterrupt" in errors:
         r.verdict, r.message = "timeout", "stopped: time limit"
     elif errors and all(e == "NotImplementedError" for e in errors) and r.passed == 0:
         r.verdict, r.message = "not implemented", "not implemented yet"
