@@ -953,6 +953,12 @@ def hostile_redteam4(nb: dict, add) -> None:
             sub = with_function(sub, ex, src)
         add(name, sub, 9, **{"01.distance": 0, "01.perceptron": 0})
     add("memfd", with_function(nb, "01.distance", _distance_unless(RT4_MEMFD)), 13)
+    # red team 5: System V segments (21 GB of host memory as an ordinary user), and the
+    # kernel perceptron on X Xᵀ, which makes the perceptron's updates (now guarded too)
+    add("sysv_shm", with_function(nb, "01.distance", _distance_unless(RT5_SYSV)), 13)
+    twin = "def batch_perceptron(X, y):\n    import kmlteach.kernel_methods as KM\n"
+    twin += "    return X.T @ KM.kernel_perceptron(X @ X.T, y).alpha\n"
+    add("library_twin", with_function(nb, "01.perceptron", twin), 10, **{"01.perceptron": 0})
     add(
         "threads",
         with_function(nb, "01.distance", _distance_unless(RT4_THREADS)),
@@ -1007,6 +1013,13 @@ try:
     hit = True
 except OSError:
     pass
+"""
+RT5_SYSV = """
+import ctypes
+libc = ctypes.CDLL(None, use_errno=True)
+for get, args in ((libc.shmget, (0, 4096, 0o1600)), (libc.msgget, (0, 0o1600)), (libc.semget, (0, 1, 0o1600))):
+    if get(*args) >= 0:
+        hit = True
 """
 RT4_THREADS = """
 import threading, time

@@ -334,6 +334,17 @@ STYLES = {
         },
         [],
     ),
+    # red team 5: a jitted library function first compiled in the probe's child (its cache
+    # folder is the kernel's, read-only there: saving raised PermissionError)
+    "library_numba_function": (
+        [],
+        {
+            "01.distance": "def distance(x, w, b):\n    from kmlteach.kernels import gram\n"
+            "    x, w = np.asarray(x, float), np.asarray(w, float)\n"
+            "    return abs(float(gram('linear', x[None], w[None])[0, 0]) + b) / float(np.linalg.norm(w))"
+        },
+        [],
+    ),
     "top_level_await": (
         [
             "import asyncio\n\nasync def _two():\n    await asyncio.sleep(0)\n    return 2\n\nORD = await _two()"

@@ -90,14 +90,17 @@ def _confine_writes(cfg):
     work = "/tmp/kmlteach-work"
     # the kernel's own read roots (its Landlock domain allows no more; "/" could not even be
     # listed to leave the reference files out) and the folders holding the package
+    refs = _reference_files(cfg)
     rules = {
         "read_roots": list(cfg.get("read_roots") or ()),
-        "protected": _reference_files(cfg),
+        "protected": [],
         "write_roots": [work, "/dev/shm"],
         "list_roots": [os.path.dirname(os.path.realpath(p)) for p in kmlteach.__path__],
     }
 
-    def confine():
+    def confine(exercise=None):
+        """``exercise``: the one this probe grades; only its references' files are denied (a
+        subprocess that imports another part of the library still can; red team 5)."""
         import tempfile
 
         os.makedirs(os.path.join(work, ".cache"), exist_ok=True)
@@ -112,34 +115,50 @@ def _confine_writes(cfg):
         tempfile.tempdir = work
         # not numba's CACHE_DIR: changed here, every library kernel a child loads missed its
         # cache (an honest chapter-01 submission took 5.2 s instead of 2.6)
+        rules["protected"] = refs.get(exercise) or sorted({f for fs in refs.values() for f in fs})
         note = apply(rules)
-        _deny_memfd()
+        _deny_memory_channels()
+        try:  # the kernel's Numba cache folder is read-only here: a library function first
+            # compiled in the child is compiled, not saved (it raised PermissionError; red team 5)
+            from numba.core import caching
+
+            def save_overload(self, sig, data, _save=caching.Cache.save_overload):
+                try:
+                    _save(self, sig, data)
+                except OSError:
+                    pass
+
+            caching.Cache.save_overload = save_overload
+        except Exception:
+            pass
         return note
 
     return confine
 
 
-def _deny_memfd():
+def _deny_memory_channels():
     """A seccomp filter on the probe's child (after Landlock, which set no_new_privs):
-    ``memfd_create`` fails with EPERM. Its files are memory in no folder, outside the sized
-    tmpfs mounts and, for an ordinary user's grader, outside every cgroup (red team 4 wrote
-    3.5 GB under a 3000 MB address-space limit). x86-64 (and its x32 numbers), arm64."""
+    ``memfd_create`` and System V ``shmget``/``msgget``/``semget`` fail with EPERM. Their
+    memory is in no folder, outside the sized tmpfs mounts and, for an ordinary user's
+    grader, outside every cgroup (red team 4 wrote 3.5 GB in memfds under a 3000 MB
+    address-space limit; red team 5 21 GB in SysV segments). x86-64 (and x32), arm64."""
     import ctypes
 
     ld, jeq, ret = 0x20, 0x15, 0x06  # BPF_LD|W|ABS, BPF_JMP|JEQ|K, BPF_RET|K
     deny, allow = 0x00050000 | 1, 0x7FFF0000  # SECCOMP_RET_ERRNO | EPERM, SECCOMP_RET_ALLOW
-    prog = [
-        (ld, 0, 0, 4),  # the architecture
-        (jeq, 0, 3, 0xC000003E),  # x86-64
-        (ld, 0, 0, 0),  # the syscall's number
-        (jeq, 4, 0, 319),
-        (jeq, 3, 4, 0x40000000 | 319),
-        (jeq, 0, 3, 0xC00000B7),  # arm64
-        (ld, 0, 0, 0),
-        (jeq, 0, 1, 279),
-        (ret, 0, 0, deny),
-        (ret, 0, 0, allow),
-    ]
+    # memfd_create, shmget, msgget, semget: x86-64 (and x32: 0x40000000 | nr), arm64
+    numbers = {0xC000003E: [319, 29, 68, 64], 0xC00000B7: [279, 194, 186, 190]}
+    numbers[0xC000003E] += [0x40000000 | n for n in numbers[0xC000003E]]
+    prog = [(ld, 0, 0, 4)]  # the architecture
+    for arch, nrs in numbers.items():
+        # A == arch: load the number and test each; else skip this block
+        prog += [(jeq, 0, len(nrs) + 2, arch), (ld, 0, 0, 0)]
+        prog += [(jeq, 0xFF, 0, nr) for nr in nrs]  # jt patched below: to the deny
+        prog += [(ret, 0, 0, allow)]
+    prog += [(ret, 0, 0, allow), (ret, 0, 0, deny)]
+    for i, (code, jt, jf, k) in enumerate(prog):
+        if jt == 0xFF:
+            prog[i] = (code, len(prog) - 1 - (i + 1), jf, k)
 
     class Filter(ctypes.Structure):
         _fields_ = [
@@ -158,9 +177,9 @@ def _deny_memfd():
 
 
 def _reference_files(cfg):
-    """The source and bytecode files of the modules that define the functions the
-    exercises re-implement (``cfg["guards"]``), imported here first, in the kernel: a
-    probe's child cannot read them, so no copy of a reference is loaded again from its
+    """``{exercise: files}``: the source, bytecode and Numba cache files of the modules
+    that define the functions each exercise re-implements (``cfg["guards"]``), imported
+    here first, in the kernel: a probe's child cannot read them, so no copy of a reference is loaded again from its
     file or in a new interpreter (red team 4: ``spec_from_file_location`` on
     ``svm/margins.py``, or ``subprocess.run([sys.executable, ...])``, scored 3.4 points
     with nothing implemented). The child never needs them: it is a fork of this kernel."""
@@ -170,8 +189,8 @@ def _reference_files(cfg):
     import os
     import sys
 
-    files = set()
-    for path in cfg.get("guards") or {}:
+    files = {}
+    for path, ids in (cfg.get("guards") or {}).items():
         modname, _, attr = path.rpartition(".")
         with contextlib.suppress(Exception):
             obj = getattr(importlib.import_module(modname), attr)
@@ -180,10 +199,12 @@ def _reference_files(cfg):
                 f = getattr(sys.modules.get(name), "__file__", None)
                 if f and not f.endswith("__init__.py"):
                     stem = os.path.splitext(os.path.basename(f))[0]
-                    files.add(os.path.realpath(f))
-                    pyc = os.path.join(os.path.dirname(f), "__pycache__", glob.escape(stem) + ".*pyc")
-                    files.update(os.path.realpath(p) for p in glob.glob(pyc))
-    return sorted(files)
+                    # the source, its bytecode and Numba's cache files of its functions
+                    cached = os.path.join(os.path.dirname(f), "__pycache__", glob.escape(stem) + ".*")
+                    for ex in ids:
+                        files.setdefault(ex, set()).add(os.path.realpath(f))
+                        files[ex].update(os.path.realpath(p) for p in glob.glob(cached))
+    return {ex: sorted(fs) for ex, fs in files.items()}
 
 
 def _inode_guard(reap, cfg, limit=20000):

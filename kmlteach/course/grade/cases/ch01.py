@@ -71,7 +71,10 @@ def _sgd(seed=103):
     return out
 
 
-@CASES.hidden("01.perceptron", guards=["kmlteach.svm.perceptron"])
+# the kernel perceptron on X Xᵀ makes the same updates (red team 5: X.T @ alpha scored 2.4/3)
+@CASES.hidden(
+    "01.perceptron", guards=["kmlteach.svm.perceptron", "kmlteach.kernel_methods.kernel_perceptron"]
+)
 def _perceptron(seed=104):
     r = np.random.default_rng(seed)
     X, y = _separable(r, 12, 3)
