@@ -98,16 +98,12 @@ async def _probe(
         raise ResultError("no cells time")
     kernel.credit_cells(float(cells_time))
     late = reply.get("late") is True
+    # (what any reply of the hidden phase says beyond its cases is dropped by _run_kernel)
     if reply.get("late") == "files":  # stopped by the kernel's _inode_guard, not by the clock
-        what = "the notebook's code" if reply.get("phase") == "cells" else "the function"
-        # said only from the visible phase: from the hidden one, one more verdict is a bit
-        msg = f"{what} created more than 20 000 files" if visible else "the process running it ended"
         if reply.get("phase") == "cells":
-            raise NotebookFailed("crashed", msg)
-        raise KernelDied(f"{msg} while {plan.id} was graded")
-    # a cell's MemoryError marks the submission only from the visible phase: in the hidden
-    # one it was a free bit (status "memory", points kept; red team 3)
-    if visible and "MemoryError" in (reply.get("cell_errors") or []):
+            raise NotebookFailed("crashed", "the notebook's code created more than 20 000 files")
+        raise KernelDied(f"the function created more than 20 000 files while {plan.id} was graded")
+    if "MemoryError" in (reply.get("cell_errors") or []):
         kernel.memory_event = True
     if reply.get("phase") == "cells":  # the notebook's own code: again would fail again
         if late and cells_budget < kernel.limits.timeout - 0.05:  # cut by the submission's total
@@ -208,6 +204,12 @@ async def _run_kernel(
     halves = [[None, None] for _ in range(n)]
     spent = [0.0]  # seconds of probes so far (kernel start-ups not counted)
 
+    def score(i, hidden=None):
+        if hidden is not None:
+            halves[i][1] = hidden
+        ex = plan.exercises[i]
+        res.exercises[i] = score_exercise(ex, _merge(halves[i], ex), tuple(plan.guards or {}))
+
     def fail(status, message, i=None):
         if res.status == "ok":
             res.status, res.message = status, message
@@ -277,13 +279,8 @@ async def _run_kernel(
                             raise
                         reply = HIDDEN_FAILED
                         if isinstance(exc, (KernelTimeout, KernelDied)):  # this kernel is done
-                            halves[i][1] = reply
                             work.pop(0)
-                            res.exercises[i] = score_exercise(
-                                plan.exercises[i],
-                                _merge(halves[i], plan.exercises[i]),
-                                tuple(plan.guards or {}),
-                            )
+                            score(i, HIDDEN_FAILED)
                             raise _NextKernel() from None
                     finally:
                         spent[0] += time.monotonic() - t0
@@ -292,10 +289,7 @@ async def _run_kernel(
                     halves[i][phase] = reply
                     work.pop(0)
                     if phase == 1:
-                        ex_plan = plan.exercises[i]
-                        res.exercises[i] = score_exercise(
-                            ex_plan, _merge(halves[i], ex_plan), tuple(plan.guards or {})
-                        )
+                        score(i)
                 current = None
                 if kernel.memory_event or any(e.verdict == "memory" for e in res.exercises):
                     fail("memory", f"ran out of memory (address-space limit {limits.memory_mb} MB)")
@@ -327,10 +321,7 @@ async def _run_kernel(
                 break
     for phase, i in list(work) if res.status == "ok" else ():  # no kernel left for its hidden cases
         if phase == 1:
-            halves[i][1] = HIDDEN_FAILED
-            res.exercises[i] = score_exercise(
-                plan.exercises[i], _merge(halves[i], plan.exercises[i]), tuple(plan.guards or {})
-            )
+            score(i, HIDDEN_FAILED)
     for e in res.exercises:
         if e.verdict == "not run" and res.status != "ok":
             e.verdict, e.message = res.status, f"not graded: {res.message}"

@@ -212,8 +212,8 @@ def _descendants(pid: int) -> list[int] | None:
 
 
 def descendants_count(pid: int | None) -> int:
-    """Number of tasks (processes and their threads) below ``pid`` (the kernel's first process), however they
-    forked: a ``setsid`` child stays below it (inside bubblewrap below the namespace's
+    """Number of tasks (processes and threads) below ``pid`` (the kernel's first
+    process), however they forked: a ``setsid`` child stays below it (inside bubblewrap below the namespace's
     first process; otherwise orphans come back to this process, the subreaper, and are
     killed when the kernel is cleaned up, see :func:`reap_orphans`)."""
     if not pid:

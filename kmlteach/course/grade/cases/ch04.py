@@ -81,9 +81,8 @@ def _ova(seed=404):
     ]
 
 
-@CASES.hidden(
-    "04.kesler", guards=["kmlteach.multiclass.kesler_embed"]
-)  # its rows are the answer (red team 5)
+# kesler_embed's rows are the answer (red team 5: 1/1 with nothing implemented)
+@CASES.hidden("04.kesler", guards=["kmlteach.multiclass.kesler_embed"])
 def _kesler(seed=405):
     r = np.random.default_rng(seed)
     return [H("k = 2, last label", (r.normal(size=3), 1, 2)), H("many classes", (r.normal(size=2), 4, 7))]
