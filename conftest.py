@@ -16,11 +16,16 @@ what would make a fresh run differ from the stored outputs:
 
 Every notebook is collected twice: as itself (``notebooks/01-svm.ipynb``) and as
 ``notebooks/01-svm.ipynb[other-machine]``, whose kernel runs the way another machine
-would (:data:`OTHER_MACHINE`): Numba compiled for a generic CPU into its own cache
-directory, NumPy and OpenBLAS one SIMD level lower, one BLAS and one Numba thread. Both must reproduce the stored outputs, so a notebook that prints a digit
-depending on summation order, SIMD width or thread count fails here and not on a
-student's machine (CONTRIBUTING, "Notebooks"). ``KMLTEACH_NBVAL_MACHINES=native`` (or
-``other``) runs one of the two only.
+would (:data:`OTHER_MACHINE`): the kernels compiled by Numba for a generic x86-64 CPU,
+ahead of time (``kmlteach._aot``, as a hub's or Binder's kernel runs them; parallel loops
+on one thread; ``KMLTEACH_AOT=strict``, so a kernel called with argument types it was not
+compiled for fails the cell), NumPy and OpenBLAS one SIMD level lower, one BLAS thread.
+Both must reproduce the stored outputs, so a notebook that prints a digit depending on
+summation order, SIMD width or thread count fails here and not on a student's machine
+(CONTRIBUTING, "Notebooks"); the second pass also runs every chapter the way a hub does.
+The generic build (about 40 s of CPU) starts in the background when the session starts
+(:func:`pytest_sessionstart`, ``tests/aot_build.py``) and is kept per venv while the sources are unchanged.
+``KMLTEACH_NBVAL_MACHINES=native`` (or ``other``) runs one of the two only.
 
 In-process tests draw with matplotlib's non-interactive Agg backend.
 """
@@ -40,6 +45,7 @@ import pytest  # noqa: E402  (imports matplotlib through its plugins)
 matplotlib.use("Agg")
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "tests"))
+from aot_build import start_generic_build, wait_for_generic_build  # noqa: E402  (tests/ just put on sys.path)
 from runtime_env import blocked_dir, blocked_pythonpath, nbval_blocked  # noqa: E402  (tests/ just put on sys.path)
 
 _BLOCK_DIR: list = []
@@ -50,15 +56,12 @@ _AVX2 = "X86_V3 AVX2 FMA3"
 
 
 def _other_machine() -> dict:
-    """The environment of an other-machine kernel: Numba's generic target (with its own
-    cache, or the cache compiled for this CPU would be reused), NumPy and OpenBLAS one
-    SIMD level below this CPU's widest (AVX-512 → AVX2, AVX2 → SSE; names this NumPy or
+    """The environment of an other-machine kernel (besides the ahead-of-time build of
+    :func:`pytest_runtest_setup`): NumPy and OpenBLAS one SIMD level below this CPU's widest (AVX-512 → AVX2, AVX2 → SSE; names this NumPy or
     CPU does not know are ignored), one thread for OpenBLAS/OpenMP/MKL and Numba."""
     import platform
 
     env = {
-        "NUMBA_CPU_NAME": "generic",
-        "NUMBA_CPU_FEATURES": "",
         "NUMBA_NUM_THREADS": "1",
         "OPENBLAS_NUM_THREADS": "1",
         "OMP_NUM_THREADS": "1",
@@ -82,9 +85,11 @@ OTHER_MACHINE = _other_machine()
 _MACHINES = set(os.environ.get("KMLTEACH_NBVAL_MACHINES", "native,other").split(","))
 
 
-def other_machine_cache() -> Path:
-    """Numba's cache directory for the other-machine runs (kept between runs, per venv)."""
-    return Path(sys.prefix) / "numba-cache-other-machine"
+def pytest_sessionstart(session):
+    """The generic ahead-of-time build starts in the background (controller only)."""
+    config = session.config
+    if not hasattr(config, "workerinput") and "other" in _MACHINES and getattr(config.option, "nbval", False):
+        start_generic_build()
 
 
 def pytest_collect_file(file_path, parent):
@@ -127,7 +132,7 @@ def pytest_runtest_setup(item):
             atexit.register(shutil.rmtree, _BLOCK_DIR[0], True)
         env["PYTHONPATH"] = blocked_pythonpath(_BLOCK_DIR[0])
     if getattr(item.parent, "nodeid", "").endswith(OTHER):
-        env.update(OTHER_MACHINE, NUMBA_CACHE_DIR=str(other_machine_cache()))
+        env.update(OTHER_MACHINE, KMLTEACH_AOT="strict", KMLTEACH_AOT_DIR=str(wait_for_generic_build()))
     old = {k: os.environ.get(k) for k in env}
     os.environ.update(env)
     try:

@@ -39,6 +39,7 @@ def check_env(verbose: bool = True) -> dict:
     import importlib.metadata as md
     import platform
 
+    from ._aot import status as aot_status
     from ._jit import cache_location
 
     info: dict = {"python": platform.python_version(), "kmlteach": __version__}
@@ -48,6 +49,7 @@ def check_env(verbose: bool = True) -> dict:
         except md.PackageNotFoundError:
             info[pkg] = None
     info["numba_cache"] = cache_location()
+    info["ahead_of_time"] = aot_status()
     ext = _widget_extension()
     info["widgets"] = bool(ext) and info["ipywidgets"] is not None
     info["widget_extension"] = ext
@@ -65,6 +67,7 @@ def check_env(verbose: bool = True) -> dict:
         ):
             print(f"{k:<14}{info[k] or 'not installed'}")
         print(f"{'numba cache':<14}{info['numba_cache']}")
+        print(f"{'KMLTEACH_AOT':<14}{info['ahead_of_time']}")
         print(
             f"{'widgets':<14}"
             + (

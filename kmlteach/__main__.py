@@ -71,8 +71,17 @@ def _cmd_warmup(args) -> int:
 
     from . import warmup
 
+    if args.status:
+        from ._aot import status
+
+        print(f"{'KMLTEACH_AOT=1'}: {status()}")
+        return 0
     jobs = args.jobs if args.jobs > 0 else (os.cpu_count() or 1)
     warmup(verbose=not args.quiet, jobs=jobs)
+    if args.aot:
+        from ._aot import build
+
+        build(args.aot_dir, cpu=args.cpu, verbose=not args.quiet)
     return 0
 
 
@@ -238,6 +247,12 @@ def main(argv=None) -> int:
         default=1,
         help="compile in this many processes (0: one per core); default 1",
     )
+    p.add_argument(
+        "--aot", action="store_true", help="also compile ahead of time, for KMLTEACH_AOT=1 kernels"
+    )
+    p.add_argument("--cpu", choices=("host", "generic"), default="host", help="--aot for this CPU or any")
+    p.add_argument("--aot-dir", default=None, help="--aot output folder (default: the package's __pycache__)")
+    p.add_argument("--status", action="store_true", help="what KMLTEACH_AOT=1 would use, and why")
     p.set_defaults(fn=_cmd_warmup)
     p = sub.add_parser("check-env", help="versions, Numba cache, widget support")
     p.set_defaults(fn=_cmd_check_env)

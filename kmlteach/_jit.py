@@ -40,12 +40,21 @@ import tempfile
 import time
 from collections.abc import Callable
 
-try:  # pragma: no cover - exercised only where numba is missing
-    import numba
-    from numba import prange  # noqa: F401  (re-exported for kernels)
-except ImportError:  # pragma: no cover
+from . import _aot
+
+# KMLTEACH_AOT=1 and a matching build: kernels compiled ahead of time, Numba never imported
+_AOT = _aot.load()
+_BUILDING_AOT = os.environ.get(_aot.ENV) == "build"  # serial loops: pycc has no thread pool
+if _AOT is not None:
     numba = None
     prange = range
+else:
+    try:  # pragma: no cover - exercised only where numba is missing
+        import numba
+        from numba import prange  # noqa: F401  (re-exported for kernels)
+    except ImportError:  # pragma: no cover
+        numba = None
+        prange = range
 
 __all__ = [
     "jit",
@@ -148,11 +157,16 @@ def jit(
     """
 
     def decorate(f: Callable) -> Callable:
-        if numba is None:  # pragma: no cover
+        name = f"{f.__module__}.{f.__qualname__}"
+        if _AOT is not None:
+            compiled = _aot.AotKernel(name, f, _AOT)
+        elif numba is None:  # pragma: no cover
             compiled = f
+        elif _BUILDING_AOT:  # numba.pycc compiles py_func; no cache (the flags differ)
+            compiled = numba.njit(cache=False, nogil=nogil)(f)
         else:
             compiled = _compile(f, parallel, nogil)
-        _REGISTRY[f"{f.__module__}.{f.__qualname__}"] = (compiled, warmup)
+        _REGISTRY[name] = (compiled, warmup)
         return compiled
 
     if fn is not None:
@@ -195,7 +209,7 @@ def vector_bytes() -> int:
     (as Numba does), otherwise the host CPU."""
     global _VECTOR_BYTES
     if _VECTOR_BYTES is None:
-        _VECTOR_BYTES = 16
+        _VECTOR_BYTES = _AOT["manifest"]["vector_bytes"] if _AOT is not None else 16
         if numba is not None:
             feats = numba.config.CPU_FEATURES
             if feats is None:
@@ -255,7 +269,11 @@ def warmup(verbose: bool = True, jobs: int = 1) -> dict[str, float]:
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
         raise ValueError(f"jobs must be a positive integer (number of processes), got {jobs!r}")
     if jobs > 1 and not _all_cached():
-        return _warmup_parallel(verbose, jobs)
+        from ._warmup_pool import warmup_parallel
+
+        import_algorithm_modules()
+        queue = module_groups([n for n, (_, ex) in _REGISTRY.items() if ex is not None])
+        return warmup_parallel(queue, jobs, verbose, cache_location())
     return _warm(None, verbose)
 
 
@@ -315,79 +333,10 @@ def _source_lines(name: str) -> float:
         return 1.0
 
 
-def _warmup_parallel(verbose: bool, jobs: int) -> dict[str, float]:
-    """``jobs`` compiling processes fed from one queue of module groups, heaviest first: a
-    process that finishes takes the next group, so one long kernel (the SMO solvers, tree
-    growing, structured SGD: 10-15 s each) does not leave the other cores idle."""
-    import json
-    import selectors
-    import subprocess
-    import sys
-
-    import_algorithm_modules()
-    t0 = time.perf_counter()
-    queue = module_groups([n for n, (_, ex) in _REGISTRY.items() if ex is not None])
-    procs = [
-        subprocess.Popen(
-            [sys.executable, "-c", _WORKER_SCRIPT],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            text=True,
-            bufsize=1,
-        )
-        for _ in range(min(jobs, len(queue)))
-    ]
-    sel = selectors.DefaultSelector()
-    times: dict[str, float] = {}
-
-    def feed(p: subprocess.Popen) -> None:
-        if queue:
-            p.stdin.write(json.dumps(queue.pop(0)) + "\n")
-            p.stdin.flush()
-        else:
-            p.stdin.close()
-            sel.unregister(p.stdout)
-
-    try:
-        for p in procs:
-            sel.register(p.stdout, selectors.EVENT_READ, p)
-            feed(p)
-        while sel.get_map():
-            for key, _ in sel.select():
-                p = key.data
-                line = p.stdout.readline()
-                if not line:
-                    raise RuntimeError(
-                        f"a warm-up process failed (exit {p.wait()}); "
-                        "run `python -m kmlteach warmup --jobs 1` to see which kernel"
-                    )
-                times.update(json.loads(line))
-                feed(p)
-    finally:
-        for p in procs:
-            if p.poll() is None and not p.stdin.closed:
-                p.stdin.close()
-            p.wait()
-    if verbose:
-        for name in sorted(times):
-            print(f"  {name:<60s} {times[name]:7.2f} s")
-        print(
-            f"{len(times)} kernels ready in {time.perf_counter() - t0:.1f} s with {len(procs)} "
-            f"processes (cache: {cache_location()})"
-        )
-    return times
-
-
-_WORKER_SCRIPT = (
-    "import json, sys\n"
-    "from kmlteach._jit import _warm\n"
-    "for line in sys.stdin:\n"
-    "    print(json.dumps(_warm(set(json.loads(line)), False)), flush=True)\n"
-)
-
-
 def cache_location() -> str:
     """Where compiled kernels are cached (or why they are not)."""
+    if _AOT is not None:
+        return _aot.status()
     if numba is None:
         return "numba not installed: kernels run as plain Python"
     if _CACHE_DISABLED:

@@ -26,6 +26,8 @@ PKG = Path(__file__).resolve().parent.parent / "kmlteach"
 
 GROUND_FLOOR = {
     "kmlteach._jit",
+    "kmlteach._aot",
+    "kmlteach._warmup_pool",
     "kmlteach._validation",
     "kmlteach._estimator",
     "kmlteach._linalg",

@@ -61,8 +61,9 @@ def test_every_student_gets_the_kernel_environment():
     config = (HUB / "jupyterhub_config.py").read_text()
     assert "c.Spawner.environment = {**kernel_environment()," in config
     start = (ROOT / "start").read_text()
-    for k, v in sizing.MALLOC_ENV.items():
+    for k, v in {**sizing.MALLOC_ENV, "KMLTEACH_AOT": "1"}.items():
         assert f'export {k}="${{{k}:-{v}}}"' in start
+    assert "warmup --aot --cpu generic" in (ROOT / "postBuild").read_text()
 
 
 def test_students_per_node():

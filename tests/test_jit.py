@@ -364,6 +364,9 @@ def test_parallel_warmup_compiles_every_kernel_in_subprocesses():
     process only loads): every kernel with example arguments is timed exactly once."""
     _jit.import_algorithm_modules()
     want = {n for n, (_, ex) in _jit.registered().items() if ex is not None}
-    got = _jit._warmup_parallel(False, 2)
+    from kmlteach._warmup_pool import warmup_parallel
+
+    queue = _jit.module_groups(list(want))
+    got = warmup_parallel(queue, 2, False, _jit.cache_location())
     assert set(got) == want and all(t >= 0 for t in got.values())
     assert _jit._all_cached()

@@ -52,6 +52,7 @@ MIN_LINE = (
 )
 COPY = (
     "setup.py",
+    "start",
     "jupyter/labconfig",
     "jupyter/server_config",
     "jupyter/rise-shim/dist",

@@ -21,10 +21,8 @@ def single_thread():
     """Context manager: BLAS and Numba's parallel loops run on one thread inside the
     block (a widget's Gram matrices are small; waking the thread pool costs more than
     it saves, ten times more on a busy machine)."""
-    try:
-        import numba
-    except ImportError:  # pragma: no cover - the pure-Python fallback has no threads
-        numba = None
+    from kmlteach._jit import numba  # None without Numba or with kernels compiled ahead of time
+
     before = numba.get_num_threads() if numba is not None else None
     if numba is not None:
         numba.set_num_threads(1)

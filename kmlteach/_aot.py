@@ -1,0 +1,315 @@
+"""Kernels compiled ahead of time: a student's kernel without Numba's JIT (issue 26).
+
+Why
+---
+Numba's just-in-time compiler is most of a student kernel's memory: ``import numba``
+and the first call of a cached kernel load LLVM, about 60 MiB private and 40 MiB of
+shared-library pages per kernel process. On a hub of 200 students that is the
+difference between a chapter's kernel at 230-300 MiB and under 200 MiB. A course does
+not need a compiler at run time: its kernels are known and take one set of argument
+types each (C-contiguous float64/int64 arrays and scalars, see :func:`kmlteach._jit.jit`).
+
+How
+---
+``python -m kmlteach warmup --aot`` (``make lab``, Binder's ``postBuild`` and the hub's
+image run it) compiles every registered kernel for the argument types its warm-up uses,
+with ``numba.pycc``, into one extension module ``kmlteach_aot`` beside a manifest
+(``kmlteach_aot.json``): the exported name and argument types of each kernel, the hashes
+of the source files they were compiled from, the CPU flags of the build machine, and the
+Python, NumPy and Numba versions. Loops that are ``parallel`` under the JIT run on one
+thread here (a hub gives each student one core).
+
+A process with ``KMLTEACH_AOT=1`` in its environment (the hub's and Binder's kernels)
+uses the module when the manifest matches this machine and these sources exactly, and
+then never imports Numba: :func:`kmlteach._jit.jit` returns an :class:`AotKernel`, which
+calls the compiled function when the argument types are exactly the ones compiled
+(Numba's own ``typeof``: dtype, dimensions, layout, writability) and otherwise runs the
+plain Python function with one warning (never a copy-and-convert: several kernels write
+into their arguments). ``KMLTEACH_AOT=strict`` raises instead (the test of every chapter
+uses it). Any mismatch of the manifest (edited sources, another CPU, another NumPy) and
+the process uses the JIT, as without the variable. ``python -m kmlteach warmup --aot
+--status`` says which and why.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.machinery
+import importlib.util
+import json
+import os
+import sys
+import tempfile
+import warnings
+from pathlib import Path
+
+__all__ = ["ENV", "mode", "load", "build", "status", "AotKernel"]
+
+ENV = "KMLTEACH_AOT"
+MODULE = "kmlteach_aot"
+_PACKAGE = Path(__file__).resolve().parent
+# library parts whose kernels are compiled (not the course tools, widgets or plots)
+_SKIP = ("course", "widgets", "plots", "exercises", "_render", "datasets", "data")
+
+
+def mode() -> str:
+    """``"off"``, ``"on"`` (``KMLTEACH_AOT=1``) or ``"strict"``."""
+    value = os.environ.get(ENV, "").strip().lower()
+    if value == "strict":
+        return "strict"
+    return "on" if value in ("1", "on", "yes", "true") else "off"
+
+
+def _dirs() -> list[Path]:
+    """Where the module may be: ``KMLTEACH_AOT_DIR`` alone when it is set, otherwise the
+    package's ``__pycache__`` and the per-user temporary folder (for a read-only install)."""
+    if os.environ.get("KMLTEACH_AOT_DIR"):
+        return [Path(os.environ["KMLTEACH_AOT_DIR"])]
+    out = [_PACKAGE / "__pycache__"]
+    uid = getattr(os, "getuid", lambda: "x")()
+    out.append(Path(tempfile.gettempdir()) / f"kmlteach-numba-{uid}")
+    return out
+
+
+def _cpu_flags() -> list[str]:
+    try:
+        with open("/proc/cpuinfo") as fh:
+            for line in fh:
+                if line.startswith("flags"):
+                    return sorted(set(line.split(":", 1)[1].split()))
+    except OSError:
+        pass
+    return []
+
+
+def _sha(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _versions() -> dict:
+    import numpy
+
+    return {"python": sys.implementation.cache_tag, "numpy": numpy.__version__}
+
+
+def _problem(manifest: dict) -> str | None:
+    """Why this manifest cannot be used here, or None."""
+    if manifest.get("versions") != _versions():
+        return f"built for {manifest.get('versions')}, this is {_versions()}"
+    missing = sorted(set(manifest.get("cpu_flags", [])) - set(_cpu_flags()))
+    if missing:
+        return f"built for a CPU with {', '.join(missing[:4])}, which this one lacks"
+    for rel, digest in manifest.get("sources", {}).items():
+        path = _PACKAGE / rel
+        if not path.is_file() or _sha(path) != digest:
+            return f"{rel} changed since the build: run `python -m kmlteach warmup --aot`"
+    return None
+
+
+def _find() -> tuple[Path | None, dict | None, str]:
+    reason = "not built: run `python -m kmlteach warmup --aot`"
+    for folder in _dirs():
+        path = folder / f"{MODULE}.json"
+        try:
+            manifest = json.loads(path.read_text())
+        except (OSError, ValueError):
+            continue
+        problem = _problem(manifest)
+        if problem is None:
+            return folder, manifest, f"compiled ahead of time ({folder})"
+        reason = problem
+    return None, None, reason
+
+
+_TABLE: dict | None = None
+
+
+def load() -> dict | None:
+    """``{"module": extension module, "manifest": dict}`` when this process should use
+    kernels compiled ahead of time (``KMLTEACH_AOT`` set and a matching build found),
+    else None (``strict``: raises ``RuntimeError`` instead). Loaded once per process."""
+    global _TABLE
+    if _TABLE is not None or mode() == "off":
+        return _TABLE
+    folder, manifest, reason = _find()
+    if folder is None:
+        if mode() == "strict":
+            raise RuntimeError(f"{ENV}=strict: no ahead-of-time build to use: {reason}")
+        return None
+    so = folder / manifest["file"]
+    loader = importlib.machinery.ExtensionFileLoader(MODULE, str(so))
+    spec = importlib.util.spec_from_file_location(MODULE, so, loader=loader)
+    module = importlib.util.module_from_spec(spec)
+    loader.exec_module(module)
+    _TABLE = {"module": module, "manifest": manifest}
+    return _TABLE
+
+
+def status() -> str:
+    """One line: what a process with ``KMLTEACH_AOT=1`` would use, and why."""
+    return _find()[2]
+
+
+# ------------------------------------------------------------------------- argument types
+def _typekey(value) -> tuple | None:
+    """The argument's type as Numba's ``typeof`` would name it (the parts kernels use)."""
+    import numpy as np
+
+    if isinstance(value, np.ndarray):
+        flags = value.flags
+        layout = "C" if flags.c_contiguous else "F" if flags.f_contiguous else "A"
+        return ("array", value.dtype.str, value.ndim, layout, bool(flags.writeable), bool(flags.aligned))
+    if isinstance(value, (bool, np.bool_)):
+        return ("bool",)
+    if isinstance(value, int):
+        return ("int64",) if -(2**63) <= value < 2**63 else None
+    if isinstance(value, float):
+        return ("float64",)
+    if isinstance(value, np.generic):
+        return (value.dtype.name,)
+    return None
+
+
+def _numba_key(t) -> tuple | None:
+    """The same key for a Numba type (build time)."""
+    import numpy as np
+    from numba.core import types
+
+    if isinstance(t, types.Array):
+        dtype = np.dtype(str(t.dtype) if str(t.dtype) != "bool" else "bool").str
+        return ("array", dtype, t.ndim, t.layout, bool(t.mutable), bool(t.aligned))
+    if isinstance(t, types.Boolean):
+        return ("bool",)
+    if isinstance(t, (types.Integer, types.Float)):
+        return (str(t),)
+    return None
+
+
+_FLOAT = ("float64",)
+_INTS = ("int64", "int32", "int16", "int8", "uint32", "uint16", "uint8")
+
+
+class AotKernel:
+    """A kernel compiled ahead of time: calls the compiled function for exactly the argument
+    types it was compiled for, otherwise the plain Python function (see the module doc)."""
+
+    def __init__(self, name: str, py_func, table: dict):
+        self.py_func = py_func
+        self.__name__ = py_func.__name__
+        self.__qualname__ = py_func.__qualname__
+        self.__module__ = py_func.__module__
+        self.__doc__ = py_func.__doc__
+        self.__wrapped__ = py_func
+        self._name = name
+        self._compiled = {}
+        for export, keys in table["manifest"]["kernels"].get(name, []):
+            self._compiled[tuple(tuple(k) if k else None for k in keys)] = getattr(table["module"], export)
+        self._warned = False
+
+    @property
+    def signatures(self) -> list[tuple]:
+        return list(self._compiled)
+
+    def __call__(self, *args):
+        keys = tuple(_typekey(a) for a in args)
+        fn = self._compiled.get(keys)
+        if fn is None:  # an integer scalar where the kernel takes a float: convert it, as Numba would
+            for want, compiled in self._compiled.items():
+                if len(want) == len(keys) and all(
+                    k == w or (w == _FLOAT and k is not None and k[0] in _INTS) for k, w in zip(keys, want)
+                ):
+                    fn, args = compiled, tuple(float(a) if k != w else a for a, k, w in zip(args, keys, want))
+                    break
+        if fn is not None:
+            return fn(*args)
+        kinds = ", ".join(str(_typekey(a)) for a in args)
+        if mode() == "strict":
+            raise TypeError(f"{self._name} was not compiled ahead of time for ({kinds})")
+        if not self._warned:
+            self._warned = True
+            warnings.warn(
+                f"kmlteach: {self._name} has no compiled version for ({kinds}); it runs as "
+                f"plain Python (slow). Unset {ENV} to compile it with Numba.",
+                RuntimeWarning,
+                stacklevel=2,
+            )
+        return self.py_func(*args)
+
+
+# ---------------------------------------------------------------------------------- build
+_BUILD_SCRIPT = (
+    "import sys\nfrom kmlteach import _jit\nfrom kmlteach._aot import _build_here\n"
+    "_build_here(_jit, sys.argv[1], sys.argv[2])\n"
+)
+
+
+def build(folder: str | os.PathLike | None = None, cpu: str = "host", verbose: bool = True) -> Path:
+    """Compile every registered kernel ahead of time into ``folder`` (default: the first
+    writable of the package's ``__pycache__`` and the per-user temporary folder); returns
+    the manifest's path. Runs in a fresh process with ``KMLTEACH_AOT=build``, where :func:`kmlteach._jit.jit`
+    makes serial, uncached dispatchers for ``numba.pycc`` to compile. ``cpu="host"`` compiles for this
+    CPU (its flags are recorded and checked at load); ``"generic"`` for any x86-64."""
+    import subprocess
+
+    if cpu not in ("host", "generic"):
+        raise ValueError(f"cpu must be 'host' or 'generic', got {cpu!r}")
+    candidates = [Path(folder)] if folder is not None else _dirs()
+    for target in candidates:
+        try:
+            target.mkdir(parents=True, exist_ok=True)
+            probe = target / f".{MODULE}-probe-{os.getpid()}"
+            probe.write_text("")
+            probe.unlink()
+            break
+        except OSError:
+            continue
+    else:
+        raise OSError(f"no writable folder for {MODULE} among {candidates}")
+    env = dict(os.environ, **{ENV: "build"})
+    subprocess.run([sys.executable, "-c", _BUILD_SCRIPT, str(target), cpu], env=env, check=True)
+    if verbose:
+        print(f"kernels compiled ahead of time: {target / MODULE}.json")
+    return target / f"{MODULE}.json"
+
+
+def _build_here(_jit, folder: str, cpu: str) -> None:
+    """The build, in the process :func:`build` starts; ``_jit`` is :mod:`kmlteach._jit`
+    (passed in: it imports this module)."""
+    import numba
+    from numba.pycc import CC
+
+    _jit.import_algorithm_modules()
+    cc = CC(MODULE)
+    cc.output_dir = folder
+    cc.target_cpu = "host" if cpu == "host" else ""
+    kernels: dict[str, list] = {}
+    for name, (fn, example) in sorted(_jit.registered().items()):
+        if example is None:
+            continue
+        types = tuple(numba.typeof(a) for a in example())
+        export = f"k{len(kernels)}_{fn.py_func.__name__}"
+        cc.export(export, types)(fn.py_func)  # the return type is inferred
+        kernels[name] = [[export, [_numba_key(t) for t in types]]]
+    files = sorted(
+        {
+            Path(m.__file__).resolve().relative_to(_PACKAGE).as_posix()
+            for n, m in list(sys.modules.items())
+            if n.startswith("kmlteach.") and getattr(m, "__file__", None) and n.split(".")[1] not in _SKIP
+        }
+        | {"_jit.py", "_aot.py"}
+    )
+    so_name = cc.output_file
+    cc.compile()
+    manifest = {
+        "file": so_name,
+        "cpu": cpu,
+        "cpu_flags": _cpu_flags() if cpu == "host" else [],
+        "vector_bytes": _jit.vector_bytes() if cpu == "host" else 16,
+        "numba": numba.__version__,
+        "versions": _versions(),
+        "sources": {rel: _sha(_PACKAGE / rel) for rel in files},
+        "kernels": kernels,
+    }
+    tmp = Path(folder) / f".{MODULE}.json.{os.getpid()}"
+    tmp.write_text(json.dumps(manifest, indent=1, sort_keys=True))
+    os.replace(tmp, Path(folder) / f"{MODULE}.json")
