@@ -84,6 +84,7 @@ execute: $(VENV)/.test
 	$(PY) -m kmlteach execute $(NB)
 
 bench: $(VENV)/.test
+	$(PY) -m kmlteach warmup --quiet --aot
 	$(PY) benchmarks/run.py
 	$(PY) benchmarks/bench_hub.py
 

@@ -10,12 +10,13 @@ of their sum, and the peak of the kernel alone. Target (issue 26): ≤ 200 MiB, 
 included. The row's ``ours`` is the peak in MiB, ``reference`` the 200 MiB budget,
 ``ratio`` budget / peak (≥ 1 is within budget).
 
-The kernel runs in this process's environment, or with ``--hub-env`` in the one the
-hub gives it (``deploy/hub/sizing.py``: one thread per allowed core for Numba and BLAS,
-and glibc's fixed mmap threshold: ``sizing.kernel_environment()``), which ``sizing.KERNEL_MIB``
-is measured in.
+The kernel runs in the environment the hub gives it (``deploy/hub/sizing.py``: the
+kernels compiled ahead of time, ``KMLTEACH_AOT=1``, one thread per allowed core for Numba
+and BLAS, and glibc's fixed mmap threshold: ``sizing.kernel_environment()``), which
+``sizing.KERNEL_MIB`` is measured in, or with ``--plain-env`` in this process's (``make
+lab``: Numba's JIT). Each row says which kernels ran.
 
-Run alone: ``python benchmarks/bench_memory.py [--hub-env] [01 05 ...]``.
+Run alone: ``python benchmarks/bench_memory.py [--plain-env] [01 05 ...]``.
 """
 
 from __future__ import annotations
@@ -147,7 +148,22 @@ def _release(out: Path) -> None:
     )
 
 
+def kernels_used(env: dict) -> str:
+    """What a kernel started with ``env`` runs: the ahead-of-time build or Numba's JIT."""
+    import subprocess
+
+    code = "from kmlteach import _aot; print(_aot.status() if _aot.mode() != 'off' else 'Numba JIT')"
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=dict(os.environ, **env), capture_output=True, text=True
+    )
+    return out.stdout.strip() or out.stderr.strip()[-200:]
+
+
 def run(quick: bool = False, chapters: list[str] | None = None, env: dict | None = None) -> list[dict]:
+    """Rows per chapter; ``env`` defaults to the hub's (:func:`hub_env`: kernels compiled
+    ahead of time when ``python -m kmlteach warmup --aot`` built them, as ``make bench`` does)."""
+    env = hub_env() if env is None else env
+    used = kernels_used(env)
     rows = []
     with tempfile.TemporaryDirectory(prefix="kmlteach-mem-") as tmp:
         out = Path(tmp) / "student"
@@ -165,7 +181,8 @@ def run(quick: bool = False, chapters: list[str] | None = None, env: dict | None
                 BUDGET_MIB,
                 "<= 200 MiB",
                 None,
-                note=f"kernel alone {kernel:.0f} MiB; private (anonymous) {anon:.0f} MiB; run {secs:.0f} s",
+                note=f"kernel alone {kernel:.0f} MiB; private (anonymous) {anon:.0f} MiB; run {secs:.0f} s; "
+                f"kernels: {used}",
             )
             r["ratio"] = BUDGET_MIB / total if total else float("inf")
             r["met"] = total <= BUDGET_MIB
@@ -176,7 +193,7 @@ def run(quick: bool = False, chapters: list[str] | None = None, env: dict | None
 
 if __name__ == "__main__":
     args = sys.argv[1:]
-    extra = hub_env() if "--hub-env" in args else None
+    extra = {} if "--plain-env" in args else hub_env()
     for r_ in run(chapters=[a for a in args if not a.startswith("--")] or None, env=extra):
         print(
             f"{r_['name']:<58s} {r_['ours']:6.0f} MiB  [{r_['target']}] "

@@ -21,16 +21,17 @@ ROOT = HERE.parents[1]
 
 # --- measured (update these) -----------------------------------------------------------
 # One chapter's kernel after "Run All" of the released notebook (nbclient), in the hub's
-# environment (kernel_environment()), children included: `python
-# benchmarks/bench_memory.py --hub-env`. Largest chapter (04, 09, 02: 300-302 MiB resident,
-# 201 MiB private), 2-core AMD EPYC, 2026-11-28; every chapter: 173-302 MiB resident
-# (issue 26: 178-412 before; chapter 05's background process is now a thread).
+# environment (kernel_environment(): kernels compiled ahead of time, no Numba JIT in the
+# kernel), children included: `python benchmarks/bench_memory.py`. Largest chapter (04, 09:
+# 191 and 190 MiB resident, 158 MiB private), 2-core AMD EPYC, 2026-11-28; every chapter:
+# 114-191 MiB resident (with Numba's JIT, `--plain-env`: 173-302; issue 26: 178-412 before).
 # Resident: what one kernel may touch, so what the limit allows for.
-KERNEL_MIB = 305
+KERNEL_MIB = 195
 # Private (anonymous) memory of that kernel: what each student adds to a node. The rest of
-# the resident memory (~100 MiB: LLVM, NumPy/OpenBLAS, Python's libraries) is file pages
-# of the image, shared by every kernel of a node and counted once per node (SHARED_MIB).
-KERNEL_PRIVATE_MIB = 205
+# the resident memory (~35 MiB: NumPy/OpenBLAS, matplotlib's and Python's libraries, the
+# compiled kernels) is file pages of the image, shared by every kernel of a node and
+# counted once per node (SHARED_MIB).
+KERNEL_PRIVATE_MIB = 160
 SHARED_MIB = KERNEL_MIB - KERNEL_PRIVATE_MIB
 # The single-user Jupyter server itself (jupyterhub-singleuser with JupyterLab and
 # nbgitpuller, no kernel), resident: 171 MiB RSS (146 MiB PSS) measured by
