@@ -95,12 +95,17 @@ def test_partial_credit_exactly_where_the_cases_are_independent(chapter):
 
 
 @pytest.mark.parametrize("chapter", CHAPTERS)
-def test_guards_name_public_library_functions(chapter):
+def test_guards_name_library_functions(chapter):
+    """Each guard names a function of the library (``module.function``, private ones too:
+    the guards audit scored through ``_distance_gram`` and ``_path_score``) or a method of
+    one of its classes (``module.Class.method``), resolved as the grader's kernel does."""
+    from kmlteach.course.grade._kernel_lock import _guard_target
+
     for _ex_id, paths in _module(chapter).CASES.guards.items():
         for path in paths:
-            modname, _, attr = path.rpartition(".")
-            assert not modname.split(".")[-1].startswith("_"), path
-            assert callable(getattr(importlib.import_module(modname), attr)), path
+            assert path.startswith("kmlteach.") and ".course." not in path, path
+            fn = _guard_target(path, importlib.import_module)
+            assert callable(fn) and not isinstance(fn, type), path
 
 
 def _fails_only_hidden(ex_id: str, fn) -> list[str]:
@@ -211,3 +216,77 @@ def test_calling_a_guarded_function_scores_zero(tmp_path):
     ex = {e.id: e for e in results[0].exercises}
     assert ex["09.oneclass_value"].points == 0 and "kmlteach.kernels.gram" in ex["09.oneclass_value"].message
     assert results[0].total == results[0].max_total - 2
+
+
+# routes of the guards audit (redteam "guards", issue 24): each computed its exercise's
+# answer with library code no guard named before — a method of a class, a private function
+# of another module, a jitted callee of the guarded function
+LIBRARY_ROUTES = {
+    "04.kesler": (
+        "04-multiclass",
+        "def kesler_vectors(x, i, k):\n"
+        "    from kmlteach.multiclass.psi import MultivectorPsi\n"
+        "    x = np.asarray(x, float)\n"
+        "    P = MultivectorPsi(k, x.shape[0]).all(x)\n"
+        "    return np.delete(P[i] - P, i, axis=0)\n",
+        "MultivectorPsi.all",
+    ),
+    "02.gram": (
+        "02-kernels",
+        "def gaussian_gram(X, Y, sigma):\n"
+        "    from kmlteach.kernels.distance import _distance_gram\n"
+        "    X, Y = np.ascontiguousarray(X, dtype=float), np.ascontiguousarray(Y, dtype=float)\n"
+        "    return _distance_gram(X, Y, False, 2, 1.0 / (2.0 * sigma))\n",
+        "_distance_gram",
+    ),
+    "08.split_gain": (
+        "08-boosting",
+        "def split_gain(y, left, criterion):\n"
+        "    from kmlteach.ensembles.trees import _impurity\n"
+        "    y, left = np.asarray(y, float), np.asarray(left, bool)\n"
+        "    crit = {'gini': 0, 'entropy': 1, 'error': 2}[criterion]\n"
+        "    def C(part):\n"
+        "        c = np.array([np.sum(part < 0), np.sum(part > 0)], dtype=np.float64)\n"
+        "        return float(_impurity(c, float(c.sum()), crit))\n"
+        "    g = C(y)\n"
+        "    for side in (left, ~left):\n"
+        "        if side.any():\n"
+        "            g -= side.sum() / len(y) * C(y[side])\n"
+        "    return g\n",
+        "_impurity",
+    ),
+}
+
+
+def test_library_routes_of_the_guards_audit_score_zero(tmp_path):
+    """The instructor notebook with one exercise computed through the library: that exercise
+    scores 0 and names the guarded function; every other exercise keeps its points."""
+    import re
+
+    from kmlteach.course.grade import Limits, grade_folder
+
+    (tmp_path / "subs").mkdir()
+    for ex_id, (stem, source, _) in LIBRARY_ROUTES.items():
+        nb = load(ROOT / "notebooks" / f"{stem}.ipynb")
+        for cell in nb["cells"]:
+            src = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+            m = re.search(r"check\(\s*[\"']" + re.escape(ex_id) + r"[\"']\s*,\s*(\w+)", src)
+            if cell["cell_type"] == "code" and m and f"def {m.group(1)}(" in src:
+                name = re.match(r"def (\w+)", source).group(1)
+                cell["source"] = f"{source}\n\n{m.group(1)} = {name}\ncheck({ex_id!r}, {m.group(1)})\n"
+                break
+        else:
+            raise AssertionError(f"no cell of {ex_id} in {stem}")
+        (tmp_path / "subs" / f"{ex_id}.ipynb").write_bytes(dump(nb))
+    results = grade_folder(
+        tmp_path / "subs", tmp_path / "gb.csv", limits=Limits(timeout=30), progress=None, jobs=2
+    )
+    assert len(results) == len(LIBRARY_ROUTES)
+    for r in results:
+        ex_id = next(k for k in LIBRARY_ROUTES if k in str(r.submission))
+        ex = {e.id: e for e in r.exercises}
+        assert ex[ex_id].points == 0 and LIBRARY_ROUTES[ex_id][2] in ex[ex_id].message, (
+            ex_id,
+            ex[ex_id].message,
+        )
+        assert r.total == r.max_total - ex[ex_id].max_points, (ex_id, r.total, r.max_total)

@@ -176,6 +176,18 @@ def _deny_memory_channels():
     ctypes.CDLL(None, use_errno=True).prctl(22, 2, ctypes.byref(fprog), 0, 0)  # PR_SET_SECCOMP, FILTER
 
 
+def _guard_target(path, module):
+    """The function a guard names: ``package.module.function`` or, for a method of a
+    class, ``package.module.Class.method`` (``module(name)`` gives the module object)."""
+    head, _, attr = path.rpartition(".")
+    try:
+        owner = module(head)
+    except (KeyError, ImportError):
+        modname, _, cls = head.rpartition(".")
+        owner = module(modname).__dict__[cls]
+    return owner.__dict__.get(attr)
+
+
 def _reference_files(cfg):
     """``{exercise: files}``: the source, bytecode and Numba cache files of the modules
     that define the functions each exercise re-implements (``cfg["guards"]``), imported
@@ -191,10 +203,11 @@ def _reference_files(cfg):
 
     files = {}
     for path, ids in (cfg.get("guards") or {}).items():
-        modname, _, attr = path.rpartition(".")
+        modname = path.rpartition(".")[0]
         with contextlib.suppress(Exception):
-            obj = getattr(importlib.import_module(modname), attr)
+            obj = _guard_target(path, importlib.import_module)
             home = sys.modules.get(getattr(getattr(obj, "py_func", obj), "__module__", modname))
+            modname = modname if modname in sys.modules else home.__name__  # Class.method
             for name in {modname, getattr(home, "__name__", modname)}:
                 f = getattr(sys.modules.get(name), "__file__", None)
                 if f and not f.endswith("__init__.py"):

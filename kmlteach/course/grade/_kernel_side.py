@@ -174,9 +174,8 @@ def _setup(cfg):
         disarmed[:] = [exercise]
         seeds = []
         for path in [p for p, ids in guards.items() if exercise in ids]:
-            modname, _, attr = path.rpartition(".")
             try:  # a module not imported yet is disarmed when the child imports it (_Loader)
-                seeds.append((path, sys.modules[modname].__dict__.get(attr)))
+                seeds.append((path, _guard_target(path, sys.modules.__getitem__)))  # noqa: F821  (_kernel_lock.py)
             except Exception:
                 continue
         for path, (modname, attr) in list(homes.items()):

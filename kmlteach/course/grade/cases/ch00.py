@@ -10,7 +10,10 @@ from . import HiddenCase as H
 CASES = ChapterCases()
 
 
-@CASES.hidden("00.margins", guards=["kmlteach.svm.functional_margins"])
+@CASES.hidden(
+    "00.margins",
+    guards=["kmlteach.svm.functional_margins", "kmlteach.ranking.linear_scores"],
+)
 def _margins(seed=100):
     r = np.random.default_rng(seed)
     out = [

@@ -12,7 +12,15 @@ from . import HiddenCase as H
 CASES = ChapterCases()
 
 
-@CASES.hidden("02.poly_features", guards=["kmlteach.kernels.polynomial_features"])
+@CASES.hidden(
+    "02.poly_features",
+    guards=[
+        "kmlteach.kernels.polynomial_features",
+        "kmlteach.kernels.gram",
+        "kmlteach.kernels.similarity",
+        "kmlteach.kernels.evaluation.kernel_value",
+    ],
+)
 def _poly(seed=201):
     r = np.random.default_rng(seed)
     return [
@@ -23,7 +31,14 @@ def _poly(seed=201):
     ]
 
 
-@CASES.hidden("02.gram", guards=["kmlteach.kernels.gram"])
+@CASES.hidden(
+    "02.gram",
+    guards=[
+        "kmlteach.kernels.gram",
+        "kmlteach.kernels.distance._distance_gram",
+        "kmlteach.kernels.evaluation.kernel_value",
+    ],
+)
 def _gram(seed=202):
     r = np.random.default_rng(seed)
     X = r.normal(size=(4, 3))
@@ -46,7 +61,14 @@ def _separable(r, m):
     return X, s
 
 
-@CASES.hidden("02.kernel_perceptron", guards=["kmlteach.kernel_methods.kernel_perceptron"])
+@CASES.hidden(
+    "02.kernel_perceptron",
+    guards=[
+        "kmlteach.kernel_methods.kernel_perceptron",
+        "kmlteach.svm.perceptron",
+        "kmlteach.multiclass.multiclass_perceptron",
+    ],
+)
 def _perceptron(seed=203):
     r = np.random.default_rng(seed)
     out = [H("two points", (np.array([[2.0, 0.5], [0.5, 1.0]]), np.array([-1.0, 1.0])))]
@@ -58,7 +80,14 @@ def _perceptron(seed=203):
     return out
 
 
-@CASES.hidden("02.kernel_ridge", guards=["kmlteach.kernel_methods.kernel_ridge"])
+@CASES.hidden(
+    "02.kernel_ridge",
+    guards=[
+        "kmlteach.kernel_methods.kernel_ridge",
+        "kmlteach.multiclass.least_squares_learner",
+        "kmlteach.plots.ch08.ridge_classifier",
+    ],
+)
 def _ridge(seed=204):
     r = np.random.default_rng(seed)
     X = r.normal(size=(5, 2))
@@ -69,7 +98,14 @@ def _ridge(seed=204):
     ]
 
 
-@CASES.hidden("02.class_mean", guards=["kmlteach.kernel_methods.class_mean_classifier"])
+@CASES.hidden(
+    "02.class_mean",
+    guards=[
+        "kmlteach.kernel_methods.class_mean_classifier",
+        "kmlteach.kernels.rkhs_norm",
+        "kmlteach.kernels.rkhs_inner",
+    ],
+)
 def _class_mean(seed=205):
     r = np.random.default_rng(seed)
     X, Z = r.normal(size=(9, 3)), r.normal(size=(4, 3))
@@ -87,7 +123,15 @@ def _class_mean(seed=205):
     ]
 
 
-@CASES.hidden("02.kernel_sgd", guards=["kmlteach.kernel_methods.kernel_sgd_svm", "kmlteach.svm.sgd_soft_svm"])
+@CASES.hidden(
+    "02.kernel_sgd",
+    guards=[
+        "kmlteach.kernel_methods.kernel_sgd_svm",
+        "kmlteach.svm.sgd_soft_svm",
+        "kmlteach.online.norma",
+        "kmlteach.plots.ch09.norma.norma_history",
+    ],
+)
 def _kernel_sgd(seed=206):
     r = np.random.default_rng(seed)
 

@@ -12,7 +12,10 @@ from . import HiddenCase as H
 CASES = ChapterCases()
 
 
-@CASES.hidden("03.center", guards=["kmlteach.kernels.center"])
+@CASES.hidden(
+    "03.center",
+    guards=["kmlteach.kernels.center", "kmlteach.kernels.translate"],
+)
 def _center(seed=301):
     r = np.random.default_rng(seed)
     X = r.normal(size=(5, 3))
@@ -24,7 +27,14 @@ def _center(seed=301):
     ]
 
 
-@CASES.hidden("03.ngram", guards=["kmlteach.structured_kernels.ngram_kernel"])
+@CASES.hidden(
+    "03.ngram",
+    guards=[
+        "kmlteach.structured_kernels.ngram_kernel",
+        "kmlteach.plots.ch03.ngram_table",
+        "kmlteach.structured_kernels.convolution_kernel",
+    ],
+)
 def _ngram(seed=None):
     out = [
         H("no common n-gram", ("abc", "xyz", 1)),
@@ -54,7 +64,10 @@ def _diffusion(seed=303):
     ]
 
 
-@CASES.hidden("03.kpca", guards=["kmlteach.kernel_methods.kernel_pca"])
+@CASES.hidden(
+    "03.kpca",
+    guards=["kmlteach.kernel_methods.kernel_pca", "kmlteach.kernels.center"],
+)
 def _kpca(seed=304):
     r = np.random.default_rng(seed)
     return [
@@ -74,7 +87,14 @@ def _fisher(seed=305):
     ]
 
 
-@CASES.hidden("03.mean_distance")
+@CASES.hidden(
+    "03.mean_distance",
+    guards=[
+        "kmlteach.kernels.rkhs_norm",
+        "kmlteach.kernels.rkhs_inner",
+        "kmlteach.kernel_methods.class_mean_classifier",
+    ],
+)
 def _mean_distance(seed=306):
     r = np.random.default_rng(seed)
     X = r.normal(size=(7, 2))

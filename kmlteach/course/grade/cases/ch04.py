@@ -30,7 +30,11 @@ def _random_costs(r, k):
     return D
 
 
-@CASES.hidden("04.multivector_psi", guards=["kmlteach.multiclass.multivector_psi"])
+# a guard may name a class's method (module.Class.method): Ψ's class computes this exercise too
+_PSI_CLASS = ["kmlteach.multiclass.psi.MultivectorPsi.__call__", "kmlteach.multiclass.psi.MultivectorPsi.all"]
+
+
+@CASES.hidden("04.multivector_psi", guards=["kmlteach.multiclass.multivector_psi", *_PSI_CLASS])
 def _psi(seed=401):
     r = np.random.default_rng(seed)
     return [
@@ -40,7 +44,14 @@ def _psi(seed=401):
     ]
 
 
-@CASES.hidden("04.generalized_hinge", guards=["kmlteach.multiclass.generalized_hinge"])
+@CASES.hidden(
+    "04.generalized_hinge",
+    guards=[
+        "kmlteach.multiclass.generalized_hinge",
+        "kmlteach.theory.multiclass_soft_margin",
+        "kmlteach.structured.taxonomy_hinge",
+    ],
+)
 def _ghinge(seed=402):
     r = np.random.default_rng(seed)
     D = _random_costs(r, 4)
@@ -82,7 +93,10 @@ def _ova(seed=404):
 
 
 # kesler_embed's rows are the answer (red team 5: 1/1 with nothing implemented)
-@CASES.hidden("04.kesler", guards=["kmlteach.multiclass.kesler_embed"])
+@CASES.hidden(
+    "04.kesler",
+    guards=["kmlteach.multiclass.kesler_embed", "kmlteach.multiclass.multivector_psi", *_PSI_CLASS],
+)
 def _kesler(seed=405):
     r = np.random.default_rng(seed)
     return [H("k = 2, last label", (r.normal(size=3), 1, 2)), H("many classes", (r.normal(size=2), 4, 7))]
@@ -93,7 +107,10 @@ def _worst(W, x, D):
     return W, x, int(np.argmin(W @ x)), D
 
 
-@CASES.hidden("04.hinge_subgradient", guards=["kmlteach.multiclass.generalized_hinge_subgradient"])
+@CASES.hidden(
+    "04.hinge_subgradient",
+    guards=["kmlteach.multiclass.generalized_hinge_subgradient", "kmlteach.theory.multiclass_soft_margin"],
+)
 def _subgradient(seed=406):
     r = np.random.default_rng(seed)
     D6 = _random_costs(r, 6)

@@ -10,7 +10,14 @@ from . import HiddenCase as H
 CASES = ChapterCases()
 
 
-@CASES.hidden("05.chain_score", guards=["kmlteach.structured.chain_score"])
+@CASES.hidden(
+    "05.chain_score",
+    guards=[
+        "kmlteach.structured.chain_score",
+        "kmlteach.structured.viterbi._path_score",
+        "kmlteach.structured.psi",
+    ],
+)
 def _score(seed=501):
     r = np.random.default_rng(seed)
     return [
@@ -25,7 +32,14 @@ def _score(seed=501):
     ]
 
 
-@CASES.hidden("05.viterbi", guards=["kmlteach.structured.viterbi"])
+@CASES.hidden(
+    "05.viterbi",
+    guards=[
+        "kmlteach.structured.viterbi",
+        "kmlteach.structured.hmm_viterbi",
+        "kmlteach.structured.brute_force_argmax",
+    ],
+)
 def _viterbi(seed=502):
     r = np.random.default_rng(seed)
     return [
@@ -39,7 +53,14 @@ def _viterbi(seed=502):
     ]
 
 
-@CASES.hidden("05.loss_augmented", guards=["kmlteach.structured.loss_augmented_viterbi"])
+@CASES.hidden(
+    "05.loss_augmented",
+    guards=[
+        "kmlteach.structured.loss_augmented_viterbi",
+        "kmlteach.structured.hmm_viterbi",
+        "kmlteach.structured.brute_force_argmax",
+    ],
+)
 def _loss_aug(seed=503):
     r = np.random.default_rng(seed)
     return [
@@ -49,7 +70,14 @@ def _loss_aug(seed=503):
     ]
 
 
-@CASES.hidden("05.score_coefficients", guards=["kmlteach.structured.psi", "kmlteach.structured.chain_score"])
+@CASES.hidden(
+    "05.score_coefficients",
+    guards=[
+        "kmlteach.structured.psi",
+        "kmlteach.structured.chain_score",
+        "kmlteach.multiclass.multivector_psi",
+    ],
+)
 def _coef(seed=504):
     r = np.random.default_rng(seed)
     return [

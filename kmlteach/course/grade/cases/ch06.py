@@ -17,7 +17,10 @@ def _grades(r, n, top):
     return y
 
 
-@CASES.hidden("06.permutation", guards=["kmlteach.ranking.permutation"])
+@CASES.hidden(
+    "06.permutation",
+    guards=["kmlteach.ranking.permutation", "kmlteach.ranking.assignment"],
+)
 def _perm(seed=601):
     r = np.random.default_rng(seed)
     return [
@@ -51,7 +54,10 @@ def _ndcg(seed=603):
     ]
 
 
-@CASES.hidden("06.ndcg_costs", guards=["kmlteach.ranking.ndcg_most_violating"])
+@CASES.hidden(
+    "06.ndcg_costs",
+    guards=["kmlteach.ranking.ndcg_most_violating", "kmlteach.ranking.dcg", "kmlteach.ranking.discount"],
+)
 def _costs(seed=604):
     r = np.random.default_rng(seed)
     n = 25

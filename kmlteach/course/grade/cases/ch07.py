@@ -16,7 +16,14 @@ def _sample(r, n):
     return np.round(r.normal(size=n) + y, 1), y
 
 
-@CASES.hidden("07.confusion", guards=["kmlteach.metrics.confusion_counts"])
+@CASES.hidden(
+    "07.confusion",
+    guards=[
+        "kmlteach.metrics.confusion_counts",
+        "kmlteach.ranking.bipartite_loss",
+        "kmlteach.metrics.roc_curve",
+    ],
+)
 def _confusion(seed=701):
     r = np.random.default_rng(seed)
     s, y = _sample(r, 60)
@@ -28,7 +35,10 @@ def _confusion(seed=701):
     ]
 
 
-@CASES.hidden("07.fbeta", guards=["kmlteach.metrics.f_beta"])
+@CASES.hidden(
+    "07.fbeta",
+    guards=["kmlteach.metrics.f_beta", "kmlteach.ranking.bipartite_loss", "kmlteach.metrics.roc_curve"],
+)
 def _fbeta(seed=702):
     r = np.random.default_rng(seed)
     s, y = _sample(r, 40)
@@ -39,7 +49,14 @@ def _fbeta(seed=702):
     ]
 
 
-@CASES.hidden("07.precision_at_k", guards=["kmlteach.metrics.precision_at_k"])
+@CASES.hidden(
+    "07.precision_at_k",
+    guards=[
+        "kmlteach.metrics.precision_at_k",
+        "kmlteach.ranking.bipartite_loss",
+        "kmlteach.metrics.roc_curve",
+    ],
+)
 def _patk(seed=703):
     r = np.random.default_rng(seed)
     s, y = _sample(r, 50)
@@ -53,7 +70,10 @@ def _patk(seed=703):
     ]
 
 
-@CASES.hidden("07.fixed_ab", guards=["kmlteach.ranking.bipartite_most_violating"])
+@CASES.hidden(
+    "07.fixed_ab",
+    guards=["kmlteach.ranking.bipartite_most_violating", "kmlteach.ranking.permutation"],
+)
 def _fixed_ab(seed=704):
     r = np.random.default_rng(seed)
     n = 60

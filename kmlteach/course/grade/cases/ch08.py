@@ -26,7 +26,14 @@ def _dist(r, m, zeros=0):
     return w / w.sum()
 
 
-@CASES.hidden("08.stump_error", guards=["kmlteach.ensembles.decision_stump", "kmlteach.ensembles.adaboost"])
+@CASES.hidden(
+    "08.stump_error",
+    guards=[
+        "kmlteach.ensembles.decision_stump",
+        "kmlteach.ensembles.adaboost",
+        "kmlteach.ensembles.stumps.Stump.predict",
+    ],
+)
 def _stump(seed=801):
     r = np.random.default_rng(seed)
     Xt = r.integers(0, 3, size=(12, 2)).astype(float)  # many values equal to θ = 1
@@ -73,7 +80,10 @@ def _round(seed=802):
     ]
 
 
-@CASES.hidden("08.training_bound", guards=["kmlteach.ensembles.adaboost"])
+@CASES.hidden(
+    "08.training_bound",
+    guards=["kmlteach.ensembles.adaboost", "kmlteach.plots.ch08.bound_curves"],
+)
 def _bound(seed=803):
     r = np.random.default_rng(seed)
     return [
@@ -114,7 +124,10 @@ def _oob(seed=804):
     ]
 
 
-@CASES.hidden("08.split_gain", guards=["kmlteach.ensembles.decision_tree"])
+@CASES.hidden(
+    "08.split_gain",
+    guards=["kmlteach.ensembles.decision_tree", "kmlteach.ensembles.trees._impurity"],
+)
 def _gain(seed=805):
     r = np.random.default_rng(seed)
     yp = np.ones(6)

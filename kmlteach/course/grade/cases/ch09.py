@@ -20,7 +20,15 @@ def _gauss(A, B, sigma):
     return np.exp(-d2 / (2 * sigma))
 
 
-@CASES.hidden("09.norma_step", guards=["kmlteach.online.norma", "kmlteach.online.norma_loss"])
+@CASES.hidden(
+    "09.norma_step",
+    guards=[
+        "kmlteach.online.norma",
+        "kmlteach.online.norma_loss",
+        "kmlteach.theory.soft_margin",
+        "kmlteach.losses.hinge_subgradient",
+    ],
+)
 def _norma(seed=901):
     r = np.random.default_rng(seed)
     t = 200
@@ -87,7 +95,15 @@ def _nu_prop(seed=902):
     return out
 
 
-@CASES.hidden("09.oneclass_value", guards=["kmlteach.svm.one_class_svm", "kmlteach.kernels.gram"])
+@CASES.hidden(
+    "09.oneclass_value",
+    guards=[
+        "kmlteach.svm.one_class_svm",
+        "kmlteach.kernels.gram",
+        "kmlteach.kernels.distance._distance_gram",
+        "kmlteach.kernels.evaluation.kernel_value",
+    ],
+)
 def _oneclass(seed=903):
     r = np.random.default_rng(seed)
     X = np.round(r.normal(size=(8, 2)), 2)
@@ -121,7 +137,12 @@ def _oneclass(seed=903):
 
 
 @CASES.hidden(
-    "09.rademacher", guards=["kmlteach.theory.rademacher_linear", "kmlteach.theory.rademacher_kernel"]
+    "09.rademacher",
+    guards=[
+        "kmlteach.theory.rademacher_linear",
+        "kmlteach.theory.rademacher_kernel",
+        "kmlteach.kernels.rkhs_norm",
+    ],
 )
 def _rad(seed=904):
     r = np.random.default_rng(seed)
