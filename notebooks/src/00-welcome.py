@@ -91,6 +91,10 @@ make_angle_demo(X, y)
 # cell. The call `check(...)` under it runs your function on several inputs, compares with the
 # reference implementation and prints ✓, ✗ with the first failing input, or "not implemented
 # yet". It never stops the notebook. `hint(...)` gives a nudge, `solution(...)` the answer.
+# Write the exercises with NumPy: when an exercise is graded, a call to a `kmlteach` function
+# that computes its answer (the library's own version of it, or a close relative) earns no
+# points for that exercise, and the feedback names the function. Use the library to check
+# your results, not to produce them.
 #
 # **Warm-up exercise.** For a weight vector $w$ and a labelled sample $(x_i, y_i)$ with
 # $y_i \in \{-1, +1\}$, the *functional margins* are $y_i\langle w, x_i\rangle$: positive when
