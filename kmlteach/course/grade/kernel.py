@@ -279,7 +279,9 @@ class SandboxKernel:
         except DeadKernelError:  # a thread refused by pids.max can end it: say so (red team 5)
             forks, mem = self.cgroup.events() if self.cgroup is not None else (False, False)
             self.memory_event = self.memory_event or mem
-            raise KernelDied(f"more than {self.limits.nproc} processes" if forks else "the kernel died") from None
+            raise KernelDied(
+                f"more than {self.limits.nproc} processes" if forks else "the kernel died"
+            ) from None
         finally:
             self.uexpr = None
             if watch is not None:
