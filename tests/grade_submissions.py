@@ -13,6 +13,8 @@ import copy
 import json
 from pathlib import Path
 
+import numpy as np
+
 ROOT = Path(__file__).resolve().parents[1]
 NB01 = ROOT / "notebooks" / "01-svm.ipynb"
 NB02 = ROOT / "notebooks" / "02-kernels.ipynb"
@@ -335,6 +337,15 @@ IPC_NAME = f"kmlteach-leak-{__import__('os').getpid()}"
 SHM_KEY = 0x6B6D0000 + 2 * (__import__("os").getpid() % 0x7FFF)
 
 
+def _visible_args(exercise: str) -> list:
+    """The arguments of an exercise's visible cases as lists (what ``check`` shows a student)."""
+    from kmlteach.exercises import get
+
+    return [
+        [np.asarray(a).tolist() if np.ndim(a) else float(a) for a in c.args] for c in get(exercise).cases()
+    ]
+
+
 def _distance_unless(probe_code: str) -> str:
     """``distance`` that is correct only if ``probe_code`` (which sets ``hit``) found nothing."""
     body = "\n".join("    " + line for line in probe_code.strip().splitlines())
@@ -547,9 +558,11 @@ def hostile_issue24(nb: dict) -> dict:
             nb,
             "01.distance",
             (
-                # counted in a file: each probe runs in its own child of the kernel
-                "def distance(x, w, b):\n    import os\n    with open('calls.txt', 'a') as fh:\n"
-                "        fh.write('x')\n    if os.path.getsize('calls.txt') > 7:\n"
+                # hidden = not one of the visible cases, which a student knows (a count kept in a
+                # file no longer works: each probe's child starts with empty folders)
+                f"VISIBLE = {_visible_args('01.distance')!r}\n\n\n"
+                "def distance(x, w, b):\n"
+                "    if [np.asarray(x).tolist(), np.asarray(w).tolist(), float(b)] not in VISIBLE:\n"
                 "        raise ValueError('HIDDENMARKER ' + repr(x))\n"
                 f"    return {DISTANCE}"
             ),
@@ -959,6 +972,16 @@ def hostile_redteam4(nb: dict, add) -> None:
     twin = "def batch_perceptron(X, y):\n    import kmlteach.kernel_methods as KM\n"
     twin += "    return X.T @ KM.kernel_perceptron(X @ X.T, y).alpha\n"
     add("library_twin", with_function(nb, "01.perceptron", twin), 10, **{"01.perceptron": 0})
+    # red team 6: a disarmed Numba kernel's original code object, found through gc (3/3 with
+    # nothing implemented); a reference's source relayed from another exercise's probe, which
+    # may read it, through the sandbox's folders (2.4/3); secret memory and io_uring (1.5 GB
+    # outside RLIMIT_AS as an ordinary user: only refused syscalls are tried here)
+    add(
+        "dispatcher_code", with_function(nb, "01.perceptron", RT6_DISPATCHER_CODE), 10, **{"01.perceptron": 0}
+    )
+    relay = with_cell(nb, RT6_RELAY, before="01.distance")
+    add("relay_source", with_function(relay, "01.perceptron", RT6_RELAY_FN), 10, **{"01.perceptron": 0})
+    add("secret_memory", with_function(nb, "01.distance", _distance_unless(RT6_SECRET)), 13)
     add(
         "threads",
         with_function(nb, "01.distance", _distance_unless(RT4_THREADS)),
@@ -1021,6 +1044,48 @@ import ctypes
 libc = ctypes.CDLL(None, use_errno=True)
 for get, args in ((libc.shmget, (0, 4096, 0o1600)), (libc.msgget, (0, 0o1600)), (libc.semget, (0, 1, 0o1600))):
     if get(*args) >= 0:
+        hit = True
+"""
+RT6_DISPATCHER_CODE = """def batch_perceptron(X, y):
+    import gc, types
+    X, y = np.asarray(X, dtype=float), np.asarray(y, dtype=float)
+    for o in gc.get_objects():
+        code = getattr(o, "__dict__", {}).get("__code__") if "Dispatcher" in type(o).__name__ else None
+        if code is not None and code.co_name == "_perceptron_kernel":
+            fn = types.FunctionType(code, {"np": np, "__builtins__": __builtins__})
+            return fn(X, y, 100_000)[0]
+    raise NotImplementedError
+"""
+RT6_RELAY = """
+import os, kmlteach
+for _d in ["/dev/shm", "/tmp/kmlteach-work", os.getcwd()]:
+    try:
+        with open(_d + "/rt6_relay.py", "w") as _f:
+            _f.write(open(kmlteach.__path__[0] + "/svm/perceptron.py").read())
+    except OSError:
+        pass
+"""
+RT6_RELAY_FN = """def batch_perceptron(X, y):
+    import os, sys, types
+    for d in ["/dev/shm", "/tmp/kmlteach-work", os.getcwd()]:
+        try:
+            src = open(d + "/rt6_relay.py").read()
+        except OSError:
+            continue
+        mod = types.ModuleType("rt6_relay")
+        mod.__package__ = "kmlteach.svm"
+        sys.modules["rt6_relay"] = mod
+        exec(compile(src.replace("@jit(warmup=_perceptron_example)", ""), "rt6", "exec"), mod.__dict__)
+        return mod.perceptron(X, y).w
+    raise NotImplementedError
+"""
+RT6_SECRET = """
+import ctypes
+libc = ctypes.CDLL(None, use_errno=True)
+libc.syscall.restype = ctypes.c_long
+params = ctypes.create_string_buffer(120)
+for nr, args in ((447, (0,)), (425, (1, params))):  # memfd_secret, io_uring_setup
+    if libc.syscall(nr, *args) >= 0:
         hit = True
 """
 RT4_THREADS = """

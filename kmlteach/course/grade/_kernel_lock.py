@@ -138,16 +138,21 @@ def _confine_writes(cfg):
 
 def _deny_memory_channels():
     """A seccomp filter on the probe's child (after Landlock, which set no_new_privs):
-    ``memfd_create`` and System V ``shmget``/``msgget``/``semget`` fail with EPERM. Their
-    memory is in no folder, outside the sized tmpfs mounts and, for an ordinary user's
-    grader, outside every cgroup (red team 4 wrote 3.5 GB in memfds under a 3000 MB
-    address-space limit; red team 5 21 GB in SysV segments). x86-64 (and x32), arm64."""
+    ``memfd_create``, ``memfd_secret``, System V ``shmget``/``msgget``/``semget`` and
+    ``io_uring_setup``/``_enter``/``_register`` fail with EPERM. Their memory is in no folder,
+    outside the sized tmpfs mounts and, for an ordinary user's grader, outside every cgroup
+    (red team 4 wrote 3.5 GB in memfds under a 3000 MB address-space limit; red team 5 21 GB
+    in SysV segments; red team 6 1.5 GB in secret memory under a 1 GB limit); io_uring, which
+    no probe needs, is a large surface. x86-64 (and x32), arm64."""
     import ctypes
 
     ld, jeq, ret = 0x20, 0x15, 0x06  # BPF_LD|W|ABS, BPF_JMP|JEQ|K, BPF_RET|K
     deny, allow = 0x00050000 | 1, 0x7FFF0000  # SECCOMP_RET_ERRNO | EPERM, SECCOMP_RET_ALLOW
-    # memfd_create, shmget, msgget, semget: x86-64 (and x32: 0x40000000 | nr), arm64
+    # memfd_create, shmget, msgget, semget, memfd_secret, io_uring_setup, _enter, _register:
+    # x86-64 (and x32: 0x40000000 | nr), arm64 (the last four share their numbers)
     numbers = {0xC000003E: [319, 29, 68, 64], 0xC00000B7: [279, 194, 186, 190]}
+    for nrs in numbers.values():
+        nrs += [447, 425, 426, 427]
     numbers[0xC000003E] += [0x40000000 | n for n in numbers[0xC000003E]]
     prog = [(ld, 0, 0, 4)]  # the architecture
     for arch, nrs in numbers.items():
@@ -248,9 +253,13 @@ def _inode_guard(reap, cfg, limit=20000):
         return bool(roots) and used() - base > limit
 
     def reap_and_clear():
-        """Reap, then ``"files"`` if there were too many (removed), else ``False``."""
+        """Reap, then empty the child's folders (in the sandbox: its own ``/tmp`` and ``/dev/shm``),
+        so that the next probe's child finds nothing an earlier one wrote (red team 6 relayed a
+        reference's source from a probe that could read it to one that could not: 2.4/3);
+        ``"files"`` if there were too many, else ``False``."""
         reap()
-        if not too_many_files():
+        many = too_many_files()
+        if not roots:
             return False
         for p in ("/tmp/kmlteach-work", "/dev/shm"):
             for name in os.listdir(p) if os.path.isdir(p) else ():
@@ -262,6 +271,6 @@ def _inode_guard(reap, cfg, limit=20000):
                         os.unlink(q)
                     except OSError:
                         pass
-        return "files"
+        return "files" if many else False
 
     return reap_and_clear, too_many_files

@@ -122,14 +122,15 @@ def _setup(cfg):
 
     def neutralise(path, f):
         """Make the object ``f`` itself unusable in this process (the probe's own child, thrown
-        away afterwards), so that no reference to it, wherever kept, reaches the original:
-        a function gets a new code object, a Numba dispatcher loses its compiled code, its
-        on-disk cache and the code it would compile again."""
+        away afterwards), so that no reference to it, wherever kept, reaches the original: a
+        function gets a new code object, a Numba dispatcher loses its compiled code, its on-disk
+        cache, the code it would compile again and every attribute that held the original code
+        (``func_code``, and ``__code__``, which red team 6 read through ``gc``: 3/3)."""
         py = getattr(f, "py_func", None)
         target = py if _isinstance(py, types.FunctionType) else f
         if not _isinstance(target, types.FunctionType):
             return False
-        code = stub_code(target, path)
+        code, original = stub_code(target, path), target.__code__
         if code is None:
             return False
         target.__globals__["_kmlteach_reference_unavailable"] = report
@@ -138,9 +139,9 @@ def _setup(cfg):
             from numba.core.caching import NullCache
 
             f._reset_overloads()
-            f._cache = NullCache()
-            f.func_code = code
-            f._can_compile = False
+            f._cache, f._can_compile = NullCache(), False
+            for key in [k for k, v in vars(f).items() if v is original]:
+                setattr(f, key, code)
         return True
 
     def helpers(fn, seen):
