@@ -455,3 +455,20 @@ def test_the_notebook_code_runs_in_every_probe_within_the_submission_total(tmp_p
     assert not any("total time" in e.message for e in by["stall"].exercises[2:])
     # bounded by the total (plus kernel start-ups), not by 13 x (timeout + cells)
     assert wall < 30 + 3 * 15, wall
+
+
+def test_a_denied_library_file_is_explained_in_the_feedback():
+    """A visible case that raised PermissionError on a kmlteach file (a subprocess importing
+    the module that computes the graded exercise's answer, red team 6) says why; other
+    PermissionErrors do not get the note."""
+    from kmlteach.course.grade.grader import score_exercise
+    from kmlteach.course.grade.scoring import DENIED_NOTE
+
+    ex = next(e for e in chapter_plan("01").exercises if e.id == "01.distance")
+    for message, noted in (
+        ("[Errno 13] Permission denied: '/srv/venv/kmlteach/svm/margins.py'", True),
+        ("[Errno 13] Permission denied: '/etc/shadow'", False),
+    ):
+        reply = {"cases": [{"error": "PermissionError", "message": message} for _ in ex.cases], "called": []}
+        got = score_exercise(ex, reply).first_visible_failure["got"]
+        assert got.startswith("raised PermissionError") and (DENIED_NOTE in got) == noted, got

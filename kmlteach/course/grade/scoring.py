@@ -60,6 +60,14 @@ class SubmissionResult:
         return cls(**d)
 
 
+# a probe's child cannot read the files of the library modules that compute the graded
+# exercise's answer: a new interpreter (subprocess, multiprocessing spawn) importing them fails
+DENIED_NOTE = (
+    "while this exercise is graded, the library module that computes its answer cannot be read: "
+    "a subprocess cannot import it"
+)
+
+
 def _short(v, limit=120) -> str:
     import numpy as np
 
@@ -145,6 +153,8 @@ def score_exercise(plan: ExercisePlan, reply: dict, guards=None) -> ExerciseResu
             if case.visible and (res.get("memory") is True or "MemoryError" in ename):
                 r.verdict = "memory"
             detail = f"raised {ename}: {msg}"
+            if ename == "PermissionError" and "kmlteach" in msg:  # a subprocess importing it
+                detail += f" ({DENIED_NOTE})"
             if case.visible:
                 errors.append(ename)
         else:
