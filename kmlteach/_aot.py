@@ -43,7 +43,7 @@ import tempfile
 import warnings
 from pathlib import Path
 
-__all__ = ["ENV", "mode", "load", "build", "status", "AotKernel"]
+__all__ = ["ENV", "mode", "load", "build", "build_files", "status", "AotKernel"]
 
 ENV = "KMLTEACH_AOT"
 MODULE = "kmlteach_aot"
@@ -143,6 +143,16 @@ def load() -> dict | None:
     loader.exec_module(module)
     _TABLE = {"module": module, "manifest": manifest}
     return _TABLE
+
+
+def build_files() -> list[str]:
+    """Every ahead-of-time build on this machine that a process could read: where :func:`load`
+    looks (``KMLTEACH_AOT_DIR``, the package's ``__pycache__``, the per-user temporary folder)
+    and the folders of this environment's prefix (the test suite's generic build). The grader
+    denies them to its kernels, which run the JIT: the module holds every compiled reference
+    kernel, callable by its manifest's names (red team 7: 3/3 with nothing implemented)."""
+    folders = {*_dirs(), _PACKAGE / "__pycache__", *Path(sys.prefix).glob("*/")}
+    return sorted(str(p.resolve()) for d in folders for p in Path(d).glob(f"{MODULE}*") if p.is_file())
 
 
 def status() -> str:

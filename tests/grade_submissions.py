@@ -982,6 +982,11 @@ def hostile_redteam4(nb: dict, add) -> None:
     relay = with_cell(nb, RT6_RELAY, before="01.distance")
     add("relay_source", with_function(relay, "01.perceptron", RT6_RELAY_FN), 10, **{"01.perceptron": 0})
     add("secret_memory", with_function(nb, "01.distance", _distance_unless(RT6_SECRET)), 13)
+    # red team 7: every reference kernel, compiled ahead of time (kmlteach._aot), called by its
+    # manifest's name (3/3); the relay kept through the clearing in a folder of mode 0o000 (2.4/3)
+    add("aot_module", with_function(nb, "01.perceptron", RT7_AOT), 10, **{"01.perceptron": 0})
+    locked = with_cell(nb, RT7_LOCKED, before="01.distance")
+    add("locked_relay", with_function(locked, "01.perceptron", RT7_LOCKED_FN), 10, **{"01.perceptron": 0})
     add(
         "threads",
         with_function(nb, "01.distance", _distance_unless(RT4_THREADS)),
@@ -1087,6 +1092,58 @@ params = ctypes.create_string_buffer(120)
 for nr, args in ((447, (0,)), (425, (1, params))):  # memfd_secret, io_uring_setup
     if libc.syscall(nr, *args) >= 0:
         hit = True
+"""
+RT7_AOT = """def batch_perceptron(X, y):
+    import glob, importlib.machinery, importlib.util, json, os, sys
+    import kmlteach
+    X, y = np.ascontiguousarray(X, dtype=float), np.ascontiguousarray(y, dtype=float)
+    found = glob.glob(kmlteach.__path__[0] + "/__pycache__/kmlteach_aot*.so")
+    for so in found + glob.glob(sys.prefix + "/*/kmlteach_aot*.so"):
+        try:
+            manifest = json.load(open(os.path.join(os.path.dirname(so), "kmlteach_aot.json")))
+            loader = importlib.machinery.ExtensionFileLoader("kmlteach_aot", so)
+            mod = importlib.util.module_from_spec(importlib.util.spec_from_file_location("kmlteach_aot", so, loader=loader))
+            loader.exec_module(mod)
+            export = manifest["kernels"]["kmlteach.svm.perceptron._perceptron_kernel"][0][0]
+            return getattr(mod, export)(X, y, 100_000)[0]
+        except Exception:
+            continue
+    raise NotImplementedError
+"""
+RT7_LOCKED = """
+import os, kmlteach
+for _base in ["/tmp/kmlteach-work", "/dev/shm"]:
+    _d = _base + "/rt7lock"
+    try:
+        os.chmod(_d, 0o700)
+        os.chmod(_d + "/inner", 0o700)
+    except OSError:
+        pass
+    try:
+        os.makedirs(_d + "/inner", exist_ok=True)
+        with open(_d + "/inner/rt7_relay.py", "w") as _f:
+            _f.write(open(kmlteach.__path__[0] + "/svm/perceptron.py").read())
+        os.chmod(_d + "/inner", 0o500)
+        os.chmod(_d, 0o000)
+    except OSError:
+        pass
+"""
+RT7_LOCKED_FN = """def batch_perceptron(X, y):
+    import os, sys, types
+    for base in ["/tmp/kmlteach-work", "/dev/shm"]:
+        d = base + "/rt7lock"
+        try:
+            os.chmod(d, 0o700)
+            os.chmod(d + "/inner", 0o700)
+            src = open(d + "/inner/rt7_relay.py").read()
+        except OSError:
+            continue
+        mod = types.ModuleType("rt7_relay")
+        mod.__package__ = "kmlteach.svm"
+        sys.modules["rt7_relay"] = mod
+        exec(compile(src.replace("@jit(warmup=_perceptron_example)", ""), "rt7", "exec"), mod.__dict__)
+        return mod.perceptron(X, y).w
+    raise NotImplementedError
 """
 RT4_THREADS = """
 import threading, time

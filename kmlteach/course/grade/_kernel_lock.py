@@ -252,25 +252,37 @@ def _inode_guard(reap, cfg, limit=20000):
     def too_many_files():
         return bool(roots) and used() - base > limit
 
+    def unlock(q):
+        """Owner rights on ``q`` and every folder below it (the child may have taken its own away:
+        red team 7 kept a relay through the clearing in a folder of mode 0o000)."""
+        os.chmod(q, 0o700)
+        for name in os.listdir(q):
+            sub = os.path.join(q, name)
+            if os.path.isdir(sub) and not os.path.islink(sub):
+                unlock(sub)
+
     def reap_and_clear():
         """Reap, then empty the child's folders (in the sandbox: its own ``/tmp`` and ``/dev/shm``),
         so that the next probe's child finds nothing an earlier one wrote (red team 6 relayed a
         reference's source from a probe that could read it to one that could not: 2.4/3);
-        ``"files"`` if there were too many, else ``False``."""
+        ``"files"`` if there were too many, ``"stuck"`` if something could not be removed (every
+        later probe could read it: the submission is stopped), else ``False``."""
         reap()
         many = too_many_files()
         if not roots:
             return False
+        left = []
         for p in ("/tmp/kmlteach-work", "/dev/shm"):
             for name in os.listdir(p) if os.path.isdir(p) else ():
                 q = os.path.join(p, name)
-                if os.path.isdir(q) and not os.path.islink(q):
-                    shutil.rmtree(q, ignore_errors=True)
-                else:
-                    try:
+                try:
+                    if os.path.isdir(q) and not os.path.islink(q):
+                        unlock(q)
+                        shutil.rmtree(q)
+                    else:
                         os.unlink(q)
-                    except OSError:
-                        pass
-        return "files" if many else False
+                except OSError:
+                    left.append(q)
+        return "stuck" if left else "files" if many else False
 
     return reap_and_clear, too_many_files

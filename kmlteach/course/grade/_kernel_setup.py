@@ -115,7 +115,11 @@ def _list_roots() -> list[str]:
 
 
 def _protected(extra) -> list[str]:
+    """What a kernel may not read below its read roots: the exercises' references, the course
+    tools (the grader, the hidden cases) and the kernels compiled ahead of time (each reference
+    kernel, callable: red team 7; a grading kernel runs the JIT)."""
     import kmlteach
+    from kmlteach._aot import build_files
 
     pkg = Path(list(kmlteach.__path__)[0])
-    return [str(pkg / "exercises"), str(pkg / "course"), *[str(p) for p in extra]]
+    return [str(pkg / "exercises"), str(pkg / "course"), *build_files(), *[str(p) for p in extra]]

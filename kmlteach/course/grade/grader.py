@@ -99,6 +99,8 @@ async def _probe(
     kernel.credit_cells(float(cells_time))
     late = reply.get("late") is True
     # (what any reply of the hidden phase says beyond its cases is dropped by _run_kernel)
+    if reply.get("late") == "stuck":  # files the kernel could not remove (_inode_guard): a new kernel
+        raise KernelDied(f"the code left files the grader could not remove while {plan.id} was graded")
     if reply.get("late") == "files":  # stopped by the kernel's _inode_guard, not by the clock
         if reply.get("phase") == "cells":
             raise NotebookFailed("crashed", "the notebook's code created more than 20 000 files")
