@@ -1070,20 +1070,25 @@ for _d in ["/dev/shm", "/tmp/kmlteach-work", os.getcwd()]:
     except OSError:
         pass
 """
-RT6_RELAY_FN = """def batch_perceptron(X, y):
+# a relayed copy of svm/perceptron.py run as a module of the package (both relay attacks)
+RELAY_RUN = """        mod = types.ModuleType("relay")
+        mod.__package__ = "kmlteach.svm"
+        sys.modules["relay"] = mod
+        exec(compile(src.replace("@jit(warmup=_perceptron_example)", ""), "relay", "exec"), mod.__dict__)
+        return mod.perceptron(X, y).w
+    raise NotImplementedError
+"""
+RT6_RELAY_FN = (
+    """def batch_perceptron(X, y):
     import os, sys, types
     for d in ["/dev/shm", "/tmp/kmlteach-work", os.getcwd()]:
         try:
             src = open(d + "/rt6_relay.py").read()
         except OSError:
             continue
-        mod = types.ModuleType("rt6_relay")
-        mod.__package__ = "kmlteach.svm"
-        sys.modules["rt6_relay"] = mod
-        exec(compile(src.replace("@jit(warmup=_perceptron_example)", ""), "rt6", "exec"), mod.__dict__)
-        return mod.perceptron(X, y).w
-    raise NotImplementedError
 """
+    + RELAY_RUN
+)
 RT6_SECRET = """
 import ctypes
 libc = ctypes.CDLL(None, use_errno=True)
@@ -1128,7 +1133,8 @@ for _base in ["/tmp/kmlteach-work", "/dev/shm"]:
     except OSError:
         pass
 """
-RT7_LOCKED_FN = """def batch_perceptron(X, y):
+RT7_LOCKED_FN = (
+    """def batch_perceptron(X, y):
     import os, sys, types
     for base in ["/tmp/kmlteach-work", "/dev/shm"]:
         d = base + "/rt7lock"
@@ -1138,13 +1144,9 @@ RT7_LOCKED_FN = """def batch_perceptron(X, y):
             src = open(d + "/inner/rt7_relay.py").read()
         except OSError:
             continue
-        mod = types.ModuleType("rt7_relay")
-        mod.__package__ = "kmlteach.svm"
-        sys.modules["rt7_relay"] = mod
-        exec(compile(src.replace("@jit(warmup=_perceptron_example)", ""), "rt7", "exec"), mod.__dict__)
-        return mod.perceptron(X, y).w
-    raise NotImplementedError
 """
+    + RELAY_RUN
+)
 RT4_THREADS = """
 import threading, time
 ev, started = threading.Event(), 0
