@@ -74,7 +74,7 @@ def _cmd_warmup(args) -> int:
     if args.status:
         from ._aot import status
 
-        print(f"{'KMLTEACH_AOT=1'}: {status()}")
+        print(f"KMLTEACH_AOT=1: {status()}")
         return 0
     jobs = args.jobs if args.jobs > 0 else (os.cpu_count() or 1)
     warmup(verbose=not args.quiet, jobs=jobs)

@@ -11,8 +11,8 @@ types each (C-contiguous float64/int64 arrays and scalars, see :func:`kmlteach._
 
 How
 ---
-``python -m kmlteach warmup --aot`` (``make lab``, Binder's ``postBuild`` and the hub's
-image run it) compiles every registered kernel for the argument types its warm-up uses,
+``python -m kmlteach warmup --aot`` (Binder's ``postBuild``, hence the hub's image built
+from the student edition, and ``make bench`` run it; ``make lab`` keeps the JIT) compiles every registered kernel for the argument types its warm-up uses,
 with ``numba.pycc``, into one extension module ``kmlteach_aot`` beside a manifest
 (``kmlteach_aot.json``): the exported name and argument types of each kernel, the hashes
 of the source files they were compiled from, the CPU flags of the build machine, and the
@@ -43,6 +43,8 @@ import tempfile
 import warnings
 from pathlib import Path
 
+import numpy as np
+
 __all__ = ["ENV", "mode", "load", "build", "build_files", "status", "AotKernel"]
 
 ENV = "KMLTEACH_AOT"
@@ -65,10 +67,13 @@ def _dirs() -> list[Path]:
     package's ``__pycache__`` and the per-user temporary folder (for a read-only install)."""
     if os.environ.get("KMLTEACH_AOT_DIR"):
         return [Path(os.environ["KMLTEACH_AOT_DIR"])]
-    out = [_PACKAGE / "__pycache__"]
-    uid = getattr(os, "getuid", lambda: "x")()
-    out.append(Path(tempfile.gettempdir()) / f"kmlteach-numba-{uid}")
-    return out
+    return [_PACKAGE / "__pycache__", user_dir()]
+
+
+def user_dir() -> Path:
+    """The per-user folder under the system temp dir shared with Numba's fallback cache
+    (:func:`kmlteach._jit._private_temp_dir`): ``<tmp>/kmlteach-numba-<uid>``."""
+    return Path(tempfile.gettempdir()) / f"kmlteach-numba-{getattr(os, 'getuid', lambda: 'x')()}"
 
 
 def _cpu_flags() -> list[str]:
@@ -87,9 +92,7 @@ def _sha(path: Path) -> str:
 
 
 def _versions() -> dict:
-    import numpy
-
-    return {"python": sys.implementation.cache_tag, "numpy": numpy.__version__}
+    return {"python": sys.implementation.cache_tag, "numpy": np.__version__}
 
 
 def _problem(manifest: dict) -> str | None:
@@ -163,8 +166,6 @@ def status() -> str:
 # ------------------------------------------------------------------------- argument types
 def _typekey(value) -> tuple | None:
     """The argument's type as Numba's ``typeof`` would name it (the parts kernels use)."""
-    import numpy as np
-
     if isinstance(value, np.ndarray):
         flags = value.flags
         layout = "C" if flags.c_contiguous else "F" if flags.f_contiguous else "A"
@@ -182,11 +183,10 @@ def _typekey(value) -> tuple | None:
 
 def _numba_key(t) -> tuple | None:
     """The same key for a Numba type (build time)."""
-    import numpy as np
     from numba.core import types
 
     if isinstance(t, types.Array):
-        dtype = np.dtype(str(t.dtype) if str(t.dtype) != "bool" else "bool").str
+        dtype = np.dtype(str(t.dtype)).str
         return ("array", dtype, t.ndim, t.layout, bool(t.mutable), bool(t.aligned))
     if isinstance(t, types.Boolean):
         return ("bool",)

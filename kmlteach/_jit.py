@@ -87,7 +87,7 @@ def _private_temp_dir() -> str:
     getuid = getattr(os, "getuid", None)
     if getuid is not None:
         uid = getuid()
-        path = os.path.join(tempfile.gettempdir(), f"kmlteach-numba-{uid}")
+        path = str(_aot.user_dir())
         try:
             os.mkdir(path, 0o700)
         except FileExistsError:
