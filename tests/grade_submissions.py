@@ -1022,13 +1022,17 @@ RT4_FILECOPY_FNS = {
 # user: status "timeout" for a row that is about points)
 RT4_ORACLE = r"""
 import pickle, subprocess, sys
+_RT_DENIED = []  # once a fresh interpreter could not import the reference, not again (load)
 def _rt_lib(expr, *args):
+    if _RT_DENIED:
+        raise RuntimeError(_RT_DENIED[0])
     code = ("import sys, pickle, numpy as np, kmlteach.svm as S\n"
             "a = pickle.loads(sys.stdin.buffer.read())\n"
             f"sys.stdout.buffer.write(pickle.dumps({expr}))\n")
     r = subprocess.run([sys.executable, "-c", code], input=pickle.dumps(args), capture_output=True, timeout=5)
     if r.returncode:
-        raise RuntimeError(r.stderr.decode()[-110:])
+        _RT_DENIED.append(r.stderr.decode()[-110:])
+        raise RuntimeError(_RT_DENIED[0])
     return pickle.loads(r.stdout)
 """
 RT4_ORACLE_FNS = {
