@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from kmlteach._jit import jit
+from kmlteach._jit import jit, prange
 
 from .arrays import _describe, as_matrix, as_vector
 from .labels import check_labelling
@@ -35,35 +35,48 @@ def check_gram(K: Any, name: str = "K") -> np.ndarray:
     return Ka
 
 
-@jit(warmup=lambda: (np.eye(3),))
-def _check_gram_kernel(K):
-    """(number of non-finite entries, max |K_ij|, max |K_ij - K_ji|): one pass over 32 x 32 tiles.
+_BIG = 1.7976931348623157e308  # the largest finite double: |x| <= _BIG is False for NaN and inf
+_TILE = 128  # 128 x 128 tiles: the transposed reads K[j, i] of a tile stay in cache
 
-    Serial on purpose: ``parallel=True`` is kept for the Gram matrices themselves.
+
+@jit(parallel=True, warmup=lambda: (np.eye(3),))
+def _check_gram_kernel(K):
+    """(number of non-finite entries, max |K_ij|, max |K_ij - K_ji|): one pass over the
+    tiles on and above the diagonal, each compared with its transposed tile.
+
+    Row bands of tiles in parallel: counts and maxima do not depend on the order in which
+    the entries are visited, so the result is the same for any thread count (issue 26's
+    kernel SVM row: 13 ms serially with 32 x 32 tiles, 8.5 ms here, for 3000 x 3000).
     """
     n = K.shape[0]
-    nb = (n + 31) // 32
+    nb = (n + _TILE - 1) // _TILE
     bad = np.zeros(nb, dtype=np.int64)
     big = np.zeros(nb)
     gap = np.zeros(nb)
-    for bi in range(nb):
-        i0 = bi * 32
-        for j0 in range(i0, n, 32):
-            for i in range(i0, min(n, i0 + 32)):
-                for j in range(max(j0, i), min(n, j0 + 32)):
+    for bi in prange(nb):
+        i0 = bi * _TILE
+        i1 = min(n, i0 + _TILE)
+        count = 0
+        top = 0.0
+        diff = 0.0
+        for j0 in range(i0, n, _TILE):
+            j1 = min(n, j0 + _TILE)
+            for i in range(i0, i1):
+                for j in range(max(j0, i), j1):
                     a = K[i, j]
                     b = K[j, i]
-                    bad_a = not np.isfinite(a)
-                    bad_b = not np.isfinite(b)
-                    if bad_a or bad_b:
-                        bad[bi] += 1 if i == j else int(bad_a) + int(bad_b)
-                        continue
-                    m = max(abs(a), abs(b))
-                    if m > big[bi]:
-                        big[bi] = m
-                    d = abs(a - b)
-                    if d > gap[bi]:
-                        gap[bi] = d
+                    fine_a = abs(a) <= _BIG
+                    fine_b = abs(b) <= _BIG
+                    if fine_a and fine_b:
+                        top = max(top, max(abs(a), abs(b)))
+                        diff = max(diff, abs(a - b))
+                    elif i == j:
+                        count += 1
+                    else:
+                        count += int(not fine_a) + int(not fine_b)
+        bad[bi] = count
+        big[bi] = top
+        gap[bi] = diff
     return bad.sum(), big.max() if nb else 0.0, gap.max() if nb else 0.0
 
 

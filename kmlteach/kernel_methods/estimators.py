@@ -15,6 +15,7 @@ from kmlteach.kernel_methods.class_mean import kernel_expansion
 from kmlteach.kernel_methods.pca import _kernel_pca, kernel_pca_transform
 from kmlteach.kernel_methods.sgd import _kernel_sgd_svm
 from kmlteach.kernels import kernel_params
+from kmlteach.kernels.distance import _gaussian_row_data
 from kmlteach.kernels.gram import _gram_checked
 
 __all__ = ["KernelSVM", "KernelPCA"]
@@ -98,7 +99,12 @@ class KernelSVM(_KernelParamsMixin, ClassifierMixin, BaseEstimator):
         Xa, classes, idx = validate_data(self, X, y, max_classes=2)
         m = Xa.shape[0]
         T = 20 * m if self.T is None else check_int(self.T, "T", minimum=1)
-        res = _kernel_sgd_svm(self._gram_fit(Xa, params), np.where(idx == 1, 1.0, -1.0), lam, T, self.seed)
+        ya = np.where(idx == 1, 1.0, -1.0)
+        rows = _gaussian_row_data(Xa) if self.kernel == "gaussian" else None
+        if rows is not None:  # Gaussian rows computed as SGD needs them (same bits as gram)
+            res = _kernel_sgd_svm(None, ya, lam, T, self.seed, rows=(*rows, params["gamma"]))
+        else:
+            res = _kernel_sgd_svm(self._gram_fit(Xa, params), ya, lam, T, self.seed)
         self.classes_ = classes
         self.X_fit_ = Xa
         self.alpha_ = res.alpha

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from kmlteach._linalg import one_blas_thread
 from kmlteach._validation import check_gram, check_int, check_kernel_test
 from kmlteach.kernels.rkhs import _center_train
 
@@ -32,33 +33,47 @@ class KernelPCAResult:
     mean: float
 
 
-def _top_eigh(S: np.ndarray, k: int):
-    """Largest k eigenpairs of a symmetric matrix, descending.
+def _top_eigh(Ka: np.ndarray, k: int):
+    """Largest k eigenpairs of the centred matrix K~ = (I - J) K (I - J), J = 11^T/m, descending.
 
     Like scikit-learn's KernelPCA: for few components of a large matrix (k < 10, m > 200)
     ARPACK's Lanczos iteration (``scipy.sparse.linalg.eigsh``, tolerance 0 = machine
     precision, fixed start vector so that results repeat); otherwise a dense solver
     (SciPy's subset solver if present, else ``numpy.linalg.eigh``). SciPy is optional.
+
+    Lanczos only needs products K~ x, and K~ x = K z - mean(K z) 1 with z = x - mean(x) 1:
+    one product with the uncentred K and two O(m) steps, so K~ itself is never formed on
+    that path (forming it costs three passes over an m x m matrix, about as long as the
+    whole iteration; issue 26's kernel PCA row). Only the dense solver centres K.
     """
-    m = S.shape[0]
+    m = Ka.shape[0]
     try:
         from scipy.linalg import eigh as sp_eigh
-        from scipy.sparse.linalg import eigsh
+        from scipy.sparse.linalg import LinearOperator, eigsh
     except ImportError:  # NumPy only: full decomposition
-        lam, V = np.linalg.eigh(S)
+        lam, V = np.linalg.eigh(_center_train(Ka, symmetric=True))
         lam, V = lam[m - k :], V[:, m - k :]
     else:
         lam = None
-        if k < 10 and m > 200 and np.any(S):
+        if k < 10 and m > 200:
+
+            def centred_product(x):
+                z = np.ravel(x)
+                w = Ka @ (z - z.mean())
+                return w - w.mean()
+
+            op = LinearOperator((m, m), matvec=centred_product, dtype=np.float64)
             v0 = np.random.default_rng(0).uniform(-1.0, 1.0, size=m)
             try:
-                lam, V = eigsh(S, k=k, which="LA", tol=0.0, v0=v0)
+                with one_blas_thread():  # 21+ memory-bound products: steadier and faster on one
+                    lam, V = eigsh(op, k=k, which="LA", tol=0.0, v0=v0)
                 order = np.argsort(lam)
                 lam, V = lam[order], V[:, order]
             except Exception:  # ARPACK breakdown (e.g. rank < k): use the dense solver
                 lam = None
         if lam is None:
-            lam, V = sp_eigh(S, subset_by_index=[m - k, m - 1], driver="evr")
+            Kc = _center_train(Ka, symmetric=True)  # Ka was checked symmetric (to 1e-8)
+            lam, V = sp_eigh(Kc, subset_by_index=[m - k, m - 1], driver="evr")
     return lam[::-1].copy(), V[:, ::-1].copy()
 
 
@@ -94,8 +109,7 @@ def kernel_pca(K, n_components: int) -> KernelPCAResult:
 def _kernel_pca(Ka: np.ndarray, n_components: int) -> KernelPCAResult:
     """:func:`kernel_pca` on checked arguments (the estimator's fit validated them once)."""
     m = Ka.shape[0]
-    Kc = _center_train(Ka, symmetric=True)  # Ka was checked symmetric (to 1e-8)
-    lam, U = _top_eigh(Kc, n_components)
+    lam, U = _top_eigh(Ka, n_components)
     big = np.argmax(np.abs(U), axis=0)
     U = U * np.where(U[big, np.arange(U.shape[1])] < 0, -1.0, 1.0)
     thresh = 1e-12 * max(1.0, float(lam[0]) if lam.size else 1.0) * m

@@ -17,6 +17,7 @@ from kmlteach._validation import (
     check_int,
     check_positive,
 )
+from kmlteach.kernels.distance import _gaussian_direct_kernel
 from kmlteach.svm import sgd_indices
 
 __all__ = ["KernelSGDResult", "kernel_sgd_svm"]
@@ -83,18 +84,44 @@ def kernel_sgd_svm(K, y, lam: float, T: int, seed=None) -> KernelSGDResult:
     return _kernel_sgd_svm(Ka, ya, lam, T, seed)
 
 
-def _kernel_sgd_svm(Ka: np.ndarray, ya: np.ndarray, lam: float, T: int, seed) -> KernelSGDResult:
-    """:func:`kernel_sgd_svm` on checked arguments (the estimator's fit validated them once)."""
-    idx = sgd_indices(Ka.shape[0], T, seed)  # the indices of sgd_soft_svm (Lemma 16.3)
-    alpha, alpha_last, beta, n_up = _kernel_sgd_svm_kernel(Ka, ya, lam, idx)
+def _kernel_sgd_svm(Ka: np.ndarray, ya: np.ndarray, lam: float, T: int, seed, rows=None) -> KernelSGDResult:
+    """:func:`kernel_sgd_svm` on checked arguments (the estimator's fit validated them once).
+
+    ``rows = (Xc, XcT, gamma)`` (from :func:`kmlteach.kernels.distance._gaussian_row_data`)
+    instead of ``Ka`` (then ``None``): the Gaussian Gram matrix's rows are computed when
+    first needed, bit for bit as ``gram`` computes them (same result). SGD reads row i
+    only when it updates β_i, and few points are ever updated (145 of 3000 in T = m steps
+    of the benchmark), so the estimator never forms the m x m matrix, as libsvm's SMO
+    computes only the kernel columns it needs (issue 26's kernel SVM row).
+    """
+    m = ya.shape[0]
+    idx = sgd_indices(m, T, seed)  # the indices of sgd_soft_svm (Lemma 16.3)
+    if rows is None:
+        Xc, XcT, gamma = np.empty((0, 0)), np.empty((0, 0)), 0.0
+    else:
+        (Xc, XcT, gamma), Ka = rows, np.empty((0, 0))
+    alpha, alpha_last, beta, n_up = _kernel_sgd_svm_kernel(Ka, Xc, XcT, float(gamma), ya, lam, idx)
     check_finite_result("lam", alpha, alpha_last)
     return KernelSGDResult(alpha, alpha_last, beta, idx, int(n_up))
 
 
-@jit(warmup=lambda: (np.eye(3), np.array([1.0, -1.0, 1.0]), 0.5, np.array([0, 1, 2, 0], dtype=np.int64)))
-def _kernel_sgd_svm_kernel(K, y, lam, idx):
-    m = K.shape[0]
+def _sgd_warmup():
+    y = np.array([1.0, -1.0, 1.0])
+    idx = np.array([0, 1, 2, 0], dtype=np.int64)
+    return np.eye(3), np.empty((0, 0)), np.empty((0, 0)), 0.0, y, 0.5, idx
+
+
+@jit(warmup=_sgd_warmup)
+def _kernel_sgd_svm_kernel(K, Xc, XcT, gamma, y, lam, idx):
+    """The loop of UML §16.3 with the scores s = K beta kept up to date. ``K`` (m, m), or,
+    when ``K`` has no rows, row i of the Gaussian Gram matrix of the centred data ``Xc``
+    computed the first time beta_i changes (see :func:`_kernel_sgd_svm`)."""
+    m = y.shape[0]
     T = idx.shape[0]
+    lazy = K.shape[0] == 0
+    slot = np.full(m, -1, dtype=np.int64)  # lazy: row of R holding k(x_i, .), or -1
+    R = np.empty((min(m, 64) if lazy else 0, m))
+    n_rows = 0
     beta = np.zeros(m)
     s = np.zeros(m)  # s_i = sum_j beta_j K[j, i]
     acc = np.zeros(m)  # sum over finished spans of beta_j * (sum of 1/t over the span)
@@ -111,8 +138,20 @@ def _kernel_sgd_svm_kernel(K, y, lam, idx):
             acc[i] += beta[i] * (H - hstart[i])  # beta_i held its old value for steps t0..t
             hstart[i] = H
             beta[i] += y[i]
+            if lazy:
+                if slot[i] < 0:
+                    if n_rows == R.shape[0]:
+                        grown = np.empty((min(m, 2 * n_rows), m))
+                        grown[:n_rows] = R[:n_rows]
+                        R = grown
+                    _gaussian_direct_kernel(R[n_rows : n_rows + 1], Xc[i : i + 1], XcT, gamma, False, 0, 1)
+                    slot[i] = n_rows
+                    n_rows += 1
+                row = R[slot[i]]
+            else:
+                row = K[i]
             for j in range(m):
-                s[j] += y[i] * K[i, j]
+                s[j] += y[i] * row[j]
             n_up += 1
     alpha = np.empty(m)
     for j in range(m):

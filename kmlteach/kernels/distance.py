@@ -61,6 +61,23 @@ def _distance_gram(Xa, Ya, sym, code, gamma):
     return _distance_gram_kernel(G, xx, yy, sym)
 
 
+def _gaussian_row_data(Xa):
+    """``(Xc, XcT)`` for computing rows of the Gaussian ``gram(X)`` one at a time with the
+    same arithmetic (and so the same bits) as :func:`_distance_gram`, or ``None`` when
+    that matrix is not computed entry by entry (more than ``_DIRECT_COLUMNS`` columns: BLAS).
+
+    Row i of exp(−γ d²) is ``_gaussian_direct_kernel(out, Xc[i:i+1], XcT, gamma, False, 0, 1)``:
+    d² summed over the coordinates in the same order as in the matrix's tiles, where
+    entries below the diagonal are mirrored from (x_j − x_i)², the same square as
+    (x_i − x_j)², and the diagonal is exp(−0) = 1 exactly. Used by kernel SGD, which
+    reads only the rows of the points it updates (:class:`kmlteach.kernel_methods.KernelSVM`).
+    """
+    if Xa.shape[1] > _DIRECT_COLUMNS:
+        return None
+    Xc = Xa - Xa.mean(axis=0)
+    return Xc, np.ascontiguousarray(Xc.T)
+
+
 _TILE_BYTES = 1 << 18  # a tile of rows (256 KiB) is still in L2 when it is mirrored
 # up to this many columns d² is summed over the coordinates in the tiles: no BLAS call
 # (whose threads, spinning after a call, slowed the threads that follow on 2 busy cores)

@@ -36,10 +36,11 @@ def single_thread():
 
 @contextlib.contextmanager
 def single_blas_thread():
-    """Context manager: BLAS runs on one thread inside the block."""
-    from threadpoolctl import threadpool_limits
+    """Context manager: BLAS runs on one thread inside the block
+    (:func:`kmlteach._linalg.one_blas_thread`: the BLAS libraries are looked up once)."""
+    from kmlteach._linalg import one_blas_thread
 
-    with threadpool_limits(limits=1, user_api="blas"):
+    with one_blas_thread():
         yield
 
 
