@@ -49,14 +49,26 @@ def best_time(fn, repeat: int = 3, warmup: bool = True) -> float:
     return best
 
 
+SETTLE = 0.1  # s: longer than OpenBLAS's worker threads spin after a call (2^28 cycles)
+
+
 def paired_best(fa, fb, repeat: int = 3, warmup: bool = True) -> tuple[float, float]:
-    """Best wall-clock times of ``fa()`` and ``fb()`` over ``repeat`` interleaved runs."""
+    """Best wall-clock times of ``fa()`` and ``fb()`` over ``repeat`` interleaved runs.
+
+    Each timed call starts after a pause of ``SETTLE`` seconds: OpenBLAS's worker threads
+    keep spinning for up to ~0.1 s after a multithreaded call, and on two cores they took
+    a core from whichever side ran next (measured: ``check_gram`` 3-5 ms alone, 20-30 ms
+    right after scikit-learn's ``KernelPCA``). Without the pause a row measured partly
+    the other side's leftover threads, always to the cost of the side that runs second.
+    """
     if warmup:
         fa()
         fb()
     best_a = best_b = float("inf")
     for _ in range(repeat):
+        time.sleep(SETTLE)
         best_a = min(best_a, best_time(fa, 1, warmup=False))
+        time.sleep(SETTLE)
         best_b = min(best_b, best_time(fb, 1, warmup=False))
     return best_a, best_b
 

@@ -117,7 +117,8 @@ def _kernel_pca(Ka: np.ndarray, n_components: int) -> KernelPCAResult:
     alphas = np.zeros_like(U)
     alphas[:, nonzero] = U[:, nonzero] / np.sqrt(lam[nonzero])
     embedding = U * np.sqrt(np.where(nonzero, lam, 0.0))
-    return KernelPCAResult(lam, alphas, embedding, Ka.mean(axis=0), float(Ka.mean()))
+    col_mean = Ka.mean(axis=0)
+    return KernelPCAResult(lam, alphas, embedding, col_mean, float(col_mean.mean()))
 
 
 def kernel_pca_transform(result: KernelPCAResult, K_test) -> np.ndarray:
