@@ -184,8 +184,12 @@ def test_guess_then_reveal_scores_the_guess(case):
 
     right = expected(ex)
     p.guess.value = right
+    draws = ex.blitter.full_draws
     p.reveal()
     assert all(a.get_visible() for a in hidden)
+    # the first Reveal is blitted: the frame built with the result drawn taught the
+    # blitter what it overlaps (chapter 05's was a full redraw, 146 ms in the browser)
+    assert ex.blitter.full_draws == draws and not ex.blitter.last_was_full
     assert ex.state["predictions"] == {"right": 1, "total": 1}
     assert "✔ right" in ex.readout.value and "Score: 1/1" in ex.readout.value
     assert ex.image.value != before
