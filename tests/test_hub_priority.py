@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 import sys
 import types
 from pathlib import Path
@@ -215,3 +216,29 @@ def test_reading_the_config_moves_no_process(tmp_path, monkeypatch):
     before = Path("/proc/self/cgroup").read_text()
     _hub_config(tmp_path, monkeypatch)
     assert Path("/proc/self/cgroup").read_text() == before
+
+
+def test_servers_get_ports_of_their_own_below_the_kernels_range(monkeypatch):
+    """server_port: low + user id while free; the ports of the hub's other servers and any
+    port something else holds are skipped; the default range is below the ephemeral range
+    the kernels' ports come from (a kernel took a server's port in a class of 40)."""
+    import limits_spawner as ls
+
+    monkeypatch.setattr(ls, "_TAKEN", {})
+    free = lambda port: True
+    assert ls.server_port(7, 20000, 20010, free) == 20007
+    ls._TAKEN[20007] = "student007"
+    assert ls.server_port(7, 20000, 20010, free) == 20008
+    assert ls.server_port(9, 20000, 20010, lambda p: p != 20009) == 20000  # wraps around
+    with pytest.raises(RuntimeError, match="no free port"):
+        ls.server_port(1, 20000, 20002, lambda p: False)
+    with pytest.raises(ValueError, match="server_ports"):
+        ls.server_port(1, 20000, 20000, free)
+    low, high = ls.CgroupLimits().server_ports
+    first = int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
+    assert 1024 < low < high <= first
+    with socket.socket() as s:  # the real check: a port in use is not handed out
+        s.bind(("127.0.0.1", 0))
+        used = s.getsockname()[1]
+        with pytest.raises(RuntimeError, match="no free port"):
+            ls.server_port(0, used, used + 1)

@@ -17,7 +17,13 @@ so that it also works where there is no systemd (containers, CI, this course's t
   and is handed to the user, whose kernels keep it 1 while a cell runs and set 0 when a
   cell ends (``kernel/kmlteach_hub_priority.py``); the hub and the proxy get a CPU
   cgroup of their own above the students' (:func:`prioritise_services`);
-* when the server stops, every process left in the cgroup is killed and the cgroup removed.
+* when the server stops, every process left in the cgroup is killed and the cgroup removed;
+* ports: each server gets a port of its own below Linux's ephemeral range
+  (``server_ports``, :func:`server_port`). JupyterHub's default picks a random free port
+  and the server binds it seconds later; the students' kernels pick their five ports the
+  same way in the ephemeral range, so in a class arriving at once a kernel could take a
+  server's port first (load test, 40 students: one server never came up, its port
+  answering with a kernel's ZeroMQ greeting).
 
 Writing cgroups needs root (or a delegated subtree). Where that is not possible the
 spawner logs one warning and runs the server without limits (the limits are still
@@ -30,10 +36,11 @@ import asyncio
 import os
 import pwd
 import signal
+import socket
 from pathlib import Path
 
 from jupyterhub.spawner import LocalProcessSpawner, SimpleLocalProcessSpawner
-from traitlets import Unicode
+from traitlets import Tuple, Unicode
 from traitlets.config import LoggingConfigurable
 
 CGROUP_ROOT = Path("/sys/fs/cgroup")
@@ -132,8 +139,48 @@ def _write(path: Path, value: str) -> None:
     path.write_text(value)
 
 
+_TAKEN: dict[int, str] = {}  # server port -> user, for the servers this hub started
+
+
+def _bindable(port: int) -> bool:
+    with socket.socket() as s:
+        try:
+            s.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+    return True
+
+
+def server_port(user_id: int, low: int, high: int, bindable=_bindable) -> int:
+    """A free port in [low, high) for a user's server: from ``low + user_id`` on (the same
+    port each time, while it is free), skipping the ports of this hub's other servers and
+    any port something else holds."""
+    span = high - low
+    if span <= 0:
+        raise ValueError(f"server_ports must be (low, high) with low < high, got ({low}, {high})")
+    for k in range(span):
+        port = low + (user_id + k) % span
+        if port not in _TAKEN and bindable(port):
+            return port
+    raise RuntimeError(f"no free port for a server in [{low}, {high})")
+
+
 class CgroupLimits(LoggingConfigurable):
-    """Mixin for a ``LocalProcessSpawner``: the server runs in a per-user cgroup with limits."""
+    """Mixin for a ``LocalProcessSpawner``: the server runs in a per-user cgroup with limits,
+    on a port of its own (see the module docstring)."""
+
+    server_ports = Tuple(
+        (20000, 30000),
+        config=True,
+        help="Ports [low, high) for the users' servers: below the kernels' ephemeral range "
+        "(/proc/sys/net/ipv4/ip_local_port_range, 32768-60999 by default).",
+    )
+
+    async def start(self):
+        if self.port == 0:
+            self.port = server_port(self.user.id, *self.server_ports)
+        _TAKEN[self.port] = self.user.name
+        return await super().start()
 
     cgroup_parent = Unicode(
         "kmlteach-hub",
@@ -266,6 +313,8 @@ class CgroupLimits(LoggingConfigurable):
 
     async def stop(self, now=False):
         await super().stop(now=now)
+        if _TAKEN.get(self.port) == self.user.name:
+            del _TAKEN[self.port]
         # kernels and anything they started die with the server's cgroup
         for d in self.cgroup_dirs():
             if not d.exists():
