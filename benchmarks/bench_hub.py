@@ -7,7 +7,9 @@ their server, pull the student edition with the chapter's nbgitpuller link, open
 01, run its cells over the kernel websocket, then move the margin explorer's slider
 ``--moves`` times over ``moves * period`` seconds (ipywidgets ``update`` comm messages,
 as JupyterLab sends them). Printed per class size: server start p50/p95 (link followed
--> server ready), widget round trip p50/p95 (update sent -> redrawn figure received),
+-> server ready), kernel ready p50/p95 (session created -> first ``kernel_info_reply``;
+the client waits for it as a browser does, with no time limit of its own below the step
+limit), widget round trip p50/p95 (update sent -> redrawn figure received),
 failures, peak memory of the whole hub and per student (PSS, which splits shared pages
 fairly; RSS beside it), CPU seconds per student, and the load average before and after
 (the machine may be shared). Targets: 0 failures and widget p95 <= 250 ms at N = 40 on
@@ -59,6 +61,8 @@ def summary(r: dict) -> dict:
         "failure_messages": r["failures"][:10],
         "server_start_p50_s": r["server_start_p50"],
         "server_start_p95_s": r["server_start_p95"],
+        "kernel_ready_p50_s": r["kernel_ready_p50"],
+        "kernel_ready_p95_s": r["kernel_ready_p95"],
         "widget_p50_ms": ms(r["widget_p50"]),
         "widget_p95_ms": ms(r["widget_p95"]),
         "quiet_moves": r["quiet_moves"],
@@ -94,6 +98,7 @@ def fmt(s: dict) -> str:
     arrive = "all at once" if not s["arrival_s"] else f"arriving over {s['arrival_s']:g} s"
     return (
         f"  N={s['n']:<3d} ({arrive}) start p50/p95 {f(s['server_start_p50_s'])}/{f(s['server_start_p95_s'])} s  "
+        f"kernel ready p50/p95 {f(s['kernel_ready_p50_s'])}/{f(s['kernel_ready_p95_s'])} s  "
         f"widget p50/p95 {f(s['widget_p50_ms'], 0)}/{f(s['widget_p95_ms'], 0)} ms "
         f"(when every student is at the widget: {f(s['quiet_widget_p50_ms'], 0)}/"
         f"{f(s['quiet_widget_p95_ms'], 0)} ms, {s['quiet_moves']} moves)  "
@@ -115,6 +120,10 @@ def measure(n: int, moves: int, period: float, arrival: float = 0.0) -> dict:
             log = hub.log_tail(100000).splitlines()
             names = {m.split(":", 1)[0] for m in s["failure_messages"]}
             s["hub_log"] = {u: [ln for ln in log if u in ln][-15:] for u in names}
+            # kernels' own errors do not name the student: every error line, last 15
+            s["hub_log"]["errors (any student)"] = [
+                ln for ln in log if any(k in ln for k in ("Traceback", "Error", "rror:", "in use", "died"))
+            ][-15:]
     return s
 
 

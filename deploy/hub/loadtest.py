@@ -402,6 +402,7 @@ async def _run_class(
             s.error = f"{s.step}: {type(r).__name__}: {r}"
     cpu = sampler.cpu_by_student()
     starts = [s.timings["server_start"] for s in students if "server_start" in s.timings]
+    kernels = [s.timings["kernel_ready"] for s in students if "kernel_ready" in s.timings]
     trips = [t for s in students for t in s.round_trips]
     # the moves made while no student was logging in, starting, pulling or running cells
     busy = [s.busy for s in students]
@@ -416,6 +417,8 @@ async def _run_class(
         "failures": [f"{s.name}: {s.error}" for s in students if s.error],
         "server_start_p50": percentile(starts, 50),
         "server_start_p95": percentile(starts, 95),
+        "kernel_ready_p50": percentile(kernels, 50),
+        "kernel_ready_p95": percentile(kernels, 95),
         "widget_p50": percentile(trips, 50),
         "widget_p95": percentile(trips, 95),
         "quiet_moves": len(quiet),

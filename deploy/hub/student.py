@@ -219,6 +219,7 @@ class Student:
         )
         if sess.code != 201:
             raise RuntimeError(f"sessions API: HTTP {sess.code}")
+        t_kernel = time.perf_counter()
         kid = json.loads(sess.body)["kernel"]["id"]
         ws_url = (
             self.hub.replace("http", "ws", 1) + f"{base}/api/kernels/{kid}/channels?session_id={self.session}"
@@ -228,12 +229,16 @@ class Student:
                 ws_url,
                 headers={"Cookie": self.jar.header(f"{base}/api/kernels/")},
                 connect_timeout=60,
-                request_timeout=60,
+                # as long as a step may take: a browser's WebSocket has no time limit of its
+                # own (JupyterLab shows "Kernel starting" meanwhile), and the server answers
+                # the upgrade only when the kernel has replied, or after 60 s
+                request_timeout=self.step_timeout,
             ),
             max_message_size=64 * 2**20,
         )
         self.reader = asyncio.ensure_future(self._read())
         await self.request("kernel_info_request", {}, wait="kernel_info_reply")
+        self.timings["kernel_ready"] = time.perf_counter() - t_kernel
         return nb
 
     # -- kernel messages --------------------------------------------------------------------
