@@ -242,3 +242,30 @@ def test_servers_get_ports_of_their_own_below_the_kernels_range(monkeypatch):
         used = s.getsockname()[1]
         with pytest.raises(RuntimeError, match="no free port"):
             ls.server_port(0, used, used + 1)
+
+
+def test_kernels_use_unix_sockets_in_a_private_runtime_folder(tmp_path):
+    """runtime_dir: <base>/<user id>, mode 0700, in a base only the hub's user may write;
+    a base someone else could write to stops the server; the server's arguments ask for
+    ipc kernels (TCP ports collided between kernels starting together)."""
+    import limits_spawner as ls
+
+    spawner = types.SimpleNamespace(
+        runtime_base=str(tmp_path / "run"), user=types.SimpleNamespace(id=42), _uid=lambda: None
+    )
+    d = ls.CgroupLimits.runtime_dir(spawner)
+    assert d == tmp_path / "run" / "42" and (d.stat().st_mode & 0o777) == 0o700
+    socket_path = f"{ls.CgroupLimits().runtime_base}/99999999/kernel-{'0' * 36}-ipc-5"
+    assert len(socket_path) < 108  # a Unix socket's path: sun_path holds 107 bytes
+    (tmp_path / "run").chmod(0o777)
+    with pytest.raises(RuntimeError, match="writable by no one else"):
+        ls.CgroupLimits.runtime_dir(spawner)
+
+    class Base:
+        def get_args(self):
+            return ["--ServerApp.allow_root=True"]
+
+    class Both(ls.CgroupLimits, Base):
+        pass
+
+    assert Both().get_args() == ["--ServerApp.allow_root=True", "--KernelManager.transport=ipc"]

@@ -18,6 +18,11 @@ so that it also works where there is no systemd (containers, CI, this course's t
   cell ends (``kernel/kmlteach_hub_priority.py``); the hub and the proxy get a CPU
   cgroup of their own above the students' (:func:`prioritise_services`);
 * when the server stops, every process left in the cgroup is killed and the cgroup removed;
+* kernels talk to their server over Unix sockets (``KernelManager.transport = "ipc"``,
+  in a private runtime folder per user, :meth:`CgroupLimits.runtime_dir`), not TCP: a
+  kernel's five TCP ports are picked by binding port 0 and closing it, so two kernels
+  starting in the same second could pick the same port (load test, 40 students: a
+  kernel failed "Address already in use" at each restart and was removed);
 * ports: each server gets a port of its own below Linux's ephemeral range
   (``server_ports``, :func:`server_port`). JupyterHub's default picks a random free port
   and the server binds it seconds later; the students' kernels pick their five ports the
@@ -35,6 +40,7 @@ from __future__ import annotations
 import asyncio
 import os
 import pwd
+import shutil
 import signal
 import socket
 from pathlib import Path
@@ -176,6 +182,42 @@ class CgroupLimits(LoggingConfigurable):
         "(/proc/sys/net/ipv4/ip_local_port_range, 32768-60999 by default).",
     )
 
+    runtime_base = Unicode(
+        "/tmp/kmlteach-hub-run",
+        config=True,
+        help="Folder (owned by the hub's user, not writable by others) holding one private "
+        "runtime folder per user: the kernels' Unix sockets and connection files.",
+    )
+
+    def runtime_dir(self) -> Path:
+        """``<runtime_base>/<user id>``: short enough for a Unix socket's path (at most 107
+        bytes: ``.../kernel-<uuid>-ipc-5`` under a long home folder is not), made by the
+        hub in a folder only the hub's user can write to, so that no student can make or
+        swap another's (checked, else the server does not start)."""
+        base = Path(self.runtime_base)
+        base.mkdir(mode=0o755, parents=True, exist_ok=True)
+        st = base.stat()
+        if st.st_uid != os.geteuid() or st.st_mode & 0o022:
+            raise RuntimeError(
+                f"{base} must be owned by the hub's user and writable by no one else "
+                f"(owner uid {st.st_uid}, mode {oct(st.st_mode & 0o777)}): remove it or set runtime_base"
+            )
+        d = base / str(self.user.id)
+        d.mkdir(mode=0o700, exist_ok=True)
+        uid = self._uid()
+        if uid is not None:
+            os.chown(d, uid, pwd.getpwuid(uid).pw_gid)
+        d.chmod(0o700)
+        return d
+
+    def get_env(self):
+        env = super().get_env()
+        env["JUPYTER_RUNTIME_DIR"] = str(self.runtime_dir())
+        return env
+
+    def get_args(self):
+        return [*super().get_args(), "--KernelManager.transport=ipc"]
+
     async def start(self):
         if self.port == 0:
             self.port = server_port(self.user.id, *self.server_ports)
@@ -315,6 +357,9 @@ class CgroupLimits(LoggingConfigurable):
         await super().stop(now=now)
         if _TAKEN.get(self.port) == self.user.name:
             del _TAKEN[self.port]
+        shutil.rmtree(
+            Path(self.runtime_base) / str(self.user.id), ignore_errors=True
+        )  # dead kernels' sockets
         # kernels and anything they started die with the server's cgroup
         for d in self.cgroup_dirs():
             if not d.exists():
