@@ -260,6 +260,11 @@ def test_kernels_use_unix_sockets_in_a_private_runtime_folder(tmp_path):
     (tmp_path / "run").chmod(0o777)
     with pytest.raises(RuntimeError, match="writable by no one else"):
         ls.CgroupLimits.runtime_dir(spawner)
+    (tmp_path / "run").chmod(0o755)
+    (tmp_path / "elsewhere").symlink_to(tmp_path / "run")
+    spawner.runtime_base = str(tmp_path / "elsewhere")
+    with pytest.raises(RuntimeError, match="not a symlink"):
+        ls.CgroupLimits.runtime_dir(spawner)
 
     class Base:
         def get_args(self):

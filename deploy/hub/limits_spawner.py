@@ -43,10 +43,11 @@ import pwd
 import shutil
 import signal
 import socket
+import stat
 from pathlib import Path
 
 from jupyterhub.spawner import LocalProcessSpawner, SimpleLocalProcessSpawner
-from traitlets import Tuple, Unicode
+from traitlets import Tuple, Unicode, default
 from traitlets.config import LoggingConfigurable
 
 CGROUP_ROOT = Path("/sys/fs/cgroup")
@@ -183,11 +184,18 @@ class CgroupLimits(LoggingConfigurable):
     )
 
     runtime_base = Unicode(
-        "/tmp/kmlteach-hub-run",
         config=True,
-        help="Folder (owned by the hub's user, not writable by others) holding one private "
-        "runtime folder per user: the kernels' Unix sockets and connection files.",
+        help="Folder (owned by the hub's user, not writable by others, not a symlink) holding "
+        "one private runtime folder per user: the kernels' Unix sockets and connection files. "
+        "Default: /run/kmlteach-hub for a root hub (no student can make it first), else "
+        "/tmp/kmlteach-hub-run-<hub's uid>.",
     )
+
+    @default("runtime_base")
+    def _runtime_base_default(self) -> str:
+        if os.geteuid() == 0 and os.path.isdir("/run") and os.access("/run", os.W_OK):
+            return "/run/kmlteach-hub"
+        return f"/tmp/kmlteach-hub-run-{os.geteuid()}"
 
     def runtime_dir(self) -> Path:
         """``<runtime_base>/<user id>``: short enough for a Unix socket's path (at most 107
@@ -196,10 +204,10 @@ class CgroupLimits(LoggingConfigurable):
         swap another's (checked, else the server does not start)."""
         base = Path(self.runtime_base)
         base.mkdir(mode=0o755, parents=True, exist_ok=True)
-        st = base.stat()
-        if st.st_uid != os.geteuid() or st.st_mode & 0o022:
+        st = base.lstat()  # a symlink is refused: whoever owns it could point it elsewhere later
+        if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.geteuid() or st.st_mode & 0o022:
             raise RuntimeError(
-                f"{base} must be owned by the hub's user and writable by no one else "
+                f"{base} must be a folder (not a symlink) owned by the hub's user and writable by no one else "
                 f"(owner uid {st.st_uid}, mode {oct(st.st_mode & 0o777)}): remove it or set runtime_base"
             )
         d = base / str(self.user.id)
