@@ -226,10 +226,11 @@ def test_servers_get_ports_of_their_own_below_the_kernels_range(monkeypatch):
 
     monkeypatch.setattr(ls, "_TAKEN", {})
     free = lambda port: True
-    assert ls.server_port(7, 20000, 20010, free) == 20007
-    ls._TAKEN[20007] = "student007"
-    assert ls.server_port(7, 20000, 20010, free) == 20008
-    assert ls.server_port(9, 20000, 20010, lambda p: p != 20009) == 20000  # wraps around
+    ports = {ls.server_port(7, 20000, 20010, free) for _ in range(200)}
+    assert ports == set(range(20000, 20010))  # random: no port a student could predict
+    ls._TAKEN.update({p: "someone" for p in range(20000, 20009)})
+    assert ls.server_port(7, 20000, 20010, free) == 20009
+    assert ls.server_port(7, 20000, 20011, lambda p: p != 20009) == 20010
     with pytest.raises(RuntimeError, match="no free port"):
         ls.server_port(1, 20000, 20002, lambda p: False)
     with pytest.raises(ValueError, match="server_ports"):

@@ -40,6 +40,7 @@ from __future__ import annotations
 import asyncio
 import os
 import pwd
+import random
 import shutil
 import signal
 import socket
@@ -158,15 +159,16 @@ def _bindable(port: int) -> bool:
     return True
 
 
-def server_port(user_id: int, low: int, high: int, bindable=_bindable) -> int:
-    """A free port in [low, high) for a user's server: from ``low + user_id`` on (the same
-    port each time, while it is free), skipping the ports of this hub's other servers and
-    any port something else holds."""
+def server_port(user_id: int, low: int, high: int, bindable=_bindable, rng=None) -> int:
+    """A free port in [low, high) for a user's server, drawn at random (a port a student
+    could predict, such as ``low + user id``, could be bound first by that student and
+    the victim's address taken over), skipping the ports of this hub's other servers and
+    any port something else holds (``user_id`` is not used to choose)."""
     span = high - low
     if span <= 0:
         raise ValueError(f"server_ports must be (low, high) with low < high, got ({low}, {high})")
-    for k in range(span):
-        port = low + (user_id + k) % span
+    rng = rng or random.SystemRandom()
+    for port in rng.sample(range(low, high), span):
         if port not in _TAKEN and bindable(port):
             return port
     raise RuntimeError(f"no free port for a server in [{low}, {high})")
@@ -203,7 +205,7 @@ class CgroupLimits(LoggingConfigurable):
         hub in a folder only the hub's user can write to, so that no student can make or
         swap another's (checked, else the server does not start)."""
         base = Path(self.runtime_base)
-        base.mkdir(mode=0o755, parents=True, exist_ok=True)
+        base.mkdir(mode=0o711, parents=True, exist_ok=True)  # not listable
         st = base.lstat()  # a symlink is refused: whoever owns it could point it elsewhere later
         if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.geteuid() or st.st_mode & 0o022:
             raise RuntimeError(
@@ -227,8 +229,11 @@ class CgroupLimits(LoggingConfigurable):
         return [*super().get_args(), "--KernelManager.transport=ipc"]
 
     async def start(self):
-        if self.port == 0:
+        # a new port on every start, also a retry after a failed start (JupyterHub keeps the
+        # spawner and its old port, which stop() has already given back)
+        if self.port == 0 or getattr(self, "_port_from_range", False):
             self.port = server_port(self.user.id, *self.server_ports)
+            self._port_from_range = True
         _TAKEN[self.port] = self.user.name
         return await super().start()
 

@@ -100,7 +100,11 @@ class KernelSVM(_KernelParamsMixin, ClassifierMixin, BaseEstimator):
         m = Xa.shape[0]
         T = 20 * m if self.T is None else check_int(self.T, "T", minimum=1)
         ya = np.where(idx == 1, 1.0, -1.0)
-        rows = _gaussian_row_data(Xa) if self.kernel == "gaussian" else None
+        # rows on demand only for short runs: over many steps SGD updates most points, and
+        # then the whole matrix (upper triangle, two threads) is cheaper (review: 20 m steps
+        # updated 700-1000 of 1000 points)
+        lazy = self.kernel == "gaussian" and T <= 4 * m
+        rows = _gaussian_row_data(Xa) if lazy else None
         if rows is not None:  # Gaussian rows computed as SGD needs them (same bits as gram)
             res = _kernel_sgd_svm(None, ya, lam, T, self.seed, rows=(*rows, params["gamma"]))
         else:
