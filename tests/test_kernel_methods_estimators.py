@@ -87,7 +87,7 @@ def test_kernel_svm_gaussian_rows_on_demand_give_kernel_sgd_svm_bits(d):
     yd = np.where(Xd[:, 0] + 0.5 * rng.normal(size=150) > 40.0, 1, -1)
     for sigma in (0.05, 1.0, 30.0):
         K = kk.gram("gaussian", Xd, sigma=sigma)
-        rows = _gaussian_row_data(Xd)
+        rows = _gaussian_row_data(Xd, 1 / (2 * sigma))
         assert (rows is None) == (d > 16)
         if rows is not None:
             out = np.empty((1, 150))

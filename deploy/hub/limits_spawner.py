@@ -370,9 +370,6 @@ class CgroupLimits(LoggingConfigurable):
         await super().stop(now=now)
         if _TAKEN.get(self.port) == self.user.name:
             del _TAKEN[self.port]
-        shutil.rmtree(
-            Path(self.runtime_base) / str(self.user.id), ignore_errors=True
-        )  # dead kernels' sockets
         # kernels and anything they started die with the server's cgroup
         for d in self.cgroup_dirs():
             if not d.exists():
@@ -393,6 +390,8 @@ class CgroupLimits(LoggingConfigurable):
                 self.log.warning("could not remove cgroup %s: %s", d, exc)
             if (d.parent / ("cpu.weight" if (d.parent / "cpu.weight").exists() else "cpu.shares")).exists():
                 self._scale_cpu_weight(d.parent, (d.parent / "cpu.weight").exists())
+        # the dead kernels' sockets and connection files, once nothing can write there any more
+        shutil.rmtree(Path(self.runtime_base) / str(self.user.id), ignore_errors=True)
 
 
 class LimitedLocalProcessSpawner(CgroupLimits, LocalProcessSpawner):

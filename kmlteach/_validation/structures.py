@@ -46,37 +46,44 @@ def _check_gram_kernel(K):
 
     Row bands of tiles in parallel: counts and maxima do not depend on the order in which
     the entries are visited, so the result is the same for any thread count (issue 26's
-    kernel SVM row: 13 ms serially with 32 x 32 tiles, 8.5 ms here, for 3000 x 3000).
+    kernel SVM row: 13 ms serially with 32 x 32 tiles, 5.5 ms here on two threads, for 3000 x 3000).
+    Band bi holds nb - bi tiles, so each parallel step takes band p and band nb - 1 - p:
+    equal steps, shared evenly by the threads.
     """
     n = K.shape[0]
     nb = (n + _TILE - 1) // _TILE
     bad = np.zeros(nb, dtype=np.int64)
     big = np.zeros(nb)
     gap = np.zeros(nb)
-    for bi in prange(nb):
-        i0 = bi * _TILE
-        i1 = min(n, i0 + _TILE)
-        count = 0
-        top = 0.0
-        diff = 0.0
-        for j0 in range(i0, n, _TILE):
-            j1 = min(n, j0 + _TILE)
-            for i in range(i0, i1):
-                for j in range(max(j0, i), j1):
-                    a = K[i, j]
-                    b = K[j, i]
-                    fine_a = abs(a) <= _BIG
-                    fine_b = abs(b) <= _BIG
-                    if fine_a and fine_b:
-                        top = max(top, max(abs(a), abs(b)))
-                        diff = max(diff, abs(a - b))
-                    elif i == j:
-                        count += 1
-                    else:
-                        count += int(not fine_a) + int(not fine_b)
-        bad[bi] = count
-        big[bi] = top
-        gap[bi] = diff
+    for p in prange((nb + 1) // 2):
+        q = np.int64(p)  # (a parallel loop's index may be unsigned: int64 - uint64 is a float)
+        for half in range(2):
+            bi = q if half == 0 else nb - 1 - q
+            if half == 1 and bi == q:  # the middle band of an odd count: already done
+                continue
+            i0 = bi * _TILE
+            i1 = min(n, i0 + _TILE)
+            count = 0
+            top = 0.0
+            diff = 0.0
+            for j0 in range(i0, n, _TILE):
+                j1 = min(n, j0 + _TILE)
+                for i in range(i0, i1):
+                    for j in range(max(j0, i), j1):
+                        a = K[i, j]
+                        b = K[j, i]
+                        fine_a = abs(a) <= _BIG
+                        fine_b = abs(b) <= _BIG
+                        if fine_a and fine_b:
+                            top = max(top, max(abs(a), abs(b)))
+                            diff = max(diff, abs(a - b))
+                        elif i == j:
+                            count += 1
+                        else:
+                            count += int(not fine_a) + int(not fine_b)
+            bad[bi] = count
+            big[bi] = top
+            gap[bi] = diff
     return bad.sum(), big.max() if nb else 0.0, gap.max() if nb else 0.0
 
 

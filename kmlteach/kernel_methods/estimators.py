@@ -104,11 +104,9 @@ class KernelSVM(_KernelParamsMixin, ClassifierMixin, BaseEstimator):
         # then the whole matrix (upper triangle, two threads) is cheaper (review: 20 m steps
         # updated 700-1000 of 1000 points)
         lazy = self.kernel == "gaussian" and T <= 4 * m
-        rows = _gaussian_row_data(Xa) if lazy else None
-        if rows is not None:  # Gaussian rows computed as SGD needs them (same bits as gram)
-            res = _kernel_sgd_svm(None, ya, lam, T, self.seed, rows=(*rows, params["gamma"]))
-        else:
-            res = _kernel_sgd_svm(self._gram_fit(Xa, params), ya, lam, T, self.seed)
+        rows = _gaussian_row_data(Xa, params["gamma"]) if lazy else None
+        K = self._gram_fit(Xa, params) if rows is None else None  # else rows as SGD needs them
+        res = _kernel_sgd_svm(K, ya, lam, T, self.seed, rows=rows)
         self.classes_ = classes
         self.X_fit_ = Xa
         self.alpha_ = res.alpha

@@ -84,7 +84,9 @@ def kernel_sgd_svm(K, y, lam: float, T: int, seed=None) -> KernelSGDResult:
     return _kernel_sgd_svm(Ka, ya, lam, T, seed)
 
 
-def _kernel_sgd_svm(Ka: np.ndarray, ya: np.ndarray, lam: float, T: int, seed, rows=None) -> KernelSGDResult:
+def _kernel_sgd_svm(
+    Ka: np.ndarray | None, ya: np.ndarray, lam: float, T: int, seed, rows=None
+) -> KernelSGDResult:
     """:func:`kernel_sgd_svm` on checked arguments (the estimator's fit validated them once).
 
     ``rows = (Xc, XcT, gamma)`` (from :func:`kmlteach.kernels.distance._gaussian_row_data`)
@@ -100,7 +102,7 @@ def _kernel_sgd_svm(Ka: np.ndarray, ya: np.ndarray, lam: float, T: int, seed, ro
         Xc, XcT, gamma = np.empty((0, 0)), np.empty((0, 0)), 0.0
     else:
         (Xc, XcT, gamma), Ka = rows, np.empty((0, 0))
-    alpha, alpha_last, beta, n_up = _kernel_sgd_svm_kernel(Ka, Xc, XcT, float(gamma), ya, lam, idx)
+    alpha, alpha_last, beta, n_up = _kernel_sgd_svm_kernel(Ka, Xc, XcT, gamma, ya, lam, idx)
     check_finite_result("lam", alpha, alpha_last)
     return KernelSGDResult(alpha, alpha_last, beta, idx, int(n_up))
 

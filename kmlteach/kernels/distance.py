@@ -36,10 +36,7 @@ def _distance_gram(Xa, Ya, sym, code, gamma):
     on the upper triangle only (half the exponentials) and mirrored, so it is exactly
     symmetric with an exact unit diagonal.
     """
-    mu = Xa.mean(axis=0)
-    Xc = Xa - mu
-    Yc = Xc if sym else Ya - mu
-    YcT = np.ascontiguousarray(Yc.T)
+    Xc, Yc, YcT = _centred(Xa, Ya, sym)
     if code == 2 and Xc.shape[1] <= _DIRECT_COLUMNS:  # d² summed coordinate by coordinate
         G = np.empty((Xc.shape[0], YcT.shape[1]))
         return _gaussian_tiles(G, Xc, YcT, gamma, sym, direct=True)
@@ -61,10 +58,21 @@ def _distance_gram(Xa, Ya, sym, code, gamma):
     return _distance_gram_kernel(G, xx, yy, sym)
 
 
-def _gaussian_row_data(Xa):
-    """``(Xc, XcT)`` for computing rows of the Gaussian ``gram(X)`` one at a time with the
-    same arithmetic (and so the same bits) as :func:`_distance_gram`, or ``None`` when
-    that matrix is not computed entry by entry (more than ``_DIRECT_COLUMNS`` columns: BLAS).
+def _centred(Xa, Ya, sym):
+    """``X − mean(X)``, ``Y − mean(X)`` and the latter's transpose (contiguous): what every
+    entry of :func:`_distance_gram` is computed from (also for single rows,
+    :func:`_gaussian_row_data`, whose bits must equal the matrix's)."""
+    mu = Xa.mean(axis=0)
+    Xc = Xa - mu
+    Yc = Xc if sym else Ya - mu
+    return Xc, Yc, np.ascontiguousarray(Yc.T)
+
+
+def _gaussian_row_data(Xa, gamma):
+    """``(Xc, XcT, gamma)`` for computing rows of the Gaussian ``gram(X)`` one at a time
+    with the same arithmetic (and so the same bits) as :func:`_distance_gram`, or ``None``
+    when that matrix is not computed entry by entry (more than ``_DIRECT_COLUMNS``
+    columns: BLAS).
 
     Row i of exp(−γ d²) is ``_gaussian_direct_kernel(out, Xc[i:i+1], XcT, gamma, False, 0, 1)``:
     d² summed over the coordinates in the same order as in the matrix's tiles, where
@@ -74,8 +82,8 @@ def _gaussian_row_data(Xa):
     """
     if Xa.shape[1] > _DIRECT_COLUMNS:
         return None
-    Xc = Xa - Xa.mean(axis=0)
-    return Xc, np.ascontiguousarray(Xc.T)
+    Xc, _, XcT = _centred(Xa, Xa, True)
+    return Xc, XcT, float(gamma)
 
 
 _TILE_BYTES = 1 << 18  # a tile of rows (256 KiB) is still in L2 when it is mirrored

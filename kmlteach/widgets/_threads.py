@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import contextlib
 
+from kmlteach._linalg import one_blas_thread
+
 __all__ = ["single_blas_thread", "single_thread", "on_main_thread"]
 
 
@@ -34,14 +36,8 @@ def single_thread():
             numba.set_num_threads(before)
 
 
-@contextlib.contextmanager
-def single_blas_thread():
-    """Context manager: BLAS runs on one thread inside the block
-    (:func:`kmlteach._linalg.one_blas_thread`: the BLAS libraries are looked up once)."""
-    from kmlteach._linalg import one_blas_thread
-
-    with one_blas_thread():
-        yield
+# BLAS on one thread inside a ``with`` block; the BLAS libraries are looked up once
+single_blas_thread = one_blas_thread
 
 
 def on_main_thread(fn) -> bool:
