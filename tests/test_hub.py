@@ -35,10 +35,10 @@ def test_values_yaml_and_readme_follow_the_sizing_table():
     assert (
         sizing.current(HUB / "values.yaml", sizing.VALUES_START, sizing.VALUES_END) == sizing.values_block()
     ), "values.yaml is stale: run `python deploy/hub/sizing.py --write`"
-    readme = (ROOT / "README.md").read_text()
+    readme = (HUB / "README.md").read_text()
     assert "## Teaching a class on a hub" in readme
     assert f"{sizing.TABLE_START}\n{sizing.table()}\n{sizing.TABLE_END}" in readme, (
-        "README's hub sizing table is stale: run `python deploy/hub/sizing.py --write`"
+        "deploy/hub/README.md's sizing table is stale: run `python deploy/hub/sizing.py --write`"
     )
     # the numbers follow from the measured kernel and server
     assert sizing.LIMITS["mem_guarantee"] == f"{sizing.SERVER_MIB + sizing.KERNEL_PRIVATE_MIB}M"

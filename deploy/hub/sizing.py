@@ -3,8 +3,8 @@
 Every number a deployment uses comes from here: the single-machine hub
 (``jupyterhub_config.py`` reads :data:`LIMITS`), the zero-to-jupyterhub ``values.yaml``
 (``singleuser.memory``/``cpu``, written by ``python deploy/hub/sizing.py --write``) and
-README's "Teaching a class on a hub" table (same command). ``tests/test_hub_deploy.py``
-fails when values.yaml or the README table no longer match this file.
+the table of "Teaching a class on a hub" in ``deploy/hub/README.md`` (same command).
+``tests/test_hub.py`` fails when values.yaml or that table no longer match this file.
 
 To update after new measurements (e.g. leaner kernels): change the ``*_MIB`` constants
 below, run ``python deploy/hub/sizing.py --write`` and commit the three files.
@@ -106,7 +106,7 @@ def students_per_node(node_gib: int) -> int:
 
 
 def table() -> str:
-    """README's sizing table (Markdown)."""
+    """The sizing table of deploy/hub/README.md (Markdown)."""
     lines = [
         "| per student | memory | CPU |",
         "|---|---|---|",
@@ -161,7 +161,7 @@ def write() -> list[Path]:
     changed = []
     for path, start, end, block in (
         (HERE / "values.yaml", VALUES_START, VALUES_END, values_block()),
-        (ROOT / "README.md", TABLE_START, TABLE_END, f"{TABLE_START}\n{table()}\n{TABLE_END}"),
+        (HERE / "README.md", TABLE_START, TABLE_END, f"{TABLE_START}\n{table()}\n{TABLE_END}"),
     ):
         text = path.read_text(encoding="utf-8")
         i, j = _between(text, start, end)
@@ -174,7 +174,7 @@ def write() -> list[Path]:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--write", action="store_true", help="update values.yaml and README.md")
+    ap.add_argument("--write", action="store_true", help="update values.yaml and deploy/hub/README.md")
     args = ap.parse_args(argv)
     if args.write:
         for p in write():
