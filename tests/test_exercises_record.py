@@ -82,6 +82,7 @@ def test_records_mark_instructor_only_parts_and_the_student_cut_drops_them():
         ({"hints": [""]}, "hints"),
         ({"id": "1.x"}, "id"),
         ({"mistakes": [{"name": "n", "explain": "e", "wrong": "f", "predicate": "negated"}]}, "exactly one"),
+        ({"mistakes": [{"name": "n", "explain": "e", "wrong": "f", "kind": "habit"}]}, "kind"),
     ],
 )
 def test_bad_records_are_refused_naming_the_field(tmp_path, bad, field):
@@ -146,6 +147,12 @@ def mistaken():
                 Mistake("doubled", "you multiplied by 2", outputs=(np.array([2.0, 4.0]),)),
                 Mistake("the sign", "squares are never negative", wrong=wrong_sign),
                 Mistake("halved", "you divided by 2", predicate=lambda e, g: np.allclose(g, e / 2)),
+                Mistake(
+                    "ties",
+                    "here the tie goes up",
+                    predicate=lambda e, g: np.allclose(g, e + 1),
+                    kind="convention",
+                ),
             ),
         )
     )
@@ -159,16 +166,26 @@ def mistaken():
         (lambda v: 2 * v, "doubled"),
         (lambda v: -v * v, "the sign"),
         (lambda v: v * v / 2, "halved"),
+        (lambda v: v * v + 1, "ties"),
         (lambda v: v + 7, None),
     ],
 )
 def test_check_names_a_catalogued_mistake(mistaken, capsys, answer, name):
     assert not check("97.square", answer)
     out = capsys.readouterr().out
+    label = "Convention" if name == "ties" else "Common mistake"
     if name:
-        assert f"Common mistake: {name} \u2014" in out and "expected" in out
+        assert f"{label}: {name} \u2014" in out and "expected" in out
+        assert ("Common mistake" in out) == (label == "Common mistake")
     else:
-        assert "Common mistake" not in out
+        assert "Common mistake" not in out and "Convention" not in out
+
+
+def test_a_mistake_kind_is_mistake_or_convention():
+    assert Mistake("n", "e").line() == "Common mistake: n \u2014 e"
+    assert Mistake("n", "e", kind="convention").line() == "Convention: n \u2014 e"
+    with pytest.raises(ValueError, match="kind"):
+        Mistake("n", "e", kind="habit")
 
 
 def test_a_withheld_last_hint_says_when_it_comes(mistaken, capsys):

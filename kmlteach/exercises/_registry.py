@@ -47,6 +47,7 @@ def _mistakes(rec: dict, module, where: str) -> tuple[Mistake, ...]:
                 wrong=wrong,
                 predicate=predicate(m["predicate"], where) if "predicate" in m else None,
                 outputs=tuple(from_plain(v) for v in m["outputs"]) if "outputs" in m else None,
+                kind=m.get("kind", "mistake"),
             )
         )
     return tuple(out)

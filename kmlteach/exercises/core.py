@@ -74,19 +74,39 @@ class Case:
         return f"({', '.join(parts)})"
 
 
+MISTAKE_KINDS = {"mistake": "Common mistake", "convention": "Convention"}
+"""The kinds of catalogued mistake and the label ``check`` and the grader print for each."""
+
+
 @dataclass(frozen=True)
 class Mistake:
     """A catalogued mistake: ``check`` prints "Common mistake: <name> — <explain>" when a
-    wrong answer behaves like it on every visible case. It is recognised by a ``wrong``
-    implementation (the answer equals its output), a ``predicate(expected, got)``, or, in
-    the student edition, the wrong implementation's ``outputs`` on the visible cases
-    (data). See :func:`find_mistake`."""
+    wrong answer behaves like it on every visible case ("Convention: ..." for ``kind =
+    "convention"``: a tie-break, a row order, 0-based positions, a shape — the answer is
+    not wrong in itself, it follows another convention than the exercise's). It is
+    recognised by a ``wrong`` implementation (the answer equals its output), a
+    ``predicate(expected, got)``, or, in the student edition, the wrong implementation's
+    ``outputs`` on the visible cases (data). See :func:`find_mistake`."""
 
     name: str
     explain: str
     wrong: Callable | None = None
     predicate: Callable[[Any, Any], bool] | None = None
     outputs: tuple | None = None
+    kind: str = "mistake"
+
+    def __post_init__(self):
+        if self.kind not in MISTAKE_KINDS:
+            raise ValueError(f"mistake {self.name!r}: kind must be one of {', '.join(MISTAKE_KINDS)}")
+
+    @property
+    def label(self) -> str:
+        """ "Common mistake" or "Convention"."""
+        return MISTAKE_KINDS[self.kind]
+
+    def line(self) -> str:
+        """The line ``check`` and the grader's feedback print: "<label>: <name> — <explain>"."""
+        return f"{self.label}: {self.name} \u2014 {self.explain}"
 
 
 @dataclass(frozen=True)
@@ -323,7 +343,7 @@ def _check(exercise_id: str, fn: Callable, verbose: bool, seconds: float) -> boo
 
 
 def _mistake_line(ex: Exercise, fn: Callable, cases: list[Case], values: list, seconds: float) -> str:
-    """ "\n  Common mistake: ..." when the answer behaves like a catalogued mistake on every
+    """ "\n  Common mistake: ..." (or "Convention: ...") when the answer behaves like a catalogued mistake on every
     visible case (the cases after the first failing one are run too), else ""."""
     if not ex.mistakes:
         return ""
@@ -335,7 +355,7 @@ def _mistake_line(ex: Exercise, fn: Callable, cases: list[Case], values: list, s
     except BaseException:  # an answer that fails later on in another way: no label
         return ""
     m = find_mistake(ex, cases, values, seconds)
-    return f"\n  Common mistake: {m.name} \u2014 {m.explain}" if m else ""
+    return f"\n  {m.line()}" if m else ""
 
 
 def _hint_pointer(ex: Exercise) -> str:

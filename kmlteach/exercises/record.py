@@ -11,8 +11,9 @@ minutes, partial,
 compare, prepare,
 hints but the last
 last hint level        the same record, key ``hint_last``         after ``reveal``
-catalogued mistakes    the record, ``mistakes = [{name, explain,  name, explain and
-                       wrong | predicate}]``                      the wrong outputs
+catalogued mistakes    the record, ``mistakes = [{name, explain,  name, explain, kind
+                       wrong | predicate, kind}]``                and the wrong
+                                                                  outputs
 reference, visible     functions of ``chNN.py`` that the record   visible cases with
 cases                  names (``reference``, ``cases_from``)      expected outputs
                                                                   as data
@@ -121,6 +122,10 @@ def _check_exercise(rec: dict, chapter: str, where: str) -> dict:
             raise ValueError(f"{w}: must be a table {{name, explain, wrong | predicate}}")
         _need(mistake, "name", str, w)
         _need(mistake, "explain", str, w)
+        if _need(mistake, "kind", str, w, "mistake") not in ("mistake", "convention"):
+            raise ValueError(
+                f"{w}: kind must be 'mistake' (the default) or 'convention', got {mistake['kind']!r}"
+            )
         if sum(k in mistake for k in ("wrong", "predicate", "outputs")) != 1:
             raise ValueError(
                 f"{w}: give exactly one of wrong (a function of chNN.py) or "

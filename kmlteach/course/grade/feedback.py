@@ -49,7 +49,7 @@ def feedback_markdown(r: SubmissionResult) -> str:
                 f"`{f['expected']}`, got `{student_text(f['got'])}`"
             )
             if f.get("mistake"):
-                lines.append(f"- Common mistake: {f['mistake']}")
+                lines.append(f"- {f['mistake']}")
         if e.hidden_failed_kinds:
             lines.append("- hidden cases failed, of kind: " + "; ".join(e.hidden_failed_kinds))
         if e.verdict != "passed" and e.hint:

@@ -187,7 +187,7 @@ def score_exercise(plan: ExercisePlan, reply: dict, guards=None) -> ExerciseResu
     if r.first_visible_failure and readable:  # the same words as check()
         m = find_mistake(ex, ex.all_cases(), visible)
         if m is not None:
-            r.first_visible_failure["mistake"] = f"{m.name} \u2014 {m.explain}"
+            r.first_visible_failure["mistake"] = m.line()  # "Common mistake: ..." or "Convention: ..."
     if called:  # on the visible cases (the hidden phase's names are never read: grader._merge)
         r.verdict = "reference"
         r.message = (
