@@ -1,5 +1,6 @@
 """Command line: ``kmlteach`` (or ``python -m kmlteach``) ``warmup | check-env | chapters |
-execute | release | student | grade | nbgrader-export | slides | site``.
+execute | release | student | grade | nbgrader-export | slides | site | publish-student |
+reveal | docs`` (every option: ``docs/cli.md``).
 
 A mistake in what the user typed (a missing or unreadable path, a bad option value, an
 unknown chapter id) is reported in one line: the subcommands raise :class:`UsageError`
@@ -30,6 +31,7 @@ INSTRUCTOR_ONLY = (
     "site",
     "publish-student",
     "reveal",
+    "docs",
 )
 
 
@@ -225,6 +227,12 @@ def _cmd_slides(args) -> int:
     return 0
 
 
+def _cmd_docs(args) -> int:
+    from .course.docs import update
+
+    return update(build_parser("python -m kmlteach"), INSTRUCTOR_ONLY, check=args.check)
+
+
 def _cmd_site(args) -> int:
     from .course.site import build_site
 
@@ -236,11 +244,12 @@ def _cmd_site(args) -> int:
     return 0
 
 
-def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(prog=_prog(), description=__doc__.split("\n\n")[0])
+def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
+    """The whole command line (``docs/cli.md`` is generated from it)."""
+    ap = argparse.ArgumentParser(prog=prog or _prog(), description=__doc__.split("\n\n")[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
     p = sub.add_parser("warmup", help="compile every Numba kernel, print per-kernel time")
-    p.add_argument("--quiet", action="store_true")
+    p.add_argument("--quiet", action="store_true", help="no progress lines")
     p.add_argument(
         "--jobs",
         type=_nonnegative_int,
@@ -257,7 +266,7 @@ def main(argv=None) -> int:
     p = sub.add_parser("check-env", help="versions, Numba cache, widget support")
     p.set_defaults(fn=_cmd_check_env)
     p = sub.add_parser("chapters", help="print the chapter table from book.toml")
-    p.add_argument("--book", default=None)
+    p.add_argument("--book", default=None, help="the book.toml to read (default: the repository's)")
     p.add_argument(
         "--update-readme", action="store_true", help="rewrite README.md's chapter table from book.toml"
     )
@@ -273,14 +282,14 @@ def main(argv=None) -> int:
     p.add_argument("--force", action="store_true", help="replace notebooks edited since the last release")
     p.set_defaults(fn=_cmd_release)
     p = sub.add_parser("student", help="alias: release every notebook of SRC into OUT")
-    p.add_argument("src", type=Path)
-    p.add_argument("out", type=Path)
+    p.add_argument("src", type=Path, help="folder of instructor notebooks")
+    p.add_argument("out", type=Path, help="folder to write the student notebooks into")
     p.set_defaults(fn=_cmd_release, chapters=None, force=False)
     p = sub.add_parser(
         "nbgrader-export",
         help="write chapters as nbgrader source notebooks (with test cells) into an nbgrader course folder",
     )
-    p.add_argument("chapters", nargs="+", metavar="CHAPTER")
+    p.add_argument("chapters", nargs="+", metavar="CHAPTER", help="chapter ids such as 01")
     p.add_argument("--course", type=Path, required=True, help="nbgrader course folder")
     p.set_defaults(fn=_cmd_nbgrader_export)
     p = sub.add_parser("execute", help="build notebooks/NN-*.ipynb from notebooks/src/*.py and run them")
@@ -296,9 +305,11 @@ def main(argv=None) -> int:
         "grade",
         help="grade a folder of submitted notebooks into a gradebook CSV",
         description="Grade every *.ipynb below SUBMISSIONS, each in a fresh sandboxed kernel; "
-        "see README, 'Grading'.",
+        "see docs/grading.md.",
     )
-    p.add_argument("submissions", type=Path, metavar="SUBMISSIONS")
+    p.add_argument(
+        "submissions", type=Path, metavar="SUBMISSIONS", help="folder of submissions: every *.ipynb below it"
+    )
     p.add_argument("--out", type=Path, default=None, help="gradebook CSV to write (required)")
     p.add_argument(
         "--secret",
@@ -358,7 +369,12 @@ def main(argv=None) -> int:
         help="folder for one Markdown + HTML feedback file per submission",
     )
     p.add_argument("--chapter", default=None, help="only accept notebooks of this chapter (e.g. 01)")
-    p.add_argument("--executor", choices=["local", "dask"], default="local")
+    p.add_argument(
+        "--executor",
+        choices=["local", "dask"],
+        default="local",
+        help="grade on this machine or on a Dask cluster",
+    )
     p.add_argument("--scheduler", default=None, help="Dask scheduler address (with --executor dask)")
     p.set_defaults(fn=_cmd_grade)
 
@@ -382,6 +398,18 @@ def main(argv=None) -> int:
     from .course.edition_cli import add_commands  # publish-student, reveal
 
     add_commands(sub)
+    p = sub.add_parser(
+        "docs",
+        help="regenerate the generated parts of docs/: the command-line reference (docs/cli.md) "
+        "and the instructor's guide's slide, exercise and points tables",
+    )
+    p.add_argument("--check", action="store_true", help="write nothing; exit status 1 if a file is stale")
+    p.set_defaults(fn=_cmd_docs)
+    return ap
+
+
+def main(argv=None) -> int:
+    ap = build_parser()
     args = ap.parse_args(argv)
     try:
         if args.cmd in INSTRUCTOR_ONLY and _student_edition():

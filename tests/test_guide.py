@@ -37,7 +37,9 @@ RATIO = 1.3  # heaviest week / median week
 
 _SOURCE_TAG = r"(?<!UML )(?<!HSS1 )(?<!HSS2 )(?<!SL )"
 _SECTION = re.compile(_SOURCE_TAG + r"§(\d+(?:\.\d+)?)(?:\s*[–-]\s*§?(\d+(?:\.\d+)?))?")
-_EXERCISE = re.compile(r"`(\d\d\.\w+)`")
+# ids in backticks: exercises `01.hinge`; concept checks `01.c_support` and recap questions
+# `01.q1` (question records); prediction explorers `01.p_margin`
+_EXERCISE = re.compile(r"`(\d\d\.(?!c_|p_|q\d)\w+)`")
 _MINUTES = re.compile(r"\((\d+) min\)")
 
 
@@ -74,9 +76,13 @@ def section(title: str) -> str:
     return GUIDE[start : end if end > 0 else None]
 
 
+_GENERATED = re.compile(r"<!--\s*kml:(\w+)[^>]*-->.*?<!--\s*/kml:\1\s*-->", re.S)
+
+
 def chapter_plans() -> dict[str, str]:
-    """Chapter id → the text of its plan (from its ``### NN · …`` heading to the next heading)."""
-    plans = section("Chapter plans")
+    """Chapter id → the hand-written text of its plan (from its ``### NN · …`` heading to the
+    next heading), without the generated tables (their section titles come from the notebook)."""
+    plans = _GENERATED.sub("", section("Chapter plans"))
     parts = re.split(r"^### ", plans, flags=re.M)[1:]
     return {m.group(1): p for p in parts if (m := re.match(r"(\d\d) · ", p))}
 

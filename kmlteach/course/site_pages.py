@@ -1,8 +1,9 @@
 """Generated pages of the course site: home, course map, instructor's guide.
 
 Everything here is built from ``book.toml``, README.md, the stored notebooks and the
-hand-written guide ``docs/instructor-guide.md`` (whose ``<!-- kml:... -->`` markers
-are filled in), so a new chapter marked ``ready`` appears on every page by itself.
+hand-written guide ``docs/instructor-guide.md`` (whose generated tables, between
+``<!-- kml:... -->`` markers, are rendered here for ``python -m kmlteach docs`` and the
+site), so a new chapter marked ``ready`` appears on every page by itself.
 """
 
 from __future__ import annotations
@@ -17,13 +18,14 @@ __all__ = [
     "home_page",
     "course_map_page",
     "instructor_guide_page",
+    "render_guide",
+    "UNPUBLISHED",
     "exercise_rows",
     "chapter_outline",
     "MINUTES_PER_POINT",
 ]
 
 MINUTES_PER_POINT = 8  # estimate shown (marked "est.") when book.toml gives no minutes
-_MARKER = re.compile(r"<!--\s*kml:(\w[\w-]*)(?:\s+(\w+))?\s*-->")
 
 
 def _page(c) -> str:
@@ -58,30 +60,70 @@ def _exercise_table(book, chapter) -> str:
     return "\n".join(lines) + "\n"
 
 
-def chapter_outline(book, chapter) -> list[tuple[str, list[str]]]:
-    """The chapter's sections (level-2 headings) and the widgets each one shows."""
-    nb = json.loads((book.root / chapter.notebook).read_text(encoding="utf-8"))
+_ASK = re.compile(r"""\bask\(\s*["'](\d\d\.c_\w+)["']""")
+_BUILDER = re.compile(r"\b(make_\w+)\(")
+
+
+def _recap_ids(chapter_id: str) -> list[str]:
+    from kmlteach.exercises import questions
+
+    return [q.id for q in questions(chapter_id, kind="recap")]
+
+
+def _cell_widgets(nb, cell, src: str) -> list[str]:
+    """The widgets a code cell shows: snapshot titles, a prediction mode marked as such, the
+    recap quiz by its call."""
     from ._widget_snapshot import snapshot, widget_model_ids
 
-    out: list[tuple[str, list[str]]] = []
+    names = []
+    for mid in widget_model_ids(cell):
+        quiz = re.search(r"""\bquiz\(\s*["'](\d\d)["']""", src)
+        if quiz:
+            names.append("recap quiz " + ", ".join(f"`{i}`" for i in _recap_ids(quiz.group(1))))
+            continue
+        try:
+            title = snapshot(nb, mid).title
+        except KeyError:
+            title = "widget"
+        builder = _BUILDER.search(src)
+        if "predict=True" in src and builder:
+            title += f" — prediction mode (`{builder.group(1)}(predict=True)`)"
+        names.append(title)
+    return names
+
+
+def section_outline(book, chapter) -> list[tuple[str, list[str], list[str]]]:
+    """(section, widgets, concept-check ids) for each level-2 heading of the chapter's
+    stored notebook, in order."""
+    nb = json.loads((book.root / chapter.notebook).read_text(encoding="utf-8"))
+    out: list[tuple[str, list[str], list[str]]] = []
     for cell in nb["cells"]:
         src = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
         if cell["cell_type"] == "markdown":
             for h in re.findall(r"^##\s+(.+)$", src, re.M):
-                out.append((h.strip(), []))
+                out.append((h.strip(), [], []))
         elif cell["cell_type"] == "code" and out:
-            for mid in widget_model_ids(cell):
-                try:
-                    out[-1][1].append(snapshot(nb, mid).title)
-                except KeyError:
-                    out[-1][1].append("widget")
+            for w in _cell_widgets(nb, cell, src):
+                if w not in out[-1][1]:
+                    out[-1][1].append(w)
+            out[-1][2].extend(i for i in _ASK.findall(src) if i not in out[-1][2])
     return out
 
 
+def chapter_outline(book, chapter) -> list[tuple[str, list[str]]]:
+    """The chapter's sections (level-2 headings) and the widgets each one shows."""
+    return [(title, widgets) for title, widgets, _ in section_outline(book, chapter)]
+
+
 def _slides_outline(book, chapter) -> str:
-    lines = ["| Slide | Section | Widget to demo live |", "|---|---|---|", "| 1 | title and objectives | |"]
-    for k, (title, widgets) in enumerate(chapter_outline(book, chapter), start=2):
-        lines.append(f"| {k} | {title} | {', '.join(widgets)} |")
+    lines = [
+        "| # | Section of the deck | Widgets to demo live | Concept checks asked |",
+        "|---|---|---|---|",
+        "| 1 | title and objectives | | |",
+    ]
+    for k, (title, widgets, checks) in enumerate(section_outline(book, chapter), start=2):
+        ids = ", ".join(f"`{i}`" for i in checks)
+        lines.append(f"| {k} | {title} | {'; '.join(widgets)} | {ids} |")
     return "\n".join(lines) + "\n"
 
 
@@ -182,45 +224,63 @@ def course_map_page(book) -> str:
     return "\n".join(lines)
 
 
-def instructor_guide_page(book) -> str:
-    """``docs/instructor-guide.md`` with its markers filled in from book.toml and the notebooks.
+# A generated block of the guide: its opening marker, the text it holds (never another
+# marker), and its closing marker; the first rendering of a bare opening marker adds both.
+_BLOCK = re.compile(
+    r"<!--\s*kml:(slides|exercises|points)(?:\s+(\w+))?\s*-->\n"
+    r"(?:(?:(?!<!--\s*/?kml:).)*?<!--\s*/kml:\1\s*-->\n)?",
+    re.S,
+)
 
-    Markers: ``<!-- kml:exercises NN -->`` (exercise table), ``<!-- kml:slides NN -->``
-    (the deck's outline), ``<!-- kml:other-chapters -->`` (a skeleton plan for every
-    ready chapter the guide does not cover yet), ``<!-- kml:points -->`` (totals).
-    A link to ``midterm.md`` becomes plain text: the site does not publish the midterm,
-    whose file holds the answer key.
+
+def _points_table(book) -> str:
+    rows = [(c, sum(int(e["points"]) for e in c.exercises)) for c in book.chapters if c.ready]
+    lines = ["| Chapter | Exercises | Points |", "|---|---|---|"]
+    lines += [f"| {c.id} · {c.title} | {len(c.exercises)} | {p} |" for c, p in rows]
+    lines.append(
+        f"| **total** | **{sum(len(c.exercises) for c, _ in rows)}** | **{sum(p for _, p in rows)}** |"
+    )
+    return "\n".join(lines) + "\n"
+
+
+def render_guide(text: str, book) -> str:
+    """``text`` (the guide's Markdown) with its generated tables rendered again.
+
+    Blocks: ``<!-- kml:exercises NN -->`` (the chapter's exercises from the records),
+    ``<!-- kml:slides NN -->`` (its deck's outline, from the stored notebook),
+    ``<!-- kml:points -->`` (exercises and points per chapter), each closed by
+    ``<!-- /kml:KIND -->``. Markers of any other kind are left as they are.
     """
-    text = (book.root / "docs" / "instructor-guide.md").read_text(encoding="utf-8")
-    text = re.sub(r"\[([^\]]+)\]\(midterm\.md\)", r"\1 (in the repository only, not on this site)", text)
-    covered = set(re.findall(r"<!--\s*kml:slides\s+(\w+)\s*-->", text))
 
     def fill(m):
         kind, arg = m.group(1), m.group(2)
-        if kind in ("exercises", "slides"):
+        if kind == "points":
+            body = _points_table(book)
+        else:
             c = book.chapter(arg)
             if not c.ready:
-                return "*This chapter is in preparation.*\n"
-            return _exercise_table(book, c) if kind == "exercises" else _slides_outline(book, c)
-        if kind == "other-chapters":
-            parts = []
-            for c in book.chapters:
-                if c.ready and c.id not in covered:
-                    parts += [
-                        f"### {c.id} · {c.title}",
-                        "",
-                        "*The lecture plan of this chapter is still to be written; its deck "
-                        "and exercises are below.*",
-                        "",
-                        _slides_outline(book, c),
-                        _exercise_table(book, c),
-                    ]
-            return "\n".join(parts)
-        if kind == "points":
-            rows = [(c, sum(int(e["points"]) for e in c.exercises)) for c in book.chapters if c.ready]
-            lines = ["| Chapter | Exercises | Points |", "|---|---|---|"]
-            lines += [f"| {c.id} · {c.title} | {len(c.exercises)} | {p} |" for c, p in rows]
-            return "\n".join(lines) + "\n"
-        return m.group(0)
+                body = "*This chapter is in preparation.*\n"
+            else:
+                body = _exercise_table(book, c) if kind == "exercises" else _slides_outline(book, c)
+        head = f"<!-- kml:{kind}{' ' + arg if arg else ''} -->"
+        return f"{head}\n\n{body}\n<!-- /kml:{kind} -->\n"
 
-    return _MARKER.sub(fill, text)
+    return _BLOCK.sub(fill, text)
+
+
+# the exams' files hold their answer keys: the site names them but never publishes them
+UNPUBLISHED = ("midterm.md", "final.md")
+
+
+def instructor_guide_page(book) -> str:
+    """``docs/instructor-guide.md`` for the site: its tables rendered (:func:`render_guide`),
+    and a link to an exam (``midterm.md``, ``final.md``) turned into plain text, since the
+    site does not publish the exams, whose files hold the answer keys."""
+    text = render_guide((book.root / "docs" / "instructor-guide.md").read_text(encoding="utf-8"), book)
+    for name in UNPUBLISHED:
+        text = re.sub(
+            r"\[([^\]]+)\]\(`?" + re.escape(name) + r"`?\)",
+            r"\1 (in the repository only, not on this site)",
+            text,
+        )
+    return text
