@@ -44,7 +44,7 @@ FAMILIES = {
         ("X", "y", "result"),
         {"plot_weighted_points", "plot_stump", "plot_adaboost_bounds"},
     ),
-    "make_nu_explorer": (("X", "y", "path"), {"nu_axes", "set_nu"}),
+    "make_nu_explorer": (("X", "y", "path"), {"draw_nu", "set_nu"}),
 }
 
 

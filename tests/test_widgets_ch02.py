@@ -171,7 +171,7 @@ def test_embedding_lambda_moves_the_plane_without_new_axes():
 
 
 def test_psd_lab_bars_and_axes():
-    from kmlteach.widgets._ch02.psd import _symlog
+    from kmlteach.widgets.ch02.psd import _symlog
 
     ex = make_psd_lab(candidate="exponential", n=16)
     ax_e = ex.fig.axes[1]
@@ -241,7 +241,7 @@ def test_boundary_figure_fits_a_slide_at_1_5x():
 
 
 def test_box3d_projection_and_plane_cut():
-    from kmlteach.widgets._ch02.box3d import plane_polygon, view_basis
+    from kmlteach.widgets.ch02.box3d import plane_polygon, view_basis
 
     B = view_basis(30.0, -60.0)
     np.testing.assert_allclose(B @ B.T, np.eye(3), atol=1e-12)  # orthonormal view
@@ -275,7 +275,7 @@ def test_embedding_points_split_by_the_plane_and_views_stay_blitted():
 
 
 def test_embedding_other_data_sets_are_drawn_after_the_cell_or_on_demand(monkeypatch):
-    import kmlteach.widgets._ch02.embedding as emb
+    import kmlteach.widgets.ch02.embedding as emb
 
     later = []
     monkeypatch.setattr(emb, "on_main_thread", lambda fn: later.append(fn) or True)  # as in a kernel
@@ -309,7 +309,7 @@ def test_embedding_explorer_is_drawn_without_a_layout_pass_and_fits(dataset, mon
     layout pass measured every tick label and the legend); nothing may leave the figure."""
     from helpers import build_without_layout_pass, outside_the_figure
 
-    from kmlteach.widgets._ch02.embedding import _panel
+    from kmlteach.widgets.ch02.embedding import _panel
 
     ex, passes = build_without_layout_pass(lambda: make_embedding_explorer(dataset=dataset), monkeypatch)
     assert passes == 0

@@ -106,7 +106,7 @@ def test_ngram_explorer_state():
 def test_kpca_explorer_gram_from_distances_matches_kernels_gram():
     from kmlteach.kernel_methods import kernel_pca
     from kmlteach.kernels import gram
-    from kmlteach.widgets._ch03.kpca import _kpca_data
+    from kmlteach.widgets.ch03.kpca import _kpca_data
 
     ex = make_kpca_explorer(m=80)
     X, _ = _kpca_data("rings", 80, 0)
@@ -123,7 +123,7 @@ def test_kpca_explorer_gram_from_distances_matches_kernels_gram():
 
 def test_diffusion_heat_map_numbers_are_readable_and_axes_fixed():
     from kmlteach._render import TextGroup
-    from kmlteach.widgets._ch03.graphs import _cell, _Grid
+    from kmlteach.widgets.ch03.graphs import _cell, _Grid
 
     ex = make_diffusion_explorer(n_nodes=10, edges="0-1 1-2 2-3 3-4 4-5 5-6 6-7 7-8 8-9 0-9 0-5")
     ax_k, ax_cb = ex.fig.axes[1], ex.fig.axes[2]
@@ -159,7 +159,7 @@ def test_diffusion_heat_map_numbers_are_readable_and_axes_fixed():
 
 
 def test_diffusion_node_values_fit_their_boxes():
-    from kmlteach.widgets._ch03.graphs import _node_value
+    from kmlteach.widgets.ch03.graphs import _node_value
 
     assert [_node_value(v) for v in (0.6741, -1.1668, 9.9994, -21.814, 2.8e23)] == [
         "0.674",
@@ -208,7 +208,7 @@ def test_kpca_switching_data_sets_repaints_the_points_only():
         assert not ex.timings["full"] and not ex.blitter.whole
     # the bars are one outline whose tops are the eigenvalues as shares of the trace of K̃
     from kmlteach.kernels import center, gram
-    from kmlteach.widgets._ch03.kpca import _kpca_data
+    from kmlteach.widgets.ch03.kpca import _kpca_data
 
     K = gram("gaussian", _kpca_data("rings", 80, 0)[0], sigma=2.0)
     tops = ex.fig.axes[1].patches[0].get_xy()[1:40:4, 1]

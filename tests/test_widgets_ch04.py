@@ -158,7 +158,7 @@ def test_kesler_view_renders_every_name_at_build_time():
 
 def test_ava_ties_caches_both_rules_per_position(monkeypatch):
     fits = []
-    from kmlteach.widgets._ch04 import ova
+    from kmlteach.widgets.ch04 import reductions as ova
 
     monkeypatch.setattr(ova, "all_pairs", lambda *a, **k: fits.append(1) or M.all_pairs(*a, **k))
     ex = ch04.make_ava_ties()

@@ -42,7 +42,7 @@ def test_viterbi_trace_steps_and_backtracks(small):
 
 
 def test_noise_compare(monkeypatch):
-    import kmlteach.widgets._ch05.noise as W
+    import kmlteach.widgets.ch05.noise as W
 
     real = W.train_pair
     monkeypatch.setattr(W, "train_pair", lambda nz, seed=0: real(nz, n_train=40, T=200, seed=seed))
@@ -89,7 +89,7 @@ def test_noise_compare_trains_in_one_thread_that_ends(monkeypatch):
     import threading
     import time
 
-    import kmlteach.widgets._ch05.noise as W
+    import kmlteach.widgets.ch05.noise as W
 
     real = W.train_pair
     monkeypatch.setattr(W, "train_pair", lambda nz, seed=0: real(nz, n_train=20, T=50, seed=seed))

@@ -134,7 +134,7 @@ def test_loss_gallery_value_and_subgradient():
 
 def test_rademacher_explorer_stays_below_bound():
     pytest.importorskip("kmlteach.theory")
-    from kmlteach.plots.ch09_theory import rademacher_data
+    from kmlteach.plots.ch09 import rademacher_data
     from kmlteach.widgets.ch09 import make_rademacher_explorer
 
     X = rademacher_data(200, d=5)

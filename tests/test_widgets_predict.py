@@ -36,7 +36,7 @@ def _boundary():
 def _boundary_answer(ex):
     """Test accuracy (%) of f(x) = Σ α_i k(x_i, x) with the widget's α, on the test moons."""
     from kmlteach.kernels import gram
-    from kmlteach.widgets._ch02.boundary import boundary_data
+    from kmlteach.widgets.ch02.boundary import boundary_data
 
     _X, _y, Xt, yt = boundary_data()
     st = ex.state
@@ -52,7 +52,7 @@ def _kpca():
 
 def _kpca_answer(ex):
     """Best accuracy of a threshold rule (either side +1) on component 1, by brute force."""
-    from kmlteach.widgets._ch03.kpca import _kpca_data
+    from kmlteach.widgets.ch03.kpca import _kpca_data
 
     _X, y = _kpca_data(ex.state["dataset"], 160, 0)
     z = ex.state["embedding"][:, 0]

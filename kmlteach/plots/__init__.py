@@ -1,6 +1,6 @@
 """Matplotlib helpers for the course.
 
-Conventions (DESIGN.md): a plot helper takes ``ax=None`` and returns the Axes; it
+Conventions (docs/design.md): a plot helper takes ``ax=None`` and returns the Axes; it
 never calls ``plt.show()``. Colours come from one colour-blind-safe palette
 (Okabe–Ito) and classes are told apart by marker shape as well as colour.
 Chapter-specific helpers live in ``kmlteach/plots/chNN.py``.

@@ -14,7 +14,7 @@ __all__ = [
     "plot_fraud",
     "strip_positions",
     "scatter_strip",
-    "labelling_axes",
+    "draw_labelling",
     "set_labelling",
     "plot_labelling",
 ]
@@ -199,7 +199,7 @@ def plot_fraud(X, y, lines=None, ax=None, title=None, max_negatives: int = 3000,
     return ax
 
 
-def labelling_axes(ax, mu, y):
+def draw_labelling(ax, mu, y):
     """Draw the true labels of items sorted by score (best first) and empty artists for a
     labelling v; returns a dict of artists for :func:`set_labelling`."""
     mu = np.asarray(mu, dtype=float)
@@ -231,7 +231,7 @@ def labelling_axes(ax, mu, y):
 
 
 def set_labelling(arts, v):
-    """Show the labelling v (original item order) in the artists of :func:`labelling_axes`."""
+    """Show the labelling v (original item order) in the artists of :func:`draw_labelling`."""
     vo = np.asarray(v, dtype=float)[arts["order"]]
     xs, ys = arts["xs"], arts["ys"]
 
@@ -247,7 +247,7 @@ def plot_labelling(mu, y, v, ax=None, title=None):
     """True labels y and a labelling v of items sorted by their score μ (e.g. the most
     violating labelling of UML (17.14)); flipped labels are circled."""
     ax = get_ax(ax, 7.5, 2.8)
-    set_labelling(labelling_axes(ax, mu, y), v)
+    set_labelling(draw_labelling(ax, mu, y), v)
     if title:
         ax.set_title(title)
     return ax

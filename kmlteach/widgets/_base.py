@@ -235,33 +235,3 @@ def class_scatters(ax, X, y, s: float = 48) -> dict:
     from ..plots import binary_points
 
     return binary_points(ax, X, y, s=s, edgecolors="white", linewidths=0.6, zorder=3)
-
-
-def republish(module: str, *parts) -> list[str]:
-    """Make the chapter module ``module`` (``widgets/chNN.py``) the public home of its
-    implementation modules ``parts`` (``widgets/_chNN/*.py``): their ``__all__`` names are
-    put in its namespace, its builders' ``__module__`` is set to it (:func:`set_public_home`)
-    and the names are returned, in order, as its ``__all__``. Each builder returns an
-    :class:`Explorer`; ``explorer.state`` holds what the last redraw computed (tests read
-    it), ``explorer.controls`` the controls (tests set their ``value``)."""
-    import sys
-
-    ns = vars(sys.modules[module])
-    names = []
-    for part in parts:
-        ns.update((name, getattr(part, name)) for name in part.__all__)
-        names += part.__all__
-    set_public_home(module, names)
-    return names
-
-
-def set_public_home(module: str, names) -> None:
-    """Make ``module`` the ``__module__`` of the ``make_*`` builders it re-exports from its
-    implementation package (as NumPy's ``set_module``): tools that list a chapter's widgets
-    by module, such as the shared widget-latency check, then find them in ``widgets/chNN.py``."""
-    import sys
-
-    ns = vars(sys.modules[module])
-    for name in names:
-        if name.startswith("make_"):
-            ns[name].__module__ = module

@@ -14,7 +14,7 @@ import numpy as np
 
 from .. import metrics as M
 from ..plots import OKABE_ITO, figure, label_axes, rings
-from ..plots.ch07 import example_scores, labelling_axes, scatter_strip, set_labelling
+from ..plots.ch07 import draw_labelling, example_scores, scatter_strip, set_labelling
 from ..ranking import MEASURES, bipartite_most_violating
 from ..ranking.bipartite import _delta
 from ._base import Explorer, int_slider, slider
@@ -237,7 +237,7 @@ def make_violating_explorer(
     y = np.asarray(y_true, dtype=float)
     r = len(y)
     fig, ax = figure(7.5, 2.8)
-    arts = labelling_axes(ax, mu, y)
+    arts = draw_labelling(ax, mu, y)
     controls = {
         "measure": W.Dropdown(
             options=list(MEASURES), value=measure, description="measure", layout=W.Layout(width="230px")

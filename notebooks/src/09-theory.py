@@ -40,7 +40,7 @@ from kmlteach.kernel_methods import class_mean_classifier
 from kmlteach.kernels import gram
 from kmlteach.online import norma
 from kmlteach.plots.ch09 import norma_history, nu_data, oneclass_data, show, stream_data
-from kmlteach.plots.ch09_theory import rademacher_data
+from kmlteach.plots.ch09 import rademacher_data
 from kmlteach.svm import nu_svm, one_class_svm, soft_svm
 from kmlteach.widgets.ch09 import perceptron_bound
 

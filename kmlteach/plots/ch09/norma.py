@@ -6,7 +6,7 @@ import numpy as np
 
 from .._style import OKABE_ITO, class_points, class_style, label_axes
 
-__all__ = ["norma_history", "norma_axes", "set_norma"]
+__all__ = ["norma_history", "draw_norma", "set_norma"]
 
 
 # --- NORMA (HSS2 Algorithm 2.1) ------------------------------------------------------------
@@ -35,7 +35,7 @@ def norma_history(res, y, budget=None) -> np.ndarray:
     return C
 
 
-def norma_axes(ax_plane, ax_mist, X, y, lim: float = 1.6):
+def draw_norma(ax_plane, ax_mist, X, y, lim: float = 1.6):
     """Draw the NORMA stream picture (points seen, expansion terms sized by |coef|, the
     boundary f = 0) and the mistakes panel. Returns the artists."""
     arts = {"seen": {}}

@@ -10,7 +10,7 @@ from ...kernels import gram
 from .._style import OKABE_ITO, label_axes
 from .common import _rings, _scatter_labelled, level_lines, plane_grid, smooth_rgba
 
-__all__ = ["nu_path", "nu_axes", "set_nu", "oneclass_path", "oneclass_axes", "set_oneclass"]
+__all__ = ["nu_path", "draw_nu", "set_nu", "oneclass_path", "draw_oneclass", "set_oneclass"]
 
 
 # --- ν-SVM (HSS2 (2.5)/(2.6)) --------------------------------------------------------------
@@ -61,7 +61,7 @@ def nu_path(X, y, nus, sigma: float = 1.0, G: int = 70):
     return path
 
 
-def nu_axes(ax_plane, ax_frac, path):
+def draw_nu(ax_plane, ax_frac, path):
     """Draw the ν-SVM picture: decision regions, {f = 0} and {f = ±ρ}, support vectors,
     margin errors (left); the two fractions against ν (right). Returns the artists."""
     X, y, xs, ys = path["X"], path["y"], path["xs"], path["ys"]
@@ -189,7 +189,7 @@ def oneclass_path(X, outliers, nus, sigmas, G: int = 70):
     return path
 
 
-def oneclass_axes(ax, path):
+def draw_oneclass(ax, path):
     """Draw the one-class picture: Parzen density, {f = 0}, sample, support vectors and
     the points outside the estimated support. Returns the artists."""
     xs, ys = path["xs"], path["ys"]

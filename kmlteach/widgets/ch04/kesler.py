@@ -8,12 +8,12 @@ import numpy as np
 from ..._render import bound_by_axes, stamp, title_row
 from ...multiclass import kesler_embed, kesler_perceptron
 from ...plots import figure
-from ...plots.ch04 import (
-    constraint_artists,
-    kesler_artists,
+from ...plots.ch04.kesler import (
+    draw_constraints,
+    draw_kesler,
     kesler_title,
-    update_constraint_artists,
-    update_kesler_artists,
+    set_constraints,
+    set_kesler,
 )
 from .._base import Explorer, int_slider
 
@@ -68,9 +68,9 @@ def make_kesler_view(X=None, y=None) -> Explorer:
     lo, hi = float(all_scores.min()), float(all_scores.max())
     ylim = (lo - 0.1 * max(hi - lo, 1.0), hi + 0.1 * max(hi - lo, 1.0))
     fig, (axA, axB) = figure(11.0, 3.0, ncols=2, gridspec_kw={"width_ratios": [1.6, 1]})
-    heat = kesler_artists(emb, axA)
+    heat = draw_kesler(emb, axA)
     heat_title = title_row(axA, "center", 12)  # cached bitmaps of the changing title
-    bars = constraint_artists(axB, k - 1)
+    bars = draw_constraints(axB, k - 1)
     # the mathtext part of the title is static; the step count changes
     title = axB.set_title("$\\langle W, x_{ij}\\rangle$ (red, hatched, ×: violated)", loc="left", fontsize=10)
     # the row and competitor names change with the example, and the title is repainted with
@@ -93,12 +93,10 @@ def make_kesler_view(X=None, y=None) -> Explorer:
         u = ex.controls["updates"].value
         res = runs[u]
         rows = np.flatnonzero(emb.example == i)
-        Z = update_kesler_artists(heat, emb, i, title=False)
+        Z = set_kesler(heat, emb, i, title=False)
         heat_title.set_texts([(kesler_title(i, int(emb.label[rows[0]])), "black")])
         scores = Z @ res.w
-        update_constraint_artists(
-            bars, scores, emb.competitor[rows], int(emb.label[rows[0]]), title=False, ylim=ylim
-        )
+        set_constraints(bars, scores, emb.competitor[rows], int(emb.label[rows[0]]), title=False, ylim=ylim)
         steps.set_texts([(f"after {u} update(s)", "black")])
         st = ex.state
         st["Z"] = Z.copy()

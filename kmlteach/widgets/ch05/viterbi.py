@@ -1,4 +1,10 @@
-"""Chapter 05: the Viterbi trace over a word image."""
+"""Chapter 05: the Viterbi trace over a word image.
+
+The widget wires the controls; the picture is drawn by :mod:`kmlteach.plots.ch05.viterbi`
+(the table M, its colour bar, arrows and path: ``draw_viterbi_table`` once,
+``set_viterbi_table`` per step) and :mod:`kmlteach.plots.ch05.words` (the word image), the
+same code as the static figures ``plot_viterbi_table`` and ``plot_word``.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +14,8 @@ import numpy as np
 from ..._render import title_row
 from ...datasets import ocr_words
 from ...plots import figure
-from ...plots.ch05 import LETTERS, update_viterbi_panel, update_word_panel, viterbi_panel, word_panel
+from ...plots.ch05.viterbi import draw_viterbi_table, set_viterbi_table
+from ...plots.ch05.words import LETTERS, draw_word, set_word
 from ...structured import structured_sgd, unary_scores, viterbi
 from .._base import Explorer, int_slider
 from .._predict import predict_mode
@@ -23,24 +30,6 @@ def _word(labels) -> str:
 def _snap(v: float, lo: float, step: float) -> float:
     """``v`` on the slider's grid (the browser's slider snaps it; Python callers may not)."""
     return round(lo + round((float(v) - lo) / step) * step, 10)
-
-
-def _viterbi_colorbar(fig, cax, norm):
-    """The colour bar of the table M (what ``viterbi_panel(colorbar=True)`` draws), in ``cax``."""
-    from matplotlib.cm import ScalarMappable
-
-    cb = fig.colorbar(
-        ScalarMappable(norm=norm, cmap="viridis"),
-        cax=cax,
-        label="M[s, τ] − max over s of M[·, τ]  (0 = best)",
-    )
-    cb.dividers.set_visible(False)  # no edges drawn; an empty collection has no extent
-    # whole-number ticks: "−12.5"-wide labels pushed the label off the fixed-size figure
-    from matplotlib.ticker import MaxNLocator
-
-    cb.locator = MaxNLocator(nbins=5, integer=True)
-    cb.update_ticks()
-    return cb
 
 
 def make_viterbi_trace(
@@ -72,10 +61,9 @@ def make_viterbi_trace(
     ax_img.set_position([0.073, 0.573, 0.262, 0.369])
     ax_tab = fig.add_axes([0.40, 0.087, 0.49, 0.905])
     ax_key = fig.add_axes([0.073, 0.009, 0.262, 0.547])
-    word = word_panel(ax_img, r_max, shape)
-    table = viterbi_panel(ax_tab, model.W_pair.shape[0], r_max, vmin, colorbar=False)
+    word = draw_word(ax_img, r_max, shape)
     cax = fig.add_axes([0.90, 0.155, 0.022, 0.768])
-    _viterbi_colorbar(fig, cax, table["norm"])
+    table = draw_viterbi_table(ax_tab, model.W_pair.shape[0], r_max, vmin, cax=cax)
     ax_key.set_axis_off()
     ax_key.legend(
         handles=[table["best"], table["path"]],
@@ -118,8 +106,8 @@ def make_viterbi_trace(
         col = min(tau, r) - 1
         prefix_best = [LETTERS[int(np.argmax(res.M[:, c]))] for c in range(col + 1)]
         shown = res.labels if done else prefix_best + [""] * (r - col - 1)
-        update_word_panel(word, x, shown, truth, key=i, mark=done)
-        update_viterbi_panel(table, res.M, res.backpointers, col, res.labels if done else None)
+        set_word(word, x, shown, truth, key=i, mark=done)
+        set_viterbi_table(table, res.M, res.backpointers, col, res.labels if done else None)
         heading.set_texts(
             [
                 (

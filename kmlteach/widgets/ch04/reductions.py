@@ -12,7 +12,7 @@ from collections import OrderedDict
 import ipywidgets as W
 import numpy as np
 
-from ..._render import bound_by_axes, paint_markers, title_row
+from ..._render import bound_by_axes, paint_markers, region_layer, title_row
 from ...datasets import three_balls
 from ...multiclass import (
     all_pairs,
@@ -24,7 +24,7 @@ from ...multiclass import (
 )
 from ...plots import CLASS_COLORS, class_points, figure, label_axes
 from ...plots.ch01 import hyperplane_segment
-from ...plots.ch04 import BALLS_XLIM, BALLS_YLIM, grid_points, region_layer, region_rgba
+from ...plots.ch04.reductions import BALLS_XLIM, BALLS_YLIM, grid_points, region_rgba
 from .._base import Explorer, slider
 from .._drag import Drag
 from .._predict import choice_buttons, predict_mode
@@ -41,7 +41,7 @@ def _on_step(v: float, step: float) -> float:
     return round(round(float(v) / step) * step, 10)
 
 
-def _class_artists(ax, k, s=26):
+def _draw_classes(ax, k, s=26):
     arts = []
     for c in range(k):
         arts.append(
@@ -53,13 +53,13 @@ def _class_artists(ax, k, s=26):
     return arts
 
 
-def _set_points(arts, X, yi):
+def _set_classes(arts, X, yi):
     for c, art in enumerate(arts):
         P = X[yi == c]
         art.set_offsets(P if len(P) else np.zeros((0, 2)))
 
 
-def _region_artist(ax, xlim, ylim):
+def _draw_regions(ax, xlim, ylim):
     """One opaque layer for the class regions and the tied cells (repainted per update). The
     coloured layer is the Axes' frame: no spines (locating a spine measures the ticks, on
     every frame) and no tick marks (they would touch the repainted layer's edge)."""
@@ -96,13 +96,13 @@ def make_ova_failure(
     xlim, ylim = BALLS_XLIM, BALLS_YLIM
     G = grid_points(xlim, ylim, GRID)
     fig, (axL, axR) = figure(10.2, 4.6, ncols=2)
-    regL = _region_artist(axL, xlim, ylim)
-    regR = _region_artist(axR, xlim, ylim)
+    regL = _draw_regions(axL, xlim, ylim)
+    regR = _draw_regions(axR, xlim, ylim)
     lines = [
         axL.plot([], [], ls="--", lw=1.8, color=CLASS_COLORS[c], label=f"$h_{c + 1}$ boundary")[0]
         for c in range(3)
     ]
-    ptsL, ptsR = _class_artists(axL, 3), _class_artists(axR, 3)
+    ptsL, ptsR = _draw_classes(axL, 3), _draw_classes(axR, 3)
     arrows = [
         axR.plot(
             [], [], lw=2.2, color=CLASS_COLORS[c], marker="o", markevery=[1], ms=5, label=f"$w_{c + 1}$"
@@ -189,8 +189,8 @@ def make_ova_failure(
         scale = 3.0 / max(float(np.max(np.linalg.norm(res.W, axis=1))), 1e-12)
         for wc, ar in zip(res.W, arrows):
             ar.set_data([0, scale * wc[0]], [0, scale * wc[1]])
-        _set_points(ptsL, X, yi)
-        _set_points(ptsR, X, yi)
+        _set_classes(ptsL, X, yi)
+        _set_classes(ptsR, X, yi)
         pred_lin = res.predict(X)
         st = ex.state
         st["X"], st["y"] = X, y
@@ -298,8 +298,8 @@ def make_ava_ties(k: int = 5, seed: int = 0) -> Explorer:
     G = grid_points(xlim, ylim, GRID)
     # ≤ 480 px tall and ≤ 700 px wide: on a slide, 1.5× beside a title column
     fig, ax = figure(6.9, 4.6)
-    reg = _region_artist(ax, xlim, ylim)
-    pts = _class_artists(ax, k)
+    reg = _draw_regions(ax, xlim, ylim)
+    pts = _draw_classes(ax, k)
     ax.scatter([np.nan], [np.nan], marker="s", s=50, color=(0.25, 0.25, 0.25, 0.45), label="tie")
     ax.set_xlim(xlim)
     ax.set_ylim(ylim)
@@ -355,7 +355,7 @@ def make_ava_ties(k: int = 5, seed: int = 0) -> Explorer:
         f = decided(c["learner"].value, c["cx"].value, c["cy"].value)
         d, other = f[which], f["tournament" if which == "vote" else "vote"]
         reg.set_data(d["rgba"])
-        _set_points(pts, f["X"], yi)
+        _set_classes(pts, f["X"], yi)
         st = ex.state
         st["tie_fraction"] = d["tie_fraction"]
         st["train_ties"] = d["train_ties"]

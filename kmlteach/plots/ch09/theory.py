@@ -1,23 +1,24 @@
 """Plots of chapter 09, theory part: the margin-loss gallery with subgradients (HSS2 §2.4,
 §2.5.1) and Rademacher averages against their bound as n grows (HSS2 (2.26)).
 
-As in :mod:`kmlteach.plots.ch09`: ``*_axes`` draws once and returns the artists, ``set_*``
-moves them; static figures and widgets share both.
+As in the rest of :mod:`kmlteach.plots.ch09`: ``draw_*`` draws once and returns the artists,
+``set_*`` moves them; static figures and the widgets of :mod:`kmlteach.widgets.ch09.theory`
+share both.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from ._style import OKABE_ITO, label_axes
+from .._style import OKABE_ITO, label_axes
 
 __all__ = [
     "margin_losses",
-    "loss_axes",
+    "draw_loss",
     "set_loss",
     "rademacher_data",
     "rademacher_path",
-    "rademacher_axes",
+    "draw_rademacher",
     "set_rademacher",
 ]
 
@@ -44,7 +45,7 @@ def margin_losses() -> dict:
     the 0-1 loss χ of HSS2 §2.5.1 and the surrogates ψ of the gallery
     (:data:`kmlteach.theory.BINARY_LOSSES`: soft margin, squared soft margin, logistic,
     exponential)."""
-    from .. import losses, theory
+    from ... import losses, theory
 
     table = {"0-1": losses.LOSSES["zero_one"]}
     for name in theory.BINARY_LOSSES:
@@ -52,7 +53,7 @@ def margin_losses() -> dict:
     return table
 
 
-def loss_axes(ax_loss, ax_grad, table: dict, zlim: float = 2.5):
+def draw_loss(ax_loss, ax_grad, table: dict, zlim: float = 2.5):
     """All losses of ``table`` against the margin z (left) and their subgradients (right);
     the selected one is drawn bold with its value, subgradient and tangent at a point z₀."""
     z = np.linspace(-zlim, zlim, 401)
@@ -110,7 +111,7 @@ def rademacher_data(n: int = 2000, d: int = 20, seed: int = 4) -> np.ndarray:
 def rademacher_path(X, ns, n_draws: int = 1000, seed: int = 0) -> dict:
     """Monte-Carlo Rademacher averages of the unit ball of linear functions on the first
     n rows of X for every n of ``ns`` (:func:`kmlteach.theory.rademacher_linear`)."""
-    from ..theory import rademacher_linear
+    from ...theory import rademacher_linear
 
     est, se, bound = [], [], []
     for n in ns:
@@ -127,7 +128,7 @@ def rademacher_path(X, ns, n_draws: int = 1000, seed: int = 0) -> dict:
     }
 
 
-def rademacher_axes(ax, ax_ratio, path):
+def draw_rademacher(ax, ax_ratio, path):
     """Estimate ± 2 standard errors and the bound √(Σ||x_i||²)/n against n (log-log, left);
     their ratio, which Khintchine-Kahane keeps in [1/√2, 1] (right)."""
     ns, est, se, bound = path["ns"], path["estimate"], path["stderr"], path["bound"]

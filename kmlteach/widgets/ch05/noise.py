@@ -11,7 +11,7 @@ import numpy as np
 from ..._render import region_layer, title_row
 from ...datasets import ocr_words
 from ...plots import OKABE_ITO, figure
-from ...plots.ch05 import LETTERS, plot_transitions, update_word_panel, word_panel
+from ...plots.ch05 import LETTERS, draw_word, plot_transitions, set_word
 from ...structured import letter_error, predict, structured_sgd
 from .._base import Explorer, int_slider, slider
 from .._threads import on_main_thread as _on_main_thread
@@ -137,7 +137,7 @@ def make_noise_compare(noise: float = 0.4, seed: int = 0, n_test: int = 100):
     fig, (ax1, ax2) = figure(6.0, 4.4, nrows=2)
     panels = []
     for ax, name in ((ax1, "independent letters"), (ax2, "chain model (with bigrams)")):
-        panels.append(word_panel(ax, r_max, first[2].letter_shape))
+        panels.append(draw_word(ax, r_max, first[2].letter_shape))
         ax.set_title(name, loc="left", fontsize=10)
     status = title_row(ax1, "right", 10)
     controls = {
@@ -165,7 +165,7 @@ def make_noise_compare(noise: float = 0.4, seed: int = 0, n_test: int = 100):
         x, truth = test.X[i], test.y[i]
         p_chain, p_alone = predict(chain, [x])[0], predict(alone, [x])[0]
         for art, p in zip(panels, (p_alone, p_chain)):
-            update_word_panel(art, x, p, truth, key=(nz, i))
+            set_word(art, x, p, truth, key=(nz, i))
         status.set_texts([(f"noise {nz:.1f}, word {i}", "black")])
         ex.state.update(
             noise=nz,

@@ -3,7 +3,7 @@ pre-image). Re-exported by :mod:`kmlteach.widgets.ch02`.
 
 Each data set has its own figure, drawn once when the explorer is built: switching data
 sets swaps figure and blitter, so it costs a blitted frame, not a new layout and a full
-draw. The 3-D view is :class:`~kmlteach.widgets._ch02.box3d.Box3D` (2-D artists), so a
+draw. The 3-D view is :class:`~kmlteach.widgets.ch02.box3d.Box3D` (2-D artists), so a
 rotation repaints a few artists rather than a whole ``mplot3d`` Axes.
 """
 

@@ -8,10 +8,10 @@ import ipywidgets as W
 import numpy as np
 
 from ...plots import figure
-from ...plots.ch09_theory import (
-    loss_axes,
+from ...plots.ch09.theory import (
+    draw_loss,
+    draw_rademacher,
     margin_losses,
-    rademacher_axes,
     rademacher_data,
     rademacher_path,
     set_loss,
@@ -34,7 +34,7 @@ def make_loss_gallery(losses=None, loss: str = "soft_margin", z: float = 0.5, et
 
     table = losses or margin_losses()
     fig, (ax_l, ax_g) = figure(10.5, 4.4, ncols=2)
-    arts = loss_axes(ax_l, ax_g, table)
+    arts = draw_loss(ax_l, ax_g, table)
     controls = {
         "loss": W.Dropdown(
             options=list(table), value=loss, description="loss", layout=W.Layout(width="220px")
@@ -79,7 +79,7 @@ def make_rademacher_explorer(
         X = rademacher_data(max(ns)) if X is None else np.asarray(X, dtype=float)
         path = rademacher_path(X, ns, n_draws=n_draws)
     fig, (ax, ax_r) = figure(10.5, 4.5, ncols=2, width_ratios=[1.3, 1])
-    arts = rademacher_axes(ax, ax_r, path)
+    arts = draw_rademacher(ax, ax_r, path)
     opts = [int(v) for v in path["ns"]]
     controls = {
         "n": W.SelectionSlider(

@@ -1,0 +1,19 @@
+"""Widgets of chapter 02: the kernel embedding in 3-D (:mod:`.embedding`, drawn by
+:mod:`.box3d`), kernel-SVM boundaries (:mod:`.boundary`), the PSD lab (:mod:`.psd`)."""
+
+from .boundary import boundary_data, grid_scores, make_boundary_explorer
+from .embedding import embedding_data, make_embedding_explorer, xor_points
+from .psd import PSD_CANDIDATES, candidate_gram, make_psd_lab, psd_points
+
+__all__ = [
+    "boundary_data",
+    "grid_scores",
+    "make_boundary_explorer",
+    "embedding_data",
+    "make_embedding_explorer",
+    "xor_points",
+    "PSD_CANDIDATES",
+    "candidate_gram",
+    "make_psd_lab",
+    "psd_points",
+]
