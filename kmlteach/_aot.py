@@ -29,6 +29,17 @@ into their arguments). ``KMLTEACH_AOT=strict`` raises instead (the test of every
 uses it). Any mismatch of the manifest (edited sources, another CPU, another NumPy) and
 the process uses the JIT, as without the variable. ``python -m kmlteach warmup --aot
 --status`` says which and why.
+
+Whose build
+-----------
+Loading the module runs its code in the process, so a build is loaded only from a folder
+this process's user (or root) owns and nobody else may write to, itself not a symlink,
+with its manifest and module file owned and writable the same way (:func:`folder_problem`,
+the check :func:`kmlteach._jit._private_temp_dir` applies to its cache folder): on a
+shared machine anyone can create ``/tmp/kmlteach-numba-<another user's uid>`` first and
+plant a build there (issue 35: a classmate's next kernel loaded it). A build found in a
+folder that fails the check is skipped with one warning, and the process goes on to the
+next folder, else to the JIT.
 """
 
 from __future__ import annotations
@@ -38,6 +49,7 @@ import importlib.machinery
 import importlib.util
 import json
 import os
+import stat
 import sys
 import tempfile
 import warnings
@@ -76,6 +88,43 @@ def user_dir() -> Path:
     return Path(tempfile.gettempdir()) / f"kmlteach-numba-{getattr(os, 'getuid', lambda: 'x')()}"
 
 
+def _owners() -> tuple[int, ...] | None:
+    """The uids whose folders this process may load code from (its own and root's);
+    None where the system has no uids (then nothing is checked)."""
+    getuid = getattr(os, "getuid", None)
+    return None if getuid is None else tuple(sorted({getuid(), 0}))
+
+
+def folder_problem(path: str | os.PathLike, owners: tuple[int, ...] | None = None) -> str | None:
+    """Why ``path`` cannot be trusted to hold code this process runs, or None.
+
+    Trusted: a real folder (not a symlink) owned by one of ``owners`` (default: this
+    process's user and root) that nobody else may write to. A missing folder raises
+    ``OSError``. Shared with :func:`kmlteach._jit._private_temp_dir` (owners: the user)."""
+    owners = _owners() if owners is None else owners
+    if owners is None:
+        return None
+    st = os.lstat(path)
+    if not stat.S_ISDIR(st.st_mode):
+        return "is not a folder (a symlink or a file)"
+    if st.st_uid not in owners:
+        return f"is owned by uid {st.st_uid}, not by this user or root"
+    if st.st_mode & 0o022:
+        return f"is writable by others (mode {oct(st.st_mode & 0o777)})"
+    return None
+
+
+def _file_problem(path: Path, owners: tuple[int, ...] | None) -> str | None:
+    if owners is None:
+        return None
+    st = os.lstat(path)
+    if not stat.S_ISREG(st.st_mode):
+        return f"{path.name} is not a regular file"
+    if st.st_uid not in owners or st.st_mode & 0o022:
+        return f"{path.name} is owned by uid {st.st_uid} with mode {oct(st.st_mode & 0o777)}"
+    return None
+
+
 def _cpu_flags() -> list[str]:
     try:
         with open("/proc/cpuinfo") as fh:
@@ -109,13 +158,36 @@ def _problem(manifest: dict) -> str | None:
     return None
 
 
+def _distrust(folder: Path, owners: tuple[int, ...] | None) -> tuple[str | None, dict | None]:
+    """``(why the build in folder may not be loaded, None)`` or ``(None, its manifest)``;
+    nothing of a folder that fails the owner check is read."""
+    problem = folder_problem(folder, owners)
+    if problem:
+        return f"the folder {problem}", None
+    path = folder / f"{MODULE}.json"
+    problem = _file_problem(path, owners)
+    if problem:
+        return problem, None
+    manifest = json.loads(path.read_text())
+    name = manifest["file"]
+    if not isinstance(name, str) or Path(name).name != name:
+        return f"its manifest names a module outside the folder ({name!r})", None
+    return _file_problem(folder / name, owners), manifest
+
+
 def _find() -> tuple[Path | None, dict | None, str]:
     reason = "not built: run `python -m kmlteach warmup --aot`"
+    owners = _owners()
     for folder in _dirs():
-        path = folder / f"{MODULE}.json"
+        if not os.path.lexists(folder / f"{MODULE}.json"):
+            continue
         try:
-            manifest = json.loads(path.read_text())
-        except (OSError, ValueError):
+            distrust, manifest = _distrust(folder, owners)
+        except (OSError, ValueError, KeyError, TypeError):
+            continue
+        if distrust:
+            reason = f"ignored the build in {folder}: {distrust}"
+            _untrusted.append(reason)
             continue
         problem = _problem(manifest)
         if problem is None:
@@ -125,6 +197,7 @@ def _find() -> tuple[Path | None, dict | None, str]:
 
 
 _TABLE: dict | None = None
+_untrusted: list[str] = []  # builds skipped for their owner or mode (warned about once by load)
 
 
 def load() -> dict | None:
@@ -134,7 +207,15 @@ def load() -> dict | None:
     global _TABLE
     if _TABLE is not None or mode() == "off":
         return _TABLE
+    _untrusted.clear()
     folder, manifest, reason = _find()
+    if _untrusted:
+        warnings.warn(
+            f"kmlteach: {_untrusted[0]} (a build runs as code in this process: only one in a folder "
+            "of this user or root that nobody else can write is loaded)",
+            RuntimeWarning,
+            stacklevel=2,
+        )
     if folder is None:
         if mode() == "strict":
             raise RuntimeError(f"{ENV}=strict: no ahead-of-time build to use: {reason}")
@@ -266,7 +347,9 @@ def build(folder: str | os.PathLike | None = None, cpu: str = "host", verbose: b
     candidates = [Path(folder)] if folder is not None else _dirs()
     for target in candidates:
         try:
-            target.mkdir(parents=True, exist_ok=True)
+            target.mkdir(mode=0o700, parents=True, exist_ok=True)
+            if folder is None and folder_problem(target):  # e.g. another user's /tmp/kmlteach-numba-<uid>
+                continue
             probe = target / f".{MODULE}-probe-{os.getpid()}"
             probe.write_text("")
             probe.unlink()
@@ -289,6 +372,18 @@ def _build_here(_jit, folder: str, cpu: str) -> None:
     from numba.pycc import CC
 
     _jit.import_algorithm_modules()
+    # the sources' hashes now, as imported: hashed after the ~40 s compile, a file edited
+    # meanwhile would be recorded as compiled when it was not (a kernel missing from a
+    # manifest that still matched)
+    files = sorted(
+        {
+            Path(m.__file__).resolve().relative_to(_PACKAGE).as_posix()
+            for n, m in list(sys.modules.items())
+            if n.startswith("kmlteach.") and getattr(m, "__file__", None) and n.split(".")[1] not in _SKIP
+        }
+        | {"_jit.py", "_aot.py"}
+    )
+    sources = {rel: _sha(_PACKAGE / rel) for rel in files}
     cc = CC(MODULE)
     cc.output_dir = folder
     cc.target_cpu = "host" if cpu == "host" else ""
@@ -300,14 +395,6 @@ def _build_here(_jit, folder: str, cpu: str) -> None:
         export = f"k{len(kernels)}_{fn.py_func.__name__}"
         cc.export(export, types)(fn.py_func)  # the return type is inferred
         kernels[name] = [[export, [_numba_key(t) for t in types]]]
-    files = sorted(
-        {
-            Path(m.__file__).resolve().relative_to(_PACKAGE).as_posix()
-            for n, m in list(sys.modules.items())
-            if n.startswith("kmlteach.") and getattr(m, "__file__", None) and n.split(".")[1] not in _SKIP
-        }
-        | {"_jit.py", "_aot.py"}
-    )
     so_name = cc.output_file
     cc.compile()
     manifest = {
@@ -317,7 +404,7 @@ def _build_here(_jit, folder: str, cpu: str) -> None:
         "vector_bytes": _jit.vector_bytes() if cpu == "host" else 16,
         "numba": numba.__version__,
         "versions": _versions(),
-        "sources": {rel: _sha(_PACKAGE / rel) for rel in files},
+        "sources": sources,
         "kernels": kernels,
     }
     tmp = Path(folder) / f".{MODULE}.json.{os.getpid()}"

@@ -35,7 +35,6 @@ because of caching. Where Numba cannot be imported at all (Pyodide / JupyterLite
 from __future__ import annotations
 
 import os
-import stat
 import tempfile
 import time
 from collections.abc import Callable
@@ -92,13 +91,8 @@ def _private_temp_dir() -> str:
             os.mkdir(path, 0o700)
         except FileExistsError:
             pass
-        st = os.lstat(path)
-        if (
-            stat.S_ISDIR(st.st_mode)
-            and st.st_uid == uid
-            and not st.st_mode & 0o022
-            and os.access(path, os.W_OK | os.X_OK)
-        ):
+        # the check _aot applies before loading a build from a folder (with root as an owner)
+        if _aot.folder_problem(path, (uid,)) is None and os.access(path, os.W_OK | os.X_OK):
             return path
     return tempfile.mkdtemp(prefix="kmlteach-numba-")
 

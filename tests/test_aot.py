@@ -175,3 +175,63 @@ def test_the_cli_says_what_a_kernel_would_use(tmp_path):
     assert r.returncode == 0 and r.stdout.decode().startswith(
         "KMLTEACH_AOT=1: not built: run `python -m kmlteach warmup --aot`"
     )
+
+
+_LOADED = "import warnings, sys; warnings.simplefilter('always'); import kmlteach.svm; print('numba' in sys.modules)"
+
+
+def _planted(tmp_path, build, name="build"):
+    """A copy of the generic build in ``tmp_path / name`` (folder 0755, files 0644)."""
+    folder = tmp_path / name
+    folder.mkdir(mode=0o755)
+    for f in build.glob(f"{_aot.MODULE}*"):
+        (folder / f.name).write_bytes(f.read_bytes())
+        (folder / f.name).chmod(0o644)
+    folder.chmod(0o755)
+    return folder
+
+
+def test_a_build_is_loaded_only_from_a_folder_nobody_else_can_write(tmp_path):
+    """Issue 35: a build planted in a folder another user controls (anyone may create
+    /tmp/kmlteach-numba-<uid> of someone else, or leave a folder or its module writable)
+    is never loaded: one warning, then the JIT. The same copy in a private folder is used."""
+    build = wait_for_generic_build()
+    good = _planted(tmp_path, build, "good")
+    r = _run({"KMLTEACH_AOT": "1", "KMLTEACH_AOT_DIR": str(good)}, _LOADED)
+    assert r.returncode == 0 and r.stdout.strip() == b"False" and b"ignored" not in r.stderr, r.stderr
+    so_name = next(good.glob(f"{_aot.MODULE}*.so")).name
+    json_name = f"{_aot.MODULE}.json"
+    cases = {  # what is spoilt in a fresh copy -> the warning's reason
+        ".": (0o777, "the folder is writable by others (mode 0o777)"),
+        so_name: (0o666, f"{so_name} is owned by uid {os.getuid()} with mode 0o666"),
+        json_name: (0o646, f"{json_name} is owned by uid {os.getuid()} with mode 0o646"),
+    }
+    for i, (name, (mode, message)) in enumerate(cases.items()):
+        folder = _planted(tmp_path, build, f"spoilt{i}")
+        (folder / name).chmod(mode)
+        r = _run({"KMLTEACH_AOT": "1", "KMLTEACH_AOT_DIR": str(folder)}, _LOADED)
+        warned = [ln for ln in r.stderr.decode().splitlines() if "ignored the build" in ln]
+        assert r.returncode == 0 and r.stdout.strip() == b"True", r.stderr  # the JIT
+        assert len(warned) == 1 and message in warned[0] and str(folder) in warned[0], (message, r.stderr)
+    link = tmp_path / "link"
+    link.symlink_to(_planted(tmp_path, build, "target"))
+    r = _run({"KMLTEACH_AOT": "1", "KMLTEACH_AOT_DIR": str(link)}, _LOADED)
+    assert r.stdout.strip() == b"True" and b"is not a folder (a symlink" in r.stderr
+    r = _run({"KMLTEACH_AOT_DIR": str(link)}, "from kmlteach._aot import status; print(status())")
+    assert r.stdout.decode().startswith(f"ignored the build in {link}: the folder is not a folder")
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="needs root to give a folder to another user")
+def test_a_build_in_another_users_folder_is_not_loaded(tmp_path):
+    build = wait_for_generic_build()
+    tmp_path.chmod(0o755)
+    folder = _planted(tmp_path, build)
+    for p in (folder, *folder.iterdir()):
+        os.chown(p, 65534, 65534)  # nobody's, as a classmate's planted /tmp/kmlteach-numba-<your uid>
+    r = _run({"KMLTEACH_AOT": "1", "KMLTEACH_AOT_DIR": str(folder)}, _LOADED)
+    assert r.stdout.strip() == b"True" and b"the folder is owned by uid 65534" in r.stderr, r.stderr
+    # and _jit's private cache folder refuses it too (the same check, the user alone as owner)
+    from kmlteach import _jit
+
+    assert _aot.folder_problem(folder, (0,)) == "is owned by uid 65534, not by this user or root"
+    assert _jit._private_temp_dir() != str(folder)
