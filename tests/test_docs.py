@@ -16,6 +16,8 @@
 from __future__ import annotations
 
 import argparse
+import re
+import unicodedata
 from pathlib import Path
 
 from kmlteach import __main__ as cli
@@ -85,3 +87,119 @@ def test_markdown_in_help_texts_is_escaped():
     q.add_argument("--dir", help="the package's __pycache__ or notebooks/NN-*.ipynb | more")
     text = gen.cli_markdown(ap)
     assert r"\_\_pycache\_\_" in text and r"NN-\*.ipynb" in text and r"\| more" in text
+
+
+# -- README ------------------------------------------------------------------------------
+MANUALS = [
+    "docs/instructor-guide.md",
+    "docs/releasing.md",
+    "docs/grading.md",
+    "docs/security.md",
+    "docs/cli.md",
+    "docs/design.md",
+    "docs/glossary.md",
+    "docs/project.md",
+    "deploy/hub/README.md",
+    "CONTRIBUTING.md",
+]
+
+
+def test_the_readme_is_a_five_minute_read_that_links_every_manual():
+    lines = README.splitlines()
+    assert len(lines) <= 150, f"README.md has {len(lines)} lines (at most 150)"
+    for section in ("## Two commands", "## Chapters", "## Manuals"):
+        assert section in README
+    assert "make lab" in README and "make test" in README
+    for path in MANUALS:
+        assert f"]({path})" in README, f"README does not link {path}"
+    # the release/collect/grade steps live in the guide: the README links them, never repeats them
+    for command in ("kmlteach release", "kmlteach grade", "kmlteach publish-student", "kmlteach reveal"):
+        assert command not in README, f"README repeats the guide's steps ({command})"
+
+
+# -- links of every manual ------------------------------------------------------------------
+_LINK = re.compile(r"!?\[(?:[^\[\]]|\[[^\]]*\])*\]\(([^)\s]+)\)")
+_FENCE = re.compile(r"^```.*?^```", re.S | re.M)
+
+
+def github_slug(heading: str) -> str:
+    """The id GitHub (and MyST's heading anchors) give a Markdown heading."""
+    text = re.sub(r"`|\*\*|\*|\[([^\]]*)\]\([^)]*\)", r"\1", heading.strip()).lower()
+    keep = "".join(ch for ch in text if ch in " -_" or unicodedata.category(ch)[0] in "LN")
+    return keep.replace(" ", "-")
+
+
+def anchors(path: Path) -> set[str]:
+    text = _FENCE.sub("", path.read_text(encoding="utf-8"))
+    seen: dict[str, int] = {}
+    out = set()
+    for h in re.findall(r"^#{1,6}\s+(.+?)\s*#*$", text, re.M):
+        slug = github_slug(h)
+        n = seen.get(slug, 0)
+        seen[slug] = n + 1
+        out.add(slug if n == 0 else f"{slug}-{n}")
+    return out
+
+
+def manual_files() -> list[Path]:
+    return [
+        ROOT / "README.md",
+        ROOT / "CONTRIBUTING.md",
+        ROOT / "deploy/hub/README.md",
+        *sorted(DOCS.glob("*.md")),
+    ]
+
+
+def test_the_slug_rule():
+    assert github_slug("Assignments: release, collect, grade") == "assignments-release-collect-grade"
+    assert github_slug("Decisions, and why") == "decisions-and-why"
+    assert github_slug("`check-env`") == "check-env"
+    assert github_slug("A 13-week schedule") == "a-13-week-schedule"
+
+
+def test_every_relative_link_of_the_manuals_resolves():
+    broken, n = [], 0
+    for md in manual_files():
+        text = _FENCE.sub("", md.read_text(encoding="utf-8"))
+        for target in _LINK.findall(text):
+            if re.match(r"[a-z][a-z0-9+.-]*:", target):
+                continue
+            n += 1
+            path, _, frag = target.partition("#")
+            dest = (md.parent / path).resolve() if path else md
+            where = f"{md.relative_to(ROOT)} -> {target}"
+            if not dest.exists():
+                broken.append(f"{where} (no such file)")
+            elif frag and dest.suffix == ".md" and frag not in anchors(dest):
+                broken.append(f"{where} (no such heading)")
+    assert n > 40, f"only {n} relative links found"
+    assert not broken, "broken links in the manuals:\n" + "\n".join(broken)
+
+
+# -- the design document -----------------------------------------------------------------
+def test_the_design_document_is_in_the_repository_and_cited_there():
+    design = DOCS / "design.md"
+    assert design.is_file()
+    for rel in ("CONTRIBUTING.md", "kmlteach/plots/__init__.py", "tests/test_architecture.py"):
+        text = (ROOT / rel).read_text(encoding="utf-8")
+        assert "docs/design.md" in text, f"{rel} does not point at docs/design.md"
+        assert "shared/course/DESIGN.md" not in text and "(DESIGN.md" not in text, rel
+
+
+def test_every_path_the_design_document_names_exists():
+    text = (DOCS / "design.md").read_text(encoding="utf-8")
+    names = set(re.findall(r"`([^`\s]+)`", text))
+    names |= {
+        n
+        for block in re.findall(r"```text\n(.*?)```", text, re.S)
+        for n in re.findall(r"^(\S+)", block, re.M)
+    }
+    paths = {
+        n.rstrip(",")
+        for n in names
+        if ("/" in n or re.search(r"\.(py|md|toml|yml|json|cfg)$", n))
+        and not re.search(r"[<>*()=]|NN|\.\.\.|^https?:", n)
+    }
+    assert len(paths) > 40, sorted(paths)
+    missing = [p for p in sorted(paths) if not any((base / p).exists() for base in (ROOT, ROOT / "kmlteach"))]
+    assert not missing, f"docs/design.md names paths that do not exist: {missing}"

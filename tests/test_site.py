@@ -83,6 +83,13 @@ def test_every_ready_chapter_has_a_page_and_a_deck(site):
             assert not page.exists(), f"planned chapter {c.id} has a page"
     for name in ("course-map.html", "instructor-guide.html", "search.html", "searchindex.js"):
         assert (site / name).exists(), name
+    # the manuals of docs/ (the command-line reference, grading, security, design, ...)
+    from kmlteach.course.site import PUBLISHED_DOCS
+
+    for doc in PUBLISHED_DOCS:
+        page = site / (Path(doc).stem + ".html")
+        assert page.exists(), f"docs/{doc} has no page"
+        assert f'href="{page.name}' in home, f"the home page does not link docs/{doc}"
 
 
 def test_widgets_are_static_snapshots_with_alt_text(site):
@@ -263,7 +270,12 @@ def test_no_solution_line_appears_anywhere_on_the_site(site):
             text = _site_text(path)
             leaks += [f"{path.relative_to(site)}: {s}" for s in lines if s in text]
     assert not leaks, "solution text on the site:\n" + "\n".join(leaks[:20])
-    assert "BEGIN SOLUTION" not in "".join(_site_text(p) for p in site.rglob("*.html"))
+    # the markers themselves: only the manuals that explain them (releasing.md) may name them
+    from kmlteach.course.site import PUBLISHED_DOCS
+
+    manuals = {Path(d).stem + ".html" for d in PUBLISHED_DOCS}
+    pages = [p for p in site.rglob("*.html") if p.name not in manuals or p.parent != site]
+    assert "BEGIN SOLUTION" not in "".join(_site_text(p) for p in pages)
 
 
 # -- the browser: math and accessibility ---------------------------------------------
@@ -394,8 +406,11 @@ def test_axe_home_map_guide_and_first_chapter(site):
 @pytest.mark.slow
 @pytest.mark.browser
 @_needs_chromium
-def test_axe_every_other_chapter_page(site):
+def test_axe_every_other_chapter_page_and_the_manuals(site):
+    from kmlteach.course.site import PUBLISHED_DOCS
+
     pages = [site / "notebooks" / f"{Path(c.notebook).stem}.html" for c in READY if c is not READY[1]]
+    pages += [site / (Path(d).stem + ".html") for d in PUBLISHED_DOCS]
     _axe_scan(site, pages)
 
 

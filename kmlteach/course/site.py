@@ -3,9 +3,12 @@
 Builds ``build/site/`` offline with jupyter-book 1.x (Sphinx, sphinx-book-theme):
 
 * a home page from README.md and ``book.toml``; the course map; the instructor's guide
-  (source ``docs/instructor-guide.md``, exercise tables filled in from ``book.toml``);
-  the pages of ``PUBLISHED_DOCS`` (the glossary, the project); never the midterm, whose
-  file holds the answer key (``docs/midterm.md`` is for instructors only);
+  (source ``docs/instructor-guide.md``, its tables rendered from ``book.toml``, the
+  exercise records and the notebooks); the manuals of ``PUBLISHED_DOCS`` (releasing,
+  grading, security, the command-line reference, the design, the glossary, the project),
+  their links to other files of the repository pointing at the repository's web page;
+  never the exams, whose files hold the answer keys (``docs/midterm.md`` and
+  ``docs/final.md`` are for instructors only);
 * one page per *ready* chapter of ``book.toml``, made from the stored notebook
   without executing it: solutions stripped (the cells that held one lose their
   outputs), each widget replaced by its static snapshot, every figure given alt
@@ -35,7 +38,7 @@ from . import book as _book
 from ._publish import rewrite_markdown, student_binder_url
 from ._widget_snapshot import replace_widget_views
 from .release import strip_solutions
-from .site_pages import course_map_page, home_page, instructor_guide_page
+from .site_pages import PUBLISHED_DOCS, course_map_page, doc_page, home_page, instructor_guide_page
 from .slides import is_solution_cell
 
 HERE = Path(__file__).resolve().parent
@@ -43,9 +46,6 @@ MATHJAX = HERE / "vendor" / "mathjax"
 
 __all__ = ["site_notebook", "stage", "build_site", "figure_alt", "PUBLISHED_DOCS"]
 
-# The pages of docs/ that the site publishes as they are (title in the table of contents).
-# docs/midterm.md is deliberately absent: it holds the answer key.
-PUBLISHED_DOCS = ("glossary.md", "project.md")
 _SITE_DOCS_LINK = re.compile(r"\]\(\.\./docs/(" + "|".join(re.escape(d) for d in PUBLISHED_DOCS) + r")")
 
 
@@ -138,6 +138,8 @@ def _config(book) -> dict:
                 "mathjax_path": "../mathjax/tex-svg-full.js",
                 "mathjax3_config": {"tex": {"processEscapes": True}, "svg": {"fontCache": "global"}},
                 "html_show_sourcelink": False,
+                # ids for headings down to ###, so that `grading.md#the-command` resolves
+                "myst_heading_anchors": 3,
                 "nb_render_image_options": {},
                 "suppress_warnings": ["myst.header", "mystnb.unknown_mime_type"],
                 "html_theme_options": {
@@ -202,7 +204,7 @@ def stage(out: str | Path, book=None) -> Path:
     (out / "instructor-guide.md").write_text(instructor_guide_page(book), encoding="utf-8")
     docs = [d for d in PUBLISHED_DOCS if (book.root / "docs" / d).is_file()]
     for d in docs:
-        shutil.copyfile(book.root / "docs" / d, out / d)
+        (out / d).write_text(doc_page(book, d), encoding="utf-8")
     toc = {
         "format": "jb-book",
         "root": "index",

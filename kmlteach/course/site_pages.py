@@ -19,6 +19,9 @@ __all__ = [
     "course_map_page",
     "instructor_guide_page",
     "render_guide",
+    "site_links",
+    "doc_page",
+    "PUBLISHED_DOCS",
     "UNPUBLISHED",
     "exercise_rows",
     "chapter_outline",
@@ -34,12 +37,9 @@ def _page(c) -> str:
 
 def exercise_rows(book, chapter) -> list[tuple[str, str, int, str]]:
     """(id, title, points, minutes) for each exercise of ``chapter`` in book.toml."""
-    try:
-        from kmlteach.exercises import registry
+    from kmlteach.exercises import registry
 
-        reg = registry()
-    except Exception:  # the site must build even if an exercise module is broken
-        reg = {}
+    reg = registry()  # a broken exercise module fails the build: no table without its titles
     rows = []
     for e in chapter.exercises:
         title = getattr(reg.get(e["id"]), "title", "") or ""
@@ -135,16 +135,59 @@ def _links(book, c, prefix: str = "") -> str:
     )
 
 
-def _repo_links(text: str, book) -> str:
+# The pages of docs/ that the site publishes (flat, beside index.md), besides the guide.
+# The exams are deliberately absent: their files hold the answer keys.
+PUBLISHED_DOCS = (
+    "glossary.md",
+    "project.md",
+    "releasing.md",
+    "grading.md",
+    "security.md",
+    "cli.md",
+    "design.md",
+)
+# the exams' files hold their answer keys: the site names them but never publishes them
+UNPUBLISHED = ("midterm.md", "final.md")
+_LINK = re.compile(r"(?<!!)\[((?:[^\[\]]|\[[^\]]*\])+)\]\(([^)\s]+)\)")
+
+
+def site_links(text: str, book, here: str = "") -> str:
+    """The Markdown links of a repository file (in folder ``here``, e.g. ``"docs"``) made
+    right for the site: a page the site publishes (``docs/grading.md``) becomes a link to
+    its page, an exam becomes plain text, and anything else in the repository a link to
+    its file on the repository's web page."""
     base = book.repository.rstrip("/")
+    site_pages = set(PUBLISHED_DOCS) | {"instructor-guide.md"}
 
     def fix(m):
         label, target = m.group(1), m.group(2)
-        if re.match(r"[a-z]+:", target) or target.startswith("#"):
+        if re.match(r"[a-z][a-z0-9+.-]*:", target) or target.startswith("#"):
             return m.group(0)
-        return f"[{label}]({base}/blob/{book.branch}/{target})"
+        path, _, frag = target.partition("#")
+        parts: list[str] = [p for p in here.split("/") if p]
+        for seg in path.split("/"):
+            if seg == "..":
+                parts = parts[:-1]
+            elif seg not in ("", "."):
+                parts.append(seg)
+        rel = "/".join(parts)
+        anchor = f"#{frag}" if frag else ""
+        if len(parts) == 2 and parts[0] == "docs" and parts[1] in site_pages:
+            return f"[{label}]({parts[1]}{anchor})"
+        if len(parts) == 2 and parts[0] == "docs" and parts[1] in UNPUBLISHED:
+            return f"{label} (in the repository only, not on this site)"
+        return f"[{label}]({base}/blob/{book.branch}/{rel}{anchor})"
 
-    return re.sub(r"(?<!!)\[([^\]]+)\]\(([^)]+)\)", fix, text)
+    return _LINK.sub(fix, text)
+
+
+def _repo_links(text: str, book) -> str:
+    return site_links(text, book, "")
+
+
+def doc_page(book, name: str) -> str:
+    """A page of ``docs/`` as the site publishes it (its links made right for the site)."""
+    return site_links((book.root / "docs" / name).read_text(encoding="utf-8"), book, "docs")
 
 
 def home_page(book) -> str:
@@ -188,6 +231,9 @@ def home_page(book) -> str:
             _repo_links(run.strip(), book),
             "",
         ]
+    manuals = sections.get("Manuals")
+    if manuals:
+        lines += ["## Manuals", "", site_links(manuals.strip(), book, ""), ""]
     src = [s for s in sections.values() if s.lstrip().startswith("| #")]
     tail = readme.split("<!-- /chapter-table -->", 1)[-1].split("\n## ", 1)[0].strip()
     if tail and not src:
@@ -268,19 +314,10 @@ def render_guide(text: str, book) -> str:
     return _BLOCK.sub(fill, text)
 
 
-# the exams' files hold their answer keys: the site names them but never publishes them
-UNPUBLISHED = ("midterm.md", "final.md")
-
-
 def instructor_guide_page(book) -> str:
-    """``docs/instructor-guide.md`` for the site: its tables rendered (:func:`render_guide`),
-    and a link to an exam (``midterm.md``, ``final.md``) turned into plain text, since the
-    site does not publish the exams, whose files hold the answer keys."""
+    """``docs/instructor-guide.md`` for the site: its tables rendered (:func:`render_guide`)
+    and its links made right for the site (:func:`site_links`): a link to an exam
+    (``midterm.md``, ``final.md``) becomes plain text, since the site does not publish the
+    exams, whose files hold the answer keys."""
     text = render_guide((book.root / "docs" / "instructor-guide.md").read_text(encoding="utf-8"), book)
-    for name in UNPUBLISHED:
-        text = re.sub(
-            r"\[([^\]]+)\]\(`?" + re.escape(name) + r"`?\)",
-            r"\1 (in the repository only, not on this site)",
-            text,
-        )
-    return text
+    return site_links(text, book, "docs")
