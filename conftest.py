@@ -38,6 +38,9 @@ from pathlib import Path
 
 os.environ.pop("MPLBACKEND", None)
 os.environ.setdefault("PYTHONHASHSEED", "0")
+# no results log (kmlteach.exercises.progress): tests and nbval's kernels write nothing into
+# the user's home, and a chapter's progress line prints the same text as in the build
+os.environ["KMLTEACH_RESULTS"] = ""
 
 import matplotlib  # noqa: E402  (after the MPLBACKEND clean-up above, which it reads on import)
 import pytest  # noqa: E402  (imports matplotlib through its plugins)

@@ -10,7 +10,7 @@ import pytest
 
 from kmlteach import exercises
 from kmlteach.course.release import STUB, strip_solutions, student_notebook
-from kmlteach.exercises import Case, Exercise, check, core, register
+from kmlteach.exercises import Case, Exercise, Result, _registry, check, core, register
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -27,15 +27,15 @@ def square_ex():
     )
     register(ex)
     yield ex
-    core._REGISTRY.pop("99.square", None)
+    _registry._EXERCISES.pop("99.square", None)
 
 
 def test_correct_function_passes(square_ex, capsys):
-    assert check("99.square", lambda v: v * v) is True
+    assert check("99.square", lambda v: v * v)
     out = capsys.readouterr().out
     assert "✓ 99.square" in out
     assert "visible cases passed (2/2) — the grade also uses hidden cases" in out
-    assert "all" not in out.split(":", 1)[1]
+    assert "all" not in out.split("\n", 1)[1]
 
 
 @pytest.mark.parametrize("exc", [SystemExit(3), GeneratorExit(), type("Odd", (BaseException,), {})()])
@@ -43,7 +43,7 @@ def test_base_exceptions_from_the_student_are_reported_not_raised(square_ex, cap
     def f(v):
         raise exc
 
-    assert check("99.square", f) is False
+    assert not check("99.square", f)
     out = capsys.readouterr().out
     assert f"raised {type(exc).__name__}" in out and "case 1/2" in out
 
@@ -70,8 +70,8 @@ def test_unprintable_exceptions_and_lying_objects_never_raise(square_ex, capsys)
     def raises_nasty(v):
         raise Nasty
 
-    assert check("99.square", raises_nasty) is False
-    assert check("99.square", lambda v: Liar()) is False
+    assert not check("99.square", raises_nasty)
+    assert not check("99.square", lambda v: Liar())
     out = capsys.readouterr().out
     assert "raised Nasty" in out and "SystemExit" in out
 
@@ -84,9 +84,9 @@ def test_a_broken_stdout_does_not_make_check_raise(square_ex, monkeypatch):
         flush = write
 
     monkeypatch.setattr(sys, "stdout", Broken())
-    assert check("99.square", lambda v: v * v) is True
-    assert check("99.square", lambda v: v) is False
-    assert check("no.such", lambda v: v) is False
+    assert check("99.square", lambda v: v * v)
+    assert not check("99.square", lambda v: v)
+    assert not check("no.such", lambda v: v)
 
 
 def test_endless_loop_is_stopped_with_a_clear_verdict(square_ex, capsys, tmp_path, monkeypatch):
@@ -100,7 +100,7 @@ def test_endless_loop_is_stopped_with_a_clear_verdict(square_ex, capsys, tmp_pat
             pass
 
     t0 = time.monotonic()
-    assert check("99.square", spin, seconds=0.5) is False
+    assert not check("99.square", spin, seconds=0.5)
     assert time.monotonic() - t0 < 3
     out = capsys.readouterr().out
     assert "still running after 0.5 s" in out and "case 1/2" in out
@@ -120,7 +120,7 @@ def test_a_loop_that_swallows_the_first_stop_is_stopped_again(square_ex, capsys)
             pass
 
     t0 = time.monotonic()
-    assert check("99.square", stubborn, seconds=0.3) is False
+    assert not check("99.square", stubborn, seconds=0.3)
     assert time.monotonic() - t0 < 3 and "still running" in capsys.readouterr().out
 
 
@@ -134,12 +134,12 @@ def test_time_limit_off_the_main_thread(square_ex):
             pass
 
     t = threading.Thread(
-        target=lambda: result.setdefault("ok", check("99.square", spin, seconds=0.3, verbose=False))
+        target=lambda: result.setdefault("ok", bool(check("99.square", spin, seconds=0.3, verbose=False)))
     )
     t.start()
     t.join(10)
     assert not t.is_alive() and result["ok"] is False
-    assert check("99.square", lambda v: v * v, verbose=False) is True
+    assert check("99.square", lambda v: v * v, verbose=False)
 
 
 def test_an_outer_alarm_timer_is_restored(square_ex):
@@ -149,7 +149,7 @@ def test_an_outer_alarm_timer_is_restored(square_ex):
     old = signal.signal(signal.SIGALRM, lambda *a: fired.append(1))
     try:
         signal.setitimer(signal.ITIMER_REAL, 30.0)
-        assert check("99.square", lambda v: v * v, verbose=False) is True
+        assert check("99.square", lambda v: v * v, verbose=False)
         left, _ = signal.getitimer(signal.ITIMER_REAL)
         assert 25 < left <= 30 and not fired
         assert signal.getsignal(signal.SIGALRM) is not None
@@ -170,7 +170,7 @@ def test_a_slow_but_finishing_function_is_not_stopped(square_ex):
         time.sleep(0.2)
         return v * v
 
-    assert check("99.square", slow, seconds=2, verbose=False) is True
+    assert check("99.square", slow, seconds=2, verbose=False)
 
 
 def test_check_documents_that_it_is_not_secure():
@@ -178,8 +178,32 @@ def test_check_documents_that_it_is_not_secure():
     assert "Not secure" in doc and "never" in doc and "forged" in doc
 
 
+def test_check_returns_a_result_that_jupyter_does_not_display(square_ex, capsys):
+    from IPython.core.formatters import DisplayFormatter
+
+    good, bad = check("99.square", lambda v: v * v), check("99.square", lambda v: v + v)
+    assert isinstance(good, Result) and good.ok is True and good.status == "passed" and good.id == "99.square"
+    assert bad.ok is False and bad.status == "wrong" and "expected" in bad.message
+    assert DisplayFormatter().format(good) == ({}, {}) and DisplayFormatter().format(bad) == ({}, {})
+    assert "ok=True" in repr(good)  # outside Jupyter, a plain repr
+    capsys.readouterr()
+
+
+def test_feedback_lines_wrap_at_word_boundaries(square_ex, capsys):
+    from kmlteach.exercises.output import WIDTH, wrap
+
+    long = "a " * 30 + "supercalifragilistic " * 4 + "x" * 100
+    lines = wrap(long).splitlines()
+    assert all(len(ln) <= WIDTH or " " not in ln.strip() for ln in lines)
+    assert " ".join(" ".join(lines).split()) == " ".join(long.split())  # no word cut, none lost
+    assert lines[1].startswith("  ") and wrap("  short") == "  short"
+    check("99.square", lambda v: v + v)
+    out = capsys.readouterr().out
+    assert max(map(len, out.splitlines())) <= WIDTH
+
+
 def test_wrong_function_reports_case_expected_and_got(square_ex, capsys):
-    assert check("99.square", lambda v: v + v) is False
+    assert not check("99.square", lambda v: v + v)
     out = capsys.readouterr().out
     assert "✗ 99.square" in out and "expected" in out and "got" in out and "case 1/2" in out
 
@@ -188,15 +212,15 @@ def test_stub_reports_not_implemented(square_ex, capsys):
     def square(v):
         raise NotImplementedError
 
-    assert check("99.square", square) is False
+    assert not check("99.square", square)
     assert "not implemented yet" in capsys.readouterr().out
 
 
 def test_exception_in_student_code_never_raises(square_ex, capsys):
-    assert check("99.square", lambda v: 1 / 0) is False
+    assert not check("99.square", lambda v: 1 / 0)
     assert "ZeroDivisionError" in capsys.readouterr().out
-    assert check("99.square", "not a function") is False
-    assert check("no.such.exercise", lambda v: v) is False
+    assert not check("99.square", "not a function")
+    assert not check("no.such.exercise", lambda v: v)
     assert "unknown exercise" in capsys.readouterr().out
 
 
@@ -205,11 +229,11 @@ def test_student_cannot_corrupt_the_reference_inputs(square_ex):
         v[:] = 0
         return v * v
 
-    assert check("99.square", mutating, verbose=False) is False
+    assert not check("99.square", mutating, verbose=False)
 
 
 def test_wrong_shape_fails(square_ex):
-    assert check("99.square", lambda v: (v * v)[:1], verbose=False) is False
+    assert not check("99.square", lambda v: (v * v)[:1], verbose=False)
 
 
 def test_results_log(square_ex, tmp_path, monkeypatch):
@@ -218,14 +242,15 @@ def test_results_log(square_ex, tmp_path, monkeypatch):
     check("99.square", lambda v: v * v, verbose=False)
     check("99.square", lambda v: v, verbose=False)
     rows = [json.loads(line) for line in log.read_text().splitlines()]
-    assert [r["passed"] for r in rows] == [True, False]
+    assert [r["passed"] for r in rows] == [True, False] and {r["kind"] for r in rows} == {"exercise"}
     assert rows[1]["status"] == "wrong" and rows[0]["id"] == "99.square"
 
 
-def test_hint_and_solution(square_ex, capsys):
-    assert exercises.hint("99.square") == "multiply v by itself"
-    assert "return v * v" in exercises.solution("99.square")
-    assert "multiply" in capsys.readouterr().out
+def test_hint_and_solution_print_once_and_return_nothing(square_ex, capsys):
+    assert exercises.hint("99.square") is None
+    assert capsys.readouterr().out == "multiply v by itself\n"
+    assert exercises.solution("99.square") is None
+    assert capsys.readouterr().out == "def square(v):\n    return v * v\n\n"
 
 
 def test_duplicate_id_rejected(square_ex):
@@ -339,24 +364,36 @@ def test_student_cli_and_student_chapter_01_runs_under_nbval_lax(tmp_path):
     )
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-2000:]
     rows = [json.loads(line) for line in log.read_text().splitlines()]
+    rows = [row for row in rows if row["kind"] == "exercise"]
     assert rows and all(row["status"] == "not-implemented" for row in rows)
 
 
 def test_endless_loop_is_stopped_inside_a_jupyter_kernel(tmp_path):
-    """Where students run it: a real kernel (cells run on its main thread, SIGALRM)."""
+    """Where students run it: a real kernel (cells run on its main thread, SIGALRM); and
+    what a cell ending with check/ask/hint/solution shows there: the message once, no Out."""
     import nbformat
     from nbclient import NotebookClient
 
     nb = nbformat.v4.new_notebook()
     nb.cells = [
         nbformat.v4.new_code_cell(
-            "from kmlteach.exercises import check\n"
+            "from kmlteach.exercises import ask, check, hint, solution\n"
             "def margins(X, y, w):\n    while True:\n        pass\n"
-            "print(check('00.margins', margins, seconds=1))"
-        )
+            "print(bool(check('00.margins', margins, seconds=1)))"
+        ),
+        nbformat.v4.new_code_cell("check('00.margins', lambda X, y, w: y * (X @ w))"),
+        nbformat.v4.new_code_cell("check('00.margins', lambda X, y, w: X @ w)"),
+        nbformat.v4.new_code_cell("ask('00.c_sign', 'a')"),
+        nbformat.v4.new_code_cell("hint('00.margins')"),
+        nbformat.v4.new_code_cell("solution('00.margins')"),
     ]
     NotebookClient(
         nb, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(ROOT)}}
     ).execute()
     text = "".join(o.get("text", "") for o in nb.cells[0].outputs)
     assert "still running after 1 s" in text and text.strip().endswith("False"), text
+    for cell in nb.cells[1:]:
+        kinds = [o["output_type"] for o in cell.outputs]
+        assert kinds == ["stream"], (cell.source, cell.outputs)  # printed once, no Out[n]
+    assert "visible cases passed" in nb.cells[1].outputs[0]["text"]
+    assert nb.cells[4].outputs[0]["text"].count("(hint 1 of") == 1

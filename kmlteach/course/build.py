@@ -71,7 +71,7 @@ def build(names=None, timeout: int = 600) -> int:
     from nbclient import NotebookClient
 
     os.environ.setdefault("PYTHONHASHSEED", "0")
-    os.environ.pop("KMLTEACH_RESULTS", None)
+    os.environ["KMLTEACH_RESULTS"] = ""  # record nothing (kmlteach.exercises.progress): outputs as nbval's
     status = 0
     for src in sources(names):
         nb = to_notebook(src)

@@ -13,7 +13,7 @@ repository a course publishes for its students (``make student-edition``):
   ``course/`` and the notebook sources. The exercise records are cut mechanically
   (:func:`kmlteach.exercises.record.student_record`: no last hint, no solution) and
   carry each visible case's arguments and expected output as plain data
-  (:mod:`kmlteach.exercises._plain`), so ``check`` works offline with no reference;
+  (:mod:`kmlteach.exercises.plain`), so ``check`` works offline with no reference;
 * ``README.md`` for students with per-chapter Binder and JupyterHub (nbgitpuller) links
   — the hub and the student repository are ``[book] jupyterhub`` and
   ``student_repository`` in ``book.toml``; ``pyproject.toml``, ``setup.py``,
@@ -78,7 +78,7 @@ def _shipped(rel: Path) -> bool:
 
 def _chapter_records(chapter: str, path: Path) -> dict:
     from kmlteach.exercises import get, record
-    from kmlteach.exercises._plain import to_plain
+    from kmlteach.exercises.plain import to_plain
 
     data = record.load_chapter(path)
     out = []

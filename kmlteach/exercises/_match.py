@@ -13,18 +13,12 @@ from typing import Any
 import numpy as np
 
 from ._timer import call_with_budget
+from .model import copy_args
 
-__all__ = ["copy_args", "find_mistake", "CASE_SECONDS"]
+__all__ = ["find_mistake", "CASE_SECONDS"]
 
 CASE_SECONDS = 5.0
 """Default wall-clock budget of one visible case (seconds)."""
-
-
-def copy_args(case) -> tuple[tuple, dict]:
-    def cp(v):
-        return v.copy() if isinstance(v, np.ndarray) else v
-
-    return tuple(cp(a) for a in case.args), {k: cp(v) for k, v in case.kwargs.items()}
 
 
 def _matches(ex, m, index: int, case, expected: Any, got: Any) -> bool:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .core import Case
+from .model import Case
 
 
 def margins(X, y, w):

@@ -13,7 +13,7 @@ import numpy as np
 
 from ..kernel_methods import class_mean_classifier, kernel_perceptron, kernel_ridge
 from ..kernels import gram, polynomial_features
-from .core import Case
+from .model import Case
 
 
 def _rng(seed):

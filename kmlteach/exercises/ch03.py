@@ -13,7 +13,7 @@ import numpy as np
 from ..kernel_methods import kernel_pca
 from ..kernels import center, gram
 from ..structured_kernels import adjacency_matrix, diffusion_kernel, fisher_kernel, ngram_kernel
-from .core import Case
+from .model import Case
 
 
 def _rng(seed):

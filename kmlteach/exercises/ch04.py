@@ -12,7 +12,7 @@ import numpy as np
 
 from ..multiclass import generalized_hinge, multiclass_perceptron, multivector_psi
 from .ch02 import _until_clean_pass
-from .core import Case
+from .model import Case
 
 
 def _rng(seed):

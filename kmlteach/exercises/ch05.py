@@ -11,7 +11,7 @@ from functools import partial
 import numpy as np
 
 from ..structured import chain_score, loss_augmented_viterbi, viterbi
-from .core import Case
+from .model import Case
 
 
 def _rng(seed):

@@ -11,7 +11,7 @@ from functools import partial
 import numpy as np
 
 from ..ranking import permutation as _ranking_permutation
-from .core import Case
+from .model import Case
 
 
 def _rng(seed):

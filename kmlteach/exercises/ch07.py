@@ -10,7 +10,7 @@ from functools import partial
 
 import numpy as np
 
-from .core import Case
+from .model import Case
 
 
 def _sample(r, n, pos=0.3):

@@ -12,7 +12,7 @@ from functools import partial
 
 import numpy as np
 
-from .core import Case
+from .model import Case
 
 __all__ = ["norma_step", "nu_property", "oneclass_value", "rademacher", "nu_dual"]
 

@@ -1,20 +1,23 @@
-"""Concept checks and recap quizzes: ``ask``, ``quiz``, ``quiz_html``, ``questions``.
+"""Concept checks and recap quizzes: ``ask``, ``quiz``, ``quiz_html``, ``question_html``.
 
-A :class:`Question` is registered once, beside the chapter's exercises in
-``kmlteach/exercises/chNN.py``. Ids are ``"NN.c_name"`` for a concept check (asked
-right before the cell that reveals the answer: predict, then look) and ``"NN.q1"`` ..
-``"NN.q5"`` for the recap quiz at the end of a chapter.
+A :class:`~.model.Question` is one ``[[question]]`` record of ``records/chNN.toml``. Ids
+are ``"NN.c_name"`` for a concept check (asked right before the cell that reveals the
+answer: predict, then look) and ``"NN.q1"`` .. ``"NN.q5"`` for the recap quiz at the end
+of a chapter.
 
-Ask before telling: ``ask(id, choice)`` returns a bool and prints
+Ask before telling: ``ask(id, choice)`` prints
 
 * for a right choice, "right" and the explanation;
 * for a wrong one, what is wrong with *that* option (the question's ``feedback`` for
-  it, written so that it does not give the answer away) and an invitation to try again
-  — neither the answer nor the explanation;
+  it, written so that it does not give the answer away; for a numeric question, the
+  feedback of the common wrong value it matches) and an invitation to try again —
+  neither the answer nor the explanation;
 * for ``ask(id, "show")``, the answer and the explanation (on request, after trying).
 
-Like ``check`` it never raises, so a notebook with unanswered questions runs from top
-to bottom.
+It returns a :class:`~.output.Result` (true when right; Jupyter shows nothing for it) and
+records the first answer to each question (:func:`kmlteach.exercises.progress.record_first_attempt`:
+``kmlteach.progress()`` counts the questions right the first time). Like ``check`` it
+never raises, so a notebook with unanswered questions runs from top to bottom.
 """
 
 from __future__ import annotations
@@ -23,128 +26,14 @@ import contextlib
 import html
 import io
 import math
-from dataclasses import dataclass
 from typing import Any
 
-from .core import _load_all
+from . import progress
+from ._registry import question, questions
+from .model import LETTERS, Question
+from .output import Result, say
 
-__all__ = [
-    "Question",
-    "register_question",
-    "ask",
-    "quiz",
-    "quiz_html",
-    "question_html",
-    "questions",
-    "LETTERS",
-    "SHOW",
-]
-
-LETTERS = "abcdefghij"
-
-
-@dataclass(frozen=True)
-class Question:
-    """A multiple-choice or numeric question.
-
-    ``answer`` is an index into ``choices`` (or a tuple of indices, any of which is
-    accepted); for a numeric question ``choices`` is empty, ``answer`` is a float and a
-    reply within ``tol`` (absolute, or relative to ``|answer|`` if larger) is right.
-    ``kind`` is ``"concept"`` (predict-then-reveal) or ``"recap"`` (end-of-chapter quiz).
-    ``feedback`` is empty or one text per choice: what a student who picks that choice
-    has probably thought, and why it does not hold (shown for a wrong choice; it must
-    not name the right one). ``feedback`` of a numeric question is one text shown for
-    any wrong number.
-    """
-
-    id: str
-    prompt: str
-    choices: tuple[str, ...]
-    answer: int | tuple[int, ...] | float
-    explanation: str
-    kind: str = "recap"
-    tol: float = 1e-6
-    feedback: tuple[str, ...] = ()
-
-    def feedback_for(self, reply: Any) -> str:
-        """The feedback for a (wrong) parsed reply, or ``""``."""
-        if not self.feedback:
-            return ""
-        if self.numeric:
-            return self.feedback[0]
-        return self.feedback[int(reply)]
-
-    @property
-    def chapter(self) -> str:
-        return self.id.split(".", 1)[0]
-
-    @property
-    def numeric(self) -> bool:
-        return len(self.choices) == 0
-
-    def answers(self) -> tuple[int, ...]:
-        """The accepted choice indices (empty for a numeric question)."""
-        if self.numeric:
-            return ()
-        return tuple(self.answer) if isinstance(self.answer, tuple) else (int(self.answer),)
-
-    def is_right(self, reply: Any) -> bool:
-        """Whether a parsed reply (an index, or a number) is right."""
-        if self.numeric:
-            a = float(self.answer)
-            return abs(float(reply) - a) <= self.tol * max(1.0, abs(a))
-        return int(reply) in self.answers()
-
-
-_QUESTIONS: dict[str, Question] = {}
-
-
-def register_question(q: Question) -> Question:
-    """Add a question to the registry (ids unique; answers must be valid indices)."""
-    if q.id in _QUESTIONS and _QUESTIONS[q.id] is not q:
-        raise ValueError(f"question id {q.id!r} is registered twice")
-    if q.kind not in ("concept", "recap"):
-        raise ValueError(f"question {q.id!r}: kind must be 'concept' or 'recap', got {q.kind!r}")
-    if not isinstance(q.feedback, tuple) or not all(isinstance(f, str) for f in q.feedback):
-        raise ValueError(f"question {q.id!r}: feedback must be a tuple of strings")
-    if q.feedback and len(q.feedback) != (1 if q.numeric else len(q.choices)):
-        raise ValueError(
-            f"question {q.id!r}: feedback needs one text per choice "
-            f"(one for a numeric question), got {len(q.feedback)}"
-        )
-    if q.numeric:
-        if isinstance(q.answer, tuple) or not math.isfinite(float(q.answer)):
-            raise ValueError(f"question {q.id!r}: a numeric answer must be one finite number")
-    else:
-        if len(q.choices) > len(LETTERS):
-            raise ValueError(f"question {q.id!r}: at most {len(LETTERS)} choices")
-        idx = q.answer if isinstance(q.answer, tuple) else (q.answer,)
-        if not idx or any(
-            not isinstance(i, int) or isinstance(i, bool) or not 0 <= i < len(q.choices) for i in idx
-        ):
-            raise ValueError(f"question {q.id!r}: answer must index choices, got {q.answer!r}")
-    _QUESTIONS[q.id] = q
-    return q
-
-
-def questions(chapter: str | None = None, kind: str | None = None) -> list[Question]:
-    """Registered questions, optionally of one chapter ("01") and/or one kind, in id order.
-
-    Recap questions sort by their number (q1, q2, ... q10).
-    """
-    _load_all()
-    out = [
-        q
-        for q in _QUESTIONS.values()
-        if (chapter is None or q.chapter == str(chapter)) and (kind is None or q.kind == kind)
-    ]
-    return sorted(out, key=_sort_key)
-
-
-def _sort_key(q: Question):
-    tail = q.id.split(".", 1)[-1]
-    num = int(tail[1:]) if tail[:1] == "q" and tail[1:].isdigit() else -1
-    return (q.chapter, q.kind != "concept", num, q.id)
+__all__ = ["ask", "quiz", "quiz_html", "question_html", "SHOW"]
 
 
 def _parse(q: Question, choice: Any) -> tuple[Any, str | None]:
@@ -190,51 +79,58 @@ def _right_text(q: Question) -> str:
 SHOW = ("show", "show answer", "reveal")
 
 
-def ask(question_id: str, choice: Any = "?", *, verbose: bool = True) -> bool:
+def ask(question_id: str, choice: Any = "?", *, verbose: bool = True) -> Result:
     """Answer a question; never raises.
 
     ``choice`` is a letter ``"a"``.., an index 0.., or a number for numeric questions.
     A right choice prints "right" and the explanation; a wrong one prints the feedback
     on that option and lets you try again, without the answer; ``"show"`` prints the
-    answer and the explanation. The default ``"?"`` only asks for a prediction.
+    answer and the explanation. The default ``"?"`` only asks for a prediction. The
+    result is true when the choice is right (and displays as nothing).
     """
     try:
         return _ask(question_id, choice, verbose)
     except Exception as exc:  # a quiz must never break a notebook
         if verbose:
-            print(f"⚠ {question_id!r}: internal error in the quiz: {type(exc).__name__}: {exc}")
-        return False
+            say(f"\u26a0 {question_id!r}: internal error in the quiz: {type(exc).__name__}: {exc}")
+        return Result(question_id, False, "error")
 
 
-def _ask(question_id: Any, choice: Any, verbose: bool) -> bool:
-    _load_all()
-    q = _QUESTIONS.get(question_id) if isinstance(question_id, str) else None
+def _attempt(q: Question, correct: bool) -> None:
+    """Record the first answer to ``q`` (a concept check or a recap question)."""
+    progress.record_first_attempt("check" if q.kind == "concept" else "recap", q.id, correct)
+
+
+def _ask(question_id: Any, choice: Any, verbose: bool) -> Result:
+    q = question(question_id)
     if q is None:
         if verbose:
-            print(f"unknown question id {question_id!r}")
-        return False
+            say(f"unknown question id {question_id!r}")
+        return Result(question_id, False, "unknown")
     if isinstance(choice, str) and choice.strip().lower() in SHOW:
+        _attempt(q, False)  # the answer shown before any answer: not right the first time
         if verbose:
-            print(f"→ {q.id}: the answer is {_right_text(q)}. {q.explanation}")
-        return False
+            say(f"\u2192 {q.id}: the answer is {_right_text(q)}.\n  {q.explanation}")
+        return Result(q.id, False, "shown")
     reply, problem = _parse(q, choice)
     if problem is not None:
         if verbose:
-            print(f"… {q.id}: {problem}")
-        return False
+            say(f"\u2026 {q.id}: {problem}")
+        return Result(q.id, False, "no-answer", problem)
     ok = q.is_right(reply)
+    _attempt(q, ok)
     if verbose:
         if ok:
-            print(f"✓ {q.id}: right. {q.explanation}")
+            say(f"\u2713 {q.id}: right.\n  {q.explanation}")
         else:
             picked = f"{reply:.6g}" if q.numeric else f"({LETTERS[reply]}) {q.choices[reply]}"
             why = q.feedback_for(reply)
-            print(
-                f"✗ {q.id}: {picked} — not quite. "
-                + (f"{why} " if why else "")
-                + f'Try another answer, or ask("{q.id}", "show") for the answer.'
+            say(
+                f"\u2717 {q.id}: {picked} \u2014 not quite.\n"
+                + (f"  {why}\n" if why else "")
+                + f'  Try another answer, or ask("{q.id}", "show") for the answer.'
             )
-    return ok
+    return Result(q.id, ok, "right" if ok else "wrong")
 
 
 def _choices_html(q: Question, attrs: str = 'type="a"') -> str:
@@ -244,6 +140,26 @@ def _choices_html(q: Question, attrs: str = 'type="a"') -> str:
     return f"<ol {attrs}>" + "".join(f"<li>{html.escape(c)}</li>" for c in q.choices) + "</ol>"
 
 
+def _example(q: Question) -> str:
+    """A call that answers ``q`` in the form it wants, never with its answer: a letter, or
+    a number (0.5, or 2 when 0.5 would be right)."""
+    if not q.numeric:
+        return f'ask("{q.id}", "a")'
+    return f'ask("{q.id}", {2 if q.is_right(0.5) else 0.5})'
+
+
+def _how_to_answer(qs: list[Question]) -> str:
+    """The quiz's header: one example call of each form its questions want."""
+    lettered = [q for q in qs if not q.numeric]
+    numeric = [q for q in qs if q.numeric]
+    ways = []
+    if lettered:
+        ways.append(f"<code>{html.escape(_example(lettered[0]))}</code> with the letter of your choice")
+    if numeric:
+        ways.append(f"<code>{html.escape(_example(numeric[0]))}</code> with your number")
+    return "answer with " + ", or ".join(ways)
+
+
 def quiz_html(chapter: str) -> str:
     """The recap questions of ``chapter`` as static HTML, WITHOUT answers or explanations."""
     qs = questions(chapter, kind="recap")
@@ -251,7 +167,7 @@ def quiz_html(chapter: str) -> str:
         return f"<p>No recap questions for chapter {html.escape(str(chapter))}.</p>"
     parts = [
         f'<div class="kml-quiz"><p><b>Recap quiz, chapter {html.escape(str(chapter))}</b> '
-        f'(answer with <code>ask("{html.escape(qs[0].id)}", "a")</code> etc.)</p><ol>'
+        f"({_how_to_answer(qs)})</p><ol>"
     ]
     for q in qs:
         parts.append(f"<li><p>{html.escape(q.prompt)} <small>[{html.escape(q.id)}]</small></p>")
@@ -264,8 +180,7 @@ def quiz_html(chapter: str) -> str:
 def question_html(question_id: str) -> str:
     """One question as static HTML on one line (a slide of the lecture decks): its prompt
     and options, WITHOUT the answer, the explanation or the feedback."""
-    _load_all()
-    q = _QUESTIONS.get(question_id) if isinstance(question_id, str) else None
+    q = question(question_id)
     if q is None:
         raise ValueError(f"question_id: unknown question {question_id!r}")
     what = "Concept check" if q.kind == "concept" else "Question"
