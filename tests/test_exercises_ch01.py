@@ -1,4 +1,5 @@
-"""Exercises of chapter 01: the derivation exercise 01.dual and the chapter's tiered hints."""
+"""Exercises of chapters 00 and 01: the contract (tests/exercise_contract.py), the dual at the
+solver's α, and the chapters' tiered hints."""
 
 from __future__ import annotations
 
@@ -7,7 +8,47 @@ from exercise_contract import exercise_contract
 
 from kmlteach.exercises import get
 
-IDS = ["01.dual"]
+
+def _dot(a, b) -> float:
+    return sum(float(p) * float(q) for p, q in zip(a, b))
+
+
+def _margins(X, y, w):
+    return np.array([y[i] * _dot(X[i], w) for i in range(len(y))])
+
+
+def _distance(x, w, b):
+    # the foot of the perpendicular is x - s w with <w, x - s w> + b = 0 (UML Claim 15.1)
+    s = (_dot(w, x) + b) / _dot(w, w)
+    return abs(s) * _dot(w, w) ** 0.5
+
+
+def _hinge(w, x, y):
+    z = y * _dot(w, x)
+    return max(0.0, 1.0 - z), np.array([-y * v if z < 1 else 0.0 for v in x])
+
+
+def _sgd_step(theta, t, lam, x, y):
+    w = [th / (lam * t) for th in theta]
+    update = y * _dot(w, x) < 1
+    return np.array(w), np.array([th + (y * v if update else 0.0) for th, v in zip(theta, x)])
+
+
+def _perceptron(X, y):
+    w = [0.0] * len(X[0])
+    while True:
+        for i in range(len(y)):  # from the first point again after every update
+            if y[i] * _dot(w, X[i]) <= 0:
+                w = [a + y[i] * b for a, b in zip(w, X[i])]
+                break
+        else:
+            return np.array(w)
+
+
+def _subgradient(w, X, y):
+    values = [1 - y[i] * _dot(w, X[i]) for i in range(len(y))]
+    i = values.index(max(values))
+    return np.array([-y[i] * v for v in X[i]])
 
 
 def _dual(X, y, alpha):
@@ -17,17 +58,36 @@ def _dual(X, y, alpha):
     return w, sum(alpha) - 0.5 * Q
 
 
-INDEPENDENT = {"01.dual": _dual}
+def _never_updates(X, y):  # the test written "< 0": from w = 0 nothing is ever a mistake
+    return np.zeros(np.asarray(X).shape[1])
+
+
+INDEPENDENT = {
+    "00.margins": _margins,
+    "01.distance": _distance,
+    "01.hinge": _hinge,
+    "01.sgd_step": _sgd_step,
+    "01.perceptron": _perceptron,
+    "01.subgradient_perceptron": _subgradient,
+    "01.dual": _dual,
+}
 WRONG = {
-    "01.dual": lambda X, y, alpha: ((alpha * y) @ X, alpha.sum() - ((alpha * y) @ X) @ ((alpha * y) @ X))
+    "00.margins": lambda X, y, w: X @ w,
+    "01.distance": lambda x, w, b: (np.dot(w, x) + b) / np.linalg.norm(w),
+    "01.hinge": lambda w, x, y: (max(0.0, 1 - y * np.dot(w, x)), y * np.asarray(x, dtype=float)),
+    "01.sgd_step": lambda theta, t, lam, x, y: _sgd_step(np.asarray(theta) * t, t, lam, x, y),
+    "01.perceptron": _never_updates,
+    "01.subgradient_perceptron": lambda w, X, y: -_subgradient(w, X, y),
+    "01.dual": lambda X, y, alpha: ((alpha * y) @ X, alpha.sum() - ((alpha * y) @ X) @ ((alpha * y) @ X)),
 }
 
 (
+    test_every_exercise_has_its_test_functions,
     test_reference_and_independent_solution_pass,
     test_wrong_answer_fails_with_message,
     test_stub_reports_not_implemented,
     test_written_solutions_pass,
-) = exercise_contract(IDS, INDEPENDENT, WRONG)
+) = exercise_contract(["00", "01"], INDEPENDENT, WRONG)
 
 
 def test_dual_value_at_the_solver_alpha_is_the_primal_value():

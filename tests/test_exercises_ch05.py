@@ -8,8 +8,6 @@ from exercise_contract import exercise_contract
 from kmlteach.exercises import ch05
 from kmlteach.structured import chain_score
 
-IDS = ["05.chain_score", "05.viterbi", "05.loss_augmented", "05.score_coefficients"]
-
 
 def _score(x, y, Wu, Wp):
     total = 0.0
@@ -75,8 +73,9 @@ WRONG = {
 }
 
 (
+    test_every_exercise_has_its_test_functions,
     test_reference_and_independent_solution_pass,
     test_wrong_answer_fails_with_message,
     test_stub_reports_not_implemented,
     test_written_solutions_pass,
-) = exercise_contract(IDS, INDEPENDENT, WRONG, namespace={"np": np, "viterbi_decode": ch05.viterbi_decode})
+) = exercise_contract(["05"], INDEPENDENT, WRONG, namespace={"np": np, "viterbi_decode": ch05.viterbi_decode})

@@ -254,3 +254,61 @@ def test_notebooks_ask_registered_questions_and_show_their_quiz():
             assert f'display(HTML(quiz_html("{chapter}")))' in text
             assert f'# NBVAL_IGNORE_OUTPUT\nquiz("{chapter}")' in text
             assert len(questions(chapter, kind="recap")) == 5
+
+
+def test_a_numeric_question_names_its_common_wrong_values(capsys):
+    q = register_question(
+        Question(
+            id="98.q8",
+            prompt="The margin of the sample?",
+            choices=(),
+            answer=0.5,
+            tol=1e-3,
+            explanation="EXPL",
+            feedback=("GENERIC",),
+            wrong_values=((1.0, "YOU-FORGOT-THE-HALF"), (0.25, "YOU-SQUARED-IT")),
+        )
+    )
+    try:
+        ask("98.q8", 1.0004)
+        out = capsys.readouterr().out
+        assert "YOU-FORGOT-THE-HALF" in out and "GENERIC" not in out and "EXPL" not in out
+        ask("98.q8", 0.25)
+        assert "YOU-SQUARED-IT" in capsys.readouterr().out
+        ask("98.q8", 7)
+        assert "GENERIC" in capsys.readouterr().out
+    finally:
+        _QUESTIONS.pop(q.id, None)
+    for bad, match in (
+        (dict(choices=("a", "b"), answer=0, wrong_values=((1.0, "x"),)), "numeric"),
+        (dict(choices=(), answer=0.5, wrong_values=((0.5, "x"),)), "within tol"),
+        (dict(choices=(), answer=0.5, wrong_values=((float("nan"), "x"),)), "pairs"),
+    ):
+        with pytest.raises(ValueError, match=match):
+            Question(id="97.q9", prompt="p", explanation="", **bad)
+
+
+def test_wrong_values_come_from_the_record():
+    from kmlteach.exercises._registry import build_question
+
+    rec = {"id": "97.q1", "prompt": "p", "answer": 2.0, "explanation": "e", "feedback": ["f"]}
+    q = build_question({**rec, "wrong_values": [{"value": 4.0, "feedback": "doubled"}]})
+    assert q.wrong_values == ((4.0, "doubled"),) and q.feedback_for(4.0) == "doubled"
+    with pytest.raises(ValueError, match="wrong_values"):
+        build_question({**rec, "wrong_values": [{"value": 4.0}]})
+
+
+def test_the_recap_header_shows_a_call_of_the_form_each_question_wants(qs):
+    text = quiz_html("98")
+    assert 'ask("98.q1", "a")' in text.replace("&quot;", '"')
+    assert 'ask("98.q3", 2)' in text.replace("&quot;", '"')  # numeric; 0.5 would be its answer
+    assert 'ask("98.q3", "a")' not in text.replace("&quot;", '"')
+
+
+def test_ask_returns_a_result_jupyter_does_not_show(qs, capsys):
+    from IPython.core.formatters import DisplayFormatter
+
+    right, wrong = ask("98.q1", "b"), ask("98.q1", "a")
+    assert right.ok and right.status == "right" and not wrong.ok and wrong.status == "wrong"
+    assert DisplayFormatter().format(right) == ({}, {})
+    capsys.readouterr()

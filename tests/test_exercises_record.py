@@ -209,3 +209,65 @@ def test_book_points_minutes_and_partial_are_the_records():
         for e in c.exercises:
             ex = get(e["id"])
             assert (e["points"], e["minutes"], e["partial"]) == (ex.points, ex.minutes, ex.partial)
+
+
+def _records_naming_code():
+    """(chapter, exercise id, [(what, name)]) for every instructor record: the names of
+    functions of ``chNN.py`` it gives (reference, cases_from, each mistake's wrong)."""
+    for chapter, path in record.chapter_files().items():
+        if path.suffix != ".toml":
+            continue
+        for rec in record.load_chapter(path)["exercise"]:
+            names = [("reference", rec.get("reference")), ("cases_from", rec.get("cases_from"))]
+            names += [
+                (f"mistake {m['name']!r}: wrong", m["wrong"]) for m in rec.get("mistakes", []) if "wrong" in m
+            ]
+            yield chapter, rec["id"], names
+
+
+@pytest.mark.parametrize(
+    "chapter, ex_id, names",
+    list(_records_naming_code()),
+    ids=lambda v: v if isinstance(v, str) and "." in v else "",
+)
+def test_every_function_a_record_names_is_in_its_chapter_code(chapter, ex_id, names):
+    code = _registry.chapter_code()
+    assert chapter in code, f"records/ch{chapter}.toml has no kmlteach/exercises/ch{chapter}.py"
+
+    def usable(what, obj):  # the visible cases may be a list instead of a function drawing them
+        return callable(obj) or (what == "cases_from" and isinstance(obj, (list, tuple)))
+
+    module = code[chapter]
+    missing = [
+        f"{what} = {name!r}" for what, name in names if not usable(what, getattr(module, name or "", None))
+    ]
+    where = f"kmlteach/exercises/ch{chapter}.py"
+    assert not missing, f"{ex_id}: nothing in {where} is named by " + "; ".join(missing)
+
+
+def test_loading_a_record_that_names_a_missing_function_says_which(tmp_path):
+    import types
+
+    from kmlteach.exercises._registry import build_exercise
+
+    rec = {"id": "01.x", "title": "t", "points": 1, "minutes": 5, "hints": ["a"]}
+    code = types.SimpleNamespace(ref=abs, cases=lambda: [])
+    with pytest.raises(
+        ValueError, match=r"reference = 'gone' names no function of kmlteach/exercises/ch01.py"
+    ):
+        build_exercise({**rec, "reference": "gone", "cases_from": "cases"}, code, None)
+    with pytest.raises(ValueError, match=r"cases_from = 'nope'"):
+        build_exercise({**rec, "reference": "ref", "cases_from": "nope"}, code, None)
+    with pytest.raises(ValueError, match=r"mistake 'm' names no function 'wrong_one'"):
+        build_exercise(
+            {
+                **rec,
+                "reference": "ref",
+                "cases_from": "cases",
+                "mistakes": [{"name": "m", "explain": "e", "wrong": "wrong_one"}],
+            },
+            code,
+            None,
+        )
+    with pytest.raises(ValueError, match="ch01.py is missing"):
+        build_exercise({**rec, "reference": "ref", "cases_from": "cases"}, None, None)

@@ -110,6 +110,10 @@ def chapter_code() -> dict[str, ModuleType]:
     return {m.__name__.rsplit(".", 1)[1][2:]: m for m in modules}
 
 
+def _code_path(exercise_id: str) -> str:
+    return f"kmlteach/exercises/ch{exercise_id[:2]}.py"
+
+
 def _mistakes(rec: dict, module, where: str) -> tuple[Mistake, ...]:
     out = []
     for m in rec.get("mistakes", []):
@@ -118,8 +122,7 @@ def _mistakes(rec: dict, module, where: str) -> tuple[Mistake, ...]:
             wrong = getattr(module, m["wrong"], None)
             if not callable(wrong):
                 raise ValueError(
-                    f"{where}: mistake {m['name']!r} names no function {m['wrong']!r} "
-                    f"of kmlteach/exercises/ch{where.split()[-1][:2]}.py"
+                    f"{where}: mistake {m['name']!r} names no function {m['wrong']!r} of {_code_path(rec['id'])}"
                 )
         out.append(
             Mistake(
@@ -146,7 +149,7 @@ def build_exercise(rec: dict, module: ModuleType | None, solution: str | None) -
             for c in rec["cases"]
         ]
     else:
-        code = f"kmlteach/exercises/ch{rec['id'][:2]}.py"
+        code = _code_path(rec["id"])
         if module is None:
             raise ValueError(f"{where}: its record is an instructor record, but {code} is missing")
         for key in ("reference", "cases_from"):
@@ -173,6 +176,14 @@ def build_exercise(rec: dict, module: ModuleType | None, solution: str | None) -
     )
 
 
+def _wrong_value(w, question_id: str) -> tuple[float, str]:
+    if not (isinstance(w, dict) and set(w) == {"value", "feedback"}):
+        raise ValueError(
+            f"question {question_id!r}: each of wrong_values is {{ value = number, feedback = text }}"
+        )
+    return w["value"], w["feedback"]
+
+
 def build_question(rec: dict) -> Question:
     """The question of one record (the :class:`~.model.Question` checks its fields)."""
     answer = rec["answer"]
@@ -185,7 +196,7 @@ def build_question(rec: dict) -> Question:
         kind=rec.get("kind", "recap"),
         tol=float(rec.get("tol", 1e-6)),
         feedback=tuple(rec.get("feedback", ())),
-        wrong_values=tuple((w["value"], w["feedback"]) for w in rec.get("wrong_values", ())),
+        wrong_values=tuple(_wrong_value(w, rec["id"]) for w in rec.get("wrong_values", ())),
     )
 
 
