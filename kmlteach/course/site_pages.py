@@ -273,7 +273,7 @@ def course_map_page(book) -> str:
 # A generated block of the guide: its opening marker, the text it holds (never another
 # marker), and its closing marker; the first rendering of a bare opening marker adds both.
 _BLOCK = re.compile(
-    r"<!--\s*kml:(slides|exercises|points)(?:\s+(\w+))?\s*-->\n"
+    r"<!--\s*kml:(slides|exercises|points|schedule)(?:\s+(\w+))?\s*-->\n"
     r"(?:(?:(?!<!--\s*/?kml:).)*?<!--\s*/kml:\1\s*-->\n)?",
     re.S,
 )
@@ -294,14 +294,18 @@ def render_guide(text: str, book) -> str:
 
     Blocks: ``<!-- kml:exercises NN -->`` (the chapter's exercises from the records),
     ``<!-- kml:slides NN -->`` (its deck's outline, from the stored notebook),
-    ``<!-- kml:points -->`` (exercises and points per chapter), each closed by
+    ``<!-- kml:points -->`` (exercises and points per chapter), ``<!-- kml:schedule N -->``
+    (the N-week schedule, :func:`kmlteach.course.schedule.table`), each closed by
     ``<!-- /kml:KIND -->``. Markers of any other kind are left as they are.
     """
+    from .schedule import table as schedule_table
 
     def fill(m):
         kind, arg = m.group(1), m.group(2)
         if kind == "points":
             body = _points_table(book)
+        elif kind == "schedule":
+            body = schedule_table(book, int(arg))
         else:
             c = book.chapter(arg)
             if not c.ready:
