@@ -101,7 +101,7 @@ make_angle_demo(X, y)
 # $x_i$ is on the side its label asks for. Compute all of them at once.
 
 # %%
-from kmlteach.exercises import check, hint
+from kmlteach.exercises import check, hint, solution
 
 
 def margins(X, y, w):
@@ -201,6 +201,13 @@ display(HTML(quiz_html("00")))
 # %%
 # NBVAL_IGNORE_OUTPUT
 quiz("00")
+
+# %%
+# Your progress in this chapter (a question counts with its first answer);
+# kmlteach.progress() lists every chapter.
+import kmlteach
+
+kmlteach.progress("00")
 
 # %% [markdown]
 # ## Sources and further reading
