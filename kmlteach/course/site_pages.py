@@ -49,12 +49,19 @@ def exercise_rows(book, chapter) -> list[tuple[str, str, int, str]]:
     return rows
 
 
+def _text_cell(text: str) -> str:
+    """Text for a Markdown table cell: "y<w, x>" must not read as an HTML tag, nor "|" end the cell."""
+    for ch in "\\<>|":
+        text = text.replace(ch, "\\" + ch)
+    return text
+
+
 def _exercise_table(book, chapter) -> str:
     rows = exercise_rows(book, chapter)
     if not rows:
         return "*No graded exercises in this chapter.*\n"
     lines = ["| Exercise | Title | Points | Minutes |", "|---|---|---|---|"]
-    lines += [f"| `{i}` | {t} | {p} | {m} |" for i, t, p, m in rows]
+    lines += [f"| `{i}` | {_text_cell(t)} | {p} | {m} |" for i, t, p, m in rows]
     total = sum(p for _, _, p, _ in rows)
     lines.append(f"| **total** | | **{total}** | |")
     return "\n".join(lines) + "\n"
