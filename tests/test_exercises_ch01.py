@@ -111,3 +111,45 @@ def test_chapters_00_to_03_have_tiered_hints_and_minutes():
             ex = get(e["id"])
             assert len(ex.hints) >= 2, e["id"]
             assert ex.minutes == e["minutes"], f"{e['id']}: minutes differ from book.toml"
+
+
+def test_the_first_mistake_rule_is_the_courses_convention():
+    """Issue 38, point 5: UML §9.1.2 lets the batch perceptron fix any violating point;
+    fixing the first one is the course's convention, and the record says so."""
+    from kmlteach.exercises import record
+
+    (rec,) = [
+        r for r in record.load_chapter(record.chapter_files()["01"])["exercise"] if r["id"] == "01.perceptron"
+    ]
+    texts = [*rec["hints"], rec["hint_last"], *(m["explain"] for m in rec["mistakes"])]
+    for text in texts:
+        for sentence in text.split(". "):
+            if "first" in sentence and "UML" in sentence:
+                assert "any" in sentence and "convention" in sentence, sentence
+    (last,) = [m for m in get("01.perceptron").mistakes if "last mistake" in m.name]
+    assert last.kind == "convention" and "any point" in last.explain
+
+
+def test_a_cyclic_perceptron_and_a_test_at_margin_one_fail_a_visible_case():
+    """Issue 36, point 4: the two plausible answers the walk found passing (8/8 and 4/4)."""
+    import numpy as np
+
+    from kmlteach.exercises import check
+
+    def hinge_le(w, x, y):
+        z = y * float(np.dot(w, x))
+        return (1.0 - z, -y * np.asarray(x, float)) if z <= 1 else (0.0, np.zeros(len(x)))
+
+    def cyclic(X, y):
+        w = np.zeros(X.shape[1])
+        for _ in range(1000):
+            changed = False
+            for i in range(len(y)):
+                if y[i] * (X[i] @ w) <= 0:
+                    w, changed = w + y[i] * X[i], True
+            if not changed:
+                return w
+        return w
+
+    assert not check("01.hinge", hinge_le, verbose=False)
+    assert not check("01.perceptron", cyclic, verbose=False)

@@ -112,3 +112,21 @@ def test_kernel_sgd_reference_is_lemma_16_3():
     assert np.allclose(alpha, res.alpha, atol=1e-12)
     w = sgd_soft_svm(polynomial_features(X, 2), y, 0.1, 200, 3).w
     assert np.allclose(polynomial_features(X, 2).T @ alpha, w, atol=1e-10)
+
+
+def test_expneg_concept_check_has_four_options_listed_in_the_notebook():
+    """Issue 38, point 5: 02.c_expneg offers 3-4 options, each with its feedback, and the
+    notebook lists the same options before asking."""
+    from pathlib import Path
+
+    from kmlteach.exercises.quiz import questions
+
+    (q,) = [q for q in questions("02") if q.id == "02.c_expneg"]
+    assert 3 <= len(q.choices) <= 4 and len(q.feedback) == len(q.choices)
+    src = (Path(__file__).resolve().parents[1] / "notebooks" / "src" / "02-kernels.py").read_text(
+        encoding="utf-8"
+    )
+    block = src[: src.index('ask("02.c_expneg"')].rsplit("**Predict first.**", 1)[1]
+    for letter, choice in zip("abcd", q.choices):
+        head = choice.split(" ")[0]
+        assert f"({letter}) {head}" in block, (letter, choice)

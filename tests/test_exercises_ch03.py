@@ -72,3 +72,23 @@ WRONG = {
     test_stub_reports_not_implemented,
     test_written_solutions_pass,
 ) = exercise_contract(["03"], INDEPENDENT, WRONG)
+
+
+def test_ngram_concept_check_names_the_common_wrong_values(capsys):
+    """Issue 36: a wrong number for 03.c_ngram gets feedback on what that number counts."""
+    from kmlteach.exercises import ask
+
+    expect = {
+        3: "different 2-grams",
+        4: "smaller of the two counts",
+        5: "last 2-gram",
+        9: "adds the two counts",
+    }
+    for value, words in expect.items():
+        assert not ask("03.c_ngram", value)
+        out = " ".join(capsys.readouterr().out.split())
+        assert words in out and "7" not in out.replace("03.c_ngram", ""), (value, out)
+    # the common wrong values are what the catalogued 03.ngram mistakes compute
+    from kmlteach.exercises.ch03 import _ngram_distinct, _ngram_missing_last
+
+    assert _ngram_distinct("banana", "bandana", 2) == 3 and _ngram_missing_last("banana", "bandana", 2) == 5

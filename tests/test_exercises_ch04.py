@@ -114,3 +114,34 @@ def test_hinge_subgradient_wrong_sign_fails(capsys):
 
     assert not check("04.hinge_subgradient", flipped)
     assert "expected" in capsys.readouterr().out
+
+
+def test_one_based_blocks_get_the_convention_not_a_broadcast_error(capsys):
+    """Issue 36: Ψ with UML's 1-based labels is named, not answered with numpy's
+    'could not broadcast input array from shape (2,) into shape (0,)'."""
+
+    def psi_one_based(x, y, k):
+        n = len(x)
+        out = np.zeros(k * n)
+        out[(y - 1) * n : y * n] = x
+        return out
+
+    assert not check("04.multivector_psi", psi_one_based)
+    out = " ".join(capsys.readouterr().out.split())
+    assert "Convention: counted the blocks from 1" in out and "broadcast" not in out, out
+
+
+def test_ova_concept_check_states_the_tie_rule_before_asking():
+    """Issue 38, point 5: UML's Example 17.1 fails class 2 when the tie is broken by the
+    numerical value of the label; the question says so, in the record and the notebook."""
+    from pathlib import Path
+
+    from kmlteach.exercises.quiz import questions
+
+    (q,) = [q for q in questions("04") if q.id == "04.c_ova"]
+    assert "tie" in q.prompt and "smallest label" in q.prompt
+    src = (Path(__file__).resolve().parents[1] / "notebooks" / "src" / "04-multiclass.py").read_text(
+        encoding="utf-8"
+    )
+    block = src[: src.index('ask("04.c_ova"')].rsplit("**Predict first.**", 1)[1]
+    assert "tie" in block and "smallest label" in block

@@ -105,3 +105,13 @@ def test_fixed_ab_maximiser_is_the_procedure_of_17_14():
         v = ranking.bipartite_most_violating(mu, y, "f1")
         a, b = int(np.sum((v > 0) & (y > 0))), int(np.sum((v > 0) & (y < 0)))
         np.testing.assert_array_equal(ref(mu, y, a, b), v)
+
+
+def test_fraud_feedback_argues_with_the_regularised_hinge():
+    """Issue 38, point 5: the soft-SVM minimises (λ/2)‖w‖² plus the average hinge loss, so the
+    feedback on 07.c_fraud's wrong choices argues with that objective, not with the 0-1 loss."""
+    from kmlteach.exercises.quiz import questions
+
+    (q,) = [q for q in questions("07") if q.id == "07.c_fraud"]
+    wrong = [f for i, f in enumerate(q.feedback) if i not in q.answers()]
+    assert all("hinge" in f and "zero-one" not in f for f in wrong), wrong

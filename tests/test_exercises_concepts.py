@@ -117,21 +117,51 @@ def _numbers(text: str) -> set[float]:
     return {float(t) for t in re.findall(r"(?<![\w.])\d+(?:\.\d+)?", text)}
 
 
-@pytest.mark.parametrize("chapter", CHAPTERS)
+@pytest.mark.parametrize("chapter", ["00", *CHAPTERS])
 def test_a_wrong_choice_feedback_does_not_name_the_right_choice(chapter):
     """What a wrong choice's feedback must not do, as far as text can tell: name the right
     choice, either whole or by its lead (the words before its colon, "lower" of "lower: the
     boundary bends ..."), whatever the case, spacing and punctuation; and for a numeric
-    question, state the number asked for (unless the prompt itself contains it)."""
-    for q in _concepts(chapter):
+    question, state the number asked for (unless the prompt itself contains it), in its
+    feedback or in the reply to any of its common wrong values. Concept checks and recap
+    questions alike (issue 36, point 5)."""
+    for q in questions(chapter):
         if q.numeric:
-            assert float(q.answer) not in _numbers(q.feedback[0]) - _numbers(q.prompt), q.id
+            for text in [*q.feedback, *(t for _, t in q.wrong_values)]:
+                assert float(q.answer) not in _numbers(text) - _numbers(q.prompt), (q.id, text)
             continue
         leads = set().union(*(_leads(q.choices[i]) for i in q.answers()))
         for i, text in enumerate(q.feedback):
             if i not in q.answers():
                 named = [p for p in leads if _contains(text, p)]
                 assert not named, f"{q.id} ({LETTERS[i]}): the feedback names the right choice {named}"
+
+
+def test_every_wrong_recap_answer_gets_its_own_reply(capsys):
+    """Issue 36, point 5: no recap question answers a wrong choice with a bare "not quite":
+    each wrong choice has a reply of its own, and a numeric question has a reply for any
+    wrong number and names its most common wrong values, each with a reply of its own that
+    ask() prints."""
+    from kmlteach.exercises import ask
+
+    recap = questions(kind="recap")
+    assert len(recap) == 50
+    wrong_choices = 0
+    for q in recap:
+        if q.numeric:
+            assert len(q.feedback) == 1 and len(q.feedback[0]) > 40, q.id
+            assert len(q.wrong_values) >= 1, q.id
+            replies = [q.feedback[0], *(text for _, text in q.wrong_values)]
+            for value, text in q.wrong_values:
+                assert not q.is_right(value), (q.id, value)
+                assert not ask(q.id, value)
+                assert " ".join(text.split()) in " ".join(capsys.readouterr().out.split()), (q.id, value)
+        else:
+            replies = [q.feedback[i] for i in range(len(q.choices)) if i not in q.answers()]
+            wrong_choices += len(replies)
+        assert all(len(r) > 30 for r in replies), q.id
+        assert len(set(replies)) == len(replies), f"{q.id}: two wrong answers share a reply"
+    assert wrong_choices == 105
 
 
 def test_the_feedback_check_catches_what_it_should():

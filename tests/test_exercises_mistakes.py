@@ -51,6 +51,42 @@ GUIDE = {
 }
 
 
+# The mistakes each chapter invites (issue 36, point 4): catalogued, by a word of their name.
+INVITED = {
+    "05.viterbi": ["unary scores of the first position", "back-pointers one position off"],
+    "02.gram": ["/σ): dropped the 2"],
+    "07.precision_at_k": ["strict >"],
+    "04.generalized_hinge": ["0–1 cost instead of Δ"],
+    "04.hinge_subgradient": ["0–1 cost instead of Δ"],
+}
+
+# The catalogued conventions (issue 36, point 5): answers that would be right under another
+# convention than the exercise's — a tie-break, the order of rows or indices, 0-based
+# positions, a shape, which violator to fix, the form of the Gaussian or of the regulariser.
+# check() and the grader print them as "Convention: ..."; every other entry is a mistake.
+CONVENTIONS = {
+    "01.perceptron": {"fixed the last mistake instead of the first"},
+    "01.sgd_step": {"2λt: the λ‖w‖² objective instead of (λ/2)‖w‖²"},
+    "02.gram": {"mixed the two Gaussian conventions: 2σ² instead of 2σ", "used σ as scikit-learn's γ"},
+    "02.kernel_perceptron": {"scanned from the wrong index after an update"},
+    "04.multivector_psi": {"counted the blocks from 1", "returned a k × n matrix"},
+    "04.generalized_hinge": {"read Δ the other way round"},
+    "04.multiclass_perceptron": {"demoted the first violating class instead of the strongest"},
+    "04.one_vs_all": {"ties go to the largest class"},
+    "04.kesler": {"the rows in a different order"},
+    "05.chain_score": {"read W_pair the other way round"},
+    "05.viterbi": {"read the pairwise scores the other way round", "ties go to the largest label"},
+    "05.score_coefficients": {"the bigram counts transposed", "divided by r: UML's Ψ"},
+    "06.permutation": {"0-based positions", "sorted decreasingly"},
+    "07.confusion": {"a score equal to θ predicted negative"},
+    "07.fixed_ab": {"ties go to the larger index", "labels 0 and 1 instead of −1 and +1"},
+    "08.stump_error": {"x_j = θ on the wrong side"},
+    "08.oob_error": {"a tied vote says +1"},
+    "09.nu_property": {"the two fractions swapped"},
+    "09.oneclass_value": {"mixed the Gaussian conventions: 2σ² instead of 2σ"},
+}
+
+
 def _run(ex_id, fn, capsys) -> tuple[bool, str]:
     ok = check(ex_id, fn)
     return ok, capsys.readouterr().out
@@ -78,6 +114,35 @@ def test_the_guides_mistakes_come_first(ex_id, what):
     assert hit, f"{ex_id}: no catalogued mistake mentions {what!r}: {names}"
     # the guide's mistakes precede the ones found by trying wrong solutions
     assert hit[0] < 2, names
+
+
+@pytest.mark.parametrize("ex_id, words", sorted(INVITED.items()))
+def test_the_mistakes_the_chapter_invites_are_catalogued(ex_id, words):
+    names = [m.name for m in REG[ex_id].mistakes]
+    for w in words:
+        assert any(w in n for n in names), f"{ex_id}: no catalogued mistake mentions {w!r}: {names}"
+
+
+def test_conventions_are_labelled_and_explain_the_convention():
+    assert set(CONVENTIONS) <= set(IDS)
+    found = {
+        ex_id: {m.name for m in REG[ex_id].mistakes if m.kind == "convention"}
+        for ex_id in IDS
+        if any(m.kind == "convention" for m in REG[ex_id].mistakes)
+    }
+    assert found == CONVENTIONS
+    assert sum(map(len, found.values())) >= 13
+    for ex_id, names in CONVENTIONS.items():
+        for m in REG[ex_id].mistakes:
+            if m.name in names:
+                assert m.line().startswith("Convention: "), m.line()
+                # the explanation says which convention the exercise (or the course, or UML) takes
+                assert re.search(
+                    r"\b(this exercise|this course|the course|course's|here|UML)\b", m.explain
+                ), (
+                    ex_id,
+                    m.name,
+                )
 
 
 @pytest.mark.parametrize("ex_id, k", PAIRS, ids=[f"{i}-{k}" for i, k in PAIRS])

@@ -54,6 +54,10 @@ def _hinge_cases():
     cases = [
         Case((np.array([0.0, 0.0]), np.array([1.0, 2.0]), 1.0), label="w = 0 (margin 0)"),
         Case((np.array([2.0, 0.0]), np.array([1.0, 5.0]), 1.0), label="margin 2: no loss"),
+        Case(
+            (np.array([0.5, 0.0]), np.array([2.0, 3.0]), 1.0),
+            label="margin exactly 1: no loss, zero subgradient",
+        ),
         Case((np.array([1.0, 1.0]), np.array([1.0, 1.0]), -1.0), label="misclassified"),
     ]
     for _ in range(5):
@@ -83,6 +87,7 @@ def _sgd_cases():
     cases = [
         Case((np.zeros(2), 1, 0.1, np.array([1.0, -1.0]), 1.0), label="first step from θ = 0"),
         Case((np.array([5.0, 0.0]), 2, 1.0, np.array([1.0, 0.0]), 1.0), label="margin 2.5: no update"),
+        Case((np.array([2.0, 0.0]), 1, 1.0, np.array([0.5, 0.0]), 1.0), label="margin exactly 1: no update"),
     ]
     for _ in range(5):
         d = int(r.integers(2, 5))
@@ -129,7 +134,14 @@ def _perceptron_cases():
         Case(
             (np.array([[1.0, 0.0], [0.0, 1.0], [-1.0, -0.5]]), np.array([1.0, 1.0, -1.0])),
             label="three points",
-        )
+        ),
+        Case(
+            (
+                np.array([[3.0, -3.0], [0.0, 2.0], [-3.0, -1.0], [0.0, -1.0]]),
+                np.array([1.0, 1.0, -1.0, -1.0]),
+            ),
+            label="four points: the first mistake each time, not a sweep",
+        ),
     ]
     for m, d in ((10, 2), (20, 3), (30, 5)):
         cases.append(Case(_separable_case(r, m, d), label=f"separable sample, m={m}, d={d}"))
@@ -153,7 +165,15 @@ def _subgrad_cases():
         Case(
             (np.zeros(2), np.array([[1.0, 0.0], [0.0, 2.0]]), np.array([1.0, -1.0])),
             label="w = 0: every term equals 1, the first maximiser wins",
-        )
+        ),
+        Case(
+            (
+                np.array([3.0, 3.0]),
+                np.array([[1.0, 0.0], [0.0, 1.0], [-1.0, -1.0]]),
+                np.array([1.0, 1.0, -1.0]),
+            ),
+            label="every margin above 1: the maximum is negative, still attained",
+        ),
     ]
     for m, d in ((8, 2), (15, 3), (25, 4)):
         X, y = _separable_case(r, m, d)

@@ -165,7 +165,11 @@ def _kernel_sgd_cases():
         Case(
             (np.eye(2), np.array([1.0, -1.0]), 1.0, np.array([0, 1, 0])),
             label="K = I, two points, idx = (0, 1, 0)",
-        )
+        ),
+        Case(
+            (np.array([[4.0]]), np.array([1.0]), 2.0, np.array([0, 0, 0])),
+            label="y (Kα)_i = 1 exactly at t = 2: no update",
+        ),
     ]
     for m, T, lam in ((5, 12, 0.5), (8, 40, 0.1), (10, 60, 0.05)):
         X = r.normal(size=(m, 2))
@@ -223,6 +227,10 @@ def _gram_sigma_as_gamma(X, Y, sigma):
 
 def _gram_not_squared(X, Y, sigma):
     return np.exp(-np.sqrt(_sqdist(X, Y)) / (2 * sigma))
+
+
+def _gram_over_sigma(X, Y, sigma):
+    return np.exp(-_sqdist(X, Y) / sigma)
 
 
 def _until_clean_pass(m, visits, update, *, restart=False):

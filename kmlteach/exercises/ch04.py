@@ -29,14 +29,16 @@ def psi(x, y, k):
 
 def _psi_cases():
     r = _rng(41)
+    # labels from 1 on: code that counts the blocks from 1 then gets values, and check() names
+    # the convention (for label 0 its slice would be empty and raise); the hidden cases have label 0
     cases = [
-        Case((np.array([1.0, 2.0]), 0, 3), label="x=(1,2), y=0, k=3"),
+        Case((np.array([1.0, 2.0]), 1, 3), label="x=(1,2), y=1, k=3 (the middle block)"),
         Case((np.array([1.0, 2.0]), 2, 3), label="x=(1,2), y=2, k=3 (last block)"),
         Case((np.array([-3.0]), 1, 2), label="one feature, two classes"),
     ]
     for _ in range(4):
         n, k = int(r.integers(1, 5)), int(r.integers(2, 6))
-        cases.append(Case((r.normal(size=n), int(r.integers(0, k)), k)))
+        cases.append(Case((r.normal(size=n), int(r.integers(1, k)), k)))
     return cases
 
 
@@ -210,6 +212,10 @@ _ghinge_delta_transposed = partial(_ghinge_parts, transposed=True)
 _ghinge_no_true_score = partial(_ghinge_parts, minus_true=False)
 
 
+def _ghinge_zero_one(W, x, y, Delta):
+    return _ghinge_parts(W, x, y, 1.0 - np.eye(len(np.asarray(Delta))))
+
+
 def _mc_perceptron(X, y, k, *, promote_only=False, strict=False, first=False, cap=20_000):
     X, y = np.asarray(X, dtype=float), np.asarray(y)
     W = np.zeros((k, X.shape[1]))
@@ -281,3 +287,7 @@ def _hsub(W, x, y, Delta, *, argmax_first=False, skip_true=False, sign=1.0):
 _hsub_argmax_first = partial(_hsub, argmax_first=True)
 _hsub_sign = partial(_hsub, sign=-1.0)
 _hsub_skip_true = partial(_hsub, skip_true=True)
+
+
+def _hsub_zero_one(W, x, y, Delta):
+    return _hsub(W, x, y, 1.0 - np.eye(len(np.asarray(Delta))))

@@ -156,25 +156,29 @@ _score_pair_transposed = partial(_score_parts, transposed=True)
 _score_no_pairs = partial(_score_parts, pairs=False)
 
 
-def _viterbi(unary, pairwise, *, reverse=False, transposed=False, ties_last=False):
+def _viterbi(
+    unary, pairwise, *, reverse=False, transposed=False, ties_last=False, first_unary=True, pointer_shift=0
+):
     U, P = np.asarray(unary, dtype=float), np.asarray(pairwise, dtype=float)
     P = P.T if transposed else P
     r, q = U.shape
     pick = (lambda v: q - 1 - int(np.argmax(v[::-1]))) if ties_last else (lambda v: int(np.argmax(v)))
-    best, back = U[0].copy(), np.zeros((r, q), dtype=np.int64)
+    best, back = (U[0].copy() if first_unary else np.zeros(q)), np.zeros((r, q), dtype=np.int64)
     for t in range(1, r):
         cand = best[:, None] + P
         back[t] = [pick(cand[:, b]) for b in range(q)]
         best = cand[back[t], np.arange(q)] + U[t]
     path = [pick(best)]
-    for t in range(r - 1, 0, -1):
-        path.append(int(back[t, path[-1]]))
+    for t in range(r - 1, 0, -1):  # pointer_shift=1 reads the column of the position before
+        path.append(int(back[t - pointer_shift, path[-1]]))
     return np.array(path if reverse else path[::-1], dtype=np.int64)
 
 
 _viterbi_reversed = partial(_viterbi, reverse=True)
 _viterbi_transposed = partial(_viterbi, transposed=True)
 _viterbi_ties_last = partial(_viterbi, ties_last=True)
+_viterbi_no_first_unary = partial(_viterbi, first_unary=False)
+_viterbi_pointer_off_by_one = partial(_viterbi, pointer_shift=1)
 
 
 def _viterbi_greedy(unary, pairwise):

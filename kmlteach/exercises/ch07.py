@@ -196,6 +196,13 @@ def _patk_off_by_one(y_score, y_true, k):
     return precision_at_k(y_score, y_true, min(k + 1, len(y_score)))
 
 
+def _patk_strict(y_score, y_true, k):
+    s = np.asarray(y_score, dtype=float)
+    pred = s > np.sort(s)[::-1][k - 1]
+    with np.errstate(invalid="ignore"):  # k = 1: nothing above the top score, 0/0 as a student gets
+        return float(np.sum(pred & (np.asarray(y_true) > 0)) / np.sum(pred))
+
+
 def _labelling(y_score, y_true, a, b, *, worst_negatives=False, ties_last=False, zero=False, overall=False):
     mu, y = np.asarray(y_score, dtype=float), np.asarray(y_true)
     v = (np.zeros if zero else lambda n: -np.ones(n))(y.shape[0])

@@ -46,6 +46,10 @@ def _norma_cases():
             label="y f = 1.7 ≥ 1: only the shrinking",
         ),
         Case((np.array([1.0]), np.array([1.0]), 1.0, 0.0, 1.0), label="y f = 1 exactly: no update"),
+        Case(
+            (np.array([-1.5]), np.array([1.0]), -1.0, 0.1, 0.5),
+            label="y = −1, f = −1.5: y f = 1.5 ≥ 1, only the shrinking",
+        ),
     ]
     for t in (3, 8, 20):
         cases.append(
@@ -85,6 +89,10 @@ def _nu_cases():
         Case(
             (np.array([0.0, 0.0, 1.0, 1.0]), np.array([1.5, 1.2, 1.0 - 1e-9, 0.2]), 1.0),
             label="y f = ρ up to round-off is not a margin error",
+        ),
+        Case(
+            (np.array([1e-9, 0.4, 1.0, 1.0]), np.array([1.3, 1.0, 0.5, -0.2]), 1.0),
+            label="α_i = 1e-9 (round-off) is not a support vector",
         ),
     ]
     for n, nu in ((20, 0.2), (30, 0.5), (40, 0.35)):

@@ -70,6 +70,7 @@ def _sgd(seed=103):
         H("t = 1, θ = 0", (np.zeros(3), 1, 0.5, np.array([1.0, 2.0, -1.0]), -1.0)),
         H("margin above 1: no update", (np.array([10.0, 0.0]), 1, 1.0, np.array([1.0, 0.0]), 1.0)),
         H("large t", (np.array([3.0, -4.0]), 1000, 0.01, np.array([0.5, 0.5]), 1.0)),
+        H("margin exactly 1: no update", (np.array([0.0, 6.0]), 3, 2.0, np.array([1.0, 1.0]), 1.0)),
     ]
     for _ in range(4):
         d = int(r.integers(5, 12))

@@ -65,6 +65,9 @@ def _perceptron(seed=203):
     out.append(H("duplicate points", (gram("linear", Xd), yd)))
     X, y = _separable(r, 25)
     out.append(H("polynomial kernel", (gram("polynomial", X, degree=2), y)))
+    # point 1 is fixed twice and the first sweep does not separate (a sweep or α_i = y_i differ)
+    X = np.array([[3.0, -3.0], [0.0, 2.0], [-3.0, -1.0], [0.0, -1.0]])
+    out.append(H("a point fixed twice", (gram("linear", X), np.array([1.0, 1.0, -1.0, -1.0]))))
     return out
 
 

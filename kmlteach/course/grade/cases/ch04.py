@@ -119,6 +119,15 @@ def _subgradient(seed=406):
             (np.array([[0.0, 0.0], [1.0, 0.0], [-5.0, 0.0]]), np.array([1.0, 0.0]), 1, _zero_one(3)),
         ),
         H("non-symmetric Δ, k = 6", _worst(r.normal(size=(6, 3)), r.normal(size=3), D6)),
+        H(
+            "W = 0, non-symmetric Δ: the costs alone pick ŷ",
+            (
+                np.zeros((3, 2)),
+                np.array([1.0, 2.0]),
+                0,
+                np.array([[0.0, 1.0, 3.0], [2.0, 0.0, 1.0], [0.5, 2.0, 0.0]]),
+            ),
+        ),
         H("d = 1", _worst(r.normal(size=(3, 1)), np.array([-1.5]), _zero_one(3))),
         H("many classes, k = 10, d = 20", (r.normal(size=(10, 20)), r.normal(size=20), 7, _zero_one(10))),
     ]

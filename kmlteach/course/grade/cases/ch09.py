@@ -93,6 +93,12 @@ def _nu_prop(seed=902):
         )
     )
     out.append(H("no support vector, no margin error", (np.zeros(4), np.array([2.0, 1.5, 3.0, 1.0]), 1.0)))
+    out.append(
+        H(
+            "α_i at round-off level: not support vectors",
+            (np.array([3e-8, 0.6, 1.0, 2e-9, 1.0]), np.array([1.4, 1.0, 0.2, 1.1, -0.3]), 1.0),
+        )
+    )
     return out
 
 
@@ -192,4 +198,7 @@ def _dual(seed=905):
     at[0] += 1e-4
     out.append(H("tol by keyword", (at, Xw @ Xw.T, yb, float(aw.sum()) / 6), {"tol": 1e-3}))
     out.append(H("the same α with the default tol: infeasible", (at, Xw @ Xw.T, yb, float(aw.sum()) / 6)))
+    out.append(H("Σα above nν, the rest feasible: infeasible", (np.full(6, 0.5), Kb, yb, 0.25)))
+    ab = _split_alpha(r, yb, 0.9)
+    out.append(H("a small ν: feasible", (ab, Kb, yb, float(ab.sum()) / 6)))
     return out
