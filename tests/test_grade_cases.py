@@ -129,6 +129,8 @@ def _fails_only_hidden(ex_id: str, fn) -> list[str]:
 
 
 def test_hidden_cases_catch_what_the_visible_ones_let_through():
+    # plausible answers that the visible cases catch too (a test f < 1 without the label in
+    # 09.norma_step, ≤ 1 in 02.kernel_sgd) are in test_exercises_plausible.py
     def nu_property(alpha, yf, rho, tol=1e-6):  # ignores the keyword tol
         return float(np.mean(yf < rho - 1e-6)), float(np.mean(alpha > 1e-6))
 
@@ -142,10 +144,6 @@ def test_hidden_cases_catch_what_the_visible_ones_let_through():
         ):
             return np.inf
         return 0.5 * (alpha * y) @ K @ (alpha * y)
-
-    def norma_step(coef, k_row, y_t, lam, eta):  # tests f < 1 instead of y f < 1
-        f = coef @ k_row
-        return np.r_[(1 - eta * lam) * coef, eta * y_t if f < 1 else 0.0]
 
     def oneclass_value(alpha, X, rho, sigma, Z):  # forgets ρ when Z = X's shape
         D2 = ((Z[:, None, :] - X[None, :, :]) ** 2).sum(-1)
@@ -161,15 +159,6 @@ def test_hidden_cases_catch_what_the_visible_ones_let_through():
         e = np.clip(np.asarray(epsilons), 1e-3, 0.5)
         return np.prod(2 * np.sqrt(e * (1 - e))), np.exp(-2 * np.sum((0.5 - e) ** 2))
 
-    def kernel_sgd(K, y, lam, idx):  # updates when y K α = 1 too
-        beta, total = np.zeros(len(y)), np.zeros(len(y))
-        for t, i in enumerate(idx, 1):
-            alpha = beta / (lam * t)
-            total += alpha
-            if y[i] * (K[i] @ alpha) <= 1:
-                beta[i] += y[i]
-        return total / len(idx)
-
     def hinge_subgradient(W, x, y, Delta):  # zero whenever the loss is 0
         s = W @ x
         yhat = int(np.argmax(Delta[:, y] + s - s[y]))
@@ -181,11 +170,7 @@ def test_hidden_cases_catch_what_the_visible_ones_let_through():
 
     assert "tol by keyword" in _fails_only_hidden("09.nu_property", nu_property)
     assert "tol by keyword" in _fails_only_hidden("09.nu_dual", nu_dual)
-    assert "y f = 1 exactly with y = −1: no update" in _fails_only_hidden("09.norma_step", norma_step)
     assert "Z = X: values at the training points" in _fails_only_hidden("09.oneclass_value", oneclass_value)
-    assert {"y K α = 1 exactly with y = +1: no update", "y K α = 1 exactly with y = −1: no update"} <= set(
-        _fails_only_hidden("02.kernel_sgd", kernel_sgd)
-    )
     assert _fails_only_hidden("04.hinge_subgradient", hinge_subgradient) == [
         "tie between a smaller label and the true one"
     ]
