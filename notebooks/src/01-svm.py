@@ -638,7 +638,7 @@ print(
 # ## Recap quiz
 #
 # Five questions on this chapter, listed here; the widget below checks your choice (or type
-# `ask("01.q1", 3.0)` in a cell — numeric questions take a number).
+# `ask("01.q3", "a")` in a cell — a numeric question takes a number, as in `ask("01.q1", 2.5)`).
 
 # %%
 display(HTML(quiz_html("01")))
