@@ -707,3 +707,36 @@ def test_the_python_the_guide_shows_runs():
     assert "from kmlteach.exercises.quiz import question_html" in GUIDE
     assert "[01.c_support]" in question_html("01.c_support")
     assert 'kmlteach.exercises.quiz("01")' in GUIDE and callable(quiz)
+
+
+def test_the_midterm_answers_are_what_kmlteach_computes():
+    """The midterm's key (chapters 00-03), recomputed with the course's package."""
+    from kmlteach import kernel_methods as KM
+    from kmlteach import kernels as K
+    from kmlteach import structured_kernels as SK
+    from kmlteach import svm
+
+    mid = (DOCS / "midterm.md").read_text(encoding="utf-8").split("## Part 2", 1)[1]
+    answers = re.split(r"^### Answer \d+", mid, flags=re.M)
+    d = svm.distance_to_hyperplane(np.array([[3.0, 1.0]]), np.array([3.0, 4.0]), -5.0)[0]
+    _has(answers[2], f"8/5 = {_num(d)}")
+    hard = svm.hard_svm(np.array([[1.0, 0.0], [-1.0, 0.0], [3.0, 0.0]]), np.array([1.0, -1.0, 1.0]))
+    assert hard.w.tolist() == [1.0, 0.0] and hard.b == 0.0 and hard.margin == 1.0
+    assert hard.alpha.tolist() == [0.5, 0.5, 0.0] and hard.support.tolist() == [0, 1]
+    _has(answers[3], "w = (1, 0), b = 0", "α₁ = α₂ = ½", "α₃ = 0")
+    _has(answers[4], f"(2/0.25)² = {round((2 / 0.25) ** 2)}")
+    k = K.gram("polynomial", np.array([[1.0, 2.0]]), np.array([[0.0, 1.0]]), degree=2)[0, 0]
+    phi = K.polynomial_features(np.array([[1.0, 2.0], [0.0, 1.0]]), 2)
+    assert abs(phi[0] @ phi[1] - k) < 1e-12
+    n_features = K.polynomial_features(np.zeros((1, 10)), 3).shape[1]
+    _has(answers[7], f"the kernel is {_num(k)}", f"C(13, 3) = {n_features}")
+    ridge = KM.kernel_ridge(np.array([[2.0, 1.0], [1.0, 2.0]]), np.array([1.0, 0.0]), lam=0.5)
+    assert np.allclose(ridge.alpha, [3 / 8, -1 / 8])
+    assert abs(np.array([2.0, 1.0]) @ ridge.alpha - 5 / 8) < 1e-12
+    _has(answers[8], "α = (3/8, −1/8)", "= 5/8")
+    G = np.array([[4.0, 2.0], [2.0, 3.0]])
+    assert abs(K.rkhs_distances(G)[0, 1] - np.sqrt(3)) < 1e-12
+    assert np.allclose(K.center(G), [[0.75, -0.75], [-0.75, 0.75]])
+    assert abs(K.rkhs_norm(np.array([2.0, -1.0]), G) ** 2 - 11) < 1e-9
+    _has(answers[9], "= √3", "K̃ = [[0.75, −0.75], [−0.75, 0.75]]", "= 11 for α = (2, −1)")
+    _has(answers[10], f"1·1 + 2·2 + 2·1 = {SK.ngram_kernel('banana', 'bandana', 2)}")
