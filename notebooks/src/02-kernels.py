@@ -666,7 +666,7 @@ print(
 # Any order of the features is accepted.
 
 # %%
-from kmlteach.exercises import check
+from kmlteach.exercises import check, hint, solution
 
 
 def poly_features(X):
@@ -799,6 +799,13 @@ display(HTML(quiz_html("02")))
 # %%
 # NBVAL_IGNORE_OUTPUT
 quiz("02")
+
+# %%
+# Your progress in this chapter (a question counts with its first answer);
+# kmlteach.progress() lists every chapter.
+import kmlteach
+
+kmlteach.progress("02")
 
 # %% [markdown]
 # ## Sources and further reading
