@@ -248,8 +248,11 @@ for s_, t_ in [("abab", "bab"), ("virus", "viral"), ("kernel", "kernel")]:
 #
 # **Predict first.** $x x'$ is a kernel on the real line, and so is $\exp(\gamma\, x x')$ for
 # $\gamma > 0$. Is $\exp(\gamma\, x x')$ with $\gamma = -1$ a kernel?
-# (a) yes: the exponential of a kernel is a kernel; (b) no: some Gram matrix of it has a negative
-# eigenvalue.
+#
+# * (a) yes: the exponential of a kernel is a kernel
+# * (b) no: some Gram matrix of it has a negative eigenvalue
+# * (c) yes: every value $\exp(-x x')$ is positive
+# * (d) only on the half-line $x > 0$, where $x x'$ is never negative
 
 # %%
 ask("02.c_expneg", "?")  # your letter, then read on
@@ -264,7 +267,9 @@ ask("02.c_expneg", "?")  # your letter, then read on
 #
 # * $\exp(\gamma\, x x')$ with $\gamma < 0$: for $x = 1, x' = -1, \gamma = -1$ the Gram matrix
 #   $\begin{pmatrix} e^{-1} & e \\ e & e^{-1}\end{pmatrix}$ has determinant $e^{-2} - e^2 < 0$
-#   (HSS1 states the exponential kernel for every γ; its Taylor argument needs $\gamma \ge 0$);
+#   (HSS1 states the exponential kernel for every γ; its Taylor argument needs $\gamma \ge 0$).
+#   Positive values do not rescue it, nor does the half-line: $x = 1, x' = 2$ give the
+#   determinant $e^{-5} - e^{-4} < 0$;
 # * even-order B-splines $B_{2p}$: their Fourier transform $\operatorname{sinc}^{2p+1}$ changes sign;
 # * the negative distance $-\lVert x - x'\rVert$: zero diagonal, negative off-diagonal.
 #
@@ -791,7 +796,7 @@ check("02.kernel_sgd", kernel_sgd_alpha)
 # ## Recap quiz
 #
 # Five questions on this chapter, listed here; the widget below checks your choice (or type
-# `ask("02.q1", 10)` in a cell — numeric questions take a number).
+# `ask("02.q2", "a")` in a cell — a numeric question takes a number, as in `ask("02.q1", 12)`).
 
 # %%
 display(HTML(quiz_html("02")))
