@@ -795,7 +795,7 @@ print(f"the same from kernel values only, cᵀKc:        {float(c_md @ K_md @ c_
 # ## Recap quiz
 #
 # Five questions on this chapter, listed here; the widget below checks your choice (or type
-# `ask("03.q1", 1.5)` in a cell — numeric questions take a number).
+# `ask("03.q3", "b")` in a cell — a numeric question takes a number, as in `ask("03.q1", 0.5)`).
 
 # %%
 display(HTML(quiz_html("03")))
