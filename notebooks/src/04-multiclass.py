@@ -100,8 +100,9 @@ for name, learner in [("least squares", mc.least_squares_learner), ("stumps", mc
 
 # %% [markdown]
 # **Predict first.** UML Example 17.1: three classes in a row, the middle one (class 2)
-# holding 20 % of the mass. One-vs-all with an exact ERM learner over halfspaces: which
-# fraction of the class-2 points does it classify correctly?
+# holding 20 % of the mass. One-vs-all with an exact ERM learner over halfspaces; a tie
+# between the binary classifiers is broken by the numerical value of the class label (the
+# smallest label wins). Which fraction of the class-2 points does it classify correctly?
 #
 # * (a) all of them
 # * (b) about half of them
@@ -546,7 +547,8 @@ make_kesler_view()
 # are 0-based here: $y \in \{0, \dots, k-1\}$ and block $y$ starts at coordinate $y\,n$.
 # Use `hint("04.xxx")` if you are stuck.
 #
-# **Exercise 1 (multivector Ψ).** Return $\Psi(x, y) \in \mathbb{R}^{kn}$ of (17.2).
+# **Exercise 1 (multivector Ψ).** Return $\Psi(x, y) \in \mathbb{R}^{kn}$ of (17.2). Labels
+# run from 0 to $k - 1$ here, as Python counts (UML numbers them from 1).
 
 # %%
 from kmlteach.exercises import check
@@ -695,8 +697,8 @@ check("04.hinge_subgradient", hinge_subgradient)
 # ## Recap quiz
 #
 # Five questions on this chapter. The list below is the static
-# version; the widget after it checks your answers (or call `ask("04.q1", "b")`
-# yourself, with a number for the numeric questions).
+# version; the widget after it checks your answers (or call `ask("04.q2", "a")`
+# yourself, with a number for a numeric question, as in `ask("04.q1", 12)`).
 
 # %%
 display(HTML(quiz_html("04")))
