@@ -543,8 +543,8 @@ check("05.score_coefficients", score_coefficients)
 # ## Recap quiz
 #
 # Five questions on this chapter. The list below is the static
-# version; the widget after it checks your answers (or call `ask("05.q1", "b")`
-# yourself, with a number for the numeric questions).
+# version; the widget after it checks your answers (or call `ask("05.q1", "a")`
+# yourself, with a number for a numeric question, as in `ask("05.q2", 100)`).
 
 # %%
 display(HTML(quiz_html("05")))
