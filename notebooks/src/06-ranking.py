@@ -493,8 +493,8 @@ check("06.ndcg_costs", ndcg_costs)
 # ## Recap quiz
 #
 # Five questions on this chapter. The list below is the static
-# version; the widget after it checks your answers (or call `ask("06.q1", "b")`
-# yourself, with a number for the numeric questions).
+# version; the widget after it checks your answers (or call `ask("06.q2", "a")`
+# yourself, with a number for a numeric question, as in `ask("06.q1", 0.25)`).
 
 # %%
 display(HTML(quiz_html("06")))
