@@ -502,7 +502,7 @@ make_sgd_explorer()
 # $\langle w, v\rangle + b = 0$ (Claim 15.1, for any non-zero $w$).
 
 # %%
-from kmlteach.exercises import check
+from kmlteach.exercises import check, hint, solution
 
 
 def distance(x, w, b):
@@ -646,6 +646,13 @@ display(HTML(quiz_html("01")))
 # %%
 # NBVAL_IGNORE_OUTPUT
 quiz("01")
+
+# %%
+# Your progress in this chapter (a question counts with its first answer);
+# kmlteach.progress() lists every chapter.
+import kmlteach
+
+kmlteach.progress("01")
 
 # %% [markdown]
 # ## Sources and further reading
