@@ -491,8 +491,8 @@ check("07.fixed_ab", best_labelling)
 # ## Recap quiz
 #
 # Five questions on this chapter. The list below is the static
-# version; the widget after it checks your answers (or call `ask("07.q1", "b")`
-# yourself, with a number for the numeric questions).
+# version; the widget after it checks your answers (or call `ask("07.q3", "b")`
+# yourself, with a number for a numeric question, as in `ask("07.q1", 0.8)`).
 
 # %%
 display(HTML(quiz_html("07")))
