@@ -665,7 +665,7 @@ print(
 # \mathbf 1_m K\mathbf 1_m$ for a square Gram matrix `K`.
 
 # %%
-from kmlteach.exercises import check
+from kmlteach.exercises import check, hint, solution
 
 
 def center_gram(K):
@@ -803,6 +803,13 @@ display(HTML(quiz_html("03")))
 # %%
 # NBVAL_IGNORE_OUTPUT
 quiz("03")
+
+# %%
+# Your progress in this chapter (a question counts with its first answer);
+# kmlteach.progress() lists every chapter.
+import kmlteach
+
+kmlteach.progress("03")
 
 # %% [markdown]
 # ## Sources and further reading
