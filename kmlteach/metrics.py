@@ -47,6 +47,8 @@ __all__ = [
     "auc",
     "PRCurve",
     "ROCCurve",
+    "reliability_curve",
+    "ReliabilityCurve",
 ]
 
 
@@ -326,6 +328,56 @@ def auc(y_score, y_true) -> float:
     return float(
         (np.sum(lo, dtype=np.float64) + 0.5 * np.sum(hi - lo, dtype=np.float64)) / (pos.size * neg.size)
     )
+
+
+class ReliabilityCurve(NamedTuple):
+    """Points of a reliability diagram, one per non-empty bin (see :func:`reliability_curve`)."""
+
+    prob_true: np.ndarray
+    prob_pred: np.ndarray
+    counts: np.ndarray
+
+
+def reliability_curve(y_prob, y_true, n_bins: int = 10) -> ReliabilityCurve:
+    """The points of a reliability diagram: predicted probability against observed frequency.
+
+    [0, 1] is cut into ``n_bins`` equal bins; for each bin that holds a prediction,
+    ``prob_pred`` is the mean predicted probability of its items, ``prob_true`` the fraction of
+    them that are positive and ``counts`` how many there are. A calibrated predictor (e.g. SVM
+    scores through :func:`kmlteach.theory.platt_scaling`) has its points near the diagonal
+    prob_true = prob_pred. A probability equal to an inner bin edge goes to the lower bin, and
+    empty bins are left out: the first two fields equal scikit-learn's
+    ``calibration_curve(y_true, y_prob, n_bins=n_bins)`` (strategy "uniform").
+
+    Parameters
+    ----------
+    y_prob : array of shape (n,), predicted probabilities P(y = +1) in [0, 1]
+    y_true : array of shape (n,), labels in {-1, +1}
+    n_bins : int >= 1, default=10
+
+    Returns
+    -------
+    ReliabilityCurve
+        ``(prob_true, prob_pred, counts)``, each of shape (number of non-empty bins,).
+
+    Examples
+    --------
+    >>> reliability_curve([0.1, 0.2, 0.8, 0.9], [-1, 1, 1, 1], n_bins=2)
+    ReliabilityCurve(prob_true=array([0.5, 1. ]), prob_pred=array([0.15, 0.85]), counts=array([2, 2]))
+    """
+    y_prob, y_true = check_scores(y_prob, y_true, name="y_prob")
+    if np.any(y_prob < 0.0) or np.any(y_prob > 1.0):
+        raise ValueError(
+            f"y_prob must hold probabilities in [0, 1], got values from {y_prob.min():.3g} to {y_prob.max():.3g}"
+        )
+    n_bins = check_int(n_bins, "n_bins", minimum=1, maximum=1_000_000)
+    edges = np.linspace(0.0, 1.0, n_bins + 1)
+    bins = np.searchsorted(edges[1:-1], y_prob)
+    total = np.bincount(bins, minlength=n_bins)
+    sums = np.bincount(bins, weights=y_prob, minlength=n_bins)
+    hits = np.bincount(bins, weights=(y_true > 0).astype(np.float64), minlength=n_bins)
+    keep = total > 0
+    return ReliabilityCurve(hits[keep] / total[keep], sums[keep] / total[keep], total[keep])
 
 
 def __dir__():

@@ -421,6 +421,9 @@ E("kernels.rkhs_norm", a=_ALPHA, K=KS)
 E("kernels.project", a=_ALPHA, g=_ALPHA[::-1], K=KS)
 E("kernels.deflate", a=_ALPHA, g=_ALPHA[::-1], K=KS)
 E("kernels.gram_schmidt", K=KS, A=np.eye(16)[:, :3], tol=1e-6)
+E("kernels.nystroem", X=XS, m=5, sigma=1.0, seed=0)
+E("kernels.nystroem_map", X=XS, m=5, sigma=1.0, seed=0)
+E("kernels.random_fourier_features", X=XS, D=8, sigma=1.0, seed=0)
 
 E("structured_kernels.substring_kernel", s="abcab", t="bcab", max_len=3, kinds={"s": "text", "t": "text"})
 E("structured_kernels.substring_features", strings=["abc", "bca"], max_len=2, kinds={"strings": "texts"})
@@ -712,6 +715,7 @@ E("metrics.precision_at_k", y_score=S6, y_true=Y6, k=3)
 E("metrics.recall_at_k", y_score=S6, y_true=Y6, k=3, zero_division=0.0, kinds={"zero_division": "real"})
 for _n in ("precision_recall_curve", "roc_curve", "average_precision", "auc"):
     E(f"metrics.{_n}", y_score=S6, y_true=Y6)
+E("metrics.reliability_curve", y_prob=np.array([0.1, 0.4, 0.35, 0.8, 0.65, 0.2]), y_true=Y6, n_bins=3)
 
 # ch08-09: ensembles, online, theory
 _E6 = (np.arange(12) % 2 * 2 - 1).astype(float)
@@ -810,6 +814,7 @@ E("theory.multiclass_logistic", F=_F3, y=np.array([0, 1, 2, 0, 1, 2]))
 E("theory.multiclass_soft_margin", F=_F3, y=np.array([0, 1, 2, 0, 1, 2]), delta=1.0 - np.eye(3), rho=1.0)
 E("theory.rademacher_kernel", K=KS, n_draws=50, seed=0)
 E("theory.rademacher_linear", X=XS, n_draws=50, seed=0)
+E("theory.platt_scaling", scores=S6, y=Y6, max_iter=200)
 
 # datasets
 E("datasets.blobs", m=20, centers=np.array([[-1.0, -1.0], [1.0, 1.0]]), std=0.6, seed=0)

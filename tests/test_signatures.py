@@ -282,3 +282,31 @@ def test_theory_signatures():
     assert r.bound == pytest.approx(np.sqrt((X**2).sum()) / 20) and r.estimate <= r.bound
     np.testing.assert_array_equal(theory.rademacher_linear(X).samples, r.samples)  # defaults
     assert theory.rademacher_linear(np.eye(9)).estimate == pytest.approx(1 / 3)
+
+
+def test_practice_signatures():
+    """COURSE.md "Practice": kernel approximations, Platt scaling, the bundled real data sets."""
+    from kmlteach import theory
+
+    X = np.random.default_rng(0).normal(size=(30, 3))
+    K = kernels.gram("gaussian", X, sigma=1.5)
+    Phi = kernels.nystroem(X, 10, sigma=1.5, seed=0)
+    assert Phi.shape == (30, 10) and Phi.dtype == np.float64
+    full = kernels.nystroem(X, 30, sigma=1.5, seed=0)
+    np.testing.assert_allclose(full @ full.T, K, atol=1e-12)
+    assert np.array_equal(Phi, kernels.nystroem(X, 10, sigma=1.5, seed=0))
+    Z = kernels.random_fourier_features(X, 50, sigma=1.5, seed=0)
+    assert Z.shape == (30, 50) and Z.dtype == np.float64
+    assert np.array_equal(Z, kernels.random_fourier_features(X, 50, sigma=1.5, seed=0))
+    assert np.all(np.abs(Z) <= np.sqrt(2 / 50) + 1e-15)
+    with pytest.raises(TypeError):
+        kernels.nystroem(X, 10, 1.5)  # sigma and seed are keyword-only
+    scores = np.array([-2.0, -1.0, -0.5, 0.5, 1.0, 2.0, 0.2, -0.1])
+    y = np.array([-1, -1, 1, -1, 1, 1, 1, -1])
+    A, B = theory.platt_scaling(scores, y)
+    assert isinstance(A, float) and isinstance(B, float) and A < 0
+    for name in ("breast_cancer", "digits", "wine", "iris", "penguins"):
+        d = getattr(datasets, name)()
+        assert isinstance(d, datasets.RealData)
+        assert d.X.ndim == 2 and d.y.shape == (d.X.shape[0],) and len(d.feature_names) == d.X.shape[1]
+        assert isinstance(d.positive, str) and "Licence" in d.citation and "Source" in d.citation

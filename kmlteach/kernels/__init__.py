@@ -16,22 +16,25 @@ All Gram matrices are computed by one parallel Numba kernel per family (the only
 
 Where the code lives: ``gram.py`` (kernel functions, Gram matrices), ``psd.py``,
 ``features.py`` (explicit maps), ``closure.py`` (closure rules, HSS1 Prop. 5),
-``rkhs.py`` (operations in the RKHS through kernel values, HSS1 §1.3.1).
+``rkhs.py`` (operations in the RKHS through kernel values, HSS1 §1.3.1),
+``approximation.py`` (Nyström and random Fourier features: kernel methods at scale).
 """
 
 from kmlteach._exports import public_names
+from kmlteach.kernels import approximation as _approximation
 from kmlteach.kernels import closure as _closure
 from kmlteach.kernels import features as _features
 from kmlteach.kernels import gram as _gram
 from kmlteach.kernels import psd as _psd
 from kmlteach.kernels import rkhs as _rkhs
+from kmlteach.kernels.approximation import *
 from kmlteach.kernels.closure import *
 from kmlteach.kernels.features import *
 from kmlteach.kernels.gram import *
 from kmlteach.kernels.psd import *
 from kmlteach.kernels.rkhs import *
 
-__all__ = public_names(_gram, _psd, _features, _closure, _rkhs)
+__all__ = public_names(_gram, _psd, _features, _closure, _rkhs, _approximation)
 
 
 def __dir__():
