@@ -867,7 +867,7 @@ check("08.best_alpha", best_alpha)
 # ### Recap quiz
 #
 # Five questions; pick an answer and the quiz says whether it is right and why. The list below
-# is the static version; where the widget does not run, call `ask("08.q1", "a")` yourself.
+# is the static version; where the widget does not run, call `ask("08.q1", "b")` yourself.
 
 # %%
 from IPython.display import HTML, display
