@@ -689,7 +689,7 @@ check("09.nu_dual", nu_dual)
 # ## 8 · Recap quiz
 #
 # Five questions on this chapter. The list below is the static version; the widget after it
-# checks your answers (or call `ask("09.q1", "b")` yourself).
+# checks your answers (or call `ask("09.q1", "a")` yourself).
 
 # %%
 from IPython.display import HTML, display
