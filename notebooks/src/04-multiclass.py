@@ -551,7 +551,7 @@ make_kesler_view()
 # run from 0 to $k - 1$ here, as Python counts (UML numbers them from 1).
 
 # %%
-from kmlteach.exercises import check
+from kmlteach.exercises import check, hint, solution
 
 
 def psi(x, y, k):
@@ -706,6 +706,13 @@ display(HTML(quiz_html("04")))
 # %%
 # NBVAL_IGNORE_OUTPUT
 quiz("04")
+
+# %%
+# Your progress in this chapter (a question counts with its first answer);
+# kmlteach.progress() lists every chapter.
+import kmlteach
+
+kmlteach.progress("04")
 
 # %% [markdown]
 # ## Sources and further reading
