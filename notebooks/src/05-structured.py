@@ -441,7 +441,7 @@ print("two-level tree, edges of weight 1/2:\n", flat.delta)
 # the objective of Eq. (17.4).
 
 # %%
-from kmlteach.exercises import check
+from kmlteach.exercises import check, hint, solution
 
 
 def score(x, y, W_unary, W_pair):
@@ -552,6 +552,13 @@ display(HTML(quiz_html("05")))
 # %%
 # NBVAL_IGNORE_OUTPUT
 quiz("05")
+
+# %%
+# Your progress in this chapter (a question counts with its first answer);
+# kmlteach.progress() lists every chapter.
+import kmlteach
+
+kmlteach.progress("05")
 
 # %% [markdown]
 # ## Sources and further reading
