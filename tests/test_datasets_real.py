@@ -208,3 +208,11 @@ def test_imbalanced_keeps_every_negative_and_the_requested_rate():
         wine().imbalanced(0.1)
     with pytest.raises((ValueError, TypeError), match="seed"):
         d.imbalanced(0.1, seed=-1)
+
+
+def test_the_docstring_examples_are_true():
+    import doctest
+
+    from kmlteach.datasets import _real
+
+    assert doctest.testmod(_real).failed == 0

@@ -255,3 +255,9 @@ def test_random_features_reject_bad_input_naming_the_argument():
         kk.random_fourier_features(1e145 * X, 4, sigma=1e-310)  # ωᵀx would overflow
     with pytest.raises(ValueError, match="X"):
         kk.random_fourier_features(np.array([[1.0, np.inf]]), 4)
+
+
+def test_the_docstring_examples_are_true():
+    import doctest
+
+    assert doctest.testmod(ka).failed == 0

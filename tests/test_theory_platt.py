@@ -149,3 +149,19 @@ def test_platt_then_reliability_on_held_out_svm_scores():
     p = platt_scaling(f, d.y[va]).probability(f)
     r = reliability_curve(p, d.y[va], n_bins=5)
     assert np.average(np.abs(r.prob_true - r.prob_pred), weights=r.counts) < 0.1
+
+
+def test_the_docstring_examples_are_true():
+    import doctest
+
+    from kmlteach import metrics
+    from kmlteach.theory import platt
+
+    assert doctest.testmod(platt).failed == 0
+    finder = doctest.DocTestFinder()
+    runner = doctest.DocTestRunner()
+    for t in finder.find(
+        metrics.reliability_curve, "reliability_curve", globs={"reliability_curve": reliability_curve}
+    ):
+        runner.run(t)
+    assert runner.failures == 0 and runner.tries > 0
