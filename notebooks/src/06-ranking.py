@@ -392,7 +392,7 @@ show(
 # positions (position $r$ = largest score). Ties: the smaller index gets the smaller position.
 
 # %%
-from kmlteach.exercises import check
+from kmlteach.exercises import check, hint, solution
 
 
 def permutation(y):
@@ -502,6 +502,13 @@ display(HTML(quiz_html("06")))
 # %%
 # NBVAL_IGNORE_OUTPUT
 quiz("06")
+
+# %%
+# Your progress in this chapter (a question counts with its first answer);
+# kmlteach.progress() lists every chapter.
+import kmlteach
+
+kmlteach.progress("06")
 
 # %% [markdown]
 # ## Sources and further reading
