@@ -399,7 +399,7 @@ make_violating_explorer(mu, y_small, scale=0.05)
 # score ≥ θ).
 
 # %%
-from kmlteach.exercises import check
+from kmlteach.exercises import check, hint, solution
 
 
 def confusion_counts(y_score, y_true, theta):
@@ -500,6 +500,13 @@ display(HTML(quiz_html("07")))
 # %%
 # NBVAL_IGNORE_OUTPUT
 quiz("07")
+
+# %%
+# Your progress in this chapter (a question counts with its first answer);
+# kmlteach.progress() lists every chapter.
+import kmlteach
+
+kmlteach.progress("07")
 
 # %% [markdown]
 # ## Sources and further reading
