@@ -727,7 +727,7 @@ for mf in (1, "sqrt", 6, None):
 # stump $h(x) = $ `sign` if $x_{\text{feature}} \le$ `threshold`, else $-$`sign`.
 
 # %%
-from kmlteach.exercises import check
+from kmlteach.exercises import check, hint, solution
 
 
 def stump_error(X, y, D, feature, threshold, sign):
@@ -879,6 +879,13 @@ display(HTML(quiz_html("08")))
 # %%
 # NBVAL_IGNORE_OUTPUT
 quiz("08")
+
+# %%
+# Your progress in this chapter (a question counts with its first answer);
+# kmlteach.progress() lists every chapter.
+import kmlteach
+
+kmlteach.progress("08")
 
 # %% [markdown]
 # Next: [09 · Large-margin theory and online kernel learning](09-theory.ipynb).
