@@ -603,7 +603,7 @@ for n in (60, 10_000, 1_000_000):
 # $\max(0, 1 - y f)$ (derivative $-y$ if $y f < 1$, else 0): one longer than `coef`.
 
 # %%
-from kmlteach.exercises import check
+from kmlteach.exercises import check, hint, solution
 
 
 def norma_step(coef, k_row, y_t, lam, eta):
@@ -701,6 +701,13 @@ display(HTML(quiz_html("09")))
 # %%
 # NBVAL_IGNORE_OUTPUT
 quiz("09")
+
+# %%
+# Your progress in this chapter (a question counts with its first answer);
+# kmlteach.progress() lists every chapter.
+import kmlteach
+
+kmlteach.progress("09")
 
 # %% [markdown]
 # ## Summary
