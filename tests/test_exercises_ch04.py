@@ -1,4 +1,6 @@
-"""Chapter 04 exercises: the contract (tests/exercise_contract.py: the reference and an independent\nimplementation pass, a wrong answer fails with a message, a stub says so, the notebook's solution\npasses) and the oracles of the Kesler and subgradient exercises."""
+"""Chapter 04 exercises: the contract (tests/exercise_contract.py: the reference and an independent
+implementation pass, a wrong answer fails with a message, a stub says so, the notebook's solution
+passes) and the oracles of the Kesler and subgradient exercises."""
 
 from __future__ import annotations
 
