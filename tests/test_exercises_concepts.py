@@ -177,3 +177,22 @@ def test_the_feedback_check_catches_what_it_should():
     assert not _contains("all 600 of them", _phrase("all 60"))
     assert _contains("so all 60 are at the bound.", _phrase("all 60"))
     assert 7.0 in _numbers("the kernel is 7 here") and 1.0 not in _numbers("k = 10, x1")
+
+
+def test_the_recap_headers_example_calls_fit_and_give_no_answer_away():
+    """Issue 36: the header of each recap quiz shows a call of the form its question wants
+    (a letter for a lettered question, a number for a numeric one), never the answer."""
+    import html
+
+    from kmlteach.exercises import quiz_html
+
+    for chapter in ["00", *CHAPTERS]:
+        head = html.unescape(quiz_html(chapter).split("</p>", 1)[0])
+        calls = re.findall(r'ask\("(\d\d\.q\d)", ("?)([^")]+)"?\)', head)
+        assert calls, head
+        for qid, quoted, value in calls:
+            (q,) = [q for q in questions(chapter) if q.id == qid]
+            if q.numeric:
+                assert not quoted and not q.is_right(float(value)), (qid, value)
+            else:
+                assert quoted and LETTERS.index(value) not in q.answers(), (qid, value)

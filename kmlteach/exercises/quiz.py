@@ -141,10 +141,10 @@ def _choices_html(q: Question, attrs: str = 'type="a"') -> str:
 
 
 def _example(q: Question) -> str:
-    """A call that answers ``q`` in the form it wants, never with its answer: a letter, or
-    a number (0.5, or 2 when 0.5 would be right)."""
+    """A call that answers ``q`` in the form it wants, never with its answer: a letter (the
+    first that is wrong), or a number (0.5, or 2 when 0.5 would be right)."""
     if not q.numeric:
-        return f'ask("{q.id}", "a")'
+        return f'ask("{q.id}", "{next(c for i, c in enumerate(LETTERS) if i not in q.answers())}")'
     return f'ask("{q.id}", {2 if q.is_right(0.5) else 0.5})'
 
 
