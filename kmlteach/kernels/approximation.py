@@ -145,7 +145,8 @@ def nystroem_map(X, m, *, sigma=1.0, seed=0) -> NystroemMap:
     training and test points alike with ``.transform``.
 
     Same arguments and landmarks as :func:`nystroem`; ``nystroem_map(X, m, ...).transform(X)``
-    equals ``nystroem(X, m, ...)``.
+    equals ``nystroem(X, m, ...)`` (bit for bit when m < n/8; otherwise to rounding, as
+    :func:`nystroem` then writes the landmarks' rows as U Λ^{1/2} without the product).
 
     Examples
     --------
@@ -213,7 +214,17 @@ def nystroem(X, m, *, sigma=1.0, seed=0) -> np.ndarray:
     True
     """
     C, f = _nystroem(X, m, sigma, seed)
-    return _features(C, f.normalization, f.rank)
+    n, m, r = C.shape[0], f.normalization.shape[1], f.rank
+    if 8 * m < n:
+        return _features(C, f.normalization, r)
+    # many landmarks: their rows are known without the product, C[J] A = W U Λ^{-1/2} = U Λ^{1/2}
+    # (computed so, they are exact to rounding even for tiny λ); the product only for the others
+    rest = np.ones(n, dtype=bool)
+    rest[f.landmarks] = False
+    Phi = np.zeros((n, m))
+    Phi[rest, :r] = C[rest] @ np.ascontiguousarray(f.normalization[:, :r])
+    Phi[f.landmarks, :r] = f.normalization[:, :r] * f.eigenvalues[:r]
+    return Phi
 
 
 # ----------------------------------------------------------------------------- random features
