@@ -98,7 +98,7 @@ def plot_lifted_3d(
     y = np.asarray(y)
     binary_points(ax, Psi, y, s=22, depthshade=False)
     if w is not None:
-        draw_plane(ax, Psi, w, b)
+        add_plane(ax, Psi, w, b)
     ax.set_xlabel(labels[0])
     ax.set_ylabel(labels[1])
     ax.set_zlabel(labels[2])
@@ -129,7 +129,7 @@ def plane_vertices(Psi, w, b):
     return P
 
 
-def draw_plane(ax, Psi, w, b, color=None, alpha: float = 0.3):
+def add_plane(ax, Psi, w, b, color=None, alpha: float = 0.3):
     """Add the plane <w, z> + b = 0 to a 3-D Axes; returns the artist (or None)."""
     P = plane_vertices(Psi, w, b)
     if P is None:
