@@ -192,3 +192,49 @@ def test_label_checks_its_arguments():
     x, y = g.get_transform().transform(g.get_position())
     x0, y0 = ax.transData.transform((0.5, 0.5))
     assert np.isclose(x, x0) and np.isclose(y - y0, 5.0 * ax.figure.dpi / 72)
+
+
+def test_margin_explorer_readout_keeps_its_height_and_counts_updates_right():
+    """Issue 36: the readout changed height as its text did (the figure moved under a drag);
+    "perceptron: 1 updates"."""
+    ex = make_margin_explorer()
+    height = ex.readout.layout.height
+    assert "--jp-widgets-inline-height" in height
+    ex.controls["label"].value = -ex.controls["label"].value  # inseparable: a longer text
+    assert ex.readout.layout.height == height
+    assert not any(f" {n} updates" in ex.readout.value for n in (1,))
+    assert "perceptron: 1 updates" not in ex.readout.value
+
+
+def test_margin_explorer_rings_every_point_on_the_margin():
+    """With four points on the margin the solver needs three (α = 0 for the fourth): the
+    rings and the prediction's answer are the points with y(⟨w, x⟩ + b) = 1."""
+    ex = make_margin_explorer()
+    ex.controls["x1"].value = 0.5
+    st = ex.state
+    on = np.flatnonzero(np.abs(st["y"] * (st["X"] @ st["w"] + st["b"]) - 1.0) < 1e-6)
+    assert list(st["on_margin"]) == list(on) and len(on) == 4 and len(st["support"]) == 3
+
+
+def test_angle_demo_prediction_asks_for_the_count_and_offers_new_angles():
+    """00-welcome's prediction (issue 36 point 6): how many points lie on the wrong side?"""
+    from kmlteach.datasets import separable
+
+    X, y = separable(m=30, d=2, margin=0.6, seed=0)
+    ex = make_angle_demo(X * 2.5, y, predict=True)
+    p = ex.predict
+    assert p.item_id == "00.p_wrong_side" and not any(a.get_visible() for a in p.artists())
+    assert "wrong side" in ex.readout.value and "points on the wrong side:" not in ex.readout.value
+    angles = set()
+    for _ in range(5):
+        a = np.deg2rad(ex.controls["angle"].value)
+        w = np.array([np.cos(a), np.sin(a)])
+        right = int(np.sum(y * (X * 2.5 @ w) <= 0))
+        p.guess.value = right + 1
+        p.guess.value = right
+        p.reveal()
+        assert "✔ right" in ex.readout.value and all(a_.get_visible() for a_ in p.artists())
+        angles.add(ex.controls["angle"].value)
+        p.next()
+        assert not p.shown and not p.has_guess
+    assert len(angles) >= 4 and ex.state["predictions"] == {"right": 5, "total": 5}

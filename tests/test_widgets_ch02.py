@@ -323,3 +323,41 @@ def test_embedding_explorer_is_drawn_without_a_layout_pass_and_fits(dataset, mon
     fig.get_layout_engine().execute(fig)
     laid = [ax.get_position(original=True).bounds for ax in fig.axes]
     np.testing.assert_allclose(fixed, laid, atol=2e-3)
+
+
+def test_the_3d_view_keeps_its_axis_names_inside_the_figure_and_off_the_ticks():
+    """Issue 36: the z label of the 3-D view was cut at the image's right edge (and sat on a
+    tick label). Every view the sliders reach keeps every label inside the figure."""
+    from helpers import outside_the_figure
+
+    ex = make_embedding_explorer()
+    for ds in ("rings", "xor", "line"):
+        ex.controls["dataset"].value = ds
+        for azim in range(-180, 181, 60):
+            for elev in (-10, 30, 90):
+                with ex.hold():
+                    ex.controls["azim"].value = azim
+                    ex.controls["elev"].value = elev
+                ex.full_png()
+                assert not outside_the_figure(ex.fig), (ds, azim, elev, outside_the_figure(ex.fig))
+    # the name of the upright z edge stands beside it, clear of its tick labels
+    with ex.hold():
+        ex.controls["dataset"].value = "rings"
+        ex.controls["azim"].value, ex.controls["elev"].value = -60, 20
+    renderer = ex.fig.canvas.get_renderer()
+    ax3 = ex.fig.axes[-1]
+    from kmlteach._render.text import TextRow
+
+    rows = [a for a in ax3.get_children() if isinstance(a, TextRow)]
+    z_name = next(r for r in rows if any("x₁²" in s for s, _c in r.texts))
+    z_ticks = [r for r in rows if r is not z_name and any(s == "4" for s, _c in r.texts)]
+    assert z_ticks
+    name_box = z_name.get_window_extent(renderer)
+    assert not any(name_box.overlaps(t.get_window_extent(renderer)) for t in z_ticks)
+
+
+def test_boundary_explorer_buttons_show_their_labels_in_full():
+    """Issue 36: "gaussian | polynom…" and both "click adds" buttons read "y = …"."""
+    ex = make_boundary_explorer()
+    assert float(ex.controls["kernel"].style.button_width.removesuffix("px")) >= 105
+    assert float(ex.controls["add"].style.button_width.removesuffix("px")) >= 80

@@ -234,3 +234,17 @@ def test_kpca_fixed_layout_keeps_every_label_inside_the_figure_and_apart():
             or not title.overlaps(ax.title.get_window_extent(r))
             for ax in ex.fig.axes
         )
+
+
+def test_ngram_boxes_update_while_typing_and_the_readout_reads_right():
+    """Issue 36: the boxes waited for Enter; with nothing shared the readout said
+    "k₂(x, y) = 0 = 0"."""
+    ex = make_ngram_explorer()
+    assert ex.controls["x"].continuous_update and ex.controls["y"].continuous_update
+    ex.controls["y"].value = "xyz"  # one key at a time, as typed: every value is drawn
+    assert ex.state["y"] == "xyz" and ex.state["kernel"] == 0
+    assert "= 0 = 0" not in ex.readout.value and "no 2-gram is in both strings" in ex.readout.value
+    ex.controls["y"].value = "bandana"
+    assert "2·2 + 1·1 + 2·1 = <b>7</b>" in ex.readout.value
+    ex.controls["y"].value = ""  # a box emptied while typing
+    assert ex.state["kernel"] == 0 and "no 2-gram" in ex.readout.value

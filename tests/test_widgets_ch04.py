@@ -169,3 +169,36 @@ def test_ava_ties_caches_both_rules_per_position(monkeypatch):
     ex.controls["decision"].value = "vote"
     assert ex.state["tie_fraction"] == vote["tie_fraction"]
     assert ex.state["disagree_fraction"] == vote["disagree_fraction"]
+
+
+def test_ova_failure_says_where_the_failure_went():
+    """Issue 36: with class 2 heavier, one-vs-all loses another class, and the widget never
+    said which; the readout now names the class it gets most wrong."""
+    ex = ch04.make_ova_failure()
+    assert "the failure is on class 2" in ex.readout.value and ex.state["ova_worst_class"] == 2
+    moved = []
+    for mass in (0.35, 0.45, 0.6):
+        ex.controls["mass"].value = mass
+        errs = ex.state["ova_class_errors"]
+        worst = int(np.argmax(errs)) + 1
+        if worst != 2 and errs[worst - 1] >= 0.1:
+            assert f"the failure has moved to <b>class {worst}</b>" in ex.readout.value
+            moved.append(mass)
+        assert "class 1 <b>" in ex.readout.value and "class 3 <b>" in ex.readout.value
+    assert moved, "a mass above one third should move the failure off class 2"
+
+
+def test_ava_ties_class_1_is_dragged():
+    """Issue 36: the text says "drag class 1 around": the dashed circle around class 1's centre
+    is a handle; dragging it moves the class (the sliders follow, on their 0.1 grid)."""
+    ex = ch04.make_ava_ties()
+    ax, d = ex.fig.axes[0], ex.drag
+    cx, cy = ex.controls["cx"].value, ex.controls["cy"].value
+    assert d.handle(d.event(ax, cx + 0.5, cy, "mousedown")) is None and d.token is not None
+    d.handle(d.event(ax, cx + 0.5 - 2.0, cy + 1.0, "mousemove"))
+    d.handle(d.event(ax, cx + 0.5 - 2.0, cy + 1.0, "mouseup"))
+    assert ex.controls["cx"].value == pytest.approx(round(cx - 2.0, 1))
+    assert ex.controls["cy"].value == pytest.approx(round(cy + 1.0, 1))
+    # a press outside the circle starts nothing
+    d.handle(d.event(ax, 5.5, -5.5, "mousedown"))
+    assert d.token is None

@@ -205,3 +205,12 @@ def test_adaboost_stepper_is_drawn_without_a_layout_pass_and_fits(rounds, monkey
     )
     assert passes == 0
     assert outside_the_figure(ex.fig) == []
+
+
+def test_bagging_readout_says_one_member():
+    """Issue 36: "n = 1 members"."""
+    ex = make_bagging_explorer()
+    ex.controls["n"].value = 1
+    assert "1</b> member &nbsp;" in ex.readout.value and "members" not in ex.readout.value.split("&nbsp;")[0]
+    ex.controls["n"].value = 2
+    assert "2</b> members" in ex.readout.value

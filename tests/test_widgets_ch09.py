@@ -204,3 +204,46 @@ def test_nu_and_oneclass_figures_fit_a_slide_at_1_5x(small_nu_path):
         assert legend.y0 >= 0 and legend.x1 <= w  # inside the figure
         assert any(isinstance(a, RegionLayer) for a in ex.fig.axes[0].get_children())
         assert not ex.fig.axes[0].images
+
+
+def test_norma_stream_budget_shows_none_and_numbers_have_no_negative_zero():
+    """Issue 36: the "budget τ" drop-down opened blank (value None, index −1); the readout
+    printed "-0.000"."""
+    ex = make_norma_stream()
+    b = ex.controls["budget"]
+    assert b.index == 0 and b.label == "none" and ex.state["config"][3] is None
+    b.value = 10
+    assert ex.state["config"][3] == 10
+    b.value = 0
+    for loss in ("perceptron", "hinge"):
+        ex.controls["loss"].value = loss
+        for t in range(1, len(ex.state["coef"]) + 1, 7):
+            ex.controls["t"].value = t
+            assert "-0.000" not in ex.readout.value and "−0.000" not in ex.readout.value
+
+
+def test_norma_mistakes_panel_names_the_bound_only_when_it_is_drawn():
+    """Issue 36: the legend listed a Novikoff line that was not drawn. The legend has no such
+    entry; the line's own label names it when it is drawn and says why when it is not."""
+    ex = make_norma_stream()
+    ax = ex.fig.axes[1]
+    assert not any("Novikoff" in t.get_text() for t in ax.get_legend().get_texts())
+    label = next(t for t in ax.texts if "Novikoff" in t.get_text())
+    assert (
+        np.isfinite(ex.state["bound"])
+        and label.get_text() == f"dashed: Novikoff bound (R/γ)² = {ex.state['bound']:.1f}"
+    )
+    ex.controls["loss"].value = "hinge"
+    assert np.isnan(ex.state["bound"]) and label.get_text().startswith("no Novikoff bound")
+    ex.controls["loss"].value = "perceptron"
+    assert label.get_text().startswith("dashed: Novikoff bound")
+
+
+def test_loss_gallery_keeps_a_margin_on_the_right():
+    """Issue 36: the right panel's frame ended on the image's last column."""
+    from kmlteach.widgets.ch09 import make_loss_gallery
+
+    ex = make_loss_gallery()
+    ex.full_png()
+    right = max(ax.get_tightbbox(ex.fig.canvas.get_renderer()).x1 for ax in ex.fig.axes)
+    assert right <= ex.fig.bbox.width - 8

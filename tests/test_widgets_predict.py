@@ -97,13 +97,33 @@ def _ranking_answer(ex):
 def _viterbi():
     from kmlteach.widgets.ch05 import make_viterbi_trace
 
-    return make_viterbi_trace(predict=True), "tau", 3
+    return make_viterbi_trace(predict=True), "delta", 2.5
+
+
+def _best_path(U, P):
+    """The best labelling of a chain, by a dynamic programme written here (scores of the
+    prefixes ending in each label; ties to the smallest label, as UML §17.3's argmax)."""
+    r, q = U.shape
+    score, back = U[0].copy(), np.zeros((r, q), dtype=int)
+    for t in range(1, r):
+        cand = score[:, None] + P
+        back[t] = np.argmax(cand, axis=0)
+        score = cand[back[t], np.arange(q)] + U[t]
+    path = [int(np.argmax(score))]
+    for t in range(r - 1, 0, -1):
+        path.append(int(back[t, path[-1]]))
+    return np.array(path[::-1])
 
 
 def _viterbi_answer(ex):
-    from kmlteach.plots.ch05 import LETTERS
-
-    return LETTERS[int(np.argmax(ex.state["column"]))]
+    """The positions (1-based) where the best path moves when W_pair[a, b] changes by δ."""
+    U, P = ex.state["unary"], ex.state["pairwise"].copy()
+    after = _best_path(U, P)
+    a, b = ex.state["pair"]
+    P[a, b] -= ex.state["delta"]
+    before = _best_path(U, P)
+    diff = tuple(int(t) + 1 for t in np.flatnonzero(before != after))
+    return diff or ("none",)
 
 
 def _pr():
@@ -163,8 +183,8 @@ CASES = {
 
 def _wrong(p, right):
     """A guess that is wrong: another option, or a number far from the answer."""
-    if isinstance(right, tuple):  # a set of indices
-        return right[:-1]
+    if isinstance(right, tuple):  # a set of indices (or "none")
+        return right[:-1] if len(right) > 1 else ((1,) if right == ("none",) else ("none",))
     if getattr(p.guess, "options", None):
         return next(o for o in p.guess.options if o != right)
     return p.guess.max if right < (p.guess.min + p.guess.max) / 2 else p.guess.min
@@ -218,11 +238,11 @@ def test_pr_wrong_guess_says_how_far():
 
     ex = make_pr_explorer(predict=True)
     best = _pr_answer(ex)
-    ex.predict.guess.value = ex.predict.guess.min
+    ex.predict.guess.value = ex.predict.guess.max
     ex.predict.reveal()
     assert ex.state["predictions"] == {"right": 0, "total": 1}
-    assert f"reached at θ = {best:.2f}" in ex.readout.value
-    assert f"{abs(ex.predict.guess.min - best):.2f} away" in ex.readout.value
+    assert f"the answer θ = {best:.2f}" in ex.readout.value
+    assert f"{abs(ex.predict.guess.max - best):.2f} away" in ex.readout.value
 
 
 def test_predict_mode_rejects_bad_arguments():
@@ -249,11 +269,234 @@ def test_default_mode_has_no_prediction():
     assert not hasattr(ex, "predict") and "predictions" not in ex.state
 
 
-def test_the_viterbi_prediction_hides_the_true_word():
-    """Review of issue 25: with the true word on screen, copying its letter was right
-    whenever Viterbi was; it is hidden until the guess is revealed."""
+def test_the_viterbi_prediction_asks_about_the_path():
+    """Issue 36: chapter 05's prediction asks where the best path changes when a pair score
+    moves (not which letter a noisy glyph is). Before Reveal the path before the change is on
+    screen and the one after it hidden; the true word is not shown (review of issue 25)."""
     from kmlteach.widgets.ch05 import make_viterbi_trace
 
     ex = make_viterbi_trace(predict=True)
-    texts = [t for a in ex.fig.axes for t in a.texts if t.get_text() == "true"]
-    assert texts and not any(t.get_visible() for t in texts)
+    p = ex.predict
+    assert "pair" in p._question() and "best path" in p._question()
+    ax_tab = ex.fig.axes[1]
+    before = next(ln for ln in ax_tab.get_lines() if ln.get_label() == "best path before the change")
+    assert before.get_visible() and list(before.get_ydata()) == list(ex.state["before"])
+    assert not any(a.get_visible() for a in p.artists())
+    rows = [t.get_text() for a in ex.fig.axes for t in a.texts]
+    assert "true" not in rows and "before" in rows and "after" in rows
+    # the positions offered follow the word; "no change" stands alone
+    r = len(ex.state["before"])
+    assert [b.description for b in p.guess.boxes] == [str(t) for t in range(1, r + 1)] + ["no change"]
+    p.guess.value = (1, 2)
+    p.guess.boxes[-1].value = True
+    assert p.guess.value == ("none",)
+    # every setting next question ▶ offers is decoded as the oracle says, and scored once
+    p.guess.value = _viterbi_answer(ex)
+    p.reveal()
+    seen = set()
+    for _ in range(8):
+        p.next()
+        assert not p.has_guess and p.guess.value == ()
+        right = _viterbi_answer(ex)
+        seen.add(right == ("none",))
+        p.guess.value = right
+        p.reveal()
+        p.reveal()
+        assert ex.state["prediction"]["right"] is True
+    assert ex.state["predictions"] == {"right": 9, "total": 9}
+    assert seen == {True, False}, "next question ▶ should offer changes and no-changes"
+
+
+# -- issue 36: a guess belongs to one setting, is scored once, and Reveal works at any moment --
+
+
+def _set_guess(p, value):
+    """Set the guess as a student would: a change of the control (a slider already at the
+    value is moved off it and back)."""
+    if p.guess.value == value and not isinstance(value, tuple):
+        p.guess.value = p.guess.max if value != p.guess.max else p.guess.min
+    p.guess.value = value
+
+
+def _new_setting(ex, control, value):
+    if control is None:
+        ex.predict.next()
+    else:
+        ex.controls[control].value = value
+
+
+@pytest.mark.parametrize("case", list(CASES), ids=list(CASES))
+def test_nothing_is_preselected_and_a_new_setting_clears_the_guess(case):
+    build, expected = CASES[case]
+    ex, control, value = build()
+    p = ex.predict
+    if not hasattr(p.guess, "max"):  # buttons, lists, checkboxes: nothing chosen
+        assert p.guess.value in (None, ()), f"{case} opens with {p.guess.value!r} chosen"
+    assert not p.has_guess
+    p.reveal()  # no guess yet: nothing is scored, nothing shown
+    assert ex.state["predictions"] == {"right": 0, "total": 0}
+    assert "No guess for this setting" in ex.readout.value
+    assert not any(a.get_visible() for a in p.artists())
+
+    _set_guess(p, expected(ex))
+    p.reveal()
+    assert ex.state["predictions"] == {"right": 1, "total": 1}
+    _new_setting(ex, control, value)
+    assert not p.has_guess and not p.shown
+    assert p.guess.value in (None, ()) or p.guess.value == p.start  # visibly cleared
+    p.reveal()  # the old guess is no answer to the new question: nothing scored
+    assert ex.state["predictions"] == {"right": 1, "total": 1}
+    assert not any(a.get_visible() for a in p.artists())
+    assert_same_as_full_redraw(ex, "after a Reveal without a guess")
+    # (chapter 07's next question is another kind of question: its own answer, checked
+    # from scratch in test_chapter_07_threshold_questions_from_scratch)
+    _set_guess(p, expected(ex) if control is not None else p.answer(ex))
+    p.reveal()
+    p.reveal()
+    assert ex.state["predictions"] == {"right": 2, "total": 2}
+
+
+def test_reveal_after_the_browser_sends_a_dragged_point_back_rounded():
+    """Issue 36: a Reveal pressed 1-3 s after a drag scored the guess, showed nothing and
+    locked again (the browser's slider sent 0.6499999999999999 back for 0.65, which moved the
+    point by 1e-16: a "new" question); pressed again it scored the same guess twice."""
+    from kmlteach.widgets.ch01 import make_margin_explorer
+
+    ex = make_margin_explorer(predict=True)
+    p, d, ax = ex.predict, ex.drag, ex.fig.axes[0]
+    X = ex.state["X"]
+    d.handle(d.event(ax, *X[10], "mousedown"))
+    d.handle(d.event(ax, 0.65, 0.35, "mousemove"))
+    d.handle(d.event(ax, 0.65, 0.35, "mouseup"))
+    assert ex.controls["x1"].value == 0.65 and list(ex.state["X"][10]) == [0.65, 0.35]
+    p.guess.value = _margin_answer(ex)
+    ex.controls["x1"].value = 0.6499999999999999  # the browser's echo, before the Reveal
+    p.reveal()
+    assert p.shown and "✔ right" in ex.readout.value
+    ex.controls["x1"].value = 0.65  # ... or after it
+    p.reveal()
+    assert p.shown and ex.state["predictions"] == {"right": 1, "total": 1}
+    assert all(a.get_visible() for a in p.artists())
+
+
+def test_a_moved_but_unchanged_answer_is_no_free_point():
+    """Issue 36 (chapter 06): a score moved without changing the order kept the old guess,
+    and Reveal said "✔ right" for a guess made before the move."""
+    from kmlteach.widgets.ch06 import make_ranking_explorer
+
+    ex = make_ranking_explorer(predict=True)
+    p = ex.predict
+    _set_guess(p, _ranking_answer(ex))
+    p.reveal()
+    kendall = ex.state["kendall"]
+    s0 = ex.controls["s0"]
+    s0.value = s0.value + 0.01  # the order (and so the answer) stays the same
+    assert ex.state["kendall"] == kendall and not p.has_guess
+    p.reveal()
+    assert ex.state["predictions"] == {"right": 1, "total": 1}
+
+
+@pytest.mark.parametrize("case", list(CASES), ids=list(CASES))
+def test_the_readout_has_a_fixed_height(case):
+    """Issue 36: the readout went from three lines to one under a drag and the figure jumped
+    ~56 px; a fixed height (in lines of the widgets' inline height) keeps it in place."""
+    ex, _control, _value = CASES[case][0]()
+    height = ex.readout.layout.height
+    assert height and "--jp-widgets-inline-height" in height and ex.readout.layout.overflow == "hidden auto"
+    before = height
+    ex.predict.guess.value = CASES[case][1](ex)
+    ex.predict.reveal()
+    assert ex.readout.layout.height == before
+
+
+def test_the_first_answer_of_each_prediction_is_recorded(monkeypatch, tmp_path):
+    """Issue 36 point 6: the first attempt of every prediction goes to the progress log
+    (``record_first_attempt("prediction", "NN.p_name", correct)``), and only the first."""
+    progress = pytest.importorskip("kmlteach.exercises.progress")
+    log = tmp_path / "results.jsonl"
+    monkeypatch.setenv("KMLTEACH_RESULTS", str(log))
+    ex, control, value = _margin()
+    p = ex.predict
+    p.guess.value = _wrong(p, _margin_answer(ex))
+    p.reveal()
+    ex.controls[control].value = value
+    p.guess.value = _margin_answer(ex)
+    p.reveal()
+    got = [e for e in progress.entries(log) if e.get("kind") == "prediction"]
+    assert [(e["id"], e["correct"]) for e in got] == [("01.p_support", False)]
+
+
+def test_every_prediction_has_its_own_progress_id():
+    from kmlteach.widgets._catalog import builders
+
+    ids = {}
+    for name, build in builders():
+        if name.endswith("[predict]"):
+            item = build().predict.item_id
+            chapter = "00" if name.startswith("welcome") else name[2:4]
+            assert item and item.startswith(f"{chapter}.p_"), (name, item)
+            assert item not in ids, f"{name} and {ids.get(item)} share {item}"
+            ids[item] = name
+    assert len(ids) == 10  # chapters 00 to 09
+
+
+def test_a_choice_set_is_checkboxes_with_a_value():
+    from kmlteach.widgets._predict import ChoiceSet
+
+    c = ChoiceSet([1, 2, 3, ("none", "none")], description="which:", exclusive=("none",))
+    c.boxes[2].value = True
+    c.boxes[0].value = True
+    assert c.value == (1, 3)  # a click adds to the selection (nothing to know about Ctrl)
+    c.boxes[3].value = True
+    assert c.value == ("none",) and not c.boxes[0].value
+    c.boxes[1].value = True
+    assert c.value == (2,)
+    c.value = (1, 2)
+    assert [b.value for b in c.boxes] == [True, True, False, False]
+    c.set_options([1, 2])
+    assert c.value == (1, 2) and len(c.boxes) == 2
+    c.disabled = True
+    assert all(b.disabled for b in c.boxes)
+    with pytest.raises(ValueError, match="unknown"):
+        c.value = (7,)
+
+
+def test_chapter_07_offers_a_new_question_after_each_reveal():
+    from kmlteach.widgets.ch07 import PR_QUESTIONS, make_pr_explorer
+
+    ex = make_pr_explorer(predict=True)
+    p = ex.predict
+    asked = []
+    for _ in range(len(PR_QUESTIONS)):
+        assert p.next_button.disabled  # offered after a Reveal
+        asked.append(p._question())
+        _set_guess(p, p.answer(ex))
+        p.reveal()
+        assert "✔ right" in ex.readout.value and not p.next_button.disabled
+        p.next_button.click()
+        assert not p.shown and not p.has_guess
+    assert len(set(asked)) == len(PR_QUESTIONS)
+    assert ex.state["predictions"] == {"right": len(PR_QUESTIONS), "total": len(PR_QUESTIONS)}
+
+
+def test_chapter_07_threshold_questions_from_scratch():
+    """Each answer θ checked against a scan of every threshold, written here."""
+    from kmlteach.plots.ch07 import example_scores
+    from kmlteach.widgets.ch07 import pr_question
+
+    s, t = (np.asarray(v, dtype=float) for v in example_scores())
+
+    def counts(th):
+        pred = s >= th
+        return np.sum(pred & (t > 0)), np.sum(pred & (t < 0)), np.sum(~pred & (t > 0))
+
+    ths = np.sort(np.unique(s))
+    rec = [(th, counts(th)[0] / np.sum(t > 0)) for th in ths]
+    prec = [(th, a / (a + b)) for th in ths for a, b, _c in [counts(th)] if a + b]
+    _text, th, good = pr_question("recall", 0.8, s, t)
+    assert th == max(x for x, r in rec if r >= 0.8) and good(th) and not good(th + 0.5)
+    _text, th, good = pr_question("precision", 0.75, s, t)
+    assert th == min(x for x, pr in prec if pr >= 0.75) and good(th)
+    _text, th, good = pr_question("zero_one", None, s, t)
+    errs = [(counts(x)[1] + counts(x)[2]) / len(s) for x in ths]
+    assert np.isclose((counts(th)[1] + counts(th)[2]) / len(s), min(errs)) and good(th)

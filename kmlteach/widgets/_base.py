@@ -165,9 +165,31 @@ class Explorer(W.VBox):
         """PNG of a full redraw of the current state (the reference for the blitted image)."""
         return self.blitter.full_png()
 
+    def fix_readout_height(self, lines: int) -> None:
+        """Give the readout a fixed height of ``lines`` lines (scrolling if a long text wraps
+        further), so the figure below it stays where it is whatever the readout says: a
+        figure that moved under a drag put the dragged point below the pointer."""
+        # ipywidgets lays an HTML widget's lines out at its inline height (28 px in JupyterLab)
+        self.readout.layout.height = f"calc(var(--jp-widgets-inline-height, 28px) * {int(lines)} + 4px)"
+        self.readout.layout.overflow = "hidden auto"
+
     def set_readout(self, html: str) -> None:
         self.readout.value = html
         self.state["readout"] = html
+
+
+def number(v: float, spec: str = ".3f") -> str:
+    """``format(v, spec)`` without a negative zero: a value that rounds to 0 prints as 0
+    (``-0.0001`` with ``".3f"`` is ``"0.000"``, not ``"-0.000"``; ``"+.3f"`` gives ``"+0.000"``)."""
+    text = format(v, spec)
+    if text.lstrip("+-").strip("0.") == "" and text.startswith("-"):
+        text = format(0.0, spec)
+    return text
+
+
+def plural(n: int, word: str, words: str | None = None) -> str:
+    """``"1 update"``, ``"3 updates"`` (``words``: the plural when it is not ``word + "s"``)."""
+    return f"{n} {word}" if n == 1 else f"{n} {words or word + 's'}"
 
 
 def _float_noise(change) -> bool:

@@ -49,12 +49,12 @@ def control_values(c, fractions=FRACTIONS, n_options: int = 4, back: bool = Fals
     return []
 
 
-def _angle_demo():
+def _angle_demo(predict: bool = False):
     from ..datasets import separable
     from .welcome import make_angle_demo
 
     X, y = separable(m=30, d=2, margin=0.6, seed=0)  # as in notebook 00
-    return make_angle_demo(X * 2.5, y)
+    return make_angle_demo(X * 2.5, y, predict=predict)
 
 
 def builders() -> Iterator[tuple[str, Callable]]:
@@ -71,3 +71,4 @@ def builders() -> Iterator[tuple[str, Callable]]:
                 if "predict" in inspect.signature(fn).parameters:  # its prediction mode too
                     yield f"{info.name}.{name}[predict]", functools.partial(fn, predict=True)
     yield "welcome.make_angle_demo", _angle_demo
+    yield "welcome.make_angle_demo[predict]", functools.partial(_angle_demo, predict=True)

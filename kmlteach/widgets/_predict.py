@@ -4,10 +4,25 @@
 Until the button is pressed the result artists are hidden (``set_visible(False)``: the
 blitter repaints them like any changed artist) and the readout asks for a guess; pressing
 it shows them, scores the guess against the answer the widget computed, and keeps a
-running score in ``ex.state["predictions"]`` (``{"right": r, "total": t}``). Changing the
-scenario (any control in ``watch``) hides the result again and asks for a new guess; a
-scenario is scored once (the guess is locked after the reveal).
+running score in ``ex.state["predictions"]`` (``{"right": r, "total": t}``).
 
+The rules that make the score mean something:
+
+* **A guess belongs to one setting (scenario).** Changing the setting — any watched
+  control, a drag, *next ▶* — clears the guess (a list or buttons are emptied, a slider
+  goes back to its start and counts once it is moved), so *Reveal* never scores an old
+  guess against a new question, and an answer that stayed the same after a change is not a
+  free point.
+* **A guess is scored once.** After *Reveal* the guess is locked until the setting changes.
+* **Reveal works at any moment.** It first brings the widget up to date with its controls
+  (a value the browser sent back a moment later changes nothing: floats are compared
+  rounded), then scores; without a guess for the current setting it says so and scores
+  nothing.
+* **The readout has a fixed height** (``readout_lines``), so the figure under it never moves
+  when the text changes between the question and the verdict.
+
+The first scored answer of each prediction (its ``item_id``, e.g. ``"01.p_support"``) goes
+to the student's progress log (:func:`kmlteach.exercises.progress.record_first_attempt`).
 Without ``predict_mode`` nothing of this exists: the widgets' default rendering is
 untouched.
 """
@@ -15,13 +30,24 @@ untouched.
 from __future__ import annotations
 
 import html
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import ipywidgets as W
+import traitlets
 
-__all__ = ["Prediction", "predict_mode", "exact", "within", "same_set", "choice_buttons"]
+__all__ = [
+    "Prediction",
+    "predict_mode",
+    "exact",
+    "within",
+    "same_set",
+    "choice_buttons",
+    "ChoiceSet",
+    "record_prediction",
+]
 
 Score = Callable[[Any, Any], "tuple[bool, str]"]
 
@@ -65,10 +91,111 @@ def within(tol: float, fmt: str = ".2f") -> Score:
 
 
 def choice_buttons(options, value, description: str, button_width: str) -> W.ToggleButtons:
-    """A guess among ``options`` (toggle buttons ``button_width`` wide), starting at ``value``."""
+    """A guess among ``options`` (toggle buttons ``button_width`` wide), starting at ``value``
+    (``None``: no button pressed, the student picks one)."""
     return W.ToggleButtons(
-        options=list(options), value=value, description=description, style={"button_width": button_width}
+        options=list(options),
+        value=value,
+        description=description,
+        style={"button_width": button_width, "description_width": "initial"},
     )
+
+
+class ChoiceSet(W.HBox, W.ValueWidget):
+    """A set of choices as checkboxes: ``value`` is the tuple of the ticked options' values
+    (in option order). ``options`` are values or ``(label, value)`` pairs; ``exclusive``
+    names the values that stand alone (ticking one unticks the rest, e.g. "no change")."""
+
+    value = traitlets.Tuple()
+    disabled = traitlets.Bool(False)
+
+    def __init__(self, options, description: str = "", exclusive=(), box_width: str = "46px"):
+        self._exclusive = set(exclusive)
+        self._box_width = box_width
+        self._head = [W.Label(description, layout=W.Layout(margin="0 8px 0 0"))] if description else []
+        self._syncing = False
+        super().__init__(layout=W.Layout(flex_flow="row wrap", align_items="center"))
+        self.set_options(options)
+        self.observe(self._on_value, names="value")
+        self.observe(self._on_disabled, names="disabled")
+
+    def set_options(self, options) -> None:
+        """New choices (the ticked ones that remain stay ticked)."""
+        pairs = [o if isinstance(o, tuple) else (str(o), o) for o in options]
+        self._values = [v for _label, v in pairs]
+        self.boxes = [
+            W.Checkbox(
+                value=False,
+                description=str(label),
+                indent=False,
+                disabled=self.disabled,
+                layout=W.Layout(
+                    width=self._box_width if v not in self._exclusive else "auto", margin="0 6px 0 0"
+                ),
+            )
+            for label, v in pairs
+        ]
+        for b in self.boxes:
+            b.observe(self._on_box, names="value")
+        self.children = tuple(self._head + self.boxes)
+        kept = tuple(v for v in self.value if v in self._values)
+        if kept != self.value:
+            self.value = kept
+        else:
+            self._on_value({"new": kept})
+
+    def _on_box(self, change) -> None:
+        if self._syncing:
+            return
+        ticked = {v for v, b in zip(self._values, self.boxes) if b.value}
+        just = self._values[self.boxes.index(change["owner"])]
+        if change["new"]:
+            if just in self._exclusive:
+                ticked = {just}
+            else:
+                ticked -= self._exclusive
+        self.value = tuple(v for v in self._values if v in ticked)
+
+    def _on_value(self, change) -> None:
+        chosen = set(change["new"])
+        unknown = chosen - set(self._values)
+        if unknown:
+            raise ValueError(f"value names unknown options: {sorted(unknown, key=str)}")
+        self._syncing = True
+        try:
+            for v, b in zip(self._values, self.boxes):
+                if b.value != (v in chosen):
+                    b.value = v in chosen
+        finally:
+            self._syncing = False
+
+    def _on_disabled(self, change) -> None:
+        for b in self.boxes:
+            b.disabled = change["new"]
+
+
+def record_prediction(item_id: str, right: bool) -> None:
+    """Put the first answer to prediction ``item_id`` in the student's progress log (only the
+    first one per item is kept there). Never raises into a widget: without the exercises'
+    progress module, or with a log that cannot be written, nothing is recorded."""
+    try:
+        from ..exercises import progress
+    except ImportError:  # pragma: no cover - the widgets still work without it
+        return
+    try:
+        progress.record_first_attempt("prediction", item_id, bool(right))
+    except (OSError, ValueError):  # pragma: no cover - a log problem must not break the widget
+        pass
+
+
+def _canonical(v):
+    """A control's value as a scenario key: floats rounded (a slider's value sent back by the
+    browser, 0.6499999999999999 for 0.65, is the same setting)."""
+    if isinstance(v, float) and math.isfinite(v):
+        return round(v, 9)
+    if isinstance(v, (tuple, list)):
+        return tuple(_canonical(x) for x in v)
+    return v
 
 
 @dataclass(eq=False, repr=False)
@@ -80,10 +207,14 @@ class Prediction:
     answer: Callable
     hide: Callable | Sequence
     score: Score
-    watch: Sequence[str]
-    question: str
+    watch: Sequence[str] | Callable
+    question: str | Callable
+    item_id: str | None = None
+    next_scenario: Callable | None = None
     revealed_key: Any = None
+    guess_key: Any = None
     verdict: str = ""
+    notice: str = ""
     right: int = 0
     total: int = 0
 
@@ -93,57 +224,131 @@ class Prediction:
             description="Reveal", button_style="info", tooltip="draw the result and score your guess"
         )
         self.reveal_button.on_click(lambda _b: self.reveal())
-        self.box = W.HBox([guess, self.reveal_button])
+        parts = [guess, self.reveal_button]
+        self.next_button = None
+        if self.next_scenario is not None:
+            self.next_button = W.Button(
+                description="next question ▶", tooltip="a new setting to predict", disabled=True
+            )
+            self.next_button.on_click(lambda _b: self.next())
+            parts.append(self.next_button)
+        self.box = W.HBox(parts, layout=W.Layout(flex_flow="row wrap", align_items="center"))
         self.box.add_class("kml-predict")
         self._inner = ex._update
         ex._update = self._update
+        self._clearing = False
+        self.scenario = None
+        self.start = guess.value
+        guess.observe(self._on_guess, names="value")
 
     # -- the scenario ----------------------------------------------------------------------
     def key(self):
         if callable(self.watch):
-            return self.watch(self.ex)
-        return tuple(self.ex.controls[n].value for n in self.watch)
+            return _canonical(self.watch(self.ex))
+        return tuple(_canonical(self.ex.controls[n].value) for n in self.watch)
 
     @property
     def shown(self) -> bool:
         return self.revealed_key is not None and self.revealed_key == self.key()
 
+    @property
+    def has_guess(self) -> bool:
+        """Whether the student set a guess for the current setting."""
+        return self.guess_key is not None and self.guess_key == self.scenario
+
     def artists(self) -> list:
         return list(self.hide(self.ex) if callable(self.hide) else self.hide)
 
+    def _clear_guess(self) -> None:
+        """Empty the guess control (a list, buttons, checkboxes; a slider goes back to where
+        it started): a guess is an answer to one setting only."""
+        g = self.guess
+        self._clearing = True
+        try:
+            if isinstance(g.value, tuple):
+                g.value = ()
+            elif isinstance(g, (W.Dropdown, W.ToggleButtons, W.RadioButtons, W.Select)):
+                g.value = None
+            elif g.value != self.start:  # a slider: back to where it started
+                g.value = self.start
+        finally:
+            self._clearing = False
+        self.guess_key = None
+
+    def _on_guess(self, change) -> None:
+        if self._clearing:
+            return
+        self.notice = ""
+        empty = change["new"] is None or change["new"] == ()
+        self.guess_key = None if empty else self.scenario
+
+    def _question(self) -> str:
+        q = self.question(self.ex) if callable(self.question) else self.question
+        return html.escape(q)
+
+    def _how(self) -> str:
+        """How to answer with this guess control."""
+        if isinstance(self.guess, ChoiceSet):
+            return "Tick every box that applies"
+        if isinstance(self.guess, (W.Dropdown, W.ToggleButtons, W.RadioButtons, W.Select)):
+            return "Pick your answer"
+        if isinstance(self.guess, W.Text) or "Text" in type(self.guess).__name__:
+            return "Type your answer"
+        return "Move the guess slider to your answer"
+
     def _update(self, ex) -> None:
         self._inner(ex)
+        key = self.key()
+        if key != self.scenario:  # a new setting: the old guess is not an answer to it
+            self.scenario = key
+            self.notice = ""
+            self._clear_guess()
         shown = self.shown
         for a in self.artists():
             if a.get_visible() != shown:
                 a.set_visible(shown)
         self.guess.disabled = shown
         self.reveal_button.disabled = shown
+        if self.next_button is not None:
+            self.next_button.disabled = not shown
         ex.state["predictions"] = {"right": self.right, "total": self.total}
         if shown:
             ex.set_readout(f"{self.verdict}<br>{ex.state.get('readout', '')}")
         else:
             ex.state["result_readout"] = ex.state.get("readout", "")
-            ex.set_readout(
-                f"<b>Predict first:</b> {html.escape(self.question)} Set your guess, "
-                f"then press <i>Reveal</i>. &nbsp; Score so far: "
-                f"{self.right}/{self.total}"
-            )
+            ask = f"<b>Predict first:</b> {self._question()} {self._how()}, then press <i>Reveal</i>."
+            if self.notice:
+                ask = f"<b>{self.notice}</b> {ask}"
+            ex.set_readout(f"{ask}<br>Score so far: {self.right}/{self.total}")
 
-    # -- the button ------------------------------------------------------------------------
+    # -- the buttons -----------------------------------------------------------------------
     def reveal(self) -> None:
-        """Score the current guess (once per scenario) and draw the result."""
+        """Score the current guess (once, and only for the current setting) and draw the result."""
+        self.ex.refresh()  # up to date with the controls: the setting is what they show now
         if self.shown:
+            return
+        if not self.has_guess:
+            self.notice = "No guess for this setting yet (one set before it changed does not count)."
+            self.ex.refresh()
             return
         answer = self.answer(self.ex)
         right, text = self.score(self.guess.value, answer)
+        first = self.total == 0
         self.right += int(right)
         self.total += 1
         mark = "✔ right" if right else "✘ not quite"
         self.verdict = f"<b>{mark}</b>: {html.escape(text)}. &nbsp; Score: {self.right}/{self.total}"
         self.ex.state["prediction"] = {"guess": self.guess.value, "answer": answer, "right": right}
         self.revealed_key = self.key()
+        self.notice = ""
+        if first and self.item_id:
+            record_prediction(self.item_id, right)
         self.ex.refresh()
+
+    def next(self) -> None:
+        """A new setting to predict (offered after a Reveal)."""
+        if self.next_scenario is not None:
+            self.next_scenario(self.ex)
 
 
 def predict_mode(
@@ -151,32 +356,47 @@ def predict_mode(
     guess: W.Widget,
     answer: Callable,
     hide: Callable | Sequence,
-    question: str,
+    question: str | Callable,
     score: Score | None = None,
-    watch: Sequence[str] | None = None,
+    watch: Sequence[str] | Callable | None = None,
+    item_id: str | None = None,
+    next_scenario: Callable | None = None,
+    readout_lines: int = 4,
 ):
     """Turn a built explorer into a guess-then-see exercise; returns ``ex``.
 
     Parameters
     ----------
-    guess : ipywidgets control with a ``value`` (Dropdown, ToggleButtons, slider)
+    guess : ipywidgets control with a ``value`` (Dropdown, ToggleButtons, slider, :class:`ChoiceSet`)
         Where the student sets the guess; shown with the *Reveal* button under the controls.
+        Start it empty (``value=None`` for buttons and lists): nothing is preselected.
     answer : callable(explorer) -> value
         The right answer for the current scenario (read from ``ex.state`` after an update).
     hide : artists, or callable(explorer) -> artists
         What stays hidden until the reveal (the drawn result).
-    question : str
+    question : str, or callable(explorer) -> str
         The question the readout asks while the result is hidden.
     score : callable(guess, answer) -> (right, text), optional
         :func:`exact` (the default) or :func:`within`.
     watch : control names, or callable(explorer) -> hashable, optional
         The controls that make a new scenario (default: all those with a value), or a
         function of the explorer whose value names the scenario (e.g. the data's bytes).
+    item_id : str, optional
+        The prediction's id in the progress log (``"NN.p_name"``); its first answer is recorded.
+    next_scenario : callable(explorer), optional
+        Sets up a new scenario; offered as a *next question ▶* button after each Reveal.
+    readout_lines : int
+        The readout's fixed height in lines (the question, or the verdict over the widget's
+        own readout), so the figure below it never moves.
     """
     if not isinstance(guess, W.ValueWidget):
         raise ValueError("guess must be an ipywidgets control with a value")
     if not callable(answer):
         raise ValueError("answer must be callable(explorer)")
+    if item_id is not None and not (
+        isinstance(item_id, str) and item_id[:2].isdigit() and item_id[2:3] == "."
+    ):
+        raise ValueError(f"item_id must look like 'NN.p_name', got {item_id!r}")
     if watch is None:
         watch = [n for n, c in ex.controls.items() if isinstance(c, W.ValueWidget)]
     if not callable(watch):
@@ -184,8 +404,9 @@ def predict_mode(
         unknown = [n for n in watch if n not in ex.controls]
         if unknown:
             raise ValueError(f"watch names unknown controls: {unknown}")
-    p = Prediction(ex, guess, answer, hide, score or exact(), watch, question)
+    p = Prediction(ex, guess, answer, hide, score or exact(), watch, question, item_id, next_scenario)
     ex.predict = p
+    ex.fix_readout_height(readout_lines)
     kids = list(ex.children)
     kids.insert(kids.index(ex.readout), p.box)
     ex.children = tuple(kids)
@@ -193,7 +414,8 @@ def predict_mode(
     # background artists the result overlaps while the widget is built, not on the first
     # Reveal (chapter 05's first Reveal was a full redraw: 85 ms in the kernel, 146 ms to
     # the browser's image; later ones 6-11 ms). Nothing is shown: the cell has not returned.
-    p.revealed_key = p.key()
+    p.scenario = p.key()
+    p.revealed_key = p.scenario
     ex.refresh()
     p.revealed_key = None
     ex.refresh()

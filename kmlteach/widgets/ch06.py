@@ -213,5 +213,6 @@ def make_ranking_explorer(y_true=None, scores=None, k: int = 3, predict: bool = 
             "what is the Kendall-tau loss of the order these scores give?",
             score=within(0.05),
             watch=[f"s{i}" for i in range(r)],
+            item_id="06.p_kendall",
         )
     return ex

@@ -9,6 +9,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import ipywidgets as W
 import numpy as np
 
@@ -21,7 +23,13 @@ from ._base import Explorer, int_slider, slider
 from ._drag import Drag
 from ._predict import predict_mode
 
-__all__ = ["make_pr_explorer", "make_violating_explorer", "confusion_table_html"]
+__all__ = [
+    "make_pr_explorer",
+    "make_violating_explorer",
+    "confusion_table_html",
+    "pr_question",
+    "PR_QUESTIONS",
+]
 
 
 def confusion_table_html(a, b, c, d) -> str:
@@ -52,9 +60,11 @@ def make_pr_explorer(
     State: ``theta``, ``counts`` (a, b, c, d), ``precision``, ``recall``, ``f1``,
     ``specificity``, ``zero_one``, ``k``, ``precision_at_k``, ``recall_at_k``.
 
-    ``predict=True``: the student first puts a "guess θ" slider where F₁ peaks; the readout
-    (which shows F₁) and a line at the peak stay hidden until *Reveal*, which scores the
-    guess right when its θ gives the largest F₁ (:mod:`kmlteach.widgets._predict`).
+    ``predict=True``: threshold questions (:data:`PR_QUESTIONS`: where F₁ peaks, the largest θ
+    with recall ≥ 0.8, ...): the student puts a "guess θ" slider there; the readout and a line
+    at the answer stay hidden until *Reveal*, which scores the guess (right when its θ is as
+    good as the answer's, :func:`pr_question`); *next question ▶* then asks the next one
+    (:mod:`kmlteach.widgets._predict`).
     """
     if y_score is None:
         y_score, y_true = example_scores()
@@ -193,31 +203,95 @@ def make_pr_explorer(
 
     Drag(ex, press, move)
     if predict:
-        _predict_f1_peak(ex, ax_s, y_score, y_true)
+        _predict_threshold(ex, ax_s, y_score, y_true)
     return ex
 
 
-def _predict_f1_peak(ex, ax_s, y_score, y_true) -> None:
-    """The prediction mode of :func:`make_pr_explorer`: where does F₁ peak?"""
-    cands = np.unique(y_score)
-    f1s = np.array([M.f1(y_score, y_true, t) for t in cands])
-    best = float(cands[int(np.argmax(f1s))])
-    peak = ax_s.axvline(best, ymax=0.78, color=OKABE_ITO["vermillion"], lw=2, ls="--")
-    th = ex.controls["theta"]
-    guess = slider(
-        "guess: F₁ peaks at θ =", th.min, th.min, th.max, th.step, readout_format=".2f", width="380px"
-    )
+#: the questions of :func:`make_pr_explorer`'s prediction mode, in the order *next question ▶*
+#: offers them (then again from the first): (kind, target)
+PR_QUESTIONS = (
+    ("f1", None),
+    ("recall", 0.8),
+    ("zero_one", None),
+    ("precision", 0.75),
+    ("recall", 0.5),
+    ("precision", 0.9),
+)
 
-    def score(g, answer):
-        fg = M.f1(y_score, y_true, float(g))
-        right = fg >= float(f1s.max()) - 1e-12
+
+def pr_question(kind: str, target, y_score, y_true) -> tuple[str, float, Callable]:
+    """One threshold question on a scored sample: its text, the answer θ (a score of the
+    sample: predict +1 iff score ≥ θ) and the rule that says whether a guessed θ is right
+    (gives the best value, or predicts exactly what the answer's θ predicts)."""
+    cands = np.unique(y_score)
+    same = lambda g, th: bool(np.array_equal(y_score >= g, y_score >= th))  # noqa: E731
+    if kind in ("f1", "zero_one"):
+        fn = M.f1 if kind == "f1" else M.zero_one_loss
+        vals = np.array([fn(y_score, y_true, t) for t in cands])
+        best = vals.max() if kind == "f1" else vals.min()
+        th = float(cands[int(np.flatnonzero(np.isclose(vals, best, rtol=0, atol=1e-12))[0])])
+        good = (
+            (lambda g: fn(y_score, y_true, g) >= best - 1e-12)
+            if kind == "f1"
+            else (lambda g: fn(y_score, y_true, g) <= best + 1e-12)
+        )
+        name = "F₁ largest" if kind == "f1" else "the zero-one loss smallest"
+        return f"at which threshold θ is {name}?", th, good
+    fn = M.recall if kind == "recall" else M.precision
+    ok = [float(t) for t in cands if fn(y_score, y_true, t) >= target - 1e-12]
+    # recall falls as θ rises: its question asks for the largest θ; precision's the smallest
+    th = max(ok) if kind == "recall" else min(ok)
+    word = "largest" if kind == "recall" else "smallest"
+    return f"what is the {word} threshold θ with {kind} ≥ {target:g}?", th, lambda g: same(g, th)
+
+
+def _predict_threshold(ex, ax_s, y_score, y_true) -> None:
+    """The prediction mode of :func:`make_pr_explorer`: a threshold question
+    (:data:`PR_QUESTIONS`), a new one after each Reveal."""
+    peak = ax_s.axvline(0.0, ymax=0.78, color=OKABE_ITO["vermillion"], lw=2, ls="--")
+    th = ex.controls["theta"]
+    guess = slider("guess θ =", th.min, th.min, th.max, th.step, readout_format=".2f", width="380px")
+    current = {"k": 0}
+
+    def question():
+        kind, target = PR_QUESTIONS[current["k"] % len(PR_QUESTIONS)]
+        return pr_question(kind, target, y_score, y_true)
+
+    def answer(ex_):
+        text, th_, _good = question()
+        peak.set_xdata([th_, th_])
+        ex_.state["question"] = text
+        return th_
+
+    def score(g, answer_th):
+        text, th_, good = question()
+        right = good(float(g))
+        kind = PR_QUESTIONS[current["k"] % len(PR_QUESTIONS)][0]
+        value = {"f1": M.f1, "zero_one": M.zero_one_loss, "recall": M.recall, "precision": M.precision}[kind]
+        label = {"f1": "F₁", "zero_one": "zero-one loss", "recall": "recall", "precision": "precision"}[kind]
         return right, (
-            f"θ = {g:.2f} gives F₁ = {fg:.3f}; the peak is F₁ = {f1s.max():.3f}, "
-            f"reached at θ = {answer:.2f} (you are {abs(g - answer):.2f} away)"
+            f"θ = {g:.2f} gives {label} = {value(y_score, y_true, float(g)):.3f}; the answer θ = "
+            f"{th_:.2f} gives {label} = {value(y_score, y_true, th_):.3f} (you are {abs(g - th_):.2f} away)"
         )
 
+    def next_question(ex_):
+        current["k"] += 1
+        ex_.refresh()
+
+    # the dashed line at the answer: placed for the first question now (hidden until Reveal)
+    peak.set_xdata([question()[1]] * 2)
+    ex.state["question"] = question()[0]
     predict_mode(
-        ex, guess, lambda _ex: best, [peak], "at which threshold θ is F₁ largest?", score=score, watch=[]
+        ex,
+        guess,
+        answer,
+        [peak],
+        lambda _ex: question()[0],
+        score=score,
+        watch=lambda _ex: current["k"],
+        item_id="07.p_threshold",
+        next_scenario=next_question,
+        readout_lines=5,
     )
 
 

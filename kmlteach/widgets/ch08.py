@@ -177,11 +177,12 @@ def make_adaboost_stepper(
     if predict:
         predict_mode(
             ex,
-            choice_buttons(STUMP_CHOICES, STUMP_CHOICES[0], "hₜ:", "110px"),
+            choice_buttons(STUMP_CHOICES, None, "hₜ:", "120px"),
             lambda ex_: _stump_choice(*ex_.state["stump"]),
             [line, patch, im, wrong],
             "which stump does AdaBoost pick in round t (look at the weights D_t)?",
             watch=["t"],
+            item_id="08.p_stump",
         )
     return ex
 
@@ -268,7 +269,7 @@ def make_bagging_explorer(
         nline.set_xdata([n, n])
         ex.state.update(n=n, errors=errs, samples={k: c.result.samples for k, c in curves.items()})
         ex.set_readout(
-            f"n = <b>{n}</b> members &nbsp; "
+            f"n = <b>{n}</b> {'member' if n == 1 else 'members'} &nbsp; "
             + " &nbsp;|&nbsp; ".join(
                 f"{name}: test <b>{e['test_error']:.3f}</b>, OOB {e['oob_error']:.3f}, "
                 f"one member on average {e['member_test_error']:.3f}"
@@ -366,7 +367,11 @@ def make_tree_explorer(
 
     controls = {
         "depth": int_slider("max depth", 0, 0, max_depth, width="320px"),
-        "criterion": W.ToggleButtons(options=list(crits), value=criterion, style={"button_width": "70px"}),
+        "criterion": W.ToggleButtons(
+            options=list(crits),
+            value=criterion,
+            style={"button_width": "84px"},  # "entropy" in full
+        ),
     }
     controls["depth"].continuous_update = True
 

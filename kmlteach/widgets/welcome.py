@@ -2,19 +2,28 @@
 
 from __future__ import annotations
 
+import ipywidgets as W
 import numpy as np
 
 from ..plots import figure, label_axes, rings
 from ..plots.ch01 import hyperplane_segment
 from ._base import Explorer, class_scatters, slider
+from ._predict import exact, predict_mode
 
 __all__ = ["make_angle_demo"]
 
 
-def make_angle_demo(X, y, angle: float = 30.0, lim: float = 3.5) -> Explorer:
+def make_angle_demo(
+    X, y, angle: float = 30.0, lim: float = 3.5, predict: bool = False, seed: int = 0
+) -> Explorer:
     """Rotate w = (cos a, sin a) and count the points on the wrong side of <w, x> = 0.
 
     State: ``angle`` (degrees), ``w``, ``mistakes`` (count of y<w,x> <= 0).
+
+    ``predict=True``: w is drawn as an arrow only; the student first guesses how many points
+    lie on the wrong side of the line through the origin perpendicular to it; the line, the
+    rings and the count stay hidden until *Reveal*, and *next question ▶* turns w to another
+    angle (:mod:`kmlteach.widgets._predict`).
     """
     X = np.asarray(X, dtype=float)
     y = np.asarray(y, dtype=float)
@@ -48,4 +57,26 @@ def make_angle_demo(X, y, angle: float = 30.0, lim: float = 3.5) -> Explorer:
             f"<b>{int(bad.sum())}</b> of {len(y)}"
         )
 
-    return Explorer(fig, controls, update, title="Rotate the hyperplane", css_class="kml-angle-demo")
+    ex = Explorer(fig, controls, update, title="Rotate the hyperplane", css_class="kml-angle-demo")
+    if predict:
+        rng = np.random.default_rng(seed)
+
+        def next_angle(ex_):
+            a = ex_.controls["angle"]
+            choices = [v for v in range(0, 360, 15) if v != int(round(a.value))]
+            a.value = float(rng.choice(choices))
+
+        predict_mode(
+            ex,
+            W.BoundedIntText(
+                value=0, min=0, max=len(y), description="wrong side:", layout=W.Layout(width="170px")
+            ),
+            lambda ex_: ex_.state["mistakes"],
+            [line, wrong],
+            "w is the green arrow. How many points lie on the wrong side of ⟨w, x⟩ = 0 (y⟨w, x⟩ ≤ 0)?",
+            score=exact(),
+            watch=["angle"],
+            item_id="00.p_wrong_side",
+            next_scenario=next_angle,
+        )
+    return ex

@@ -35,6 +35,10 @@ def norma_history(res, y, budget=None) -> np.ndarray:
     return C
 
 
+BOUND_LABEL = "Novikoff bound (R/γ)²"
+NO_BOUND_LABEL = "no Novikoff bound: it holds for the linear perceptron, λ = 0, no budget"
+
+
 def draw_norma(ax_plane, ax_mist, X, y, lim: float = 1.6):
     """Draw the NORMA stream picture (points seen, expansion terms sized by |coef|, the
     boundary f = 0) and the mistakes panel. Returns the artists."""
@@ -89,7 +93,12 @@ def draw_norma(ax_plane, ax_mist, X, y, lim: float = 1.6):
         color=OKABE_ITO["vermillion"],
         ls="--",
         lw=1.5,
-        label="Novikoff bound (R/γ)², linear perceptron, λ = 0",
+    )
+    # the bound's name is written by its line (or says why there is none), not in the legend:
+    # a legend entry for a line that is not drawn misleads, and a legend that changes is
+    # repainted with every frame of a widget
+    arts["bound_text"] = ax_mist.text(
+        0.98, 0.97, "", transform=ax_mist.transAxes, ha="right", va="top", fontsize=8, zorder=3
     )
     ax_mist.set_xlim(0, len(y) + 1)
     ax_mist.set_yscale("log")
@@ -113,3 +122,6 @@ def set_norma(arts, X, y, C, mistakes, t: int, lines, bound: float, size_scale: 
     arts["dot"].set_data([t], [mistakes[t - 1]])
     arts["curve"].set_data(np.arange(1, len(y) + 1), mistakes)
     arts["bound"].set_ydata([bound, bound])
+    applies = bool(np.isfinite(bound))
+    arts["bound_text"].set_text(f"dashed: {BOUND_LABEL} = {bound:.1f}" if applies else NO_BOUND_LABEL)
+    arts["bound_text"].set_color(OKABE_ITO["vermillion"] if applies else "0.35")

@@ -9,9 +9,9 @@ from ..._render import label
 from ...plots import OKABE_ITO, figure, label_axes, rings
 from ...plots.ch01 import band_polygon, hyperplane_segment
 from ...svm import hard_svm, perceptron, soft_svm
-from .._base import Explorer, class_scatters, slider
+from .._base import Explorer, class_scatters, plural, slider
 from .._drag import Drag
-from .._predict import predict_mode, same_set
+from .._predict import ChoiceSet, predict_mode, same_set
 
 __all__ = ["default_margin_points", "make_margin_explorer", "make_lambda_explorer", "soft_margin_points"]
 
@@ -103,6 +103,11 @@ def _fmt(v, nd=3):
     return f"{v:.{nd}f}"
 
 
+def _on_grid(v):
+    """Coordinates on the 0.05 grid of the point sliders (and of a drag)."""
+    return np.round(np.asarray(v, dtype=float) * 20) / 20
+
+
 # ---------------------------------------------------------------------------------------
 # margin explorer (hard SVM vs perceptron)
 # ---------------------------------------------------------------------------------------
@@ -115,12 +120,13 @@ def make_margin_explorer(X=None, y=None, predict: bool = False) -> Explorer:
     drop-down and move it with the sliders (keyboard).
     Controls: ``point`` (which point to move), ``x1``/``x2`` (its coordinates),
     ``label`` (its class), ``perceptron`` (show the batch perceptron's separator).
-    State: ``X``, ``y``, ``separable``, ``w``, ``b``, ``margin``, ``support``,
+    State: ``X``, ``y``, ``separable``, ``w``, ``b``, ``margin``, ``support`` (the solver's),
+    ``on_margin`` (every point with y(⟨w, x⟩ + b) = 1, ringed),
     ``perceptron_w``, ``perceptron_b``, ``perceptron_updates``.
 
-    ``predict=True``: whenever the points change the student first picks the points that
-    will be support vectors (scored right when the set is exactly that of the hard-SVM);
-    the hyperplane, its band and the support-vector rings stay hidden until *Reveal*
+    ``predict=True``: whenever the points change the student first ticks the points that
+    will lie on the margin (scored right when the set is exactly ``on_margin``); the
+    hyperplane, its band and the rings stay hidden until *Reveal*
     (:mod:`kmlteach.widgets._predict`).
     """
     if X is None:
@@ -139,7 +145,7 @@ def make_margin_explorer(X=None, y=None, predict: bool = False) -> Explorer:
     (m_hi,) = ax.plot([], [], color=OKABE_ITO["black"], lw=1, ls="--", label=r"$\langle w,x\rangle+b=\pm1$")
     (perc,) = ax.plot([], [], color=OKABE_ITO["orange"], lw=2, ls="-.", label="perceptron")
     scat = class_scatters(ax, X, y)
-    sv = rings(ax, [], [], OKABE_ITO["black"], 1.5, s=190, zorder=4, label="support vectors")
+    sv = rings(ax, [], [], OKABE_ITO["black"], 1.5, s=190, zorder=4, label="on the margin")
     sel = rings(ax, [], [], OKABE_ITO["green"], 2.2, s=320, zorder=5, label="selected point")
     ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), fontsize=9, frameon=False)
     # index labels, so that "point k" in the drop-down can be found on the figure
@@ -171,7 +177,9 @@ def make_margin_explorer(X=None, y=None, predict: bool = False) -> Explorer:
             ex._busy = False
             ex.state["selected"] = i
         else:
-            X[i] = (c["x1"].value, c["x2"].value)
+            # on the sliders' 0.05 grid: a value the browser sends back rounded differently
+            # (0.6499999999999999 for 0.65) is the same point, the same question
+            X[i] = _on_grid(np.array([c["x1"].value, c["x2"].value]))
             y[i] = c["label"].value
         for lab, art in scat.items():
             _set_offsets(art, X[y == lab])
@@ -189,11 +197,16 @@ def make_margin_explorer(X=None, y=None, predict: bool = False) -> Explorer:
                 b=float(res.b),
                 margin=float(res.margin),
                 support=np.asarray(res.support).copy(),
+                # every point with y(<w, x> + b) = 1, a support vector or not: with four points
+                # on the margin the solver may need three (α = 0 for the fourth)
+                on_margin=np.flatnonzero(np.abs(y * (X @ res.w + res.b) - 1.0) <= 1e-6),
             )
             _show_hyperplane(res.w, res.b, hyper, m_lo, m_hi, band)
-            _set_offsets(sv, X[res.support])
+            _set_offsets(sv, X[st["on_margin"]])
         else:
-            st.update(w=None, b=None, margin=None, support=np.zeros(0, dtype=int))
+            st.update(
+                w=None, b=None, margin=None, support=np.zeros(0, dtype=int), on_margin=np.zeros(0, dtype=int)
+            )
             _hide(hyper, m_lo, m_hi)
             band.set_xy(np.zeros((3, 2)))
             _set_offsets(sv, np.zeros((0, 2)))
@@ -216,7 +229,8 @@ def make_margin_explorer(X=None, y=None, predict: bool = False) -> Explorer:
         if res is not None:
             txt = (
                 f"margin γ = <b>{_fmt(res.margin)}</b> &nbsp; ‖w‖ = {_fmt(np.linalg.norm(res.w))}"
-                f" &nbsp; support vectors: {', '.join(str(int(s)) for s in res.support)}"
+                f" &nbsp; on the margin: {', '.join(str(int(s)) for s in st['on_margin'])}"
+                f" (support vectors: {', '.join(str(int(s)) for s in res.support)})"
             )
         elif not both:
             txt = "<b>only one class left</b>: give some point the other label"
@@ -226,7 +240,7 @@ def make_margin_explorer(X=None, y=None, predict: bool = False) -> Explorer:
                 "point; see the soft-margin widget below"
             )
         if st["perceptron_updates"] is not None:
-            txt += f"<br>perceptron: {st['perceptron_updates']} updates" + (
+            txt += f"<br>perceptron: {plural(st['perceptron_updates'], 'update')}" + (
                 "" if st["perceptron_converged"] else " (stopped: no separator found)"
             )
         ex.set_readout(txt)
@@ -248,22 +262,24 @@ def make_margin_explorer(X=None, y=None, predict: bool = False) -> Explorer:
 
     def move(j, ev):
         # on the sliders' 0.05 grid (the browser's slider would snap the value anyway)
-        x1, x2 = np.clip(np.round(ex.drag.xy(ax, ev) * 20) / 20, LIM[0], LIM[1])
+        x1, x2 = np.clip(_on_grid(ex.drag.xy(ax, ev)), LIM[0], LIM[1])
         with ex.hold():
             controls["x1"].value, controls["x2"].value = float(x1), float(x2)
 
     Drag(ex, press, move)
+    # a fixed-height readout: the figure must not move under a drag when the text changes
+    ex.fix_readout_height(3)
     if predict:
         predict_mode(
             ex,
-            W.SelectMultiple(
-                options=options, value=(), rows=min(m, 6), description="SVs:", layout=W.Layout(width="180px")
-            ),
-            lambda ex_: [int(i) for i in ex_.state["support"]],
+            ChoiceSet(range(m), description="support vectors:"),
+            lambda ex_: [int(i) for i in ex_.state["on_margin"]],
             [band, hyper, m_lo, m_hi, sv],
-            "which points will be the support vectors (on the margin)? Select them all.",
+            "which points will lie on the margin, y(⟨w, x⟩ + b) = 1 (the support vectors)?",
             score=same_set,
             watch=lambda ex_: (ex_.state["X"].tobytes(), ex_.state["y"].tobytes()),
+            item_id="01.p_support",
+            readout_lines=5,
         )
     return ex
 

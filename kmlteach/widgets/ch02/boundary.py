@@ -149,7 +149,7 @@ def make_boundary_explorer(
             options=["gaussian", "polynomial"],
             value=kernel,
             description="kernel",
-            style={"button_width": "90px"},
+            style={"button_width": "112px"},  # "polynomial" in full
         ),
         "sigma": slider("σ (Gaussian)", sigma, -3, 1, 0.1, log=True, readout_format=".3f", width="300px"),
         "degree": int_slider("degree k (polynomial)", degree, 1, 8, width="300px"),
@@ -158,7 +158,7 @@ def make_boundary_explorer(
             options=[("y = +1", 1.0), ("y = −1", -1.0)],
             value=1.0,
             description="click adds",
-            style={"button_width": "60px"},
+            style={"button_width": "84px", "description_width": "initial"},  # "y = +1" in full
         ),
     }
 
@@ -273,5 +273,6 @@ def make_boundary_explorer(
             "how accurate will this boundary be on the test set (in %)?",
             score=within(5.0, ".1f"),
             watch=lambda ex_: (*(controls[n].value for n in names), data["version"]),
+            item_id="02.p_accuracy",
         )
     return ex

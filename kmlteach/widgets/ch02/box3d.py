@@ -228,7 +228,10 @@ class Box3D:
                 texts,
                 [(t - lo[k]) / (hi[k] - lo[k]) for t in self.ticks[k]],
             )
-            self._place(self.label_rows[k], A, Z, out, far, [self.labels[k]], [0.5])
+            # the name of a steep edge straight beside it (a slanted offset put it on a tick label)
+            upright = abs((Z - A)[1]) > 2.0 * abs((Z - A)[0])
+            name_out = np.array([np.sign(out[0]) or 1.0, 0.0]) if side and upright else out
+            self._place(self.label_rows[k], A, Z, name_out, far, [self.labels[k]], [0.5])
         self.axis_lines.set_data(*np.concatenate(axis).T)
         self.tick_marks.set_data(*np.concatenate(marks).T)
         # the plane, cut by the box, and the points on either side of it
@@ -256,5 +259,8 @@ class Box3D:
             Affine2D(np.array([[d[0], 0.0, A[0]], [d[1], 0.0, A[1]], [0, 0, 1]])) + row.axes.transData + shift
         )
         row.xs = list(params)
-        row.ha = "center" if abs(out[0]) < 0.55 else ("left" if out[0] > 0 else "right")
+        # (the row's prototype text carries the alignment; its bitmap cache keys on it)
+        row.proto.set_horizontalalignment(
+            "center" if abs(out[0]) < 0.55 else ("left" if out[0] > 0 else "right")
+        )
         row.set_texts([(t, "black") for t in texts])

@@ -176,7 +176,7 @@ def make_diffusion_explorer(
             value=edges,
             description="edges",
             placeholder="e.g. 0-1 1-2 2-3",
-            continuous_update=False,
+            continuous_update=True,  # the graph follows the typing (a half-typed pair is ignored)
             layout=W.Layout(width="330px"),
         ),
         "nodes": int_slider("nodes", n_nodes, 2, NMAX, width="230px"),
@@ -191,7 +191,7 @@ def make_diffusion_explorer(
         "sign": W.ToggleButtons(
             options=[("heat: expm(β(A−D))", "heat"), ("printed: expm(−β(A−D))", "printed")],
             value=sign,
-            style={"button_width": "170px"},
+            style={"button_width": "190px"},
         ),
     }
 

@@ -188,10 +188,11 @@ def make_kpca_explorer(
     if predict:
         predict_mode(
             ex,
-            choice_buttons(PC1_CHOICES, PC1_CHOICES[1], "component 1:", "150px"),
+            choice_buttons(PC1_CHOICES, None, "component 1:", "160px"),  # nothing preselected
             lambda ex_: pc1_verdict(ex_.state["accuracy_pc1"]),
             list(arts_em.values()),
             "will a threshold on the first kernel-PCA component separate the two classes?",
+            item_id="03.p_component",
         )
     return ex
 

@@ -108,8 +108,9 @@ def make_ngram_explorer(x: str = "banana", y: str = "bandana", n: int = 2) -> Ex
     stamp(ax.title, ax.xaxis.label)
     shown: dict = {"strings": None}
     controls = {
-        "x": W.Text(value=x, description="x", continuous_update=False, layout=W.Layout(width="240px")),
-        "y": W.Text(value=y, description="y", continuous_update=False, layout=W.Layout(width="240px")),
+        # updated on every key (no Enter needed), as a slider is while it is dragged
+        "x": W.Text(value=x, description="x", continuous_update=True, layout=W.Layout(width="240px")),
+        "y": W.Text(value=y, description="y", continuous_update=True, layout=W.Layout(width="240px")),
         "n": int_slider("n", n, 1, N_MAX, width="220px"),
     }
 
@@ -127,13 +128,16 @@ def make_ngram_explorer(x: str = "banana", y: str = "bandana", n: int = 2) -> Ex
             ax.set_ylim(0, max(top, 1.0) + 0.8)
             legend.get_texts()[0].set_text(f"x = {sx!r}")
             legend.get_texts()[1].set_text(f"y = {sy!r}")
-            # the tick labels of every n rasterised now (rotated labels are drawn whole, ~1 ms
-            # each): moving n later pastes cached bitmaps only
+            shown["rastered"] = set()
+        if n_ not in shown["rastered"]:
+            # this n's tick labels rasterised once per pair of strings (rotated labels are
+            # drawn whole, ~1 ms each): moving n back later pastes cached bitmaps only, and a
+            # key typed costs one n's labels, not all five
+            shown["rastered"].add(n_)
             renderer = fig.canvas.get_renderer()  # the explorer's Agg canvas
-            for k in range(1, N_MAX + 1):
-                _set_ticks(ax, tables[k - 1][0], k)
-                for lab in ax.xaxis.get_ticklabels():
-                    lab.bitmap(renderer)
+            _set_ticks(ax, shown["tables"][n_ - 1][0], n_)
+            for lab in ax.xaxis.get_ticklabels():
+                lab.bitmap(renderer)
         grams, a, b, shared, (full, ca, cb) = shown["tables"][n_ - 1]
         g = len(grams)
         bars_x.set_path(_rects(idx[:g] - 0.4, idx[:g], a))
@@ -160,11 +164,16 @@ def make_ngram_explorer(x: str = "banana", y: str = "bandana", n: int = 2) -> Ex
             cosine=float(cos),
             substring=substring_kernel(sx, sy),
         )
-        terms = " + ".join(f"{int(u)}·{int(v)}" for t, u, v in zip(full, ca, cb) if u and v) or "0"
+        terms = " + ".join(f"{int(u)}·{int(v)}" for t, u, v in zip(full, ca, cb) if u and v)
+        if both:
+            names = html.escape(", ".join(repr(t) for t in both[:12])) + (" …" if len(both) > 12 else "")
+            sum_text = f"{html.escape(terms)} = <b>{k}</b>"
+            shared_text = f"shared {n_}-grams: <b>{len(both)}</b> ({names})"
+        else:
+            sum_text, shared_text = "<b>0</b>", f"no {n_}-gram is in both strings"
         ex.set_readout(
-            f"k<sub>{n_}</sub>(x, y) = {html.escape(terms)} = <b>{k}</b> &nbsp; normalised: "
-            f"{cos:.3f} &nbsp; shared {n_}-grams: <b>{len(both)}</b> "
-            f"({html.escape(', '.join(repr(t) for t in both[:12]))}{' …' if len(both) > 12 else ''})"
+            f"k<sub>{n_}</sub>(x, y) = Σ count in x · count in y = {sum_text} &nbsp; normalised: "
+            f"{cos:.3f} &nbsp; {shared_text}"
             f"<br>substring kernel (all common substrings, UML §16.2.1): <b>{ex.state['substring']}</b>"
         )
 

@@ -25,12 +25,13 @@ from ...multiclass import (
 from ...plots import CLASS_COLORS, class_points, figure, label_axes
 from ...plots.ch01 import hyperplane_segment
 from ...plots.ch04.reductions import BALLS_XLIM, BALLS_YLIM, grid_points, region_rgba
-from .._base import Explorer, slider
+from .._base import Explorer, plural, slider
 from .._drag import Drag
 from .._predict import choice_buttons, predict_mode
 
 __all__ = ["make_ova_failure", "make_ava_ties", "ring_classes", "CLASS2_CENTRE"]
 
+HANDLE_RADIUS = 1.8  # the dashed circle around class 1's centre in make_ava_ties
 GRID = 90  # region cells (~5 px at display size); the grid costs compute on every update
 #: centre of class 2's disc in ``datasets.three_balls`` before the widget's shift
 CLASS2_CENTRE = (0.0, 5.0)
@@ -207,13 +208,33 @@ def make_ova_failure(
             if st["h2_constant"]
             else "h₂ is a proper halfspace"
         )
+        errs = st["ova_class_errors"]
+        worst = int(np.argmax(errs))
+        st["ova_worst_class"] = worst + 1 if errs[worst] >= 0.1 else None
+        by_class = ", ".join(f"class {c + 1} <b>{100 * e:.0f}%</b>" for c, e in enumerate(errs))
+        if st["ova_worst_class"] is None:
+            where = "one-vs-all gets every class at least 90 % right"
+        elif worst == 1:
+            where = "the failure is on class 2, the middle class"
+        else:
+            where = f"the failure has moved to <b>class {worst + 1}</b>"
         ex.set_readout(
+            f"one-vs-all errors by class: {by_class} — {where}<br>"
             f"class-2 error: one-vs-all <b>{100 * st['ova_class2_error']:.0f}%</b>, linear predictor "
             f"<b>{100 * st['linear_class2_error']:.0f}%</b> &nbsp;|&nbsp; overall error: one-vs-all "
             f"{100 * st['ova_error']:.1f}%, linear {100 * st['linear_error']:.1f}%<br>{h2}; "
-            f"{st['ties']} training points tied (each goes to the smallest tied class index)"
+            f"{plural(st['ties'], 'training point')} tied (each goes to the smallest tied class index)"
         )
-        titleL.set_texts([(f"class 2: {100 * st['ova_class2_error']:.0f}% wrong", "black")])
+        titleL.set_texts(
+            [
+                (
+                    f"class {worst + 1}: {100 * errs[worst]:.0f}% wrong"
+                    if worst != 1 and errs[worst] >= 0.1
+                    else f"class 2: {100 * st['ova_class2_error']:.0f}% wrong",
+                    "black",
+                )
+            ]
+        )
         titleR.set_texts([(f"class 2: {100 * st['linear_class2_error']:.0f}% wrong", "black")])
 
     ex = Explorer(
@@ -260,10 +281,12 @@ def make_ova_failure(
 
         predict_mode(
             ex,
-            choice_buttons(["class 1", "class 2", "class 3", "none"], "none", "OvA loses:", "70px"),
+            choice_buttons(["class 1", "class 2", "class 3", "none"], None, "OvA loses:", "76px"),
             loser,
             [regL, *lines, titleL],
             "which class will one-vs-all get most wrong (or none: every class ≥ 90 % right)?",
+            item_id="04.p_loser",
+            readout_lines=5,
         )
     return ex
 
@@ -305,6 +328,10 @@ def make_ava_ties(k: int = 5, seed: int = 0) -> Explorer:
     ax.set_ylim(ylim)
     label_axes(ax, "$x_1$", "$x_2$")
     ttl = title_row(ax, "center", 12)
+    # class 1's handle: a dashed circle around its centre (drag inside it to move the class)
+    ring = np.exp(2j * np.pi * np.linspace(0.0, 1.0, 97))
+    (handle,) = ax.plot([], [], ls="--", lw=1.2, color=CLASS_COLORS[0], zorder=2.5, label="drag class 1")
+    bound_by_axes(handle, ax)
     # legend beside the axes: the regions under it change with every update
     ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, frameon=False)
     base = X0[yi == 0].mean(axis=0)
@@ -356,6 +383,8 @@ def make_ava_ties(k: int = 5, seed: int = 0) -> Explorer:
         d, other = f[which], f["tournament" if which == "vote" else "vote"]
         reg.set_data(d["rgba"])
         _set_classes(pts, f["X"], yi)
+        circle = complex(c["cx"].value, c["cy"].value) + HANDLE_RADIUS * ring
+        handle.set_data(circle.real, circle.imag)
         st = ex.state
         st["tie_fraction"] = d["tie_fraction"]
         st["train_ties"] = d["train_ties"]
@@ -369,7 +398,7 @@ def make_ava_ties(k: int = 5, seed: int = 0) -> Explorer:
             f"accuracy {100 * st['accuracy']:.1f}%"
         )
 
-    return Explorer(
+    ex = Explorer(
         fig,
         controls,
         update,
@@ -377,3 +406,21 @@ def make_ava_ties(k: int = 5, seed: int = 0) -> Explorer:
         title="All pairs: majority vote, tournament and ties",
         css_class="kml-ava-ties",
     )
+
+    def press(ev):
+        if not ex.drag.inside(ax, ev):
+            return None
+        centre = np.array([controls["cx"].value, controls["cy"].value])
+        grab = ex.drag.xy(ax, ev) - centre
+        return grab if float(np.hypot(*grab)) <= HANDLE_RADIUS else None
+
+    def move(grab, ev):
+        # the centre follows the pointer (on the sliders' 0.1 grid), as far as they go
+        p = ex.drag.xy(ax, ev) - grab
+        with ex.hold():
+            for name, v in (("cx", p[0]), ("cy", p[1])):
+                s_ = controls[name]
+                s_.value = float(np.clip(_on_step(v, s_.step), s_.min, s_.max))
+
+    Drag(ex, press, move)
+    return ex

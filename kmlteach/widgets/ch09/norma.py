@@ -15,7 +15,7 @@ from ...kernels import gram
 from ...plots import figure
 from ...plots.ch09.common import level_lines, plane_grid, stream_data
 from ...plots.ch09.norma import draw_norma, norma_history, set_norma
-from .._base import Explorer, int_slider
+from .._base import Explorer, int_slider, number
 
 __all__ = ["make_norma_stream", "perceptron_bound"]
 
@@ -31,7 +31,8 @@ def perceptron_bound(X, y) -> tuple[float, float, float]:
 
 
 _LAMS = (0.0, 0.01, 0.05, 0.2)
-_BUDGETS = (("none", None), ("10", 10), ("30", 30))
+# (the value 0 stands for "no budget": a drop-down whose value is None shows no selection)
+_BUDGETS = (("none", 0), ("10", 10), ("30", 30))
 
 
 def make_norma_stream(X=None, y=None, sigma: float = 0.5, eta: float = 1.0, G: int = 60) -> Explorer:
@@ -104,14 +105,14 @@ def make_norma_stream(X=None, y=None, sigma: float = 0.5, eta: float = 1.0, G: i
             layout=W.Layout(width="220px"),
         ),
         "budget": W.Dropdown(
-            options=_BUDGETS, value=None, description="budget τ", layout=W.Layout(width="170px")
+            options=_BUDGETS, value=0, description="budget τ", layout=W.Layout(width="170px")
         ),
         "t": int_slider("step t", 1, 1, n, width="420px"),
     }
 
     def update(ex: Explorer) -> None:
         c = ex.controls
-        cfg = (c["kernel"].value, c["loss"].value, float(c["lam"].value), c["budget"].value)
+        cfg = (c["kernel"].value, c["loss"].value, float(c["lam"].value), c["budget"].value or None)
         t = int(c["t"].value)
         e = run(cfg)
         if t not in e["lines"]:
@@ -132,8 +133,8 @@ def make_norma_stream(X=None, y=None, sigma: float = 0.5, eta: float = 1.0, G: i
         new = coef[t - 1]
         shrink = 1.0 - eta * cfg[2]
         ex.set_readout(
-            f"t = <b>{t}</b>: y<sub>t</sub> f<sub>t</sub>(x<sub>t</sub>) = {y[t - 1] * e['res'].predictions[t - 1]:.3f},"
-            f" new coefficient −η l′<sub>t</sub> = {new:+.3f}; old ones × (1 − ηλ) = {shrink:.3f}; "
+            f"t = <b>{t}</b>: y<sub>t</sub> f<sub>t</sub>(x<sub>t</sub>) = {number(y[t - 1] * e['res'].predictions[t - 1])},"
+            f" new coefficient −η l′<sub>t</sub> = {number(new, '+.3f')}; old ones × (1 − ηλ) = {number(shrink)}; "
             f"{ex.state['n_terms']} terms &nbsp; mistakes {ex.state['mistakes']}"
             + (
                 f" ≤ (R/γ)² = ({R:.2f}/{gamma:.3f})² = {bound:.1f}"

@@ -18,7 +18,7 @@ import numpy as np
 from ...plots import figure
 from ...plots.ch09.common import nu_data, oneclass_data
 from ...plots.ch09.svm import draw_nu, draw_oneclass, nu_path, oneclass_path, set_nu, set_oneclass
-from .._base import Explorer, slider
+from .._base import Explorer, number, slider
 from .._predict import predict_mode, within
 
 __all__ = ["make_nu_explorer", "make_oneclass_explorer", "NU_GRID"]
@@ -74,7 +74,7 @@ def make_nu_explorer(
         ok = st["frac_me"] <= st["nu"] <= st["frac_sv"]
         ex.set_readout(
             f"ν = <b>{st['nu']:.3f}</b>: margin errors {st['frac_me']:.3f} ≤ ν ≤ support vectors "
-            f"{st['frac_sv']:.3f} {'✓' if ok else '✗'} &nbsp; ρ = {st['rho']:.3f}, b = {st['b']:.3f}"
+            f"{st['frac_sv']:.3f} {'✓' if ok else '✗'} &nbsp; ρ = {number(st['rho'])}, b = {number(st['b'])}"
             f"{parzen}"
         )
 
@@ -91,6 +91,7 @@ def make_nu_explorer(
             "what fraction of the sample will be support vectors at this ν?",
             score=within(0.05),
             watch=["nu"],
+            item_id="09.p_sv_fraction",
         )
     return ex
 

@@ -34,6 +34,8 @@ def make_loss_gallery(losses=None, loss: str = "soft_margin", z: float = 0.5, et
 
     table = losses or margin_losses()
     fig, (ax_l, ax_g) = figure(10.5, 4.4, ncols=2)
+    # a margin on the right: the right panel's frame ended on the image's last column
+    fig.get_layout_engine().set(rect=(0.0, 0.0, 0.985, 1.0))
     arts = draw_loss(ax_l, ax_g, table)
     controls = {
         "loss": W.Dropdown(
