@@ -331,7 +331,8 @@ def auc(y_score, y_true) -> float:
 
 
 class ReliabilityCurve(NamedTuple):
-    """Points of a reliability diagram, one per non-empty bin (see :func:`reliability_curve`)."""
+    """Points of a reliability diagram, one per non-empty bin (see :func:`reliability_curve`);
+    the first two fields are those of scikit-learn's ``calibration_curve``."""
 
     prob_true: np.ndarray
     prob_pred: np.ndarray
