@@ -84,6 +84,17 @@ from kmlteach.widgets.welcome import make_angle_demo
 make_angle_demo(X, y)
 
 # %% [markdown]
+# **Predict, then reveal.** Every chapter has widgets like the next one: they ask first and
+# show after. Here the line is hidden and only $w$ (the green arrow) is drawn: count the points
+# that lie on the wrong side of $\langle w, x\rangle = 0$, type the number, then press
+# **Reveal**. **next question ▶** turns $w$ to another angle. The readout keeps your score, and
+# your first answer to each prediction goes into your progress (`kmlteach.progress()`).
+
+# %%
+# NBVAL_IGNORE_OUTPUT
+make_angle_demo(X, y, predict=True)
+
+# %% [markdown]
 # ## Exercises check themselves
 #
 # Each exercise is a function for you to complete. In your copy (the *student version*) its

@@ -186,9 +186,12 @@ show(
 )
 
 # %% [markdown] tags=["slide-skip"]
-# **Predict, then reveal.** Ten other test words, decoded by the same chain. At each step τ the
-# table's new column stays hidden: guess the letter Viterbi picks there (the best cell of that
-# column), then press **Reveal**; step τ on, or change the word, for the next question. The
+# **Predict, then reveal.** Ten other test words, decoded by the same chain. The widget shows a
+# word's table $M$ and its best path (dashed), then moves the score of one pair of letters
+# $a \to b$ by $\delta$. Tick the positions where the best path, the decoded word, will change
+# (or "no change"), then press **Reveal** to draw the new path. A raised pair score can pull
+# letters that are not $a$ or $b$ along with it: the path is chosen as a whole. Change the
+# pair, $\delta$ or the word, or press **next question ▶**, for another question; the
 # readout keeps your score.
 
 # %% tags=["slide-skip"]
