@@ -94,7 +94,7 @@ def _cell_widgets(nb, cell, src: str) -> list[str]:
             title = "widget"
         builder = _BUILDER.search(src)
         if "predict=True" in src and builder:
-            title += f" — prediction mode (`{builder.group(1)}(predict=True)`)"
+            title += f" — prediction mode (`{builder.group(1)}` with `predict=True`)"
         names.append(title)
     return names
 
