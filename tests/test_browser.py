@@ -643,13 +643,17 @@ def perform(page, explorer, image, gesture: str, path) -> list[tuple[float, floa
 
 def set_guess(page, box) -> None:
     """Set a prediction mode's guess the way a student would, whatever its control: pick an
-    option of a list or a drop-down, press a toggle button, or move a slider by keys. The
+    option of a list or a drop-down, tick checkboxes, press a toggle button, or move a slider by keys. The
     guess changes no figure (only *Reveal* draws); the kernel is left idle after it."""
     select = box.locator("select")
     toggles = box.locator(".widget-toggle-button")
+    ticks = box.locator("input[type=checkbox]")
     if select.count():
         multiple = select.first.evaluate("(el) => el.multiple")
         select.first.select_option(index=[0, 1] if multiple else 1)
+    elif ticks.count():  # checkboxes (a set of choices): tick two
+        ticks.nth(0).click()
+        ticks.nth(1).click()
     elif toggles.count() > 1:
         toggles.nth(1).click()
     else:

@@ -248,3 +248,15 @@ def test_ngram_boxes_update_while_typing_and_the_readout_reads_right():
     assert "2·2 + 1·1 + 2·1 = <b>7</b>" in ex.readout.value
     ex.controls["y"].value = ""  # a box emptied while typing
     assert ex.state["kernel"] == 0 and "no 2-gram" in ex.readout.value
+
+
+def test_ngram_typing_keeps_the_axes_still():
+    """Typed strings are drawn key by key: a key that keeps the n-grams within the same step
+    of 6 (and the counts within 2) leaves the limits, so only the bars and labels repaint."""
+    ex = make_ngram_explorer()
+    ax = ex.fig.axes[0]
+    limits = (ax.get_xlim(), ax.get_ylim())
+    for typed in ("bandan", "bandana", "bandanas"):
+        ex.controls["y"].value = typed
+        assert (ax.get_xlim(), ax.get_ylim()) == limits and not ex.timings["full"]
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["x", "y"]

@@ -10,6 +10,7 @@ from a bitmap cache (:mod:`kmlteach._render.text`).
 from __future__ import annotations
 
 import html
+import math
 
 import ipywidgets as W
 import numpy as np
@@ -48,6 +49,14 @@ def _rects(left, right, top):
     ys = np.stack([zero, top, top, zero, zero], axis=1)
     codes = np.tile([Path.MOVETO, Path.LINETO, Path.LINETO, Path.LINETO, Path.CLOSEPOLY], len(left))
     return Path(np.stack([xs.ravel(), ys.ravel()], axis=1), codes)
+
+
+def _stepped(need: float, current: float) -> float:
+    """The new extent of an axis that now ``need``s this much: at once when it grows, only
+    below half of the ``current`` one when it shrinks (the first time: ``need``)."""
+    if need > current or 2 * need < current:
+        return need
+    return current
 
 
 def _set_ticks(ax, grams, n: int) -> None:
@@ -98,7 +107,9 @@ def make_ngram_explorer(x: str = "banana", y: str = "bandana", n: int = 2) -> Ex
             transform=ax.get_xaxis_transform(),
         )
     )
-    legend = ax.legend(fontsize=8, loc="upper right")
+    # fixed labels (the strings are in the boxes above): a legend whose text changes with
+    # every key is laid out and repainted on every key
+    ax.legend(fontsize=8, loc="upper right")
     ax.yaxis.get_major_locator().set_params(integer=True)
     ax.set_ylabel("count")
     ax.set_xlabel(" ")
@@ -124,20 +135,29 @@ def make_ngram_explorer(x: str = "banana", y: str = "bandana", n: int = 2) -> Ex
             shown["tables"] = tables = [_ordered(sx, sy, k) for k in range(1, N_MAX + 1)]
             width = max(max(len(t[0]) for t in tables), 1)
             top = max(max(float(t[1].max(initial=0)), float(t[2].max(initial=0))) for t in tables)
-            ax.set_xlim(-0.7, width - 0.3)
-            ax.set_ylim(0, max(top, 1.0) + 0.8)
-            legend.get_texts()[0].set_text(f"x = {sx!r}")
-            legend.get_texts()[1].set_text(f"y = {sy!r}")
+            # limits in steps (6 n-grams, 2 counts), grown at once but shrunk only below half:
+            # a key typed rarely moves them, and moved limits repaint the whole axes with its
+            # ticks (~90 ms) instead of the bars
+            width = _stepped(min(MAX_GRAMS, 6 * math.ceil(width / 6)), ax.get_xlim()[1] + 0.3)
+            top = _stepped(2 * math.ceil(max(top, 1.0) / 2), ax.get_ylim()[1] - 0.8)
+            if ax.get_xlim() != (-0.7, width - 0.3):
+                ax.set_xlim(-0.7, width - 0.3)
+            if ax.get_ylim() != (0.0, top + 0.8):
+                ax.set_ylim(0, top + 0.8)
             shown["rastered"] = set()
-        if n_ not in shown["rastered"]:
-            # this n's tick labels rasterised once per pair of strings (rotated labels are
-            # drawn whole, ~1 ms each): moving n back later pastes cached bitmaps only, and a
-            # key typed costs one n's labels, not all five
-            shown["rastered"].add(n_)
-            renderer = fig.canvas.get_renderer()  # the explorer's Agg canvas
-            _set_ticks(ax, shown["tables"][n_ - 1][0], n_)
-            for lab in ax.xaxis.get_ticklabels():
-                lab.bitmap(renderer)
+        # tick labels rasterised once per pair of strings and n (rotated labels are drawn
+        # whole, ~1 ms each): moving n later pastes cached bitmaps only. Every n for the
+        # strings the widget opens with; after a key typed, the n on show only (a key would
+        # otherwise cost five n's labels)
+        todo = [n_] if shown.get("opened") else list(range(1, N_MAX + 1))
+        shown["opened"] = True
+        renderer = fig.canvas.get_renderer()  # the explorer's Agg canvas
+        for k in todo:
+            if k not in shown["rastered"]:
+                shown["rastered"].add(k)
+                _set_ticks(ax, shown["tables"][k - 1][0], k)
+                for lab in ax.xaxis.get_ticklabels():
+                    lab.bitmap(renderer)
         grams, a, b, shared, (full, ca, cb) = shown["tables"][n_ - 1]
         g = len(grams)
         bars_x.set_path(_rects(idx[:g] - 0.4, idx[:g], a))
