@@ -32,7 +32,10 @@ def run(quick: bool = False) -> list[dict]:
     from run import row
 
     from kmlteach.course.grade import Limits, grade_folder
-    from kmlteach.course.grade.sandbox import bwrap_problem, cgroup_problem
+    from kmlteach.course.grade.isolation.bwrap import bwrap_problem
+    from kmlteach.course.grade.isolation.cgroup import cgroup_problem
+    from kmlteach.course.grade.isolation.mode import detect
+    from kmlteach.course.grade.isolation.policy import libraries
 
     n = 2 if quick else 6
     data = honest_variants()["honest"][0]
@@ -50,6 +53,8 @@ def run(quick: bool = False) -> list[dict]:
             subs.mkdir()
             for i in range(n):
                 (subs / f"s{i}.ipynb").write_bytes(data)
+            detect(limits)  # the run's one-off probes (bwrap, the uid's interpreter) are not per submission
+            libraries()
             t0 = time.perf_counter()
             res = grade_folder(
                 subs, tmp / f"{subs.name}.csv", limits=limits, jobs=1, progress=None, unsafe_root=True

@@ -35,10 +35,11 @@ def dump(nb: dict) -> bytes:
     return json.dumps(nb).encode()
 
 
-def with_function(nb: dict, exercise: str, source: str) -> dict:
-    """A copy of ``nb`` whose cell defining the exercise's function holds ``source``."""
+def with_function(nb: dict, exercise: str, source: str, name: str | None = None) -> dict:
+    """A copy of ``nb`` whose cell defining the exercise's function (``name``, by default
+    chapter 01's from :data:`FUNCS`) holds ``source``."""
     nb = copy.deepcopy(nb)
-    name = FUNCS[exercise]
+    name = name or FUNCS[exercise]
     for cell in nb["cells"]:
         src = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
         if cell["cell_type"] == "code" and f"def {name}(" in src:
@@ -627,8 +628,8 @@ def hostile_issue24(nb: dict) -> dict:
 def _child_signals_scoped() -> bool:
     """A probe's child may not signal the kernel: bwrap (so the child's writes are confined
     by a Landlock domain of its own) and Landlock ABI >= 6 (signal scoping)."""
-    from kmlteach.course.grade._launcher import landlock_abi
-    from kmlteach.course.grade.sandbox import bwrap_problem
+    from kmlteach.course.grade.isolation.bwrap import bwrap_problem
+    from kmlteach.course.grade.isolation.launcher import landlock_abi
 
     return bwrap_problem() is None and landlock_abi() >= 6
 
@@ -649,7 +650,7 @@ def hostile_redteam2(nb: dict, add) -> None:
         with_function(with_cell(nb, RT2_FILL, before="01.distance"), "01.distance", RT2_FILL_FN),
         13,
     )
-    sub = with_cell(nb, RT2_TIMING, before="01.perceptron")
+    sub = with_cell(nb, _visible_prefix() + RT2_TIMING, before="01.perceptron")
     add("hidden_time_leak", with_function(sub, "01.perceptron", RT2_TIMING_FN), 13)
     # red team 3: a hidden input's signs spelled by the names a hidden-phase function adds
     # to the child's record of calls (the feedback names nothing from the hidden phase),
@@ -660,12 +661,14 @@ def hostile_redteam2(nb: dict, add) -> None:
         if cell["cell_type"] == "code" and "def dual_from_alpha(" in src:
             cell["source"] = RT3_CALLED
     add("hidden_called_names", dual, 10, **{"01.dual": 0})
-    sub = with_function(with_cell(nb, RT3_MEMBIT, before="01.distance"), "01.distance", RT3_KEEP)
+    sub = with_function(
+        with_cell(nb, _visible_prefix() + RT3_MEMBIT, before="01.distance"), "01.distance", RT3_KEEP
+    )
     add("hidden_status_bit", sub, 12.43)
     # red team 3 row 3: empty files cost the host kernel memory outside every cgroup
     # (tmpfs --size caps bytes, not inodes); more than 20 000 stop the probe's child, however
     # fast it made them, and the exercise gets no points
-    from kmlteach.course.grade.sandbox import disables_userns
+    from kmlteach.course.grade.isolation.bwrap import disables_userns
 
     if disables_userns():  # red team 3 row 12: a user namespace of its own, root in it
         add("nested_userns", with_function(nb, "01.distance", _distance_unless(NESTED_USERNS)), 13)
@@ -864,10 +867,23 @@ def _rt_hidden_x():
         if isinstance(p, dict) and p.get("exercise") == "01.perceptron" and len(p["cases"]) == 5:
             X = p["cases"][0][0]["T"][0]  # argument X (codec: {"A": [dtype, shape, b64]})
             import base64, numpy as _np
-            return _np.frombuffer(base64.b64decode(X["A"][2]), dtype=_np.dtype(X["A"][0]))
+            a = _np.frombuffer(base64.b64decode(X["A"][2]), dtype=_np.dtype(X["A"][0]))
+            if [float(v) for v in a[:4]] not in _RT_VISIBLE:  # check() shows the visible cases
+                return a
         f = f.f_back
     return None
 """
+
+
+def _visible_prefix() -> str:
+    """``_RT_VISIBLE``: the start of each visible case's X of 01.perceptron, which a student
+    knows (``check`` shows it), so that the attacks above act on the hidden cases only."""
+    seen = [
+        np.ravel(np.asarray(args[0], dtype=float))[:4].tolist() for args in _visible_args("01.perceptron")
+    ]
+    return f"_RT_VISIBLE = {seen!r}\n"
+
+
 RT2_TIMING = (
     RT_HIDDEN_X
     + r"""

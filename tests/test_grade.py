@@ -251,7 +251,7 @@ def test_kill_session_returns_only_when_no_member_is_alive():
     """A session leader with children (a kernel that forked): on return nothing of it is
     alive, however long the kernel takes to deliver the kills (zombies only wait to be
     reaped)."""
-    from kmlteach.course.grade.limits import _session_members, kill_session
+    from kmlteach.course.grade.isolation.reaping import _session_members, kill_session
 
     code = "import os, time\nfor _ in range(3):\n    if os.fork() == 0:\n        break\ntime.sleep(60)\n"
     p = subprocess.Popen([sys.executable, "-c", code], start_new_session=True)
@@ -327,7 +327,12 @@ def test_cell_analysis_is_shared_between_submissions(monkeypatch):
 def test_session_size_counts_what_the_full_scan_counts():
     """The watcher's count (our descendants in the session) equals the scan of every
     process, with children that left the session and orphans we adopted."""
-    from kmlteach.course.grade.limits import _session_members, become_subreaper, kill_session, session_size
+    from kmlteach.course.grade.isolation.reaping import (
+        _session_members,
+        become_subreaper,
+        kill_session,
+        session_size,
+    )
 
     become_subreaper()
     code = (

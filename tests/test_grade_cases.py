@@ -69,7 +69,7 @@ def test_hidden_cases_are_well_formed_and_differ_from_the_visible_ones(chapter):
 
 @pytest.mark.parametrize("chapter", CHAPTERS)
 def test_partial_credit_exactly_where_the_cases_are_independent(chapter):
-    """README, "Grading": an exercise awards partial credit when its cases are independent,
+    """docs/grading.md: an exercise awards partial credit when its cases are independent,
     each a call on inputs of its own whose answer says something by itself. Partial credit
     counts hidden cases only (a visible case's answer is public), so the rule looks at
     them: where a constant answer (the answer of one of its cases, +inf, 0, True, False)
@@ -100,12 +100,12 @@ def test_guards_name_library_functions(chapter):
     """Each guard names a function of the library (``module.function``, private ones too:
     the guards audit scored through ``_distance_gram`` and ``_path_score``) or a method of
     one of its classes (``module.Class.method``), resolved as the grader's kernel does."""
-    from kmlteach.course.grade._kernel_lock import _guard_target
+    from kmlteach.course.grade.inkernel.disarm import guard_target
 
     for _ex_id, paths in _module(chapter).CASES.guards.items():
         for path in paths:
             assert path.startswith("kmlteach.") and ".course." not in path, path
-            fn = _guard_target(path, importlib.import_module)
+            fn = guard_target(path, importlib.import_module)
             # what neutralise() can disarm: a function or a Numba dispatcher of one (a
             # staticmethod, property or class would stay usable without a sign: red team 7)
             assert isinstance(getattr(fn, "py_func", fn), types.FunctionType), path

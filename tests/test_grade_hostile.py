@@ -37,9 +37,9 @@ from grade_submissions import IPC_NAME, ROOT, SHM_KEY, honest_variants, hostile
 from grade_submissions import dump as dump_nb
 
 from kmlteach.course.grade import Limits, grade_folder, runner
-from kmlteach.course.grade._launcher import landlock_abi
+from kmlteach.course.grade.isolation.bwrap import bwrap_problem
+from kmlteach.course.grade.isolation.launcher import landlock_abi
 from kmlteach.course.grade.plan import chapter_plan
-from kmlteach.course.grade.sandbox import bwrap_problem
 
 pytestmark = pytest.mark.skipif(
     landlock_abi() < 6 or not Path("/proc/self/stat").exists() or bwrap_problem() is not None,

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import inspect
 import io
+import os
 import subprocess
 import sys
 
@@ -12,9 +13,11 @@ import numpy as np
 import pytest
 from grade_submissions import ROOT, dump, honest_variants, load, with_function
 
-from kmlteach.course.grade import GradeError, Limits, grade_folder, sandbox
-from kmlteach.course.grade import limits as limits_mod
+from kmlteach.course.grade import GradeError, Limits, grade_folder
 from kmlteach.course.grade.cases import _module, hidden_cases, student_seed
+from kmlteach.course.grade.isolation import mode
+from kmlteach.course.grade.isolation.bwrap import bwrap_problem
+from kmlteach.course.grade.isolation.cgroup import cgroup_problem
 from kmlteach.course.grade.plan import chapter_plan, student_plan
 from kmlteach.course.grade.secret import show_cases
 from kmlteach.course.grade.similarity import find_similar
@@ -161,15 +164,24 @@ def test_the_isolation_line_and_the_root_policy(tmp_path, monkeypatch):
     grade_folder(subs, tmp_path / "gb.csv", progress=err)
     line = err.getvalue().splitlines()[0]
     assert line.startswith("sandbox: ")
-    if sandbox.bwrap_problem() is None:
+    if bwrap_problem() is None:
         assert "bwrap (pid ipc net mount uts namespaces" in line and "no capabilities" in line
-    if sandbox.cgroup_problem() is None:
+    if cgroup_problem() is None:
         assert "cgroup pids<=64 memory<=2000 MB" in line
+    assert "files: allowlist" in line and "seccomp (no user namespaces)" in line
+    if os.geteuid() == 0 and bwrap_problem() is None:  # the kernel is not root on the host
+        assert "a dedicated uid per kernel" in line and "user namespace" not in line
     # a root grader without bwrap and without a usable uid refuses, in one line
-    monkeypatch.setattr(sandbox.os, "geteuid", lambda: 0)
-    monkeypatch.setattr(limits_mod, "_uid_usable", lambda: False)
-    with pytest.raises(GradeError, match="--unsafe-allow-root-kernels") as exc:
-        grade_folder(subs, tmp_path / "gb.csv", limits=Limits(bwrap=False), progress=None)
-    assert "\n" not in str(exc.value)
-    grade_folder(subs, tmp_path / "gb.csv", limits=Limits(bwrap=False), progress=None, unsafe_root=True)
-    assert sandbox.root_kernel_problem(Limits(bwrap=False), uid_usable=True) is None
+    monkeypatch.setattr(mode.os, "geteuid", lambda: 0)
+    monkeypatch.setattr(mode, "runs_on_host", lambda: False)
+    mode._detect.cache_clear()
+    try:
+        with pytest.raises(GradeError, match="--unsafe-allow-root-kernels") as exc:
+            grade_folder(subs, tmp_path / "gb.csv", limits=Limits(bwrap=False), progress=None)
+        assert "\n" not in str(exc.value)
+        grade_folder(subs, tmp_path / "gb.csv", limits=Limits(bwrap=False), progress=None, unsafe_root=True)
+        monkeypatch.setattr(mode, "runs_on_host", lambda: True)
+        mode._detect.cache_clear()
+        assert mode.detect(Limits(bwrap=False)).refusal() is None
+    finally:
+        mode._detect.cache_clear()

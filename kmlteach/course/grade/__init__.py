@@ -1,17 +1,20 @@
 """Batch grading of submitted chapter notebooks (``python -m kmlteach grade``).
 
-* :mod:`.runner` — the folder → gradebook command (jobs, progress, resume, Dask);
-* :mod:`.grader` — one submission: select code, run it in a sandboxed kernel, score;
-* :mod:`.kernel`, :mod:`.limits`, :mod:`.sandbox`, ``_launcher.py`` — the fresh kernel,
-  its limits, uid, bubblewrap namespaces, cgroup, Landlock rules and clean-up;
-  ``_kernel_side.py`` — the code run inside it;
-* :mod:`.cells` — which statements of a notebook run; :mod:`.codec` — plain-data values;
-* :mod:`.plan`, :mod:`.cases`, :mod:`.secret` — exercises, points, visible and hidden cases
-  (per student with ``--secret``), expected values;
-* :mod:`.similarity` — the ``--similarity`` report;
-* :mod:`.gradebook`, :mod:`.feedback` — the CSV, the resume state, feedback files.
+Grouped by which side of the boundary the code runs on:
 
-What the sandbox does and does not contain, per platform: README, "Grading".
+* the grader's process: :mod:`.runner` (folder → gradebook: jobs, progress, resume,
+  Dask), :mod:`.grader` (one submission: select code, probe, score), :mod:`.kernel` (the
+  client of one sandboxed kernel), :mod:`.cells` (which statements run), :mod:`.codec`
+  (the strict parser of replies), :mod:`.plan`, :mod:`.cases`, :mod:`.secret` (exercises,
+  points, visible and hidden cases, expected values), :mod:`.scoring`,
+  :mod:`.gradebook`, :mod:`.feedback`, :mod:`.similarity`, :mod:`.limits` (the limits only);
+* around the kernel, :mod:`.isolation`: the one file-access policy (``isolation/policy.py``:
+  the only file that says what a kernel may read), bubblewrap, the launcher (rlimits,
+  uid, Landlock, seccomp), cgroups, uids, reaping, the banner;
+* inside the kernel, :mod:`.inkernel`: the fork server, the disarming of references, the
+  child's rules, its reaper, the codec, sent as one start-up cell.
+
+What the sandbox contains and the threat model: docs/security.md; how to grade: docs/grading.md.
 """
 
 from .grader import ExerciseResult, SubmissionResult, grade_submission, grade_submission_sync

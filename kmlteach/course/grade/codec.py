@@ -5,7 +5,7 @@ JSON scalars, ``{"S": str}``, ``{"s": numpy-scalar-as-python}``, ``{"L": [...]}`
 (list), ``{"T": [...]}`` (tuple), ``{"D": [[k, v], ...]}`` (dict), ``{"A": [dtype,
 shape, base64 bytes]}`` (an ``np.ndarray`` of bool/int/uint/float), and, for
 arguments only, ``{"F": [name, source]}`` (a grader-supplied helper function). The
-kernel side is in ``_kernel_side.py``; :func:`decode_result` is the strict parser the
+kernel side is in ``inkernel/codec.py``; :func:`decode_result` is the strict parser the
 grader applies to what comes back: anything else is rejected, so no object of the
 student's (a lying ``__eq__``, an ndarray subclass) ever reaches the comparison.
 """

@@ -15,7 +15,7 @@ from pathlib import Path
 from .gradebook import write_atomic
 from .grader import SubmissionResult, student_text
 
-__all__ = ["feedback_markdown", "feedback_html", "write_feedback"]
+__all__ = ["feedback_markdown", "feedback_html", "write_feedback", "feedback_name"]
 
 
 def _plain(text) -> str:
@@ -87,12 +87,20 @@ def _file_name(part: str, room: int = 240) -> str:
     return raw[: room - 20].decode("utf-8", "ignore") + "~" + digest
 
 
+def feedback_name(part: str) -> str:
+    """One component of a submission id as a file name inside the feedback folder: ``%``
+    written ``%25`` and a leading ``.`` written ``%2E``, so that the ids ``.``, ``..`` and
+    ``...`` (from ``..ipynb`` ...) get files of their own, inside the folder, not hidden
+    (they once landed beside it, one over the other)."""
+    part = part.replace("%", "%25")
+    return _file_name("%2E" + part[1:] if part.startswith(".") else part)
+
+
 def write_feedback(folder: Path, r: SubmissionResult) -> None:
-    """``folder/<submission id>.md`` and ``.html`` (sub-folders as in the submissions;
-    a name too long for the file system is shortened, with a hash)."""
-    base = Path(folder).joinpath(
-        *[_file_name(p) for p in r.submission.split("/") if p not in ("", ".", "..")]
-    )
+    """``folder/<submission id>.md`` and ``.html`` (sub-folders as in the submissions, each
+    component through :func:`feedback_name`; a name too long for the file system is
+    shortened, with a hash)."""
+    base = Path(folder).joinpath(*[feedback_name(p) for p in r.submission.split("/") if p])
     base.parent.mkdir(parents=True, exist_ok=True)
     write_atomic(base.with_name(base.name + ".md"), feedback_markdown(r))
     write_atomic(base.with_name(base.name + ".html"), feedback_html(r))

@@ -2,8 +2,8 @@
 
 Steps: parse the notebook and decide its chapter (no code run); select the code
 that the exercises need (:mod:`.cells`); start a fresh sandboxed kernel
-(:mod:`.kernel`); run the grader's preamble (:mod:`._kernel_side`), then the selected
-cells, then one probe per exercise, which calls the student's function on the
+(:mod:`.kernel`, inside :mod:`.isolation`); run its start-up cell (:mod:`.inkernel`),
+then one probe per exercise, whose child runs the selected cells and then which calls the student's function on the
 visible and hidden cases. Each exercise is scored as soon as its probe returns, so a
 later timeout or crash does not take away earlier points. Expected values come from
 :mod:`.plan` (computed in this process); comparison happens here, on values parsed
@@ -19,8 +19,11 @@ import time
 
 from .cells import check_calls, notebook_code_cells, run_all_code, select_code
 from .codec import MAX_RESULT_BYTES, ResultError, loads_limited
-from .kernel import KERNEL_SIDE, LAUNCHER, KernelDied, KernelTimeout, SandboxKernel
-from .limits import Limits, uid_slot
+from .inkernel.startup import startup_code
+from .isolation.mode import detect
+from .isolation.uids import uid_slot
+from .kernel import LAUNCHER, KernelDied, KernelTimeout, SandboxKernel
+from .limits import Limits
 from .plan import ChapterPlan, ExercisePlan, book_exercises, chapter_plan, student_plan
 from .scoring import ExerciseResult, SubmissionResult, _name, _short, score_exercise, student_text  # noqa: F401  (re-exported: grader.score_exercise etc.)
 from .submission import InvalidSubmission, detect_chapter, read_notebook
@@ -170,12 +173,12 @@ def _merge(halves, ex_plan) -> dict:
     }
 
 
-async def _start(limits, uid, protected, data, hidden):
+async def _start(limits, uid, deny, data):
     # a kernel that fails to start has run none of the student's code: the failure is the
     # machine's (seen under load: a kernel dying before its first reply), so it is started
     # again, up to START_ATTEMPTS times, before the submission counts as crashed
     for attempt in range(1, START_ATTEMPTS + 1):
-        kernel = SandboxKernel(limits, uid, protected, data, hidden=hidden)
+        kernel = SandboxKernel(limits, uid, deny, data)
         try:
             await kernel.__aenter__()
             return kernel
@@ -193,8 +196,7 @@ async def _run_kernel(
     code: list[str],
     data: bytes,
     limits: Limits,
-    protected,
-    hidden=(),
+    deny=(),
 ) -> None:
     """Visible cases of every exercise first, then the hidden ones (hidden inputs never
     reach the kernel before every visible result, the only student text shown, is in).
@@ -220,12 +222,12 @@ async def _run_kernel(
             e.verdict, e.message, e.points = status, f"not graded: {message}", 0.0
             work[:] = [w for w in work if w[1] != i]
 
-    with uid_slot() as uid:
+    with uid_slot(detect(limits).dedicated_uid) as uid:
         for _ in range(MAX_KERNELS):
             if not work:
                 break
             try:
-                kernel = await _start(limits, uid, protected, data, hidden)
+                kernel = await _start(limits, uid, deny, data)
             except KernelDied as exc:
                 fail("crashed", str(exc))
                 break
@@ -239,20 +241,10 @@ async def _run_kernel(
                     "max_bytes": MAX_RESULT_BYTES // 2,
                     "probe_name": probe,
                     "cells": code,  # run by each probe's child only, never by the kernel
-                    "write_roots": kernel.write_roots,  # off the kernel's sys.path (_kernel_lock)
-                    "read_roots": kernel.read_roots,
-                    "launcher_source": LAUNCHER.read_text(encoding="utf-8"),  # its Landlock code
+                    "policy": kernel.policy.to_json(),  # the child's rules; sys.path (inkernel/lock.py)
+                    "launcher_source": LAUNCHER.read_text(encoding="utf-8"),  # its Landlock, seccomp
                 }
-                # run in a namespace of its own, not the notebook's: the preamble's functions
-                # find builtins (sum, any, sorted...) through their globals, where a
-                # student's `sum = 0` or `from numpy import *` broke the codec (red team 4)
-                src = "".join(p.read_text(encoding="utf-8") + "\n" for p in KERNEL_SIDE)
-                pre = (
-                    "_kmlteach_ns = {'__name__': 'kmlteach_grade_kernel', '__builtins__': __builtins__}\n"
-                    f"exec(compile({src!r}, '<kmlteach grading>', 'exec'), _kmlteach_ns)\n"
-                    f"{probe} = _kmlteach_ns['_setup']({{**{cfg!r}, 'user_ns': get_ipython().user_ns}})\n"
-                    "del _kmlteach_ns\n"
-                )
+                pre = startup_code(cfg, probe)
                 probe_id = _expr_text(
                     (await kernel.run(pre, {"p": f"id({probe})"})).get("user_expressions", {}).get("p")
                 )
@@ -336,16 +328,16 @@ async def grade_submission(
     *,
     chapter: str | None = None,
     book_path: str | None = None,
-    protected=(),
+    deny=(),
     secret: bytes | None = None,
     run_all: bool = False,
-    hidden=(),
 ) -> SubmissionResult:
     """Grade one notebook (its bytes); never raises for anything the submission does.
 
     ``secret``: hidden cases drawn for this submission (:func:`.plan.student_plan`);
     ``run_all``: run every code cell top to bottom instead of the selected code;
-    ``hidden``: paths the kernel must not see (e.g. the secret's file)."""
+    ``deny``: the grader's paths the kernel must not read (the submissions, the gradebook,
+    the feedback, the secret's file), whatever the file-access policy grants."""
     t0 = time.monotonic()
     res = SubmissionResult(sub_id)
     try:
@@ -371,7 +363,7 @@ async def grade_submission(
         ExerciseResult(e.id, 0.0, e.points, total=len(e.cases), hint=e.hint) for e in plan.exercises
     ]
     code = run_all_code(sources) if run_all else select_code(sources, [e.function for e in plan.exercises])
-    await _run_kernel(res, plan, code, data, limits, protected, hidden)
+    await _run_kernel(res, plan, code, data, limits, deny)
     if res.status == "ok" and not res.message:
         res.message = "; ".join(
             f"{e.id}: {e.message if e.verdict == 'reference' else e.verdict}"

@@ -1,17 +1,16 @@
 """A fresh, sandboxed Jupyter kernel for one submission, driven with nbclient.
 
-The kernel is started through ``_launcher.py`` (limits, cgroup, dedicated uid, then
-bubblewrap's namespaces where it runs, talking over Unix sockets in its scratch folder;
-Landlock) in a new session, with a scrubbed environment (no ``KMLTEACH_*`` or other grader
-variables: only what Python, NumPy, Numba and matplotlib need, all pointing into the
-scratch directory). Cell outputs never reach the grader: its IOPub socket subscribes
-only to the kernel's own topics (``kernel.<id>.status``, ``.execute_input``, ``.error``,
-...), so ZeroMQ drops the ``stream`` and ``display_data`` messages (prints, figures) in
-the kernel (a 50 MB print used to be sent, HMAC-checked and parsed by the grader, then
-thrown away), the kernel side writes ``sys.stdout``/``sys.stderr`` to ``/dev/null``, and
-what still arrives is discarded. The grader's probe results come back only in the
-``execute_reply`` to the grader's own request (``user_expressions``), never from what
-cells print.
+The kernel is started through ``isolation/launcher.py`` (limits, cgroup, dedicated uid,
+then bubblewrap's namespaces where it runs, talking over Unix sockets in its scratch
+folder; Landlock and seccomp), with the file-access policy of ``isolation/policy.py`` and
+the environment of ``isolation/environment.py``, in a new session. Cell outputs never
+reach the grader: its IOPub socket subscribes only to the kernel's own topics
+(``kernel.<id>.status``, ``.execute_input``, ``.error``, ...), so ZeroMQ drops the
+``stream`` and ``display_data`` messages (prints, figures) in the kernel (a 50 MB print
+used to be sent, HMAC-checked and parsed by the grader, then thrown away), the kernel side
+writes ``sys.stdout``/``sys.stderr`` to ``/dev/null``, and what still arrives is
+discarded. The grader's probe results come back only in the ``execute_reply`` to the
+grader's own request (``user_expressions``), never from what cells print.
 """
 
 from __future__ import annotations
@@ -29,15 +28,18 @@ import tempfile
 import time
 from pathlib import Path
 
-from ._kernel_setup import _defer_import, _list_roots, _protected, _read_roots, kernel_env
-from .limits import Limits, become_subreaper, descendants_count, kill_session, kill_uid, reap_orphans
-from .sandbox import Cgroup, bwrap_argv, bwrap_problem, cgroup_problem
+from .isolation import reaping
+from .isolation.bwrap import INNER_LAUNCHER, bwrap_argv, write_etc
+from .isolation.cgroup import Cgroup
+from .isolation.environment import kernel_env
+from .isolation.launcher import KERNEL_BOOT
+from .isolation.mode import detect
+from .isolation.policy import kernel_policy
+from .limits import Limits
 
-__all__ = ["SandboxKernel", "KernelDied", "KernelTimeout", "kernel_env"]
+__all__ = ["SandboxKernel", "KernelDied", "KernelTimeout", "LAUNCHER"]
 
-LAUNCHER = Path(__file__).with_name("_launcher.py")
-# sent to the kernel as one cell: the codec and the reaper, then _setup (which uses both)
-KERNEL_SIDE = tuple(Path(__file__).with_name(f"_kernel_{n}.py") for n in ("codec", "reap", "lock", "side"))
+LAUNCHER = Path(__file__).with_name("isolation") / "launcher.py"
 # ipykernel publishes its own messages under b"kernel.<id>.<type>" (status, execute_input,
 # execute_result, error, shutdown), prints under b"stream.<name>", figures under b"display_data"
 _IOPUB_TOPIC = b"kernel."
@@ -46,8 +48,45 @@ _IOPUB_TOPIC = b"kernel."
 MAX_MESSAGE_BYTES = 40 * 1024 * 1024
 
 
+def _defer_import(name: str, functions=()) -> bool:
+    """Make ``import name`` lazy in this process: a stand-in module that imports the real
+    one on first use (an attribute, or one of ``functions`` called); ``False`` when the
+    module is already imported or not installed.
+
+    Used for ``rfc3987_syntax``: nbclient imports nbformat, which imports jsonschema, which
+    imports it (when installed: JupyterLab's jupyter-events asks for it) for its ``iri``
+    format checker (``from rfc3987_syntax import is_valid_syntax``), and that import builds
+    38 Lark parsers: 1.4-2 s of CPU in every grading process and Dask worker, for a checker
+    that nbformat never uses. Whatever does check an IRI still gets the real answer."""
+    import importlib
+    import importlib.util
+    import types
+
+    if name in sys.modules or importlib.util.find_spec(name) is None:
+        return False
+
+    class _Deferred(types.ModuleType):
+        def __getattr__(self, attr):
+            if attr.startswith("__"):
+                raise AttributeError(attr)
+            return getattr(real(), attr)
+
+    def real():
+        if isinstance(sys.modules.get(name), _Deferred):
+            del sys.modules[name]
+        return importlib.import_module(name)
+
+    def deferred(fn):
+        return lambda *a, **k: getattr(real(), fn)(*a, **k)
+
+    stub = _Deferred(name, f"Stand-in of {name} (kmlteach.course.grade.kernel): imported on first use.")
+    for fn in functions:
+        setattr(stub, fn, deferred(fn))
+    sys.modules[name] = stub
+    return True
+
+
 _defer_import("rfc3987_syntax", ["is_valid_syntax"])
-LIVE_KERNELS: set[int] = set()
 _PY = os.path.abspath(sys.executable)  # the kernel starts elsewhere (its scratch folder)
 STARTUP_TIMEOUT = 60.0
 
@@ -61,24 +100,46 @@ class KernelTimeout(RuntimeError):
 
 
 class SandboxKernel:
-    """``async with SandboxKernel(limits, uid, protected=...) as k: await k.run(code)``."""
+    """``async with SandboxKernel(limits, uid, deny=...) as k: await k.run(code)``.
 
-    def __init__(self, limits: Limits, uid: int | None, protected=(), notebook_bytes: bytes = b"", hidden=()):
+    ``uid``: the kernel's dedicated uid (a root grader's, from ``isolation.uids.uid_slot``)
+    or ``None``; ``deny``: the grader's paths the kernel must not read even where the policy
+    would let it (submissions, gradebook, feedback, the secret)."""
+
+    def __init__(self, limits: Limits, uid: int | None, deny=(), notebook_bytes: bytes = b""):
         self.limits, self.uid = limits, uid
-        self.hidden = [str(p) for p in hidden]  # also invisible inside the namespaces (a secret)
-        self.use_bwrap = limits.bwrap and bwrap_problem() is None
+        self.isolation = detect(limits)
+        self.use_bwrap = self.isolation.bwrap
+        # a root grader's uid is taken inside bwrap's namespaces (no user namespace there)
+        self.setuid_inside = self.use_bwrap and uid is not None and os.geteuid() == 0
         self.cgroup = None
         self.private = tempfile.mkdtemp(prefix="kmlteach-grade-ctl-")
         self.scratch = tempfile.mkdtemp(prefix="kmlteach-grade-run-")
-        self.protected = _protected(protected)
+        self.deny = [str(p) for p in deny]
         self.notebook_bytes = notebook_bytes
         self.deadline = time.monotonic() + limits.timeout
         self.client = None
         self.sid = None
         self.too_many = False
-        become_subreaper()
+        reaping.become_subreaper()
         self.memory_event = False
         self.nonce = secrets.token_hex(8)
+
+    def _policy(self):
+        """The kernel's file access (isolation/policy.py) and, with bwrap, its command line."""
+        inside = self.uid if self.setuid_inside else 65534 if os.geteuid() == 0 else os.getuid()
+        self.policy = kernel_policy(
+            self.scratch, bwrap=self.use_bwrap, deny=[*self.deny, self.private], uid=inside, gid=inside
+        )
+        if not self.use_bwrap:
+            return None
+        inner = os.path.join(self.private, "launcher.py")  # the grader's folder: root may read it
+        shutil.copyfile(LAUNCHER, inner)
+        os.chmod(inner, 0o444)
+        etc = write_etc(self.policy, os.path.join(self.private, "etc"))
+        return bwrap_argv(
+            self.policy, self.scratch, etc, inner, userns=not self.setuid_inside, uid_inside=self.uid
+        )
 
     async def __aenter__(self):
         import nbformat
@@ -93,27 +154,16 @@ class SandboxKernel:
             for dirpath, dirnames, filenames in os.walk(self.scratch):
                 for n in [dirpath, *(os.path.join(dirpath, f) for f in dirnames + filenames)]:
                     os.chown(n, self.uid, self.uid)
-        if self.limits.cgroup and cgroup_problem() is None:
+        if self.isolation.cgroup:
             try:
                 self.cgroup = Cgroup.create(self.limits.nproc, self.limits.cgroup_memory_mb)
             except OSError:
                 self.cgroup = None
-        self.write_roots = [self.scratch] + (["/dev/shm", "/tmp"] if self.use_bwrap else [])
-        self.read_roots = _read_roots()
-        bwrap = None
-        if self.use_bwrap:
-            inner = os.path.join(self.scratch, ".launcher.py")
-            shutil.copyfile(LAUNCHER, inner)
-            os.chmod(inner, 0o444)
-            bwrap = bwrap_argv(
-                self.scratch,
-                self.read_roots,
-                self.protected + self.hidden + [self.private],
-                uid_inside=self.uid,
-            )
+        bwrap = self._policy()
+        self.write_roots = list(self.policy.write)
         cfg = {
             "bwrap": bwrap,
-            "inner_launcher": os.path.join(self.scratch, ".launcher.py"),
+            "inner_launcher": INNER_LAUNCHER,
             "cgroup_procs": self.cgroup.procs if self.cgroup else [],
             "memory_mb": self.limits.memory_mb,
             "fsize_mb": self.limits.fsize_mb,
@@ -121,13 +171,10 @@ class SandboxKernel:
             "nproc": self.limits.nproc,
             "uid": self.uid,
             "gid": self.uid,
+            "setuid_inside": self.setuid_inside,
             "scratch": self.scratch,
             "landlock": self.limits.landlock,
-            "read_roots": self.read_roots,
-            "protected": self.protected + [self.private],
-            # inside the namespaces /dev/shm and /tmp are the sandbox's own tmpfs
-            "write_roots": self.write_roots,
-            "list_roots": _list_roots(),
+            "policy": self.policy.to_json(),
         }
         cfg_path = os.path.join(self.private, "sandbox.json")
         Path(cfg_path).write_text(json.dumps(cfg), encoding="utf-8")
@@ -146,8 +193,8 @@ class SandboxKernel:
                 cfg_path,
                 "--",
                 _PY,
-                "-m",
-                "ipykernel_launcher",
+                "-c",
+                KERNEL_BOOT,
                 "-f",
                 "{connection_file}",
             ],
@@ -209,7 +256,7 @@ class SandboxKernel:
         proc = getattr(self.client.km.provisioner, "process", None)
         if proc is not None:
             self.sid = proc.pid
-            LIVE_KERNELS.add(proc.pid)
+            reaping.LIVE_KERNELS.add(proc.pid)
         import zmq
 
         # before the client's sockets exist: the limit holds for the connections they make
@@ -315,7 +362,7 @@ class SandboxKernel:
                 self.memory_event = self.memory_event or mem
                 too_many = forks
             else:
-                too_many = descendants_count(self.sid) > self.limits.nproc
+                too_many = reaping.descendants_count(self.sid) > self.limits.nproc
             if too_many:
                 self.too_many = True
                 await self._kill_all()
@@ -324,7 +371,7 @@ class SandboxKernel:
     async def _kill_all(self):
         if self.cgroup is not None:
             self.cgroup.kill()
-        kill_session(self.sid)
+        reaping.kill_session(self.sid)
 
     def sandbox_note(self) -> str:
         try:
@@ -336,23 +383,7 @@ class SandboxKernel:
         km = self.client.km if self.client is not None else None
         proc = getattr(getattr(km, "provisioner", None), "process", None)
         sid = self.sid or (proc.pid if proc is not None else None)
-        if proc is not None and self.use_bwrap:
-            try:  # bwrap's own process: its namespace, and all in it, ends with it
-                proc.kill()
-            except Exception:
-                pass
-        if self.uid is not None:
-            kill_uid(self.uid)
-        if self.cgroup is not None:
-            self.cgroup.remove()
-        kill_session(sid)
-        if proc is not None:
-            try:
-                proc.wait(timeout=2)
-            except Exception:
-                pass
-        LIVE_KERNELS.discard(sid)
-        reap_orphans(LIVE_KERNELS)
+        reaping.end_kernel(proc, sid, self.uid, self.cgroup, self.use_bwrap)
         shutil.rmtree(self.scratch, ignore_errors=True)
         shutil.rmtree(self.private, ignore_errors=True)
 

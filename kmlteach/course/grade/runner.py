@@ -22,9 +22,9 @@ from pathlib import Path
 from .feedback import write_feedback
 from .gradebook import State, fingerprint, gradebook_csv, write_atomic
 from .grader import SubmissionResult, grade_submission, grade_submission_sync
+from .isolation.mode import detect
 from .limits import Limits
 from .plan import book_exercises
-from .sandbox import describe, root_kernel_problem
 from .submission import collect, read_regular
 
 __all__ = ["GradeError", "grade_folder", "collect"]
@@ -167,7 +167,6 @@ def grade_folder(
     ``run_all``: run whole notebooks instead of the selected code; ``unsafe_root``: as root,
     grade even where a kernel would keep root's capabilities; ``similarity``: write an
     HTML report of similar exercise functions there (never changes points)."""
-    from .limits import _uid_usable
     from .secret import read_secret
 
     folder, out = Path(submissions), Path(out)
@@ -193,20 +192,12 @@ def grade_folder(
     if chapter is not None and chapter not in chapters:
         raise GradeError(f"--chapter {chapter!r} has no graded exercises in book.toml")
     key = read_secret(secret) if secret is not None else None
-    uid_ok = os.geteuid() == 0 and _uid_usable()
-    problem = root_kernel_problem(limits, uid_ok)
+    isolation = detect(limits)
+    problem = isolation.refusal()
     if problem and not unsafe_root:
         raise GradeError(problem)
     if progress is not None:
-        from ._launcher import landlock_abi
-
-        abi = landlock_abi() if limits.landlock else 0
-        ll = (
-            f"landlock ABI {abi}"
-            if abi
-            else ("landlock: off" if not limits.landlock else "landlock: unavailable")
-        )
-        progress.write(describe(limits, uid_ok, ll) + "\n")
+        progress.write(isolation.banner(limits) + "\n")
         progress.flush()
 
     before = _package_hash()
@@ -249,7 +240,7 @@ def grade_folder(
             warned.append(1)
             progress.write(
                 "warning: Linux Landlock is unavailable here: submissions can read and "
-                "write your files (see README, 'Grading')\n"
+                "write your files (see docs/security.md)\n"
             )
         results[sub_id] = r
         state.put(sub_id, sha, r)
@@ -257,14 +248,15 @@ def grade_folder(
             _feedback(Path(feedback), r, progress)
         prog and prog.step(r)
 
-    protected = [folder.resolve(), out.parent.resolve()] + ([Path(feedback).resolve()] if feedback else [])
+    # the grader's own paths: never readable by a kernel, whatever the file-access policy grants
+    deny = [folder.resolve(), out.parent.resolve()] + ([Path(feedback).resolve()] if feedback else [])
+    deny += [Path(secret).resolve()] if secret is not None else []
     kw = {
         "chapter": chapter,
         "book_path": book_path,
-        "protected": [str(p) for p in protected],
+        "deny": [str(p) for p in deny],
         "secret": key,
         "run_all": run_all,
-        "hidden": [str(Path(secret).resolve())] if secret is not None else [],
     }
     if executor == "local":
         asyncio.run(_local(pending, limits, jobs, kw, on_done))

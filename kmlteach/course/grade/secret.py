@@ -67,25 +67,27 @@ def show_cases(submission: str, chapter: str, secret: bytes, book_path=None) -> 
 def show_cases_for(
     submissions, submission: str, secret_path, chapter: str | None = None, book_path=None
 ) -> str:
-    """``grade SUBMISSIONS --show-cases ID --secret FILE``: the chapter comes from
-    ``--chapter`` or from the submission's own notebook below SUBMISSIONS."""
+    """``grade --show-cases ID --secret FILE [--chapter NN] [SUBMISSIONS]``: the hidden cases
+    of ``--chapter``; without it, of the chapter of the submission's own notebook when
+    SUBMISSIONS is given, else of every chapter with graded exercises (COURSE.md's form
+    needs no SUBMISSIONS)."""
     from .plan import book_exercises
     from .submission import InvalidSubmission, collect, detect_chapter, read_notebook
 
     secret = read_secret(secret_path)
-    if chapter is None:
+    known = book_exercises(book_path)
+    if chapter is None and submissions is not None:
         paths = dict(collect(Path(submissions))) if Path(submissions).is_dir() else {}
         if submission not in paths:
             raise ValueError(
                 f"--show-cases: no submission {submission!r} below {str(submissions)!r} "
-                "(give --chapter to show the cases anyway)"
+                "(give --chapter, or no SUBMISSIONS, to show the cases anyway)"
             )
         try:
-            chapter = detect_chapter(
-                read_notebook(paths[submission].read_bytes()), set(book_exercises(book_path))
-            )
+            chapter = detect_chapter(read_notebook(paths[submission].read_bytes()), set(known))
         except InvalidSubmission as exc:
             raise ValueError(f"--show-cases: {exc}") from None
-    if chapter not in book_exercises(book_path):
+    if chapter is not None and chapter not in known:
         raise ValueError(f"--chapter {chapter!r} has no graded exercises in book.toml")
-    return show_cases(submission, chapter, secret, book_path)
+    chapters = [chapter] if chapter is not None else sorted(known)
+    return "\n".join(show_cases(submission, ch, secret, book_path) for ch in chapters)

@@ -1,14 +1,14 @@
-"""The grading kernel's codec (sent with :mod:`._kernel_side` as cell text, not imported).
+"""Plain values in and out of the grading kernel (runs inside it; see ``__init__``).
 
-``_codec(np)`` returns ``enc, size, dec``: ``enc`` turns a returned value into
+``value_codec(np)`` returns ``enc, size, dec``: ``enc`` turns a returned value into
 plain JSON (numbers, strings, lists, tuples, dicts, NumPy arrays of bool/int/float as
 raw bytes; exact types only, so no subclass or object with its own ``__eq__`` crosses),
 ``size`` bounds its JSON size without building it, ``dec`` rebuilds the grader's case
-arguments. The grader parses replies with its own parser (:mod:`.codec`).
+arguments. The grader parses replies with its own parser (``grade/codec.py``).
 """
 
 
-def _codec(np):
+def value_codec(np):
     import base64
 
     _type, _len = type, len

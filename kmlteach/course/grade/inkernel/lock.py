@@ -1,0 +1,172 @@
+"""What keeps a probe's child from reaching back into the fork server, and the child's own
+file rules (runs inside the kernel; see ``__init__``).
+
+Red team 2 (issue 24) made the kernel run a child's code twice: (1) the child, a fork of
+the kernel, knows the kernel's message key and found its ZeroMQ socket files in its
+working folder, so it queued a signed ``execute_request`` that the kernel ran after the
+probe; (2) it wrote ``ipywidgets.py`` into its working folder, which was ``''`` on the
+kernel's ``sys.path``, and the kernel imported it when it loaded a module the child had
+used. So:
+
+* :func:`lockdown`, in the kernel once: no entry of ``sys.path`` inside a folder a
+  sandboxed process may write (its working folder, ``/tmp``, ``/dev/shm``, ``''``); the
+  kernel answers only ``execute_request`` and ``kernel_info_request`` on its shell
+  channel (no comms, completion, inspection or history) and only shutdown and interrupt
+  on its control channel (no debugger). The grader also deletes the socket files and the
+  connection file once it is connected (``SandboxKernel.seal``): ZeroMQ keeps the
+  connections it has, and nobody can make a new one.
+* :func:`close_inherited`, first thing in each child: every file descriptor it inherited
+  from the kernel closed except its pipe to the kernel, so it holds none of the kernel's
+  sockets; its standard streams point at ``/dev/null``; what the student's code displays
+  (figures, widgets, comms) is sent nowhere, and the child's copy of the message key is
+  erased.
+* :func:`confine_writes`: the child's own Landlock ruleset, stacked on the kernel's, from
+  the same file-access policy (``isolation/policy.py``: its ``read`` and ``listable``
+  paths, writing only its ``child_write`` folders) minus the files of the references of the
+  exercise it grades; then a seccomp filter against memory outside every folder.
+"""
+
+from .disarm import guard_target
+
+
+def lockdown(cfg):
+    import os
+    import sys
+
+    def inside(p, roots):
+        real = os.path.realpath(p)
+        return any(real == r or real.startswith(r.rstrip("/") + "/") for r in roots)
+
+    policy = cfg["policy"]
+    writable = [os.path.realpath(p) for p in policy["write"]] + [os.path.realpath(os.getcwd())]
+    # a read path inside a writable one (a checkout or venv under /tmp) is bound read-only
+    read_only = [os.path.realpath(p) for p in policy["read"]]
+    sys.path[:] = [p for p in sys.path if p and (inside(p, read_only) or not inside(p, writable))]
+    sys.path_importer_cache.clear()
+    kernel = getattr(getattr(sys.modules.get("IPython"), "get_ipython", lambda: None)(), "kernel", None)
+    for attr, allowed in (
+        ("shell_handlers", {"execute_request", "kernel_info_request"}),
+        ("control_handlers", {"shutdown_request", "interrupt_request", "kernel_info_request"}),
+    ):
+        handlers = getattr(kernel, attr, None)
+        if isinstance(handlers, dict):
+            for name in [n for n in handlers if n not in allowed]:
+                del handlers[name]
+
+
+def close_inherited(keep, confine=None):
+    import os
+    import sys
+
+    null = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1, 2):
+        os.dup2(null, fd)
+    os.closerange(3, keep)
+    os.closerange(keep + 1, 1 << 20)  # close_range(2): as cheap as the descriptors open
+    sys.stdout = sys.stderr = open(os.devnull, "w", encoding="utf-8")
+    ip = getattr(sys.modules.get("IPython"), "get_ipython", lambda: None)()
+    session = getattr(getattr(ip, "kernel", None), "session", None)
+    if session is not None:  # display(), widgets, comms: sent nowhere, not on a closed socket
+        session.send = lambda *a, **k: None
+        session.key = b""
+    if confine is not None and not confine().startswith("landlock: ABI"):
+        os._exit(3)  # Landlock is there but refused: never run the student's code unconfined
+
+
+def confine_writes(cfg):
+    """``confine()`` for a probe's child, or None: where the kernel runs in bwrap, the child
+    may write only in ``policy["child_write"]`` (a folder of the sandbox's own ``/tmp``,
+    ``/dev/shm``: sized tmpfs, ``isolation/bwrap.py``), through a Landlock ruleset stacked on
+    the kernel's (the launcher's ``apply_landlock``, whose source the grader sends in
+    ``cfg``). Not its working folder, which is the host's disk: red team 2 wrote 2.6 GB there
+    in 64 MB files. It then works in that folder (cwd, ``TMPDIR``, ``HOME``, matplotlib's
+    cache), so an honest notebook that saves a file still can."""
+    import os
+
+    policy = cfg["policy"]
+    if not policy["child_write"] or not cfg.get("launcher_source"):
+        return None
+    ns = {"__name__": "kmlteach_grade_launcher"}
+    exec(compile(cfg["launcher_source"], "<kmlteach launcher>", "exec"), ns)
+    apply_landlock, apply_seccomp = ns["apply_landlock"], ns["apply_seccomp"]
+    if ns["landlock_abi"]() < 1:  # an older Linux: bwrap alone (docs/security.md says what that leaves)
+        return None
+    # a folder of /tmp, not /tmp: the working folder is bound below /tmp when the host's
+    # temporary folder is /tmp, and a Landlock rule holds for everything beneath its folder
+    work = policy["child_write"][0]
+    refs = reference_files(cfg)
+    rules = {**policy, "write": list(policy["child_write"])}
+
+    def confine(exercise=None):
+        """``exercise``: the one this probe grades; only its references' files are denied (a
+        subprocess that imports another part of the library still can; red team 5)."""
+        import tempfile
+
+        os.makedirs(os.path.join(work, ".cache"), exist_ok=True)
+        os.chdir(work)
+        for var, sub in (
+            ("HOME", ""),
+            ("TMPDIR", ""),
+            ("MPLCONFIGDIR", ".mpl"),
+            ("XDG_CACHE_HOME", ".cache"),  # IPython's, where numba caches a cell's cache=True
+        ):
+            os.environ[var] = os.path.join(work, sub).rstrip("/")
+        tempfile.tempdir = work
+        # not numba's CACHE_DIR: changed here, every library kernel a child loads missed its
+        # cache (an honest chapter-01 submission took 5.2 s instead of 2.6)
+        rules["deny"] = refs.get(exercise) or sorted({f for fs in refs.values() for f in fs})
+        note = apply_landlock(rules)
+        # memfd_create, memfd_secret, System V shmget/msgget/semget and io_uring fail with
+        # EPERM: their memory is in no folder, outside the sized tmpfs mounts and, for an
+        # ordinary user's grader, outside every cgroup (red team 4 wrote 3.5 GB in memfds under
+        # a 3000 MB address-space limit; red team 5 21 GB in SysV segments; red team 6 1.5 GB
+        # in secret memory under a 1 GB limit); io_uring, which no probe needs, is a large surface
+        apply_seccomp(ns["SECCOMP_RULES"]["memory"])
+        try:  # the kernel's Numba cache folder is read-only here: a library function first
+            # compiled in the child is compiled, not saved (it raised PermissionError; red team 5)
+            from numba.core import caching
+
+            def save_overload(self, sig, data, _save=caching.Cache.save_overload):
+                try:
+                    _save(self, sig, data)
+                except OSError:
+                    pass
+
+            caching.Cache.save_overload = save_overload
+        except Exception:
+            pass
+        return note
+
+    return confine
+
+
+def reference_files(cfg):
+    """``{exercise: files}``: the source, bytecode and Numba cache files of the modules
+    that define the functions each exercise re-implements (``cfg["guards"]``), imported
+    here first, in the kernel: a probe's child cannot read them, so no copy of a reference is loaded again from its
+    file or in a new interpreter (red team 4: ``spec_from_file_location`` on
+    ``svm/margins.py``, or ``subprocess.run([sys.executable, ...])``, scored 3.4 points
+    with nothing implemented). The child never needs them: it is a fork of this kernel."""
+    import contextlib
+    import glob
+    import importlib
+    import os
+    import sys
+
+    files = {}
+    for path, ids in (cfg.get("guards") or {}).items():
+        modname = path.rpartition(".")[0]
+        with contextlib.suppress(Exception):
+            obj = guard_target(path, importlib.import_module)
+            home = sys.modules.get(getattr(getattr(obj, "py_func", obj), "__module__", modname))
+            modname = modname if modname in sys.modules else home.__name__  # Class.method
+            for name in {modname, getattr(home, "__name__", modname)}:
+                f = getattr(sys.modules.get(name), "__file__", None)
+                if f and not f.endswith("__init__.py"):
+                    stem = os.path.splitext(os.path.basename(f))[0]
+                    # the source, its bytecode and Numba's cache files of its functions
+                    cached = os.path.join(os.path.dirname(f), "__pycache__", glob.escape(stem) + ".*")
+                    for ex in ids:
+                        files.setdefault(ex, set()).add(os.path.realpath(f))
+                        files[ex].update(os.path.realpath(p) for p in glob.glob(cached))
+    return {ex: sorted(fs) for ex, fs in files.items()}

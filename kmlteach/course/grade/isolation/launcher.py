@@ -1,0 +1,351 @@
+"""Start a grading kernel inside its limits (run as a script: it imports nothing of kmlteach).
+
+``python launcher.py CONFIG.json -- python -c KERNEL_BOOT -f CONNECTION_FILE``
+
+``CONFIG["policy"]`` is the kernel's file-access policy (:mod:`.policy`, as JSON). Applied
+in this order, then ``execv`` of the kernel command (so the kernel *is* this process and
+inherits everything):
+
+1. the submission's cgroups joined (:mod:`.cgroup`); resource limits (``setrlimit``):
+   address space, CPU seconds, file size, open files, no core files and, for a dedicated
+   uid, its number of processes and threads (``RLIMIT_NPROC``);
+2. a dedicated unprivileged uid/gid when started as root (the connection file is handed
+   to it first): it can then neither signal the grader nor read or write what root owns;
+3. Linux Landlock (where the kernel supports it): reads only the policy's ``read`` paths
+   (around its ``deny`` paths), lists its ``listable`` folders, writes only its ``write``
+   folders, no TCP bind but on the kernel's own ports, no TCP connect, no signals to
+   processes outside the sandbox (ABI >= 6);
+4. a seccomp filter: no new user namespace (``unshare``/``clone`` with ``CLONE_NEWUSER``
+   refused, ``clone3`` answering ENOSYS so that the C library falls back to ``clone``, as
+   Docker's default profile does): a kernel root in a namespace of its own is refused a
+   surface it never needs.
+
+With bubblewrap (``CONFIG["bwrap"]``, :mod:`.bwrap`), step 1 runs here, then ``bwrap``
+starts a copy of this script (``--inner``) in the new namespaces, which applies steps 2
+(for a root grader: bwrap kept only ``CAP_SETUID``/``CAP_SETGID`` for it), 3 and 4 and
+execs the kernel. The launcher writes one line to ``<scratch>/.sandbox`` saying what it
+applied. A probe's child uses :func:`apply_landlock` and :func:`apply_seccomp` of this
+file too (``inkernel/lock.py`` receives its text).
+"""
+
+import ctypes
+import json
+import os
+import resource
+import sys
+
+_FS_EXECUTE, _FS_WRITE_FILE, _FS_READ_FILE, _FS_READ_DIR = 1, 2, 4, 8
+_FS_ALL_V1 = (1 << 13) - 1
+_FS_REFER, _FS_TRUNCATE, _FS_IOCTL_DEV = 1 << 13, 1 << 14, 1 << 15
+_NET_BIND_TCP, _NET_CONNECT_TCP = 1, 2
+_SCOPE_ABSTRACT_UNIX, _SCOPE_SIGNAL = 1, 2
+_SYS_CREATE, _SYS_ADD_RULE, _SYS_RESTRICT = 444, 445, 446
+_PR_SET_NO_NEW_PRIVS = 38
+
+# seccomp rules: {audit arch: [(syscall number, flags mask of its first argument or 0, errno)]}
+_X86_64, _AARCH64, _X32 = 0xC000003E, 0xC00000B7, 0x40000000
+_EPERM, _ENOSYS, _CLONE_NEWUSER = 1, 38, 0x10000000
+# unshare and clone with CLONE_NEWUSER, clone3 (its flags are in memory a filter cannot read)
+_USERNS = {
+    _X86_64: [(272, _CLONE_NEWUSER, _EPERM), (56, _CLONE_NEWUSER, _EPERM), (435, 0, _ENOSYS)],
+    _AARCH64: [(97, _CLONE_NEWUSER, _EPERM), (220, _CLONE_NEWUSER, _EPERM), (435, 0, _ENOSYS)],
+}
+# memfd_create, shmget, msgget, semget, memfd_secret, io_uring_setup, _enter, _register
+_MEMORY = {
+    _X86_64: [(n, 0, _EPERM) for n in (319, 29, 68, 64, 447, 425, 426, 427)],
+    _AARCH64: [(n, 0, _EPERM) for n in (279, 194, 186, 190, 447, 425, 426, 427)],
+}
+SECCOMP_RULES = {"userns": _USERNS, "memory": _MEMORY}
+
+
+# The kernel's command starts with this (``python -c KERNEL_BOOT -f CONNECTION_FILE``): a
+# module the policy lists but does not grant (without bwrap the names in site-packages are
+# listable, their files are not) is one the student's environment does not have, so its
+# import raises ModuleNotFoundError, as there, not PermissionError (``try: import msgpack
+# except ImportError`` in jupyter_client ended the kernel). Not a layer: Landlock refuses
+# the files whether or not this finder is in place.
+KERNEL_BOOT = """\
+import runpy, sys
+from importlib.machinery import PathFinder
+
+class _Absent:
+    @staticmethod
+    def find_spec(name, path=None, target=None):
+        spec = PathFinder.find_spec(name, path, target)
+        if spec is not None and spec.has_location and spec.origin:
+            try:
+                open(spec.origin, "rb").close()
+            except PermissionError:
+                raise ModuleNotFoundError(f"No module named {name!r}", name=name) from None
+        return spec
+
+sys.meta_path.insert(0, _Absent)
+sys.argv[0] = "ipykernel_launcher"
+runpy.run_module("ipykernel_launcher", run_name="__main__", alter_sys=True)
+"""
+
+
+class _RulesetAttr(ctypes.Structure):
+    _fields_ = [
+        ("handled_access_fs", ctypes.c_uint64),
+        ("handled_access_net", ctypes.c_uint64),
+        ("scoped", ctypes.c_uint64),
+    ]
+
+
+class _PathBeneath(ctypes.Structure):
+    _pack_ = 1
+    _fields_ = [("allowed_access", ctypes.c_uint64), ("parent_fd", ctypes.c_int32)]
+
+
+class _NetPort(ctypes.Structure):
+    _fields_ = [("allowed_access", ctypes.c_uint64), ("port", ctypes.c_uint64)]
+
+
+def _libc():
+    return ctypes.CDLL(None, use_errno=True)
+
+
+def landlock_abi() -> int:
+    """Landlock ABI version of the running kernel (0 when unavailable)."""
+    try:
+        r = _libc().syscall(_SYS_CREATE, None, ctypes.c_size_t(0), ctypes.c_uint32(1))
+    except Exception:
+        return 0
+    return max(int(r), 0)
+
+
+def _inside(path, parent):
+    return path == parent or path.startswith(parent.rstrip("/") + "/")
+
+
+def _read_grants(roots, deny):
+    """(path, is_dir) pairs to grant read on: every root minus the denied subtrees."""
+    out = []
+
+    def visit(path):
+        if any(_inside(path, p) for p in deny):
+            return
+        if not any(_inside(p, path) for p in deny) or not os.path.isdir(path):
+            out.append(path)
+            return
+        out.append(("dir-only", path))
+        try:
+            names = os.listdir(path)
+        except OSError:
+            return
+        for name in names:
+            visit(os.path.join(path, name))
+
+    for root in roots:
+        if os.path.exists(root):
+            visit(os.path.realpath(root))
+    return out
+
+
+def apply_landlock(policy, ports=()) -> str:
+    """Restrict this process (and what it starts) to ``policy`` (``Policy.to_json()``)."""
+    abi = landlock_abi()
+    if abi < 1:
+        return "landlock: unavailable"
+    libc = _libc()
+    fs_all = (
+        _FS_ALL_V1
+        | (_FS_REFER if abi >= 2 else 0)
+        | (_FS_TRUNCATE if abi >= 3 else 0)
+        | (_FS_IOCTL_DEV if abi >= 5 else 0)
+    )
+    file_bits = (
+        _FS_EXECUTE
+        | _FS_WRITE_FILE
+        | _FS_READ_FILE
+        | (_FS_TRUNCATE if abi >= 3 else 0)
+        | (_FS_IOCTL_DEV if abi >= 5 else 0)
+    )
+    read_bits = _FS_EXECUTE | _FS_READ_FILE | _FS_READ_DIR
+    attr = _RulesetAttr(
+        fs_all,
+        (_NET_BIND_TCP | _NET_CONNECT_TCP) if abi >= 4 else 0,
+        (_SCOPE_ABSTRACT_UNIX | _SCOPE_SIGNAL) if abi >= 6 else 0,
+    )
+    size = ctypes.sizeof(_RulesetAttr) if abi >= 6 else 16 if abi >= 4 else 8
+    fd = libc.syscall(_SYS_CREATE, ctypes.byref(attr), ctypes.c_size_t(size), ctypes.c_uint32(0))
+    if fd < 0:
+        return f"landlock: create_ruleset failed ({os.strerror(ctypes.get_errno())})"
+
+    def add_path(path, bits):
+        try:
+            pfd = os.open(path, os.O_PATH | os.O_CLOEXEC)
+        except OSError:
+            return
+        try:
+            if not os.path.isdir(path):
+                bits &= file_bits
+            rule = _PathBeneath(bits, pfd)
+            libc.syscall(_SYS_ADD_RULE, fd, 1, ctypes.byref(rule), 0)
+        finally:
+            os.close(pfd)
+
+    for item in _read_grants(policy["read"], [os.path.realpath(p) for p in policy["deny"]]):
+        if isinstance(item, tuple):
+            add_path(item[1], _FS_READ_DIR)
+        else:
+            add_path(item, read_bits)
+    for path in policy.get("listable", []):
+        add_path(path, _FS_READ_DIR)
+    for path in policy["write"]:
+        add_path(path, fs_all)
+    if abi >= 4:
+        for port in ports:
+            rule = _NetPort(_NET_BIND_TCP, int(port))
+            libc.syscall(_SYS_ADD_RULE, fd, 2, ctypes.byref(rule), 0)
+    if libc.prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
+        return "landlock: no_new_privs failed"
+    if libc.syscall(_SYS_RESTRICT, fd, ctypes.c_uint32(0)) != 0:
+        return f"landlock: restrict_self failed ({os.strerror(ctypes.get_errno())})"
+    os.close(fd)
+    return (
+        f"landlock: ABI {abi} (files, {'TCP, ' if abi >= 4 else ''}"
+        f"{'signals' if abi >= 6 else 'no signal scoping'})"
+    )
+
+
+def apply_seccomp(rules) -> bool:
+    """Install a seccomp filter refusing ``rules`` (a value of :data:`SECCOMP_RULES`); the
+    x32 numbers of x86-64's syscalls are refused alike. Needs ``no_new_privs`` (Landlock set
+    it) or ``CAP_SYS_ADMIN``; ``False`` where the kernel refused the filter."""
+    ld, ld_arg0, jeq, jset, ret = 0x20, 0x20, 0x15, 0x45, 0x06  # BPF_LD|W|ABS, JMP|JEQ|K, JMP|JSET|K
+    allow = 0x7FFF0000  # SECCOMP_RET_ALLOW; SECCOMP_RET_ERRNO is 0x00050000 | errno
+    prog = [(ld, 0, 0, 4)]  # the architecture
+    for arch, table in rules.items():
+        body = [(ld, 0, 0, 0)]  # the syscall number
+        rows = list(table) + ([(_X32 | n, m, e) for n, m, e in table] if arch == _X86_64 else [])
+        for nr, mask, errno in rows:
+            if mask:  # the flags in the first argument's low word (offset 16)
+                body += [(jeq, 0, 4, nr), (ld_arg0, 0, 0, 16), (jset, 0, 1, mask)]
+                body += [(ret, 0, 0, 0x00050000 | errno), (ret, 0, 0, allow)]
+            else:
+                body += [(jeq, 0, 1, nr), (ret, 0, 0, 0x00050000 | errno)]
+        body += [(ret, 0, 0, allow)]
+        prog += [(jeq, 0, len(body), arch)] + body  # another architecture: skip its block
+    prog += [(ret, 0, 0, allow)]
+
+    class Filter(ctypes.Structure):
+        _fields_ = [
+            ("code", ctypes.c_ushort),
+            ("jt", ctypes.c_ubyte),
+            ("jf", ctypes.c_ubyte),
+            ("k", ctypes.c_uint),
+        ]
+
+    class Prog(ctypes.Structure):
+        _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.POINTER(Filter))]
+
+    table = (Filter * len(prog))(*[Filter(*row) for row in prog])
+    fprog = Prog(len(prog), table)
+    return _libc().prctl(22, 2, ctypes.byref(fprog), 0, 0) == 0  # PR_SET_SECCOMP, FILTER
+
+
+def apply_limits(cfg) -> None:
+    mb = 1024 * 1024
+    lim = [
+        (resource.RLIMIT_AS, cfg["memory_mb"] * mb),
+        (resource.RLIMIT_CORE, 0),
+        (resource.RLIMIT_FSIZE, cfg["fsize_mb"] * mb),
+        (resource.RLIMIT_NOFILE, 512),
+    ]
+    if cfg.get("cpu_seconds"):
+        lim.append((resource.RLIMIT_CPU, int(cfg["cpu_seconds"])))
+    if cfg.get("uid") is not None and cfg.get("nproc"):
+        lim.append((resource.RLIMIT_NPROC, int(cfg["nproc"])))
+    for which, value in lim:
+        resource.setrlimit(which, (value, value))
+
+
+def drop_privileges(cfg) -> str:
+    uid, gid = cfg.get("uid"), cfg.get("gid")
+    if uid is None or os.geteuid() != 0:
+        return "uid: unchanged"
+    os.setgroups([])
+    os.setgid(gid)
+    os.setuid(uid)
+    return f"uid: {uid}"
+
+
+def _join_cgroups(cfg) -> str:
+    procs = cfg.get("cgroup_procs") or []
+    for f in procs:
+        with open(f, "w", encoding="ascii") as fh:
+            fh.write(str(os.getpid()))
+    return "cgroup: joined" if procs else "cgroup: none"
+
+
+def _confine_and_exec(cfg, notes, cmd) -> None:
+    """Steps 3 and 4, the ``.sandbox`` line, then the kernel."""
+    if cfg.get("landlock", True):
+        notes.append(apply_landlock(cfg["policy"], cfg.get("ports", ())))
+    else:
+        notes.append("landlock: off")
+        _libc().prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
+    notes.append("seccomp: no user namespaces" if apply_seccomp(_USERNS) else "seccomp: refused")
+    try:
+        with open(os.path.join(cfg["scratch"], ".sandbox"), "w", encoding="utf-8") as fh:
+            fh.write("; ".join(notes) + "\n")
+    except OSError:
+        pass
+    null = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1, 2):
+        os.dup2(null, fd)
+    os.umask(0o077)
+    os.execv(cmd[0], cmd)
+
+
+def main(argv) -> None:
+    if argv[0] == "--inner":  # second stage, inside bubblewrap's namespaces
+        cfg, sep, cmd = json.loads(argv[1]), argv[2], argv[3:]
+        assert sep == "--" and cmd
+        notes = cfg["notes"] + (["bwrap", drop_privileges(cfg)] if cfg.get("setuid_inside") else ["bwrap"])
+        os.chdir(cfg["scratch"])  # as the kernel's uid: the folder is its own (0700)
+        _confine_and_exec(cfg, notes, cmd)
+    cfg_path, sep, cmd = argv[0], argv[1], argv[2:]
+    assert sep == "--" and cmd
+    with open(cfg_path, encoding="utf-8") as fh:
+        cfg = json.load(fh)
+    conn = cmd[cmd.index("-f") + 1]
+    with open(conn, encoding="utf-8") as fh:
+        info = json.load(fh)
+    cfg["ports"] = [info[k] for k in ("shell_port", "iopub_port", "stdin_port", "control_port", "hb_port")]
+    os.chdir(cfg["scratch"])
+    if os.getpid() != os.getsid(0):
+        try:
+            os.setsid()
+        except OSError:
+            pass
+    notes = [_join_cgroups(cfg)]
+    if cfg.get("uid") is not None and os.geteuid() == 0:  # the kernel's uid reads its connection
+        os.chown(conn, cfg["uid"], cfg["gid"])
+    if not cfg.get("setuid_inside"):
+        notes.append(drop_privileges(cfg))
+    apply_limits(cfg)
+    if cfg.get("bwrap"):
+        keys = ("scratch", "landlock", "policy", "ports", "uid", "gid", "setuid_inside")
+        inner = {k: cfg.get(k) for k in keys}
+        inner["notes"] = notes
+        null = os.open(os.devnull, os.O_RDWR)
+        for fd in (0, 1, 2):
+            os.dup2(null, fd)
+        # ipykernel exits when its parent pid is not JPY_PARENT_PID any more; inside the PID
+        # namespace its parent is bwrap's init (pid 1); --die-with-parent does that job
+        env = {k: v for k, v in os.environ.items() if k != "JPY_PARENT_PID"}
+        os.execve(
+            cfg["bwrap"][0],
+            cfg["bwrap"]
+            + ["--", sys.executable, "-I", "-S", cfg["inner_launcher"], "--inner", json.dumps(inner), "--"]
+            + cmd,
+            env,
+        )
+    _confine_and_exec(cfg, notes, cmd)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -1,0 +1,326 @@
+"""Issue 35, point 5: a grading kernel reads only its allowlist (kmlteach/course/grade/
+isolation/policy.py), in every mode the grader has, and grades in the student's environment.
+
+As root (the grader as a teaching assistant runs it): a root-only file under ``/opt``
+(0600), world-readable files under ``/srv``, ``/home`` and ``/var``, a file in ``/root``,
+``/etc/shadow`` and the ``--secret`` file (0644, as ``head -c 32 /dev/urandom >
+grading.key`` leaves it) are unreadable from a submission, and neither the feedback nor
+the gradebook shows any of them; a second course checkout under ``/opt`` (its
+``notebooks/src`` globbed and executed once gave 13/13 with nothing implemented) scores 0.
+Modes: bubblewrap (a dedicated uid on the host, no user namespace), Landlock without
+bubblewrap (root kernels with ``--unsafe-allow-root-kernels``: Landlock alone keeps them
+in), and a dedicated uid without bubblewrap where an unprivileged uid can run this
+interpreter. Everyone: SciPy and scikit-learn (not in the student edition) are not
+importable, so their one-liners score nothing where the exercise says "no SciPy".
+"""
+
+from __future__ import annotations
+
+import ast
+import csv
+import os
+import shutil
+import uuid
+from pathlib import Path
+
+import numpy as np
+import pytest
+from grade_submissions import ROOT, dump, load, with_cell, with_function
+
+from kmlteach.course.grade import Limits, grade_folder
+from kmlteach.course.grade.isolation import mode
+from kmlteach.course.grade.isolation.bwrap import bwrap_problem
+from kmlteach.course.grade.isolation.launcher import landlock_abi
+from kmlteach.course.grade.isolation.policy import kernel_policy, student_distributions
+
+ROOT_ONLY = pytest.mark.skipif(
+    os.geteuid() != 0, reason="the grader's kernel against root's files: run as root"
+)
+LANDLOCK = pytest.mark.skipif(landlock_abi() < 1, reason="Linux Landlock is unavailable here")
+# chapter 01's exercise functions, in the order the probes below use them
+SIGNATURES = [
+    ("01.distance", "distance", None),
+    ("01.hinge", "hinge_and_subgradient", None),
+    ("01.sgd_step", "sgd_step", None),
+    ("01.perceptron", "batch_perceptron", None),
+    ("01.subgradient_perceptron", "max_margin_subgradient", None),
+    ("01.dual", "dual_from_alpha", None),
+]
+PROBE = """
+def _kml_read(path):
+    try:
+        with open(path, "rb") as fh:
+            return "READ " + fh.read(120).decode("latin-1")
+    except BaseException as exc:
+        return "DENIED " + type(exc).__name__
+"""
+STEAL = """
+def _kml_steal(name):
+    import ast, glob
+    import numpy as np
+    for path in glob.glob("/opt/*/notebooks/src/01-*.py") + glob.glob("/opt/**/01-*.py", recursive=True):
+        tree = ast.parse(open(path).read())
+        for node in tree.body:
+            if isinstance(node, ast.FunctionDef) and node.name == name:
+                ns = {"np": np}
+                exec(compile(ast.Module([node], []), path, "exec"), ns)
+                return ns[name]
+    raise LookupError("no other checkout")
+"""
+
+
+def _signature(name: str) -> str:
+    """The real parameter list of a chapter 01 exercise function (the notebook's)."""
+    tree = ast.parse((ROOT / "notebooks" / "src" / "01-svm.py").read_text(encoding="utf-8"))
+    fn = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == name)
+    return ", ".join(a.arg for a in fn.args.args)
+
+
+def _prober(targets: list[str]) -> bytes:
+    """A chapter 01 notebook whose k-th exercise raises the outcome of reading targets[k]
+    (its first visible case's 'got' in the feedback is that text)."""
+    nb = with_cell(load(), PROBE)
+    for (ex, name, _), path in zip(SIGNATURES, targets, strict=False):
+        src = f"def {name}({_signature(name)}):\n    raise ValueError(_kml_read({path!r}))"
+        nb = with_function(nb, ex, src, name=name)
+    return dump(nb)
+
+
+def _thief() -> bytes:
+    """Every exercise of chapter 01 taken from a second checkout's notebook source."""
+    nb = with_cell(load(), STEAL)
+    for ex, name, _ in SIGNATURES:
+        args = _signature(name)
+        nb = with_function(nb, ex, f"def {name}({args}):\n    return _kml_steal({name!r})({args})", name=name)
+    return dump(nb)
+
+
+@pytest.fixture(scope="module")
+def planted(tmp_path_factory):
+    """Files the kernel must never read, each holding a marker; removed afterwards."""
+    tag = uuid.uuid4().hex[:12]
+    marker = f"KMLMARK{tag}"
+    made: list[Path] = []
+
+    def plant(path: Path, mode_: int, text: str = "") -> Path:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        made.append(path.parent if path.parent.name.startswith("kml-") else path)
+        path.write_text(text or f"{marker} {path}\n")
+        path.chmod(mode_)
+        return path
+
+    opt = Path(f"/opt/kml-{tag}")
+    targets = {
+        "opt_root_only": plant(opt / "root-only.txt", 0o600),
+        "srv": plant(Path(f"/srv/kml-{tag}.txt"), 0o644),
+        "home": plant(Path(f"/home/kml-{tag}/notes.txt"), 0o644),
+        "var": plant(Path(f"/var/tmp/kml-{tag}.txt"), 0o644),
+        "root": plant(Path(f"/root/.kml-{tag}"), 0o600),
+    }
+    for p in (opt, Path(f"/home/kml-{tag}")):
+        p.chmod(0o755)
+    # a second course checkout: its instructor notebook source, world-readable
+    src = opt / "kmlteach-2025" / "notebooks" / "src"
+    src.mkdir(parents=True)
+    shutil.copy(ROOT / "notebooks" / "src" / "01-svm.py", src / "01-svm.py")
+    for d in (opt / "kmlteach-2025", opt / "kmlteach-2025" / "notebooks", src):
+        d.chmod(0o755)
+    (src / "01-svm.py").chmod(0o644)
+    secret = tmp_path_factory.mktemp("key") / "grading.key"
+    secret.write_text(f"{marker}-secret-bytes-0123456789\n")
+    secret.chmod(0o644)
+    targets["secret"] = secret
+    shadow = (
+        Path("/etc/shadow").read_text(encoding="utf-8", errors="replace")[:60]
+        if Path("/etc/shadow").exists()
+        else ""
+    )
+    targets["shadow"] = Path("/etc/shadow")
+    yield {"targets": targets, "marker": marker, "shadow": shadow, "secret": secret}
+    for p in made:
+        shutil.rmtree(p, ignore_errors=True) if p.is_dir() else p.unlink(missing_ok=True)
+    shutil.rmtree(opt, ignore_errors=True)
+
+
+def test_the_second_checkout_attack_is_real(planted):
+    """Unsandboxed, the thief's source finds the other checkout and its functions answer
+    correctly: the 0 points below are the sandbox's doing."""
+    ns: dict = {}
+    exec(compile(STEAL, "steal", "exec"), ns)
+    distance = ns["_kml_steal"]("distance")
+    assert np.isclose(distance(np.array([3.0, 4.0]), np.array([0.6, 0.8]), 0.0), 5.0)
+    ns = {}
+    exec(compile(PROBE, "probe", "exec"), ns)
+    assert ns["_kml_read"](str(planted["targets"]["opt_root_only"])).startswith("READ " + planted["marker"])
+
+
+_UID_OK = os.geteuid() == 0 and mode.runs_on_host()
+
+
+def _modes():
+    """(name, Limits, unsafe_root) of every mode the grader has, as root."""
+    return [
+        pytest.param(
+            "bwrap",
+            Limits(timeout=30),
+            False,
+            id="bwrap",
+            marks=pytest.mark.skipif(bwrap_problem() is not None, reason=f"{bwrap_problem()}"),
+        ),
+        pytest.param(
+            "uid",
+            Limits(timeout=30, bwrap=False),
+            False,
+            id="uid-landlock",
+            marks=[
+                LANDLOCK,
+                pytest.mark.skipif(not _UID_OK, reason="no unprivileged uid can run this interpreter here"),
+            ],
+        ),
+        pytest.param(
+            "landlock", Limits(timeout=30, bwrap=False), True, id="root-landlock-only", marks=LANDLOCK
+        ),
+    ]
+
+
+@ROOT_ONLY
+@pytest.mark.parametrize(("name", "limits", "unsafe"), _modes())
+def test_a_root_grader_s_kernel_reads_only_its_allowlist(
+    tmp_path, planted, monkeypatch, name, limits, unsafe
+):
+    if name == "landlock":  # root kernels: Landlock alone keeps them in
+        monkeypatch.setattr(mode, "runs_on_host", lambda: False)
+    mode._detect.cache_clear()
+    t = planted["targets"]
+    first = [t["opt_root_only"], t["srv"], t["home"], t["shadow"], t["secret"], t["root"]]
+    second = [
+        t["var"],
+        "/etc/hostname",
+        str(ROOT / "notebooks" / "src" / "01-svm.py"),
+        str(ROOT / "docs" / "midterm.md"),
+        str(ROOT / "kmlteach" / "exercises" / "ch01.py"),
+        "/proc/1/environ",
+    ]
+    subs = tmp_path / "subs"
+    subs.mkdir()
+    (subs / "probe1.ipynb").write_bytes(_prober([str(p) for p in first]))
+    (subs / "probe2.ipynb").write_bytes(_prober([str(p) for p in second]))
+    (subs / "thief.ipynb").write_bytes(_thief())
+    out = tmp_path / "out"
+    try:
+        grade_folder(
+            subs,
+            out / "gb.csv",
+            limits=limits,
+            jobs=2,
+            feedback=out / "fb",
+            progress=None,
+            secret=planted["secret"],
+            unsafe_root=unsafe,
+        )
+    finally:
+        mode._detect.cache_clear()
+    with open(out / "gb.csv", newline="", encoding="utf-8") as fh:
+        rows = {r["submission"]: r for r in csv.DictReader(fh)}
+    assert rows["thief"]["total"] == "0", rows["thief"]  # nothing of /opt's checkout reached it
+    texts = {p.name: p.read_text(encoding="utf-8") for p in (out / "fb").iterdir()}
+    texts["gb.csv"] = (out / "gb.csv").read_text(encoding="utf-8")
+    everything = "\n".join(texts.values())
+    assert planted["marker"] not in everything
+    if planted["shadow"]:
+        assert planted["shadow"][:20] not in everything
+    assert "READ " not in everything, [ln for ln in everything.splitlines() if "READ " in ln]
+    for sub, paths in (("probe1", first), ("probe2", second)):
+        sections = texts[f"{sub}.md"].split("\n## ")[1:]
+        for (ex, _, _), path, section in zip(SIGNATURES, paths, sections, strict=True):
+            shown = [ln for ln in section.splitlines() if "first failing" in ln or "not graded" in ln]
+            assert section.startswith(ex) and "DENIED " in section, (name, path, shown)
+
+
+def test_the_policy_is_an_allowlist():
+    """What the policy grants, checked without a kernel: no home, no /opt, /srv, /var, no
+    /etc but its minimal files, no test or instructor library, no reference."""
+    pol = kernel_policy("/tmp/kml-scratch", bwrap=False, deny=["/tmp/kml-secret.key"])
+    grants = [os.path.realpath(p) for p in pol.read]
+    for banned in ("/home", "/root/.ssh", "/opt", "/srv", "/var", "/etc/shadow", "/etc/hostname"):
+        assert not [g for g in grants if g == banned or g.startswith(banned + "/")], banned
+    assert not [
+        g
+        for g in grants
+        if os.path.basename(g).startswith(
+            ("scipy", "sklearn", "scikit_learn", "hmmlearn", "pytest", "jupyterhub", "nbgrader")
+        )
+    ]
+    assert {"numpy", "numba", "matplotlib", "ipykernel", "kmlteach"} <= student_distributions()
+    assert not {"scipy", "scikit-learn", "pytest", "nbgrader"} & student_distributions()
+    etc = {g for g in grants if g.startswith("/etc/")}
+    assert etc <= {"/etc/passwd", "/etc/group", "/etc/nsswitch.conf", "/etc/ld.so.cache", "/etc/localtime"}
+    pkg = str(ROOT / "kmlteach")
+    assert pkg in grants and f"{pkg}/exercises" in pol.deny and f"{pkg}/course" in pol.deny
+    assert "/tmp/kml-secret.key" in pol.deny and pol.write[0] == "/tmp/kml-scratch"
+    # a gradebook written in the checkout's root: the grader's folder holds the package, which
+    # the kernel still reads (the allowlist refuses the rest of that folder anyway)
+    pol = kernel_policy("/tmp/kml-scratch", bwrap=False, deny=[ROOT, ROOT / "subs"])
+    assert str(ROOT) not in pol.deny and str(ROOT / "subs") in pol.deny and pkg in pol.read
+    bw = kernel_policy("/tmp/kml-scratch", bwrap=True, uid=1234, gid=1234)
+    assert "grading:x:1234:1234" in bw.etc["passwd"][1] and "/etc/passwd" not in bw.read
+
+
+def _one_liners() -> bytes:
+    """Chapter 03's instructor notebook with the three exercises that say "no SciPy" (or
+    compute it yourself) replaced by a library's one-liner."""
+    nb = load(next((ROOT / "notebooks").glob("03-*.ipynb")))
+    nb = with_function(
+        nb,
+        "03.diffusion",
+        "def heat_kernel(A, beta):\n    import scipy.linalg\n"
+        "    return scipy.linalg.expm(beta * (A - np.diag(A.sum(axis=1))))",
+        name="heat_kernel",
+    )
+    nb = with_function(
+        nb,
+        "03.center",
+        "def center_gram(K):\n    from sklearn.preprocessing import KernelCenterer\n"
+        "    return KernelCenterer().fit_transform(K)",
+        name="center_gram",
+    )
+    return dump(
+        with_function(
+            nb,
+            "03.kpca",
+            "def kpca_embedding(K, p):\n    from sklearn.decomposition import KernelPCA\n"
+            "    return KernelPCA(p, kernel='precomputed').fit_transform(K)",
+            name="kpca_embedding",
+        )
+    )
+
+
+def test_library_one_liners_score_nothing(tmp_path):
+    """SciPy's expm, scikit-learn's KernelCenterer and KernelPCA are not in the student
+    edition: in the grading kernel they are not importable (they would pass: checked here)."""
+    import scipy.linalg
+    from sklearn.preprocessing import KernelCenterer
+
+    A = np.array([[0, 1, 0], [1, 0, 1], [0, 1, 0]], dtype=float)
+    L = A - np.diag(A.sum(axis=1))
+    lam, V = np.linalg.eigh(L)
+    assert np.allclose(scipy.linalg.expm(0.5 * L), (V * np.exp(0.5 * lam)) @ V.T)
+    K = np.random.default_rng(0).random((4, 4))
+    K = K @ K.T
+    assert np.allclose(KernelCenterer().fit_transform(K), K - K.mean(0) - K.mean(1)[:, None] + K.mean())
+    subs = tmp_path / "subs"
+    subs.mkdir()
+    (subs / "one_liners.ipynb").write_bytes(_one_liners())
+    (r,) = grade_folder(
+        subs, tmp_path / "gb.csv", limits=Limits(timeout=60), feedback=tmp_path / "fb", progress=None
+    )
+    pts = {e.id: e.points for e in r.exercises}
+    assert r.status == "ok" and pts["03.diffusion"] == pts["03.center"] == pts["03.kpca"] == 0, pts
+    assert all(
+        p == e.max_points
+        for e in r.exercises
+        for p in [pts[e.id]]
+        if e.id not in ("03.diffusion", "03.center", "03.kpca")
+    )
+    fb = (tmp_path / "fb" / "one_liners.md").read_text(encoding="utf-8")
+    assert fb.count("ModuleNotFoundError") >= 3, fb
