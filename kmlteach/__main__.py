@@ -179,6 +179,8 @@ def _cmd_grade(args) -> int:
             sys.stdout.write(show_cases_for(args.submissions, args.show_cases, args.secret, args.chapter))
             return 0
         if args.out is None:
+        if args.submissions is None:
+            raise UsageError("SUBMISSIONS (the folder of notebooks) is required")
             raise UsageError("--out FILE is required")
         limits = Limits(timeout=args.timeout, memory_mb=args.memory, total=args.total)
     except ValueError as exc:  # --timeout or --memory out of range, --show-cases or --secret misused
@@ -308,7 +310,11 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
         "see docs/grading.md.",
     )
     p.add_argument(
-        "submissions", type=Path, metavar="SUBMISSIONS", help="folder of submissions: every *.ipynb below it"
+        "submissions",
+        type=Path,
+        nargs="?",
+        metavar="SUBMISSIONS",
+        help="folder of submissions: every *.ipynb below it (not needed with --show-cases)",
     )
     p.add_argument("--out", type=Path, default=None, help="gradebook CSV to write (required)")
     p.add_argument(
@@ -321,7 +327,8 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
         "--show-cases",
         default=None,
         metavar="ID",
-        help="print the hidden cases of submission ID (with --secret) and exit",
+        help="print the hidden cases submission ID gets under --secret FILE and exit (every chapter, "
+        "or --chapter NN, or the chapter of SUBMISSIONS/ID.ipynb when SUBMISSIONS is given)",
     )
     p.add_argument(
         "--run-all",
