@@ -33,7 +33,8 @@ the process uses the JIT, as without the variable. ``python -m kmlteach warmup -
 Whose build
 -----------
 Loading the module runs its code in the process, so a build is loaded only from a folder
-this process's user (or root) owns and nobody else may write to, itself not a symlink,
+this process's user (or root, or the package's owner) owns and nobody else may write to,
+itself not a symlink,
 with its manifest and module file owned and writable the same way (:func:`folder_problem`,
 the check :func:`kmlteach._jit._private_temp_dir` applies to its cache folder): on a
 shared machine anyone can create ``/tmp/kmlteach-numba-<another user's uid>`` first and
@@ -89,17 +90,22 @@ def user_dir() -> Path:
 
 
 def _owners() -> tuple[int, ...] | None:
-    """The uids whose folders this process may load code from (its own and root's);
-    None where the system has no uids (then nothing is checked)."""
+    """The uids whose folders this process may load code from: its own, root's, and the
+    owner of this installed package (whoever can write the package runs code here anyway:
+    in a bubblewrap sandbox, where root is not mapped, a root-owned installation shows as
+    the overflow uid). None where the system has no uids (then nothing is checked)."""
     getuid = getattr(os, "getuid", None)
-    return None if getuid is None else tuple(sorted({getuid(), 0}))
+    if getuid is None:
+        return None
+    return tuple(sorted({getuid(), 0, os.stat(_PACKAGE).st_uid}))
 
 
 def folder_problem(path: str | os.PathLike, owners: tuple[int, ...] | None = None) -> str | None:
     """Why ``path`` cannot be trusted to hold code this process runs, or None.
 
     Trusted: a real folder (not a symlink) owned by one of ``owners`` (default: this
-    process's user and root) that nobody else may write to. A missing folder raises
+    process's user, root and the package's owner: :func:`_owners`) that nobody else may
+    write to. A missing folder raises
     ``OSError``. Shared with :func:`kmlteach._jit._private_temp_dir` (owners: the user)."""
     owners = _owners() if owners is None else owners
     if owners is None:
@@ -108,7 +114,7 @@ def folder_problem(path: str | os.PathLike, owners: tuple[int, ...] | None = Non
     if not stat.S_ISDIR(st.st_mode):
         return "is not a folder (a symlink or a file)"
     if st.st_uid not in owners:
-        return f"is owned by uid {st.st_uid}, not by this user or root"
+        return f"is owned by uid {st.st_uid}, not by this user, root or the package's owner"
     if st.st_mode & 0o022:
         return f"is writable by others (mode {oct(st.st_mode & 0o777)})"
     return None
@@ -212,7 +218,7 @@ def load() -> dict | None:
     if _untrusted:
         warnings.warn(
             f"kmlteach: {_untrusted[0]} (a build runs as code in this process: only one in a folder "
-            "of this user or root that nobody else can write is loaded)",
+            "of this user, root or the package's owner that nobody else can write is loaded)",
             RuntimeWarning,
             stacklevel=2,
         )

@@ -1,8 +1,10 @@
 """The class hub of deploy/hub: its configuration files, its links, and a class of three.
 
 ``test_a_class_of_three`` is the short version of ``benchmarks/bench_hub.py``: the hub
-of ``deploy/hub/jupyterhub_config.py`` on 127.0.0.1 (test mode: dummy authenticator),
-three simulated students who log in, start their server, pull the student edition with
+of ``deploy/hub/jupyterhub_config.py`` on 127.0.0.1 (as root: its PAM mode with three
+Unix users made for the test, each server in its sandbox, from the students' environment
+of ``python -m kmlteach hub-env``; otherwise its test mode), three simulated students who
+log in, start their server, pull the student edition with
 the chapter's nbgitpuller link, run chapter 01's cells over the kernel websocket and move
 the margin explorer's slider with ipywidgets ``update`` messages. It checks that every
 step worked for every student, that each server and kernel ran inside its cgroup with
@@ -59,11 +61,56 @@ def test_every_student_gets_the_kernel_environment():
     extra = yaml.safe_load((HUB / "values.yaml").read_text())["singleuser"]["extraEnv"]
     assert {k: extra.get(k) for k in want} == want
     config = (HUB / "jupyterhub_config.py").read_text()
-    assert "c.Spawner.environment = {**kernel_environment()," in config
+    assert "c.Spawner.environment = {\n    **kernel_environment()," in config
     start = (ROOT / "start").read_text()
     for k, v in {**sizing.MALLOC_ENV, "KMLTEACH_AOT": "1"}.items():
         assert f'export {k}="${{{k}:-{v}}}"' in start
     assert "warmup --aot --cpu generic" in (ROOT / "postBuild").read_text()
+
+
+def test_the_kubernetes_hub_keeps_pods_apart_and_pulls_only_the_course():
+    """values.yaml: the chart's singleuser network policy on (pods reach neither each other
+    nor private addresses), nbgitpuller's guard mounted and enabled, the allowed repository
+    the one of book.toml."""
+    import yaml
+
+    single = yaml.safe_load((HUB / "values.yaml").read_text())["singleuser"]
+    policy = single["networkPolicy"]
+    assert policy["enabled"] is True and policy["egressAllowRules"]["privateIPs"] is False
+    assert policy["allowedIngressPorts"] == [] and policy["egressAllowRules"]["cloudMetadataServer"] is False
+    files = single["extraFiles"]
+    assert files["pull-guard"]["mountPath"].endswith("/site-packages/kmlteach_hub_pull.py")
+    assert files["pull-guard-config"]["data"]["ServerApp"]["jpserver_extensions"] == {
+        "kmlteach_hub_pull": True
+    }
+    assert (
+        "--set-file singleuser.extraFiles.pull-guard.stringData=deploy/hub/server/kmlteach_hub_pull.py"
+        in (HUB / "values.yaml").read_text()
+    )
+    assert single["extraEnv"]["KMLTEACH_HUB_PULL_REPOS"] == links.course_links()["student_repo_url"]
+
+
+def test_the_pull_guard_accepts_only_the_course_and_plain_folders():
+    sys.path.insert(0, str(HUB / "server"))
+    import kmlteach_hub_pull as guard
+
+    allowed = guard.allowed_repositories("https://github.com/kmlteach/kmlteach-student, file:///srv/x.git")
+    assert allowed == {"https://github.com/kmlteach/kmlteach-student", "file:///srv/x"}
+    ok = ["https://github.com/kmlteach/kmlteach-student", "https://GitHub.com/kmlteach/kmlteach-student.git/"]
+    for repo in ok:
+        assert guard.refusal(repo, None, allowed) is None
+        assert guard.refusal(repo, "kmlteach-student", allowed) is None
+        assert guard.refusal(repo, "course/kmlteach-student", allowed) is None
+    for repo in (
+        "https://github.com/evil/kmlteach-student",
+        "https://github.com/kmlteach/kmlteach-student-x",
+        "",
+        None,
+    ):
+        assert "pulls only the course's repository" in guard.refusal(repo, None, allowed)
+    for target in ("/tmp/x", "../x", ".ipython/profile_default/startup", "a/.git/hooks", "a/../../b"):
+        assert "targetpath" in guard.refusal(ok[0], target, allowed), target
+    assert guard.allowed_repositories("") == set() and guard.refusal(ok[0], None, set()) is not None
 
 
 def test_students_per_node():
@@ -170,6 +217,7 @@ def test_a_class_of_three():
         for user, conf in r["confinement"].items():
             assert conf["memory_limit"] == sizing.LIMIT_MIB * 2**20, (user, conf)
             assert conf["cpu_limit"] == pytest.approx(sizing.CPU_LIMIT), (user, conf)
+            assert conf["pids_limit"] in (sizing.PIDS_LIMIT, None), (user, conf)  # None: no pids controller
             assert conf["all_in"], f"{user}: a process of this student ran outside its cgroup"
     # nothing the hub started is left (servers, kernels, proxy, culler)
     left = [

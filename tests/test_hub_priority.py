@@ -101,42 +101,70 @@ def test_the_spawner_hands_cpu_idle_to_the_user(tmp_path):
     CgroupLimits._delegate_idle(spawner, tmp_path / "missing")  # Linux < 5.15: nothing to do
 
 
+def fake_hub_env(folder: Path) -> Path:
+    """The files of a students' environment (``python -m kmlteach hub-env``) the hub's
+    configuration reads: its marker, the server's command, the interpreter, book.toml."""
+    (folder / "venv" / "bin").mkdir(parents=True)
+    (folder / "edition").mkdir()
+    (folder / "hub-env.json").write_text("{}")
+    (folder / "venv" / "bin" / "jupyterhub-singleuser").write_text("")
+    (folder / "venv" / "bin" / "python").symlink_to(sys.executable)
+    (folder / "edition" / "book.toml").write_text((ROOT / "book.toml").read_text())
+    return folder
+
+
 def _hub_config(tmp_path, monkeypatch, mode="test"):
     from traitlets.config import Config
 
     monkeypatch.setenv("KMLTEACH_HUB_MODE", mode)
     monkeypatch.setenv("KMLTEACH_HUB_STATE", str(tmp_path / "state"))
+    if not (tmp_path / "hubenv").exists():
+        fake_hub_env(tmp_path / "hubenv")
+    monkeypatch.setenv("KMLTEACH_HUB_ENV", str(tmp_path / "hubenv"))
     c = Config()
     path = HUB / "jupyterhub_config.py"
     exec(compile(path.read_text(), str(path), "exec"), {"get_config": lambda: c, "__file__": str(path)})
     return c
 
 
-def _hub_kernelspec(tmp_path, monkeypatch) -> tuple[Path, dict]:
-    c = _hub_config(tmp_path, monkeypatch)
-    jpath = Path(c.Spawner.environment["JUPYTER_PATH"])
-    return jpath, json.loads((jpath / "kernels" / "python3" / "kernel.json").read_text())
+def _hub_kernelspec(tmp_path) -> tuple[Path, dict]:
+    """The kernelspec ``hub-env`` writes, on this environment's interpreter (the hub's
+    modules from deploy/hub/kernel instead of the environment's site-packages)."""
+    from kmlteach.course.hub_env import kernelspec
+
+    spec = kernelspec(Path(sys.prefix))
+    spec["env"] = {"PYTHONPATH": str(HUB / "kernel")}
+    d = tmp_path / "jupyter" / "kernels" / "python3"
+    d.mkdir(parents=True)
+    (d / "kernel.json").write_text(json.dumps(spec))
+    return tmp_path / "jupyter", spec
 
 
 @pytest.mark.parametrize("mode", ["system", "test"])
-def test_a_student_server_loads_no_instructor_extension(tmp_path, monkeypatch, mode):
+def test_a_student_server_loads_no_unused_extension_and_the_pull_guard(tmp_path, monkeypatch, mode):
     import ast
 
-    args = _hub_config(tmp_path, monkeypatch, mode).Spawner.args
+    c = _hub_config(tmp_path, monkeypatch, mode)
+    args = c.Spawner.args
     [ext] = [a.split("=", 1)[1] for a in args if a.startswith("--ServerApp.jpserver_extensions=")]
-    off = ast.literal_eval(ext)
-    assert set(off.values()) == {False}
-    assert "nbgrader.server_extensions.formgrader" in off and "jupyter_lsp" in off
-    assert not {"jupyterlab", "nbgitpuller", "kmlteach.course.lab_server"} & set(off)
+    ext = ast.literal_eval(ext)
+    assert ext == {"jupyter_lsp": False, "jupyterlab_jupytext": False, "kmlteach_hub_pull": True}
     assert ("--ServerApp.allow_root=True" in args) == (mode == "test" and os.geteuid() == 0)
+    # the students' environment, nothing of the hub's (instructor's) own environment
+    assert c.Spawner.cmd == [str(tmp_path / "hubenv" / "venv" / "bin" / "jupyterhub-singleuser")]
+    assert c.Spawner.env_keep == ["LANG", "LC_ALL"] and c.Spawner.disable_user_config is True
+    assert c.Spawner.environment["PATH"].split(":")[0] == str(tmp_path / "hubenv" / "venv" / "bin")
+    assert "JUPYTER_PATH" not in c.Spawner.environment and "PYTHONPATH" not in c.Spawner.environment
 
 
-def test_the_hub_kernelspec_loads_the_extension(tmp_path, monkeypatch):
-    jpath, spec = _hub_kernelspec(tmp_path, monkeypatch)
-    assert jpath.is_relative_to(tmp_path / "state")
-    assert spec["argv"][-1] == "--ext=kmlteach_hub_priority" and "{connection_file}" in spec["argv"]
-    assert (Path(spec["env"]["PYTHONPATH"]) / "kmlteach_hub_priority.py").exists()
-    assert Path(spec["argv"][0]).parent == Path(sys.executable).parent
+def test_the_hub_kernelspec_loads_the_extensions_without_a_debugger(tmp_path):
+    _, spec = _hub_kernelspec(tmp_path)
+    argv = spec["argv"]
+    assert argv[1:3] == ["-P", "-s"] and "{connection_file}" in argv
+    assert argv[-2:] == ["--ext=kmlteach_hub_priority", "--ext=kmlteach_hub_path"]
+    assert spec["metadata"]["debugger"] is False
+    for name in ("kmlteach_hub_priority", "kmlteach_hub_path"):
+        assert (HUB / "kernel" / f"{name}.py").exists()
 
 
 def test_a_hub_kernel_marks_its_cgroup_idle_while_a_cell_runs(tmp_path, monkeypatch):
@@ -155,7 +183,7 @@ def test_a_hub_kernel_marks_its_cgroup_idle_while_a_cell_runs(tmp_path, monkeypa
     try:
         if not (cg / "cpu.idle").exists():
             pytest.skip("no cpu.idle (Linux < 5.15)")
-        jpath, _ = _hub_kernelspec(tmp_path, monkeypatch)
+        jpath, _ = _hub_kernelspec(tmp_path)
         km = KernelManager(
             kernel_name="python3", kernel_spec_manager=KernelSpecManager(kernel_dirs=[str(jpath / "kernels")])
         )
@@ -245,27 +273,39 @@ def test_servers_get_ports_of_their_own_below_the_kernels_range(monkeypatch):
             ls.server_port(0, used, used + 1)
 
 
+def _spawner(ls, base: Path, uid=None):
+    sp = types.SimpleNamespace(runtime_base=str(base), user=types.SimpleNamespace(id=42), _uid=lambda: uid)
+    for name in ("user_folder", "_users_folder", "runtime_dir"):
+        setattr(sp, name, getattr(ls.CgroupLimits, name).__get__(sp))
+    return sp
+
+
 def test_kernels_use_unix_sockets_in_a_private_runtime_folder(tmp_path):
-    """runtime_dir: <base>/<user id>, mode 0700, in a base only the hub's user may write;
-    a base someone else could write to stops the server; the server's arguments ask for
-    ipc kernels (TCP ports collided between kernels starting together)."""
+    """<base>/<user id> (the hub's, 0711: no student can make, swap or fill it) holds the
+    user's runtime folder (0700), in a base only the hub's user may write; a base someone
+    else could write to stops the server; the server's arguments ask for ipc kernels (TCP
+    ports collided between kernels starting together)."""
     import limits_spawner as ls
 
-    spawner = types.SimpleNamespace(
-        runtime_base=str(tmp_path / "run"), user=types.SimpleNamespace(id=42), _uid=lambda: None
-    )
-    d = ls.CgroupLimits.runtime_dir(spawner)
-    assert d == tmp_path / "run" / "42" and (d.stat().st_mode & 0o777) == 0o700
-    socket_path = f"{ls.CgroupLimits().runtime_base}/99999999/kernel-{'0' * 36}-ipc-5"
+    old = os.umask(0o077)  # as in the hub's own process
+    try:
+        spawner = _spawner(ls, tmp_path / "run")
+        d = spawner.runtime_dir()
+    finally:
+        os.umask(old)
+    assert d == tmp_path / "run" / "42" / "runtime" and (d.stat().st_mode & 0o777) == 0o700
+    assert (tmp_path / "run").stat().st_mode & 0o777 == 0o711 == d.parent.stat().st_mode & 0o777
+    assert d.parent.stat().st_uid == os.geteuid()
+    socket_path = f"{ls.CgroupLimits().runtime_base}/99999999/runtime/kernel-{'0' * 36}-ipc-5"
     assert len(socket_path) < 108  # a Unix socket's path: sun_path holds 107 bytes
     (tmp_path / "run").chmod(0o777)
     with pytest.raises(RuntimeError, match="writable by no one else"):
-        ls.CgroupLimits.runtime_dir(spawner)
+        spawner.runtime_dir()
     (tmp_path / "run").chmod(0o755)
     (tmp_path / "elsewhere").symlink_to(tmp_path / "run")
     spawner.runtime_base = str(tmp_path / "elsewhere")
     with pytest.raises(RuntimeError, match="not a symlink"):
-        ls.CgroupLimits.runtime_dir(spawner)
+        spawner.runtime_dir()
 
     class Base:
         def get_args(self):
@@ -275,3 +315,31 @@ def test_kernels_use_unix_sockets_in_a_private_runtime_folder(tmp_path):
         pass
 
     assert Both().get_args() == ["--ServerApp.allow_root=True", "--KernelManager.transport=ipc"]
+
+
+def test_a_users_certificates_go_to_a_folder_only_that_user_reads(tmp_path):
+    """internal_ssl: the key pair the hub made for a server is moved into
+    <base>/<user id>/certs (never into the student's home, where JupyterHub's own spawner
+    writes as root through whatever symlink the student left), key 0400, folder 0500."""
+    import asyncio
+
+    import limits_spawner as ls
+
+    hub = tmp_path / "hub"
+    hub.mkdir()
+    paths = {k: hub / f"user-alice.{k}" for k in ("keyfile", "certfile")} | {
+        "cafile": hub / "notebooks-ca.crt"
+    }
+    for f in paths.values():
+        f.write_text(f.name)
+    uid = 65534 if os.geteuid() == 0 else None
+    spawner = _spawner(ls, tmp_path / "run", uid)
+    got = asyncio.run(ls.CgroupLimits.move_certs(spawner, {k: str(v) for k, v in paths.items()}))
+    certs = tmp_path / "run" / "42" / "certs"
+    assert {k: Path(v) for k, v in got.items()} == {k: certs / v.name for k, v in paths.items()}
+    assert [Path(got[k]).read_text() for k in paths] == [v.name for v in paths.values()]
+    assert Path(got["keyfile"]).stat().st_mode & 0o777 == 0o400 and certs.stat().st_mode & 0o777 == 0o500
+    assert not paths["keyfile"].exists() and not paths["certfile"].exists() and paths["cafile"].exists()
+    if uid is not None:
+        assert {p.stat().st_uid for p in (certs, *certs.iterdir())} == {uid}
+        assert certs.parent.stat().st_uid == 0

@@ -1,9 +1,10 @@
 """JupyterHub on one machine for a class taking this course.
 
-Run from the course's environment (``pip install -e ".[hub]"`` and
-``npm ci --prefix deploy/hub`` for configurable-http-proxy)::
+Run as root from the instructor's environment (``pip install -e ".[hub]"`` and
+``npm ci --prefix deploy/hub`` for configurable-http-proxy), after building the students'
+environment (``python -m kmlteach hub-env /opt/kmlteach-hub``)::
 
-    jupyterhub -f deploy/hub/jupyterhub_config.py
+    KMLTEACH_HUB_ENV=/opt/kmlteach-hub jupyterhub -f deploy/hub/jupyterhub_config.py
 
 Two modes (``KMLTEACH_HUB_MODE``):
 
@@ -12,21 +13,35 @@ Two modes (``KMLTEACH_HUB_MODE``):
   in its home directory — :class:`limits_spawner.LimitedLocalProcessSpawner`.
 * ``test``: any user name logs in (dummy authenticator, optional shared password
   ``KMLTEACH_HUB_PASSWORD``) and every server runs as the hub's user in
-  ``KMLTEACH_HUB_HOMES/<name>`` — for the load test (benchmarks/bench_hub.py) and demos
-  on a laptop only, never for a class.
+  ``KMLTEACH_HUB_HOMES/<name>`` — demos on a laptop only, never for a class (the load
+  test, run as root, uses the system mode with Unix users it creates).
 
-In both, every server is confined to a per-user cgroup with the memory and CPU limits
-of ``sizing.py`` (see ``limits_spawner.py``; a production single-machine hub would rather
-install The Littlest JupyterHub, whose systemdspawner sets the same limits through
-systemd), idle servers are stopped by ``jupyterhub-idle-culler`` and students arrive
-through the per-chapter nbgitpuller links of ``links.py``. The hub listens on
-``127.0.0.1`` unless ``KMLTEACH_HUB_IP`` says otherwise: put it behind a TLS reverse
-proxy (or set ``c.JupyterHub.ssl_cert``/``ssl_key``) before opening it to a network.
+What a student can reach (deploy/hub/README.md, "Isolation", lists each layer):
+
+* the students' environment only: every server and kernel runs from ``KMLTEACH_HUB_ENV``
+  (the student edition in a venv of its own: no answer key, no grader, no instructor
+  checkout);
+* servers reachable only through the proxy: ``internal_ssl`` (mutual TLS between the hub,
+  the proxy and every server, each student's certificate in a folder only they read),
+  a server's address handed to the proxy only once the student's own process listens
+  there (another port otherwise), and Landlock letting no student process bind another
+  port;
+* a private world per student: bubblewrap namespaces seeing an allowlist (no other home,
+  no hub state, own ``/tmp`` and ``/dev/shm``), homes 0700, umask 077, the hub's state
+  0700 with its database and cookie secret 0600, memory/CPU/pids limits per student,
+  no debugger in the kernels;
+* links pull only the course: nbgitpuller pulls only ``book.toml``'s student repository,
+  and a folder beside a notebook cannot replace an installed package.
+
+Idle servers are stopped by ``jupyterhub-idle-culler``; students arrive through the
+per-chapter nbgitpuller links of ``links.py``. The hub listens on ``127.0.0.1`` unless
+``KMLTEACH_HUB_IP`` says otherwise: put it behind a TLS reverse proxy (or set
+``c.JupyterHub.ssl_cert``/``ssl_key``) before opening it to a network.
 """
 
-import json
 import os
 import sys
+import tomllib
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -42,23 +57,56 @@ env = os.environ.get
 mode = env("KMLTEACH_HUB_MODE", "system")
 if mode not in ("system", "test"):
     raise ValueError(f"KMLTEACH_HUB_MODE must be 'system' or 'test', got {mode!r}")
-state = Path(env("KMLTEACH_HUB_STATE", str(HERE / "state")))
-state.mkdir(parents=True, exist_ok=True)
-bindir = Path(sys.executable).parent  # the course's environment: its singleuser server and kernels
+on = lambda name, default="1": env(name, default) not in ("0", "false", "no", "off")  # noqa: E731
 
-# --- network: the public proxy port, the hub's and the proxy API's internal ports -------
-c.JupyterHub.ip = env("KMLTEACH_HUB_IP", "127.0.0.1")
-c.JupyterHub.port = int(env("KMLTEACH_HUB_PORT", "8000"))
-c.JupyterHub.hub_ip = "127.0.0.1"
-c.JupyterHub.hub_port = int(env("KMLTEACH_HUB_API_PORT", "8081"))
-c.ConfigurableHTTPProxy.api_url = f"http://127.0.0.1:{int(env('KMLTEACH_HUB_PROXY_API_PORT', '8001'))}"
-c.ConfigurableHTTPProxy.command = [str(HERE / "node_modules" / ".bin" / "configurable-http-proxy")]
+# --- the hub's own files: a folder only the hub's user enters -----------------------------
+# Everything the hub writes (database and its journal, cookie secret, certificates, the
+# students' runtime folders) and every server it starts get a umask of 077. Only in the
+# hub's own process: a test or a tool reading this file keeps its umask.
+if JupyterHub.initialized():
+    os.umask(0o077)
+state = Path(env("KMLTEACH_HUB_STATE", str(HERE / "state")))
+state.mkdir(mode=0o700, parents=True, exist_ok=True)
+state.chmod(0o700)
+for name in ("jupyterhub.sqlite", "jupyterhub_cookie_secret"):
+    if (state / name).exists():
+        (state / name).chmod(0o600)
 c.JupyterHub.db_url = f"sqlite:///{state / 'jupyterhub.sqlite'}"
 c.JupyterHub.cookie_secret_file = str(state / "jupyterhub_cookie_secret")
 c.JupyterHub.pid_file = str(state / "jupyterhub.pid")
 c.JupyterHub.cleanup_servers = True  # stopping the hub stops every student's server
 
-# --- who logs in, where their server runs ------------------------------------------------
+# --- the students' environment (python -m kmlteach hub-env DIR) ---------------------------
+hub_env = Path(env("KMLTEACH_HUB_ENV", "/opt/kmlteach-hub"))
+venv = hub_env / "venv"
+if not (hub_env / "hub-env.json").is_file() or not (venv / "bin" / "jupyterhub-singleuser").exists():
+    raise SystemExit(
+        f"no students' environment in {hub_env}: build it with `python -m kmlteach hub-env {hub_env}` "
+        "(or point KMLTEACH_HUB_ENV at one)"
+    )
+_st = hub_env.stat()
+if _st.st_uid not in (0, os.geteuid()) or _st.st_mode & 0o022:
+    raise SystemExit(f"{hub_env} must be owned by root (or the hub's user) and writable by no one else")
+_book = tomllib.loads((hub_env / "edition" / "book.toml").read_text(encoding="utf-8")).get("book", {})
+# the repositories nbgitpuller may pull (server/kmlteach_hub_pull.py): the student edition's
+pull_repos = " ".join(filter(None, [_book.get("student_repository", ""), env("KMLTEACH_HUB_PULL_REPOS", "")]))
+
+# --- network: the public proxy port, the hub's and the proxy API's internal ports ----------
+c.JupyterHub.ip = env("KMLTEACH_HUB_IP", "127.0.0.1")
+c.JupyterHub.port = int(env("KMLTEACH_HUB_PORT", "8000"))
+c.JupyterHub.hub_ip = "127.0.0.1"
+c.JupyterHub.hub_port = int(env("KMLTEACH_HUB_API_PORT", "8081"))
+c.ConfigurableHTTPProxy.command = [str(HERE / "node_modules" / ".bin" / "configurable-http-proxy")]
+# Mutual TLS between the hub, the proxy and every server (certificates from an internal
+# CA in the state folder; each student's in their private runtime folder): a process
+# holding a server's port without the student's certificate gets no traffic, and no
+# student reaches another's server except through the proxy with its cookie.
+c.JupyterHub.internal_ssl = on("KMLTEACH_HUB_INTERNAL_SSL")
+c.JupyterHub.internal_certs_location = str(state / "internal-ssl")
+_scheme = "https" if c.JupyterHub.internal_ssl else "http"
+c.ConfigurableHTTPProxy.api_url = f"{_scheme}://127.0.0.1:{int(env('KMLTEACH_HUB_PROXY_API_PORT', '8001'))}"
+
+# --- who logs in --------------------------------------------------------------------------
 if mode == "test":
     c.JupyterHub.authenticator_class = "dummy"
     c.Authenticator.allow_all = True
@@ -66,8 +114,6 @@ if mode == "test":
         c.DummyAuthenticator.password = env("KMLTEACH_HUB_PASSWORD")
     c.JupyterHub.spawner_class = "limits_spawner.LimitedSimpleSpawner"
     c.LimitedSimpleSpawner.home_dir_template = env("KMLTEACH_HUB_HOMES", "/tmp/kmlteach-hub") + "/{username}"
-    if os.geteuid() == 0:  # every server runs as the hub's user: root in a container or CI
-        c.Spawner.args = ["--ServerApp.allow_root=True"]
 else:
     c.JupyterHub.authenticator_class = "pam"
     c.PAMAuthenticator.allowed_groups = {env("KMLTEACH_HUB_GROUP", "students")}
@@ -75,75 +121,75 @@ else:
     c.JupyterHub.spawner_class = "limits_spawner.LimitedLocalProcessSpawner"
     c.Spawner.notebook_dir = "~"
 
+# --- where and how each student's server runs ---------------------------------------------
+c.Spawner.cmd = [str(venv / "bin" / "jupyterhub-singleuser")]
+c.Spawner.default_url = "/lab"
+# Each server's world (limits_spawner.py, sandbox.py): namespaces seeing an allowlist,
+# Landlock on its ports, a port of its own, private runtime folders, a 0700 home.
+c.CgroupLimits.sandbox = "bwrap" if on("KMLTEACH_HUB_SANDBOX") else "none"
+c.CgroupLimits.landlock = on("KMLTEACH_HUB_LANDLOCK")
+c.CgroupLimits.hub_env = str(hub_env)
+c.CgroupLimits.python_prefix = str(Path((venv / "bin" / "python").resolve()).parents[1])
 c.CgroupLimits.cgroup_parent = env("KMLTEACH_HUB_CGROUP", "kmlteach-hub")
+if env("KMLTEACH_HUB_RUNTIME"):
+    c.CgroupLimits.runtime_base = env("KMLTEACH_HUB_RUNTIME")
+if env("KMLTEACH_HUB_SERVER_PORTS"):  # e.g. "20000-30000"
+    low, high = (int(x) for x in env("KMLTEACH_HUB_SERVER_PORTS").split("-"))
+    c.CgroupLimits.server_ports = (low, high)
+if os.geteuid() == 0 and mode == "test":  # every server runs as the hub's user: root in a container or CI
+    c.Spawner.args = ["--ServerApp.allow_root=True"]
+# A student's server loads no extension a student does not use (the language server: no
+# language servers are installed; jupytext: students open the released .ipynb), and loads
+# kmlteach_hub_pull: nbgitpuller pulls only the course's repositories.
+EXTENSIONS = {"jupyter_lsp": False, "jupyterlab_jupytext": False, "kmlteach_hub_pull": True}
+args = c.Spawner.args if "args" in c.Spawner else []
+c.Spawner.args = [*args, f"--ServerApp.jpserver_extensions={EXTENSIONS!r}"]
+# no configuration from the student's home (a pulled ~/.jupyter could turn the guard off)
+c.Spawner.disable_user_config = True
+# Nothing of the hub's own environment reaches a server (VIRTUAL_ENV, PYTHONPATH, ... name
+# the instructor's checkout); what a kernel needs is set here. A kernel's threads may not
+# outnumber the cores it is allowed (Numba's Gram matrices and BLAS would otherwise start
+# one thread per host CPU), glibc returns freed large arrays (sizing.MALLOC_ENV), and the
+# kernels compiled ahead of time are used (KMLTEACH_AOT=1).
+c.Spawner.env_keep = ["LANG", "LC_ALL"]
+c.Spawner.environment = {
+    **kernel_environment(),
+    "PATH": f"{venv / 'bin'}:/usr/bin:/bin",
+    "KMLTEACH_HUB_PULL_REPOS": pull_repos,
+}
+c.Spawner.mem_guarantee = LIMITS["mem_guarantee"]
+c.Spawner.mem_limit = LIMITS["mem_limit"]
+c.Spawner.cpu_guarantee = LIMITS["cpu_guarantee"]
+c.Spawner.cpu_limit = LIMITS["cpu_limit"]
+c.CgroupLimits.pids_limit = LIMITS["pids_limit"]
+# a class arriving at once on a busy machine: give servers time, queue the rest
+c.Spawner.start_timeout = int(env("KMLTEACH_HUB_START_TIMEOUT", "300"))
+c.Spawner.http_timeout = int(env("KMLTEACH_HUB_START_TIMEOUT", "300"))
+c.JupyterHub.concurrent_spawn_limit = int(env("KMLTEACH_HUB_SPAWN_LIMIT", "100"))
+
 # The hub and the proxy relay every widget update: their own CPU cgroup, weighted above the
 # class's cells (limits_spawner.prioritise_services; nothing happens without root). Only
 # in the hub's own process (not when a test or a tool reads this file), before it starts
 # the proxy, which then follows it.
 if JupyterHub.initialized():
     prioritise_services()
-# A student's server loads no extension a student does not use: nbgrader's (the
-# instructor's tooling, installed with the course's [test] extra), the language server
-# (no language servers are installed) and jupytext (students open the released .ipynb).
-# Each start then costs ~1 s of CPU less (3.1-3.7 -> 1.9-2.5 s, ServerApp.initialize).
-UNUSED = [f"nbgrader.server_extensions.{x}" for x in ("formgrader", "validate_assignment", "assignment_list")]
-UNUSED += ["nbgrader.server_extensions.course_list", "jupyter_lsp", "jupyterlab_jupytext"]
-args = c.Spawner.args if "args" in c.Spawner else []
-c.Spawner.args = [*args, f"--ServerApp.jpserver_extensions={dict.fromkeys(UNUSED, False)!r}"]
-c.Spawner.cmd = [str(bindir / "jupyterhub-singleuser")]
-c.Spawner.default_url = "/lab"
-c.Spawner.mem_guarantee = LIMITS["mem_guarantee"]
-c.Spawner.mem_limit = LIMITS["mem_limit"]
-c.Spawner.cpu_guarantee = LIMITS["cpu_guarantee"]
-c.Spawner.cpu_limit = LIMITS["cpu_limit"]
-# Interactive before batch: the hub's kernelspec loads kernel/kmlteach_hub_priority.py,
-# which marks the student's CPU cgroup idle while a cell runs, so that widget updates
-# take the CPU first (limits_spawner hands the user its cgroup's cpu.idle). JUPYTER_PATH
-# puts this "python3" before the environment's own (students must be able to read the
-# state directory's jupyter/ and deploy/hub/kernel/).
-kernels = state / "jupyter" / "kernels" / "python3"
-kernels.mkdir(parents=True, exist_ok=True)
-(kernels / "kernel.json").write_text(
-    json.dumps(
-        {
-            "argv": [str(bindir / "python"), "-m", "ipykernel_launcher", "-f", "{connection_file}"]
-            + ["--ext=kmlteach_hub_priority"],
-            "env": {"PYTHONPATH": str(HERE / "kernel")},
-            "display_name": "Python 3 (ipykernel)",
-            "language": "python",
-            "metadata": {"debugger": True},
-            "kernel_protocol_version": "5.5",
-        },
-        indent=1,
-    )
-)
-# A kernel's threads may not outnumber the cores it is allowed (Numba's Gram matrices and
-# BLAS would otherwise start one thread per host CPU in every student's kernel).
-# glibc returns freed large arrays to the system (sizing.MALLOC_ENV).
-path = f"{bindir}:/usr/local/bin:/usr/bin:/bin"
-c.Spawner.environment = {**kernel_environment(), "PATH": path, "JUPYTER_PATH": str(state / "jupyter")}
-# a class arriving at once on a busy machine: give servers time, queue the rest
-c.Spawner.start_timeout = int(env("KMLTEACH_HUB_START_TIMEOUT", "300"))
-c.Spawner.http_timeout = int(env("KMLTEACH_HUB_START_TIMEOUT", "300"))
-c.JupyterHub.concurrent_spawn_limit = int(env("KMLTEACH_HUB_SPAWN_LIMIT", "100"))
 
-# --- idle culler: stop servers nobody used for an hour (checked every 5 minutes) ----------
-c.JupyterHub.load_roles = [
+# --- services: each with its role; add more here (run as the hub's user, with the hub's ---
+# --- internal certificates when internal_ssl is on: JUPYTERHUB_SSL_* in their environment) --
+services, roles = [], []
+# stop servers nobody used for an hour (checked every 5 minutes)
+culler = [sys.executable, "-m", "jupyterhub_idle_culler"]
+culler += [f"--timeout={int(env('KMLTEACH_HUB_CULL_TIMEOUT', '3600'))}"]
+culler += [f"--cull-every={int(env('KMLTEACH_HUB_CULL_EVERY', '300'))}"]
+if c.JupyterHub.internal_ssl:
+    culler += ["--ssl-enabled=true", f"--internal-certs-location={state / 'internal-ssl'}"]
+services.append({"name": "idle-culler", "command": culler})
+roles.append(
     {
         "name": "idle-culler",
         "scopes": ["list:users", "read:users:activity", "read:servers", "delete:servers"],
         "services": ["idle-culler"],
     }
-]
-c.JupyterHub.services = [
-    {
-        "name": "idle-culler",
-        "command": [
-            sys.executable,
-            "-m",
-            "jupyterhub_idle_culler",
-            f"--timeout={int(env('KMLTEACH_HUB_CULL_TIMEOUT', '3600'))}",
-            f"--cull-every={int(env('KMLTEACH_HUB_CULL_EVERY', '300'))}",
-        ],
-    }
-]
+)
+c.JupyterHub.services = services
+c.JupyterHub.load_roles = roles

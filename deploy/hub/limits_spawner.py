@@ -30,6 +30,21 @@ so that it also works where there is no systemd (containers, CI, this course's t
   server's port first (load test, 40 students: one server never came up, its port
   answering with a kernel's ZeroMQ greeting).
 
+* processes: ``pids.max`` = ``pids_limit`` (512) per student, threads included (one
+  kernel made 3 013 threads: issue 35), beside the memory and CPU limits;
+* a private world (``sandbox = "bwrap"``, :mod:`sandbox`): the server starts through
+  bubblewrap in namespaces of its own, seeing an allowlist of the machine (the
+  students' environment, the operating system's programs, its home, its runtime
+  folder); Landlock lets it bind no TCP port but its own;
+* its port is its own: :meth:`CgroupLimits.start` hands the address to the hub only
+  once the student's own server listens there; when another process took the port
+  first, the server starts again on another (``port_attempts``). With
+  ``internal_ssl`` the proxy and the hub also reach servers only by mutual TLS, with
+  the student's certificate in a folder only that student reads
+  (:meth:`CgroupLimits.move_certs`);
+* a home the student alone can enter (0700, checked and mended at every start) and a
+  umask of 077 for everything the server makes.
+
 Writing cgroups needs root (or a delegated subtree). Where that is not possible the
 spawner logs one warning and runs the server without limits (the limits are still
 passed as ``MEM_LIMIT``/``CPU_LIMIT`` for the front end's resource display).
@@ -45,10 +60,12 @@ import shutil
 import signal
 import socket
 import stat
+import time
 from pathlib import Path
 
+import sandbox
 from jupyterhub.spawner import LocalProcessSpawner, SimpleLocalProcessSpawner
-from traitlets import Tuple, Unicode, default
+from traitlets import Bool, Enum, Integer, Tuple, Unicode, default
 from traitlets.config import LoggingConfigurable
 
 CGROUP_ROOT = Path("/sys/fs/cgroup")
@@ -114,10 +131,11 @@ def prioritise_services(name: str = SERVICES, pid: int | None = None) -> Path | 
 
 
 def cgroup_layout() -> dict[str, Path] | None:
-    """Where this process may create child cgroups: ``{"memory": dir, "cpu": dir}``.
+    """Where this process may create child cgroups: ``{"memory": dir, "cpu": dir}``, with
+    ``"pids": dir`` too where that controller is available.
 
     cgroup v2 (one hierarchy with the memory and cpu controllers enabled) or v1 (separate
-    ``memory`` and ``cpu`` hierarchies); None when neither is present and writable.
+    ``memory``, ``cpu`` and ``pids`` hierarchies); None when neither is present and writable.
     """
     v2 = CGROUP_ROOT / "cgroup.controllers"
     if v2.exists():
@@ -128,16 +146,20 @@ def cgroup_layout() -> dict[str, Path] | None:
             else set()
         )
         if {"memory", "cpu"} <= ctrls and os.access(own, os.W_OK):
-            return {"memory": own, "cpu": own}
+            return {"memory": own, "cpu": own, **({"pids": own} if "pids" in ctrls else {})}
         return None
     out = {}
-    for ctrl in ("memory", "cpu"):
+    for ctrl in ("memory", "cpu", "pids"):
         base = CGROUP_ROOT / ctrl
         path = _own_cgroup(ctrl)
         if path is None or not base.is_dir():
+            if ctrl == "pids":  # optional: no process limit where the kernel has no such controller
+                continue
             return None
         own = base / path.lstrip("/")
         if not os.access(own, os.W_OK):
+            if ctrl == "pids":
+                continue
             return None
         out[ctrl] = own
     return out
@@ -159,7 +181,7 @@ def _bindable(port: int) -> bool:
     return True
 
 
-def server_port(user_id: int, low: int, high: int, bindable=_bindable, rng=None) -> int:
+def server_port(user_id: int, low: int, high: int, bindable=_bindable, rng=None, exclude=()) -> int:
     """A free port in [low, high) for a user's server, drawn at random (a port a student
     could predict, such as ``low + user id``, could be bound first by that student and
     the victim's address taken over), skipping the ports of this hub's other servers and
@@ -169,14 +191,14 @@ def server_port(user_id: int, low: int, high: int, bindable=_bindable, rng=None)
         raise ValueError(f"server_ports must be (low, high) with low < high, got ({low}, {high})")
     rng = rng or random.SystemRandom()
     for port in rng.sample(range(low, high), span):
-        if port not in _TAKEN and bindable(port):
+        if port not in _TAKEN and port not in exclude and bindable(port):
             return port
     raise RuntimeError(f"no free port for a server in [{low}, {high})")
 
 
 class CgroupLimits(LoggingConfigurable):
     """Mixin for a ``LocalProcessSpawner``: the server runs in a per-user cgroup with limits,
-    on a port of its own (see the module docstring)."""
+    in a private world, on a port of its own (see the module docstring)."""
 
     server_ports = Tuple(
         (20000, 30000),
@@ -185,25 +207,74 @@ class CgroupLimits(LoggingConfigurable):
         "(/proc/sys/net/ipv4/ip_local_port_range, 32768-60999 by default).",
     )
 
+    port_attempts = Integer(
+        5,
+        config=True,
+        help="Starts of a server, each on a new port, before giving up when another process "
+        "holds the port first.",
+    )
+
     runtime_base = Unicode(
         config=True,
         help="Folder (owned by the hub's user, not writable by others, not a symlink) holding "
-        "one private runtime folder per user: the kernels' Unix sockets and connection files. "
+        "one private folder per user: the kernels' Unix sockets and connection files, the "
+        "user's certificates and the /etc files of the user's sandbox. "
         "Default: /run/kmlteach-hub for a root hub (no student can make it first), else "
         "/tmp/kmlteach-hub-run-<hub's uid>.",
     )
 
+    cgroup_parent = Unicode(
+        "kmlteach-hub",
+        config=True,
+        help="Name of the cgroup, under the hub's own, that holds one cgroup per user.",
+    )
+
+    pids_limit = Integer(
+        512,
+        config=True,
+        help="Processes and threads one user's server and kernels may have at once (pids.max); 0: no limit.",
+    )
+
+    sandbox = Enum(
+        ["bwrap", "none"],
+        "bwrap",
+        config=True,
+        help="'bwrap': each server in namespaces of its own that see only an allowlist of the "
+        "machine (deploy/hub/sandbox.py); 'none': measurements only.",
+    )
+
+    landlock = Bool(
+        True,
+        config=True,
+        help="Landlock: a server and its processes may bind no TCP port but the server's own.",
+    )
+
+    hub_env = Unicode(
+        "",
+        config=True,
+        help="The students' environment (python -m kmlteach hub-env DIR): bound read-only into each sandbox.",
+    )
+
+    python_prefix = Unicode(
+        "",
+        config=True,
+        help="The prefix of the students' interpreter, bound read-only when it is outside /usr.",
+    )
+
+    # ------------------------------------------------------------------ private folders
     @default("runtime_base")
     def _runtime_base_default(self) -> str:
         if os.geteuid() == 0 and os.path.isdir("/run") and os.access("/run", os.W_OK):
             return "/run/kmlteach-hub"
         return f"/tmp/kmlteach-hub-run-{os.geteuid()}"
 
-    def runtime_dir(self) -> Path:
-        """``<runtime_base>/<user id>``: short enough for a Unix socket's path (at most 107
-        bytes: ``.../kernel-<uuid>-ipc-5`` under a long home folder is not), made by the
-        hub in a folder only the hub's user can write to, so that no student can make or
-        swap another's (checked, else the server does not start)."""
+    def user_folder(self) -> Path:
+        """``<runtime_base>/<user id>``: made by the hub, owned by the hub's user, searchable
+        but not listable by others (0711), in a base only the hub's user may write (checked,
+        else the server does not start): no student can make, swap or fill another's, nor
+        their own (``runtime/``, ``certs/`` and ``etc/`` below it). The path stays short
+        enough for a Unix socket's (at most 107 bytes: ``.../kernel-<uuid>-ipc-5`` under a
+        long home folder is not)."""
         base = Path(self.runtime_base)
         base.mkdir(mode=0o711, parents=True, exist_ok=True)  # not listable
         st = base.lstat()  # a symlink is refused: whoever owns it could point it elsewhere later
@@ -212,13 +283,53 @@ class CgroupLimits(LoggingConfigurable):
                 f"{base} must be a folder (not a symlink) owned by the hub's user and writable by no one else "
                 f"(owner uid {st.st_uid}, mode {oct(st.st_mode & 0o777)}): remove it or set runtime_base"
             )
+        if st.st_mode & 0o777 != 0o711:  # (the hub's umask is 077) students pass through, list nothing
+            os.chmod(base, 0o711)
         d = base / str(self.user.id)
-        d.mkdir(mode=0o700, exist_ok=True)
+        d.mkdir(mode=0o711, exist_ok=True)
+        os.chmod(d, 0o711)
+        return d
+
+    def _users_folder(self, name: str, mode: int) -> Path:
+        """``user_folder()/name``, owned by the user (the hub's user in test mode)."""
+        d = self.user_folder() / name
+        d.mkdir(mode=mode, exist_ok=True)
         uid = self._uid()
         if uid is not None:
-            os.chown(d, uid, pwd.getpwuid(uid).pw_gid)
-        d.chmod(0o700)
+            os.lchown(d, uid, pwd.getpwuid(uid).pw_gid)
+        os.chmod(d, mode)
         return d
+
+    def runtime_dir(self) -> Path:
+        """The user's runtime folder (0700): the kernels' sockets and connection files."""
+        return self._users_folder("runtime", 0o700)
+
+    async def move_certs(self, paths):
+        """The server's certificate, key and trust bundle (``internal_ssl``) into
+        ``user_folder()/certs``, readable by the user alone (JupyterHub's own
+        ``LocalProcessSpawner.move_certs`` writes into ``~/.jupyterhub`` as root, following
+        whatever symlink the student put there). The hub's copies of the key pair are
+        removed, as JupyterHub's spawner does by moving them."""
+        d = self.user_folder() / "certs"
+        if d.is_dir() and not d.is_symlink():
+            shutil.rmtree(d)
+        d.mkdir(mode=0o700)
+        out = {}
+        for key in ("keyfile", "certfile", "cafile"):
+            src = Path(paths[key])
+            dst = d / src.name
+            shutil.copyfile(src, dst)
+            os.chmod(dst, 0o400 if key == "keyfile" else 0o444)
+            out[key] = str(dst)
+        for key in ("keyfile", "certfile"):
+            Path(paths[key]).unlink(missing_ok=True)
+        uid = self._uid()
+        if uid is not None:
+            gid = pwd.getpwuid(uid).pw_gid
+            for f in (d, *d.iterdir()):
+                os.lchown(f, uid, gid)
+        os.chmod(d, 0o500)
+        return out
 
     def get_env(self):
         env = super().get_env()
@@ -228,21 +339,180 @@ class CgroupLimits(LoggingConfigurable):
     def get_args(self):
         return [*super().get_args(), "--KernelManager.transport=ipc"]
 
+    # ---------------------------------------------------------------------- the world
+    def _pw(self):
+        """The passwd entry the server runs as (test mode: the hub's user, home from the template)."""
+        uid = self._uid()
+        if uid is not None:
+            return pwd.getpwuid(uid)
+        me = pwd.getpwuid(os.geteuid())
+        return pwd.struct_passwd((me.pw_name, "x", me.pw_uid, me.pw_gid, "", self._home(), "/bin/bash"))
+
+    def _home(self) -> str:
+        if isinstance(self, SimpleLocalProcessSpawner):
+            return self.home_dir
+        return pwd.getpwnam(self.user.name).pw_dir
+
+    def _private_home(self) -> str:
+        """The user's home, made 0700 if it was not (a Debian ``useradd -m`` home is 0755:
+        classmates read each other's notebooks; issue 35). A home that is not a folder
+        owned by the user (a symlink, someone else's) stops the server."""
+        home, uid = self._home(), self._uid()
+        if uid is None:
+            Path(home).mkdir(mode=0o700, parents=True, exist_ok=True)
+        try:
+            st = os.lstat(home)
+        except FileNotFoundError:
+            raise RuntimeError(f"the home folder of {self.user.name}, {home}, does not exist") from None
+        owner = os.geteuid() if uid is None else uid
+        if not stat.S_ISDIR(st.st_mode) or st.st_uid != owner:
+            raise RuntimeError(f"{home} must be a folder (not a symlink) owned by {self.user.name}")
+        if st.st_mode & 0o077:
+            os.chmod(home, 0o700)
+            self.log.info(
+                "made the home of %s private (0700, was %s)", self.user.name, oct(st.st_mode & 0o777)
+            )
+        return home
+
+    def _sandbox_argv(self, home: str) -> list[str]:
+        """bubblewrap's command line for this user (:func:`sandbox.bwrap_argv`)."""
+        folder = self.user_folder()
+        etc = sandbox.write_etc(folder / "etc", self._pw())
+        layout = cgroup_layout()
+        cpu = [layout["cpu"] / self.cgroup_parent / self.user.name] if layout else []
+        certs = folder / "certs"
+        return sandbox.bwrap_argv(
+            home=home,
+            hub_env=self.hub_env or str(Path(self.cmd[0]).resolve().parents[2]),
+            runtime_dir=str(self.runtime_dir()),
+            certs_dir=str(certs) if certs.is_dir() else None,
+            etc_dir=str(etc),
+            cgroup_dirs=[str(d) for d in cpu if d.is_dir()],
+            python_prefix=self.python_prefix or None,
+        )
+
+    # ---------------------------------------------------------------------- the start
+    _base_cmd: list[str] | None = None
+    _cgroups: list[Path] = []
+
     async def start(self):
-        # a new port on every start, also a retry after a failed start (JupyterHub keeps the
-        # spawner and its old port, which stop() has already given back)
-        if self.port == 0 or getattr(self, "_port_from_range", False):
-            self.port = server_port(self.user.id, *self.server_ports)
-            self._port_from_range = True
-        _TAKEN[self.port] = self.user.name
-        return await super().start()
+        """Start the server on a port of its own, in its sandbox; hand the address to the
+        hub once the user's own server listens there. A port another process holds by
+        then (bound between the choice and the server's bind: a classmate watching for
+        it) is given up, the attempt's processes killed, and the server started again on
+        another port, up to ``port_attempts`` times."""
+        home = self._private_home()
+        if self._base_cmd is None:
+            self._base_cmd = list(self.cmd)
+        taken: set[int] = set()
+        for attempt in range(1, self.port_attempts + 1):
+            # a new port on every start, also a retry after a failed start (JupyterHub keeps the
+            # spawner and its old port, which stop() has already given back)
+            if self.port == 0 or getattr(self, "_port_from_range", False):
+                self.port = server_port(self.user.id, *self.server_ports, exclude=taken)
+                self._port_from_range = True
+            _TAKEN[self.port] = self.user.name
+            self._cgroups = self._prepare_cgroups()
+            self._lock = sandbox.PortLock(self.port) if self.landlock else None
+            wrap = self._sandbox_argv(home) if self.sandbox == "bwrap" else []
+            self.cmd = [*wrap, *self._base_cmd]
+            address = await super().start()
+            outcome = await self._own_listener()
+            if outcome in ("up", "timeout"):
+                return address
+            if outcome == "exited":
+                status = self.proc.poll() if self.proc is not None else None
+                raise RuntimeError(
+                    f"the server of {self.user.name} exited (status {status}) before listening on port {self.port}"
+                )
+            self.log.warning(
+                "port %d of %s's server is held by another process (attempt %d of %d): starting again on another port",
+                self.port,
+                self.user.name,
+                attempt,
+                self.port_attempts,
+            )
+            taken.add(self.port)
+            _TAKEN.pop(self.port, None)
+            await self._kill_processes()
+            if self.proc is not None:
+                self.proc.wait()
+                self.proc = None
+            self.port = 0
+        raise RuntimeError(
+            f"{self.user.name}: {self.port_attempts} ports in a row were taken by other processes"
+        )
 
-    cgroup_parent = Unicode(
-        "kmlteach-hub",
-        config=True,
-        help="Name of the cgroup, under the hub's own, that holds one cgroup per user.",
-    )
+    def _tree(self) -> set[int]:
+        """The server's processes: its cgroup's, else the server and its descendants."""
+        pids = set()
+        for d in self._cgroups:
+            try:
+                pids |= {int(p) for p in (d / "cgroup.procs").read_text().split()}
+            except OSError:
+                pass
+        if not pids and self.pid:
+            import psutil
 
+            try:
+                pids = {self.pid} | {p.pid for p in psutil.Process(self.pid).children(recursive=True)}
+            except psutil.NoSuchProcess:
+                pass
+        return pids
+
+    async def _own_listener(self) -> str:
+        """``"up"`` once this server's own process listens on its port, ``"taken"`` when
+        another process does (or holds it so that the server could not bind), ``"exited"``
+        when the server died otherwise, ``"timeout"`` after ``start_timeout``."""
+        deadline = time.monotonic() + self.start_timeout
+        delay = 0.1
+        while time.monotonic() < deadline:
+            inodes = sandbox.port_listeners(self.port)
+            if inodes:
+                return "up" if sandbox.socket_holders(inodes, self._tree()) else "taken"
+            if self.proc is not None and self.proc.poll() is not None:
+                return "taken" if sandbox.port_listeners(self.port) or not _bindable(self.port) else "exited"
+            await asyncio.sleep(delay)
+            delay = min(0.5, delay * 1.5)
+        return "timeout"
+
+    def make_preexec_fn(self, name):
+        inner = super().make_preexec_fn(name)
+        procs = [str(d / "cgroup.procs") for d in self._cgroups]
+        lock = getattr(self, "_lock", None)
+
+        def preexec():
+            for p in procs:  # join the user's cgroups before dropping privileges
+                fd = os.open(p, os.O_WRONLY)
+                try:
+                    os.write(fd, str(os.getpid()).encode())
+                finally:
+                    os.close(fd)
+            if inner is not None:
+                inner()
+            if lock is not None:  # after the user's ids: this process and all it starts
+                lock.apply()
+            os.umask(0o077)
+
+        return preexec
+
+    async def _signal(self, sig):
+        """SIGINT/SIGTERM go to the server inside the sandbox (bubblewrap ignores SIGINT and
+        would end the server with SIGKILL): it stops its kernels and exits, and
+        bubblewrap with it."""
+        if sig in (signal.SIGINT, signal.SIGTERM) and self.sandbox == "bwrap" and self.pid:
+            import psutil
+
+            try:
+                for p in psutil.Process(self.pid).children(recursive=True):
+                    if any(a.endswith("jupyterhub-singleuser") for a in p.cmdline()[:3]):
+                        p.send_signal(signal.SIGTERM)
+                        return await super()._signal(0)
+            except psutil.Error:
+                pass
+        return await super()._signal(sig)
+
+    # ------------------------------------------------------------------------ cgroups
     _warned = False
 
     def cgroup_dirs(self) -> list[Path]:
@@ -277,10 +547,13 @@ class CgroupLimits(LoggingConfigurable):
             if d in made:
                 continue
             if v2 and not parent.exists():  # (v2 is written to the kernel's rules, untested here: v1)
-                _write(base / "cgroup.subtree_control", "+memory +cpu")
+                wanted = "+memory +cpu" + (" +pids" if "pids" in layout else "")
+                _write(base / "cgroup.subtree_control", wanted)
                 parent.mkdir(exist_ok=True)
-                _write(parent / "cgroup.subtree_control", "+memory +cpu")
+                _write(parent / "cgroup.subtree_control", wanted)
             d.mkdir(parents=True, exist_ok=True)
+            for x in (parent, d):  # (the hub's umask is 077) the student's sandbox reaches its cpu.idle
+                x.chmod(0o755)
             made.append(d)
             if ctrl == "memory" or v2:
                 if self.mem_limit:
@@ -302,6 +575,8 @@ class CgroupLimits(LoggingConfigurable):
                     else:
                         _write(d / "cpu.cfs_period_us", str(CFS_PERIOD_US))
                         _write(d / "cpu.cfs_quota_us", str(quota))
+            if (ctrl == "pids" or v2) and self.pids_limit and (d / "pids.max").exists():
+                _write(d / "pids.max", str(int(self.pids_limit)))
         return made
 
     def _delegate_idle(self, d: Path) -> None:
@@ -323,7 +598,7 @@ class CgroupLimits(LoggingConfigurable):
             os.chown(idle, uid, -1)
 
     def _uid(self) -> int | None:
-        """The uid the user's server runs as (the hub's own for the simple spawner)."""
+        """The uid the user's server runs as (None: the hub's own, the simple spawner)."""
         if isinstance(self, SimpleLocalProcessSpawner):
             return None
         try:
@@ -350,27 +625,9 @@ class CgroupLimits(LoggingConfigurable):
         except OSError:
             pass
 
-    def make_preexec_fn(self, name):
-        inner = super().make_preexec_fn(name)
-        procs = [str(d / "cgroup.procs") for d in self._prepare_cgroups()]
-
-        def preexec():
-            for p in procs:  # join the user's cgroups before dropping privileges
-                fd = os.open(p, os.O_WRONLY)
-                try:
-                    os.write(fd, str(os.getpid()).encode())
-                finally:
-                    os.close(fd)
-            if inner is not None:
-                inner()
-
-        return preexec
-
-    async def stop(self, now=False):
-        await super().stop(now=now)
-        if _TAKEN.get(self.port) == self.user.name:
-            del _TAKEN[self.port]
-        # kernels and anything they started die with the server's cgroup
+    # ---------------------------------------------------------------------- the stop
+    async def _kill_processes(self) -> None:
+        """SIGKILL every process left in the user's cgroups (kernels and what they started)."""
         for d in self.cgroup_dirs():
             if not d.exists():
                 continue
@@ -384,22 +641,34 @@ class CgroupLimits(LoggingConfigurable):
                     except ProcessLookupError:
                         pass
                 await asyncio.sleep(0.1)
+
+    async def stop(self, now=False):
+        await super().stop(now=now)
+        if _TAKEN.get(self.port) == self.user.name:
+            del _TAKEN[self.port]
+        # kernels and anything they started die with the server's cgroup
+        await self._kill_processes()
+        for d in self.cgroup_dirs():
+            if not d.exists():
+                continue
             try:
                 d.rmdir()
             except OSError as exc:
                 self.log.warning("could not remove cgroup %s: %s", d, exc)
             if (d.parent / ("cpu.weight" if (d.parent / "cpu.weight").exists() else "cpu.shares")).exists():
                 self._scale_cpu_weight(d.parent, (d.parent / "cpu.weight").exists())
-        # the dead kernels' sockets and connection files, once nothing can write there any more
+        # the dead kernels' sockets, the certificates, the sandbox's /etc: once nothing can
+        # write there any more
         shutil.rmtree(Path(self.runtime_base) / str(self.user.id), ignore_errors=True)
 
 
 class LimitedLocalProcessSpawner(CgroupLimits, LocalProcessSpawner):
-    """Each user's server runs as that system user, in a cgroup with memory and CPU limits."""
+    """Each user's server runs as that system user, in a cgroup with limits, in its sandbox."""
 
 
 class LimitedSimpleSpawner(CgroupLimits, SimpleLocalProcessSpawner):
     """Every user's server runs as the hub's own user, in ``/tmp/<user>``, with limits.
 
-    No isolation between users beyond the limits: for the load test and demos only.
+    No isolation between users beyond the limits and the sandbox: for the load test and
+    demos only.
     """

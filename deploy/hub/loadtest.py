@@ -1,22 +1,28 @@
 """A class on the hub of ``jupyterhub_config.py``: N simulated students on localhost.
 
-:class:`LocalHub` starts the hub in test mode (dummy authenticator, per-user cgroups,
-idle culler) on free ports of 127.0.0.1, with the released chapter-01 notebook in a
-local git repository that the students pull with nbgitpuller. Each :class:`Student`
-(``student.py``) then does what the browser does: log in, start the server and follow
-the spawn progress, follow the chapter's nbgitpuller link, open the notebook (contents,
-session, kernel websocket), run its cells one after another, and move the margin
-explorer's ``x1`` slider with ipywidgets ``update`` comm messages, timing each move
-until the redrawn figure comes back. :func:`run_class` runs N of them at once, samples
-the memory and CPU of every student's processes, and returns the numbers.
-Everything stays on the loopback interface; :meth:`LocalHub.stop` ends every process
-it started.
+:class:`LocalHub` starts the hub as a class gets it, on free ports of 127.0.0.1: run as
+root, in its system mode (PAM logins of Unix users it creates in a group of their own,
+each server as its student, in its sandbox, with mutual TLS inside the hub); otherwise in
+its test mode (any name, servers as the hub's user). Servers run from the students'
+environment (:func:`students_environment`, ``python -m kmlteach hub-env``, built once and
+kept until the course changes), and pull the released chapter-01 notebook from a local
+git repository served by ``git daemon`` (the sandbox sees no folder of the load test). Each
+:class:`Student` (``student.py``) then does what the browser does: log in, start the
+server and follow the spawn progress, follow the chapter's nbgitpuller link, open the
+notebook (contents, session, kernel websocket), run its cells one after another, and
+move the margin explorer's ``x1`` slider with ipywidgets ``update`` comm messages,
+timing each move until the redrawn figure comes back. :func:`run_class` runs N of them
+at once, samples the memory and CPU of every student's processes, and returns the
+numbers. Everything stays on the loopback interface; :meth:`LocalHub.stop` ends every
+process it started and removes the users it made.
 """
 
 from __future__ import annotations
 
 import asyncio
+import fcntl
 import os
+import secrets
 import shutil
 import signal
 import socket
@@ -33,10 +39,9 @@ ROOT = HERE.parents[1]
 sys.path.insert(0, str(HERE))
 
 from limits_spawner import DRIVER, SERVICES, cgroup_layout, prioritise_services  # noqa: E402  (deploy/hub is put on sys.path first)
-from student import Student  # noqa: E402  (deploy/hub is put on sys.path first)
 
 REPO_NAME = "kmlteach-student"
-__all__ = ["LocalHub", "run_class", "percentile"]
+__all__ = ["LocalHub", "run_class", "percentile", "students_environment"]
 
 
 def _free_ports(n: int) -> list[int]:
@@ -53,7 +58,8 @@ def _free_ports(n: int) -> list[int]:
 
 def make_student_repo(dest: Path, chapters=("01",)) -> Path:
     """Release ``chapters`` into a fresh git repository ``dest/kmlteach-student``, in its
-    ``notebooks/`` folder as in the student edition (the package comes from this venv)."""
+    ``notebooks/`` folder as in the student edition (the package comes from the students'
+    environment), and a bare copy ``dest/git/kmlteach-student.git`` for ``git daemon``."""
     repo = dest / REPO_NAME
     subprocess.run(
         [sys.executable, "-m", "kmlteach", "release", *chapters, "--out", str(repo / "notebooks")],
@@ -65,37 +71,183 @@ def make_student_repo(dest: Path, chapters=("01",)) -> Path:
     subprocess.run(["git", "init", "-q", "-b", "main", str(repo)], check=True)
     subprocess.run(git + ["add", "-A"], check=True)
     subprocess.run(git + ["commit", "-q", "-m", "student edition"], check=True)
+    bare = dest / "git" / f"{REPO_NAME}.git"
+    subprocess.run(["git", "clone", "-q", "--bare", str(repo), str(bare)], check=True)
+    for d in (dest / "git", bare, *[p for p in bare.rglob("*")]):
+        d.chmod(0o755 if d.is_dir() else 0o644)
     return repo
 
 
-class LocalHub:
-    """The course's JupyterHub in test mode on 127.0.0.1 (use as a context manager)."""
+# ------------------------------------------------------------------ the students' environment
+def _env_slot() -> Path:
+    if os.geteuid() == 0:
+        return Path("/var/tmp/kmlteach-hub-env")
+    return Path.home() / ".cache" / "kmlteach-hub-env"
 
-    def __init__(self, workdir: Path | None = None, password: str = "class", keep: bool = False):
+
+def students_environment(aot=None, report=lambda msg: None) -> Path:
+    """The students' environment of ``python -m kmlteach hub-env`` for local hubs (this load
+    test, the tests), built once in ``/var/tmp/kmlteach-hub-env`` (as root; else
+    ``~/.cache/kmlteach-hub-env``) and built again when the student edition or the hub's
+    modules changed. Kernels compiled ahead of time are copied from ``aot`` (default: this
+    environment's generic build, ``<prefix>/aot-other-machine``, when it matches) or built."""
+    from kmlteach.course import hub_env
+    from kmlteach.course.edition import publish
+
+    slot = _env_slot()
+    slot.parent.mkdir(parents=True, exist_ok=True)
+    lock = os.open(Path(sys.prefix) / ".kmlteach-hub-env.lock", os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # one build at a time (tests run in parallel)
+        with tempfile.TemporaryDirectory() as tmp:
+            edition = Path(tmp) / REPO_NAME
+            publish(edition, report=lambda msg: None)
+            want = hub_env._tree_sha(edition)
+            mine = {n: (HERE / rel).read_text() for n, rel in hub_env.HUB_MODULES.items()}
+            have = hub_env.describe(slot)
+            if slot.is_symlink() or (slot.exists() and slot.lstat().st_uid != os.geteuid()):
+                raise RuntimeError(f"{slot} is not this user's: remove it")
+            site = sorted(slot.glob("venv/lib/python3*/site-packages"))
+            same = (
+                have is not None
+                and have.get("edition_sha256") == want
+                and site
+                and all(
+                    (site[0] / f"{n}.py").is_file() and (site[0] / f"{n}.py").read_text() == t
+                    for n, t in mine.items()
+                )
+            )
+            if not same:
+                if slot.exists():
+                    shutil.rmtree(slot)
+                generic = Path(sys.prefix) / "aot-other-machine"
+                aot = aot or (str(generic) if (generic / "kmlteach_aot.json").is_file() else "build")
+                t0 = time.monotonic()
+                hub_env.build(slot, edition=edition, aot=aot, report=report)
+                report(f"students' environment built in {time.monotonic() - t0:.0f} s: {slot}")
+    finally:
+        os.close(lock)
+    return slot
+
+
+# ------------------------------------------------------------------------------ Unix users
+def _run(cmd, **kw):
+    return subprocess.run(cmd, check=True, capture_output=True, text=True, **kw)
+
+
+class UnixStudents:
+    """Unix accounts for a class (root only): a group of their own, users named
+    ``<prefix><i:03d>`` with the password, homes below ``homes`` (0700 unless told
+    otherwise). :meth:`remove` deletes them."""
+
+    def __init__(self, homes: Path, password: str, prefix: str | None = None):
+        self.prefix = prefix or f"kl{secrets.token_hex(3)}s"
+        self.group = self.prefix.rstrip("s") + "g"
+        self.homes, self.password = homes, password
+        self.names: list[str] = []
+        _run(["groupadd", self.group])
+
+    def name(self, i: int) -> str:
+        return f"{self.prefix}{i:03d}"
+
+    def add(self, n: int, home_mode: int = 0o700) -> list[str]:
+        new = []
+        for i in range(len(self.names), n):
+            name = self.name(i)
+            home = self.homes / name
+            _run(["useradd", "-M", "-N", "-g", self.group, "-d", str(home), "-s", "/bin/bash", name])
+            self.names.append(name)
+            new.append(name)
+            home.mkdir(mode=home_mode)
+            home.chmod(home_mode)
+            pw = __import__("pwd").getpwnam(name)
+            os.chown(home, pw.pw_uid, pw.pw_gid)
+        if new:
+            _run(["chpasswd"], input="".join(f"{u}:{self.password}\n" for u in new))
+        return new
+
+    def remove(self) -> None:
+        for name in self.names:
+            subprocess.run(["pkill", "-KILL", "-u", name], capture_output=True)
+            subprocess.run(["userdel", name], capture_output=True)
+        self.names = []
+        subprocess.run(["groupdel", self.group], capture_output=True)
+
+
+class LocalHub:
+    """The course's JupyterHub on 127.0.0.1 (use as a context manager).
+
+    ``unix_users`` (default: when run as root): the hub in its system mode, students being
+    Unix users made for the run; else its test mode. ``isolation``: environment variables
+    switching layers off for measurements (``KMLTEACH_HUB_SANDBOX``, ``_LANDLOCK``,
+    ``_INTERNAL_SSL`` = "0")."""
+
+    def __init__(
+        self,
+        workdir: Path | None = None,
+        password: str = "class",
+        keep: bool = False,
+        unix_users: bool | None = None,
+        isolation: dict | None = None,
+        extra_env: dict | None = None,
+    ):
         self.keep = keep  # keep the working folder (log, homes) after the context
         self.tmp = Path(workdir or tempfile.mkdtemp(prefix="kmlteach-hub-"))
+        self.tmp.chmod(0o711)  # students reach their homes below it, list nothing
         self.password = password
-        self.port, api_port, proxy_api_port = _free_ports(3)
+        self.unix_users = (
+            (os.geteuid() == 0 and shutil.which("useradd") is not None) if unix_users is None else unix_users
+        )
+        self.port, api_port, proxy_api_port, self.git_port = _free_ports(4)
         self.url = f"http://127.0.0.1:{self.port}"
+        self.repo_url = f"git://127.0.0.1:{self.git_port}/{REPO_NAME}.git"
         self.cgroup = f"kmlteach-hub-{os.getpid()}-{self.port}"
+        self.homes = self.tmp / "homes"
         self.env = dict(
             os.environ,
-            KMLTEACH_HUB_MODE="test",
+            KMLTEACH_HUB_MODE="system" if self.unix_users else "test",
             KMLTEACH_HUB_PASSWORD=password,
             KMLTEACH_HUB_STATE=str(self.tmp / "state"),
-            KMLTEACH_HUB_HOMES=str(self.tmp / "homes"),
+            KMLTEACH_HUB_HOMES=str(self.homes),
+            KMLTEACH_HUB_RUNTIME=str(self.tmp / "run"),
             KMLTEACH_HUB_PORT=str(self.port),
             KMLTEACH_HUB_API_PORT=str(api_port),
             KMLTEACH_HUB_PROXY_API_PORT=str(proxy_api_port),
             KMLTEACH_HUB_CGROUP=self.cgroup,
+            KMLTEACH_HUB_PULL_REPOS=self.repo_url,
+            **(isolation or {}),
+            **(extra_env or {}),
         )
         self.env.pop("JUPYTERHUB_API_TOKEN", None)
         self.proc: subprocess.Popen | None = None
+        self.git_proc: subprocess.Popen | None = None
         self.repo: Path | None = None
+        self.users: UnixStudents | None = None
         self.log_path = self.tmp / "hub.log"
 
-    def start(self, timeout: float = 90.0) -> LocalHub:
+    def student_name(self, i: int) -> str:
+        return self.users.name(i) if self.users else f"student{i:03d}"
+
+    def add_students(self, n: int) -> None:
+        """Make the Unix accounts of students 0..n-1 (system mode; nothing in test mode)."""
+        if self.users:
+            self.users.add(n)
+
+    def start(self, timeout: float = 90.0, report=lambda msg: None) -> LocalHub:
+        self.env["KMLTEACH_HUB_ENV"] = str(
+            self.env.get("KMLTEACH_HUB_ENV") or students_environment(report=report)
+        )
         self.repo = make_student_repo(self.tmp)
+        self.git_proc = subprocess.Popen(  # git's own protocol: nbgitpuller clones --depth 1
+            ["git", "daemon", "--reuseaddr", "--export-all", "--listen=127.0.0.1", f"--port={self.git_port}"]
+            + [f"--base-path={self.tmp / 'git'}", str(self.tmp / "git")],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        self.homes.mkdir(mode=0o711, exist_ok=True)
+        if self.unix_users:
+            self.users = UnixStudents(self.homes, self.password)
+            self.env["KMLTEACH_HUB_GROUP"] = self.users.group
         chp = HERE / "node_modules" / ".bin" / "configurable-http-proxy"
         if not chp.exists():
             raise RuntimeError(f"{chp} is missing: run `npm ci --prefix deploy/hub`")
@@ -133,14 +285,21 @@ class LocalHub:
             return []
 
     def student_trees(self) -> dict[str, list[psutil.Process]]:
-        """``{user: [server, kernels...]}`` for every running single-user server."""
+        """``{user: [server, kernels..., sandbox]}`` for every running single-user server:
+        the server first, then everything below it, then the bubblewrap processes between
+        it and the hub."""
         out = {}
+        hub = self.proc.pid if self.proc else None
         for p in self.processes()[1:]:
             try:
                 cmd = p.cmdline()
-                if any(a.endswith("jupyterhub-singleuser") for a in cmd[:2]):
+                if any(a.endswith("jupyterhub-singleuser") for a in cmd[:3]):
                     user = p.environ().get("JUPYTERHUB_USER", str(p.pid))
-                    out[user] = [p] + p.children(recursive=True)
+                    wrappers, q = [], p.parent()
+                    while q is not None and q.pid != hub:
+                        wrappers.append(q)
+                        q = q.parent()
+                    out[user] = [p, *p.children(recursive=True), *wrappers]
             except (psutil.NoSuchProcess, psutil.AccessDenied):
                 continue
         return out
@@ -189,6 +348,11 @@ class LocalHub:
                 pass
         if getattr(self, "_log", None):
             self._log.close()
+        if self.git_proc is not None:
+            self.git_proc.kill()
+            self.git_proc.wait()
+        if self.users is not None:
+            self.users.remove()
 
     def cleanup(self) -> None:
         shutil.rmtree(self.tmp, ignore_errors=True)
@@ -200,7 +364,7 @@ class LocalHub:
             return ""
 
     def confinement(self, user: str) -> dict | None:
-        """The memory (bytes) and CPU (cores) limits of the user's cgroup; None without cgroups."""
+        """The memory (bytes), CPU (cores) and process limits of the user's cgroup; None without cgroups."""
         layout = cgroup_layout()
         if layout is None:
             return None
@@ -216,12 +380,21 @@ class LocalHub:
                     (cpu / "cpu.cfs_period_us").read_text(),
                 )
         except OSError:
-            return {"memory_limit": None, "cpu_limit": None}
-        return {"memory_limit": int(limit), "cpu_limit": int(quota) / int(period)}
+            return {"memory_limit": None, "cpu_limit": None, "pids_limit": None}
+        pids = layout.get("pids")
+        try:
+            pids_max = (pids / self.cgroup / user / "pids.max").read_text().strip() if pids else None
+        except OSError:
+            pids_max = None
+        return {
+            "memory_limit": int(limit),
+            "cpu_limit": int(quota) / int(period),
+            "pids_limit": int(pids_max) if pids_max and pids_max.isdigit() else None,
+        }
 
     def __enter__(self):
         try:
-            return self.start()
+            return self.start(report=lambda msg: print(msg, flush=True))
         except BaseException:
             self.stop()
             raise
@@ -372,12 +545,15 @@ async def _arrive(student, delay: float):
 async def _run_class(
     hub, n, moves, move_period, notebook, timeout, arrival, sampler, load0, driver_nice
 ) -> dict:
+    from student import Student  # (deploy/hub is on sys.path: see the top of this module)
+
+    hub.add_students(n)
     students = [
         Student(
             hub.url,
-            f"student{i:03d}",
+            hub.student_name(i),
             hub.password,
-            repo_url=f"file://{hub.repo}",
+            repo_url=hub.repo_url,
             notebook=notebook,
             moves=moves,
             move_period=move_period,

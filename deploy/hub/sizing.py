@@ -43,6 +43,9 @@ KERNELS_AT_LIMIT = 2
 # seconds. A student is guaranteed a small share and may burst to one core.
 CPU_GUARANTEE = 0.05
 CPU_LIMIT = 1.0
+# Processes and threads of one student (server, kernels, their children) at once: the
+# server and a chapter's kernel use about 40; one kernel made 3 013 threads (issue 35).
+PIDS_LIMIT = 512
 # Left to the operating system, the hub and the proxy on each node.
 NODE_RESERVE_GIB = 4
 # Added to every student's environment (kernels inherit it): glibc hands the memory of a
@@ -59,6 +62,7 @@ LIMITS = {
     "mem_limit": f"{LIMIT_MIB}M",
     "cpu_guarantee": CPU_GUARANTEE,
     "cpu_limit": CPU_LIMIT,
+    "pids_limit": PIDS_LIMIT,
 }
 NODE_GIB = (16, 32, 64, 128)
 

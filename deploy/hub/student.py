@@ -25,7 +25,7 @@ from http.cookies import SimpleCookie
 from tornado.httpclient import AsyncHTTPClient, HTTPRequest
 from tornado.websocket import websocket_connect
 
-__all__ = ["Student"]
+__all__ = ["Student", "Kernel"]
 
 WIDGET_PROTOCOL = "2.1.0"
 
@@ -359,6 +359,63 @@ class Student:
             await asyncio.sleep(max(0.0, t_start + (k + 1) * self.move_period - time.perf_counter()))
         self.timings["widget_phase"] = time.perf_counter() - t_start
 
+    # -- what a student does by hand (tests/test_hub_isolation.py) -------------------------
+    async def spawn(self) -> None:
+        """Start the server from the hub's home page, wait for it, then open it in JupyterLab
+        (the OAuth redirects give the server's cookies)."""
+        page = await self.follow("/hub/spawn")
+        m = re.search(r'new EventSource\("([^"]+)"\)', page.body.decode())
+        if m is not None:
+            events = await self.events(html.unescape(m.group(1)).replace("\\/", "/"))
+            if not any(e.get("ready") for e in events):
+                raise RuntimeError(f"spawn failed: {events[-1] if events else 'no events'}")
+        lab = await self.follow(f"/user/{self.name}/lab")
+        if lab.code != 200:
+            raise RuntimeError(f"JupyterLab page: HTTP {lab.code}")
+
+    async def stop_server(self) -> None:
+        """Stop the server as the hub's home page does, and wait until it is stopped."""
+        await self.fetch("/hub/home")
+        xsrf = {"X-XSRFToken": self.jar.get("_xsrf", "/hub/") or ""}
+        resp = await self.fetch(f"/hub/api/users/{self.name}/server", method="DELETE", headers=xsrf)
+        if resp.code not in (202, 204):
+            raise RuntimeError(f"stopping the server: HTTP {resp.code}")
+        for _ in range(600):
+            model = await self.fetch(f"/hub/api/users/{self.name}", headers=xsrf)
+            if model.code == 200 and not json.loads(model.body).get("servers"):
+                return
+            await asyncio.sleep(0.2)
+        raise RuntimeError("the server did not stop")
+
+    async def api(self, method: str, path: str, body=None):
+        """A call to the student's server's REST API (``path`` below ``/api/``): (code, JSON or text)."""
+        base = f"/user/{self.name}"
+        headers = {"X-XSRFToken": self.jar.get("_xsrf", f"{base}/") or "", "Content-Type": "application/json"}
+        resp = await self.fetch(
+            f"{base}/api/{path}",
+            method=method,
+            body=None if body is None else json.dumps(body),
+            headers=headers,
+            allow_nonstandard_methods=True,
+        )
+        text = resp.body.decode(errors="replace") if resp.body else ""
+        try:
+            return resp.code, json.loads(text)
+        except ValueError:
+            return resp.code, text
+
+    async def start_kernel(self, folder: str = "") -> Kernel:
+        """A new kernel whose working folder is ``folder`` (below the server's root), connected."""
+        path = "/".join(p for p in (folder.strip("/"), f"attack-{uuid.uuid4().hex[:8]}.ipynb") if p)
+        code, sess = await self.api(
+            "POST", "sessions", {"path": path, "type": "notebook", "name": "", "kernel": {"name": "python3"}}
+        )
+        if code != 201:
+            raise RuntimeError(f"sessions API: HTTP {code}: {sess}")
+        k = Kernel(self, sess["kernel"]["id"])
+        await k.connect(self.step_timeout)
+        return k
+
     async def run(self):
         t0 = time.perf_counter()
         self.step = "login"
@@ -387,3 +444,90 @@ class Student:
                 self.reader.cancel()
             self.http.close()
         return self
+
+
+class Kernel:
+    """One kernel of a student's server, driven over its websocket: run code and collect
+    what it prints (``tests/test_hub_isolation.py`` attacks with it)."""
+
+    def __init__(self, student: Student, kernel_id: str):
+        self.student, self.id = student, kernel_id
+        self.session = uuid.uuid4().hex
+        self.ws = None
+        self.waiting: dict[str, dict] = {}
+
+    async def connect(self, timeout: float = 300.0) -> None:
+        s = self.student
+        url = (
+            s.hub.replace("http", "ws", 1)
+            + f"/user/{s.name}/api/kernels/{self.id}/channels?session_id={self.session}"
+        )
+        self.ws = await websocket_connect(
+            HTTPRequest(
+                url,
+                headers={"Cookie": s.jar.header(f"/user/{s.name}/api/kernels/")},
+                connect_timeout=60,
+                request_timeout=timeout,
+            ),
+            max_message_size=64 * 2**20,
+        )
+        self.reader = asyncio.ensure_future(self._read())
+        self.info = (await self.request("kernel_info_request", {}, timeout))["reply"]
+
+    async def _read(self):
+        while True:
+            frame = await self.ws.read_message()
+            if frame is None:
+                for w in self.waiting.values():
+                    w["done"].done() or w["done"].set_exception(RuntimeError("kernel websocket closed"))
+                return
+            msg = _decode_frame(frame)
+            w = self.waiting.get(msg.get("parent_header", {}).get("msg_id", ""))
+            if w is None:
+                continue
+            kind, content = msg["header"]["msg_type"], msg["content"]
+            if kind == "stream":
+                w[content["name"]].append(content["text"])
+            elif kind == "error":
+                w["stderr"].append(f"{content['ename']}: {content['evalue']}")
+            elif kind.endswith("_reply"):
+                w["reply"] = content
+            elif kind == "status" and content.get("execution_state") == "idle":
+                w["idle"] = True
+            if "reply" in w and w.get("idle") and not w["done"].done():
+                w["done"].set_result(None)
+
+    async def request(self, kind: str, content: dict, timeout: float = 120.0, channel: str = "shell") -> dict:
+        msg = Student._message(self.student, kind, content)
+        msg["header"]["session"] = self.session
+        msg["channel"] = channel
+        mid = msg["header"]["msg_id"]
+        w = {"stdout": [], "stderr": [], "done": asyncio.get_running_loop().create_future()}
+        self.waiting[mid] = w
+        try:
+            await self.ws.write_message(json.dumps(msg))
+            await asyncio.wait_for(w["done"], timeout)
+        finally:
+            self.waiting.pop(mid, None)
+        return {"reply": w.get("reply", {}), "stdout": "".join(w["stdout"]), "stderr": "".join(w["stderr"])}
+
+    async def execute(self, code: str, timeout: float = 120.0) -> dict:
+        """Run ``code``: ``{"status", "stdout", "stderr"}`` (an exception's name and text in stderr)."""
+        r = await self.request(
+            "execute_request",
+            {
+                "code": code,
+                "silent": False,
+                "store_history": False,
+                "user_expressions": {},
+                "allow_stdin": False,
+            },
+            timeout,
+        )
+        return {"status": r["reply"].get("status"), "stdout": r["stdout"], "stderr": r["stderr"]}
+
+    async def close(self) -> None:
+        if self.ws is not None:
+            self.ws.close()
+            self.reader.cancel()
+        await self.student.api("DELETE", f"kernels/{self.id}")

@@ -1,0 +1,597 @@
+"""Two students on the course's hub attack each other and the answer key (issue 35).
+
+As root, this module makes two Unix users in a group of their own (homes left 0755, as
+Debian's ``useradd -m`` makes them), starts the hub of ``deploy/hub/jupyterhub_config.py``
+in its PAM mode on 127.0.0.1 (``loadtest.LocalHub``: the students' environment of
+``python -m kmlteach hub-env``, the course's repository served by ``git daemon``), logs
+both students in and starts their servers. Each test is one attack, from a student's
+kernel (inside the hub) or from the student's Unix account (a shell on the machine):
+
+answer key · a build planted for a classmate's kernel · the debugger's port · the
+server's port taken first · other homes · the hub's database and secrets · processes
+(``pids``) · nbgitpuller with another repository, and a folder shadowing ``kmlteach``.
+
+Every outcome must be "contained". About a minute on two cores once the students'
+environment is built (it is kept in /var/tmp/kmlteach-hub-env while the course does not
+change). Not root: skipped in one line.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import importlib
+import json
+import os
+import pwd
+import re
+import shutil
+import subprocess
+import sys
+import threading
+import time
+import urllib.parse
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+HUB = ROOT / "deploy" / "hub"
+sys.path.insert(0, str(HUB))
+
+pytestmark = pytest.mark.skipif(
+    os.geteuid() != 0
+    or not all(shutil.which(t) for t in ("bwrap", "node", "useradd", "git", "setpriv"))
+    or not (HUB / "node_modules" / ".bin" / "configurable-http-proxy").exists(),
+    reason="needs root, bubblewrap, useradd, setpriv, git and the hub's proxy (npm ci --prefix deploy/hub)",
+)
+
+
+def _run(loop, coro, timeout=300):
+    return loop.run_until_complete(asyncio.wait_for(coro, timeout))
+
+
+def _json(result: dict) -> dict:
+    assert result["status"] == "ok", result
+    return json.loads(result["stdout"].strip().splitlines()[-1])
+
+
+def _as(user: str, argv: list[str], **kw) -> subprocess.CompletedProcess:
+    """Run ``argv`` as the Unix user ``user`` outside the hub (a student with a shell)."""
+    pw = pwd.getpwnam(user)
+    return subprocess.run(
+        ["setpriv", f"--reuid={pw.pw_uid}", f"--regid={pw.pw_gid}", "--init-groups", *argv],
+        capture_output=True,
+        text=True,
+        env={"HOME": pw.pw_dir, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"},
+        cwd="/",
+        **kw,
+    )
+
+
+@pytest.fixture(scope="module")
+def hub():
+    from loadtest import LocalHub
+
+    Student = importlib.import_module("student").Student  # deploy/hub's (a top-level student/ may exist)
+
+    h = LocalHub(unix_users=True)
+    loop = asyncio.new_event_loop()
+    kernels = []
+    try:
+        h.start(report=lambda msg: print(msg, flush=True))
+        h.users.add(2, home_mode=0o755)  # as Debian's useradd -m leaves them
+        # another repository, served beside the course's: a package named kmlteach in it
+        hostile = h.tmp / "hostile"
+        (hostile / "kmlteach").mkdir(parents=True)
+        (hostile / "kmlteach" / "__init__.py").write_text(
+            "import os\nopen(os.path.expanduser('~/PWNED-by-pull'), 'w').close()\n"
+        )
+        git = ["git", "-C", str(hostile), "-c", "user.name=x", "-c", "user.email=x@x"]
+        subprocess.run(["git", "init", "-q", "-b", "main", str(hostile)], check=True)
+        subprocess.run(git + ["add", "-A"], check=True)
+        subprocess.run(git + ["commit", "-q", "-m", "x"], check=True)
+        subprocess.run(
+            ["git", "clone", "-q", "--bare", str(hostile), str(h.tmp / "git" / "hostile.git")], check=True
+        )
+        env = Path(h.env["KMLTEACH_HUB_ENV"])
+        names = [h.student_name(i) for i in range(2)]
+
+        async def arrive():
+            students = [Student(h.url, n, h.password, h.repo_url, "notebooks/01-svm.ipynb") for n in names]
+            for s in students:
+                await s.login()
+            await asyncio.gather(*(s.spawn() for s in students))
+            ks = await asyncio.gather(*(s.start_kernel() for s in students))
+            return students, ks
+
+        (alice, bob), (ka, kb) = _run(loop, arrive())
+        kernels += [ka, kb]
+        yield SimpleNamespace(
+            hub=h,
+            loop=loop,
+            env=env,
+            python=str(env / "venv" / "bin" / "python"),
+            alice=alice,
+            bob=bob,
+            ka=ka,
+            kb=kb,
+            uid={n: pwd.getpwnam(n).pw_uid for n in names},
+            home={n: pwd.getpwnam(n).pw_dir for n in names},
+            hostile=f"git://127.0.0.1:{h.git_port}/hostile.git",
+        )
+    finally:
+        for k in kernels:
+            try:
+                _run(loop, k.close(), 30)
+            except Exception:
+                pass
+        loop.close()
+        h.stop()
+        h.cleanup()
+
+
+def _user_id(hub, name: str) -> str:
+    """The hub's id of a user (its runtime folder's name)."""
+    for p in hub.hub.processes():
+        try:
+            e = p.environ()
+        except Exception:
+            continue
+        if e.get("JUPYTERHUB_USER") == name and e.get("JUPYTER_RUNTIME_DIR"):
+            return Path(e["JUPYTER_RUNTIME_DIR"]).parent.name
+    raise AssertionError(f"no server of {name}")
+
+
+# ------------------------------------------------------------------------ the answer key
+def test_a_students_kernel_runs_the_student_edition_without_the_answer_key(hub):
+    from kmlteach.exercises import registry
+
+    code = f"""
+import importlib.util, json, os, sys, io, contextlib
+import kmlteach
+from kmlteach import exercises
+def found_spec(m):
+    try:
+        return importlib.util.find_spec(m) is not None
+    except ModuleNotFoundError:
+        return False
+out = io.StringIO()
+with contextlib.redirect_stdout(out):
+    exercises.solution("05.viterbi")
+paths = {{p: os.path.exists(p) for p in {[str(ROOT), str(ROOT / "docs" / "midterm.md"), str(ROOT / "notebooks" / "src"), sys.prefix, "/root", "/work"]!r}}}
+found = []
+for top in (os.path.dirname(kmlteach.__file__), {str(hub.env / "edition")!r}):
+    for d, dirs, files in os.walk(top):
+        found += [os.path.join(d, f) for f in files if f == "midterm.md" or f.endswith(".ipynb") and "src" in d]
+        found += [d for x in dirs if x == "src" and d.endswith("notebooks")]
+print(json.dumps({{
+    "file": kmlteach.__file__, "exe": sys.executable, "solution": out.getvalue(),
+    "grader": [m for m in ("kmlteach.course.grade", "kmlteach.course.grade.cases", "kmlteach.exercises.ch05")
+               if found_spec(m)],
+    "paths": paths, "found": found,
+}}))
+"""
+    r = _json(_run(hub.loop, hub.ka.execute(code)))
+    assert r["file"].startswith(str(hub.env / "venv")) and r["exe"].startswith(str(hub.env / "venv")), r
+    reference = registry()["05.viterbi"].solution
+    assert reference and reference.splitlines()[0] not in r["solution"], r["solution"]
+    assert "solution" in r["solution"] and "def " not in r["solution"], r["solution"]
+    assert r["grader"] == [] and r["found"] == [], r
+    assert not any(r["paths"].values()), r["paths"]
+    # nothing of the answer key (the edition's own definition: solution lines, references,
+    # hidden values, last hints) in what a kernel sees: the installed package, its bytecode
+    # and compiled kernels, the edition's files
+    from kmlteach.course.edition import leaks, secrets
+
+    key = secrets()
+    (package,) = hub.env.glob("venv/lib/python3*/site-packages/kmlteach")
+    assert len(key) > 100 and leaks(package, key) == [] and leaks(hub.env / "edition", key) == []
+
+
+# ------------------------------------------------------------- a build planted for a classmate
+_EVIL_C = r"""
+#include <Python.h>
+#include <stdio.h>
+#include <stdlib.h>
+PyMODINIT_FUNC PyInit_kmlteach_aot(void) {
+    const char *home = getenv("HOME");
+    char path[4096];
+    snprintf(path, sizeof path, "%s/PWNED-by-aot", home ? home : "/tmp");
+    FILE *f = fopen(path, "w");
+    if (f) { fputs("a planted build ran\n", f); fclose(f); }
+    PyErr_SetString(PyExc_ImportError, "planted");
+    return NULL;
+}
+"""
+
+
+def _evil_build(hub, tmp: Path) -> tuple[bytes, dict]:
+    """A module that, if loaded, leaves ~/PWNED-by-aot (gcc; a file that is no module
+    otherwise: loading it would fail the import) and a manifest this environment accepts."""
+    info = json.loads(
+        subprocess.run(
+            [
+                hub.python,
+                "-c",
+                "import json, sysconfig; from kmlteach._aot import _versions; "
+                "print(json.dumps({'v': _versions(), 'inc': sysconfig.get_paths()['include']}))",
+            ],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+    )
+    so = b"not a shared object"
+    if shutil.which("gcc") and Path(info["inc"], "Python.h").exists():
+        (tmp / "evil.c").write_text(_EVIL_C)
+        subprocess.run(
+            ["gcc", "-shared", "-fPIC", f"-I{info['inc']}", "-o", str(tmp / "evil.so"), str(tmp / "evil.c")],
+            check=True,
+        )
+        so = (tmp / "evil.so").read_bytes()
+    manifest = {"file": "evil.so", "versions": info["v"], "cpu_flags": [], "sources": {}, "kernels": {}}
+    return so, manifest
+
+
+def test_a_build_planted_for_a_classmate_is_never_loaded(hub, tmp_path):
+    alice, bob = hub.alice.name, hub.bob.name
+    so, manifest = _evil_build(hub, tmp_path)
+    target = f"/tmp/kmlteach-numba-{hub.uid[alice]}"
+    plant = f"""
+import base64, json, os
+os.makedirs({target!r}, mode=0o755, exist_ok=True)
+open({target!r} + "/evil.so", "wb").write(base64.b64decode({base64.b64encode(so).decode()!r}))
+open({target!r} + "/kmlteach_aot.json", "w").write({json.dumps(manifest)!r})
+os.chmod({target!r}, 0o755)
+print(json.dumps(sorted(os.listdir({target!r}))))
+"""
+    # from bob's kernel: into the only /tmp bob's sandbox has, his own
+    assert _json(_run(hub.loop, hub.kb.execute(plant))) == ["evil.so", "kmlteach_aot.json"]
+    probe = f"""
+import json, os, warnings
+with warnings.catch_warnings(record=True) as w:
+    warnings.simplefilter("always")
+    import kmlteach.svm
+    from kmlteach import _aot
+    status = _aot.status()
+print(json.dumps({{"planted": os.path.exists({target!r}), "status": status, "aot": _aot._TABLE is not None}}))
+"""
+    k = _run(hub.loop, hub.alice.start_kernel())
+    try:
+        r = _json(_run(hub.loop, k.execute(probe)))
+    finally:
+        _run(hub.loop, k.close())
+    assert r["planted"] is False and "compiled ahead of time" in r["status"] and r["aot"], r
+    # from bob's shell: into the machine's /tmp, then alice's own process (outside the hub)
+    # looks there, as a kernel does when the package's build is missing or stale
+    shutil.rmtree(target, ignore_errors=True)
+    try:
+        r = _as(bob, [hub.python, "-c", plant])
+        assert r.returncode == 0, r.stderr
+        assert os.stat(target).st_uid == hub.uid[bob]
+        probe_env = ["env", "KMLTEACH_AOT=1", f"KMLTEACH_AOT_DIR={target}"]
+        r = _as(
+            alice, [*probe_env, hub.python, "-W", "always", "-c", "import kmlteach.svm; print('imported')"]
+        )
+        assert r.returncode == 0 and r.stdout.strip() == "imported", r.stderr
+        warned = [ln for ln in r.stderr.splitlines() if "ignored the build" in ln]
+        assert len(warned) == 1 and f"owned by uid {hub.uid[bob]}" in warned[0], r.stderr
+    finally:
+        shutil.rmtree(target, ignore_errors=True)
+    for name in (alice, bob):
+        assert not Path(hub.home[name], "PWNED-by-aot").exists()
+
+
+# --------------------------------------------------------------------------- the debugger
+def test_no_kernel_offers_a_debugger_and_no_student_process_can_listen(hub):
+    info = hub.ka.info
+    assert "debugger" not in info.get("supported_features", []) and not info.get("debugger"), info
+    code, specs = _run(hub.loop, hub.alice.api("GET", "kernelspecs"))
+    assert code == 200 and specs["kernelspecs"]["python3"]["spec"]["metadata"]["debugger"] is False
+    r = _run(hub.loop, hub.ka.execute("import debugpy"))
+    assert r["status"] == "error" and "ModuleNotFoundError" in r["stderr"]
+    # Landlock: a port of one's choice cannot be bound (a debugger's, a classmate's server's)
+    probe = """
+import json, socket
+out = {}
+for port in (25001, 5678, 0):
+    s = socket.socket()
+    try:
+        s.bind(("127.0.0.1", port)); out[port] = s.getsockname()[1]
+    except OSError as e:
+        out[port] = type(e).__name__
+    s.close()
+print(json.dumps(out))
+"""
+    r = _json(_run(hub.loop, hub.kb.execute(probe)))
+    low = int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
+    assert r["25001"] == r["5678"] == "PermissionError" and r["0"] >= low, r
+
+
+# ------------------------------------------------------------------------- other homes
+def test_a_student_sees_no_other_home_and_files_are_private(hub):
+    alice, bob = hub.alice.name, hub.bob.name
+    code, _ = _run(
+        hub.loop,
+        hub.bob.api(
+            "PUT", "contents/secret.txt", {"type": "file", "format": "text", "content": "bob's answers"}
+        ),
+    )
+    assert code in (200, 201)
+    secret = Path(hub.home[bob], "secret.txt")
+    for name in (alice, bob):  # homes made private at the first start (they were 0755)
+        assert Path(hub.home[name]).stat().st_mode & 0o777 == 0o700
+    assert secret.stat().st_mode & 0o777 == 0o600 and secret.stat().st_uid == hub.uid[bob]
+    probe = f"""
+import json, os
+home = os.path.expanduser("~")
+r = {{"listing": sorted(os.listdir(os.path.dirname(home))), "bob": os.path.exists({hub.home[bob]!r})}}
+try:
+    open({str(secret)!r}).read(); r["read"] = "read"
+except OSError as e:
+    r["read"] = type(e).__name__
+pids = [p for p in os.listdir("/proc") if p.isdigit()]
+r["users"] = sorted({{os.stat("/proc/" + p).st_uid for p in pids}})
+r["n"] = len(pids)
+print(json.dumps(r))
+"""
+    r = _json(_run(hub.loop, hub.ka.execute(probe)))
+    assert r["listing"] == [alice] and r["bob"] is False and r["read"] == "FileNotFoundError", r
+    assert r["users"] == [hub.uid[alice]] and r["n"] < 20, r  # its own processes only
+    # and from alice's shell: bob's home is closed
+    r = _as(alice, ["cat", str(secret)])
+    assert r.returncode != 0 and "Permission denied" in r.stderr
+
+
+# ------------------------------------------------------------------- the hub's state
+def test_the_hubs_database_and_secrets_are_out_of_reach(hub):
+    alice, bob = hub.alice.name, hub.bob.name
+    state = Path(hub.hub.env["KMLTEACH_HUB_STATE"])
+    db, secret = state / "jupyterhub.sqlite", state / "jupyterhub_cookie_secret"
+    assert state.stat().st_mode & 0o777 == 0o700
+    assert db.stat().st_mode & 0o777 == 0o600 and secret.stat().st_mode & 0o777 == 0o600
+    for key in (state / "internal-ssl").rglob("*.key"):
+        assert key.stat().st_mode & 0o077 == 0, key
+    run = Path(hub.hub.env["KMLTEACH_HUB_RUNTIME"])
+    bob_id = _user_id(hub, bob)
+    probe = f"""
+import json, os
+r = {{p: os.path.exists(p) for p in {[str(state), str(db), str(run / bob_id)]!r}}}
+try:
+    r["run"] = sorted(os.listdir({str(run)!r}))
+except OSError as e:
+    r["run"] = type(e).__name__
+print(json.dumps(r))
+"""
+    r = _json(_run(hub.loop, hub.ka.execute(probe)))
+    assert r.pop("run") == [_user_id(hub, alice)] and not any(r.values()), r
+    for path in (db, secret, run / bob_id / "certs", run / bob_id / "runtime"):
+        got = _as(alice, ["ls", str(path)])
+        assert got.returncode != 0 and "Permission denied" in got.stderr, (path, got)
+    assert _as(alice, ["ls", str(run)]).returncode != 0  # the runtime base is not listable
+
+
+# --------------------------------------------------------------------------- processes
+def test_a_thread_bomb_stops_at_the_students_pids_limit(hub):
+    bomb = """
+import json, threading
+ev, n, err = threading.Event(), 0, None
+try:
+    while n < 3000:
+        threading.Thread(target=ev.wait, daemon=True).start()
+        n += 1
+except Exception as e:
+    err = type(e).__name__
+ev.set()
+print(json.dumps({"n": n, "err": err}))
+"""
+    k = _run(hub.loop, hub.alice.start_kernel())
+    try:
+        r = _json(_run(hub.loop, k.execute(bomb)))
+    finally:
+        _run(hub.loop, k.close())
+    from limits_spawner import cgroup_layout
+
+    layout = cgroup_layout() or {}
+    if "pids" not in layout:
+        pytest.skip("no pids cgroup controller here")
+    limit = (layout["pids"] / hub.hub.cgroup / hub.alice.name / "pids.max").read_text().strip()
+    assert limit == "512" and r["err"] == "RuntimeError" and 300 < r["n"] < 512, (limit, r)
+    t0 = time.monotonic()  # the classmate is not slowed
+    assert _run(hub.loop, hub.kb.execute("print(sum(range(10)))"))["stdout"].strip() == "45"
+    assert time.monotonic() - t0 < 10
+
+
+# ------------------------------------------------------------------------- nbgitpuller
+def test_links_pull_only_the_course_and_no_folder_shadows_the_package(hub):
+    alice = hub.alice
+    base = f"/user/{alice.name}"
+
+    async def get(path, **query):
+        resp = await alice.fetch(f"{path}?{urllib.parse.urlencode(query)}")
+        return resp.code, (resp.body or b"").decode(errors="replace")
+
+    shadow = "kmlteach-student/notebooks/kmlteach"
+    for path, query in [
+        (f"{base}/git-pull", {"repo": hub.hostile, "targetpath": shadow}),
+        (f"{base}/git-pull/api", {"repo": hub.hostile, "targetpath": shadow}),
+        (f"{base}/git-pull", {"repo": hub.hub.repo_url, "targetpath": ".ipython/profile_default/startup"}),
+        (f"{base}/git-pull/api", {"repo": hub.hub.repo_url, "targetpath": "/tmp/elsewhere"}),
+    ]:
+        code, body = _run(hub.loop, get(path, **query))
+        assert code == 403 and len(body.strip().splitlines()) == 1, (path, query, code, body)
+    # the link a classmate would hand out, through the hub
+    link = "/hub/user-redirect/git-pull?" + urllib.parse.urlencode(
+        {"repo": hub.hostile, "targetpath": shadow}
+    )
+    page = _run(hub.loop, alice.follow(link))
+    assert page.code == 403 and b"only the course's repository" in page.body
+    assert not Path(hub.home[alice.name], shadow).exists()
+    # the course's own repository is pulled
+    events = _run(
+        hub.loop,
+        alice.events(
+            f"{base}/git-pull/api?"
+            + urllib.parse.urlencode({"repo": hub.hub.repo_url, "targetpath": "kmlteach-student"})
+        ),
+    )
+    assert events and events[-1].get("phase") == "finished", events[-3:]
+    # a package folder beside a notebook (however it got there) does not replace kmlteach,
+    # a student's own module there still imports
+    for path, body in [
+        (shadow, {"type": "directory"}),
+        (
+            f"{shadow}/__init__.py",
+            {
+                "type": "file",
+                "format": "text",
+                "content": "import os\nopen(os.path.expanduser('~/PWNED-by-shadow'), 'w').close()\n",
+            },
+        ),
+        ("kmlteach-student/notebooks/helpers.py", {"type": "file", "format": "text", "content": "X = 42\n"}),
+    ]:
+        code, _ = _run(hub.loop, alice.api("PUT", f"contents/{path}", body))
+        assert code in (200, 201), (path, code)
+    k = _run(hub.loop, alice.start_kernel("kmlteach-student/notebooks"))
+    try:
+        r = _json(
+            _run(
+                hub.loop,
+                k.execute(
+                    "import json, os, kmlteach, helpers\n"
+                    "print(json.dumps({'file': kmlteach.__file__, 'cwd': os.getcwd(), 'x': helpers.X}))"
+                ),
+            )
+        )
+    finally:
+        _run(hub.loop, k.close())
+    assert (
+        r["file"].startswith(str(hub.env))
+        and r["cwd"].endswith("kmlteach-student/notebooks")
+        and r["x"] == 42
+    )
+    for name in ("PWNED-by-shadow", "PWNED-by-pull"):
+        assert not Path(hub.home[alice.name], name).exists()
+
+
+# ------------------------------------------------------------- the server's port, taken first
+_SQUATTER = """
+import socket, ssl, sys, threading
+ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+ctx.load_cert_chain(sys.argv[2], sys.argv[1])
+port = int(sys.stdin.readline())
+s = socket.socket()
+s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(("127.0.0.1", port))
+s.listen(16)
+print("bound", port, flush=True)
+s.settimeout(0.2)
+conns = 0
+done = threading.Event()  # set when the test closes our stdin
+threading.Thread(target=lambda: (sys.stdin.read(), done.set()), daemon=True).start()
+while not done.is_set():
+    try:
+        c, _ = s.accept()
+        conns += 1
+        c.close()
+    except (socket.timeout, OSError):
+        pass
+print("connections", conns, flush=True)
+"""
+
+
+def test_a_port_taken_first_gets_no_traffic_and_the_server_starts_elsewhere(hub):
+    """bob, with a shell and his own valid server certificate, binds alice's next port
+    the moment the hub chose it (the test reads it for him from /proc, as root): alice's
+    server is started again on another port, reaches her, and bob's listener gets no
+    connection."""
+    alice, bob = hub.alice, hub.bob
+    certs = Path(hub.hub.env["KMLTEACH_HUB_RUNTIME"]) / _user_id(hub, bob.name) / "certs"
+    key = next(certs.glob("user-*.key"))
+    crt = key.with_suffix(".crt")
+    _run(hub.loop, alice.stop_server())
+    pw = pwd.getpwnam(bob.name)
+    squatter = subprocess.Popen(
+        ["setpriv", f"--reuid={pw.pw_uid}", f"--regid={pw.pw_gid}", "--init-groups"]
+        + [hub.python, "-c", _SQUATTER, str(key), str(crt)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd="/",
+    )
+    seen = {}
+
+    def watch():  # the first server process of alice's next start, and its port
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and "port" not in seen:
+            for pid in os.listdir("/proc"):
+                if not pid.isdigit():
+                    continue
+                try:
+                    env = Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
+                except OSError:
+                    continue
+                if f"JUPYTERHUB_USER={alice.name}".encode() in env:
+                    url = next((e for e in env if e.startswith(b"JUPYTERHUB_SERVICE_URL=")), b"")
+                    port = urllib.parse.urlsplit(url.split(b"=", 1)[1].decode()).port if url else None
+                    if port:
+                        seen["port"] = port
+                        squatter.stdin.write(f"{port}\n")
+                        squatter.stdin.flush()
+                        break
+            time.sleep(0.005)
+
+    watcher = threading.Thread(target=watch)
+    watcher.start()
+    try:
+        _run(hub.loop, alice.spawn())
+        watcher.join()
+        code, me = _run(hub.loop, alice.api("GET", "me"))
+        assert code == 200 and me["identity"]["username"] == alice.name, (code, me)
+        kernel = _run(hub.loop, alice.start_kernel())
+        assert _run(hub.loop, kernel.execute("print(6 * 7)"))["stdout"].strip() == "42"
+        _run(hub.loop, kernel.close())
+    finally:
+        watcher.join()
+        out, err = squatter.communicate(timeout=30)  # (closes its stdin: it reports and exits)
+    assert f"bound {seen['port']}" in out, (out, err)
+    log = hub.hub.log_path.read_text(errors="replace")
+    assert re.search(rf"port {seen['port']} of {alice.name}'s server is held by another process", log), log[
+        -3000:
+    ]
+    assert "connections 0" in out, out  # neither the hub nor the proxy ever connected to it
+    now = [
+        p
+        for p in hub.hub.student_trees().get(alice.name, [])[:1]
+        if f"127.0.0.1:{seen['port']}" not in p.environ().get("JUPYTERHUB_SERVICE_URL", "")
+    ]
+    assert now, "alice's server still on the taken port"
+
+
+def test_the_sandbox_sees_an_allowlist(hub):
+    """What a student's kernel can read at the top of its world: nothing but the allowlist."""
+    probe = """
+import json, os
+top = sorted(os.listdir("/"))
+etc = sorted(os.listdir("/etc"))
+print(json.dumps({"top": top, "etc": etc, "local": os.listdir("/usr/local"), "sys": sorted(os.listdir("/sys"))}))
+"""
+    r = _json(_run(hub.loop, hub.kb.execute(probe)))
+    from sandbox import ETC_FILES, OWN_ETC
+
+    assert set(r["etc"]) <= {f.split("/")[0] for f in ETC_FILES} | set(OWN_ETC), r["etc"]
+    assert "shadow" not in r["etc"] and r["local"] == [] and r["sys"] == ["devices", "fs"], r
+    # the first level: the OS's (/usr and its links), the sandbox's own, and the parents of
+    # the bound folders (the environment, the home, the runtime folder)
+    binds = {Path(p).parts[1] for p in (hub.env, hub.home[hub.bob.name], hub.hub.env["KMLTEACH_HUB_RUNTIME"])}
+    assert (
+        set(r["top"])
+        <= {"usr", "bin", "sbin", "lib", "lib32", "lib64", "libx32", "proc", "dev", "tmp", "etc", "sys"}
+        | binds
+    ), r["top"]
+    assert not {"root", "home", "opt", "srv", "var", "run", "work", "boot", "mnt", "media"} - binds & set(
+        r["top"]
+    )
