@@ -233,5 +233,8 @@ def test_a_build_in_another_users_folder_is_not_loaded(tmp_path):
     # and _jit's private cache folder refuses it too (the same check, the user alone as owner)
     from kmlteach import _jit
 
-    assert _aot.folder_problem(folder, (0,)) == "is owned by uid 65534, not by this user, root or the package's owner"
+    assert (
+        _aot.folder_problem(folder, (0,))
+        == "is owned by uid 65534, not by this user, root or the package's owner"
+    )
     assert _jit._private_temp_dir() != str(folder)
