@@ -32,6 +32,7 @@ INSTRUCTOR_ONLY = (
     "publish-student",
     "reveal",
     "docs",
+    "hub-env",
 )
 
 
@@ -405,6 +406,12 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
     from .course.edition_cli import add_commands  # publish-student, reveal
 
     add_commands(sub)
+    try:  # hub-env: kmlteach/course/hub_env.py, not in the student edition
+        from .course.hub_env import add_command as add_hub_env
+    except ImportError:
+        pass
+    else:
+        add_hub_env(sub)
     p = sub.add_parser(
         "docs",
         help="regenerate the generated parts of docs/: the command-line reference (docs/cli.md) "
