@@ -70,13 +70,19 @@ def test_dead_code_does_not_hide_a_copy():
 
 
 def test_a_deep_expression_and_huge_lists_cost_neither_the_report_nor_time():
-    """A 270-term (and a 2000-term) expression, two 12 000-element lists one element apart:
-    the report is computed, names the pairs, and in seconds (difflib took 37 s)."""
+    """A 270-term (and a 2000-term) expression, two lists of 12 000 zeros three elements
+    apart, two of 12 000 distinct numbers one apart: the report is computed, names the pairs,
+    and in seconds (difflib's matcher, quadratic in a repeated node, took 37-56 s)."""
     deep = "def distance(x, w, b):\n    return " + " + ".join(f"x[{i % 2}] * {i}" for i in range(270))
     deeper = "def distance(x, w, b):\n    return " + " - ".join(f"w[{i % 2}]" for i in range(2000))
     big = (
         "def hinge_and_subgradient(w, x, y):\n    L = ["
         + ", ".join(str(i) for i in range(12_000))
+        + "]\n    return L"
+    )
+    zeros = (
+        "def sgd_step(theta, t, lam, x, y):\n    L = ["
+        + ", ".join("0" for _ in range(12_000))
         + "]\n    return L"
     )
     subs = _subs(
@@ -85,6 +91,8 @@ def test_a_deep_expression_and_huge_lists_cost_neither_the_report_nor_time():
         deeper=("01.distance", deeper),
         big1=("01.hinge", big),
         big2=("01.hinge", big.replace(" 6000,", " 6001,")),
+        zeros1=("01.sgd_step", zeros),
+        zeros2=("01.sgd_step", zeros.replace(" 0, 0, 0,", " 0, 1, 0,", 3)),
     )
     t0 = time.perf_counter()
     found = find_similar(subs, dict.fromkeys(subs, "01"))
@@ -93,6 +101,7 @@ def test_a_deep_expression_and_huge_lists_cost_neither_the_report_nor_time():
         f for f in found if f["exercise"] == "01.distance"
     ).items()
     assert any(f["kind"] == "near" and f["members"] == ["big1", "big2"] for f in found), found
+    assert any(f["kind"] == "near" and f["members"] == ["zeros1", "zeros2"] for f in found), found
     assert took < 10, f"{took:.1f} s"
     # a notebook the analysis cannot take is listed, never fatal
     from kmlteach.course.grade.scoring import SubmissionResult
@@ -162,3 +171,14 @@ def test_show_cases_needs_no_submissions(tmp_path, chapter):
         timeout=120,
     )
     assert bad.returncode == 2 and "SUBMISSIONS" in bad.stderr and bad.stderr.count("\n") == 1
+
+
+def test_the_feedback_says_the_count_once():
+    from kmlteach.course.grade.feedback import feedback_markdown
+    from kmlteach.course.grade.scoring import ExerciseResult, SubmissionResult
+
+    msg = "3/14 cases passed (1/7 hidden: partial credit counts those)"
+    r = SubmissionResult("alice", chapter="01")
+    r.exercises = [ExerciseResult("01.distance", 0.14, 1.0, "partial", msg, 0.01, 3, 14)]
+    (line,) = [ln for ln in feedback_markdown(r).splitlines() if "cases passed" in ln]
+    assert line == f"- {msg}; time on the visible cases 0.010 s"

@@ -40,8 +40,12 @@ def feedback_markdown(r: SubmissionResult) -> str:
     ]
     for e in r.exercises:
         lines += [f"## {e.id}: {e.verdict} ({e.points:g}/{e.max_points:g})", ""]
-        note = "" if not e.message or e.message.endswith("cases passed") else f"{e.message}; "
-        lines.append(f"- {note}{e.passed}/{e.total} cases passed; time on the visible cases {e.time:.3f} s")
+        count = f"{e.passed}/{e.total} cases passed"
+        if e.message.startswith(count):  # "k/n cases passed (h/m hidden: ...)": said once
+            count, note = e.message, ""
+        else:
+            note = "" if not e.message or e.message.endswith("cases passed") else f"{e.message}; "
+        lines.append(f"- {note}{count}; time on the visible cases {e.time:.3f} s")
         f = e.first_visible_failure
         if f:
             lines.append(
