@@ -179,9 +179,9 @@ def _cmd_grade(args) -> int:
                 raise UsageError("--show-cases needs --secret FILE")
             sys.stdout.write(show_cases_for(args.submissions, args.show_cases, args.secret, args.chapter))
             return 0
-        if args.out is None:
         if args.submissions is None:
             raise UsageError("SUBMISSIONS (the folder of notebooks) is required")
+        if args.out is None:
             raise UsageError("--out FILE is required")
         limits = Limits(timeout=args.timeout, memory_mb=args.memory, total=args.total)
     except ValueError as exc:  # --timeout or --memory out of range, --show-cases or --secret misused
