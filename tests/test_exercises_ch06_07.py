@@ -46,11 +46,16 @@ LIBRARY = {
     "07.precision_at_k": metrics.precision_at_k,
     "06.ndcg_costs": _ndcg_costs,
     "07.fixed_ab": _fixed_ab_brute,
+    "07.reliability": lambda p, y, n: tuple(metrics.reliability_curve(p, y, n_bins=n)),
 }
 
 
 def _descending_permutation(y):
     return ranking.permutation(-np.asarray(y))  # ranks from the top: a classic slip
+
+
+def _swapped_axes(curve):
+    return curve.prob_pred, curve.prob_true, curve.counts  # the diagram's two axes exchanged
 
 
 WRONG = {
@@ -62,6 +67,7 @@ WRONG = {
     "07.precision_at_k": lambda s, y, k: metrics.precision_at_k(s, y, min(k + 1, len(y))),
     "06.ndcg_costs": lambda mu, y, k: _ndcg_costs(-np.asarray(mu), y, k),  # lost the minus
     "07.fixed_ab": lambda mu, y, a, b: _fixed_ab_brute(-np.asarray(mu), y, a, b),  # worst first
+    "07.reliability": lambda p, y, n: _swapped_axes(metrics.reliability_curve(p, y, n_bins=n)),
 }
 
 

@@ -80,6 +80,7 @@ CONVENTIONS = {
     "06.permutation": {"0-based positions", "sorted decreasingly"},
     "07.confusion": {"a score equal to θ predicted negative"},
     "07.fixed_ab": {"ties go to the larger index", "labels 0 and 1 instead of −1 and +1"},
+    "07.reliability": {"a probability on an inner edge put in the upper bin"},
     "08.stump_error": {"x_j = θ on the wrong side"},
     "08.oob_error": {"a tied vote says +1"},
     "09.nu_property": {"the two fractions swapped"},

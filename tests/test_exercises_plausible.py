@@ -1007,6 +1007,30 @@ plausible("07.fixed_ab")(partial(_fixed, ascending=True))  # +1 on the lowest sc
 plausible("07.fixed_ab")(partial(_fixed, ignore_b=True))  # no negative labelled +1
 
 
+def _bins(y_prob, y_true, n_bins, *, centres=False, shares=False, fewer=False, unclipped=False):
+    p, pos = _f(y_prob), _f(y_true) > 0
+    n = n_bins - 1 if fewer else n_bins
+    if unclipped:  # floor(p n): an edge in the upper bin, and p = 1 in a bin of its own
+        b = np.floor(p * n).astype(int)
+    else:
+        b = np.searchsorted(np.linspace(0.0, 1.0, n + 1)[1:-1], p, side="left")
+    counts = np.bincount(b, minlength=n)
+    full = counts > 0
+    frac = np.bincount(b, weights=pos.astype(float), minlength=n)[full] / counts[full]
+    mean = (
+        ((np.arange(len(counts)) + 0.5) / n)[full]
+        if centres
+        else np.bincount(b, weights=p)[full] / counts[full]
+    )
+    return frac, mean, counts[full] / len(p) if shares else counts[full]
+
+
+plausible("07.reliability")(partial(_bins, centres=True))  # the bin's centre instead of its mean probability
+plausible("07.reliability")(partial(_bins, shares=True))  # counts divided by the number of items
+plausible("07.reliability")(partial(_bins, fewer=True))  # np.linspace(0, 1, n_bins): one bin short
+plausible("07.reliability")(partial(_bins, unclipped=True))  # floor(p·n_bins) without the last bin's clip
+
+
 # --- 08 ------------------------------------------------------------------------------------
 
 

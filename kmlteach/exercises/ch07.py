@@ -1,4 +1,5 @@
-"""Exercises of chapter 07 (bipartite ranking, UML §17.5): counts, F-beta, precision@k.
+"""Exercises of chapter 07 (bipartite ranking, UML §17.5): counts, F-beta, precision@k, and
+the bins of a reliability diagram (scores turned into probabilities, Platt 1999).
 
 Only the code of each exercise's record in ``records/ch07.toml`` (see :mod:`.record`): the
 reference implementation, the visible cases and any catalogued mistake's wrong implementation.
@@ -150,6 +151,55 @@ def _fixed_ab_cases():
     return cases
 
 
+# 07.reliability — the points of a reliability diagram ------------------------------------
+
+
+def _bin_of(p, n_bins):
+    """Bin index of each probability: [0, 1] cut into n_bins equal bins, a probability on an
+    inner edge in the lower bin (0 and the first edge in bin 0, 1 in the last bin)."""
+    edges = np.linspace(0.0, 1.0, n_bins + 1)
+    return np.searchsorted(edges[1:-1], p, side="left")
+
+
+def reliability_bins(y_prob, y_true, n_bins):
+    """(prob_true, prob_pred, counts) of the non-empty bins, in bin order: the fraction of
+    positives, the mean predicted probability and the number of items in each."""
+    p = np.asarray(y_prob, dtype=float)
+    pos = np.asarray(y_true) > 0
+    b = _bin_of(p, int(n_bins))
+    counts = np.bincount(b, minlength=int(n_bins))
+    full = counts > 0
+    n = counts[full]
+    frac = np.bincount(b, weights=pos.astype(float), minlength=int(n_bins))[full] / n
+    mean = np.bincount(b, weights=p, minlength=int(n_bins))[full] / n
+    return frac, mean, n
+
+
+def _reliability_cases():
+    r = np.random.default_rng(75)
+    cases = [
+        Case(
+            (np.array([0.1, 0.4, 0.6, 0.9]), np.array([-1, 1, 1, 1]), 2),
+            label="two bins, two items each",
+        ),
+        Case(
+            (np.array([0.25, 0.5, 0.75, 0.1, 1.0, 0.0, 0.6]), np.array([1, -1, 1, -1, 1, -1, -1]), 4),
+            label="probabilities on the edges 0.25, 0.5, 0.75 (lower bin), 0 and 1",
+        ),
+        Case(
+            (np.array([0.05, 0.15, 0.92, 0.97, 0.85]), np.array([-1, -1, 1, 1, -1]), 5),
+            label="empty bins in the middle are left out",
+        ),
+        Case((np.array([0.3, 0.7, 0.2]), np.array([1, -1, -1]), 1), label="one bin: every item"),
+    ]
+    for n, n_bins in ((40, 10), (80, 8)):
+        p = np.round(r.beta(1.5, 3.0, size=n), 3)
+        p = np.where(np.isclose((p * n_bins) % 1.0, 0.0), p + 0.001, p)  # no item on an edge
+        y = np.where(r.random(n) < p, 1, -1)
+        cases.append(Case((p, y, n_bins)))
+    return cases
+
+
 # Catalogued mistakes (wrong implementations the records' ``mistakes`` name) -------------
 
 
@@ -224,3 +274,39 @@ _fixed_ab_overall = partial(_labelling, overall=True)
 _fixed_ab_worst_negatives = partial(_labelling, worst_negatives=True)
 _fixed_ab_ties_last = partial(_labelling, ties_last=True)
 _fixed_ab_zero_one = partial(_labelling, zero=True)
+
+
+def _reliability_mean_labels(y_prob, y_true, n_bins):
+    p = np.asarray(y_prob, dtype=float)
+    b = _bin_of(p, int(n_bins))
+    _, mean, n = reliability_bins(y_prob, y_true, n_bins)
+    full = np.bincount(b, minlength=int(n_bins)) > 0
+    labels = np.bincount(b, weights=np.asarray(y_true, dtype=float), minlength=int(n_bins))[full] / n
+    return labels, mean, n
+
+
+def _reliability_keep_empty(y_prob, y_true, n_bins):
+    p = np.asarray(y_prob, dtype=float)
+    b = _bin_of(p, int(n_bins))
+    counts = np.bincount(b, minlength=int(n_bins))
+    safe = np.maximum(counts, 1)
+    pos = (np.asarray(y_true) > 0).astype(float)
+    return (
+        np.bincount(b, weights=pos, minlength=int(n_bins)) / safe,
+        np.bincount(b, weights=p, minlength=int(n_bins)) / safe,
+        counts,
+    )
+
+
+def _reliability_upper_edge(y_prob, y_true, n_bins):
+    p = np.asarray(y_prob, dtype=float)
+    n_bins = int(n_bins)
+    b = np.minimum(np.floor(p * n_bins).astype(int), n_bins - 1)
+    counts = np.bincount(b, minlength=n_bins)
+    full = counts > 0
+    pos = (np.asarray(y_true) > 0).astype(float)
+    return (
+        np.bincount(b, weights=pos, minlength=n_bins)[full] / counts[full],
+        np.bincount(b, weights=p, minlength=n_bins)[full] / counts[full],
+        counts[full],
+    )

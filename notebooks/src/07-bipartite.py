@@ -23,6 +23,8 @@
 # 2. read PR and ROC curves and the effect of the threshold θ on them;
 # 3. see on imbalanced "fraud" data why a small zero-one loss can be meaningless;
 # 4. find the most violating labelling of Eq. (17.14) by sorting, and train with it by SGD.
+# 5. on real, imbalanced data: reweight the classes, choose the threshold on held-out data, and
+#    turn scores into probabilities (Platt scaling) checked by a reliability diagram.
 
 # %%
 import itertools
@@ -391,7 +393,264 @@ from kmlteach.widgets.ch07 import make_violating_explorer
 make_violating_explorer(mu, y_small, scale=0.05)
 
 # %% [markdown]
-# ## 6 · Exercises
+# ## 6 · Lab: finding the good wines
+#
+# The Wine Quality data of chapter 06 again (Cortez et al. 2009, `kmlteach.datasets.wine_quality`,
+# CC BY 4.0), this time with a binary label: a wine is **good** ($y = +1$) when the experts'
+# median grade is 7 or more, the label `wine_quality().y` carries — about one wine in five. As in
+# chapter 06 we keep one copy of each repeated row. The wines are shuffled once and cut into
+# three parts: half of them train, a quarter (the **calibration** wines) choose thresholds and,
+# in section 7, turn scores into probabilities, and the last quarter tests. Every measurement is
+# standardised with the mean and standard deviation of the training wines.
+
+# %%
+from kmlteach.datasets import wine_quality
+from kmlteach.plots import OKABE_ITO, label_axes
+
+wq = wine_quality()
+_, first = np.unique(wq.X, axis=0, return_index=True)
+keep = np.sort(first)  # one copy of each wine
+X_w, y_w = wq.X[keep], wq.y[keep]
+n_w = len(keep)
+order = np.random.default_rng(SEED).permutation(n_w)
+tr, ca, te = order[: n_w // 2], order[n_w // 2 : 3 * n_w // 4], order[3 * n_w // 4 :]
+Z_w = (X_w - X_w[tr].mean(axis=0)) / X_w[tr].std(axis=0)
+for part, idx in (("training", tr), ("calibration", ca), ("test", te)):
+    print(
+        f"{part:12s} {len(idx):5d} wines, {int(np.sum(y_w[idx] > 0)):4d} good ({np.mean(y_w[idx] > 0):.1%})"
+    )
+
+# %% [markdown]
+# **Predict first.** The exact soft-SVM of chapter 01 (λ = 0.01, with an offset $b$) is trained
+# on the 2 660 training wines, 19 % of them good. How many of the 1 330 test wines does it flag
+# at θ = 0?
+#
+# * (a) none
+# * (b) about as many as there are good test wines, some 250
+# * (c) more than half of them
+#
+# Replace `"?"` by your letter and run the cell; the cell below reveals the answer.
+
+# %%
+ask("07.c_wine_svm", "?")
+
+# %%
+lam_w = 0.01
+plain = svm.soft_svm(Z_w[tr], y_w[tr], lam_w, homogeneous=False)
+n_good = int(np.sum(y_w[tr] > 0))
+print(f"soft-SVM, lambda = {lam_w}: |w| < 1e-6: {bool(np.linalg.norm(plain.w) < 1e-6)}, b = {plain.b:.3f}")
+print(
+    f"its objective {plain.objective:.4f}; the rule 'every wine is ordinary' (w = 0, b = -1) "
+    f"has (lambda/2)|w|^2 + mean hinge = 2 x {n_good}/{len(tr)} = {2 * n_good / len(tr):.4f}"
+)
+print(f"test wines flagged at theta = 0: {int(np.sum(Z_w[te] @ plain.w + plain.b >= 0))} of {len(te)}")
+
+# %% [markdown]
+# Not a single wine: the exact minimiser of the regularised hinge loss on these data is, to the
+# solver's precision, the constant rule $w = 0$, $b = -1$ that calls every wine ordinary (this
+# settles 07.c_wine_svm). At that point every ordinary wine sits exactly on its margin and costs
+# nothing, while every good wine pays a hinge loss of 2. Tilting $w$ towards the good wines
+# would lift many ordinary wines over their margins too — on these measurements the two classes
+# overlap widely, and there are four ordinary wines for each good one — and the solver finds no
+# tilt that pays for itself. The fraud data of section 4 failed the same way with one positive in
+# a thousand; here one in five is enough.
+#
+# **Class weights.** The usual cure counts each good training wine $c$ times, with $c$ the ratio
+# of ordinary to good wines (4.2, rounded to 4). With an integer $c$ a class weight is literally a
+# repetition of rows: the objective becomes $\frac\lambda2\|w\|^2 + \frac1{m'}\sum_i c_i
+# \max(0, 1 - y_i(\langle w, x_i\rangle + b))$ with $m' = \sum_i c_i$ — scikit-learn's
+# `class_weight` multiplies $C$ by $c_i$ in the same way. We compare it with the two scorers of
+# section 5 trained on the training wines, cut into 5 queries of 532: bipartite SGD for $F_1$ and
+# for precision@50 (a constant feature plays the role of the offset). For each scorer the table
+# gives the counts at θ = 0, three measures that do not depend on θ, and the test $F_1$ at the
+# threshold that maximises $F_1$ on the calibration wines.
+
+# %%
+c_w = int(round(np.sum(y_w[tr] < 0) / np.sum(y_w[tr] > 0)))
+rows = np.r_[tr, np.repeat(tr[y_w[tr] > 0], c_w - 1)]  # each good wine c_w times
+weighted = svm.soft_svm(Z_w[rows], y_w[rows], lam_w, homogeneous=False)
+Z1 = np.c_[Z_w, np.ones(n_w)]
+wine_queries = split_queries(Z1[tr], y_w[tr], 5, seed=SEED)
+w_f1 = R.bipartite_sgd(wine_queries, "f1", eta=0.01, T=1000, seed=SEED).w
+w_p50 = R.bipartite_sgd(wine_queries, "precision_at_k", k=50, eta=0.01, T=1000, seed=SEED).w
+wine_scores = {
+    f"soft-SVM, good wines x {c_w}": Z_w @ weighted.w + weighted.b,
+    "bipartite SGD, F1": Z1 @ w_f1,
+    "bipartite SGD, precision@50": Z1 @ w_p50,
+}
+print(
+    f"class weight c = {c_w} ({np.sum(y_w[tr] < 0)} ordinary / {n_good} good = {np.sum(y_w[tr] < 0) / n_good:.2f})"
+)
+print(
+    f"{'test wines':28s} {'flagged':>7s} {'recall':>6s} {'prec.':>6s} {'F1':>6s} | {'P@100':>6s} {'AP':>6s} "
+    f"{'AUC':>6s} | F1 at the tuned θ"
+)
+for name, f in wine_scores.items():
+    s, fc = f[te], f[ca]
+    thetas = np.unique(fc)
+    best = thetas[int(np.argmax([M.f1(fc, y_w[ca], t) for t in thetas]))]
+    print(
+        f"{name:28s} {int(np.sum(s >= 0)):7d} {M.recall(s, y_w[te]):6.3f} {M.precision(s, y_w[te]):6.3f} "
+        f"{M.f1(s, y_w[te]):6.3f} | {M.precision_at_k(s, y_w[te], 100):6.3f} {M.average_precision(s, y_w[te]):6.3f} "
+        f"{M.auc(s, y_w[te]):6.3f} | {M.f1(s, y_w[te], best):.3f} (θ = {best:+.2f})"
+    )
+
+# %% [markdown]
+# Three readings of the table.
+#
+# * **At θ = 0 the scorers sit at different points of the trade-off.** The weighted soft-SVM
+#   flags about twice as many wines as there are good ones: high recall, low precision. The
+#   bipartite models flag far fewer, with the opposite balance, and the lower $F_1$ at θ = 0.
+# * **They order the wines about equally well.** AP and AUC, which do not depend on θ (section
+#   3), differ by little between the three; precision@100, which rests on the top 100 wines
+#   alone, varies more.
+# * **A threshold chosen on held-out data closes the gap.** At the θ that maximises $F_1$ on the
+#   calibration wines, the three test $F_1$ values lie within 0.02 of each other. On these
+#   data the surrogate built for $F_1$ buys an ordering no better than the weighted hinge's; what
+#   differs at θ = 0 is where each puts its threshold, the lesson of the precision@10 model of
+#   section 4. Choose the threshold for the measure you care about, on data the scorer did not
+#   train on.
+
+# %% [markdown]
+# ## 7 · From scores to probabilities: Platt scaling
+#
+# A score tells on which side of the threshold a wine falls; its size is not a probability. A
+# wine merchant who must decide whether to taste a bottle would rather know P(good). Platt (1999)
+# fits a sigmoid to the scores,
+# $$P(y = +1 \mid f) = \frac{1}{1 + \exp(A f + B)},$$
+# by maximum likelihood on scores the classifier did **not** train on (here the calibration
+# wines: on its own training points a classifier's scores tend to be too confident). One detail matters:
+# the targets are not 1 and 0 but $t_+ = (N_+ + 1)/(N_+ + 2)$ for a positive and
+# $t_- = 1/(N_- + 2)$ for a negative, with $N_\pm$ the numbers of positives and negatives — as if
+# one extra example of each class had been seen, which keeps $A$ and $B$ finite even when the
+# scores separate the classes. `kmlteach.theory.platt_scaling(scores, y)` returns $(A, B)$
+# (Newton's method with a line search, as Lin, Lin & Weng (2007) give it; it agrees with
+# scikit-learn's sigmoid calibration).
+#
+# A **reliability diagram** checks the result on the test wines: cut [0, 1] into 10 bins of
+# predicted probability and plot, for each bin that holds wines, the mean predicted probability
+# against the fraction of good wines among them (below, bins of fewer than 10 test wines are not
+# drawn). Calibrated probabilities lie on the diagonal.
+# (`kmlteach.metrics.reliability_curve` computes the points; exercise 5 asks you to.)
+#
+# **Predict first.** With $A < 0$ Platt's sigmoid is a strictly increasing function of the
+# score. Replace the weighted soft-SVM's test scores by their Platt probabilities: its average
+# precision on the test wines (a) rises: probabilities are better scores; (b) stays exactly the
+# same; (c) falls: the sigmoid squeezes the largest scores together.
+
+# %%
+ask("07.c_platt_order", "?")
+
+# %%
+from kmlteach.metrics import reliability_curve
+from kmlteach.theory import platt_scaling
+
+svm_name = f"soft-SVM, good wines x {c_w}"
+platt = {name: platt_scaling(wine_scores[name][ca], y_w[ca]) for name in (svm_name, "bipartite SGD, F1")}
+probs = {name: pl.probability(wine_scores[name][te]) for name, pl in platt.items()}
+probs[f"1/(1 + e^-f), {svm_name}"] = 1 / (1 + np.exp(-wine_scores[svm_name][te]))
+
+
+def calibration_gap(p, y):
+    """The mean over the test wines of |fraction of good wines - mean probability| of their bin."""
+    rc = reliability_curve(p, y, n_bins=10)
+    return float(np.sum(rc.counts * np.abs(rc.prob_true - rc.prob_pred)) / len(y))
+
+
+for name, pl in platt.items():
+    same = M.average_precision(probs[name], y_w[te]) == M.average_precision(wine_scores[name][te], y_w[te])
+    print(
+        f"{name:20s}: A = {pl.A:+.3f}, B = {pl.B:+.3f}, P(good | f = 0) = {pl.probability([0.0])[0]:.3f}; "
+        f"AP of the probabilities = AP of the scores: {same}"
+    )
+print(f"1/(1 + c) with c = {c_w}: {1 / (1 + c_w):.3f}")
+for name, p in probs.items():
+    print(f"mean calibration gap on the test wines, {name}: {calibration_gap(p, y_w[te]):.3f}")
+
+fig, (ax, bx) = figure(11.5, 4.4, ncols=2)
+f_ca = wine_scores[svm_name][ca]
+edges = np.quantile(f_ca, np.linspace(0, 1, 11))
+b_ca = np.searchsorted(edges[1:-1], f_ca, side="right")  # 10 bins of 133 calibration wines
+ax.plot(
+    [f_ca[b_ca == b].mean() for b in range(10)],
+    [np.mean(y_w[ca][b_ca == b] > 0) for b in range(10)],
+    "o",
+    color=OKABE_ITO["black"],
+    ms=6,
+    label=f"calibration wines, 10 score bins of {len(ca) // 10}",
+)
+grid = np.linspace(f_ca.min(), f_ca.max(), 200)
+A_w, B_w = platt[svm_name]
+ax.plot(
+    grid,
+    platt[svm_name].probability(grid),
+    color=OKABE_ITO["blue"],
+    lw=2,
+    label=f"Platt: A = {A_w:.2f}, B = {B_w:.2f}",
+)
+ax.plot(
+    grid,
+    1 / (1 + np.exp(-grid)),
+    "--",
+    color=OKABE_ITO["grey"],
+    lw=1.6,
+    label=r"$1/(1 + e^{-f})$: the score as log-odds",
+)
+ax.axvline(0, color=OKABE_ITO["grey"], lw=0.8, ls=":")
+ax.legend(fontsize=8, loc="upper left")
+label_axes(ax, f"score f of the soft-SVM (good wines x {c_w})", "P(good)", "fitting the sigmoid")
+bx.plot([0, 1], [0, 1], ":", color=OKABE_ITO["grey"], lw=1.5, label="calibrated")
+looks = (
+    ("Platt, " + svm_name, OKABE_ITO["blue"], "o"),
+    ("Platt, bipartite SGD, F1", OKABE_ITO["vermillion"], "^"),
+    (r"$1/(1 + e^{-f})$, " + svm_name, OKABE_ITO["grey"], "s"),
+)
+for p, (label, color, marker) in zip(probs.values(), looks):
+    rc = reliability_curve(p, y_w[te], n_bins=10)
+    many = rc.counts >= 10  # bins of fewer than 10 test wines are left out
+    bx.plot(rc.prob_pred[many], rc.prob_true[many], "-", color=color, lw=1.2)
+    bx.scatter(
+        rc.prob_pred[many],
+        rc.prob_true[many],
+        s=10 + 0.4 * rc.counts[many],
+        color=color,
+        marker=marker,
+        label=label,
+        zorder=3,
+    )
+bx.set(xlim=(0, 1), ylim=(0, 1))
+bx.legend(fontsize=8, loc="upper left")
+label_axes(
+    bx,
+    "predicted P(good), mean over the bin",
+    "fraction of good wines in the bin",
+    f"reliability on the {len(te)} test wines",
+)
+show(
+    fig,
+    alt="Left: for the calibration wines, the fraction of good wines in ten bins of the weighted "
+    "soft-SVM's score rises from near 0 to about one half; Platt's fitted sigmoid runs through "
+    "these points, while the dashed curve 1/(1 + e^-f) lies above them everywhere. Right: the "
+    "reliability diagram on the test wines (bins of at least 10 wines, marker area growing with "
+    "the number of wines): the Platt probabilities of the soft-SVM and of the F1 model follow the "
+    "dotted diagonal, the log-odds reading of the soft-SVM's score lies far below it.",
+)
+
+# %% [markdown]
+# The average precision does not move (this settles 07.c_platt_order): a strictly increasing map
+# keeps the order of the wines, and AP, AUC and precision@k depend on the order alone (section
+# 3). What Platt changes is what a number means. On the left, the fitted sigmoid follows the
+# fraction of good wines per score bin, while reading the score as log-odds, $1/(1 + e^{-f})$,
+# overstates the probability over the whole range of these scores; on the right, the Platt probabilities of both scorers lie near
+# the diagonal on the test wines and the log-odds reading lies far below it (the mean gaps
+# above). Where the weighted soft-SVM puts its boundary $f = 0$ is now readable too: at a
+# probability of good close to $1/(1 + c)$. That is where a rule that counts a missed good wine
+# $c$ times as costly as a false alarm should flag — flag when $c\,P(\text{good}) > 1 -
+# P(\text{good})$ — while the $F_1$ model's boundary lies near $P = \tfrac12$, which is why it
+# flagged fewer wines at θ = 0.
+
+# %% [markdown]
+# ## 8 · Exercises
 #
 # Each exercise is checked against a reference implementation on several inputs; use
 # `hint("07.xxx")` if you are stuck.
@@ -401,7 +660,7 @@ make_violating_explorer(mu, y_small, scale=0.05)
 # score ≥ θ).
 
 # %%
-from kmlteach.exercises import check, hint, solution
+from kmlteach.exercises import check, hint, solution  # noqa: F401  (hint and solution: for the student to call)
 
 
 def confusion_counts(y_score, y_true, theta):
@@ -475,6 +734,31 @@ def best_labelling(y_score, y_true, a, b):
 check("07.fixed_ab", best_labelling)
 
 # %% [markdown]
+# **Exercise 5 (the points of a reliability diagram).** `y_prob` holds predicted probabilities
+# $P(y = +1)$ in [0, 1] and `y_true` the labels ±1. Cut [0, 1] into `n_bins` bins of equal
+# width; a probability equal to an inner edge belongs to the lower bin, so bin $b$ (from 0)
+# holds the probabilities in $(b/n, (b + 1)/n]$ and bin 0 also holds 0. For every bin that
+# holds at least one item, in the order of the bins, return the fraction of its items that are
+# positive, the mean of their predicted probabilities and their number, as three arrays
+# `(prob_true, prob_pred, counts)`; leave the empty bins out (section 7 draws these points).
+
+
+# %%
+def reliability_bins(y_prob, y_true, n_bins):
+    ### BEGIN SOLUTION
+    edges = np.linspace(0, 1, n_bins + 1)
+    b = np.searchsorted(edges[1:-1], y_prob, side="left")  # an inner edge goes to the lower bin
+    counts = np.bincount(b, minlength=n_bins)
+    keep = counts > 0
+    good = np.bincount(b, weights=(y_true > 0).astype(float), minlength=n_bins)
+    total = np.bincount(b, weights=y_prob, minlength=n_bins)
+    return good[keep] / counts[keep], total[keep] / counts[keep], counts[keep]
+    ### END SOLUTION
+
+
+check("07.reliability", reliability_bins)
+
+# %% [markdown]
 # ## Summary
 #
 # * A threshold turns scores into decisions; the counts $a, b, c, d$ give recall, precision,
@@ -485,6 +769,12 @@ check("07.fixed_ab", best_labelling)
 # * For linear scorers, the structured hinge (17.14) bounds any such measure; its most
 #   violating labelling needs only a sort and a loop over $(a, b)$, so SGD can train for
 #   $F_1$ or precision@k directly.
+# * On real wines, one in five good, the plain soft-SVM collapses to "every wine is ordinary";
+#   class weights or a surrogate for $F_1$ give scorers that order the wines about equally well,
+#   and a threshold chosen on held-out data matters as much as the training objective.
+# * Platt scaling fits $P(y = +1 \mid f) = 1/(1 + e^{Af + B})$ on held-out scores, with targets
+#   $(N_+ + 1)/(N_+ + 2)$ and $1/(N_- + 2)$; it leaves the order (AP, AUC) unchanged and makes the
+#   numbers probabilities, which a reliability diagram checks.
 #
 # Next: [08 · Boosting and ensembles](08-boosting.ipynb) — many weak rules combined into one
 # strong predictor: AdaBoost, decision trees, bagging and random forests.

@@ -1,4 +1,4 @@
-"""Hidden cases of chapter 07 (bipartite ranking measures)."""
+"""Hidden cases of chapter 07 (bipartite ranking measures, the bins of a reliability diagram)."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ GUARDS = """
 07.fbeta           metrics.f_beta ranking.bipartite_loss metrics.roc_curve
 07.precision_at_k  metrics.precision_at_k ranking.bipartite_loss metrics.roc_curve
 07.fixed_ab        ranking.bipartite_most_violating ranking.permutation
+07.reliability     metrics.reliability_curve
 """
 CASES = ChapterCases(GUARDS)
 
@@ -84,4 +85,26 @@ def _fixed_ab(seed=704):
             "long list, r = 60",
             (np.round(r.normal(size=n), 1), y, int(r.integers(1, P)), int(r.integers(1, N))),
         ),
+    ]
+
+
+@CASES.hidden("07.reliability")
+def _reliability(seed=705):
+    r = np.random.default_rng(seed)
+    p = np.round(r.beta(2.0, 2.0, size=120), 3)
+    p = np.where(np.isclose((p * 10) % 1.0, 0.0), p + 0.001, p)  # no item on an edge of 10 bins
+    y = np.where(r.random(120) < p, 1, -1)
+    q = np.round(r.random(30), 2)
+    q = np.where(np.isclose((q * 20) % 1.0, 0.0), q + 0.005, q)  # none on an edge of 20 bins
+    return [
+        H("every probability 1: the last bin", (np.ones(4), np.array([1, -1, 1, 1]), 5)),
+        H("every probability 0: the first bin", (np.zeros(3), np.array([-1, -1, 1]), 3)),
+        H(
+            "edges of 8 bins: 0.125, 0.5, 0.875 (lower bin)",
+            (np.array([0.125, 0.5, 0.875, 0.3, 0.99]), np.array([1, -1, 1, 1, -1]), 8),
+        ),
+        H("only negatives", (np.array([0.2, 0.45, 0.7]), np.array([-1, -1, -1]), 4)),
+        H("one item", (np.array([0.42]), np.array([1]), 10)),
+        H("120 items, 10 bins", (p, y, 10)),
+        H("30 items, 20 bins, four of them empty", (q, np.where(q > 0.5, 1, -1), 20)),
     ]
