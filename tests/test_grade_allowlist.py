@@ -324,3 +324,18 @@ def test_library_one_liners_score_nothing(tmp_path):
     )
     fb = (tmp_path / "fb" / "one_liners.md").read_text(encoding="utf-8")
     assert fb.count("ModuleNotFoundError") >= 3, fb
+
+
+@ROOT_ONLY
+def test_uid_slots_are_machine_wide(tmp_path, monkeypatch):
+    """Two grading runs with different temporary folders never share a uid (each would kill
+    the other's kernels as its own leftovers): the slots live in one folder of root's."""
+    import tempfile
+
+    from kmlteach.course.grade.isolation.uids import uid_slot
+
+    with uid_slot(True) as first:
+        monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+        with uid_slot(True) as second:
+            assert first is not None and second is not None and first != second
+    assert not (tmp_path / "kmlteach-grade-slots").exists()

@@ -1,6 +1,6 @@
 """A dedicated unprivileged uid per running kernel, for a root grader.
 
-Slots are claimed with ``flock`` on ``<tmp>/kmlteach-grade-slots/<n>``, so parallel jobs,
+Slots are claimed with ``flock`` on ``/run/kmlteach-grade-slots/<n>``, so parallel jobs,
 several grading runs and Dask workers on one machine never share a uid. Whether such a uid
 can run the interpreter is asked where the kernel will run: inside bubblewrap's view
 (:func:`runs_in_sandbox`: the folders above the bound interpreter are bwrap's own, so an
@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import os
+import stat
 import subprocess
 import sys
 import tempfile
@@ -26,14 +27,30 @@ _PROBE_UID = UID_BASE + _SLOTS  # never a kernel's
 _IMPORTS = "import numpy, ipykernel, kmlteach"
 
 
+SLOTS_FOLDER = "/run/kmlteach-grade-slots"  # root's (a uid is dedicated by a root grader only)
+
+
+def _slots_folder() -> str:
+    """One folder for every grading process of the machine, whatever its ``TMPDIR``: two runs
+    that claimed slots in different folders took the same uid, and each killed the other's
+    kernels as that uid's leftovers. Under ``/run`` (``/tmp`` without it), made by root, 0700,
+    and refused if anyone else made it first."""
+    base = SLOTS_FOLDER if os.path.isdir(os.path.dirname(SLOTS_FOLDER)) else "/tmp/kmlteach-grade-slots"
+    with contextlib.suppress(FileExistsError):
+        os.mkdir(base, 0o700)
+    st = os.lstat(base)
+    if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.geteuid() or st.st_mode & 0o077:
+        raise RuntimeError(f"{base} is not a folder of this user's alone: remove it and grade again")
+    return base
+
+
 @contextlib.contextmanager
 def uid_slot(enabled: bool):
     """A uid no other running grading job uses (``None`` when not ``enabled``)."""
     if not enabled:
         yield None
         return
-    base = os.path.join(tempfile.gettempdir(), "kmlteach-grade-slots")
-    os.makedirs(base, mode=0o700, exist_ok=True)
+    base = _slots_folder()
     for n in range(_SLOTS):
         fd = os.open(os.path.join(base, str(n)), os.O_RDWR | os.O_CREAT, 0o600)
         try:
