@@ -197,7 +197,7 @@ ask("02.c_gram", "?")
 
 # %%
 Xg = np.sort(rng.uniform(-2, 2, size=(30, 1)), axis=0)
-fig, axes = plt.subplots(2, 2, figsize=(8.4, 6.4), layout="constrained")
+fig, axes = plt.subplots(2, 2, figsize=(8.4, 6.4), layout="compressed")  # room for the colour bars
 for ax, (name, params, title) in zip(
     axes.ravel(),
     [
@@ -788,8 +788,8 @@ print(
 print("  m or D   Nyström: error  accuracy   random features: error  accuracy")
 for i, s_ in enumerate(table.sizes):
     print(
-        f"{s_:8d}   {table.error['nystroem'][i]:14.2g}  {100 * table.accuracy['nystroem'][i]:6.1f} %"
-        f"   {table.error['rff'][i]:22.2g}  {100 * table.accuracy['rff'][i]:6.1f} %"
+        f"{s_:8d}   {table.error['nystroem'][i]:#14.2g}  {100 * table.accuracy['nystroem'][i]:6.1f} %"
+        f"   {table.error['rff'][i]:#22.2g}  {100 * table.accuracy['rff'][i]:6.1f} %"
     )
 
 fig, axes = plt.subplots(1, 3, figsize=(12.5, 3.9), layout="constrained")

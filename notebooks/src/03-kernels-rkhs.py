@@ -576,7 +576,7 @@ print(
     f"smallest eigenvalues: heat {np.linalg.eigvalsh(heat).min():.3f}, printed {np.linalg.eigvalsh(printed).min():.3f}"
 )
 
-fig, axes = plt.subplots(1, 2, figsize=(9.0, 4.0), layout="constrained")
+fig, axes = plt.subplots(1, 2, figsize=(9.0, 2.6), layout="constrained")
 pos = np.c_[np.linspace(-1.2, 1.2, 5), np.zeros(5)]
 plot_graph(A_path, pos, heat[0], ax=axes[0], highlight=0)
 axes[0].set_title("heat kernel: row of node 0")
@@ -703,7 +703,7 @@ print(
 )
 K_fn = sk.fisher_kernel(docs, theta=theta, normalized=True)
 
-fig, axes = plt.subplots(1, 2, figsize=(9.0, 3.6), layout="constrained")
+fig, axes = plt.subplots(1, 2, figsize=(9.0, 3.6), layout="compressed")  # room for the colour bars
 plot_kernel_matrix(K_f[:8, :8], ax=axes[0], title="unnormalised Fisher kernel")
 plot_kernel_matrix(K_fn[:8, :8], ax=axes[1], title="normalised (with I⁻¹)")
 show(

@@ -334,7 +334,7 @@ def make_scale_explorer(
         faster = f"{speedup:.1f}× faster" if speedup >= 1 else f"{1 / speedup:.1f}× slower"
         ex.set_readout(
             f"{METHODS[m].split(',')[0]}, <b>{letter} = {s}</b> ({table.n_train} training digits): "
-            f"error ‖K − ΦΦᵀ‖/‖K‖ = <b>{err:.2g}</b>; training {1e3 * sec:.1f} ms "
+            f"error ‖K − ΦΦᵀ‖/‖K‖ = <b>{err:#.2g}</b>; training {1e3 * sec:.1f} ms "
             f"(exact kernel {1e3 * table.exact_seconds:.1f} ms: {faster}); "
             f"test accuracy <b>{100 * acc:.1f} %</b> (exact kernel {100 * table.exact_accuracy:.1f} %)"
         )
