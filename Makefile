@@ -27,9 +27,9 @@ install = if [ "$(INSTALLER)" = uv ] && $(PY) -m pip install -q uv \
 
 $(VENV)/.runtime: pyproject.toml setup.py jupyter/rise-shim/dist/package.json jupyter/labconfig/page_config.json \
 		jupyter/server_config/kmlteach.json
-	test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(call install,-e .)
-	touch $@
+	@echo "install: creating $(VENV) with the course package and JupyterLab (once; ~1 minute with uv, a few with pip) ..."
+	@t0=$$(date +%s); test -x $(PY) || $(PYTHON) -m venv $(VENV); \
+	$(call install,-e .) && touch $@ && echo "install: done in $$(( $$(date +%s) - t0 )) s"
 
 # the site extra too: tests/test_site.py builds the course site (jupyter-book 1.x) in CI;
 # the hub extra and the hub's proxy (npm) for tests/test_hub.py and benchmarks/bench_hub.py
@@ -50,18 +50,29 @@ ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root,)
 # instructor notebook, book.toml or the release code changed; a notebook the student
 # edited is kept (python -m kmlteach release says so).
 student/.released: $(VENV)/.runtime $(wildcard notebooks/*.ipynb) book.toml kmlteach/course/release.py
-	$(PY) -m kmlteach release --out student
-	touch $@
+	@echo "student notebooks: releasing them into student/ (solutions stubbed) ..."
+	@$(PY) -m kmlteach release --out student
+	@touch $@
+
+# make lab prints one line as each step starts and one when it is done (install, the
+# student notebooks, the warm-up with its count of kernels, the server), and the address it
+# prints opens 00-welcome. LAB_ARGS passes options to JupyterLab (LAB_ARGS=--no-browser).
+LAB_ARGS ?=
+WARM_UP = @echo "warm-up: loading the course's compiled kernels (the first time they are compiled: 1-3 minutes) ..."; \
+	$(PY) -m compileall -q kmlteach && $(PY) -c "import os, time, kmlteach; t = time.perf_counter(); \
+	n = len(kmlteach.warmup(verbose=False, jobs=os.cpu_count() or 1)); \
+	print(f'warm-up: {n} kernels ready in {time.perf_counter() - t:.0f} s')"
+serve = @echo "server: starting JupyterLab on $(1); open the http://127.0.0.1 address below if no browser opens (Ctrl-C twice stops it)"; \
+	$(VENV)/bin/jupyter lab $(ALLOW_ROOT) --ServerApp.root_dir=. --LabApp.default_url=/lab/tree/$(1) \
+	--ServerApp.log_level=WARN $(LAB_ARGS)
 
 lab: student/.released
-	$(PY) -m compileall -q kmlteach
-	$(PY) -m kmlteach warmup --quiet --jobs 0
-	$(VENV)/bin/jupyter lab $(ALLOW_ROOT) --notebook-dir=. student/00-welcome.ipynb
+	$(WARM_UP)
+	$(call serve,student/00-welcome.ipynb)
 
 lab-instructor: $(VENV)/.runtime
-	$(PY) -m compileall -q kmlteach
-	$(PY) -m kmlteach warmup --quiet --jobs 0
-	$(VENV)/bin/jupyter lab $(ALLOW_ROOT) --notebook-dir=. notebooks/00-welcome.ipynb
+	$(WARM_UP)
+	$(call serve,notebooks/00-welcome.ipynb)
 
 # Test files run in parallel on every core (pytest-xdist); --dist loadfile keeps each file
 # on one worker, so a notebook's cells share their nbval kernel and a module's fixtures

@@ -1,12 +1,11 @@
-"""Run inside a student edition's own venv (tests/test_release_edition.py starts it):
-every notebook top to bottom, check() on a correct and a wrong answer for every
-exercise, every widget of the catalog built by a notebook cell (the notebooks build each
-with their own data; building them once more here cost 19 s of CPU). Prints one JSON line of results."""
+"""Run inside a student edition's own venv (the one its `make lab` made; tests/test_journey.py
+starts it): check() on a correct and a wrong answer for every exercise, with the edition's
+records only (no reference code). Prints one JSON line of results. (Every notebook runs in
+that venv too: the journey test runs each in JupyterLab, cell by cell.)"""
 
 from __future__ import annotations
 
 import json
-import re
 import sys
 from pathlib import Path
 
@@ -14,41 +13,7 @@ import kmlteach
 from kmlteach.exercises import check, registry
 
 
-def _notebooks(edition: Path) -> dict:
-    import time
-
-    import nbformat
-    from nbclient import NotebookClient
-
-    out = {}
-    for path in sorted((edition / "notebooks").glob("*.ipynb")):
-        nb = nbformat.read(path, as_version=4)
-        t0 = time.process_time(), time.perf_counter()
-        NotebookClient(
-            nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}}
-        ).execute()
-        code = [c for c in nb.cells if c.cell_type == "code"]
-        texts = ["".join(o.get("text", "")) for c in code for o in c.outputs]
-        out[path.name] = {
-            "not_implemented": sum(t.count("not implemented yet") for t in texts),
-            "errors": sum(o.get("output_type") == "error" for c in code for o in c.outputs),
-            # the widgets the notebook built: made in a cell that ran and raised nothing
-            "widgets": sorted(
-                {
-                    name
-                    for c in code
-                    for name in re.findall(r"\b(make_\w+)\(", "".join(c.source))
-                    if c.get("execution_count")
-                    and not any(o.get("output_type") == "error" for o in c.outputs)
-                }
-            ),
-            "seconds": round(time.perf_counter() - t0[1], 1),
-        }
-    return out
-
-
 def main(edition: str, solutions_file: str) -> None:
-    edition = Path(edition)
     solutions = json.loads(Path(solutions_file).read_text(encoding="utf-8"))
     result = {"package": str(Path(kmlteach.__file__).resolve().parent)}
     checks = {}
@@ -70,11 +35,6 @@ def main(edition: str, solutions_file: str) -> None:
             bool(check(ex_id, lambda *a, **k: 0, verbose=False)),
         ]
     result["checks"] = checks
-    from kmlteach.widgets._catalog import builders
-
-    # every widget of the catalog, built by the notebooks themselves (with their data)
-    result["catalog"] = sorted({name.split(".")[1].split("[")[0] for name, _ in builders()})
-    result["notebooks"] = _notebooks(edition)
     print(json.dumps(result))
 
 

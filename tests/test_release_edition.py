@@ -1,6 +1,7 @@
 """The student edition (kmlteach/course/edition.py): what it holds, the leak test (no
-piece of the answer key in any file, its wheel or its .pyc), reveal, and the edition
-installed and run in a venv of its own."""
+piece of the answer key in any file, its wheel or its .pyc), its links and placeholders,
+reveal. The edition installed in a venv of its own by its own `make lab`, every notebook
+run there and check() in its interpreter: tests/test_journey.py."""
 
 from __future__ import annotations
 
@@ -80,6 +81,103 @@ def test_the_edition_holds_what_students_need_and_nothing_of_the_instructor(edit
     assert env.replace("  - nbgitpuller>=1.2,<2\n", "") == (ROOT / "environment.yml").read_text()
 
 
+def test_every_link_of_the_edition_resolves_inside_it_and_the_glossary_ships(edition):
+    """Each relative link of the README and the notebooks (the glossary's ``../docs/
+    glossary.md`` in all ten) names a file of the edition; only linked pages of docs/ ship."""
+    from kmlteach.course._edition_files import local_links
+
+    assert (edition / "docs" / "glossary.md").read_bytes() == (ROOT / "docs" / "glossary.md").read_bytes()
+    assert {p.name for p in (edition / "docs").iterdir()} == {"glossary.md"}
+    linking = [edition / "README.md", *sorted((edition / "notebooks").glob("*.ipynb"))]
+    seen = set()
+    for path in linking:
+        text = path.read_text(encoding="utf-8")
+        if path.suffix == ".ipynb":
+            cells = json.loads(text)["cells"]
+            text = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
+        for link in local_links(text):
+            target = (path.parent / link).resolve()
+            assert target.is_relative_to(edition.resolve()) and target.is_file(), (path.name, link)
+            seen.add(str(target.relative_to(edition.resolve())))
+    assert "docs/glossary.md" in seen and "notebooks/02-kernels.ipynb" in seen
+
+
+def test_publish_warns_once_for_each_placeholder_it_writes(tmp_path):
+    import dataclasses
+
+    lines: list[str] = []
+    publish(tmp_path / "a", report=lines.append)
+    warnings = [ln for ln in lines if ln.startswith("warning:")]
+    assert len(warnings) == 2 and lines[-1].startswith("wrote the student edition"), lines
+    hub, repo = warnings
+    assert "jupyterhub" in hub and "hub.kmlteach.example.org" in hub and "README.md" in hub
+    assert "student_repository" in repo and "kmlteach-student" in repo and "10 notebooks" in repo
+    assert all("\n" not in w for w in warnings)
+    # a course's own values: nothing to warn about
+    own = dataclasses.replace(
+        B, jupyterhub="https://hub.cs.uni.edu", student_repository="https://github.com/uni/ml-student"
+    )
+    lines.clear()
+    publish(tmp_path / "b", book=own, report=lines.append)
+    assert not [ln for ln in lines if ln.startswith("warning:")], lines
+    assert "https://hub.cs.uni.edu/hub/user-redirect/git-pull" in (tmp_path / "b" / "README.md").read_text()
+
+
+def test_publish_refuses_a_notebook_link_that_the_edition_would_not_hold(tmp_path, monkeypatch):
+    from kmlteach.course import edition as edition_mod
+
+    real = edition_mod.student_notebook
+
+    def with_a_dead_link(nb, *args, **kwargs):
+        out = real(nb, *args, **kwargs)
+        out["cells"].append(
+            {"cell_type": "markdown", "metadata": {}, "source": "see [notes](../docs/nowhere.md)"}
+        )
+        return out
+
+    monkeypatch.setattr(edition_mod, "student_notebook", with_a_dead_link)
+    with pytest.raises(EditionError, match=r"links to \.\./docs/nowhere\.md, which is not in the edition"):
+        publish(tmp_path / "c", report=lambda msg: None)
+
+
+def test_the_editions_make_lab_talks_and_opens_the_welcome_chapter(edition):
+    """make lab's recipe (as make -n shows it): a line per step, the warm-up with its count
+    of kernels, JupyterLab's address on notebooks/00-welcome.ipynb (not the Launcher)."""
+    run = subprocess.run(
+        ["make", "-n", "lab", "INSTALLER=pip"], cwd=edition, capture_output=True, text=True, timeout=60
+    )
+    assert run.returncode == 0, run.stderr
+    steps = [ln for ln in run.stdout.splitlines() if ln.startswith("echo")]
+    assert [s.split("]")[0] for s in steps] == ['echo "[1/3', 'echo "[1/3', 'echo "[2/3', 'echo "[3/3'], steps
+    assert (
+        "kernels ready in" in run.stdout
+        and "--LabApp.default_url=/lab/tree/notebooks/00-welcome.ipynb" in run.stdout
+    )
+    readme = (edition / "README.md").read_text(encoding="utf-8")
+    assert "`[2/3] warm-up`" in readme and "00-welcome.ipynb" in readme
+
+
+def _python_in(edition: Path, *argv: str) -> subprocess.CompletedProcess:
+    """This interpreter with the edition's package first on the path, in the edition."""
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "KMLTEACH_AOT", "KMLTEACH_AOT_DIR")}
+    env["PYTHONPATH"] = str(edition)
+    return subprocess.run(
+        [sys.executable, *argv], capture_output=True, text=True, cwd=edition, env=env, timeout=300
+    )
+
+
+def test_student_facing_messages_name_no_instructor_command(edition):
+    """check_env in the edition (00-welcome runs it) names no instructor command: the
+    ahead-of-time build is a server's optimisation, not a student's chore."""
+    from kmlteach.__main__ import INSTRUCTOR_ONLY
+
+    run = _python_in(edition, "-m", "kmlteach", "check-env")
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert "ahead of time" in run.stdout and "nothing to do" in run.stdout, run.stdout
+    assert "--aot" not in run.stdout and "python -m kmlteach" not in run.stdout, run.stdout
+    assert not [c for c in INSTRUCTOR_ONLY if f"kmlteach {c}" in run.stdout]
+
+
 def test_no_piece_of_the_answer_key_in_the_edition_its_wheel_or_its_pyc(edition, answer_key, tmp_path):
     kinds = {what.split(" of ")[0] for what, _ in answer_key}
     assert kinds == {"solution line", "reference", "last hint", "hidden case"}
@@ -146,13 +244,9 @@ def test_hidden_values_count_unless_the_edition_shows_them(answer_key):
 def test_instructor_commands_refuse_in_one_line_inside_the_edition(edition):
     """In the student edition, grade, release, publish-student, reveal and the other
     instructor commands say so in one line (no traceback); the students' ones run."""
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-    env["PYTHONPATH"] = str(edition)
 
     def cli(*argv):
-        return subprocess.run(
-            [sys.executable, *argv], capture_output=True, text=True, cwd=edition, env=env, timeout=300
-        )
+        return _python_in(edition, *argv)
 
     probe = cli("-c", "import kmlteach; print(kmlteach.__file__)")
     assert Path(probe.stdout.strip()).resolve().is_relative_to(edition.resolve()), probe.stderr
@@ -173,6 +267,29 @@ def test_instructor_commands_refuse_in_one_line_inside_the_edition(edition):
         assert len(lines) == 1 and "student edition" in lines[0], (argv, run.stderr)
     run = cli("-m", "kmlteach", "chapters")
     assert run.returncode == 0 and "Traceback" not in run.stderr, run.stderr[-1500:]
+
+
+def test_a_solution_line_the_library_holds_may_repeat_outside_its_markers():
+    """The release guard refuses a notebook that repeats a solution line outside its
+    markers, except a line of the shipped library (public anyway: ``for i in range(r):``,
+    which chapter 06's own code and a solution share)."""
+    from kmlteach.course._release_guard import library_lines
+    from kmlteach.course.release import ReleaseError, student_notebook
+
+    assert "for i in range(r):" in library_lines()
+    assert not [ln for ln in library_lines() if "### BEGIN SOLUTION" in ln]
+
+    def notebook(shown: str) -> dict:
+        solution = "def f(r):\n    ### BEGIN SOLUTION\n    for i in range(r):\n        total_of_squares = i * i\n    ### END SOLUTION\n"
+        cells = [
+            {"cell_type": "code", "metadata": {}, "source": src, "outputs": [], "execution_count": None}
+            for src in (solution, shown)
+        ]
+        return {"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": cells}
+
+    student_notebook(notebook("for i in range(r):\n    print(i)"), "01")
+    with pytest.raises(ReleaseError, match="repeats a line of a solution"):
+        student_notebook(notebook("total_of_squares = i * i"), "01")
 
 
 def test_publish_refuses_the_instructor_repository_and_foreign_folders(tmp_path):
@@ -223,69 +340,6 @@ def test_reveal_adds_one_chapters_solutions_and_last_hints_and_nothing_else(edit
     assert (work / "kmlteach/exercises/records/revealed-ch01.json").is_file()
     with pytest.raises(EditionError, match="no exercises"):
         reveal("99", work)
-
-
-def _numba_cache(src_pkg: Path, dst_pkg: Path) -> None:
-    """Give the copied package the instructor's Numba cache (same sources, same mtimes), so
-    the edition's run does not compile every kernel again."""
-    for cache in src_pkg.rglob("__pycache__"):
-        files = [p for p in cache.iterdir() if p.suffix in (".nbi", ".nbc")]
-        target = dst_pkg / cache.relative_to(src_pkg)
-        if not files or not target.parent.is_dir():
-            continue
-        target.mkdir(exist_ok=True)
-        for p in files:
-            shutil.copy2(p, target / p.name)
-    for py in dst_pkg.rglob("*.py"):
-        src = src_pkg / py.relative_to(dst_pkg)
-        if src.is_file() and src.read_bytes() == py.read_bytes():
-            st = src.stat()
-            os.utime(py, ns=(st.st_atime_ns, st.st_mtime_ns))
-
-
-@pytest.mark.slow
-def test_the_edition_runs_in_a_venv_of_its_own(edition, tmp_path):
-    work = tmp_path / "kmlteach-student"
-    shutil.copytree(edition, work)
-    _numba_cache(ROOT / "kmlteach", work / "kmlteach")
-    venv = tmp_path / "venv"
-    py = venv / "bin" / "python"
-    for cmd in (
-        ["venv", "-q", "--python", sys.executable, str(venv)],
-        ["pip", "install", "-q", "--python", str(py), "-e", str(work)],
-    ):
-        run = subprocess.run([sys.executable, "-m", "uv", *cmd], capture_output=True, text=True, timeout=900)
-        assert run.returncode == 0, run.stderr[-2000:]
-    solutions = tmp_path / "solutions.json"
-    solutions.write_text(json.dumps({k: e.solution for k, e in registry().items()}))
-    # without PYTHONDONTWRITEBYTECODE (set on CI): the fresh venv has no .pyc, and each of
-    # the eleven processes below (this one, a kernel per notebook) would compile NumPy,
-    # matplotlib, IPython and Numba from source again (3-9 s each); the first writes them
-    env = {
-        k: v
-        for k, v in os.environ.items()
-        if k not in ("PYTHONPATH", "VIRTUAL_ENV", "PYTHONDONTWRITEBYTECODE")
-    }
-    run = subprocess.run(
-        [str(py), str(ROOT / "tests" / "edition_run.py"), str(work), str(solutions)],
-        capture_output=True,
-        text=True,
-        timeout=1500,
-        cwd=tmp_path,
-        env=env,
-    )
-    assert run.returncode == 0, run.stderr[-3000:]
-    result = json.loads(run.stdout.strip().splitlines()[-1])
-    assert Path(result["package"]) == (work / "kmlteach").resolve()
-    assert result["checks"].keys() == registry().keys()
-    # no reference in the edition; the notebook's solution passes; a wrong answer fails
-    assert {k: v for k, v in result["checks"].items() if v != [True, True, False]} == {}
-    built = {w for nb in result["notebooks"].values() for w in nb["widgets"]}
-    assert len(result["catalog"]) > 20 and set(result["catalog"]) <= built, set(result["catalog"]) - built
-    for c in B.chapters:
-        if c.ready:
-            nb = result["notebooks"][Path(c.notebook).name]
-            assert (nb["not_implemented"], nb["errors"]) == (len(c.exercises), 0), c.id
 
 
 def test_the_cli_reports_a_wrong_edition_in_one_line(tmp_path):

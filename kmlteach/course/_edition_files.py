@@ -5,28 +5,59 @@ pyproject.toml, book.toml and environment.yml (cut from or added to the instruct
 from __future__ import annotations
 
 import re
+import urllib.parse
 from pathlib import Path
 
-__all__ = ["readme", "makefile", "post_build", "pyproject", "book_toml", "environment_yml", "GITIGNORE"]
+__all__ = [
+    "readme",
+    "makefile",
+    "post_build",
+    "pyproject",
+    "book_toml",
+    "environment_yml",
+    "local_links",
+    "placeholders",
+    "GITIGNORE",
+    "TEMPLATE_STUDENT_REPOSITORY",
+]
 
 GITIGNORE = ".venv/\n__pycache__/\n*.nbi\n*.nbc\n.ipynb_checkpoints/\n*.egg-info/\nbuild/\n"
 
 MAKEFILE = """\
-# make lab: create .venv, install the course package and open the first notebook.
-PYTHON ?= python3
-VENV   ?= .venv
-PY     := $(VENV)/bin/python
+# make lab: create .venv, install the course package, warm its kernels up and open
+# notebooks/00-welcome.ipynb in JupyterLab. Each step prints one line as it starts and
+# one when it is done. LAB_ARGS passes options to JupyterLab (LAB_ARGS=--no-browser).
+PYTHON   ?= python3
+VENV     ?= .venv
+PY       := $(VENV)/bin/python
+LAB_ARGS ?=
+FIRST    := notebooks/00-welcome.ipynb
 ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root,)
+# uv (from PyPI) installs the ~180 packages in parallel (~30 s where pip takes minutes);
+# any failure of uv falls back to pip; INSTALLER=pip forces pip
+INSTALLER ?= uv
+install = if [ "$(INSTALLER)" = uv ] && $(PY) -m pip install -q uv \\
+\t          && $(PY) -m uv pip install -q --compile-bytecode --python $(PY) $(1); then :; \\
+\t      else $(PY) -m pip install -q $(1); fi
 
-.PHONY: lab
-lab: $(VENV)/.installed
-\t$(PY) -m kmlteach warmup --quiet --jobs 0
-\t$(VENV)/bin/jupyter lab $(ALLOW_ROOT) --notebook-dir=. notebooks/00-welcome.ipynb
+.PHONY: lab install
+lab: install
+\t@echo "[2/3] warm-up: loading the course's compiled kernels (the first time they are compiled: 1-3 minutes) ..."
+\t@$(PY) -c "import os, time, kmlteach; t = time.perf_counter(); n = len(kmlteach.warmup(verbose=False, jobs=os.cpu_count() or 1)); print(f'[2/3] warm-up: {n} kernels ready in {time.perf_counter() - t:.0f} s')"
+\t@echo "[3/3] server: starting JupyterLab on $(FIRST); open the http://127.0.0.1 address below if no browser opens (Ctrl-C twice stops it)"
+\t@$(VENV)/bin/jupyter lab $(ALLOW_ROOT) --ServerApp.root_dir=. --LabApp.default_url=/lab/tree/$(FIRST) \\
+\t    --ServerApp.log_level=WARN $(LAB_ARGS)
+
+install:
+\t@if [ -f $(VENV)/.installed ] && [ $(VENV)/.installed -nt pyproject.toml ] && [ $(VENV)/.installed -nt setup.py ]; \\
+\tthen echo "[1/3] install: $(VENV) is up to date"; \\
+\telse $(MAKE) --no-print-directory $(VENV)/.installed; fi
 
 $(VENV)/.installed: pyproject.toml setup.py
-\ttest -x $(PY) || $(PYTHON) -m venv $(VENV)
-\t$(PY) -m pip install -q -e .
-\ttouch $@
+\t@echo "[1/3] install: creating $(VENV) with the course package and JupyterLab (once; ~1 minute with uv, a few with pip) ..."
+\t@t0=$$(date +%s); test -x $(PY) || $(PYTHON) -m venv $(VENV); \\
+\t$(call install,-e .) && touch $@ && \\
+\techo "[1/3] install: done in $$(( $$(date +%s) - t0 )) s"
 """
 
 POST_BUILD = """\
@@ -117,9 +148,13 @@ def readme(book, chapters) -> str:
   The first click copies this repository into your home folder; later clicks fetch new
   chapters without touching the notebooks you have edited.
 * **Binder** (nothing to install, nothing saved): click the chapter's Binder link.
-* **Your own machine**: `make lab` (creates `.venv`, installs the course package and
-  opens `notebooks/00-welcome.ipynb`), or `conda env create -f environment.yml`, then
-  `pip install -e .` and `jupyter lab`.
+* **Your own machine** (Python 3.11 or later): `make lab`. It prints one line per step:
+  `[1/3] install` creates `.venv` and installs the course package with JupyterLab (once;
+  about a minute), `[2/3] warm-up` compiles the course's kernels (once, 1-3 minutes; then
+  seconds) and says how many are ready, `[3/3] server` starts JupyterLab on
+  `notebooks/00-welcome.ipynb` and prints its address (open it if no browser opens;
+  Ctrl-C twice stops the server). Or `conda env create -f environment.yml`, then
+  `pip install -e .` and `jupyter lab notebooks/00-welcome.ipynb`.
 
 ## Chapters
 
@@ -134,3 +169,47 @@ what went wrong (and names common mistakes). `hint("NN.name")`, then
 become available after the due date. Your grade also uses hidden cases, so make your
 function right in general, not only on the visible cases.
 """
+
+
+# -- links and placeholders -----------------------------------------------------------------
+
+# a Markdown link or image target, or an HTML href/src (the notebooks' Markdown holds both)
+_LINK = re.compile(r"\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)|\b(?:href|src)\s*=\s*[\"']([^\"']+)[\"']")
+
+
+def local_links(text: str) -> list[str]:
+    """The targets of the relative links and images in Markdown/HTML ``text``: neither an
+    address with a scheme (``https:``, ``mailto:``) nor an anchor of the same page; without
+    their own anchor, percent-decoded."""
+    out = []
+    for m in _LINK.finditer(text):
+        target = (m.group(1) or m.group(2) or "").strip()
+        if not target or target.startswith(("#", "//")) or re.match(r"^[a-zA-Z][\w+.-]*:", target):
+            continue
+        path = urllib.parse.unquote(target.split("#", 1)[0].split("?", 1)[0])
+        if path:
+            out.append(path)
+    return out
+
+
+TEMPLATE_STUDENT_REPOSITORY = "https://github.com/kmlteach/kmlteach-student"
+"""``book.toml``'s ``student_repository`` as the course ships it: a course publishing its own
+edition pushes it to a repository of its own."""
+
+# hosts reserved for examples and tests (RFC 2606, RFC 6761): a link to one leads nowhere
+_EXAMPLE_HOST = re.compile(r"(?:^|\.)(?:example\.(?:com|net|org)|example|test|invalid|localhost)$")
+
+
+def placeholders(book) -> list[tuple[str, str, str]]:
+    """``(key, value, why)`` for each ``[book]`` value of ``book.toml`` that the edition
+    writes into its links and that only stands for a course's own: a host reserved for
+    examples, or the course template's own student repository."""
+    found = []
+    for key in ("jupyterhub", "student_repository"):
+        value = getattr(book, key) or ""
+        host = (urllib.parse.urlsplit(value).hostname or "").lower()
+        if host and _EXAMPLE_HOST.search(host):
+            found.append((key, value, f"{host}: a host reserved for examples"))
+        elif key == "student_repository" and value.rstrip("/") == TEMPLATE_STUDENT_REPOSITORY:
+            found.append((key, value, "the course template's own"))
+    return found

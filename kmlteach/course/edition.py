@@ -34,6 +34,7 @@ import re
 import shutil
 import struct
 import textwrap
+import urllib.parse
 import zipfile
 from pathlib import Path
 
@@ -173,6 +174,7 @@ def publish(out, *, book=None, report=print) -> list[Path]:
     for name, body in text.items():
         (out / name).write_text(body, encoding="utf-8")
     (out / "postBuild").chmod(0o755)
+    _ship_linked_docs(root, out)
     (out / MARKER).write_text(_dump({"format": 1, "revealed": []}), encoding="utf-8")
     for chapter in revealed:
         reveal(chapter, out, book=book)
@@ -182,8 +184,64 @@ def publish(out, *, book=None, report=print) -> list[Path]:
             f"{len(found)} piece(s) of the answer key in the edition, first: {found[0][0]} in {found[0][1]}"
         )
     written = sorted(p for p in out.rglob("*") if p.is_file() and ".git" not in p.parts)
+    for key, value, why in files.placeholders(book):
+        report(_placeholder_warning(out, key, value, why))
     report(f"wrote the student edition ({len(ready)} notebooks, {len(written)} files) to {out}")
     return written
+
+
+def _linking_files(out: Path) -> list[Path]:
+    """The edition's files whose links a student follows: its README and notebooks."""
+    return [out / "README.md", *sorted((out / "notebooks").glob("*.ipynb"))]
+
+
+def _markdown(path: Path) -> str:
+    if path.suffix != ".ipynb":
+        return path.read_text(encoding="utf-8")
+    cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+    return "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
+
+
+def _ship_linked_docs(root: Path, out: Path) -> None:
+    """Copy the pages of ``docs/`` that the README or a notebook links to (the glossary),
+    then check that every relative link of those files resolves inside the edition."""
+    docs = (root / "docs").resolve()
+    for path in _linking_files(out):
+        for link in files.local_links(_markdown(path)):
+            target = (path.parent / link).resolve()
+            if not target.is_relative_to(out.resolve()):
+                continue
+            rel = target.relative_to(out.resolve())
+            src = (root / rel).resolve()
+            if src.parent == docs and src.suffix == ".md" and src.is_file():
+                (out / rel).parent.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(src, out / rel)
+    for path in _linking_files(out):
+        for link in files.local_links(_markdown(path)):
+            target = (path.parent / link).resolve()
+            if not target.is_relative_to(out.resolve()) or not target.exists():
+                raise EditionError(f"{path.relative_to(out)} links to {link}, which is not in the edition")
+
+
+def _placeholder_warning(out: Path, key: str, value: str, why: str) -> str:
+    """One line: a placeholder of ``book.toml`` and the edition's files that link to it."""
+    needle = value.rstrip("/")
+    needles = {needle, urllib.parse.quote(needle, safe=""), needle.split("://", 1)[-1].split("/", 1)[-1]}
+    hits = [p.name for p in _linking_files(out) if any(n in p.read_text(encoding="utf-8") for n in needles)]
+    notebooks = sum(h.endswith(".ipynb") for h in hits)
+    where = " and ".join(
+        x
+        for x in ("README.md" if "README.md" in hits else "", f"{notebooks} notebooks" if notebooks else "")
+        if x
+    )
+    fix = {
+        "jupyterhub": "your course's JupyterHub",
+        "student_repository": "the repository you push this edition to",
+    }
+    return (
+        f"warning: book.toml [book] {key} is a placeholder, {value} ({why}): the links in "
+        f"{where or 'no file'} lead there; set it to {fix[key]}"
+    )
 
 
 def reveal(chapter: str, edition, *, book=None) -> Path:
