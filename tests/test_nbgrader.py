@@ -100,7 +100,7 @@ def test_nbgrader_generate_assignment_and_autograde_chapter_07(tmp_path):
     with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gb:
         alice = gb.find_submission("ch07", "alice")
         bob = gb.find_submission("ch07", "bob")
-        assert (alice.score, alice.max_score) == (full, full) == (7, 7)  # book.toml: 1+2+2+2
+        assert (alice.score, alice.max_score) == (full, full) == (9, 9)  # the records: 1+2+2+2+2
         assert (bob.score, bob.max_score) == (0, full)
         per = {g.name: g.score for g in alice.notebooks[0].grades}
         assert per == {"ex" + e["id"].replace(".", "_") + "_test": e["points"] for e in CHAPTER.exercises}
