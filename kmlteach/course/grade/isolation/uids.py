@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import os
+import shutil
 import stat
 import subprocess
 import sys
@@ -119,6 +120,5 @@ def runs_in_sandbox() -> bool:
     except (OSError, subprocess.SubprocessError):
         return False
     finally:
-        with contextlib.suppress(OSError):
-            os.rmdir(scratch)
+        shutil.rmtree(scratch, ignore_errors=True)
     return r.returncode == 0
