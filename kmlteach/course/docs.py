@@ -59,9 +59,8 @@ def _argument_rows(p: argparse.ArgumentParser) -> list[str]:
         if isinstance(a, argparse._HelpAction) or a.help == argparse.SUPPRESS:
             continue
         if a.option_strings:
-            name = ", ".join(a.option_strings)
-            if a.nargs != 0:
-                name += " " + (a.metavar or a.dest.upper())
+            # argparse's own rendering: "--lms SYSTEM FILE" for a tuple metavar, choices, nargs
+            name = argparse.HelpFormatter(p.prog)._format_action_invocation(a)
         else:
             name = a.metavar or a.dest
             if a.nargs in ("*", "?"):
@@ -69,7 +68,7 @@ def _argument_rows(p: argparse.ArgumentParser) -> list[str]:
             elif a.nargs == "+":
                 name = f"{name} ..."
         help_text = a.help or ""
-        if a.choices is not None and not isinstance(a, argparse._SubParsersAction):
+        if a.choices is not None and not a.option_strings:  # an option shows them as {a,b}
             help_text += f" (one of: {', '.join(map(str, a.choices))})"
         if a.required and a.option_strings:
             help_text += " (required)"
