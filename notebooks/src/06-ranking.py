@@ -314,12 +314,12 @@ print(f"min over 2000 doubly stochastic B of <A, B> - optimum = {min(gaps):.4f} 
 def dual_potentials(A, sigma):
     """(u, v) with u_i + v_sigma(i) = A[i, sigma(i)], the v_j by Bellman-Ford sweeps over
     v_j <= v_sigma(i) + A[i, j] - A[i, sigma(i)] (sigma 0-based)."""
-    r = len(sigma)
-    tight = A[np.arange(r), sigma]
-    col = np.zeros(r)
-    for _ in range(r):
-        for i in range(r):
-            col = np.minimum(col, col[sigma[i]] + A[i] - tight[i])
+    n_tasks = len(sigma)
+    tight = A[np.arange(n_tasks), sigma]
+    col = np.zeros(n_tasks)
+    for _ in range(n_tasks):
+        for task in range(n_tasks):
+            col = np.minimum(col, col[sigma[task]] + A[task] - tight[task])
     return tight - col[sigma], col
 
 
