@@ -203,3 +203,16 @@ def test_every_path_the_design_document_names_exists():
     assert len(paths) > 40, sorted(paths)
     missing = [p for p in sorted(paths) if not any((base / p).exists() for base in (ROOT, ROOT / "kmlteach"))]
     assert not missing, f"docs/design.md names paths that do not exist: {missing}"
+
+
+def test_options_are_shown_as_argparse_shows_them():
+    ap = argparse.ArgumentParser(prog="x")
+    sub = ap.add_subparsers()
+    q = sub.add_parser("go", help="go")
+    q.add_argument("--lms", nargs=2, metavar=("SYSTEM", "FILE"), help="two values")
+    q.add_argument("--cpu", choices=("host", "generic"), default="host", help="which")
+    q.add_argument("names", nargs="*", metavar="NAME", help="some names")
+    text = gen.cli_markdown(ap)
+    assert "| `--lms SYSTEM FILE` | two values |" in text
+    assert "| `--cpu {host,generic}` | which (default: host) |" in text
+    assert "| `[NAME ...]` | some names |" in text
