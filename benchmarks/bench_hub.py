@@ -1,8 +1,9 @@
 """A class on the course's hub: N students at once on this machine (``make bench``).
 
-``python benchmarks/bench_hub.py [--n 10,20,40] [--moves 20] [--period 6] [--arrival 0]`` starts the
-hub of ``deploy/hub/jupyterhub_config.py`` on 127.0.0.1 (dummy authenticator, per-user
-cgroups, idle culler) once per class size, and N simulated students each log in, start
+``python benchmarks/bench_hub.py [--n 10,20,40] [--moves 20] [--period 6] [--arrival 0] [--layers]``
+starts the hub of ``deploy/hub/jupyterhub_config.py`` on 127.0.0.1 once per class size (as
+root: its PAM mode with Unix users made for the run, every isolation layer on; per-user
+cgroups, idle culler), and N simulated students each log in, start
 their server, pull the student edition with the chapter's nbgitpuller link, open chapter
 01, run its cells over the kernel websocket, then move the margin explorer's slider
 ``--moves`` times over ``moves * period`` seconds (ipywidgets ``update`` comm messages,
@@ -14,6 +15,11 @@ failures, peak memory of the whole hub and per student (PSS, which splits shared
 fairly; RSS beside it), CPU seconds per student, and the load average before and after
 (the machine may be shared). Targets: 0 failures and widget p95 <= 250 ms at N = 40 on
 2 cores. Everything the run starts is stopped at the end of each class size.
+
+``--layers`` runs each class size four times, the hub's isolation layers switched on one
+after another (none; + internal_ssl; + bubblewrap; + Landlock, i.e. all on): the cost of
+each per student (memory of the server and of bubblewrap's processes, server start,
+widget round trip).
 
 ``--arrival S`` spreads the students' arrivals evenly over S seconds; the default, 0, has
 every student follow the link in the same second (the worst case): then the widget moves
@@ -76,6 +82,8 @@ def summary(r: dict) -> dict:
         "mem_student_rss_mib": round(mean(r["mem_student_rss"]) / MIB),
         "mem_server_pss_mib": round(mean(r["mem_server_pss"]) / MIB),
         "mem_server_rss_mib": round(mean(r["mem_server_rss"]) / MIB),
+        "mem_sandbox_pss_mib": round(mean(r.get("mem_sandbox_pss", [])) / MIB, 1),
+        "mem_sandbox_rss_mib": round(mean(r.get("mem_sandbox_rss", [])) / MIB, 1),
         "cpu_student_s": round(mean(r["cpu_student_s"]), 1),
         "cpu_student_pct_of_session": round(100 * mean(r["cpu_student_s"]) / r["wall_s"], 1)
         if r["wall_s"]
@@ -105,15 +113,26 @@ def fmt(s: dict) -> str:
         f"failures {s['failures']} (moves {s['moves']}, cell errors {s['cell_errors']})  "
         f"memory total {s['mem_total_pss_mib']} MiB PSS ({s['mem_total_rss_mib']} RSS), "
         f"per student {s['mem_student_pss_mib']} PSS ({s['mem_student_rss_mib']} RSS; server alone "
-        f"{s['mem_server_pss_mib']} PSS, {s['mem_server_rss_mib']} RSS)  "
+        f"{s['mem_server_pss_mib']} PSS, {s['mem_server_rss_mib']} RSS; bubblewrap "
+        f"{s['mem_sandbox_pss_mib']} PSS, {s['mem_sandbox_rss_mib']} RSS)  "
         f"CPU/student {s['cpu_student_s']} s ({s['cpu_student_pct_of_session']} % of a core over "
         f"{s['wall_s']} s)  load {s['load_before'][0]} -> {s['load_after'][0]} (peak {s['load_peak']}); "
         f"simulated browsers at nice {s['driver_nice']}{met}"
     )
 
 
-def measure(n: int, moves: int, period: float, arrival: float = 0.0) -> dict:
-    with LocalHub() as hub:
+# The isolation layers of the hub (deploy/hub/README.md, "Isolation"), switched on one after
+# another for --layers: what each costs a student (memory, server start, widget round trip).
+LAYERS = [
+    ("none", {"KMLTEACH_HUB_INTERNAL_SSL": "0", "KMLTEACH_HUB_SANDBOX": "0", "KMLTEACH_HUB_LANDLOCK": "0"}),
+    ("+ internal_ssl", {"KMLTEACH_HUB_SANDBOX": "0", "KMLTEACH_HUB_LANDLOCK": "0"}),
+    ("+ bubblewrap", {"KMLTEACH_HUB_LANDLOCK": "0"}),
+    ("+ Landlock (all on)", {}),
+]
+
+
+def measure(n: int, moves: int, period: float, arrival: float = 0.0, isolation: dict | None = None) -> dict:
+    with LocalHub(isolation=isolation) as hub:
         r = asyncio.run(run_class(hub, n, moves=moves, move_period=period, arrival=arrival))
         s = summary(r)
         if s["failures"]:  # the hub's lines about each failed student, to find the cause
@@ -139,6 +158,11 @@ def main(argv=None) -> int:
         help="seconds over which the students arrive (0: all in the same second, the worst case)",
     )
     ap.add_argument("--json", default="", help="also write the rows to this file")
+    ap.add_argument(
+        "--layers",
+        action="store_true",
+        help="each class size once per set of isolation layers (none, + internal_ssl, + bubblewrap, + Landlock)",
+    )
     args = ap.parse_args(argv)
     sizes = [int(x) for x in args.n.split(",") if x.strip()]
     print(
@@ -146,10 +170,12 @@ def main(argv=None) -> int:
         flush=True,
     )
     rows = []
-    for n in sizes:
-        s = measure(n, args.moves, args.period, args.arrival)
+    runs = [(n, name, iso) for n in sizes for name, iso in (LAYERS if args.layers else [("all on", {})])]
+    for n, name, iso in runs:
+        s = measure(n, args.moves, args.period, args.arrival, iso)
+        s["layers"] = name
         rows.append(s)
-        print(fmt(s), flush=True)
+        print(f"  [{name}]", fmt(s), flush=True)
         for m in s["failure_messages"]:
             print(f"    failed: {m}", flush=True)
         for user, lines in s.get("hub_log", {}).items():

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-__all__ = ["generic_build_dir", "start_generic_build", "wait_for_generic_build"]
+__all__ = ["generic_build_dir", "start_generic_build", "wait_for_generic_build", "generic_build"]
 
 
 def generic_build_dir() -> Path:
@@ -49,3 +49,11 @@ def wait_for_generic_build(timeout: float = 600.0) -> Path:
         log = (folder / "build.log").read_text() if (folder / "build.log").exists() else ""
         pytest.fail(f"the generic ahead-of-time build failed ({status}):\n{log[-3000:]}")
     return folder
+
+
+def generic_build(timeout: float = 600.0) -> Path:
+    """The build's folder, starting the build first when the session did not (the nbval
+    other-machine pass is off: ``KMLTEACH_NBVAL_MACHINES`` without ``other``)."""
+    if "other" not in os.environ.get("KMLTEACH_NBVAL_MACHINES", "native,other"):
+        start_generic_build()
+    return wait_for_generic_build(timeout)

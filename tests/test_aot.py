@@ -21,7 +21,7 @@ import warnings
 import numba
 import numpy as np
 import pytest
-from aot_build import start_generic_build, wait_for_generic_build
+from aot_build import generic_build
 
 from kmlteach import _aot
 
@@ -153,9 +153,7 @@ def _same(a, b) -> bool:
 
 
 def test_every_kernel_compiled_ahead_of_time_returns_the_jits_bits():
-    if "other" not in os.environ.get("KMLTEACH_NBVAL_MACHINES", "native,other"):
-        start_generic_build()  # the session did not start it
-    folder = wait_for_generic_build()
+    folder = generic_build()
     manifest = json.loads((folder / f"{_aot.MODULE}.json").read_text())
     jit = _run({}, _RESULTS)
     aot = _run({"KMLTEACH_AOT": "strict", "KMLTEACH_AOT_DIR": str(folder)}, _RESULTS)
@@ -195,7 +193,7 @@ def test_a_build_is_loaded_only_from_a_folder_nobody_else_can_write(tmp_path):
     """Issue 35: a build planted in a folder another user controls (anyone may create
     /tmp/kmlteach-numba-<uid> of someone else, or leave a folder or its module writable)
     is never loaded: one warning, then the JIT. The same copy in a private folder is used."""
-    build = wait_for_generic_build()
+    build = generic_build()
     good = _planted(tmp_path, build, "good")
     r = _run({"KMLTEACH_AOT": "1", "KMLTEACH_AOT_DIR": str(good)}, _LOADED)
     assert r.returncode == 0 and r.stdout.strip() == b"False" and b"ignored" not in r.stderr, r.stderr
@@ -223,7 +221,7 @@ def test_a_build_is_loaded_only_from_a_folder_nobody_else_can_write(tmp_path):
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="needs root to give a folder to another user")
 def test_a_build_in_another_users_folder_is_not_loaded(tmp_path):
-    build = wait_for_generic_build()
+    build = generic_build()
     tmp_path.chmod(0o755)
     folder = _planted(tmp_path, build)
     for p in (folder, *folder.iterdir()):

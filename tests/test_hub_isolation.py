@@ -76,6 +76,9 @@ def hub():
 
     Student = importlib.import_module("student").Student  # deploy/hub's (a top-level student/ may exist)
 
+    from aot_build import generic_build
+
+    generic_build()  # the students' environment copies it instead of compiling its own
     h = LocalHub(unix_users=True)
     loop = asyncio.new_event_loop()
     kernels = []
@@ -476,6 +479,85 @@ def test_links_pull_only_the_course_and_no_folder_shadows_the_package(hub):
         assert not Path(hub.home[alice.name], name).exists()
 
 
+def test_the_sandbox_sees_an_allowlist(hub):
+    """What a student's kernel can read at the top of its world: nothing but the allowlist."""
+    probe = """
+import json, os
+top = sorted(os.listdir("/"))
+etc = sorted(os.listdir("/etc"))
+print(json.dumps({"top": top, "etc": etc, "local": os.listdir("/usr/local"), "sys": sorted(os.listdir("/sys"))}))
+"""
+    r = _json(_run(hub.loop, hub.kb.execute(probe)))
+    from sandbox import ETC_FILES, OWN_ETC
+
+    assert set(r["etc"]) <= {f.split("/")[0] for f in ETC_FILES} | set(OWN_ETC), r["etc"]
+    assert "shadow" not in r["etc"] and r["local"] == [] and r["sys"] == ["devices", "fs"], r
+    # the first level: the OS's (/usr and its links), the sandbox's own, and the parents of
+    # the bound folders (the environment, the home, the runtime folder)
+    binds = {Path(p).parts[1] for p in (hub.env, hub.home[hub.bob.name], hub.hub.env["KMLTEACH_HUB_RUNTIME"])}
+    assert (
+        set(r["top"])
+        <= {"usr", "bin", "sbin", "lib", "lib32", "lib64", "libx32", "proc", "dev", "tmp", "etc", "sys"}
+        | binds
+    ), r["top"]
+    assert not {"root", "home", "opt", "srv", "var", "run", "work", "boot", "mnt", "media"} - binds & set(
+        r["top"]
+    )
+
+
+def _server_port(hub, name: str) -> int:
+    for p in hub.hub.student_trees().get(name, [])[:1]:
+        return urllib.parse.urlsplit(p.environ()["JUPYTERHUB_SERVICE_URL"]).port
+    raise AssertionError(f"no server of {name}")
+
+
+def test_no_student_reaches_a_classmates_server_or_sockets(hub):
+    """Alice's kernel tries bob's server directly (its port is listed in /proc/net/tcp):
+    plain HTTP, TLS without a certificate and TLS with her own valid server certificate are
+    all refused (mutual TLS: a server accepts only the hub's and the proxy's clients); an
+    abstract Unix socket bob's kernel made is out of her reach (Landlock's scope)."""
+    port = _server_port(hub, hub.bob.name)
+    certs = Path(hub.hub.env["KMLTEACH_HUB_RUNTIME"]) / _user_id(hub, hub.alice.name) / "certs"
+    key = next(certs.glob("user-*.key"))
+    listen = """
+import socket
+s = socket.socket(socket.AF_UNIX)
+s.bind("\\0kmlteach-bob")
+s.listen(1)
+globals()["_abstract"] = s
+print("listening")
+"""
+    assert _run(hub.loop, hub.kb.execute(listen))["stdout"].strip() == "listening"
+    probe = f"""
+import json, socket, ssl
+out = {{}}
+def attempt(name, wrap):
+    try:
+        with socket.create_connection(("127.0.0.1", {port}), timeout=5) as raw:
+            conn = wrap(raw)
+            conn.sendall(b"GET /user/{hub.bob.name}/api/contents HTTP/1.1\\r\\nHost: x\\r\\n\\r\\n")
+            out[name] = conn.recv(200).decode(errors="replace")[:40] or "closed"
+    except (OSError, ssl.SSLError) as e:
+        out[name] = type(e).__name__
+attempt("plain", lambda s: s)
+ctx = ssl.create_default_context(); ctx.check_hostname = False; ctx.verify_mode = ssl.CERT_NONE
+attempt("tls", lambda s: ctx.wrap_socket(s))
+mine = ssl.create_default_context(); mine.check_hostname = False; mine.verify_mode = ssl.CERT_NONE
+mine.load_cert_chain({str(key.with_suffix(".crt"))!r}, {str(key)!r})
+attempt("tls with her certificate", lambda s: mine.wrap_socket(s))
+s = socket.socket(socket.AF_UNIX)
+try:
+    s.connect("\\0kmlteach-bob"); out["abstract"] = "connected"
+except OSError as e:
+    out["abstract"] = type(e).__name__
+print(json.dumps(out))
+"""
+    r = _json(_run(hub.loop, hub.ka.execute(probe)))  # (before the last test restarts alice's server)
+    assert r.pop("abstract") == "PermissionError", r
+    for how, got in r.items():  # no HTTP answer came back
+        assert not got.startswith("HTTP/"), (how, got)
+
+
 # ------------------------------------------------------------- the server's port, taken first
 _SQUATTER = """
 import socket, ssl, sys, threading
@@ -569,29 +651,3 @@ def test_a_port_taken_first_gets_no_traffic_and_the_server_starts_elsewhere(hub)
         if f"127.0.0.1:{seen['port']}" not in p.environ().get("JUPYTERHUB_SERVICE_URL", "")
     ]
     assert now, "alice's server still on the taken port"
-
-
-def test_the_sandbox_sees_an_allowlist(hub):
-    """What a student's kernel can read at the top of its world: nothing but the allowlist."""
-    probe = """
-import json, os
-top = sorted(os.listdir("/"))
-etc = sorted(os.listdir("/etc"))
-print(json.dumps({"top": top, "etc": etc, "local": os.listdir("/usr/local"), "sys": sorted(os.listdir("/sys"))}))
-"""
-    r = _json(_run(hub.loop, hub.kb.execute(probe)))
-    from sandbox import ETC_FILES, OWN_ETC
-
-    assert set(r["etc"]) <= {f.split("/")[0] for f in ETC_FILES} | set(OWN_ETC), r["etc"]
-    assert "shadow" not in r["etc"] and r["local"] == [] and r["sys"] == ["devices", "fs"], r
-    # the first level: the OS's (/usr and its links), the sandbox's own, and the parents of
-    # the bound folders (the environment, the home, the runtime folder)
-    binds = {Path(p).parts[1] for p in (hub.env, hub.home[hub.bob.name], hub.hub.env["KMLTEACH_HUB_RUNTIME"])}
-    assert (
-        set(r["top"])
-        <= {"usr", "bin", "sbin", "lib", "lib32", "lib64", "libx32", "proc", "dev", "tmp", "etc", "sys"}
-        | binds
-    ), r["top"]
-    assert not {"root", "home", "opt", "srv", "var", "run", "work", "boot", "mnt", "media"} - binds & set(
-        r["top"]
-    )

@@ -443,18 +443,22 @@ class _Sampler:
         trees = self.hub.student_trees()
         in_trees = set()
         for user, procs in trees.items():
-            mem = {"rss": 0, "pss": 0, "server_rss": 0, "server_pss": 0}
+            mem = {"rss": 0, "pss": 0, "server_rss": 0, "server_pss": 0, "sandbox_rss": 0, "sandbox_pss": 0}
             for i, p in enumerate(procs):
                 in_trees.add(p.pid)
                 try:
                     info = p.memory_full_info()
                     t = p.cpu_times()
+                    wrapper = p.name() == "bwrap"
                 except (psutil.NoSuchProcess, psutil.AccessDenied):
                     continue
                 mem["rss"] += info.rss
                 mem["pss"] += info.pss
                 if i == 0:  # the Jupyter server itself; the rest are its kernels and their children
                     mem["server_rss"], mem["server_pss"] = info.rss, info.pss
+                if wrapper:  # bubblewrap's two processes around the server
+                    mem["sandbox_rss"] += info.rss
+                    mem["sandbox_pss"] += info.pss
                 self.cpu[p.pid] = (user, t.user + t.system)
             conf = self.hub.confinement(user)
             if conf is not None:  # every process of the student (still alive) sits in its cgroup
@@ -623,6 +627,8 @@ async def _run_class(
         "mem_student_pss": [v["pss"] for v in sampler.peak_student.values()],
         "mem_server_rss": [v["server_rss"] for v in sampler.peak_student.values()],
         "mem_server_pss": [v["server_pss"] for v in sampler.peak_student.values()],
+        "mem_sandbox_pss": [v["sandbox_pss"] for v in sampler.peak_student.values()],
+        "mem_sandbox_rss": [v["sandbox_rss"] for v in sampler.peak_student.values()],
         "cpu_student_s": list(cpu.values()),
         "widget_phase_s": max([s.timings.get("widget_phase", 0.0) for s in students] or [0.0]),
         "confinement": sampler.confined,
