@@ -344,7 +344,7 @@ def make_scale_explorer(
         controls,
         update,
         layout_rows=[["method", "size"]],
-        title="Kernel methods at scale: Nyström and random Fourier features against the exact kernel",
+        title="Kernel methods at scale",
         css_class="kml-scale-explorer",
     )
     ex.fix_readout_height(2)
