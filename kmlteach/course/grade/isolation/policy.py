@@ -13,7 +13,8 @@ checkout under ``/opt``):
 
 * **the interpreter**: the chain of links from the kernel's ``python`` to the binary, the
   virtual environment's ``pyvenv.cfg``, the standard library (not the base
-  interpreter's own ``site-packages``) and ``libpython``;
+  interpreter's own ``site-packages``), ``libpython`` and the shared libraries beside it
+  (a conda environment's);
 * **the student's libraries**: in each ``site-packages`` folder on ``sys.path``, the
   files of the distributions the student edition installs (``kmlteach``'s runtime
   requirements and ``ipykernel``'s, with theirs, no extras), nothing else: SciPy,
@@ -124,8 +125,11 @@ def interpreter() -> list[str]:
         paths.append(str(cfg))
     paths += _stdlib()
     libdir, lib = sysconfig.get_config_var("LIBDIR"), sysconfig.get_config_var("LDLIBRARY")
-    if libdir and lib and os.path.isdir(libdir):  # a shared build's libpython3.X.so (and .so.1.0)
-        paths += [os.path.join(libdir, n) for n in os.listdir(libdir) if n.startswith(lib)]
+    system = {os.path.realpath(d) for d in system_libraries()}
+    if libdir and lib and os.path.isdir(libdir) and os.path.realpath(libdir) not in system:
+        # a shared build's libpython3.X.so (and .so.1.0); in a conda environment also the
+        # shared libraries beside it that its packages link to (OpenBLAS, libstdc++ ...)
+        paths += [os.path.join(libdir, n) for n in os.listdir(libdir) if n.startswith(lib) or ".so" in n]
     return [p for p in dict.fromkeys(paths) if os.path.lexists(p)]
 
 
