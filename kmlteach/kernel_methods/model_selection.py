@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from kmlteach._validation import check_binary_labels, check_int, check_positive, check_rng, check_X
-from kmlteach.kernel_methods.sgd import kernel_sgd_svm
+from kmlteach.kernel_methods.sgd import _kernel_sgd_svm
 from kmlteach.kernels.gram import gram
 
 __all__ = ["CVResult", "kfold_indices", "standardize", "cross_validate_kernel_svm"]
@@ -108,7 +108,10 @@ def cross_validate_kernel_svm(X, y, lams, sigmas, *, k: int = 5, T: int | None =
             K = gram("gaussian", A, sigma=sigma)
             K_te = gram("gaussian", B, A, sigma=sigma)
             for a, lam in enumerate(lam_arr):
-                alpha = kernel_sgd_svm(K, ya[tr], lam, steps, seed).alpha
+                # the unchecked core, as the estimators call it: K comes from gram() and the
+                # labels, λ and T were checked above (kernel_sgd_svm's check of the m × m K, a
+                # parallel pass, cost more than the fit itself on a busy two-core machine)
+                alpha = _kernel_sgd_svm(K, ya[tr], lam, steps, seed).alpha
                 pred = np.where(K_te @ alpha >= 0, 1.0, -1.0)
                 scores[a, b, f] = np.mean(pred == ya[te])
     mean, std = scores.mean(axis=2), scores.std(axis=2)
