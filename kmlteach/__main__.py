@@ -33,6 +33,8 @@ INSTRUCTOR_ONLY = (
     "reveal",
     "docs",
     "hub-env",
+    "collect",
+    "return",
 )
 
 
@@ -184,6 +186,9 @@ def _cmd_grade(args) -> int:
         if args.out is None:
             raise UsageError("--out FILE is required")
         limits = Limits(timeout=args.timeout, memory_mb=args.memory, total=args.total)
+        from .course.classroom.lms import after_grade, check_options  # --lms, --lms-map, late
+
+        check_options(args.lms, args.lms_map)
     except ValueError as exc:  # --timeout or --memory out of range, --show-cases or --secret misused
         raise UsageError(str(exc)) from None
     try:
@@ -208,6 +213,7 @@ def _cmd_grade(args) -> int:
     except KeyboardInterrupt:
         print("interrupted: rerun the same command to resume", file=sys.stderr)
         return 130
+    after_grade(args.submissions, args.out, args.lms, args.lms_map)
     return 0
 
 
@@ -384,7 +390,15 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
         help="grade on this machine or on a Dask cluster",
     )
     p.add_argument("--scheduler", default=None, help="Dask scheduler address (with --executor dask)")
-    p.set_defaults(fn=_cmd_grade)
+    p.set_defaults(fn=_cmd_grade, lms=None, lms_map=None)
+    try:  # the classroom's commands: kmlteach/course/classroom, not in the student edition
+        from .course.classroom.cli import add_commands as add_classroom
+        from .course.classroom.cli import add_grade_options
+    except ImportError:
+        pass
+    else:
+        add_grade_options(p)
+        add_classroom(sub)
 
     p = sub.add_parser(
         "slides",

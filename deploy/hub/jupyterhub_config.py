@@ -193,3 +193,12 @@ roles.append(
 )
 c.JupyterHub.services = services
 c.JupyterHub.load_roles = roles
+
+# ==== the classroom (issue 39): live poll, hand-in and feedback ===========================
+# One service, kmlteach-classroom, its exchange folder and its access rules; everything in
+# classroom_config.py (KMLTEACH_HUB_CLASSROOM=0 leaves it out). Keep this section last: it
+# adds to the services, scopes, groups and server environment set above.
+from classroom_config import configure as configure_classroom  # noqa: E402  (deploy/hub is on sys.path)
+
+configure_classroom(c, hub_env=hub_env, state=state)
+# ==== end of the classroom section ========================================================

@@ -2,7 +2,8 @@
 
 In a notebook: ``check(id, fn)``, ``hint(id, level=1)``, ``solution(id)`` for exercises;
 ``ask(id, choice)``, ``quiz(chapter)``, ``quiz_html(chapter)`` for concept checks and
-recap quizzes; ``kmlteach.progress()`` for what you have done so far.
+recap quizzes; ``kmlteach.progress()`` for what you have done so far; on the course's hub,
+``submit(chapter)`` and ``feedback(chapter)`` to hand in and read the feedback.
 
 Each exercise and question is one record in ``kmlteach/exercises/records/chNN.toml``
 (points, minutes, hints, mistakes, ...; :mod:`.record`), made into the objects of
@@ -12,6 +13,7 @@ solution texts in the notebook sources. CONTRIBUTING.md, "Adding an exercise", l
 every file an exercise touches.
 """
 
+from ..classroom import feedback, submit  # hand in on the course's hub (kmlteach/classroom)
 from ._match import find_mistake
 from ._registry import get, question, questions, register, register_question, registry
 from .compare import allclose, exact
@@ -30,6 +32,7 @@ __all__ = [
     "ask",
     "check",
     "exact",
+    "feedback",
     "find_mistake",
     "get",
     "hint",
@@ -41,4 +44,5 @@ __all__ = [
     "register_question",
     "registry",
     "solution",
+    "submit",
 ]

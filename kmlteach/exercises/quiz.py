@@ -28,6 +28,7 @@ import io
 import math
 from typing import Any
 
+from ..poll.answers import first_answer
 from . import progress
 from ._registry import question, questions
 from .model import LETTERS, Question
@@ -119,6 +120,7 @@ def _ask(question_id: Any, choice: Any, verbose: bool) -> Result:
         return Result(q.id, False, "no-answer", problem)
     ok = q.is_right(reply)
     _attempt(q, ok)
+    first_answer(q.id, reply if q.numeric else LETTERS[reply])  # the class poll, on the hub only
     if verbose:
         if ok:
             say(f"\u2713 {q.id}: right.\n  {q.explanation}")

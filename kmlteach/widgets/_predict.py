@@ -38,6 +38,8 @@ from typing import Any
 import ipywidgets as W
 import traitlets
 
+from ..poll.answers import first_answer
+
 __all__ = [
     "Prediction",
     "predict_mode",
@@ -343,6 +345,7 @@ class Prediction:
         self.notice = ""
         if first and self.item_id:
             record_prediction(self.item_id, right)
+            first_answer(self.item_id, self.guess.value, right)  # the class poll, on the hub only
         self.ex.refresh()
 
     def next(self) -> None:

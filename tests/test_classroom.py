@@ -1,0 +1,975 @@
+"""The lecture hall and the hand-in (issue 39): the class poll, submit, collect, grade, return.
+
+Without root (every run):
+
+* off the hub ``ask`` and a prediction's *Reveal* behave as before and open no connection
+  (``socket`` itself is made to fail), ``submit``/``feedback`` say they need the hub;
+* the classroom service (``deploy/hub/classroom_service.py``, a subprocess) in front of a
+  stand-in for the hub's API (``tests/classroom_fakehub.py``): a round with a class of 40
+  answering at once (each at most once, anonymous counts, only the instructor reads), the
+  live histogram within a second of the last answer, a student flooding, forging,
+  reading, and sending garbage; hand-ins replaced and receipted with the service's time;
+* ``collect`` (late minutes from the service's receipts), the gradebook's ``late``
+  column, ``return`` into the exchange, the Canvas and Moodle import files.
+
+As root (a one-line skip otherwise), the whole cycle on the hub of
+``deploy/hub/jupyterhub_config.py`` in its PAM mode (``loadtest.LocalHub``): two Unix
+users log in, each submits from a kernel in their sandboxed server, the instructor
+collects with a due time, grades, returns, and each student reads their own feedback and
+not the other's; then the attacks of two students on each other through the real proxy
+and from their Unix accounts, and a poll round of 40 students (logged in, each with a
+token of their own) with the instructor's live histogram.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import csv
+import http.client
+import json
+import os
+import pwd
+import secrets
+import shutil
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+HUB = ROOT / "deploy" / "hub"
+SERVICE = HUB / "classroom_service.py"
+PREFIX = "/services/kmlteach-classroom/"
+ACCESS = "access:services!service=kmlteach-classroom"
+
+
+# ------------------------------------------------------------------------------- helpers
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _wait_port(port: int, proc: subprocess.Popen, timeout: float = 60) -> None:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if proc.poll() is not None:
+            raise RuntimeError(f"exited with {proc.returncode}")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1):
+                return
+        except OSError:
+            time.sleep(0.1)
+    raise RuntimeError(f"nothing listens on {port} after {timeout} s")
+
+
+def request(
+    base: str, token: str | None, method: str, path: str, body=None, raw: bytes | None = None, headers=None
+):
+    """``(status, reply)`` of one request to the service at ``base`` (its ``.../api/``)."""
+    data = raw if raw is not None else (None if body is None else json.dumps(body).encode())
+    req = urllib.request.Request(base + path, data=data, method=method)
+    if token is not None:
+        req.add_header("Authorization", f"token {token}")
+    for k, v in (headers or {}).items():
+        req.add_header(k, v)
+    opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+    try:
+        with opener.open(req, timeout=30) as r:
+            status, text = r.status, r.read()
+    except urllib.error.HTTPError as exc:
+        status, text = exc.code, exc.read()
+    except (ConnectionError, http.client.HTTPException, urllib.error.URLError):
+        return 0, {}  # the server hung up without an answer (or while the body was still going)
+    try:
+        return status, json.loads(text or b"{}")
+    except ValueError:
+        return status, {"text": text.decode(errors="replace")}
+
+
+def notebook(chapter: str = "01", **meta) -> bytes:
+    nb = {
+        "nbformat": 4,
+        "nbformat_minor": 5,
+        "metadata": {"kmlteach": {"chapter": chapter}, **meta},
+        "cells": [
+            {"cell_type": "code", "metadata": {}, "source": "x = 1", "outputs": [], "execution_count": None}
+        ],
+    }
+    return json.dumps(nb).encode()
+
+
+# ------------------------------------------------------------------------ off the hub
+def test_off_the_hub_nothing_is_sent(monkeypatch, capsys):
+    """Binder, ``make lab``: ask() prints what it always printed, and no socket is made."""
+    for var in ("KMLTEACH_CLASSROOM_URL", "KMLTEACH_CLASSROOM_TOKEN"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv("KMLTEACH_RESULTS", "")
+    monkeypatch.setenv("JUPYTERHUB_API_TOKEN", "a-binder-token")  # Binder has one; no URL: nothing
+    from kmlteach.exercises import ask, feedback, question, submit
+    from kmlteach.poll import answers
+
+    q = question("01.c_support")
+    before = threading.active_count()
+
+    def no_network(*a, **k):
+        raise AssertionError("a socket was opened off the hub")
+
+    monkeypatch.setattr(socket, "socket", no_network)
+    monkeypatch.setattr(socket, "create_connection", no_network)
+    wrong = next(c for i, c in enumerate("abcdefghij"[: len(q.choices)]) if i not in q.answers())
+    first = ask("01.c_support", wrong)
+    out = capsys.readouterr().out
+    assert not first and "not quite" in out and "01.c_support" in out
+    assert ask("01.c_support", "abcdefghij"[q.answers()[0]]) and "right" in capsys.readouterr().out
+    assert threading.active_count() == before and answers.status("01.c_support") is None
+    assert not submit("01") and "course's hub" in capsys.readouterr().out
+    assert not feedback("01") and "course's hub" in capsys.readouterr().out
+
+
+def test_a_prediction_posts_its_first_guess_only_on_the_hub(monkeypatch):
+    """The prediction explorer's first Reveal calls the poll once; off the hub it sends nothing."""
+    from kmlteach.poll import answers
+
+    sent = []
+    monkeypatch.setattr(answers, "configured", lambda: True)
+    monkeypatch.setattr(answers, "_start", lambda: None)
+    monkeypatch.setattr(
+        answers, "_SENDER", {"queue": type("Q", (), {"put": lambda self, x: sent.append(x)})()}
+    )
+    monkeypatch.setattr(answers, "_FIRST", {})
+    monkeypatch.setattr(answers, "_DONE", set())
+    answers.first_answer("01.p_support", (4, 1, 7), right=False)
+    answers.first_answer("01.p_support", (2,), right=True)  # a later answer: the first one stays
+    assert sent == ["01.p_support", "01.p_support"] and answers._FIRST["01.p_support"] == ("1, 4, 7", False)
+    assert (
+        answers.label(0.30000000000000004) == "0.3"
+        and answers.label(()) == "none"
+        and answers.label(-0.0) == "0"
+    )
+    assert answers.label(float("nan")) is None and answers.label("  two   words ") == "two words"
+
+
+# ------------------------------------------------------- the service before a stand-in hub
+@pytest.fixture(scope="module")
+def service(tmp_path_factory):
+    """The classroom service (a subprocess, as the hub runs it) and a stand-in hub API."""
+    tmp = tmp_path_factory.mktemp("classroom")
+    tokens = {f"tok-s{i:02d}": {"name": f"s{i:02d}", "groups": [], "scopes": [ACCESS]} for i in range(40)}
+    tokens["tok-prof"] = {"name": "prof", "groups": ["instructors"], "scopes": [ACCESS]}
+    tokens["tok-noscope"] = {"name": "eve", "groups": [], "scopes": []}
+    tokens["tok-dot"] = {"name": ".hidden/../x", "groups": [], "scopes": [ACCESS]}
+    (tmp / "tokens.json").write_text(json.dumps(tokens))
+    hub_port, port = _free_port(), _free_port()
+    fake = subprocess.Popen(
+        [
+            sys.executable,
+            str(ROOT / "tests" / "classroom_fakehub.py"),
+            str(hub_port),
+            str(tmp / "tokens.json"),
+        ]
+    )
+    env = {
+        **os.environ,
+        "JUPYTERHUB_SERVICE_URL": f"http://127.0.0.1:{port}",
+        "JUPYTERHUB_SERVICE_PREFIX": PREFIX,
+        "JUPYTERHUB_SERVICE_NAME": "kmlteach-classroom",
+        "JUPYTERHUB_API_URL": f"http://127.0.0.1:{hub_port}/hub/api",
+        "JUPYTERHUB_API_TOKEN": "the-service-token",
+        "JUPYTERHUB_CLIENT_ID": "service-kmlteach-classroom",
+        "JUPYTERHUB_OAUTH_CALLBACK_URL": PREFIX + "oauth_callback",
+        "JUPYTERHUB_OAUTH_ACCESS_SCOPES": json.dumps([ACCESS]),
+        "JUPYTERHUB_BASE_URL": "/",
+    }
+    exchange = tmp / "exchange"
+    log = open(tmp / "service.log", "wb")
+    proc = subprocess.Popen(
+        [sys.executable, str(SERVICE), "--exchange", str(exchange), "--chapters", "00,01", "--max-mb", "1"],
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    try:
+        _wait_port(hub_port, fake)
+        _wait_port(port, proc)
+        yield type(
+            "Service",
+            (),
+            {
+                "base": f"http://127.0.0.1:{port}{PREFIX}api/",
+                "url": f"http://127.0.0.1:{port}{PREFIX}",
+                "hub": f"http://127.0.0.1:{hub_port}",
+                "exchange": exchange,
+                "proc": proc,
+                "log": tmp / "service.log",
+            },
+        )
+    finally:
+        for p in (proc, fake):
+            p.terminate()
+            try:
+                p.wait(10)
+            except subprocess.TimeoutExpired:
+                p.kill()
+        log.close()
+
+
+def _class_round(base: str, poll_id: str, students: list[str], answer_of) -> list[float]:
+    """Every student posts once, all at once; the seconds each took."""
+    took = [0.0] * len(students)
+    errors = []
+
+    def one(i, tok):
+        t0 = time.perf_counter()
+        code, reply = request(base, tok, "POST", f"polls/{poll_id}", {"answer": answer_of(i)})
+        took[i] = time.perf_counter() - t0
+        if code != 201:
+            errors.append((tok, code, reply))
+
+    threads = [threading.Thread(target=one, args=(i, t)) for i, t in enumerate(students)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors, errors[:3]
+    return took
+
+
+def test_a_poll_round_with_a_class_of_40(service, monkeypatch):
+    base = service.base
+    poll_id = "01.c_support"
+    students = [f"tok-s{i:02d}" for i in range(40)]
+    # students cannot open, read or close a poll; an answer before the round opens is refused
+    assert request(base, students[0], "POST", f"polls/{poll_id}/open")[0] == 403
+    assert request(base, students[0], "GET", f"polls/{poll_id}")[0] == 403
+    assert request(base, students[0], "POST", f"polls/{poll_id}", {"answer": "a"}) == (
+        409,
+        {"accepted": False, "reason": "closed", "round": 0},
+    )
+    assert request(base, "tok-prof", "POST", f"polls/{poll_id}/open")[1]["open"] is True
+
+    monkeypatch.setenv("KMLTEACH_CLASSROOM_URL", service.url)
+    monkeypatch.setenv("KMLTEACH_CLASSROOM_TOKEN", "tok-prof")
+    from kmlteach.poll.histogram import PollView
+
+    view = PollView(poll_id, interval=0.25)
+    try:
+        want = {"a": 5, "b": 25, "c": 10}
+        answer_of = lambda i: "a" if i < 5 else ("b" if i < 30 else "c")  # noqa: E731
+        t0 = time.monotonic()
+        took = _class_round(base, poll_id, students, answer_of)
+        last = time.monotonic()
+        assert last - t0 < 10, f"40 answers took {last - t0:.1f} s"
+        while view.data.get("n", 0) < 40 and time.monotonic() < last + 5:
+            time.sleep(0.02)
+        shown = view.updated - last
+        assert view.data["counts"] == want and view.data["n"] == 40
+        assert shown < 1.0, f"the histogram showed the 40th answer {shown:.2f} s after it"
+        rows = {label: count for label, _, count, _ in view.rows()}
+        assert rows == {"a": 5, "b": 25, "c": 10, **{k: 0 for k in rows if k not in want}}
+        # the right answer is hidden until "Reveal answer"
+        assert "&#10003;" not in view.bars.value and "#009E73" not in view.bars.value
+        view.reveal()
+        from kmlteach.exercises import question
+
+        right = "abcdefghij"[question(poll_id).answers()[0]]
+        assert "&#10003; right" in view.bars.value and [r for r in view.rows() if r[3]][0][0] == right
+        # every answer was taken once: a second one, from any of them, is refused
+        assert (
+            request(base, students[3], "POST", f"polls/{poll_id}", {"answer": "c"})[1]["reason"]
+            == "duplicate"
+        )
+        # anonymous: what the instructor reads has counts, never a name
+        text = json.dumps(request(base, "tok-prof", "GET", f"polls/{poll_id}")[1])
+        assert not any(f"s{i:02d}" in text for i in range(40))
+        print(
+            f"\n40 answers in {last - t0:.2f} s (p50 {sorted(took)[20] * 1000:.0f} ms each); shown {shown:.2f} s after the last"
+        )
+        # closing ends the round; opening again is a new round with no answers
+        closed = request(base, "tok-prof", "POST", f"polls/{poll_id}/close")[1]
+        assert closed["open"] is False and closed["n"] == 40
+        assert (
+            request(base, students[0], "POST", f"polls/{poll_id}", {"answer": "a"})[1]["reason"] == "closed"
+        )
+        again = request(base, "tok-prof", "POST", f"polls/{poll_id}/open")[1]
+        assert again["round"] == 2 and again["n"] == 0
+    finally:
+        view.close()
+
+
+def test_a_student_cannot_flood_forge_or_read_the_poll(service):
+    base, poll_id = service.base, "01.c_margin"
+    request(base, "tok-prof", "POST", f"polls/{poll_id}/open")
+    # another student's name in the body or a header changes nothing: the token says who
+    for extra in ({"user": "s02"}, {"name": "s02", "right": True}):
+        request(
+            base,
+            "tok-s01",
+            "POST",
+            f"polls/{poll_id}",
+            {"answer": "a", **extra},
+            headers={"X-Forwarded-User": "s02"},
+        )
+    # flood: 60 answers as fast as possible
+    codes = [request(base, "tok-s01", "POST", f"polls/{poll_id}", {"answer": "b"})[0] for _ in range(60)]
+    assert codes.count(201) == 0 and set(codes) <= {409, 429} and 429 in codes, codes
+    counts = request(base, "tok-prof", "GET", f"polls/{poll_id}")[1]
+    assert counts["n"] == 1 and counts["counts"] == {"a": 1}, counts
+    # s02's own answer is still accepted (nobody answered in their name)
+    assert request(base, "tok-s02", "POST", f"polls/{poll_id}", {"answer": "c"})[0] == 201
+    # reading: a student gets nothing of the others' answers
+    for path in (f"polls/{poll_id}", "polls", f"polls/{poll_id}/close"):
+        method = "POST" if path.endswith("close") else "GET"
+        code, reply = request(base, "tok-s03", method, path)
+        assert code == 403 and "counts" not in reply
+    # a token without the service's scope, an unknown one, none
+    for tok in ("tok-noscope", "not-a-token", None):
+        assert request(base, tok, "GET", "me")[0] == 403
+    # many answers with labels of their own: at most 30 labels, the rest "other"
+    request(base, "tok-prof", "POST", "polls/01.p_flood/open")
+    for i in range(2, 40):  # (s01 is still rate-limited)
+        request(base, f"tok-s{i:02d}", "POST", "polls/01.p_flood", {"answer": f"label {i}", "right": True})
+    counts = request(base, "tok-prof", "GET", "polls/01.p_flood")[1]["counts"]
+    assert len(counts) == 30 and counts["other"] == 9 and sum(counts.values()) == 38
+
+
+def test_the_service_survives_garbage(service):
+    base, raw = service.base, service.url
+    request(base, "tok-prof", "POST", "polls/01.c_garbage/open")
+    bad = [
+        ("POST", "polls/01.c_garbage", b"not json"),
+        ("POST", "polls/01.c_garbage", b"[1, 2, 3]"),
+        ("POST", "polls/01.c_garbage", b"[" * 100_000 + b"]" * 100_000),
+        ("POST", "polls/01.c_garbage", json.dumps({"answer": "x" * 5000}).encode()),
+        ("POST", "polls/01.c_garbage", json.dumps({"answer": 3}).encode()),
+        ("POST", "polls/01.c_garbage", json.dumps({"answer": "a\x00b"}).encode()),
+        ("POST", "polls/01.c_garbage", json.dumps({"answer": "a", "right": "yes"}).encode()),
+        ("POST", "polls/01.c_garbage", b"\xff\xfe\x00garbage"),
+        ("POST", "polls/..%2F..%2Fetc", json.dumps({"answer": "a"}).encode()),
+        ("POST", "polls/" + "x" * 79, json.dumps({"answer": "a"}).encode()),
+        ("POST", "polls/01.C_UPPER", json.dumps({"answer": "a"}).encode()),
+        ("GET", "polls/%00", None),
+        ("POST", "submissions/01", b"not a notebook"),
+        ("POST", "submissions/01", b"[" * 400_000 + b"]" * 400_000),
+        ("POST", "submissions/01", json.dumps({"nbformat": 3, "cells": []}).encode()),
+        ("POST", "submissions/01", notebook("00")),
+        ("POST", "submissions/01", b"{" * 10 + b"x" * (2 * 2**20)),
+        ("POST", "submissions/99", notebook("99")),
+        ("POST", "submissions/..", notebook()),
+        ("DELETE", "submissions/01", None),
+        ("PUT", "feedback/01", b"x"),
+        ("GET", "feedback/%2e%2e", None),
+    ]
+    students = [f"tok-s{i:02d}" for i in range(10, 40)]
+    for i, (method, path, body) in enumerate(bad):
+        code, reply = request(base, students[i % len(students)], method, path, raw=body)
+        assert 400 <= code < 500, (method, path[:40], code, reply)
+    # headers too large, a token of 10 000 characters, no Content-Length (chunked) beyond the limit
+    assert request(base, "x" * 10_000, "GET", "me")[0] in (400, 431)
+    assert request(base, "tok-s05", "GET", "me", headers={"X-Junk": "y" * 40_000})[0] in (0, 400, 431)
+    with socket.create_connection(("127.0.0.1", int(raw.split(":")[2].split("/")[0]))) as s:
+        s.sendall(
+            f"POST {PREFIX}api/submissions/01 HTTP/1.1\r\nHost: x\r\nAuthorization: token tok-s06\r\n"
+            "Transfer-Encoding: chunked\r\n\r\n".encode()
+        )
+        try:
+            for _ in range(2000):
+                s.sendall(b"100000\r\n" + b"x" * 0x100000 + b"\r\n")
+        except OSError:
+            pass  # the service hung up: good
+    # random tokens: the hub is asked at most ~50 times a second, the rest wait (429)
+    before = json.loads(urllib.request.urlopen(service.hub + "/lookups").read())["lookups"]
+    t0 = time.monotonic()
+    codes = [request(base, secrets.token_hex(16), "GET", "me")[0] for _ in range(150)]
+    lookups = json.loads(urllib.request.urlopen(service.hub + "/lookups").read())["lookups"] - before
+    assert set(codes) <= {403, 429} and lookups <= 50 * (time.monotonic() - t0 + 1) + 5
+    # still serving, and nothing was left in its upload folder
+    assert service.proc.poll() is None
+    assert request(base, "tok-s07", "GET", "me")[1] == {
+        "name": "s07",
+        "instructor": False,
+        "max_bytes": 2**20,
+    }
+    assert request(base, "tok-s07", "POST", "polls/01.c_garbage", {"answer": "b"})[0] == 201
+    assert list((service.exchange / "tmp").iterdir()) == []
+    assert request(base, "tok-prof", "GET", "polls/01.c_garbage")[1]["counts"] == {"b": 1}
+
+
+def test_hand_in_is_receipted_with_the_services_time_and_replaced(service):
+    base = service.base
+    code, first = request(
+        base, "tok-s20", "POST", "submissions/01", raw=notebook(author="s21", time="2000-01-01T00:00")
+    )
+    assert code == 201 and first["user"] == "s20" and first["replaces"] is None
+    received = first["received"]
+    from datetime import UTC, datetime
+
+    assert abs((datetime.fromisoformat(received) - datetime.now(UTC)).total_seconds()) < 30
+    time.sleep(1.1)
+    code, second = request(
+        base,
+        "tok-s20",
+        "POST",
+        "submissions/01",
+        raw=notebook(extra="changed"),
+        headers={"Date": "Mon, 01 Jan 2001 00:00:00 GMT", "X-Forwarded-User": "s21"},
+    )
+    assert code == 201 and second["replaces"] == received and second["received"] > received
+    inbound = service.exchange / "inbound" / "01"
+    assert sorted(p.name for p in inbound.iterdir()) == ["s20.ipynb", "s20.json"]
+    assert json.loads((inbound / "s20.ipynb").read_text())["metadata"]["extra"] == "changed"
+    # a student sees their own receipt only; nothing exposes the file or another's receipt
+    assert request(base, "tok-s20", "GET", "submissions/01")[1]["sha256"] == second["sha256"]
+    assert request(base, "tok-s21", "GET", "submissions/01")[0] == 404
+    assert request(base, "tok-s21", "GET", "feedback/01")[0] == 404
+    # a user name that is no plain file name stays inside the folder
+    assert request(base, "tok-dot", "POST", "submissions/01", raw=notebook())[0] == 201
+    assert (inbound / "%2Ehidden%2F..%2Fx.ipynb").is_file()
+    # too large for --max-mb 1
+    assert request(base, "tok-s22", "POST", "submissions/01", raw=notebook(pad="x" * 2**20))[0] in (0, 413)
+    assert request(base, "tok-s22", "GET", "me")[1]["max_bytes"] == 2**20
+    for p in service.exchange.rglob("*"):
+        assert p.stat().st_mode & 0o077 == 0, p
+
+
+# ------------------------------------------------------------- collect, late, return, LMS
+def _fake_exchange(root: Path, chapter: str, hand_ins: dict[str, tuple[str, bytes]]) -> None:
+    """An exchange folder as the service writes it: ``{user: (received ISO time, notebook)}``."""
+    import hashlib
+
+    from kmlteach.classroom.names import user_key
+
+    folder = root / "inbound" / chapter
+    folder.mkdir(parents=True)
+    for user, (received, data) in hand_ins.items():
+        key = user_key(user)
+        (folder / f"{key}.ipynb").write_bytes(data)
+        receipt = {
+            "user": user,
+            "chapter": chapter,
+            "received": received,
+            "sha256": hashlib.sha256(data).hexdigest(),
+            "bytes": len(data),
+            "replaces": None,
+        }
+        (folder / f"{key}.json").write_text(json.dumps(receipt))
+
+
+def test_collect_marks_late_ones_and_return_reaches_each_student(tmp_path, capsys):
+    from kmlteach.course.classroom import collect, give_back
+    from kmlteach.course.classroom.lms import lms_csv, mark_late
+
+    ex = tmp_path / "exchange"
+    _fake_exchange(
+        ex,
+        "01",
+        {
+            "alice": ("2027-03-01T22:58:00+00:00", notebook()),
+            "bob": ("2027-03-02T00:00:30+00:00", notebook(x=1)),
+            "carol": ("2027-03-01T23:59:00+00:00", notebook(x=2)),
+        },
+    )
+    (ex / "inbound" / "01" / "mallory.json").write_text(json.dumps({"user": "alice", "chapter": "01"}))
+    (ex / "inbound" / "01" / "carol.ipynb").write_bytes(notebook(tampered=True))  # not what the receipt names
+    out = tmp_path / "submissions"
+    record = collect("01", ex, out, due="2027-03-01T23:59+00:00")
+    said = capsys.readouterr().out
+    assert sorted(p.name for p in out.glob("*.ipynb")) == ["alice.ipynb", "bob.ipynb"]
+    assert (
+        record["submissions"]["alice"]["late_minutes"] == 0
+        and record["submissions"]["bob"]["late_minutes"] == 2
+    )
+    assert "1 late: bob (2 min)" in said and "mallory.json" in said and "carol.ipynb" in said
+    # the gradebook gets the late column (a row of a file changed since collect gets none)
+    book = tmp_path / "gradebook.csv"
+    book.write_text(
+        "submission,chapter,01.hinge,total,max_total,status,message\n"
+        "alice,01,2,2,13,ok,\nbob,01,1,1,13,ok,\nmanual,01,0,0,13,ok,\n"
+    )
+    assert mark_late(out, book) == 1
+    rows = list(csv.DictReader(book.open()))
+    assert [(r["submission"], r["late"]) for r in rows] == [("alice", "0"), ("bob", "2"), ("manual", "")]
+    # Canvas and Moodle files, without and with a map
+    text, left = lms_csv("canvas", rows, record)
+    head, *lines = list(csv.reader(text.splitlines()))
+    assert head[:5] == ["Student", "ID", "SIS User ID", "SIS Login ID", "Section"] and head[5].startswith(
+        "Chapter 01: "
+    )
+    assert ["alice", "", "", "alice", "", "2"] in lines and left == []
+    (tmp_path / "map.csv").write_text("user,Email address\nalice,alice@uni.example\n")
+    text, left = lms_csv("moodle", rows, record, tmp_path / "map.csv")
+    assert list(csv.reader(text.splitlines())) == [["Email address", head[5]], ["alice@uni.example", "2"]]
+    assert left == ["bob", "manual"]
+    # return: each hand-in's feedback into the exchange, for the service to serve
+    fb = tmp_path / "feedback"
+    fb.mkdir()
+    for user in ("alice", "bob"):
+        (fb / f"{user}.md").write_text(f"# Feedback: {user}\n")
+        (fb / f"{user}.html").write_text(f"<p>{user}</p>")
+    (fb / "zed.md").write_text("no hand-in")
+    got = give_back("01", fb, ex)
+    assert got == {"returned": ["alice", "bob"], "missing": ["carol"]}
+    assert (ex / "feedback" / "01" / "bob.md").read_text() == "# Feedback: bob\n"
+    assert not (ex / "feedback" / "01" / "zed.md").exists()
+    assert (ex / "feedback" / "01" / "alice.html").stat().st_mode & 0o777 == 0o600
+
+
+def test_return_follows_no_link_planted_in_the_exchange(tmp_path):
+    """The exchange belongs to the service's user: a link it holds never leads root elsewhere."""
+    from kmlteach.course.classroom import collect, give_back
+    from kmlteach.course.classroom.exchange import ExchangeError
+
+    ex = tmp_path / "exchange"
+    _fake_exchange(ex, "01", {"alice": ("2027-03-01T22:58:00+00:00", notebook())})
+    victim = tmp_path / "victim"
+    victim.mkdir()
+    (ex / "feedback").mkdir()
+    (ex / "feedback" / "01").symlink_to(victim)
+    fb = tmp_path / "fb"
+    fb.mkdir()
+    (fb / "alice.md").write_text("x")
+    with pytest.raises(ExchangeError):
+        give_back("01", fb, ex)
+    assert list(victim.iterdir()) == []
+    # a notebook replaced by a link to a secret is not collected
+    secret = tmp_path / "secret.ipynb"
+    secret.write_bytes(notebook())
+    nb = ex / "inbound" / "01" / "alice.ipynb"
+    nb.unlink()
+    nb.symlink_to(secret)
+    record = collect("01", ex, tmp_path / "out")
+    assert record["submissions"] == {} and not (tmp_path / "out" / "alice.ipynb").exists()
+
+
+def test_the_cli_refuses_bad_lms_options_in_one_line(tmp_path):
+    def run(*args):
+        return subprocess.run(
+            [sys.executable, "-m", "kmlteach", *args], capture_output=True, text=True, cwd=ROOT
+        )
+
+    (tmp_path / "subs").mkdir()
+    r = run("grade", str(tmp_path / "subs"), "--out", str(tmp_path / "g.csv"), "--lms", "blackboard", "x.csv")
+    assert (
+        r.returncode == 2 and "--lms must be canvas or moodle" in r.stderr and len(r.stderr.splitlines()) == 1
+    )
+    r = run("grade", str(tmp_path / "subs"), "--out", str(tmp_path / "g.csv"), "--lms-map", "m.csv")
+    assert r.returncode == 2 and "--lms-map needs --lms" in r.stderr
+    r = run("collect", "01", "--exchange", str(tmp_path / "nowhere"), "--out", str(tmp_path / "o"))
+    assert r.returncode == 2 and "--exchange" in r.stderr and len(r.stderr.splitlines()) == 1
+
+
+# ==================================================================== on the hub, as root
+ON_HUB = pytest.mark.skipif(
+    os.geteuid() != 0
+    or not all(shutil.which(t) for t in ("bwrap", "node", "useradd", "git", "setpriv"))
+    or not (HUB / "node_modules" / ".bin" / "configurable-http-proxy").exists(),
+    reason="needs root, bubblewrap, useradd, setpriv, git and the hub's proxy (npm ci --prefix deploy/hub)",
+)
+N_CLASS = 40
+
+
+def _run(loop, coro, timeout=300):
+    return loop.run_until_complete(asyncio.wait_for(coro, timeout))
+
+
+def _out(result: dict) -> dict:
+    """The JSON a kernel printed last (its cell must have run without an error)."""
+    assert result["status"] == "ok", result
+    return json.loads(result["stdout"].strip().splitlines()[-1])
+
+
+def _as(user: str, argv: list[str]) -> subprocess.CompletedProcess:
+    """``argv`` as the Unix user ``user`` with a shell on the machine, outside the hub."""
+    pw = pwd.getpwnam(user)
+    return subprocess.run(
+        ["setpriv", f"--reuid={pw.pw_uid}", f"--regid={pw.pw_gid}", "--init-groups", *argv],
+        capture_output=True,
+        text=True,
+        env={"HOME": pw.pw_dir, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"},
+        cwd="/",
+    )
+
+
+async def _token(student, scopes: list[str]) -> str:
+    """A hub API token of ``student``'s own (as from the hub's /hub/token page)."""
+    await student.fetch("/hub/home")
+    xsrf = student.jar.get("_xsrf", "/hub/") or ""
+    resp = await student.fetch(
+        f"/hub/api/users/{student.name}/tokens",
+        method="POST",
+        body=json.dumps({"scopes": scopes, "note": "classroom test"}),
+        headers={"X-XSRFToken": xsrf, "Content-Type": "application/json"},
+    )
+    assert resp.code == 201, (resp.code, resp.body[:200])
+    return json.loads(resp.body)["token"]
+
+
+@pytest.fixture(scope="module")
+def hub(tmp_path_factory):
+    """The course's hub in its PAM mode with the classroom: an instructor, alice and bob
+    with their servers and a kernel each, and a class of 40 more with tokens of their own."""
+    import importlib
+
+    sys.path.insert(0, str(HUB))
+    import loadtest
+
+    Student = importlib.import_module("student").Student  # deploy/hub's
+    service_user = f"klc{secrets.token_hex(3)}"
+    h = loadtest.LocalHub(
+        unix_users=True,
+        extra_env={
+            "KMLTEACH_HUB_CLASSROOM_USER": service_user,
+            "KMLTEACH_HUB_CLASSROOM_PORT": str(_free_port()),
+        },
+    )
+
+    class WithInstructor(loadtest.UnixStudents):  # the instructor's account exists before the hub starts
+        def __init__(self, *a, **k):
+            super().__init__(*a, **k)
+            self.add(1)
+            h.env["KMLTEACH_HUB_INSTRUCTORS"] = self.name(0)
+
+    mp = pytest.MonkeyPatch()
+    mp.setattr(loadtest, "UnixStudents", WithInstructor)
+    loop = asyncio.new_event_loop()
+    kernels = []
+    t0 = time.monotonic()
+    try:
+        h.start(report=lambda msg: print(msg, flush=True))
+        started = time.monotonic() - t0
+        h.users.add(3 + N_CLASS)
+        names = [h.student_name(i) for i in range(3 + N_CLASS)]
+        people = [Student(h.url, n, h.password, h.repo_url, "notebooks/01-svm.ipynb") for n in names]
+        prof, alice, bob, klass = people[0], people[1], people[2], people[3:]
+        edition = Path(h.env["KMLTEACH_HUB_ENV"]) / "edition" / "notebooks" / "01-svm.ipynb"
+
+        async def arrive():
+            await asyncio.gather(*(s.login() for s in people))
+            tokens = await asyncio.gather(*(_token(s, [ACCESS]) for s in [prof, *klass]))
+            await asyncio.gather(alice.spawn(), bob.spawn())
+            ks = await asyncio.gather(alice.start_kernel(), bob.start_kernel())
+            # each one's chapter-01 notebook in their home: alice's solved (the instructor's
+            # notebook), bob's as released (nothing solved)
+            for s, src in ((alice, ROOT / "notebooks" / "01-svm.ipynb"), (bob, edition)):
+                assert (await s.api("PUT", "contents/notebooks", {"type": "directory"}))[0] in (200, 201)
+                nb = json.loads(src.read_text(encoding="utf-8"))
+                code, _ = await s.api(
+                    "PUT",
+                    "contents/notebooks/01-svm.ipynb",
+                    {"type": "notebook", "format": "json", "content": nb},
+                )
+                assert code in (200, 201), code
+            return tokens, ks
+
+        tokens, (ka, kb) = _run(loop, arrive(), 600)
+        kernels += [ka, kb]
+        print(
+            f"\nhub up in {started:.0f} s; class, servers and kernels in {time.monotonic() - t0 - started:.0f} s"
+        )
+        yield type(
+            "Hub",
+            (),
+            {
+                "hub": h,
+                "loop": loop,
+                "prof": prof,
+                "alice": alice,
+                "bob": bob,
+                "ka": ka,
+                "kb": kb,
+                "prof_token": tokens[0],
+                "class_tokens": tokens[1:],
+                "base": f"{h.url}{PREFIX}api/",
+                "url": f"{h.url}{PREFIX}",
+                "exchange": h.tmp / "exchange",
+                "service_user": service_user,
+                "tmp": tmp_path_factory.mktemp("cycle"),
+            },
+        )
+    finally:
+        for k in kernels:
+            try:
+                _run(loop, k.close(), 30)
+            except Exception:
+                pass
+        loop.close()
+        h.stop()
+        h.cleanup()
+        mp.undo()
+        subprocess.run(["userdel", service_user], capture_output=True)
+        subprocess.run(["groupdel", service_user], capture_output=True)
+
+
+SUBMIT = """
+import json, os
+os.chdir(os.path.expanduser("~"))
+from kmlteach.exercises import submit
+r = submit("01")
+print(json.dumps({"ok": bool(r), "message": r.message}))
+"""
+
+
+@ON_HUB
+def test_the_whole_cycle_on_the_hub(hub):
+    """release → submit as two Unix users → collect → grade → return → each reads their own."""
+    alice, bob = hub.alice.name, hub.bob.name
+    timings = {}
+    t0 = time.perf_counter()
+    a = _out(_run(hub.loop, hub.ka.execute(SUBMIT)))
+    timings["submit"] = time.perf_counter() - t0
+    assert a["ok"] and f"as {alice} at" in a["message"] and "replaces" not in a["message"], a
+    b1 = _out(_run(hub.loop, hub.kb.execute(SUBMIT)))
+    time.sleep(1.1)
+    b2 = _out(_run(hub.loop, hub.kb.execute(SUBMIT)))
+    assert b1["ok"] and b2["ok"] and "This replaces your hand-in of" in b2["message"], b2
+    # the exchange: the service's user's alone
+    ex = hub.exchange
+    owner = pwd.getpwnam(hub.service_user)
+    for p in [ex, *ex.rglob("*")]:
+        st = p.lstat()
+        assert (st.st_uid, st.st_mode & 0o077) == (owner.pw_uid, 0), (p, st.st_uid, oct(st.st_mode))
+    receipts = {u: json.loads((ex / "inbound" / "01" / f"{u}.json").read_text()) for u in (alice, bob)}
+    assert receipts[bob]["replaces"] is not None
+    # collect with a due time between alice's hand-in and bob's second one
+    subs, fb = hub.tmp / "submissions", hub.tmp / "feedback"
+    due = receipts[alice]["received"]
+
+    def kmlteach(*args):
+        t = time.perf_counter()
+        r = subprocess.run(
+            [sys.executable, "-m", "kmlteach", *args], capture_output=True, text=True, cwd=ROOT
+        )
+        assert r.returncode == 0, r.stderr[-2000:]
+        return r, time.perf_counter() - t
+
+    r, timings["collect"] = kmlteach("collect", "01", "--exchange", str(ex), "--out", str(subs), "--due", due)
+    assert sorted(p.name for p in subs.glob("*.ipynb")) == sorted([f"{alice}.ipynb", f"{bob}.ipynb"])
+    assert "1 late" in r.stdout, r.stdout
+    book, canvas = hub.tmp / "gradebook.csv", hub.tmp / "canvas.csv"
+    r, timings["grade"] = kmlteach(
+        "grade",
+        str(subs),
+        "--out",
+        str(book),
+        "--feedback",
+        str(fb),
+        "--jobs",
+        "2",
+        "--lms",
+        "canvas",
+        str(canvas),
+    )
+    rows = {r["submission"]: r for r in csv.DictReader(book.open())}
+    assert rows[alice]["late"] == "0" and rows[bob]["late"] == "1", rows
+    assert float(rows[alice]["total"]) == float(rows[alice]["max_total"]) > float(rows[bob]["total"]), rows
+    lines = list(csv.reader(canvas.open()))
+    assert lines[0][:5] == ["Student", "ID", "SIS User ID", "SIS Login ID", "Section"]
+    assert [alice, "", "", alice, "", rows[alice]["total"]] in lines
+    r, timings["return"] = kmlteach("return", "01", "--feedback", str(fb), "--exchange", str(ex))
+    assert "to 2 students" in r.stdout
+    show = """
+import json, os
+from kmlteach.exercises import feedback
+r = feedback("01")
+home = os.path.expanduser("~")
+mine = open(os.path.join(home, "feedback", "01", "feedback.md")).read()
+print(json.dumps({"ok": bool(r), "first": mine.splitlines()[0]}))
+"""
+    for kernel, user in ((hub.ka, alice), (hub.kb, bob)):
+        got = _out(_run(hub.loop, kernel.execute(show)))
+        assert got == {"ok": True, "first": f"# Feedback: {user}"}, got
+    print("\ncycle for 2 students: " + ", ".join(f"{k} {v:.1f} s" for k, v in timings.items()))
+    hub.cycle = {"subs": subs, "feedback": fb}
+
+
+@ON_HUB
+def test_bob_cannot_read_or_replace_alices_hand_in_or_feedback(hub):
+    """Attacks of one student on another's hand-in and feedback, from the kernel and the shell."""
+    alice, bob = hub.alice.name, hub.bob.name
+    ex = hub.exchange
+    # from bob's kernel (his sandbox): the exchange and alice's home are not there at all
+    alice_home = pwd.getpwnam(alice).pw_dir
+    probe = f"""
+import json, os
+print(json.dumps({{p: os.path.exists(p) for p in {[str(ex), str(ex / "inbound"), alice_home]!r}}}))
+"""
+    assert not any(_out(_run(hub.loop, hub.kb.execute(probe))).values())
+    # from bob's shell on the machine: the folder is closed to him
+    for argv in (
+        ["ls", str(ex)],
+        ["ls", str(ex / "inbound" / "01")],
+        ["cat", str(ex / "inbound" / "01" / f"{alice}.ipynb")],
+        ["cat", str(ex / "feedback" / "01" / f"{alice}.md")],
+        ["touch", str(ex / "inbound" / "01" / f"{alice}.json")],
+        ["cat", str(Path(pwd.getpwnam(alice).pw_dir) / "feedback" / "01" / "feedback.md")],
+    ):
+        r = _as(bob, argv)
+        assert r.returncode != 0 and "ermission denied" in r.stderr, (argv, r.stdout, r.stderr)
+    # through the service: only his own receipt and feedback; no name, header or file time
+    # makes a hand-in someone else's or older
+    forge = f"""
+import json, os, urllib.request
+os.environ["JUPYTERHUB_USER"] = {alice!r}
+from kmlteach.classroom.hub import call
+nb = os.path.expanduser("~/notebooks/01-svm.ipynb")
+os.utime(nb, (946684800, 946684800))  # the file says 2000-01-01
+data = json.load(open(nb))
+data["metadata"]["submitted_by"] = {alice!r}
+data["metadata"]["submitted_at"] = "2000-01-01T00:00:00Z"
+raw = json.dumps(data).encode()
+url = os.environ["KMLTEACH_CLASSROOM_URL"] + "api/submissions/01"
+req = urllib.request.Request(url, data=raw, method="POST")
+req.add_header("Authorization", "token " + os.environ["JUPYTERHUB_API_TOKEN"])
+for k, v in {{"X-Forwarded-User": {alice!r}, "X-Remote-User": {alice!r}, "Date": "Sat, 01 Jan 2000 00:00:00 GMT"}}.items():
+    req.add_header(k, v)
+receipt = json.loads(urllib.request.urlopen(req).read())
+mine = call("GET", "submissions/01")[1]
+fb = call("GET", "feedback/01")[1]
+other = call("GET", "feedback/01?user={alice}")[1]
+print(json.dumps({{"receipt": receipt, "mine": mine, "fb": fb.get("md", "")[:40], "other": other.get("md", "")[:40]}}))
+"""
+    got = _out(_run(hub.loop, hub.kb.execute(forge)))
+    assert got["receipt"]["user"] == bob and got["receipt"]["received"] > "2026", got
+    assert got["mine"]["user"] == bob and got["fb"] == got["other"] == f"# Feedback: {bob}\n"[:40], got
+    assert json.loads((ex / "inbound" / "01" / f"{alice}.json").read_text())["user"] == alice
+    # bob's server token cannot make itself an instructor nor mint a token for alice
+    escalate = f"""
+import json, os, urllib.request, urllib.error, ssl
+api = os.environ["JUPYTERHUB_API_URL"]
+ctx = ssl.create_default_context(cafile=os.environ.get("JUPYTERHUB_SSL_CLIENT_CA"))
+if os.environ.get("JUPYTERHUB_SSL_CERTFILE"):
+    ctx.load_cert_chain(os.environ["JUPYTERHUB_SSL_CERTFILE"], os.environ["JUPYTERHUB_SSL_KEYFILE"])
+out = {{}}
+for name, method, path, body in [
+    ("group", "POST", "/groups/instructors/users", {{"users": [{bob!r}]}}),
+    ("token", "POST", "/users/{alice}/tokens", {{"scopes": ["access:services"]}}),
+    ("users", "GET", "/users", None),
+]:
+    req = urllib.request.Request(api + path, data=None if body is None else json.dumps(body).encode(), method=method)
+    req.add_header("Authorization", "token " + os.environ["JUPYTERHUB_API_TOKEN"])
+    try:
+        out[name] = urllib.request.urlopen(req, context=ctx).status
+    except urllib.error.HTTPError as e:
+        out[name] = e.code
+print(json.dumps(out))
+"""
+    assert all(code in (403, 404) for code in _out(_run(hub.loop, hub.kb.execute(escalate))).values())
+
+
+def _service_process(hub):
+    for p in hub.hub.processes():
+        try:
+            if any(a.endswith("classroom_service.py") for a in p.cmdline()):
+                return p
+        except Exception:
+            continue
+    raise AssertionError("no classroom service under the hub")
+
+
+@ON_HUB
+def test_no_student_can_take_the_services_port(hub):
+    """The service listens below 1024 (bound as root, served as its own user): neither a
+    student's kernel nor a student's shell can bind such a port, taken or free."""
+    svc = _service_process(hub)
+    port = int(svc.environ()["JUPYTERHUB_SERVICE_URL"].rsplit(":", 1)[1].strip("/"))
+    assert port < 1024 and svc.uids().real == svc.uids().effective == pwd.getpwnam(hub.service_user).pw_uid
+    assert {c.laddr.port for c in svc.net_connections("tcp") if c.status == "LISTEN"} == {port}
+    free = next(p for p in range(1023, 600, -1) if p != port and _bindable(p))
+    code = f"""
+import json, socket
+out = {{}}
+for port in ({port}, {free}):
+    try:
+        socket.socket().bind(("127.0.0.1", port))
+        out[port] = "bound"
+    except OSError as e:
+        out[port] = e.errno
+print(json.dumps(out))
+"""
+    import errno
+
+    got = _out(_run(hub.loop, hub.kb.execute(code)))
+    assert set(got.values()) <= {errno.EACCES, errno.EADDRINUSE}, got
+    shell = _as(hub.bob.name, ["python3", "-c", code])
+    assert shell.returncode == 0 and set(json.loads(shell.stdout).values()) <= {
+        errno.EACCES,
+        errno.EADDRINUSE,
+    }
+
+
+def _bindable(port: int) -> bool:
+    with socket.socket() as s:
+        try:
+            s.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+    return True
+
+
+@ON_HUB
+def test_a_poll_round_on_the_hub_with_a_class_of_40(hub, monkeypatch):
+    base, poll_id = hub.base, "01.c_support"
+    from kmlteach.exercises import question
+
+    q = question(poll_id)
+    right = "abcdefghij"[q.answers()[0]]
+    wrong = next(c for i, c in enumerate("abcdefghij"[: len(q.choices)]) if i not in q.answers())
+    # before the round: alice answers wrong then right in her kernel (first answer waits)
+    ask = f"""
+import json
+from kmlteach.exercises import ask
+from kmlteach.poll import answers
+ask({poll_id!r}, "CHOICE")
+answers.flush()
+print(json.dumps({{"status": answers.status({poll_id!r})}}))
+"""
+    assert _out(_run(hub.loop, hub.ka.execute(ask.replace("CHOICE", wrong))))["status"] == "closed"
+    assert request(base, hub.class_tokens[0], "POST", f"polls/{poll_id}/open")[0] == 403
+    assert request(base, hub.prof_token, "POST", f"polls/{poll_id}/open")[1]["open"] is True
+    monkeypatch.setenv("KMLTEACH_CLASSROOM_URL", hub.url)
+    monkeypatch.setenv("KMLTEACH_CLASSROOM_TOKEN", hub.prof_token)
+    from kmlteach.poll.histogram import PollView
+
+    view = PollView(poll_id, interval=0.25)
+    try:
+        # alice answers again (right this time): her first answer (wrong) is what counts
+        assert _out(_run(hub.loop, hub.ka.execute(ask.replace("CHOICE", right))))["status"] == "accepted"
+        assert _out(_run(hub.loop, hub.kb.execute(ask.replace("CHOICE", right))))["status"] == "accepted"
+        # bob floods from his kernel: one answer counted, the rest refused
+        flood = f"""
+import json
+from kmlteach.classroom.hub import call
+codes = [call("POST", "polls/{poll_id}", {{"answer": "{wrong}"}})[0] for _ in range(50)]
+print(json.dumps(codes))
+"""
+        codes = _out(_run(hub.loop, hub.kb.execute(flood)))
+        assert 201 not in codes and set(codes) <= {409, 429}, codes
+        answer_of = lambda i: right if i % 4 else wrong  # noqa: E731
+        t0 = time.monotonic()
+        took = _class_round(base, poll_id, hub.class_tokens, answer_of)
+        last = time.monotonic()
+        assert last - t0 < 10, f"{N_CLASS} answers took {last - t0:.1f} s"
+        while view.data.get("n", 0) < N_CLASS + 2 and time.monotonic() < last + 5:
+            time.sleep(0.02)
+        shown = view.updated - last
+        want = {right: 30 + 1, wrong: 10 + 1}  # the class, bob (right), alice (her first: wrong)
+        assert view.data["n"] == N_CLASS + 2 and view.data["counts"] == want, view.data
+        assert shown < 1.0, f"shown {shown:.2f} s after the last answer"
+        print(
+            f"\n{N_CLASS} students through the hub's proxy in {last - t0:.2f} s (p50 {sorted(took)[N_CLASS // 2] * 1000:.0f} ms); histogram {shown:.2f} s after the last"
+        )
+        # a student reads nothing; garbage through the proxy changes nothing
+        assert request(base, hub.class_tokens[5], "GET", f"polls/{poll_id}")[0] == 403
+        for body in (b"nonsense", b"[" * 50_000, json.dumps({"answer": "\x07"}).encode()):
+            assert request(base, hub.class_tokens[6], "POST", f"polls/{poll_id}", raw=body)[0] == 400
+        view.reveal()
+        assert [r[0] for r in view.rows() if r[3]] == [right] and "&#10003; right" in view.bars.value
+        assert request(base, hub.prof_token, "GET", f"polls/{poll_id}")[1]["counts"] == want
+    finally:
+        view.close()
