@@ -94,15 +94,15 @@ def test_a_deep_expression_and_huge_lists_cost_neither_the_report_nor_time():
         zeros1=("01.sgd_step", zeros),
         zeros2=("01.sgd_step", zeros.replace(" 0, 0, 0,", " 0, 1, 0,", 3)),
     )
-    t0 = time.perf_counter()
+    t0 = time.process_time()  # CPU seconds: the machine's load does not count
     found = find_similar(subs, dict.fromkeys(subs, "01"))
-    took = time.perf_counter() - t0
+    took = time.process_time() - t0
     assert {"kind": "identical", "members": ["deep1", "deep2"]}.items() <= next(
         f for f in found if f["exercise"] == "01.distance"
     ).items()
     assert any(f["kind"] == "near" and f["members"] == ["big1", "big2"] for f in found), found
     assert any(f["kind"] == "near" and f["members"] == ["zeros1", "zeros2"] for f in found), found
-    assert took < 10, f"{took:.1f} s"
+    assert took < 15, f"{took:.1f} CPU seconds (quiet: about 2; difflib took 37-56 on the zeros alone)"
     # a notebook the analysis cannot take is listed, never fatal
     from kmlteach.course.grade.scoring import SubmissionResult
 
