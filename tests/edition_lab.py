@@ -98,6 +98,8 @@ class EditionLab(JupyterLab):
         env.pop("VIRTUAL_ENV", None)
         env.pop("PYTHONPATH", None)
         env.pop("PYTHONDONTWRITEBYTECODE", None)  # a student's kernels write their bytecode
+        for name in [k for k in env if k.startswith("KMLTEACH_")]:
+            del env[name]  # a student sets none (the test session turns the results log off)
         lab_args = " ".join(
             [
                 "--no-browser",

@@ -1,7 +1,7 @@
 """The student edition (kmlteach/course/edition.py): what it holds, the leak test (no
 piece of the answer key in any file, its wheel or its .pyc), its links and placeholders,
-reveal. The edition installed in a venv of its own by its own `make lab`, every notebook
-run there and check() in its interpreter: tests/test_journey.py."""
+reveal. The edition installed in a venv of its own by its own `make lab` and every
+notebook, exercise and question of it worked through in JupyterLab: tests/test_journey.py."""
 
 from __future__ import annotations
 
