@@ -29,6 +29,7 @@ outputs    no error and no NameError in any cell, no ``Out[n]`` under a cell tha
            ``ask``/``check``/``hint``/``solution`` (True/False, or the hint once more)
 links      every link of the notebook clicked: a file opens (no 404), an anchor exists,
            an outside link opens a tab (its request is stopped: no network here)
+next       every chapter but the last links to the next one (followed: it opens it)
 console    no JavaScript error in the page during the chapter
 =========  =============================================================================
 
@@ -51,7 +52,7 @@ import urllib.parse
 from pathlib import Path
 
 import pytest
-from edition_lab import EditionLab, numba_cache
+from edition_lab import EditionLab, numba_cache, tree_cpu
 from journey_code import attempt, concept_questions, replace_stub, reply_source, right_reply, wrong_reply
 from test_browser import CHROMIUM, CHROMIUM_ARGS
 
@@ -76,6 +77,7 @@ STEPS = (
     "progress",
     "outputs",
     "links",
+    "next",
     "console",
 )
 
@@ -89,7 +91,9 @@ def _chapters() -> list[tuple[str, str]]:
 CHAPTERS = _chapters()
 
 # (chapter, step): the issue item it waits for; xfail(strict=True): remove the line when it lands
-PENDING: dict[tuple[str, str], str] = {}
+PENDING: dict[tuple[str, str], str] = {
+    ("04", "next"): "04-multiclass has no 'Next: 05 · ...' link (every other chapter has one): content",
+}
 
 
 def _params():
@@ -305,36 +309,28 @@ def lab(tmp_path_factory):
     base = tmp_path_factory.mktemp("journey")
     edition = base / "kmlteach-student"
     report: list[str] = []
+    t0, cpu0 = time.monotonic(), tree_cpu(os.getpid())
     publish(edition, report=report.append)
     numba_cache(ROOT / "kmlteach", edition / "kmlteach")
     server = EditionLab(base / "lab", edition)
-    t0, cpu0 = time.monotonic(), _cpu()
     try:
         server.start()
         server.publish_report = report
-        server.setup_seconds = round(time.monotonic() - t0, 1)
+        server.setup_seconds = round(time.monotonic() - t0, 1)  # publish-student and make lab
         yield server
     finally:
-        # the CPU seconds of the module: make's tree (install, warm-up, JupyterLab, the
-        # kernels), and this process with what it waited for (Playwright's driver, Chromium)
+        # the CPU seconds of the module, read from /proc while the processes live: make's
+        # tree (install, warm-up, JupyterLab, the kernels) and this process's (this test,
+        # Playwright's driver, Chromium; measured by the journey before it closes Chromium)
         served = server.tree_cpu() if server.proc is not None and server.proc.poll() is None else 0.0
-        browser = _cpu() - cpu0  # before make is reaped: its time is in ``served``
         server.stop()
+        browser = getattr(server, "browser_cpu", cpu0) - cpu0
         SHOTS.mkdir(parents=True, exist_ok=True)
         (SHOTS / "cpu.txt").write_text(
             f"wall {time.monotonic() - t0:.0f} s, CPU {served + browser:.0f} s: make lab's processes "
             f"(install, warm-up, JupyterLab, kernels) {served:.0f} s, this test, Playwright and "
             f"Chromium {browser:.0f} s; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores\n"
         )
-
-
-def _cpu() -> float:
-    import resource
-
-    return sum(
-        u.ru_utime + u.ru_stime
-        for u in map(resource.getrusage, (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN))
-    )
 
 
 @pytest.fixture(scope="module")
@@ -345,6 +341,7 @@ def journey(lab):
         browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
         j = Journey(browser, lab)
         yield j
+        lab.browser_cpu = tree_cpu(os.getpid(), exclude=lab.proc.pid)
         SHOTS.mkdir(parents=True, exist_ok=True)
         (SHOTS / "times.json").write_text(json.dumps({"set-up": lab.setup_seconds, **j.times}, indent=1))
         j.context.close()
@@ -545,7 +542,7 @@ def _total(readout: str) -> tuple[int, int]:
 def step_predict(j: Journey, chapter: str, nb: str) -> None:
     boxes = j.page.locator(".jp-Notebook .kml-predict")
     n = boxes.count()
-    assert n >= (1 if chapter != "00" else 0), "no prediction explorer"
+    assert n >= 1, "no prediction explorer"
     for k in range(n):
         _predict_one(j, chapter, boxes.nth(k), k)
 
@@ -835,6 +832,14 @@ def _click_local(j: Journey, anchor, target: str) -> int:
     return status
 
 
+def step_next(j: Journey, chapter: str, nb: str) -> None:
+    order = [n for _c, n in CHAPTERS]
+    if nb == order[-1]:
+        return
+    after = f"notebooks/{order[order.index(nb) + 1]}.ipynb"
+    assert j.next_open == after, f"no link to the next chapter, {after} (a student following them stops here)"
+
+
 def step_console(j: Journey, chapter: str, nb: str) -> None:
     errors = [e for e in j.console[j.console_from :] if "favicon" not in e]
     assert not errors, f"console errors: {errors[:5]}"
@@ -850,6 +855,7 @@ STEP_FN = {
     "progress": step_progress,
     "outputs": step_outputs,
     "links": step_links,
+    "next": step_next,
     "console": step_console,
 }
 
@@ -896,6 +902,8 @@ def test_the_journey_table(journey):
     table = "\n".join(rows)
     SHOTS.mkdir(parents=True, exist_ok=True)
     notes = "".join(f"note: {n}\n" for n in journey.notes)
-    (SHOTS / "table.txt").write_text(f"set-up (make lab) {journey.lab.setup_seconds} s\n{table}\n{notes}")
-    print(f"\nset-up (make lab): {journey.lab.setup_seconds} s\n{table}")
+    (SHOTS / "table.txt").write_text(
+        f"set-up (publish-student, make lab) {journey.lab.setup_seconds} s\n{table}\n{notes}"
+    )
+    print(f"\nset-up (publish-student, make lab): {journey.lab.setup_seconds} s\n{table}")
     assert len(journey.times) == len(CHAPTERS)
