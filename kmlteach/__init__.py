@@ -22,6 +22,7 @@ def progress(chapter: str | None = None) -> None:
         return
     _progress(chapter)
 
+
 # the packages check_env reports that the course runs without (the student edition does
 # not install them: comparisons with their results are skipped)
 _OPTIONAL = ("scikit-learn", "scipy")

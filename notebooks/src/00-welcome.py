@@ -112,7 +112,7 @@ make_angle_demo(X, y, predict=True)
 # $x_i$ is on the side its label asks for. Compute all of them at once.
 
 # %%
-from kmlteach.exercises import check, hint, solution
+from kmlteach.exercises import check, hint, solution  # noqa: F401  (hint and solution: for the student to call)
 
 
 def margins(X, y, w):
