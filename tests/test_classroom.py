@@ -131,6 +131,18 @@ def test_off_the_hub_nothing_is_sent(monkeypatch, capsys):
     assert threading.active_count() == before and answers.status("01.c_support") is None
     assert not submit("01") and "course's hub" in capsys.readouterr().out
     assert not feedback("01") and "course's hub" in capsys.readouterr().out
+    # the instructor's side says where it works, in one line, and rejects a bad id
+    from kmlteach import poll
+
+    poll.open("01.c_support")
+    assert "not opened" in capsys.readouterr().out
+    with pytest.raises(ValueError, match="poll_id"):
+        poll.show("support")
+    view = poll.show("01.c_support")
+    assert (
+        "class poll runs on the course" in view.status.value and view.data["n"] == 0 and view._thread is None
+    )
+    view.close()
 
 
 def test_a_prediction_posts_its_first_guess_only_on_the_hub(monkeypatch):
@@ -154,6 +166,9 @@ def test_a_prediction_posts_its_first_guess_only_on_the_hub(monkeypatch):
         and answers.label(-0.0) == "0"
     )
     assert answers.label(float("nan")) is None and answers.label("  two   words ") == "two words"
+    from kmlteach.poll.histogram import _percentages
+
+    assert _percentages([6, 25, 9, 0]) == [15, 63, 22, 0] and _percentages([1, 1, 1]) == [34, 33, 33]
 
 
 # ------------------------------------------------------- the service before a stand-in hub
@@ -596,20 +611,6 @@ def _as(user: str, argv: list[str]) -> subprocess.CompletedProcess:
     )
 
 
-async def _token(student, scopes: list[str]) -> str:
-    """A hub API token of ``student``'s own (as from the hub's /hub/token page)."""
-    await student.fetch("/hub/home")
-    xsrf = student.jar.get("_xsrf", "/hub/") or ""
-    resp = await student.fetch(
-        f"/hub/api/users/{student.name}/tokens",
-        method="POST",
-        body=json.dumps({"scopes": scopes, "note": "classroom test"}),
-        headers={"X-XSRFToken": xsrf, "Content-Type": "application/json"},
-    )
-    assert resp.code == 201, (resp.code, resp.body[:200])
-    return json.loads(resp.body)["token"]
-
-
 @pytest.fixture(scope="module")
 def hub(tmp_path_factory):
     """The course's hub in its PAM mode with the classroom: an instructor, alice and bob
@@ -617,32 +618,15 @@ def hub(tmp_path_factory):
     import importlib
 
     sys.path.insert(0, str(HUB))
-    import loadtest
+    from classroom_class import hub_with_instructor, log_in_with_tokens, remove_service_user
 
     Student = importlib.import_module("student").Student  # deploy/hub's
-    service_user = f"klc{secrets.token_hex(3)}"
-    h = loadtest.LocalHub(
-        unix_users=True,
-        extra_env={
-            "KMLTEACH_HUB_CLASSROOM_USER": service_user,
-            "KMLTEACH_HUB_CLASSROOM_PORT": str(_free_port()),
-        },
-    )
-
-    class WithInstructor(loadtest.UnixStudents):  # the instructor's account exists before the hub starts
-        def __init__(self, *a, **k):
-            super().__init__(*a, **k)
-            self.add(1)
-            h.env["KMLTEACH_HUB_INSTRUCTORS"] = self.name(0)
-
-    mp = pytest.MonkeyPatch()
-    mp.setattr(loadtest, "UnixStudents", WithInstructor)
+    t0 = time.monotonic()
+    h, service_user = hub_with_instructor(report=lambda msg: print(msg, flush=True))
+    started = time.monotonic() - t0
     loop = asyncio.new_event_loop()
     kernels = []
-    t0 = time.monotonic()
     try:
-        h.start(report=lambda msg: print(msg, flush=True))
-        started = time.monotonic() - t0
         h.users.add(3 + N_CLASS)
         names = [h.student_name(i) for i in range(3 + N_CLASS)]
         people = [Student(h.url, n, h.password, h.repo_url, "notebooks/01-svm.ipynb") for n in names]
@@ -650,8 +634,8 @@ def hub(tmp_path_factory):
         edition = Path(h.env["KMLTEACH_HUB_ENV"]) / "edition" / "notebooks" / "01-svm.ipynb"
 
         async def arrive():
-            await asyncio.gather(*(s.login() for s in people))
-            tokens = await asyncio.gather(*(_token(s, [ACCESS]) for s in [prof, *klass]))
+            tokens = await log_in_with_tokens([prof, *klass])
+            await asyncio.gather(alice.login(), bob.login())
             await asyncio.gather(alice.spawn(), bob.spawn())
             ks = await asyncio.gather(alice.start_kernel(), bob.start_kernel())
             # each one's chapter-01 notebook in their home: alice's solved (the instructor's
@@ -659,12 +643,8 @@ def hub(tmp_path_factory):
             for s, src in ((alice, ROOT / "notebooks" / "01-svm.ipynb"), (bob, edition)):
                 assert (await s.api("PUT", "contents/notebooks", {"type": "directory"}))[0] in (200, 201)
                 nb = json.loads(src.read_text(encoding="utf-8"))
-                code, _ = await s.api(
-                    "PUT",
-                    "contents/notebooks/01-svm.ipynb",
-                    {"type": "notebook", "format": "json", "content": nb},
-                )
-                assert code in (200, 201), code
+                body = {"type": "notebook", "format": "json", "content": nb}
+                assert (await s.api("PUT", "contents/notebooks/01-svm.ipynb", body))[0] in (200, 201)
             return tokens, ks
 
         tokens, (ka, kb) = _run(loop, arrive(), 600)
@@ -701,9 +681,7 @@ def hub(tmp_path_factory):
         loop.close()
         h.stop()
         h.cleanup()
-        mp.undo()
-        subprocess.run(["userdel", service_user], capture_output=True)
-        subprocess.run(["groupdel", service_user], capture_output=True)
+        remove_service_user(service_user)
 
 
 SUBMIT = """
@@ -836,7 +814,8 @@ print(json.dumps({{"receipt": receipt, "mine": mine, "fb": fb.get("md", "")[:40]
 """
     got = _out(_run(hub.loop, hub.kb.execute(forge)))
     assert got["receipt"]["user"] == bob and got["receipt"]["received"] > "2026", got
-    assert got["mine"]["user"] == bob and got["fb"] == got["other"] == f"# Feedback: {bob}\n"[:40], got
+    assert got["mine"]["user"] == bob and got["fb"] == got["other"], got
+    assert got["fb"].startswith(f"# Feedback: {bob}\n"), got
     assert json.loads((ex / "inbound" / "01" / f"{alice}.json").read_text())["user"] == alice
     # bob's server token cannot make itself an instructor nor mint a token for alice
     escalate = f"""
@@ -973,3 +952,101 @@ print(json.dumps(codes))
         assert request(base, hub.prof_token, "GET", f"polls/{poll_id}")[1]["counts"] == want
     finally:
         view.close()
+
+
+# ================================================================ the poll on a RISE slide
+JS_POLL_ON_SLIDE = """() => {
+  const s = document.querySelector('.reveal .slides section.present section.present')
+            || document.querySelector('.reveal .slides section.present');
+  const p = s && s.querySelector('.kml-poll');
+  if (!p) return null;
+  const r = p.getBoundingClientRect();
+  return {text: p.innerText, visible: r.width > 400 && r.top >= 0 && r.bottom <= window.innerHeight + 1};
+}"""
+
+
+@pytest.mark.browser
+@pytest.mark.skipif(not os.path.exists("/usr/bin/chromium"), reason="/usr/bin/chromium is absent")
+def test_the_poll_histogram_on_a_rise_slide(service, tmp_path, monkeypatch):
+    """The instructor's histogram on a RISE slide in Chromium: live (an answer arriving
+    after the slide is up shows within a second), the right answer marked only after
+    *Reveal answer*; a screenshot goes to tests/_artifacts/rise-poll.png."""
+    import nbformat
+    from playwright.sync_api import sync_playwright
+
+    sys.path.insert(0, str(ROOT / "tests"))
+    from test_browser import CHROMIUM, CHROMIUM_ARGS, JS_ALL_RAN, JS_APP_READY, JS_KERNEL_IDLE, JupyterLab
+    from test_browser_slides import JS_SELECT_WIDGET_CELL, RISE_COMMAND
+
+    base, poll_id = service.base, "01.c_support"
+    request(base, "tok-prof", "POST", f"polls/{poll_id}/close")
+    assert request(base, "tok-prof", "POST", f"polls/{poll_id}/open")[1]["n"] == 0  # a fresh round
+    _class_round(
+        base,
+        poll_id,
+        [f"tok-s{i:02d}" for i in range(39)],
+        lambda i: "a" if i < 6 else ("b" if i < 31 else "c"),
+    )
+    from kmlteach.exercises.quiz import question_html
+
+    nb = nbformat.v4.new_notebook()
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nb.cells = [
+        nbformat.v4.new_markdown_cell(
+            "# Chapter 01 · Support vectors", metadata={"slideshow": {"slide_type": "slide"}}
+        ),
+        nbformat.v4.new_code_cell(
+            f'from kmlteach import poll\npoll.show("{poll_id}")',
+            metadata={"slideshow": {"slide_type": "slide"}},
+        ),
+    ]
+    assert "kml-concept-check" in question_html(poll_id)
+    root = tmp_path / "root"
+    root.mkdir()
+    nbformat.write(nb, root / "poll.ipynb")
+    monkeypatch.setenv("KMLTEACH_CLASSROOM_URL", service.url)
+    monkeypatch.setenv("KMLTEACH_CLASSROOM_TOKEN", "tok-prof")
+    lab = JupyterLab(tmp_path, root)
+    shot = ROOT / "tests" / "_artifacts" / "rise-poll.png"
+    shot.parent.mkdir(parents=True, exist_ok=True)
+    lab.start()
+    try:
+        with sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+            context = browser.new_context(viewport={"width": 1280, "height": 720})
+            page = context.new_page()
+            page.set_default_timeout(60_000)
+            page.goto(f"{lab.url}/lab/tree/poll.ipynb?reset&token={lab.token}", wait_until="domcontentloaded")
+            page.wait_for_function(JS_APP_READY)
+            page.wait_for_function(JS_KERNEL_IDLE, polling=250)
+            page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
+            page.wait_for_timeout(300)
+            page.wait_for_function(JS_ALL_RAN, polling=250)
+            assert page.evaluate(JS_SELECT_WIDGET_CELL, "poll.show(") >= 0
+            with context.expect_page() as popup:
+                page.evaluate(f"() => window.jupyterapp.commands.execute('{RISE_COMMAND}')")
+            rise = popup.value
+            rise.set_default_timeout(60_000)
+            for _ in range(40):
+                if rise.evaluate(JS_POLL_ON_SLIDE):
+                    break
+                rise.keyboard.press("Space")
+                rise.wait_for_timeout(150)
+            on = rise.evaluate(JS_POLL_ON_SLIDE)
+            assert on and on["visible"] and "39 answers" in on["text"] and "✓ right" not in on["text"], on
+            # a late answer: on the slide within a second
+            t0 = time.monotonic()
+            assert request(base, "tok-s39", "POST", f"polls/{poll_id}", {"answer": "c"})[0] == 201
+            rise.wait_for_function(
+                f"() => ({JS_POLL_ON_SLIDE})().text.includes('40 answers')", timeout=5000, polling=50
+            )
+            late = time.monotonic() - t0
+            rise.get_by_role("button", name="Reveal answer").click()
+            rise.wait_for_function(f"() => ({JS_POLL_ON_SLIDE})().text.includes('✓ right')", polling=50)
+            rise.wait_for_timeout(300)
+            rise.screenshot(path=str(shot))
+            browser.close()
+    finally:
+        lab.stop()
+    print(f"\nthe 40th answer on the slide after {late:.2f} s; screenshot {shot}")
+    assert late < 1.5, late

@@ -62,14 +62,23 @@ def results(poll_id: str) -> dict:
 
 def open(poll_id: str) -> None:  # noqa: A001  (the course's name for it: kmlteach.poll.open)
     """Open a round of poll ``poll_id`` (a new one, with no answers, unless one is open):
-    from now on each student's first answer to it is counted."""
-    r = _request("POST", f"polls/{_check_id(poll_id)}/open")
+    from now on each student's first answer to it is counted. Says in one line why not
+    (off the hub, not an instructor) instead of raising."""
+    try:
+        r = _request("POST", f"polls/{_check_id(poll_id)}/open")
+    except ClassroomError as exc:  # on a slide: one line, not a traceback
+        say(f"\u26a0 poll {poll_id} not opened: {exc}")
+        return
     say(f"Poll {poll_id}: round {r['round']} is open ({r['n']} answers so far).")
 
 
 def close(poll_id: str) -> None:
     """Close the round of poll ``poll_id``: later answers are not counted."""
-    r = _request("POST", f"polls/{_check_id(poll_id)}/close")
+    try:
+        r = _request("POST", f"polls/{_check_id(poll_id)}/close")
+    except ClassroomError as exc:
+        say(f"\u26a0 poll {poll_id} not closed: {exc}")
+        return
     say(f"Poll {poll_id}: round {r['round']} is closed with {r['n']} answers.")
 
 
@@ -97,13 +106,15 @@ class PollView(W.VBox):
         controls = W.HBox(
             [self.toggle, self.reveal_button, self.status], layout=W.Layout(align_items="center")
         )
-        super().__init__([self.title, self.bars, controls], layout=W.Layout(width="100%", max_width="980px"))
+        super().__init__([self.title, self.bars, controls], layout=W.Layout(width="100%", max_width="1100px"))
         self.add_class("kml-poll")
         self._stop = threading.Event()
         self._deadline = time.monotonic() + 60 * max_minutes
         self.refresh()
-        self._thread = threading.Thread(target=self._loop, name=f"kmlteach-poll-{poll_id}", daemon=True)
-        self._thread.start()
+        self._thread = None
+        if fetch is not None or configured():  # off the hub: the message, no thread polling nothing
+            self._thread = threading.Thread(target=self._loop, name=f"kmlteach-poll-{poll_id}", daemon=True)
+            self._thread.start()
 
     # -- data -------------------------------------------------------------------------------
     def refresh(self) -> bool:
@@ -133,7 +144,9 @@ class PollView(W.VBox):
                 self.status.value = f"<span style='color:#D55E00'>{html.escape(type(exc).__name__)}</span>"
 
     def close(self) -> None:
-        self._stop.set()
+        stop = getattr(self, "_stop", None)  # (absent when __init__ refused its arguments)
+        if stop is not None:
+            stop.set()
         super().close()
 
     def _toggle(self) -> None:
@@ -158,10 +171,14 @@ class PollView(W.VBox):
     def _title(self) -> str:
         q = self.q
         what = "Prediction" if self.poll_id.split(".", 1)[1].startswith("p_") else "Question"
-        prompt = f"<div style='font-size:1.15em;line-height:1.35'>{html.escape(q.prompt)}</div>" if q else ""
+        prompt = (
+            f"<div style='font-size:1.45em;line-height:1.35;margin-top:.2em'>{html.escape(q.prompt)}</div>"
+            if q
+            else ""
+        )
         return (
-            f"<div style='margin-bottom:.4em'><b style='font-size:1.2em'>Class poll</b> "
-            f"<span style='color:#555'>{what} {html.escape(self.poll_id)}</span>{prompt}</div>"
+            f"<div style='margin-bottom:.5em'><b style='font-size:1.5em'>Class poll</b> "
+            f"<span style='color:#555;font-size:1.1em'>{what} {html.escape(self.poll_id)}</span>{prompt}</div>"
         )
 
     def rows(self) -> list[tuple[str, str, int, bool]]:
@@ -197,22 +214,23 @@ class PollView(W.VBox):
         rows = self.rows()
         n = sum(c for _, _, c, _ in rows)
         if not rows:
-            return "<div style='font-size:1.2em;color:#555;padding:.6em 0'>No answers yet.</div>"
+            return "<div style='font-size:1.4em;color:#555;padding:.6em 0'>No answers yet.</div>"
         top = max(c for _, _, c, _ in rows) or 1
-        out = ["<div style='font-size:1.2em'>"]
-        for label, text, count, right in rows:
+        shares = _percentages([c for _, _, c, _ in rows])
+        out = ["<div style='font-size:1.4em'>"]
+        for (label, text, count, right), pct in zip(rows, shares):
             colour = OKABE_ITO["blue"]
             mark = ""
             if self.revealed:
                 colour = OKABE_ITO["green"] if right else "#C8C8C8"
                 mark = " <b style='color:#007A5A'>&#10003; right</b>" if right else ""
-            share = f"{100 * count / n:.0f}%" if n else "–"
+            share = f"{pct}%" if n else "–"
             caption = f"<b>{html.escape(label)}</b>" + (f") {html.escape(text)}" if text else "")
             width = 100 * count / top
             out.append(
                 "<div style='display:flex;align-items:center;margin:.25em 0'>"
                 f"<div style='flex:0 0 38%;padding-right:.6em;line-height:1.2'>{caption}{mark}</div>"
-                "<div style='flex:1 1 auto;background:#F2F2F2;height:1.5em;border-radius:3px'>"
+                "<div style='flex:1 1 auto;background:#F2F2F2;height:1.6em;border-radius:3px'>"
                 f"<div style='width:{width:.1f}%;height:100%;background:{colour};border-radius:3px'></div></div>"
                 f"<div style='flex:0 0 6.5em;text-align:right;font-variant-numeric:tabular-nums'>"
                 f"{count} &middot; {share}</div></div>"
@@ -229,7 +247,19 @@ class PollView(W.VBox):
         else:
             state = f"round {d['round']} &middot; {'<b>open</b>' if d.get('open') else 'closed'}"
         n = d.get("n", 0)
-        return f"<span style='margin-left:1em;font-size:1.1em'>{state} &middot; {n} answer{'s' if n != 1 else ''}</span>"
+        return f"<span style='margin-left:1em;font-size:1.3em'>{state} &middot; {n} answer{'s' if n != 1 else ''}</span>"
+
+
+def _percentages(counts: list[int]) -> list[int]:
+    """Whole percentages of ``counts`` that add up to 100 (largest remainders first)."""
+    n = sum(counts)
+    if not n:
+        return [0] * len(counts)
+    exact = [100 * c / n for c in counts]
+    out = [int(x) for x in exact]
+    for i in sorted(range(len(counts)), key=lambda i: out[i] - exact[i])[: 100 - sum(out)]:
+        out[i] += 1
+    return out
 
 
 def show(poll_id: str, interval: float = 0.5) -> PollView:
