@@ -14,10 +14,12 @@ Solver: sequential minimal optimisation in the form of libsvm's ν-solver (Chang
 can grow, j is chosen by libsvm's second-order rule (largest decrease b²/a with
 b = ∂_j − ∂_i > 0, a = K_ii + K_jj − 2K_ij), t = b/a clipped to the box. The
 gradient ∂ = Qα is updated incrementally in the same pass that selects the next i
-(two rows of the precomputed Gram matrix per step). It stops when, in every group,
-``max_{α_i<1} −∂_i − min_{α_j>0} −∂_j ≤ tol`` (libsvm's criterion, so ``tol`` means
-the same as scikit-learn's ``tol``); the gradient is then recomputed exactly and the
-test repeated.
+(two kernel rows per step, read from a float32 copy as libsvm's cache holds them). It
+stops when, in every group, ``max_{α_i<1} −∂_i − min_{α_j>0} −∂_j ≤ tol`` (libsvm's
+criterion, so ``tol`` means the same as scikit-learn's ``tol``), tested on the gradient
+recomputed exactly in float64 (:mod:`kmlteach.svm.nu_smo`). ν-SVM orders the classes as
+scikit-learn's libsvm does (y = −1 first, as its "+1"), so the steps are ``NuSVC``'s
+up to rounding: the same number of them, give or take a few percent.
 
 Offsets (KKT of the primal): for ν-SVM a free α_i (0 < α_i < 1) has
 ``y_i f(x_i) = ρ``, so with ``r_± = ρ ∓ b`` each class gives ``∂_i = r_±`` on its free
@@ -28,7 +30,7 @@ and ρ are always finite. Then ``ρ = (r_+ + r_−)/2`` and ``b = (r_− − r_+
 one-class ρ is obtained the same way from ``∂ = Kα`` (``f(x_i) = ρ`` on free α_i).
 
 The Gram matrix is computed once with :func:`kmlteach.kernels.gram` (memory n²
-floats), so every kernel of :mod:`kmlteach.kernels` works.
+float64 and n² float32 numbers), so every kernel of :mod:`kmlteach.kernels` works.
 """
 
 from __future__ import annotations
@@ -176,14 +178,15 @@ def nu_svm(X, y, nu, kernel="linear", *, tol=1e-8, max_iter=None, **kernel_param
         )
     params = _gram_params(kernel, kernel_params_)
     tol_ = check_positive(tol, "tol")
-    group = np.where(ya > 0, 0, 1).astype(np.int64)
-    alpha0 = np.zeros(n)
-    for g in (0, 1):  # libsvm's start: fill each class up to nν/2
-        left = 0.5 * v * n
-        for i in np.flatnonzero(group == g):
-            alpha0[i] = min(1.0, left)
-            left -= alpha0[i]
-    alpha, grad, it = _solve(Xa, kernel, params, ya, group, alpha0, tol_, max_iter)
+    # libsvm's convention in scikit-learn (classes sorted, the first one is libsvm's +1):
+    # the class y = −1 first, with sign s = −y (Q = s sᵀ ∘ K is the same matrix), so that
+    # the SMO steps are NuSVC's, step for step up to rounding
+    group = (ya > 0).astype(np.int64)
+    alpha0 = np.empty(n)
+    for g in (0, 1):  # libsvm's start: fill each class up to nν/2, in data order
+        members = np.flatnonzero(group == g)  # (nν/2 − k: exact, as libsvm's running sum)
+        alpha0[members] = np.clip(0.5 * v * n - np.arange(members.size), 0.0, 1.0)
+    alpha, grad, it = _solve(Xa, kernel, params, -ya, group, alpha0, tol_, max_iter)
     r_pos = _offset(grad, alpha, ya > 0)
     r_neg = _offset(grad, alpha, ya < 0)
     rho, b = 0.5 * (r_pos + r_neg), 0.5 * (r_neg - r_pos)
@@ -260,14 +263,16 @@ def _solution(X, kernel, params, alpha, nu, n_iter, tol) -> dict:
 
 def _solve(X, kernel, params, s, group, alpha0, tol, max_iter):
     """Run the SMO kernel on the whole Gram matrix (n × n floats, computed once by
-    :func:`kmlteach.kernels.gram`), the variables sorted by group (the kernel's layout)."""
+    :func:`kmlteach.kernels.gram`), the variables sorted by group (the kernel's layout),
+    with a float32 buffer of n² entries for its working copy."""
     n = X.shape[0]
     cap = max(10_000_000, 100 * n) if max_iter is None else check_int(max_iter, "max_iter")
     order = np.argsort(group, kind="stable")
     K = gram(kernel, X[order], **params)
     diag = np.diagonal(K).copy()
+    W = np.empty(n * n, dtype=np.float32)  # the solver's float32 copy (NumPy: huge pages)
     a, g, it, status = _nu_smo_kernel(
-        K, diag, np.ascontiguousarray(s[order]), group[order], alpha0[order], tol, cap
+        K, W, diag, np.ascontiguousarray(s[order]), group[order], alpha0[order], tol, cap
     )
     alpha, grad = np.empty(n), np.empty(n)
     alpha[order], grad[order] = a, g
