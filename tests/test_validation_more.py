@@ -327,7 +327,7 @@ def test_validate_data_without_scikit_learn(monkeypatch):
 def test_gram_check_kernel_counts_and_maxima_match_numpy():
     # oracle: NumPy on the whole matrix. Sizes around the 128-row tiles (one tile, a
     # partial last band, several bands), entries spoiled on and off the diagonal.
-    from kmlteach._validation.structures import _check_gram_kernel
+    from kmlteach._validation.structures import _check_gram_kernel, _check_gram_parallel, _check_gram_serial
 
     rng = np.random.default_rng(5)
     for n in (1, 2, 127, 128, 129, 300):
@@ -339,7 +339,8 @@ def test_gram_check_kernel_counts_and_maxima_match_numpy():
                 B[rng.integers(n), rng.integers(n)] = rng.choice([np.nan, np.inf, -np.inf])
             if trial >= 3:
                 B[rng.integers(n), rng.integers(n)] += 1e-3
-            n_bad, big, gap = _check_gram_kernel(B)
-            assert n_bad == int(np.sum(~np.isfinite(B)))
-            if n_bad == 0:
-                assert big == np.max(np.abs(B)) and gap == np.max(np.abs(B - B.T))
+            for kernel in (_check_gram_kernel, _check_gram_serial, _check_gram_parallel):
+                n_bad, big, gap = kernel(B)
+                assert n_bad == int(np.sum(~np.isfinite(B)))
+                if n_bad == 0:
+                    assert big == np.max(np.abs(B)) and gap == np.max(np.abs(B - B.T))

@@ -39,17 +39,73 @@ _BIG = 1.7976931348623157e308  # the largest finite double: |x| <= _BIG is False
 _TILE = 128  # 128 x 128 tiles: the transposed reads K[j, i] of a tile stay in cache
 
 
-@jit(parallel=True, warmup=lambda: (np.eye(3),))
-def _check_gram_kernel(K):
-    """(number of non-finite entries, max |K_ij|, max |K_ij - K_ji|): one pass over the
-    tiles on and above the diagonal, each compared with its transposed tile.
+_PARALLEL_FROM = 2048 * 2048  # entries: below, one thread (see _check_gram_kernel)
 
-    Row bands of tiles in parallel: counts and maxima do not depend on the order in which
-    the entries are visited, so the result is the same for any thread count (issue 26's
-    kernel SVM row: 13 ms serially with 32 x 32 tiles, 5.5 ms here on two threads, for 3000 x 3000).
-    Band bi holds nb - bi tiles, so each parallel step takes band p and band nb - 1 - p:
-    equal steps, shared evenly by the threads.
+
+def _check_gram_kernel(K):
+    """(number of non-finite entries, max |K_ij|, max |K_ij - K_ji|) over the tiles on and
+    above the diagonal, each compared with its transposed tile.
+
+    Matrices of 2048² entries and more are scanned by row bands in parallel (issue 26's
+    kernel SVM row: 13 ms serially with 32 x 32 tiles, 5.5 ms on two threads for
+    3000 x 3000); smaller ones on one thread: a pass over 455 x 455 takes 0.6 ms alone,
+    but a parallel region waits for a free core, 40-130 ms per call on a busy two-core
+    machine (a hub's cores are always busy), which made chapter 02's cross-validation
+    (240 fits) take 47 s instead of 2.5 s. Counts and maxima do not depend on the order
+    in which the entries are visited: both give the same result.
     """
+    if K.shape[0] * K.shape[0] >= _PARALLEL_FROM:
+        return _check_gram_parallel(K)
+    return _check_gram_serial(K)
+
+
+@jit(warmup=lambda: (np.eye(3), 0))
+def _gram_band(K, bi):
+    """Band bi of tiles (rows bi·_TILE onwards, the tiles on and right of the diagonal)."""
+    n = K.shape[0]
+    i0 = bi * _TILE
+    i1 = min(n, i0 + _TILE)
+    count = 0
+    top = 0.0
+    diff = 0.0
+    for j0 in range(i0, n, _TILE):
+        j1 = min(n, j0 + _TILE)
+        for i in range(i0, i1):
+            for j in range(max(j0, i), j1):
+                a = K[i, j]
+                b = K[j, i]
+                fine_a = abs(a) <= _BIG
+                fine_b = abs(b) <= _BIG
+                if fine_a and fine_b:
+                    top = max(top, max(abs(a), abs(b)))
+                    diff = max(diff, abs(a - b))
+                elif i == j:
+                    count += 1
+                else:
+                    count += int(not fine_a) + int(not fine_b)
+    return count, top, diff
+
+
+@jit(warmup=lambda: (np.eye(3),))
+def _check_gram_serial(K):
+    """:func:`_check_gram_kernel` on one thread."""
+    nb = (K.shape[0] + _TILE - 1) // _TILE
+    count = 0
+    top = 0.0
+    diff = 0.0
+    for bi in range(nb):
+        c, t, d = _gram_band(K, bi)
+        count += c
+        top = max(top, t)
+        diff = max(diff, d)
+    return count, top, diff
+
+
+@jit(parallel=True, warmup=lambda: (np.eye(3),))
+def _check_gram_parallel(K):
+    """:func:`_check_gram_kernel` by row bands in parallel. Band bi holds nb - bi tiles,
+    so each parallel step takes band p and band nb - 1 - p: equal steps, shared evenly by
+    the threads."""
     n = K.shape[0]
     nb = (n + _TILE - 1) // _TILE
     bad = np.zeros(nb, dtype=np.int64)
@@ -61,29 +117,7 @@ def _check_gram_kernel(K):
             bi = q if half == 0 else nb - 1 - q
             if half == 1 and bi == q:  # the middle band of an odd count: already done
                 continue
-            i0 = bi * _TILE
-            i1 = min(n, i0 + _TILE)
-            count = 0
-            top = 0.0
-            diff = 0.0
-            for j0 in range(i0, n, _TILE):
-                j1 = min(n, j0 + _TILE)
-                for i in range(i0, i1):
-                    for j in range(max(j0, i), j1):
-                        a = K[i, j]
-                        b = K[j, i]
-                        fine_a = abs(a) <= _BIG
-                        fine_b = abs(b) <= _BIG
-                        if fine_a and fine_b:
-                            top = max(top, max(abs(a), abs(b)))
-                            diff = max(diff, abs(a - b))
-                        elif i == j:
-                            count += 1
-                        else:
-                            count += int(not fine_a) + int(not fine_b)
-            bad[bi] = count
-            big[bi] = top
-            gap[bi] = diff
+            bad[bi], big[bi], gap[bi] = _gram_band(K, bi)
     return bad.sum(), big.max() if nb else 0.0, gap.max() if nb else 0.0
 
 
