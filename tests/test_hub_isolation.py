@@ -12,7 +12,7 @@ server's port taken first · other homes · the hub's database and secrets · pr
 (``pids``) · nbgitpuller with another repository, and a folder shadowing ``kmlteach``.
 
 Every outcome must be "contained". About a minute on two cores once the students'
-environment is built (it is kept in /var/tmp/kmlteach-hub-env while the course does not
+environment is built (kept in /var/tmp/kmlteach-hub-env-<hash> while the course does not
 change). Not root: skipped in one line.
 """
 

@@ -4,8 +4,8 @@
 root, in its system mode (PAM logins of Unix users it creates in a group of their own,
 each server as its student, in its sandbox, with mutual TLS inside the hub); otherwise in
 its test mode (any name, servers as the hub's user). Servers run from the students'
-environment (:func:`students_environment`, ``python -m kmlteach hub-env``, built once and
-kept until the course changes), and pull the released chapter-01 notebook from a local
+environment (:func:`students_environment`, ``python -m kmlteach hub-env``, built once per
+version of the course), and pull the released chapter-01 notebook from a local
 git repository served by ``git daemon`` (the sandbox sees no folder of the load test). Each
 :class:`Student` (``student.py``) then does what the browser does: log in, start the
 server and follow the spawn progress, follow the chapter's nbgitpuller link, open the
@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import fcntl
+import hashlib
 import os
 import secrets
 import shutil
@@ -86,60 +87,81 @@ def make_student_repo(dest: Path, chapters=("01",), edition: Path | None = None)
 
 
 # ------------------------------------------------------------------ the students' environment
-def _env_slot() -> Path:
-    if os.geteuid() == 0:
-        return Path("/var/tmp/kmlteach-hub-env")
-    return Path.home() / ".cache" / "kmlteach-hub-env"
+def _env_base() -> Path:
+    return Path("/var/tmp") if os.geteuid() == 0 else Path.home() / ".cache"
 
 
-def students_environment(aot=None, report=lambda msg: None) -> Path:
+KEEP_ENVS = 2  # students' environments kept besides the ones in use
+
+
+def _lock(name: str) -> int:
+    """A lock file in this environment's prefix (root's, or this user's: nobody else can
+    plant it), opened without following a symlink."""
+    return os.open(Path(sys.prefix) / f".{name}.lock", os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)
+
+
+def students_environment(aot=None, report=lambda msg: None, hold: list | None = None) -> Path:
     """The students' environment of ``python -m kmlteach hub-env`` for local hubs (this load
-    test, the tests), built once in ``/var/tmp/kmlteach-hub-env`` (as root; else
-    ``~/.cache/kmlteach-hub-env``) and built again when the student edition or the hub's
-    modules changed. Kernels compiled ahead of time are copied from ``aot`` (default: this
-    environment's generic build, ``<prefix>/aot-other-machine``, when it matches) or built."""
+    test, the tests): one per version of the student edition and of the hub's modules, in
+    ``/var/tmp/kmlteach-hub-env-<hash>`` (as root; else ``~/.cache/...``), built once and
+    never rebuilt in place (a hub of another test may be using an older one: each user holds
+    a shared lock on it, see ``hold``; unused older ones are removed, the newest
+    :data:`KEEP_ENVS` kept). Kernels compiled ahead of time are copied from ``aot``
+    (default: this environment's generic build, ``<prefix>/aot-other-machine``, when it
+    matches) or built. ``hold``: a list that receives the open file of the shared lock
+    (close it when the hub stops)."""
     from kmlteach.course import hub_env
     from kmlteach.course.edition import publish
 
-    slot = _env_slot()
-    slot.parent.mkdir(parents=True, exist_ok=True)
-    lock = os.open(Path(sys.prefix) / ".kmlteach-hub-env.lock", os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)
+    base = _env_base()
+    base.mkdir(parents=True, exist_ok=True)
+    build_lock = _lock("kmlteach-hub-env")
     try:
-        fcntl.flock(lock, fcntl.LOCK_EX)  # one build at a time (tests run in parallel)
+        fcntl.flock(build_lock, fcntl.LOCK_EX)  # one build at a time (tests run in parallel)
+        built = sorted(
+            (p for p in base.glob("kmlteach-hub-env-*") if hub_env.describe(p) is not None),
+            key=lambda p: (p / hub_env.MARKER).stat().st_mtime,
+        )
         with tempfile.TemporaryDirectory() as tmp:
             edition = Path(tmp) / REPO_NAME
             try:
                 publish(edition, report=lambda msg: None)
+                h = hashlib.sha256(hub_env._tree_sha(edition).encode())
+                for n, rel in sorted(hub_env.HUB_MODULES.items()):
+                    h.update(n.encode() + (HERE / rel).read_bytes())
+                slot = base / f"kmlteach-hub-env-{h.hexdigest()[:12]}"
             except Exception as exc:  # the course does not publish now (an edit in progress)
-                if hub_env.describe(slot) is None:
+                if not built:
                     raise
                 report(f"the student edition does not publish now ({exc}): using the one built before")
-                return slot
-            want = hub_env._tree_sha(edition)
-            mine = {n: (HERE / rel).read_text() for n, rel in hub_env.HUB_MODULES.items()}
-            have = hub_env.describe(slot)
+                slot = built[-1]
             if slot.is_symlink() or (slot.exists() and slot.lstat().st_uid != os.geteuid()):
                 raise RuntimeError(f"{slot} is not this user's: remove it")
-            site = sorted(slot.glob("venv/lib/python3*/site-packages"))
-            same = (
-                have is not None
-                and have.get("edition_sha256") == want
-                and site
-                and all(
-                    (site[0] / f"{n}.py").is_file() and (site[0] / f"{n}.py").read_text() == t
-                    for n, t in mine.items()
-                )
-            )
-            if not same:
-                if slot.exists():
+            if hub_env.describe(slot) is None:
+                if slot.exists():  # a build that did not finish
                     shutil.rmtree(slot)
                 generic = Path(sys.prefix) / "aot-other-machine"
                 aot = aot or (str(generic) if (generic / "kmlteach_aot.json").is_file() else "build")
                 t0 = time.monotonic()
                 hub_env.build(slot, edition=edition, aot=aot, report=report)
                 report(f"students' environment built in {time.monotonic() - t0:.0f} s: {slot}")
+        use = _lock(slot.name)
+        fcntl.flock(use, fcntl.LOCK_SH)
+        if hold is not None:
+            hold.append(use)
+        else:
+            os.close(use)
+        for old in [p for p in built if p != slot][: max(0, len(built) - KEEP_ENVS)]:
+            fd = _lock(old.name)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # nobody's hub uses it
+            except OSError:
+                continue
+            finally:
+                os.close(fd)
+            shutil.rmtree(old, ignore_errors=True)
     finally:
-        os.close(lock)
+        os.close(build_lock)
     return slot
 
 
@@ -236,6 +258,7 @@ class LocalHub:
         self.git_proc: subprocess.Popen | None = None
         self.repo: Path | None = None
         self.users: UnixStudents | None = None
+        self._held: list[int] = []  # the shared lock on the students' environment in use
         self.log_path = self.tmp / "hub.log"
 
     def student_name(self, i: int) -> str:
@@ -247,7 +270,7 @@ class LocalHub:
             self.users.add(n)
 
     def start(self, timeout: float = 90.0, report=lambda msg: None) -> LocalHub:
-        env = Path(self.env.get("KMLTEACH_HUB_ENV") or students_environment(report=report))
+        env = Path(self.env.get("KMLTEACH_HUB_ENV") or students_environment(report=report, hold=self._held))
         self.env["KMLTEACH_HUB_ENV"] = str(env)
         self.repo = make_student_repo(self.tmp, edition=env / "edition")
         self.git_proc = subprocess.Popen(  # git's own protocol: nbgitpuller clones --depth 1
@@ -365,6 +388,8 @@ class LocalHub:
             self.git_proc.wait()
         if self.users is not None:
             self.users.remove()
+        while self._held:
+            os.close(self._held.pop())
 
     def cleanup(self) -> None:
         shutil.rmtree(self.tmp, ignore_errors=True)
