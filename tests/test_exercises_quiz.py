@@ -1,5 +1,6 @@
 """Concept checks and recap quizzes: ask / quiz / quiz_html / questions, and tiered hints."""
 
+import numpy as np
 import pytest
 
 from kmlteach import exercises
@@ -54,7 +55,7 @@ def qs():
 def test_letters_indices_and_numbers(qs, capsys):
     assert ask("98.q1", "b")
     assert "right" in capsys.readouterr().out
-    assert ask("98.q1", "B") and ask("98.q1", 1)
+    assert ask("98.q1", "B")
     capsys.readouterr()
     assert not ask("98.q1", "a")
     out = capsys.readouterr().out
@@ -67,8 +68,26 @@ def test_letters_indices_and_numbers(qs, capsys):
     out = capsys.readouterr().out
     assert "(b) 4" in out and "SECRET-EXPLANATION-ONE" in out
     assert ask("98.q2", "b") and ask("98.q2", "c") and not ask("98.q2", "a")
-    assert ask("98.q3", 0.5004) and ask("98.q3", "0.5")
+    assert ask("98.q3", 0.5004) and ask("98.q3", "0.5") and ask("98.q3", " 0.5 ")
     assert not ask("98.q3", 0.51)
+
+
+@pytest.mark.parametrize("number", [0, 1, 2, 1.0, np.int64(1), np.float64(1.0)])
+def test_a_number_for_a_letter_question_is_refused_never_taken_as_a_position(
+    qs, number, capsys, tmp_path, monkeypatch
+):
+    """(walk report 2) ask(id, 1) for "(b)" (or for "(a)", counting from 1) is refused with
+    the way to answer; nothing is scored or recorded, so the first real answer still counts."""
+    log = tmp_path / "results.jsonl"
+    monkeypatch.setenv("KMLTEACH_RESULTS", str(log))
+    r = ask("98.q1", number)
+    out = capsys.readouterr().out
+    assert not r and r.status == "no-answer"
+    assert "letter" in out and 'ask("98.q1", "a")' in out and "not quite" not in out and "right" not in out
+    assert "(b) 4" not in out and "SECRET-EXPLANATION-ONE" not in out
+    assert not log.exists()
+    assert ask("98.q1", "b")
+    assert '"correct": true' in log.read_text()
 
 
 @pytest.mark.parametrize("bad", ["?", "", None, "z", "ab", 7, -1, 1.5, True, [1], object(), float("nan")])
@@ -226,9 +245,18 @@ def test_tiered_hints(capsys):
         assert hint("98.tiers", level=2).startswith("second")
         last = hint("98.tiers", level=3)
         assert last.startswith("code: abs(x)") and "level=4" not in last
-        assert hint("98.tiers", level=99).startswith("code: abs(x)")
-        assert hint("98.tiers", level=0).startswith("first")
-        assert hint("98.tiers", level="x").startswith("first")
+        assert hint("98.tiers", level="2").startswith("second") and hint("98.tiers", level=2.0).startswith(
+            "second"
+        )
+        # (walk report 12) a level that does not exist is refused with the levels there are
+        for bad in (4, 99, 0, -1):
+            said = hint("98.tiers", level=bad)
+            assert f"98.tiers has no hint level {bad}: its levels are 1, 2 or 3" in said, said
+            assert "first" not in said and "code" not in said
+        for bad in ("x", 2.5, True, None, [2]):
+            said = hint("98.tiers", level=bad)
+            assert said.startswith("the level of a hint is a whole number (1, 2 or 3)"), said
+            assert "second" not in said
         assert "unknown" in hint("nope", level=2)
         assert "unknown" in hint(None)
         assert ex.minutes == 3 and ex.hints == ("first", "second", "code: abs(x)")

@@ -198,6 +198,17 @@ def test_a_withheld_last_hint_says_when_it_comes(mistaken, capsys):
     assert "due date" not in last  # no promise of a date nobody keeps for the student
     solution("97.square")
     assert "not in this copy of the course yet" in capsys.readouterr().out
+    # (walk report 12) each pointer says how many levels there are now, not the total
+    hint("97.square", level=2)
+    said = " ".join(capsys.readouterr().out.split())
+    assert said.startswith("second") and "level=3" not in said and "the last one in this copy for now" in said
+    hint("97.square", level=4)
+    said = " ".join(capsys.readouterr().out.split())
+    assert "97.square has no hint level 4" in said and "2 levels in this copy now" in said
+    assert not check("97.square", lambda v: v + 7)
+    said = " ".join(capsys.readouterr().out.split())
+    assert 'hint("97.square", level=2) and so on (2 levels in this copy now; the third' in said, said
+    assert "(3 levels)" not in said
     solution(None)
     assert capsys.readouterr().out.startswith("unknown")
 

@@ -22,6 +22,7 @@ and grading does not read it.
 
 from __future__ import annotations
 
+import operator
 import traceback
 from collections.abc import Callable
 from typing import Any
@@ -165,11 +166,28 @@ def _levels(ex: Exercise) -> int:
     return len(ex.hints) + ex.withheld
 
 
+def _ordinal(k: int) -> str:
+    return {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth"}.get(k, f"level-{k}")
+
+
+def _levels_now(ex: Exercise) -> str:
+    """How many hint levels a student can ask for now, and what comes later."""
+    have, n = len(ex.hints), _levels(ex)
+    if have == n:
+        return f"{n} levels"
+    return (
+        f"{have} level{'s' if have > 1 else ''} in this copy now; the {_ordinal(n)}, "
+        "closest to code, comes with the solutions"
+    )
+
+
 def _hint_pointer(ex: Exercise) -> str:
     """The line under a failed check: the same call the chapter's text names."""
-    n = _levels(ex)
-    more = f', then hint("{ex.id}", level=2) and so on ({n} levels)' if n > 1 else ""
-    return f'stuck? hint("{ex.id}"){more}'
+    if _levels(ex) <= 1:
+        return f'stuck? hint("{ex.id}")'
+    if len(ex.hints) == 1:
+        return f'stuck? hint("{ex.id}") ({_levels_now(ex)})'
+    return f'stuck? hint("{ex.id}"), then hint("{ex.id}", level=2) and so on ({_levels_now(ex)})'
 
 
 _NOT_YET = (
@@ -177,23 +195,56 @@ _NOT_YET = (
 )
 
 
+def _whole(value) -> int | None:
+    """``value`` as a whole number (an int, an integral float, or its text), else None."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, str):
+        value = value.strip()
+        return int(value) if value.lstrip("+-").isdigit() else None
+    try:
+        return operator.index(value)
+    except TypeError:
+        pass
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return None
+
+
+def _level(ex: Exercise, level) -> tuple[int | None, str]:
+    """(the level asked for, "") or (None, why it cannot be given)."""
+    n = _levels(ex)
+    which = "1" if n == 1 else ", ".join(str(k) for k in range(1, n)) + f" or {n}"
+    k = _whole(level)
+    if k is None:
+        return None, f"the level of a hint is a whole number ({which}), got {safe(repr, level)[:40]}"
+    if not 1 <= k <= n:
+        return None, (
+            f"{ex.id} has no hint level {k}: its levels are {which} ({_levels_now(ex)}); "
+            f'start with hint("{ex.id}")'
+        )
+    return k, ""
+
+
 def hint(exercise_id: str, level: int = 1) -> None:
     """Print hint ``level`` (1, 2, ...) of an exercise, once; never raises.
 
-    A level beyond the last prints the last one; when more levels exist, a line says
-    how to ask for the next one. (Returns nothing: the hint is printed, not repeated as a
-    value; ``kmlteach.exercises.get(id).hints`` holds the texts.)
+    Level 1 is a nudge, level 2 the idea to use, the last level the one closest to code
+    (in a student edition, that one comes with the solutions). A level that does not
+    exist (0, one beyond the last, not a number) is refused with the levels there are;
+    when more levels exist, a line says how to ask for the next one. (Returns nothing:
+    the hint is printed, not repeated as a value; ``kmlteach.exercises.get(id).hints``
+    holds the texts.)
     """
     ex = _registry.get(exercise_id)
     if ex is None:
         say(f"unknown exercise id {exercise_id!r}")
         return
     levels, n = ex.hints, _levels(ex)
-    try:
-        k = int(level)
-    except (TypeError, ValueError, OverflowError):
-        k = 1
-    k = min(max(k, 1), n)
+    k, problem = _level(ex, level)
+    if k is None:
+        say(problem)
+        return
     if k > len(levels):
         text = (
             f"hint {k} of {n} (the one closest to code) {_NOT_YET}; "
@@ -201,8 +252,10 @@ def hint(exercise_id: str, level: int = 1) -> None:
         )
     else:
         text = levels[k - 1]
-    if k < n:
+    if k < len(levels):
         text += f'\n(hint {k} of {n} \u2014 hint("{ex.id}", level={k + 1}) for more)'
+    elif k < n:
+        text += f"\n(hint {k} of {n}: the last one in this copy for now; the {_ordinal(n)} comes with the solutions)"
     elif n > 1 and k <= len(levels):
         text += f"\n(hint {k} of {n}: the last one)"
     say(text)

@@ -26,6 +26,7 @@ import contextlib
 import html
 import io
 import math
+import numbers
 from typing import Any
 
 from ..poll.answers import first_answer
@@ -58,17 +59,16 @@ def _parse(q: Question, choice: Any) -> tuple[Any, str | None]:
         if len(c) == 1 and c in LETTERS[:n]:
             return LETTERS.index(c), None
         return None, f"answer with one of {valid}, got {choice!r}"
-    if isinstance(choice, bool):
-        return None, f"answer with one of {valid}"
-    try:
-        i = int(choice)
-        if i != choice:
-            raise ValueError
-    except (TypeError, ValueError, OverflowError):
-        return None, f"answer with one of {valid}, got {choice!r}"
-    if not 0 <= i < n:
-        return None, f"answer with one of {valid} (or an index 0..{n - 1}), got {choice!r}"
-    return i, None
+    if isinstance(choice, numbers.Number) and not isinstance(choice, bool):
+        # a number is never taken as an option's position: 2 could mean "(b)" to one
+        # student and "(c)" (counting from 0) to another, and the answer would be
+        # recorded against the option the student did not mean
+        return None, (
+            f"this question wants the letter of an option, in quotes: "
+            f'ask("{q.id}", "a") for (a), and so on ({valid}); a number such as {choice!r} '
+            "is not taken as an option's position"
+        )
+    return None, f"answer with one of {valid}, got {choice!r}"
 
 
 def _right_text(q: Question) -> str:
@@ -83,7 +83,9 @@ SHOW = ("show", "show answer", "reveal")
 def ask(question_id: str, choice: Any = "?", *, verbose: bool = True) -> Result:
     """Answer a question; never raises.
 
-    ``choice`` is a letter ``"a"``.., an index 0.., or a number for numeric questions.
+    ``choice`` is the letter of an option (``"a"``, ``"b"``, ...: a number is refused,
+    never taken as an option's position), or a number (or its text, ``"0.5"``) for a
+    numeric question.
     A right choice prints "right" and the explanation; a wrong one prints the feedback
     on that option and lets you try again, without the answer; ``"show"`` prints the
     answer and the explanation. The default ``"?"`` only asks for a prediction. The
