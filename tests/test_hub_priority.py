@@ -118,6 +118,7 @@ def _hub_config(tmp_path, monkeypatch, mode="test"):
 
     monkeypatch.setenv("KMLTEACH_HUB_MODE", mode)
     monkeypatch.setenv("KMLTEACH_HUB_STATE", str(tmp_path / "state"))
+    monkeypatch.setenv("KMLTEACH_HUB_CLASSROOM", "0")  # its section is tested by its own tests
     if not (tmp_path / "hubenv").exists():
         fake_hub_env(tmp_path / "hubenv")
     monkeypatch.setenv("KMLTEACH_HUB_ENV", str(tmp_path / "hubenv"))
