@@ -352,6 +352,81 @@ def test_a_student_cannot_flood_forge_or_read_the_poll(service):
         request(base, f"tok-s{i:02d}", "POST", "polls/01.p_flood", {"answer": f"label {i}", "right": True})
     counts = request(base, "tok-prof", "GET", "polls/01.p_flood")[1]["counts"]
     assert len(counts) == 30 and counts["other"] == 9 and sum(counts.values()) == 38
+    # a label is text on the instructor's slide, never markup
+    request(base, "tok-prof", "POST", "polls/01.p_markup/open")
+    evil = "<img src=x onerror=alert(1)>"
+    assert request(base, "tok-s05", "POST", "polls/01.p_markup", {"answer": evil, "right": True})[0] == 201
+    from kmlteach.poll.histogram import PollView
+
+    view = PollView("01.p_markup", fetch=lambda: request(base, "tok-prof", "GET", "polls/01.p_markup")[1])
+    try:
+        assert evil not in view.bars.value and "&lt;img src=x onerror=alert(1)&gt;" in view.bars.value
+    finally:
+        view.close()
+
+
+def test_a_browser_cookie_alone_changes_nothing(tmp_path, monkeypatch):
+    """The service's OAuth cookie (which any web page can make a browser send) reads; an
+    answer, a hand-in or a poll's opening needs a hub API token in the request."""
+    import importlib.util
+
+    from jupyterhub.services.auth import HubOAuth
+    from tornado.httpclient import AsyncHTTPClient, HTTPRequest
+
+    for k, v in {
+        "JUPYTERHUB_API_URL": "http://127.0.0.1:9/hub/api",
+        "JUPYTERHUB_API_TOKEN": "x",
+        "JUPYTERHUB_CLIENT_ID": "service-kmlteach-classroom",
+        "JUPYTERHUB_SERVICE_PREFIX": PREFIX,
+        "JUPYTERHUB_OAUTH_ACCESS_SCOPES": json.dumps([ACCESS]),
+    }.items():
+        monkeypatch.setenv(k, v)
+    spec = importlib.util.spec_from_file_location("classroom_service_under_test", SERVICE)
+    svc = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(svc)
+    HubOAuth.clear_instance()
+    model = {"kind": "user", "name": "prof", "groups": ["instructors"], "scopes": [ACCESS]}
+
+    async def as_if_cookie(self, handler):
+        return model
+
+    monkeypatch.setattr(HubOAuth, "_get_user_cookie", as_if_cookie)
+
+    async def run():
+        (tmp_path / "ex").mkdir()
+        app = svc.make_app(tmp_path / "ex", chapters={"01"})
+        port = _free_port()
+        server = app.listen(port, "127.0.0.1")
+        client = AsyncHTTPClient(force_instance=True)
+        base = f"http://127.0.0.1:{port}{PREFIX}api/"
+        out = {}
+        try:
+            for method, path, body in (
+                ("GET", "me", None),
+                ("POST", "polls/01.c_support/open", b""),
+                ("POST", "polls/01.c_support", b'{"answer": "a"}'),
+                ("POST", "submissions/01", notebook()),
+            ):
+                r = await client.fetch(
+                    HTTPRequest(base + path, method=method, body=body, headers={"Cookie": "x=y"}),
+                    raise_error=False,
+                )
+                out[f"{method} {path}"] = r.code
+        finally:
+            client.close()
+            server.stop()
+        return out
+
+    try:
+        got = asyncio.run(run())
+    finally:
+        HubOAuth.clear_instance()
+    assert got == {
+        "GET me": 200,
+        "POST polls/01.c_support/open": 403,
+        "POST polls/01.c_support": 403,
+        "POST submissions/01": 403,
+    }, got
 
 
 def test_the_service_survives_garbage(service):
@@ -446,6 +521,10 @@ def test_hand_in_is_receipted_with_the_services_time_and_replaced(service):
     # a user name that is no plain file name stays inside the folder
     assert request(base, "tok-dot", "POST", "submissions/01", raw=notebook())[0] == 201
     assert (inbound / "%2Ehidden%2F..%2Fx.ipynb").is_file()
+    # a flood of hand-ins: six a minute, then 429 (the last one taken stays)
+    codes = [request(base, "tok-s08", "POST", "submissions/01", raw=notebook(n=i))[0] for i in range(9)]
+    assert codes[:6] == [201] * 6 and set(codes[6:]) == {429}, codes
+    assert json.loads((inbound / "s08.ipynb").read_text())["metadata"]["n"] == 5
     # too large for --max-mb 1
     assert request(base, "tok-s22", "POST", "submissions/01", raw=notebook(pad="x" * 2**20))[0] in (0, 413)
     assert request(base, "tok-s22", "GET", "me")[1]["max_bytes"] == 2**20
@@ -946,7 +1025,7 @@ print(json.dumps(codes))
         # a student reads nothing; garbage through the proxy changes nothing
         assert request(base, hub.class_tokens[5], "GET", f"polls/{poll_id}")[0] == 403
         for body in (b"nonsense", b"[" * 50_000, json.dumps({"answer": "\x07"}).encode()):
-            assert request(base, hub.class_tokens[6], "POST", f"polls/{poll_id}", raw=body)[0] == 400
+            assert request(base, hub.class_tokens[6], "POST", f"polls/{poll_id}", raw=body)[0] in (400, 413)
         view.reveal()
         assert [r[0] for r in view.rows() if r[3]] == [right] and "&#10003; right" in view.bars.value
         assert request(base, hub.prof_token, "GET", f"polls/{poll_id}")[1]["counts"] == want

@@ -81,14 +81,21 @@ def service_user(name: str, create: bool) -> pwd.struct_passwd | None:
         pass
     if not create or shutil.which("useradd") is None:
         return None
-    subprocess.run(
+    made = subprocess.run(
         ["useradd", "--system", "--user-group", "--no-create-home", "--home-dir", "/nonexistent"]
         + ["--shell", "/usr/sbin/nologin", name],
-        check=True,
         capture_output=True,
+        text=True,
     )
-    print(f"[classroom] made the system account {name!r} for the classroom service", file=sys.stderr)
-    return pwd.getpwnam(name)
+    try:  # (another hub starting at the same moment may have made it: fine)
+        pw = pwd.getpwnam(name)
+    except KeyError:
+        raise SystemExit(
+            f"could not make the classroom service's account {name!r}: {made.stderr.strip()}"
+        ) from None
+    if made.returncode == 0:
+        print(f"[classroom] made the system account {name!r} for the classroom service", file=sys.stderr)
+    return pw
 
 
 def exchange_folder(path: Path, owner: pwd.struct_passwd | None) -> Path:
@@ -127,8 +134,7 @@ def configure(c, *, hub_env: Path, state: Path, env=os.environ.get) -> None:
     if env("KMLTEACH_HUB_CLASSROOM", "1") in ("0", "false", "no", "off"):
         return
     root = os.geteuid() == 0
-    system = env("KMLTEACH_HUB_MODE", "system") == "system"
-    owner = service_user(env("KMLTEACH_HUB_CLASSROOM_USER", NAME), create=root and system) if root else None
+    owner = service_user(env("KMLTEACH_HUB_CLASSROOM_USER", NAME), create=True) if root else None
     if root and owner is None:
         raise SystemExit(
             "the classroom service needs its Unix user (KMLTEACH_HUB_CLASSROOM_USER): useradd failed"

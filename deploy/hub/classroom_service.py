@@ -1,12 +1,14 @@
 """The classroom service of the course's hub: the live poll and the hand-in box (issue 39).
 
 A JupyterHub *managed service* (``classroom_config.py`` adds it to
-``jupyterhub_config.py``), reached only through the hub's proxy at
-``/services/kmlteach-classroom/`` and authenticated by JupyterHub itself: every request
-carries a hub API token (a student's kernel sends its server's ``JUPYTERHUB_API_TOKEN``)
-or the service's OAuth cookie (a browser), and the hub says whose it is
-(:class:`jupyterhub.services.auth.HubOAuth`). Nothing a request says about its sender
-(a name, a time, a header) is believed.
+``jupyterhub_config.py``), reached through the hub's proxy at
+``/services/kmlteach-classroom/`` (or on its own port of 127.0.0.1) and authenticated by
+JupyterHub itself: a request carries a hub API token (a student's kernel sends its
+server's ``JUPYTERHUB_API_TOKEN``) and the hub says whose it is
+(:class:`jupyterhub.services.auth.HubOAuth`); the service's OAuth cookie (a browser that
+went through the hub's login) is enough to read, never to change anything (no
+cross-site request can hand in, vote or close a poll). Nothing a request says about its
+sender (a name, a time, a header) is believed.
 
 What it keeps and who reaches it:
 
@@ -33,8 +35,9 @@ the hub's API into a private folder, then drops to ``--user`` for good and asks 
 to end it with the hub.
 
 Limits (a hostile student knows the API): request bodies of a poll answer at most 2 KiB,
-a notebook at most ``--max-mb``; 20 requests per 10 s per user (429 beyond), tokens
-the hub has not seen checked at most 50 per second; labels at most 40 printable
+a notebook at most ``--max-mb``, parsed off the event loop one at a time; 20 requests
+per 10 s and 6 hand-ins a minute per user (429 beyond); tokens the hub has not seen
+checked at most 50 per second; idle connections closed after a minute; labels at most 40 printable
 characters, 30 labels per round (from the 30th on, new ones count as "other"), 500 polls.
 """
 
@@ -48,6 +51,7 @@ import json
 import logging
 import os
 import pwd
+import resource
 import secrets
 import shutil
 import signal
@@ -56,6 +60,7 @@ import tempfile
 import time
 import urllib.parse
 from collections import Counter, deque
+from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -320,6 +325,12 @@ def _handlers_base():
             self._hub_auth_user_cache = user
             if user is None or user.get("kind", "user") != "user":
                 raise web.HTTPError(403, "log in to the hub first (a hub API token or the hub's login)")
+            if self.request.method not in ("GET", "HEAD") and not getattr(
+                self, "_token_authenticated", False
+            ):
+                # a browser sends the service's cookie along with any page's request: nothing
+                # is changed on a cookie alone (no cross-site hand-in, vote or closed poll)
+                raise web.HTTPError(403, "send a hub API token (Authorization: token ...) to change anything")
             self.user = user["name"]
             self.instructor = self.state["instructors"] in (user.get("groups") or [])
             if not self.instructor and not self.state["limit"].allow(self.user):
@@ -329,11 +340,6 @@ def _handlers_base():
             session = self.hub_auth.get_session_id(self)
             key = f"token:{session}:{hashlib.sha256(token.encode('utf8', 'replace')).hexdigest()}"
             return key in self.hub_auth.cache
-
-        def check_xsrf_cookie(self):
-            if getattr(self, "_token_authenticated", False):
-                return None  # a token is not sent by a browser on its own
-            return super().check_xsrf_cookie()
 
         def write_error(self, status_code, **kwargs):
             reason = self._reason
@@ -372,6 +378,7 @@ def make_app(
     max_bytes: int = 16 * 2**20,
     prefix: str | None = None,
     per_user: tuple[int, float] = (20, 10.0),
+    hand_ins: tuple[int, float] = (6, 60.0),
     lookups_per_second: int = 50,
 ) -> web.Application:
     """The service's tornado application (``prefix``: ``$JUPYTERHUB_SERVICE_PREFIX``)."""
@@ -385,6 +392,10 @@ def make_app(
         "instructors": instructors,
         "limit": RateLimit(*per_user),
         "lookups": RateLimit(lookups_per_second, 1.0),
+        "hand_ins": RateLimit(*hand_ins),
+        # a notebook is parsed off the event loop (polls keep answering), one at a time
+        # (the memory of one parsed notebook at most)
+        "parser": ThreadPoolExecutor(1, thread_name_prefix="notebook-check"),
         "max_bytes": max_bytes,
     }
 
@@ -452,6 +463,8 @@ def make_app(
             if self.request.method != "POST":
                 return
             self.chapter = chapter_id(self.path_args[0])
+            if not state["hand_ins"].allow(self.user):
+                raise web.HTTPError(429, "too many hand-ins in a minute: wait a little")
             length = self.request.headers.get("Content-Length")
             if length is not None and (not length.isdigit() or int(length) > state["max_bytes"]):
                 raise web.HTTPError(413, f"a notebook may have at most {state['max_bytes'] // 2**20} MB")
@@ -496,7 +509,8 @@ def make_app(
             self.fh.flush()
             os.fsync(self.fh.fileno())
             self.fh.close()
-            problem = check_notebook(self.upload, self.chapter)
+            loop = asyncio.get_running_loop()
+            problem = await loop.run_in_executor(state["parser"], check_notebook, self.upload, self.chapter)
             if problem:
                 raise web.HTTPError(422, problem)
             box = state["box"]
@@ -657,9 +671,16 @@ def main(argv=None) -> int:
         max_bytes=int(args.max_mb * 2**20),
     )
     # bodies are streamed (submissions) or checked (answers); headers stay small
+    # idle or trickling connections are dropped (a student's process can open many)
     server = httpserver.HTTPServer(
-        app, max_body_size=app.settings["state"]["max_bytes"], max_header_size=16 * 1024
+        app,
+        max_body_size=app.settings["state"]["max_bytes"],
+        max_header_size=16 * 1024,
+        idle_connection_timeout=60,
+        body_timeout=300,
     )
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     server.add_sockets(sockets)
     log.info(
         "serving %s on %s as %s (exchange %s, instructors: hub group %r)",
