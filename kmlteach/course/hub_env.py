@@ -309,6 +309,8 @@ def build(
         raise HubEnvError(f"refusing to build in {str(out)!r}: not empty and not a hub environment")
     if not (HUB_DIR / "jupyterhub_config.py").is_file():
         raise HubEnvError(f"{HUB_DIR} is missing: run this from the instructor's checkout")
+    if edition is not None and not (Path(edition) / ".kmlteach-edition.json").is_file():
+        raise HubEnvError(f"--edition {str(edition)!r} is not a student edition (publish-student writes one)")
     versions = {d: _version(d) for d in ("jupyterhub", "nbgitpuller")}
     exe = _interpreter(python)
     t0 = time.monotonic()
@@ -326,8 +328,6 @@ def build(
         publish(out / "edition", report=lambda msg: None)
     else:
         src = Path(edition)
-        if not (src / ".kmlteach-edition.json").is_file():
-            raise HubEnvError(f"--edition {str(src)!r} is not a student edition (publish-student writes one)")
         shutil.copytree(src, out / "edition", ignore=shutil.ignore_patterns(".git"), symlinks=False)
     report(f"student edition: {out / 'edition'}")
     venv = out / "venv"
