@@ -19,7 +19,7 @@
   (both given the Gram matrix). Target: ahead (ratio > 1).
   How: SGD reads row i of K only when it updates β_i (145 of 3 000 points in T = m
   steps), so for the Gaussian kernel the estimator computes those rows when first needed,
-  bit for bit as ``gram`` does (``kernels.distance._gaussian_row_data``), as SMO computes
+  bit for bit as ``gram`` does (``kernels.distance.gaussian_row_data``), as SMO computes
   only the kernel columns of its working sets; ``kernel_sgd_svm(K)`` is given the matrix,
   and its time is ``check_gram``'s pass (finite, symmetric; now row bands of 128 × 128
   tiles in parallel, bands paired for equal steps, 13 → 5.5 ms for 3 000 × 3 000) plus 1 ms of SGD.

@@ -242,11 +242,6 @@ def _private_uses(mod: str, path: Path) -> list[str]:
 # entry is the importing module and the reason. Remove an entry once its module is rebuilt
 # (the test fails on an entry that is no longer needed).
 PRIVATE_ALLOWANCES: dict[str, str] = {
-    # issue 37: the kernel methods share the kernels' unchecked Gaussian-row and Gram helpers
-    # (speed, issue 26); to become public names of kmlteach.kernels (or move with their users)
-    "kmlteach.kernel_methods.estimators": "issue 37: kernels._gaussian_row_data, _gram_checked",
-    "kmlteach.kernel_methods.pca": "issue 37: kernels.rkhs._center_train",
-    "kmlteach.kernel_methods.sgd": "issue 37: kernels.distance._gaussian_direct_kernel",
     # issue 37: widgets and plots are being rebuilt as packages (point 3)
     "kmlteach.widgets.ch07": "issue 37 point 3: ranking.bipartite._delta",
     "kmlteach.widgets.ch08": "issue 37 point 3: plots.ch08._stump_box",
@@ -310,15 +305,9 @@ def _string_imports(path: Path) -> list[str]:
 
 # as PRIVATE_ALLOWANCES: modules that import by a computed name, each with its reason
 STRING_IMPORT_ALLOWANCES: dict[str, str] = {
-    # the scikit-learn estimators load on first use because scikit-learn is optional
-    # (CONTRIBUTING, "The import rule"): issue 37 asks for an import statement instead,
-    # e.g. each topic __init__'s __getattr__ doing `from . import estimators`
-    "kmlteach._exports": "issue 37: import_module(f'{package}.estimators')",
     # the warm-up imports every algorithm module by name so that its kernels register (an
     # edge from the ground floor up, at warm-up time only)
     "kmlteach._jit": "issue 37: ALGORITHM_MODULES",
-    # issue 37 point 2: the grader is being regrouped by boundary
-    "kmlteach.course.grade.cases": "issue 37 point 2: import_module(f'{__name__}.ch{chapter}')",
     # issue 37 point 3: widgets as packages
     "kmlteach.widgets._catalog": "issue 37 point 3: import_module(f'{pkg.__name__}.{info.name}')",
 }

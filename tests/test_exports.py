@@ -8,7 +8,7 @@ import types
 
 import pytest
 
-from kmlteach._exports import lazy_attribute, public_names
+from kmlteach._exports import no_attribute, public_names
 
 
 def _module(name, names):
@@ -23,15 +23,20 @@ def test_public_names_keeps_every_modules_order_then_the_lazy_names():
     assert public_names(b) == ["H"]
 
 
-def test_lazy_attribute_loads_the_estimator_from_the_packages_estimators_module():
+def test_a_packages_getattr_loads_the_estimator_from_its_estimators_module():
+    import kmlteach.svm
     import kmlteach.svm.estimators as est
 
-    assert lazy_attribute("kmlteach.svm", "HardSVM", ["hard_svm", "HardSVM"]) is est.HardSVM
+    assert kmlteach.svm.HardSVM is est.HardSVM
 
 
-def test_lazy_attribute_raises_the_usual_error_for_any_other_name():
+def test_any_other_name_raises_the_usual_error():
+    import kmlteach.svm
+
+    assert str(no_attribute("kmlteach.svm", "nope")) == "module 'kmlteach.svm' has no attribute 'nope'"
     with pytest.raises(AttributeError, match=r"^module 'kmlteach.svm' has no attribute 'nope'$"):
-        lazy_attribute("kmlteach.svm", "nope", ["HardSVM"])
+        kmlteach.svm.nope  # noqa: B018
+    assert not hasattr(kmlteach.svm, "_ipython_canary_method_should_not_exist_")
 
 
 @pytest.mark.parametrize("pkg", ["kmlteach.svm", "kmlteach.kernel_methods", "kmlteach.multiclass"])

@@ -79,20 +79,20 @@ def test_estimators_reject_bad_input():
 @pytest.mark.parametrize("d", [1, 2, 16, 17])  # 17 columns: the Gram matrix goes through BLAS
 def test_kernel_svm_gaussian_rows_on_demand_give_kernel_sgd_svm_bits(d):
     # oracle: the function on the whole Gram matrix. The Gaussian estimator computes only
-    # the rows SGD updates (kmlteach.kernels.distance._gaussian_row_data), bit for bit.
-    from kmlteach.kernels.distance import _gaussian_direct_kernel, _gaussian_row_data
+    # the rows SGD updates (kmlteach.kernels.distance.gaussian_row_data), bit for bit.
+    from kmlteach.kernels.distance import gaussian_direct_kernel, gaussian_row_data
 
     rng = np.random.default_rng(d)
     Xd = rng.normal(size=(150, d)) * 2.0 + 40.0  # far from the origin: the centring matters
     yd = np.where(Xd[:, 0] + 0.5 * rng.normal(size=150) > 40.0, 1, -1)
     for sigma in (0.05, 1.0, 30.0):
         K = kk.gram("gaussian", Xd, sigma=sigma)
-        rows = _gaussian_row_data(Xd, 1 / (2 * sigma))
+        rows = gaussian_row_data(Xd, 1 / (2 * sigma))
         assert (rows is None) == (d > 16)
         if rows is not None:
             out = np.empty((1, 150))
             for i in range(150):
-                _gaussian_direct_kernel(out, rows[0][i : i + 1], rows[1], 1 / (2 * sigma), False, 0, 1)
+                gaussian_direct_kernel(out, rows[0][i : i + 1], rows[1], 1 / (2 * sigma), False, 0, 1)
                 assert np.array_equal(out[0], K[i])
         for T, seed in ((150, 0), (3000, 4)):
             est = km.KernelSVM(lam=1e-3, T=T, seed=seed, sigma=sigma).fit(Xd, yd)

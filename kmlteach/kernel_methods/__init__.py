@@ -19,7 +19,7 @@ Where the code lives: ``sgd.py``, ``perceptron.py``, ``ridge.py``, ``class_mean.
 (with :func:`kernel_expansion`), ``pca.py``, ``kde.py``, ``estimators.py``.
 """
 
-from kmlteach._exports import lazy_attribute, public_names
+from kmlteach._exports import no_attribute, public_names
 from kmlteach.kernel_methods import class_mean as _class_mean
 from kmlteach.kernel_methods import kde as _kde
 from kmlteach.kernel_methods import model_selection as _model_selection
@@ -42,7 +42,11 @@ __all__ = public_names(
 
 def __getattr__(name):
     # the scikit-learn based estimators load on first use (kmlteach._exports)
-    return lazy_attribute(__name__, name, __all__)
+    if name in __all__:
+        from kmlteach.kernel_methods import estimators
+
+        return getattr(estimators, name)
+    raise no_attribute(__name__, name)
 
 
 def __dir__():

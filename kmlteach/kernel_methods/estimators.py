@@ -15,8 +15,8 @@ from kmlteach.kernel_methods.class_mean import kernel_expansion
 from kmlteach.kernel_methods.pca import _kernel_pca, kernel_pca_transform
 from kmlteach.kernel_methods.sgd import _kernel_sgd_svm
 from kmlteach.kernels import kernel_params
-from kmlteach.kernels.distance import _gaussian_row_data
-from kmlteach.kernels.gram import _gram_checked
+from kmlteach.kernels.distance import gaussian_row_data
+from kmlteach.kernels.gram import gram_prechecked
 
 __all__ = ["KernelSVM", "KernelPCA"]
 
@@ -51,13 +51,13 @@ class _KernelParamsMixin:
 
     def _gram_fit(self, Xa: np.ndarray, params: dict) -> np.ndarray:
         """K(X, X) of the checked training data, without checking it again."""
-        return _gram_checked(self.kernel, params, Xa, Xa, True)
+        return gram_prechecked(self.kernel, params, Xa, Xa, True)
 
     def _gram_new(self, X) -> np.ndarray:
         """K(X, X_fit_) for new points: X validated once (predict, transform)."""
         check_is_fitted(self)
         Xa = validate_data(self, X, reset=False)
-        return _gram_checked(self.kernel, self._kernel_args(), Xa, self.X_fit_, False)
+        return gram_prechecked(self.kernel, self._kernel_args(), Xa, self.X_fit_, False)
 
 
 class KernelSVM(_KernelParamsMixin, ClassifierMixin, BaseEstimator):
@@ -104,7 +104,7 @@ class KernelSVM(_KernelParamsMixin, ClassifierMixin, BaseEstimator):
         # then the whole matrix (upper triangle, two threads) is cheaper (review: 20 m steps
         # updated 700-1000 of 1000 points)
         lazy = self.kernel == "gaussian" and T <= 4 * m
-        rows = _gaussian_row_data(Xa, params["gamma"]) if lazy else None
+        rows = gaussian_row_data(Xa, params["gamma"]) if lazy else None
         K = self._gram_fit(Xa, params) if rows is None else None  # else rows as SGD needs them
         res = _kernel_sgd_svm(K, ya, lam, T, self.seed, rows=rows)
         self.classes_ = classes

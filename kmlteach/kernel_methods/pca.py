@@ -10,7 +10,7 @@ import numpy as np
 
 from kmlteach._linalg import one_blas_thread
 from kmlteach._validation import check_gram, check_int, check_kernel_test
-from kmlteach.kernels.rkhs import _center_train
+from kmlteach.kernels.rkhs import center_train
 
 __all__ = ["KernelPCAResult", "kernel_pca", "kernel_pca_transform"]
 
@@ -51,7 +51,7 @@ def _top_eigh(Ka: np.ndarray, k: int):
         from scipy.linalg import eigh as sp_eigh
         from scipy.sparse.linalg import LinearOperator, eigsh
     except ImportError:  # NumPy only: full decomposition
-        lam, V = np.linalg.eigh(_center_train(Ka, symmetric=True))
+        lam, V = np.linalg.eigh(center_train(Ka, symmetric=True))
         lam, V = lam[m - k :], V[:, m - k :]
     else:
         lam = None
@@ -72,7 +72,7 @@ def _top_eigh(Ka: np.ndarray, k: int):
             except Exception:  # ARPACK breakdown (e.g. rank < k): use the dense solver
                 lam = None
         if lam is None:
-            Kc = _center_train(Ka, symmetric=True)  # Ka was checked symmetric (to 1e-8)
+            Kc = center_train(Ka, symmetric=True)  # Ka was checked symmetric (to 1e-8)
             lam, V = sp_eigh(Kc, subset_by_index=[m - k, m - 1], driver="evr")
     return lam[::-1].copy(), V[:, ::-1].copy()
 

@@ -17,7 +17,7 @@ from kmlteach._validation import (
     check_int,
     check_positive,
 )
-from kmlteach.kernels.distance import _gaussian_direct_kernel
+from kmlteach.kernels.distance import gaussian_direct_kernel
 from kmlteach.svm import sgd_indices
 
 __all__ = ["KernelSGDResult", "kernel_sgd_svm"]
@@ -89,7 +89,7 @@ def _kernel_sgd_svm(
 ) -> KernelSGDResult:
     """:func:`kernel_sgd_svm` on checked arguments (the estimator's fit validated them once).
 
-    ``rows = (Xc, XcT, gamma)`` (from :func:`kmlteach.kernels.distance._gaussian_row_data`)
+    ``rows = (Xc, XcT, gamma)`` (from :func:`kmlteach.kernels.distance.gaussian_row_data`)
     instead of ``Ka`` (then ``None``): the Gaussian Gram matrix's rows are computed when
     first needed, bit for bit as ``gram`` computes them (same result). SGD reads row i
     only when it updates β_i, and few points are ever updated (145 of 3000 in T = m steps
@@ -146,7 +146,7 @@ def _kernel_sgd_svm_kernel(K, Xc, XcT, gamma, y, lam, idx):
                         grown = np.empty((min(m, 2 * n_rows), m))
                         grown[:n_rows] = R[:n_rows]
                         R = grown
-                    _gaussian_direct_kernel(R[n_rows : n_rows + 1], Xc[i : i + 1], XcT, gamma, False, 0, 1)
+                    gaussian_direct_kernel(R[n_rows : n_rows + 1], Xc[i : i + 1], XcT, gamma, False, 0, 1)
                     slot[i] = n_rows
                     n_rows += 1
                 row = R[slot[i]]

@@ -44,7 +44,7 @@ import numpy as np
 
 from kmlteach._jit import jit, num_threads, thread_map
 from kmlteach._validation import check_int, check_positive, check_rng, check_X
-from kmlteach.kernels.gram import _gram_checked, kernel_params
+from kmlteach.kernels.gram import gram_prechecked, kernel_params
 
 __all__ = ["NystroemMap", "nystroem", "nystroem_map", "random_fourier_features"]
 
@@ -93,7 +93,7 @@ class NystroemMap:
         """
         Za = check_X(Z, "Z", n_cols=self.components.shape[1])
         p = kernel_params("gaussian", sigma=self.sigma)
-        C = _gram_checked("gaussian", p, Za, self.components, False)
+        C = gram_prechecked("gaussian", p, Za, self.components, False)
         return _features(C, self.normalization, self.rank)
 
 
@@ -118,7 +118,7 @@ def _nystroem(X, m, sigma, seed):
     rng = check_rng(seed)
     J = rng.permutation(n)[:m]  # uniform without replacement; nested: the first m of one order
     L = Xa[J]
-    C = _gram_checked("gaussian", p, Xa, L, False)  # n × m, the tile kernel of gram()
+    C = gram_prechecked("gaussian", p, Xa, L, False)  # n × m, the tile kernel of gram()
     W = C[J]  # K[J, J]: a sub-block of C, not computed again
     lam, U = np.linalg.eigh(0.5 * (W + W.T))
     lam, U = lam[::-1], U[:, ::-1]

@@ -22,6 +22,8 @@ import numpy as np
 from kmlteach._jit import jit, num_threads, prange, thread_map
 from kmlteach._linalg import exp_nonpositive
 
+# Nothing here is published; gaussian_row_data and gaussian_direct_kernel (no underscore)
+# are shared with kmlteach.kernel_methods, whose kernel SGD computes Gram rows on demand.
 __all__: list[str] = []
 
 
@@ -61,20 +63,20 @@ def _distance_gram(Xa, Ya, sym, code, gamma):
 def _centred(Xa, Ya, sym):
     """``X − mean(X)``, ``Y − mean(X)`` and the latter's transpose (contiguous): what every
     entry of :func:`_distance_gram` is computed from (also for single rows,
-    :func:`_gaussian_row_data`, whose bits must equal the matrix's)."""
+    :func:`gaussian_row_data`, whose bits must equal the matrix's)."""
     mu = Xa.mean(axis=0)
     Xc = Xa - mu
     Yc = Xc if sym else Ya - mu
     return Xc, Yc, np.ascontiguousarray(Yc.T)
 
 
-def _gaussian_row_data(Xa, gamma):
+def gaussian_row_data(Xa, gamma):
     """``(Xc, XcT, gamma)`` for computing rows of the Gaussian ``gram(X)`` one at a time
     with the same arithmetic (and so the same bits) as :func:`_distance_gram`, or ``None``
     when that matrix is not computed entry by entry (more than ``_DIRECT_COLUMNS``
     columns: BLAS).
 
-    Row i of exp(−γ d²) is ``_gaussian_direct_kernel(out, Xc[i:i+1], XcT, gamma, False, 0, 1)``:
+    Row i of exp(−γ d²) is ``gaussian_direct_kernel(out, Xc[i:i+1], XcT, gamma, False, 0, 1)``:
     d² summed over the coordinates in the same order as in the matrix's tiles, where
     entries below the diagonal are mirrored from (x_j − x_i)², the same square as
     (x_i − x_j)², and the diagonal is exp(−0) = 1 exactly. Used by kernel SGD, which
@@ -108,7 +110,7 @@ def _gaussian_tiles(G, xx, yy, gamma, sym, direct=False):
     rows = max(min(8, n), min(n, _TILE_BYTES // (8 * m)))
     starts = range(0, n, rows)
     threads = min(num_threads(), len(starts))
-    kernel = _gaussian_direct_kernel if direct else _gaussian_exponent_kernel
+    kernel = gaussian_direct_kernel if direct else _gaussian_exponent_kernel
 
     def work(part):
         for i0 in starts[part::threads]:
@@ -158,7 +160,7 @@ def _gaussian_exponent_kernel(G, xx, yy, gamma, sym, i0, i1):
 
 
 @jit(nogil=True, warmup=lambda: (np.eye(3), np.eye(3), np.eye(3), 0.5, True, 0, 3))
-def _gaussian_direct_kernel(G, X, YT, gamma, sym, i0, i1):
+def gaussian_direct_kernel(G, X, YT, gamma, sym, i0, i1):
     """Rows i0..i1-1 of exp(−γ d²), d² = Σ_k (x_ik − y_jk)² (YT = Yᵀ),
     laid out as :func:`_gaussian_exponent_kernel` does; the loops over j are vectorised."""
     m = G.shape[1]

@@ -163,11 +163,15 @@ def _gram(kernel, X, Y, strict, **params):
     Xa = check_X(X, "X")
     sym = Y is None
     Ya = Xa if sym else check_X(Y, "Y", n_cols=Xa.shape[1])
-    return _gram_checked(kernel, p, Xa, Ya, sym)
+    return gram_prechecked(kernel, p, Xa, Ya, sym)
 
 
-def _gram_checked(kernel, p, Xa, Ya, sym):
-    """The Gram matrix of checked arrays and parameters (``p`` from :func:`kernel_params`)."""
+def gram_prechecked(kernel, p, Xa, Ya, sym):
+    """The Gram matrix of checked arrays and parameters (``p`` from :func:`kernel_params`).
+
+    Shared inside the library, not published (not in ``__all__``): callers that validated
+    X, Y and the parameters once (the kernel-method estimators, Nyström) call it to skip
+    :func:`gram`'s checks."""
     code = _CODES[kernel]
     if kernel == "min":
         if np.any(Xa < 0) or np.any(Ya < 0):

@@ -63,14 +63,16 @@ def center(K, K_test=None) -> np.ndarray:
     """
     Ka = check_square(K, "K")
     if K_test is None:
-        return _center_train(Ka, symmetric=bool(np.array_equal(Ka, Ka.T)))
+        return center_train(Ka, symmetric=bool(np.array_equal(Ka, Ka.T)))
     Kt = as_matrix(K_test, "K_test", n_cols=Ka.shape[0])
     col = Ka.mean(axis=0)
     return Kt - col[None, :] - Kt.mean(axis=1)[:, None] + float(col.mean())
 
 
-def _center_train(Ka: np.ndarray, symmetric: bool) -> np.ndarray:
-    """K - 1K - K1 + 1K1 for a checked square matrix (exactly symmetric if K is)."""
+def center_train(Ka: np.ndarray, symmetric: bool) -> np.ndarray:
+    """K - 1K - K1 + 1K1 for a checked square matrix (exactly symmetric if K is).
+
+    Shared inside the library (kernel PCA), not published: not in ``__all__``."""
     col = Ka.mean(axis=0)
     row = col if symmetric else Ka.mean(axis=1)
     Kc = Ka - col[None, :]

@@ -22,7 +22,7 @@ index (UML §17.1's rule).
 The scikit-learn style :class:`MulticlassSVM` is in ``estimators.py``.
 """
 
-from kmlteach._exports import lazy_attribute, public_names
+from kmlteach._exports import no_attribute, public_names
 from kmlteach.multiclass import ecoc as _ecoc
 from kmlteach.multiclass import hinge as _hinge
 from kmlteach.multiclass import kesler as _kesler
@@ -47,7 +47,11 @@ __all__ = public_names(
 
 def __getattr__(name):
     # the scikit-learn based estimators load on first use (kmlteach._exports)
-    return lazy_attribute(__name__, name, __all__)
+    if name in __all__:
+        from kmlteach.multiclass import estimators
+
+        return getattr(estimators, name)
+    raise no_attribute(__name__, name)
 
 
 def __dir__():

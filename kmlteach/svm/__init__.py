@@ -18,7 +18,7 @@ Labels are -1/+1 for the functions (the estimators accept any two labels). Where
 ``soft.py`` (+ ``dcd.py``), ``sgd.py``, ``estimators.py``.
 """
 
-from kmlteach._exports import lazy_attribute, public_names
+from kmlteach._exports import no_attribute, public_names
 from kmlteach.svm import conventions as _conventions
 from kmlteach.svm import hard as _hard
 from kmlteach.svm import margins as _margins
@@ -41,7 +41,11 @@ __all__ = public_names(
 
 def __getattr__(name):
     # the scikit-learn based estimators load on first use (kmlteach._exports)
-    return lazy_attribute(__name__, name, __all__)
+    if name in __all__:
+        from kmlteach.svm import estimators
+
+        return getattr(estimators, name)
+    raise no_attribute(__name__, name)
 
 
 def __dir__():

@@ -14,59 +14,31 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import importlib
 import inspect
-from collections.abc import Callable
-from dataclasses import dataclass, field
+
+from . import ch00, ch01, ch02, ch03, ch04, ch05, ch06, ch07, ch08, ch09
+from .model import ChapterCases, HiddenCase
 
 __all__ = ["HiddenCase", "ChapterCases", "hidden_cases", "guards", "student_seed"]
 
 
-@dataclass(frozen=True)
-class HiddenCase:
-    """Arguments of one hidden case and its kind (the only thing feedback reveals)."""
-
-    kind: str
-    args: tuple = ()
-    kwargs: dict = field(default_factory=dict)
-
-
-def _qualified(path: str) -> str:
-    return path if path.startswith("kmlteach.") else f"kmlteach.{path}"
-
-
-class ChapterCases:
-    """The hidden cases of one chapter module: ``generators`` (exercise id -> generator)
-    and ``guards`` (exercise id -> the library functions that compute its answer: paths below
-    ``kmlteach``, ``module.function`` or ``module.Class.method``), given as a table, one
-    exercise a line (``ChapterCases(GUARDS)``), or with a generator (:meth:`hidden`)."""
-
-    def __init__(self, guards: str = "") -> None:
-        self.generators: dict[str, Callable[..., list[HiddenCase]]] = {}
-        self.guards: dict[str, list[str]] = {}
-        for line in guards.strip().splitlines():  # "NN.name  path path ...": one exercise a line
-            exercise_id, *paths = line.split()
-            self.guards[exercise_id] = [_qualified(g) for g in paths]
-
-    def hidden(self, exercise_id: str, guards: list[str] | None = None):
-        """Decorator: the function is the generator of ``exercise_id``'s hidden cases, and
-        the library functions named in ``guards`` are blocked while it is graded (paths below
-        ``kmlteach``, e.g. ``"svm.perceptron"`` or ``"multiclass.psi.MultivectorPsi.all"``)."""
-
-        def declare(generator):
-            self.generators[exercise_id] = generator
-            if guards:
-                self.guards[exercise_id] = [_qualified(g) for g in guards]
-            return generator
-
-        return declare
+_CHAPTERS = {
+    "00": ch00,
+    "01": ch01,
+    "02": ch02,
+    "03": ch03,
+    "04": ch04,
+    "05": ch05,
+    "06": ch06,
+    "07": ch07,
+    "08": ch08,
+    "09": ch09,
+}
 
 
 def _module(chapter: str):
-    try:
-        return importlib.import_module(f"{__name__}.ch{chapter}")
-    except ModuleNotFoundError:
-        return None
+    """The chapter's case module, or None for a chapter without one."""
+    return _CHAPTERS.get(chapter)
 
 
 def student_seed(secret: bytes, submission: str, exercise_id: str) -> int:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import ChapterCases
-from . import HiddenCase as H
+from .model import ChapterCases
+from .model import HiddenCase as H
 
 # the library functions that compute each exercise's answer, blocked while it is graded
 # (paths below kmlteach: module.function or module.Class.method; guards audit, issue 24)
