@@ -25,6 +25,7 @@ import ast
 import importlib
 import inspect
 import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -503,3 +504,54 @@ def test_tests_mirror_the_package(mod):
     if mod in ENGINES:
         expected = root / ENGINES[mod]
     assert expected.exists(), f"{mod} has no test file {expected.relative_to(root)}"
+
+
+# -- the grader by boundary (issue 37 point 2; docs/design.md, docs/security.md) ------------
+GRADE = "kmlteach.course.grade"
+
+
+def _grade_modules(sub: str) -> list[str]:
+    return [m for m in MODULES if m == f"{GRADE}.{sub}" or m.startswith(f"{GRADE}.{sub}.")]
+
+
+def test_what_runs_in_the_students_kernel_imports_only_its_own_side():
+    # inkernel/ is rebuilt inside the sandboxed kernel from its own source text
+    # (inkernel/startup.py): it may use the standard library, NumPy, Numba and the
+    # installed kmlteach package, never the grader's other modules (which the kernel
+    # cannot read: isolation/policy.py)
+    mods = _grade_modules("inkernel")
+    assert len(mods) >= 5, mods
+    bad = [
+        f"{m} imports {t}"
+        for m in mods
+        for t in GRAPH[m]
+        if not (t.startswith(f"{GRADE}.inkernel") or t == "kmlteach")
+    ]
+    assert not bad, "\n".join(bad)
+
+
+def test_the_isolation_imports_no_grader_module():
+    # isolation/ decides what the kernel may read and how it is confined; it knows nothing
+    # of exercises, cases or scoring (the ground floor's _aot names the compiled kernels)
+    mods = _grade_modules("isolation")
+    assert len(mods) >= 5, mods
+    bad = [
+        f"{m} imports {t}"
+        for m in mods
+        for t in GRAPH[m]
+        if not (t.startswith(f"{GRADE}.isolation") or t in ("kmlteach", "kmlteach._aot"))
+    ]
+    assert not bad, "\n".join(bad)
+
+
+def test_the_kernel_launcher_is_standard_library_only():
+    # isolation/launcher.py runs first in the sandbox, before site-packages are readable
+    path = MODULES[f"{GRADE}.isolation.launcher"]
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    tops = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            tops |= {a.name.split(".")[0] for a in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            tops.add(node.module.split(".")[0])
+    assert tops and tops <= set(sys.stdlib_module_names), sorted(tops - set(sys.stdlib_module_names))
