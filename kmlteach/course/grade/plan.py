@@ -139,7 +139,7 @@ def _first_hint(ex) -> str:
     others are."""
     levels = ex.hints
     more = (
-        f" (more: `kmlteach.exercises.hint({ex.id!r}, level=2)` in the notebook)" if len(levels) > 1 else ""
+        f' (more: `hint("{ex.id}", level=2)` in the notebook, as its checks say)' if len(levels) > 1 else ""
     )
     return levels[0] + more
 
