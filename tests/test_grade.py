@@ -103,7 +103,7 @@ def test_grade_feedback_resume_and_partial_credit(tmp_path, monkeypatch):
     from kmlteach.exercises import get
 
     levels = get("01.perceptron").hints
-    assert f"- hint: {levels[0]} (more: `kmlteach.exercises.hint('01.perceptron', level=2)`" in md
+    assert f'- hint: {levels[0]} (more: `hint("01.perceptron", level=2)` in the notebook' in md
     assert all(h not in md for h in levels[1:]) and "cases passed; 9/9" not in md
     assert (tmp_path / "fb" / "honest.html").read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
     # feedback never shows a hidden case's expected value
