@@ -11,16 +11,18 @@ __version__ = "0.1.0"
 __all__ = ["__version__", "check_env", "progress", "warmup"]
 
 
-def progress(chapter: str | None = None) -> None:
+def progress(chapter: str | None = None, *, reset: bool = False) -> None:
     """Print your progress in the course: per chapter, the exercises passed, the concept
     checks and recap questions right the first time and the predictions right (counts
-    only, no answers); ``progress("01")`` prints chapter 01's line. Never raises."""
+    only, no answers), and where this copy of the course records them; ``progress("01")``
+    prints chapter 01's line; ``progress(reset=True)`` starts afresh (the old record is
+    kept, renamed). Never raises."""
     try:
         from .exercises.progress import progress as _progress
     except ImportError:  # a grading kernel, where kmlteach.exercises is not available
         print("progress is not available here")
         return
-    _progress(chapter)
+    _progress(chapter, reset=reset)
 
 
 # the packages check_env reports that the course runs without (the student edition does

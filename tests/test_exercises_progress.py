@@ -149,13 +149,64 @@ def test_recording_off_writes_nothing_and_says_so(tmp_path, monkeypatch, chapter
     assert not list(tmp_path.iterdir())
 
 
-def test_the_default_file_is_in_the_users_data_folder(tmp_path, monkeypatch):
+def _copy_of_the_course(folder):
+    """A folder laid out as a copy of the course: book.toml (with its chapters) beside notebooks/."""
+    (folder / "notebooks").mkdir(parents=True)
+    (folder / "book.toml").write_text('[book]\ntitle = "t"\n\n[[chapters]]\nid = "00"\n', encoding="utf-8")
+    return folder
+
+
+def test_the_default_file_belongs_to_the_copy_of_the_course(tmp_path, monkeypatch, chapter_95, capsys):
+    """(walk report 4) Two copies of the course record apart, whatever the OS user's data
+    folder holds: the file is in the copy's own folder, found from the notebook's folder."""
     monkeypatch.delenv("KMLTEACH_RESULTS")
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    assert results_path() == tmp_path / "data" / "kmlteach" / "results.jsonl"
-    assert record_first_attempt("prediction", "95.first_in_a_new_folder", True)
-    assert (tmp_path / "data" / "kmlteach" / "results.jsonl").is_file()
     progress._SEEN.clear()
+    a, b = _copy_of_the_course(tmp_path / "a"), _copy_of_the_course(tmp_path / "b")
+    monkeypatch.chdir(a / "notebooks")
+    assert progress.course_folder() == a
+    assert results_path() == a / ".kmlteach" / "results.jsonl"
+    assert check("95.one", lambda v: v * v, verbose=False)
+    assert record_first_attempt("prediction", "95.first_in_a_new_folder", True)
+    assert summary()["95"]["exercises"] == (1, 2)
+    monkeypatch.chdir(b / "notebooks")
+    assert results_path() == b / ".kmlteach" / "results.jsonl"
+    assert summary().get("95", {}).get("exercises") == (0, 2)
+    assert record_first_attempt("prediction", "95.first_in_a_new_folder", False)  # b's own first answer
+    assert not (tmp_path / "data").exists()
+    kmlteach.progress()
+    said = " ".join(capsys.readouterr().out.split())
+    assert f"Recorded for this copy of the course only, in {b / '.kmlteach' / 'results.jsonl'}" in said
+    assert "kmlteach.progress(reset=True)" in said
+    progress._SEEN.clear()
+
+
+def test_outside_a_copy_of_the_course_the_working_folder_keeps_the_file(tmp_path, monkeypatch):
+    monkeypatch.delenv("KMLTEACH_RESULTS")
+    other = tmp_path / "elsewhere"
+    other.mkdir()
+    (other / "book.toml").write_text("[book]\ntitle = 'another tool'\n", encoding="utf-8")
+    (other / "notebooks").mkdir()  # a book.toml without the course's chapters is not the course's
+    monkeypatch.chdir(other / "notebooks")
+    assert progress.course_folder() is None
+    assert results_path() == other / "notebooks" / ".kmlteach" / "results.jsonl"
+
+
+def test_reset_starts_afresh_and_keeps_the_old_record(log, chapter_95, capsys):
+    assert check("95.one", lambda v: v * v, verbose=False)
+    ask("95.c_a", "a")
+    capsys.readouterr()
+    kmlteach.progress(reset=True)
+    said = " ".join(capsys.readouterr().out.split())
+    assert said.startswith("Started afresh") and "results-" in said
+    kept = [p for p in log.parent.iterdir() if p.name.startswith("results-")]
+    assert len(kept) == 1 and '"95.one"' in kept[0].read_text() and not log.exists()
+    assert summary().get("95", {}).get("exercises") == (0, 2)
+    ask("95.c_a", "b")  # a first answer again, after the reset (the one before was wrong)
+    assert summary()["95"]["check"][0] == 1
+    log.unlink()
+    kmlteach.progress(reset=True)
+    assert "Nothing to reset" in capsys.readouterr().out
 
 
 def test_a_hostile_or_broken_results_file_never_breaks_a_notebook(log, chapter_95, capsys):

@@ -21,7 +21,8 @@ __all__ = [
     "TEMPLATE_STUDENT_REPOSITORY",
 ]
 
-GITIGNORE = ".venv/\n__pycache__/\n*.nbi\n*.nbc\n.ipynb_checkpoints/\n*.egg-info/\nbuild/\n"
+# .kmlteach/: the progress record of each copy of the course (kmlteach.exercises.progress)
+GITIGNORE = ".venv/\n__pycache__/\n*.nbi\n*.nbc\n.ipynb_checkpoints/\n*.egg-info/\nbuild/\n.kmlteach/\n"
 
 MAKEFILE = """\
 # make lab: create .venv, install the course package, warm its kernels up and open

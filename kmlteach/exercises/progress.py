@@ -8,13 +8,18 @@ records nothing, so "right the first time" stays what it says). :func:`progress`
 file back and shows, per chapter, the exercises passed, the concept checks and recap
 questions right the first time and the predictions right — counts only, never an answer.
 
-The file is ``KMLTEACH_RESULTS`` when that variable names one, else
-``$XDG_DATA_HOME/kmlteach/results.jsonl`` (``~/.local/share/kmlteach/results.jsonl``):
-it survives a kernel restart and is the student's own. ``KMLTEACH_RESULTS=""`` turns
-recording off (the notebook builds and the tests do). The file is a convenience for
-following one's own progress: anyone can append a forged line to it, and grading never
-reads it. Nothing here raises into a notebook because of the file (unreadable, missing,
-full of garbage): it is then skipped.
+The file belongs to the copy of the course a notebook runs in, not to the computer's
+user: ``KMLTEACH_RESULTS`` when that variable names one, else ``.kmlteach/results.jsonl``
+in the course's folder (:func:`course_folder`: the first of the kernel's working folder
+and its parents that holds the course's ``book.toml`` beside a ``notebooks/`` folder — a
+student edition, a copy pulled onto the course's hub, the instructor's repository), else
+``.kmlteach/results.jsonl`` in the working folder itself. Two copies of the course, and
+the tests, never see each other's answers; it survives a kernel restart.
+``KMLTEACH_RESULTS=""`` turns recording off (the notebook builds and the tests do).
+``kmlteach.progress(reset=True)`` starts afresh (the old file is kept beside it, renamed).
+The file is a convenience for following one's own progress: anyone can append a forged
+line to it, and grading never reads it. Nothing here raises into a notebook because of
+the file (unreadable, missing, full of garbage): it is then skipped.
 """
 
 from __future__ import annotations
@@ -27,7 +32,17 @@ from pathlib import Path
 from . import _registry
 from .output import say
 
-__all__ = ["KINDS", "results_path", "log", "entries", "record_first_attempt", "summary", "progress"]
+__all__ = [
+    "KINDS",
+    "FOLDER",
+    "course_folder",
+    "results_path",
+    "log",
+    "entries",
+    "record_first_attempt",
+    "summary",
+    "progress",
+]
 
 KINDS = ("check", "recap", "prediction")
 """What :func:`record_first_attempt` records: a concept check, a recap question, a prediction."""
@@ -35,12 +50,40 @@ KINDS = ("check", "recap", "prediction")
 _SEEN: set[tuple[str, str, str]] = set()  # (file, kind, id) already attempted: no second read
 
 
+FOLDER = ".kmlteach"
+"""The folder, inside the course's folder, that holds the results file."""
+
+_COURSE_MARK = "[[chapters]]"  # a line of the course's book.toml (another tool's book.toml lacks it)
+
+
+def course_folder(start: str | Path | None = None) -> Path | None:
+    """The copy of the course ``start`` (default: the working folder, which Jupyter sets to
+    the notebook's folder) is in: the first of ``start`` and its parents that holds the
+    course's ``book.toml`` beside a ``notebooks/`` folder; ``None`` outside any copy."""
+    try:
+        here = Path(start) if start is not None else Path.cwd()
+        for folder in (here, *here.parents):
+            book = folder / "book.toml"
+            if book.is_file() and (folder / "notebooks").is_dir():
+                with open(book, encoding="utf-8", errors="replace") as fh:
+                    if _COURSE_MARK in fh.read(1 << 16):
+                        return folder
+    except (OSError, ValueError, RuntimeError):
+        return None
+    return None
+
+
 def results_path() -> Path | None:
-    """The results file, or ``None`` when recording is off (``KMLTEACH_RESULTS=""``)."""
+    """The results file, or ``None`` when recording is off (``KMLTEACH_RESULTS=""``):
+    ``KMLTEACH_RESULTS``, else ``.kmlteach/results.jsonl`` in :func:`course_folder` (in the
+    working folder outside any copy of the course)."""
     value = os.environ.get("KMLTEACH_RESULTS")
     if value is None:
-        base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
-        return Path(base) / "kmlteach" / "results.jsonl"
+        try:
+            base = course_folder() or Path.cwd()
+        except OSError:  # the working folder was deleted under the kernel
+            return None
+        return base / FOLDER / "results.jsonl"
     return Path(value) if value.strip() else None
 
 
@@ -162,16 +205,43 @@ def _cell(counts: dict, what: str) -> str:
     return f"{done}/{total}" if total else "\u2013"
 
 
-def progress(chapter: str | None = None) -> None:
+def progress(chapter: str | None = None, *, reset: bool = False) -> None:
     """Print your progress: for each chapter (or only ``chapter``, e.g. ``"01"``: one line),
     the exercises passed, the concept checks and recap questions right the first time and
-    the predictions right. Counts only: no answer is shown. Never raises."""
+    the predictions right, with the file it is recorded in (this copy of the course's).
+    Counts only: no answer is shown. ``reset=True`` starts afresh: the file is renamed
+    (``results-<date>.jsonl``, kept beside it) and nothing counts any more. Never raises."""
     try:
-        _progress(chapter)
+        if reset:
+            _reset()
+        else:
+            _progress(chapter)
     except KeyboardInterrupt:
         raise
     except Exception as exc:  # progress must never break a notebook
         say(f"\u26a0 progress could not be shown: {type(exc).__name__}: {exc}")
+
+
+def _reset() -> None:
+    path = results_path()
+    if path is None:
+        say(_OFF)
+        return
+    _SEEN.clear()
+    if not path.exists():
+        say(f"Nothing to reset: nothing is recorded yet (the file would be {path}).")
+        return
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    kept, n = path.with_name(f"{path.stem}-{stamp}{path.suffix}"), 1
+    while kept.exists():
+        n += 1
+        kept = path.with_name(f"{path.stem}-{stamp}-{n}{path.suffix}")
+    try:
+        path.rename(kept)
+    except OSError as exc:
+        say(f"\u26a0 could not start afresh: {path} could not be renamed ({exc.strerror or exc}).")
+        return
+    say(f"Started afresh: nothing counts any more. The old record is kept as {kept}.")
 
 
 def _progress(chapter) -> None:
@@ -202,5 +272,8 @@ def _progress(chapter) -> None:
         lines.append(
             f"{ch:<9}" + "".join(f"{_cell(c, w):<{n}}" for (w, _), n in zip(_COLUMNS, widths)).rstrip()
         )
-    lines.append(f"(recorded in {path})")
     say("\n".join(lines), wrapped=False)
+    say(
+        f"Recorded for this copy of the course only, in {path}. "
+        "To start afresh: kmlteach.progress(reset=True) (the old file is kept, renamed)."
+    )
