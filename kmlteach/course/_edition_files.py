@@ -167,8 +167,8 @@ Each exercise is a function to write in the notebook, followed by
 `check("NN.name", your_function)`: it runs your function on the visible cases and says
 what went wrong (and names common mistakes). `hint("NN.name")`, then
 `hint("NN.name", level=2)`, give hints; the last hint level and `solution("NN.name")`
-become available after the due date. Your grade also uses hidden cases, so make your
-function right in general, not only on the visible cases.
+come with the solutions, when your course releases them. Your grade also uses hidden
+cases, so make your function right in general, not only on the visible cases.
 """
 
 
