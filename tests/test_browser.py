@@ -43,6 +43,7 @@ from __future__ import annotations
 import datetime
 import json
 import os
+import re
 import secrets
 import signal
 import socket
@@ -642,24 +643,26 @@ def perform(page, explorer, image, gesture: str, path) -> list[tuple[float, floa
 
 
 def set_guess(page, box) -> None:
-    """Set a prediction mode's guess the way a student would, whatever its control: pick an
-    option of a list or a drop-down, tick checkboxes, press a toggle button, or move a slider by keys. The
+    """Set a prediction mode's guess the way a student would, whatever its control: type a
+    number, pick an option of a list or a drop-down, tick checkboxes, or press a toggle button. The
     guess changes no figure (only *Reveal* draws); the kernel is left idle after it."""
     select = box.locator("select")
     toggles = box.locator(".widget-toggle-button")
     ticks = box.locator("input[type=checkbox]")
-    if select.count():
+    typed = box.locator("input[type=text]")
+    if typed.count():  # a number: typed inside the range its placeholder gives, then Enter
+        lo, hi = (float(v) for v in re.findall(r"-?[\d.]+", typed.first.get_attribute("placeholder")))
+        typed.first.fill(f"{round((lo + hi) / 2, 2):g}")
+        typed.first.press("Enter")
+    elif select.count():
         multiple = select.first.evaluate("(el) => el.multiple")
         select.first.select_option(index=[0, 1] if multiple else 1)
     elif ticks.count():  # checkboxes (a set of choices): tick two
         ticks.nth(0).click()
         ticks.nth(1).click()
-    elif toggles.count() > 1:
-        toggles.nth(1).click()
     else:
-        box.locator(".noUi-handle").first.focus()
-        for _ in range(3):
-            page.keyboard.press("ArrowRight")
+        assert toggles.count() > 1, "no guess control (a number box, a list, checkboxes or buttons)"
+        toggles.nth(1).click()
     page.wait_for_timeout(300)
     page.wait_for_function(JS_KERNEL_IDLE, timeout=30_000, polling=20)
 

@@ -625,8 +625,11 @@ def _guess(j: Journey, box, k: int, wait: bool = True) -> None:
     elif ticks.count():
         for i in (k % ticks.count(), (k + 2) % ticks.count()):
             ticks.nth(i).click()
-    elif typed.count():
-        typed.first.fill(str(k + 1))
+    elif typed.count():  # a number box: its placeholder gives the range ("0 to 1")
+        lo, hi = (
+            float(v) for v in re.findall(r"-?[\d.]+", typed.first.get_attribute("placeholder") or "0 to 8")
+        )
+        typed.first.fill(f"{round(lo + (hi - lo) * (k + 1) / 4, 2):g}")
         typed.first.press("Tab")  # the value is sent when the box loses the focus
     elif toggles.count() > 1:
         toggles.nth((k + 1) % toggles.count()).click()

@@ -254,10 +254,14 @@ def test_predict_mode_rejects_bad_arguments():
     ex = make_pr_explorer()
     with pytest.raises(ValueError, match="guess"):
         predict_mode(ex, W.Button(), lambda e: 0, [], "?")
+    with pytest.raises(ValueError, match="guess must be a NumberGuess"):  # a slider's start can't be entered
+        predict_mode(ex, W.FloatSlider(value=0.5), lambda e: 0, [], "?")
+    with pytest.raises(ValueError, match="start empty"):
+        predict_mode(ex, W.Dropdown(options=["a"]), lambda e: "a", [], "?")
     with pytest.raises(ValueError, match="answer"):
-        predict_mode(ex, W.Dropdown(options=["a"]), 3, [], "?")
+        predict_mode(ex, W.Dropdown(options=["a"], value=None), 3, [], "?")
     with pytest.raises(ValueError, match="watch"):
-        predict_mode(ex, W.Dropdown(options=["a"]), lambda e: "a", [], "?", watch=["nope"])
+        predict_mode(ex, W.Dropdown(options=["a"], value=None), lambda e: "a", [], "?", watch=["nope"])
     with pytest.raises(ValueError, match="tol"):
         within(-1.0)
 
@@ -311,11 +315,15 @@ def test_the_viterbi_prediction_asks_about_the_path():
 
 
 def _set_guess(p, value):
-    """Set the guess as a student would: a change of the control (a slider already at the
-    value is moved off it and back)."""
-    if p.guess.value == value and not isinstance(value, tuple):
-        p.guess.value = p.guess.max if value != p.guess.max else p.guess.min
-    p.guess.value = value
+    """Set the guess as a student would (every guess control starts empty: setting it is a
+    change; a number is typed into its box)."""
+    from kmlteach.widgets._predict import NumberGuess
+
+    if isinstance(p.guess, NumberGuess):
+        p.guess.text.value = f"{value:g}"
+        assert p.guess.value == pytest.approx(value, abs=1e-5), p.guess.problem
+    else:
+        p.guess.value = value
 
 
 def _new_setting(ex, control, value):
@@ -330,8 +338,8 @@ def test_nothing_is_preselected_and_a_new_setting_clears_the_guess(case):
     build, expected = CASES[case]
     ex, control, value = build()
     p = ex.predict
-    if not hasattr(p.guess, "max"):  # buttons, lists, checkboxes: nothing chosen
-        assert p.guess.value in (None, ()), f"{case} opens with {p.guess.value!r} chosen"
+    # buttons, lists, checkboxes: nothing chosen; a number: an empty box
+    assert p.guess.value in (None, ()), f"{case} opens with {p.guess.value!r} chosen"
     assert not p.has_guess
     p.reveal()  # no guess yet: nothing is scored, nothing shown
     assert ex.state["predictions"] == {"right": 0, "total": 0}
@@ -343,7 +351,9 @@ def test_nothing_is_preselected_and_a_new_setting_clears_the_guess(case):
     assert ex.state["predictions"] == {"right": 1, "total": 1}
     _new_setting(ex, control, value)
     assert not p.has_guess and not p.shown
-    assert p.guess.value in (None, ()) or p.guess.value == p.start  # visibly cleared
+    assert p.guess.value in (None, ())  # visibly cleared
+    if hasattr(p.guess, "text"):
+        assert p.guess.text.value == ""
     p.reveal()  # the old guess is no answer to the new question: nothing scored
     assert ex.state["predictions"] == {"right": 1, "total": 1}
     assert not any(a.get_visible() for a in p.artists())
@@ -500,3 +510,96 @@ def test_chapter_07_threshold_questions_from_scratch():
     _text, th, good = pr_question("zero_one", None, s, t)
     errs = [(counts(x)[1] + counts(x)[2]) / len(s) for x in ths]
     assert np.isclose((counts(th)[1] + counts(th)[2]) / len(s), min(errs)) and good(th)
+
+
+# -- walk report item 1: a guess is always something the student entered -------------------
+
+
+def test_a_number_guess_starts_empty_and_reads_what_is_typed():
+    from kmlteach.widgets._predict import NumberGuess
+
+    g = NumberGuess("guess:", 0, 1)
+    assert g.value is None and g.text.value == "" and g.text.placeholder == "0 to 1"
+    for typed, value in (("0", 0.0), ("0,25", 0.25), (" 1 ", 1.0), ("", None)):
+        g.text.value = typed
+        assert g.value == value and g.problem == "", typed
+    for typed in ("abc", "2", "-0.1", "nan", "inf"):
+        g.text.value = typed
+        assert g.value is None and g.problem.startswith(f"“{typed}” is not a number from 0 to 1"), typed
+    g.value = 0.5  # set from the kernel: shown in the box
+    assert g.text.value == "0.5" and g.problem == ""
+    g.value = None
+    assert g.text.value == ""
+    with pytest.raises(ValueError, match="from 0 to 1"):
+        g.value = 3.0
+    n = NumberGuess("count:", 0, 30, integer=True)
+    assert n.text.placeholder == "0 to 30"
+    n.text.value = "12"
+    assert n.value == 12 and isinstance(n.value, int)
+    n.text.value = "2.5"
+    assert n.value is None and "whole number" in n.problem
+    p = NumberGuess("%:", 0, 100)
+    p.text.value = "85%"
+    assert p.value == 85.0
+    n.disabled = True
+    assert n.text.disabled
+    with pytest.raises(ValueError, match="min and max"):
+        NumberGuess("x", 1, 1)
+
+
+def test_a_guess_equal_to_the_old_start_is_entered_and_scored():
+    """Walk report item 1 (00 cell-007): after *next question ▶* (angle 300°) the student typed
+    0 into "wrong side:" (which already held 0), pressed Enter and Reveal, and read "No guess
+    for this setting yet" although the answer was 0: the control's start could not be entered."""
+    from kmlteach.datasets import separable
+    from kmlteach.widgets.welcome import make_angle_demo
+
+    X, y = separable(m=30, d=2, margin=0.6, seed=0)
+    ex = make_angle_demo(X * 2.5, y, predict=True)
+    p = ex.predict
+
+    def wrong_side(a):
+        w = np.array([np.cos(np.deg2rad(a)), np.sin(np.deg2rad(a))])
+        return int(np.sum(y * (X * 2.5 @ w) <= 0))
+
+    ex.controls["angle"].value = float(min(range(0, 360, 15), key=wrong_side))
+    assert ex.state["mistakes"] == 0 and p.guess.value is None and p.guess.text.value == ""
+    p.guess.text.value = "0"  # typed, then Enter (or a click on Reveal: the box loses the focus)
+    assert p.has_guess
+    p.reveal()
+    assert "✔ right" in ex.readout.value and ex.state["predictions"] == {"right": 1, "total": 1}
+    p.next()  # a new question: the box is empty again, and the same text typed again counts
+    assert p.guess.text.value == "" and not p.has_guess
+    p.guess.text.value = "0"
+    assert p.has_guess
+    p.reveal()
+    assert ex.state["predictions"]["total"] == 2
+
+
+@pytest.mark.parametrize("case", ["ch02.boundary_explorer", "ch06.ranking_explorer", "ch09.nu_explorer"])
+def test_the_old_slider_starts_can_be_guessed(case):
+    """02's accuracy slider started at 75, 06's and 09's at 0.50 on every new question: those
+    values could only be entered by moving away and back."""
+    ex, _control, _value = CASES[case][0]()
+    p = ex.predict
+    old_start = 75.0 if case.startswith("ch02") else 0.5
+    p.guess.text.value = f"{old_start:g}"
+    assert p.guess.value == old_start and p.has_guess
+    p.reveal()
+    assert p.shown and ex.state["predictions"]["total"] == 1
+    assert ex.state["prediction"]["guess"] == old_start
+
+
+def test_an_unreadable_number_is_no_guess_and_the_readout_says_why():
+    ex, _control, _value = CASES["ch09.nu_explorer"][0]()
+    p = ex.predict
+    p.guess.text.value = "half"
+    assert "“half” is not a number from 0 to 1: no guess yet." in ex.readout.value
+    p.reveal()
+    assert not p.shown and ex.state["predictions"]["total"] == 0
+    assert "No guess for this setting" in ex.readout.value
+    p.guess.text.value = "0.4"  # a guess now: the "no guess" line goes at once
+    assert "No guess" not in ex.readout.value and "not a number" not in ex.readout.value
+    assert "Predict first" in ex.readout.value and "Type a number from 0 to 1" in ex.readout.value
+    p.reveal()
+    assert p.shown and ex.state["predictions"]["total"] == 1

@@ -8,11 +8,16 @@ running score in ``ex.state["predictions"]`` (``{"right": r, "total": t}``).
 
 The rules that make the score mean something:
 
+* **A guess is something the student entered.** Every guess control starts empty: no
+  button pressed, no box ticked, no number typed (:class:`NumberGuess`, a text box with a
+  placeholder; a slider is refused, because the value it starts at could never be entered
+  as a guess: "0" typed into a box that already held 0 changed nothing).
 * **A guess belongs to one setting (scenario).** Changing the setting — any watched
-  control, a drag, *next ▶* — clears the guess (a list or buttons are emptied, a slider
-  goes back to its start and counts once it is moved), so *Reveal* never scores an old
+  control, a drag, *next ▶* — empties the guess control, so *Reveal* never scores an old
   guess against a new question, and an answer that stayed the same after a change is not a
-  free point.
+  free point. (What makes a new setting is ``watch``: a change that leaves the question
+  itself unchanged, such as a score moved without changing the order it gives, keeps the
+  revealed result on screen.)
 * **A guess is scored once.** After *Reveal* the guess is locked until the setting changes.
 * **Reveal works at any moment.** It first brings the widget up to date with its controls
   (a value the browser sent back a moment later changes nothing: floats are compared
@@ -48,10 +53,12 @@ __all__ = [
     "same_set",
     "choice_buttons",
     "ChoiceSet",
+    "NumberGuess",
     "record_prediction",
 ]
 
 Score = Callable[[Any, Any], "tuple[bool, str]"]
+_CHOICES = (W.Dropdown, W.ToggleButtons, W.RadioButtons, W.Select)
 
 
 def same_set(guess, answer) -> tuple[bool, str]:
@@ -176,6 +183,93 @@ class ChoiceSet(W.HBox, W.ValueWidget):
             b.disabled = change["new"]
 
 
+class NumberGuess(W.HBox, W.ValueWidget):
+    """A number the student types: ``value`` is ``None`` until a number from ``min`` to
+    ``max`` is entered (the box shows the range as a placeholder), then that number (an
+    ``int`` when ``integer``). The text is read when the student presses Enter or leaves
+    the box (a click on *Reveal* does). Anything else typed leaves no guess and says why in
+    ``problem`` ("“abc” is not a number from 0 to 1"); ``","`` is read as a decimal point
+    and a trailing ``"%"`` is allowed.
+
+    Setting ``value`` (``None`` empties the box) shows it in the box."""
+
+    value = traitlets.Any(None, allow_none=True)
+    disabled = traitlets.Bool(False)
+    problem = traitlets.Unicode("")
+
+    def __init__(
+        self,
+        description: str,
+        min: float,
+        max: float,
+        integer: bool = False,
+        width: str = "90px",
+    ):
+        if not (math.isfinite(min) and math.isfinite(max) and min < max):
+            raise ValueError(f"min and max must be finite with min < max, got {min!r}, {max!r}")
+        self.min, self.max = (int(min), int(max)) if integer else (float(min), float(max))
+        self.integer = integer
+        self.range_text = f"{self.min:g} to {self.max:g}"
+        self.text = W.Text(
+            value="",
+            placeholder=self.range_text,
+            continuous_update=False,
+            layout=W.Layout(width=width),
+        )
+        self.text.add_class("kml-guess-number")
+        label = W.Label(description, layout=W.Layout(margin="0 6px 0 0"))
+        super().__init__([label, self.text], layout=W.Layout(align_items="center", margin="0 8px 0 0"))
+        self._syncing = False
+        self.text.observe(self._on_text, names="value")
+        self.observe(self._on_value, names="value")
+        self.observe(self._on_disabled, names="disabled")
+
+    def parse(self, text: str):
+        """The number ``text`` names, or ``None`` and sets ``problem`` (empty text: no problem)."""
+        t = text.strip().replace(",", ".").removesuffix("%").strip()
+        self.problem = ""
+        if not t:
+            return None
+        kind = "a whole number" if self.integer else "a number"
+        try:
+            v = float(t)
+        except ValueError:
+            v = math.nan
+        if not math.isfinite(v) or (self.integer and v != round(v)) or not self.min <= v <= self.max:
+            self.problem = f"“{text.strip()[:20]}” is not {kind} from {self.range_text}"
+            return None
+        return int(round(v)) if self.integer else v
+
+    def _on_text(self, change) -> None:
+        if self._syncing:
+            return
+        v = self.parse(change["new"])
+        self._syncing = True
+        try:
+            self.value = v
+        finally:
+            self._syncing = False
+
+    def _on_value(self, change) -> None:
+        if self._syncing:
+            return
+        v = change["new"]
+        if v is not None:
+            if not (isinstance(v, (int, float)) and math.isfinite(v) and self.min <= v <= self.max):
+                raise ValueError(f"value must be a number from {self.range_text} or None, got {v!r}")
+            v = int(round(v)) if self.integer else float(v)
+        self._syncing = True
+        try:
+            self.value = v
+            self.problem = ""
+            self.text.value = "" if v is None else f"{v:g}"
+        finally:
+            self._syncing = False
+
+    def _on_disabled(self, change) -> None:
+        self.text.disabled = change["new"]
+
+
 def record_prediction(item_id: str, right: bool) -> None:
     """Put the first answer to prediction ``item_id`` in the student's progress log (only the
     first one per item is kept there). Never raises into a widget: without the exercises'
@@ -240,8 +334,9 @@ class Prediction:
         ex._update = self._update
         self._clearing = False
         self.scenario = None
-        self.start = guess.value
         guess.observe(self._on_guess, names="value")
+        if isinstance(guess, NumberGuess):
+            guess.observe(self._on_problem, names="problem")
 
     # -- the scenario ----------------------------------------------------------------------
     def key(self):
@@ -262,17 +357,12 @@ class Prediction:
         return list(self.hide(self.ex) if callable(self.hide) else self.hide)
 
     def _clear_guess(self) -> None:
-        """Empty the guess control (a list, buttons, checkboxes; a slider goes back to where
-        it started): a guess is an answer to one setting only."""
+        """Empty the guess control (no box ticked, no button pressed, no number typed): a
+        guess is an answer to one setting only."""
         g = self.guess
         self._clearing = True
         try:
-            if isinstance(g.value, tuple):
-                g.value = ()
-            elif isinstance(g, (W.Dropdown, W.ToggleButtons, W.RadioButtons, W.Select)):
-                g.value = None
-            elif g.value != self.start:  # a slider: back to where it started
-                g.value = self.start
+            g.value = () if isinstance(g.value, tuple) else None
         finally:
             self._clearing = False
         self.guess_key = None
@@ -280,9 +370,18 @@ class Prediction:
     def _on_guess(self, change) -> None:
         if self._clearing:
             return
-        self.notice = ""
-        empty = change["new"] is None or change["new"] == ()
+        empty = change["new"] is None or (isinstance(change["new"], tuple) and not change["new"])
         self.guess_key = None if empty else self.scenario
+        if self.notice and not empty:  # "no guess yet" is no longer true: say so at once
+            self.notice = ""
+            self.ex.refresh()
+
+    def _on_problem(self, change) -> None:
+        """A number guess that could not be read: the readout says why (no guess is set)."""
+        if self._clearing or change["new"] == self.notice:
+            return
+        self.notice = change["new"] + ": no guess yet." if change["new"] else ""
+        self.ex.refresh()
 
     def _question(self) -> str:
         q = self.question(self.ex) if callable(self.question) else self.question
@@ -292,11 +391,9 @@ class Prediction:
         """How to answer with this guess control."""
         if isinstance(self.guess, ChoiceSet):
             return "Tick every box that applies"
-        if isinstance(self.guess, (W.Dropdown, W.ToggleButtons, W.RadioButtons, W.Select)):
-            return "Pick your answer"
-        if isinstance(self.guess, W.Text) or "Text" in type(self.guess).__name__:
-            return "Type your answer"
-        return "Move the guess slider to your answer"
+        if isinstance(self.guess, NumberGuess):
+            return f"Type a number from {self.guess.range_text}"
+        return "Pick your answer"
 
     def _update(self, ex) -> None:
         self._inner(ex)
@@ -370,9 +467,11 @@ def predict_mode(
 
     Parameters
     ----------
-    guess : ipywidgets control with a ``value`` (Dropdown, ToggleButtons, slider, :class:`ChoiceSet`)
+    guess : :class:`NumberGuess`, :class:`ChoiceSet`, or a Dropdown, ToggleButtons, RadioButtons or Select
         Where the student sets the guess; shown with the *Reveal* button under the controls.
-        Start it empty (``value=None`` for buttons and lists): nothing is preselected.
+        It must start empty (``value=None`` for buttons and lists, ``()`` for a
+        :class:`ChoiceSet`): a guess is always something the student entered. A slider is
+        refused: it always shows a value, and its starting value could not be entered.
     answer : callable(explorer) -> value
         The right answer for the current scenario (read from ``ex.state`` after an update).
     hide : artists, or callable(explorer) -> artists
@@ -392,8 +491,13 @@ def predict_mode(
         The readout's fixed height in lines (the question, or the verdict over the widget's
         own readout), so the figure below it never moves.
     """
-    if not isinstance(guess, W.ValueWidget):
-        raise ValueError("guess must be an ipywidgets control with a value")
+    if not isinstance(guess, (NumberGuess, ChoiceSet, *_CHOICES)):
+        raise ValueError(
+            "guess must be a NumberGuess, a ChoiceSet, or a Dropdown, ToggleButtons, RadioButtons "
+            f"or Select (a guess the student enters; a slider's start could not be), got {type(guess).__name__}"
+        )
+    if guess.value not in (None, ()):
+        raise ValueError(f"guess must start empty (nothing preselected), got {guess.value!r}")
     if not callable(answer):
         raise ValueError("answer must be callable(explorer)")
     if item_id is not None and not (

@@ -15,7 +15,7 @@ from ..plots import OKABE_ITO, figure, label_axes
 from ..plots.ch06 import ITEM_NAMES, RELEVANCE_COLORS, legend_with_grades, ranked_list_data
 from ._base import Explorer, int_slider, slider
 from ._drag import Drag
-from ._predict import predict_mode, within
+from ._predict import NumberGuess, predict_mode, within
 
 __all__ = ["DEFAULT_RELEVANCE", "DEFAULT_SCORES", "make_ranking_explorer"]
 
@@ -207,7 +207,7 @@ def make_ranking_explorer(y_true=None, scores=None, k: int = 3, predict: bool = 
     if predict:
         predict_mode(
             ex,
-            slider("guess: Kendall-tau loss", 0.5, 0.0, 1.0, 0.01, readout_format=".2f"),
+            NumberGuess("guess: Kendall-tau loss", 0, 1),
             lambda ex_: ex_.state["kendall"],
             [*bars, *grades, zero_mark],
             "what is the Kendall-tau loss of the order these scores give?",

@@ -21,7 +21,7 @@ from ..ranking import MEASURES, bipartite_most_violating
 from ..ranking.bipartite import _delta
 from ._base import Explorer, int_slider, slider
 from ._drag import Drag
-from ._predict import predict_mode
+from ._predict import NumberGuess, predict_mode
 
 __all__ = [
     "make_pr_explorer",
@@ -250,7 +250,7 @@ def _predict_threshold(ex, ax_s, y_score, y_true) -> None:
     (:data:`PR_QUESTIONS`), a new one after each Reveal."""
     peak = ax_s.axvline(0.0, ymax=0.78, color=OKABE_ITO["vermillion"], lw=2, ls="--")
     th = ex.controls["theta"]
-    guess = slider("guess θ =", th.min, th.min, th.max, th.step, readout_format=".2f", width="380px")
+    guess = NumberGuess("guess θ =", th.min, th.max)
     current = {"k": 0}
 
     def question():

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import ipywidgets as W
 import numpy as np
 
 from ..plots import figure, label_axes, rings
 from ..plots.ch01 import hyperplane_segment
 from ._base import Explorer, class_scatters, slider
-from ._predict import exact, predict_mode
+from ._predict import NumberGuess, exact, predict_mode
 
 __all__ = ["make_angle_demo"]
 
@@ -68,9 +67,7 @@ def make_angle_demo(
 
         predict_mode(
             ex,
-            W.BoundedIntText(
-                value=0, min=0, max=len(y), description="wrong side:", layout=W.Layout(width="170px")
-            ),
+            NumberGuess("wrong side:", 0, len(y), integer=True),
             lambda ex_: ex_.state["mistakes"],
             [line, wrong],
             "w is the green arrow. How many points lie on the wrong side of ⟨w, x⟩ = 0 (y⟨w, x⟩ ≤ 0)?",

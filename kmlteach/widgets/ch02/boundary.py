@@ -21,7 +21,7 @@ from ...plots import OKABE_ITO, class_style, label_axes
 from ...plots.ch02 import decision_grid
 from .._base import Explorer, class_scatters, int_slider, slider
 from .._drag import Drag
-from .._predict import predict_mode, within
+from .._predict import NumberGuess, predict_mode, within
 from .._threads import single_thread
 from .embedding import _zero_line
 
@@ -267,7 +267,7 @@ def make_boundary_explorer(
         names = ("kernel", "sigma", "degree", "lam")
         predict_mode(
             ex,
-            slider("guess: test accuracy (%)", 75.0, 50.0, 100.0, 1.0, readout_format=".0f"),
+            NumberGuess("guess: test accuracy (%)", 0, 100),
             lambda ex_: 100.0 * ex_.state["test_accuracy"],
             [regions, boundary],
             "how accurate will this boundary be on the test set (in %)?",

@@ -19,7 +19,7 @@ from ...plots import figure
 from ...plots.ch09.common import nu_data, oneclass_data
 from ...plots.ch09.svm import draw_nu, draw_oneclass, nu_path, oneclass_path, set_nu, set_oneclass
 from .._base import Explorer, number, slider
-from .._predict import predict_mode, within
+from .._predict import NumberGuess, predict_mode, within
 
 __all__ = ["make_nu_explorer", "make_oneclass_explorer", "NU_GRID"]
 
@@ -85,7 +85,7 @@ def make_nu_explorer(
         curves = [ln for ln in ax_f.get_lines() if ln.get_label().startswith("fraction of")]
         predict_mode(
             ex,
-            slider("guess: fraction of SVs", 0.5, 0.0, 1.0, 0.01, readout_format=".2f"),
+            NumberGuess("guess: fraction of SVs", 0, 1),
             lambda ex_: ex_.state["frac_sv"],
             [arts["sv"], arts["me"], arts["pts"], *curves],
             "what fraction of the sample will be support vectors at this ν?",
