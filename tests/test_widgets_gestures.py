@@ -297,3 +297,42 @@ def test_fresh_moves_are_drawn_at_once_and_late_ones_coalesced():
     d.handle(stamp(d.event(ax, 0.5, 0.0, "mouseup")))
     assert d.token is None and d.moves_seen == 5
     assert_same_as_full_redraw(ex, "after the drag")
+
+
+def test_the_release_point_ends_a_fast_drag():
+    """Walk report item 7 (04 cell-020): in a fast drag the throttle (underscore's, in
+    ipyevents) dropped the last moves, and the dragged centre stopped 0.5-0.7 units short of
+    the release point. The release position is applied as a final move; a move that the
+    throttle sends after the release changes nothing; a click (press and release at one
+    place) moves nothing."""
+    from kmlteach.widgets.ch04 import make_ava_ties
+
+    ex = make_ava_ties()
+    ax, d = ex.fig.axes[0], ex.drag
+    cx, cy = ex.controls["cx"].value, ex.controls["cy"].value
+    d.handle(d.event(ax, cx, cy, "mousedown"))
+    d.handle(d.event(ax, cx + 0.2, cy + 0.1, "mousemove"))  # the one move that got through
+    d.handle(d.event(ax, cx + 0.8, cy + 0.5, "mouseup"))  # released much further on
+    assert (ex.controls["cx"].value, ex.controls["cy"].value) == pytest.approx((cx + 0.8, cy + 0.5))
+    drawn = d.moves_drawn
+    d.handle(d.event(ax, cx + 0.6, cy + 0.4, "mousemove"))  # the throttle's late trailing move
+    assert d.moves_drawn == drawn
+    assert (ex.controls["cx"].value, ex.controls["cy"].value) == pytest.approx((cx + 0.8, cy + 0.5))
+    # leaving the image ends the drag where the pointer left
+    d.handle(d.event(ax, cx + 0.8, cy + 0.5, "mousedown"))
+    d.handle(d.event(ax, cx + 0.3, cy + 0.5, "mouseleave"))
+    assert ex.controls["cx"].value == pytest.approx(cx + 0.3)
+    assert_same_as_full_redraw(ex, "after a fast drag")
+
+
+def test_a_click_on_a_point_does_not_move_it():
+    from kmlteach.widgets.ch01 import make_margin_explorer
+
+    ex = make_margin_explorer()
+    ax, d = ex.fig.axes[0], ex.drag
+    X0 = ex.state["X"].copy()
+    off_grid = X0[3] + 0.013  # pressed and released a little off the point's centre
+    d.handle(d.event(ax, *off_grid, "mousedown"))
+    d.handle(d.event(ax, *off_grid, "mouseup"))
+    assert ex.controls["point"].value == 3 and d.moves_drawn == 0
+    assert np.array_equal(ex.state["X"], X0)

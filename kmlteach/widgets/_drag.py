@@ -15,7 +15,13 @@ slow update never builds a queue. Deferring every move instead cost 15-20 ms per
 in JupyterLab (the figure reached the browser that much later; input → figure on
 screen 78-81 ms against 55-64 ms drawn at once, chapter 01's margin explorer, idle
 2-core machine). Without a running event loop (tests, scripts) the redraw happens at
-once. Tests drive gestures with
+once.
+
+The release is a position too: ipyevents' throttle sends the first move of each ``wait``
+window and drops the rest, so in a fast drag the last moves before the button comes up
+never reach the kernel (the walk of chapter 04 found the dragged centre 20-28 px short of
+the release point in 2 of 3 fast drags). A release (or the pointer leaving the image)
+away from the last position drawn is therefore applied as a final move. Tests drive gestures with
 :meth:`Drag.handle` and dicts shaped like ipyevents' (``{"type": "mousedown",
 "dataX": ..., "dataY": ...}``); :meth:`Drag.event` builds them from data coordinates.
 """
@@ -66,6 +72,7 @@ class Drag:
         self.moves_seen = 0
         self.moves_drawn = 0
         self.offset: float | None = None  # quickest (kernel clock - event timeStamp) of the drag, ms
+        self.last_xy: tuple[float, float] | None = None  # canvas position of the press or last move
         explorer.drag = self
         explorer.image.add_class("kml-draggable")
         try:
@@ -154,6 +161,7 @@ class Drag:
             self.offset = None
             self._fresh(ev)
             self.token = self.on_press(ev)
+            self.last_xy = self._where(ev)
         elif kind == "mousemove":
             if self.token is None or self.on_move is None:
                 return
@@ -164,6 +172,12 @@ class Drag:
             else:
                 self._schedule()
         elif kind in ("mouseup", "mouseleave"):
+            # the release point is where the drag ends, even when the throttle dropped the
+            # moves that led there (a click, released where it was pressed, moves nothing)
+            if self.token is not None and self.on_move is not None:
+                where = self._where(ev)
+                if where is not None and where != self.last_xy:
+                    self.pending = ev
             self.flush()
             if self.token is not None and self.on_release is not None:
                 self.on_release(self.token, ev)
@@ -186,4 +200,12 @@ class Drag:
         ev, self.pending = self.pending, None
         if ev is not None and self.token is not None and self.on_move is not None:
             self.moves_drawn += 1
+            self.last_xy = self._where(ev)
             self.on_move(self.token, ev)
+
+    def _where(self, ev: dict) -> tuple[float, float] | None:
+        """The event's canvas position, or None when it carries none."""
+        try:
+            return self.canvas_xy(ev)
+        except (KeyError, TypeError, ValueError):
+            return None
