@@ -11,7 +11,7 @@ import numpy as np
 
 from kmlteach._jit import jit
 from kmlteach._validation import as_vector, check_cutoff, check_relevance, check_scores, check_w_X
-from kmlteach.ranking.assignment import solve_normalised
+from kmlteach.ranking.assignment import solve_from_order, solve_normalised
 from kmlteach.ranking.losses import (
     _discount,
     _permutation,
@@ -96,12 +96,33 @@ def ndcg_most_violating(y_score, y_true, k=None) -> np.ndarray:
     """
     mu, y = check_scores(y_score, y_true, binary=False)
     check_relevance(y)
-    A, _, _ = _ndcg_cost_matrix(mu, y, check_cutoff(k, y.shape[0]))
-    return _assignment_from_validated(A, "y_score") + 1
+    A, _, ideal = _ndcg_cost_matrix(mu, y, check_cutoff(k, y.shape[0]))
+    return _ndcg_assignment(A, mu, y, ideal, "y_score") + 1
 
 
 def _assignment_from_validated(A, name="w"):
+    """The generic solver on a checked cost matrix (``kmlteach.ranking.sgd``'s oracle)."""
     return solve_normalised(A, name)
+
+
+def _ndcg_assignment(A, mu, y, ideal, name="w"):
+    """The assignment (17.9) of the cost A[i, j] = −μ_i j + β_i D(j), started from the rows
+    sorted by score (positions 1..r in increasing μ; equal scores: larger β = y/G(y, y)
+    first, i.e. lower).
+
+    Why this start: two rows i, i' with μ_i < μ_i' placed at positions j < j' cost no more
+    than the swap exactly when (μ_i' − μ_i)(j' − j) ≥ (β_i − β_i')(D(j') − D(j)) — the
+    rearrangement inequality of the score term, corrected by the discount term. For rows
+    of equal relevance (β_i = β_i') it always holds, and it holds for every pair whose
+    scores differ by more than |β_i − β_i'| times the discount's steepest step; the rows
+    sorted by score are then a Monge matrix and the sorted ranking is optimal.
+    :func:`kmlteach.ranking.assignment.solve_from_order` checks that with the potentials
+    of the Monge chain and re-solves only the rows where it fails (scores close together
+    and relevances apart), so the answer is exact in every case.
+    """
+    beta = y / ideal if ideal > 0 else np.zeros(y.shape[0])
+    order = np.lexsort((-beta, mu))
+    return solve_from_order(A, order, name)
 
 
 def ndcg_hinge(w, X, y, k=None) -> SurrogateValue:
@@ -116,7 +137,7 @@ def ndcg_hinge(w, X, y, k=None) -> SurrogateValue:
     k = check_cutoff(k, y.shape[0])
     mu = X @ w
     A, D, ideal = _ndcg_cost_matrix(mu, y, k)
-    v = _assignment_from_validated(A) + 1
+    v = _ndcg_assignment(A, mu, y, ideal) + 1
     delta = 0.0 if ideal == 0 else 1.0 - float(D[v - 1] @ y) / ideal
     diff = (v - _permutation(y)).astype(float)
     return SurrogateValue(loss=delta + float(diff @ mu), grad=diff @ X, v=v)
