@@ -43,6 +43,62 @@ def test_assignment_matches_scipy(r, kind):
     assert R.assignment_cost(A, v) == pytest.approx(A[rows, cols].sum(), rel=1e-12, abs=1e-9)
 
 
+def _ndcg_like(r, rng, scale):
+    """The rank-2 cost of (17.9): every row prefers the same ends of the ranking."""
+    mu = rng.normal(size=r) * scale
+    beta = rng.integers(0, 4, r) / 10.0
+    pos = np.arange(1, r + 1, dtype=float)
+    return np.outer(-mu, pos) + np.outer(beta, 1 / np.log2(r - pos + 2))
+
+
+@pytest.mark.parametrize("r", [1, 2, 9, 60, 150])
+def test_assignment_on_matrices_whose_rows_share_their_cheapest_columns(r):
+    """The branch that drops JV's column reduction (it settles few rows here)."""
+    rng = np.random.default_rng(r)
+    for scale in (1.0, 0.01, 0.0):
+        A = _ndcg_like(r, rng, scale)
+        v = R.assignment(A)
+        rows, cols = linear_sum_assignment(A)
+        assert np.array_equal(np.sort(v), np.arange(r))
+        assert A[np.arange(r), v].sum() == pytest.approx(A[rows, cols].sum(), rel=1e-12, abs=1e-9)
+
+
+@pytest.mark.parametrize("r", [1, 2, 7, 40, 120])
+def test_solve_from_order_is_exact_from_any_start(r):
+    """Oracle SciPy: the start (a guessed order) changes the speed, never the optimum —
+    good guesses (sorted scores on the NDCG-like matrix), random ones, and random
+    matrices that are far from Monge."""
+    from kmlteach.ranking.assignment import solve_from_order
+
+    rng = np.random.default_rng(100 + r)
+    for kind in ("ndcg", "real", "ties"):
+        for _ in range(3):
+            if kind == "ndcg":
+                A = _ndcg_like(r, rng, float(rng.choice([1.0, 0.05, 0.0])))
+            elif kind == "real":
+                A = rng.normal(size=(r, r))
+            else:
+                A = rng.integers(0, 3, (r, r)).astype(float)
+            rows, cols = linear_sum_assignment(A)
+            for order in (np.argsort(A[:, -1] - A[:, 0]), rng.permutation(r)):
+                v = solve_from_order(A, order, "A")
+                assert np.array_equal(np.sort(v), np.arange(r))
+                assert A[np.arange(r), v].sum() == pytest.approx(A[rows, cols].sum(), rel=1e-12, abs=1e-9)
+
+
+def test_solve_from_order_on_a_shuffled_monge_matrix():
+    """A Monge matrix (C[i, j] = f(i − j) with f convex), its rows shuffled and the
+    shuffle given as the start: the identity (cost 0, the only optimum) comes back."""
+    from kmlteach.ranking.assignment import solve_from_order
+
+    r = 30
+    idx = np.arange(r)
+    C = (idx[:, None] - idx[None, :]) ** 2.0
+    perm = np.random.default_rng(0).permutation(r)
+    A = C[np.argsort(perm)]  # row perm[k] of A is row k of C
+    np.testing.assert_array_equal(solve_from_order(A, perm, "A")[perm], idx)
+
+
 def test_lemma_17_4_lp_over_doubly_stochastic_matrices():
     rng = np.random.default_rng(5)
     r = 6

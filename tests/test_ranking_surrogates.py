@@ -42,6 +42,28 @@ def test_ndcg_most_violating_is_the_argmax(k):
         assert R.ndcg_hinge(w2, X, y, k=k).loss >= res.loss + res.grad @ (w2 - w) - 1e-9
 
 
+@pytest.mark.parametrize("r", [30, 200])
+@pytest.mark.parametrize("k", [None, 5])
+def test_ndcg_most_violating_matches_scipy_beyond_brute_force(r, k):
+    """Oracle SciPy on the cost matrix (17.9): exact whether the rows sorted by score are
+    already optimal (large scores), nearly (small ones) or not at all (scores tied,
+    relevances apart), with a top-k cutoff or without."""
+    from scipy.optimize import linear_sum_assignment
+
+    from kmlteach.ranking.surrogates import _ndcg_cost_matrix
+
+    rng = np.random.default_rng(r)
+    for scale in (3.0, 0.1, 0.003, 0.0):
+        y = rng.integers(0, 4, r).astype(float)
+        mu = rng.normal(size=r) * scale
+        mu[: r // 3] = mu[0]  # a block of tied scores
+        v = R.ndcg_most_violating(mu, y, k=k) - 1
+        A, _, _ = _ndcg_cost_matrix(mu, y, r if k is None else k)
+        rows, cols = linear_sum_assignment(A)
+        assert np.array_equal(np.sort(v), np.arange(r))
+        assert A[np.arange(r), v].sum() == pytest.approx(A[rows, cols].sum(), rel=1e-12, abs=1e-9)
+
+
 def test_kendall_hinge_value_bound_and_gradient():
     rng = np.random.default_rng(7)
     r, d = 7, 3
