@@ -529,8 +529,10 @@ _SCORE = re.compile(r"Score(?: so far)?:\s*(\d+)\s*/\s*(\d+)")
 
 # how a student gets a new question from a prediction explorer: by default a key on its
 # first slider (the setting); chapter 01 drags a point, chapter 07 (whose setting does not
-# change its question) asks for the next question
-NEW_QUESTION = {"01": ("drag", None), "07": ("button", r"next question")}
+# change its question) asks for the next question; chapter 06's question is the order of
+# the scores (a move that keeps it keeps the answer shown): its first score (item A, 0.3)
+# is moved by 15 steps of 0.01, past item E's 0.4
+NEW_QUESTION = {"01": ("drag", None), "06": ("keys", 15), "07": ("button", r"next question")}
 
 
 def _total(readout: str) -> tuple[int, int]:
@@ -655,7 +657,11 @@ def _nudge(j: Journey, handle, presses: int = 2) -> None:
 def _new_question(j: Journey, explorer, image, how: str, what) -> None:
     mark = j.mark()
     if how == "keys":
-        _nudge(j, explorer.locator(".widget-slider:not(.kml-predict .widget-slider) .noUi-handle").first)
+        _nudge(
+            j,
+            explorer.locator(".widget-slider:not(.kml-predict .widget-slider) .noUi-handle").first,
+            what or 2,
+        )
     elif how == "button":
         button = explorer.locator("button", has_text=re.compile(what, re.I))
         assert button.count(), "nothing offers a new question after a Reveal"

@@ -95,9 +95,13 @@ def test_norma_stream_steps_and_bound():
     png0 = ex.image.value
     ex.controls["t"].value = 50
     st = ex.state
-    ref = norma(X, y, 0.0, 1.0, kernel="linear", loss="perceptron")
+    ref = norma(X, y, 0.0, 0.5, kernel="linear", loss="perceptron")  # the widget's η = 0.5
     np.testing.assert_allclose(st["coef"], ref.coef)
     assert st["mistakes"] == ref.mistakes[-1] <= st["bound"] == pytest.approx(bound)
+    # with λ = 0, η only scales f: the perceptron's mistakes are those of η = 1
+    ref1 = norma(X, y, 0.0, 1.0, kernel="linear", loss="perceptron")
+    np.testing.assert_array_equal(ref.mistakes, ref1.mistakes)
+    np.testing.assert_allclose(ref.coef, 0.5 * ref1.coef)
     assert ex.image.value != png0
     # λ > 0 shrinks old coefficients by (1 − ηλ) per step; the bound no longer applies
     with ex.hold():
@@ -108,7 +112,7 @@ def test_norma_stream_steps_and_bound():
     c10 = ex.state["coef"].copy()
     assert np.isnan(ex.state["bound"])
     ex.controls["t"].value = 11
-    np.testing.assert_allclose(ex.state["coef"][:10], 0.8 * c10[:10])
+    np.testing.assert_allclose(ex.state["coef"][:10], (1 - 0.5 * 0.2) * c10[:10])
     ex.controls["budget"].value = 10
     ex.controls["t"].value = 40
     assert ex.state["n_terms"] <= 10
@@ -247,3 +251,60 @@ def test_loss_gallery_keeps_a_margin_on_the_right():
     ex.full_png()
     right = max(ax.get_tightbbox(ex.fig.canvas.get_renderer()).x1 for ax in ex.fig.axes)
     assert right <= ex.fig.bbox.width - 8
+
+
+def test_norma_stream_counts_what_chapter_09_prints():
+    """Walk report item 15: the widget ran with η = 1 while the chapter's cells use η = 0.5
+    (9 mistakes at t = 120 against the printed "no budget: 4"). Its η is the chapter's, the
+    readout names it, and its counts are norma's with the chapter's arguments."""
+    X, y = stream_data()
+    ex = make_norma_stream()
+    with ex.hold():
+        ex.controls["kernel"].value = "gaussian"
+        ex.controls["loss"].value = "hinge"
+        ex.controls["lam"].value = 0.05
+        ex.controls["t"].value = len(y)
+    ref = norma(X, y, 0.05, 0.5, kernel="gaussian", loss="hinge", sigma=0.5)  # 09-theory's cell
+    assert ex.state["mistakes"] == ref.mistakes[-1] == 4
+    np.testing.assert_allclose(ex.state["coef"], ref.coef)
+    assert "(1 − ηλ) = 0.975 (η = 0.5)" in ex.readout.value
+
+
+def test_norma_stream_controls_and_ring_are_readable():
+    """Walk report item 15: the λ slider was 44 px wide (220 px with its label and readout,
+    four controls to a row), and the ring around the point just seen was clipped by the top
+    of the axes."""
+    ex = make_norma_stream()
+    lam = ex.controls["lam"]
+    assert int(lam.layout.width.removesuffix("px")) >= 300
+    row = next(b for b in ex.children if lam in getattr(b, "children", ()))
+    assert ex.controls["t"] in row.children and ex.play in row.children
+    ax = ex.fig.axes[0]
+    X, _y = stream_data()
+    ring = ex.fig.axes[0].get_lines()[0]
+    assert ring.get_label() == "point x_t just seen"
+    radius = ring.get_markersize() / 2 + ring.get_markeredgewidth()  # points
+    px = radius * ex.dpi / 72
+    corners = ax.transData.transform(X)  # every point of the stream can be the one just seen
+    box = ax.bbox
+    assert np.all(corners[:, 0] - px >= box.x0) and np.all(corners[:, 0] + px <= box.x1)
+    assert np.all(corners[:, 1] - px >= box.y0) and np.all(corners[:, 1] + px <= box.y1)
+
+
+def test_loss_gallery_readout_breaks_between_phrases_and_has_no_negative_zero():
+    """Walk report item 15: the readout wrapped inside "calibration (2.27): c = 4.000" and
+    printed "−η ∂l/∂z = -0.0000"."""
+    import re
+
+    ex = make_loss_gallery()
+    for name in ex.controls["loss"].options:
+        ex.controls["loss"].value = name
+        for z in (-1.0, 0.0, 1.0, 2.0):
+            ex.controls["z"].value = z
+            html = ex.readout.value
+            assert "-0.0000" not in html and "−0.0000" not in html, html
+            spans = re.findall(r'<span style="white-space: nowrap">(.*?)</span>', html)
+            outside = re.sub(r'<span style="white-space: nowrap">.*?</span>|<br>|&nbsp;|\s', "", html)
+            assert spans and not outside, html  # all text is in unbreakable phrases
+            if ex.state["calibration"]:
+                assert any(re.fullmatch(r"calibration \(2\.27\): c = [\d.]+, s = [\d.]+", p) for p in spans)

@@ -391,19 +391,32 @@ def test_reveal_after_the_browser_sends_a_dragged_point_back_rounded():
 
 def test_a_moved_but_unchanged_answer_is_no_free_point():
     """Issue 36 (chapter 06): a score moved without changing the order kept the old guess,
-    and Reveal said "✔ right" for a guess made before the move."""
+    and Reveal said "✔ right" for a guess made before the move. Walk report item 14: the
+    question is the order the scores give, so such a move keeps the revealed result on
+    screen (instead of throwing the guess away and asking the same question again), scores
+    nothing more, and a move that changes the order is a new question."""
     from kmlteach.widgets.ch06 import make_ranking_explorer
 
     ex = make_ranking_explorer(predict=True)
     p = ex.predict
     _set_guess(p, _ranking_answer(ex))
     p.reveal()
-    kendall = ex.state["kendall"]
+    kendall, verdict = ex.state["kendall"], ex.readout.value
     s0 = ex.controls["s0"]
     s0.value = s0.value + 0.01  # the order (and so the answer) stays the same
-    assert ex.state["kendall"] == kendall and not p.has_guess
+    assert ex.state["kendall"] == kendall and p.shown and all(a.get_visible() for a in p.artists())
+    assert ex.readout.value == verdict and p.guess.disabled and p.reveal_button.disabled
     p.reveal()
     assert ex.state["predictions"] == {"right": 1, "total": 1}
+    # before a Reveal, the same: a guess typed for this order still answers it
+    s0.value = 0.95  # item A now first: a new order, a new question
+    assert not p.shown and not p.has_guess and p.guess.value is None
+    _set_guess(p, _ranking_answer(ex))
+    s0.value = 0.96  # still first: the same question, the guess stands
+    assert p.has_guess
+    p.reveal()
+    assert ex.state["predictions"] == {"right": 2, "total": 2}
+    assert_same_as_full_redraw(ex, "revealed, after moves that kept the order")
 
 
 @pytest.mark.parametrize("case", list(CASES), ids=list(CASES))

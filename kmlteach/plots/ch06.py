@@ -42,6 +42,13 @@ def legend_with_grades(ax, max_grade: int, **kw):
     return ax.legend(handles, labels, **kw)
 
 
+def _text_on(rgba) -> str:
+    """Black or white, whichever has the higher contrast ratio on the colour ``rgba``."""
+    lin = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in rgba[:3]]
+    lum = 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+    return "black" if (lum + 0.05) / 0.05 >= 1.05 / (lum + 0.05) else "white"
+
+
 def ranked_list_data(y_pred, y_true):
     """Items in the predicted order (best first): their indices and relevances, and the
     relevances of the ideal order."""
@@ -106,13 +113,18 @@ def plot_ranked_list(y_pred, y_true, k=None, ax=None, title=None, names=None):
     return ax
 
 
-def plot_assignment(A, v, ax=None, title=None):
-    """Heat map of a cost matrix with the chosen cell of every row framed."""
+def plot_assignment(A, v, ax=None, title=None, values: bool = False, fmt: str = ".0f"):
+    """Heat map of a cost matrix with the chosen cell of every row framed; ``values`` writes
+    each cost in its cell (``fmt``), in black or white, whichever contrasts more with the
+    cell's colour (WCAG's relative luminance)."""
     ax = get_ax(ax, 4.2, 3.8)
     A = np.asarray(A, dtype=float)
     im = ax.imshow(A, cmap="cividis")
     ax.figure.colorbar(im, ax=ax, shrink=0.8, label="cost $A_{ij}$")
     r = A.shape[0]
+    if values:
+        for (i, j), a in np.ndenumerate(A):
+            ax.text(j, i, format(a, fmt), ha="center", va="center", fontsize=9, color=_text_on(im.to_rgba(a)))
     from matplotlib.patches import Rectangle
 
     for i, j in enumerate(np.asarray(v)):

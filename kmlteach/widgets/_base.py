@@ -187,6 +187,12 @@ def number(v: float, spec: str = ".3f") -> str:
     return text
 
 
+def nowrap(*phrases: str, sep: str = " &nbsp; ") -> str:
+    """Readout HTML in which each phrase stays on one line: a line breaks only between
+    phrases (``"calibration (2.27): c"`` / ``"= 4.000"`` was a break inside one)."""
+    return sep.join(f'<span style="white-space: nowrap">{p}</span>' for p in phrases if p)
+
+
 def plural(n: int, word: str, words: str | None = None) -> str:
     """``"1 update"``, ``"3 updates"`` (``words``: the plural when it is not ``word + "s"``)."""
     return f"{n} {word}" if n == 1 else f"{n} {words or word + 's'}"

@@ -35,22 +35,25 @@ def make_ranking_explorer(y_true=None, scores=None, k: int = 3, predict: bool = 
     that the new order holds); the score sliders do the same from the keyboard.
 
     Controls: ``s0`` … ``s{r-1}`` (predicted score of item A, B, …), ``k`` (top-k of
-    the NDCG discount), ``ideal`` (button: set the scores to the true relevances).
+    the NDCG discount), ``ideal`` (button: set each score to its true relevance / 4, or / the
+    largest relevance when that is more, so that it fits the sliders' 0 to 1: the order of
+    the relevances, ties included).
     State: ``scores``, ``permutation`` (π(y'), 1-based), ``order`` (items best first),
     ``kendall``, ``ndcg``, ``zero_one``, ``k``, ``item_rank`` (the rank under which each
     item's name is drawn), ``zero_ranks`` (ranks whose bar has relevance 0, drawn as a dash).
 
-    ``predict=True``: whenever the scores change the student first guesses the Kendall-tau
-    loss from the scores and the relevances in the sliders' labels (scored right within
-    0.05); the ranked bars and the readout stay hidden until *Reveal*
-    (:mod:`kmlteach.widgets._predict`).
+    ``predict=True``: whenever the order of the scores changes the student first guesses the
+    Kendall-tau loss from the scores and the relevances in the sliders' labels (scored right
+    within 0.05); the ranked bars and the readout stay hidden until *Reveal*
+    (:mod:`kmlteach.widgets._predict`). A score moved without changing the order (ties
+    included) asks nothing new: the losses are the same, and a revealed result stays shown.
     """
     y_true = DEFAULT_RELEVANCE.copy() if y_true is None else np.asarray(y_true, dtype=float)
     scores = (DEFAULT_SCORES.copy() if scores is None else np.asarray(scores, dtype=float))[: len(y_true)]
     r = len(y_true)
     names = ITEM_NAMES[:r]
 
-    fig, ax = figure(6.4, 3.6)
+    fig, ax = figure(6.4, 4.0)
     ranks = np.arange(1, r + 1)
     bars = ax.bar(ranks, np.zeros(r), edgecolor="black", lw=0.6)
     ideal = np.sort(y_true)[::-1]
@@ -66,11 +69,13 @@ def make_ranking_explorer(y_true=None, scores=None, k: int = 3, predict: bool = 
     )
     from matplotlib.patches import Rectangle
 
-    # the shade stops below the legend, so that moving it never repaints the legend
+    # the full height of the axes (x in data, y in axes units); the legend sits above the
+    # axes, so moving the shade never repaints it
     shade = Rectangle(
         (r + 0.5, 0),
         0,
-        top * 1.12,
+        1,
+        transform=ax.get_xaxis_transform(),
         color=OKABE_ITO["grey"],
         alpha=0.2,
         lw=0,
@@ -79,7 +84,8 @@ def make_ranking_explorer(y_true=None, scores=None, k: int = 3, predict: bool = 
     )
     ax.add_patch(shade)
     ax.set_xlim(0.5, r + 0.5)
-    ax.set_ylim(0, top * 1.6)
+    ax.set_ylim(0, top * 1.2)
+    ax.set_yticks(np.arange(int(top) + 1))
     # rank numbers as fixed tick labels (a blank second line keeps room for the item names);
     # the item names and each bar's relevance are stamped labels that move with the items,
     # so a reorder repaints a few markers, not the whole x axis
@@ -107,7 +113,9 @@ def make_ranking_explorer(y_true=None, scores=None, k: int = 3, predict: bool = 
     zero_mark = ax.scatter(
         [], [], marker="_", s=520, linewidths=4, color=RELEVANCE_COLORS[0], zorder=4, clip_on=False
     )
-    legend_with_grades(ax, int(ideal[0]), fontsize=8, loc="upper right", ncol=2)
+    legend_with_grades(
+        ax, int(ideal[0]), fontsize=8, loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=3, frameon=False
+    )
     label_axes(ax, "predicted rank (1 = top) and item", "true relevance")
 
     controls = {
@@ -123,12 +131,20 @@ def make_ranking_explorer(y_true=None, scores=None, k: int = 3, predict: bool = 
         for i in range(r)
     }
     controls["k"] = int_slider("NDCG top k", int(min(k, r)), 1, r, width="260px")
+    # the sliders run from 0 to 1: the relevances scaled into that range keep their order
+    scale = max(4.0, float(y_true.max()))
     ideal_btn = W.Button(
-        description="ideal order", tooltip="set every score to its relevance / 4 (ties kept)"
+        description="ideal order",
+        tooltip=f"set every score to its relevance / {scale:g}: the relevances' own order, ties kept",
     )
 
+    def scores_of(ex: Explorer) -> np.ndarray:
+        # rounded: a value the browser sends back as 0.6499999999999999 is 0.65, and a tie
+        # stays a tie
+        return np.round([float(ex.controls[f"s{i}"].value) for i in range(r)], 9)
+
     def update(ex: Explorer) -> None:
-        s = np.array([ex.controls[f"s{i}"].value for i in range(r)])
+        s = scores_of(ex)
         kk = int(ex.controls["k"].value)
         order, rel, _ = ranked_list_data(s, y_true)
         for bar, g in zip(bars, rel):
@@ -176,7 +192,7 @@ def make_ranking_explorer(y_true=None, scores=None, k: int = 3, predict: bool = 
     def set_ideal(_btn=None):
         with ex.hold():
             for i in range(r):
-                ex.controls[f"s{i}"].value = float(y_true[i]) / max(4.0, float(y_true.max()))
+                ex.controls[f"s{i}"].value = float(y_true[i]) / scale
 
     ideal_btn.on_click(set_ideal)
 
@@ -193,7 +209,7 @@ def make_ranking_explorer(y_true=None, scores=None, k: int = 3, predict: bool = 
             return
         order.remove(item)
         order.insert(target - 1, item)
-        s = np.array([ex.controls[f"s{i}"].value for i in range(r)])
+        s = scores_of(ex)
         ranked = np.sort(s)[::-1]
         if len(np.unique(ranked)) < r:  # ties: spread the scores so the order is strict
             ranked = np.round(np.linspace(0.9, 0.1, r), 2)
@@ -212,7 +228,9 @@ def make_ranking_explorer(y_true=None, scores=None, k: int = 3, predict: bool = 
             [*bars, *grades, zero_mark],
             "what is the Kendall-tau loss of the order these scores give?",
             score=within(0.05),
-            watch=[f"s{i}" for i in range(r)],
+            # the question is the order (with its ties), not the scores: every loss is a
+            # function of it, so a move that keeps the order keeps the revealed answer
+            watch=lambda ex_: tuple(np.unique(scores_of(ex_), return_inverse=True)[1].tolist()),
             item_id="06.p_kendall",
         )
     return ex

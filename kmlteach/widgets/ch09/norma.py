@@ -35,8 +35,13 @@ _LAMS = (0.0, 0.01, 0.05, 0.2)
 _BUDGETS = (("none", 0), ("10", 10), ("30", 30))
 
 
-def make_norma_stream(X=None, y=None, sigma: float = 0.5, eta: float = 1.0, G: int = 60) -> Explorer:
+def make_norma_stream(X=None, y=None, sigma: float = 0.5, eta: float = 0.5, G: int = 60) -> Explorer:
     """NORMA on a stream, one step at a time (HSS2 Algorithm 2.1, kernel-expansion form).
+
+    σ = 0.5 and η = 0.5 are chapter 09's, so that the widget's counts are the ones its cells
+    print (the Gaussian kernel with hinge loss and λ = 0.05: 4 mistakes in 120 steps). For
+    the perceptron with λ = 0, η only scales f (every coefficient is ±η): its mistakes are
+    those of η = 1. The readout names η.
 
     Controls: ``kernel`` (linear/gaussian), ``loss`` (perceptron/hinge), ``lam`` (λ),
     ``budget`` (keep the last τ terms), ``t`` (steps taken; a Play button drives it).
@@ -51,7 +56,8 @@ def make_norma_stream(X=None, y=None, sigma: float = 0.5, eta: float = 1.0, G: i
     X = np.asarray(X, dtype=float)
     y = np.asarray(y, dtype=float)
     n = len(y)
-    lim = float(np.max(np.abs(X))) + 0.1
+    # room for the ring around the point just seen (15 pt across) at the edge of the data
+    lim = float(np.max(np.abs(X))) + 0.25
     xs, ys, Z = plane_grid((-lim, -lim), (lim, lim), G)
     Kz = {"linear": gram("linear", Z, X), "gaussian": gram("gaussian", Z, X, sigma=sigma)}
     R, gamma, bound = perceptron_bound(X, y)
@@ -102,7 +108,7 @@ def make_norma_stream(X=None, y=None, sigma: float = 0.5, eta: float = 1.0, G: i
             value=0.0,
             description="λ",
             continuous_update=True,
-            layout=W.Layout(width="220px"),
+            layout=W.Layout(width="300px"),
         ),
         "budget": W.Dropdown(
             options=_BUDGETS, value=0, description="budget τ", layout=W.Layout(width="170px")
@@ -134,7 +140,8 @@ def make_norma_stream(X=None, y=None, sigma: float = 0.5, eta: float = 1.0, G: i
         shrink = 1.0 - eta * cfg[2]
         ex.set_readout(
             f"t = <b>{t}</b>: y<sub>t</sub> f<sub>t</sub>(x<sub>t</sub>) = {number(y[t - 1] * e['res'].predictions[t - 1])},"
-            f" new coefficient −η l′<sub>t</sub> = {number(new, '+.3f')}; old ones × (1 − ηλ) = {number(shrink)}; "
+            f" new coefficient −η l′<sub>t</sub> = {number(new, '+.3f')}; old ones × (1 − ηλ) = {number(shrink)}"
+            f" (η = {eta:g}); "
             f"{ex.state['n_terms']} terms &nbsp; mistakes {ex.state['mistakes']}"
             + (
                 f" ≤ (R/γ)² = ({R:.2f}/{gamma:.3f})² = {bound:.1f}"
@@ -147,13 +154,13 @@ def make_norma_stream(X=None, y=None, sigma: float = 0.5, eta: float = 1.0, G: i
         fig,
         controls,
         update,
-        per_row=4,
+        layout_rows=[["kernel", "loss", "budget"], ["lam", "t"]],
         title="NORMA on a stream (HSS2 Algorithm 2.1)",
         css_class="kml-norma-stream",
     )
     play = W.Play(value=1, min=1, max=n, step=1, interval=250, description="play")
     W.jslink((play, "value"), (controls["t"], "value"))
-    row = ex.children[2] if len(ex.children) > 4 else ex.children[1]
-    row.children = (play,) + tuple(row.children)
+    row = next(b for b in ex.children if isinstance(b, W.HBox) and controls["t"] in b.children)
+    row.children = tuple(row.children)[:-1] + (play, controls["t"])
     ex.play = play
     return ex

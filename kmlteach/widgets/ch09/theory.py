@@ -17,7 +17,7 @@ from ...plots.ch09.theory import (
     set_loss,
     set_rademacher,
 )
-from .._base import Explorer, slider
+from .._base import Explorer, nowrap, number, slider
 
 __all__ = ["make_loss_gallery", "make_rademacher_explorer", "RADEMACHER_NS"]
 
@@ -50,11 +50,17 @@ def make_loss_gallery(losses=None, loss: str = "soft_margin", z: float = 0.5, et
         st["calibration"] = BOOK_CALIBRATION.get(st["loss"])
         ex.state.update(st)
         cal = st["calibration"]
-        cal_txt = f" &nbsp; calibration (2.27): c = {cal[0]:.3f}, s = {cal[1]:g}" if cal else ""
         ex.set_readout(
-            f"{st['loss']}: l({st['z']:.2f}) = <b>{st['value']:.4f}</b>, subgradient "
-            f"∂l/∂z = <b>{st['subgradient']:.4f}</b> &nbsp; NORMA's new coefficient for y = +1, "
-            f"η = {eta:g}: −η ∂l/∂z = {st['coef']:+.4f}{cal_txt}"
+            nowrap(
+                f"{st['loss']}: l({number(st['z'], '.2f')}) = <b>{number(st['value'], '.4f')}</b>,",
+                f"subgradient ∂l/∂z = <b>{number(st['subgradient'], '.4f')}</b>",
+                sep=" ",
+            )
+            + "<br>"
+            + nowrap(
+                f"NORMA's new coefficient for y = +1, η = {eta:g}: −η ∂l/∂z = {number(st['coef'], '+.4f')}",
+                f"calibration (2.27): c = {cal[0]:.3f}, s = {cal[1]:g}" if cal else "",
+            )
         )
 
     return Explorer(
