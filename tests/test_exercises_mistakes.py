@@ -32,7 +32,7 @@ GUIDE = {
     "02.class_mean": "offset b",
     "03.center": "only the rows",
     "03.ngram": "non-overlapping",
-    "03.diffusion": "e^{βA}",
+    "03.diffusion": "exp(βA)",
     "04.generalized_hinge": "argmax before adding",
     "04.kesler": "sign",
     "05.chain_score": "off by one",
@@ -58,6 +58,12 @@ INVITED = {
     "07.precision_at_k": ["strict >"],
     "04.generalized_hinge": ["0–1 cost instead of Δ"],
     "04.hinge_subgradient": ["0–1 cost instead of Δ"],
+    # a student's walk through the edition (walk report 10): each was met, none was named
+    "06.permutation": ["counted from the top"],
+    "04.one_vs_all": ["targets 0 and 1"],
+    "02.kernel_sgd": ["averaged α after the update", "α(2), …, α(T + 1)"],
+    "04.multiclass_perceptron": ["argmax over all labels"],
+    "08.split_gain": ["unweighted average"],
 }
 
 # The catalogued conventions (issue 36, point 5): answers that would be right under another
@@ -77,7 +83,7 @@ CONVENTIONS = {
     "05.chain_score": {"read W_pair the other way round"},
     "05.viterbi": {"read the pairwise scores the other way round", "ties go to the largest label"},
     "05.score_coefficients": {"the bigram counts transposed", "divided by r: UML's Ψ"},
-    "06.permutation": {"0-based positions", "sorted decreasingly"},
+    "06.permutation": {"0-based positions", "sorted decreasingly", "positions counted from the top"},
     "07.confusion": {"a score equal to θ predicted negative"},
     "07.fixed_ab": {"ties go to the larger index", "labels 0 and 1 instead of −1 and +1"},
     "07.reliability": {"a probability on an inner edge put in the upper bin"},
@@ -144,6 +150,15 @@ def test_conventions_are_labelled_and_explain_the_convention():
                     ex_id,
                     m.name,
                 )
+
+
+def test_an_unweighted_average_of_the_children_fails_where_the_weights_matter(capsys):
+    """(walk report 10) 08.split_gain's first case where the sides differ in size is named
+    for the weights, so the failure does not point at empty sides."""
+    m = next(m for m in REG["08.split_gain"].mistakes if "unweighted average" in m.name)
+    ok, out = _run("08.split_gain", m.wrong, capsys)
+    first = re.search(r"case \d+/\d+ (.*?): expected", " ".join(out.split())).group(1)
+    assert not ok and "share of the points" in first and "empty" not in first, out
 
 
 @pytest.mark.parametrize("ex_id, k", PAIRS, ids=[f"{i}-{k}" for i, k in PAIRS])

@@ -367,7 +367,6 @@ def _kernel_sgd(K, y, lam, idx, *, at_one=False, after=False, from_zero=False, a
 
 
 plausible("02.kernel_sgd")(partial(_kernel_sgd, at_one=True))  # updates at y(Kα)_i = 1 too
-plausible("02.kernel_sgd")(partial(_kernel_sgd, after=True))  # averages α(t) after the update
 plausible("02.kernel_sgd")(partial(_kernel_sgd, from_zero=True))  # t counted from 0
 plausible("02.kernel_sgd")(partial(_kernel_sgd, average=False))  # the sum of the iterates
 
@@ -632,7 +631,6 @@ def _mcp(X, y, k, *, passes=None, every=False, restart=False, argmax_all=False, 
 plausible("04.multiclass_perceptron")(partial(_mcp, passes=1))  # one pass only
 plausible("04.multiclass_perceptron")(partial(_mcp, every=True))  # every violating label demoted
 plausible("04.multiclass_perceptron")(partial(_mcp, restart=True))  # back to i = 0 after an update
-plausible("04.multiclass_perceptron")(partial(_mcp, argmax_all=True))  # ŷ = argmax s, update if ŷ ≠ y
 
 
 def _ova(X, y, X_new, k, fit_binary, *, zero_one=False, normalise=False, one_based=False):
@@ -646,7 +644,6 @@ def _ova(X, y, X_new, k, fit_binary, *, zero_one=False, normalise=False, one_bas
     return np.argmax(np.column_stack(cols), axis=1) + (1 if one_based else 0)
 
 
-plausible("04.one_vs_all")(partial(_ova, zero_one=True))  # binary targets 0/1 instead of ±1
 plausible("04.one_vs_all")(partial(_ova, normalise=True))  # scores divided by ‖w_c‖
 plausible("04.one_vs_all")(partial(_ova, one_based=True))  # classes reported from 1
 

@@ -25,7 +25,12 @@ def _cases():
         )
     ]
     for m, d in ((5, 3), (8, 2)):
-        cases.append(Case((r.normal(size=(m, d)), r.choice([-1.0, 1.0], size=m), r.normal(size=d))))
+        cases.append(
+            Case(
+                (r.normal(size=(m, d)), r.choice([-1.0, 1.0], size=m), r.normal(size=d)),
+                label=f"{m} random points in {d} dimensions",
+            )
+        )
     return cases
 
 

@@ -34,7 +34,12 @@ def _distance_cases():
     ]
     for _ in range(4):
         d = int(r.integers(2, 6))
-        cases.append(Case((r.normal(size=d), r.normal(size=d) * 3, float(r.normal()))))
+        cases.append(
+            Case(
+                (r.normal(size=d), r.normal(size=d) * 3, float(r.normal())),
+                label=f"random x, w, b in {d} dimensions",
+            )
+        )
     return cases
 
 
@@ -66,7 +71,7 @@ def _hinge_cases():
         z = float(np.dot(w, x))
         if abs(abs(z) - 1) < 1e-3:  # keep away from the kink, where subgradients are not unique
             x = x * 1.5
-        cases.append(Case((w, x, float(r.choice([-1.0, 1.0])))))
+        cases.append(Case((w, x, float(r.choice([-1.0, 1.0]))), label=f"random w, x in {d} dimensions"))
     return cases
 
 
@@ -98,7 +103,12 @@ def _sgd_cases():
         z = float(np.dot(theta / (lam * t), x))
         if abs(abs(z) - 1) < 1e-3:
             x = 1.5 * x
-        cases.append(Case((theta, t, lam, x, float(r.choice([-1.0, 1.0])))))
+        cases.append(
+            Case(
+                (theta, t, lam, x, float(r.choice([-1.0, 1.0]))),
+                label=f"random θ and x in {d} dimensions, t = {t}, λ = {lam}",
+            )
+        )
     return cases
 
 
@@ -200,7 +210,12 @@ def _dual_cases():
         )
     ]
     for m, d in ((4, 2), (6, 3), (9, 5)):
-        cases.append(Case((r.normal(size=(m, d)), r.choice([-1.0, 1.0], size=m), r.uniform(0, 1, size=m))))
+        cases.append(
+            Case(
+                (r.normal(size=(m, d)), r.choice([-1.0, 1.0], size=m), r.uniform(0, 1, size=m)),
+                label=f"{m} random points in {d} dimensions, random α ≥ 0",
+            )
+        )
     return cases
 
 

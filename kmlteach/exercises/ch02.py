@@ -35,7 +35,9 @@ def _poly_cases():
         Case((np.array([[0.0, 0.0], [1.0, -1.0]]),), label="the origin and (1, -1)"),
     ]
     for d in (1, 2, 3, 4):
-        cases.append(Case((r.normal(size=(5, d)),)))
+        cases.append(
+            Case((r.normal(size=(5, d)),), label=f"5 random points in {d} dimension{'s' if d > 1 else ''}")
+        )
     return cases
 
 
@@ -50,7 +52,7 @@ def gaussian_gram(X, Y, sigma):
 def _gram_cases():
     r = _rng(22)
     cases = [
-        Case((np.array([[0.0]]), np.array([[2.0]]), 1.0), label="x = 0, x' = 2, σ = 1 (e^-2)"),
+        Case((np.array([[0.0]]), np.array([[2.0]]), 1.0), label="x = 0, x' = 2, σ = 1 (e⁻²)"),
         Case(
             (np.array([[1.0, 1.0], [0.0, 0.0]]), np.array([[1.0, 1.0]]), 0.5),
             label="a point with itself gives 1",
@@ -64,7 +66,8 @@ def _gram_cases():
                     r.normal(size=(int(r.integers(2, 6)), d)),
                     r.normal(size=(int(r.integers(2, 6)), d)),
                     float(r.uniform(0.2, 3.0)),
-                )
+                ),
+                label=f"random X and Y in {d} dimension{'s' if d > 1 else ''}, random σ",
             )
         )
     return cases
@@ -112,7 +115,12 @@ def _ridge_cases():
     cases = [Case((np.eye(2), np.array([1.0, 2.0]), 0.5), label="K = I, m = 2, λ = 0.5")]
     for m in (4, 7, 12):
         X = r.normal(size=(m, 2))
-        cases.append(Case((gram("gaussian", X, sigma=1.0), r.normal(size=m), float(r.uniform(0.01, 1.0)))))
+        cases.append(
+            Case(
+                (gram("gaussian", X, sigma=1.0), r.normal(size=m), float(r.uniform(0.01, 1.0))),
+                label=f"Gaussian Gram matrix of {m} random points, random y and λ",
+            )
+        )
     X = r.normal(size=(6, 3))
     cases.append(Case((gram("polynomial", X, degree=2), r.normal(size=6), 0.1), label="polynomial kernel"))
     return cases
@@ -296,17 +304,24 @@ _class_mean_minus_b = partial(_class_mean, offset=-1.0)
 _class_mean_sums = partial(_class_mean, sums=True)
 
 
-def _ksgd(K, y, lam, idx, *, t_scale=True, last=False, label_in_test=True):
+def _ksgd(K, y, lam, idx, *, t_scale=True, last=False, label_in_test=True, after=None):
+    """``after``: None (the average of the α(t) taken before step t's update), "same t" (β
+    after the update, still divided by λt) or "next t" (the iterates α(2), ..., α(T + 1))."""
     K, y = np.asarray(K, dtype=float), np.asarray(y, dtype=float)
     beta, total, alpha = np.zeros(len(y)), np.zeros(len(y)), np.zeros(len(y))
     for t, i in enumerate(idx, 1):
         alpha = beta / (lam * t if t_scale else lam)
-        total += alpha
+        if after is None:
+            total += alpha
         if (y[i] if label_in_test else 1.0) * (K[i] @ alpha) < 1:
             beta[i] += y[i]
+        if after is not None:
+            total += beta / (lam * (t if after == "same t" else t + 1))
     return alpha if last else total / len(idx)
 
 
 _ksgd_lambda = partial(_ksgd, t_scale=False)
 _ksgd_last = partial(_ksgd, last=True)
 _ksgd_no_label = partial(_ksgd, label_in_test=False)
+_ksgd_after_update = partial(_ksgd, after="same t")
+_ksgd_next_iterates = partial(_ksgd, after="next t")

@@ -78,7 +78,9 @@ def _diffusion_cases():
     ]
     for n in (4, 6):
         A = np.triu((r.random((n, n)) < 0.5).astype(float), 1)
-        cases.append(Case((A + A.T, float(r.uniform(0.1, 2.0)))))
+        cases.append(
+            Case((A + A.T, float(r.uniform(0.1, 2.0))), label=f"a random graph on {n} nodes, random β")
+        )
     return cases
 
 
@@ -116,7 +118,7 @@ def _fisher_cases():
     cases = [Case((np.array([[0.0], [1.0]]), np.array([0.0])), label="one fair coin")]
     for n, d in ((4, 2), (5, 3), (3, 4)):
         X = (r.random((n, d)) < 0.5).astype(float)
-        cases.append(Case((X, r.normal(size=d))))
+        cases.append(Case((X, r.normal(size=d)), label=f"{n} random samples of {d} coins, random θ"))
     return cases
 
 

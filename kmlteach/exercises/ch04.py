@@ -38,7 +38,8 @@ def _psi_cases():
     ]
     for _ in range(4):
         n, k = int(r.integers(1, 5)), int(r.integers(2, 6))
-        cases.append(Case((r.normal(size=n), int(r.integers(1, k)), k)))
+        x, y = r.normal(size=n), int(r.integers(1, k))
+        cases.append(Case((x, y, k), label=f"random x of {n} features, y = {y}, k = {k}"))
     return cases
 
 
@@ -68,7 +69,10 @@ def _ghinge_cases():
         k, d = int(r.integers(2, 5)), int(r.integers(1, 4))
         D = r.uniform(0.5, 3.0, size=(k, k))
         np.fill_diagonal(D, 0.0)
-        cases.append(Case((r.normal(size=(k, d)), r.normal(size=d), int(r.integers(0, k)), D)))
+        W, x, y = r.normal(size=(k, d)), r.normal(size=d), int(r.integers(0, k))
+        cases.append(
+            Case((W, x, y, D), label=f"random W, x with {k} classes and {d} features, y = {y}, random Δ")
+        )
     return cases
 
 
@@ -156,7 +160,8 @@ def _kesler_cases():
     ]
     for _ in range(3):
         n, k = int(r.integers(1, 4)), int(r.integers(2, 5))
-        cases.append(Case((r.normal(size=n), int(r.integers(0, k)), k)))
+        x, i = r.normal(size=n), int(r.integers(0, k))
+        cases.append(Case((x, i, k), label=f"random x of {n} features, label {i} of {k}"))
     return cases
 
 
@@ -216,12 +221,19 @@ def _ghinge_zero_one(W, x, y, Delta):
     return _ghinge_parts(W, x, y, 1.0 - np.eye(len(np.asarray(Delta))))
 
 
-def _mc_perceptron(X, y, k, *, promote_only=False, strict=False, first=False, cap=20_000):
+def _mc_perceptron(X, y, k, *, promote_only=False, strict=False, first=False, argmax_all=False, cap=20_000):
     X, y = np.asarray(X, dtype=float), np.asarray(y)
     W = np.zeros((k, X.shape[1]))
 
     def update(i):
         s = W @ X[i]
+        if argmax_all:  # the predicted label over all k (the true one included): a tie with it is no mistake
+            j = int(np.argmax(s))
+            if j == y[i]:
+                return False
+            W[y[i]] += X[i]
+            W[j] -= X[i]
+            return True
         rival = np.delete(np.arange(k), y[i])
         bad = rival[(s[rival] > s[y[i]]) if strict else (s[rival] >= s[y[i]])]
         if not bad.size:
@@ -239,6 +251,7 @@ def _mc_perceptron(X, y, k, *, promote_only=False, strict=False, first=False, ca
 _mcp_promote_only = partial(_mc_perceptron, promote_only=True)
 _mcp_strict = partial(_mc_perceptron, strict=True)
 _mcp_first_violator = partial(_mc_perceptron, first=True)
+_mcp_argmax_all = partial(_mc_perceptron, argmax_all=True)
 
 
 def _ova_scores(X, y, X_new, k, fit_binary):
@@ -256,6 +269,13 @@ def _ova_argmin(X, y, X_new, k, fit_binary):
 
 def _ova_on_training_points(X, y, X_new, k, fit_binary):
     return ova_predict(X, y, X, k, fit_binary)
+
+
+def _ova_zero_one_targets(X, y, X_new, k, fit_binary):
+    X_new, y = np.asarray(X_new, dtype=float), np.asarray(y)
+    return np.argmax(
+        np.column_stack([X_new @ fit_binary(X, (y == c).astype(float)) for c in range(k)]), axis=1
+    )
 
 
 def _kesler_sign(x, i, k):

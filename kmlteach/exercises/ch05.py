@@ -52,7 +52,8 @@ def _score_cases():
                     r.integers(0, q, length),
                     r.normal(size=(q, n)),
                     r.normal(size=(q, q)),
-                )
+                ),
+                label=f"random x, y and weights: {length} letters of {n} pixels, {q} labels",
             )
         )
     return cases
@@ -78,7 +79,12 @@ def _viterbi_cases():
     ]
     for _ in range(6):
         q, length = int(r.integers(2, 6)), int(r.integers(1, 9))
-        cases.append(Case((r.normal(size=(length, q)), r.normal(size=(q, q)))))
+        cases.append(
+            Case(
+                (r.normal(size=(length, q)), r.normal(size=(q, q))),
+                label=f"random scores, {length} positions, {q} labels",
+            )
+        )
     return cases
 
 
@@ -104,7 +110,12 @@ def _loss_aug_cases():
     ]
     for _ in range(6):
         q, length = int(r.integers(2, 6)), int(r.integers(1, 8))
-        cases.append(Case((r.normal(size=(length, q)), r.normal(size=(q, q)), r.integers(0, q, length))))
+        cases.append(
+            Case(
+                (r.normal(size=(length, q)), r.normal(size=(q, q)), r.integers(0, q, length)),
+                label=f"random scores and y_true, {length} positions, {q} labels",
+            )
+        )
     return cases
 
 
@@ -134,7 +145,12 @@ def _coef_cases():
     ]
     for _ in range(5):
         q, n, length = int(r.integers(2, 5)), int(r.integers(1, 6)), int(r.integers(2, 8))
-        cases.append(Case((r.random((length, n)), r.integers(0, q, length), q)))
+        cases.append(
+            Case(
+                (r.random((length, n)), r.integers(0, q, length), q),
+                label=f"random x and y: {length} letters of {n} pixels, {q} labels",
+            )
+        )
     return cases
 
 

@@ -34,7 +34,7 @@ def _permutation_cases():
         Case((np.array([1.0, 1.0, 0.0]),), label="a tie: the smaller index gets the smaller position"),
     ]
     for n in (4, 7, 12):
-        cases.append(Case((np.round(r.normal(size=n), 3),)))
+        cases.append(Case((np.round(r.normal(size=n), 3),), label=f"{n} random scores"))
     return cases
 
 
@@ -60,7 +60,12 @@ def _kendall_cases():
         Case((np.array([1.0, 2.0]), np.array([5.0, 5.0])), label="a pair tied in y only"),
     ]
     for n in (4, 6, 9):
-        cases.append(Case((np.round(r.normal(size=n), 2), r.integers(0, 4, n).astype(float))))
+        cases.append(
+            Case(
+                (np.round(r.normal(size=n), 2), r.integers(0, 4, n).astype(float)),
+                label=f"{n} random items, ties in y",
+            )
+        )
     return cases
 
 
@@ -94,7 +99,7 @@ def _ndcg_cases():
         y = r.integers(0, 4, n).astype(float)
         y[int(r.integers(n))] = 3.0  # at least one relevant item
         yp = r.permutation(n).astype(float) + 0.5 * r.random(n)  # no ties in the prediction
-        cases.append(Case((yp, y, k)))
+        cases.append(Case((yp, y, k), label=f"{n} random items, k = {k}"))
     return cases
 
 
@@ -129,7 +134,7 @@ def _cost_cases():
     for n, k in ((5, 2), (6, 6), (7, 3)):
         y = r.integers(0, 4, n).astype(float)
         y[int(r.integers(n))] = 3.0
-        cases.append(Case((r.normal(size=n), y, k)))
+        cases.append(Case((r.normal(size=n), y, k), label=f"{n} random items, k = {k}"))
     return cases
 
 
@@ -146,6 +151,14 @@ def _perm_zero_based(y):
 
 def _perm_decreasing(y):
     return len(y) + 1 - permutation(y)
+
+
+def _perm_from_the_top(y):
+    """Position 1 for the largest score, ties in input order (a stable sort of −y)."""
+    y = np.asarray(y, dtype=float)
+    pi = np.empty(len(y), dtype=int)
+    pi[np.argsort(-y, kind="stable")] = np.arange(1, len(y) + 1)
+    return pi
 
 
 def _kendall_disagreements(y_pred, y_true, strict=False):

@@ -51,7 +51,7 @@ def _confusion_cases():
     ]
     for n, theta in ((10, 0.0), (25, 0.5), (40, -0.3)):
         s, y = _sample(r, n)
-        cases.append(Case((s, y, theta)))
+        cases.append(Case((s, y, theta), label=f"{n} random items, θ = {theta}"))
     return cases
 
 
@@ -83,7 +83,7 @@ def _fbeta_cases():
     ]
     for n, theta, beta in ((12, 0.0, 1.0), (30, 0.3, 3.0), (50, -0.2, 0.25)):
         s, y = _sample(r, n)
-        cases.append(Case((s, y, theta, beta)))
+        cases.append(Case((s, y, theta, beta), label=f"{n} random items, θ = {theta}, β = {beta}"))
     return cases
 
 
@@ -111,7 +111,7 @@ def _patk_cases():
     for n, k in ((15, 5), (40, 10), (60, 1)):
         s, y = _sample(r, n)
         s = s + 1e-4 * np.arange(n)  # no ties
-        cases.append(Case((s, y, k)))
+        cases.append(Case((s, y, k), label=f"{n} random items without ties, k = {k}"))
     return cases
 
 
@@ -147,7 +147,8 @@ def _fixed_ab_cases():
         y = np.where(r.random(n) < 0.4, 1, -1)
         y[0], y[1] = 1, -1
         P, N = int(np.sum(y > 0)), int(np.sum(y < 0))
-        cases.append(Case((r.normal(size=n), y, int(r.integers(0, P + 1)), int(r.integers(0, N + 1)))))
+        s, a, b = r.normal(size=n), int(r.integers(0, P + 1)), int(r.integers(0, N + 1))
+        cases.append(Case((s, y, a, b), label=f"{n} random items ({P} positive), a = {a}, b = {b}"))
     return cases
 
 
@@ -196,7 +197,7 @@ def _reliability_cases():
         p = np.round(r.beta(1.5, 3.0, size=n), 3)
         p = np.where(np.isclose((p * n_bins) % 1.0, 0.0), p + 0.001, p)  # no item on an edge
         y = np.where(r.random(n) < p, 1, -1)
-        cases.append(Case((p, y, n_bins)))
+        cases.append(Case((p, y, n_bins), label=f"{n} random probabilities, {n_bins} bins"))
     return cases
 
 

@@ -59,7 +59,8 @@ def _stump_cases():
                     j,
                     float(X[int(r.integers(m)), j]),
                     float(r.choice([-1.0, 1.0])),
-                )
+                ),
+                label=f"{m} random points in {d} dimensions, a threshold at one of them",
             )
         )
     return cases
@@ -99,7 +100,7 @@ def _round_cases():
         h = y.copy()
         wrong = r.choice(m, size=max(1, m // 4), replace=False)
         h[wrong] *= -1
-        cases.append(Case((_dist(r, m), y, h)))
+        cases.append(Case((_dist(r, m), y, h), label=f"{m} points, random D, {len(wrong)} mistakes"))
     return cases
 
 
@@ -121,7 +122,7 @@ def _bound_cases():
         Case((np.full(20, 0.4),), label="20 rounds of γ = 0.1"),
     ]
     for T in (5, 40):
-        cases.append(Case((np.round(r.uniform(0.05, 0.49, size=T), 3),)))
+        cases.append(Case((np.round(r.uniform(0.05, 0.49, size=T), 3),), label=f"{T} rounds of random ε < ½"))
     return cases
 
 
@@ -170,7 +171,9 @@ def _oob_cases():
     for B, m in ((5, 8), (15, 20), (40, 30)):
         y = _labels(r, m)
         P = np.where(r.random((B, m)) < 0.75, y, -y)
-        cases.append(Case((P, r.integers(0, m, size=(B, m)), y)))
+        cases.append(
+            Case((P, r.integers(0, m, size=(B, m)), y), label=f"{B} members, {m} points, random samples")
+        )
     return cases
 
 
@@ -208,7 +211,18 @@ def _gain_cases():
     cases = []
     for crit in ("error", "entropy", "gini"):
         cases.append(Case((y8, L8, crit), label=f"8 labels, 3+/1− left and 1+/3− right, {crit}"))
-    cases.append(Case((y8, np.zeros(8, bool), "gini"), label="an empty side: gain 0"))
+    L8_unequal = np.array([True, True, False, False, False, False, False, False])
+    cases.append(
+        Case(
+            (y8, L8_unequal, "gini"), label="2 points left, 6 right: each side weighs its share of the points"
+        )
+    )
+    cases.append(
+        Case(
+            (y8, np.zeros(8, bool), "gini"),
+            label="an empty left side: the right side is the whole node, gain 0",
+        )
+    )
     cases.append(
         Case(
             (np.array([1.0, 1.0, -1.0, -1.0]), np.array([True, True, False, False]), "entropy"),
@@ -216,7 +230,9 @@ def _gain_cases():
         )
     )
     for m, crit in ((10, "error"), (17, "entropy"), (30, "gini"), (25, "entropy")):
-        cases.append(Case((_labels(r, m), r.random(m) < 0.4, crit)))
+        cases.append(
+            Case((_labels(r, m), r.random(m) < 0.4, crit), label=f"{m} random labels, a random split, {crit}")
+        )
     return cases
 
 
@@ -242,7 +258,7 @@ def _alpha_cases():
     ]
     for _ in range(3):
         w = r.dirichlet([2.0, 1.0, 1.0])
-        cases.append(Case((float(w[0]), float(w[1]), float(w[2]))))
+        cases.append(Case((float(w[0]), float(w[1]), float(w[2])), label="random weights that sum to 1"))
     return cases
 
 
@@ -313,7 +329,7 @@ _oob_all_points = partial(_oob, all_points=True)
 _oob_ties_up = partial(_oob, ties_up=True)
 
 
-def _gain(y, left, criterion, *, parent_counts=False, weights=True, nats=False):
+def _gain(y, left, criterion, *, parent_counts=False, weights=True, nats=False, average=False):
     y, left = np.asarray(y, dtype=float), np.asarray(left, dtype=bool)
     m = len(y)
     C = (
@@ -325,13 +341,14 @@ def _gain(y, left, criterion, *, parent_counts=False, weights=True, nats=False):
     for side in (left, ~left):
         if side.any():
             a = np.sum(y[side] > 0) / (m if parent_counts else side.sum())
-            gain -= (side.sum() / m if weights else 1.0) * C(a)
+            gain -= (0.5 if average else side.sum() / m if weights else 1.0) * C(a)
     return float(gain)
 
 
 _gain_parent_counts = partial(_gain, parent_counts=True)
 _gain_unweighted = partial(_gain, weights=False)
 _gain_nats = partial(_gain, nats=True)
+_gain_average = partial(_gain, average=True)
 
 
 def _alpha_samme(w_correct, w_wrong, w_abstain=0.0):

@@ -60,7 +60,8 @@ def _norma_cases():
                     float(r.choice([-1.0, 1.0])),
                     0.05,
                     0.3,
-                )
+                ),
+                label=f"{t} earlier points: random coefficients and kernel values",
             )
         )
     return cases
@@ -117,7 +118,7 @@ def _oc_cases():
     cases = [
         Case(
             (np.array([1.0]), np.zeros((1, 2)), 0.5, 1.0, np.array([[0.0, 0.0], [1.0, 1.0]])),
-            label="one kernel at the origin: f(0) = 1 − ρ, f((1, 1)) = e^{−1} − ρ",
+            label="one kernel at the origin: f(0) = 1 − ρ, f((1, 1)) = e⁻¹ − ρ",
         ),
         Case(
             (np.ones(3), np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]]), 1.2, 0.5, np.array([[0.5, 0.5]])),
@@ -134,7 +135,8 @@ def _oc_cases():
                     float(np.round(r.random(), 3)),
                     float(r.choice([0.1, 0.5, 2.0])),
                     np.round(r.normal(size=(m, 2)), 2),
-                )
+                ),
+                label=f"{n} random α_i and x_i in the plane, {m} random z",
             )
         )
     return cases
@@ -161,7 +163,10 @@ def _rad_cases():
     ]
     for n, d, draws in ((4, 2, 5), (10, 3, 20), (30, 5, 50)):
         cases.append(
-            Case((np.round(r.normal(size=(n, d)), 2), np.where(r.random((draws, n)) < 0.5, -1.0, 1.0)))
+            Case(
+                (np.round(r.normal(size=(n, d)), 2), np.where(r.random((draws, n)) < 0.5, -1.0, 1.0)),
+                label=f"{n} random points in {d} dimensions, {draws} draws of the signs",
+            )
         )
     return cases
 
@@ -203,7 +208,7 @@ def _dual_cases():
         a = r.random(n)
         a[y > 0] *= 1 / a[y > 0].sum()
         a[y < 0] *= 1 / a[y < 0].sum()  # αᵀy = 0, Σα = 2
-        cases.append(Case((a, _gauss(X, X, 1.0), y, 2.0 / n)))
+        cases.append(Case((a, _gauss(X, X, 1.0), y, 2.0 / n), label=f"a feasible α, n = {n}"))
         bad = a.copy()
         bad[0] += 0.1
         cases.append(Case((bad, _gauss(X, X, 1.0), y, 2.0 / n), label="an infeasible α"))

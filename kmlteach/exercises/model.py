@@ -43,17 +43,53 @@ MISTAKE_KINDS = {"mistake": "Common mistake", "convention": "Convention"}
 QUESTION_KINDS = ("concept", "recap")
 
 
-def short(obj: Any, limit: int = 70) -> str:
-    """A value as one short line (arrays rounded to 4 digits, long text cut with "...")."""
+def _plain(obj: Any, depth: int = 0) -> str:
+    """A value as a student would write it: numbers without NumPy's ``np.float64(...)``
+    wrapper (6 significant digits), arrays rounded to 4 digits, tuples, lists and dicts
+    of those; anything else by its ``repr``."""
     if isinstance(obj, np.ndarray):
         with np.printoptions(precision=4, suppress=True, threshold=12, edgeitems=3):
-            text = np.array2string(obj, separator=", ")
-        text = " ".join(text.split())
-    elif isinstance(obj, float):
-        text = f"{obj:.6g}"
-    else:
-        text = repr(obj)
+            return " ".join(np.array2string(obj, separator=", ").split())
+    if isinstance(obj, (bool, np.bool_)):
+        return str(bool(obj))
+    if isinstance(obj, (int, np.integer)):
+        return str(int(obj))
+    if isinstance(obj, (float, np.floating)):
+        return f"{float(obj):.6g}"
+    if depth < 3 and type(obj) in (tuple, list):
+        inner = ", ".join(_plain(v, depth + 1) for v in obj[:20]) + (", ..." if len(obj) > 20 else "")
+        if isinstance(obj, tuple):
+            return f"({inner},)" if len(obj) == 1 else f"({inner})"
+        return f"[{inner}]"
+    if depth < 3 and type(obj) is dict:
+        return "{" + ", ".join(f"{k!r}: {_plain(v, depth + 1)}" for k, v in list(obj.items())[:20]) + "}"
+    return repr(obj)
+
+
+def short(obj: Any, limit: int = 70) -> str:
+    """A value as one short line (arrays rounded to 4 digits, NumPy scalars as plain
+    numbers, long text cut with "...")."""
+    text = _plain(obj)
     return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _kind(obj: Any) -> str:
+    """What an argument is, in a few words (a case without a label is described by these)."""
+    if isinstance(obj, np.ndarray):
+        if obj.ndim == 0:
+            return short(obj.item(), 20)
+        if obj.ndim == 1:
+            return short(obj, 30) if obj.size <= 4 else f"{obj.size} values"
+        shape = "×".join(map(str, obj.shape))
+        first = shape.split("×")[0]
+        return f"{'an' if first[0] == '8' or first in ('11', '18') else 'a'} {shape} array"
+    if isinstance(obj, (str, bool, int, float, np.integer, np.floating, np.bool_)):
+        return short(obj, 20)
+    if callable(obj):
+        return getattr(obj, "__name__", "a function")
+    if isinstance(obj, (tuple, list)):
+        return short(obj, 30) if len(obj) <= 4 else f"{len(obj)} items"
+    return type(obj).__name__
 
 
 @dataclass(frozen=True)
@@ -67,9 +103,11 @@ class Case:
     expected: Any = field(default=_UNSET, repr=False, compare=False)
 
     def describe(self) -> str:
+        """The case's label, or (for a case without one) its arguments in a few words:
+        small ones as values, arrays by their shape — never a dump of their numbers."""
         if self.label:
             return self.label
-        parts = [short(a) for a in self.args] + [f"{k}={short(v)}" for k, v in self.kwargs.items()]
+        parts = [_kind(a) for a in self.args] + [f"{k}={_kind(v)}" for k, v in self.kwargs.items()]
         return f"({', '.join(parts)})"
 
 

@@ -69,16 +69,10 @@ DENIED_NOTE = (
 
 
 def _short(v, limit=120) -> str:
-    import numpy as np
+    """A value as one line, as ``check`` shows it (NumPy scalars as plain numbers)."""
+    from kmlteach.exercises.model import short
 
-    if isinstance(v, np.ndarray):
-        with np.printoptions(precision=4, suppress=True, threshold=12, edgeitems=3):
-            text = " ".join(np.array2string(v, separator=", ").split())
-    elif isinstance(v, float):
-        text = f"{v:.6g}"
-    else:
-        text = repr(v)
-    return text if len(text) <= limit else text[: limit - 3] + "..."
+    return short(v, limit)
 
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.]{0,59}")
