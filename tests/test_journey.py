@@ -631,7 +631,10 @@ def _guess(j: Journey, box, k: int, wait: bool = True) -> None:
         lo, hi = (
             float(v) for v in re.findall(r"-?[\d.]+", typed.first.get_attribute("placeholder") or "0 to 8")
         )
-        typed.first.fill(f"{round(lo + (hi - lo) * (k + 1) / 4, 2):g}")
+        guess = lo + (hi - lo) * (k + 1) / 4
+        # a count (00: "0 to 30") takes a whole number; a range of integers this wide is one
+        guess = round(guess) if lo == int(lo) and hi == int(hi) and hi - lo >= 4 else round(guess, 2)
+        typed.first.fill(f"{guess:g}")
         typed.first.press("Tab")  # the value is sent when the box loses the focus
     elif toggles.count() > 1:
         toggles.nth((k + 1) % toggles.count()).click()

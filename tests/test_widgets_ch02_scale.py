@@ -115,7 +115,9 @@ def test_explorer_moves_through_the_table(table):
     png = ex.image.value
     ex.controls["method"].value = "rff"
     assert ex.state["method"] == "rff" and ex.state["accuracy"] == table.accuracy["rff"][3]
-    assert "D = 150" in ex.state["readout"] and f"{100 * table.exact_accuracy:.1f} %" in ex.state["readout"]
+    assert (
+        "D = 150" in ex.state["readout"] and f"{100 * table.exact_accuracy:.1f}&nbsp;%" in ex.state["readout"]
+    )
     assert ex.image.value != png
 
 
@@ -134,3 +136,20 @@ def test_default_sizes_and_static_figure(table):
     import matplotlib.pyplot as plt
 
     plt.close("all")
+
+
+def test_readout_words_and_breaks(table):
+    """Walk report item 16 (02): the readout wrapped between "98.0" and "%", and printed
+    "1.0× slower" for two times within a few per cent."""
+    import re
+
+    from kmlteach.widgets.ch02.scale import speed_words
+
+    assert speed_words(3.24) == "3.2× faster" and speed_words(1 / 1.6) == "1.6× slower"
+    assert speed_words(0.97) == speed_words(1.03) == "about as fast"
+    assert "1.0×" not in speed_words(1 / 1.049) and "1.0×" not in speed_words(1.049)
+    ex = make_scale_explorer(table, method="nystroem", size=20)
+    html = ex.readout.value
+    assert re.search(r"\d&nbsp;%", html) and re.search(r"\d&nbsp;ms", html) and " %" not in html
+    outside = re.sub(r'<span style="white-space: nowrap">.*?</span>|\s', "", html)
+    assert not outside, html  # every phrase unbreakable, lines break between them

@@ -608,8 +608,11 @@ def test_an_unreadable_number_is_no_guess_and_the_readout_says_why():
     p = ex.predict
     p.guess.text.value = "half"
     assert "“half” is not a number from 0 to 1: no guess yet." in ex.readout.value
-    p.reveal()
+    p.reveal()  # Reveal with the unreadable text still there: the reason stays in view
     assert not p.shown and ex.state["predictions"]["total"] == 0
+    assert "“half” is not a number from 0 to 1: no guess yet." in ex.readout.value
+    p.guess.text.value = ""
+    p.reveal()  # nothing typed: no guess
     assert "No guess for this setting" in ex.readout.value
     p.guess.text.value = "0.4"  # a guess now: the "no guess" line goes at once
     assert "No guess" not in ex.readout.value and "not a number" not in ex.readout.value

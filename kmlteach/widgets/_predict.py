@@ -427,7 +427,12 @@ class Prediction:
         if self.shown:
             return
         if not self.has_guess:
-            self.notice = "No guess for this setting yet (one set before it changed does not count)."
+            problem = getattr(self.guess, "problem", "")  # a number typed that cannot be read
+            self.notice = (
+                problem + ": no guess yet."
+                if problem
+                else "No guess for this setting yet (one set before it changed does not count)."
+            )
             self.ex.refresh()
             return
         answer = self.answer(self.ex)

@@ -35,7 +35,7 @@ import numpy as np
 from ...datasets import digits
 from ...kernels import gram, nystroem_map, random_fourier_features
 from ...plots import OKABE_ITO, figure, label_axes
-from .._base import Explorer
+from .._base import Explorer, nowrap
 from .._threads import single_thread
 
 __all__ = [
@@ -275,6 +275,16 @@ def _default_table() -> ScaleTable:
     return scale_table()
 
 
+def speed_words(speedup: float) -> str:
+    """``"3.2× faster"``, ``"1.6× slower"``, or ``"about as fast"`` when the two differ by
+    less than 5 % (a ratio printed as "1.0× slower" says nothing)."""
+    if not np.isfinite(speedup):
+        return "faster"
+    if 1 / 1.05 < speedup < 1.05:
+        return "about as fast"
+    return f"{speedup:.1f}× faster" if speedup > 1 else f"{1 / speedup:.1f}× slower"
+
+
 def make_scale_explorer(
     table: ScaleTable | None = None, method: str = "nystroem", size: int = 100
 ) -> Explorer:
@@ -331,12 +341,16 @@ def make_scale_explorer(
             speedup=speedup,
         )
         letter = "m" if m == "nystroem" else "D"
-        faster = f"{speedup:.1f}× faster" if speedup >= 1 else f"{1 / speedup:.1f}× slower"
         ex.set_readout(
-            f"{METHODS[m].split(',')[0]}, <b>{letter} = {s}</b> ({table.n_train} training digits): "
-            f"error ‖K − ΦΦᵀ‖/‖K‖ = <b>{err:#.2g}</b>; training {1e3 * sec:.1f} ms "
-            f"(exact kernel {1e3 * table.exact_seconds:.1f} ms: {faster}); "
-            f"test accuracy <b>{100 * acc:.1f} %</b> (exact kernel {100 * table.exact_accuracy:.1f} %)"
+            nowrap(
+                f"{METHODS[m].split(',')[0]}, <b>{letter} = {s}</b> ({table.n_train} training digits):",
+                f"error ‖K − ΦΦᵀ‖/‖K‖ = <b>{err:#.2g}</b>;",
+                f"training {1e3 * sec:.1f}&nbsp;ms",
+                f"(exact kernel {1e3 * table.exact_seconds:.1f}&nbsp;ms: {speed_words(speedup)});",
+                f"test accuracy <b>{100 * acc:.1f}&nbsp;%</b>",
+                f"(exact kernel {100 * table.exact_accuracy:.1f}&nbsp;%)",
+                sep=" ",
+            )
         )
 
     ex = Explorer(
