@@ -470,8 +470,8 @@ ask("02.c_sigma", "?")
 
 # %% [markdown] tags=["slide-skip"]
 # **Predict, then reveal.** On the two moons of this section, pick a kernel and its parameter,
-# guess the test accuracy with the slider, then press **Reveal** to draw the boundary (a guess
-# within 5 points counts). Every new setting asks again, and the readout keeps your score. The
+# type your guess of the test accuracy (in %), then press **Reveal** to draw the boundary (a
+# guess within 5 points counts). Every new setting asks again, and the readout keeps your score. The
 # figure after it shows six settings at once.
 
 # %% tags=["slide-skip"]

@@ -161,9 +161,10 @@ show(
 
 # %% [markdown] tags=["slide-skip"]
 # **Predict, then reveal.** The same six documents, scored by a second scorer this time. Work
-# out the Kendall-tau loss of the order its scores give, set your guess, then press **Reveal**
-# to draw the ranked list (within 0.05 counts); move a score for a new question. The readout
-# keeps your score.
+# out the Kendall-tau loss of the order its scores give, type your guess, then press **Reveal**
+# to draw the ranked list (within 0.05 counts); move a score past another one for a new question
+# (a move that keeps the order asks nothing new: the losses stay the same). The readout keeps
+# your score.
 
 # %% tags=["slide-skip"]
 # NBVAL_IGNORE_OUTPUT
@@ -175,8 +176,10 @@ make_ranking_explorer(scores=[0.3, 0.8, 0.9, 0.1, 0.4, 0.6], predict=True)
 # **Reorder the items.** Each slider is the predicted score of one document (its true
 # relevance is in the label). Move the best document *A* to the top, then try to fix the
 # order further down and watch which loss reacts: the NDCG loss with a small $k$ ignores
-# everything below the top $k$, the Kendall loss counts every pair alike. The button sets the
-# scores to the relevances themselves (ties included), where all three losses vanish.
+# everything below the top $k$, the Kendall loss counts every pair alike. The **ideal order**
+# button sets every score to its relevance divided by 4 (the sliders run from 0 to 1): the
+# scores then order the documents exactly as the relevances do, ties included, and all three
+# losses vanish.
 
 # %%
 # NBVAL_IGNORE_OUTPUT
@@ -244,18 +247,7 @@ print("Hungarian:   v =", vec(v), f" cost {R.assignment_cost(A, v):.0f}")
 print("brute force: v =", vec(np.array(brute)), f" cost {A[np.arange(5), list(brute)].sum():.0f}")
 
 fig, ax = figure(4.4, 3.8)
-plot_assignment(A, v, ax=ax, title=f"optimal assignment, cost {R.assignment_cost(A, v):.0f}")
-for i in range(5):
-    for j in range(5):
-        ax.text(
-            j,
-            i,
-            f"{A[i, j]:.0f}",
-            ha="center",
-            va="center",
-            fontsize=9,
-            color="white" if A[i, j] < 5 else "black",
-        )
+plot_assignment(A, v, ax=ax, title=f"optimal assignment, cost {R.assignment_cost(A, v):.0f}", values=True)
 show(
     fig,
     alt="Heat map of the 5 by 5 cost matrix, each cost written in its cell; one framed cell "

@@ -178,7 +178,7 @@ show(
 
 # %% [markdown] tags=["slide-skip"]
 # **Predict, then reveal.** A fresh sample of 40 scored items, drawn like the first. Before you
-# explore, put the guess slider where you think $F_1$ peaks, then press **Reveal**: the
+# explore, type the θ where you think $F_1$ peaks, then press **Reveal**: the
 # readout (with $F_1$) and a line at the answer appear. **next question ▶** then asks another
 # threshold question on the same sample (the largest θ with recall ≥ 0.8, where the zero-one
 # loss is smallest, ...). The readout keeps your score.

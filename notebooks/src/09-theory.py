@@ -257,8 +257,9 @@ print(
 
 # %% [markdown]
 # The bound holds for *every* order of the stream; this order is an easy one. Below, the stream
-# after 40 steps with the Gaussian kernel, hinge loss and λ = 0.05: the marker area of each term
-# is proportional to $|c_s|$, so the early terms have visibly shrunk.
+# after 40 steps with the Gaussian kernel, hinge loss, λ = 0.05 and η = 0.5, as in the cells
+# above: the marker area of each term is proportional to $|c_s|$, so the early terms have
+# visibly shrunk.
 
 # %%
 from kmlteach.widgets.ch09 import make_norma_stream
@@ -280,8 +281,10 @@ show(
 # %% [markdown]
 # **Watch the stream.** Press play or move $t$: the ringed point has just arrived, the black
 # curve is $f_{t+1} = 0$. Set λ = 0.2 and watch old terms fade; set a budget τ and watch them
-# vanish. With the linear kernel, the perceptron loss, λ = 0 and no budget the dashed line is
-# Novikoff's bound.
+# vanish. The widget keeps η = 0.5 throughout, so with the Gaussian kernel, the hinge loss and
+# λ = 0.05 it counts the mistakes printed above. With the linear kernel, the perceptron loss,
+# λ = 0 and no budget the dashed line is Novikoff's bound; there η only scales $f$ (every
+# coefficient is $\pm\eta$), so the mistakes are those of the perceptron with η = 1.
 
 # %%
 # NBVAL_IGNORE_OUTPUT
@@ -337,8 +340,8 @@ make_nu_explorer(nu=0.3, predict=True)
 
 # %%
 X_nu, y_nu = nu_data()  # 60 points, 30 per class, overlapping
-for nu in (0.1, 0.3, 0.6, 1.0):
-    sol = nu_svm(X_nu, y_nu, nu, kernel="gaussian", sigma=1.0)
+for nu in (0.1, 0.3, 0.6, 1.0):  # tol=1e-9: the printed digits are the optimum's, not the solver's stop
+    sol = nu_svm(X_nu, y_nu, nu, kernel="gaussian", sigma=1.0, tol=1e-9)
     me, sv = len(sol.margin_errors) / 60, len(sol.support) / 60
     print(
         f"ν = {nu:.1f}: ρ = {sol.rho:7.4f}, margin errors {me:.3f} ≤ ν ≤ support vectors {sv:.3f}"
@@ -376,18 +379,26 @@ print(f"the offsets differ: |b − 30·(class-mean b)| > 0.1: {bool(abs(full.b -
 # $(w, b, \rho)$ with ρ > 0, then $(w/\rho, b/\rho)$ solves the soft-margin problem with
 # $C = 1/\rho$ — in this course's convention $\frac\lambda2\|w\|^2 + \frac1n\sum$ hinge, with
 # λ = ρ/n — and the soft-margin dual variables then add up to $n\nu C$. We check it with the
-# linear kernel and the exact `soft_svm` of chapter 01.
+# linear kernel and the exact `soft_svm` of chapter 01, at ν = 0.31. (At ν = 0.3 each class's
+# α add up to the whole number $n\nu/2 = 9$ and every α of class +1 ends at 0 or 1: no
+# support vector of that class sits exactly on the band's edge, so the conditions that fix ρ
+# and $b$ leave a whole interval of optimal ρ, and which one a solver returns depends on its
+# last steps. The correspondence holds for each of them.)
 
 # %%
-lin_nu = nu_svm(X_nu, y_nu, 0.3, kernel="linear")
+lin_nu = nu_svm(X_nu, y_nu, 0.31, kernel="linear", tol=1e-9)
 w_nu = (lin_nu.alpha * y_nu) @ X_nu
 soft = soft_svm(X_nu, y_nu, lin_nu.rho / 60, homogeneous=False)
 print(
-    f"ν-SVM, ν = 0.3: ρ = {lin_nu.rho:.4f}, w/ρ = {np.array2string(w_nu / lin_nu.rho, precision=5)}, "
+    f"ν-SVM, ν = 0.31: ρ = {lin_nu.rho:.4f}, w/ρ = {np.array2string(w_nu / lin_nu.rho, precision=5)}, "
     f"b/ρ = {lin_nu.b / lin_nu.rho:.5f}"
 )
 print(f"soft-SVM, C = 1/ρ: w   = {np.array2string(soft.w, precision=5)}, b   = {soft.b:.5f}")
 print(f"Σ α(soft) / (n C) = {soft.alpha.sum() * lin_nu.rho / 60:.5f}  (= ν)")
+free = (lin_nu.alpha > 1e-9) & (lin_nu.alpha < 1 - 1e-9)
+print(
+    f"support vectors on the band's edge (0 < α < 1): {free[y_nu < 0].sum()} of class −1, {free[y_nu > 0].sum()} of class +1"
+)
 
 # %% [markdown]
 # The picture for ν = 0.3: the solid curve is $f = 0$, the dashed curves $f = \pm\rho$ bound the
