@@ -1129,3 +1129,60 @@ def test_the_poll_histogram_on_a_rise_slide(service, tmp_path, monkeypatch):
         lab.stop()
     print(f"\nthe 40th answer on the slide after {late:.2f} s; screenshot {shot}")
     assert late < 1.5, late
+
+
+def test_the_hub_configuration_section():
+    """classroom_config.configure on a configuration like jupyterhub_config.py's: the
+    service (port below 1024 when root), the access scopes, the instructors' group, the
+    servers' KMLTEACH_CLASSROOM_URL, and the exchange folder for the service's account."""
+    import tempfile
+
+    from traitlets.config import Config
+
+    # the service's account must pass every folder above the exchange (pytest's are 0700)
+    tmp_path = Path(tempfile.mkdtemp(prefix="kml-classroom-cfg-"))
+    tmp_path.chmod(0o711)
+    try:
+        _hub_configuration_section(tmp_path, Config)
+    finally:
+        shutil.rmtree(tmp_path, ignore_errors=True)
+
+
+def _hub_configuration_section(tmp_path, Config):
+
+    sys.path.insert(0, str(HUB))
+    import classroom_config
+
+    env_dir = tmp_path / "env"
+    (env_dir / "edition").mkdir(parents=True)
+    (env_dir / "edition" / "book.toml").write_text('[[chapters]]\nid = "00"\n\n[[chapters]]\nid = "01"\n')
+    c = Config()
+    c.JupyterHub.ip, c.JupyterHub.port = "0.0.0.0", 8123
+    c.JupyterHub.services = [{"name": "idle-culler", "command": ["x"]}]
+    c.Spawner.environment = {"KEEP": "1"}
+    env = {
+        "KMLTEACH_HUB_STATE": str(tmp_path / "hub" / "state"),
+        "KMLTEACH_HUB_INSTRUCTORS": "prof, ta",
+        "KMLTEACH_HUB_CLASSROOM_USER": "nobody",
+    }.get
+    classroom_config.configure(c, hub_env=env_dir, state=tmp_path / "hub" / "state", env=env)
+    culler, svc = c.JupyterHub.services
+    port = int(svc["url"].rsplit(":", 1)[1])
+    assert svc["name"] == "kmlteach-classroom" and svc["url"].startswith("http://127.0.0.1:")
+    assert (port < 1024) == (os.geteuid() == 0)
+    assert svc["command"][1] == "-I" and svc["command"][svc["command"].index("--chapters") + 1] == "00,01"
+    assert ("--user" in svc["command"]) == (os.geteuid() == 0)
+    assert c.JupyterHub.extra_user_scopes == {ACCESS} and ACCESS in c.Spawner.server_token_scopes
+    assert c.JupyterHub.load_groups == {"instructors": {"users": ["prof", "ta"]}}
+    assert c.Spawner.environment == {
+        "KEEP": "1",
+        "KMLTEACH_CLASSROOM_URL": "http://127.0.0.1:8123/services/kmlteach-classroom/",
+    }
+    ex = tmp_path / "hub" / "exchange"
+    assert ex.is_dir() and ex.stat().st_mode & 0o777 == 0o700
+    if os.geteuid() == 0:
+        assert ex.stat().st_uid == pwd.getpwnam("nobody").pw_uid
+    # off: nothing added
+    c2 = Config()
+    classroom_config.configure(c2, hub_env=env_dir, state=tmp_path, env={"KMLTEACH_HUB_CLASSROOM": "0"}.get)
+    assert "services" not in c2.JupyterHub

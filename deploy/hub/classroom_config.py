@@ -162,7 +162,15 @@ def configure(c, *, hub_env: Path, state: Path, env=os.environ.get) -> None:
 
     access = f"access:services!service={NAME}"
     hub.extra_user_scopes = {*_get(hub, "extra_user_scopes", set()), access}
-    c.Spawner.server_token_scopes = ["users:activity!user", "access:servers!server", access]
+    # the server's token (JUPYTERHUB_API_TOKEN in its kernels): the default "server" role's
+    # scopes (or those set above) and this service
+    scopes = _get(c.Spawner, "server_token_scopes", None)
+    scopes = (
+        list(scopes)
+        if isinstance(scopes, (list, tuple))
+        else ["users:activity!user", "access:servers!server"]
+    )
+    c.Spawner.server_token_scopes = [*scopes, access]
     members = [u.strip() for u in env("KMLTEACH_HUB_INSTRUCTORS", "").split(",") if u.strip()]
     groups = dict(_get(hub, "load_groups", {}))
     group = groups.setdefault(INSTRUCTORS, {"users": []})
