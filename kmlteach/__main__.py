@@ -1,6 +1,6 @@
 """Command line: ``kmlteach`` (or ``python -m kmlteach``) ``warmup | check-env | chapters |
-execute | release | student | grade | nbgrader-export | slides | site | publish-student |
-reveal | docs`` (every option: ``docs/cli.md``).
+execute | release | student | grade | collect | return | nbgrader-export | slides | site |
+publish-student | reveal | hub-env | docs`` (every option: ``docs/cli.md``).
 
 A mistake in what the user typed (a missing or unreadable path, a bad option value, an
 unknown chapter id) is reported in one line: the subcommands raise :class:`UsageError`

@@ -221,16 +221,24 @@ def test_warmup_cli_prints_one_line_per_kernel(readonly_copy):
         from kmlteach import _jit
         _jit.ALGORITHM_MODULES = ("kmlteach._probe_jit",)
         from kmlteach.__main__ import main
-        raise SystemExit(main(["warmup"]))
+        raise SystemExit(main(["warmup", "--jobs", "1"]))
     """
     proc = _run(code, env, cwd=root.parent)
     _assert_clean(proc)
     lines = proc.stdout.splitlines()
-    assert re.fullmatch(r"\s+kmlteach\._probe_jit\.double\s+\(no example arguments\)", lines[0]), lines
-    assert re.fullmatch(r"\s+kmlteach\._probe_jit\.total\s+\d+\.\d\d s", lines[1]), lines
-    assert re.fullmatch(rf"1 kernels ready in \d+\.\d s \(cache: {re.escape(str(tmpdir))}.*\)", lines[2]), (
-        lines
-    )
+    # one line per registered kernel (the probe's, and the ground floor's that the CLI's
+    # imports register: kmlteach._linalg, kmlteach._validation), then the total
+    kernel = re.compile(r"\s+(kmlteach\.[\w.]+)\s+(\d+\.\d\d s|\(no example arguments\))")
+    body = [kernel.fullmatch(line) for line in lines[:-1]]
+    assert body and all(body), lines
+    names = [m.group(1) for m in body]
+    assert len(set(names)) == len(names) and names == sorted(names), names
+    assert body[names.index("kmlteach._probe_jit.double")].group(2) == "(no example arguments)", lines
+    assert body[names.index("kmlteach._probe_jit.total")].group(2).endswith(" s"), lines
+    timed = sum(m.group(2).endswith(" s") for m in body)
+    assert re.fullmatch(
+        rf"{timed} kernels ready in \d+\.\d s \(cache: {re.escape(str(tmpdir))}.*\)", lines[-1]
+    ), lines
 
 
 def test_python_m_kmlteach_warmup():
