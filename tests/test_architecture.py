@@ -242,11 +242,7 @@ def _private_uses(mod: str, path: Path) -> list[str]:
 # Modules being restructured for issue 37 by other hands when this rule came in; each
 # entry is the importing module and the reason. Remove an entry once its module is rebuilt
 # (the test fails on an entry that is no longer needed).
-PRIVATE_ALLOWANCES: dict[str, str] = {
-    # issue 37: widgets and plots are being rebuilt as packages (point 3)
-    "kmlteach.widgets.ch07": "issue 37 point 3: ranking.bipartite._delta",
-    "kmlteach.widgets.ch08": "issue 37 point 3: plots.ch08._stump_box",
-}
+PRIVATE_ALLOWANCES: dict[str, str] = {}  # none left (issue 37: the last two retired)
 
 
 def test_no_module_uses_another_packages_private_names():
@@ -311,8 +307,6 @@ STRING_IMPORT_ALLOWANCES: dict[str, str] = {
     # An import statement here would point from the ground floor up and close a cycle
     # (svm -> _jit -> svm); the names are one visible tuple, _jit.ALGORITHM_MODULES.
     "kmlteach._jit": "the warm-up registry: ALGORITHM_MODULES",
-    # issue 37 point 3: widgets as packages
-    "kmlteach.widgets._catalog": "issue 37 point 3: import_module(f'{pkg.__name__}.{info.name}')",
 }
 
 

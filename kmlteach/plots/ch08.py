@@ -24,6 +24,7 @@ __all__ = [
     "plot_signed_regions",
     "plot_weighted_points",
     "stump_segment",
+    "stump_box",
     "plot_stump",
     "plot_adaboost_bounds",
     "bound_curves",
@@ -125,7 +126,7 @@ def stump_segment(stump, xlim, ylim):
     return list(xlim), [t, t]
 
 
-def _stump_box(stump, xlim, ylim):
+def stump_box(stump, xlim, ylim):
     """(x0, y0, width, height) of the part of the box that the stump labels +1."""
     t = _clip_threshold(stump, xlim, ylim)
     low_is_pos = float(stump.sign) > 0  # h(x) = sign if x_j ≤ θ
@@ -142,7 +143,7 @@ def plot_stump(stump, xlim, ylim, ax=None):
     from matplotlib.patches import Rectangle
 
     ax = get_ax(ax)
-    x0, y0, w, h = _stump_box(stump, xlim, ylim)
+    x0, y0, w, h = stump_box(stump, xlim, ylim)
     patch = ax.add_patch(
         Rectangle((x0, y0), w, h, color=POS, alpha=0.13, lw=0, zorder=0, label=r"$h_t = +1$")
     )

@@ -18,7 +18,6 @@ repository) uses by default.
 from __future__ import annotations
 
 import functools
-import importlib
 import inspect
 import pkgutil
 from collections.abc import Callable, Iterator
@@ -57,18 +56,29 @@ def _angle_demo(predict: bool = False):
     return make_angle_demo(X * 2.5, y, predict=predict)
 
 
-def builders() -> Iterator[tuple[str, Callable]]:
+def chapters() -> tuple:
+    """The chapters' widget modules, by an import statement (a new chapter is added here;
+    :func:`builders` checks that the list names every ``ch*`` module of the package)."""
+    from . import ch01, ch02, ch03, ch04, ch05, ch06, ch07, ch08, ch09
+
+    mods = (ch01, ch02, ch03, ch04, ch05, ch06, ch07, ch08, ch09)
     from .. import widgets as pkg
 
-    for info in sorted(pkgutil.iter_modules(pkg.__path__), key=lambda m: m.name):
-        if not info.name.startswith("ch"):
-            continue
-        mod = importlib.import_module(f"{pkg.__name__}.{info.name}")
+    present = sorted(m.name for m in pkgutil.iter_modules(pkg.__path__) if m.name.startswith("ch"))
+    listed = [m.__name__.rsplit(".", 1)[1] for m in mods]
+    if present != listed:
+        raise RuntimeError(f"widgets._catalog.chapters() lists {listed}, the package has {present}")
+    return mods
+
+
+def builders() -> Iterator[tuple[str, Callable]]:
+    for mod in chapters():
+        short = mod.__name__.rsplit(".", 1)[1]
         for name, fn in inspect.getmembers(mod, inspect.isfunction):
             home = fn.__module__
             if name.startswith("make_") and (home == mod.__name__ or home.startswith(mod.__name__ + ".")):
-                yield f"{info.name}.{name}", fn
+                yield f"{short}.{name}", fn
                 if "predict" in inspect.signature(fn).parameters:  # its prediction mode too
-                    yield f"{info.name}.{name}[predict]", functools.partial(fn, predict=True)
+                    yield f"{short}.{name}[predict]", functools.partial(fn, predict=True)
     yield "welcome.make_angle_demo", _angle_demo
     yield "welcome.make_angle_demo[predict]", functools.partial(_angle_demo, predict=True)

@@ -17,8 +17,7 @@ import numpy as np
 from .. import metrics as M
 from ..plots import OKABE_ITO, figure, label_axes, rings
 from ..plots.ch07 import draw_labelling, example_scores, scatter_strip, set_labelling
-from ..ranking import MEASURES, bipartite_most_violating
-from ..ranking.bipartite import _delta
+from ..ranking import MEASURES, bipartite_loss, bipartite_most_violating
 from ._base import Explorer, int_slider, slider
 from ._drag import Drag
 from ._predict import NumberGuess, predict_mode
@@ -330,7 +329,7 @@ def make_violating_explorer(
         b = int(np.sum((v > 0) & (y < 0)))
         c = int(np.sum((v < 0) & (y > 0)))
         d = r - a - b - c
-        delta = float(_delta(a, b, c, d, MEASURES[meas][0], 1.0))
+        delta = bipartite_loss(v, y, meas, k=kk if MEASURES[meas][1] else None)  # Δ(v, y)
         st = ex.state
         st.update(
             v=v,

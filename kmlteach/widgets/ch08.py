@@ -22,7 +22,6 @@ from ..datasets import moons
 from ..ensembles import adaboost, decision_tree, papaya
 from ..plots import OKABE_ITO, figure, label_axes
 from ..plots.ch08 import (
-    _stump_box,
     bagging_curves,
     bound_curves,
     grid_points,
@@ -31,6 +30,7 @@ from ..plots.ch08 import (
     plot_weighted_points,
     ridge_classifier,
     signed_rgba,
+    stump_box,
     stump_segment,
 )
 from ._base import Explorer, int_slider
@@ -138,7 +138,7 @@ def make_adaboost_stepper(
         for lab, art in pts.items():
             art.set_sizes(scale * D[masks[lab]])
         line.set_data(*stump_segment(h, xlim, ylim))
-        x0, y0, w, hh = _stump_box(h, xlim, ylim)
+        x0, y0, w, hh = stump_box(h, xlim, ylim)
         patch.set_bounds(x0, y0, w, hh)
         im.set_data(signed_rgba(F[k], n_grid))
         bad = preds[k] != y
