@@ -219,3 +219,47 @@ def test_bad_input_names_the_argument():
         nu_svm(X, y, 0.2).decision_function(np.ones((3, 5)))
     with pytest.raises(ValueError, match="Z"):
         one_class_svm(X, 0.2).decision_function(np.ones((3, 5)))
+
+
+def _grid_cell(kind, n=1200, seed=0):
+    """The benchmark grid's data (benchmarks/bench_ch09.py): 10-D standard normal points,
+    labels from a linear score, x₁x₂ (XOR-like) or rings, with noise."""
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, 10))
+    score = {"linear": X[:, 0] + 0.5 * X[:, 1], "xor": X[:, 0] * X[:, 1]}.get(
+        kind, np.sin(2.5 * np.hypot(X[:, 0], X[:, 1]))
+    )
+    return X, np.where(score + 0.3 * rng.normal(size=n) > 0, 1.0, -1.0)
+
+
+@pytest.mark.parametrize(
+    "kind,nu,sigma",
+    [("linear", 0.1, 5.0), ("xor", 0.3, 0.5), ("rings", 0.5, 1.5), ("xor", 0.1, 5.0)],
+)
+def test_float32_steps_with_shrinking_meet_tol_exactly(kind, nu, sigma):
+    """At the benchmark's tol = 1e-6 the steps run on float32 kernel values with shrinking
+    and in-place compaction of the active block (thousands of steps, n > 1000); the α
+    returned still meets tol on the float64 gradient, in each class, and has NuSVC's
+    objective (libsvm's own steps: float32 values too)."""
+    X, y = _grid_cell(kind)
+    tol = 1e-6
+    r = nu_svm(X, y, nu, kernel="gaussian", sigma=sigma, tol=tol)
+    assert r.n_iter > 1000  # shrinking ran (every 1000 steps)
+    n = len(y)
+    assert np.all((r.alpha >= 0) & (r.alpha <= 1))
+    assert r.alpha.sum() == pytest.approx(nu * n, abs=1e-9)
+    assert r.alpha @ y == pytest.approx(0.0, abs=1e-9)
+    K = gram("gaussian", X, sigma=sigma)
+    g = y * (K @ (r.alpha * y))
+    for c in (1, -1):
+        assert _kkt_violation(r.alpha, g, y == c) <= tol
+    s = sksvm.NuSVC(nu=nu, gamma=1 / (2 * sigma), tol=tol).fit(X, y)
+    a = np.zeros(n)
+    a[s.support_] = np.abs(s.dual_coef_[0])
+    a *= nu * n / a.sum()  # NuSVC stores y α / ρ
+    obj, obj_s = (0.5 * (v * y) @ K @ (v * y) for v in (r.alpha, a))
+    assert obj == pytest.approx(obj_s, rel=1e-8)
+    np.testing.assert_allclose(r.decision_function(X), r.rho * s.decision_function(X), atol=1e-4)
+    o = one_class_svm(X, nu, sigma=sigma, tol=tol)
+    assert o.alpha.sum() == pytest.approx(nu * n, abs=1e-9)
+    assert _kkt_violation(o.alpha, K @ o.alpha, np.ones(n, bool)) <= tol
