@@ -12,7 +12,8 @@ exercise's solution between two marker lines, each alone on its line of a code c
 A released notebook is rebuilt from scratch rather than copied, so nothing of the
 instructor's file comes along unless it is listed here:
 
-* cells keep only their type and source; every solution block (markers included)
+* cells keep only their type and source; a line that is only an nbval marker comment
+  (``# NBVAL_IGNORE_OUTPUT``, ...) is dropped; every solution block (markers included)
   becomes one line, indented like the ``BEGIN`` marker, that raises
   ``NotImplementedError`` (``check`` reports "not implemented yet" for it, so the
   notebook runs top to bottom);
@@ -177,6 +178,17 @@ def strip_solutions(source: str, where: str = "cell") -> str:
     return text
 
 
+_NBVAL_MARKER = re.compile(r"[ \t]*#[ \t]*NBVAL_[A-Z_]+[ \t]*(?:\r?\n|$)")
+
+
+def strip_nbval_markers(source: str) -> str:
+    """``source`` without the lines that are only an nbval marker comment (``# NBVAL_IGNORE_OUTPUT``
+    and the like): they tell the repository's nbval run how to compare outputs, and mean
+    nothing to a student, whose copy has no outputs to compare."""
+    text = "".join(line for line in source.splitlines(keepends=True) if not _NBVAL_MARKER.fullmatch(line))
+    return text[:-1] if text.endswith("\n") and not source.endswith("\n") else text
+
+
 def _chapter_of(nb: dict, chapter: str | None, name: str) -> str:
     if chapter is None:
         meta = nb.get("metadata", {}).get("kmlteach") if isinstance(nb.get("metadata"), dict) else None
@@ -229,7 +241,7 @@ def student_notebook(
             if binder:
                 text = text.replace(binder[0], binder[1])
         else:
-            text = strip_solutions(text, where)
+            text = strip_nbval_markers(strip_solutions(text, where))
         new = {"cell_type": kind, "id": f"cell-{i:03d}", "metadata": _slide_meta(cell), "source": text}
         if kind == "code":
             new.update(execution_count=None, outputs=[])
