@@ -89,8 +89,8 @@ def course_rows(book: Book | None = None) -> list[dict]:
 
 
 def _label(c: Chapter) -> str:
-    title = "\n".join(textwrap.wrap(c.title.split(":")[0], 24)[:3])
-    pts = f" · {c.points} pts" if c.points else ""
+    title = "\n".join(textwrap.wrap(c.title.split(":")[0], 16)[:4])
+    pts = f"\n{c.points} point{'s' if c.points != 1 else ''}" if c.points else ""
     extra = "" if c.ready else "\n(planned)"
     return f"{c.id}  {title}\n≈ {format_minutes(c.minutes)}{pts}{extra}"
 
@@ -119,10 +119,11 @@ def course_map(book: Book | None = None, ax=None):
             key=lambda c: -sum(pos[r][1] for r in edges[c.id]) / len(edges[c.id]) if edges[c.id] else 0.0,
         )
         for r, c in enumerate(chs):
-            pos[c.id] = (k * 3.2, 1.45 * ((len(chs) - 1) / 2 - r))
+            pos[c.id] = (k * 3.2, 1.55 * ((len(chs) - 1) / 2 - r))
     if ax is None:
-        _, ax = plt.subplots(figsize=(2.6 * ncol + 0.6, 1.3 * nrow + 0.6), layout="constrained")
-    w, h = 2.6, 1.15
+        # about a notebook's width at 100 dpi, so the text is shown at its own size, not shrunk
+        _, ax = plt.subplots(figsize=(1.9 * ncol + 0.4, 1.45 * nrow + 0.9), layout="constrained")
+    w, h = 2.6, 1.3
     for c in book.chapters:
         for r in edges[c.id]:
             if r in pos:
@@ -155,7 +156,7 @@ def course_map(book: Book | None = None, ax=None):
             _label(c),
             ha="center",
             va="center",
-            fontsize=9.5,
+            fontsize=10.5,
             color="#111111" if ready else "#555555",
             zorder=3,
         )
@@ -166,8 +167,8 @@ def course_map(book: Book | None = None, ax=None):
     ax.set_axis_off()
     ax.set_title(
         "Course map: an arrow A → B means 'read A before B' (and everything before A);\n"
-        "time = reading + exercises, pts = points of the graded exercises",
-        fontsize=11,
+        "time = reading + exercises; points: those of the graded exercises",
+        fontsize=11.5,
     )
     return ax
 

@@ -266,7 +266,10 @@ def _progress(chapter) -> None:
         say(f"Chapter {chapter} so far: " + ("; ".join(parts) if parts else "nothing to count yet") + ".")
         return
     widths = [len(head) + 2 for _, head in _COLUMNS]
-    lines = ["Your progress (a question or a prediction counts with its first answer):"]
+    lines = [
+        "Your progress (a question counts with its first answer; a prediction explorer once, "
+        "with the first answer it scores — its next questions are practice):"
+    ]
     lines.append("chapter  " + "".join(f"{h:<{n}}" for (_, h), n in zip(_COLUMNS, widths)).rstrip())
     for ch, c in counts.items():
         lines.append(

@@ -173,7 +173,7 @@ def plot_gram(K, ax=None, title: str = "Gram matrix", cmap: str = "viridis"):
     K = np.asarray(K, dtype=float)
     im = ax.imshow(K, cmap=cmap, interpolation="nearest")
     ax.figure.colorbar(im, ax=ax, shrink=0.8)
-    label_axes(ax, "j", "i", title)
+    label_axes(ax, "column $j$", "row $i$", title)
     return ax
 
 

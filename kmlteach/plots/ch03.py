@@ -157,7 +157,7 @@ def plot_kernel_matrix(
                 )
     if colorbar:
         ax.figure.colorbar(im, ax=ax, shrink=0.85)
-    label_axes(ax, "j", "i", title)
+    label_axes(ax, "column $j$", "row $i$", title)
     return ax
 
 

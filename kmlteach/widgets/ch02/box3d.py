@@ -107,14 +107,18 @@ class Box3D:
     ax : a 2-D Axes (its limits, aspect and frame are set here)
     lo, hi : the box (3 values each); ``labels``: the three axis names (plain text).
     Psi, y : points (m, 3) and their labels in {-1, +1}.
+    ticks : per axis, its tick values, or None to choose them from the box.
     """
 
-    def __init__(self, ax, lo, hi, labels, Psi, y, marker_size: float = 18):
+    def __init__(self, ax, lo, hi, labels, Psi, y, marker_size: float = 18, ticks=(None, None, None)):
         Polygon = _polygon_class()
         self.ax = ax
         self.lo, self.hi = np.asarray(lo, dtype=float), np.asarray(hi, dtype=float)
         self.Psi, self.y = np.asarray(Psi, dtype=float), np.asarray(y)
-        self.ticks = [_ticks(self.lo[k], self.hi[k]) for k in range(3)]
+        # ``ticks[k]``: the tick values of axis k (None: chosen from the box)
+        self.ticks = [
+            _ticks(self.lo[k], self.hi[k]) if t is None else np.asarray(t, float) for k, t in enumerate(ticks)
+        ]
         ax.set_xlim(-_RADIUS, _RADIUS)
         ax.set_ylim(-0.8, 0.8)
         ax.set_aspect("equal")

@@ -71,7 +71,11 @@ def _zero_line(G1, G2, S):
 # beside the input axes, not over the pre-image (which moves with lambda: a legend over it
 # would be laid out and repainted on every frame)
 _LEGEND = dict(loc="upper left", bbox_to_anchor=(1.02, 1.0), fontsize=9, frameon=False)
-_UNICODE_LABELS = {"line": ("x", "x²", "0"), "rings": ("x₁", "x₂", "x₁² + x₂²"), "xor": ("x₁", "x₂", "x₁x₂")}
+_UNICODE_LABELS = {
+    "line": ("x", "x²", "z = 0"),
+    "rings": ("x₁", "x₂", "x₁² + x₂²"),
+    "xor": ("x₁", "x₂", "x₁x₂"),
+}
 
 
 # (the 3-D panel stops 6 % short of the right edge: its z label, drawn outside the box on
@@ -118,7 +122,9 @@ def _panel(name: str) -> dict:
         lo, hi = Psi.min(axis=0), Psi.max(axis=0)
         pad = 0.05 * np.maximum(hi - lo, 1e-9)
         lo, hi = lo - pad * [1, 1, 3], hi + pad * [1, 1, 3]
-    pn["box"] = Box3D(ax3, lo, hi, _UNICODE_LABELS[name], Psi, y)
+    # the line's lift is (x, x², 0): its third axis has one tick, at the 0 every point sits on
+    ticks = (None, None, [0.0]) if name == "line" else (None, None, None)
+    pn["box"] = Box3D(ax3, lo, hi, _UNICODE_LABELS[name], Psi, y, ticks=ticks)
     ax3.set_title(r"feature space: plane $\langle w,\psi(x)\rangle + b = 0$", fontsize=10)
     stamp(ax3.title, *ax_in.get_legend().get_texts())
     # the panels where constrained layout puts them, fixed: the layout pass measured every

@@ -343,7 +343,12 @@ def make_ava_ties(k: int = 5, seed: int = 0) -> Explorer:
             style={"description_width": "initial"},
         ),
         "decision": W.ToggleButtons(
-            options=[("vote", "vote"), ("tournament", "tournament")], value="vote", description="decision"
+            options=[("vote", "vote"), ("tournament", "tournament")],
+            value="vote",
+            description="decision",
+            # its label and both buttons on one line, never squeezed by the dropdown beside it
+            style={"description_width": "initial", "button_width": "104px"},
+            layout=W.Layout(width="auto", flex="0 0 auto"),
         ),
         "cx": slider("class 1 centre x₁", float(round(base[0], 1)), -5.0, 5.0, 0.1, readout_format=".1f"),
         "cy": slider("class 1 centre x₂", float(round(base[1], 1)), -5.0, 5.0, 0.1, readout_format=".1f"),
