@@ -91,9 +91,7 @@ def _chapters() -> list[tuple[str, str]]:
 CHAPTERS = _chapters()
 
 # (chapter, step): the issue item it waits for; xfail(strict=True): remove the line when it lands
-PENDING: dict[tuple[str, str], str] = {
-    ("04", "next"): "04-multiclass has no 'Next: 05 · ...' link (every other chapter has one): content",
-}
+PENDING: dict[tuple[str, str], str] = {}
 
 
 def _params():

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
+_STALE_NOTE = "kml-widget-note"  # kmlteach.widgets._base.STALE_NOTE_CLASS (no widget import here)
 
 __all__ = ["Snapshot", "snapshot", "widget_model_ids", "replace_widget_views", "WIDGET_VIEW"]
 
@@ -245,6 +246,8 @@ def replace_widget_views(nb, binder_url: str | None = None) -> int:
         new = []
         for out in cell.get("outputs", []):
             view = (out.get("data") or {}).get(WIDGET_VIEW)
+            if _STALE_NOTE in str((out.get("data") or {}).get("text/html", "")):
+                continue  # "run this cell to get the widget back": not for a static page
             if view:
                 new.extend(from_dict(o) for o in snapshot_outputs(snapshot(nb, view["model_id"]), binder_url))
                 n += 1

@@ -47,6 +47,24 @@ def png_bytes(fig, dpi: int = 100) -> bytes:
     return buf.getvalue()
 
 
+STALE_NOTE_CLASS = "kml-widget-note"
+"""The class of the note shown under an explorer whose live widget is gone (see
+:meth:`Explorer._ipython_display_`); the site and the slides drop outputs carrying it."""
+
+# A reopened notebook keeps a widget's output but not its model: JupyterLab then writes
+# "Error displaying widget: model not found" and nothing else. So the explorer's output is
+# followed by this note, which CSS hides while the explorer right above it is alive (its view
+# carries the class kml-explorer); the stale case shows it. (Where the <style> is not
+# applied, e.g. in an untrusted notebook, the note always shows: it stays true.)
+STALE_NOTE_HTML = (
+    f'<div class="{STALE_NOTE_CLASS}" style="color:#555;font-size:90%">'
+    "&#9654; No interactive figure here? Run this cell (Shift+Enter) to get it back: "
+    "a notebook opened again keeps the cell's output, not the live widget.</div>"
+    f"<style>.jp-OutputArea-child:has(.kml-explorer) + .jp-OutputArea-child .{STALE_NOTE_CLASS}"
+    "{display:none}</style>"
+)
+
+
 class Explorer(W.VBox):
     """A VBox holding controls, a readout and a rendered figure.
 
@@ -106,6 +124,14 @@ class Explorer(W.VBox):
                 pass  # buttons wire their own on_click
         self._update(self)
         self._prime()
+
+    def _ipython_display_(self, **kwargs) -> None:
+        """Show the widget, then the note for a reopened notebook (:data:`STALE_NOTE_HTML`),
+        a separate output that CSS hides while the widget above it is alive."""
+        from IPython.display import display
+
+        display(self._repr_mimebundle_(**kwargs), raw=True)
+        display({"text/html": STALE_NOTE_HTML}, raw=True)
 
     def _prime(self) -> None:
         """Run ``update`` once more on the same values, so that the artists it touches are

@@ -92,7 +92,7 @@ make_angle_demo(X, y)
 
 # %%
 # NBVAL_IGNORE_OUTPUT
-make_angle_demo(X, y, predict=True)
+make_angle_demo(X, y, angle=250, predict=True)  # a setting the figures above do not show
 
 # %% [markdown]
 # ## Exercises check themselves
@@ -101,7 +101,8 @@ make_angle_demo(X, y, predict=True)
 # body is a single line `raise NotImplementedError(...)`; replace it with your code and run the
 # cell. The call `check(...)` under it runs your function on several inputs, compares with the
 # reference implementation and prints ✓, ✗ with the first failing input, or "not implemented
-# yet". It never stops the notebook. `hint(...)` gives a nudge, `solution(...)` the answer.
+# yet". It never stops the notebook. `hint(...)` gives a nudge; `solution(...)` prints the
+# solution once your course releases the solutions (until then it says so).
 # Write the exercises with NumPy: when an exercise is graded, a call to a `kmlteach` function
 # that computes its answer (the library's own version of it, or a close relative) earns no
 # points for that exercise, and the feedback names the function. Use the library to check
@@ -125,9 +126,10 @@ check("00.margins", margins)
 
 # %% [markdown]
 # **Hints come in levels.** `hint(id)` prints the first, most conceptual one and says how many
-# there are; `hint(id, level=2)` and so on get closer to code. Ask for them in order, and for
-# `solution(id)` only at the end. Every exercise also has a time estimate in minutes (the course
-# map below adds them up).
+# there are in your copy; `hint(id, level=2)` and so on get closer to code. The last level, the
+# closest to code, comes with the solutions, as `solution(id)` does: when your course releases
+# them (until then both say so). Ask for the hints in order, and for the solution only at the
+# end. Every exercise also has a time estimate in minutes (the course map below adds them up).
 
 # %%
 hint("00.margins")
@@ -214,7 +216,8 @@ display(HTML(quiz_html("00")))
 quiz("00")
 
 # %%
-# Your progress in this chapter (a question counts with its first answer);
+# Your progress in this chapter: a question counts with its first answer, a prediction
+# explorer once, with the first answer it scores (its next questions are practice);
 # kmlteach.progress() lists every chapter.
 import kmlteach
 

@@ -616,8 +616,10 @@ make_sgd_explorer()
 # ## 9 · Exercises
 #
 # Each exercise is checked against the reference implementation on several inputs.
-# Use `hint("01.xxx")` if you are stuck, then `hint("01.xxx", level=2)` and so on (three levels,
-# the last close to code). The time estimates are on the course map (chapter 00).
+# Stuck? `hint("01.xxx")`, then `hint("01.xxx", level=2)` and so on: three levels, from a
+# nudge to close to code. The third level and `solution("01.xxx")` come with the solutions,
+# when your course releases them (until then they say so).
+# The time estimates are on the course map (chapter 00).
 #
 # **Exercise 1 (distance).** Return the Euclidean distance of `x` to the hyperplane
 # $\langle w, v\rangle + b = 0$ (Claim 15.1, for any non-zero $w$).
@@ -772,7 +774,8 @@ display(HTML(quiz_html("01")))
 quiz("01")
 
 # %%
-# Your progress in this chapter (a question counts with its first answer);
+# Your progress in this chapter: a question counts with its first answer, a prediction
+# explorer once, with the first answer it scores (its next questions are practice);
 # kmlteach.progress() lists every chapter.
 import kmlteach
 

@@ -266,7 +266,11 @@ ask("02.c_expneg", "?")  # your letter, then read on
 # (HSS1 Def. 3, UML Lemma 16.2) a symmetric function all of whose Gram matrices are PSD *is* a
 # kernel. So one negative eigenvalue of one Gram matrix proves that a candidate is not a kernel.
 # `kk.is_psd(K)` returns the verdict and the smallest eigenvalue; `kk.similarity` computes Gram
-# matrices of candidates that are not kernels. Three classic failures:
+# matrices of candidates that are not kernels.
+#
+# <details><summary>Answer and why</summary>
+#
+# Three classic failures:
 #
 # * $\exp(\gamma\, x x')$ with $\gamma < 0$: for $x = 1, x' = -1, \gamma = -1$ the Gram matrix
 #   $\begin{pmatrix} e^{-1} & e \\ e & e^{-1}\end{pmatrix}$ has determinant $e^{-2} - e^2 < 0$
@@ -279,6 +283,8 @@ ask("02.c_expneg", "?")  # your letter, then read on
 # A kernel also satisfies Cauchy–Schwarz, $k(x, x')^2 \le k(x, x)\,k(x', x')$ (HSS1 Prop. 4):
 # the $2\times 2$ Gram matrix has a non-negative determinant. The first failure above settles
 # 02.c_expneg.
+#
+# </details>
 
 
 # %%
@@ -848,8 +854,9 @@ make_scale_explorer(table)
 # ## 9 · Exercises
 #
 # Each exercise is checked against the reference implementation on several inputs.
-# Use `hint("02.xxx")` if you are stuck, then `hint("02.xxx", level=2)` and so on (three levels,
-# the last close to code).
+# Stuck? `hint("02.xxx")`, then `hint("02.xxx", level=2)` and so on: three levels, from a
+# nudge to close to code. The third level and `solution("02.xxx")` come with the solutions,
+# when your course releases them (until then they say so).
 #
 # **Exercise 1 (polynomial feature map).** For inputs $X$ of shape $(m, d)$ return explicit
 # features $\psi(x)$ (one row per point) with $\langle\psi(x), \psi(x')\rangle = (1 + \langle x, x'\rangle)^2$.
@@ -997,7 +1004,8 @@ display(HTML(quiz_html("02")))
 quiz("02")
 
 # %%
-# Your progress in this chapter (a question counts with its first answer);
+# Your progress in this chapter: a question counts with its first answer, a prediction
+# explorer once, with the first answer it scores (its next questions are practice);
 # kmlteach.progress() lists every chapter.
 import kmlteach
 

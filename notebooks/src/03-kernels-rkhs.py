@@ -776,8 +776,9 @@ print(
 # ## 5 · Exercises
 #
 # Each function below is checked against the reference implementation on several inputs.
-# Stuck? `hint("03.xxx")`, then `hint("03.xxx", level=2)` and so on (three levels, the last
-# close to code).
+# Stuck? `hint("03.xxx")`, then `hint("03.xxx", level=2)` and so on: three levels, from a
+# nudge to close to code. The third level and `solution("03.xxx")` come with the solutions,
+# when your course releases them (until then they say so).
 #
 # **Exercise 1 (centring).** Return $\tilde K = K - \mathbf 1_m K - K\mathbf 1_m +
 # \mathbf 1_m K\mathbf 1_m$ for a square Gram matrix `K`.
@@ -925,7 +926,8 @@ display(HTML(quiz_html("03")))
 quiz("03")
 
 # %%
-# Your progress in this chapter (a question counts with its first answer);
+# Your progress in this chapter: a question counts with its first answer, a prediction
+# explorer once, with the first answer it scores (its next questions are practice);
 # kmlteach.progress() lists every chapter.
 import kmlteach
 

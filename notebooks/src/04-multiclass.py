@@ -194,11 +194,17 @@ show(
 ask("04.c_mass", "?")
 
 # %% [markdown]
-# **Widget.** Move class 2 off the line, shrink it, or make it heavier. Lifting it out of the
-# row lets a halfspace cut it off; a mass above one third makes "class 2 and class 3 against
-# class 1" a better halfspace than the constant one, and the failure moves elsewhere. The
-# right panel is SGD for multiclass learning (section 6) on the same sample. Setting the mass
-# of class 2 above one third settles 04.c_mass.
+# **Widget.** Move class 2 off the line, shrink it, or make it heavier, and watch which class
+# one-vs-all gets wrong. The right panel is SGD for multiclass learning (section 6) on the
+# same sample.
+#
+# <details><summary>Answer and why</summary>
+#
+# Lifting class 2 out of the row lets a halfspace cut it off; a mass above one third makes
+# "class 2 and class 3 against class 1" a better halfspace than the constant one, and the
+# failure moves elsewhere. Setting the mass of class 2 above one third settles 04.c_mass.
+#
+# </details>
 
 # %%
 # NBVAL_IGNORE_OUTPUT
@@ -405,10 +411,11 @@ for ax, (name, delta) in zip(axes, [("0-1 loss", None), ("Δ(1,3) = Δ(3,1) = 5"
     n13 = int(np.sum((p == 1) & (y3 == 3)) + np.sum((p == 3) & (y3 == 1)))
     cost = D13[p - 1, y3 - 1].mean()
     print(
-        f"{name:>28}: accuracy {np.mean(p == y3):.3f}, 1<->3 confusions {n13:3d}, "
+        f"{name}:\n  accuracy {np.mean(p == y3):.3f}, 1<->3 confusions {n13}, "
         f"mean cost under D13 {cost:.3f}, predicted counts {np.bincount(p, minlength=4)[1:].tolist()}"
     )
-    plot_linear_regions(r.W, X3, y3, ax=ax, xlim=(-4.5, 4.5), ylim=(-0.5, 7.5), title=name)
+    # room below the origin for the arrows of w_1 and w_3, which point almost sideways
+    plot_linear_regions(r.W, X3, y3, ax=ax, xlim=(-4.5, 4.5), ylim=(-1.5, 7.5), title=name)
 show(
     fig,
     alt="Two region plots of three overlapping classes, class 2 between classes 1 and 3. "
@@ -639,7 +646,9 @@ make_kesler_view()
 #
 # Each exercise is checked against the reference implementation on several inputs. Classes
 # are 0-based here: $y \in \{0, \dots, k-1\}$ and block $y$ starts at coordinate $y\,n$.
-# Use `hint("04.xxx")` if you are stuck.
+# Stuck? `hint("04.xxx")`, then `hint("04.xxx", level=2)` and so on: three levels, from a
+# nudge to close to code. The third level and `solution("04.xxx")` come with the solutions,
+# when your course releases them (until then they say so).
 #
 # **Exercise 1 (multivector Ψ).** Return $\Psi(x, y) \in \mathbb{R}^{kn}$ of (17.2). Labels
 # run from 0 to $k - 1$ here, as Python counts (UML numbers them from 1).
@@ -789,6 +798,9 @@ check("04.hinge_subgradient", hinge_subgradient)
 # * Kesler's construction turns the multiclass problem into one binary problem in
 #   $\mathbb{R}^{kn}$; the multiclass perceptrons are the binary perceptron run there, and they
 #   stop after at most $(R\lVert w^\star\rVert)^2$ updates on separable data.
+#
+# Next: [05 · Structured output prediction](05-structured.ipynb) — the same argmax over labels,
+# when a label is a whole word and there are too many to list.
 
 # %% [markdown]
 # ## Recap quiz
@@ -805,7 +817,8 @@ display(HTML(quiz_html("04")))
 quiz("04")
 
 # %%
-# Your progress in this chapter (a question counts with its first answer);
+# Your progress in this chapter: a question counts with its first answer, a prediction
+# explorer once, with the first answer it scores (its next questions are practice);
 # kmlteach.progress() lists every chapter.
 import kmlteach
 

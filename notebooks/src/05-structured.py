@@ -131,9 +131,16 @@ ask("05.c_cost", "?")
 # $$M_{s,\tau} = \max_{s'} \big(M_{s',\tau-1} + W_{\text{pair}}[s', s]\big) + \langle W_{\text{unary}}[s], x_\tau\rangle,$$
 #
 # and the maximising $s'$ is stored as a backpointer $I_{s,\tau}$. The best full labelling ends
-# in $\arg\max_s M_{s,r}$; following the backpointers from there recovers it. Every step costs
-# $q^2$ operations, so decoding costs $O(rq^2)$ instead of $q^r$ (this settles 05.c_cost). `S.viterbi(unary, pairwise)`
-# runs this recursion (compiled with Numba) and returns the labels, the score, $M$ and $I$;
+# in $\arg\max_s M_{s,r}$; following the backpointers from there recovers it.
+#
+# <details><summary>Answer and why</summary>
+#
+# Every step costs $q^2$ operations, so decoding costs $O(rq^2)$ instead of $q^r$ (this
+# settles 05.c_cost).
+#
+# </details>
+#
+# `S.viterbi(unary, pairwise)` runs this recursion (compiled with Numba) and returns the labels, the score, $M$ and $I$;
 # ties go to the smallest letter index. On short chains we can check it against plain
 # enumeration:
 
@@ -513,8 +520,11 @@ print("two-level tree, edges of weight 1/2:\n", flat.delta)
 # %% [markdown]
 # ## 7 · Exercises
 #
-# Each exercise is checked against the course's reference on several cases; `hint(id)` gives
-# a hint. Rows of `x` are letters; labels are integers.
+# Each exercise is checked against the course's reference on several cases. Rows of `x` are
+# letters; labels are integers.
+# Stuck? `hint("05.xxx")`, then `hint("05.xxx", level=2)` and so on: three levels, from a
+# nudge to close to code. The third level and `solution("05.xxx")` come with the solutions,
+# when your course releases them (until then they say so).
 #
 # **Exercise 1 (score of a labelling).** Return
 # $\sum_t \langle W_{\text{unary}}[y_t], x_t\rangle + \sum_{t\ge2} W_{\text{pair}}[y_{t-1}, y_t]$,
@@ -637,7 +647,8 @@ display(HTML(quiz_html("05")))
 quiz("05")
 
 # %%
-# Your progress in this chapter (a question counts with its first answer);
+# Your progress in this chapter: a question counts with its first answer, a prediction
+# explorer once, with the first answer it scores (its next questions are practice);
 # kmlteach.progress() lists every chapter.
 import kmlteach
 

@@ -124,17 +124,21 @@ print("discounts of positions 1..6 (k = 3):", vec(R.discount(np.arange(1, 7), 6,
 ask("06.c_kendall_floor", "?")
 
 # %% [markdown]
-# Two remarks on conventions, worth knowing before comparing with other software:
+# A remark on conventions, worth knowing before comparing with other software: with the rank
+# from the top $\rho = r - i + 1$ the discount is $1/\log_2(\rho + 1)$, the one in
+# scikit-learn's `ndcg_score`, which also uses the relevances themselves as gains. So
+# `1 - ndcg_score([y], [y'], k=k)` equals our loss whenever $y'$ has no ties (the tests check
+# this). On ties in $y'$ scikit-learn averages the gains of the tied items while we break the
+# tie by index; and when no relevant item exists ($G(y, y) = 0$) it reports a score of 0,
+# whereas we define the loss as 0 (every ordering is as good as the best one).
 #
-# * With the rank from the top $\rho = r - i + 1$ the discount is $1/\log_2(\rho + 1)$, the one
-#   in scikit-learn's `ndcg_score`, which also uses the relevances themselves as gains. So
-#   `1 - ndcg_score([y], [y'], k=k)` equals our loss whenever $y'$ has no ties (the tests
-#   check this). On ties in $y'$ scikit-learn averages the gains of the tied items while we
-#   break the tie by index; and when no relevant item exists ($G(y, y) = 0$) it reports a score
-#   of 0, whereas we define the loss as 0 (every ordering is as good as the best one).
-# * The Kendall loss of a relevance vector *with grades* can never reach 0 for a scorer
-#   without ties: every pair with the same grade counts as a disagreement. This settles
-#   06.c_kendall_floor.
+# <details><summary>Answer and why</summary>
+#
+# The Kendall loss of a relevance vector *with grades* can never reach 0 for a scorer without
+# ties: every pair with the same grade counts as a disagreement. This settles
+# 06.c_kendall_floor.
+#
+# </details>
 #
 # The figure shows the ranked list of the first guess: bar $j$ is the true relevance of the
 # item put at rank $j$ (the letter below), the dashed steps the ideal order, the dotted curve
@@ -245,6 +249,10 @@ v = R.assignment(A)
 brute = min(itertools.permutations(range(5)), key=lambda p: A[np.arange(5), list(p)].sum())
 print("Hungarian:   v =", vec(v), f" cost {R.assignment_cost(A, v):.0f}")
 print("brute force: v =", vec(np.array(brute)), f" cost {A[np.arange(5), list(brute)].sum():.0f}")
+best = A[np.arange(5), list(brute)].sum()
+optima = [p for p in itertools.permutations(range(5)) if A[np.arange(5), list(p)].sum() == best]
+tie = " (a tie: the two may pick different v)" if len(optima) > 1 else ""
+print(f"{len(optima)} of the 120 assignments reach the minimum cost {best:.0f}{tie}")
 
 fig, ax = figure(4.4, 3.8)
 plot_assignment(A, v, ax=ax, title=f"optimal assignment, cost {R.assignment_cost(A, v):.0f}", values=True)
@@ -582,8 +590,10 @@ show(
 # %% [markdown]
 # ## 7 · Exercises
 #
-# Each exercise is checked against a reference implementation on several inputs; use
-# `hint("06.xxx")` if you are stuck.
+# Each exercise is checked against a reference implementation on several inputs.
+# Stuck? `hint("06.xxx")`, then `hint("06.xxx", level=2)` and so on: three levels, from a
+# nudge to close to code. The third level and `solution("06.xxx")` come with the solutions,
+# when your course releases them (until then they say so).
 #
 # **Exercise 1 (π(y)).** Return the permutation $\pi(y)$ as an integer array of 1-based
 # positions (position $r$ = largest score). Ties: the smaller index gets the smaller position.
@@ -704,7 +714,8 @@ display(HTML(quiz_html("06")))
 quiz("06")
 
 # %%
-# Your progress in this chapter (a question counts with its first answer);
+# Your progress in this chapter: a question counts with its first answer, a prediction
+# explorer once, with the first answer it scores (its next questions are practice);
 # kmlteach.progress() lists every chapter.
 import kmlteach
 

@@ -652,8 +652,10 @@ show(
 # %% [markdown]
 # ## 8 · Exercises
 #
-# Each exercise is checked against a reference implementation on several inputs; use
-# `hint("07.xxx")` if you are stuck.
+# Each exercise is checked against a reference implementation on several inputs.
+# Stuck? `hint("07.xxx")`, then `hint("07.xxx", level=2)` and so on: three levels, from a
+# nudge to close to code. The third level and `solution("07.xxx")` come with the solutions,
+# when your course releases them (until then they say so).
 #
 # **Exercise 1 (confusion counts).** Return the tuple $(a, b, c, d)$ of (17.11) for scores
 # `y_score`, labels `y_true` in $\{\pm1\}$ and threshold `theta` (predicted positive iff
@@ -794,7 +796,8 @@ display(HTML(quiz_html("07")))
 quiz("07")
 
 # %%
-# Your progress in this chapter (a question counts with its first answer);
+# Your progress in this chapter: a question counts with its first answer, a prediction
+# explorer once, with the first answer it scores (its next questions are practice);
 # kmlteach.progress() lists every chapter.
 import kmlteach
 

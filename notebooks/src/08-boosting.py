@@ -157,11 +157,17 @@ ask("08.c_half", "?")
 
 # %% [markdown]
 # With the exact errors $3/10$, $3/14$ and $3/22$ the weights are 0.42, 0.65 and 0.92, as on
-# the slides. Where do these fractions come from? After round 1 the three mistakes hold half
-# the mass, $1/6$ each, and the seven correct points share the other half, $1/14$ each.
-# Round 2 errs on three of those seven: $\varepsilon_2 = 3/14$. After round 2 the points it got
-# wrong hold $1/6$ each, the round-1 mistakes $7/66$ each and the four points that were never
-# wrong $1/22$ each; round 3 errs on three of these four: $\varepsilon_3 = 3/22$.
+# the slides. Where do these fractions come from?
+#
+# <details><summary>Answer and why</summary>
+#
+# After round 1 the three mistakes hold half the mass, $1/6$ each, and the seven correct
+# points share the other half, $1/14$ each. Round 2 errs on three of those seven:
+# $\varepsilon_2 = 3/14$. After round 2 the points it got wrong hold $1/6$ each, the round-1
+# mistakes $7/66$ each and the four points that were never wrong $1/22$ each; round 3 errs on
+# three of these four: $\varepsilon_3 = 3/22$.
+#
+# </details>
 
 # %%
 for t in (1, 2):
@@ -500,13 +506,18 @@ print(decision_tree(Xp, taste, max_depth=3, criterion="entropy").export_text(["c
 ask("08.c_error_gain", "?")
 
 # %% [markdown]
-# All three vanish at $a \in \{0, 1\}$ and peak at $a = \tfrac12$. Entropy and Gini are strictly
-# concave, so a split that separates the classes even a little has positive gain; the
-# training-error gain can be 0 for a useful split. Example: a node with 6 positives and 2
-# negatives, split into 4 positives | 2 positives + 2 negatives. Before the split the node
-# predicts $+1$ and errs on 2 of 8 points. After it, the left child errs on none and the right
-# child, a 2–2 tie, errs on 2 whichever label it predicts: again 2 of 8, so the training-error
-# gain is 0 — yet the left child is already pure.
+# All three vanish at $a \in \{0, 1\}$ and peak at $a = \tfrac12$.
+#
+# <details><summary>Answer and why</summary>
+#
+# Entropy and Gini are strictly concave, so a split that separates the classes even a little
+# has positive gain; the training-error gain can be 0 for a useful split. Example: a node with
+# 6 positives and 2 negatives, split into 4 positives | 2 positives + 2 negatives. Before the
+# split the node predicts $+1$ and errs on 2 of 8 points. After it, the left child errs on
+# none and the right child, a 2–2 tie, errs on 2 whichever label it predicts: again 2 of 8, so
+# the training-error gain is 0 — yet the left child is already pure.
+#
+# </details>
 
 # %%
 a = np.linspace(0.0005, 0.9995, 1000)
@@ -586,21 +597,22 @@ for crit in ("error", "entropy", "gini"):
 # progress that the error gain misses. This settles 08.c_error_gain.
 #
 # **Grow the tree yourself** with the slider below (the gain can be switched too): the dashed
-# box is the true tasty region; the right panel traces training and held-out error against
-# the depth.
+# box is the true tasty region; the right panel traces the training error and the held-out
+# error on the validation set against the depth. The slider starts at the depth that the
+# validation set chose for the Gini gain above: the lowest point of the held-out curve.
 
 # %%
 from kmlteach.widgets.ch08 import make_tree_explorer
 
-tree_view = make_tree_explorer(Xp, yp, Xp_test, yp_test, max_depth=8, rectangle=box)
+tree_view = make_tree_explorer(Xp, yp, Xp_val, yp_val, max_depth=8, rectangle=box)  # held out: validation
 tree_view.controls["depth"].value = min(chosen["gini"], 8)
 show(
     tree_view,
     alt="Left: the papaya training points in the colour-softness square, the "
     "dashed true tasty box, and the rectangles of a Gini tree of the depth "
     "chosen on validation data, which roughly cover the box. Right: training "
-    "error falling with the depth towards 0, held-out error falling and then "
-    "rising again.",
+    "error falling with the depth towards 0, validation error falling to its "
+    "lowest point at that depth and then rising again.",
 )
 
 # %%
@@ -829,6 +841,9 @@ for a_ in (ax, bx):
         lw=1.2,
         label="one deep tree: test",
     )
+top = 1.15 * max(max(a_.get_ylim()[1] for a_ in (ax, bx)), test_error(tree_w.predict(X_wte)))
+for a_ in (ax, bx):  # one scale for both panels, with room above the highest line
+    a_.set_ylim(0, top)
 ax.legend(fontsize=8, loc="lower left")
 bx.legend(fontsize=8, loc="center right")
 ax.set_xscale("log")
@@ -868,8 +883,10 @@ show(
 # %% [markdown]
 # ## 10 · Exercises
 #
-# Each exercise is checked against a reference implementation on several inputs. Stuck? Call
-# `hint("08.xxx")`: the hints go from a nudge to almost the answer.
+# Each exercise is checked against a reference implementation on several inputs.
+# Stuck? `hint("08.xxx")`, then `hint("08.xxx", level=2)` and so on: three levels, from a
+# nudge to close to code. The third level and `solution("08.xxx")` come with the solutions,
+# when your course releases them (until then they say so).
 #
 # **Exercise 1 (weighted stump error).** Return $\sum_i D_i\mathbf 1[h(x_i)\ne y_i]$ for the
 # stump $h(x) = $ `sign` if $x_{\text{feature}} \le$ `threshold`, else $-$`sign`.
@@ -1013,6 +1030,8 @@ check("08.best_alpha", best_alpha)
 # * On real wines a fully grown tree does worse than calling every wine ordinary, while a vote of
 #   100 such trees (bagged or a forest) does better than both, with out-of-bag errors close to the
 #   test error; boosting stumps, a sum of one-measurement rules, gets no further than one stump.
+#
+# Next: [09 · Large-margin theory and online kernel learning](09-theory.ipynb).
 
 # %% [markdown]
 # ### Recap quiz
@@ -1032,14 +1051,12 @@ display(HTML(quiz_html("08")))
 quiz("08")
 
 # %%
-# Your progress in this chapter (a question counts with its first answer);
+# Your progress in this chapter: a question counts with its first answer, a prediction
+# explorer once, with the first answer it scores (its next questions are practice);
 # kmlteach.progress() lists every chapter.
 import kmlteach
 
 kmlteach.progress("08")
-
-# %% [markdown]
-# Next: [09 · Large-margin theory and online kernel learning](09-theory.ipynb).
 
 # %% [markdown]
 # ## Sources and further reading

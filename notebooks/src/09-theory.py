@@ -727,8 +727,10 @@ show(
 # %% [markdown]
 # ## 8 · Exercises
 #
-# Each exercise is checked on several inputs against a reference implementation. Use
-# `hint("09.xxx")` for help: the hints are numbered, from a nudge to almost the answer.
+# Each exercise is checked on several inputs against a reference implementation.
+# Stuck? `hint("09.xxx")`, then `hint("09.xxx", level=2)` and so on: three levels, from a
+# nudge to close to code. The third level and `solution("09.xxx")` come with the solutions,
+# when your course releases them (until then they say so).
 #
 # **Exercise 1 (one NORMA step).** The current function is $f_t = \sum_s$ `coef[s]` $k(x_s, \cdot)$
 # and `k_row[s]` $= k(x_s, x_t)$. Return the coefficients of $f_{t+1}$ for the hinge loss
@@ -818,30 +820,6 @@ def nu_dual(alpha, K, y, nu, tol=1e-8):
 check("09.nu_dual", nu_dual)
 
 # %% [markdown]
-# ## 9 · Recap quiz
-#
-# Five questions on this chapter. The list below is the static version; the widget after it
-# checks your answers (or call `ask("09.q1", "a")` yourself).
-
-# %%
-from IPython.display import HTML, display
-
-from kmlteach.exercises import quiz, quiz_html
-
-display(HTML(quiz_html("09")))
-
-# %%
-# NBVAL_IGNORE_OUTPUT
-quiz("09")
-
-# %%
-# Your progress in this chapter (a question counts with its first answer);
-# kmlteach.progress() lists every chapter.
-import kmlteach
-
-kmlteach.progress("09")
-
-# %% [markdown]
 # ## Summary
 #
 # * The gradient of a margin loss in an RKHS is a multiple of $k(x, \cdot)$ (or a few of them for
@@ -860,6 +838,31 @@ kmlteach.progress("09")
 #   margin bound (2.28) they give an $O(RW\gamma/\sqrt n)$ rate that ignores the dimension.
 #
 # This is the last chapter. Back to the start: [00 · Welcome](00-welcome.ipynb).
+
+# %% [markdown]
+# ## 9 · Recap quiz
+#
+# Five questions on this chapter. The list below is the static version; the widget after it
+# checks your answers (or call `ask("09.q1", "a")` yourself).
+
+# %%
+from IPython.display import HTML, display
+
+from kmlteach.exercises import quiz, quiz_html
+
+display(HTML(quiz_html("09")))
+
+# %%
+# NBVAL_IGNORE_OUTPUT
+quiz("09")
+
+# %%
+# Your progress in this chapter: a question counts with its first answer, a prediction
+# explorer once, with the first answer it scores (its next questions are practice);
+# kmlteach.progress() lists every chapter.
+import kmlteach
+
+kmlteach.progress("09")
 
 # %% [markdown]
 # ## Sources and further reading
