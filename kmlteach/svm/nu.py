@@ -30,7 +30,7 @@ and ρ are always finite. Then ``ρ = (r_+ + r_−)/2`` and ``b = (r_− − r_+
 one-class ρ is obtained the same way from ``∂ = Kα`` (``f(x_i) = ρ`` on free α_i).
 
 The Gram matrix is computed once with :func:`kmlteach.kernels.gram` (memory n²
-float64 and n² float32 numbers), so every kernel of :mod:`kmlteach.kernels` works.
+float64 and about 1.8 n² float32 numbers), so every kernel of :mod:`kmlteach.kernels` works.
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ import numpy as np
 
 from kmlteach._validation import check_binary_labels, check_int, check_positive, check_probability, check_X
 from kmlteach.kernels.gram import gram, kernel_params
-from kmlteach.svm.nu_smo import _nu_smo_kernel
+from kmlteach.svm.nu_smo import _nu_smo_kernel, _work_size
 
 __all__ = ["NuSVMResult", "OneClassSVMResult", "nu_svm", "one_class_svm"]
 
@@ -264,13 +264,14 @@ def _solution(X, kernel, params, alpha, nu, n_iter, tol) -> dict:
 def _solve(X, kernel, params, s, group, alpha0, tol, max_iter):
     """Run the SMO kernel on the whole Gram matrix (n × n floats, computed once by
     :func:`kmlteach.kernels.gram`), the variables sorted by group (the kernel's layout),
-    with a float32 buffer of n² entries for its working copy."""
+    with a float32 buffer for its working copies (the whole matrix and the active block:
+    about 1.8 n² entries)."""
     n = X.shape[0]
     cap = max(10_000_000, 100 * n) if max_iter is None else check_int(max_iter, "max_iter")
     order = np.argsort(group, kind="stable")
     K = gram(kernel, X[order], **params)
     diag = np.diagonal(K).copy()
-    W = np.empty(n * n, dtype=np.float32)  # the solver's float32 copy (NumPy: huge pages)
+    W = np.empty(_work_size(n), dtype=np.float32)  # the solver's float32 copies (huge pages)
     a, g, it, status = _nu_smo_kernel(
         K, W, diag, np.ascontiguousarray(s[order]), group[order], alpha0[order], tol, cap
     )

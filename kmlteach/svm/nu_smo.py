@@ -33,14 +33,20 @@ only the path may differ from an all-float64 one (by rounding).
 
 **Layout** (for speed only; the steps are those above). The caller passes the whole
 float64 Gram matrix with the variables **sorted by group** (group 0 first, each group in
-its original order), so a group is a contiguous range, and a float32 buffer of n² entries
-(allocated by NumPy, which asks the kernel for huge pages: 4 KiB page faults on a fresh
-16 MB buffer took about 6 ms here, a few thousand SMO steps). The active block of the float32 matrix
-is kept contiguous in that buffer (N × N, row-major); shrinking compacts it **in place**
-(every entry moves to a lower address, in increasing order, so nothing is overwritten
-before it is read), and only when at least 1/8 of the active variables leave — a
-compaction reads the whole block, and a few variables fewer do not pay for it (the
-others, merely shrinkable, stay active: they only cost their share of each pass).
+its original order), so a group is a contiguous range, and a float32 buffer of
+:func:`_work_size` (n) entries, about 1.8 n² (allocated by NumPy, which asks the kernel for
+huge pages: 4 KiB page faults on a fresh 16 MB buffer took about 6 ms here, a few thousand
+SMO steps). Its first n² entries receive the float32 matrix once, and are never written
+again, so that reactivating every variable (libsvm's unshrinking, and each confirmation
+on the exact gradient) costs nothing: an earlier version compacted the only copy in place
+and converted the float64 matrix again at each of them, 1-3 times a run (0.9 ms each at
+n = 2 000). The active block is kept contiguous (N × N, row-major) in the rest of the
+buffer: shrinking copies it there from the whole matrix, and afterwards compacts it **in
+place** (every entry moves to a lower address, in increasing order, so nothing is
+overwritten before it is read), and only when at least 1/8 of the active variables leave
+— a compaction reads the whole block, and a few variables fewer do not pay for it (the
+others, merely shrinkable, stay active: they only cost their share of each pass). So the
+first compacted block has at most (n − ⌈n/8⌉)² entries.
 
 **Passes.** A step makes two passes over the active variables: the gradient update
 fused with the first-order extremes of both signs, then the second-order scores. Both
@@ -48,12 +54,19 @@ are branch-free loops LLVM vectorises: maxima and minima are taken on int64 *key
 the order of the float64 values (the IEEE bit pattern, negatives' magnitude bits
 flipped; for the decreases b²/a ≥ 0 the bit pattern itself), because a floating-point
 max reduction is only vectorised under fast-math, which this package does not use; the
-position of the extreme is then found by a second, also vectorised, pass over the stored
-keys. The division of the second-order score is in the loop (its divisor is clamped
-away from 0 first, which lets LLVM drop Numba's zero-division check). Measured on the
-2 000 × 10 grid of ``benchmarks/bench_ch09.py`` (thread CPU time, AVX-512): 0.9–3.2 µs per
-step, against 1.3–9.5 µs for the previous all-float64 version, which copied the active
-block into a fresh array at every shrink.
+extreme's value is its key mapped back, and the position of a group's first-order choice
+(the argmax, or for a mirrored group the argmin; the other extreme's position is never
+used) is found by a second, also vectorised, pass over the stored keys. The division of
+the second-order score is in the loop (its divisor is clamped away from 0 first, which
+lets LLVM drop Numba's zero-division check). Measured on the 2 000 × 10 grid of
+``benchmarks/bench_ch09.py`` (thread CPU time, AVX-512): 0.9–3.2 µs per step, against
+1.3–9.5 µs for the previous all-float64 version, which copied the active block into a
+fresh array at every shrink; the intact whole matrix and the single position pass then
+took another 11 % off the SMO time of the whole grid, 5–30 % in its σ = 5 cells (the same
+steps, bit for bit).
+Tried and dropped: keeping only each block of 128 variables' extreme in the passes (no
+stored keys; the last block attaining the extreme scanned again) was 1.2–1.8 times
+slower; indexing the rows by offset instead of slicing them changed nothing.
 """
 
 from __future__ import annotations
@@ -69,11 +82,18 @@ _IMIN = -0x8000000000000000
 _IMAX = 0x7FFFFFFFFFFFFFFF
 
 
+def _work_size(n: int) -> int:
+    """Length of the float32 buffer :func:`_nu_smo_kernel` needs for n variables: the whole
+    matrix (n²) and the first compacted block, at most (n − ⌈n/_COMPACT⌉)² entries."""
+    m = n - -(-n // _COMPACT)
+    return n * n + m * m
+
+
 def _example():
     K = np.array([[1.0, 0.5, 0.2, 0.1], [0.5, 1.0, 0.1, 0.2], [0.2, 0.1, 1.0, 0.5], [0.1, 0.2, 0.5, 1.0]])
     return (
         K,
-        np.empty(16, dtype=np.float32),
+        np.empty(_work_size(4), dtype=np.float32),
         np.ones(4),
         np.array([1.0, 1.0, -1.0, -1.0]),
         np.array([0, 0, 1, 1], dtype=np.int64),
@@ -109,17 +129,18 @@ def _to_work(K, W):
             Wi[k] = Ki[k]
 
 
-@jit(warmup=lambda: (np.arange(16, dtype=np.float32), 4, np.array([0, 2, 3])))
-def _compact(W, N, P):
-    """In place: the N × N block W[:N²] becomes its P × P sub-block (row-major, P
-    increasing). Entry (a, b) moves from P[a]·N + P[b] down to a·|P| + b, and the moves
-    go in increasing order of address, so no entry is overwritten before it is read."""
+@jit(warmup=lambda: (np.arange(16, dtype=np.float32), 4, np.array([0, 2, 3]), np.empty(9, dtype=np.float32)))
+def _compact(W, N, P, B):
+    """B[:|P|²] = the P × P sub-block of the N × N block W[:N²] (row-major, P increasing),
+    also in place (B is W): entry (a, b) moves from P[a]·N + P[b] down to a·|P| + b, and
+    the moves go in increasing order of address, so no entry is overwritten before it is
+    read."""
     M = P.shape[0]
     for a in range(M):
         src = P[a] * N
         dst = a * M
         for b in range(M):
-            W[dst + b] = W[src + P[b]]
+            B[dst + b] = W[src + P[b]]
 
 
 @jit(warmup=lambda: (-0.5,))
@@ -143,15 +164,17 @@ def _last_eq(x, v):
 def _extremes_example():
     W = np.arange(16, dtype=np.float32) / 16
     G = np.array([-0.5, 0.3, 0.1, 0.2])
-    up, dn = np.empty(4, dtype=np.int64), np.empty(4, dtype=np.int64)
-    return G, np.full(4, 0.5), W[:4], W[4:8], 0.5, 0, 4, up, dn
+    return G, np.full(4, 0.5), W[:4], W[4:8], 0.5, 0, 4, False, np.empty(4, dtype=np.int64)
 
 
 @jit(warmup=_extremes_example)
-def _update_extremes(G, al, Wi, Wj, c, lo, hi, up, dn):
+def _update_extremes(G, al, Wi, Wj, c, lo, hi, mirror, sc):
     """On lo..hi−1: ∂_k += c (W_ik − W_jk) (nothing changes with c = 0), then (max −∂
-    over α < 1, min −∂ over α > 0, last argmax, last argmin), −inf / inf and −1 on empty
-    sets. ``up`` and ``dn`` (int64, at least hi − lo long) receive the keys."""
+    over α < 1, min −∂ over α > 0, f), −inf / inf on empty sets, with f the position of
+    the group's first-order choice (−1 if none): the last argmax (the variable that grows),
+    or if ``mirror`` the last argmin (the one that shrinks); the position of the other
+    extreme is not needed (its partner is chosen by the second-order rule). ``sc`` (int64,
+    at least hi − lo long) receives the keys of f's side."""
     L = hi - lo
     Gs = G[lo:hi]  # slices: non-negative indices, so LLVM vectorises the loops
     a = al[lo:hi]
@@ -165,21 +188,27 @@ def _update_extremes(G, al, Wi, Wj, c, lo, hi, up, dn):
         key = _key(-g)
         u = key if a[k] < 1.0 else _IMIN
         d = key if a[k] > 0.0 else _IMAX
-        up[k] = u
-        dn[k] = d
+        sc[k] = d if mirror else u
         mu = max(mu, u)
         md = min(md, d)
-    i = -1
-    j = -1
     m = -np.inf
     M = np.inf
+    f = -1
     if mu > _IMIN:
-        i = lo + _last_eq(up[:L], mu)
-        m = -G[i]
+        m = _unkey(mu)
     if md < _IMAX:
-        j = lo + _last_eq(dn[:L], md)
-        M = -G[j]
-    return m, M, i, j
+        M = _unkey(md)
+    if mirror and md < _IMAX:
+        f = lo + _last_eq(sc[:L], md)
+    if not mirror and mu > _IMIN:
+        f = lo + _last_eq(sc[:L], mu)
+    return m, M, f
+
+
+@jit(warmup=lambda: (_key(-0.5),))
+def _unkey(b):
+    """The float64 whose key (:func:`_key`) is ``b``."""
+    return np.int64(b ^ ((b >> 63) & _LOW)).view(np.float64)
 
 
 def _pick_example():
@@ -229,8 +258,9 @@ def _pick(G, Wf, al, diag, lo, hi, df, val, mirror, sc):
 def _nu_smo_kernel(K, W, diag, s, group, alpha0, tol, max_iter):
     """SMO (see the module docstring) on the full float64 Gram matrix K, its variables
     sorted by group (group[i] in {0, 1}, non-decreasing), with W a float32 buffer of at
-    least n² entries. Returns (alpha, gradient Qα in float64, steps, status); status 0
-    converged, 1 step cap hit."""
+    least :func:`_work_size` (n) entries (not checked here: the caller allocates it).
+    Returns (alpha, gradient Qα in float64, steps, status); status 0 converged, 1 step
+    cap hit."""
     n = K.shape[0]
     al = alpha0.copy()
     G = np.empty(n)
@@ -243,11 +273,12 @@ def _nu_smo_kernel(K, W, diag, s, group, alpha0, tol, max_iter):
 @jit
 def _smo_loop(K, W, work32, diag, s, group, al, G, tol, max_iter, it):
     """The steps from α = ``al`` (original order; updated in place, with G = Qα exact at
-    the end). ``work32``: W is the float32 buffer, the active block compacted in it at
-    shrinking, and status 2 is returned when the exact gradient shows a violation above
-    ``tol`` after the float32 steps had met it (their rounding is then too coarse for
-    this tol); otherwise W is K itself (flattened), never compacted. Returns (steps,
-    status), status 0 converged, 1 step cap hit."""
+    the end). ``work32``: W is the float32 buffer (the whole matrix in W[:n²], written
+    once and kept intact; the active block, once compacted, in W[n²:]), and status 2 is
+    returned when the exact gradient shows a violation above ``tol`` after the float32
+    steps had met it (their rounding is then too coarse for this tol); otherwise W is K
+    itself (flattened), never compacted. Returns (steps, status), status 0 converged,
+    1 step cap hit."""
     n = K.shape[0]
     n0 = 0
     for k in range(n):
@@ -270,10 +301,8 @@ def _smo_loop(K, W, work32, diag, s, group, al, G, tol, max_iter, it):
     hi = np.empty(2, dtype=np.int64)
     m = np.empty(2)
     M = np.empty(2)
-    iu = np.empty(2, dtype=np.int64)
-    jl = np.empty(2, dtype=np.int64)
+    fo = np.empty(2, dtype=np.int64)  # each group's first-order choice
     w1 = np.empty(n, dtype=np.int64)  # scratch (keys)
-    w2 = np.empty(n, dtype=np.int64)
     keep = np.empty(n, dtype=np.bool_)
     shrink_every = min(n, 1000)
     counter = shrink_every
@@ -285,6 +314,11 @@ def _smo_loop(K, W, work32, diag, s, group, al, G, tol, max_iter, it):
     # float32 holds a kernel value to 2⁻²⁴ max_i K_ii (|K_ij| <= max K_ii for a kernel),
     # a step's update of ∂ to 2⁻²³ max K_ii: the float32 phase aims at no less, and gives
     # up after 100 n + 10⁵ steps (a degenerate matrix, e.g. a linear kernel of rank d < n)
+    full = W[: n * n]  # the float32 matrix (or K itself), and the compacted active block
+    blk = W[n * n :]
+    big = n - (n + _COMPACT - 1) // _COMPACT  # the largest compacted block (see _work_size)
+    compact = work32 and blk.shape[0] >= big * big  # (a smaller buffer: no compaction)
+    Wc = full
     tol32 = tol
     budget = it + 100 * n + 100_000
     if work32:
@@ -297,9 +331,10 @@ def _smo_loop(K, W, work32, diag, s, group, al, G, tol, max_iter, it):
         if need_exact:
             for p in range(N):
                 al[idx[p]] = alp[p]
-            if work32 and (N < n or not filled):  # every variable active: the whole matrix
-                _to_work(K, W)
+            if work32 and not filled:  # the whole float32 matrix, once: compaction
+                _to_work(K, full)  # writes elsewhere, so it stays intact for every unshrink
                 filled = True
+            Wc = full
             N = n
             c0 = n0
             idx = np.arange(n)
@@ -314,15 +349,15 @@ def _smo_loop(K, W, work32, diag, s, group, al, G, tol, max_iter, it):
         lo[0], hi[0], lo[1], hi[1] = 0, c0, c0, N
         if pi >= 0:
             sij = t * sgn[0 if pi < c0 else 1]
-            Wi = W[pi * N : (pi + 1) * N]
-            Wj = W[pj * N : (pj + 1) * N]
+            Wi = Wc[pi * N : (pi + 1) * N]
+            Wj = Wc[pj * N : (pj + 1) * N]
             for g in range(2):
-                m[g], M[g], iu[g], jl[g] = _update_extremes(
-                    Gp, alp, Wi, Wj, sij * sgn[g], lo[g], hi[g], w1, w2
+                m[g], M[g], fo[g] = _update_extremes(
+                    Gp, alp, Wi, Wj, sij * sgn[g], lo[g], hi[g], mirror[g], w1
                 )
         else:
             for g in range(2):
-                m[g], M[g], iu[g], jl[g] = _update_extremes(Gp, alp, W, W, 0.0, lo[g], hi[g], w1, w2)
+                m[g], M[g], fo[g] = _update_extremes(Gp, alp, Wc, Wc, 0.0, lo[g], hi[g], mirror[g], w1)
         pi = -1
         viol = max(m[0] - M[0], m[1] - M[1])
         if fresh and viol <= tol:
@@ -354,14 +389,15 @@ def _smo_loop(K, W, work32, diag, s, group, al, G, tol, max_iter, it):
                     v = -Gp[p]
                     keep[p] = not ((alp[p] == 0.0 and v < M[g]) or (alp[p] == 1.0 and v > m[g]))
                     kept += keep[p]
-            if work32 and _COMPACT * (N - kept) >= N:
+            if compact and _COMPACT * (N - kept) >= N:
                 for p in range(N):  # the leaving variables keep their values in al
                     al[idx[p]] = alp[p]
                 P = np.flatnonzero(keep[:N])
                 c0 = 0
                 for p in range(hi[0]):
                     c0 += keep[p]
-                _compact(W, N, P)
+                _compact(full if N == n else blk, N, P, blk)  # whole matrix intact
+                Wc = blk
                 N = P.shape[0]
                 for a in range(N):
                     Gp[a] = Gp[P[a]]
@@ -375,11 +411,13 @@ def _smo_loop(K, W, work32, diag, s, group, al, G, tol, max_iter, it):
         bj = -1
         bt = 0.0
         for g in range(2):
-            if not (m[g] > M[g] and iu[g] >= 0):
+            if not (m[g] > M[g] and fo[g] >= 0):
                 continue
-            f = jl[g] if mirror[g] else iu[g]
+            f = fo[g]
             val = M[g] if mirror[g] else m[g]
-            score, k, tk = _pick(Gp, W[f * N : (f + 1) * N], alp, dp, lo[g], hi[g], dp[f], val, mirror[g], w1)
+            score, k, tk = _pick(
+                Gp, Wc[f * N : (f + 1) * N], alp, dp, lo[g], hi[g], dp[f], val, mirror[g], w1
+            )
             if k >= 0 and score <= best:
                 best = score
                 bi, bj = (k, f) if mirror[g] else (f, k)
