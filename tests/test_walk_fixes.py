@@ -299,6 +299,7 @@ def test_04_all_pairs_decision_toggle_keeps_its_label_and_buttons_on_one_line():
     ex = make_ava_ties()
     t = ex.controls["decision"]
     assert t.style.description_width == "initial" and t.layout.flex == "0 0 auto"
+    assert t.layout.display == "flex" and t.layout.flex_flow == "row nowrap"
     before = ex.image.value
     t.value = "tournament"
     assert ex.image.value != before  # the toggle still redraws

@@ -346,9 +346,16 @@ def make_ava_ties(k: int = 5, seed: int = 0) -> Explorer:
             options=[("vote", "vote"), ("tournament", "tournament")],
             value="vote",
             description="decision",
-            # its label and both buttons on one line, never squeezed by the dropdown beside it
+            # its label and both buttons on one line (ipywidgets 8 lays this widget out as a
+            # block, so the buttons went under the label, beside the dropdown)
             style={"description_width": "initial", "button_width": "104px"},
-            layout=W.Layout(width="auto", flex="0 0 auto"),
+            layout=W.Layout(
+                display="flex",
+                flex_flow="row nowrap",
+                align_items="center",
+                flex="0 0 auto",
+                margin="0 0 0 12px",
+            ),
         ),
         "cx": slider("class 1 centre x₁", float(round(base[0], 1)), -5.0, 5.0, 0.1, readout_format=".1f"),
         "cy": slider("class 1 centre x₂", float(round(base[1], 1)), -5.0, 5.0, 0.1, readout_format=".1f"),
