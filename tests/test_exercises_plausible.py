@@ -633,7 +633,7 @@ plausible("04.multiclass_perceptron")(partial(_mcp, every=True))  # every violat
 plausible("04.multiclass_perceptron")(partial(_mcp, restart=True))  # back to i = 0 after an update
 
 
-def _ova(X, y, X_new, k, fit_binary, *, zero_one=False, normalise=False, one_based=False):
+def _ova(X, y, X_new, k, fit_binary, *, zero_one=False, normalise=False, one_based=False, first=False):
     X_new = _f(X_new)
     cols = []
     for c in range(k):
@@ -641,11 +641,15 @@ def _ova(X, y, X_new, k, fit_binary, *, zero_one=False, normalise=False, one_bas
         w = _f(fit_binary(X, t if zero_one else 2 * t - 1))
         n = np.linalg.norm(w)
         cols.append(X_new @ w / (n if normalise and n > 0 else 1.0))
-    return np.argmax(np.column_stack(cols), axis=1) + (1 if one_based else 0)
+    S = np.column_stack(cols)
+    if first:  # the first class whose classifier says "yes", the largest score if none does
+        return np.where((S > 0).any(axis=1), np.argmax(S > 0, axis=1), np.argmax(S, axis=1))
+    return np.argmax(S, axis=1) + (1 if one_based else 0)
 
 
 plausible("04.one_vs_all")(partial(_ova, normalise=True))  # scores divided by ‖w_c‖
 plausible("04.one_vs_all")(partial(_ova, one_based=True))  # classes reported from 1
+plausible("04.one_vs_all")(partial(_ova, first=True))  # the first class that says yes
 
 
 @plausible("04.kesler")

@@ -81,7 +81,9 @@ def _inside(path: str, parent: str) -> bool:
 
 
 def _own(path: str) -> bool:
-    return any(_inside(path, p) for p in _OWN)
+    """A read path the sandbox makes itself (its ``/proc`` and ``/dev``). A read path under
+    ``/tmp`` (a checkout or venv there) is bound onto the sandbox's empty ``/tmp``."""
+    return any(_inside(path, p) for p in ("/proc", "/dev"))
 
 
 def _under(path: str, folders: set) -> bool:
