@@ -8,7 +8,7 @@ import types
 
 import pytest
 
-from kmlteach._exports import no_attribute, public_names
+from kmlteach._exports import lazy_exports, no_attribute, public_names
 
 
 def _module(name, names):
@@ -28,6 +28,22 @@ def test_a_packages_getattr_loads_the_estimator_from_its_estimators_module():
     import kmlteach.svm.estimators as est
 
     assert kmlteach.svm.HardSVM is est.HardSVM
+
+
+def test_lazy_exports_loads_on_first_use_of_an_exported_name_only():
+    loaded = []
+    estimators = types.SimpleNamespace(Est=object())
+
+    def load():
+        loaded.append(1)
+        return estimators
+
+    getattr_, dir_ = lazy_exports("pkg", ["f", "Est"], load)
+    assert dir_() == ["Est", "f"] and not loaded
+    with pytest.raises(AttributeError, match=r"^module 'pkg' has no attribute 'nope'$"):
+        getattr_("nope")
+    assert not loaded
+    assert getattr_("Est") is estimators.Est and loaded == [1]
 
 
 def test_any_other_name_raises_the_usual_error():

@@ -19,7 +19,7 @@ Where the code lives: ``sgd.py``, ``perceptron.py``, ``ridge.py``, ``class_mean.
 (with :func:`kernel_expansion`), ``pca.py``, ``kde.py``, ``estimators.py``.
 """
 
-from kmlteach._exports import no_attribute, public_names
+from kmlteach._exports import lazy_exports, public_names
 from kmlteach.kernel_methods import class_mean as _class_mean
 from kmlteach.kernel_methods import kde as _kde
 from kmlteach.kernel_methods import model_selection as _model_selection
@@ -40,14 +40,11 @@ __all__ = public_names(
 )
 
 
-def __getattr__(name):
+def _estimators():
     # the scikit-learn based estimators load on first use (kmlteach._exports)
-    if name in __all__:
-        from kmlteach.kernel_methods import estimators
+    from kmlteach.kernel_methods import estimators
 
-        return getattr(estimators, name)
-    raise no_attribute(__name__, name)
+    return estimators
 
 
-def __dir__():
-    return sorted(__all__)
+__getattr__, __dir__ = lazy_exports(__name__, __all__, _estimators)

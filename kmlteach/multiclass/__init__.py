@@ -22,7 +22,7 @@ index (UML §17.1's rule).
 The scikit-learn style :class:`MulticlassSVM` is in ``estimators.py``.
 """
 
-from kmlteach._exports import no_attribute, public_names
+from kmlteach._exports import lazy_exports, public_names
 from kmlteach.multiclass import ecoc as _ecoc
 from kmlteach.multiclass import hinge as _hinge
 from kmlteach.multiclass import kesler as _kesler
@@ -45,14 +45,11 @@ __all__ = public_names(
 )
 
 
-def __getattr__(name):
+def _estimators():
     # the scikit-learn based estimators load on first use (kmlteach._exports)
-    if name in __all__:
-        from kmlteach.multiclass import estimators
+    from kmlteach.multiclass import estimators
 
-        return getattr(estimators, name)
-    raise no_attribute(__name__, name)
+    return estimators
 
 
-def __dir__():
-    return sorted(__all__)
+__getattr__, __dir__ = lazy_exports(__name__, __all__, _estimators)

@@ -18,7 +18,7 @@ Labels are -1/+1 for the functions (the estimators accept any two labels). Where
 ``soft.py`` (+ ``dcd.py``), ``sgd.py``, ``estimators.py``.
 """
 
-from kmlteach._exports import no_attribute, public_names
+from kmlteach._exports import lazy_exports, public_names
 from kmlteach.svm import conventions as _conventions
 from kmlteach.svm import hard as _hard
 from kmlteach.svm import margins as _margins
@@ -39,14 +39,11 @@ __all__ = public_names(
 )
 
 
-def __getattr__(name):
+def _estimators():
     # the scikit-learn based estimators load on first use (kmlteach._exports)
-    if name in __all__:
-        from kmlteach.svm import estimators
+    from kmlteach.svm import estimators
 
-        return getattr(estimators, name)
-    raise no_attribute(__name__, name)
+    return estimators
 
 
-def __dir__():
-    return sorted(__all__)
+__getattr__, __dir__ = lazy_exports(__name__, __all__, _estimators)
