@@ -6,50 +6,10 @@ Pure helpers: ``ax=None`` in, Axes out. A picture that a widget updates is drawn
 the static ``plot_<name>`` is the two in a row.
 """
 
-from .kesler import (
-    draw_constraints,
-    draw_kesler,
-    kesler_title,
-    plot_constraint_scores,
-    plot_kesler_example,
-    set_constraints,
-    set_kesler,
-)
-from .reductions import (
-    BALLS_XLIM,
-    BALLS_YLIM,
-    grid_points,
-    plot_classes,
-    plot_code,
-    plot_halfspaces,
-    plot_linear_regions,
-    plot_ova,
-    plot_pairwise,
-    plot_regions,
-    region_image,
-    region_rgba,
-    tie_image,
-)
+from ..._exports import public_names
+from . import kesler as _kesler
+from . import reductions as _reductions
+from .kesler import *
+from .reductions import *
 
-__all__ = [
-    "BALLS_XLIM",
-    "BALLS_YLIM",
-    "grid_points",
-    "region_image",
-    "tie_image",
-    "region_rgba",
-    "plot_classes",
-    "plot_regions",
-    "plot_halfspaces",
-    "plot_ova",
-    "plot_linear_regions",
-    "plot_pairwise",
-    "plot_code",
-    "draw_kesler",
-    "set_kesler",
-    "kesler_title",
-    "plot_kesler_example",
-    "draw_constraints",
-    "set_constraints",
-    "plot_constraint_scores",
-]
+__all__ = public_names(_reductions, _kesler)

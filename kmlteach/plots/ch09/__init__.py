@@ -9,42 +9,15 @@ artists, and a ``set_*(artists, ...)`` function that moves them to another state
 {f = c} are precomputed as line paths (:func:`level_lines`), not contour sets.
 """
 
+from ..._exports import public_names
 from .._style import show
-from .common import level_lines, nu_data, oneclass_data, plane_grid, smooth_rgba, stream_data
-from .norma import draw_norma, norma_history, set_norma
-from .svm import draw_nu, draw_oneclass, nu_path, oneclass_path, set_nu, set_oneclass
-from .theory import (
-    draw_loss,
-    draw_rademacher,
-    margin_losses,
-    rademacher_data,
-    rademacher_path,
-    set_loss,
-    set_rademacher,
-)
+from . import common as _common
+from . import norma as _norma
+from . import svm as _svm
+from . import theory as _theory
+from .common import *
+from .norma import *
+from .svm import *
+from .theory import *
 
-__all__ = [
-    "show",
-    "nu_data",
-    "oneclass_data",
-    "stream_data",
-    "plane_grid",
-    "level_lines",
-    "nu_path",
-    "draw_nu",
-    "set_nu",
-    "oneclass_path",
-    "draw_oneclass",
-    "set_oneclass",
-    "norma_history",
-    "draw_norma",
-    "set_norma",
-    "smooth_rgba",
-    "margin_losses",
-    "draw_loss",
-    "set_loss",
-    "rademacher_data",
-    "rademacher_path",
-    "draw_rademacher",
-    "set_rademacher",
-]
+__all__ = ["show", *public_names(_common, _svm, _norma, _theory)]
