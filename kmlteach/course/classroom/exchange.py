@@ -16,12 +16,12 @@ import json
 import os
 import re
 import secrets
-import stat
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
 from ...classroom.names import CHAPTER, user_key
+from ..grade.submission import read_regular
 
 __all__ = ["Receipt", "ExchangeError", "open_folder", "read_file", "write_file", "receipts", "owner_of"]
 
@@ -78,26 +78,9 @@ def open_folder(root: Path, *parts: str, create: bool = False, owner: tuple[int,
 
 def read_file(dir_fd: int, name: str, limit: int = MAX_NOTEBOOK) -> bytes | None:
     """The bytes of regular file ``name`` in ``dir_fd`` when at most ``limit`` long (None:
-    absent, a link, not a regular file, too large)."""
-    try:
-        fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, dir_fd=dir_fd)
-    except OSError:
-        return None
-    try:
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode) or st.st_size > limit:
-            return None
-        chunks, left = [], limit + 1
-        while left > 0:
-            b = os.read(fd, min(left, 2**20))
-            if not b:
-                break
-            chunks.append(b)
-            left -= len(b)
-        data = b"".join(chunks)
-        return data if len(data) <= limit else None
-    finally:
-        os.close(fd)
+    absent, a link, not a regular file, too large): the grader's
+    :func:`~kmlteach.course.grade.submission.read_regular`."""
+    return read_regular(name, limit, dir_fd=dir_fd)
 
 
 def write_file(dir_fd: int, name: str, data: bytes, owner: tuple[int, int] | None = None) -> None:

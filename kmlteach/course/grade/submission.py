@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 from pathlib import Path
 
 from .cells import chapter_of_ids, check_calls, notebook_code_cells
@@ -31,24 +32,29 @@ def safe_id(name: str) -> str:
     )
 
 
-def read_regular(path: Path) -> bytes | None:
-    """The bytes of ``path`` if it is a regular file of at most :data:`MAX_NOTEBOOK_BYTES`,
-    else ``None``: a FIFO, device or socket named ``*.ipynb`` is never opened for a blocking
-    read, and a huge (or sparse) file is refused before it is read."""
-    import os
-    import stat
-
+def read_regular(path, limit: int = MAX_NOTEBOOK_BYTES, *, dir_fd: int | None = None) -> bytes | None:
+    """The bytes of ``path`` (relative to the open folder ``dir_fd`` when given) if it is a
+    regular file of at most ``limit`` bytes, else ``None``: a symbolic link is not followed,
+    a FIFO, device or socket named ``*.ipynb`` is never opened for a blocking read, and a
+    huge (or sparse) file is refused before it is read (the exchange folder's files too,
+    :func:`kmlteach.course.classroom.exchange.read_file`)."""
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, dir_fd=dir_fd)
     except OSError:
         return None
     try:
         st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_NOTEBOOK_BYTES:
+        if not stat.S_ISREG(st.st_mode) or st.st_size > limit:
             return None
-        with os.fdopen(fd, "rb", closefd=False) as fh:
-            data = fh.read(MAX_NOTEBOOK_BYTES + 1)
-        return data if len(data) <= MAX_NOTEBOOK_BYTES else None
+        chunks, left = [], limit + 1
+        while left > 0:
+            b = os.read(fd, min(left, 2**20))
+            if not b:
+                break
+            chunks.append(b)
+            left -= len(b)
+        data = b"".join(chunks)
+        return data if len(data) <= limit else None
     finally:
         os.close(fd)
 
