@@ -19,6 +19,18 @@ def _rng(seed):
     return np.random.default_rng(seed)
 
 
+def _random_class_cases(r, count, n_stop, k_stop, first, text):
+    """``count`` random cases ``(x, label, k)`` of the functions of one example and one class
+    (Ψ, Kesler): x of 1 ≤ n < ``n_stop`` features, 2 ≤ k < ``k_stop`` classes, a label from
+    ``first`` to k − 1; ``text(n, label, k)`` names the case."""
+    cases = []
+    for _ in range(count):
+        n, k = int(r.integers(1, n_stop)), int(r.integers(2, k_stop))
+        x, label = r.normal(size=n), int(r.integers(first, k))
+        cases.append(Case((x, label, k), label=text(n, label, k)))
+    return cases
+
+
 # 04.multivector_psi — UML §17.2.1, Eq. (17.2) --------------------------------------------
 
 
@@ -36,11 +48,9 @@ def _psi_cases():
         Case((np.array([1.0, 2.0]), 2, 3), label="x=(1,2), y=2, k=3 (last block)"),
         Case((np.array([-3.0]), 1, 2), label="one feature, two classes"),
     ]
-    for _ in range(4):
-        n, k = int(r.integers(1, 5)), int(r.integers(2, 6))
-        x, y = r.normal(size=n), int(r.integers(1, k))
-        cases.append(Case((x, y, k), label=f"random x of {n} features, y = {y}, k = {k}"))
-    return cases
+    return cases + _random_class_cases(
+        r, 4, n_stop=5, k_stop=6, first=1, text=lambda n, y, k: f"random x of {n} features, y = {y}, k = {k}"
+    )
 
 
 # 04.generalized_hinge — UML §17.2.4, Eq. (17.3) ------------------------------------------
@@ -158,11 +168,9 @@ def _kesler_cases():
         Case((np.array([1.0, 2.0]), 1, 4), label="x=(1,2), label 1 of 4 (0-based)"),
         Case((np.array([3.0]), 0, 2), label="one feature, two classes"),
     ]
-    for _ in range(3):
-        n, k = int(r.integers(1, 4)), int(r.integers(2, 5))
-        x, i = r.normal(size=n), int(r.integers(0, k))
-        cases.append(Case((x, i, k), label=f"random x of {n} features, label {i} of {k}"))
-    return cases
+    return cases + _random_class_cases(
+        r, 3, n_stop=4, k_stop=5, first=0, text=lambda n, i, k: f"random x of {n} features, label {i} of {k}"
+    )
 
 
 # 04.hinge_subgradient — a derivation: UML §17.2.5 ----------------------------------------
