@@ -6,21 +6,12 @@ drawn once by ``draw_<name>(ax, ...)``, which returns its artists, and moved by
 ``set_<name>(artists, ...)``; the static ``plot_<name>`` is the two in a row.
 """
 
-from .training import plot_noise_sweep, plot_transitions
-from .viterbi import draw_viterbi_table, plot_viterbi_table, set_viterbi_table, viterbi_colorbar
-from .words import LETTERS, draw_word, plot_samples, plot_word, set_word, word_strip
+from ..._exports import public_names
+from . import training as _training
+from . import viterbi as _viterbi
+from . import words as _words
+from .training import *
+from .viterbi import *
+from .words import *
 
-__all__ = [
-    "LETTERS",
-    "word_strip",
-    "draw_word",
-    "set_word",
-    "plot_word",
-    "plot_samples",
-    "draw_viterbi_table",
-    "set_viterbi_table",
-    "viterbi_colorbar",
-    "plot_viterbi_table",
-    "plot_transitions",
-    "plot_noise_sweep",
-]
+__all__ = public_names(_words, _viterbi, _training)
