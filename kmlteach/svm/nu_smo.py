@@ -93,7 +93,7 @@ def _example():
     K = np.array([[1.0, 0.5, 0.2, 0.1], [0.5, 1.0, 0.1, 0.2], [0.2, 0.1, 1.0, 0.5], [0.1, 0.2, 0.5, 1.0]])
     return (
         K,
-        np.empty(_work_size(4), dtype=np.float32),
+        np.zeros(_work_size(4), dtype=np.float32),
         np.ones(4),
         np.array([1.0, 1.0, -1.0, -1.0]),
         np.array([0, 0, 1, 1], dtype=np.int64),
