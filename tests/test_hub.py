@@ -113,6 +113,42 @@ def test_the_pull_guard_accepts_only_the_course_and_plain_folders():
     assert guard.allowed_repositories("") == set() and guard.refusal(ok[0], None, set()) is not None
 
 
+def test_the_subdomain_setting_comes_from_the_environment(tmp_path, monkeypatch):
+    """``KMLTEACH_HUB_SUBDOMAIN_HOST`` gives every server an origin of its own and the hub
+    ``__Host-`` cookies (deploy/hub/README.md, "Isolation"); unset, neither is set."""
+    from traitlets.config.loader import PyFileConfigLoader
+
+    env = tmp_path / "env"
+    (env / "venv" / "bin").mkdir(parents=True)
+    (env / "venv" / "bin" / "jupyterhub-singleuser").touch()
+    (env / "venv" / "bin" / "python").symlink_to(sys.executable)
+    (env / "edition").mkdir()
+    (env / "edition" / "book.toml").write_text('[book]\nstudent_repository = "https://example.org/x"\n')
+    (env / "hub-env.json").write_text("{}")
+    env.chmod(0o755)
+    monkeypatch.setenv("KMLTEACH_HUB_ENV", str(env))
+    monkeypatch.setenv("KMLTEACH_HUB_STATE", str(tmp_path / "state"))
+    monkeypatch.setenv("KMLTEACH_HUB_CLASSROOM", "0")  # (its exchange folder: not this test's)
+    monkeypatch.delenv("KMLTEACH_HUB_SUBDOMAIN_HOST", raising=False)
+    plain = PyFileConfigLoader("jupyterhub_config.py", str(HUB)).load_config()
+    assert "subdomain_host" not in plain.JupyterHub and "cookie_host_prefix_enabled" not in plain.JupyterHub
+    assert plain.CgroupLimits.nofile_limit == 1024
+    assert "--ServerApp.terminals_enabled=False" in plain.Spawner.args
+    assert "'kmlteach_hub_guard': True" in plain.Spawner.args[-2]
+    monkeypatch.setenv("KMLTEACH_HUB_SUBDOMAIN_HOST", "https://hub.example.org/")
+    sub = PyFileConfigLoader("jupyterhub_config.py", str(HUB)).load_config()
+    assert sub.JupyterHub.subdomain_host == "https://hub.example.org"
+    assert sub.JupyterHub.cookie_host_prefix_enabled is True
+    # and the Kubernetes hub: subdomains, a certificate for them
+    import yaml
+
+    values = yaml.safe_load((HUB / "values.yaml").read_text())
+    jh = values["hub"]["config"]["JupyterHub"]
+    assert jh["subdomain_host"].startswith("https://") and jh["cookie_host_prefix_enabled"] is True
+    host = jh["subdomain_host"].removeprefix("https://")
+    assert set(values["proxy"]["https"]["hosts"]) == {host, f"*.{host}"}
+
+
 def test_students_per_node():
     n64 = sizing.students_per_node(64)
     assert n64 == ((64 - sizing.NODE_RESERVE_GIB) * 1024 - sizing.SHARED_MIB) // sizing.GUARANTEE_MIB

@@ -98,13 +98,77 @@ def test_the_folder_is_left_world_readable_and_writable_by_its_owner_alone(tmp_p
 def test_the_kernelspec_puts_no_folder_first_and_has_no_debugger():
     spec = hub_env.kernelspec(Path("/opt/kmlteach-hub/venv"))
     assert spec["argv"][:3] == ["/opt/kmlteach-hub/venv/bin/python", "-P", "-s"]
-    assert spec["argv"][3:7] == ["-m", "ipykernel_launcher", "-f", "{connection_file}"]
+    assert spec["argv"][3:7] == ["-m", "kmlteach_hub_guard", "-f", "{connection_file}"]
     assert [a for a in spec["argv"] if a.startswith("--ext=")] == [
         f"--ext={e}" for e in hub_env.KERNEL_EXTENSIONS
     ]
     assert spec["metadata"] == {"debugger": False} and "env" not in spec
     for rel in hub_env.HUB_MODULES.values():
         assert (hub_env.HUB_DIR / rel).is_file(), rel
+
+
+_GUARD_PROBE = """
+import json, os, socket, sys
+sys.path.insert(0, sys.argv[1])
+import kmlteach_hub_guard as g
+out = {"abi": g.landlock_abi(), "dump": g.no_dump()}
+s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(); out["before"] = s.getsockname()[1] > 0
+out["no_bind"] = g.no_bind()
+for port in (0, 5678):
+    t = socket.socket()
+    try:
+        t.bind(("127.0.0.1", port)); out[port] = "bound"
+    except OSError as e:
+        out[port] = type(e).__name__
+parent = os.getpid()
+out["no_bind_scoped"] = g.no_bind(scope_signals=True)
+try:
+    os.kill(parent, 0); out["signal_self"] = "ok"
+except OSError as e:
+    out["signal_self"] = type(e).__name__
+r = os.fork()  # a child inherits the layer
+if r == 0:
+    try:
+        socket.socket().bind(("127.0.0.1", 0)); os._exit(1)
+    except PermissionError:
+        os._exit(0)
+out["child"] = os.waitpid(r, 0)[1]
+out["listening"] = s.getsockopt(socket.SOL_SOCKET, socket.SO_ACCEPTCONN)  # what was bound before stays
+print(json.dumps(out))
+"""
+
+
+def test_the_guard_makes_a_process_non_dumpable_and_bind_no_port():
+    """kmlteach_hub_guard (the server's extension and the kernels' launcher): no_dump and
+    no_bind, in a process of their own (Landlock cannot be undone)."""
+    import json
+
+    r = subprocess.run(
+        [sys.executable, "-c", _GUARD_PROBE, str(hub_env.HUB_DIR / "server")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    got = json.loads(r.stdout.strip().splitlines()[-1])
+    assert got["dump"] is True and got["before"] is True and got["listening"] == 1, got
+    if got["abi"] < 4:
+        assert got["no_bind"] is False and got["0"] == "bound"
+        pytest.skip(f"Landlock ABI {got['abi']}: no TCP rules on this kernel")
+    assert got["no_bind"] is True and got["0"] == got["5678"] == "PermissionError" and got["child"] == 0, got
+    assert got["no_bind_scoped"] is True and got["signal_self"] == "ok", got
+
+
+def test_the_guard_launches_ipykernel():
+    r = subprocess.run(
+        [sys.executable, "-m", "kmlteach_hub_guard", "--version"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=hub_env.HUB_DIR / "server",
+    )
+    import IPython  # (ipykernel's --version is IPython's)
+
+    assert r.returncode == 0 and r.stdout.strip() == IPython.__version__, (r.stdout, r.stderr)
 
 
 def test_the_pinned_versions_are_this_environments():

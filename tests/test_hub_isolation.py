@@ -308,9 +308,8 @@ for port in (25001, 5678, 0):
     s.close()
 print(json.dumps(out))
 """
-    r = _json(_run(hub.loop, hub.kb.execute(probe)))
-    low = int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
-    assert r["25001"] == r["5678"] == "PermissionError" and r["0"] >= low, r
+    r = _json(_run(hub.loop, hub.kb.execute(probe)))  # (and no port 0 either: red team H1)
+    assert r["25001"] == r["5678"] == r["0"] == "PermissionError", r
 
 
 # ------------------------------------------------------------------------- other homes
@@ -651,3 +650,224 @@ def test_a_port_taken_first_gets_no_traffic_and_the_server_starts_elsewhere(hub)
         if f"127.0.0.1:{seen['port']}" not in p.environ().get("JUPYTERHUB_SERVICE_URL", "")
     ]
     assert now, "alice's server still on the taken port"
+
+
+# ------------------------------------------- a student's own URL: the server cannot be taken over
+_TAKEOVER = """
+import ctypes, errno, json, os, signal, socket, urllib.parse
+libc = ctypes.CDLL(None, use_errno=True)
+libc.syscall.restype = ctypes.c_long
+server = os.getppid()
+port = urllib.parse.urlsplit(os.environ["JUPYTERHUB_SERVICE_URL"]).port
+out = {"server": b"jupyterhub-singleuser" in open(f"/proc/{server}/cmdline", "rb").read()}
+pfd = libc.syscall(434, server, 0)  # pidfd_open: allowed; pidfd_getfd below needs ptrace access
+got, errs = 0, set()
+for fd in range(3, 128):
+    r = libc.syscall(438, pfd, fd, 0)
+    if r >= 0:
+        got += 1
+        os.close(r)
+    else:
+        errs.add(errno.errorcode[ctypes.get_errno()])
+out["pidfd_getfd"] = [got, sorted(errs)]
+def attempt(name, f):
+    try:
+        f(); out[name] = "done"
+    except OSError as e:
+        out[name] = type(e).__name__
+attempt("list fds", lambda: os.listdir(f"/proc/{server}/fd"))
+attempt("open fd 3", lambda: os.close(os.open(f"/proc/{server}/fd/3", os.O_RDONLY)))
+attempt("open mem", lambda: os.close(os.open(f"/proc/{server}/mem", os.O_RDONLY)))
+attempt("stop", lambda: os.kill(server, signal.SIGSTOP))
+attempt("kill", lambda: os.kill(server, signal.SIGKILL))
+def bind(p):
+    s = socket.socket()
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        s.bind(("127.0.0.1", p))
+    finally:
+        s.close()
+attempt("bind its port", lambda: bind(port))
+attempt("bind port 0", lambda: bind(0))
+print(json.dumps(out))
+"""
+
+
+def test_a_kernel_cannot_take_over_its_own_server(hub):
+    """Red team H1: bob's kernel copied his server's listening socket (pidfd_getfd, same
+    uid), stopped the server and answered the proxy itself, so that /user/bob/... served
+    his pages on the hub's origin. Now the server is non-dumpable (no pidfd_getfd, no
+    /proc/<server>/fd or mem), the kernel can signal none of its server's processes, and
+    binds no TCP port: not the server's (``PermissionError`` from Landlock, where it
+    would be ``EADDRINUSE`` without the layer), not port 0. No terminals either."""
+    r = _json(_run(hub.loop, hub.kb.execute(_TAKEOVER)))
+    assert r.pop("server") is True, r
+    assert r.pop("pidfd_getfd") == [0, ["EPERM"]], r
+    assert r == dict.fromkeys(
+        ("list fds", "open fd 3", "open mem", "stop", "kill", "bind its port", "bind port 0"),
+        "PermissionError",
+    ), r
+    code, _ = _run(hub.loop, hub.bob.api("GET", "terminals"))
+    assert code == 404, code
+    code, _ = _run(hub.loop, hub.bob.api("POST", "terminals"))
+    assert code == 404, code
+    assert (
+        _run(hub.loop, hub.kb.execute("print(6 * 7)"))["stdout"].strip() == "42"
+    )  # the server still answers
+    log = hub.hub.log_path.read_text(errors="replace")
+    assert "kmlteach_hub_guard: non-dumpable, binds no further TCP port" in log, log[-3000:]
+
+
+_HOLD = """
+import os, socket, sys, time
+host, port, procs, each = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+kids = []
+for _ in range(procs):
+    pid = os.fork()
+    if pid == 0:
+        held = []
+        try:
+            while len(held) < each:
+                s = socket.socket(); s.setblocking(False); s.connect_ex((host, port)); held.append(s)
+        except OSError as e:
+            print("stopped", len(held), type(e).__name__, flush=True)
+        else:
+            print("held", len(held), flush=True)
+        time.sleep(40)
+        os._exit(0)
+    kids.append(pid)
+for pid in kids:
+    os.waitpid(pid, 0)
+"""
+
+
+def test_one_student_cannot_fill_the_proxy(hub):
+    """Red team H9: bob's kernel held 22 000 idle connections to the proxy (20 000 open
+    files) and the hub stopped answering. Now each of his processes may open 1024 files
+    (soft and hard: not raised again), and nftables lets one user but root hold at most 256
+    connections at once to each of the hub's ports: his 22 processes trying 1 000
+    connections each (more than the proxy's 20 000 files) leave the hub answering."""
+    import psutil
+    import requests
+
+    table = f"kmlteach_hub_{hub.hub.port}"
+    rules = subprocess.run(["nft", "list", "table", "inet", table], capture_output=True, text=True)
+    assert rules.returncode == 0 and "ct count over 256" in rules.stdout, rules.stderr
+    proxy = next(p for p in hub.hub.processes() if "configurable-http-proxy" in " ".join(p.cmdline()))
+    soft, _ = proxy.rlimit(psutil.RLIMIT_NOFILE)
+    limits = (
+        "import json, resource\nout = list(resource.getrlimit(resource.RLIMIT_NOFILE))\n"
+        "try:\n    resource.setrlimit(resource.RLIMIT_NOFILE, (4096, 4096)); out.append('raised')\n"
+        "except (OSError, ValueError) as e:\n    out.append(type(e).__name__)\nprint(json.dumps(out))"
+    )
+    assert _json(_run(hub.loop, hub.kb.execute(limits))) == [1024, 1024, "ValueError"]
+    start = f"""
+import subprocess, sys
+_hold = subprocess.Popen([sys.executable, "-c", {_HOLD!r}, "127.0.0.1", "{hub.hub.port}", "22", "1000"],
+                         stdout=subprocess.PIPE, text=True, start_new_session=True)
+print("started")
+"""
+    before = proxy.num_fds()
+    assert _run(hub.loop, hub.kb.execute(start))["stdout"].strip() == "started"
+    results, peak, rss = [], 0, 0
+    try:
+        time.sleep(5)  # 22 000 connection attempts made
+        for _ in range(8):
+            peak = max(peak, proxy.num_fds())
+            rss = max(rss, proxy.memory_info().rss)
+            try:
+                results.append(requests.get(hub.hub.url + "/hub/login", timeout=5).status_code)
+            except requests.RequestException as e:
+                results.append(type(e).__name__)
+            time.sleep(0.5)
+        held = """
+import json, os, signal
+os.killpg(_hold.pid, signal.SIGKILL); _hold.wait()
+print(json.dumps(sorted(set(_hold.stdout.read().split("\\n")) - {""})))
+"""
+        lines = _json(_run(hub.loop, hub.kb.execute(held)))
+    finally:
+        _run(
+            hub.loop,
+            hub.kb.execute("import os, signal\ntry:\n    os.killpg(_hold.pid, 9)\nexcept OSError:\n    pass"),
+        )
+    counter = subprocess.run(["nft", "list", "table", "inet", table], capture_output=True, text=True).stdout
+    refused = int(re.search(r"counter packets (\d+)", counter).group(1))
+    print(
+        f"H9: proxy fds {before} before, peak {peak} while held (limit {soft}), RSS {rss / 2**20:.0f} MiB; "
+        f"refused {refused}; /hub/login: {results}"
+    )
+    assert lines == ["held 1000"], lines  # every process made its 1 000 attempts
+    assert peak < before + 2 * 256 + 50 and refused > 20_000, (before, peak, refused)
+    assert results == [200] * 8, results
+
+
+_PLANT = """
+import json, os
+home = os.path.expanduser("~")
+def put(rel, text):
+    p = os.path.join(home, rel)
+    os.makedirs(os.path.dirname(p), exist_ok=True)
+    open(p, "w").write(text)
+pwn = "import os\\nopen(os.path.expanduser('~/PWNED-by-{}'), 'w').close()\\n"
+for where, rel in [("jupyter", ".jupyter"), ("local", ".local/etc/jupyter"), ("cwd", "")]:
+    put(os.path.join(rel, "jupyter_server_config.py"), pwn.format("config-" + where))
+    put(os.path.join(rel, "jupyter_config.py"), pwn.format("config-" + where))
+ext = json.dumps({"ServerApp": {"jpserver_extensions": {"kmlteach_evil": True}}})
+put(".jupyter/jupyter_server_config.d/evil.json", ext)
+put(".local/etc/jupyter/jupyter_server_config.d/evil.json", ext)
+evil = pwn.format("extension") + "def _load_jupyter_server_extension(app):\\n    pass\\n"
+for rel in ("kmlteach_evil.py", ".jupyter/kmlteach_evil.py", ".local/lib/python3.11/site-packages/kmlteach_evil.py"):
+    put(rel, evil)
+put(".local/lib/python3.11/site-packages/evil.pth", "import os; open(os.path.expanduser('~/PWNED-by-pth'), 'w').close()\\n")
+lab = ".local/share/jupyter/labextensions/kmlteach-evil/"
+put(lab + "package.json", json.dumps({"name": "kmlteach-evil", "version": "1.0.0",
+    "jupyterlab": {"_build": {"load": "static/remoteEntry.evil.js", "extension": "./extension"}}}))
+put(lab + "static/remoteEntry.evil.js", "fetch('/hub/token')")
+put(lab + "static/evil.html", "<script>fetch('/hub/token')</script>")
+put(".local/share/jupyter/kernels/python3/kernel.json", json.dumps({"argv": ["python", "-m", "ipykernel_launcher",
+    "-f", "{connection_file}"], "display_name": "evil", "language": "python"}))
+print(json.dumps("planted"))
+"""
+
+
+def test_no_configuration_or_extension_from_the_home_is_loaded(hub):
+    """Red team H1's other roads to one's own URL: bob plants server configuration files
+    (``~/.jupyter``, ``~/.local/etc/jupyter``, his home), a server extension enabled by a
+    ``jupyter_server_config.d`` file, a ``.pth`` in his user site, a lab extension whose
+    static folder holds an HTML page, and a kernelspec without the guard; then restarts
+    his server. Nothing runs, the page is not served, the kernelspec is the environment's;
+    JupyterLab's settings still go to his home."""
+    bob = hub.bob
+    assert _json(_run(hub.loop, hub.kb.execute(_PLANT))) == "planted"
+    _run(hub.loop, hub.kb.close())
+    _run(hub.loop, bob.stop_server())
+    _run(hub.loop, bob.spawn())
+    hub.kb = _run(hub.loop, bob.start_kernel())
+    home = Path(hub.home[bob.name])
+    assert sorted(p.name for p in home.glob("PWNED-*")) == []
+    base = f"/user/{bob.name}"
+    page = _run(hub.loop, bob.fetch(f"{base}/lab/extensions/kmlteach-evil/static/evil.html"))
+    assert page.code == 404, (page.code, page.body[:200])
+    lab = _run(hub.loop, bob.follow(f"{base}/lab"))
+    assert lab.code == 200 and b"kmlteach-evil" not in lab.body
+    code, specs = _run(hub.loop, bob.api("GET", "kernelspecs"))
+    assert code == 200 and "kmlteach_hub_guard" in specs["kernelspecs"]["python3"]["spec"]["argv"], specs
+    headers = {"X-XSRFToken": bob.jar.get("_xsrf", f"{base}/") or "", "Content-Type": "application/json"}
+    theme = json.dumps({"raw": '{"theme": "JupyterLab Dark"}'})
+    resp = _run(
+        hub.loop,
+        bob.fetch(f"{base}/lab/api/settings/@jupyterlab/apputils-extension:themes", "PUT", theme, headers),
+    )
+    assert resp.code == 204, (resp.code, resp.body[:300])
+    saved = (
+        home
+        / ".jupyter"
+        / "lab"
+        / "user-settings"
+        / "@jupyterlab"
+        / "apputils-extension"
+        / "themes.jupyterlab-settings"
+    )
+    assert "JupyterLab Dark" in saved.read_text()
+    assert _run(hub.loop, hub.kb.execute("print(6 * 7)"))["stdout"].strip() == "42"

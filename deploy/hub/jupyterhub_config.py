@@ -31,7 +31,13 @@ What a student can reach (deploy/hub/README.md, "Isolation", lists each layer):
   0700 with its database and cookie secret 0600, memory/CPU/pids limits per student,
   no debugger in the kernels;
 * links pull only the course: nbgitpuller pulls only ``book.toml``'s student repository,
-  and a folder beside a notebook cannot replace an installed package.
+  and a folder beside a notebook cannot replace an installed package;
+* a student's URL serves only the student's server: the server non-dumpable, no kernel
+  binding a TCP port, no server code or lab extension from the home; with
+  ``KMLTEACH_HUB_SUBDOMAIN_HOST`` each server on a subdomain of its own;
+* one student cannot fill the proxy: at most ``KMLTEACH_HUB_CONNECTIONS`` connections at
+  once from one student to each of the hub's ports (nftables), open files per process
+  ``KMLTEACH_HUB_NOFILE``.
 
 Idle servers are stopped by ``jupyterhub-idle-culler``; students arrive through the
 per-chapter nbgitpuller links of ``links.py``. The hub listens on ``127.0.0.1`` unless
@@ -48,7 +54,12 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 from jupyterhub.app import JupyterHub  # noqa: E402
-from limits_spawner import prioritise_services  # noqa: E402  (deploy/hub is put on sys.path first)
+from limits_spawner import (  # noqa: E402
+    limit_connections,
+    prioritise_services,
+    raise_open_files,
+    unlimit_connections,
+)
 from sizing import LIMITS, kernel_environment  # noqa: E402  (deploy/hub is put on sys.path first)
 
 c = get_config()  # noqa: F821  (provided by JupyterHub when it loads this file)
@@ -141,10 +152,27 @@ if os.geteuid() == 0 and mode == "test":  # every server runs as the hub's user:
 # A student's server loads no extension a student does not use (the language server: no
 # language servers are installed; jupytext: students open the released .ipynb), and loads
 # kmlteach_hub_pull: nbgitpuller pulls only the course's repositories.
-EXTENSIONS = {"jupyter_lsp": False, "jupyterlab_jupytext": False, "kmlteach_hub_pull": True}
+# kmlteach_hub_guard makes the server non-dumpable (the student's own kernel cannot copy its
+# listening socket nor read its memory) and, once it listens, lets nothing it starts bind a
+# TCP port (red team H1: a kernel that took over its server's port served its own pages on
+# the hub's origin). No terminals: the course needs none, and a shell is one more process
+# outside the kernels' own Landlock layer.
+EXTENSIONS = {
+    "jupyter_lsp": False,
+    "jupyterlab_jupytext": False,
+    "kmlteach_hub_pull": True,
+    "kmlteach_hub_guard": True,
+}
 args = c.Spawner.args if "args" in c.Spawner else []
-c.Spawner.args = [*args, f"--ServerApp.jpserver_extensions={EXTENSIONS!r}"]
-# no configuration from the student's home (a pulled ~/.jupyter could turn the guard off)
+c.Spawner.args = [
+    *args,
+    f"--ServerApp.jpserver_extensions={EXTENSIONS!r}",
+    "--ServerApp.terminals_enabled=False",
+]
+# no configuration from the student's home (a pulled ~/.jupyter could turn the guard off);
+# limits_spawner also points the server's Jupyter config and data folders into the
+# students' environment (read-only): no server extension, configuration file or lab
+# extension a student writes is loaded; lab settings and workspaces stay in the home.
 c.Spawner.disable_user_config = True
 # Nothing of the hub's own environment reaches a server (VIRTUAL_ENV, PYTHONPATH, ... name
 # the instructor's checkout); what a kernel needs is set here. A kernel's threads may not
@@ -162,6 +190,10 @@ c.Spawner.mem_limit = LIMITS["mem_limit"]
 c.Spawner.cpu_guarantee = LIMITS["cpu_guarantee"]
 c.Spawner.cpu_limit = LIMITS["cpu_limit"]
 c.CgroupLimits.pids_limit = LIMITS["pids_limit"]
+# Open files (so TCP connections) per process of a student: the server and what it starts.
+# One student holds at most pids_limit x nofile_limit connections (512 x 1024), and the
+# proxy may hold more (below: red team H9, a kernel filling the proxy's 20 000 files).
+c.CgroupLimits.nofile_limit = int(env("KMLTEACH_HUB_NOFILE", "1024"))
 # a class arriving at once on a busy machine: give servers time, queue the rest
 c.Spawner.start_timeout = int(env("KMLTEACH_HUB_START_TIMEOUT", "300"))
 c.Spawner.http_timeout = int(env("KMLTEACH_HUB_START_TIMEOUT", "300"))
@@ -173,6 +205,40 @@ c.JupyterHub.concurrent_spawn_limit = int(env("KMLTEACH_HUB_SPAWN_LIMIT", "100")
 # the proxy, which then follows it.
 if JupyterHub.initialized():
     prioritise_services()
+    # the proxy (started by the hub, inheriting its limit) may hold more open files than
+    # one student's processes can (red team H9); as root up to the kernel's fs.nr_open
+    raise_open_files(c.CgroupLimits.pids_limit * c.CgroupLimits.nofile_limit)
+    # and at most KMLTEACH_HUB_CONNECTIONS (256) connections at once from one student to
+    # each of the hub's ports (nftables; removed when the hub exits)
+    _table = f"kmlteach_hub_{c.JupyterHub.port}"
+    _ports = [c.JupyterHub.port, c.JupyterHub.hub_port, int(env("KMLTEACH_HUB_PROXY_API_PORT", "8001"))]
+    _why = limit_connections(_ports, int(env("KMLTEACH_HUB_CONNECTIONS", "256")), _table)
+    if _why is None:
+        import atexit
+
+        atexit.register(unlimit_connections, _table)
+    else:
+        import logging
+        import resource
+
+        logging.getLogger("JupyterHub").warning(
+            "no per-student limit on connections to the hub's ports (%s): one student's "
+            "processes may hold up to %d, the proxy %d",
+            _why,
+            c.CgroupLimits.pids_limit * c.CgroupLimits.nofile_limit,
+            resource.getrlimit(resource.RLIMIT_NOFILE)[0],
+        )
+
+# --- per-user subdomains: no student's page shares the hub's origin -----------------------
+# A server answers under /user/<name>/ on the hub's own origin; whatever a student manages
+# to serve there (an HTML file through an extension, a taken-over server) can read the hub's
+# pages in a classmate's browser (GHSA-7r3h-4ph8-w38g). With subdomains every student's
+# server has an origin of its own (<name>.hub.example.org) and the hub's cookies are
+# __Host- cookies the students' origins never get. Needs wildcard DNS and a wildcard
+# certificate (README, "Isolation"); always for a class of untrusted students.
+if env("KMLTEACH_HUB_SUBDOMAIN_HOST"):
+    c.JupyterHub.subdomain_host = env("KMLTEACH_HUB_SUBDOMAIN_HOST").rstrip("/")
+    c.JupyterHub.cookie_host_prefix_enabled = True
 
 # --- services: each with its role; add more here (run as the hub's user, with the hub's ---
 # --- internal certificates when internal_ssl is on: JUPYTERHUB_SSL_* in their environment) --

@@ -56,6 +56,7 @@ import asyncio
 import os
 import pwd
 import random
+import resource
 import shutil
 import signal
 import socket
@@ -76,7 +77,10 @@ __all__ = [
     "LimitedLocalProcessSpawner",
     "LimitedSimpleSpawner",
     "cgroup_layout",
+    "limit_connections",
     "prioritise_services",
+    "raise_open_files",
+    "unlimit_connections",
 ]
 
 
@@ -128,6 +132,85 @@ def prioritise_services(name: str = SERVICES, pid: int | None = None) -> Path | 
     except OSError:
         return None
     return d
+
+
+def raise_open_files(above: int, nr_open: Path = Path("/proc/sys/fs/nr_open")) -> int:
+    """Raise this process's open-file limit (RLIMIT_NOFILE; the proxy the hub starts
+    inherits it) to the kernel's maximum ``fs.nr_open`` as root, else to its hard limit;
+    returns the new soft limit. Warns when it is not above ``above``: the most files one
+    student's processes can hold (``pids_limit`` x ``nofile_limit``), so that one student
+    holding idle connections to the proxy cannot leave it none for the others (red team
+    H9: 22 000 connections from one kernel against the proxy's 20 000)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    want = hard
+    if os.geteuid() == 0:
+        try:
+            want = max(hard, int(nr_open.read_text()))
+        except (OSError, ValueError):
+            pass
+    for limit in (want, hard):
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (limit, limit))
+            soft = limit
+            break
+        except (OSError, ValueError):
+            continue
+    if soft <= above:
+        import logging
+
+        logging.getLogger("JupyterHub").warning(
+            "the proxy may open %d files, one student's processes %d: one student could fill it "
+            "(run the hub as root, raise fs.nr_open, or lower nofile_limit/pids_limit)",
+            soft,
+            above,
+        )
+    return soft
+
+
+def limit_connections(ports, per_user: int, name: str) -> str | None:
+    """At most ``per_user`` TCP connections at once from any one local user but root to
+    each of ``ports`` (the hub's public port, its API's, the proxy API's): an nftables
+    table ``inet <name>`` whose output rule counts the connections of each (uid, port) in a
+    dynamic set (``ct count``) and refuses the next ones (TCP reset). Idempotent (the table
+    is made anew); removed by :func:`unlimit_connections`. Returns None when done, else
+    why not (no ``nft``, not root, no nf_tables): then only the open-file limits hold.
+
+    Why: every student's kernel may connect to the hub's public port (the classroom is
+    reached through it); one kernel holding 22 000 idle connections filled the proxy's
+    open files and the hub answered nobody (red team H9). Open-file limits alone bound
+    one student at 512 processes x 1024 files; this bounds the connections themselves.
+    Browsers connect from other machines: not counted."""
+    nft = shutil.which("nft")
+    if nft is None or os.geteuid() != 0:
+        return "nft (Debian: apt-get install nftables) and root are needed"
+    ports = ", ".join(str(int(p)) for p in ports)
+    rules = f"""table inet {name}
+delete table inet {name}
+table inet {name} {{
+    set conns {{
+        type uid . inet_service
+        size 65535
+        flags dynamic
+    }}
+    chain output {{
+        type filter hook output priority filter; policy accept;
+        meta skuid != 0 tcp dport {{ {ports} }} ct state new add @conns {{ meta skuid . tcp dport ct count over {int(per_user)} }} counter reject with tcp reset
+    }}
+}}
+"""
+    import subprocess
+
+    r = subprocess.run([nft, "-f", "-"], input=rules, capture_output=True, text=True)
+    return None if r.returncode == 0 else (r.stderr.strip() or f"nft exited with {r.returncode}")
+
+
+def unlimit_connections(name: str) -> None:
+    """Remove the table of :func:`limit_connections` (nothing when there is none)."""
+    nft = shutil.which("nft")
+    if nft is not None and os.geteuid() == 0:
+        import subprocess
+
+        subprocess.run([nft, "delete", "table", "inet", name], capture_output=True)
 
 
 def cgroup_layout() -> dict[str, Path] | None:
@@ -235,6 +318,14 @@ class CgroupLimits(LoggingConfigurable):
         help="Processes and threads one user's server and kernels may have at once (pids.max); 0: no limit.",
     )
 
+    nofile_limit = Integer(
+        1024,
+        config=True,
+        help="Open files (RLIMIT_NOFILE, soft and hard) of the server and of every process it "
+        "starts; with pids_limit it bounds the connections one student can hold open to the "
+        "proxy. 0: the hub's own limit.",
+    )
+
     sandbox = Enum(
         ["bwrap", "none"],
         "bwrap",
@@ -334,10 +425,32 @@ class CgroupLimits(LoggingConfigurable):
     def get_env(self):
         env = super().get_env()
         env["JUPYTER_RUNTIME_DIR"] = str(self.runtime_dir())
+        env.update(self._jupyter_folders())
         return env
 
+    def _jupyter_folders(self) -> dict[str, str]:
+        """The server's Jupyter folders: its configuration and data folders (where server
+        configuration files, kernelspecs and lab extensions are looked for) are the
+        students' environment's own, read-only, so nothing a student writes into
+        ``~/.jupyter`` or ``~/.local/share/jupyter`` runs in the server or is served as a lab
+        extension; JupyterLab's settings and workspaces stay where they were, in the home
+        (red team H1). No user site-packages either."""
+        if not self.hub_env:
+            return {}
+        venv, home = Path(self.hub_env) / "venv", Path(self._home())
+        return {
+            "JUPYTER_CONFIG_DIR": str(venv / "etc" / "jupyter"),
+            "JUPYTER_DATA_DIR": str(venv / "share" / "jupyter"),
+            "JUPYTERLAB_SETTINGS_DIR": str(home / ".jupyter" / "lab" / "user-settings"),
+            "JUPYTERLAB_WORKSPACES_DIR": str(home / ".jupyter" / "lab" / "workspaces"),
+            "PYTHONNOUSERSITE": "1",
+        }
+
     def get_args(self):
-        return [*super().get_args(), "--KernelManager.transport=ipc"]
+        args = [*super().get_args(), "--KernelManager.transport=ipc"]
+        if self.hub_env:  # notebook trust (a database and its secret, no code): the home's data folder
+            args.append(f"--NotebookNotary.data_dir={Path(self._home()) / '.local' / 'share' / 'jupyter'}")
+        return args
 
     # ---------------------------------------------------------------------- the world
     def _pw(self):
@@ -480,6 +593,7 @@ class CgroupLimits(LoggingConfigurable):
         inner = super().make_preexec_fn(name)
         procs = [str(d / "cgroup.procs") for d in self._cgroups]
         lock = getattr(self, "_lock", None)
+        nofile = self.nofile_limit
 
         def preexec():
             for p in procs:  # join the user's cgroups before dropping privileges
@@ -488,6 +602,8 @@ class CgroupLimits(LoggingConfigurable):
                     os.write(fd, str(os.getpid()).encode())
                 finally:
                     os.close(fd)
+            if nofile:  # soft and hard: no process of the student raises it again
+                resource.setrlimit(resource.RLIMIT_NOFILE, (nofile, nofile))
             if inner is not None:
                 inner()
             if lock is not None:  # after the user's ids: this process and all it starts

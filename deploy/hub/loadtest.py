@@ -129,6 +129,7 @@ def students_environment(aot=None, report=lambda msg: None, hold: list | None = 
                 h = hashlib.sha256(hub_env._tree_sha(edition).encode())
                 for n, rel in sorted(hub_env.HUB_MODULES.items()):
                     h.update(n.encode() + (HERE / rel).read_bytes())
+                h.update(Path(hub_env.__file__).read_bytes())  # a new way to build it: a new build
                 slot = base / f"kmlteach-hub-env-{h.hexdigest()[:12]}"
             except Exception as exc:  # the course does not publish now (an edit in progress)
                 if not built:

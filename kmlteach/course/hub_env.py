@@ -17,9 +17,11 @@ hidden cases, ``notebooks/src``, ``docs/midterm.md``: issue 35). This command bu
   ``debugpy`` (its debugger listens on a TCP port without authentication);
 * the hub's own pieces in the venv's ``site-packages``: ``kmlteach_hub_priority`` (cells
   at idle CPU priority), ``kmlteach_hub_path`` (the notebook's folder after the installed
-  packages on ``sys.path``) and ``kmlteach_hub_pull`` (nbgitpuller pulls only the course's
-  repository), from ``deploy/hub/``; the ``python3`` kernelspec that loads the first two
-  (``-P``: the folder is not put first; ``debugger`` off);
+  packages on ``sys.path``), ``kmlteach_hub_pull`` (nbgitpuller pulls only the course's
+  repository) and ``kmlteach_hub_guard`` (the server non-dumpable, no TCP port bound by a
+  kernel or by the server once it listens), from ``deploy/hub/``; the ``python3``
+  kernelspec that loads the first two, launched by the last (``-P``: the folder is not put
+  first; ``debugger`` off);
 * the kernels compiled ahead of time (``KMLTEACH_AOT=1``, :mod:`kmlteach._aot`) in the
   package's ``__pycache__``: built here (``--aot build``, needs a C compiler and the
   interpreter's headers), copied from a matching build (``--aot FOLDER``), or none;
@@ -53,6 +55,7 @@ HUB_MODULES = {
     "kmlteach_hub_priority": "kernel/kmlteach_hub_priority.py",
     "kmlteach_hub_path": "kernel/kmlteach_hub_path.py",
     "kmlteach_hub_pull": "server/kmlteach_hub_pull.py",
+    "kmlteach_hub_guard": "server/kmlteach_hub_guard.py",
 }
 KERNEL_EXTENSIONS = ("kmlteach_hub_priority", "kmlteach_hub_path")
 NOBODY = 65534
@@ -173,8 +176,10 @@ def kernelspec(venv: Path) -> dict:
     """The ``python3`` kernelspec of the students' venv: ``-P`` (the notebook's folder is
     not put first on ``sys.path``: a folder named ``kmlteach`` beside a notebook cannot
     shadow the package; ``kmlteach_hub_path`` puts it after the installed packages), ``-s``
-    (no user site), the hub's kernel extensions, and no debugger."""
-    argv = [str(venv / "bin" / "python"), "-P", "-s", "-m", "ipykernel_launcher", "-f", "{connection_file}"]
+    (no user site), ``kmlteach_hub_guard`` as the launcher (a Landlock layer binding no TCP
+    port before anything of the student's runs, then ipykernel), the hub's kernel
+    extensions, and no debugger."""
+    argv = [str(venv / "bin" / "python"), "-P", "-s", "-m", "kmlteach_hub_guard", "-f", "{connection_file}"]
     return {
         "argv": argv + [f"--ext={e}" for e in KERNEL_EXTENSIONS],
         "display_name": "Python 3 (ipykernel)",
@@ -366,6 +371,11 @@ def build(
         ],
         "compiling the hub's modules",
     )
+    # The servers' Jupyter configuration folder is this one (JUPYTER_CONFIG_DIR, read-only in
+    # the sandbox: deploy/hub/limits_spawner.py). Its "migrated" marker tells jupyter_core
+    # not to copy an IPython 3 profile from the student's ~/.ipython into it at each start.
+    (venv / "etc" / "jupyter").mkdir(parents=True, exist_ok=True)
+    (venv / "etc" / "jupyter" / "migrated").write_text("not migrated: the students' environment\n")
     spec = venv / "share" / "jupyter" / "kernels" / "python3"
     spec.mkdir(parents=True, exist_ok=True)
     (spec / "kernel.json").write_text(json.dumps(kernelspec(venv), indent=1) + "\n")
