@@ -134,7 +134,7 @@ def _hub_kernelspec(tmp_path) -> tuple[Path, dict]:
     from kmlteach.course.hub_env import kernelspec
 
     spec = kernelspec(Path(sys.prefix))
-    spec["env"] = {"PYTHONPATH": str(HUB / "kernel")}
+    spec["env"] = {"PYTHONPATH": f"{HUB / 'kernel'}:{HUB / 'server'}"}  # (kmlteach_hub_guard: server/)
     d = tmp_path / "jupyter" / "kernels" / "python3"
     d.mkdir(parents=True)
     (d / "kernel.json").write_text(json.dumps(spec))
@@ -149,7 +149,12 @@ def test_a_student_server_loads_no_unused_extension_and_the_pull_guard(tmp_path,
     args = c.Spawner.args
     [ext] = [a.split("=", 1)[1] for a in args if a.startswith("--ServerApp.jpserver_extensions=")]
     ext = ast.literal_eval(ext)
-    assert ext == {"jupyter_lsp": False, "jupyterlab_jupytext": False, "kmlteach_hub_pull": True}
+    assert ext == {
+        "jupyter_lsp": False,
+        "jupyterlab_jupytext": False,
+        "kmlteach_hub_pull": True,
+        "kmlteach_hub_guard": True,
+    }
     assert ("--ServerApp.allow_root=True" in args) == (mode == "test" and os.geteuid() == 0)
     # the students' environment, nothing of the hub's (instructor's) own environment
     assert c.Spawner.cmd == [str(tmp_path / "hubenv" / "venv" / "bin" / "jupyterhub-singleuser")]
@@ -186,7 +191,10 @@ def test_a_hub_kernel_marks_its_cgroup_idle_while_a_cell_runs(tmp_path, monkeypa
             pytest.skip("no cpu.idle (Linux < 5.15)")
         jpath, _ = _hub_kernelspec(tmp_path)
         km = KernelManager(
-            kernel_name="python3", kernel_spec_manager=KernelSpecManager(kernel_dirs=[str(jpath / "kernels")])
+            kernel_name="python3",
+            kernel_spec_manager=KernelSpecManager(kernel_dirs=[str(jpath / "kernels")]),
+            transport="ipc",  # as on the hub: the kernel's launcher lets it bind no TCP port
+            ip=str(tmp_path / "kernel"),
         )
         # the spawner moves the server before it executes; here the kernel joins at its start
         km.start_kernel()
