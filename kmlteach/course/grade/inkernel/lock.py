@@ -39,9 +39,16 @@ def lockdown(cfg):
 
     policy = cfg["policy"]
     writable = [os.path.realpath(p) for p in policy["write"]] + [os.path.realpath(os.getcwd())]
-    # a read path inside a writable one (a checkout or venv under /tmp) is bound read-only
-    read_only = [os.path.realpath(p) for p in policy["read"]]
-    sys.path[:] = [p for p in sys.path if p and (inside(p, read_only) or not inside(p, writable))]
+    # a read path inside a writable one (a checkout or venv under /tmp) is bound read-only,
+    # in a read-only folder of its own under bwrap (the site folder that holds it included)
+    read_only = [os.path.realpath(p) for p in [*policy["read"], *policy.get("read_only_roots", ())]]
+    # never the working folder (or another writable one but /tmp itself), whatever holds it
+    strict = [w for w in writable if w != "/tmp"]
+    sys.path[:] = [
+        p
+        for p in sys.path
+        if p and not inside(p, strict) and (inside(p, read_only) or not inside(p, writable))
+    ]
     sys.path_importer_cache.clear()
     kernel = getattr(getattr(sys.modules.get("IPython"), "get_ipython", lambda: None)(), "kernel", None)
     for attr, allowed in (

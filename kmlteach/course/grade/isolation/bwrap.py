@@ -33,7 +33,7 @@ import shutil
 import subprocess
 import sys
 
-from .policy import Policy
+from .policy import Policy, tmp_roots
 
 __all__ = [
     "bwrap_path",
@@ -82,7 +82,8 @@ def _inside(path: str, parent: str) -> bool:
 
 def _own(path: str) -> bool:
     """A read path the sandbox makes itself (its ``/proc`` and ``/dev``). A read path under
-    ``/tmp`` (a checkout or venv there) is bound onto the sandbox's empty ``/tmp``."""
+    ``/tmp`` (a checkout or venv there) is bound into a read-only tmpfs of its own folder
+    of the sandbox's ``/tmp`` (:func:`~.policy.tmp_roots`)."""
     return any(_inside(path, p) for p in ("/proc", "/dev"))
 
 
@@ -182,6 +183,9 @@ def bwrap_argv(
     argv += ["--dev", "/dev", "--perms", "1777", *shm, "--tmpfs", "/dev/shm", "--proc", "/proc"]
     argv += ["--perms", "1777", *tmp, "--tmpfs", "/tmp"]
     binds, links = _mounts(tuple(policy.read))
+    roots = tuple(policy.read_only_roots) or tmp_roots(policy.read)
+    for top in roots:  # read paths under /tmp: a tmpfs of their own, made read-only below
+        argv += ["--perms", "0755", "--tmpfs", top]
     dests = [*binds, *links, *(etc or {}), *([scratch] if scratch else [])]
     for d in _parents(dests, binds):  # made world-searchable (bwrap's own are 0700)
         argv += ["--perms", "0755", "--dir", d]
@@ -199,6 +203,8 @@ def bwrap_argv(
         argv += ["--ro-bind", launcher, INNER_LAUNCHER]
     if scratch is not None:  # entered by the launcher's second stage, as the kernel's uid
         argv += ["--bind", scratch, scratch]
+    for top in roots:
+        argv += ["--remount-ro", top]
     return argv + ["--chdir", "/"]
 
 

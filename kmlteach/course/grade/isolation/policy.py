@@ -72,6 +72,9 @@ class Policy:
     listable: tuple[str, ...] = ()  # folders whose names may be listed (not their files)
     child_write: tuple[str, ...] = ()  # where a probe's child may write (empty: no rules of its own)
     etc: dict = field(default_factory=dict)  # bwrap's /etc: name -> ("text", str) | ("file", host path)
+    # bwrap: folders of the sandbox's own /tmp that hold read paths (a checkout or venv under
+    # the host's /tmp), each a tmpfs of its own made read-only once the read paths are bound
+    read_only_roots: tuple[str, ...] = ()
 
     def to_json(self) -> dict:
         """What the launcher (a script that imports nothing of kmlteach) and the kernel get."""
@@ -81,11 +84,24 @@ class Policy:
             "deny": list(self.deny),
             "listable": list(self.listable),
             "child_write": list(self.child_write),
+            "read_only_roots": list(self.read_only_roots),
         }
 
 
 def _inside(path: str, parent: str) -> bool:
     return path == parent or path.startswith(parent.rstrip("/") + "/")
+
+
+def tmp_roots(read) -> tuple[str, ...]:
+    """The top folders below ``/tmp`` that hold a read path (``/tmp/ci/.venv/...`` gives
+    ``/tmp/ci``): in bubblewrap each is a read-only tmpfs holding the bound read paths, so
+    the sandbox's writable ``/tmp`` cannot add a module beside them."""
+    tops = set()
+    for r in read:
+        real = os.path.realpath(r)
+        if _inside(real, "/tmp") and real != "/tmp":
+            tops.add("/tmp/" + real[len("/tmp/") :].split("/", 1)[0])
+    return tuple(sorted(tops))
 
 
 def _links(path: str) -> list[str]:
@@ -310,6 +326,7 @@ def kernel_policy(
         deny=tuple(dict.fromkeys(refused)),
         listable=tuple(dict.fromkeys(_site_dirs() + listable)),
         child_write=(CHILD_WORK, "/dev/shm", "/dev/null") if bwrap else (),
+        read_only_roots=tmp_roots(read) if bwrap else (),
         etc=etc_files(
             uid if uid is not None else os.getuid(), gid if gid is not None else os.getgid(), scratch
         )
