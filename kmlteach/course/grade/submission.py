@@ -7,7 +7,7 @@ import os
 import stat
 from pathlib import Path
 
-from .cells import chapter_of_ids, check_calls, notebook_code_cells
+from .cells import chapter_of_ids, check_calls, code_too_large, notebook_code_cells
 
 __all__ = [
     "InvalidSubmission",
@@ -84,7 +84,8 @@ class InvalidSubmission(ValueError):
 
 
 def read_notebook(data: bytes) -> dict:
-    """Parse a submission's bytes as an nbformat-4 notebook (structure checked, not run)."""
+    """Parse a submission's bytes as an nbformat-4 notebook (structure checked, not run; code
+    over the caps of :func:`.cells.code_too_large` refused)."""
     if len(data) > MAX_NOTEBOOK_BYTES:
         raise InvalidSubmission(f"file too large ({len(data) // 2**20} MB)")
     try:
@@ -97,6 +98,9 @@ def read_notebook(data: bytes) -> dict:
         raise InvalidSubmission(f"unsupported notebook format {nb.get('nbformat')!r} (need 4)")
     if not isinstance(nb.get("metadata", {}), dict):
         raise InvalidSubmission("not a notebook: metadata is not an object")
+    too_large = code_too_large(notebook_code_cells(nb))  # before any analysis of its code
+    if too_large:
+        raise InvalidSubmission(too_large)
     return nb
 
 
