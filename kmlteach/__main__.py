@@ -213,8 +213,7 @@ def _cmd_grade(args) -> int:
     except KeyboardInterrupt:
         print("interrupted: rerun the same command to resume", file=sys.stderr)
         return 130
-    after_grade(args.submissions, args.out, args.lms, args.lms_map)
-    return 0
+    return 0 if after_grade(args.submissions, args.out, args.lms, args.lms_map) else 1
 
 
 def _cmd_slides(args) -> int:

