@@ -380,3 +380,158 @@ def test_a_read_path_under_tmp_is_bound_onto_the_sandboxs_own_tmp():
     finally:
         shutil.rmtree(host, ignore_errors=True)
         shutil.rmtree(other, ignore_errors=True)
+
+
+DIAL = """
+def _kml_dial(how, path):
+    import socket
+    try:
+        if how == "stream":
+            s = socket.socket(socket.AF_UNIX)
+            s.settimeout(3)
+            s.connect(path)
+            return "GOT " + s.recv(200).decode("latin-1")
+        d = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+        if how == "sendto":
+            d.sendto(b"kml-dgram", path)
+        else:
+            d.sendmsg([b"kml-dgram"], [], 0, path)
+        return "SENT " + how
+    except BaseException as exc:
+        return "DENIED " + type(exc).__name__
+"""
+
+
+def _dialer(calls: list[tuple[str, str]]) -> bytes:
+    """A chapter 01 notebook whose k-th exercise raises what ``_kml_dial(*calls[k])`` gave."""
+    nb = with_cell(load(), DIAL)
+    for (ex, name, _), (how, path) in zip(SIGNATURES, calls, strict=False):
+        src = f"def {name}({_signature(name)}):\n    raise ValueError(_kml_dial({how!r}, {path!r}))"
+        nb = with_function(nb, ex, src, name=name)
+    return dump(nb)
+
+
+def test_the_kernel_s_seccomp_filter_refuses_connect_and_addressed_sends(tmp_path):
+    """The launcher's filter, installed in a fresh process: connect() (Unix path, TCP), any
+    datagram, seqpacket or other family's socket, a datagram socketpair and TCP Fast Open
+    fail with EPERM, in a forked child too; netlink, stream sockets, bind, send() on a
+    connected pair and subprocesses still work; unshare(CLONE_NEWUSER) is refused."""
+    import subprocess
+    import sys
+
+    script = f"""
+import ctypes, os, socket, subprocess, sys
+sys.path.insert(0, {str(ROOT / "kmlteach" / "course" / "grade" / "isolation")!r})
+import launcher
+path = {str(tmp_path / "s")!r}
+srv = socket.socket(socket.AF_UNIX); srv.bind(path); srv.listen()
+libc = ctypes.CDLL(None, use_errno=True)
+libc.prctl(38, 1, 0, 0, 0)
+assert launcher.apply_seccomp(launcher.KERNEL_SECCOMP)
+def errno(f):
+    try:
+        f()
+        return 0
+    except OSError as e:
+        return e.errno
+out = [
+    errno(lambda: socket.socket(socket.AF_UNIX).connect(path)),
+    errno(lambda: socket.socket().connect(("127.0.0.1", 9))),
+    errno(lambda: socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)),
+    errno(lambda: socket.socket(socket.AF_INET, socket.SOCK_DGRAM | socket.SOCK_NONBLOCK)),
+    errno(lambda: socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)),
+    errno(lambda: socket.socketpair(socket.AF_UNIX, socket.SOCK_DGRAM)),
+    errno(lambda: socket.socket(40, socket.SOCK_STREAM)),  # AF_VSOCK
+    errno(lambda: socket.socket().sendto(b"x", 0x20000000, ("127.0.0.1", 9))),  # MSG_FASTOPEN
+    errno(lambda: socket.socket(socket.AF_NETLINK, socket.SOCK_RAW).close()),
+    errno(lambda: socket.socket(socket.AF_INET6).close()),
+    errno(lambda: socket.socket(socket.AF_UNIX).bind(path + "2")),
+]
+a, b = socket.socketpair()
+a.sendall(b"hi")
+out.append(b.recv(2).decode())
+out.append(libc.unshare(0x10000000) == -1 and ctypes.get_errno())
+pid = os.fork()
+if pid == 0:
+    os._exit(errno(lambda: socket.socket(socket.AF_UNIX).connect(path)))
+out.append(os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]))
+out.append(subprocess.run(["true"]).returncode)
+print(out)
+"""
+    res = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.split() == "[1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 'hi', 1, 1, 0]".split(), res.stdout
+
+
+def _landlock_only_modes():
+    """bubblewrap, and Landlock alone (an ordinary user's grader where bwrap cannot run: the
+    kernel is the grader's own uid; as root, root kernels with ``--unsafe-allow-root-kernels``)."""
+    return [
+        pytest.param(
+            "bwrap",
+            marks=pytest.mark.skipif(bwrap_problem() is not None, reason=f"{bwrap_problem()}"),
+        ),
+        pytest.param("landlock", marks=LANDLOCK),
+    ]
+
+
+@pytest.mark.parametrize("name", _landlock_only_modes())
+def test_a_submission_reaches_no_unix_socket_of_the_grader_s_user(tmp_path, monkeypatch, name):
+    """Red team G1: without bubblewrap a submission found the TA's ssh-agent and D-Bus
+    session sockets in /proc/net/unix and connected (Landlock does not cover connect() to
+    a path socket). Here the grader's own user listens on a stream socket that answers a
+    secret and on a datagram socket; the kernel's seccomp filter refuses connect(), sendto()
+    with an address and sendmsg(): no connection, no datagram, no secret in the feedback."""
+    import socketserver
+    import threading
+
+    secret = "kml-agent-secret-" + uuid.uuid4().hex
+    seen = []
+
+    class Answer(socketserver.BaseRequestHandler):
+        def handle(self):
+            seen.append("stream")
+            self.request.sendall(secret.encode())
+
+    home = tmp_path / "ta"
+    home.mkdir()
+    stream, dgram = str(home / "agent.sock"), str(home / "bus.sock")
+    server = socketserver.ThreadingUnixStreamServer(stream, Answer)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    import socket
+
+    inbox = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    inbox.bind(dgram)
+    inbox.settimeout(0.2)
+    subs = tmp_path / "subs"
+    subs.mkdir()
+    (subs / "dialer.ipynb").write_bytes(_dialer([("stream", stream), ("sendto", dgram), ("sendmsg", dgram)]))
+    out = tmp_path / "out"
+    unsafe = False
+    if name == "landlock":
+        limits = Limits(timeout=30, bwrap=False)
+        if os.geteuid() == 0:  # the kernel as the grader's own uid, as for an ordinary user
+            monkeypatch.setattr(mode, "runs_on_host", lambda: False)
+            unsafe = True
+    else:
+        limits = Limits(timeout=30)
+    mode._detect.cache_clear()
+    try:
+        grade_folder(
+            subs, out / "gb.csv", limits=limits, feedback=out / "fb", progress=None, unsafe_root=unsafe
+        )
+    finally:
+        mode._detect.cache_clear()
+        server.shutdown()
+        server.server_close()
+    try:
+        seen.append(inbox.recv(100).decode("latin-1"))
+    except OSError:
+        pass
+    inbox.close()
+    fb = (out / "fb" / "dialer.md").read_text(encoding="utf-8")
+    assert seen == [] and secret not in fb and "GOT " not in fb and "SENT " not in fb, (seen, fb)
+    sections = fb.split("\n## ")[1:4]
+    assert len(sections) == 3 and all("DENIED " in s for s in sections), fb
+    if name == "landlock":
+        assert "DENIED PermissionError" in fb, fb  # refused by the filter, not missing

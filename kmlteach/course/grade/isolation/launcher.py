@@ -15,10 +15,18 @@ inherits everything):
    (around its ``deny`` paths), lists its ``listable`` folders, writes only its ``write``
    folders, no TCP bind but on the kernel's own ports, no TCP connect, no signals to
    processes outside the sandbox (ABI >= 6);
-4. a seccomp filter: no new user namespace (``unshare``/``clone`` with ``CLONE_NEWUSER``
-   refused, ``clone3`` answering ENOSYS so that the C library falls back to ``clone``, as
-   Docker's default profile does): a kernel root in a namespace of its own is refused a
-   surface it never needs.
+4. a seccomp filter (:data:`KERNEL_SECCOMP`, inherited by every process the kernel starts,
+   a probe's child included): no new user namespace (``unshare``/``clone`` with
+   ``CLONE_NEWUSER`` refused, ``clone3`` answering ENOSYS so that the C library falls back
+   to ``clone``, as Docker's default profile does): a kernel root in a namespace of its own
+   is refused a surface it never needs; and **no socket reaching another process**:
+   ``connect()`` refused (Unix path, abstract, TCP, any family), ``socket()`` only for Unix,
+   IPv4 and IPv6 stream sockets and netlink, no datagram ``socketpair``, no TCP Fast Open.
+   Landlock does not cover ``connect()`` to a path socket: without bubblewrap a submission
+   reached the grader's user's ssh-agent and D-Bus session bus (red team G1). The kernel's
+   ZeroMQ sockets bind (Jupyter's ``ipc`` transport); its debugger's socket, which
+   connects to the kernel's own shell socket, stays unconnected (no debugger when grading).
+   x32 and 32-bit (``int 0x80``) syscalls are refused.
 
 With bubblewrap (``CONFIG["bwrap"]``, :mod:`.bwrap`), step 1 runs here, then ``bwrap``
 starts a copy of this script (``--inner``) in the new namespaces, which applies steps 2
@@ -42,20 +50,47 @@ _SCOPE_ABSTRACT_UNIX, _SCOPE_SIGNAL = 1, 2
 _SYS_CREATE, _SYS_ADD_RULE, _SYS_RESTRICT = 444, 445, 446
 _PR_SET_NO_NEW_PRIVS = 38
 
-# seccomp rules: {audit arch: [(syscall number, flags mask of its first argument or 0, errno)]}
-_X86_64, _AARCH64, _X32 = 0xC000003E, 0xC00000B7, 0x40000000
+# seccomp rules: {audit arch: [(syscall number, conditions, errno)]}: refused when every
+# condition holds (none: always). A condition is (op, i, mask, value) on the low word of
+# argument i: "set" (a bit of mask set), "eq" or "ne" (argument & mask ==, != value).
+_X86_64, _AARCH64 = 0xC000003E, 0xC00000B7
+_X32, _I386, _ARM = 0x40000000, 0x40000003, 0x40000028  # x86-64's x32 numbers; 32-bit ABIs
 _EPERM, _ENOSYS, _CLONE_NEWUSER = 1, 38, 0x10000000
+_NEWUSER = (("set", 0, _CLONE_NEWUSER, 0),)
 # unshare and clone with CLONE_NEWUSER, clone3 (its flags are in memory a filter cannot read)
 _USERNS = {
-    _X86_64: [(272, _CLONE_NEWUSER, _EPERM), (56, _CLONE_NEWUSER, _EPERM), (435, 0, _ENOSYS)],
-    _AARCH64: [(97, _CLONE_NEWUSER, _EPERM), (220, _CLONE_NEWUSER, _EPERM), (435, 0, _ENOSYS)],
+    _X86_64: [(272, _NEWUSER, _EPERM), (56, _NEWUSER, _EPERM), (435, (), _ENOSYS)],
+    _AARCH64: [(97, _NEWUSER, _EPERM), (220, _NEWUSER, _EPERM), (435, (), _ENOSYS)],
+}
+# No socket of the kernel reaches another process (red team G1: without bubblewrap a
+# submission found the TA's ssh-agent and D-Bus sockets in /proc/net/unix and connected;
+# Landlock does not cover connect() to a path socket): connect() refused; socket() only for
+# Unix, IPv4 and IPv6 *stream* sockets (the binding side: Jupyter's ipc transport) and
+# netlink (the C library's getifaddrs, ZeroMQ's), so no datagram socket can send to an
+# address; no datagram socketpair (a Unix datagram socket sends to any path given in
+# sendmsg's msghdr, which a filter cannot read); no TCP Fast Open (MSG_FASTOPEN: sendto and
+# sendmsg connect). What remains: send on a socket the kernel bound and accepted itself.
+_AF_UNIX, _AF_INET, _AF_INET6, _AF_NETLINK, _SOCK_STREAM, _MSG_FASTOPEN = 1, 2, 10, 16, 1, 0x20000000
+_OTHER_FAMILY = tuple(("ne", 0, 0xFFFFFFFF, f) for f in (_AF_UNIX, _AF_INET, _AF_INET6, _AF_NETLINK))
+_NOT_STREAM = (("ne", 0, 0xFFFFFFFF, _AF_NETLINK), ("ne", 1, 0xF, _SOCK_STREAM))
+_NETWORK = {
+    _X86_64: [(42, (), _EPERM), (41, _OTHER_FAMILY, _EPERM), (41, _NOT_STREAM, _EPERM)]
+    + [(53, (("ne", 1, 0xF, _SOCK_STREAM),), _EPERM)]
+    + [(44, (("set", 3, _MSG_FASTOPEN, 0),), _EPERM), (46, (("set", 2, _MSG_FASTOPEN, 0),), _EPERM)]
+    + [(307, (("set", 3, _MSG_FASTOPEN, 0),), _EPERM)],
+    _AARCH64: [(203, (), _EPERM), (198, _OTHER_FAMILY, _EPERM), (198, _NOT_STREAM, _EPERM)]
+    + [(199, (("ne", 1, 0xF, _SOCK_STREAM),), _EPERM)]
+    + [(206, (("set", 3, _MSG_FASTOPEN, 0),), _EPERM), (211, (("set", 2, _MSG_FASTOPEN, 0),), _EPERM)]
+    + [(269, (("set", 3, _MSG_FASTOPEN, 0),), _EPERM)],
 }
 # memfd_create, shmget, msgget, semget, memfd_secret, io_uring_setup, _enter, _register
 _MEMORY = {
-    _X86_64: [(n, 0, _EPERM) for n in (319, 29, 68, 64, 447, 425, 426, 427)],
-    _AARCH64: [(n, 0, _EPERM) for n in (279, 194, 186, 190, 447, 425, 426, 427)],
+    _X86_64: [(n, (), _EPERM) for n in (319, 29, 68, 64, 447, 425, 426, 427)],
+    _AARCH64: [(n, (), _EPERM) for n in (279, 194, 186, 190, 447, 425, 426, 427)],
 }
-SECCOMP_RULES = {"userns": _USERNS, "memory": _MEMORY}
+SECCOMP_RULES = {"userns": _USERNS, "network": _NETWORK, "memory": _MEMORY}
+KERNEL_SECCOMP = {arch: _USERNS[arch] + _NETWORK[arch] for arch in _USERNS}
+"""The kernel's filter (its probes' children inherit it, and add ``memory``)."""
 
 
 # The kernel's command starts with this (``python -c KERNEL_BOOT -f CONNECTION_FILE``): a
@@ -210,24 +245,50 @@ def apply_landlock(policy, ports=()) -> str:
     )
 
 
+def _seccomp_row(nr, conditions, errno) -> list:
+    """BPF for one rule. It loads the syscall number first, so a rule whose conditions fail
+    jumps to the next one (several rules for one syscall)."""
+    ld, jeq, jset, ret, and_ = 0x20, 0x15, 0x45, 0x06, 0x54  # LD|W|ABS, JEQ|K, JSET|K, RET, ALU|AND|K
+    tests = []  # each ends in a jump whose "false" (jf) or "true" (jt) branch leaves the rule
+    for op, i, mask, value in conditions:
+        load = (ld, 0, 0, 16 + 8 * i)  # seccomp_data.args[i], little-endian: its low word
+        if op == "set":
+            tests.append([load, (jset, "stay", "leave", mask)])
+        else:
+            test = (jeq, "stay", "leave", value) if op == "eq" else (jeq, "leave", "stay", value)
+            tests.append([load] + ([] if mask == 0xFFFFFFFF else [(and_, 0, 0, mask)]) + [test])
+    body = [(ld, 0, 0, 0), (jeq, "stay", "leave", nr)] + [row for t in tests for row in t]
+    body.append((ret, 0, 0, 0x00050000 | errno))  # SECCOMP_RET_ERRNO
+    out = []
+    for k, (code, jt, jf, imm) in enumerate(body):
+        to_end = len(body) - k - 1  # "leave": past the refusal, to the next rule
+        out.append((code, to_end if jt == "leave" else 0, to_end if jf == "leave" else 0, imm))
+    return out
+
+
 def apply_seccomp(rules) -> bool:
-    """Install a seccomp filter refusing ``rules`` (a value of :data:`SECCOMP_RULES`); the
-    x32 numbers of x86-64's syscalls are refused alike. Needs ``no_new_privs`` (Landlock set
-    it) or ``CAP_SYS_ADMIN``; ``False`` where the kernel refused the filter."""
-    ld, ld_arg0, jeq, jset, ret = 0x20, 0x20, 0x15, 0x45, 0x06  # BPF_LD|W|ABS, JMP|JEQ|K, JMP|JSET|K
+    """Install a seccomp filter refusing ``rules`` (a value of :data:`SECCOMP_RULES`, or
+    :data:`KERNEL_SECCOMP`). On x86-64 every x32 syscall and every 32-bit one (``int 0x80``)
+    is refused with ENOSYS, on arm64 every 32-bit one: their numbers are other syscalls, which
+    the rules would miss. Needs ``no_new_privs`` (Landlock set it) or ``CAP_SYS_ADMIN``;
+    ``False`` where the kernel refused the filter."""
+    ld, jeq, jge, ret = 0x20, 0x15, 0x35, 0x06  # BPF_LD|W|ABS, JMP|JEQ|K, JMP|JGE|K, RET
     allow = 0x7FFF0000  # SECCOMP_RET_ALLOW; SECCOMP_RET_ERRNO is 0x00050000 | errno
+    nosys = (ret, 0, 0, 0x00050000 | _ENOSYS)
     prog = [(ld, 0, 0, 4)]  # the architecture
+    compat = {_X86_64: [_I386], _AARCH64: [_ARM]}
+    for arch in rules:
+        for other in compat.get(arch, []):
+            prog += [(jeq, 0, 1, other), nosys]
     for arch, table in rules.items():
-        body = [(ld, 0, 0, 0)]  # the syscall number
-        rows = list(table) + ([(_X32 | n, m, e) for n, m, e in table] if arch == _X86_64 else [])
-        for nr, mask, errno in rows:
-            if mask:  # the flags in the first argument's low word (offset 16)
-                body += [(jeq, 0, 4, nr), (ld_arg0, 0, 0, 16), (jset, 0, 1, mask)]
-                body += [(ret, 0, 0, 0x00050000 | errno), (ret, 0, 0, allow)]
-            else:
-                body += [(jeq, 0, 1, nr), (ret, 0, 0, 0x00050000 | errno)]
+        body = []
+        if arch == _X86_64:
+            body += [(ld, 0, 0, 0), (jge, 0, 1, _X32), nosys]
+        for nr, conditions, errno in table:
+            body += _seccomp_row(nr, conditions, errno)
         body += [(ret, 0, 0, allow)]
-        prog += [(jeq, 0, len(body), arch)] + body  # another architecture: skip its block
+        assert len(body) < 256, "a BPF jump is one byte"
+        prog += [(ld, 0, 0, 4), (jeq, 0, len(body), arch)] + body  # another architecture: skip
     prog += [(ret, 0, 0, allow)]
 
     class Filter(ctypes.Structure):
@@ -287,7 +348,9 @@ def _confine_and_exec(cfg, notes, cmd) -> None:
     else:
         notes.append("landlock: off")
         _libc().prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
-    notes.append("seccomp: no user namespaces" if apply_seccomp(_USERNS) else "seccomp: refused")
+    notes.append(
+        "seccomp: no user namespaces, no connect" if apply_seccomp(KERNEL_SECCOMP) else "seccomp: refused"
+    )
     try:
         with open(os.path.join(cfg["scratch"], ".sandbox"), "w", encoding="utf-8") as fh:
             fh.write("; ".join(notes) + "\n")

@@ -6,7 +6,7 @@
   uid on the host, not root;
 * a dedicated uid per kernel for a root grader (:mod:`.uids`), with or without bwrap;
 * Linux Landlock from the file-access policy (:mod:`.policy`, :mod:`.launcher`) and a
-  seccomp filter against new user namespaces;
+  seccomp filter against new user namespaces and outgoing sockets (``connect``);
 * a cgroup per submission where the grader may make one (:mod:`.cgroup`);
 * resource limits always (:class:`..limits.Limits`).
 
@@ -81,7 +81,7 @@ class Isolation:
             if self.landlock_off
             else "landlock: unavailable"
         )
-        parts.append("seccomp (no user namespaces)")
+        parts.append("seccomp (no user namespaces, no connect)")
         if self.cgroup:
             parts.append(f"cgroup pids<={limits.nproc} memory<={limits.cgroup_memory_mb} MB")
         else:
