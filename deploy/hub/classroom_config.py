@@ -28,7 +28,14 @@
   more can be added on the hub's admin page): only they read and run polls;
 * ``KMLTEACH_CLASSROOM_URL`` in every server's environment: where ``submit``,
   ``feedback`` and ``ask`` find the service (the proxy's address on 127.0.0.1, which the
-  students' sandboxes reach).
+  students' sandboxes reach), and ``KMLTEACH_CLASSROOM_DIRECT_URL``, the service's own
+  port, which a kernel tries first: a connection straight from a student's kernel is
+  attributed by the service to that student's Unix account (its budgets of connections
+  and token look-ups are the student's own), one through the proxy only to the proxy;
+* on a root hub, a cgroup of the service's own (``kmlteach-classroom-<port>`` beside the
+  students' cgroups, :func:`service_cgroups`): memory at most
+  ``KMLTEACH_HUB_CLASSROOM_MEMORY_MB`` (1024), no swap, 256 processes; the service joins
+  it before it drops root. Cgroups of earlier services left empty are removed.
 
 ``KMLTEACH_HUB_CLASSROOM=0`` leaves all of this out; ``KMLTEACH_HUB_CLASSROOM_PORT`` fixes
 the service's port (default: a free one below 1024 at each start; keep it below 1024),
@@ -52,7 +59,7 @@ NAME = "kmlteach-classroom"
 INSTRUCTORS = "instructors"
 EXCHANGE = Path("/srv/kmlteach/exchange")
 
-__all__ = ["configure", "NAME", "INSTRUCTORS", "service_user", "exchange_folder"]
+__all__ = ["configure", "NAME", "INSTRUCTORS", "service_user", "exchange_folder", "service_cgroups"]
 
 
 def _free_port(privileged: bool) -> int:
@@ -123,6 +130,47 @@ def exchange_folder(path: Path, owner: pwd.struct_passwd | None) -> Path:
     return path
 
 
+def service_cgroups(port: int, memory_bytes: int, layout=None) -> list[Path]:
+    """Cgroups ``kmlteach-classroom-<port>`` for the service (one per controller folder of
+    the hub's cgroup layout, ``limits_spawner.cgroup_layout``; none without root or
+    cgroups): memory at most ``memory_bytes`` without swap, at most 256 processes. The
+    empty ``kmlteach-classroom-*`` cgroups of earlier services are removed first."""
+    if layout is None:
+        from limits_spawner import cgroup_layout  # (deploy/hub is on sys.path)
+
+        layout = cgroup_layout()
+    if not layout:
+        return []
+    made = []
+    for base in sorted({Path(v) for v in layout.values()}):  # (v2: one folder for all)
+        for old in base.glob(f"{NAME}-*"):
+            try:
+                old.rmdir()  # only an empty cgroup goes (a running service's stays)
+            except OSError:
+                pass
+        d = base / f"{NAME}-{port}"
+        try:
+            d.mkdir(exist_ok=True)
+            limits = {
+                "memory.max": str(memory_bytes),
+                "memory.swap.max": "0",
+                "memory.limit_in_bytes": str(memory_bytes),
+                "memory.memsw.limit_in_bytes": str(memory_bytes),
+                "pids.max": "256",
+            }
+            for f, v in limits.items():
+                if (d / f).exists():
+                    try:
+                        (d / f).write_text(v)
+                    except OSError:
+                        pass  # (memsw without swap accounting)
+        except OSError as exc:
+            print(f"[classroom] no cgroup {d} for the classroom service: {exc}", file=sys.stderr)
+            continue
+        made.append(d)
+    return made
+
+
 def _get(section, key: str, default):
     """A value set in the configuration, else ``default`` (an unset key is no value)."""
     return section[key] if key in section else default
@@ -151,6 +199,10 @@ def configure(c, *, hub_env: Path, state: Path, env=os.environ.get) -> None:
     command += ["--max-mb", str(float(env("KMLTEACH_HUB_CLASSROOM_MAX_MB", "16")))]
     if owner is not None:
         command += ["--user", owner.pw_name]
+    if root:
+        memory = int(float(env("KMLTEACH_HUB_CLASSROOM_MEMORY_MB", "1024")) * 2**20)
+        for d in service_cgroups(port, memory):
+            command += ["--cgroup", str(d)]
     service = {
         "name": NAME,
         "url": f"http://127.0.0.1:{port}",
@@ -184,4 +236,5 @@ def configure(c, *, hub_env: Path, state: Path, env=os.environ.get) -> None:
     c.Spawner.environment = {
         **_get(c.Spawner, "environment", {}),
         "KMLTEACH_CLASSROOM_URL": f"{public}{base.rstrip('/')}/services/{NAME}/",
+        "KMLTEACH_CLASSROOM_DIRECT_URL": f"http://127.0.0.1:{port}{base.rstrip('/')}/services/{NAME}/",
     }

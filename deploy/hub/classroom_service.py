@@ -34,17 +34,35 @@ being restarted), copies the certificates of JupyterHub's internal TLS it needs 
 the hub's API into a private folder, then drops to ``--user`` for good and asks Linux
 to end it with the hub.
 
-Limits (a hostile student knows the API): request bodies of a poll answer at most 2 KiB,
-a notebook at most ``--max-mb``, parsed off the event loop one at a time; 20 requests
-per 10 s and 6 hand-ins a minute per user (429 beyond); tokens the hub has not seen
-checked at most 50 per second; idle connections closed after a minute; labels at most 40 printable
-characters, 30 labels per round (from the 30th on, new ones count as "other"), 500 polls.
+Limits (a hostile student knows the API, and its kernel is a process of the machine):
+
+* each connection is attributed to the Unix account that owns its other end (the
+  kernel's ``sock_diag`` answer for that socket: :func:`peer_uid`); the hub's proxy, which
+  carries browsers and laptops, is one such source (the hub's own account);
+* tokens the hub has not seen are looked up at most 60 a second in all (a burst of 120),
+  at most 5 a second per student account (burst 10) and 20 a second through the hub's
+  own account (the proxy; burst 60), at most 16 at a time and 256 waiting; a token seen (the hub's
+  answer, a user or none, kept 5 minutes) is answered from memory and waits for nothing;
+* connections: at most 32 per student account and 1024 in all (fewer when the file
+  limit is low), idle ones closed after 30 s; an accept that fails for lack of file
+  descriptors pauses the listener and is logged once a minute;
+* bodies: a poll answer at most 2 KiB, a notebook at most ``--max-mb`` (streamed, parsed
+  off the event loop one at a time), anything else 64 KiB; 20 requests per 10 s and 6
+  hand-ins a minute per user (429 beyond);
+* answers: one of the question's own options (a prediction: a guess of its declared
+  kind, :func:`kmlteach.poll.answers.poll_label`), 30 labels per round (from the 30th on,
+  new ones count as "other"), 500 polls; whether an answer is right is never taken from
+  the request.
+
+On a root hub the service runs in a memory cgroup of its own (``--cgroup``, made by
+``classroom_config.py``): a flood cannot take the machine's memory.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import errno
 import hashlib
 import hmac
 import json
@@ -55,6 +73,9 @@ import resource
 import secrets
 import shutil
 import signal
+import socket
+import ssl
+import struct
 import sys
 import tempfile
 import time
@@ -68,7 +89,7 @@ from tornado import httpserver, ioloop, netutil, web
 
 from kmlteach.classroom.names import CHAPTER, POLL_ID, user_key
 
-__all__ = ["Polls", "Dropbox", "RateLimit", "make_app", "main"]
+__all__ = ["Polls", "Dropbox", "RateLimit", "Budget", "peer_uid", "ClassroomServer", "make_app", "main"]
 
 log = logging.getLogger("kmlteach-classroom")
 
@@ -79,6 +100,16 @@ OTHER = "other"
 MAX_POLLS = 500
 MAX_ANSWER_BYTES = 2048
 MIN_FREE_BYTES = 512 * 2**20  # a submission is refused when less is free on the exchange's disk
+MAX_SESSION_ID = 64  # JupyterHub's session ids are 32 hex digits (a longer cookie is refused)
+LOOKUPS = (60.0, 120)  # unknown tokens looked up with the hub: per second, burst (all sources)
+LOOKUPS_PER_STUDENT = (5.0, 10)  # ... per student account (a direct connection)
+LOOKUPS_SHARED = (20.0, 60)  # ... through the hub's own account (its proxy: browsers, laptops)
+MAX_LOOKUPS_IN_FLIGHT = 16
+MAX_LOOKUPS_WAITING = 256
+MAX_CONNECTIONS = 1024
+MAX_CONNECTIONS_PER_STUDENT = 32
+IDLE_SECONDS = 30
+MEMORY_MAX = 1024 * 2**20  # the service's memory cgroup (classroom_config.py)
 
 
 def _now() -> str:
@@ -97,7 +128,6 @@ class Round:
         self._salt = secrets.token_bytes(32)  # who answered: keyed hashes, forgotten with the round
         self._voters: set[bytes] = set()
         self.counts: Counter = Counter()
-        self.right: Counter = Counter()
         self.version = 0
 
     def voter(self, name: str) -> bytes:
@@ -112,7 +142,6 @@ class Round:
             "closed": self.closed,
             "n": sum(self.counts.values()),
             "counts": dict(self.counts),
-            "right": dict(self.right),
             "version": self.version,
         }
 
@@ -145,7 +174,7 @@ class Polls:
             r.version += 1
         return r
 
-    def answer(self, poll_id: str, user: str, label: str, right: bool | None) -> tuple[str, Round | None]:
+    def answer(self, poll_id: str, user: str, label: str) -> tuple[str, Round | None]:
         """``("accepted" | "closed" | "duplicate", round)``."""
         r = self.rounds.get(poll_id)
         if r is None or not r.open:
@@ -157,18 +186,19 @@ class Polls:
         if label not in r.counts and len(r.counts.keys() - {OTHER}) >= MAX_LABELS - 1:
             label = OTHER  # at most MAX_LABELS bars, "other" among them
         r.counts[label] += 1
-        if right:
-            r.right[label] += 1
         r.version += 1
         return "accepted", r
 
 
-def _label(value) -> str | None:
-    """A poll answer's label: a string of 1..40 printable characters, stripped."""
-    if not isinstance(value, str):
+def _label(poll_id: str, value) -> str | None:
+    """A poll answer's label: one the question ``poll_id`` can have (its option letter, a
+    number, a prediction's guess of its declared kind), at most 40 printable characters."""
+    from kmlteach.poll.answers import poll_label
+
+    if not isinstance(value, str) or len(value) > 4 * MAX_LABEL:
         return None
-    value = " ".join(value.split())
-    if not 0 < len(value) <= MAX_LABEL or not value.isprintable():
+    value = poll_label(poll_id, value)
+    if value is None or not 0 < len(value) <= MAX_LABEL or not value.isprintable():
         return None
     return value
 
@@ -293,6 +323,165 @@ class RateLimit:
         return True
 
 
+class Budget:
+    """Token buckets: ``rate`` events a second per key, ``burst`` at once; the full
+    (idle) buckets are forgotten when there are ``max_keys``."""
+
+    def __init__(self, rate: float, burst: int, max_keys: int = 10_000):
+        self.rate, self.burst, self.max_keys = rate, burst, max_keys
+        self.buckets: dict[object, list[float]] = {}  # key -> [tokens, when]
+
+    def allow(self, key) -> bool:
+        now = time.monotonic()
+        b = self.buckets.get(key)
+        if b is None:
+            if len(self.buckets) >= self.max_keys:
+                full = [k for k, (t, w) in self.buckets.items() if t + (now - w) * self.rate >= self.burst]
+                for k in full:
+                    del self.buckets[k]
+            b = self.buckets[key] = [float(self.burst), now]
+        b[0] = min(float(self.burst), b[0] + (now - b[1]) * self.rate)
+        b[1] = now
+        if b[0] < 1.0:
+            return False
+        b[0] -= 1.0
+        return True
+
+
+# ----------------------------------------------------------- who is at the other end
+_NETLINK_SOCK_DIAG, _SOCK_DIAG_BY_FAMILY, _NLM_F_REQUEST = 4, 20, 1
+_NOCOOKIE = 0xFFFFFFFF
+
+
+def peer_uid(conn: socket.socket) -> int | None:
+    """The Unix account owning the other end of ``conn``, a TCP connection over the
+    loopback interface (on this one machine every client is a local process: a student's
+    kernel, the hub's proxy); None when the kernel does not say.
+
+    One exact ``sock_diag`` look-up of the peer's socket (the 4-tuple seen from its side),
+    as ``ss`` does: no scan of ``/proc/net/tcp``, whose size a student controls."""
+    try:
+        family = conn.family
+        peer, me = conn.getpeername(), conn.getsockname()
+        if family == socket.AF_INET:
+            src, dst = socket.inet_aton(peer[0]) + bytes(12), socket.inet_aton(me[0]) + bytes(12)
+        elif family == socket.AF_INET6:
+            src, dst = socket.inet_pton(family, peer[0]), socket.inet_pton(family, me[0])
+        else:
+            return None
+        sockid = struct.pack("!HH", peer[1], me[1]) + src + dst + struct.pack("=III", 0, _NOCOOKIE, _NOCOOKIE)
+        req = struct.pack("=BBBBI", family, socket.IPPROTO_TCP, 0, 0, 0xFFFFFFFF) + sockid
+        msg = struct.pack("=IHHII", 16 + len(req), _SOCK_DIAG_BY_FAMILY, _NLM_F_REQUEST, 1, 0) + req
+        with socket.socket(socket.AF_NETLINK, socket.SOCK_DGRAM, _NETLINK_SOCK_DIAG) as nl:
+            nl.settimeout(1.0)
+            nl.sendto(msg, (0, 0))
+            reply = nl.recv(8192)
+        length, kind = struct.unpack_from("=IH", reply)
+        if kind != _SOCK_DIAG_BY_FAMILY or length < 16 + 72:
+            return None  # NLMSG_ERROR: no such socket (it closed, or is not on this machine)
+        return struct.unpack_from("=I", reply, 16 + 64)[0]  # inet_diag_msg.idiag_uid
+    except (OSError, struct.error, ValueError):
+        return None
+
+
+class ClassroomServer(httpserver.HTTPServer):
+    """The service's HTTP server: each connection's source (:func:`peer_uid`) is known
+    before its first request (``stream.kml_source``); at most ``per_student`` connections
+    of one student account and ``total`` in all are kept (beyond: closed at once); its
+    listener pauses when the process runs out of file descriptors and says so once a
+    minute instead of once per failed accept."""
+
+    def initialize(
+        self, *args, shared_uids=(), per_student=MAX_CONNECTIONS_PER_STUDENT, total=MAX_CONNECTIONS, **kw
+    ):
+        super().initialize(*args, **kw)
+        self.shared_uids, self.per_student, self.total = set(shared_uids), per_student, total
+        self.open_by: Counter = Counter()
+        self.refused = 0
+        self._warned = 0.0
+
+    def source(self, uid: int | None):
+        """The budget key of a connection: ``"shared"`` (the hub's own account: its proxy),
+        the student account's uid, or ``"unknown"``."""
+        if uid is None:
+            return "unknown"
+        return "shared" if uid in self.shared_uids else uid
+
+    def handle_stream(self, stream, address):
+        uid = peer_uid(stream.socket) if stream.socket is not None else None
+        src = self.source(uid)
+        n = sum(self.open_by.values())
+        cap = self.total if src in ("shared", "unknown") else min(self.per_student, self.total)
+        if n >= self.total or self.open_by[src] >= cap:
+            self.refused += 1
+            self._warn(
+                f"connection limit reached ({self.open_by[src]} open from {src}, {n} in all): refusing"
+            )
+            stream.close()
+            return
+        self.open_by[src] += 1
+        stream.kml_source = src
+
+        def closed():
+            self.open_by[src] -= 1
+            if self.open_by[src] <= 0:
+                del self.open_by[src]
+
+        stream.set_close_callback(closed)
+        super().handle_stream(stream, address)
+
+    def _warn(self, message: str) -> None:
+        now = time.monotonic()
+        if now - self._warned >= 60:
+            self._warned = now
+            log.warning("%s (said once a minute)", message)
+
+    def add_sockets(self, sockets) -> None:
+        for sock in sockets:
+            self._sockets[sock.fileno()] = sock
+            self._handlers[sock.fileno()] = self._accept_handler(sock)
+
+    def _accept_handler(self, sock):
+        """tornado's ``netutil.add_accept_handler``, but EMFILE/ENFILE/ENOBUFS/ENOMEM pause
+        the listener for half a second (the pending connections wait in the backlog; idle
+        ones are closed meanwhile) and are logged once a minute, not as a traceback per
+        accept (a tight loop that once wrote 135 MB of log in 30 s)."""
+        loop = ioloop.IOLoop.current()
+        short = {errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM}
+        state = {"on": True}
+
+        def resume():
+            if state["on"] and sock.fileno() != -1:
+                loop.add_handler(sock, accept, ioloop.IOLoop.READ)
+
+        def accept(fd, events):
+            for _ in range(128):
+                if not state["on"]:
+                    return
+                try:
+                    conn, address = sock.accept()
+                except BlockingIOError:
+                    return
+                except ConnectionAbortedError:
+                    continue
+                except OSError as exc:
+                    if exc.errno not in short:
+                        raise
+                    self._warn(f"cannot accept connections: {exc.strerror} (pausing the listener)")
+                    loop.remove_handler(sock)
+                    loop.call_later(0.5, resume)
+                    return
+                self._handle_connection(conn, address)
+
+        loop.add_handler(sock, accept, ioloop.IOLoop.READ)
+
+        def remove():
+            state["on"] = False
+            loop.remove_handler(sock)
+
+        return remove
+
+
 # -------------------------------------------------------------------------------- handlers
 def _handlers_base():
     from jupyterhub.services.auth import HubOAuthenticated, UserNotAllowed
@@ -312,10 +501,12 @@ def _handlers_base():
             token = self.hub_auth.get_token(self, in_cookie=False)
             if token and (len(token) > 256 or not token.isascii()):
                 raise web.HTTPError(400, "malformed token")
-            known = token and self._cached(token)
-            if token and not known and not self.state["lookups"].allow("hub"):
-                raise web.HTTPError(429, "too many unknown tokens: try again in a second")
-            model = await self.hub_auth.get_user(self, sync=False)
+            if len(self.hub_auth.get_session_id(self) or "") > MAX_SESSION_ID:
+                raise web.HTTPError(400, "malformed session cookie")  # (a part of the cache's key)
+            if token and not self._cached(token):
+                model = await self._look_up()
+            else:  # seen: the hub's answer (a user, or none) is in memory; nothing waits
+                model = await self.hub_auth.get_user(self, sync=False)
             user = None
             if model:
                 try:
@@ -335,6 +526,26 @@ def _handlers_base():
             self.instructor = self.state["instructors"] in (user.get("groups") or [])
             if not self.instructor and not self.state["limit"].allow(self.user):
                 raise web.HTTPError(429, "too many requests: wait a few seconds")
+
+        async def _look_up(self):
+            """Ask the hub about a token it has not been asked about: within the budgets of
+            the sender's source (its Unix account; the proxy is one) and of all sources; at
+            most MAX_LOOKUPS_IN_FLIGHT at a time, MAX_LOOKUPS_WAITING more waiting their
+            turn (429 beyond: nothing piles up)."""
+            state = self.state
+            stream = getattr(self.request.connection, "stream", None)
+            source = getattr(stream, "kml_source", "unknown")
+            per = state["lookups_shared"] if source in ("shared", "unknown") else state["lookups_student"]
+            if state["waiting"] >= MAX_LOOKUPS_WAITING or not per.allow(source):
+                raise web.HTTPError(429, "too many unknown tokens from here: try again in a second")
+            if not state["lookups"].allow("all"):
+                raise web.HTTPError(429, "too many unknown tokens: try again in a second")
+            state["waiting"] += 1
+            try:
+                async with state["in_flight"]:
+                    return await self.hub_auth.get_user(self, sync=False)
+            finally:
+                state["waiting"] -= 1
 
         def _cached(self, token: str) -> bool:
             session = self.hub_auth.get_session_id(self)
@@ -379,11 +590,16 @@ def make_app(
     prefix: str | None = None,
     per_user: tuple[int, float] = (20, 10.0),
     hand_ins: tuple[int, float] = (6, 60.0),
-    lookups_per_second: int = 50,
+    lookups: tuple[float, int] = LOOKUPS,
+    lookups_student: tuple[float, int] = LOOKUPS_PER_STUDENT,
+    lookups_shared: tuple[float, int] = LOOKUPS_SHARED,
+    hub_tls: ssl.SSLContext | None = None,
 ) -> web.Application:
-    """The service's tornado application (``prefix``: ``$JUPYTERHUB_SERVICE_PREFIX``)."""
-    from jupyterhub.services.auth import HubOAuthCallbackHandler
+    """The service's tornado application (``prefix``: ``$JUPYTERHUB_SERVICE_PREFIX``;
+    ``hub_tls``: the client context for the hub's API, :func:`hub_tls_context`)."""
+    from jupyterhub.services.auth import HubOAuth, HubOAuthCallbackHandler
 
+    _share_tls(HubOAuth.instance(), hub_tls)
     Base = _handlers_base()
     prefix = prefix or os.environ.get("JUPYTERHUB_SERVICE_PREFIX", f"/services/{SERVICE_NAME}/")
     state = {
@@ -391,7 +607,11 @@ def make_app(
         "box": Dropbox(exchange, chapters, max_bytes),
         "instructors": instructors,
         "limit": RateLimit(*per_user),
-        "lookups": RateLimit(lookups_per_second, 1.0),
+        "lookups": Budget(*lookups),
+        "lookups_student": Budget(*lookups_student),
+        "lookups_shared": Budget(*lookups_shared),
+        "in_flight": asyncio.Semaphore(MAX_LOOKUPS_IN_FLIGHT),
+        "waiting": 0,  # look-ups started or waiting for one of the MAX_LOOKUPS_IN_FLIGHT
         "hand_ins": RateLimit(*hand_ins),
         # a notebook is parsed off the event loop (polls keep answering), one at a time
         # (the memory of one parsed notebook at most)
@@ -411,7 +631,7 @@ def make_app(
 
     def _model(pid: str, r: Round | None) -> dict:
         if r is None:  # never opened
-            return {"poll": pid, "round": 0, "open": False, "n": 0, "counts": {}, "right": {}, "version": 0}
+            return {"poll": pid, "round": 0, "open": False, "n": 0, "counts": {}, "version": 0}
         return r.model(pid)
 
     class Me(Base):
@@ -435,13 +655,15 @@ def make_app(
         def post(self, pid):
             pid = poll_id(pid)
             data = self.json_body(MAX_ANSWER_BYTES)
-            label = _label(data.get("answer"))
+            label = _label(pid, data.get("answer"))
             if label is None:
-                raise web.HTTPError(400, f"answer must be a text of 1 to {MAX_LABEL} printable characters")
-            right = data.get("right")
+                raise web.HTTPError(
+                    400, f"{pid} has no such answer (one of its options or its kind of guess)"
+                )
+            right = data.get("right")  # a kernel's own verdict: checked for type, never counted
             if right is not None and not isinstance(right, bool):
                 raise web.HTTPError(400, "right must be true, false or absent")
-            outcome, r = state["polls"].answer(pid, self.user, label, right)
+            outcome, r = state["polls"].answer(pid, self.user, label)
             if outcome == "accepted":
                 self.reply(201, {"accepted": True, "round": r.number})
             else:
@@ -552,26 +774,91 @@ def make_app(
 
 
 # --------------------------------------------------------------------- start-up as root
-def _private_copies(paths: dict[str, str], owner: pwd.struct_passwd | None) -> tuple[dict[str, str], Path]:
-    """Copies of the TLS files in a fresh folder only ``owner`` (else this user) reads:
-    below ``/run/kmlteach-classroom`` (a root service; given to ``owner``, who removes its
-    folder on exit), else in the temporary folder."""
-    base = None
-    if os.geteuid() == 0 and os.access("/run", os.W_OK):
-        base = Path("/run/kmlteach-classroom")
-        _own_folder(base, owner)
-    folder = Path(tempfile.mkdtemp(prefix="tls-", dir=base))
-    out = {}
-    for key, src in paths.items():
-        dst = folder / f"{key}.pem"
-        shutil.copyfile(src, dst)
-        os.chmod(dst, 0o600)
-        if owner is not None:
-            os.chown(dst, owner.pw_uid, owner.pw_gid)
-        out[key] = str(dst)
-    if owner is not None:
-        os.chown(folder, owner.pw_uid, owner.pw_gid)
-    return out, folder
+TLS_ENV = {
+    "key": "JUPYTERHUB_SSL_KEYFILE",
+    "cert": "JUPYTERHUB_SSL_CERTFILE",
+    "ca": "JUPYTERHUB_SSL_CLIENT_CA",
+}
+
+
+def hub_tls_context(env=os.environ) -> ssl.SSLContext | None:
+    """The client TLS context for the hub's API (internal_ssl: this service's certificate
+    and key, the hub's CA), made once — as root at start-up, from the hub's own files —
+    and used for every look-up; None without internal_ssl. The service then needs no
+    copy of its key on disk after it drops root (it kept one, in a folder shared by every
+    hub of the machine, before), and no new context per request (JupyterHub's HubAuth
+    makes one per request, and its HTTP client keeps a pooled connection per context: a
+    flood of unknown tokens piled them up in memory)."""
+    from jupyterhub.utils import make_ssl_context
+
+    key, cert = env.get(TLS_ENV["key"]), env.get(TLS_ENV["cert"])
+    if not key or not cert:
+        return None
+    return make_ssl_context(key, cert, cafile=env.get(TLS_ENV["ca"]) or None)
+
+
+def _share_tls(auth, context: ssl.SSLContext | None) -> None:
+    """Make ``auth`` (the HubOAuth instance) use ``context`` for every request to the hub
+    instead of reading its files and making a context each time."""
+    if context is None or getattr(auth, "_kml_tls", None) is context:
+        return
+    request = type(auth)._api_request
+
+    async def api_request(method, url, /, **kwargs):
+        kwargs["ssl"] = context
+        return await request(auth, method, url, **kwargs)
+
+    auth.keyfile = auth.certfile = ""  # (HubAuth would otherwise make a context per request)
+    auth._api_request = api_request
+    auth._kml_tls = context
+
+
+LEGACY_RUN = Path("/run/kmlteach-classroom")
+
+
+def remove_stale_copies(base: Path = LEGACY_RUN) -> list[Path]:
+    """Remove the TLS key copies that services of earlier versions left below ``base``
+    (one shared folder for every hub of the machine) whose owner runs no process any more
+    (a system uid is reused: a later service account would own them); ``base`` itself once
+    empty. As root, at start-up; the folders removed."""
+    if not base.is_dir() or base.is_symlink():
+        return []
+    running = set()
+    for d in Path("/proc").iterdir():
+        if d.name.isdigit():
+            try:
+                running.add(d.stat().st_uid)
+            except OSError:
+                pass
+    gone = []
+    for d in base.iterdir():
+        try:
+            st = d.lstat()
+        except OSError:
+            continue
+        if d.name.startswith("tls-") and not d.is_symlink() and st.st_uid not in running:
+            shutil.rmtree(d, ignore_errors=True)
+            gone.append(d)
+    try:
+        base.rmdir()
+    except OSError:
+        pass
+    return gone
+
+
+def join_cgroups(dirs: list[str], pid: int | None = None) -> list[str]:
+    """Move this process into each cgroup folder of ``dirs`` (made, with its memory limit,
+    by ``classroom_config.py``): before dropping root. Those it could not join: the hub
+    starts the service anyway (a cgroup is a bound on a flood, not a condition to run)."""
+    failed = []
+    for d in dirs:
+        try:
+            Path(d, "cgroup.procs").write_text(str(pid or os.getpid()))
+        except OSError as exc:
+            failed.append(f"{d} ({exc.strerror})")
+    if failed:
+        log.warning("not in the cgroups %s", ", ".join(failed))
+    return failed
 
 
 def _own_folder(path: Path, owner: pwd.struct_passwd | None) -> None:
@@ -610,6 +897,25 @@ def _die_with_parent(parent: int) -> None:
         raise SystemExit("the hub that started the classroom service is gone")
 
 
+def make_server(app: web.Application, shared_uids=()) -> ClassroomServer:
+    """The HTTP server of ``app``: bodies streamed (submissions, up to the notebook limit)
+    or at most 64 KiB, at most 256 KiB read ahead per connection (pipelined requests),
+    small headers, idle or trickling connections dropped, connections capped per student
+    account and in all (:class:`ClassroomServer`), below the file limit."""
+    soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    total = MAX_CONNECTIONS if soft == resource.RLIM_INFINITY else max(16, min(MAX_CONNECTIONS, soft - 64))
+    return ClassroomServer(
+        app,
+        max_body_size=64 * 1024,
+        max_buffer_size=256 * 1024,
+        max_header_size=16 * 1024,
+        idle_connection_timeout=IDLE_SECONDS,
+        body_timeout=300,
+        shared_uids=shared_uids,
+        total=total,
+    )
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--exchange", type=Path, required=True, help="the exchange folder (made 0700)")
@@ -617,6 +923,7 @@ def main(argv=None) -> int:
     ap.add_argument("--chapters", default="", help="chapter ids accepted, comma-separated (e.g. 00,01,02)")
     ap.add_argument("--instructors", default="instructors", help="hub group whose members read polls")
     ap.add_argument("--max-mb", type=float, default=16.0, help="largest notebook accepted, in MB")
+    ap.add_argument("--cgroup", action="append", default=[], help="a cgroup folder to join (as root)")
     args = ap.parse_args(argv)
     parent = os.getppid()
     logging.basicConfig(level=logging.INFO, format="[%(levelname).1s %(asctime)s classroom] %(message)s")
@@ -640,24 +947,15 @@ def main(argv=None) -> int:
     # the port, bound now: as root a port below 1024, which no student process can take
     # (classroom_config.py picks one), then served as --user
     sockets = netutil.bind_sockets(url.port, "127.0.0.1")
-    env = os.environ
-    tls_files = {
-        k: env[v]
-        for k, v in (
-            ("key", "JUPYTERHUB_SSL_KEYFILE"),
-            ("cert", "JUPYTERHUB_SSL_CERTFILE"),
-            ("ca", "JUPYTERHUB_SSL_CLIENT_CA"),
-        )
-        if env.get(v)
-    }
-    tls_dir = None
-    if tls_files:  # internal_ssl: the hub's API wants this service's certificate
-        copies, tls_dir = _private_copies(tls_files, owner)
-        # HubAuth reads these files again for each request to the hub's API: the copies
-        # stay readable after the drop; the originals (the hub's state, 0700) do not
-        env["JUPYTERHUB_SSL_KEYFILE"], env["JUPYTERHUB_SSL_CERTFILE"] = copies["key"], copies["cert"]
-        if "ca" in copies:
-            env["JUPYTERHUB_SSL_CLIENT_CA"] = copies["ca"]
+    # internal_ssl: the hub's API wants this service's certificate; read now, as root,
+    # from the hub's own files (0700 in its state), kept in memory only
+    hub_tls = hub_tls_context()
+    if os.geteuid() == 0:
+        join_cgroups(args.cgroup)
+        remove_stale_copies()
+    hub_uid = os.getuid()  # the hub's account: its proxy's connections are one shared source
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     if owner is not None:
         drop_privileges(owner)
     _die_with_parent(parent)
@@ -669,18 +967,9 @@ def main(argv=None) -> int:
         chapters=chapters,
         instructors=args.instructors,
         max_bytes=int(args.max_mb * 2**20),
+        hub_tls=hub_tls,
     )
-    # bodies are streamed (submissions) or checked (answers); headers stay small
-    # idle or trickling connections are dropped (a student's process can open many)
-    server = httpserver.HTTPServer(
-        app,
-        max_body_size=app.settings["state"]["max_bytes"],
-        max_header_size=16 * 1024,
-        idle_connection_timeout=60,
-        body_timeout=300,
-    )
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    server = make_server(app, shared_uids={hub_uid, 0})
     server.add_sockets(sockets)
     log.info(
         "serving %s on %s as %s (exchange %s, instructors: hub group %r)",
@@ -692,17 +981,11 @@ def main(argv=None) -> int:
     )
 
     def stop(*_):
-        if tls_dir is not None:
-            shutil.rmtree(tls_dir, ignore_errors=True)
         ioloop.IOLoop.current().add_callback_from_signal(ioloop.IOLoop.current().stop)
 
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
-    try:
-        ioloop.IOLoop.current().start()
-    finally:
-        if tls_dir is not None:
-            shutil.rmtree(tls_dir, ignore_errors=True)
+    ioloop.IOLoop.current().start()
     return 0
 
 

@@ -10,7 +10,12 @@ answer waits; it is posted when the student answers that question again (still t
 first answer, not the new one). Off the hub nothing happens: no thread, no connection.
 
 The student's own token identifies them to the service, which takes one answer per user
-and round whatever a kernel sends.
+and round whatever a kernel sends, and only an answer the question can have
+(:func:`poll_label`): one of a concept check's options, a number for a numeric question,
+a guess of the prediction's declared kind (:data:`PREDICTIONS`). Whether an answer is
+right is the service's business, never the kernel's: a question's right option comes from
+its record, and a prediction's correctness is not shown at all (each student's setting
+may differ, and what a kernel says about it cannot be checked).
 """
 
 from __future__ import annotations
@@ -20,7 +25,7 @@ import threading
 
 from ..classroom.hub import ClassroomError, call, configured
 
-__all__ = ["first_answer", "label", "flush", "status"]
+__all__ = ["first_answer", "label", "flush", "status", "poll_label", "PREDICTIONS"]
 
 _FIRST: dict[str, tuple[str, bool | None]] = {}  # poll id -> the first answer (label, right)
 _DONE: set[str] = set()  # poll ids whose first answer the service took (or already had)
@@ -49,6 +54,73 @@ def label(answer) -> str | None:
         return ", ".join(str(label(x)) for x in items) or "none"
     text = " ".join(str(answer).split())
     return text[:40] or None
+
+
+# The guess each prediction's explorer takes (kmlteach/widgets: its guess widget):
+# ("number", low, high) a number in [low, high] (None: unbounded), ("set",) ticked
+# indices "1, 4, 7" or "none", ("choice", options) one of the buttons' labels.
+PREDICTIONS: dict[str, tuple] = {
+    "00.p_wrong_side": ("number", 0, 10_000),
+    "01.p_support": ("set",),
+    "02.p_accuracy": ("number", 0, 100),
+    "03.p_component": ("choice", ("separates (≥ 95 %)", "partly (70–95 %)", "does not (< 70 %)")),
+    "04.p_loser": ("choice", ("class 1", "class 2", "class 3", "none")),
+    "05.p_path": ("set",),
+    "06.p_kendall": ("number", 0, 1),
+    "07.p_threshold": ("number", None, None),
+    "08.p_stump": ("choice", ("+1 iff x₁ ≤ c", "+1 iff x₁ > c", "+1 iff x₂ ≤ c", "+1 iff x₂ > c")),
+    "09.p_sv_fraction": ("number", 0, 1),
+}
+_MAX_SET = 30  # at most this many indices in a guessed set
+
+
+def _number(text: str) -> float | None:
+    try:
+        x = float(text)
+    except ValueError:
+        return None
+    return x if math.isfinite(x) and label(x) == text else None  # as label() writes numbers
+
+
+def poll_label(poll_id: str, answer) -> str | None:
+    """The bar that ``answer`` (a label sent to the poll ``poll_id``) counts in, or None
+    when that question cannot have that answer: a concept check's or recap question's
+    option letter (``"a"``..), a numeric question's number, a prediction's guess of its
+    declared kind (:data:`PREDICTIONS`; a prediction not declared there takes none)."""
+    if not isinstance(answer, str) or not isinstance(poll_id, str):
+        return None
+    text = " ".join(answer.split())
+    kind = poll_id.split(".", 1)[1][:2] if "." in poll_id else ""
+    if kind == "p_":
+        spec = PREDICTIONS.get(poll_id)
+        if spec is None:
+            return None
+        if spec[0] == "choice":
+            return text if text in spec[1] else None
+        if spec[0] == "set":
+            if text == "none":
+                return text
+            items = text.split(", ")
+            if len(items) > _MAX_SET or not all(
+                i.isdigit() and len(i) <= 3 and i == str(int(i)) for i in items
+            ):
+                return None
+            values = [int(i) for i in items]
+            return text if values == sorted(set(values)) else None
+        x = _number(text)
+        lo, hi = spec[1], spec[2]
+        if x is None or (lo is not None and x < lo) or (hi is not None and x > hi):
+            return None
+        return text
+    from ..exercises._registry import question
+    from ..exercises.model import LETTERS
+
+    q = question(poll_id)
+    if q is None:
+        return None
+    if q.numeric:
+        return text if _number(text) is not None else None
+    return text if text in LETTERS[: len(q.choices)] else None
 
 
 def first_answer(poll_id: str, answer, right: bool | None = None) -> None:
@@ -96,8 +168,8 @@ def _send(poll_id: str) -> None:
     with _LOCK:
         if poll_id in _DONE:
             return
-        text, right = _FIRST[poll_id]
-    body = {"answer": text} if right is None else {"answer": text, "right": right}
+        text, _right = _FIRST[poll_id]
+    body = {"answer": text}  # (the kernel's own verdict stays here: the service decides what is right)
     try:
         code, reply = call("POST", f"polls/{poll_id}", body, timeout=5.0)
     except ClassroomError as exc:

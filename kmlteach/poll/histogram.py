@@ -10,8 +10,9 @@ discussion), and only a student's first answer in their kernel is ever posted.
 
 For a concept check or recap question the options, their texts and the right answer come
 from the question's record; for a prediction (``NN.p_name``) the bars are the guesses the
-class made and a guess is marked right when most students who made it were told it was
-right. Reading a poll needs membership of the hub's instructors' group: a student's
+class made (of the prediction's declared kind: the service takes no other) and none is
+marked right: each student may have predicted for a setting of their own, and a kernel's
+own verdict cannot be checked, so the service does not keep it. Reading a poll needs membership of the hub's instructors' group: a student's
 ``show`` reports that and shows nothing.
 """
 
@@ -31,7 +32,7 @@ from ..plots import OKABE_ITO
 
 __all__ = ["PollView", "open", "close", "show", "results"]
 
-EMPTY = {"round": 0, "open": False, "n": 0, "counts": {}, "right": {}, "version": 0}
+EMPTY = {"round": 0, "open": False, "n": 0, "counts": {}, "version": 0}
 
 
 def _request(method: str, path: str) -> dict:
@@ -55,8 +56,8 @@ def _check_id(poll_id) -> str:
 
 
 def results(poll_id: str) -> dict:
-    """The poll's current round: ``round``, ``open``, ``n`` and ``counts`` (label → answers),
-    ``right`` (label → answers told they were right: predictions). Instructors only."""
+    """The poll's current round: ``round``, ``open``, ``n`` and ``counts`` (label → answers).
+    Instructors only."""
     return _request("GET", f"polls/{_check_id(poll_id)}")
 
 
@@ -183,7 +184,7 @@ class PollView(W.VBox):
 
     def rows(self) -> list[tuple[str, str, int, bool]]:
         """``(label, text, count, right)`` per bar, in the order shown."""
-        counts, told = self.data.get("counts", {}), self.data.get("right", {})
+        counts = self.data.get("counts", {})
         q = self.q
         if q is not None and not q.numeric:
             right = set(q.answers())
@@ -208,7 +209,7 @@ class PollView(W.VBox):
 
             return [(k, "", int(counts[k]), ok(k)) for k in sorted(counts, key=value)]
         order = sorted(counts, key=lambda k: (-int(counts[k]), k))
-        return [(k, "", int(counts[k]), 2 * int(told.get(k, 0)) > int(counts[k])) for k in order]
+        return [(k, "", int(counts[k]), False) for k in order]  # a prediction: no verdict shown
 
     def _bars(self) -> str:
         rows = self.rows()
