@@ -96,6 +96,11 @@ def _jupyter_server_extension_points():
 
 def _load_jupyter_server_extension(serverapp) -> None:
     log = serverapp.log
+    # notebook trust's folder (limits_spawner points NotebookNotary.data_dir into the home,
+    # the Jupyter data folder being the environment's, read-only): made as the student
+    trust = serverapp.config.get("NotebookNotary", {}).get("data_dir")
+    if trust:
+        os.makedirs(trust, mode=0o700, exist_ok=True)
     if not no_dump():
         log.error("kmlteach_hub_guard: the server could not make itself non-dumpable")
     from tornado.ioloop import IOLoop
