@@ -190,9 +190,8 @@ c.Spawner.mem_limit = LIMITS["mem_limit"]
 c.Spawner.cpu_guarantee = LIMITS["cpu_guarantee"]
 c.Spawner.cpu_limit = LIMITS["cpu_limit"]
 c.CgroupLimits.pids_limit = LIMITS["pids_limit"]
-# Open files (so TCP connections) per process of a student: the server and what it starts.
-# One student holds at most pids_limit x nofile_limit connections (512 x 1024), and the
-# proxy may hold more (below: red team H9, a kernel filling the proxy's 20 000 files).
+# Open files (so TCP connections) per process of a student: the server and what it starts;
+# at most pids_limit x nofile_limit (512 x 1024) for one student (below: red team H9).
 c.CgroupLimits.nofile_limit = int(env("KMLTEACH_HUB_NOFILE", "1024"))
 # a class arriving at once on a busy machine: give servers time, queue the rest
 c.Spawner.start_timeout = int(env("KMLTEACH_HUB_START_TIMEOUT", "300"))
@@ -205,11 +204,10 @@ c.JupyterHub.concurrent_spawn_limit = int(env("KMLTEACH_HUB_SPAWN_LIMIT", "100")
 # the proxy, which then follows it.
 if JupyterHub.initialized():
     prioritise_services()
-    # the proxy (started by the hub, inheriting its limit) may hold more open files than
-    # one student's processes can (red team H9); as root up to the kernel's fs.nr_open
-    raise_open_files(c.CgroupLimits.pids_limit * c.CgroupLimits.nofile_limit)
-    # and at most KMLTEACH_HUB_CONNECTIONS (256) connections at once from one student to
-    # each of the hub's ports (nftables; removed when the hub exits)
+    # Red team H9: at most KMLTEACH_HUB_CONNECTIONS (256) connections at once from one
+    # student to each of the hub's ports (nftables; removed when the hub exits), and the
+    # proxy (started by the hub, inheriting its limit) with as many open files as allowed
+    raise_open_files()
     _table = f"kmlteach_hub_{c.JupyterHub.port}"
     _ports = [c.JupyterHub.port, c.JupyterHub.hub_port, int(env("KMLTEACH_HUB_PROXY_API_PORT", "8001"))]
     _why = limit_connections(_ports, int(env("KMLTEACH_HUB_CONNECTIONS", "256")), _table)

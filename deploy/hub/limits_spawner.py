@@ -134,13 +134,11 @@ def prioritise_services(name: str = SERVICES, pid: int | None = None) -> Path | 
     return d
 
 
-def raise_open_files(above: int, nr_open: Path = Path("/proc/sys/fs/nr_open")) -> int:
+def raise_open_files(nr_open: Path = Path("/proc/sys/fs/nr_open")) -> int:
     """Raise this process's open-file limit (RLIMIT_NOFILE; the proxy the hub starts
-    inherits it) to the kernel's maximum ``fs.nr_open`` as root, else to its hard limit;
-    returns the new soft limit. Warns when it is not above ``above``: the most files one
-    student's processes can hold (``pids_limit`` x ``nofile_limit``), so that one student
-    holding idle connections to the proxy cannot leave it none for the others (red team
-    H9: 22 000 connections from one kernel against the proxy's 20 000)."""
+    inherits it) to the kernel's maximum ``fs.nr_open`` as root (where the machine grants
+    root CAP_SYS_RESOURCE), else to its hard limit; returns the new soft limit. More room
+    for the class's connections beside :func:`limit_connections` (red team H9)."""
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     want = hard
     if os.geteuid() == 0:
@@ -151,19 +149,9 @@ def raise_open_files(above: int, nr_open: Path = Path("/proc/sys/fs/nr_open")) -
     for limit in (want, hard):
         try:
             resource.setrlimit(resource.RLIMIT_NOFILE, (limit, limit))
-            soft = limit
-            break
+            return limit
         except (OSError, ValueError):
             continue
-    if soft <= above:
-        import logging
-
-        logging.getLogger("JupyterHub").warning(
-            "the proxy may open %d files, one student's processes %d: one student could fill it "
-            "(run the hub as root, raise fs.nr_open, or lower nofile_limit/pids_limit)",
-            soft,
-            above,
-        )
     return soft
 
 
