@@ -4,11 +4,14 @@
 hub does for a token (``Authorization: token ...``): the token's user model from the JSON
 file (``{token: {"name", "groups", "scopes"}}``), or 403. It counts the lookups it
 served (``GET /lookups``) so a test can see the service's cache and rate limit at work.
+``... CERT KEY CA`` serves HTTPS and asks for a client certificate signed by CA, as the
+hub's API does with internal_ssl.
 """
 
 from __future__ import annotations
 
 import json
+import ssl
 import sys
 
 from tornado import ioloop, web
@@ -36,7 +39,13 @@ def main() -> None:
         def get(self):
             self.finish(json.dumps(SEEN))
 
-    web.Application([(r"/hub/api/user", User), (r"/lookups", Lookups)]).listen(port, "127.0.0.1")
+    tls = None
+    if len(sys.argv) > 5:
+        tls = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH, cafile=sys.argv[5])
+        tls.load_cert_chain(sys.argv[3], sys.argv[4])
+        tls.verify_mode = ssl.CERT_REQUIRED
+    app = web.Application([(r"/hub/api/user", User), (r"/lookups", Lookups)])
+    app.listen(port, "127.0.0.1", ssl_options=tls)
     ioloop.IOLoop.current().start()
 
 

@@ -421,14 +421,16 @@ class ClassroomServer(httpserver.HTTPServer):
             return
         self.open_by[src] += 1
         stream.kml_source = src
-
-        def closed():
-            self.open_by[src] -= 1
-            if self.open_by[src] <= 0:
-                del self.open_by[src]
-
-        stream.set_close_callback(closed)
         super().handle_stream(stream, address)
+
+    def on_close(self, server_conn) -> None:
+        """A connection closed (its HTTP1ServerConnection): one fewer from its source."""
+        src = getattr(server_conn.stream, "kml_source", None)
+        if src is not None and self.open_by.get(src, 0) > 0:
+            self.open_by[src] -= 1
+            if not self.open_by[src]:
+                del self.open_by[src]
+        super().on_close(server_conn)
 
     def _warn(self, message: str) -> None:
         now = time.monotonic()
