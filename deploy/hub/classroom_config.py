@@ -131,42 +131,47 @@ def exchange_folder(path: Path, owner: pwd.struct_passwd | None) -> Path:
 
 
 def service_cgroups(port: int, memory_bytes: int, layout=None) -> list[Path]:
-    """Cgroups ``kmlteach-classroom-<port>`` for the service (one per controller folder of
-    the hub's cgroup layout, ``limits_spawner.cgroup_layout``; none without root or
-    cgroups): memory at most ``memory_bytes`` without swap, at most 256 processes. The
-    empty ``kmlteach-classroom-*`` cgroups of earlier services are removed first."""
+    """Cgroups ``kmlteach-classroom-<port>`` for the service, beside the students' (the
+    memory and pids folders of the hub's layout, ``limits_spawner.cgroup_layout``; none
+    without root or cgroups): memory at most ``memory_bytes`` without swap, at most 256
+    processes, and (cgroup v2, where one folder holds every controller) the CPU weight of
+    the hub's own services. The empty ``kmlteach-classroom-*`` cgroups of earlier
+    services are removed first. (v1: the service stays in the hub's CPU cgroup.)"""
+    from limits_spawner import SERVICES_WEIGHT  # (deploy/hub is on sys.path)
+
     if layout is None:
-        from limits_spawner import cgroup_layout  # (deploy/hub is on sys.path)
+        from limits_spawner import cgroup_layout
 
         layout = cgroup_layout()
     if not layout:
         return []
     made = []
-    for base in sorted({Path(v) for v in layout.values()}):  # (v2: one folder for all)
+    for base in sorted({Path(layout[k]) for k in ("memory", "pids") if k in layout}):
         for old in base.glob(f"{NAME}-*"):
             try:
                 old.rmdir()  # only an empty cgroup goes (a running service's stays)
             except OSError:
                 pass
         d = base / f"{NAME}-{port}"
+        limits = {
+            "memory.max": str(memory_bytes),
+            "memory.swap.max": "0",
+            "memory.limit_in_bytes": str(memory_bytes),
+            "memory.memsw.limit_in_bytes": str(memory_bytes),
+            "pids.max": "256",
+            "cpu.weight": str(SERVICES_WEIGHT["cpu.weight"]),
+        }
         try:
             d.mkdir(exist_ok=True)
-            limits = {
-                "memory.max": str(memory_bytes),
-                "memory.swap.max": "0",
-                "memory.limit_in_bytes": str(memory_bytes),
-                "memory.memsw.limit_in_bytes": str(memory_bytes),
-                "pids.max": "256",
-            }
-            for f, v in limits.items():
-                if (d / f).exists():
-                    try:
-                        (d / f).write_text(v)
-                    except OSError:
-                        pass  # (memsw without swap accounting)
         except OSError as exc:
             print(f"[classroom] no cgroup {d} for the classroom service: {exc}", file=sys.stderr)
             continue
+        for f, v in limits.items():
+            if (d / f).exists():
+                try:
+                    (d / f).write_text(v)
+                except OSError:
+                    pass  # (memsw without swap accounting)
         made.append(d)
     return made
 
