@@ -1294,6 +1294,24 @@ print(json.dumps(out))
         errno.EACCES,
         errno.EADDRINUSE,
     }
+    # a kernel reaches the service on its own port (its connections count as bob's, C1)
+    direct = """
+import json, os
+from kmlteach.classroom import hub
+code, me = hub.call("GET", "me")
+print(json.dumps({"url": os.environ.get(hub.ENV_DIRECT_URL), "code": code, "name": me.get("name"),
+                  "direct_failed": hub._DIRECT["failed"]}))
+"""
+    got = _out(_run(hub.loop, hub.kb.execute(direct)))
+    assert got == {
+        "url": f"http://127.0.0.1:{port}{PREFIX}",
+        "code": 200,
+        "name": hub.bob.name,
+        "direct_failed": False,
+    }, got
+    # the service runs in its own memory cgroup (C5)
+    cg = Path(f"/proc/{svc.pid}/cgroup").read_text()
+    assert f"kmlteach-classroom-{port}" in cg, cg
 
 
 def _bindable(port: int) -> bool:
