@@ -193,11 +193,12 @@ class Polls:
 def _label(poll_id: str, value) -> str | None:
     """A poll answer's label: one the question ``poll_id`` can have (its option letter, a
     number, a prediction's guess of its declared kind), at most 40 printable characters."""
+    from kmlteach.exercises import question
     from kmlteach.poll.answers import poll_label
 
     if not isinstance(value, str) or len(value) > 4 * MAX_LABEL:
         return None
-    value = poll_label(poll_id, value)
+    value = poll_label(poll_id, value, question)
     if value is None or not 0 < len(value) <= MAX_LABEL or not value.isprintable():
         return None
     return value

@@ -82,11 +82,14 @@ def _number(text: str) -> float | None:
     return x if math.isfinite(x) and label(x) == text else None  # as label() writes numbers
 
 
-def poll_label(poll_id: str, answer) -> str | None:
+def poll_label(poll_id: str, answer, question=None) -> str | None:
     """The bar that ``answer`` (a label sent to the poll ``poll_id``) counts in, or None
     when that question cannot have that answer: a concept check's or recap question's
     option letter (``"a"``..), a numeric question's number, a prediction's guess of its
-    declared kind (:data:`PREDICTIONS`; a prediction not declared there takes none)."""
+    declared kind (:data:`PREDICTIONS`; a prediction not declared there takes none).
+    ``question``: the look-up of a question by id (``kmlteach.exercises.question``, which
+    the service passes: ``exercises.quiz`` imports this module, so it does not import the
+    exercises package itself); without it no question's answer is taken."""
     if not isinstance(answer, str) or not isinstance(poll_id, str):
         return None
     text = " ".join(answer.split())
@@ -112,10 +115,9 @@ def poll_label(poll_id: str, answer) -> str | None:
         if x is None or (lo is not None and x < lo) or (hi is not None and x > hi):
             return None
         return text
-    from ..exercises._registry import question
     from ..exercises.model import LETTERS
 
-    q = question(poll_id)
+    q = question(poll_id) if question is not None else None
     if q is None:
         return None
     if q.numeric:
