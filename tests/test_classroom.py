@@ -46,6 +46,18 @@ ROOT = Path(__file__).resolve().parent.parent
 HUB = ROOT / "deploy" / "hub"
 SERVICE = HUB / "classroom_service.py"
 PREFIX = "/services/kmlteach-classroom/"
+
+
+def _stop(*procs) -> None:
+    """Terminate the service and the stand-in hub (killed after 10 s)."""
+    for p in procs:
+        p.terminate()
+        try:
+            p.wait(10)
+        except subprocess.TimeoutExpired:
+            p.kill()
+
+
 ACCESS = "access:services!service=kmlteach-classroom"
 
 
@@ -236,12 +248,7 @@ def service(tmp_path_factory):
             },
         )
     finally:
-        for p in (proc, fake):
-            p.terminate()
-            try:
-                p.wait(10)
-            except subprocess.TimeoutExpired:
-                p.kill()
+        _stop(proc, fake)
         log.close()
 
 
@@ -614,12 +621,7 @@ def tls_service(tmp_path_factory):
             },
         )
     finally:
-        for p in (proc, fake):
-            p.terminate()
-            try:
-                p.wait(10)
-            except subprocess.TimeoutExpired:
-                p.kill()
+        _stop(proc, fake)
         log.close()
 
 

@@ -33,7 +33,7 @@ import shutil
 import subprocess
 import sys
 
-from .policy import Policy, tmp_roots
+from .policy import Policy
 
 __all__ = [
     "bwrap_path",
@@ -183,7 +183,7 @@ def bwrap_argv(
     argv += ["--dev", "/dev", "--perms", "1777", *shm, "--tmpfs", "/dev/shm", "--proc", "/proc"]
     argv += ["--perms", "1777", *tmp, "--tmpfs", "/tmp"]
     binds, links = _mounts(tuple(policy.read))
-    roots = tuple(policy.read_only_roots) or tmp_roots(policy.read)
+    roots = policy.read_only_roots
     for top in roots:  # read paths under /tmp: a tmpfs of their own, made read-only below
         argv += ["--perms", "0755", "--tmpfs", top]
     dests = [*binds, *links, *(etc or {}), *([scratch] if scratch else [])]

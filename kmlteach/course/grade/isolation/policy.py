@@ -72,9 +72,13 @@ class Policy:
     listable: tuple[str, ...] = ()  # folders whose names may be listed (not their files)
     child_write: tuple[str, ...] = ()  # where a probe's child may write (empty: no rules of its own)
     etc: dict = field(default_factory=dict)  # bwrap's /etc: name -> ("text", str) | ("file", host path)
-    # bwrap: folders of the sandbox's own /tmp that hold read paths (a checkout or venv under
-    # the host's /tmp), each a tmpfs of its own made read-only once the read paths are bound
-    read_only_roots: tuple[str, ...] = ()
+
+    @property
+    def read_only_roots(self) -> tuple[str, ...]:
+        """The folders of the sandbox's own /tmp that hold read paths (a checkout or venv
+        under the host's /tmp): in bwrap each is a tmpfs of its own, made read-only once
+        the read paths are bound (:func:`tmp_roots`)."""
+        return tmp_roots(self.read)
 
     def to_json(self) -> dict:
         """What the launcher (a script that imports nothing of kmlteach) and the kernel get."""
@@ -326,7 +330,6 @@ def kernel_policy(
         deny=tuple(dict.fromkeys(refused)),
         listable=tuple(dict.fromkeys(_site_dirs() + listable)),
         child_write=(CHILD_WORK, "/dev/shm", "/dev/null") if bwrap else (),
-        read_only_roots=tmp_roots(read) if bwrap else (),
         etc=etc_files(
             uid if uid is not None else os.getuid(), gid if gid is not None else os.getgid(), scratch
         )
