@@ -22,9 +22,9 @@ time, and checks that
   asserted: the course measures speed in ``make bench``, never in timed tests (a timed
   assertion fails on any busy runner and says nothing about correctness).
 
-Each chapter's prediction mode is a case too, right after its main widget: the test sets
-the guess with the real control (an option, a toggle, a slider moved by keys), presses
-*Reveal*, and checks that the hidden result is drawn and the readout scores the guess once.
+The prediction modes (guess, then *Reveal*) are walked in every chapter by
+``tests/test_journey.py``'s *predict* step, with the real controls and stricter checks (scored
+once, a second press scores nothing, a new question does not score the old guess).
 
 Latencies go to ``tests/_artifacts/browser_latency.json`` (``make bench`` reports
 them) and a screenshot per case to ``tests/_artifacts/jupyterlab-<case>.png``
@@ -371,30 +371,6 @@ CASES = {
     ),
     "09-nu-explorer": ("09-theory", "NBVAL_IGNORE_OUTPUT\nnu_view", "kml-nu-explorer", "keys", None),
 }
-# Each chapter's prediction mode (guess, then Reveal), right after that chapter's main case
-# so that its notebook is still open: (notebook, the cell that builds it, DOM class).
-PREDICT = {
-    "01-margin-predict": ("01-svm", "make_margin_explorer(predict=True)", "kml-margin-explorer"),
-    "02-boundary-predict": ("02-kernels", "make_boundary_explorer(predict=True)", "kml-boundary-explorer"),
-    "03-kpca-predict": ("03-kernels-rkhs", "make_kpca_explorer(predict=True)", "kml-kpca-explorer"),
-    "04-ova-predict": ("04-multiclass", "make_ova_failure(predict=True)", "kml-ova-failure"),
-    "05-viterbi-predict": ("05-structured", "predict=True", "kml-ch05-viterbi"),
-    "06-ranking-predict": ("06-ranking", "predict=True", "kml-ranking-explorer"),
-    "07-pr-predict": ("07-bipartite", "predict=True", "kml-pr-explorer"),
-    "08-adaboost-predict": ("08-boosting", "predict=True", "kml-adaboost-stepper"),
-    "09-nu-predict": ("09-theory", "predict=True", "kml-nu-explorer"),
-}
-
-
-def _with_predictions(cases: dict) -> dict:
-    order = list(cases)
-    for name, (nb, _marker, _css) in PREDICT.items():
-        last = max(i for i, n in enumerate(order) if n in cases and cases[n][0] == nb)
-        order.insert(last + 1, name)
-    return {n: cases[n] if n in cases else (*PREDICT[n], "predict", None) for n in order}
-
-
-CASES = _with_predictions(CASES)
 
 
 def _names(source: str) -> tuple[set, set]:
@@ -603,13 +579,6 @@ def perform(page, explorer, image, gesture: str, path) -> list[tuple[float, floa
     (input → painted, input → src) per input."""
     lat = []
     n = lambda: page.evaluate("() => window.__kml.images.length")
-    if gesture == "predict":
-        box = explorer.locator(".kml-predict").first
-        set_guess(page, box)
-        k = n()
-        box.locator("button", has_text="Reveal").click()
-        lat.append(_await_image(page, k))
-        return lat
     if gesture == "keys":
         handle = explorer.locator(".widget-slider .noUi-handle").nth(path or 0)
         handle.focus()
@@ -642,31 +611,6 @@ def perform(page, explorer, image, gesture: str, path) -> list[tuple[float, floa
     return lat
 
 
-def set_guess(page, box) -> None:
-    """Set a prediction mode's guess the way a student would, whatever its control: type a
-    number, pick an option of a list or a drop-down, tick checkboxes, or press a toggle button. The
-    guess changes no figure (only *Reveal* draws); the kernel is left idle after it."""
-    select = box.locator("select")
-    toggles = box.locator(".widget-toggle-button")
-    ticks = box.locator("input[type=checkbox]")
-    typed = box.locator("input[type=text]")
-    if typed.count():  # a number: typed inside the range its placeholder gives, then Enter
-        lo, hi = (float(v) for v in re.findall(r"-?[\d.]+", typed.first.get_attribute("placeholder")))
-        typed.first.fill(f"{round((lo + hi) / 2, 2):g}")
-        typed.first.press("Enter")
-    elif select.count():
-        multiple = select.first.evaluate("(el) => el.multiple")
-        select.first.select_option(index=[0, 1] if multiple else 1)
-    elif ticks.count():  # checkboxes (a set of choices): tick two
-        ticks.nth(0).click()
-        ticks.nth(1).click()
-    else:
-        assert toggles.count() > 1, "no guess control (a number box, a list, checkboxes or buttons)"
-        toggles.nth(1).click()
-    page.wait_for_timeout(300)
-    page.wait_for_function(JS_KERNEL_IDLE, timeout=30_000, polling=20)
-
-
 def _record(name: str, gesture: str, lat: list[float], lat_src: list[float], load: float) -> None:
     LATENCY_FILE.parent.mkdir(parents=True, exist_ok=True)
     data = json.loads(LATENCY_FILE.read_text()) if LATENCY_FILE.exists() else {}
@@ -691,9 +635,8 @@ def test_main_widget_reacts_in_jupyterlab(jlab, name):
         if jlab.open(nb):
             timings["cells ran"] = round(time.monotonic() - t0, 1)
         page = jlab.page
-        # a prediction mode has the DOM class of its chapter's main widget, and comes before it
-        which = ":has(.kml-predict)" if gesture == "predict" else ":not(:has(.kml-predict))"
-        explorer = page.locator(f".{css}{which}").first
+        # a prediction mode (test_journey's) has the DOM class of its chapter's main widget
+        explorer = page.locator(f".{css}:not(:has(.kml-predict))").first
         explorer.wait_for(state="attached", timeout=30_000)
         explorer.evaluate("(el) => el.scrollIntoView({block: 'start'})")
         readout = explorer.locator(".kml-readout").first
@@ -755,8 +698,7 @@ def test_main_widget_reacts_in_jupyterlab(jlab, name):
     )
     # the latency itself goes to browser_latency.json; `make bench` reports it against the
     # 80 ms target (E2E_P50_MS), scaled by the load factor when the machine is shared
-    inputs = 1 if gesture == "predict" else 3  # a prediction is revealed once per scenario
-    assert len(lat) >= inputs and all(v > 0 for v in lat), f"{name}: no latency measured: {lat}"
+    assert len(lat) >= 3 and all(v > 0 for v in lat), f"{name}: no latency measured: {lat}"
 
 
 def _load_factor() -> float:
@@ -768,8 +710,6 @@ def _load_factor() -> float:
 
 
 def _number_after(text: str, label: str) -> float:
-    import re
-
     m = re.search(re.escape(label) + r"\s*=?\s*([-+\u2212\d.]+)", text)
     assert m, f"{label!r} not in {text!r}"
     return float(m.group(1).replace("\u2212", "-"))
@@ -815,14 +755,6 @@ def _ranking(a, b, *_):
     assert first[0] != first[1], f"{a} → {b}"
 
 
-def _predicted(a, b, ta, tb):
-    # before: the readout asks for a guess and hides the result; after Reveal: the guess is
-    # scored once (1 of 1) and the guess control is locked for this scenario
-    assert "Predict first" in a and "Score so far: 0/0" in a, a
-    assert ("✔ right" in b or "✘ not quite" in b) and ("Score: 0/1" in b or "Score: 1/1" in b), b
-    assert "Predict first" not in b, b
-
-
 EXPECT = {
     "00-angle-demo": _changed("w = ("),
     "01-margin-explorer": _changed("margin γ"),
@@ -835,7 +767,6 @@ EXPECT = {
     "07-pr-explorer": _changed("precision"),
     "08-adaboost-stepper": _grew("t ="),
     "09-nu-explorer": _grew("ν"),
-    **{name: _predicted for name in PREDICT},
 }
 
 
