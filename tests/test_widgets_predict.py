@@ -484,6 +484,68 @@ def test_a_choice_set_is_checkboxes_with_a_value():
         c.value = (7,)
 
 
+def test_a_choice_set_with_slots_keeps_its_width_and_its_boxes():
+    """Chapter 05's guess (one box per letter of the word, then "no change") had fewer boxes
+    for a short word: the row it wrapped onto moved the figure 32 px when the word changed
+    (the journey's note). With ``slots`` the blanks fill the gap before the exclusive
+    options, each as wide as a box, and the checkboxes are reused, not created again."""
+    import ipywidgets as W
+
+    from kmlteach.widgets._predict import ChoiceSet
+
+    def layout(c):
+        """(kind, width) of each child after the label: what sets the control's width."""
+        return [
+            ("box" if isinstance(w, W.Checkbox) else "blank", w.layout.width, w.layout.margin)
+            for w in c.children[1:]
+        ]
+
+    c = ChoiceSet([1, 2, 3, ("no change", "none")], description="at:", exclusive=("none",), slots=5)
+    assert layout(c) == [("box", "46px", "0 6px 0 0")] * 3 + [("blank", "46px", "0 6px 0 0")] * 2 + [
+        ("box", "auto", "0 6px 0 0")
+    ]
+    first = list(c.boxes)
+    c.value = (2,)
+    c.set_options([1, 2, 3, 4, 5, ("no change", "none")])
+    assert layout(c) == [("box", "46px", "0 6px 0 0")] * 5 + [("box", "auto", "0 6px 0 0")]
+    assert c.value == (2,) and [b.value for b in c.boxes] == [False, True, False, False, False, False]
+    assert c.boxes[:4] == first  # reused (new labels): no new widgets for the browser
+    assert [b.description for b in c.boxes] == ["1", "2", "3", "4", "5", "no change"]
+    c.boxes[-1].value = True
+    assert c.value == ("none",)
+    c.set_options([1, ("no change", "none")])
+    assert len(layout(c)) == 6 and c.value == ("none",) and c.boxes[-1].value
+    assert c.children[-1] is c.boxes[-1] and c.boxes[-1].layout.width == "auto"
+    c.disabled = True
+    assert all(b.disabled for b in c.boxes)
+    c.set_options([1, 2, ("no change", "none")])
+    assert all(b.disabled for b in c.boxes)  # a box reused while the guess is locked stays so
+    # more options than slots: no blank, nothing cut off
+    c.set_options(list(range(1, 8)))
+    assert [k for k, _w, _m in layout(c)] == ["box"] * 7
+    with pytest.raises(ValueError, match="slots"):
+        ChoiceSet([1, 2], slots=-1)
+
+
+def test_the_viterbi_guess_is_as_wide_for_every_word():
+    """The guess control of chapter 05 has the same children's widths for every word (the
+    longest word's slots), so the rows around it and the figure under it never move."""
+    from kmlteach.widgets.ch05 import make_viterbi_trace
+
+    ex = make_viterbi_trace(predict=True)
+    guess, word = ex.predict.guess, ex.controls["word"]
+    seen, lengths = set(), set()
+    for i in range(word.max + 1):
+        word.value = i
+        lengths.add(len(ex.state["before"]))
+        seen.add(tuple((type(w).__name__ == "Checkbox", w.layout.width) for w in guess.children[1:]))
+        assert [b.description for b in guess.boxes] == [
+            *(str(t) for t in range(1, len(ex.state["before"]) + 1)),
+            "no change",
+        ]
+    assert len(lengths) > 1 and len({tuple(w for _k, w in s) for s in seen}) == 1, seen
+
+
 def test_chapter_07_offers_a_new_question_after_each_reveal():
     from kmlteach.widgets.ch07 import PR_QUESTIONS, make_pr_explorer
 

@@ -113,16 +113,36 @@ def choice_buttons(options, value, description: str, button_width: str) -> W.Tog
 class ChoiceSet(W.HBox, W.ValueWidget):
     """A set of choices as checkboxes: ``value`` is the tuple of the ticked options' values
     (in option order). ``options`` are values or ``(label, value)`` pairs; ``exclusive``
-    names the values that stand alone (ticking one unticks the rest, e.g. "no change")."""
+    names the values that stand alone (ticking one unticks the rest, e.g. "no change").
+
+    ``slots``: room kept for this many options before the exclusive ones that end the list.
+    With fewer (:meth:`set_options`), blank slots as wide as a box fill the gap, so the
+    control keeps its width whatever the number of options: the exclusive options stay
+    where they are, and the rows the control and its neighbours wrap onto — hence the
+    figure under them — do not change. The checkboxes are reused by :meth:`set_options`
+    (new labels, nothing ticked), not created again."""
 
     value = traitlets.Tuple()
     disabled = traitlets.Bool(False)
 
-    def __init__(self, options, description: str = "", exclusive=(), box_width: str = "46px"):
+    def __init__(
+        self,
+        options,
+        description: str = "",
+        exclusive=(),
+        box_width: str = "46px",
+        slots: int | None = None,
+    ):
+        if slots is not None and not (isinstance(slots, int) and slots >= 0):
+            raise ValueError(f"slots must be a whole number >= 0 or None, got {slots!r}")
         self._exclusive = set(exclusive)
         self._box_width = box_width
+        self._slots = slots
         self._head = [W.Label(description, layout=W.Layout(margin="0 8px 0 0"))] if description else []
         self._syncing = False
+        self._pool: list[W.Checkbox] = []
+        self._blanks: list[W.Box] = []
+        self.boxes: list[W.Checkbox] = []
         super().__init__(layout=W.Layout(flex_flow="row wrap", align_items="center"))
         self.set_options(options)
         self.observe(self._on_value, names="value")
@@ -132,26 +152,31 @@ class ChoiceSet(W.HBox, W.ValueWidget):
         """New choices (the ticked ones that remain stay ticked)."""
         pairs = [o if isinstance(o, tuple) else (str(o), o) for o in options]
         self._values = [v for _label, v in pairs]
-        self.boxes = [
-            W.Checkbox(
-                value=False,
-                description=str(label),
-                indent=False,
-                disabled=self.disabled,
-                layout=W.Layout(
-                    width=self._box_width if v not in self._exclusive else "auto", margin="0 6px 0 0"
-                ),
-            )
-            for label, v in pairs
-        ]
-        for b in self.boxes:
-            b.observe(self._on_box, names="value")
-        self.children = tuple(self._head + self.boxes)
+        while len(self._pool) < len(pairs):
+            box = W.Checkbox(value=False, indent=False, layout=W.Layout(margin="0 6px 0 0"))
+            box.observe(self._on_box, names="value")
+            self._pool.append(box)
         kept = tuple(v for v in self.value if v in self._values)
+        self._syncing = True
+        try:
+            for box, (label, v) in zip(self._pool, pairs):
+                box.value = v in kept
+                box.description = str(label)
+                box.disabled = self.disabled
+                box.layout.width = "auto" if v in self._exclusive else self._box_width
+        finally:
+            self._syncing = False
+        self.boxes = self._pool[: len(pairs)]
+        tail = len(pairs)  # where the exclusive options that end the list begin
+        while tail and self._values[tail - 1] in self._exclusive:
+            tail -= 1
+        blanks = max(0, (self._slots or 0) - tail)
+        while len(self._blanks) < blanks:
+            # a box's width (the checkbox's layout) and margin, and nothing in it
+            self._blanks.append(W.Box(layout=W.Layout(width=self._box_width, margin="0 6px 0 0")))
+        self.children = tuple(self._head + self.boxes[:tail] + self._blanks[:blanks] + self.boxes[tail:])
         if kept != self.value:
             self.value = kept
-        else:
-            self._on_value({"new": kept})
 
     def _on_box(self, change) -> None:
         if self._syncing:

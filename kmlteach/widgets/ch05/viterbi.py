@@ -295,6 +295,7 @@ def _path_prediction(model, data, seed: int):
         [(str(t), t) for t in range(1, len(data.X[0]) + 1)] + [("no change", "none")],
         description="changes at:",
         exclusive=("none",),
+        slots=r_max,  # as wide for a short word as for the longest: the figure never moves
     )
     shown = {"word": 0}
 
