@@ -19,7 +19,8 @@ hints      the call ``check()`` points to, pasted as printed, and every further 
 predict    each prediction explorer: guess, Reveal (scored once, a second press scores
            nothing); a new question by dragging a point or changing the setting, Reveal
            at once (the old guess is not scored against it); a new guess and Reveal at
-           once (the result shows, scored once); the figure does not move under a drag
+           once (the result shows, scored once); the figure does not move when the
+           question changes (a drag, a key on a slider, a button)
 recap      the recap quiz's widget: a wrong choice gets a reply of its own, then the
            right one; each example call in the quiz's header fits its question
 progress   the chapter's progress line, run again: every exercise passed, no concept
@@ -40,6 +41,11 @@ each step goes to ``build/journey/NN-step.png`` and the seconds of each step to
 
 Steps that fail because of work other helpers have not landed yet are marked
 ``xfail(strict=True)`` in :data:`PENDING`, each with the issue item it waits for.
+
+A subset walks only the chapters it names (``-k "05-"``: chapter 05 alone, from the printed
+address to its own notebook): each chapter opens with every other document closed (the
+next chapter a subset's earlier chapter opened by its link, too), and each step looks only
+inside the chapter's notebook panel.
 """
 
 from __future__ import annotations
@@ -177,6 +183,12 @@ JS_HELPERS = r"""() => {
       }
     }
   };
+  // every document but the chapter's own (the one a subset run's earlier chapter opened by
+  // its "Next" link, too): only the chapter walked is in the page, and only its kernel runs
+  J.closeOthers = async (path) => {
+    for (const w of Array.from(app.shell.widgets('main')))
+      if (w.context && w.context.path !== path) await J.close(w.context.path);
+  };
   J.open = (path) => { if (!J.activate(path)) app.commands.execute('docmanager:open', {path}); return true; };
   J.activate = (path) => {
     for (const w of Array.from(app.shell.widgets('main')))
@@ -248,6 +260,7 @@ class Journey:
         self.next_open: str | None = None
         self.exercises: dict[str, list[tuple[str, str, str, str]]] = {}
         self.notes: list[str] = []  # what a student would notice that no step asserts
+        self.panel = None  # the chapter's notebook panel: every locator of a step is inside it
 
     # -- cells ----------------------------------------------------------------------------
     def js(self, expr: str, arg=None):
@@ -290,13 +303,17 @@ class Journey:
             self.page.goto(self.lab.url, wait_until="domcontentloaded")
             self.page.wait_for_function(JS_APP, timeout=120_000)
             self.js("(" + JS_HELPERS + ")()")
+            if self.js("window.__j.path()") != path:  # a walk that starts after 00-welcome
+                self.page.wait_for_function("() => window.__j.path() !== null", timeout=120_000)
+                self.js("window.__j.open(a)", path)
         else:
             self.js("window.__j.open(a)", path)
         self.page.wait_for_function("(p) => window.__j.ready(p)", arg=path, timeout=120_000, polling=100)
         self.js("window.__j.watch()")
-        if previous is not None and previous != path:
-            self.js("window.__j.close(a)", previous)  # the chapter left behind: its kernel stops
+        # the chapter left behind (and any other document) closes: its kernel stops
+        self.js("window.__j.closeOthers(a)", path)
         self.chapter, self.path, self.next_open = chapter, path, None
+        self.panel = self.page.locator(f'[id="{self.js("window.__j.panel().id")}"]')
         self.console_from = len(self.console)
 
 
@@ -540,7 +557,7 @@ def _total(readout: str) -> tuple[int, int]:
 
 
 def step_predict(j: Journey, chapter: str, nb: str) -> None:
-    boxes = j.page.locator(".jp-Notebook .kml-predict")
+    boxes = j.panel.locator(".jp-Notebook .kml-predict")
     n = boxes.count()
     assert n >= 1, "no prediction explorer"
     for k in range(n):
@@ -556,7 +573,7 @@ JS_EXPLORER = """(el, k) => {
 
 def _predict_one(j: Journey, chapter: str, box, k: int) -> None:
     box.evaluate(JS_EXPLORER, k)
-    explorer = j.page.locator(f'[data-journey-explorer="{k}"]')
+    explorer = j.panel.locator(f'[data-journey-explorer="{k}"]')
     explorer.evaluate("(el) => el.scrollIntoView({block: 'start'})")
     readout = explorer.locator(".kml-readout").first
     image = explorer.locator("img").first
@@ -595,11 +612,11 @@ def _predict_one(j: Journey, chapter: str, box, k: int) -> None:
     after = image.bounding_box()
     text = press_reveal(False)
     assert _total(text)[1] == total0 + 1, f"Reveal right after a new question scored the old guess: {text}"
+    # under a drag the point must land under the pointer (issue 36: 56 px, 0.8 units off);
+    # after a key or a button the figure a student compares with stays put (05's guess row
+    # wrapped differently for a shorter word: 32 px)
     shift = max(abs(after["y"] - before["y"]), abs(after["x"] - before["x"]))
-    if how == "drag":  # the point must land under the pointer (issue 36: 56 px, 0.8 units off)
-        assert shift < 1, f"the figure moved under the drag: {before} -> {after}"
-    elif shift >= 1:
-        j.notes.append(f"{chapter}: the figure moved {shift:.0f} px when the setting changed (keys)")
+    assert shift < 1, f"the figure moved {shift:.0f} px when the setting changed ({how}): {before} -> {after}"
     # 3. a new guess and Reveal at once (the guess's message still on its way): the result
     #    shows and the guess is scored once
     _guess(j, box, 1, wait=False)
@@ -700,7 +717,7 @@ def step_recap(j: Journey, chapter: str, nb: str) -> None:
         lettered = re.fullmatch(r"""["'][a-j]["']""", arg.strip()) is not None
         if qid in by_id and lettered == by_id[qid].numeric:
             problems.append(f"the header's example ask({qid!r}, {arg}) does not fit {qid}")
-    cell = j.page.locator(".jp-Notebook .jp-Cell").nth(j.js("window.__j.find(a)", quiz_cell))
+    cell = j.panel.locator(".jp-Notebook .jp-Cell").nth(j.js("window.__j.find(a)", quiz_cell))
     checks = cell.locator("button", has_text=re.compile(r"^\s*check\s*$"))
     assert checks.count() == len(qs), f"{checks.count()} check buttons for {len(qs)} recap questions"
     for k, q in enumerate(qs):
@@ -743,7 +760,7 @@ def step_progress(j: Journey, chapter: str, nb: str) -> None:
     n = len(j.exercises[chapter])
     concept = len(questions(chapter, kind="concept"))
     recap = len(questions(chapter, kind="recap"))
-    boxes = j.page.locator(".jp-Notebook .kml-predict").count()
+    boxes = j.panel.locator(".jp-Notebook .kml-predict").count()
     assert count("exercises passed") == (n, n), said
     assert count("concept checks right the first time") == (0, concept), said
     assert count("recap questions right the first time") == (0, recap), said
@@ -795,7 +812,7 @@ def step_links(j: Journey, chapter: str, nb: str) -> None:
     files = f"{server.scheme}://{server.netloc}/files/"  # JupyterLab's address of a file of the course
     for link in links:
         href = link["href"] or ""
-        anchor = j.page.locator(f'[data-journey-link="{link["i"]}"]')
+        anchor = j.panel.locator(f'[data-journey-link="{link["i"]}"]')
         if href.startswith("#"):
             frag = href[1:]
             if not j.js('!!window.__j.panel().node.querySelector(`[id="${CSS.escape(a)}"]`)', frag):
