@@ -422,6 +422,26 @@ print(out)
     assert res.stdout.split() == "[1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 'hi', 1, 1, 0]".split(), res.stdout
 
 
+def agent(path: str):
+    """``(server, secret, seen)``: a Unix stream socket of the grader's own user at ``path``
+    (an ssh-agent's) that answers ``secret`` to whoever connects, and lists them in ``seen``;
+    ``server.shutdown()`` and ``server.server_close()`` end it."""
+    import socketserver
+    import threading
+
+    secret = "kml-agent-secret-" + uuid.uuid4().hex
+    seen = []
+
+    class Answer(socketserver.BaseRequestHandler):
+        def handle(self):
+            seen.append("stream")
+            self.request.sendall(secret.encode())
+
+    server = socketserver.ThreadingUnixStreamServer(path, Answer)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, secret, seen
+
+
 def _landlock_only_modes():
     """bubblewrap, and Landlock alone (an ordinary user's grader where bwrap cannot run: the
     kernel is the grader's own uid; as root, root kernels with ``--unsafe-allow-root-kernels``)."""
@@ -441,23 +461,10 @@ def test_a_submission_reaches_no_unix_socket_of_the_grader_s_user(tmp_path, monk
     a path socket). Here the grader's own user listens on a stream socket that answers a
     secret and on a datagram socket; the kernel's seccomp filter refuses connect(), sendto()
     with an address and sendmsg(): no connection, no datagram, no secret in the feedback."""
-    import socketserver
-    import threading
-
-    secret = "kml-agent-secret-" + uuid.uuid4().hex
-    seen = []
-
-    class Answer(socketserver.BaseRequestHandler):
-        def handle(self):
-            seen.append("stream")
-            self.request.sendall(secret.encode())
-
-    home = tmp_path / "ta"
-    home.mkdir()
-    stream, dgram = str(home / "agent.sock"), str(home / "bus.sock")
-    server = socketserver.ThreadingUnixStreamServer(stream, Answer)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
     import socket
+
+    stream, dgram = str(tmp_path / "agent.sock"), str(tmp_path / "bus.sock")
+    server, secret, seen = agent(stream)
 
     inbox = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
     inbox.bind(dgram)

@@ -20,10 +20,13 @@ used. So:
   sockets; its standard streams point at ``/dev/null``; what the student's code displays
   (figures, widgets, comms) is sent nowhere, and the child's copy of the message key is
   erased.
-* :func:`confine_writes`: the child's own Landlock ruleset, stacked on the kernel's, from
-  the same file-access policy (``isolation/policy.py``: its ``read`` and ``listable``
-  paths, writing only its ``child_write`` folders) minus the files of the references of the
-  exercise it grades; then a seccomp filter against memory outside every folder.
+* :func:`confine_writes`: under bubblewrap, the child's own Landlock ruleset, stacked on the
+  kernel's, from the same file-access policy (``isolation/policy.py``: its ``read`` and
+  ``listable`` paths, writing only its ``child_write`` folders) minus the files of the
+  references of the exercise it grades; then, in every mode, a seccomp filter against
+  memory outside every folder (stacked on the kernel's, which every child inherits: no
+  io_uring, no System V IPC, no other process's limits). Red team 2 (G1b, G1c, G4, G6):
+  without bubblewrap the child had no filter of its own, and the kernel's allowed those.
 """
 
 from .disarm import guard_target
@@ -76,8 +79,8 @@ def close_inherited(keep, confine=None):
     if session is not None:  # display(), widgets, comms: sent nowhere, not on a closed socket
         session.send = lambda *a, **k: None
         session.key = b""
-    if confine is not None and not confine().startswith("landlock: ABI"):
-        os._exit(3)  # Landlock is there but refused: never run the student's code unconfined
+    if confine is not None and not confine():
+        os._exit(3)  # Landlock or seccomp refused: never run the student's code unconfined
 
 
 def confine_writes(cfg):
@@ -87,17 +90,21 @@ def confine_writes(cfg):
     the kernel's (the launcher's ``apply_landlock``, whose source the grader sends in
     ``cfg``). Not its working folder, which is the host's disk: red team 2 wrote 2.6 GB there
     in 64 MB files. It then works in that folder (cwd, ``TMPDIR``, ``HOME``, matplotlib's
-    cache), so an honest notebook that saves a file still can."""
+    cache), so an honest notebook that saves a file still can.
+    Without bubblewrap (no ``child_write``) or Landlock (an older Linux: bwrap alone,
+    docs/security.md says what that leaves), ``confine()`` applies the seccomp filter only.
+    ``confine()`` is true when everything was applied."""
     import os
 
     policy = cfg["policy"]
-    if not policy["child_write"] or not cfg.get("launcher_source"):
+    if not cfg.get("launcher_source"):
         return None
     ns = {"__name__": "kmlteach_grade_launcher"}
     exec(compile(cfg["launcher_source"], "<kmlteach launcher>", "exec"), ns)
     apply_landlock, apply_seccomp = ns["apply_landlock"], ns["apply_seccomp"]
-    if ns["landlock_abi"]() < 1:  # an older Linux: bwrap alone (docs/security.md says what that leaves)
-        return None
+    memory = ns["SECCOMP_RULES"]["memory"]
+    if not policy["child_write"] or ns["landlock_abi"]() < 1:
+        return lambda exercise=None: apply_seccomp(memory)
     # a folder of /tmp, not /tmp: the working folder is bound below /tmp when the host's
     # temporary folder is /tmp, and a Landlock rule holds for everything beneath its folder
     work = policy["child_write"][0]
@@ -122,13 +129,15 @@ def confine_writes(cfg):
         # not numba's CACHE_DIR: changed here, every library kernel a child loads missed its
         # cache (an honest chapter-01 submission took 5.2 s instead of 2.6)
         rules["deny"] = refs.get(exercise) or sorted({f for fs in refs.values() for f in fs})
-        note = apply_landlock(rules)
-        # memfd_create, memfd_secret, System V shmget/msgget/semget and io_uring fail with
-        # EPERM: their memory is in no folder, outside the sized tmpfs mounts and, for an
-        # ordinary user's grader, outside every cgroup (red team 4 wrote 3.5 GB in memfds under
-        # a 3000 MB address-space limit; red team 5 21 GB in SysV segments; red team 6 1.5 GB
-        # in secret memory under a 1 GB limit); io_uring, which no probe needs, is a large surface
-        apply_seccomp(ns["SECCOMP_RULES"]["memory"])
+        if not apply_landlock(rules).startswith("landlock: ABI"):
+            return False
+        # memfd_create and memfd_secret fail with EPERM (System V IPC and io_uring already do,
+        # by the kernel's filter): their memory is in no folder, outside the sized tmpfs mounts
+        # and, for an ordinary user's grader, outside every cgroup (red team 4 wrote 3.5 GB in
+        # memfds under a 3000 MB address-space limit; red team 6 1.5 GB in secret memory
+        # under a 1 GB limit)
+        if not apply_seccomp(memory):
+            return False
         try:  # the kernel's Numba cache folder is read-only here: a library function first
             # compiled in the child is compiled, not saved (it raised PermissionError; red team 5)
             from numba.core import caching
@@ -142,7 +151,7 @@ def confine_writes(cfg):
             caching.Cache.save_overload = save_overload
         except Exception:
             pass
-        return note
+        return True
 
     return confine
 

@@ -1,0 +1,255 @@
+"""Red team 2's grader findings G1b, G1c, G4 and G6, in every mode (bubblewrap or not,
+root or an ordinary user): a probe's child got no seccomp filter of its own where the kernel
+ran without bubblewrap, so io_uring, System V IPC and ``memfd_create`` stayed available, and
+the kernel's filter let it create MPTCP sockets and ``prlimit()`` another process.
+
+* G1b: io_uring's ``IORING_OP_CONNECT`` connected to the grader's user's ssh-agent-like Unix
+  socket (seccomp refused ``connect(2)`` only): its secret reached the feedback;
+* G1c: ``socket(AF_INET, SOCK_STREAM, IPPROTO_MPTCP)`` is not TCP to Landlock, and io_uring
+  connected it: every hidden input went to a collector;
+* G4: two submissions shared a System V segment: the hidden inputs of one reached the other's
+  feedback, and the segment outlived the run;
+* G6: the child ``prlimit()``-ed the grader (RLIMIT_FSIZE 0): no gradebook.
+
+The kernel's filter (``isolation/launcher.py``, inherited by every probe's child) now refuses
+io_uring, System V IPC, sockets of any protocol but the family's default or TCP, and
+``prlimit64``/``setpriority``/``ioprio_set``/``sched_setattr`` (and a scheduling policy but
+SCHED_OTHER) aimed at another process; a child
+adds ``memfd_create`` and ``memfd_secret``, with or without its own Landlock layer. Run as
+root (bubblewrap, a dedicated uid, root kernels with Landlock alone) and as an ordinary user
+(``KML_AS_USER``: the grader's own uid with Landlock alone, or bubblewrap).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+from grade_submissions import ROOT, dump, load, with_cell, with_function
+from test_grade_allowlist import _UID_OK, LANDLOCK, SIGNATURES, _signature, agent
+
+from kmlteach.course.grade import Limits, grade_folder
+from kmlteach.course.grade.isolation import mode
+from kmlteach.course.grade.isolation.bwrap import bwrap_problem
+
+# each returns "DENIED <errno>" or what the attack got
+ATTACKS = """
+def _kml_uring_connect(path):
+    import ctypes, mmap, socket, struct
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.syscall.restype = ctypes.c_long
+    p = ctypes.create_string_buffer(120)
+    fd = libc.syscall(425, 4, p)  # io_uring_setup
+    if fd < 0:
+        return "DENIED %d" % ctypes.get_errno()
+    v = struct.unpack_from("=6I", p.raw, 0)
+    sq = struct.unpack_from("=8IQ", p.raw, 40)
+    cq = struct.unpack_from("=8IQ", p.raw, 80)
+    size = max(sq[6] + v[0] * 4, cq[5] + v[1] * 16)
+    ring = mmap.mmap(fd, size, mmap.MAP_SHARED, mmap.PROT_READ | mmap.PROT_WRITE, offset=0)
+    sqes = mmap.mmap(fd, v[0] * 64, mmap.MAP_SHARED, mmap.PROT_READ | mmap.PROT_WRITE, offset=0x10000000)
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    raw = path.encode()
+    addr = ctypes.create_string_buffer(struct.pack("=H", 1) + raw + b"\\0", 110)
+    sqes[0:64] = struct.pack("=BBHiQQIIQHHiQQ", 16, 0, 0, s.fileno(), 3 + len(raw),
+                             ctypes.addressof(addr), 0, 0, 42, 0, 0, 0, 0, 0)  # IORING_OP_CONNECT
+    mask = struct.unpack_from("=I", ring, sq[2])[0]
+    tail = struct.unpack_from("=I", ring, sq[1])[0]
+    struct.pack_into("=I", ring, sq[6] + (tail & mask) * 4, 0)
+    struct.pack_into("=I", ring, sq[1], tail + 1)
+    n = libc.syscall(426, fd, 1, 1, 1, None, 0)  # io_uring_enter
+    if n < 0:
+        return "DENIED %d" % ctypes.get_errno()
+    head = struct.unpack_from("=I", ring, cq[0])[0]
+    cmask = struct.unpack_from("=I", ring, cq[2])[0]
+    res = struct.unpack_from("=Qi", ring, cq[5] + (head & cmask) * 16)[1]
+    if res != 0:
+        return "REFUSED %d" % -res
+    s.settimeout(2)
+    return "GOT " + s.recv(100).decode("latin-1")
+
+def _kml_errno(f):
+    try:
+        f()
+        return "ALLOWED"
+    except OSError as exc:
+        return "DENIED %d" % exc.errno
+
+def _kml_mptcp():
+    import socket
+    return _kml_errno(lambda: socket.socket(socket.AF_INET, socket.SOCK_STREAM, 262).close())
+
+def _kml_sysv():
+    import ctypes
+    libc = ctypes.CDLL(None, use_errno=True)
+    shm = libc.shmget(0, 4096, 0o1600)  # IPC_PRIVATE, IPC_CREAT | 0600
+    if shm >= 0:
+        libc.shmctl(shm, 0, None)  # IPC_RMID
+        return "ALLOWED shmget"
+    first = ctypes.get_errno()
+    for name, args in (("msgget", (0, 0o1600)), ("semget", (0, 1, 0o1600))):
+        if getattr(libc, name)(*args) >= 0:
+            return "ALLOWED " + name
+    return "DENIED %d" % first
+
+def _kml_memfd():
+    import os
+    return _kml_errno(lambda: os.close(os.memfd_create("kml")))
+
+def _kml_prlimit(pid):
+    import resource
+    def both():
+        resource.prlimit(pid, resource.RLIMIT_CORE, resource.prlimit(pid, resource.RLIMIT_CORE))
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))  # its own limits: still fine
+    return _kml_errno(both)
+"""
+
+
+def _attacker(calls: list[str]) -> bytes:
+    """A chapter 01 notebook whose k-th exercise raises what ``calls[k]`` evaluated to."""
+    nb = with_cell(load(), ATTACKS)
+    for (ex, name, _), call in zip(SIGNATURES, calls, strict=False):
+        src = f"def {name}({_signature(name)}):\n    raise ValueError({call})"
+        nb = with_function(nb, ex, src, name=name)
+    return dump(nb)
+
+
+AS_USER = os.geteuid() != 0
+
+
+def _modes():
+    skip_bwrap = pytest.mark.skipif(bwrap_problem() is not None, reason=f"{bwrap_problem()}")
+    return [
+        pytest.param("bwrap", id="bwrap", marks=skip_bwrap),
+        pytest.param(
+            "uid",
+            id="root-uid-landlock",
+            marks=[
+                LANDLOCK,
+                pytest.mark.skipif(
+                    not _UID_OK, reason="as root, where an unprivileged uid can run this interpreter"
+                ),
+            ],
+        ),
+        # as root: root kernels with --unsafe-allow-root-kernels; as a user: the user's own uid
+        pytest.param("landlock", id="landlock-only", marks=LANDLOCK),
+    ]
+
+
+@pytest.mark.parametrize("name", _modes())
+def test_a_probe_s_child_has_no_io_uring_mptcp_sysv_memfd_or_prlimit(tmp_path, monkeypatch, name):
+    """The grader's user listens on a Unix socket that answers a secret (G1b's ssh-agent);
+    a submission tries io_uring's connect on it, an MPTCP socket (G1c), a System V segment
+    (G4), a memfd and prlimit() on the grader's process (G6). Each is refused with EPERM;
+    no secret in the feedback; the grader's limits are untouched and it writes its gradebook."""
+    import resource
+
+    agent_path = str(tmp_path / "agent.sock")
+    server, secret, seen = agent(agent_path)
+    subs = tmp_path / "subs"
+    subs.mkdir()
+    calls = [
+        f"_kml_uring_connect({agent_path!r})",
+        "_kml_mptcp()",
+        "_kml_sysv()",
+        "_kml_memfd()",
+        f"_kml_prlimit({os.getpid()})",
+    ]
+    (subs / "attacker.ipynb").write_bytes(_attacker(calls))
+    out = tmp_path / "out"
+    unsafe = False
+    limits = Limits(timeout=60)
+    if name != "bwrap":
+        limits = Limits(timeout=60, bwrap=False)
+        if name == "landlock" and not AS_USER:  # the kernel as the grader's own uid (root)
+            monkeypatch.setattr(mode, "runs_on_host", lambda: False)
+            unsafe = True
+    core = resource.getrlimit(resource.RLIMIT_CORE)
+    mode._detect.cache_clear()
+    try:
+        grade_folder(
+            subs, out / "gb.csv", limits=limits, feedback=out / "fb", progress=None, unsafe_root=unsafe
+        )
+    finally:
+        mode._detect.cache_clear()
+        server.shutdown()
+        server.server_close()
+    assert resource.getrlimit(resource.RLIMIT_CORE) == core
+    fb = (out / "fb" / "attacker.md").read_text(encoding="utf-8")
+    assert seen == [] and secret not in fb and "GOT " not in fb, (seen, fb)
+    assert "ALLOWED" not in fb and "REFUSED" not in fb, fb
+    sections = fb.split("\n## ")[1 : 1 + len(calls)]
+    assert len(sections) == len(calls), fb
+    for call, section in zip(calls, sections, strict=True):
+        assert "DENIED 1" in section, (name, call, section)  # EPERM: the filter, not a missing feature
+    assert (out / "gb.csv").read_text(encoding="utf-8").count("attacker") == 1
+
+
+def test_the_kernel_s_filter_refuses_io_uring_sysv_mptcp_and_other_processes_limits():
+    """The launcher's kernel filter in a fresh process: io_uring, System V IPC, MPTCP and
+    SCTP sockets, prlimit/setpriority/ioprio_set and SCHED_IDLE on another process fail
+    with EPERM; the same calls on the process itself, TCP and Unix sockets, getrlimit and
+    setrlimit, os.nice and a forked child's own limits still work. The child's filter adds
+    memfd_create."""
+    script = f"""
+import ctypes, os, resource, socket, sys
+sys.path.insert(0, {str(ROOT / "kmlteach" / "course" / "grade" / "isolation")!r})
+import launcher
+libc = ctypes.CDLL(None, use_errno=True)
+libc.syscall.restype = ctypes.c_long
+libc.prctl(38, 1, 0, 0, 0)
+parent = os.getppid()
+assert launcher.apply_seccomp(launcher.KERNEL_SECCOMP)
+def errno(f):
+    try:
+        f()
+        return 0
+    except OSError as e:
+        return e.errno
+def sys_(*a):
+    return 0 if libc.syscall(*a) >= 0 else ctypes.get_errno()
+def ipc(get, remove):  # nothing left on the host where the call works
+    libc.shmat.restype = ctypes.c_long
+    i = get()
+    if i == -1:
+        return ctypes.get_errno()
+    remove(i)
+    return 0
+buf = ctypes.create_string_buffer(120)
+out = [
+    sys_(425, 4, buf),  # io_uring_setup
+    sys_(426, 0, 1, 1, 1, None, 0),  # io_uring_enter
+    ipc(lambda: libc.shmget(0, 4096, 0o1600), lambda i: libc.shmctl(i, 0, None)),  # IPC_RMID
+    ipc(lambda: libc.shmat(0, None, 0), lambda i: libc.shmdt(ctypes.c_void_p(i))),
+    ipc(lambda: libc.msgget(0, 0o1600), lambda i: libc.msgctl(i, 0, None)),
+    ipc(lambda: libc.semget(0, 1, 0o1600), lambda i: libc.semctl(i, 0, 0)),
+    errno(lambda: socket.socket(socket.AF_INET, socket.SOCK_STREAM, 262)),  # MPTCP
+    errno(lambda: socket.socket(socket.AF_INET6, socket.SOCK_STREAM, 262)),
+    errno(lambda: socket.socket(socket.AF_INET, socket.SOCK_STREAM, 132)),  # SCTP
+    errno(lambda: resource.prlimit(parent, resource.RLIMIT_CORE)),
+    errno(lambda: os.setpriority(os.PRIO_PROCESS, parent, os.getpriority(os.PRIO_PROCESS, parent))),
+    errno(lambda: os.setpriority(os.PRIO_PGRP, 0x7FFFFFF0, 0)),  # PRIO_USER 0: all of this user's
+    errno(lambda: os.sched_setscheduler(parent, os.SCHED_IDLE, os.sched_param(0))),
+    sys_(251, 1, parent, libc.syscall(252, 1, parent)),  # ioprio_set(WHO_PROCESS, parent, its own)
+    errno(lambda: socket.socket(socket.AF_INET, socket.SOCK_STREAM, 6).close()),
+    errno(lambda: socket.socket(socket.AF_INET6).close()),
+    errno(lambda: socket.socket(socket.AF_UNIX).close()),
+    errno(lambda: resource.setrlimit(resource.RLIMIT_CORE, resource.getrlimit(resource.RLIMIT_CORE))),
+    errno(lambda: resource.prlimit(0, resource.RLIMIT_NOFILE)),
+    errno(lambda: os.setpriority(os.PRIO_PROCESS, 0, os.getpriority(os.PRIO_PROCESS, 0))),
+    errno(lambda: os.sched_setscheduler(parent, os.SCHED_OTHER, os.sched_param(0))),  # ZeroMQ's
+    errno(lambda: os.close(os.memfd_create("k"))),
+]
+pid = os.fork()
+if pid == 0:
+    launcher.apply_seccomp(launcher.SECCOMP_RULES["memory"])
+    os._exit(errno(lambda: os.memfd_create("k")) + 100 * errno(lambda: resource.setrlimit(resource.RLIMIT_CORE, (0, 0))))
+out.append(os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]))
+print(out)
+"""
+    res = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert res.returncode == 0, res.stderr
+    expected = [1] * 14 + [0] * 8 + [1]
+    assert res.stdout.split() == str(expected).split(), res.stdout
