@@ -792,7 +792,9 @@ print(json.dumps(sorted(set(_hold.stdout.read().split("\\n")) - {""})))
             hub.kb.execute("import os, signal\ntry:\n    os.killpg(_hold.pid, 9)\nexcept OSError:\n    pass"),
         )
     counter = subprocess.run(["nft", "list", "table", "inet", table], capture_output=True, text=True).stdout
-    refused = int(re.search(r"counter packets (\d+)", counter).group(1))
+    # (refused by the per-port count or, beyond 200 at once, by the per-user rate of new
+    # connections: test_a_kernel_adds_few_conntrack_entries)
+    refused = sum(int(n) for n in re.findall(r"counter packets (\d+)", counter))
     print(
         f"H9: proxy fds {before} before, peak {peak} while held (limit {soft}), RSS {rss / 2**20:.0f} MiB; "
         f"refused {refused}; /hub/login: {results}"
@@ -870,4 +872,227 @@ def test_no_configuration_or_extension_from_the_home_is_loaded(hub):
         / "themes.jupyterlab-settings"
     )
     assert "JupyterLab Dark" in saved.read_text()
+    assert _run(hub.loop, hub.kb.execute("print(6 * 7)"))["stdout"].strip() == "42"
+
+
+# ------------------------------------------------ red team 2: the servers' ports and the kernel
+def _seccomp(pid: int) -> tuple[int, int]:
+    """(mode, number of filters) of a process, from /proc (as root)."""
+    status = Path(f"/proc/{pid}/status").read_text()
+    mode = int(re.search(r"^Seccomp:\s+(\d+)", status, re.M).group(1))
+    found = re.search(r"^Seccomp_filters:\s+(\d+)", status, re.M)
+    return mode, int(found.group(1)) if found else 0
+
+
+_CONNECT = """
+import json, socket, sys
+out = {}
+for name, port in json.loads(sys.argv[1]).items():
+    try:
+        socket.create_connection(("127.0.0.1", port), timeout=5).close(); out[name] = "connected"
+    except OSError as e:
+        out[name] = type(e).__name__
+print(json.dumps(out))
+"""
+
+_FLOOD = """
+import json, socket, sys, time
+port, n = int(sys.argv[1]), int(sys.argv[2])
+held, errors = [], {}
+for _ in range(n):
+    s = socket.socket(); s.setblocking(False)
+    s.connect_ex(("127.0.0.1", port))
+    held.append(s)
+time.sleep(1)
+for s in held:  # each connection's outcome (0: connected)
+    e = s.getsockopt(socket.SOL_SOCKET, socket.SO_ERROR)
+    errors[e] = errors.get(e, 0) + 1
+for s in held:
+    s.close()
+print(json.dumps({str(k): v for k, v in errors.items()}))
+"""
+
+
+def test_no_student_process_connects_to_a_servers_port(hub):
+    """Red team H11: bob's kernel held 3 000 idle TCP connections to alice's server's port
+    (listed in /proc/net/tcp): her server reached its 1024 open files, she got 503 and
+    time-outs for the whole hold, and its accept loop wrote 110 MB of tracebacks into the
+    hub's log in 100 s. Now only the hub and the proxy (root here) connect to the servers'
+    ports: bob's kernel and shell, and alice's own kernel, are refused at once (nftables,
+    before any connection exists); 500 attempts from bob leave alice's server's open
+    files and the hub's log as they were, and alice's server answering."""
+    table = subprocess.run(
+        ["nft", "list", "table", "inet", f"kmlteach_hub_{hub.hub.port}"], capture_output=True, text=True
+    )
+    assert 'oifname "lo" tcp dport 20000-29999' in table.stdout, table.stdout
+    ports = {"alice": _server_port(hub, hub.alice.name), "own": _server_port(hub, hub.bob.name)}
+    cell = f"import sys\nsys.argv = ['x', {json.dumps(ports)!r}]\n" + _CONNECT
+    refused = dict.fromkeys(ports, "ConnectionRefusedError")
+    assert _json(_run(hub.loop, hub.kb.execute(cell))) == refused
+    assert _json(_run(hub.loop, hub.ka.execute(cell))) == refused  # not even one's own server
+    shell = _as(hub.bob.name, [hub.python, "-c", _CONNECT, json.dumps(ports)])
+    assert shell.returncode == 0 and json.loads(shell.stdout) == refused, (shell.stdout, shell.stderr)
+    server = hub.hub.student_trees()[hub.alice.name][0]
+    fds, log = server.num_fds(), hub.hub.log_path.stat().st_size
+    flood = f"import sys\nsys.argv = ['x', '{ports['alice']}', '500']\n" + _FLOOD
+    errors = _json(_run(hub.loop, hub.kb.execute(flood)))
+    statuses = []
+    for _ in range(3):
+        code, _ = _run(hub.loop, hub.alice.api("GET", "status"))
+        statuses.append(code)
+    grown = hub.hub.log_path.stat().st_size - log
+    print(f"H11: connect_ex results {errors}; alice's server fds {fds} -> {server.num_fds()}; log +{grown} B")
+    assert errors == {"111": 500}, errors  # ECONNREFUSED: none connected
+    assert server.num_fds() < fds + 20 and statuses == [200] * 3, (fds, server.num_fds(), statuses)
+    assert grown < 100_000, grown
+
+
+_MPTCP = """
+import ctypes, errno, json, socket, subprocess, sys
+def mptcp():
+    out = {}
+    for fam, host in ((socket.AF_INET, "127.0.0.1"), (socket.AF_INET6, "::1")):
+        try:
+            s = socket.socket(fam, socket.SOCK_STREAM, 262)  # IPPROTO_MPTCP
+            s.bind((host, 25001)); s.listen(); out[fam.name] = "listening"; s.close()
+        except OSError as e:
+            out[fam.name] = errno.errorcode[e.errno]
+    libc = ctypes.CDLL(None, use_errno=True)
+    r = libc.syscall(425, 8, ctypes.create_string_buffer(120))  # io_uring_setup
+    out["io_uring"] = errno.errorcode[ctypes.get_errno()] if r < 0 else "made"
+    return out
+if sys.argv[1:] == ["child"]:
+    print(json.dumps(mptcp()))
+else:
+    child = subprocess.run([sys.executable, "-c", _SRC, "child"], capture_output=True, text=True)
+    print(json.dumps({"kernel": mptcp(), "child": json.loads(child.stdout)}))
+"""
+
+
+def test_no_student_process_opens_an_mptcp_socket_or_io_uring(hub):
+    """Red team H12: Landlock's TCP port rules do not cover MPTCP sockets
+    (``socket(AF_INET, SOCK_STREAM, IPPROTO_MPTCP)``, Linux 6.18): bob's kernel bound
+    1 997 ports of the servers' range in 0.1 s (all of them would stop every server start).
+    Now the seccomp filter of the kernel's launcher and of the server (set before it
+    executes: every process of the student) refuses such sockets (EPROTONOSUPPORT, also in
+    a subprocess) and io_uring (which makes sockets without socket())."""
+    cell = f"_SRC = {_MPTCP!r}\n" + _MPTCP
+    r = _json(_run(hub.loop, hub.kb.execute(cell)))
+    want = {"AF_INET": "EPROTONOSUPPORT", "AF_INET6": "EPROTONOSUPPORT", "io_uring": "ENOSYS"}
+    assert r == {"kernel": want, "child": want}, r
+    tree = hub.hub.student_trees()[hub.bob.name]
+    server = tree[0]
+    kernels = [p for p in tree[1:] if "kmlteach_hub_guard" in p.cmdline()]  # (-m kmlteach_hub_guard)
+    assert kernels and _seccomp(server.pid)[0] == 2, (kernels, _seccomp(server.pid))
+    for k in kernels:  # the server's filter and the launcher's own
+        assert _seccomp(k.pid)[0] == 2 and _seccomp(k.pid)[1] >= 2, _seccomp(k.pid)
+
+
+_PRLIMIT = """
+import json, os, resource, subprocess
+server = os.getppid()
+out = {"server": b"jupyterhub-singleuser" in open(f"/proc/{server}/cmdline", "rb").read()}
+def attempt(name, f):
+    try:
+        f(); out[name] = "done"
+    except OSError as e:
+        out[name] = type(e).__name__
+before = resource.prlimit(0, resource.RLIMIT_NOFILE)
+attempt("lower its server's files", lambda: resource.prlimit(server, resource.RLIMIT_NOFILE, (3, before[1])))
+if out["lower its server's files"] == "done":  # (today's hole: give them back at once)
+    resource.prlimit(server, resource.RLIMIT_NOFILE, before)
+attempt("its server's cpu", lambda: resource.prlimit(server, resource.RLIMIT_CPU, (1, 1)))
+child = subprocess.Popen(["sleep", "30"])
+attempt("a child's", lambda: resource.prlimit(child.pid, resource.RLIMIT_NOFILE, (3, before[1])))
+child.kill()
+attempt("its own", lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (512, before[1])))
+out["own now"] = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+resource.setrlimit(resource.RLIMIT_NOFILE, before)
+print(json.dumps(out))
+"""
+
+
+def test_a_kernel_cannot_change_its_servers_limits(hub):
+    """Red team H14: bob's kernel set its own server's RLIMIT_NOFILE to 3 with prlimit(2)
+    (same uid: no ptrace check, no Landlock hook) and left 5 connections waiting: its accept
+    loop wrote 84 MiB of tracebacks into the hub's log in 10 s. Now prlimit64 works on the
+    calling process only (pid 0, which glibc's setrlimit passes): another process's limits
+    are refused (EPERM), its own still change; the server keeps 1024 files. (The waiting
+    connections are refused too: test_no_student_process_connects_to_a_servers_port.)"""
+
+    r = _json(_run(hub.loop, hub.kb.execute(_PRLIMIT)))
+    assert r == {
+        "server": True,
+        "lower its server's files": "PermissionError",
+        "its server's cpu": "PermissionError",
+        "a child's": "PermissionError",
+        "its own": "done",
+        "own now": 512,
+    }, r
+    server = hub.hub.student_trees()[hub.bob.name][0]
+    limits = Path(f"/proc/{server.pid}/limits").read_text()
+    assert re.search(r"^Max open files\s+1024\s+1024\s", limits, re.M), limits
+    assert re.search(r"^Max cpu time\s+unlimited\s+unlimited\s", limits, re.M), limits
+
+
+_CHURN = """
+import json, socket, time
+ok, refused, t0 = 0, 0, time.monotonic()
+while time.monotonic() - t0 < 2:
+    s = socket.socket()
+    try:
+        s.connect(("127.0.0.1", PORT)); ok += 1
+    except OSError:
+        refused += 1
+    s.close()
+print(json.dumps([ok, refused]))
+"""
+
+
+def test_a_kernel_adds_few_conntrack_entries(hub):
+    """Red team H13: short loopback connections from bob's kernel added 28 000 entries to
+    the machine's conntrack table (262 144, shared by everything on the machine; each lives
+    120 s in TIME_WAIT) in 5 s. Now one user opens at most 20 new connections a second in
+    bursts of 200 (nftables, per uid): 2 s of connect/close to the hub's public port get
+    through at most ~240 times, the rest refused before any entry is made (the table's
+    growth measured over the same 2 s; not filled)."""
+    count = Path("/proc/sys/net/netfilter/nf_conntrack_count")
+    before = int(count.read_text())
+    ok, refused = _json(_run(hub.loop, hub.kb.execute(_CHURN.replace("PORT", str(hub.hub.port)))))
+    grown = int(count.read_text()) - before
+    print(f"H13: {ok} connections, {refused} refused in 2 s; conntrack {before} -> +{grown}")
+    assert ok <= 200 + 2 * 20 + 20 and refused > 0, (ok, refused)
+    assert grown < 1000, grown
+
+
+_SPILL = """
+import json, os, sys
+fd = getattr(sys.stderr, "_original_stdstream_copy", None)  # ipykernel's copy of the server's stderr
+fd = 2 if fd is None else fd
+chunk = b"kmlteach-spill " * 4096
+n = 0
+while n < 8 << 20:
+    n += os.write(fd, chunk)
+print(json.dumps(n))
+"""
+
+
+def test_a_server_writes_a_bounded_share_of_the_hubs_log(hub):
+    """Red team H14's other half: whatever reaches a server's stderr went into the hub's
+    log, at any rate (the accept loop's tracebacks: 84 MiB in 10 s; a kernel writes to the
+    server's stderr it inherited just as fast). Now each server's output passes through a
+    pipe the hub reads: 1 MiB at once, then 2 KiB a second, the rest dropped with one
+    warning a minute. bob's kernel writes 8 MiB: the log grows by about 1 MiB."""
+    log = hub.hub.log_path
+    size = log.stat().st_size
+    assert _json(_run(hub.loop, hub.kb.execute(_SPILL))) >= 8 << 20
+    time.sleep(1)  # (the hub reads what is left in the pipe)
+    grown = log.stat().st_size - size
+    tail = log.read_bytes()[size:]
+    print(f"H14: the hub's log grew {grown} B for 8 MiB written by a kernel")
+    assert grown < (1 << 20) + 200_000, grown
+    assert re.search(
+        rb"%s's server wrote more than its share of the hub's log: \d+ bytes dropped" % hub.bob.name.encode(),
+        tail,
+    )
     assert _run(hub.loop, hub.kb.execute("print(6 * 7)"))["stdout"].strip() == "42"

@@ -35,9 +35,14 @@ What a student can reach (deploy/hub/README.md, "Isolation", lists each layer):
 * a student's URL serves only the student's server: the server non-dumpable, no kernel
   binding a TCP port, no server code or lab extension from the home; with
   ``KMLTEACH_HUB_SUBDOMAIN_HOST`` each server on a subdomain of its own;
-* one student cannot fill the proxy: at most ``KMLTEACH_HUB_CONNECTIONS`` connections at
-  once from one student to each of the hub's ports (nftables), open files per process
-  ``KMLTEACH_HUB_NOFILE``.
+* one student cannot fill the proxy, a classmate's server or the machine's conntrack
+  table: at most ``KMLTEACH_HUB_CONNECTIONS`` connections at once from one student to each
+  of the hub's ports, none to the servers' ports (only the hub and the proxy), at most
+  ``KMLTEACH_HUB_NEW_CONNECTIONS`` new ones a second (nftables), open files per process
+  ``KMLTEACH_HUB_NOFILE``;
+* no student process opens an MPTCP socket (Landlock does not see them), uses io_uring or
+  changes another process's limits (seccomp), and a server's output reaches the hub's log
+  at a bounded rate.
 
 Idle servers are stopped by ``jupyterhub-idle-culler``; students arrive through the
 per-chapter nbgitpuller links of ``links.py``. The hub listens on ``127.0.0.1`` unless
@@ -55,6 +60,7 @@ sys.path.insert(0, str(HERE))
 
 from jupyterhub.app import JupyterHub  # noqa: E402
 from limits_spawner import (  # noqa: E402
+    CgroupLimits,
     limit_connections,
     prioritise_services,
     raise_open_files,
@@ -204,29 +210,6 @@ c.JupyterHub.concurrent_spawn_limit = int(env("KMLTEACH_HUB_SPAWN_LIMIT", "100")
 # the proxy, which then follows it.
 if JupyterHub.initialized():
     prioritise_services()
-    # Red team H9: at most KMLTEACH_HUB_CONNECTIONS (256) connections at once from one
-    # student to each of the hub's ports (nftables; removed when the hub exits), and the
-    # proxy (started by the hub, inheriting its limit) with as many open files as allowed
-    raise_open_files()
-    _table = f"kmlteach_hub_{c.JupyterHub.port}"
-    _ports = [c.JupyterHub.port, c.JupyterHub.hub_port, int(env("KMLTEACH_HUB_PROXY_API_PORT", "8001"))]
-    _why = limit_connections(_ports, int(env("KMLTEACH_HUB_CONNECTIONS", "256")), _table)
-    if _why is None:
-        import atexit
-
-        atexit.register(unlimit_connections, _table)
-    else:
-        import logging
-        import resource
-
-        logging.getLogger("JupyterHub").warning(
-            "no per-student limit on connections to the hub's ports (%s): one student's "
-            "processes may hold up to %d, the proxy %d",
-            _why,
-            c.CgroupLimits.pids_limit * c.CgroupLimits.nofile_limit,
-            resource.getrlimit(resource.RLIMIT_NOFILE)[0],
-        )
-
 # --- per-user subdomains: no student's page shares the hub's origin -----------------------
 # A server answers under /user/<name>/ on the hub's own origin; whatever a student manages
 # to serve there (an HTML file through an extension, a taken-over server) can read the hub's
@@ -266,3 +249,53 @@ from classroom_config import configure as configure_classroom  # noqa: E402  (de
 
 configure_classroom(c, hub_env=hub_env, state=state)
 # ==== end of the classroom section ========================================================
+
+# --- what the students' sockets may open (nftables; after the classroom section: its ------
+# --- service's user is exempted like the hub's) --------------------------------------------
+# Red team H9: at most KMLTEACH_HUB_CONNECTIONS (256) connections at once from one student to
+# each of the hub's ports, and the proxy (started by the hub, inheriting its limit) with as
+# many open files as allowed. H11: no student's process connects to the servers' ports at
+# all (only the hub and the proxy do). H13: at most KMLTEACH_HUB_NEW_CONNECTIONS (20) new
+# connections a second per student, in bursts of ten times as many (the machine's
+# conntrack table). The table is removed when the hub exits.
+if JupyterHub.initialized():
+    import pwd
+
+    raise_open_files()
+    _exempt = {0, os.geteuid()}
+    try:  # the classroom service's own user (classroom_config.service_user)
+        _exempt.add(pwd.getpwnam(env("KMLTEACH_HUB_CLASSROOM_USER", "kmlteach-classroom")).pw_uid)
+    except KeyError:
+        pass
+    _table = f"kmlteach_hub_{c.JupyterHub.port}"
+    _ports = [c.JupyterHub.port, c.JupyterHub.hub_port, int(env("KMLTEACH_HUB_PROXY_API_PORT", "8001"))]
+    _rate = int(env("KMLTEACH_HUB_NEW_CONNECTIONS", "20"))
+    _why = limit_connections(
+        _ports,
+        int(env("KMLTEACH_HUB_CONNECTIONS", "256")),
+        _table,
+        server_ports=tuple(
+            c.CgroupLimits.server_ports
+            if "server_ports" in c.CgroupLimits
+            else CgroupLimits.server_ports.default()
+        ),
+        exempt=_exempt,
+        new_per_second=_rate,
+        burst=10 * _rate,
+    )
+    if _why is None:
+        import atexit
+
+        atexit.register(unlimit_connections, _table)
+    else:
+        import logging
+        import resource
+
+        logging.getLogger("JupyterHub").warning(
+            "no per-student limits on connections (%s): one student's processes may hold up "
+            "to %d connections to the hub's ports, the proxy %d; any local user may connect "
+            "to the students' servers' ports",
+            _why,
+            c.CgroupLimits.pids_limit * c.CgroupLimits.nofile_limit,
+            resource.getrlimit(resource.RLIMIT_NOFILE)[0],
+        )

@@ -155,24 +155,60 @@ def raise_open_files(nr_open: Path = Path("/proc/sys/fs/nr_open")) -> int:
     return soft
 
 
-def limit_connections(ports, per_user: int, name: str) -> str | None:
-    """At most ``per_user`` TCP connections at once from any one local user but root to
-    each of ``ports`` (the hub's public port, its API's, the proxy API's): an nftables
-    table ``inet <name>`` whose output rule counts the connections of each (uid, port) in a
-    dynamic set (``ct count``) and refuses the next ones (TCP reset). Idempotent (the table
-    is made anew); removed by :func:`unlimit_connections`. Returns None when done, else
-    why not (no ``nft``, not root, no nf_tables): then only the open-file limits hold.
+def limit_connections(
+    ports,
+    per_user: int,
+    name: str,
+    *,
+    server_ports: tuple[int, int] | None = None,
+    exempt=(0,),
+    new_per_second: int = 0,
+    burst: int = 0,
+) -> str | None:
+    """nftables rules on what local users' sockets may open (every uid but ``exempt``:
+    root, and the hub's own user when it is not root), in a table ``inet <name>`` made
+    anew (idempotent) and removed by :func:`unlimit_connections`. Returns None when done,
+    else why not (no ``nft``, not root, no nf_tables): then only the open-file limits hold.
 
-    Why: every student's kernel may connect to the hub's public port (the classroom is
-    reached through it); one kernel holding 22 000 idle connections filled the proxy's
-    open files and the hub answered nobody (red team H9). Open-file limits alone bound
-    one student at 512 processes x 1024 files; this bounds the connections themselves.
+    * at most ``per_user`` TCP connections at once from one user to each of ``ports``
+      (the hub's public port, its API's, the proxy API's): a dynamic set counts the
+      connections of each (uid, port) (``ct count``), the next ones are reset. Every
+      student's kernel may connect to the hub's public port (the classroom is reached
+      through it); one kernel holding 22 000 idle connections filled the proxy's open
+      files and the hub answered nobody (red team H9);
+    * no connection at all to a local address on the servers' ports ``server_ports``
+      ([low, high)): only the hub and the proxy (``exempt``) talk to a student's server.
+      A classmate's kernel held 3 000 idle connections to a server's port, which ran out
+      of open files and answered its student 503 for as long (red team H11); mutual TLS
+      refused those connections only after they were accepted;
+    * at most ``new_per_second`` new connections (conntrack entries: TCP, UDP, any) per
+      second from one user, in bursts of ``burst``: a kernel opening and closing loopback
+      connections added 28 000 entries to the machine's conntrack table (262 144, shared
+      with everything on the machine; a TCP entry outlives its connection by 120 s in
+      TIME_WAIT) in 5 s (red team H13). Refused connections are never entered.
+
     Browsers connect from other machines: not counted."""
     nft = shutil.which("nft")
     if nft is None or os.geteuid() != 0:
         return "nft (Debian: apt-get install nftables) and root are needed"
     ports = ", ".join(str(int(p)) for p in ports)
-    rules = f"""table inet {name}
+    uids = ", ".join(str(int(u)) for u in sorted(set(exempt) | {0}))
+    rules = [
+        f"meta skuid != {{ {uids} }} tcp dport {{ {ports} }} ct state new add @conns "
+        f"{{ meta skuid . tcp dport ct count over {int(per_user)} }} counter reject with tcp reset"
+    ]
+    if server_ports is not None:
+        low, high = (int(p) for p in server_ports)
+        rules.append(
+            f'meta skuid != {{ {uids} }} oifname "lo" tcp dport {low}-{high - 1} counter reject with tcp reset'
+        )
+    if new_per_second > 0:
+        rate = f"limit rate over {int(new_per_second)}/second burst {max(1, int(burst))} packets"
+        rules.append(
+            f"meta skuid != {{ {uids} }} ct state new update @rate {{ meta skuid {rate} }} counter jump refuse"
+        )
+    body = "\n        ".join(rules)
+    text = f"""table inet {name}
 delete table inet {name}
 table inet {name} {{
     set conns {{
@@ -180,15 +216,25 @@ table inet {name} {{
         size 65535
         flags dynamic
     }}
+    set rate {{
+        type uid
+        size 65535
+        flags dynamic,timeout
+        timeout 1m
+    }}
+    chain refuse {{
+        meta l4proto tcp reject with tcp reset
+        reject
+    }}
     chain output {{
         type filter hook output priority filter; policy accept;
-        meta skuid != 0 tcp dport {{ {ports} }} ct state new add @conns {{ meta skuid . tcp dport ct count over {int(per_user)} }} counter reject with tcp reset
+        {body}
     }}
 }}
 """
     import subprocess
 
-    r = subprocess.run([nft, "-f", "-"], input=rules, capture_output=True, text=True)
+    r = subprocess.run([nft, "-f", "-"], input=text, capture_output=True, text=True)
     return None if r.returncode == 0 else (r.stderr.strip() or f"nft exited with {r.returncode}")
 
 
@@ -267,6 +313,96 @@ def server_port(user_id: int, low: int, high: int, bindable=_bindable, rng=None,
     raise RuntimeError(f"no free port for a server in [{low}, {high})")
 
 
+class OutputRelay:
+    """A pipe for a server's stdout and stderr (its kernels' too: they inherit them) whose
+    bytes the hub copies into its own stderr (its log) at most ``rate`` bytes a second
+    after a first ``burst``; the rest is read, dropped and counted (a warning at most once
+    a minute). The hub reads at most ``drain`` bytes a second: a process writing faster
+    waits on the full pipe, in the student's own sandbox.
+
+    Why: a server wrote into the hub's log directly, and so did anything of the student's
+    that reached its stderr: a kernel that lowered its server's open files to 3 made its
+    accept loop log 84 MiB of tracebacks in 10 s (red team H14), and a kernel can write to
+    the server's stderr it inherited (ipykernel keeps a copy of it) as fast as the disk
+    takes it."""
+
+    TICK = 0.1
+
+    def __init__(self, name: str, log, rate: int, burst: int, drain: int = 8 << 20, out_fd: int = 2):
+        self.name, self.log, self.rate, self.burst = name, log, rate, burst
+        self.per_tick = max(1 << 16, int(drain * self.TICK))
+        self.out_fd = out_fd
+        self.read_fd, self.write_fd = os.pipe()
+        os.set_blocking(self.read_fd, False)
+        self.tokens, self.last = float(burst), time.monotonic()
+        self.dropped = self.reported = 0
+        self.warned = -1e9
+        self.tick_start, self.tick_bytes = self.last, 0
+        self.loop = None
+
+    def attach(self) -> None:
+        """Start copying (in the hub's event loop), once the server holds the write end;
+        the hub's copy of it is closed."""
+        if self.write_fd >= 0:
+            os.close(self.write_fd)
+            self.write_fd = -1
+        self.loop = asyncio.get_running_loop()
+        self.loop.add_reader(self.read_fd, self._readable)
+
+    def _readable(self) -> None:
+        try:
+            data = os.read(self.read_fd, 1 << 16)
+        except BlockingIOError:
+            return
+        except OSError:
+            data = b""
+        if not data:  # every writer is gone
+            self.close()
+            return
+        now = time.monotonic()
+        self.tokens = min(float(self.burst), self.tokens + (now - self.last) * self.rate)
+        self.last = now
+        keep = data[: int(self.tokens)]
+        self.tokens -= len(keep)
+        self.dropped += len(data) - len(keep)
+        while keep:
+            try:
+                keep = keep[os.write(self.out_fd, keep) :]
+            except OSError:
+                break
+        if self.dropped > self.reported and now - self.warned >= 60:
+            self.log.warning(
+                "%s's server wrote more than its share of the hub's log: %d bytes dropped so far "
+                "(%d bytes a second after the first %d)",
+                self.name,
+                self.dropped,
+                self.rate,
+                self.burst,
+            )
+            self.reported, self.warned = self.dropped, now
+        if now - self.tick_start >= self.TICK:
+            self.tick_start, self.tick_bytes = now, 0
+        self.tick_bytes += len(data)
+        if self.tick_bytes >= self.per_tick:  # pause: the writers wait on the full pipe
+            self.loop.remove_reader(self.read_fd)
+            self.loop.call_later(self.TICK, self._resume)
+
+    def _resume(self) -> None:
+        if self.read_fd >= 0:
+            self.tick_start, self.tick_bytes = time.monotonic(), 0
+            self.loop.add_reader(self.read_fd, self._readable)
+
+    def close(self) -> None:
+        for attr in ("read_fd", "write_fd"):
+            fd = getattr(self, attr)
+            if fd < 0:
+                continue
+            if attr == "read_fd" and self.loop is not None:
+                self.loop.remove_reader(fd)
+            os.close(fd)
+            setattr(self, attr, -1)
+
+
 class CgroupLimits(LoggingConfigurable):
     """Mixin for a ``LocalProcessSpawner``: the server runs in a per-user cgroup with limits,
     in a private world, on a port of its own (see the module docstring)."""
@@ -313,6 +449,16 @@ class CgroupLimits(LoggingConfigurable):
         "starts; with pids_limit it bounds the connections one student can hold open to the "
         "proxy. 0: the hub's own limit.",
     )
+
+    log_rate = Integer(
+        2048,
+        config=True,
+        help="Bytes a second of one server's output (its and its kernels' stdout and stderr) "
+        "copied into the hub's log after a first log_burst; the rest is dropped and counted "
+        "(OutputRelay). 0: the server writes into the hub's log directly.",
+    )
+
+    log_burst = Integer(1 << 20, config=True, help="See log_rate.")
 
     sandbox = Enum(
         ["bwrap", "none"],
@@ -517,7 +663,12 @@ class CgroupLimits(LoggingConfigurable):
             self._lock = sandbox.PortLock(self.port) if self.landlock else None
             wrap = self._sandbox_argv(home) if self.sandbox == "bwrap" else []
             self.cmd = [*wrap, *self._base_cmd]
-            address = await super().start()
+            self._relay_output()
+            try:
+                address = await super().start()
+            finally:
+                if self._relay is not None:
+                    self._relay.attach()
             outcome = await self._own_listener()
             if outcome in ("up", "timeout"):
                 return address
@@ -543,6 +694,21 @@ class CgroupLimits(LoggingConfigurable):
         raise RuntimeError(
             f"{self.user.name}: {self.port_attempts} ports in a row were taken by other processes"
         )
+
+    _relay: OutputRelay | None = None
+
+    def _relay_output(self) -> None:
+        """The server's stdout and stderr into a new :class:`OutputRelay` (``log_rate``)."""
+        if self._relay is not None:
+            self._relay.close()
+            self._relay = None
+        if self.log_rate > 0:
+            self._relay = OutputRelay(self.user.name, self.log, self.log_rate, self.log_burst)
+            self.popen_kwargs = {
+                **self.popen_kwargs,
+                "stdout": self._relay.write_fd,
+                "stderr": self._relay.write_fd,
+            }
 
     def _tree(self) -> set[int]:
         """The server's processes: its cgroup's, else the server and its descendants."""

@@ -20,7 +20,9 @@ tests can check it piece by piece.
   allowed: the kernel then picks a free port of the ephemeral range, above the servers'
   range), so no student process can take a classmate's server port first; from
   ABI 6 its processes can neither signal processes outside their sandbox nor connect to
-  abstract Unix sockets made outside it.
+  abstract Unix sockets made outside it. With it, the seccomp filter of
+  ``server/kmlteach_hub_guard.py``: no MPTCP socket (Landlock's port rules do not apply
+  to MPTCP), no io_uring, no ``prlimit`` of another process.
 * :func:`port_listeners` / :func:`socket_holders` — who listens on a port (``/proc``):
   the spawner routes a student to a port only once the student's own server listens
   there, and starts the server again on another port when someone else holds it.
@@ -199,6 +201,9 @@ class PortLock:
         # its own port, and port 0: the kernel then picks one of the ephemeral range (above
         # the servers' ports), as ipykernel's pipe for subprocesses' output does
         self._rules = [_NetPortAttr(_ACCESS_NET_BIND_TCP, port), _NetPortAttr(_ACCESS_NET_BIND_TCP, 0)]
+        # and the guard's seccomp filter: no MPTCP socket (Landlock's port rules do not see
+        # them), no io_uring, no prlimit of another process (red team H12, H14)
+        self._filter = _guard.filter_program()
 
     @property
     def enforced(self) -> bool:
@@ -212,6 +217,8 @@ class PortLock:
 
     def apply(self) -> None:
         """Restrict the calling process and its future children (raises OSError)."""
+        if self._filter is not None:
+            _guard.install_filter(self._filter)
         if not self.enforced:
             return
         _guard.restrict_self(self._attr, self._size, self._rules)

@@ -31,7 +31,15 @@ import os
 import sys
 import warnings
 
-__all__ = ["landlock_abi", "no_bind", "no_dump", "restrict_self"]
+__all__ = [
+    "confine",
+    "filter_program",
+    "install_filter",
+    "landlock_abi",
+    "no_bind",
+    "no_dump",
+    "restrict_self",
+]
 
 _PR_SET_DUMPABLE, _PR_GET_DUMPABLE, _PR_SET_NO_NEW_PRIVS = 4, 3, 38
 _SYS_CREATE_RULESET, _SYS_ADD_RULE, _SYS_RESTRICT_SELF = 444, 445, 446  # the same on every architecture
@@ -89,6 +97,99 @@ def restrict_self(attr, size: int, port_rules=()) -> None:
         os.close(fd)
 
 
+# ---------------------------------------------------------------------------- seccomp
+# A seccomp filter (classic BPF over struct seccomp_data: nr at 0, arch at 4, args from 16,
+# the low half of each first on these little-endian machines) refusing what Landlock does
+# not cover:
+# * socket(..., IPPROTO_MPTCP): Landlock's TCP port rules check sk_is_tcp(), which an MPTCP
+#   socket is not (Linux 6.18): a kernel bound and held 2 000 of the servers' ports in
+#   0.1 s (red team H12). EPROTONOSUPPORT: programs that try MPTCP fall back to TCP.
+# * io_uring_setup/enter/register: io_uring makes sockets (IORING_OP_SOCKET) and connects
+#   without passing through the socket() check above. ENOSYS: callers fall back to the
+#   ordinary system calls.
+# * prlimit64 on another process (pid != 0): a kernel set its own server's RLIMIT_NOFILE
+#   to 3 (same uid: no ptrace check) and its accept loop wrote 84 MiB of tracebacks into
+#   the hub's log in 10 s (red team H14). glibc's setrlimit/getrlimit call prlimit64 with
+#   pid 0, so a process still sets its own limits; prlimit(getpid(), ...) is refused too.
+# Each architecture's numbers: (AUDIT_ARCH, socket, prlimit64, io_uring_setup, x32 bit).
+_ARCHS = {"x86_64": (0xC000003E, 41, 302, 425, 0x40000000), "aarch64": (0xC00000B7, 198, 261, 425, 0)}
+_IPPROTO_MPTCP = 262
+_EPERM, _ENOSYS, _EPROTONOSUPPORT = 1, 38, 93
+_RET_ALLOW, _RET_ERRNO = 0x7FFF0000, 0x00050000
+_LD_W_ABS, _JEQ_K, _JGE_K, _RET_K = 0x20, 0x15, 0x35, 0x06
+_PR_SET_SECCOMP, _SECCOMP_MODE_FILTER = 22, 2
+
+
+class _Filter(ctypes.Structure):
+    _fields_ = [
+        ("code", ctypes.c_uint16),
+        ("jt", ctypes.c_uint8),
+        ("jf", ctypes.c_uint8),
+        ("k", ctypes.c_uint32),
+    ]
+
+
+class _Program(ctypes.Structure):
+    _fields_ = [("len", ctypes.c_uint16), ("filter", ctypes.POINTER(_Filter))]
+
+
+def filter_program(machine: str | None = None):
+    """The filter above for ``machine`` (default: this one's, ``os.uname().machine``) as a
+    ``sock_fprog`` ready for :func:`install_filter`; None on an architecture without its
+    numbers here. A system call of another architecture (x86_64's 32-bit ABIs, whose
+    ``socketcall`` hides its arguments) gets ENOSYS."""
+    numbers = _ARCHS.get(machine or os.uname().machine)
+    if numbers is None:
+        return None
+    arch, sock, prlimit, uring, x32 = numbers
+
+    def ret(errno=None):
+        return (_RET_K, 0, 0, _RET_ALLOW if errno is None else _RET_ERRNO | errno)
+
+    code = [(_LD_W_ABS, 0, 0, 4), (_JEQ_K, 1, 0, arch), ret(_ENOSYS), (_LD_W_ABS, 0, 0, 0)]
+    if x32:
+        code += [(_JGE_K, 0, 1, x32), ret(_ENOSYS)]
+    code += [
+        (_JEQ_K, 5, 0, sock),
+        (_JEQ_K, 8, 0, prlimit),
+        (_JGE_K, 0, 2, uring),
+        (_JGE_K, 1, 0, uring + 3),
+        ret(_ENOSYS),  # io_uring_setup, _enter, _register
+        ret(),
+        (_LD_W_ABS, 0, 0, 16 + 2 * 8),  # socket: the protocol
+        (_JEQ_K, 0, 1, _IPPROTO_MPTCP),
+        ret(_EPROTONOSUPPORT),
+        ret(),
+        (_LD_W_ABS, 0, 0, 16),  # prlimit64: the pid
+        (_JEQ_K, 1, 0, 0),
+        ret(_EPERM),
+        ret(),
+    ]
+    filters = (_Filter * len(code))(*(_Filter(*c) for c in code))
+    prog = _Program(len(code), filters)
+    prog._keep = filters  # the array lives as long as the program
+    return prog
+
+
+def install_filter(prog) -> None:
+    """Put ``prog`` (:func:`filter_program`) on the calling thread and all it starts from
+    now (raises OSError). Only system calls: also for a forked child before it executes."""
+    if _libc.prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
+        raise OSError(ctypes.get_errno(), "prctl(PR_SET_NO_NEW_PRIVS)")
+    if _libc.prctl(_PR_SET_SECCOMP, _SECCOMP_MODE_FILTER, ctypes.byref(prog), 0, 0) != 0:
+        raise OSError(ctypes.get_errno(), "prctl(PR_SET_SECCOMP)")
+
+
+def confine() -> bool:
+    """The seccomp filter above on this thread and everything it starts (False: no
+    filter for this architecture)."""
+    prog = filter_program()
+    if prog is None:
+        return False
+    install_filter(prog)
+    return True
+
+
 # ------------------------------------------------------------------ the server extension
 def _jupyter_server_extension_points():
     return [{"module": "kmlteach_hub_guard"}]
@@ -124,8 +225,10 @@ load_jupyter_server_extension = _load_jupyter_server_extension
 
 # ----------------------------------------------------------------------- the kernel's launch
 def main() -> None:
-    """``python -m kmlteach_hub_guard <ipykernel's arguments>``: no TCP port and no signal
-    to the server, then ipykernel."""
+    """``python -m kmlteach_hub_guard <ipykernel's arguments>``: no TCP port, no signal to
+    the server, no MPTCP socket, no io_uring and no limits of another process
+    (:func:`confine`), then ipykernel."""
+    confine()
     no_bind(scope_signals=True)
     warnings.filterwarnings("ignore", message="Couldn't bind IOPub Pipe")
     import runpy
