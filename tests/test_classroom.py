@@ -37,7 +37,9 @@ import sys
 import threading
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -523,6 +525,20 @@ def test_the_service_survives_garbage(service):
     for i, (method, path, body) in enumerate(bad):
         code, reply = request(base, students[i % len(students)], method, path, raw=body)
         assert 400 <= code < 500, (method, path[:40], code, reply)
+    # a "notebook" of empty objects for cells (red team: 5 million in 16 MB were taken in
+    # 0.35 s), cells without a source, more cells than any chapter has: refused, named
+    shell = {"nbformat": 4, "nbformat_minor": 5, "metadata": {"kmlteach": {"chapter": "01"}}}
+    md = {"cell_type": "markdown", "metadata": {}, "source": ""}
+    for tok, cells, why in [
+        ("tok-s00", [{}] * 200_000, "200,000 cells"),
+        ("tok-s01", [md, {}], "cell 1 is not"),
+        ("tok-s04", [md, {"cell_type": "code", "outputs": []}], "cell 1 is not"),
+        ("tok-s11", [md] * 10_001, "10,001 cells"),
+    ]:
+        code, reply = request(
+            base, tok, "POST", "submissions/01", raw=json.dumps({**shell, "cells": cells}).encode()
+        )
+        assert code == 422 and why in reply.get("error", ""), (code, reply)
     # headers too large, a token of 10 000 characters, no Content-Length (chunked) beyond the limit
     assert request(base, "x" * 10_000, "GET", "me")[0] in (400, 431)
     assert request(base, "tok-s05", "GET", "me", headers={"X-Junk": "y" * 40_000})[0] in (0, 400, 431)
@@ -705,6 +721,92 @@ def test_idle_connections_beyond_the_file_limit_are_refused_quietly(tls_service)
     assert tls_service.proc.poll() is None
     text = tls_service.log.read_text(errors="replace")
     assert "Traceback" not in text and text.count("connection limit reached") == 1, text[-2000:]
+
+
+def _answered(held: list[socket.socket], within: float) -> list[bytes | None]:
+    """What each socket of ``held`` got within ``within`` seconds: the status line's code
+    (``b"429"``), ``b""`` (closed without an answer) or None (nothing yet)."""
+    out: list[bytes | None] = [None] * len(held)
+    end = time.monotonic() + within
+    while time.monotonic() < end and None in out:
+        for i, s in enumerate(held):
+            if out[i] is None:
+                s.setblocking(False)
+                try:
+                    data = s.recv(64)
+                    out[i] = data[9:12] if data else b""
+                except BlockingIOError:
+                    pass
+                except ConnectionError:
+                    out[i] = b""
+        time.sleep(0.05)
+    return out
+
+
+def test_unfinished_bodies_through_the_proxy_do_not_lock_out_the_class(tls_service):
+    """C6: every request through the hub's proxy comes from the proxy's account (here this
+    test's, the service's ``shared`` source), the body was read first (for up to 300 s)
+    and only then was its sender known: five students' 1 100 POSTs through the proxy,
+    headers and one byte of a 100-byte body each, took all 1 024 connections, and every
+    kernel, the instructor's too, got "the classroom service does not answer". Here at a
+    small scale (a file limit of 256: 192 connections): two students' 100 unfinished
+    bodies each. Now the sender is known from the headers: each student has at most 4
+    requests unfinished, the rest are answered 429 at once and closed (never read), a
+    request with an unknown token is refused before its body, and a third student gets 200
+    at once; the 4 left are closed when their body has not come within 10 s."""
+    base, port = tls_service.base, tls_service.port
+    for tok in ("tok-v50", "tok-v51", "tok-v52"):  # (logged in: their tokens are known)
+        assert request(base, tok, "GET", "me")[0] == 200
+    head = (
+        f"POST {PREFIX}api/polls/01.c_support HTTP/1.1\r\nHost: x\r\nAuthorization: token {{}}\r\n"
+        "Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{{"
+    )
+    held: list[socket.socket] = []
+    try:
+        for i in range(200):
+            s = socket.create_connection(("127.0.0.1", port), timeout=5)
+            s.sendall(head.format(("tok-v50", "tok-v51")[i % 2]).encode())
+            held.append(s)
+        time.sleep(0.5)  # (the service reads them: before, it held them all and answered none)
+        t0 = time.monotonic()
+        code = request(base, "tok-v52", "GET", "me")[0]
+        took = time.monotonic() - t0
+        got = _answered(held, 2.0)
+        print(
+            f"\n200 unfinished bodies of two students: {Counter(got)}; a third student: {code} in {took:.2f} s"
+        )
+        assert code == 200 and took < 2.0, (code, took, Counter(got))
+        for who in (0, 1):  # each student keeps at most 4 unfinished, the rest are refused: 429
+            theirs = got[who::2]  # (or closed unread, when all 192 were open for an instant)
+            assert theirs.count(None) <= 4 and set(theirs) <= {None, b"429", b""}, Counter(theirs)
+            assert theirs.count(b"429") >= 50, Counter(theirs)
+        # an unknown token: refused from its headers (403), its body never waited for
+        with socket.create_connection(("127.0.0.1", port), timeout=5) as s:
+            s.sendall(head.format(secrets.token_hex(16)).encode())
+            assert _answered([s], 2.0) == [b"403"]
+        # the unfinished ones end: no body within 10 s of the headers, the connection closes
+        left = [s for s, g in zip(held, got, strict=True) if g is None]
+        assert left and set(_answered(left, 10 + 3)) == {b""}, _answered(left, 0)
+    finally:
+        for s in held:
+            s.close()
+    assert request(base, "tok-v50", "GET", "me")[0] == 200  # its budget is back
+    # connections that send nothing: the proxy opens one when a request's headers reach it
+    # and sends them on only with the body's first byte. 200 of them fill the 192; once
+    # they have waited a second for headers, a new connection closes the oldest for room
+    idle = [socket.create_connection(("127.0.0.1", port), timeout=5) for _ in range(200)]
+    try:
+        time.sleep(1.3)
+        t0 = time.monotonic()
+        code = request(base, "tok-v52", "GET", "me")[0]
+        took = time.monotonic() - t0
+        closed = _answered(idle, 0.5).count(b"")
+        print(f"200 connections that send nothing: {closed} closed; a student: {code} in {took:.2f} s")
+        assert code == 200 and took < 2.0 and 8 <= closed <= 8 + 2, (code, took, closed)
+    finally:
+        for s in idle:
+            s.close()
+    assert tls_service.proc.poll() is None
 
 
 def test_the_service_keeps_no_copy_of_its_key_and_cleans_earlier_ones(tls_service, tmp_path):
@@ -1314,6 +1416,49 @@ print(json.dumps({"url": os.environ.get(hub.ENV_DIRECT_URL), "code": code, "name
     # the service runs in its own memory cgroup (C5)
     cg = Path(f"/proc/{svc.pid}/cgroup").read_text()
     assert f"kmlteach-classroom-{port}" in cg, cg
+
+
+@ON_HUB
+def test_unfinished_bodies_through_the_hubs_proxy_are_refused_from_their_headers(hub):
+    """C6 on the hub: two students' POSTs through the real proxy, headers and one byte of
+    the body each (as the red team's 1 100, which took every connection of the service):
+    at most 4 of each stay open, the rest are answered 429 at once; an unknown token 403;
+    alice's kernel is answered, straight and through the proxy."""
+    url = urllib.parse.urlsplit(hub.hub.url)
+    head = (
+        f"POST {PREFIX}api/polls/01.c_support HTTP/1.1\r\nHost: {url.netloc}\r\n"
+        "Authorization: token {}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{{"
+    )
+    students = hub.class_tokens[:2]
+    for tok in students:
+        assert request(hub.base, tok, "GET", "me")[0] == 200
+    held: list[socket.socket] = []
+    try:
+        for i in range(60):
+            s = socket.create_connection((url.hostname, url.port), timeout=5)
+            s.sendall(head.format(students[i % 2]).encode())
+            held.append(s)
+        with socket.create_connection((url.hostname, url.port), timeout=5) as s:
+            s.sendall(head.format(secrets.token_hex(16)).encode())
+            assert _answered([s], 5.0) == [b"403"]
+        got = _answered(held, 3.0)
+        print(f"\n60 unfinished bodies of two students through the proxy: {Counter(got)}")
+        for who in (0, 1):
+            theirs = got[who::2]
+            assert theirs.count(None) <= 4 and theirs.count(b"429") >= 30 - 4 - 2, Counter(theirs)
+        code = """
+import json, os
+from kmlteach.classroom import hub
+direct = hub.call("GET", "me")[0]
+hub._DIRECT["failed"] = True  # (the next call goes through the proxy)
+proxy = hub.call("GET", "me")[0]
+hub._DIRECT["failed"] = False
+print(json.dumps({"direct": direct, "proxy": proxy}))
+"""
+        assert _out(_run(hub.loop, hub.ka.execute(code))) == {"direct": 200, "proxy": 200}
+    finally:
+        for s in held:
+            s.close()
 
 
 def _bindable(port: int) -> bool:

@@ -44,10 +44,22 @@ Limits (a hostile student knows the API, and its kernel is a process of the mach
   own account (the proxy; burst 60), at most 16 at a time and 256 waiting; a token seen (the hub's
   answer, a user or none, kept 5 minutes) is answered from memory and waits for nothing;
 * connections: at most 32 per student account and 1024 in all (fewer when the file
-  limit is low), idle ones closed after 30 s; an accept that fails for lack of file
-  descriptors pauses the listener and is logged once a minute;
+  limit is low), idle ones closed after 30 s; at a cap, one that has waited a second or
+  more for a request's headers makes room for the new one (:class:`ClassroomServer`); an
+  accept that fails for lack of file descriptors pauses the listener and is logged once
+  a minute;
+* every request is authenticated from its headers, before any of its body is read (the
+  handlers stream their bodies: ``prepare`` runs first): an unknown token is refused or
+  looked up within the budgets above, a request without a user is answered 403 and its
+  connection closed at once; a hub user has at most 4 requests unfinished at a time (an
+  instructor 16; 429 beyond), and a body must all come within 10 s of its headers (a
+  notebook within 60 s). Every request through the proxy comes from the proxy's account:
+  before, a body was read first (for up to 300 s) and only then its sender was known, and
+  five students' 1 100 unfinished bodies through the proxy took all 1 024 connections
+  (red team C6);
 * bodies: a poll answer at most 2 KiB, a notebook at most ``--max-mb`` (streamed, parsed
-  off the event loop one at a time), anything else 64 KiB; 20 requests per 10 s and 6
+  off the event loop one at a time; at most 10 000 cells, each a code, Markdown or raw
+  cell with a source), anything else 64 KiB; 20 requests per 10 s and 6
   hand-ins a minute per user (429 beyond);
 * answers: one of the question's own options (a prediction: a guess of its declared
   kind, :func:`kmlteach.poll.answers.poll_label`), 30 labels per round (from the 30th on,
@@ -85,7 +97,7 @@ from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 from pathlib import Path
 
-from tornado import httpserver, ioloop, netutil, web
+from tornado import httpserver, httputil, ioloop, netutil, web
 
 from kmlteach.classroom.names import CHAPTER, POLL_ID, user_key
 
@@ -99,6 +111,8 @@ MAX_LABELS = 30
 OTHER = "other"
 MAX_POLLS = 500
 MAX_ANSWER_BYTES = 2048
+MAX_CELLS = 10_000  # a chapter notebook has fewer than 100
+CELL_TYPES = ("code", "markdown", "raw")
 MIN_FREE_BYTES = 512 * 2**20  # a submission is refused when less is free on the exchange's disk
 MAX_SESSION_ID = 64  # JupyterHub's session ids are 32 hex digits (a longer cookie is refused)
 LOOKUPS = (60.0, 120)  # unknown tokens looked up with the hub: per second, burst (all sources)
@@ -108,7 +122,12 @@ MAX_LOOKUPS_IN_FLIGHT = 16
 MAX_LOOKUPS_WAITING = 256
 MAX_CONNECTIONS = 1024
 MAX_CONNECTIONS_PER_STUDENT = 32
-IDLE_SECONDS = 30
+MAX_UNFINISHED_PER_USER = 4  # requests of one hub user whose body has not all come (instructors: 16)
+MAX_UNFINISHED_PER_INSTRUCTOR = 16
+IDLE_SECONDS = 30  # an idle connection, or one whose headers have not all come, is closed
+WAITING_GRACE = 1.0  # at the cap, a connection waiting this long for its headers makes room
+BODY_SECONDS = 10  # a body (at most 64 KiB) must all come within this time of its headers
+HAND_IN_SECONDS = 60  # ... a notebook (at most --max-mb)
 MEMORY_MAX = 1024 * 2**20  # the service's memory cgroup (classroom_config.py)
 
 
@@ -291,6 +310,16 @@ def check_notebook(path: Path, chapter: str) -> str | None:
         return "not a notebook (not JSON in UTF-8)"
     if not isinstance(nb, dict) or nb.get("nbformat") != 4 or not isinstance(nb.get("cells"), list):
         return "not a notebook (nbformat 4 with cells)"
+    cells = nb["cells"]
+    if len(cells) > MAX_CELLS:
+        return f"not a chapter notebook ({len(cells):,} cells; at most {MAX_CELLS:,})"
+    for i, cell in enumerate(cells):
+        if (
+            not isinstance(cell, dict)
+            or cell.get("cell_type") not in CELL_TYPES
+            or not isinstance(cell.get("source"), str | list)
+        ):
+            return f"not a notebook (cell {i} is not a code, Markdown or raw cell with a source)"
     meta = nb.get("metadata")
     got = meta.get("kmlteach", {}).get("chapter") if isinstance(meta, dict) else None
     if isinstance(meta, dict) and not isinstance(meta.get("kmlteach"), dict):
@@ -385,10 +414,36 @@ def peer_uid(conn: socket.socket) -> int | None:
         return None
 
 
+class _Marked(httputil.HTTPMessageDelegate):
+    """A request's delegate that tells its server when the request's headers have come."""
+
+    def __init__(self, delegate, server, stream):
+        self.delegate, self.server, self.stream = delegate, server, stream
+
+    def headers_received(self, start_line, headers):
+        self.server.waiting.pop(self.stream, None)
+        return self.delegate.headers_received(start_line, headers)
+
+    def data_received(self, chunk):
+        return self.delegate.data_received(chunk)
+
+    def finish(self):
+        self.delegate.finish()
+
+    def on_connection_close(self):
+        self.delegate.on_connection_close()
+
+
 class ClassroomServer(httpserver.HTTPServer):
     """The service's HTTP server: each connection's source (:func:`peer_uid`) is known
     before its first request (``stream.kml_source``); at most ``per_student`` connections
-    of one student account and ``total`` in all are kept (beyond: closed at once); its
+    of one student account and ``total`` in all are kept. At a cap, the connection that has
+    waited longest (at least ``WAITING_GRACE``) for a request's headers — of the same
+    source at its own cap, of any source at the total — is closed to make room, else the
+    new one is closed at once: connections that send nothing hold no place a request
+    needs (the hub's proxy opens its connection to the service when a request's headers
+    come to it, and sends them on only with the first byte of the body: a request whose
+    body never starts held a connection of the service for 30 s; red team C6). Its
     listener pauses when the process runs out of file descriptors and says so once a
     minute instead of once per failed accept."""
 
@@ -398,7 +453,8 @@ class ClassroomServer(httpserver.HTTPServer):
         super().initialize(*args, **kw)
         self.shared_uids, self.per_student, self.total = set(shared_uids), per_student, total
         self.open_by: Counter = Counter()
-        self.refused = 0
+        self.waiting: dict = {}  # stream -> (since, source): waiting for a request's headers, oldest first
+        self.refused = self.evicted = 0
         self._warned = 0.0
 
     def source(self, uid: int | None):
@@ -414,23 +470,59 @@ class ClassroomServer(httpserver.HTTPServer):
         n = sum(self.open_by.values())
         cap = self.total if src in ("shared", "unknown") else min(self.per_student, self.total)
         if n >= self.total or self.open_by[src] >= cap:
-            self.refused += 1
-            self._warn(
-                f"connection limit reached ({self.open_by[src]} open from {src}, {n} in all): refusing"
-            )
-            stream.close()
-            return
+            if not self._make_room(src if self.open_by[src] >= cap else None):
+                self.refused += 1
+                self._warn(
+                    f"connection limit reached ({self.open_by[src]} open from {src}, {n} in all): refusing"
+                )
+                stream.close()
+                return
         self.open_by[src] += 1
         stream.kml_source = src
+        self.waiting[stream] = (time.monotonic(), src)
         super().handle_stream(stream, address)
 
-    def on_close(self, server_conn) -> None:
-        """A connection closed (its HTTP1ServerConnection): one fewer from its source."""
-        src = getattr(server_conn.stream, "kml_source", None)
+    def _make_room(self, src) -> bool:
+        """Close the connection (of ``src``, or of any source) that has waited longest, at
+        least WAITING_GRACE, for a request's headers; whether there was one."""
+        old = time.monotonic() - WAITING_GRACE
+        victim = None
+        for stream, (since, source) in self.waiting.items():
+            if since > old:
+                break
+            if src is None or source == src:
+                victim = stream
+                break
+        if victim is None:
+            return False
+        del self.waiting[victim]
+        self._forget(victim)
+        self.evicted += 1
+        self._warn(f"connection limit reached: closing connections that send no request ({source})")
+        victim.close()
+        return True
+
+    def start_request(self, server_conn, request_conn):
+        """A connection waits for a request's headers (its first, or its next one)."""
+        stream = server_conn.stream
+        self.waiting.pop(stream, None)
+        if getattr(stream, "kml_source", None) is not None:
+            self.waiting[stream] = (time.monotonic(), stream.kml_source)
+        return _Marked(super().start_request(server_conn, request_conn), self, stream)
+
+    def _forget(self, stream) -> None:
+        """One fewer connection from ``stream``'s source (once)."""
+        src = getattr(stream, "kml_source", None)
+        stream.kml_source = None
         if src is not None and self.open_by.get(src, 0) > 0:
             self.open_by[src] -= 1
             if not self.open_by[src]:
                 del self.open_by[src]
+
+    def on_close(self, server_conn) -> None:
+        """A connection closed (its HTTP1ServerConnection): one fewer from its source."""
+        self.waiting.pop(server_conn.stream, None)
+        self._forget(server_conn.stream)
         super().on_close(server_conn)
 
     def _warn(self, message: str) -> None:
@@ -489,18 +581,50 @@ class ClassroomServer(httpserver.HTTPServer):
 def _handlers_base():
     from jupyterhub.services.auth import HubOAuthenticated, UserNotAllowed
 
+    @web.stream_request_body
     class Base(HubOAuthenticated, web.RequestHandler):
-        """Identify the sender with the hub (token, else OAuth cookie) before anything."""
+        """Identify the sender with the hub (token, else OAuth cookie) before anything:
+        from the request's headers, before any of its body is read (the body is streamed
+        to :meth:`data_received`, kept up to ``body_limit`` bytes)."""
+
+        body_limit = 64 * 1024
 
         def initialize(self, state):
             self.state = state
+            self._body = bytearray()
+            self._too_large = False
+            self._counted = None  # the user whose unfinished requests count this one
 
         def set_default_headers(self):
             self.set_header("Content-Type", "application/json; charset=utf-8")
             self.set_header("Cache-Control", "no-store")
             self.set_header("X-Content-Type-Options", "nosniff")
+            if getattr(self, "_closing", False):
+                self.set_header("Connection", "close")
 
         async def prepare(self):
+            """Who sent this request, and may they: decided from its headers. A request
+            with a body that is refused is answered at once and its connection closed (the
+            body is never read); one without a body is answered as any other request, on
+            a connection kept open (the proxy reuses its connections)."""
+            try:
+                await self._authenticate()
+                await self.admit()
+            except web.HTTPError as exc:
+                headers = self.request.headers
+                if "Transfer-Encoding" in headers or headers.get("Content-Length", "0") != "0":
+                    self._closing = True
+                    raise
+                self._refusal = exc
+                setattr(self, self.request.method.lower(), self._refuse)
+
+        def _refuse(self, *args, **kwargs):
+            raise self._refusal
+
+        async def admit(self):
+            """A handler's own checks of a request before its body (after the sender's)."""
+
+        async def _authenticate(self):
             token = self.hub_auth.get_token(self, in_cookie=False)
             if token and (len(token) > 256 or not token.isascii()):
                 raise web.HTTPError(400, "malformed token")
@@ -527,8 +651,35 @@ def _handlers_base():
                 raise web.HTTPError(403, "send a hub API token (Authorization: token ...) to change anything")
             self.user = user["name"]
             self.instructor = self.state["instructors"] in (user.get("groups") or [])
+            unfinished = self.state["unfinished"]
+            cap = MAX_UNFINISHED_PER_INSTRUCTOR if self.instructor else MAX_UNFINISHED_PER_USER
+            if unfinished[self.user] >= cap:
+                raise web.HTTPError(429, "too many requests at once: wait for the others to finish")
+            unfinished[self.user] += 1
+            self._counted = self.user
             if not self.instructor and not self.state["limit"].allow(self.user):
                 raise web.HTTPError(429, "too many requests: wait a few seconds")
+
+        def data_received(self, chunk):
+            if self._too_large or len(self._body) + len(chunk) > self.body_limit:
+                self._too_large, self._body = True, bytearray()  # (kept no further: 413)
+            else:
+                self._body += chunk
+
+        def _uncount(self):
+            user, self._counted = self._counted, None
+            if user is not None:
+                unfinished = self.state["unfinished"]
+                unfinished[user] -= 1
+                if unfinished[user] <= 0:
+                    del unfinished[user]
+
+        def on_finish(self):
+            self._uncount()
+
+        def on_connection_close(self):
+            self._uncount()
+            super().on_connection_close()
 
         async def _look_up(self):
             """Ask the hub about a token it has not been asked about: within the budgets of
@@ -571,10 +722,10 @@ def _handlers_base():
                 raise web.HTTPError(403, "only the instructors read or run a poll")
 
         def json_body(self, limit: int) -> dict:
-            if len(self.request.body) > limit:
+            if self._too_large or len(self._body) > limit:
                 raise web.HTTPError(413, "request too large")
             try:
-                data = json.loads(self.request.body.decode("utf-8") or "{}")
+                data = json.loads(bytes(self._body).decode("utf-8") or "{}")
             except (ValueError, UnicodeDecodeError, RecursionError):
                 raise web.HTTPError(400, "the body is not JSON") from None
             if not isinstance(data, dict):
@@ -615,6 +766,7 @@ def make_app(
         "lookups_shared": Budget(*lookups_shared),
         "in_flight": asyncio.Semaphore(MAX_LOOKUPS_IN_FLIGHT),
         "waiting": 0,  # look-ups started or waiting for one of the MAX_LOOKUPS_IN_FLIGHT
+        "unfinished": Counter(),  # hub user -> requests of theirs authenticated, not finished
         "hand_ins": RateLimit(*hand_ins),
         # a notebook is parsed off the event loop (polls keep answering), one at a time
         # (the memory of one parsed notebook at most)
@@ -650,6 +802,8 @@ def make_app(
             self.reply(200, {"polls": [r.model(k) for k, r in rounds.items()]})
 
     class Poll(Base):
+        body_limit = MAX_ANSWER_BYTES
+
         def get(self, pid):
             self.require_instructor()
             r = state["polls"].rounds.get(poll_id(pid))
@@ -680,11 +834,10 @@ def make_app(
             r = polls.open(pid) if action == "open" else polls.close(pid)
             self.reply(200, _model(pid, r))
 
-    @web.stream_request_body
     class Submission(Base):
-        async def prepare(self):
-            self.upload = None
-            await super().prepare()
+        upload = None
+
+        async def admit(self):
             if self.request.method != "POST":
                 return
             self.chapter = chapter_id(self.path_args[0])
@@ -694,6 +847,7 @@ def make_app(
             if length is not None and (not length.isdigit() or int(length) > state["max_bytes"]):
                 raise web.HTTPError(413, f"a notebook may have at most {state['max_bytes'] // 2**20} MB")
             self.request.connection.set_max_body_size(state["max_bytes"])
+            self.request.connection.set_body_timeout(HAND_IN_SECONDS)
             if not state["box"].free_enough():
                 raise web.HTTPError(507, "the hand-in box is full: tell your instructor")
             self.fh, self.upload = state["box"].temp()
@@ -710,9 +864,11 @@ def make_app(
 
         def on_finish(self):
             self._discard()
+            super().on_finish()
 
         def on_connection_close(self):
             self._discard()
+            super().on_connection_close()
 
         def _discard(self):
             if self.upload is not None:
@@ -756,12 +912,28 @@ def make_app(
         def get(self):
             self.reply(200, {"service": SERVICE_NAME, "user": self.user, "instructor": self.instructor})
 
+    @web.stream_request_body
+    class Callback(HubOAuthCallbackHandler):
+        """The OAuth callback (a browser's GET, no body): any other method is refused from
+        its headers, before a body is read."""
+
+        def prepare(self):
+            if self.request.method not in ("GET", "HEAD"):
+                raise web.HTTPError(405)
+
+    @web.stream_request_body
+    class NotFound(web.RequestHandler):
+        """Any other path: 404 from the headers, the body left unread."""
+
+        def prepare(self):
+            raise web.HTTPError(404)
+
     p = prefix.rstrip("/")
     api = p + "/api"
     return web.Application(
         [
             (p + "/?", Home, {"state": state}),
-            (p + "/oauth_callback", HubOAuthCallbackHandler),
+            (p + "/oauth_callback", Callback),
             (api + "/me", Me, {"state": state}),
             (api + "/polls", PollList, {"state": state}),
             (api + r"/polls/([^/]{1,80})", Poll, {"state": state}),
@@ -769,6 +941,7 @@ def make_app(
             (api + r"/submissions/([^/]{1,8})", Submission, {"state": state}),
             (api + r"/feedback/([^/]{1,8})", Feedback, {"state": state}),
         ],
+        default_handler_class=NotFound,
         cookie_secret=secrets.token_bytes(32),
         xsrf_cookies=False,
         login_url=p + "/oauth_callback",
@@ -913,7 +1086,7 @@ def make_server(app: web.Application, shared_uids=()) -> ClassroomServer:
         max_buffer_size=256 * 1024,
         max_header_size=16 * 1024,
         idle_connection_timeout=IDLE_SECONDS,
-        body_timeout=300,
+        body_timeout=BODY_SECONDS,
         shared_uids=shared_uids,
         total=total,
     )
