@@ -921,15 +921,15 @@ def test_no_student_process_connects_to_a_servers_port(hub):
     ports: bob's kernel and shell, and alice's own kernel, are refused at once (nftables,
     before any connection exists); 500 attempts from bob leave alice's server's open
     files and the hub's log as they were, and alice's server answering."""
-    table = subprocess.run(
-        ["nft", "list", "table", "inet", f"kmlteach_hub_{hub.hub.port}"], capture_output=True, text=True
-    )
-    assert 'oifname "lo" tcp dport 20000-29999' in table.stdout, table.stdout
     ports = {"alice": _server_port(hub, hub.alice.name), "own": _server_port(hub, hub.bob.name)}
     cell = f"import sys\nsys.argv = ['x', {json.dumps(ports)!r}]\n" + _CONNECT
     refused = dict.fromkeys(ports, "ConnectionRefusedError")
     assert _json(_run(hub.loop, hub.kb.execute(cell))) == refused
-    assert _json(_run(hub.loop, hub.ka.execute(cell))) == refused  # not even one's own server
+    ka = _run(hub.loop, hub.alice.start_kernel())  # (an earlier test restarted alice's server)
+    try:
+        assert _json(_run(hub.loop, ka.execute(cell))) == refused  # not even one's own server
+    finally:
+        _run(hub.loop, ka.close())
     shell = _as(hub.bob.name, [hub.python, "-c", _CONNECT, json.dumps(ports)])
     assert shell.returncode == 0 and json.loads(shell.stdout) == refused, (shell.stdout, shell.stderr)
     server = hub.hub.student_trees()[hub.alice.name][0]
@@ -945,6 +945,10 @@ def test_no_student_process_connects_to_a_servers_port(hub):
     assert errors == {"111": 500}, errors  # ECONNREFUSED: none connected
     assert server.num_fds() < fds + 20 and statuses == [200] * 3, (fds, server.num_fds(), statuses)
     assert grown < 100_000, grown
+    table = subprocess.run(
+        ["nft", "list", "table", "inet", f"kmlteach_hub_{hub.hub.port}"], capture_output=True, text=True
+    )
+    assert 'oifname "lo" tcp dport 20000-29999' in table.stdout, table.stdout
 
 
 _MPTCP = """
@@ -1001,7 +1005,7 @@ before = resource.prlimit(0, resource.RLIMIT_NOFILE)
 attempt("lower its server's files", lambda: resource.prlimit(server, resource.RLIMIT_NOFILE, (3, before[1])))
 if out["lower its server's files"] == "done":  # (today's hole: give them back at once)
     resource.prlimit(server, resource.RLIMIT_NOFILE, before)
-attempt("its server's cpu", lambda: resource.prlimit(server, resource.RLIMIT_CPU, (1, 1)))
+attempt("read its server's cpu limit", lambda: resource.prlimit(server, resource.RLIMIT_CPU))
 child = subprocess.Popen(["sleep", "30"])
 attempt("a child's", lambda: resource.prlimit(child.pid, resource.RLIMIT_NOFILE, (3, before[1])))
 child.kill()
@@ -1024,7 +1028,7 @@ def test_a_kernel_cannot_change_its_servers_limits(hub):
     assert r == {
         "server": True,
         "lower its server's files": "PermissionError",
-        "its server's cpu": "PermissionError",
+        "read its server's cpu limit": "PermissionError",
         "a child's": "PermissionError",
         "its own": "done",
         "own now": 512,

@@ -44,6 +44,9 @@ so that it also works where there is no systemd (containers, CI, this course's t
   (:meth:`CgroupLimits.move_certs`);
 * a home the student alone can enter (0700, checked and mended at every start) and a
   umask of 077 for everything the server makes.
+* the hub's log: a server's stdout and stderr (its kernels' too) pass through a pipe
+  the hub reads (:class:`OutputRelay`): 1 MiB at once, then 2 KiB a second into the
+  log, the rest dropped and counted (``log_rate``, ``log_burst``).
 
 Writing cgroups needs root (or a delegated subtree). Where that is not possible the
 spawner logs one warning and runs the server without limits (the limits are still
