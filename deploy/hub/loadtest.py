@@ -20,6 +20,7 @@ process it started and removes the users it made.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import fcntl
 import hashlib
 import os
@@ -279,6 +280,7 @@ class LocalHub:
             + [f"--base-path={self.tmp / 'git'}", str(self.tmp / "git")],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
+            start_new_session=True,  # `git daemon` runs git-daemon as its child: stop() kills the group
         )
         self.homes.mkdir(mode=0o711, exist_ok=True)
         if self.unix_users:
@@ -385,7 +387,8 @@ class LocalHub:
         if getattr(self, "_log", None):
             self._log.close()
         if self.git_proc is not None:
-            self.git_proc.kill()
+            with contextlib.suppress(ProcessLookupError):  # git and its git-daemon child
+                os.killpg(self.git_proc.pid, signal.SIGKILL)
             self.git_proc.wait()
         if self.users is not None:
             self.users.remove()
