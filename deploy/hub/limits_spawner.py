@@ -331,7 +331,7 @@ class OutputRelay:
 
     TICK = 0.1
 
-    def __init__(self, name: str, log, rate: int, burst: int, drain: int = 8 << 20, out_fd: int = 2):
+    def __init__(self, name: str, log, rate: int, burst: int, drain: int = 2 << 20, out_fd: int = 2):
         self.name, self.log, self.rate, self.burst = name, log, rate, burst
         self.per_tick = max(1 << 16, int(drain * self.TICK))
         self.out_fd = out_fd
