@@ -442,6 +442,26 @@ def agent(path: str):
     return server, secret, seen
 
 
+def grade_in_mode(name: str, subs: Path, out: Path, timeout: float, monkeypatch, server) -> None:
+    """Grade ``subs`` into ``out`` (gb.csv, fb/) in mode ``name``, then stop the ``agent``
+    ``server``: "bwrap"; "uid" (no bubblewrap: a dedicated uid and Landlock, as root);
+    "landlock" (no bubblewrap, Landlock alone: the kernel is the grader's own uid, as for an
+    ordinary user; as root, root kernels with ``--unsafe-allow-root-kernels``)."""
+    limits = Limits(timeout=timeout) if name == "bwrap" else Limits(timeout=timeout, bwrap=False)
+    unsafe = name == "landlock" and os.geteuid() == 0
+    if unsafe:
+        monkeypatch.setattr(mode, "runs_on_host", lambda: False)
+    mode._detect.cache_clear()
+    try:
+        grade_folder(
+            subs, out / "gb.csv", limits=limits, feedback=out / "fb", progress=None, unsafe_root=unsafe
+        )
+    finally:
+        mode._detect.cache_clear()
+        server.shutdown()
+        server.server_close()
+
+
 def _landlock_only_modes():
     """bubblewrap, and Landlock alone (an ordinary user's grader where bwrap cannot run: the
     kernel is the grader's own uid; as root, root kernels with ``--unsafe-allow-root-kernels``)."""
@@ -473,23 +493,7 @@ def test_a_submission_reaches_no_unix_socket_of_the_grader_s_user(tmp_path, monk
     subs.mkdir()
     (subs / "dialer.ipynb").write_bytes(_dialer([("stream", stream), ("sendto", dgram), ("sendmsg", dgram)]))
     out = tmp_path / "out"
-    unsafe = False
-    if name == "landlock":
-        limits = Limits(timeout=30, bwrap=False)
-        if os.geteuid() == 0:  # the kernel as the grader's own uid, as for an ordinary user
-            monkeypatch.setattr(mode, "runs_on_host", lambda: False)
-            unsafe = True
-    else:
-        limits = Limits(timeout=30)
-    mode._detect.cache_clear()
-    try:
-        grade_folder(
-            subs, out / "gb.csv", limits=limits, feedback=out / "fb", progress=None, unsafe_root=unsafe
-        )
-    finally:
-        mode._detect.cache_clear()
-        server.shutdown()
-        server.server_close()
+    grade_in_mode(name, subs, out, 30, monkeypatch, server)
     try:
         seen.append(inbox.recv(100).decode("latin-1"))
     except OSError:

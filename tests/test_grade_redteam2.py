@@ -16,8 +16,8 @@ io_uring, System V IPC, sockets of any protocol but the family's default or TCP,
 ``prlimit64``/``setpriority``/``ioprio_set``/``sched_setattr`` (and a scheduling policy but
 SCHED_OTHER) aimed at another process; a child
 adds ``memfd_create`` and ``memfd_secret``, with or without its own Landlock layer. Run as
-root (bubblewrap, a dedicated uid, root kernels with Landlock alone) and as an ordinary user
-(``KML_AS_USER``: the grader's own uid with Landlock alone, or bubblewrap).
+root (bubblewrap, a dedicated uid, root kernels with Landlock alone); run by an ordinary user,
+the same file grades with that user's own uid under Landlock alone, or under bubblewrap.
 """
 
 from __future__ import annotations
@@ -28,10 +28,8 @@ import sys
 
 import pytest
 from grade_submissions import ROOT, dump, load, with_cell, with_function
-from test_grade_allowlist import _UID_OK, LANDLOCK, SIGNATURES, _signature, agent
+from test_grade_allowlist import _UID_OK, LANDLOCK, SIGNATURES, _signature, agent, grade_in_mode
 
-from kmlteach.course.grade import Limits, grade_folder
-from kmlteach.course.grade.isolation import mode
 from kmlteach.course.grade.isolation.bwrap import bwrap_problem
 
 # each returns "DENIED <errno>" or what the attack got
@@ -116,9 +114,6 @@ def _attacker(calls: list[str]) -> bytes:
     return dump(nb)
 
 
-AS_USER = os.geteuid() != 0
-
-
 def _modes():
     skip_bwrap = pytest.mark.skipif(bwrap_problem() is not None, reason=f"{bwrap_problem()}")
     return [
@@ -159,23 +154,8 @@ def test_a_probe_s_child_has_no_io_uring_mptcp_sysv_memfd_or_prlimit(tmp_path, m
     ]
     (subs / "attacker.ipynb").write_bytes(_attacker(calls))
     out = tmp_path / "out"
-    unsafe = False
-    limits = Limits(timeout=60)
-    if name != "bwrap":
-        limits = Limits(timeout=60, bwrap=False)
-        if name == "landlock" and not AS_USER:  # the kernel as the grader's own uid (root)
-            monkeypatch.setattr(mode, "runs_on_host", lambda: False)
-            unsafe = True
     core = resource.getrlimit(resource.RLIMIT_CORE)
-    mode._detect.cache_clear()
-    try:
-        grade_folder(
-            subs, out / "gb.csv", limits=limits, feedback=out / "fb", progress=None, unsafe_root=unsafe
-        )
-    finally:
-        mode._detect.cache_clear()
-        server.shutdown()
-        server.server_close()
+    grade_in_mode(name, subs, out, 60, monkeypatch, server)
     assert resource.getrlimit(resource.RLIMIT_CORE) == core
     fb = (out / "fb" / "attacker.md").read_text(encoding="utf-8")
     assert seen == [] and secret not in fb and "GOT " not in fb, (seen, fb)
