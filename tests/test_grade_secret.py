@@ -168,7 +168,10 @@ def test_the_isolation_line_and_the_root_policy(tmp_path, monkeypatch):
         assert "bwrap (pid ipc net mount uts namespaces" in line and "no capabilities" in line
     if cgroup_problem() is None:
         assert "cgroup pids<=64 memory<=2000 MB" in line
-    assert "files: allowlist" in line and "seccomp (no user namespaces, no connect)" in line
+    assert (
+        "files: allowlist" in line
+        and "seccomp (no user namespaces, connect, io_uring, SysV IPC, mqueues, others' rlimits)" in line
+    )
     if os.geteuid() == 0 and bwrap_problem() is None:  # the kernel is not root on the host
         assert "a dedicated uid per kernel" in line and "user namespace," not in line
     # a root grader without bwrap and without a usable uid refuses, in one line

@@ -81,7 +81,7 @@ class Isolation:
             if self.landlock_off
             else "landlock: unavailable"
         )
-        parts.append("seccomp (no user namespaces, no connect)")
+        parts.append("seccomp (no user namespaces, connect, io_uring, SysV IPC, mqueues, others' rlimits)")
         if self.cgroup:
             parts.append(f"cgroup pids<={limits.nproc} memory<={limits.cgroup_memory_mb} MB")
         else:
