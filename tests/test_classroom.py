@@ -24,6 +24,7 @@ token of their own) with the instructor's live histogram.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import csv
 import http.client
 import json
@@ -36,6 +37,7 @@ import subprocess
 import sys
 import threading
 import time
+import types
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -189,6 +191,57 @@ def test_a_prediction_posts_its_first_guess_only_on_the_hub(monkeypatch):
 
 
 # ------------------------------------------------------- the service before a stand-in hub
+@contextlib.contextmanager
+def _running_service(tmp: Path, tokens: dict, args: list[str], tls=None, env=None, **popen):
+    """The stand-in hub (``tests/classroom_fakehub.py``: its API over mutual TLS when ``tls``
+    is ``[cert, key, ca]``) with ``tokens``, and the classroom service before it, run with
+    ``--exchange tmp/exchange`` and ``args``, ``env`` added to the hub's service variables,
+    its log in ``tmp/service.log``; yields the service's addresses once both answer, and
+    stops both."""
+    (tmp / "tokens.json").write_text(json.dumps(tokens))
+    hub_port, port = _free_port(), _free_port()
+    hub = [
+        sys.executable,
+        str(ROOT / "tests" / "classroom_fakehub.py"),
+        str(hub_port),
+        str(tmp / "tokens.json"),
+    ]
+    fake = subprocess.Popen(hub + list(tls or ()))
+    variables = {
+        **os.environ,
+        "JUPYTERHUB_SERVICE_URL": f"http://127.0.0.1:{port}",
+        "JUPYTERHUB_SERVICE_PREFIX": PREFIX,
+        "JUPYTERHUB_API_URL": f"{'https' if tls else 'http'}://127.0.0.1:{hub_port}/hub/api",
+        "JUPYTERHUB_API_TOKEN": "the-service-token",
+        "JUPYTERHUB_CLIENT_ID": "service-kmlteach-classroom",
+        "JUPYTERHUB_OAUTH_CALLBACK_URL": PREFIX + "oauth_callback",
+        "JUPYTERHUB_OAUTH_ACCESS_SCOPES": json.dumps([ACCESS]),
+        **(env or {}),
+    }
+    with open(tmp / "service.log", "wb") as log:  # the service keeps its own copy
+        proc = subprocess.Popen(
+            [sys.executable, str(SERVICE), "--exchange", str(tmp / "exchange"), *args],
+            env=variables,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            **popen,
+        )
+    try:
+        _wait_port(hub_port, fake)
+        _wait_port(port, proc)
+        yield types.SimpleNamespace(
+            base=f"http://127.0.0.1:{port}{PREFIX}api/",
+            url=f"http://127.0.0.1:{port}{PREFIX}",
+            hub=f"http://127.0.0.1:{hub_port}",
+            port=port,
+            exchange=tmp / "exchange",
+            proc=proc,
+            log=tmp / "service.log",
+        )
+    finally:
+        _stop(proc, fake)
+
+
 @pytest.fixture(scope="module")
 def service(tmp_path_factory):
     """The classroom service (a subprocess, as the hub runs it) and a stand-in hub API."""
@@ -204,54 +257,13 @@ def service(tmp_path_factory):
                 for i in range(60)
             }
         )
-    (tmp / "tokens.json").write_text(json.dumps(tokens))
-    hub_port, port = _free_port(), _free_port()
-    fake = subprocess.Popen(
-        [
-            sys.executable,
-            str(ROOT / "tests" / "classroom_fakehub.py"),
-            str(hub_port),
-            str(tmp / "tokens.json"),
-        ]
-    )
-    env = {
-        **os.environ,
-        "JUPYTERHUB_SERVICE_URL": f"http://127.0.0.1:{port}",
-        "JUPYTERHUB_SERVICE_PREFIX": PREFIX,
-        "JUPYTERHUB_SERVICE_NAME": "kmlteach-classroom",
-        "JUPYTERHUB_API_URL": f"http://127.0.0.1:{hub_port}/hub/api",
-        "JUPYTERHUB_API_TOKEN": "the-service-token",
-        "JUPYTERHUB_CLIENT_ID": "service-kmlteach-classroom",
-        "JUPYTERHUB_OAUTH_CALLBACK_URL": PREFIX + "oauth_callback",
-        "JUPYTERHUB_OAUTH_ACCESS_SCOPES": json.dumps([ACCESS]),
-        "JUPYTERHUB_BASE_URL": "/",
-    }
-    exchange = tmp / "exchange"
-    log = open(tmp / "service.log", "wb")
-    proc = subprocess.Popen(
-        [sys.executable, str(SERVICE), "--exchange", str(exchange), "--chapters", "00,01", "--max-mb", "1"],
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
-    try:
-        _wait_port(hub_port, fake)
-        _wait_port(port, proc)
-        yield type(
-            "Service",
-            (),
-            {
-                "base": f"http://127.0.0.1:{port}{PREFIX}api/",
-                "url": f"http://127.0.0.1:{port}{PREFIX}",
-                "hub": f"http://127.0.0.1:{hub_port}",
-                "exchange": exchange,
-                "proc": proc,
-                "log": tmp / "service.log",
-            },
-        )
-    finally:
-        _stop(proc, fake)
-        log.close()
+    with _running_service(
+        tmp,
+        tokens,
+        ["--chapters", "00,01", "--max-mb", "1"],
+        env={"JUPYTERHUB_SERVICE_NAME": "kmlteach-classroom", "JUPYTERHUB_BASE_URL": "/"},
+    ) as svc:
+        yield svc
 
 
 def _class_round(base: str, poll_id: str, students: list[str], answer_of) -> list[float]:
@@ -591,54 +603,19 @@ def tls_service(tmp_path_factory):
     svc_pair = certs.create_signed_pair("svc", "ca")
     ca = certs.store.get_record("ca")["files"]["cert"]
     tokens = {f"tok-v{i:02d}": {"name": f"v{i:02d}", "groups": [], "scopes": [ACCESS]} for i in range(60)}
-    (tmp / "tokens.json").write_text(json.dumps(tokens))
-    hub_port, port = _free_port(), _free_port()
-    fake = subprocess.Popen(
-        [
-            sys.executable,
-            str(ROOT / "tests" / "classroom_fakehub.py"),
-            str(hub_port),
-            str(tmp / "tokens.json"),
-        ]
-        + [hub_pair["files"]["cert"], hub_pair["files"]["key"], ca]
-    )
-    env = {
-        **os.environ,
-        "JUPYTERHUB_SERVICE_URL": f"http://127.0.0.1:{port}",
-        "JUPYTERHUB_SERVICE_PREFIX": PREFIX,
-        "JUPYTERHUB_API_URL": f"https://127.0.0.1:{hub_port}/hub/api",
-        "JUPYTERHUB_API_TOKEN": "the-service-token",
-        "JUPYTERHUB_CLIENT_ID": "service-kmlteach-classroom",
-        "JUPYTERHUB_OAUTH_CALLBACK_URL": PREFIX + "oauth_callback",
-        "JUPYTERHUB_OAUTH_ACCESS_SCOPES": json.dumps([ACCESS]),
-        "JUPYTERHUB_SSL_KEYFILE": svc_pair["files"]["key"],
-        "JUPYTERHUB_SSL_CERTFILE": svc_pair["files"]["cert"],
-        "JUPYTERHUB_SSL_CLIENT_CA": ca,
-    }
-    log = open(tmp / "service.log", "wb")
-    proc = subprocess.Popen(
-        [sys.executable, str(SERVICE), "--exchange", str(tmp / "exchange"), "--chapters", "01"],
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
+    with _running_service(
+        tmp,
+        tokens,
+        ["--chapters", "01"],
+        tls=[hub_pair["files"]["cert"], hub_pair["files"]["key"], ca],
+        env={
+            "JUPYTERHUB_SSL_KEYFILE": svc_pair["files"]["key"],
+            "JUPYTERHUB_SSL_CERTFILE": svc_pair["files"]["cert"],
+            "JUPYTERHUB_SSL_CLIENT_CA": ca,
+        },
         preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (256, 256)),
-    )
-    try:
-        _wait_port(hub_port, fake)
-        _wait_port(port, proc)
-        yield type(
-            "Service",
-            (),
-            {
-                "base": f"http://127.0.0.1:{port}{PREFIX}api/",
-                "port": port,
-                "proc": proc,
-                "log": tmp / "service.log",
-            },
-        )
-    finally:
-        _stop(proc, fake)
-        log.close()
+    ) as svc:
+        yield svc
 
 
 def _rss_mib(pid: int) -> float:

@@ -370,29 +370,44 @@ def _dialer(calls: list[tuple[str, str]]) -> bytes:
     return dump(nb)
 
 
+def under_kernel_filter(setup: str, body: str):
+    """Run ``body`` in a fresh Python process under the launcher's kernel filter (installed
+    after ``setup``, with no_new_privs, as the launcher does); both see ``ctypes``, ``os``,
+    ``resource``, ``socket``, ``subprocess``, ``sys``, ``launcher``, ``libc`` (``syscall``
+    returning a long) and, in ``body``, ``errno(f)``: 0 when ``f()`` works, else its errno."""
+    import subprocess
+    import sys
+
+    script = (
+        "import ctypes, os, resource, socket, subprocess, sys\n"
+        f"sys.path.insert(0, {str(ROOT / 'kmlteach' / 'course' / 'grade' / 'isolation')!r})\n"
+        "import launcher\n"
+        "libc = ctypes.CDLL(None, use_errno=True)\n"
+        "libc.syscall.restype = ctypes.c_long\n"
+        f"{setup}\n"
+        "libc.prctl(38, 1, 0, 0, 0)  # PR_SET_NO_NEW_PRIVS\n"
+        "assert launcher.apply_seccomp(launcher.KERNEL_SECCOMP)\n"
+        "def errno(f):\n"
+        "    try:\n"
+        "        f()\n"
+        "        return 0\n"
+        "    except OSError as e:\n"
+        "        return e.errno\n"
+        f"{body}"
+    )
+    return subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+
+
 def test_the_kernel_s_seccomp_filter_refuses_connect_and_addressed_sends(tmp_path):
     """The launcher's filter, installed in a fresh process: connect() (Unix path, TCP), any
     datagram, seqpacket or other family's socket, a datagram socketpair and TCP Fast Open
     fail with EPERM, in a forked child too; netlink, stream sockets, bind, send() on a
     connected pair and subprocesses still work; unshare(CLONE_NEWUSER) is refused."""
-    import subprocess
-    import sys
-
-    script = f"""
-import ctypes, os, socket, subprocess, sys
-sys.path.insert(0, {str(ROOT / "kmlteach" / "course" / "grade" / "isolation")!r})
-import launcher
+    setup = f"""
 path = {str(tmp_path / "s")!r}
 srv = socket.socket(socket.AF_UNIX); srv.bind(path); srv.listen()
-libc = ctypes.CDLL(None, use_errno=True)
-libc.prctl(38, 1, 0, 0, 0)
-assert launcher.apply_seccomp(launcher.KERNEL_SECCOMP)
-def errno(f):
-    try:
-        f()
-        return 0
-    except OSError as e:
-        return e.errno
+"""
+    body = """
 out = [
     errno(lambda: socket.socket(socket.AF_UNIX).connect(path)),
     errno(lambda: socket.socket().connect(("127.0.0.1", 9))),
@@ -417,7 +432,7 @@ out.append(os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]))
 out.append(subprocess.run(["true"]).returncode)
 print(out)
 """
-    res = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    res = under_kernel_filter(setup, body)
     assert res.returncode == 0, res.stderr
     assert res.stdout.split() == "[1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 'hi', 1, 1, 0]".split(), res.stdout
 

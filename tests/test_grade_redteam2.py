@@ -23,12 +23,18 @@ the same file grades with that user's own uid under Landlock alone, or under bub
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 
 import pytest
-from grade_submissions import ROOT, dump, load, with_cell, with_function
-from test_grade_allowlist import _UID_OK, LANDLOCK, SIGNATURES, _signature, agent, grade_in_mode
+from grade_submissions import dump, load, with_cell, with_function
+from test_grade_allowlist import (
+    _UID_OK,
+    LANDLOCK,
+    SIGNATURES,
+    _signature,
+    agent,
+    grade_in_mode,
+    under_kernel_filter,
+)
 
 from kmlteach.course.grade.isolation.bwrap import bwrap_problem
 
@@ -174,21 +180,7 @@ def test_the_kernel_s_filter_refuses_io_uring_sysv_mptcp_and_other_processes_lim
     with EPERM; the same calls on the process itself, TCP and Unix sockets, getrlimit and
     setrlimit, os.nice and a forked child's own limits still work. The child's filter adds
     memfd_create."""
-    script = f"""
-import ctypes, os, resource, socket, sys
-sys.path.insert(0, {str(ROOT / "kmlteach" / "course" / "grade" / "isolation")!r})
-import launcher
-libc = ctypes.CDLL(None, use_errno=True)
-libc.syscall.restype = ctypes.c_long
-libc.prctl(38, 1, 0, 0, 0)
-parent = os.getppid()
-assert launcher.apply_seccomp(launcher.KERNEL_SECCOMP)
-def errno(f):
-    try:
-        f()
-        return 0
-    except OSError as e:
-        return e.errno
+    body = """
 def sys_(*a):
     return 0 if libc.syscall(*a) >= 0 else ctypes.get_errno()
 def ipc(get, remove):  # nothing left on the host where the call works
@@ -232,7 +224,7 @@ if pid == 0:
 out.append(os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]))
 print(out)
 """
-    res = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    res = under_kernel_filter("parent = os.getppid()", body)
     assert res.returncode == 0, res.stderr
     expected = [1] * 15 + [0] * 8 + [1]
     assert res.stdout.split() == str(expected).split(), res.stdout
