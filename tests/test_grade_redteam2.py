@@ -175,7 +175,7 @@ def test_a_probe_s_child_has_no_io_uring_mptcp_sysv_memfd_or_prlimit(tmp_path, m
 
 def test_the_kernel_s_filter_refuses_io_uring_sysv_mptcp_and_other_processes_limits():
     """The launcher's kernel filter in a fresh process: io_uring, System V IPC, POSIX
-    message queues, MPTCP and
+    message queues, keyrings, MPTCP and
     SCTP sockets, prlimit/setpriority/ioprio_set and SCHED_IDLE on another process fail
     with EPERM; the same calls on the process itself, TCP and Unix sockets, getrlimit and
     setrlimit, os.nice and a forked child's own limits still work. The child's filter adds
@@ -200,6 +200,7 @@ out = [
     ipc(lambda: libc.semget(0, 1, 0o1600), lambda i: libc.semctl(i, 0, 0)),
     ipc(lambda: libc.syscall(240, b"/kml-rt2-mq", os.O_CREAT | os.O_RDWR, 0o600, None),  # mq_open
         lambda fd: (os.close(fd), libc.syscall(241, b"/kml-rt2-mq"))),  # mq_unlink
+    sys_(250, 0, -3, 0),  # keyctl(KEY_GET_KEYRING_ID, the session keyring): red team 3's K1-K3
     errno(lambda: socket.socket(socket.AF_INET, socket.SOCK_STREAM, 262)),  # MPTCP
     errno(lambda: socket.socket(socket.AF_INET6, socket.SOCK_STREAM, 262)),
     errno(lambda: socket.socket(socket.AF_INET, socket.SOCK_STREAM, 132)),  # SCTP
@@ -226,5 +227,5 @@ print(out)
 """
     res = under_kernel_filter("parent = os.getppid()", body)
     assert res.returncode == 0, res.stderr
-    expected = [1] * 15 + [0] * 8 + [1]
+    expected = [1] * 16 + [0] * 8 + [1]
     assert res.stdout.split() == str(expected).split(), res.stdout

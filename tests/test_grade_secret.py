@@ -170,7 +170,8 @@ def test_the_isolation_line_and_the_root_policy(tmp_path, monkeypatch):
         assert "cgroup pids<=64 memory<=2000 MB" in line
     assert (
         "files: allowlist" in line
-        and "seccomp (no user namespaces, connect, io_uring, SysV IPC, mqueues, others' rlimits)" in line
+        and "seccomp (no user namespaces, connect, io_uring, SysV IPC, mqueues, keyrings, others' rlimits)"
+        in line
     )
     if os.geteuid() == 0 and bwrap_problem() is None:  # the kernel is not root on the host
         assert "a dedicated uid per kernel" in line and "user namespace," not in line

@@ -964,6 +964,9 @@ def mptcp():
     libc = ctypes.CDLL(None, use_errno=True)
     r = libc.syscall(425, 8, ctypes.create_string_buffer(120))  # io_uring_setup
     out["io_uring"] = errno.errorcode[ctypes.get_errno()] if r < 0 else "made"
+    keyctl = {"x86_64": 250, "aarch64": 219}[__import__("os").uname().machine]
+    r = libc.syscall(keyctl, 0, -3, 0)  # KEYCTL_GET_KEYRING_ID of the session keyring
+    out["keyctl"] = errno.errorcode[ctypes.get_errno()] if r < 0 else "got a keyring"  # red team 3, H15
     return out
 if sys.argv[1:] == ["child"]:
     print(json.dumps(mptcp()))
@@ -979,10 +982,16 @@ def test_no_student_process_opens_an_mptcp_socket_or_io_uring(hub):
     1 997 ports of the servers' range in 0.1 s (all of them would stop every server start).
     Now the seccomp filter of the kernel's launcher and of the server (set before it
     executes: every process of the student) refuses such sockets (EPROTONOSUPPORT, also in
-    a subprocess) and io_uring (which makes sockets without socket())."""
+    a subprocess) and io_uring (which makes sockets without socket()); red team 3 (H15): no
+    keyring either (a session keyring the hub was started in is shared with every student)."""
     cell = f"_SRC = {_MPTCP!r}\n" + _MPTCP
     r = _json(_run(hub.loop, hub.kb.execute(cell)))
-    want = {"AF_INET": "EPROTONOSUPPORT", "AF_INET6": "EPROTONOSUPPORT", "io_uring": "ENOSYS"}
+    want = {
+        "AF_INET": "EPROTONOSUPPORT",
+        "AF_INET6": "EPROTONOSUPPORT",
+        "io_uring": "ENOSYS",
+        "keyctl": "EPERM",
+    }
     assert r == {"kernel": want, "child": want}, r
     tree = hub.hub.student_trees()[hub.bob.name]
     server = tree[0]

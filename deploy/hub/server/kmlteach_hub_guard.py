@@ -111,8 +111,15 @@ def restrict_self(attr, size: int, port_rules=()) -> None:
 #   to 3 (same uid: no ptrace check) and its accept loop wrote 84 MiB of tracebacks into
 #   the hub's log in 10 s (red team H14). glibc's setrlimit/getrlimit call prlimit64 with
 #   pid 0, so a process still sets its own limits; prlimit(getpid(), ...) is refused too.
-# Each architecture's numbers: (AUDIT_ARCH, socket, prlimit64, io_uring_setup, x32 bit).
-_ARCHS = {"x86_64": (0xC000003E, 41, 302, 425, 0x40000000), "aarch64": (0xC00000B7, 198, 261, 425, 0)}
+# * add_key, request_key, keyctl: a process keeps the session keyring it was started in, so
+#   students started from one (the hub under systemd or a pam_keyinit login) shared its keys
+#   and could read or clear the hub's own (red team 3, H15). EPERM.
+# Each architecture's numbers: (AUDIT_ARCH, socket, prlimit64, io_uring_setup, x32 bit,
+# add_key; request_key and keyctl follow it).
+_ARCHS = {
+    "x86_64": (0xC000003E, 41, 302, 425, 0x40000000, 248),
+    "aarch64": (0xC00000B7, 198, 261, 425, 0, 217),
+}
 _IPPROTO_MPTCP = 262
 _EPERM, _ENOSYS, _EPROTONOSUPPORT = 1, 38, 93
 _RET_ALLOW, _RET_ERRNO = 0x7FFF0000, 0x00050000
@@ -141,7 +148,7 @@ def filter_program(machine: str | None = None):
     numbers = _ARCHS.get(machine or os.uname().machine)
     if numbers is None:
         return None
-    arch, sock, prlimit, uring, x32 = numbers
+    arch, sock, prlimit, uring, x32, keys = numbers
 
     def ret(errno=None):
         return (_RET_K, 0, 0, _RET_ALLOW if errno is None else _RET_ERRNO | errno)
@@ -149,6 +156,7 @@ def filter_program(machine: str | None = None):
     code = [(_LD_W_ABS, 0, 0, 4), (_JEQ_K, 1, 0, arch), ret(_ENOSYS), (_LD_W_ABS, 0, 0, 0)]
     if x32:
         code += [(_JGE_K, 0, 1, x32), ret(_ENOSYS)]
+    code += [(_JGE_K, 0, 2, keys), (_JGE_K, 1, 0, keys + 3), ret(_EPERM)]  # the keyrings
     code += [
         (_JEQ_K, 5, 0, sock),
         (_JEQ_K, 8, 0, prlimit),

@@ -94,8 +94,11 @@ _NETWORK = {
     + [(269, (("set", 3, _MSG_FASTOPEN, 0),), _EPERM)],
 }
 # io_uring (setup, enter, register), every System V IPC call (shared memory, message
-# queues, semaphores) and the POSIX message queues (mq_*: without bubblewrap a queue is named
-# in the host's IPC namespace, 0666 if its creator says so, and outlives the run), in the kernel and so in every probe's child, in every mode. io_uring
+# queues, semaphores), the POSIX message queues (mq_*: without bubblewrap a queue is named
+# in the host's IPC namespace, 0666 if its creator says so, and outlives the run) and the
+# kernel's keyrings (add_key, request_key, keyctl: a process keeps the session keyring it was
+# started in across a change of uid, so a submission read the TA's login keys, cleared them,
+# and left the hidden inputs in a key the next submission read; red team 3), in the kernel and so in every probe's child, in every mode. io_uring
 # runs connect, socket, send... without their syscalls, which no filter then sees (red team
 # 2, G1b: IORING_OP_CONNECT reached the grader's user's ssh-agent); a System V object is
 # named by a key in the host's IPC namespace without bubblewrap and outlives the run (G4:
@@ -103,8 +106,9 @@ _NETWORK = {
 # ordinary user's grader (red team 5: 21 GB of segments). The kernel needs neither.
 _IPC = {
     _X86_64: [(n, (), _EPERM) for n in (425, 426, 427, 29, 30, 31, 64, 65, 66, 67, 68, 69, 70, 71, 220)]
-    + [(n, (), _EPERM) for n in range(240, 246)],  # POSIX message queues: mq_open ... mq_getsetattr
-    _AARCH64: [(n, (), _EPERM) for n in (425, 426, 427, *range(186, 198), *range(180, 186))],
+    + [(n, (), _EPERM) for n in range(240, 246)]  # POSIX message queues: mq_open ... mq_getsetattr
+    + [(n, (), _EPERM) for n in (248, 249, 250)],  # add_key, request_key, keyctl
+    _AARCH64: [(n, (), _EPERM) for n in (425, 426, 427, *range(186, 198), *range(180, 186), 217, 218, 219)],
 }
 # No change to another process's limits or scheduling: prlimit64 only on pid 0 (the C
 # library's setrlimit and getrlimit pass 0), setpriority and ioprio_set only on the caller
@@ -396,7 +400,7 @@ def _confine_and_exec(cfg, notes, cmd) -> None:
         notes.append("landlock: off")
         _libc().prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
     notes.append(
-        "seccomp: no user namespaces, no connect, no io_uring, no System V IPC"
+        "seccomp: no user namespaces, no connect, no io_uring, no System V IPC, no keyrings"
         if apply_seccomp(KERNEL_SECCOMP)
         else "seccomp: refused"
     )

@@ -81,7 +81,9 @@ class Isolation:
             if self.landlock_off
             else "landlock: unavailable"
         )
-        parts.append("seccomp (no user namespaces, connect, io_uring, SysV IPC, mqueues, others' rlimits)")
+        parts.append(
+            "seccomp (no user namespaces, connect, io_uring, SysV IPC, mqueues, keyrings, others' rlimits)"
+        )
         if self.cgroup:
             parts.append(f"cgroup pids<={limits.nproc} memory<={limits.cgroup_memory_mb} MB")
         else:
