@@ -85,11 +85,15 @@ lab-instructor: $(VENV)/.runtime
 TEST_JOBS ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 1) + 1 )))
 PYTEST_ARGS ?=
 # compileall: the package's own bytecode, written once (where PYTHONDONTWRITEBYTECODE is set,
-# as on CI, every kernel, grading kernel and test process compiled kmlteach from source)
+# as on CI, every kernel, grading kernel and test process compiled kmlteach from source).
+# The tests run with Python's default, bytecode written (into __pycache__, ignored by git):
+# with PYTHONDONTWRITEBYTECODE=1 inherited, every test worker, nbval and browser kernel, hub
+# server and tool recompiled the test modules and each temporary edition's package from
+# source, ~40 s of CPU per run (2 cores, 2026-12-06). The grading kernels set it themselves.
 test: $(VENV)/.test
 	$(PY) -m compileall -q kmlteach
 	$(PY) -m kmlteach warmup --quiet --jobs 0
-	$(PY) -m pytest -q -n $(TEST_JOBS) --dist loadfile --no-loadscope-reorder $(PYTEST_ARGS)
+	PYTHONDONTWRITEBYTECODE= $(PY) -m pytest -q -n $(TEST_JOBS) --dist loadfile --no-loadscope-reorder $(PYTEST_ARGS)
 
 execute: $(VENV)/.test
 	$(PY) -m kmlteach execute $(NB)

@@ -28,6 +28,7 @@ import resource
 import shutil
 import socket
 import tempfile
+import time
 import uuid
 from pathlib import Path
 
@@ -185,6 +186,9 @@ def test_hostile_submissions_are_contained(tmp_path, monkeypatch):
         **{f"class/{k}": v for k, v in honest_variants().items()},
         **{f"attack/{k}": v for k, v in hostile(paths).items()},
     }
+    # the endless loop burns a core until its run's limit: graded on its own below, under a
+    # limit of 4 s instead of this run's 20 (16 s of CPU less in a suite that is CPU-bound)
+    endless = {"attack/infinite_loop": cases.pop("attack/infinite_loop")}
     for name, (data, _) in cases.items():
         (subs / f"{name}.ipynb").parent.mkdir(parents=True, exist_ok=True)
         (subs / f"{name}.ipynb").write_bytes(data)
@@ -205,9 +209,9 @@ def test_hostile_submissions_are_contained(tmp_path, monkeypatch):
 
     monkeypatch.setattr(runner, "_feedback", on_row)
     try:
-        # 20 s: the infinite loop burns a core until the limit; the honest code of a chapter
-        # 01 submission needs ~0.3 s once its kernel runs (start-up is not counted), the
-        # 300 MB string takes seconds to fault in on a loaded machine
+        # 20 s: the honest code of a chapter 01 submission needs ~0.3 s once its kernel runs
+        # (start-up is not counted), the 300 MB string takes seconds to fault in on a loaded
+        # machine
         with _host_ipc_objects():
             grade_folder(
                 subs,
@@ -222,6 +226,15 @@ def test_hostile_submissions_are_contained(tmp_path, monkeypatch):
         for p in damaged:  # never leave the course damaged, even if the test fails
             p.write_bytes(before[p])
     assert not damaged, f"course files changed: {damaged}"
+    # the endless loop: its exercise is lost at the limit, the others are graded in a fresh kernel
+    ((name, (data, exp)),) = endless.items()
+    loop_subs = tmp_path / "endless"
+    (loop_subs / name).parent.mkdir(parents=True)
+    (loop_subs / f"{name}.ipynb").write_bytes(data)
+    t0 = time.monotonic()
+    (r,) = grade_folder(loop_subs, out / "endless.csv", limits=Limits(timeout=4), progress=None)
+    assert (r.total, r.status) == (exp["total"], exp["status"]), (r.total, r.status, r.message)
+    assert time.monotonic() - t0 < 60
     assert sentinel.read_text() == "instructor data"
     assert not paths["outside"].exists()
     assert _sha(paths["other_submission"]) == honest_hash

@@ -8,10 +8,21 @@ import pytest
 
 W = pytest.importorskip("ipywidgets")
 
+import functools  # noqa: E402
+
 from kmlteach.widgets._base import number, plural  # noqa: E402  (after the importorskip)
 from kmlteach.widgets._catalog import builders  # noqa: E402
 
-BUILT = {name: build() for name, build in builders()}
+# built when a test first asks, not at import: every xdist worker collects this module, and
+# building the 39 widgets at collection cost each worker ~7 s of CPU for a file that runs on one
+_BUILDERS = dict(builders())
+
+
+@functools.cache
+def built(name: str):
+    return _BUILDERS[name]()
+
+
 PX_PER_CHAR, BUTTON_PADDING = 7.5, 20.0  # 13 px widget font; a button's own padding
 
 
@@ -24,10 +35,10 @@ def _guesses(ex):
     return [p.guess] if p is not None else []
 
 
-@pytest.mark.parametrize("name", sorted(BUILT))
+@pytest.mark.parametrize("name", sorted(_BUILDERS))
 def test_button_labels_are_not_cut_short(name):
     """ "gaussian | polynom…", "gini | entro… | error" and "y = …" (issue 36)."""
-    ex = BUILT[name]
+    ex = built(name)
     for c in [*ex.controls.values(), *_guesses(ex)]:
         if isinstance(c, W.ToggleButtons) and c.style.button_width:
             width = float(c.style.button_width.removesuffix("px"))
@@ -35,20 +46,20 @@ def test_button_labels_are_not_cut_short(name):
             assert width >= need, f"{c.description!r}: {width:.0f} px for {_labels(c)} (needs {need:.0f})"
 
 
-@pytest.mark.parametrize("name", sorted(BUILT))
+@pytest.mark.parametrize("name", sorted(_BUILDERS))
 def test_no_drop_down_opens_blank(name):
     """09's NORMA "budget τ" showed nothing (value None: index −1). Only a prediction's guess
     starts empty, on purpose."""
-    ex = BUILT[name]
+    ex = built(name)
     for key, c in ex.controls.items():
         if isinstance(c, (W.Dropdown, W.ToggleButtons, W.SelectionSlider)):
             assert c.index is not None, f"{name}: control {key!r} shows no selection"
 
 
-@pytest.mark.parametrize("name", sorted(BUILT))
+@pytest.mark.parametrize("name", sorted(_BUILDERS))
 def test_text_boxes_update_while_typing(name):
     """03's n-gram boxes waited for Enter, and nothing said so."""
-    for key, c in BUILT[name].controls.items():
+    for key, c in built(name).controls.items():
         if isinstance(c, W.Text):
             assert c.continuous_update, f"{name}: {key!r} updates only on Enter"
 

@@ -331,18 +331,22 @@ async def grade_submission(
     deny=(),
     secret: bytes | None = None,
     run_all: bool = False,
+    chapters: frozenset | None = None,
 ) -> SubmissionResult:
     """Grade one notebook (its bytes); never raises for anything the submission does.
 
     ``secret``: hidden cases drawn for this submission (:func:`.plan.student_plan`);
     ``run_all``: run every code cell top to bottom instead of the selected code;
     ``deny``: the grader's paths the kernel must not read (the submissions, the gradebook,
-    the feedback, the secret's file), whatever the file-access policy grants."""
+    the feedback, the secret's file), whatever the file-access policy grants; ``chapters``:
+    the ids of the chapters with graded exercises, when the caller has read ``book.toml``
+    already (a run reads it once, not once a submission)."""
     t0 = time.monotonic()
     res = SubmissionResult(sub_id)
     try:
         nb = read_notebook(data)
-        res.chapter = detect_chapter(nb, set(book_exercises(book_path)), chapter)
+        known = set(chapters) if chapters is not None else set(book_exercises(book_path))
+        res.chapter = detect_chapter(nb, known, chapter)
     except InvalidSubmission as exc:
         res.status, res.message = "invalid", str(exc)
         res.seconds = round(time.monotonic() - t0, 3)

@@ -257,6 +257,7 @@ def grade_folder(
         "deny": [str(p) for p in deny],
         "secret": key,
         "run_all": run_all,
+        "chapters": frozenset(chapters),
     }
     if executor == "local":
         asyncio.run(_local(pending, limits, jobs, kw, on_done))

@@ -73,7 +73,7 @@ class Policy:
     child_write: tuple[str, ...] = ()  # where a probe's child may write (empty: no rules of its own)
     etc: dict = field(default_factory=dict)  # bwrap's /etc: name -> ("text", str) | ("file", host path)
 
-    @property
+    @functools.cached_property  # the launcher's JSON and bwrap's command line ask for it
     def read_only_roots(self) -> tuple[str, ...]:
         """The folders of the sandbox's own /tmp that hold read paths (a checkout or venv
         under the host's /tmp): in bwrap each is a tmpfs of its own, made read-only once
@@ -321,7 +321,8 @@ def kernel_policy(
     # a folder of the grader's that holds a read path (a gradebook written in the checkout's
     # root) is refused by the allowlist already: refusing it would refuse the read path too
     theirs = [os.path.realpath(str(p)) for p in deny]
-    theirs = [d for d in theirs if not any(_inside(r, d) and r != d for r in map(os.path.realpath, read))]
+    reals = {os.path.realpath(r) for r in read}
+    theirs = [d for d in theirs if not any(_inside(r, d) and r != d for r in reals)]
     refused = pkg_deny + _base_site_dirs() + theirs
     write = [scratch, "/dev/null"] + (["/tmp", "/dev/shm"] if bwrap else [])
     return Policy(
