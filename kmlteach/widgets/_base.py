@@ -289,3 +289,13 @@ def class_scatters(ax, X, y, s: float = 48) -> dict:
     from ..plots import binary_points
 
     return binary_points(ax, X, y, s=s, edgecolors="white", linewidths=0.6, zorder=3)
+
+
+def data_or_example(first, second, example: Callable[[], tuple]) -> tuple:
+    """A widget's data as two float arrays of its own (copies: a widget may move its points):
+    ``first`` and ``second`` as given, or ``example()``'s pair when ``first`` is None."""
+    import numpy as np
+
+    if first is None:
+        first, second = example()
+    return np.array(first, dtype=float), np.array(second, dtype=float)

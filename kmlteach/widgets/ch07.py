@@ -18,7 +18,7 @@ from .. import metrics as M
 from ..plots import OKABE_ITO, figure, label_axes, rings
 from ..plots.ch07 import draw_labelling, example_scores, scatter_strip, set_labelling
 from ..ranking import MEASURES, bipartite_loss, bipartite_most_violating
-from ._base import Explorer, int_slider, slider
+from ._base import Explorer, data_or_example, int_slider, slider
 from ._drag import Drag
 from ._predict import NumberGuess, predict_mode
 
@@ -65,10 +65,7 @@ def make_pr_explorer(
     good as the answer's, :func:`pr_question`); *next question ▶* then asks the next one
     (:mod:`kmlteach.widgets._predict`).
     """
-    if y_score is None:
-        y_score, y_true = example_scores()
-    y_score = np.asarray(y_score, dtype=float)
-    y_true = np.asarray(y_true, dtype=float)
+    y_score, y_true = data_or_example(y_score, y_true, example_scores)
     n = len(y_true)
 
     fig, (ax_s, ax_pr, ax_roc) = figure(11.0, 3.5, ncols=3, width_ratios=[1.5, 1, 1])
@@ -304,10 +301,7 @@ def make_violating_explorer(
     ``scale`` (log slider), ``k`` (for the @k measures). State: ``v``, ``value``,
     ``delta``, ``counts``, ``n_flipped``.
     """
-    if y_score is None:
-        y_score, y_true = example_scores(n=14, pos_rate=0.35, seed=5)
-    mu = np.asarray(y_score, dtype=float)
-    y = np.asarray(y_true, dtype=float)
+    mu, y = data_or_example(y_score, y_true, lambda: example_scores(n=14, pos_rate=0.35, seed=5))
     r = len(y)
     fig, ax = figure(7.5, 2.8)
     arts = draw_labelling(ax, mu, y)

@@ -9,7 +9,7 @@ from ..._render import label
 from ...plots import OKABE_ITO, figure, label_axes, rings
 from ...plots.ch01 import band_polygon, hyperplane_segment
 from ...svm import hard_svm, perceptron, soft_svm
-from .._base import Explorer, class_scatters, plural, slider
+from .._base import Explorer, class_scatters, data_or_example, plural, slider
 from .._drag import Drag
 from .._predict import ChoiceSet, predict_mode, same_set
 
@@ -129,10 +129,7 @@ def make_margin_explorer(X=None, y=None, predict: bool = False) -> Explorer:
     hyperplane, its band and the rings stay hidden until *Reveal*
     (:mod:`kmlteach.widgets._predict`).
     """
-    if X is None:
-        X, y = default_margin_points()
-    X = np.array(X, dtype=float)
-    y = np.array(y, dtype=float)
+    X, y = data_or_example(X, y, default_margin_points)
     m = len(y)
 
     fig, ax = _plane_axes(7.4, "hard-SVM (black) and perceptron (orange)")
