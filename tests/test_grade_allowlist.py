@@ -520,3 +520,59 @@ def test_a_submission_reaches_no_unix_socket_of_the_grader_s_user(tmp_path, monk
     assert len(sections) == 3 and all("DENIED " in s for s in sections), fb
     if name == "landlock":
         assert "DENIED PermissionError" in fb, fb  # refused by the filter, not missing
+
+
+def test_bwrap_binds_site_packages_once_from_a_view_of_exactly_the_allowlist(tmp_path):
+    """~210 binds of site-packages' allowlisted entries cost each kernel ~0.12 s of CPU in
+    bwrap (it reads /proc/self/mountinfo again for every bind): the folder is bound once,
+    from a view beside it that holds hard links to exactly those entries, nothing else."""
+    import sys
+
+    from kmlteach.course.grade.isolation import bwrap as B
+
+    if sys.prefix == sys.base_prefix:
+        pytest.skip("views are made in a virtual environment only")
+    pol = kernel_policy(str(tmp_path), bwrap=True)
+    binds, _links = B._mounts(tuple(pol.read))
+    argv = B.bwrap_argv(pol, str(tmp_path), userns=False)
+    pairs = [(argv[i + 1], argv[i + 2]) for i, x in enumerate(argv) if x == "--ro-bind"]
+    sites = {os.path.dirname(b) for b in binds if os.path.basename(os.path.dirname(b)) == "site-packages"}
+    assert sites
+    for sp in sites:
+        granted = sorted(os.path.basename(b) for b in binds if os.path.dirname(b) == sp)
+        assert len(granted) >= B.VIEW_MIN and "scipy" not in granted and "numpy" in granted
+        (view,) = [s for s, d in pairs if d == sp]
+        assert os.path.basename(view).startswith(B.VIEW_PREFIX)
+        assert sorted(os.listdir(view)) == granted  # the allowlist, nothing else
+        assert not [d for _, d in pairs if os.path.dirname(d) == sp]  # no entry bound on its own
+        for rel in ("numpy/__init__.py", "ipykernel/kernelapp.py"):
+            assert os.stat(os.path.join(view, rel)).st_ino == os.stat(os.path.join(sp, rel)).st_ino
+    assert len(pairs) < 40, len(pairs)
+
+
+def test_a_view_follows_its_folder_and_is_not_used_where_others_may_write(tmp_path):
+    from kmlteach.course.grade.isolation import bwrap as B
+
+    make = B._view.__wrapped__  # not the per-process cache
+    sp = tmp_path / "lib" / "site-packages"
+    (sp / "a").mkdir(parents=True)
+    (sp / "a" / "x.py").write_text("1")
+    (sp / "b.py").write_text("b")
+    (sp / "scipy").mkdir()
+    names = ("a", "b.py")
+    v1 = make(str(sp), names, B._stamp(str(sp), names))
+    assert v1 and sorted(os.listdir(v1)) == ["a", "b.py"]
+    assert os.stat(Path(v1) / "a" / "x.py").st_ino == os.stat(sp / "a" / "x.py").st_ino
+    assert make(str(sp), names, B._stamp(str(sp), names)) == v1  # found again, not rebuilt
+    # an upgrade replaces the distribution's files: a new view, the old one removed
+    shutil.rmtree(sp / "a")
+    (sp / "a").mkdir()
+    (sp / "a" / "x.py").write_text("2")
+    v2 = make(str(sp), names, B._stamp(str(sp), names))
+    assert v2 != v1 and not os.path.exists(v1) and (Path(v2) / "a" / "x.py").read_text() == "2"
+    # a folder that others may write could hold a planted view: none is used there
+    os.chmod(tmp_path / "lib", 0o777)
+    assert make(str(sp), names, B._stamp(str(sp), names)) is None
+    os.chmod(tmp_path / "lib", 0o755)
+    os.chmod(v2, 0o775)
+    assert make(str(sp), names, B._stamp(str(sp), names)) is None
