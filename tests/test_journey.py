@@ -184,12 +184,11 @@ JS_HELPERS = r"""() => {
     }
   };
   // every document but those kept (the one a subset run's earlier chapter opened by its
-  // "Next" link, too): only the chapter walked and the one before it are in the page
+  // "Next" link, too): only the chapter walked is in the page, and only its kernel runs
   J.closeOthers = async (keep) => {
     for (const w of Array.from(app.shell.widgets('main')))
       if (w.context && !keep.includes(w.context.path)) await J.close(w.context.path);
   };
-  J.isOpen = (path) => Array.from(app.shell.widgets('main')).some(w => w.context && w.context.path === path);
   J.open = (path) => { if (!J.activate(path)) app.commands.execute('docmanager:open', {path}); return true; };
   J.activate = (path) => {
     for (const w of Array.from(app.shell.widgets('main')))
@@ -311,12 +310,10 @@ class Journey:
             self.js("window.__j.open(a)", path)
         self.page.wait_for_function("(p) => window.__j.ready(p)", arg=path, timeout=120_000, polling=100)
         self.js("window.__j.watch()")
-        # every other document closes, its kernel stops, but the chapter walked just before:
-        # it stays in its tab, as it would for a student, and this chapter's "previous" link
-        # brings that tab back. (Opening it again and closing it at once raced JupyterLab's
-        # start of its kernel: "Cannot read properties of null (reading 'kernel')", once in a
-        # loaded run.) At most two kernels run.
-        self.js("window.__j.closeOthers(a)", [path, *([previous] if previous else [])])
+        # the chapter left behind (and any other document) closes: its kernel stops. (Kept
+        # open for its "previous" link, its hidden tab cost Chromium 142 -> 179 s of CPU
+        # over the walk, in two full runs of 2026-12-06.)
+        self.js("window.__j.closeOthers(a)", [path])
         self.chapter, self.path, self.next_open = chapter, path, None
         self.panel = self.page.locator(f'[id="{self.js("window.__j.panel().id")}"]')
         self.console_from = len(self.console)
@@ -853,20 +850,15 @@ def step_links(j: Journey, chapter: str, nb: str) -> None:
 def _click_local(j: Journey, anchor, target: str) -> int:
     """Click a link to a file of the course; the HTTP status of the file's contents request
     (200 when it opened; the file's tab is then closed again, a notebook once its kernel
-    has started). A file already open (the chapter walked before this one) comes to the
-    front in its tab, fetching nothing: 200 when it does."""
-    if j.js("window.__j.isOpen(a)", target):
-        anchor.click()
-        j.page.wait_for_function("(p) => window.__j.path() === p", arg=target, timeout=30_000)
-        j.js("window.__j.activate(a)", j.path)
-        return 200
+    has started: closed while it started, JupyterLab threw "Cannot read properties of null
+    (reading 'kernel')", once in a loaded run)."""
     url_part = f"/api/contents/{target}"
     with j.page.expect_response(lambda r: url_part in r.url, timeout=30_000) as resp:
         anchor.click()
     status = resp.value.status
     if status == 200:
         j.page.wait_for_function("(p) => window.__j.path() === p", arg=target, timeout=30_000)
-        if target.endswith(".ipynb"):  # closed while its kernel starts, JupyterLab threw
+        if target.endswith(".ipynb"):
             j.page.wait_for_function("(p) => window.__j.ready(p)", arg=target, timeout=120_000, polling=100)
         j.js("window.__j.close(a)", target)
         j.js("window.__j.activate(a)", j.path)
