@@ -35,6 +35,7 @@ import stat
 import subprocess
 import sys
 import tempfile
+import time
 
 from .policy import Policy
 
@@ -188,9 +189,21 @@ def _view(parent: str, names: tuple, stamp: str) -> str | None:
         shutil.rmtree(tmp, ignore_errors=True)
         if not os.path.isdir(final):  # (a grader running beside this one may have made it)
             return None
-    for old in os.listdir(home):  # views of an earlier state of the folder (best effort)
-        if old.startswith(VIEW_PREFIX) and old != os.path.basename(final):
-            shutil.rmtree(os.path.join(home, old), ignore_errors=True)
+    # views of an earlier state of the folder, once a day old: a kernel still running (this
+    # run's other kernels, another grader's) sees its libraries through its view's folder,
+    # which removing would empty
+    for old in os.listdir(home):
+        path = os.path.join(home, old)
+        try:
+            stale = (
+                old.startswith(VIEW_PREFIX)
+                and path != final
+                and time.time() - os.lstat(path).st_mtime > 86400
+            )
+        except OSError:
+            continue
+        if stale:
+            shutil.rmtree(path, ignore_errors=True)
     return final if _trusted(final) else None
 
 
