@@ -189,6 +189,18 @@ JS_HELPERS = r"""() => {
     for (const w of Array.from(app.shell.widgets('main')))
       if (w.context && !keep.includes(w.context.path)) await J.close(w.context.path);
   };
+  // the current document's kernel idle and quiet for ms (at most 30 s): JupyterLab's own
+  // requests on a kernel that has just started (the debugger restores its state) are over
+  J.settledKernel = async (ms) => {
+    const k = J.panel().sessionContext.session.kernel;
+    let last = performance.now();
+    const seen = () => { last = performance.now(); };
+    k.statusChanged.connect(seen); k.anyMessage.connect(seen);
+    const t0 = performance.now();
+    while ((k.status !== 'idle' || performance.now() - last < ms) && performance.now() - t0 < 30000)
+      await new Promise(r => setTimeout(r, 50));
+    k.statusChanged.disconnect(seen); k.anyMessage.disconnect(seen);
+  };
   J.open = (path) => { if (!J.activate(path)) app.commands.execute('docmanager:open', {path}); return true; };
   J.activate = (path) => {
     for (const w of Array.from(app.shell.widgets('main')))
@@ -850,8 +862,10 @@ def step_links(j: Journey, chapter: str, nb: str) -> None:
 def _click_local(j: Journey, anchor, target: str) -> int:
     """Click a link to a file of the course; the HTTP status of the file's contents request
     (200 when it opened; the file's tab is then closed again, a notebook once its kernel
-    has started: closed while it started, JupyterLab threw "Cannot read properties of null
-    (reading 'kernel')", once in a loaded run)."""
+    has started and JupyterLab's requests to it are answered: closed while it started,
+    JupyterLab threw "Cannot read properties of null (reading 'kernel')"; closed as it
+    became idle, "Could not restore the debugger state: Canceled future", each once in a
+    loaded run)."""
     url_part = f"/api/contents/{target}"
     with j.page.expect_response(lambda r: url_part in r.url, timeout=30_000) as resp:
         anchor.click()
@@ -860,6 +874,7 @@ def _click_local(j: Journey, anchor, target: str) -> int:
         j.page.wait_for_function("(p) => window.__j.path() === p", arg=target, timeout=30_000)
         if target.endswith(".ipynb"):
             j.page.wait_for_function("(p) => window.__j.ready(p)", arg=target, timeout=120_000, polling=100)
+            j.js("window.__j.settledKernel(a)", 1000)
         j.js("window.__j.close(a)", target)
         j.js("window.__j.activate(a)", j.path)
     return status
