@@ -170,7 +170,7 @@ def _view(parent: str, names: tuple, stamp: str) -> str | None:
     is bound on its own, as before)."""
     home = os.path.dirname(parent)
     final = os.path.join(home, VIEW_PREFIX + stamp)
-    if os.path.isdir(final) and not os.path.islink(final):
+    if os.path.lexists(final):  # (_trusted: a folder, not a link to one)
         return final if _trusted(final) else None
     try:
         tmp = tempfile.mkdtemp(prefix=VIEW_PREFIX + "new-", dir=home)
@@ -229,8 +229,8 @@ def _views(binds: list[str], links: dict) -> dict[str, str]:
         names_t = tuple(sorted(names))
         try:
             view = _view(parent, names_t, _stamp(parent, names_t))
-        except OSError:
-            view = None
+        except OSError:  # (an entry gone while stamped)
+            continue
         if view is not None:
             out[parent] = view
     return out
@@ -270,13 +270,11 @@ def bwrap_argv(
     *,
     userns: bool,
     uid_inside=None,
-    use_views: bool = True,
 ) -> list[str]:
     """The ``bwrap`` command line (up to ``--``) for a kernel under ``policy`` working in
     ``scratch``; ``etc``: from :func:`write_etc`; ``launcher``: a copy of the launcher,
-    bound at :data:`INNER_LAUNCHER`; see the module docstring for ``userns``;
-    ``use_views``: bind a folder of many allowlisted entries once, from its view
-    (:data:`VIEW_MIN`), not each entry."""
+    bound at :data:`INNER_LAUNCHER`; see the module docstring for ``userns``. A folder of
+    many allowlisted entries is bound once, from its view (:data:`VIEW_MIN`)."""
     argv = [bwrap_path() or "bwrap"]
     if userns:
         argv += ["--unshare-all"]
@@ -297,7 +295,7 @@ def bwrap_argv(
     argv += ["--dev", "/dev", "--perms", "1777", *shm, "--tmpfs", "/dev/shm", "--proc", "/proc"]
     argv += ["--perms", "1777", *tmp, "--tmpfs", "/tmp"]
     binds, links = _mounts(tuple(policy.read))
-    views = _views(binds, links) if use_views else {}
+    views = _views(binds, links)
     # (source, destination): a folder with a view is bound once, from the view
     mounts = [(b, b) for b in binds if os.path.dirname(b) not in views]
     mounts = sorted([*mounts, *((v, p) for p, v in views.items())], key=lambda m: len(m[1]))
