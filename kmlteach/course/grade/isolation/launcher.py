@@ -205,9 +205,15 @@ def _inside(path, parent):
     return path == parent or path.startswith(parent.rstrip("/") + "/")
 
 
-def _read_grants(roots, deny):
-    """(path, is_dir) pairs to grant read on: every root minus the denied subtrees."""
+def read_grants(roots, deny, resolved=False):
+    """What to grant read on: every root minus the denied subtrees, as paths (a file, or a
+    folder with all beneath it) and ``("dir-only", folder)`` pairs (its names only: a folder
+    that holds a denied path). ``resolved``: ``roots`` are real paths that exist, ``deny``
+    real paths (the caller resolved them once: a probe's child gets its grants made, see
+    ``inkernel/lock.py``)."""
     out = []
+    if not resolved:
+        deny = [os.path.realpath(p) for p in deny]
 
     def visit(path):
         if any(_inside(path, p) for p in deny):
@@ -224,13 +230,16 @@ def _read_grants(roots, deny):
             visit(os.path.join(path, name))
 
     for root in roots:
-        if os.path.exists(root):
+        if resolved:
+            visit(root)
+        elif os.path.exists(root):
             visit(os.path.realpath(root))
     return out
 
 
-def apply_landlock(policy, ports=()) -> str:
-    """Restrict this process (and what it starts) to ``policy`` (``Policy.to_json()``)."""
+def apply_landlock(policy, ports=(), grants=None) -> str:
+    """Restrict this process (and what it starts) to ``policy`` (``Policy.to_json()``);
+    ``grants``: :func:`read_grants` of its ``read`` and ``deny``, when already made."""
     abi = landlock_abi()
     if abi < 1:
         return "landlock: unavailable"
@@ -272,7 +281,7 @@ def apply_landlock(policy, ports=()) -> str:
         finally:
             os.close(pfd)
 
-    for item in _read_grants(policy["read"], [os.path.realpath(p) for p in policy["deny"]]):
+    for item in read_grants(policy["read"], policy["deny"]) if grants is None else grants:
         if isinstance(item, tuple):
             add_path(item[1], _FS_READ_DIR)
         else:
