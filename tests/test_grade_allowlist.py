@@ -20,6 +20,8 @@ import ast
 import csv
 import os
 import shutil
+import subprocess
+import sys
 import uuid
 from pathlib import Path
 
@@ -565,20 +567,45 @@ def test_a_view_follows_its_folder_and_is_not_used_where_others_may_write(tmp_pa
     assert os.stat(Path(v1) / "a" / "x.py").st_ino == os.stat(sp / "a" / "x.py").st_ino
     assert make(str(sp), names, B._stamp(str(sp), names)) == v1  # found again, not rebuilt
     # an upgrade replaces the distribution's files: a new view; the old one stays while a
-    # kernel may still read through it, and goes once a day old
+    # grader uses it (this process: it holds a shared lock on every view it used)
     shutil.rmtree(sp / "a")
     (sp / "a").mkdir()
     (sp / "a" / "x.py").write_text("2")
     v2 = make(str(sp), names, B._stamp(str(sp), names))
     assert v2 != v1 and os.path.exists(v1) and (Path(v2) / "a" / "x.py").read_text() == "2"
-    os.utime(v1, (0, 0))
-    (sp / "b.py").write_text("b2")
-    v3 = make(str(sp), names, B._stamp(str(sp), names))
-    assert v3 not in (v1, v2) and not os.path.exists(v1) and os.path.exists(v2)
-    v2 = v3
+    assert v1 in B._HELD and v2 in B._HELD
+    # another grader (another process) uses v2, and this one lets go of both: the next
+    # upgrade removes v1, which nobody uses, whatever its age, and keeps v2
+    other = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            f"import fcntl, os, sys\nfd = os.open({v2!r}, os.O_RDONLY)\n"
+            "fcntl.flock(fd, fcntl.LOCK_SH)\nprint('held', flush=True)\nsys.stdin.read()",
+        ],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert other.stdout.readline().strip() == "held"
+        for v in (v1, v2):
+            os.close(B._HELD.pop(v))
+        (sp / "b.py").write_text("b2")
+        v3 = make(str(sp), names, B._stamp(str(sp), names))
+        assert v3 not in (v1, v2) and not os.path.exists(v1) and os.path.exists(v2)
+    finally:
+        other.communicate("")
+    # once that grader is gone, v2 is unused too: the next view made removes it
+    (sp / "b.py").write_text("b3")
+    v4 = make(str(sp), names, B._stamp(str(sp), names))
+    assert os.path.exists(v3) and not os.path.exists(v2) and v4 not in (v2, v3)
+    v2 = v4
     # a folder that others may write could hold a planted view: none is used there
     os.chmod(tmp_path / "lib", 0o777)
     assert make(str(sp), names, B._stamp(str(sp), names)) is None
     os.chmod(tmp_path / "lib", 0o755)
     os.chmod(v2, 0o775)
     assert make(str(sp), names, B._stamp(str(sp), names)) is None
+    for v in [v for v in B._HELD if v.startswith(str(tmp_path))]:
+        os.close(B._HELD.pop(v))

@@ -27,6 +27,7 @@ Pattern taken from bubblewrap's own ``demos/bubblewrap-shell.sh`` and Flatpak's 
 
 from __future__ import annotations
 
+import fcntl
 import functools
 import hashlib
 import os
@@ -162,21 +163,87 @@ def _trusted(path: str) -> bool:
     return True
 
 
+# The views this process uses, each with a shared lock (flock) on its folder, held until the
+# process ends: its kernels read their libraries through the view, and a view is removed only
+# by a grader that can lock it exclusively, so never while a grader (another one, or one of
+# another version of the packages) still uses it. (It used to be "once a day old": a view made
+# days before and still in use when the packages were upgraded was emptied under its kernels.)
+_HELD: dict[str, int] = {}
+_OPEN_DIR = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+
+
+def _lock(path: str, how: int, fd: int | None = None) -> int | None:
+    """``path``'s folder opened (or ``fd``) and locked with ``how`` (without waiting more than
+    ~2 s: any user who may open the folder may lock it); None if it cannot be, or is no longer
+    the folder at ``path`` (removed, or made again, while we waited)."""
+    if fd is None:
+        try:
+            fd = os.open(path, _OPEN_DIR)
+        except OSError:
+            return None
+    for _ in range(40):
+        try:
+            fcntl.flock(fd, how | fcntl.LOCK_NB)
+            if os.fstat(fd).st_ino == os.lstat(path).st_ino:
+                return fd
+            break
+        except BlockingIOError:
+            time.sleep(0.05)
+        except OSError:
+            break
+    os.close(fd)
+    return None
+
+
+def _hold(path: str) -> bool:
+    """This process uses the view ``path``: a shared lock on it, kept until the process ends."""
+    if path not in _HELD:
+        fd = _lock(path, fcntl.LOCK_SH)
+        if fd is None:
+            return False
+        _HELD[path] = fd
+    return True
+
+
+def _remove_unused(home: str, keep: str) -> None:
+    """Remove the views in ``home`` (and unfinished ones) that no grader uses: those it can
+    lock exclusively at once."""
+    for name in os.listdir(home):
+        path = os.path.join(home, name)
+        if not name.startswith(VIEW_PREFIX) or path == keep or path in _HELD:
+            continue
+        try:
+            fd = os.open(path, _OPEN_DIR)
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:  # (BlockingIOError: in use)
+            continue
+        try:
+            if os.fstat(fd).st_ino == os.lstat(path).st_ino:
+                shutil.rmtree(path, ignore_errors=True)
+        except OSError:
+            pass
+        finally:
+            os.close(fd)
+
+
 @functools.lru_cache(maxsize=8)
 def _view(parent: str, names: tuple, stamp: str) -> str | None:
     """The view of ``names`` (entries of ``parent``, none a symbolic link) beside
     ``parent``: made once (hard links: the same file system, files this user may link),
-    then found again by its stamp; None where it cannot be made or trusted (then each entry
-    is bound on its own, as before)."""
+    then found again by its stamp, and held (:func:`_hold`) while this process lives; None
+    where it cannot be made, trusted or held (then each entry is bound on its own, as before)."""
     home = os.path.dirname(parent)
     final = os.path.join(home, VIEW_PREFIX + stamp)
     if os.path.lexists(final):  # (_trusted: a folder, not a link to one)
-        return final if _trusted(final) else None
+        return final if _trusted(final) and _hold(final) else None
     try:
         tmp = tempfile.mkdtemp(prefix=VIEW_PREFIX + "new-", dir=home)
     except OSError:
         return None
+    fd = _lock(tmp, fcntl.LOCK_SH)  # held while it is filled: not "unused"
     try:
+        if fd is None:
+            raise OSError
         os.chmod(tmp, 0o755)
         for name in names:
             src, dst = os.path.join(parent, name), os.path.join(tmp, name)
@@ -185,25 +252,14 @@ def _view(parent: str, names: tuple, stamp: str) -> str | None:
             else:
                 os.link(src, dst)
         os.rename(tmp, final)
+        _HELD[final], fd = fd, None
     except OSError:  # shutil.Error is one: another file system, a file we may not link...
         shutil.rmtree(tmp, ignore_errors=True)
-        if not os.path.isdir(final):  # (a grader running beside this one may have made it)
+        if fd is not None:
+            os.close(fd)
+        if not os.path.isdir(final) or not _hold(final):  # (a grader beside this one made it)
             return None
-    # views of an earlier state of the folder, once a day old: a kernel still running (this
-    # run's other kernels, another grader's) sees its libraries through its view's folder,
-    # which removing would empty
-    for old in os.listdir(home):
-        path = os.path.join(home, old)
-        try:
-            stale = (
-                old.startswith(VIEW_PREFIX)
-                and path != final
-                and time.time() - os.lstat(path).st_mtime > 86400
-            )
-        except OSError:
-            continue
-        if stale:
-            shutil.rmtree(path, ignore_errors=True)
+    _remove_unused(home, final)
     return final if _trusted(final) else None
 
 
