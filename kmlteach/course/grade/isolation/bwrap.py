@@ -172,15 +172,14 @@ _HELD: dict[str, int] = {}
 _OPEN_DIR = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 
 
-def _lock(path: str, how: int, fd: int | None = None) -> int | None:
-    """``path``'s folder opened (or ``fd``) and locked with ``how`` (without waiting more than
-    ~2 s: any user who may open the folder may lock it); None if it cannot be, or is no longer
-    the folder at ``path`` (removed, or made again, while we waited)."""
-    if fd is None:
-        try:
-            fd = os.open(path, _OPEN_DIR)
-        except OSError:
-            return None
+def _lock(path: str, how: int) -> int | None:
+    """``path``'s folder opened and locked with ``how`` (without waiting more than ~2 s: any
+    user who may open the folder may lock it); None if it cannot be, or is no longer the
+    folder at ``path`` (removed, or made again, while we waited)."""
+    try:
+        fd = os.open(path, _OPEN_DIR)
+    except OSError:
+        return None
     for _ in range(40):
         try:
             fcntl.flock(fd, how | fcntl.LOCK_NB)
@@ -259,8 +258,10 @@ def _view(parent: str, names: tuple, stamp: str) -> str | None:
             os.close(fd)
         if not os.path.isdir(final) or not _hold(final):  # (a grader beside this one made it)
             return None
+    if not _trusted(final):
+        return None
     _remove_unused(home, final)
-    return final if _trusted(final) else None
+    return final
 
 
 def _views(binds: list[str], links: dict) -> dict[str, str]:
