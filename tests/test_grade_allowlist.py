@@ -556,31 +556,46 @@ def test_a_view_follows_its_folder_and_is_not_used_where_others_may_write(tmp_pa
     from kmlteach.course.grade.isolation import bwrap as B
 
     make = B._view.__wrapped__  # not the per-process cache
+
+    def view():
+        B._deep_stamp.cache_clear()  # as a new grader process would
+        return make(str(sp), names, B._view_stamp(str(sp), names))
+
     sp = tmp_path / "lib" / "site-packages"
-    (sp / "a").mkdir(parents=True)
+    (sp / "a" / "sub").mkdir(parents=True)
     (sp / "a" / "x.py").write_text("1")
+    (sp / "a" / "sub" / "y.py").write_text("y")
     (sp / "b.py").write_text("b")
     (sp / "scipy").mkdir()
     names = ("a", "b.py")
-    v1 = make(str(sp), names, B._stamp(str(sp), names))
+    v1 = view()
     assert v1 and sorted(os.listdir(v1)) == ["a", "b.py"]
     assert os.stat(Path(v1) / "a" / "x.py").st_ino == os.stat(sp / "a" / "x.py").st_ino
-    assert make(str(sp), names, B._stamp(str(sp), names)) == v1  # found again, not rebuilt
+    assert view() == v1  # found again, not rebuilt
     # an upgrade replaces the distribution's files: a new view; the old one stays while a
     # grader uses it (this process: it holds a shared lock on every view it used)
     shutil.rmtree(sp / "a")
-    (sp / "a").mkdir()
+    (sp / "a" / "sub").mkdir(parents=True)
     (sp / "a" / "x.py").write_text("2")
-    v2 = make(str(sp), names, B._stamp(str(sp), names))
+    (sp / "a" / "sub" / "y.py").write_text("y")
+    os.utime(sp / "a" / "sub", ns=(1, 1))  # (any change below then moves its mtime)
+    v2 = view()
     assert v2 != v1 and os.path.exists(v1) and (Path(v2) / "a" / "x.py").read_text() == "2"
     assert v1 in B._HELD and v2 in B._HELD
-    # another grader (another process) uses v2, and this one lets go of both: the next
-    # upgrade removes v1, which nobody uses, whatever its age, and keeps v2
+    # a file replaced by rename deep inside a package (a hand-applied patch): a new view that
+    # holds the new file (red team of 2026-12-06: the stamp saw the top level only)
+    (sp / "a" / "sub" / "y.new").write_text("patched")
+    os.rename(sp / "a" / "sub" / "y.new", sp / "a" / "sub" / "y.py")
+    v3 = view()
+    assert v3 not in (v1, v2) and (Path(v3) / "a" / "sub" / "y.py").read_text() == "patched"
+    # another grader (another process) uses v3, and this one lets go of all three: the next
+    # view this process uses, even one already made, removes v1 and v2 (nobody uses them,
+    # whatever their age) and keeps v3
     other = subprocess.Popen(
         [
             sys.executable,
             "-c",
-            f"import fcntl, os, sys\nfd = os.open({v2!r}, os.O_RDONLY)\n"
+            f"import fcntl, os, sys\nfd = os.open({v3!r}, os.O_RDONLY)\n"
             "fcntl.flock(fd, fcntl.LOCK_SH)\nprint('held', flush=True)\nsys.stdin.read()",
         ],
         stdin=subprocess.PIPE,
@@ -589,23 +604,24 @@ def test_a_view_follows_its_folder_and_is_not_used_where_others_may_write(tmp_pa
     )
     try:
         assert other.stdout.readline().strip() == "held"
-        for v in (v1, v2):
+        for v in (v1, v2, v3):
             os.close(B._HELD.pop(v))
+        assert view() == v3 and not os.path.exists(v1) and not os.path.exists(v2)
+        os.close(B._HELD.pop(v3))
         (sp / "b.py").write_text("b2")
-        v3 = make(str(sp), names, B._stamp(str(sp), names))
-        assert v3 not in (v1, v2) and not os.path.exists(v1) and os.path.exists(v2)
+        v4 = view()
+        assert v4 != v3 and os.path.exists(v3)
     finally:
         other.communicate("")
-    # once that grader is gone, v2 is unused too: the next view made removes it
+    # once that grader is gone, v3 is unused too: the next view used removes it
     (sp / "b.py").write_text("b3")
-    v4 = make(str(sp), names, B._stamp(str(sp), names))
-    assert os.path.exists(v3) and not os.path.exists(v2) and v4 not in (v2, v3)
-    v2 = v4
+    v5 = view()
+    assert os.path.exists(v4) and not os.path.exists(v3) and v5 not in (v3, v4)
     # a folder that others may write could hold a planted view: none is used there
     os.chmod(tmp_path / "lib", 0o777)
-    assert make(str(sp), names, B._stamp(str(sp), names)) is None
+    assert view() is None
     os.chmod(tmp_path / "lib", 0o755)
-    os.chmod(v2, 0o775)
-    assert make(str(sp), names, B._stamp(str(sp), names)) is None
+    os.chmod(v5, 0o775)
+    assert view() is None
     for v in [v for v in B._HELD if v.startswith(str(tmp_path))]:
         os.close(B._HELD.pop(v))

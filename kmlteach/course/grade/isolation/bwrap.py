@@ -151,6 +151,31 @@ def _stamp(parent: str, names: tuple) -> str:
     return h.hexdigest()[:20]
 
 
+@functools.lru_cache(maxsize=8)
+def _deep_stamp(parent: str, names: tuple, top: str) -> str:
+    """``top`` (:func:`_stamp`) and every folder's inode and mtime below the entries: a file
+    replaced by rename deep inside a package (a hand-applied patch, an editor saving) changes
+    its folder's mtime, and a file written in place is the same file in the view. Walked once
+    per process and state of the top level (~2 300 folders, ~50 ms), not per kernel: a deep
+    change made while a grader runs is seen by the next grader (red team of 2026-12-06: a
+    view went on serving a replaced ``traitlets/utils/text.py``)."""
+    h = hashlib.sha256(top.encode())
+    for name in names:
+        path = os.path.join(parent, name)
+        if os.path.islink(path) or not os.path.isdir(path):
+            continue
+        for folder, subs, _files in os.walk(path):
+            subs.sort()
+            st = os.lstat(folder)
+            h.update(f"\0{folder}\0{st.st_ino}\0{st.st_mtime_ns}".encode())
+    return h.hexdigest()[:20]
+
+
+def _view_stamp(parent: str, names: tuple) -> str:
+    """The stamp a view of ``names`` in ``parent`` is found by (:func:`_deep_stamp`)."""
+    return _deep_stamp(parent, names, _stamp(parent, names))
+
+
 def _trusted(path: str) -> bool:
     """A folder of this process's own user that no one else may write, in such a folder."""
     try:
@@ -234,7 +259,10 @@ def _view(parent: str, names: tuple, stamp: str) -> str | None:
     home = os.path.dirname(parent)
     final = os.path.join(home, VIEW_PREFIX + stamp)
     if os.path.lexists(final):  # (_trusted: a folder, not a link to one)
-        return final if _trusted(final) and _hold(final) else None
+        if not (_trusted(final) and _hold(final)):
+            return None
+        _remove_unused(home, final)  # (views a grader used while it was made, now unused)
+        return final
     try:
         tmp = tempfile.mkdtemp(prefix=VIEW_PREFIX + "new-", dir=home)
     except OSError:
@@ -285,7 +313,7 @@ def _views(binds: list[str], links: dict) -> dict[str, str]:
             continue
         names_t = tuple(sorted(names))
         try:
-            view = _view(parent, names_t, _stamp(parent, names_t))
+            view = _view(parent, names_t, _view_stamp(parent, names_t))
         except OSError:  # (an entry gone while stamped)
             continue
         if view is not None:
