@@ -528,8 +528,6 @@ def test_bwrap_binds_site_packages_once_from_a_view_of_exactly_the_allowlist(tmp
     """~210 binds of site-packages' allowlisted entries cost each kernel ~0.12 s of CPU in
     bwrap (it reads /proc/self/mountinfo again for every bind): the folder is bound once,
     from a view beside it that holds hard links to exactly those entries, nothing else."""
-    import sys
-
     from kmlteach.course.grade.isolation import bwrap as B
 
     if sys.prefix == sys.base_prefix:

@@ -183,11 +183,11 @@ JS_HELPERS = r"""() => {
       }
     }
   };
-  // every document but those kept (the one a subset run's earlier chapter opened by its
-  // "Next" link, too): only the chapter walked is in the page, and only its kernel runs
-  J.closeOthers = async (keep) => {
+  // every document but the chapter's own (the one a subset run's earlier chapter opened by
+  // its "Next" link, too): only the chapter walked is in the page, and only its kernel runs
+  J.closeOthers = async (path) => {
     for (const w of Array.from(app.shell.widgets('main')))
-      if (w.context && !keep.includes(w.context.path)) await J.close(w.context.path);
+      if (w.context && w.context.path !== path) await J.close(w.context.path);
   };
   // the current document's kernel idle and quiet for ms (at most 30 s): JupyterLab's own
   // requests on a kernel that has just started (the debugger restores its state) are over
@@ -325,7 +325,7 @@ class Journey:
         # the chapter left behind (and any other document) closes: its kernel stops. (Kept
         # open for its "previous" link, its hidden tab cost Chromium 142 -> 179 s of CPU
         # over the walk, in two full runs of 2026-12-06.)
-        self.js("window.__j.closeOthers(a)", [path])
+        self.js("window.__j.closeOthers(a)", path)
         self.chapter, self.path, self.next_open = chapter, path, None
         self.panel = self.page.locator(f'[id="{self.js("window.__j.panel().id")}"]')
         self.console_from = len(self.console)

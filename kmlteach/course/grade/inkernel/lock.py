@@ -110,15 +110,12 @@ def confine_writes(cfg):
     work = policy["child_write"][0]
     refs = reference_files(cfg)
     rules = {**policy, "write": list(policy["child_write"])}
-    # what each child may read, made here once per set of denied files (the policy's ~230
-    # roots resolved once): made in every child, it was ~10 ms of CPU a probe (2026-12-06)
-    read_grants = ns["read_grants"]
+    # what each child may read, made here once per set of denied files (real paths already;
+    # the policy's ~230 roots resolved once): made in every child, it was ~10 ms of CPU a
+    # probe (2026-12-06)
     roots = [os.path.realpath(r) for r in policy["read"] if os.path.exists(r)]
     every = sorted({f for fs in refs.values() for f in fs})
-    grants = {
-        tuple(deny): read_grants(roots, [os.path.realpath(p) for p in deny], resolved=True)
-        for deny in [*refs.values(), every]
-    }
+    grants = {tuple(deny): ns["read_grants"](roots, deny, resolved=True) for deny in [*refs.values(), every]}
 
     def confine(exercise=None):
         """``exercise``: the one this probe grades; only its references' files are denied (a

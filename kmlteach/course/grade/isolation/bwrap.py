@@ -197,22 +197,23 @@ _HELD: dict[str, int] = {}
 _OPEN_DIR = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 
 
-def _lock(path: str, how: int) -> int | None:
-    """``path``'s folder opened and locked with ``how`` (without waiting more than ~2 s: any
-    user who may open the folder may lock it); None if it cannot be, or is no longer the
-    folder at ``path`` (removed, or made again, while we waited)."""
+def _lock(path: str, how: int, tries: int = 40) -> int | None:
+    """``path``'s folder opened and locked with ``how``, trying ``tries`` times 50 ms apart
+    (never waiting for good: any user who may open the folder may lock it); None if it
+    cannot be, or is no longer the folder at ``path`` (removed, or made again, meanwhile)."""
     try:
         fd = os.open(path, _OPEN_DIR)
     except OSError:
         return None
-    for _ in range(40):
+    for attempt in range(tries):
         try:
             fcntl.flock(fd, how | fcntl.LOCK_NB)
             if os.fstat(fd).st_ino == os.lstat(path).st_ino:
                 return fd
             break
         except BlockingIOError:
-            time.sleep(0.05)
+            if attempt + 1 < tries:
+                time.sleep(0.05)
         except OSError:
             break
     os.close(fd)
@@ -236,38 +237,20 @@ def _remove_unused(home: str, keep: str) -> None:
         path = os.path.join(home, name)
         if not name.startswith(VIEW_PREFIX) or path == keep or path in _HELD:
             continue
-        try:
-            fd = os.open(path, _OPEN_DIR)
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:  # (BlockingIOError: in use)
-            continue
-        try:
-            if os.fstat(fd).st_ino == os.lstat(path).st_ino:
-                shutil.rmtree(path, ignore_errors=True)
-        except OSError:
-            pass
-        finally:
+        fd = _lock(path, fcntl.LOCK_EX, tries=1)
+        if fd is not None:
+            shutil.rmtree(path, ignore_errors=True)
             os.close(fd)
 
 
-@functools.lru_cache(maxsize=8)
-def _view(parent: str, names: tuple, stamp: str) -> str | None:
-    """The view of ``names`` (entries of ``parent``, none a symbolic link) beside
-    ``parent``: made once (hard links: the same file system, files this user may link),
-    then found again by its stamp, and held (:func:`_hold`) while this process lives; None
-    where it cannot be made, trusted or held (then each entry is bound on its own, as before)."""
-    home = os.path.dirname(parent)
-    final = os.path.join(home, VIEW_PREFIX + stamp)
-    if os.path.lexists(final):  # (_trusted: a folder, not a link to one)
-        if not (_trusted(final) and _hold(final)):
-            return None
-        _remove_unused(home, final)  # (views a grader used while it was made, now unused)
-        return final
+def _make_view(parent: str, names: tuple, final: str) -> None:
+    """Write the view of ``names`` at ``final`` (hard links, in a folder held from the start:
+    never "unused" while it is filled), or nothing where it cannot be made."""
     try:
-        tmp = tempfile.mkdtemp(prefix=VIEW_PREFIX + "new-", dir=home)
+        tmp = tempfile.mkdtemp(prefix=VIEW_PREFIX + "new-", dir=os.path.dirname(final))
     except OSError:
-        return None
-    fd = _lock(tmp, fcntl.LOCK_SH)  # held while it is filled: not "unused"
+        return
+    fd = _lock(tmp, fcntl.LOCK_SH)
     try:
         if fd is None:
             raise OSError
@@ -281,12 +264,23 @@ def _view(parent: str, names: tuple, stamp: str) -> str | None:
         os.rename(tmp, final)
         _HELD[final], fd = fd, None
     except OSError:  # shutil.Error is one: another file system, a file we may not link...
-        shutil.rmtree(tmp, ignore_errors=True)
+        shutil.rmtree(tmp, ignore_errors=True)  # (a grader beside this one may have made it)
         if fd is not None:
             os.close(fd)
-        if not os.path.isdir(final) or not _hold(final):  # (a grader beside this one made it)
-            return None
-    if not _trusted(final):
+
+
+@functools.lru_cache(maxsize=8)
+def _view(parent: str, names: tuple, stamp: str) -> str | None:
+    """The view of ``names`` (entries of ``parent``, none a symbolic link) beside
+    ``parent``: made once (hard links: the same file system, files this user may link),
+    then found again by its stamp, and held (:func:`_hold`) while this process lives; None
+    where it cannot be made, trusted or held (then each entry is bound on its own, as before).
+    The views no grader holds are removed then."""
+    home = os.path.dirname(parent)
+    final = os.path.join(home, VIEW_PREFIX + stamp)
+    if not os.path.lexists(final):
+        _make_view(parent, names, final)
+    if not (_trusted(final) and _hold(final)):  # (_trusted: a folder, not a link to one)
         return None
     _remove_unused(home, final)
     return final
