@@ -615,11 +615,19 @@ def test_a_view_follows_its_folder_and_is_not_used_where_others_may_write(tmp_pa
     (sp / "b.py").write_text("b3")
     v5 = view()
     assert os.path.exists(v4) and not os.path.exists(v3) and v5 not in (v3, v4)
+    # a deep file replaced with its folder's mtime then restored (tar extracting a package
+    # again; red team of 2026-12-06, F1): the folder's ctime still moves, a new view
+    made = os.stat(sp / "a" / "sub")
+    (sp / "a" / "sub" / "y.new").write_text("patched again")
+    os.rename(sp / "a" / "sub" / "y.new", sp / "a" / "sub" / "y.py")
+    os.utime(sp / "a" / "sub", ns=(made.st_atime_ns, made.st_mtime_ns))
+    v6 = view()
+    assert v6 != v5 and (Path(v6) / "a" / "sub" / "y.py").read_text() == "patched again"
     # a folder that others may write could hold a planted view: none is used there
     os.chmod(tmp_path / "lib", 0o777)
     assert view() is None
     os.chmod(tmp_path / "lib", 0o755)
-    os.chmod(v5, 0o775)
+    os.chmod(v6, 0o775)
     assert view() is None
     for v in [v for v in B._HELD if v.startswith(str(tmp_path))]:
         os.close(B._HELD.pop(v))

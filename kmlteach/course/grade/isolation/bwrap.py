@@ -153,9 +153,11 @@ def _stamp(parent: str, names: tuple) -> str:
 
 @functools.lru_cache(maxsize=8)
 def _deep_stamp(parent: str, names: tuple, top: str) -> str:
-    """``top`` (:func:`_stamp`) and every folder's inode and mtime below the entries: a file
-    replaced by rename deep inside a package (a hand-applied patch, an editor saving) changes
-    its folder's mtime, and a file written in place is the same file in the view. Walked once
+    """``top`` (:func:`_stamp`) and every folder's inode, mtime and ctime below the entries: a
+    file replaced by rename deep inside a package (a hand-applied patch, an editor saving)
+    changes its folder's mtime and ctime (the ctime even where ``tar`` then restores the
+    mtime; linking a folder's files into a view changes neither), and a file written in place
+    is the same file in the view. Walked once
     per process and state of the top level (~2 300 folders, ~50 ms), not per kernel: a deep
     change made while a grader runs is seen by the next grader (red team of 2026-12-06: a
     view went on serving a replaced ``traitlets/utils/text.py``)."""
@@ -167,7 +169,7 @@ def _deep_stamp(parent: str, names: tuple, top: str) -> str:
         for folder, subs, _files in os.walk(path):
             subs.sort()
             st = os.lstat(folder)
-            h.update(f"\0{folder}\0{st.st_ino}\0{st.st_mtime_ns}".encode())
+            h.update(f"\0{folder}\0{st.st_ino}\0{st.st_mtime_ns}\0{st.st_ctime_ns}".encode())
     return h.hexdigest()[:20]
 
 
