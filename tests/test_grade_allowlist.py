@@ -328,6 +328,37 @@ def test_library_one_liners_score_nothing(tmp_path):
     assert fb.count("ModuleNotFoundError") >= 3, fb
 
 
+def test_the_grading_kernel_has_no_debugger(tmp_path):
+    """debugpy is in the student's environment (ipykernel requires it) but not in a grading
+    kernel's (policy.NOT_GRADING): the kernel started without it and a submission cannot
+    import it (its files are not granted)."""
+    from kmlteach.course.grade.isolation.policy import NOT_GRADING, libraries
+
+    assert "debugpy" in NOT_GRADING and "debugpy" in student_distributions()
+    assert not [g for g in libraries() if os.path.basename(g).startswith("debugpy")]
+    nb = with_function(
+        load(),
+        "01.distance",
+        "def distance(x, w, b):\n    import importlib.util, sys\n"
+        "    loaded = sorted(m for m in sys.modules if m.startswith(('debugpy', '_pydevd')))\n"
+        "    try:\n        import debugpy\n        found = debugpy.__file__\n"
+        "    except ImportError as exc:\n        found = type(exc).__name__\n"
+        "    raise ValueError(f'KMLDEBUG loaded={loaded} import={found}')",
+        name="distance",
+    )
+    subs = tmp_path / "subs"
+    subs.mkdir()
+    (subs / "debugger.ipynb").write_bytes(dump(nb))
+    (r,) = grade_folder(
+        subs, tmp_path / "gb.csv", limits=Limits(timeout=60), feedback=tmp_path / "fb", progress=None
+    )
+    fb = (tmp_path / "fb" / "debugger.md").read_text(encoding="utf-8")
+    assert "KMLDEBUG loaded=[] import=ModuleNotFoundError" in fb, fb
+    assert r.status == "ok" and {e.id for e in r.exercises if e.points == e.max_points} == {
+        e.id for e in r.exercises if e.id != "01.distance"
+    }
+
+
 @ROOT_ONLY
 def test_uid_slots_are_machine_wide(tmp_path, monkeypatch):
     """Two grading runs with different temporary folders never share a uid (each would kill

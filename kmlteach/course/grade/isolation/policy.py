@@ -17,10 +17,10 @@ checkout under ``/opt``):
   (a conda environment's);
 * **the student's libraries**: in each ``site-packages`` folder on ``sys.path``, the
   files of the distributions the student edition installs (``kmlteach``'s runtime
-  requirements and ``ipykernel``'s, with theirs, no extras), nothing else: SciPy,
-  scikit-learn, hmmlearn and every test or instructor tool are not importable, as in the
-  student's own kernel (a one-line ``scipy.linalg.expm`` scored full marks where the
-  exercise says "no SciPy");
+  requirements and ``ipykernel``'s, with theirs, no extras) but the debugger
+  (:data:`NOT_GRADING`), nothing else: SciPy, scikit-learn, hmmlearn and every test or
+  instructor tool are not importable, as in the student's own kernel (a one-line
+  ``scipy.linalg.expm`` scored full marks where the exercise says "no SciPy");
 * **the system's shared libraries** (the dynamic loader's multiarch folders), ``/proc``
   and the harmless devices (``/dev/null``, ``/dev/zero``, ``/dev/full``, ``/dev/random``,
   ``/dev/urandom``);
@@ -60,6 +60,12 @@ CHILD_WORK = "/tmp/kmlteach-work"  # a probe's child works here (bwrap: the sand
 DEVICES = ("/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom")
 ETC = ("passwd", "group", "nsswitch.conf", "ld.so.cache", "localtime")
 KERNEL_DISTRIBUTION = "ipykernel"  # the kernel itself, beside what the package requires
+# In the student's environment, not in a grading kernel's: the debugger (ipykernel's
+# requirement). A grading kernel is never debugged (its debugger socket stays unconnected);
+# without debugpy, ipykernel starts with no debugger, 0.06 s of CPU sooner per kernel (0.24
+# -> 0.18 s, 2026-12-06), and pydevd's process-attach and tracing machinery is out of reach
+# of the student's code (the hub's student environment has no debugpy either: hub_env.py).
+NOT_GRADING = frozenset({"debugpy"})
 
 
 @dataclass(frozen=True)
@@ -213,11 +219,12 @@ def student_distributions() -> frozenset[str]:
 @functools.lru_cache(maxsize=1)
 def libraries() -> tuple[str, ...]:
     """The entries of each ``site-packages`` folder that belong to the student's
-    distributions. An entry shared with another distribution (a namespace folder, the
-    top-level ``__pycache__``) is granted one level deeper, down to single files."""
+    distributions but :data:`NOT_GRADING`. An entry shared with another distribution (a
+    namespace folder, the top-level ``__pycache__``) is granted one level deeper, down to
+    single files."""
     from packaging.utils import canonicalize_name
 
-    allowed = student_distributions()
+    allowed = student_distributions() - NOT_GRADING
     grants = []
     for site_dir in _site_dirs():
         owners: dict[tuple, set] = {}
