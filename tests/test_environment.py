@@ -255,3 +255,38 @@ def test_server_extension_sends_kernel_messages_without_nagle_delay(monkeypatch)
     monkeypatch.setattr(NoDelayKernelWebsocketConnection, "websocket_handler", Handler(), raising=False)
     assert conn.connect() == "future"
     assert calls == [("nodelay", True), "connect"]
+
+
+def test_nbformat_and_jupyter_events_build_no_iri_parser():
+    """pyproject's cap on jsonschema: importing nbformat and jupyter-events (every JupyterLab
+    and hub user's server, every `python -m kmlteach` command) loads neither rfc3987_syntax
+    nor Lark (jsonschema 4.24+ built 38 Lark parsers at import for its "iri" format
+    checker), and no schema those servers and nbformat carry uses that format."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, nbformat, jupyter_events.validators, jupyter_server.serverapp\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('rfc3987_syntax', 'lark')))"
+    )
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert r.stdout.strip() == "[]", r.stdout
+    iri = re.compile(r"""["']?format["']?\s*:\s*["']?iri""")
+    found = []
+    for pkg in (
+        "nbformat",
+        "jupyter_events",
+        "jupyter_server",
+        "jupyterlab_server",
+        "jupyterlab",
+        "jupyterhub",
+    ):
+        spec = importlib.util.find_spec(pkg)
+        if spec is None or not spec.submodule_search_locations:
+            continue
+        for folder in spec.submodule_search_locations:
+            for path in Path(folder).rglob("*"):
+                if path.suffix in (".json", ".yaml", ".yml") and iri.search(path.read_text(errors="replace")):
+                    found.append(str(path))
+    assert not found, found

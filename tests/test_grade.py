@@ -409,24 +409,6 @@ def test_cell_output_never_reaches_the_grader(monkeypatch):
     assert "status" in seen and not {"stream", "display_data"} & set(seen), seen
 
 
-def test_deferred_import_loads_the_module_on_first_use(tmp_path, monkeypatch):
-    from kmlteach.course.grade.kernel import _defer_import
-
-    (tmp_path / "kml_probe_lazy.py").write_text(
-        "LOADS = []\nLOADS.append(1)\ndef is_valid(x):\n    return x == 'ok'\n"
-    )
-    monkeypatch.syspath_prepend(str(tmp_path))
-    monkeypatch.delitem(sys.modules, "kml_probe_lazy", raising=False)
-    assert _defer_import("kml_probe_lazy", ["is_valid"])
-    from kml_probe_lazy import is_valid  # what jsonschema does: binds the stand-in's function
-
-    assert type(sys.modules["kml_probe_lazy"]).__name__ == "_Deferred"
-    assert is_valid("ok") and not is_valid("no")
-    mod = sys.modules["kml_probe_lazy"]
-    assert type(mod).__name__ == "module" and mod.LOADS == [1]
-    assert not _defer_import("kml_probe_lazy") and not _defer_import("kml_no_such_module_here")
-
-
 def test_the_notebook_code_runs_in_every_probe_within_the_submission_total(tmp_path):
     """Red team 2: an honest set-up cell that takes longer than the time limit divided by
     the number of probes (it runs again in each of the 12 probes of chapter 01) used to

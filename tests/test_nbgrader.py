@@ -21,19 +21,6 @@ CHAPTER = book.load().chapter("07")
 NB = Path(CHAPTER.notebook).name
 
 
-# What the `nbgrader` console script runs (nbgrader.apps.nbgraderapp:main), with the import
-# of rfc3987_syntax deferred as in the grader (jsonschema imports it for a format checker
-# nbgrader never uses; building its 38 parsers cost 1.4-2 s of CPU in each of the 2 runs)
-NBGRADER_MAIN = (
-    "import sys\n"
-    "from kmlteach.course.grade.kernel import _defer_import\n"
-    "_defer_import('rfc3987_syntax', ['is_valid_syntax'])\n"
-    "from nbgrader.apps.nbgraderapp import main\n"
-    "sys.argv[0] = 'nbgrader'\n"
-    "sys.exit(main())\n"
-)
-
-
 def nbgrader(course: Path, *args):
     env = dict(os.environ)
     bindir = str(Path(sys.executable).parent)  # nbgrader shells out to alembic
@@ -42,7 +29,7 @@ def nbgrader(course: Path, *args):
     env["KMLTEACH_RESULTS"] = ""  # no results log (kmlteach.exercises.progress)
     assert shutil.which("nbgrader", path=env["PATH"]), "nbgrader is in the test extra"
     r = subprocess.run(
-        [sys.executable, "-c", NBGRADER_MAIN, *args],
+        [os.path.join(bindir, "nbgrader"), *args],
         cwd=course,
         env=env,
         capture_output=True,

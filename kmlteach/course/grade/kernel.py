@@ -48,45 +48,6 @@ _IOPUB_TOPIC = b"kernel."
 MAX_MESSAGE_BYTES = 40 * 1024 * 1024
 
 
-def _defer_import(name: str, functions=()) -> bool:
-    """Make ``import name`` lazy in this process: a stand-in module that imports the real
-    one on first use (an attribute, or one of ``functions`` called); ``False`` when the
-    module is already imported or not installed.
-
-    Used for ``rfc3987_syntax``: nbclient imports nbformat, which imports jsonschema, which
-    imports it (when installed: JupyterLab's jupyter-events asks for it) for its ``iri``
-    format checker (``from rfc3987_syntax import is_valid_syntax``), and that import builds
-    38 Lark parsers: 1.4-2 s of CPU in every grading process and Dask worker, for a checker
-    that nbformat never uses. Whatever does check an IRI still gets the real answer."""
-    import importlib
-    import importlib.util
-    import types
-
-    if name in sys.modules or importlib.util.find_spec(name) is None:
-        return False
-
-    class _Deferred(types.ModuleType):
-        def __getattr__(self, attr):
-            if attr.startswith("__"):
-                raise AttributeError(attr)
-            return getattr(real(), attr)
-
-    def real():
-        if isinstance(sys.modules.get(name), _Deferred):
-            del sys.modules[name]
-        return importlib.import_module(name)
-
-    def deferred(fn):
-        return lambda *a, **k: getattr(real(), fn)(*a, **k)
-
-    stub = _Deferred(name, f"Stand-in of {name} (kmlteach.course.grade.kernel): imported on first use.")
-    for fn in functions:
-        setattr(stub, fn, deferred(fn))
-    sys.modules[name] = stub
-    return True
-
-
-_defer_import("rfc3987_syntax", ["is_valid_syntax"])
 _PY = os.path.abspath(sys.executable)  # the kernel starts elsewhere (its scratch folder)
 STARTUP_TIMEOUT = 60.0
 
