@@ -972,7 +972,8 @@ def _fake_exchange(root: Path, chapter: str, hand_ins: dict[str, tuple[str, byte
 
 
 def test_collect_marks_late_ones_and_return_reaches_each_student(tmp_path, capsys):
-    from kmlteach.course.classroom import collect, give_back
+    from kmlteach.course.classroom.collect import collect
+    from kmlteach.course.classroom.giveback import give_back
     from kmlteach.course.classroom.lms import lms_csv, mark_late
 
     ex = tmp_path / "exchange"
@@ -1032,8 +1033,9 @@ def test_collect_marks_late_ones_and_return_reaches_each_student(tmp_path, capsy
 
 def test_return_follows_no_link_planted_in_the_exchange(tmp_path):
     """The exchange belongs to the service's user: a link it holds never leads root elsewhere."""
-    from kmlteach.course.classroom import collect, give_back
+    from kmlteach.course.classroom.collect import collect
     from kmlteach.course.classroom.exchange import ExchangeError
+    from kmlteach.course.classroom.giveback import give_back
 
     ex = tmp_path / "exchange"
     _fake_exchange(ex, "01", {"alice": ("2027-03-01T22:58:00+00:00", notebook())})

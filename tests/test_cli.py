@@ -42,6 +42,22 @@ def _ready() -> str:
     return ", ".join(c.id for c in book.load().chapters if c.ready)
 
 
+def test_the_command_line_imports_what_its_command_needs():
+    """Building the parser (every command does) imports neither Numba nor the grader: each
+    command paid 0.4 s of CPU for them (the classroom package re-exported its grader-backed
+    modules); ``chapters`` still needs neither."""
+    code = (
+        "import sys\nfrom kmlteach.__main__ import build_parser, main\nbuild_parser()\n"
+        "heavy = ('numba', 'kmlteach.course.grade.grader', 'nbformat')\n"
+        "print(sorted(m for m in heavy if m in sys.modules))\nmain(['chapters'])\n"
+        "print(sorted(m for m in heavy if m in sys.modules))"
+    )
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert lines[0] == "[]" and lines[-1] == "[]", r.stdout
+
+
 @pytest.mark.parametrize(
     "argv, says",
     [
