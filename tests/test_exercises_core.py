@@ -335,18 +335,11 @@ def test_student_cli_and_student_chapter_01_runs_under_nbval_lax(tmp_path):
     assert "### BEGIN SOLUTION" not in text and "NotImplementedError" in text
     log = tmp_path / "results.jsonl"
     env = {**__import__("os").environ, "KMLTEACH_RESULTS": str(log)}
-    # `python -m pytest`, with rfc3987_syntax deferred as in the grader: nbval imports
-    # nbformat -> jsonschema -> rfc3987_syntax, 1.4-2 s of CPU for a checker nobody uses here
-    pytest_main = (
-        "import sys\nfrom kmlteach.course.grade.kernel import _defer_import\n"
-        "_defer_import('rfc3987_syntax', ['is_valid_syntax'])\n"
-        "import pytest\nsys.exit(pytest.console_main())\n"
-    )
     r = subprocess.run(
         [
             sys.executable,
-            "-c",
-            pytest_main,
+            "-m",
+            "pytest",
             "-q",
             "-p",
             "no:cacheprovider",

@@ -328,6 +328,45 @@ def test_library_one_liners_score_nothing(tmp_path):
     assert fb.count("ModuleNotFoundError") >= 3, fb
 
 
+def test_a_child_is_denied_its_references_whether_or_not_the_kernel_loaded_them(tmp_path):
+    """The files a probe's child may not read (the modules of the functions its exercise
+    re-implements) come from the grader (plan.reference_files). The kernel imports those
+    modules, and Numba with them, only for a submission whose code imports the package
+    (cells.imports_package): ``quiet`` names it nowhere and its kernel leaves them out;
+    ``uses`` imports it and finds the module loaded, its reference disarmed. Either way the
+    reference's file is refused to the child."""
+    from kmlteach.course.grade.cells import imports_package
+
+    body = (
+        "    import sys\n"
+        "    pkg = sys.modules['kml' + 'teach']\n"
+        "    try:\n        open(pkg.__path__[0] + '/svm/margins.py', 'rb').close()\n        seen = 'READ'\n"
+        "    except OSError as exc:\n        seen = 'DENIED ' + type(exc).__name__\n"
+        "    raise ValueError(f'KMLREF {seen} numba={\"numba\" in sys.modules}{extra}')"
+    )
+    quiet = "def distance(x, w, b):\n    extra = ''\n" + body
+    uses = (
+        "def distance(x, w, b):\n    from kmlteach.svm import margins\n"
+        "    try:\n        margins.distance_to_hyperplane(np.atleast_2d(x), w, b)\n        extra = ' called'\n"
+        "    except Exception as exc:\n        extra = ' ' + type(exc).__name__\n" + body
+    )
+    assert not imports_package([quiet]) and imports_package([uses])
+    subs = tmp_path / "subs"
+    subs.mkdir()
+    for name, src in (("quiet", quiet), ("uses", uses)):
+        (subs / f"{name}.ipynb").write_bytes(dump(with_function(load(), "01.distance", src, name="distance")))
+    grade_folder(
+        subs, tmp_path / "gb.csv", limits=Limits(timeout=60), jobs=2, feedback=tmp_path / "fb", progress=None
+    )
+    quiet_fb = (tmp_path / "fb" / "quiet.md").read_text(encoding="utf-8")
+    uses_fb = (tmp_path / "fb" / "uses.md").read_text(encoding="utf-8")
+    if mode.detect(Limits()).bwrap and landlock_abi() >= 1:  # the child's own ruleset denies them
+        assert "KMLREF DENIED PermissionError numba=False" in quiet_fb, quiet_fb
+        assert "KMLREF DENIED PermissionError numba=True ReferenceUnavailable" in uses_fb, uses_fb
+    else:
+        assert "numba=False" in quiet_fb and "numba=True ReferenceUnavailable" in uses_fb, uses_fb
+
+
 def test_the_grading_kernel_has_no_debugger(tmp_path):
     """debugpy is in the student's environment (ipykernel requires it) but not in a grading
     kernel's (policy.NOT_GRADING): the kernel started without it and a submission cannot

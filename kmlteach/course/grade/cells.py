@@ -38,6 +38,7 @@ __all__ = [
     "check_calls",
     "select_code",
     "run_all_code",
+    "imports_package",
     "chapter_of_ids",
     "code_too_large",
     "MAX_CODE_CHARS",
@@ -414,3 +415,30 @@ def run_all_code(sources: list[str]) -> list[str]:
         if text.strip():
             out.append(text)
     return out
+
+
+def _library_name(name: str) -> bool:
+    return name == "kmlteach" or (name.startswith("kmlteach.") and name.split(".")[1] != "exercises")
+
+
+def imports_package(code: list[str]) -> bool:
+    """Whether ``code`` (what a probe's child runs) may import ``kmlteach`` beyond
+    ``kmlteach.exercises`` (the grading stub): an import of it, the name ``kmlteach`` used
+    otherwise than by that import, or a string that names it (``importlib``). Then the
+    kernel imports the modules of the references before any child runs, as a child may
+    not read their files (``inkernel/server.py``); otherwise it leaves them, and Numba with
+    them, out (0.2 s of CPU a kernel). A cell that does not parse counts as one that does."""
+    for src in code:
+        tree = _parse(src)
+        if tree is None:
+            return True
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import) and any(_library_name(a.name) for a in node.names):
+                return True
+            if isinstance(node, ast.ImportFrom) and not node.level and _library_name(node.module or ""):
+                return True
+            if isinstance(node, ast.Name) and node.id == "kmlteach":
+                return True
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and "kmlteach" in node.value:
+                return True
+    return False

@@ -17,14 +17,14 @@ import dataclasses
 import json
 import time
 
-from .cells import check_calls, notebook_code_cells, run_all_code, select_code
+from .cells import check_calls, imports_package, notebook_code_cells, run_all_code, select_code
 from .codec import MAX_RESULT_BYTES, ResultError, loads_limited
 from .inkernel.startup import startup_code
 from .isolation.mode import detect
 from .isolation.uids import uid_slot
 from .kernel import LAUNCHER, KernelDied, KernelTimeout, SandboxKernel
 from .limits import Limits
-from .plan import ChapterPlan, ExercisePlan, book_exercises, chapter_plan, student_plan
+from .plan import ChapterPlan, ExercisePlan, book_exercises, chapter_plan, reference_files, student_plan
 from .scoring import ExerciseResult, SubmissionResult, _name, _short, score_exercise, student_text  # noqa: F401  (re-exported: grader.score_exercise etc.)
 from .submission import InvalidSubmission, detect_chapter, read_notebook
 
@@ -204,6 +204,7 @@ async def _run_kernel(
     the kernel or finds the probe replaced costs that exercise its points and the
     submission its ``ok`` status; the remaining work continues in a fresh kernel."""
     n = len(plan.exercises)
+    preload = imports_package(code)
     work = [(0, i) for i in range(n)] + [(1, i) for i in range(n)]
     halves = [[None, None] for _ in range(n)]
     spent = [0.0]  # seconds of probes so far (kernel start-ups not counted)
@@ -243,6 +244,8 @@ async def _run_kernel(
                     "cells": code,  # run by each probe's child only, never by the kernel
                     "policy": kernel.policy.to_json(),  # the child's rules; sys.path (inkernel/lock.py)
                     "launcher_source": LAUNCHER.read_text(encoding="utf-8"),  # its Landlock, seccomp
+                    "refs": reference_files(plan.guards),  # each exercise's files its child may not read
+                    "preload": preload,  # the kernel imports the references' modules first
                 }
                 pre = startup_code(cfg, probe)
                 probe_id = _expr_text(

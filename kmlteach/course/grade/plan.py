@@ -17,8 +17,17 @@ from ..book import load as load_book
 from . import cases as hidden
 from .cells import check_calls, notebook_code_cells
 from .codec import encode
+from .inkernel.disarm import guard_target
 
-__all__ = ["GradeCase", "ExercisePlan", "ChapterPlan", "chapter_plan", "student_plan", "book_exercises"]
+__all__ = [
+    "GradeCase",
+    "ExercisePlan",
+    "ChapterPlan",
+    "chapter_plan",
+    "student_plan",
+    "book_exercises",
+    "reference_files",
+]
 
 
 @dataclass(frozen=True)
@@ -148,3 +157,42 @@ def _copy(v):
     import copy
 
     return copy.deepcopy(v)
+
+
+def reference_files(guards) -> dict[str, list[str]]:
+    """``{exercise: files}``: what a probe's child grading that exercise may not read, on top
+    of the policy: the source, bytecode and Numba cache files of the modules that define the
+    library functions it re-implements (``guards``: ``{library path: [exercise ids]}``, from
+    ``grade/cases/chNN.py``'s ``GUARDS``). Red team 4: with them readable, a child loaded a
+    copy of a reference again from its file (``spec_from_file_location`` on
+    ``svm/margins.py``, or ``subprocess.run([sys.executable, ...])``) and scored 3.4 points
+    with nothing implemented. Found here, in the grader, which has those modules imported
+    for the expected values; the kernel imports them only for a submission whose code
+    imports the package (``inkernel/server.py``), and its children are denied the files
+    either way (``inkernel/lock.py``). Their denial is the one rule of a child's
+    file access that is not in ``isolation/policy.py``, as it depends on the exercise.
+    Made at each kernel's start (a few milliseconds), so a cache file Numba wrote since is
+    on the list."""
+    import contextlib
+    import glob
+    import importlib
+    import os
+    import sys
+
+    files: dict[str, set] = {}
+    for path, ids in (guards or {}).items():
+        modname = path.rpartition(".")[0]
+        with contextlib.suppress(Exception):
+            obj = guard_target(path, importlib.import_module)
+            home = sys.modules.get(getattr(getattr(obj, "py_func", obj), "__module__", modname))
+            modname = modname if modname in sys.modules else home.__name__  # Class.method
+            for name in {modname, getattr(home, "__name__", modname)}:
+                f = getattr(sys.modules.get(name), "__file__", None)
+                if f and not f.endswith("__init__.py"):
+                    stem = os.path.splitext(os.path.basename(f))[0]
+                    # the source, its bytecode and Numba's cache files of its functions
+                    cached = os.path.join(os.path.dirname(f), "__pycache__", glob.escape(stem) + ".*")
+                    for ex in ids:
+                        files.setdefault(ex, set()).add(os.path.realpath(f))
+                        files[ex].update(os.path.realpath(p) for p in glob.glob(cached))
+    return {ex: sorted(fs) for ex, fs in files.items()}

@@ -29,8 +29,6 @@ used. So:
   without bubblewrap the child had no filter of its own, and the kernel's allowed those.
 """
 
-from .disarm import guard_target
-
 
 def lockdown(cfg):
     import os
@@ -108,7 +106,7 @@ def confine_writes(cfg):
     # a folder of /tmp, not /tmp: the working folder is bound below /tmp when the host's
     # temporary folder is /tmp, and a Landlock rule holds for everything beneath its folder
     work = policy["child_write"][0]
-    refs = reference_files(cfg)
+    refs = cfg.get("refs") or {}  # grade/plan.py's reference_files, from the grader
     rules = {**policy, "write": list(policy["child_write"])}
     # what each child may read, made here once per set of denied files (real paths already;
     # the policy's ~230 roots resolved once): made in every child, it was ~10 ms of CPU a
@@ -120,6 +118,7 @@ def confine_writes(cfg):
     def confine(exercise=None):
         """``exercise``: the one this probe grades; only its references' files are denied (a
         subprocess that imports another part of the library still can; red team 5)."""
+        import sys
         import tempfile
 
         os.makedirs(os.path.join(work, ".cache"), exist_ok=True)
@@ -144,9 +143,13 @@ def confine_writes(cfg):
         # under a 1 GB limit)
         if not apply_seccomp(memory):
             return False
-        try:  # the kernel's Numba cache folder is read-only here: a library function first
-            # compiled in the child is compiled, not saved (it raised PermissionError; red team 5)
-            from numba.core import caching
+        # the kernel's Numba cache folder is read-only here: a library function first compiled
+        # in the child is compiled, not saved (it raised PermissionError; red team 5). Only
+        # functions the kernel made have that folder: without Numba in the kernel there are
+        # none (the child's own choose a folder it may write), and importing it here would
+        # cost each child 0.2 s of CPU
+        caching = sys.modules.get("numba.core.caching")
+        if caching is not None:
 
             def save_overload(self, sig, data, _save=caching.Cache.save_overload):
                 try:
@@ -155,40 +158,6 @@ def confine_writes(cfg):
                     pass
 
             caching.Cache.save_overload = save_overload
-        except Exception:
-            pass
         return True
 
     return confine
-
-
-def reference_files(cfg):
-    """``{exercise: files}``: the source, bytecode and Numba cache files of the modules
-    that define the functions each exercise re-implements (``cfg["guards"]``), imported
-    here first, in the kernel: a probe's child cannot read them, so no copy of a reference is loaded again from its
-    file or in a new interpreter (red team 4: ``spec_from_file_location`` on
-    ``svm/margins.py``, or ``subprocess.run([sys.executable, ...])``, scored 3.4 points
-    with nothing implemented). The child never needs them: it is a fork of this kernel."""
-    import contextlib
-    import glob
-    import importlib
-    import os
-    import sys
-
-    files = {}
-    for path, ids in (cfg.get("guards") or {}).items():
-        modname = path.rpartition(".")[0]
-        with contextlib.suppress(Exception):
-            obj = guard_target(path, importlib.import_module)
-            home = sys.modules.get(getattr(getattr(obj, "py_func", obj), "__module__", modname))
-            modname = modname if modname in sys.modules else home.__name__  # Class.method
-            for name in {modname, getattr(home, "__name__", modname)}:
-                f = getattr(sys.modules.get(name), "__file__", None)
-                if f and not f.endswith("__init__.py"):
-                    stem = os.path.splitext(os.path.basename(f))[0]
-                    # the source, its bytecode and Numba's cache files of its functions
-                    cached = os.path.join(os.path.dirname(f), "__pycache__", glob.escape(stem) + ".*")
-                    for ex in ids:
-                        files.setdefault(ex, set()).add(os.path.realpath(f))
-                        files[ex].update(os.path.realpath(p) for p in glob.glob(cached))
-    return {ex: sorted(fs) for ex, fs in files.items()}
