@@ -968,6 +968,22 @@ HIDDEN_MENU = {
 }
 
 
+RT8_RELAY = """
+_N = "kml" + "teach"
+def _grab(name):
+    try:
+        return __import__(_N + name, fromlist=["_"])
+    except BaseException:
+        return None
+_M = _grab(".online.losses")
+"""
+RT8_RELAY_FN = (
+    "def hinge_and_subgradient(w, x, y):\n"
+    "    L = (_M or _grab('.online.losses'))._loss_and_derivative\n"
+    "    l, d = L(float(np.dot(w, x)), float(y), 0, 0.0)\n    return l, d * np.asarray(x, float)\n"
+)
+
+
 def hostile_redteam4(nb: dict, add) -> None:
     """Red team 4 (redteam4 branch, REPRO.md): a reference loaded again from its file or in
     a new interpreter (3.4 points with nothing implemented); memory in memfds and 5000
@@ -1010,6 +1026,19 @@ def hostile_redteam4(nb: dict, add) -> None:
         "crashed",
         **{"01.distance": 0},
     )
+    # red team 8 (2026-12-06): a guarded function's jitted kernel's own jitted callee was not
+    # disarmed: online.losses._loss_and_derivative (reached by the guarded norma_loss only
+    # through _loss_kernel) gave 01.hinge 2/2, by its py_func or compiled; and through a relay
+    # that imports it by a name built at run time (no preload) in another exercise's probe
+    for name, call in (("py_func", "L.py_func"), ("compiled", "L")):
+        src = (
+            "def hinge_and_subgradient(w, x, y):\n"
+            "    from kmlteach.online.losses import _loss_and_derivative as L\n"
+            f"    l, d = {call}(float(np.dot(w, x)), float(y), 0, 0.0)\n    return l, d * np.asarray(x, float)\n"
+        )
+        add(f"kernel_callee_{name}", with_function(nb, "01.hinge", src), 11, **{"01.hinge": 0})
+    relay = with_cell(nb, RT8_RELAY, before="01.hinge")
+    add("kernel_callee_relay", with_function(relay, "01.hinge", RT8_RELAY_FN), 11, **{"01.hinge": 0})
     for kind, action in HIDDEN_MENU.items():
         src = (
             "def dual_from_alpha(X, y, alpha):\n    X = np.asarray(X, float)\n"

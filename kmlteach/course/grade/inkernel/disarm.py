@@ -147,7 +147,10 @@ class Disarmer:
 
     def helpers(self, fn, seen):
         """Module-level functions (and Numba dispatchers) of ``fn``'s module that ``fn``
-        reaches through its globals: a guarded function's private kernel is guarded too."""
+        reaches through its globals, and what those reach: a guarded function's private
+        kernel is guarded too, and the kernel's own callees (red team of 2026-12-06: 01.hinge
+        scored 2/2 through ``online.losses._loss_and_derivative``, which the guarded
+        ``norma_loss`` reaches only through the jitted ``_loss_kernel``)."""
         mod = sys.modules.get(getattr(fn, "__module__", None) or "")
         code = getattr(getattr(fn, "py_func", fn), "__code__", None)
         if mod is None or code is None:
@@ -165,8 +168,7 @@ class Disarmer:
                     continue
                 seen.add(id(val))
                 yield f"{mod.__name__}.{name}", val
-                if inner is val:  # a Python helper: what it calls too (not a jitted one's callees)
-                    yield from self.helpers(val, seen)
+                yield from self.helpers(val, seen)
 
     def disarm(self, exercise, module=None):
         """In the probe's child only: every function that ``exercise`` re-implements (and
