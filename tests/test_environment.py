@@ -11,6 +11,8 @@ import importlib.util
 import os
 import re
 import stat
+import subprocess
+import sys
 import tomllib
 from pathlib import Path
 
@@ -262,9 +264,6 @@ def test_nbformat_and_jupyter_events_build_no_iri_parser():
     and hub user's server, every `python -m kmlteach` command) loads neither rfc3987_syntax
     nor Lark (jsonschema 4.24+ built 38 Lark parsers at import for its "iri" format
     checker), and no schema those servers and nbformat carry uses that format."""
-    import subprocess
-    import sys
-
     code = (
         "import sys, nbformat, jupyter_events.validators, jupyter_server.serverapp\n"
         "print(sorted(m for m in sys.modules if m.split('.')[0] in ('rfc3987_syntax', 'lark')))"

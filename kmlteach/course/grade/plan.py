@@ -7,8 +7,13 @@ the reference's outputs on them. Only the cases' arguments are ever sent to a ke
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import glob
+import importlib
 import json
+import os
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -173,12 +178,6 @@ def reference_files(guards) -> dict[str, list[str]]:
     file access that is not in ``isolation/policy.py``, as it depends on the exercise.
     Made at each kernel's start (a few milliseconds), so a cache file Numba wrote since is
     on the list."""
-    import contextlib
-    import glob
-    import importlib
-    import os
-    import sys
-
     files: dict[str, set] = {}
     for path, ids in (guards or {}).items():
         modname = path.rpartition(".")[0]
