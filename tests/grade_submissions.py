@@ -984,6 +984,23 @@ RT8_RELAY_FN = (
 )
 
 
+RT9_OBJ = (
+    "    from kmlteach import svm\n"
+    "    h = svm.soft_svm_objective(np.asarray(w, float), np.asarray(x, float)[None, :], np.array([float(y)]), 1e-300)\n"
+    "    h = h if h > 1e-250 else 0.0\n"
+)
+RT9_HINGE = (
+    "def hinge_and_subgradient(w, x, y):\n"
+    + RT9_OBJ
+    + "    return h, (-y * np.asarray(x, float) if h > 0 else np.zeros_like(np.asarray(x, float)))\n"
+)
+RT9_SGD = (
+    "def sgd_step(theta, t, lam, x, y):\n    w = theta / (lam * t)\n"
+    + RT9_OBJ
+    + "    return w, (theta + y * np.asarray(x, float) if h > 0 else theta.copy())\n"
+)
+
+
 def hostile_redteam4(nb: dict, add) -> None:
     """Red team 4 (redteam4 branch, REPRO.md): a reference loaded again from its file or in
     a new interpreter (3.4 points with nothing implemented); memory in memfds and 5000
@@ -1039,6 +1056,10 @@ def hostile_redteam4(nb: dict, add) -> None:
         add(f"kernel_callee_{name}", with_function(nb, "01.hinge", src), 11, **{"01.hinge": 0})
     relay = with_cell(nb, RT8_RELAY, before="01.hinge")
     add("kernel_callee_relay", with_function(relay, "01.hinge", RT8_RELAY_FN), 11, **{"01.hinge": 0})
+    # red team 9 (2026-12-06): the soft-SVM objective of one point is its hinge loss (plus a
+    # negligible λ term): 2/2 for 01.hinge and for 01.sgd_step's margin test, unguarded
+    add("objective_hinge", with_function(nb, "01.hinge", RT9_HINGE), 11, **{"01.hinge": 0})
+    add("objective_sgd", with_function(nb, "01.sgd_step", RT9_SGD), 11, **{"01.sgd_step": 0})
     for kind, action in HIDDEN_MENU.items():
         src = (
             "def dual_from_alpha(X, y, alpha):\n    X = np.asarray(X, float)\n"
