@@ -741,16 +741,31 @@ for pid in kids:
 """
 
 
-def _refusals_of_every_hub() -> int:
-    """Packets refused so far by the rules of every hub on this machine. The per-user rate
-    rule of each hub's table counts every non-exempt user's new connections, whatever their
-    port, and tables are machine-wide: while another test's hub runs (test_hub.py on another
-    worker), its table may be the one that refuses bob's connections, in its own counter."""
+def _refusals_of_every_hub() -> dict[str, int]:
+    """Packets refused so far by the rules of each hub on this machine, by table. The per-user
+    rate rule of each hub's table counts every non-exempt user's new connections, whatever
+    their port, and tables are machine-wide: while another test's hub runs (test_hub.py on
+    another worker), its table may be the one that refuses bob's connections, in its own
+    counter, and that table may be gone before the test reads the counters again (CI of
+    2026-12-06: the sum fell by 3 while the proxy held 232 files). So the counters are read
+    during the hold too, and each table's highest reading counts."""
     tables = subprocess.run(["nft", "list", "tables"], capture_output=True, text=True).stdout
-    total = 0
+    counts = {}
     for name in re.findall(r"^table inet (kmlteach_hub_\d+)$", tables, re.M):
         text = subprocess.run(["nft", "list", "table", "inet", name], capture_output=True, text=True).stdout
-        total += sum(int(n) for n in re.findall(r"counter packets (\d+)", text))
+        counts[name] = sum(int(n) for n in re.findall(r"counter packets (\d+)", text))
+    return counts
+
+
+def _refused_since(before: dict[str, int], readings: list[dict[str, int]]) -> int:
+    """Packets refused since `before` by every hub's table, each table's highest reading
+    (a table made since then starts from 0; a hub on another port may reuse a name, so a
+    reading below `before` counts from 0 too)."""
+    total = 0
+    for name in {n for r in readings for n in r}:
+        top = max(r[name] for r in readings if name in r)
+        start = before.get(name, 0)
+        total += top - start if top >= start else top
     return total
 
 
@@ -782,12 +797,13 @@ print("started")
 """
     before, refused_before = proxy.num_fds(), _refusals_of_every_hub()
     assert _run(hub.loop, hub.kb.execute(start))["stdout"].strip() == "started"
-    results, peak, rss = [], 0, 0
+    results, peak, rss, readings = [], 0, 0, []
     try:
         time.sleep(5)  # 22 000 connection attempts made
         for _ in range(8):
             peak = max(peak, proxy.num_fds())
             rss = max(rss, proxy.memory_info().rss)
+            readings.append(_refusals_of_every_hub())
             try:
                 results.append(requests.get(hub.hub.url + "/hub/login", timeout=5).status_code)
             except requests.RequestException as e:
@@ -806,7 +822,7 @@ print(json.dumps(sorted(set(_hold.stdout.read().split("\\n")) - {""})))
         )
     # (refused by the per-port count or, beyond 200 at once, by the per-user rate of new
     # connections: test_a_kernel_adds_few_conntrack_entries)
-    refused = _refusals_of_every_hub() - refused_before
+    refused = _refused_since(refused_before, [*readings, _refusals_of_every_hub()])
     print(
         f"H9: proxy fds {before} before, peak {peak} while held (limit {soft}), RSS {rss / 2**20:.0f} MiB; "
         f"refused {refused}; /hub/login: {results}"
