@@ -239,6 +239,7 @@ async def _run_kernel(
                 cfg = {
                     "blocked_modules": BLOCKED_MODULES,
                     "guards": plan.guards,
+                    "spared": plan.spared,  # helpers of the guards that stay working (cases.SHARED)
                     "max_bytes": MAX_RESULT_BYTES // 2,
                     "probe_name": probe,
                     "cells": code,  # run by each probe's child only, never by the kernel
@@ -361,10 +362,11 @@ async def grade_submission(
     )
     sources = notebook_code_cells(nb)
     theirs = check_calls(sources)
-    plan = ChapterPlan(
-        plan.chapter,
-        tuple(dataclasses.replace(e, function=theirs.get(e.id, e.function)) for e in plan.exercises),
-        plan.guards,
+    plan = dataclasses.replace(
+        plan,
+        exercises=tuple(
+            dataclasses.replace(e, function=theirs.get(e.id, e.function)) for e in plan.exercises
+        ),
     )
     res.exercises = [
         ExerciseResult(e.id, 0.0, e.points, total=len(e.cases), hint=e.hint) for e in plan.exercises

@@ -14,7 +14,7 @@ import importlib
 import json
 import os
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -59,6 +59,7 @@ class ChapterPlan:
     chapter: str
     exercises: tuple[ExercisePlan, ...]
     guards: dict
+    spared: dict = field(default_factory=dict)  # {path: [ids]}: helpers a guard's walk leaves
 
     @property
     def max_total(self) -> float:
@@ -145,7 +146,7 @@ def _plan(chapter: str, book_path, seed_of=None) -> ChapterPlan:
                 hint=_first_hint(ex),
             )
         )
-    return ChapterPlan(chapter, tuple(plans), hidden.guards(chapter))
+    return ChapterPlan(chapter, tuple(plans), hidden.guards(chapter), hidden.spared(chapter))
 
 
 def _first_hint(ex) -> str:

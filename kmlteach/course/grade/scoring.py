@@ -185,7 +185,7 @@ def score_exercise(plan: ExercisePlan, reply: dict, guards=None) -> ExerciseResu
     if called:  # on the visible cases (the hidden phase's names are never read: grader._merge)
         r.verdict = "reference"
         r.message = (
-            f"calls {', '.join(called)}, the function this exercise re-implements "
+            f"calls {', '.join(called)}, which computes this exercise's answer or part of it "
             "(unavailable while grading): 0 points"
         )
         return r

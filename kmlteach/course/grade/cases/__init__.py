@@ -19,7 +19,25 @@ import inspect
 from . import ch00, ch01, ch02, ch03, ch04, ch05, ch06, ch07, ch08, ch09
 from .model import ChapterCases, HiddenCase
 
-__all__ = ["HiddenCase", "ChapterCases", "hidden_cases", "guards", "student_seed"]
+__all__ = ["HiddenCase", "ChapterCases", "hidden_cases", "guards", "spared", "SHARED", "student_seed"]
+
+# Helpers of guarded functions that check or convert arguments, or assemble a result, and
+# compute no exercise's answer: the walk through a guard's helpers (inkernel/disarm.py) spares
+# them for every exercise, so the library's other functions that share them keep working
+# while an exercise is graded (disarmed, they failed honest code: 01.distance through
+# svm.geometric_margins' _points_and_w, 07.precision_at_k through metrics.precision, ...).
+# tests/test_grade_guards.py walks every chapter's tools against the guards.
+SHARED = """
+svm.margins._points_and_w svm.margins._scalar svm.sgd.sgd_indices svm.nu._gram_params svm.nu._solution
+losses._margins losses._out theory.losses._fy
+kernels.distance._centred kernels.gram.kernel_params
+kernel_methods.model_selection.kfold_indices kernel_methods.model_selection.standardize
+multiclass.perceptrons._prepare multiclass.perceptrons._result multiclass.hinge._weights_and_data
+multiclass.reductions._copy_learner multiclass.reductions._fit_binary
+structured.viterbi._pad
+metrics._theta metrics._ratio metrics._zd
+ranking.assignment._checked ranking.assignment._normalised ranking.sgd.check_queries ranking.sgd.structured_sgd
+""".split()
 
 
 _CHAPTERS = {
@@ -60,6 +78,18 @@ def hidden_cases(exercise_id: str, seed: int | None = None) -> list[HiddenCase]:
     if seed is None or not inspect.signature(gen).parameters:
         return list(gen())
     return list(gen(seed))
+
+
+def spared(chapter: str) -> dict[str, list[str]]:
+    """``{library path: [exercise ids]}`` of the functions the walk through the guards'
+    helpers leaves working: ``SHARED`` for every exercise with guards, and each exercise's
+    ``!path`` entries."""
+    mod = _module(chapter)
+    out: dict[str, list[str]] = {}
+    for ex_id in sorted(mod.CASES.guards if mod else {}):
+        for p in [*(f"kmlteach.{s}" for s in SHARED), *mod.CASES.spared.get(ex_id, [])]:
+            out.setdefault(p, []).append(ex_id)
+    return out
 
 
 def guards(chapter: str) -> dict[str, list[str]]:

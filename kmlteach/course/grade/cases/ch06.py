@@ -10,10 +10,10 @@ from .model import HiddenCase as H
 # the library functions that compute each exercise's answer, blocked while it is graded
 # (paths below kmlteach: module.function or module.Class.method; guards audit, issue 24)
 GUARDS = """
-06.permutation  ranking.permutation ranking.assignment
-06.kendall      ranking.kendall_tau_loss
-06.ndcg         ranking.ndcg_loss
-06.ndcg_costs   ranking.ndcg_most_violating ranking.dcg ranking.discount
+06.permutation  ranking.permutation ranking.assignment ranking.zero_one_ranking_loss ranking.dcg ranking.ndcg_loss ranking.ranking_sgd ranking.mean_loss ranking.ndcg_most_violating ranking.ndcg_hinge !ranking.losses._discount
+06.kendall      ranking.kendall_tau_loss ranking.mean_loss
+06.ndcg         ranking.ndcg_loss ranking.dcg ranking.discount ranking.ranking_sgd ranking.mean_loss ranking.ndcg_most_violating ranking.ndcg_hinge !ranking.losses._permutation
+06.ndcg_costs   ranking.ndcg_most_violating ranking.dcg ranking.discount ranking.ndcg_loss ranking.ranking_sgd ranking.mean_loss ranking.ndcg_hinge !ranking.losses._permutation
 """
 CASES = ChapterCases(GUARDS)
 

@@ -24,16 +24,23 @@ def _qualified(path: str) -> str:
 
 class ChapterCases:
     """The hidden cases of one chapter module: ``generators`` (exercise id -> generator)
-    and ``guards`` (exercise id -> the library functions that compute its answer: paths below
-    ``kmlteach``, ``module.function`` or ``module.Class.method``), given as a table, one
-    exercise a line (``ChapterCases(GUARDS)``), or with a generator (:meth:`hidden`)."""
+    and ``guards`` (exercise id -> the library functions that compute its answer, or part of
+    it: paths below ``kmlteach``, ``module.function`` or ``module.Class.method``), given as a
+    table, one exercise a line (``ChapterCases(GUARDS)``), or with a generator
+    (:meth:`hidden`). In the table, a path written ``!path`` is *spared* (``spared``):
+    a function of a guard's module that the exercise may use, so the walk through the guards'
+    helpers (``inkernel/disarm.py``) leaves it, and what only it reaches, working; e.g. the
+    library's Viterbi while 05.loss_augmented, which reduces to it, is graded. The helpers
+    every exercise may use (validators) are ``cases.SHARED``."""
 
     def __init__(self, guards: str = "") -> None:
         self.generators: dict[str, Callable[..., list[HiddenCase]]] = {}
         self.guards: dict[str, list[str]] = {}
-        for line in guards.strip().splitlines():  # "NN.name  path path ...": one exercise a line
+        self.spared: dict[str, list[str]] = {}
+        for line in guards.strip().splitlines():  # "NN.name  path !path ...": one exercise a line
             exercise_id, *paths = line.split()
-            self.guards[exercise_id] = [_qualified(g) for g in paths]
+            self.guards[exercise_id] = [_qualified(g) for g in paths if not g.startswith("!")]
+            self.spared[exercise_id] = [_qualified(g[1:]) for g in paths if g.startswith("!")]
 
     def hidden(self, exercise_id: str, guards: list[str] | None = None):
         """Decorator: the function is the generator of ``exercise_id``'s hidden cases, and

@@ -77,8 +77,9 @@ class Disarmer:
     """What a probe's child may not call (``guards``: ``{library path: [exercise ids]}``),
     what it called anyway (``called``), and the import hooks that keep it so."""
 
-    def __init__(self, guards, blocked):
+    def __init__(self, guards, blocked, spared=None):
         self.guards = {path: set(ids) for path, ids in guards.items()}
+        self.spared = {path: set(ids) for path, ids in (spared or {}).items()}  # the walk leaves them
         self.blocked = tuple(blocked)
         self.called, self.disarmed = set(), []  # in a probe's child: what it called, the exercise
         self.stubs, self.keep, self.stub_ids, self.homes = {}, {}, set(), {}  # keep: ids stay live
@@ -102,7 +103,7 @@ class Disarmer:
         """What a disarmed reference does when called: recorded, then refused."""
         self.called.add(path)
         raise ReferenceUnavailable(
-            f"{path} is the function this exercise re-implements; it is not available "
+            f"{path} computes this exercise's answer, or part of it; it is not available "
             f"while exercise {self.disarmed[0]} is graded"
         )
 
@@ -150,7 +151,9 @@ class Disarmer:
         reaches through its globals, and what those reach: a guarded function's private
         kernel is guarded too, and the kernel's own callees (red team of 2026-12-06: 01.hinge
         scored 2/2 through ``online.losses._loss_and_derivative``, which the guarded
-        ``norma_loss`` reaches only through the jitted ``_loss_kernel``)."""
+        ``norma_loss`` reaches only through the jitted ``_loss_kernel``). Spared functions
+        (``seen`` holds their ids from the start, :meth:`spare_ids`) are neither yielded
+        nor entered."""
         mod = sys.modules.get(getattr(fn, "__module__", None) or "")
         code = getattr(getattr(fn, "py_func", fn), "__code__", None)
         if mod is None or code is None:
@@ -170,12 +173,30 @@ class Disarmer:
                 yield f"{mod.__name__}.{name}", val
                 yield from self.helpers(val, seen)
 
+    def spare_ids(self, exercise):
+        """The ids of the loaded functions (and their Numba dispatchers' Python functions)
+        that the walk through ``exercise``'s guards leaves working (``cases.SHARED``, the
+        exercise's ``!path`` entries); resolved at each walk, so a module loaded again inside
+        the child has its new copies spared too."""
+        out = set()
+        for path, ids in self.spared.items():
+            if exercise not in ids:
+                continue
+            try:
+                f = guard_target(path, sys.modules.__getitem__)
+            except Exception:
+                continue
+            if f is not None:
+                out |= {id(f), id(getattr(f, "py_func", f))}
+        return out
+
     def disarm(self, exercise, module=None):
         """In the probe's child only: every function that ``exercise`` re-implements (and
         its module's helpers it reaches) neutralised, and every ``kmlteach`` module's name
         for it bound to a stub that records the call. Nothing of the original is kept.
         ``module``: one (re)loaded inside the child: its new copies are neutralised too."""
         self.disarmed[:] = [exercise]
+        spare = self.spare_ids(exercise)
         seeds = []
         for path in [p for p, ids in self.guards.items() if exercise in ids]:
             try:  # a module not imported yet is disarmed when the child imports it (_Loader)
@@ -189,7 +210,7 @@ class Disarmer:
         for path, fn in seeds:
             if fn is None or id(fn) in self.stub_ids:
                 continue
-            for p, f in [(path, fn), *self.helpers(fn, {id(fn)})]:
+            for p, f in [(path, fn), *self.helpers(fn, {id(fn), *spare})]:
                 if id(f) not in self.stubs and self.neutralise(p, f):
                     stub = (lambda q: lambda *a, **k: self.report(q))(p)
                     self.stubs[id(f)], self.keep[id(f)], new = stub, f, True

@@ -69,7 +69,7 @@ def setup(cfg):
     if cfg.get("preload"):  # the submission imports the package (grader: cells.imports_package)
         load_references(cfg["guards"])
     confine = confine_writes(cfg)
-    disarmer = Disarmer(cfg["guards"], cfg["blocked_modules"])
+    disarmer = Disarmer(cfg["guards"], cfg["blocked_modules"], cfg.get("spared") or {})
     disarmer.install()
     return ForkServer(cfg, codec, disarmer, reap, too_many_files, confine).probe_function
 

@@ -1,0 +1,257 @@
+"""The guards of each exercise against the library's other functions (grade/cases/chNN.py's
+GUARDS, cases.SHARED, inkernel/disarm.py).
+
+While an exercise is graded, its probe's child disarms the library functions that compute
+its answer (the guards) and every function of their modules they reach (their helpers, the
+red team's way around a guard). A helper that another library function shares went down
+with it: an honest 01.distance built on ``svm.geometric_margins`` scored 0 (its
+``_points_and_w`` was a helper of the guarded ``signed_distance``), as did an honest
+05.loss_augmented on the library's ``viterbi`` and a 07.precision_at_k on
+``metrics.precision``. Here, statically, with the walk the child runs
+(:meth:`Disarmer.helpers`): every function a chapter's notebook names (the tools a student
+has seen, in that chapter or an earlier one) either works while each exercise is graded,
+or that exercise's GUARDS line names it, so the student reads that it computes the answer
+rather than a helper's name.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import pkgutil
+import re
+import types
+from pathlib import Path
+
+import pytest
+
+import kmlteach
+from kmlteach.course.grade import cases
+from kmlteach.course.grade.inkernel.disarm import Disarmer, guard_target
+
+ROOT = Path(__file__).resolve().parent.parent
+CHAPTERS = [f"{i:02d}" for i in range(10)]
+_NOT_LIBRARY = ("kmlteach.course", "kmlteach.exercises", "kmlteach.widgets", "kmlteach._render")
+
+
+def _modules() -> dict[str, types.ModuleType]:
+    out = {}
+    for m in pkgutil.walk_packages(kmlteach.__path__, "kmlteach."):
+        if not m.name.startswith(_NOT_LIBRARY):
+            out[m.name] = importlib.import_module(m.name)
+    return out
+
+
+def _public(mods) -> dict[str, object]:
+    """``{path: function}``: the library's public functions and public methods (and
+    ``__call__``) of its classes, each under the module that defines it."""
+    out = {}
+    for name, mod in mods.items():
+        for key, val in vars(mod).items():
+            if key.startswith("_"):
+                continue
+            inner = getattr(val, "py_func", val)
+            if isinstance(inner, types.FunctionType) and inner.__module__ == name:
+                out[f"{name}.{key}"] = val
+            elif isinstance(val, type) and val.__module__ == name:
+                for attr, fn in vars(val).items():
+                    if isinstance(fn, types.FunctionType) and (
+                        not attr.startswith("_") or attr == "__call__"
+                    ):
+                        out[f"{name}.{key}.{attr}"] = fn
+    return out
+
+
+def _ids(f) -> set[int]:
+    return {id(f), id(getattr(f, "py_func", f))}
+
+
+def _reach(fn, seen: set[int]) -> set[int]:
+    """Every ``kmlteach`` function ``fn`` may call through the names of its globals, in any
+    module, and the methods of the package's classes it names (more than a call can reach:
+    a branch not taken counts too)."""
+    inner = getattr(fn, "py_func", fn)
+    code, glob = getattr(inner, "__code__", None), getattr(inner, "__globals__", None)
+    if code is None or glob is None:
+        return seen
+    todo = [code]
+    while todo:
+        c = todo.pop()
+        todo += [k for k in c.co_consts if isinstance(k, types.CodeType)]
+        for n in c.co_names:
+            v = glob.get(n)
+            if v is None or id(v) in seen or not callable(v):
+                continue
+            if isinstance(v, type):
+                if (v.__module__ or "").startswith("kmlteach."):
+                    seen.add(id(v))
+                    for w in vars(v).values():
+                        if isinstance(w, types.FunctionType) and id(w) not in seen:
+                            seen.add(id(w))
+                            _reach(w, seen)
+                continue
+            if not (getattr(getattr(v, "py_func", v), "__module__", "") or "").startswith("kmlteach."):
+                continue
+            seen |= _ids(v)
+            _reach(v, seen)
+    return seen
+
+
+def _tools() -> dict[str, set[str]]:
+    """``{chapter: names}``: every name in the code cells of the chapter's notebook."""
+    out = {}
+    for nb in sorted((ROOT / "notebooks").glob("[0-9][0-9]-*.ipynb")):
+        text = "\n".join(
+            "".join(c["source"])
+            for c in json.loads(nb.read_text(encoding="utf-8"))["cells"]
+            if c["cell_type"] == "code"
+        )
+        out[nb.name[:2]] = set(re.findall(r"[A-Za-z_]\w*", text))
+    return out
+
+
+@pytest.fixture(scope="module")
+def library():
+    mods = _modules()
+    public = _public(mods)
+    return public, {p: _reach(f, set()) for p, f in public.items()}
+
+
+def _neutralised(chapter: str, exercise: str) -> dict[int, str]:
+    """``{id: path}`` of what the child disarms for ``exercise``: its guards and the walk."""
+    guards, spared = cases.guards(chapter), cases.spared(chapter)
+    d = Disarmer(guards, (), spared)
+    spare = d.spare_ids(exercise)
+    out = {}
+    for path in [p for p, ids in guards.items() if exercise in ids]:
+        fn = guard_target(path, importlib.import_module)
+        assert fn is not None, f"{exercise}: the guard {path} names nothing"
+        out.update(dict.fromkeys(_ids(fn), path))
+        for hp, h in d.helpers(fn, {id(fn), *spare}):
+            out.update(dict.fromkeys(_ids(h), hp))
+    return out
+
+
+def test_every_spared_path_names_a_function_no_guard_of_its_exercise():
+    importlib.import_module("kmlteach.kernels")
+    for chapter in CHAPTERS:
+        guards, spared = cases.guards(chapter), cases.spared(chapter)
+        for path, ids in spared.items():
+            assert guard_target(path, importlib.import_module) is not None, f"{path} names nothing"
+            both = set(ids) & set(guards.get(path, ()))
+            assert not both, f"{path} is both spared and guarded for {sorted(both)}"
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS)
+def test_the_tools_a_chapter_shows_work_while_its_exercises_are_graded(library, chapter):
+    public, reach = library
+    tools = _tools()
+    shown = set().union(*(names for ch, names in tools.items() if ch <= chapter))
+    exercises = sorted({e for ids in cases.guards(chapter).values() for e in ids})
+    assert exercises or chapter not in tools
+    broken = []
+    for exercise in exercises:
+        gone = _neutralised(chapter, exercise)
+        named = set().union(
+            *(
+                _ids(guard_target(p, importlib.import_module))
+                for p, ids in cases.guards(chapter).items()
+                if exercise in ids
+            )
+        )
+        for path, fn in public.items():
+            parts = path.split(".")
+            name = parts[-2] if parts[-1] == "__call__" else parts[-1]
+            if name not in shown or _ids(fn) & named:
+                continue
+            via = sorted({gone[i] for i in (reach[path] | _ids(fn)) if i in gone})
+            if via:
+                broken.append(f"{exercise}: {path.removeprefix('kmlteach.')} <- {', '.join(via[:3])}")
+    assert not broken, (
+        "library functions a notebook shows that fail while an exercise is graded (spare the "
+        "helper in cases.SHARED or with !path, or name the function in the exercise's GUARDS):\n"
+        + "\n".join(broken)
+    )
+
+
+def _replaced(path: Path, name: str, source: str) -> bytes:
+    """The instructor notebook with the cell defining ``name`` holding ``source`` (and its
+    check line)."""
+    nb = json.loads(path.read_text(encoding="utf-8"))
+    for cell in nb["cells"]:
+        src = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+        if cell["cell_type"] == "code" and f"def {name}(" in src:
+            ex = re.search(r"""check\(\s*["'](\d\d\.\w+)["']""", src).group(1)
+            cell["source"] = f"{source.strip()}\n\n\ncheck({ex!r}, {name})\n"
+            return json.dumps(nb).encode()
+    raise KeyError(name)
+
+
+HONEST = {  # honest code built on a library function the exercise may use
+    "05-viterbi_tool": (
+        "05-structured",
+        "loss_augmented",
+        "import numpy as np\nfrom kmlteach.structured import viterbi\n\n"
+        "def loss_augmented(unary, pairwise, y_true):\n"
+        "    aug = np.asarray(unary, dtype=float) + 1.0\n"
+        "    aug[np.arange(len(y_true)), y_true] -= 1.0\n"
+        "    return viterbi(aug, pairwise).labels",
+    ),
+    "07-counts_tool": (
+        "07-bipartite",
+        "f_beta",
+        "from kmlteach import metrics\n\n"
+        "def f_beta(y_score, y_true, theta, beta):\n"
+        "    a, b, c, _ = metrics.confusion_counts(y_score, y_true, theta)\n"
+        "    return (1 + beta**2) * a / ((1 + beta**2) * a + b + beta**2 * c)",
+    ),
+    "07-precision_tool": (
+        "07-bipartite",
+        "precision_at_k",
+        "import numpy as np\nfrom kmlteach import metrics\n\n"
+        "def precision_at_k(y_score, y_true, k):\n"
+        "    theta = np.sort(np.asarray(y_score, dtype=float))[::-1][k - 1]\n"
+        "    return metrics.precision(y_score, y_true, theta)",
+    ),
+}
+
+
+def test_honest_code_on_the_library_s_tools_is_graded_and_an_answer_named(tmp_path):
+    """Graded in the sandbox: the three honest submissions of the red team's finding H1 and
+    after (each 0 on its exercise before: a helper the guard's walk took down) keep full
+    marks; a 01.distance through ``svm.geometric_margins``, which returns the distances
+    themselves, scores 0 on that exercise and its feedback names the function called."""
+    import csv
+
+    from kmlteach.course.grade import Limits, grade_folder
+
+    subs = tmp_path / "subs"
+    subs.mkdir()
+    for sub, (nb, name, source) in HONEST.items():
+        (subs / f"{sub}.ipynb").write_bytes(_replaced(ROOT / "notebooks" / f"{nb}.ipynb", name, source))
+    answer = (
+        "import numpy as np\nfrom kmlteach import svm\n\n"
+        "def distance(x, w, b):\n"
+        "    return float(abs(svm.geometric_margins(np.atleast_2d(x), np.ones(1), w, b)[0]))"
+    )
+    (subs / "01-margins_answer.ipynb").write_bytes(
+        _replaced(ROOT / "notebooks" / "01-svm.ipynb", "distance", answer)
+    )
+    results = {
+        r.submission: r
+        for r in grade_folder(subs, tmp_path / "gb.csv", limits=Limits(timeout=30), jobs=2, progress=None)
+    }
+    with open(tmp_path / "gb.csv", newline="", encoding="utf-8") as fh:
+        rows = {r["submission"]: r for r in csv.DictReader(fh)}
+    for sub in HONEST:
+        assert rows[sub]["status"] == "ok" and rows[sub]["total"] == rows[sub]["max_total"], (
+            sub,
+            [(e.id, e.points, e.message) for e in results[sub].exercises if e.points < e.max_points],
+        )
+    r = results["01-margins_answer"]
+    dist = next(e for e in r.exercises if e.id == "01.distance")
+    assert dist.points == 0 and "geometric_margins" in dist.message and "answer" in dist.message, dist.message
+    assert (
+        float(rows["01-margins_answer"]["total"])
+        == float(rows["01-margins_answer"]["max_total"]) - dist.max_points
+    )
