@@ -146,3 +146,27 @@ def pytest_runtest_setup(item):
                 os.environ.pop(k, None)
             else:
                 os.environ[k] = v
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_unconfigure(config):
+    """An xdist worker ends here, once its results are with the controller: ``atexit``'s
+    handlers run (the folders above are removed), then the process exits without the
+    interpreter's own teardown. That teardown (pytest's five ``gc.collect`` passes for
+    unraisable exceptions, then the modules and the heap of a worker that drove Chromium,
+    JupyterLab and the graders) kept the controller waiting ~10 s after the last test of a
+    full ``make test`` (2026-12-06: the last worker's unconfigure at 543.8 s, the
+    controller's at 554.2 s). The worker's report, ``workerfinished``, is written and
+    flushed in ``pytest_sessionfinish`` (execnet writes synchronously), and the controller
+    takes a worker's end after it as normal. ``KMLTEACH_WORKER_TEARDOWN=1`` keeps it."""
+    if not hasattr(config, "workerinput") or os.environ.get("KMLTEACH_WORKER_TEARDOWN"):
+        return
+    import atexit as _atexit
+
+    for stream in (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__):
+        try:
+            stream.flush()
+        except Exception:  # noqa: BLE001 - a closed capture stream: nothing left to flush
+            pass
+    _atexit._run_exitfuncs()
+    os._exit(0)

@@ -216,11 +216,58 @@ HONEST = {  # honest code built on a library function the exercise may use
 }
 
 
+ANSWERS = {  # red team of 2026-12-07: the answer through library code left working, 0 now
+    "05-learn_kernel": (  # the structured learner's kernel augments and decodes (mode 1)
+        "05-structured",
+        "loss_augmented",
+        "05.loss_augmented",
+        "import numpy as np\nfrom kmlteach.structured.learning import _structured_learn_kernel\n\n"
+        "def loss_augmented(unary, pairwise, y_true):\n"
+        "    U = np.asarray(unary, dtype=float); r, q = U.shape\n"
+        "    Wu = np.ascontiguousarray(U.T).copy(); Wp = np.array(pairwise, dtype=float)\n"
+        "    before = Wu.copy(); y = np.asarray(y_true, dtype=np.int64)\n"
+        "    _structured_learn_kernel(np.eye(r), y, np.array([0, r], dtype=np.int64), np.array([0], dtype=np.int64),\n"
+        "                             float(r), q, 1, Wu, Wp, np.zeros((q, r)), np.zeros((q, q)))\n"
+        "    d, out = Wu - before, y.copy()\n"
+        "    for t in range(r):\n"
+        "        neg = np.flatnonzero(d[:, t] < 0)\n"
+        "        if neg.size:\n"
+        "            out[t] = neg[0]\n"
+        "    return out",
+    ),
+    "04-augmented_argmax": (  # another module's loss-augmented argmax (multiclass.psi)
+        "04-multiclass",
+        "hinge_subgradient",
+        "04.hinge_subgradient",
+        "import numpy as np\nfrom kmlteach.multiclass.psi import _augmented_argmax\n\n"
+        "def hinge_subgradient(W, x, y, Delta):\n"
+        "    s = np.asarray(W @ x, dtype=float)\n"
+        "    yh = int(_augmented_argmax(np.ascontiguousarray(Delta, dtype=float), s, int(y)))\n"
+        "    G = np.zeros(np.shape(W)); G[yh] += x; G[y] -= x\n"
+        "    return G",
+    ),
+    "07-reliability_counts": (  # two bins of a reliability curve count a, b, c, d
+        "07-bipartite",
+        "confusion_counts",
+        "07.confusion",
+        "import numpy as np\nfrom kmlteach import metrics as MM\n\n"
+        "def confusion_counts(y_score, y_true, theta):\n"
+        "    pr = (np.asarray(y_score) >= theta).astype(float)\n"
+        "    pt, pp, n = MM.reliability_curve(np.r_[pr, 0.0, 1.0], np.r_[y_true, -1.0, -1.0], n_bins=2)\n"
+        "    n = n - 1\n"
+        "    pos = np.rint(pt * (n + 1)).astype(int)\n"
+        "    c, a = int(pos[0]), int(pos[1])\n"
+        "    return a, int(n[1] - a), c, int(n[0] - c)",
+    ),
+}
+
+
 def test_honest_code_on_the_library_s_tools_is_graded_and_an_answer_named(tmp_path):
     """Graded in the sandbox: the three honest submissions of the red team's finding H1 and
     after (each 0 on its exercise before: a helper the guard's walk took down) keep full
     marks; a 01.distance through ``svm.geometric_margins``, which returns the distances
-    themselves, scores 0 on that exercise and its feedback names the function called."""
+    themselves, scores 0 on that exercise and its feedback names the function called; the
+    red team's answers through library code left working (:data:`ANSWERS`) score 0."""
     import csv
 
     from kmlteach.course.grade import Limits, grade_folder
@@ -234,6 +281,8 @@ def test_honest_code_on_the_library_s_tools_is_graded_and_an_answer_named(tmp_pa
         "def distance(x, w, b):\n"
         "    return float(abs(svm.geometric_margins(np.atleast_2d(x), np.ones(1), w, b)[0]))"
     )
+    for sub, (nb, name, _ex, source) in ANSWERS.items():
+        (subs / f"{sub}.ipynb").write_bytes(_replaced(ROOT / "notebooks" / f"{nb}.ipynb", name, source))
     (subs / "01-margins_answer.ipynb").write_bytes(
         _replaced(ROOT / "notebooks" / "01-svm.ipynb", "distance", answer)
     )
@@ -255,3 +304,6 @@ def test_honest_code_on_the_library_s_tools_is_graded_and_an_answer_named(tmp_pa
         float(rows["01-margins_answer"]["total"])
         == float(rows["01-margins_answer"]["max_total"]) - dist.max_points
     )
+    for sub, (_nb, _name, exercise, _source) in ANSWERS.items():  # each at full points before
+        (e,) = [e for e in results[sub].exercises if e.id == exercise]
+        assert e.points == 0 and e.verdict == "reference", (sub, e.points, e.message)

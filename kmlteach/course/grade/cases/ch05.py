@@ -12,7 +12,7 @@ from .model import HiddenCase as H
 GUARDS = """
 05.chain_score         structured.chain_score structured.viterbi._path_score structured.psi structured.brute_force_argmax
 05.viterbi             structured.viterbi structured.hmm_viterbi structured.brute_force_argmax structured.ChainModel.predict structured.structured_sgd structured.structured_perceptron structured.predict structured.letter_error structured.loss_augmented_viterbi
-05.loss_augmented      structured.loss_augmented_viterbi structured.hmm_viterbi structured.brute_force_argmax !structured.viterbi.viterbi !structured.viterbi._viterbi_fill
+05.loss_augmented      structured.loss_augmented_viterbi structured.hmm_viterbi structured.brute_force_argmax !structured.viterbi.viterbi !structured.viterbi._viterbi_fill structured.structured_sgd structured.structured_perceptron structured.learning._structured_learn_kernel
 05.score_coefficients  structured.psi structured.chain_score multiclass.multivector_psi
 """
 CASES = ChapterCases(GUARDS)
