@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 import pickle
+import shutil
 import subprocess
 import sys
 import types
@@ -236,3 +237,35 @@ def test_a_build_in_another_users_folder_is_not_loaded(tmp_path):
         == "is owned by uid 65534, not by this user, root or the package's owner"
     )
     assert _jit._private_temp_dir() != str(folder)
+
+
+def test_a_cached_build_is_taken_only_for_these_sources_and_this_numba(tmp_path, monkeypatch):
+    """tests/aot_build.py keeps a build in the user's cache for the next clone: a cached
+    build whose manifest names another source digest or another Numba is passed over, the
+    intact one is taken (and the venv's folder then passes kmlteach._aot's own checks)."""
+    import aot_build
+
+    build = generic_build()
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    aot_build._to_cache(build)
+    (entry,) = aot_build.cache_dir().iterdir()
+    manifest = json.loads((entry / f"{_aot.MODULE}.json").read_text())
+    target = tmp_path / "venv-folder"
+    target.mkdir()
+
+    def spoilt(name, change):
+        bad = aot_build.cache_dir() / name
+        shutil.copytree(entry, bad)
+        m = json.loads(json.dumps(manifest))
+        change(m)
+        (bad / f"{_aot.MODULE}.json").write_text(json.dumps(m))
+        return bad
+
+    spoilt("other-source", lambda m: m["sources"].update({"_jit.py": "0" * 64}))
+    spoilt("other-numba", lambda m: m.update(numba="0.0.1"))
+    os.utime(entry, (1, 1))  # the intact build is the oldest: the spoilt ones are tried first
+    assert aot_build._from_cache(target)
+    assert json.loads((target / f"{_aot.MODULE}.json").read_text()) == manifest
+    shutil.rmtree(entry)
+    assert not aot_build._from_cache(target)  # the spoilt ones alone: neither is taken
+    assert not aot_build._usable(target)
