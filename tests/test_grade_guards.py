@@ -259,6 +259,50 @@ ANSWERS = {  # red team of 2026-12-07: the answer through library code left work
         "    c, a = int(pos[0]), int(pos[1])\n"
         "    return a, int(n[1] - a), c, int(n[0] - c)",
     ),
+    # red team 2 of 2026-12-07
+    "02-widget_scores": (  # a widget's own Gaussian scores, one coordinate at a time
+        "02-kernels",
+        "gaussian_gram",
+        "02.gram",
+        "import numpy as np\nfrom kmlteach.widgets.ch02.boundary import grid_scores\n\n"
+        "def gaussian_gram(X, Y, sigma):\n"
+        "    X, Y = np.atleast_2d(np.asarray(X, float)), np.atleast_2d(np.asarray(Y, float))\n"
+        "    n, m = len(X), len(Y)\n"
+        "    K = np.ones((n, m))\n"
+        "    for k in range(X.shape[1]):\n"
+        "        g = np.r_[X[:, k], 0.0]\n"
+        "        Xs = np.column_stack([Y[:, k], np.zeros(m)])\n"
+        "        for j in range(m):\n"
+        "            a = np.zeros(m); a[j] = 1.0\n"
+        '            K[:, j] *= grid_scores("gaussian", {"sigma": sigma}, g, Xs, a)[n, :n]\n'
+        "    return K",
+    ),
+    "03-gram_schmidt_norm": (  # the RKHS norm read back from Gram-Schmidt
+        "03-kernels-rkhs",
+        "mean_distance",
+        "03.mean_distance",
+        "import numpy as np\nfrom kmlteach.kernels.rkhs import gram_schmidt\n\n"
+        "def mean_distance(K, mask):\n"
+        "    K, m = np.asarray(K, float), np.asarray(mask, bool)\n"
+        "    a = np.where(m, 1.0 / m.sum(), -1.0 / (~m).sum())\n"
+        "    q = gram_schmidt(K, a[:, None])\n"
+        "    j = int(np.argmax(np.abs(q[:, 0]))) if q.size else 0\n"
+        "    return float((a[j] / q[j, 0]) ** 2) if q.size and q[j, 0] != 0 else 0.0",
+    ),
+    "09-smo_gradient": (  # Q alpha from the nu-SMO solver's module
+        "09-theory",
+        "nu_dual",
+        "09.nu_dual",
+        "import numpy as np\nfrom kmlteach.svm.nu_smo import _exact_gradient\n\n"
+        "def nu_dual(alpha, K, y, nu, tol=1e-8):\n"
+        "    a, y, K = np.asarray(alpha, float), np.asarray(y, float), np.ascontiguousarray(K, dtype=float)\n"
+        "    n = len(a)\n"
+        "    if not (np.all(a >= -tol) and np.all(a <= 1 + tol) and abs(a.sum() - n * nu) <= tol\n"
+        "            and abs(a @ y) <= tol):\n"
+        "        return np.inf\n"
+        "    G = np.zeros(n); _exact_gradient(K, y, a, G)\n"
+        "    return float(0.5 * a @ G)",
+    ),
 }
 
 
