@@ -350,4 +350,6 @@ def test_honest_code_on_the_library_s_tools_is_graded_and_an_answer_named(tmp_pa
     )
     for sub, (_nb, _name, exercise, _source) in ANSWERS.items():  # each at full points before
         (e,) = [e for e in results[sub].exercises if e.id == exercise]
-        assert e.points == 0 and e.verdict == "reference", (sub, e.points, e.message)
+        # refused when called, or (a widget's module: never loaded in the kernel, its file
+        # refused to the child) when imported
+        assert e.points == 0 and e.verdict in ("reference", "missing", "error"), (sub, e.points, e.message)
