@@ -303,6 +303,47 @@ ANSWERS = {  # red team of 2026-12-07: the answer through library code left work
         "    G = np.zeros(n); _exact_gradient(K, y, a, G)\n"
         "    return float(0.5 * a @ G)",
     ),
+    # red team 3 of 2026-12-07
+    "00-geometric_times_norm": (  # geometric margins times the norm of w
+        "00-welcome",
+        "margins",
+        "00.margins",
+        "import numpy as np\nfrom kmlteach.svm import geometric_margins\n\n"
+        "def margins(X, y, w):\n"
+        "    w = np.asarray(w, dtype=float)\n"
+        "    n = float(np.linalg.norm(w))\n"
+        "    if n == 0.0:\n"
+        "        return np.zeros(len(y))\n"
+        "    return geometric_margins(X, y, w) * n",
+    ),
+    "03-kpca_transform": (  # kernel PCA's transform on a hand-built result centres K
+        "03-kernels-rkhs",
+        "center_gram",
+        "03.center",
+        "import numpy as np\nfrom kmlteach.kernel_methods import KernelPCAResult, kernel_pca_transform\n\n"
+        "def center_gram(K):\n"
+        "    K = np.asarray(K, dtype=float)\n"
+        "    m = K.shape[0]\n"
+        "    col = K.mean(axis=0)\n"
+        "    res = KernelPCAResult(np.ones(m), np.eye(m), np.eye(m), col, float(col.mean()))\n"
+        "    return kernel_pca_transform(res, K)",
+    ),
+    "08-one_split_tree": (  # a hand-built one-split tree predicts as the stump
+        "08-boosting",
+        "stump_error",
+        "08.stump_error",
+        "import numpy as np\nfrom kmlteach.ensembles.trees import DecisionTree\n\n"
+        "def stump_error(X, y, D, feature, threshold, sign):\n"
+        "    X = np.asarray(X, dtype=float)\n"
+        "    tree = DecisionTree(\n"
+        "        classes=np.array([-float(sign), float(sign)]),\n"
+        "        feature=np.array([int(feature), -1, -1], dtype=np.int64),\n"
+        "        threshold=np.array([float(threshold), 0.0, 0.0]),\n"
+        "        left=np.array([1, -1, -1], dtype=np.int64), right=np.array([2, -1, -1], dtype=np.int64),\n"
+        "        value=np.array([0, 1, 0], dtype=np.int64), counts=np.zeros((3, 2)), impurity=np.zeros(3),\n"
+        '        node_depth=np.array([0, 1, 1], dtype=np.int64), criterion="gini", n_features=X.shape[1])\n'
+        "    return float(np.sum(np.asarray(D, dtype=float)[tree.predict(X) != np.asarray(y, dtype=float)]))",
+    ),
 }
 
 

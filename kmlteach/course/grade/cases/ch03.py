@@ -12,10 +12,10 @@ from .model import HiddenCase as H
 # the library functions that compute each exercise's answer, blocked while it is graded
 # (paths below kmlteach: module.function or module.Class.method; guards audit, issue 24)
 GUARDS = """
-03.center         kernels.center kernels.translate kernel_methods.estimators.KernelPCA.fit kernel_methods.kernel_dependency_estimation kernel_methods.kernel_pca
+03.center         kernels.center kernels.translate kernel_methods.estimators.KernelPCA.fit kernel_methods.kernel_dependency_estimation kernel_methods.kernel_pca kernel_methods.kernel_pca_transform kernel_methods.estimators.KernelPCA.transform kernel_methods.kde_predict
 03.ngram          structured_kernels.ngram_kernel plots.ch03.ngram_table structured_kernels.convolution_kernel plots.ch03.plot_ngram_counts structured_kernels.ngram_features
 03.diffusion      structured_kernels.diffusion_kernel structured_kernels.diffusion_kernel_limit
-03.kpca           kernel_methods.kernel_pca kernels.center kernel_methods.estimators.KernelPCA.fit kernel_methods.kernel_dependency_estimation
+03.kpca           kernel_methods.kernel_pca kernels.center kernel_methods.estimators.KernelPCA.fit kernel_methods.kernel_dependency_estimation kernel_methods.kernel_pca_transform kernel_methods.estimators.KernelPCA.transform kernel_methods.kde_predict
 03.fisher         structured_kernels.fisher_kernel structured_kernels.fisher_score structured_kernels.fisher_information
 03.mean_distance  kernels.rkhs_norm kernels.rkhs_inner kernel_methods.class_mean_classifier kernels.gram_schmidt kernels.project kernels.deflate
 """
