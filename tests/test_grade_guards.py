@@ -11,7 +11,12 @@ with it: an honest 01.distance built on ``svm.geometric_margins`` scored 0 (its
 (:meth:`Disarmer.helpers`): every function a chapter's notebook names (the tools a student
 has seen, in that chapter or an earlier one) either works while each exercise is graded,
 or that exercise's GUARDS line names it, so the student reads that it computes the answer
-rather than a helper's name.
+rather than a helper's name. (Widgets are not counted as tools: a notebook builds them in
+its demo cells, never inside an exercise's function.)
+
+Then graded in the sandbox: honest code on the library's tools keeps full marks, and the
+three red teams' answers through library code the guards left working (another module's
+helper, a widget's own computation, a class built by hand: :data:`ANSWERS`) score 0.
 """
 
 from __future__ import annotations
@@ -31,6 +36,7 @@ from kmlteach.course.grade.inkernel.disarm import Disarmer, guard_target
 
 ROOT = Path(__file__).resolve().parent.parent
 CHAPTERS = [f"{i:02d}" for i in range(10)]
+# the grader, the references, and the interactive layer (not tools an exercise's code calls)
 _NOT_LIBRARY = ("kmlteach.course", "kmlteach.exercises", "kmlteach.widgets", "kmlteach._render")
 
 
