@@ -15,7 +15,7 @@ rather than a helper's name. (Widgets are not counted as tools: a notebook build
 its demo cells, never inside an exercise's function.)
 
 Then graded in the sandbox: honest code on the library's tools keeps full marks, and the
-three red teams' answers through library code the guards left working (another module's
+four red teams' answers through library code the guards left working (another module's
 helper, a widget's own computation, a class built by hand: :data:`ANSWERS`) score 0.
 """
 
@@ -349,6 +349,52 @@ ANSWERS = {  # red team of 2026-12-07: the answer through library code left work
         "        value=np.array([0, 1, 0], dtype=np.int64), counts=np.zeros((3, 2)), impurity=np.zeros(3),\n"
         '        node_depth=np.array([0, 1, 1], dtype=np.int64), criterion="gini", n_features=X.shape[1])\n'
         "    return float(np.sum(np.asarray(D, dtype=float)[tree.predict(X) != np.asarray(y, dtype=float)]))",
+    ),
+    # red team 4 of 2026-12-07: a later chapter's generalisation answers an earlier exercise
+    "04-chain_psi": (  # a chain of one letter: its feature map is the multivector one
+        "04-multiclass",
+        "psi",
+        "04.multivector_psi",
+        "import numpy as np\nfrom kmlteach.structured import psi as _chain_psi\n\n"
+        "def psi(x, y, k):\n"
+        "    x = np.asarray(x, dtype=float)\n"
+        "    return _chain_psi(x[None, :], [int(y)], k)[: k * x.size]",
+    ),
+    "04-loss_augmented_viterbi": (  # one position: the loss-augmented argmax
+        "04-multiclass",
+        "ghinge",
+        "04.generalized_hinge",
+        "import numpy as np\nfrom kmlteach.structured import loss_augmented_viterbi as _lav\n\n"
+        "def ghinge(W, x, y, Delta):\n"
+        "    s = np.asarray(W, dtype=float) @ np.asarray(x, dtype=float)\n"
+        "    k = s.size\n"
+        "    res = _lav(s[None, :], np.zeros((k, k)), [int(y)], delta=np.asarray(Delta, dtype=float))\n"
+        "    return float(res.score - s[int(y)])",
+    ),
+    "01-two_class_hinge": (  # the multiclass hinge with k = 2 and W = [-w/2, w/2]
+        "01-svm",
+        "hinge_and_subgradient",
+        "01.hinge",
+        "import numpy as np\nfrom kmlteach.multiclass import generalized_hinge, generalized_hinge_subgradient\n\n"
+        "def hinge_and_subgradient(w, x, y):\n"
+        "    w = np.asarray(w, dtype=float); x = np.asarray(x, dtype=float)\n"
+        "    W = np.vstack([-w / 2, w / 2]); c = [1 if y > 0 else 0]\n"
+        "    loss = float(np.ravel(generalized_hinge(W, x[None, :], c))[0])\n"
+        "    if loss <= 0:\n"
+        "        return 0.0, np.zeros_like(x)\n"
+        "    G = np.asarray(generalized_hinge_subgradient(W, x[None, :], c)).reshape(2, -1)\n"
+        "    return loss, (G[1] - G[0]) / 2",
+    ),
+    "04-one_vs_all_class": (  # the library's one-vs-all model around the student's learners
+        "04-multiclass",
+        "ova_predict",
+        "04.one_vs_all",
+        "import numpy as np\nfrom kmlteach.multiclass.reductions import OneVsAll\n\n"
+        "def ova_predict(X, y, X_new, k, fit_binary):\n"
+        "    X = np.asarray(X, dtype=float); y = np.asarray(y)\n"
+        "    ests = [(lambda w: (lambda Z: Z @ w))(np.asarray(fit_binary(X, np.where(y == i, 1.0, -1.0)),\n"
+        "             dtype=float)) for i in range(k)]\n"
+        "    return OneVsAll(np.arange(k), ests, X.shape[1]).predict(X_new)",
     ),
 }
 

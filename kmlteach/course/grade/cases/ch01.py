@@ -10,9 +10,9 @@ from .model import HiddenCase as H
 # the library functions that compute each exercise's answer, blocked while it is graded
 # (paths below kmlteach: module.function or module.Class.method; guards audit, issue 24)
 GUARDS = """
-01.distance                svm.distance_to_hyperplane svm.signed_distance ranking.linear_scores svm.geometric_margins svm.geometric_margin
-01.hinge                   losses.hinge losses.hinge_subgradient theory.soft_margin theory.novelty online.norma_loss svm.soft_svm_objective svm.hinge_objective svm.soft_svm svm.sgd_soft_svm theory.calibration._psi
-01.sgd_step                svm.sgd_soft_svm losses.hinge_subgradient theory.soft_margin online.norma_loss svm.soft_svm_objective svm.hinge_objective svm.soft_svm
+01.distance                svm.distance_to_hyperplane svm.signed_distance ranking.linear_scores svm.geometric_margins svm.geometric_margin svm.estimators._LinearBinary.decision_function
+01.hinge                   losses.hinge losses.hinge_subgradient theory.soft_margin theory.novelty online.norma_loss svm.soft_svm_objective svm.hinge_objective svm.soft_svm svm.sgd_soft_svm theory.calibration._psi multiclass.generalized_hinge multiclass.generalized_hinge_subgradient
+01.sgd_step                svm.sgd_soft_svm losses.hinge_subgradient theory.soft_margin online.norma_loss svm.soft_svm_objective svm.hinge_objective svm.soft_svm multiclass.generalized_hinge multiclass.generalized_hinge_subgradient
 01.perceptron              svm.perceptron kernel_methods.kernel_perceptron multiclass.multiclass_perceptron
 01.subgradient_perceptron  svm.subgradient_perceptron svm.functional_margins svm.geometric_margins
 01.dual                    svm.hard_svm kernels.rkhs_norm kernel_methods.kernel_expansion

@@ -10,12 +10,12 @@ from .model import HiddenCase as H
 # the library functions that compute each exercise's answer, blocked while it is graded
 # (paths below kmlteach: module.function or module.Class.method; guards audit, issue 24)
 GUARDS = """
-04.multivector_psi        multiclass.multivector_psi multiclass.psi.MultivectorPsi.__call__ multiclass.psi.MultivectorPsi.all multiclass.estimators.MulticlassSVM.fit multiclass.multiclass_svm multiclass.generalized_hinge multiclass.multiclass_perceptron multiclass.kesler_perceptron multiclass.conservative_perceptron multiclass.collins_perceptron multiclass.multiclass_svm_sgd
-04.generalized_hinge      multiclass.generalized_hinge theory.multiclass_soft_margin structured.taxonomy_hinge multiclass.estimators.MulticlassSVM.fit multiclass.multiclass_svm multiclass.multiclass_svm_sgd multiclass.psi._augmented_argmax
+04.multivector_psi        multiclass.multivector_psi multiclass.psi.MultivectorPsi.__call__ multiclass.psi.MultivectorPsi.all multiclass.estimators.MulticlassSVM.fit multiclass.multiclass_svm multiclass.generalized_hinge multiclass.multiclass_perceptron multiclass.kesler_perceptron multiclass.conservative_perceptron multiclass.collins_perceptron multiclass.multiclass_svm_sgd structured.psi
+04.generalized_hinge      multiclass.generalized_hinge theory.multiclass_soft_margin structured.taxonomy_hinge multiclass.estimators.MulticlassSVM.fit multiclass.multiclass_svm multiclass.multiclass_svm_sgd multiclass.psi._augmented_argmax structured.loss_augmented_viterbi !structured.viterbi.viterbi !structured.viterbi._viterbi_fill
 04.multiclass_perceptron  multiclass.multiclass_perceptron multiclass.kesler_perceptron multiclass.conservative_perceptron multiclass.collins_perceptron
-04.one_vs_all             multiclass.one_vs_all
-04.kesler                 multiclass.kesler_embed multiclass.multivector_psi multiclass.psi.MultivectorPsi.__call__ multiclass.psi.MultivectorPsi.all multiclass.estimators.MulticlassSVM.fit multiclass.multiclass_svm multiclass.generalized_hinge multiclass.multiclass_perceptron multiclass.kesler_perceptron multiclass.conservative_perceptron multiclass.collins_perceptron multiclass.multiclass_svm_sgd
-04.hinge_subgradient      multiclass.generalized_hinge_subgradient theory.multiclass_soft_margin multiclass.estimators.MulticlassSVM.fit multiclass.multiclass_svm multiclass.generalized_hinge multiclass.multiclass_svm_sgd multiclass.psi._augmented_argmax
+04.one_vs_all             multiclass.one_vs_all multiclass.reductions.OneVsAll.decision_function multiclass.reductions.OneVsAll.decide !multiclass.reductions._binary_scores
+04.kesler                 multiclass.kesler_embed multiclass.multivector_psi multiclass.psi.MultivectorPsi.__call__ multiclass.psi.MultivectorPsi.all multiclass.estimators.MulticlassSVM.fit multiclass.multiclass_svm multiclass.generalized_hinge multiclass.multiclass_perceptron multiclass.kesler_perceptron multiclass.conservative_perceptron multiclass.collins_perceptron multiclass.multiclass_svm_sgd structured.psi
+04.hinge_subgradient      multiclass.generalized_hinge_subgradient theory.multiclass_soft_margin multiclass.estimators.MulticlassSVM.fit multiclass.multiclass_svm multiclass.generalized_hinge multiclass.multiclass_svm_sgd multiclass.psi._augmented_argmax structured.loss_augmented_viterbi !structured.viterbi.viterbi !structured.viterbi._viterbi_fill
 """
 CASES = ChapterCases(GUARDS)
 
