@@ -15,7 +15,7 @@ rather than a helper's name. (Widgets are not counted as tools: a notebook build
 its demo cells, never inside an exercise's function.)
 
 Then graded in the sandbox: honest code on the library's tools keeps full marks, and the
-four red teams' answers through library code the guards left working (another module's
+five red teams' answers through library code the guards left working (another module's
 helper, a widget's own computation, a class built by hand: :data:`ANSWERS`) score 0.
 """
 
@@ -395,6 +395,64 @@ ANSWERS = {  # red team of 2026-12-07: the answer through library code left work
         "    ests = [(lambda w: (lambda Z: Z @ w))(np.asarray(fit_binary(X, np.where(y == i, 1.0, -1.0)),\n"
         "             dtype=float)) for i in range(k)]\n"
         "    return OneVsAll(np.arange(k), ests, X.shape[1]).predict(X_new)",
+    ),
+    # red team 5 of 2026-12-07
+    "05-viterbi_masked": (  # Viterbi's best score over a table that allows only y
+        "05-structured",
+        "score",
+        "05.chain_score",
+        "import numpy as np\nfrom kmlteach.structured import viterbi, unary_scores\n\n"
+        "def score(x, y, W_unary, W_pair):\n"
+        "    U = np.array(unary_scores(x, W_unary), dtype=float)\n"
+        "    y = np.asarray(y)\n"
+        "    mask = np.full(U.shape, -1e15)\n"
+        "    mask[np.arange(len(y)), y] = 0.0\n"
+        "    return float(viterbi(np.where(mask == 0.0, U, mask), W_pair).score)",
+    ),
+    "08-calibration_impurity": (  # the minimum conditional risk is each impurity, scaled
+        "08-boosting",
+        "split_gain",
+        "08.split_gain",
+        "import numpy as np\nfrom kmlteach.theory.calibration import conditional_risk, _golden_min\n\n"
+        '_LOSS = {"error": ("soft_margin", 0.5), "gini": ("squared_soft_margin", 0.5),\n'
+        '         "entropy": ("logistic", 1 / np.log(2.0))}\n\n'
+        "def _imp(a, criterion):\n"
+        "    loss, c = _LOSS[criterion]\n"
+        "    H = _golden_min(lambda f: conditional_risk(loss, np.array([float(a)]), f),\n"
+        "                    np.array([-50.0]), np.array([50.0]))\n"
+        "    return c * float(H[0])\n\n"
+        "def split_gain(y, left, criterion):\n"
+        "    y = np.asarray(y, dtype=float); left = np.asarray(left, dtype=bool)\n"
+        "    gain = _imp(np.mean(y > 0), criterion)\n"
+        "    for side in (left, ~left):\n"
+        "        if side.any():\n"
+        "            gain -= side.sum() / len(y) * _imp(np.mean(y[side] > 0), criterion)\n"
+        "    return float(gain)",
+    ),
+    "09-multiclass_margin": (  # the multiclass soft margin with k = 2 gives the derivative
+        "09-theory",
+        "norma_step",
+        "09.norma_step",
+        "import numpy as np\nfrom kmlteach.theory import multiclass_soft_margin\n\n"
+        "def norma_step(coef, k_row, y_t, lam, eta):\n"
+        "    coef = np.asarray(coef, dtype=float)\n"
+        "    f = float(coef @ np.asarray(k_row, dtype=float))\n"
+        "    ev = multiclass_soft_margin(np.array([[0.0, f]]), [1 if y_t > 0 else 0])\n"
+        "    return np.r_[(1 - eta * lam) * coef, -eta * float(ev[1][0, 1])]",
+    ),
+    "09-rkhs_inner": (  # an RKHS inner product is alpha' Q alpha
+        "09-theory",
+        "nu_dual",
+        "09.nu_dual",
+        "import numpy as np\nfrom kmlteach.kernels.rkhs import rkhs_inner\n\n"
+        "def nu_dual(alpha, K, y, nu, tol=1e-8):\n"
+        "    a, y = np.asarray(alpha, float), np.asarray(y, float)\n"
+        "    n = len(a)\n"
+        "    if not (np.all(a >= -tol) and np.all(a <= 1 + tol) and abs(a.sum() - n * nu) <= tol\n"
+        "            and abs(a @ y) <= tol):\n"
+        "        return np.inf\n"
+        "    v = a * y\n"
+        "    return 0.5 * rkhs_inner(v, v, K)",
     ),
 }
 

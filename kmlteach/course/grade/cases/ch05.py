@@ -10,10 +10,10 @@ from .model import HiddenCase as H
 # the library functions that compute each exercise's answer, blocked while it is graded
 # (paths below kmlteach: module.function or module.Class.method; guards audit, issue 24)
 GUARDS = """
-05.chain_score         structured.chain_score structured.viterbi._path_score structured.psi structured.brute_force_argmax
+05.chain_score         structured.chain_score structured.viterbi._path_score structured.psi structured.brute_force_argmax structured.viterbi structured.loss_augmented_viterbi structured.structured_perceptron structured.structured_sgd structured.ChainModel.predict structured.predict structured.letter_error
 05.viterbi             structured.viterbi structured.hmm_viterbi structured.brute_force_argmax structured.ChainModel.predict structured.structured_sgd structured.structured_perceptron structured.predict structured.letter_error structured.loss_augmented_viterbi
 05.loss_augmented      structured.loss_augmented_viterbi structured.hmm_viterbi structured.brute_force_argmax !structured.viterbi.viterbi !structured.viterbi._viterbi_fill structured.structured_sgd structured.structured_perceptron structured.learning._structured_learn_kernel
-05.score_coefficients  structured.psi structured.chain_score multiclass.multivector_psi
+05.score_coefficients  structured.psi structured.chain_score multiclass.multivector_psi structured.structured_perceptron structured.structured_sgd structured.learning._structured_learn_kernel
 """
 CASES = ChapterCases(GUARDS)
 
