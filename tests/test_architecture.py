@@ -557,3 +557,16 @@ def test_the_kernel_launcher_is_standard_library_only():
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
             tops.add(node.module.split(".")[0])
     assert tops and tops <= set(sys.stdlib_module_names), sorted(tops - set(sys.stdlib_module_names))
+
+
+def test_the_package_holds_no_stray_file():
+    """Every tracked file of the package is source or named data (a shell `cp` once left
+    extensionless copies of three grader case modules in grade/cases/, 2026-12-07)."""
+    import subprocess
+
+    files = subprocess.run(
+        ["git", "ls-files", "kmlteach"], cwd=PKG.parent, capture_output=True, text=True, check=True
+    ).stdout.split()
+    kinds = {".py", ".toml", ".csv", ".js", ".css", ".txt", ".md", ".json", ".j2", ".npz"}
+    stray = [f for f in files if Path(f).suffix not in kinds and Path(f).name != "LICENSE"]
+    assert files and not stray, stray
