@@ -161,12 +161,10 @@ def pytest_unconfigure(config):
     takes a worker's end after it as normal. ``KMLTEACH_WORKER_TEARDOWN=1`` keeps it."""
     if not hasattr(config, "workerinput") or os.environ.get("KMLTEACH_WORKER_TEARDOWN"):
         return
-    import atexit as _atexit
-
     for stream in (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__):
         try:
             stream.flush()
         except Exception:  # noqa: BLE001 - a closed capture stream: nothing left to flush
             pass
-    _atexit._run_exitfuncs()
+    atexit._run_exitfuncs()
     os._exit(0)

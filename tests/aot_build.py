@@ -12,6 +12,7 @@ change to any of them builds again. 37 s of CPU is ~6 % of a ``make test`` on 2 
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import shutil
@@ -50,14 +51,16 @@ def _numba_of(folder: Path) -> str | None:
 
 
 def _from_cache(folder: Path) -> bool:
-    """A cached build of these sources copied into ``folder``, if there is one."""
-    import numba
+    """A cached build of these sources copied into ``folder``, if there is one (Numba's
+    version read from its metadata: the session's controller does not import Numba)."""
+    from importlib.metadata import version
 
+    numba_version = version("numba")
     root = cache_dir()
     entries = sorted(root.glob("*/kmlteach_aot.json"), key=lambda p: p.stat().st_mtime, reverse=True)
     for manifest in entries:
         entry = manifest.parent
-        if _numba_of(entry) != numba.__version__:
+        if _numba_of(entry) != numba_version:
             continue
         for f in folder.glob("kmlteach_aot*"):
             f.unlink()
@@ -69,8 +72,10 @@ def _from_cache(folder: Path) -> bool:
     return False
 
 
+@functools.cache
 def _to_cache(folder: Path) -> None:
-    """Keep the build of ``folder`` (the newest three builds are kept)."""
+    """Keep the build of ``folder`` (the newest three builds are kept); once a process, the
+    first time a test waits for the build."""
     import hashlib
 
     manifest = folder / "kmlteach_aot.json"
@@ -122,11 +127,10 @@ def wait_for_generic_build(timeout: float = 600.0) -> Path:
     while not (done.exists() and done.read_text().strip()) and time.monotonic() < deadline:
         time.sleep(0.5)
     status = done.read_text().strip() if done.exists() else "not started or timed out"
-    if status == "0":
-        _to_cache(folder)
     if status != "0":
         log = (folder / "build.log").read_text() if (folder / "build.log").exists() else ""
         pytest.fail(f"the generic ahead-of-time build failed ({status}):\n{log[-3000:]}")
+    _to_cache(folder)
     return folder
 
 

@@ -29,6 +29,7 @@ import types
 from pathlib import Path
 
 import pytest
+from grade_submissions import dump, load, with_function
 
 import kmlteach
 from kmlteach.course.grade import cases
@@ -180,23 +181,17 @@ def test_the_tools_a_chapter_shows_work_while_its_exercises_are_graded(library, 
     )
 
 
-def _replaced(path: Path, name: str, source: str) -> bytes:
-    """The instructor notebook with the cell defining ``name`` holding ``source`` (and its
-    check line)."""
-    nb = json.loads(path.read_text(encoding="utf-8"))
-    for cell in nb["cells"]:
-        src = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
-        if cell["cell_type"] == "code" and f"def {name}(" in src:
-            ex = re.search(r"""check\(\s*["'](\d\d\.\w+)["']""", src).group(1)
-            cell["source"] = f"{source.strip()}\n\n\ncheck({ex!r}, {name})\n"
-            return json.dumps(nb).encode()
-    raise KeyError(name)
+def _replaced(notebook: str, exercise: str, name: str, source: str) -> bytes:
+    """The instructor notebook ``notebooks/<notebook>.ipynb`` with the cell defining ``name``
+    holding ``source`` and its check line."""
+    return dump(with_function(load(ROOT / "notebooks" / f"{notebook}.ipynb"), exercise, source, name))
 
 
 HONEST = {  # honest code built on a library function the exercise may use
     "05-viterbi_tool": (
         "05-structured",
         "loss_augmented",
+        "05.loss_augmented",
         "import numpy as np\nfrom kmlteach.structured import viterbi\n\n"
         "def loss_augmented(unary, pairwise, y_true):\n"
         "    aug = np.asarray(unary, dtype=float) + 1.0\n"
@@ -206,6 +201,7 @@ HONEST = {  # honest code built on a library function the exercise may use
     "07-counts_tool": (
         "07-bipartite",
         "f_beta",
+        "07.fbeta",
         "from kmlteach import metrics\n\n"
         "def f_beta(y_score, y_true, theta, beta):\n"
         "    a, b, c, _ = metrics.confusion_counts(y_score, y_true, theta)\n"
@@ -214,6 +210,7 @@ HONEST = {  # honest code built on a library function the exercise may use
     "07-precision_tool": (
         "07-bipartite",
         "precision_at_k",
+        "07.precision_at_k",
         "import numpy as np\nfrom kmlteach import metrics\n\n"
         "def precision_at_k(y_score, y_true, k):\n"
         "    theta = np.sort(np.asarray(y_score, dtype=float))[::-1][k - 1]\n"
@@ -469,18 +466,14 @@ def test_honest_code_on_the_library_s_tools_is_graded_and_an_answer_named(tmp_pa
 
     subs = tmp_path / "subs"
     subs.mkdir()
-    for sub, (nb, name, source) in HONEST.items():
-        (subs / f"{sub}.ipynb").write_bytes(_replaced(ROOT / "notebooks" / f"{nb}.ipynb", name, source))
+    for sub, (nb, name, exercise, source) in {**HONEST, **ANSWERS}.items():
+        (subs / f"{sub}.ipynb").write_bytes(_replaced(nb, exercise, name, source))
     answer = (
         "import numpy as np\nfrom kmlteach import svm\n\n"
         "def distance(x, w, b):\n"
         "    return float(abs(svm.geometric_margins(np.atleast_2d(x), np.ones(1), w, b)[0]))"
     )
-    for sub, (nb, name, _ex, source) in ANSWERS.items():
-        (subs / f"{sub}.ipynb").write_bytes(_replaced(ROOT / "notebooks" / f"{nb}.ipynb", name, source))
-    (subs / "01-margins_answer.ipynb").write_bytes(
-        _replaced(ROOT / "notebooks" / "01-svm.ipynb", "distance", answer)
-    )
+    (subs / "01-margins_answer.ipynb").write_bytes(_replaced("01-svm", "01.distance", "distance", answer))
     results = {
         r.submission: r
         for r in grade_folder(subs, tmp_path / "gb.csv", limits=Limits(timeout=30), jobs=2, progress=None)
