@@ -216,6 +216,19 @@ HONEST = {  # honest code built on a library function the exercise may use
         "    theta = np.sort(np.asarray(y_score, dtype=float))[::-1][k - 1]\n"
         "    return metrics.precision(y_score, y_true, theta)",
     ),
+    "07-permutation_tool": (  # the ranking's own sort (red team 1 of 2026-12-07: 0/2 before)
+        "07-bipartite",
+        "best_labelling",
+        "07.fixed_ab",
+        "import numpy as np\nfrom kmlteach import ranking\n\n"
+        "def best_labelling(y_score, y_true, a, b):\n"
+        "    order = np.argsort(ranking.permutation(-np.asarray(y_score, dtype=float)))\n"
+        "    pos = [i for i in order if y_true[i] > 0][:a]\n"
+        "    neg = [i for i in order if y_true[i] < 0][:b]\n"
+        "    v = -np.ones(len(y_true))\n"
+        "    v[pos + neg] = 1.0\n"
+        "    return v",
+    ),
 }
 
 
