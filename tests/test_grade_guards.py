@@ -15,7 +15,7 @@ rather than a helper's name. (Widgets are not counted as tools: a notebook build
 its demo cells, never inside an exercise's function.)
 
 Then graded in the sandbox: honest code on the library's tools keeps full marks, and the
-five red teams' answers through library code the guards left working (another module's
+six red teams' answers through library code the guards left working (another module's
 helper, a widget's own computation, a class built by hand: :data:`ANSWERS`) score 0.
 """
 
@@ -231,6 +231,30 @@ HONEST = {  # honest code built on a library function the exercise may use
     ),
 }
 
+
+# red team 6: any function giving the quadratic form aᵀKa answers 03.mean_distance, 09.nu_dual
+# and 09.rademacher alike; two such, as the student's own helper _qf(a, K)
+_QF_TRANSLATE = (  # kernels.translate: a zero point's squared norm, once translated by Σ a_i ψ(x_i)
+    "import numpy as np\n"
+    "from kmlteach.kernels.rkhs import translate\n"
+    "\n"
+    "def _qf(a, K):\n"
+    "    # aᵀKa: translate a zero point (k(z, .) = 0) by sum_i a_i psi(x_i): its square norm\n"
+    "    m = len(a)\n"
+    "    Kz = np.zeros((m + 1, m + 1)); Kz[:m, :m] = K\n"
+    "    return float(translate(Kz, np.r_[a, 0.0])[m, m])\n"
+    "\n"
+)
+_QF_GRADIENT = (  # svm.nu_smo._exact_gradient: Qα with signed weights
+    "import numpy as np\n"
+    "from kmlteach.svm.nu_smo import _exact_gradient\n"
+    "\n"
+    "def _qf(a, K):\n"
+    "    a = np.asarray(a, float); s = np.where(a < 0, -1.0, 1.0)\n"
+    "    G = np.zeros(len(a)); _exact_gradient(np.ascontiguousarray(K, dtype=float), s, np.abs(a), G)\n"
+    "    return float(np.abs(a) @ G)\n"
+    "\n"
+)
 
 ANSWERS = {  # red team of 2026-12-07: the answer through library code left working, 0 now
     "05-learn_kernel": (  # the structured learner's kernel augments and decodes (mode 1)
@@ -464,6 +488,107 @@ ANSWERS = {  # red team of 2026-12-07: the answer through library code left work
         "    v = a * y\n"
         "    return 0.5 * rkhs_inner(v, v, K)",
     ),
+    "03-translate_mean_distance": (  # red team 6: kernels.translate: aᵀKa, a zero point's squared norm once translated
+        "03-kernels-rkhs",
+        "mean_distance",
+        "03.mean_distance",
+        _QF_TRANSLATE + "def mean_distance(K, mask):\n"
+        "    K, m = np.asarray(K, float), np.asarray(mask, bool)\n"
+        "    a = np.where(m, 1.0 / max(m.sum(), 1), -1.0 / max((~m).sum(), 1))\n"
+        "    return _qf(a, K)",
+    ),
+    "03-exact_gradient_mean_distance": (  # red team 6: svm.nu_smo._exact_gradient: Qα with signed weights gives aᵀKa
+        "03-kernels-rkhs",
+        "mean_distance",
+        "03.mean_distance",
+        _QF_GRADIENT + "def mean_distance(K, mask):\n"
+        "    K, m = np.asarray(K, float), np.asarray(mask, bool)\n"
+        "    a = np.where(m, 1.0 / max(m.sum(), 1), -1.0 / max((~m).sum(), 1))\n"
+        "    return _qf(a, K)",
+    ),
+    "09-translate_nu_dual": (  # red team 6: kernels.translate: the dual's quadratic form
+        "09-theory",
+        "nu_dual",
+        "09.nu_dual",
+        _QF_TRANSLATE + "def nu_dual(alpha, K, y, nu, tol=1e-8):\n"
+        "    a, y, K = np.asarray(alpha, float), np.asarray(y, float), np.asarray(K, float)\n"
+        "    n = len(a)\n"
+        "    if not (np.all(a >= -tol) and np.all(a <= 1 + tol) and abs(a.sum() - n * nu) <= tol\n"
+        "            and abs(a @ y) <= tol):\n"
+        "        return np.inf\n"
+        "    return 0.5 * _qf(a * y, K)",
+    ),
+    "09-translate_rademacher": (  # red team 6: kernels.translate: the norms of Σ σ_i x_i / n
+        "09-theory",
+        "rademacher",
+        "09.rademacher",
+        _QF_TRANSLATE + "def rademacher(X, sigmas):\n"
+        "    X = np.asarray(X, float); n = X.shape[0]; K = X @ X.T\n"
+        "    est = np.mean([np.sqrt(max(_qf(np.asarray(s, float) / n, K), 0.0)) for s in np.atleast_2d(sigmas)])\n"
+        "    return float(est), float(np.sqrt(max(_qf(np.ones(1), np.array([[np.trace(K)]])), 0.0)) / n)",
+    ),
+    "08-one_split_tree_apply": (  # red team 6: a hand-built one-split DecisionTree's apply
+        "08-boosting",
+        "stump_error",
+        "08.stump_error",
+        "import numpy as np\n"
+        "from kmlteach.ensembles.trees import DecisionTree\n"
+        "\n"
+        "def stump_error(X, y, D, feature, threshold, sign):\n"
+        "    X = np.asarray(X, dtype=float)\n"
+        "    tree = DecisionTree(\n"
+        "        classes=np.array([-1.0, 1.0]),\n"
+        "        feature=np.array([int(feature), -1, -1], dtype=np.int64),\n"
+        "        threshold=np.array([float(threshold), 0.0, 0.0]),\n"
+        "        left=np.array([1, -1, -1], dtype=np.int64), right=np.array([2, -1, -1], dtype=np.int64),\n"
+        "        value=np.array([0, 1, 0], dtype=np.int64), counts=np.zeros((3, 2)), impurity=np.zeros(3),\n"
+        '        node_depth=np.array([0, 1, 1], dtype=np.int64), criterion="gini", n_features=X.shape[1])\n'
+        "    pred = np.array([float(sign), float(sign), -float(sign)])[tree.apply(X)]\n"
+        "    return float(np.sum(np.asarray(D, dtype=float)[pred != np.asarray(y, dtype=float)]))",
+    ),
+    "00-objective_per_row": (  # red team 6: svm.margins' objective kernel, a row at a time
+        "00-welcome",
+        "margins",
+        "00.margins",
+        "import numpy as np\n"
+        "from kmlteach.svm.margins import _objective_kernel\n"
+        "\n"
+        "def margins(X, y, w):\n"
+        "    X = np.asarray(X, float); y = np.asarray(y, float); w = np.ascontiguousarray(w, dtype=float)\n"
+        "    out = np.empty(len(y))\n"
+        "    for i in range(len(y)):\n"
+        "        # hinge of one row with b = -M y_i: 1 - y_i<w,x_i> + M > 0, so the objective is linear\n"
+        "        M = 1e6\n"
+        "        h = _objective_kernel(w, -M * y[i], np.ascontiguousarray(X[i:i+1]), y[i:i+1].copy(), 0.0)\n"
+        "        out[i] = 1.0 + M - h\n"
+        "    return out",
+    ),
+    "06-ranked_plot_ndcg": (  # red team 6: plot_ranked_list's bars, ideal order and discount line
+        "06-ranking",
+        "ndcg_loss",
+        "06.ndcg",
+        "import numpy as np\n"
+        "from kmlteach.plots.ch06 import plot_ranked_list\n"
+        "\n"
+        "def ndcg_loss(y_pred, y_true, k):\n"
+        "    ax = plot_ranked_list(y_pred, y_true)\n"
+        "    rel = np.array([b.get_height() for b in ax.patches[:len(y_true)]])\n"
+        "    ideal = ax.lines[0].get_ydata(); D = ax.lines[1].get_ydata() / max(1.0, ideal.max())\n"
+        "    D = np.where(np.arange(len(D)) < k, D, 0.0)\n"
+        "    return 1 - (rel @ D) / (ideal @ D)",
+    ),
+    "06-ranked_data_ndcg": (  # red team 6: ranked_list_data's predicted and ideal orders
+        "06-ranking",
+        "ndcg_loss",
+        "06.ndcg",
+        "import numpy as np\n"
+        "from kmlteach.plots.ch06 import ranked_list_data\n"
+        "\n"
+        "def ndcg_loss(y_pred, y_true, k):\n"
+        "    _, rel, ideal = ranked_list_data(y_pred, y_true)\n"
+        "    D = 1 / np.log2(np.arange(2, k + 2))\n"
+        "    return 1 - (rel[:k] @ D) / (ideal[:k] @ D)",
+    ),
 }
 
 
@@ -510,3 +635,23 @@ def test_honest_code_on_the_library_s_tools_is_graded_and_an_answer_named(tmp_pa
         # refused when called, or (a widget's module: never loaded in the kernel, its file
         # refused to the child) when imported
         assert e.points == 0 and e.verdict in ("reference", "missing", "error"), (sub, e.points, e.message)
+
+
+def test_a_figure_s_or_widget_s_guard_loads_no_drawing_library_into_the_kernel():
+    """``load_references`` imports the modules of a chapter's guards into the grading kernel
+    (a child may not read their files), but not a figure's or a widget's module: no
+    exercise's code draws, and importing one loaded matplotlib (0.6 s of CPU a kernel); the
+    child is refused the file all the same."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\nfrom kmlteach.course.grade.inkernel.disarm import load_references\n"
+        "load_references({'kmlteach.plots.ch06.plot_ranked_list': ['06.ndcg'],\n"
+        "                 'kmlteach.widgets.ch02.boundary.grid_scores': ['02.gram'],\n"
+        "                 'kmlteach.ranking.ndcg_loss': ['06.ndcg']})\n"
+        "print(sorted(m for m in ('matplotlib', 'ipywidgets', 'kmlteach.plots.ch06',\n"
+        "      'kmlteach.widgets.ch02.boundary', 'kmlteach.ranking.losses') if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split("\n")[-2] == "['kmlteach.ranking.losses']", out.stdout

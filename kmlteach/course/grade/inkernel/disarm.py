@@ -47,11 +47,12 @@ def load_references(guards):
     import contextlib
 
     for path in guards or {}:
-        if path.startswith("kmlteach.widgets."):
-            # a widget's module is never preloaded: no exercise's code needs one (a widget's
-            # own kernel scores answered 02.gram: red team 2 of 2026-12-07), and it would load
-            # matplotlib and ipywidgets into the kernel (0.6 s); its file is refused to the
-            # child all the same, so the child cannot import it either
+        if path.startswith(("kmlteach.widgets.", "kmlteach.plots.")):
+            # a widget's or a figure's module is never preloaded: no exercise's code needs
+            # one (a widget's own kernel scores answered 02.gram, a figure's discount line
+            # 06.ndcg: red teams 2 and 6 of 2026-12-07), and it would load matplotlib (and
+            # ipywidgets) into the kernel (0.6 s); its file is refused to the child all the
+            # same, so the child cannot import it either
             continue
         with contextlib.suppress(Exception):
             guard_target(path, importlib.import_module)
