@@ -655,3 +655,15 @@ def test_a_figure_s_or_widget_s_guard_loads_no_drawing_library_into_the_kernel()
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split("\n")[-2] == "['kmlteach.ranking.losses']", out.stdout
+
+
+def test_a_guarded_method_s_walk_takes_the_sibling_methods_it_calls():
+    """A method's helpers include the methods of its own class it calls through ``self``:
+    guarding ``DecisionTree.predict`` alone left ``apply`` (which it calls) working, and a
+    hand-built one-split tree's ``apply`` scored 08.stump_error 2/2 (red team 6)."""
+    fn = guard_target("kmlteach.ensembles.trees.DecisionTree.predict", importlib.import_module)
+    walked = [p for p, _ in Disarmer({}, ()).helpers(fn, {id(fn)})]
+    assert walked == [
+        "kmlteach.ensembles.trees.DecisionTree.apply",
+        "kmlteach.ensembles.trees._tree_apply_kernel",
+    ]

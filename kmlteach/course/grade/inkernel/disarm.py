@@ -165,11 +165,23 @@ class Disarmer:
         code = getattr(getattr(fn, "py_func", fn), "__code__", None)
         if mod is None or code is None:
             return
+        # a method's class: the sibling methods it calls through ``self`` are its helpers too
+        # (red team 6 of 2026-12-07: a hand-built tree's ``apply``, which the guarded
+        # ``DecisionTree.predict`` calls, scored 08.stump_error 2/2)
+        owner, _, _ = (getattr(fn, "__qualname__", "") or "").rpartition(".")
+        cls = mod.__dict__.get(owner) if owner and "<" not in owner else None
+        cls = cls if _isinstance(cls, type) else None
         todo = [code]
         while todo:
             c = todo.pop()
             todo += [k for k in c.co_consts if _isinstance(k, types.CodeType)]
             for name in c.co_names:
+                method = cls.__dict__.get(name) if cls is not None else None
+                if _isinstance(method, types.FunctionType) and id(method) not in seen:
+                    seen.add(id(method))
+                    yield f"{mod.__name__}.{owner}.{name}", method
+                    yield from self.helpers(method, seen)
+                    continue
                 val = mod.__dict__.get(name)
                 if val is None or id(val) in seen or not callable(val) or _isinstance(val, type):
                     continue
