@@ -497,6 +497,17 @@ ANSWERS = {  # red team of 2026-12-07: the answer through library code left work
         "    a = np.where(m, 1.0 / max(m.sum(), 1), -1.0 / max((~m).sum(), 1))\n"
         "    return _qf(a, K)",
     ),
+    "03-center_traces": (  # the between-class part of the centred traces (found after red team 6)
+        "03-kernels-rkhs",
+        "mean_distance",
+        "03.mean_distance",
+        "import numpy as np\nfrom kmlteach.kernels import center\n\n"
+        "def mean_distance(K, mask):\n"
+        "    K, m = np.asarray(K, float), np.asarray(mask, bool)\n"
+        "    p, q = m.sum(), (~m).sum(); n = p + q\n"
+        "    t = lambda M: float(np.trace(center(M)))\n"
+        "    return n / (p * q) * (t(K) - t(K[np.ix_(m, m)]) - t(K[np.ix_(~m, ~m)]))",
+    ),
     "03-exact_gradient_mean_distance": (  # red team 6: svm.nu_smo._exact_gradient: Qα with signed weights gives aᵀKa
         "03-kernels-rkhs",
         "mean_distance",
