@@ -15,7 +15,7 @@ rather than a helper's name. (Widgets are not counted as tools: a notebook build
 its demo cells, never inside an exercise's function.)
 
 Then graded in the sandbox: honest code on the library's tools keeps full marks, and the
-six red teams' answers through library code the guards left working (another module's
+seven red teams' answers through library code the guards left working (another module's
 helper, a widget's own computation, a class built by hand: :data:`ANSWERS`) score 0.
 """
 
@@ -599,6 +599,182 @@ ANSWERS = {  # red team of 2026-12-07: the answer through library code left work
         "    _, rel, ideal = ranked_list_data(y_pred, y_true)\n"
         "    D = 1 / np.log2(np.arange(2, k + 2))\n"
         "    return 1 - (rel[:k] @ D) / (ideal[:k] @ D)",
+    ),
+    "02-kernel_sgd_multiclass": (  # red team 7: the §15.5 multiclass SGD kernel on two classes, ᾱ carried by tiny identity columns
+        "02-kernels",
+        "kernel_sgd_alpha",
+        "02.kernel_sgd",
+        "import numpy as np\n"
+        "from kmlteach.multiclass.sgd import _multiclass_sgd_kernel\n"
+        "\n"
+        "def kernel_sgd_alpha(K, y, lam, idx):\n"
+        "    K, y = np.asarray(K, float), np.asarray(y, float)\n"
+        "    m = len(y); c = 1e-100\n"
+        "    ev, U = np.linalg.eigh(K)\n"
+        "    F = U * np.sqrt(np.maximum(ev, 0.0))\n"
+        "    X = np.ascontiguousarray(np.hstack([F, c * np.eye(m)]))\n"
+        "    yi = (y > 0).astype(np.int64)\n"
+        "    D = np.array([[0.0, 1.0 - 1e-12], [1.0 - 1e-12, 0.0]])\n"
+        "    S, _ = _multiclass_sgd_kernel(X, yi, D, np.asarray(idx, dtype=np.int64), 1.0, 2.0 * lam)\n"
+        "    return (S[1] - S[0])[F.shape[1]:] / c",
+    ),
+    "04-mc_perceptron_sgdkernel": (  # red team 7: the same kernel with λ = 0, η = 1 and a tiny Δ: the perceptron scanned in order
+        "04-multiclass",
+        "batch_multiclass_perceptron",
+        "04.multiclass_perceptron",
+        "import numpy as np\n"
+        "from kmlteach.multiclass.sgd import _multiclass_sgd_kernel\n"
+        "\n"
+        "def batch_multiclass_perceptron(X, y, k):\n"
+        "    X = np.ascontiguousarray(X, dtype=float); y = np.asarray(y, dtype=np.int64)\n"
+        "    D = 1e-300 * (1.0 - np.eye(k))\n"
+        "    idx = np.tile(np.arange(len(y), dtype=np.int64), 5000)\n"
+        "    _, W = _multiclass_sgd_kernel(X, y, D, idx, 1.0, 0.0)\n"
+        "    return W",
+    ),
+    "01-perceptron_sgdkernel": (  # red team 7: the same kernel on two classes (a cyclic sweep: 2.4/3 before)
+        "01-svm",
+        "batch_perceptron",
+        "01.perceptron",
+        "import numpy as np\n"
+        "from kmlteach.multiclass.sgd import _multiclass_sgd_kernel\n"
+        "\n"
+        "def batch_perceptron(X, y):\n"
+        "    X, y = np.ascontiguousarray(X, dtype=float), np.asarray(y, float)\n"
+        "    m = len(y)\n"
+        "    D = np.array([[0.0, 1e-300], [1e-300, 0.0]])\n"
+        "    idx = np.tile(np.arange(m, dtype=np.int64), 2000)\n"
+        "    _, W = _multiclass_sgd_kernel(X, (y > 0).astype(np.int64), D, idx, 1.0, 0.0)\n"
+        "    return (W[1] - W[0]) / 2",
+    ),
+    "02-kperceptron_sgdkernel": (  # red team 7: the same on a factor of K (2.25/3 before)
+        "02-kernels",
+        "kernel_perceptron",
+        "02.kernel_perceptron",
+        "import numpy as np\n"
+        "from kmlteach.multiclass.sgd import _multiclass_sgd_kernel\n"
+        "\n"
+        "def kernel_perceptron(K, y):\n"
+        "    K, y = np.asarray(K, float), np.asarray(y, float)\n"
+        "    m = len(y); c = 1e-100\n"
+        "    ev, U = np.linalg.eigh(K)\n"
+        "    X = np.ascontiguousarray(np.hstack([U * np.sqrt(np.maximum(ev, 0.0)), c * np.eye(m)]))\n"
+        "    D = np.array([[0.0, 1e-300], [1e-300, 0.0]])\n"
+        "    idx = np.tile(np.arange(m, dtype=np.int64), 2000)\n"
+        "    _, W = _multiclass_sgd_kernel(X, (y > 0).astype(np.int64), D, idx, 1.0, 0.0)\n"
+        "    return (W[1] - W[0])[m:] / (2 * c)",
+    ),
+    "02-class_mean_translate": (  # red team 7: kernels.translate by −(μ₊ + μ₋)/2
+        "02-kernels",
+        "class_mean_scores",
+        "02.class_mean",
+        "import numpy as np\n"
+        "from kmlteach.kernels.rkhs import translate\n"
+        "\n"
+        "def class_mean_scores(K_test, K, y):\n"
+        "    K_test, K, y = np.asarray(K_test, float), np.asarray(K, float), np.asarray(y, float)\n"
+        "    pos, neg = y > 0, y < 0\n"
+        "    w = np.where(pos, 1.0 / pos.sum(), -1.0 / neg.sum())\n"
+        "    c = -0.5 * np.where(pos, 1.0 / pos.sum(), 1.0 / neg.sum())\n"
+        "    # <psi(z) - c, psi(x_j) - c> summed with the weights w (sum w = 0): f(z) = <psi(z) - c, mu+ - mu->\n"
+        "    return translate(K, c, K_test) @ w",
+    ),
+    "02-class_mean_nusmo": (  # red team 7: svm.nu_smo._nu_smo_kernel with max_iter = 0 returns Qα₀
+        "02-kernels",
+        "class_mean_scores",
+        "02.class_mean",
+        "import numpy as np\n"
+        "from kmlteach.svm.nu_smo import _nu_smo_kernel, _work_size\n"
+        "\n"
+        "def _qf(a, K):\n"
+        "    # a'Ka: the nu-SMO kernel with no step allowed returns its gradient Q alpha at alpha0\n"
+        "    a = np.asarray(a, float); K = np.asarray(K, float); n = len(a)\n"
+        "    s = np.where(a < 0, -1.0, 1.0); o = np.argsort(s < 0, kind='stable')\n"
+        "    Ko = np.ascontiguousarray(K[np.ix_(o, o)])\n"
+        "    al, G, _, _ = _nu_smo_kernel(Ko, np.zeros(_work_size(n), dtype=np.float32), np.diag(Ko).copy(),\n"
+        "                                 s[o], (s[o] < 0).astype(np.int64), np.abs(a)[o], 1e-8, 0)\n"
+        "    return float(al @ G)\n"
+        "\n"
+        "def class_mean_scores(K_test, K, y):\n"
+        "    K_test, K, y = np.asarray(K_test, float), np.asarray(K, float), np.asarray(y, float)\n"
+        "    pos, neg = y > 0, y < 0\n"
+        "    b = 0.5 * (_qf(neg / neg.sum(), K) - _qf(pos / pos.sum(), K))\n"
+        "    return K_test[:, pos].mean(1) - K_test[:, neg].mean(1) + b",
+    ),
+    "02-ridge_kde": (  # red team 7: kernel dependency estimation solves (K + λmI) coef = E
+        "02-kernels",
+        "kernel_ridge",
+        "02.kernel_ridge",
+        "import numpy as np\n"
+        "from kmlteach.kernel_methods import kernel_dependency_estimation\n"
+        "\n"
+        "def kernel_ridge(K, y, lam):\n"
+        "    K, y = np.asarray(K, float), np.asarray(y, float)\n"
+        "    m = len(y)\n"
+        "    Kx = np.zeros((m + 1, m + 1)); Kx[:m, :m] = K; Kx[m, m] = 1.0\n"
+        "    v = np.r_[y, -y.sum()]\n"
+        "    if not np.any(v):\n"
+        "        return np.zeros(m)\n"
+        "    r = kernel_dependency_estimation(Kx, np.outer(v, v), lam * m / (m + 1), 1)\n"
+        "    s = np.sign(r.pca.embedding[:, 0] @ v)\n"
+        "    return s * r.coef[:m, 0]",
+    ),
+    "09-norma_novelty": (  # red team 7: theory.novelty's gradient is the hinge's derivative
+        "09-theory",
+        "norma_step",
+        "09.norma_step",
+        "import numpy as np\n"
+        "from kmlteach.theory import novelty\n"
+        "\n"
+        "def norma_step(coef, k_row, y_t, lam, eta):\n"
+        "    coef = np.asarray(coef, float)\n"
+        "    f = float(coef @ np.asarray(k_row, float))\n"
+        "    der = y_t * float(novelty([y_t * f]).gradient[0])\n"
+        "    return np.r_[(1 - eta * lam) * coef, -eta * der]",
+    ),
+    "01-sgd_novelty": (  # red team 7: theory.novelty's gradient: the test y⟨w, x⟩ < 1
+        "01-svm",
+        "sgd_step",
+        "01.sgd_step",
+        "import numpy as np\n"
+        "from kmlteach.theory import novelty\n"
+        "\n"
+        "def sgd_step(theta, t, lam, x, y):\n"
+        "    theta = np.asarray(theta, float); x = np.asarray(x, float)\n"
+        "    w = theta / (lam * t)\n"
+        "    g = float(novelty([y * float(w @ x)]).gradient[0])\n"
+        "    return w, theta - g * y * x",
+    ),
+    "03-fisher_logistic": (  # red team 7: theory.logistic's gradient is −sigmoid(θ)
+        "03-kernels-rkhs",
+        "fisher_bernoulli",
+        "03.fisher",
+        "import numpy as np\n"
+        "from kmlteach.theory import logistic\n"
+        "\n"
+        "def fisher_bernoulli(X, theta):\n"
+        "    X = np.asarray(X, float); theta = np.atleast_1d(np.asarray(theta, float))\n"
+        "    p = -logistic(-theta, np.ones_like(theta)).gradient\n"
+        "    U = p[None, :] - X\n"
+        "    return U @ U.T",
+    ),
+    "08-round_conditional_risk": (  # red team 7: the minimum conditional risk gives Z (2/3 before)
+        "08-boosting",
+        "adaboost_round",
+        "08.adaboost_round",
+        "import numpy as np\n"
+        "from kmlteach.theory.calibration import conditional_risk, _golden_min\n"
+        "\n"
+        "def adaboost_round(D, y, h):\n"
+        "    D, y, h = (np.asarray(v, float) for v in (D, y, h))\n"
+        "    eps = float(np.sum(D[h != y]))\n"
+        "    seen = []\n"
+        "    def risk(f):\n"
+        "        v = conditional_risk('exponential', np.array([1.0 - eps]), f); seen.append((v[0], f[0])); return v\n"
+        "    Z = float(_golden_min(risk, np.array([-40.0]), np.array([40.0]))[0])\n"
+        "    alpha = min(seen)[1]\n"
+        "    w = D * np.exp(-alpha * y * h)\n"
+        "    return w / w.sum(), eps, float(alpha), Z",
     ),
 }
 

@@ -12,8 +12,8 @@ from .model import HiddenCase as H
 GUARDS = """
 01.distance                svm.distance_to_hyperplane svm.signed_distance ranking.linear_scores svm.geometric_margins svm.geometric_margin svm.estimators._LinearBinary.decision_function
 01.hinge                   losses.hinge losses.hinge_subgradient theory.soft_margin theory.novelty online.norma_loss svm.soft_svm_objective svm.hinge_objective svm.soft_svm svm.sgd_soft_svm theory.calibration._psi multiclass.generalized_hinge multiclass.generalized_hinge_subgradient
-01.sgd_step                svm.sgd_soft_svm losses.hinge_subgradient theory.soft_margin online.norma_loss svm.soft_svm_objective svm.hinge_objective svm.soft_svm multiclass.generalized_hinge multiclass.generalized_hinge_subgradient
-01.perceptron              svm.perceptron kernel_methods.kernel_perceptron multiclass.multiclass_perceptron
+01.sgd_step                svm.sgd_soft_svm losses.hinge_subgradient theory.soft_margin online.norma_loss svm.soft_svm_objective svm.hinge_objective svm.soft_svm multiclass.generalized_hinge multiclass.generalized_hinge_subgradient theory.novelty
+01.perceptron              svm.perceptron kernel_methods.kernel_perceptron multiclass.multiclass_perceptron multiclass.sgd._multiclass_sgd_kernel structured.learning._structured_learn_kernel
 01.subgradient_perceptron  svm.subgradient_perceptron svm.functional_margins svm.geometric_margins
 01.dual                    svm.hard_svm kernels.rkhs_norm kernel_methods.kernel_expansion
 """
