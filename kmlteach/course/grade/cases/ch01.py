@@ -10,12 +10,12 @@ from .model import HiddenCase as H
 # the library functions that compute each exercise's answer, blocked while it is graded
 # (paths below kmlteach: module.function or module.Class.method; guards audit, issue 24)
 GUARDS = """
-01.distance                svm.distance_to_hyperplane svm.signed_distance ranking.linear_scores svm.geometric_margins svm.geometric_margin svm.estimators._LinearBinary.decision_function
-01.hinge                   losses.hinge losses.hinge_subgradient theory.soft_margin theory.novelty online.norma_loss svm.soft_svm_objective svm.hinge_objective svm.soft_svm svm.sgd_soft_svm theory.calibration._psi multiclass.generalized_hinge multiclass.generalized_hinge_subgradient
-01.sgd_step                svm.sgd_soft_svm losses.hinge_subgradient theory.soft_margin online.norma_loss svm.soft_svm_objective svm.hinge_objective svm.soft_svm multiclass.generalized_hinge multiclass.generalized_hinge_subgradient theory.novelty
-01.perceptron              svm.perceptron kernel_methods.kernel_perceptron multiclass.multiclass_perceptron multiclass.sgd._multiclass_sgd_kernel structured.learning._structured_learn_kernel
-01.subgradient_perceptron  svm.subgradient_perceptron svm.functional_margins svm.geometric_margins
-01.dual                    svm.hard_svm kernels.rkhs_norm kernel_methods.kernel_expansion
+01.distance                svm.distance_to_hyperplane svm.signed_distance ranking.linear_scores svm.geometric_margins svm.geometric_margin svm.estimators._LinearBinary.decision_function svm.dcd._dcd_gap plots.ch08.RidgeClassifier.decision_function svm.soft_svm svm.estimators.SoftSVM.fit
+01.hinge                   losses.hinge losses.hinge_subgradient theory.soft_margin theory.novelty online.norma_loss svm.soft_svm_objective svm.hinge_objective svm.soft_svm svm.sgd_soft_svm theory.calibration._psi multiclass.generalized_hinge multiclass.generalized_hinge_subgradient theory.multiclass_soft_margin theory.squared_soft_margin svm.dcd._dcd_gap
+01.sgd_step                svm.sgd_soft_svm losses.hinge_subgradient theory.soft_margin online.norma_loss svm.soft_svm_objective svm.hinge_objective svm.soft_svm multiclass.generalized_hinge multiclass.generalized_hinge_subgradient theory.novelty theory.multiclass_soft_margin theory.squared_soft_margin svm.dcd._dcd_gap losses.hinge
+01.perceptron              svm.perceptron kernel_methods.kernel_perceptron multiclass.multiclass_perceptron multiclass.sgd._multiclass_sgd_kernel structured.learning._structured_learn_kernel svm.sgd._sgd_soft_svm_kernel svm.sgd_soft_svm
+01.subgradient_perceptron  svm.subgradient_perceptron svm.functional_margins svm.geometric_margins svm.dcd._dcd_gap svm.soft_svm svm.estimators.SoftSVM.fit
+01.dual                    svm.hard_svm kernels.rkhs_norm kernel_methods.kernel_expansion svm.dcd._dcd_gap kernels.rkhs_inner kernels.translate kernels.center svm.nu_smo._exact_gradient svm.nu_smo._nu_smo_kernel kernel_methods.kernel_pca kernel_methods.estimators.KernelPCA.fit kernel_methods.kernel_dependency_estimation svm.soft_svm svm.estimators.SoftSVM.fit
 """
 CASES = ChapterCases(GUARDS)
 

@@ -16,7 +16,7 @@ GUARDS = """
 02.gram               kernels.gram kernels.distance._distance_gram kernels.evaluation.kernel_value kernel_methods.estimators.KernelSVM.fit kernel_methods.cross_validate_kernel_svm kernel_methods.kernel_sgd_svm kernels.nystroem kernels.make_kernel kernels.exponential_taylor_gram online.NormaResult.decision_function kernels.similarity widgets.ch02.boundary.grid_scores
 02.kernel_perceptron  kernel_methods.kernel_perceptron svm.perceptron multiclass.multiclass_perceptron multiclass.sgd._multiclass_sgd_kernel structured.learning._structured_learn_kernel multiclass.estimators.MulticlassSVM.fit
 02.kernel_ridge       kernel_methods.kernel_ridge multiclass.least_squares_learner plots.ch08.ridge_classifier kernel_methods.kernel_dependency_estimation kernel_methods.kde_predict
-02.class_mean         kernel_methods.class_mean_classifier kernels.rkhs_norm kernels.rkhs_inner kernels.gram_schmidt kernels.project kernels.deflate kernels.translate svm.nu_smo._exact_gradient svm.nu_smo._nu_smo_kernel svm.nu_svm svm.one_class_svm
+02.class_mean         kernel_methods.class_mean_classifier kernels.rkhs_norm kernels.rkhs_inner kernels.gram_schmidt kernels.project kernels.deflate kernels.translate svm.nu_smo._exact_gradient svm.nu_smo._nu_smo_kernel svm.nu_svm svm.one_class_svm svm.dcd._dcd_gap svm.soft_svm svm.estimators.SoftSVM.fit
 02.kernel_sgd         kernel_methods.kernel_sgd_svm svm.sgd_soft_svm online.norma plots.ch09.norma.norma_history kernel_methods.estimators.KernelSVM.fit kernel_methods.cross_validate_kernel_svm multiclass.sgd._multiclass_sgd_kernel multiclass.multiclass_svm_sgd multiclass.multiclass_svm multiclass.estimators.MulticlassSVM.fit
 """
 CASES = ChapterCases(GUARDS)

@@ -11,7 +11,7 @@ from .model import HiddenCase as H
 # (paths below kmlteach: module.function or module.Class.method; guards audit, issue 24)
 GUARDS = """
 06.permutation  ranking.permutation ranking.assignment ranking.zero_one_ranking_loss ranking.dcg ranking.ndcg_loss ranking.ranking_sgd ranking.mean_loss ranking.ndcg_most_violating ranking.ndcg_hinge !ranking.losses._discount
-06.kendall      ranking.kendall_tau_loss ranking.mean_loss
+06.kendall      ranking.kendall_tau_loss ranking.mean_loss ranking.kendall_hinge ranking.surrogates._kendall_hinge_kernel ranking.ranking_sgd
 06.ndcg         ranking.ndcg_loss ranking.dcg ranking.discount ranking.ranking_sgd ranking.mean_loss ranking.ndcg_most_violating ranking.ndcg_hinge plots.ch06.plot_ranked_list plots.ch06.ranked_list_data !ranking.losses._permutation
 06.ndcg_costs   ranking.ndcg_most_violating ranking.dcg ranking.discount ranking.ndcg_loss ranking.ranking_sgd ranking.mean_loss ranking.ndcg_hinge plots.ch06.plot_ranked_list plots.ch06.ranked_list_data !ranking.losses._permutation
 """

@@ -10,7 +10,7 @@ from .model import HiddenCase as H
 # the library functions that compute each exercise's answer, blocked while it is graded
 # (paths below kmlteach: module.function or module.Class.method; guards audit, issue 24)
 GUARDS = """
-07.confusion       metrics.confusion_counts ranking.bipartite_loss metrics.roc_curve metrics.precision metrics.recall metrics.specificity metrics.balanced_accuracy metrics.f_beta metrics.f1 metrics.zero_one_loss metrics.precision_at_k ranking.bipartite_most_violating ranking.bipartite_sgd metrics.recall_at_k metrics.reliability_curve
+07.confusion       metrics.confusion_counts ranking.bipartite_loss metrics.roc_curve metrics.precision metrics.recall metrics.specificity metrics.balanced_accuracy metrics.f_beta metrics.f1 metrics.zero_one_loss metrics.precision_at_k ranking.bipartite_most_violating ranking.bipartite_sgd metrics.recall_at_k metrics.reliability_curve metrics.auc metrics.average_precision
 07.fbeta           metrics.f_beta ranking.bipartite_loss metrics.roc_curve metrics.f1 ranking.bipartite_most_violating ranking.bipartite_sgd !metrics.confusion_counts !metrics._counts
 07.precision_at_k  metrics.precision_at_k ranking.bipartite_loss metrics.roc_curve metrics.recall_at_k ranking.bipartite_most_violating ranking.bipartite_sgd !metrics.confusion_counts !metrics._counts
 07.fixed_ab        ranking.bipartite_most_violating ranking.bipartite_sgd ranking.zero_one_ranking_loss ranking.dcg ranking.ndcg_loss ranking.ranking_sgd ranking.mean_loss ranking.ndcg_most_violating ranking.ndcg_hinge !ranking.losses._discount !ranking.losses._permutation

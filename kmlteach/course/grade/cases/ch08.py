@@ -14,11 +14,11 @@ from .model import HiddenCase as H
 # the library functions that compute each exercise's answer, blocked while it is graded
 # (paths below kmlteach: module.function or module.Class.method; guards audit, issue 24)
 GUARDS = """
-08.stump_error     ensembles.decision_stump ensembles.adaboost ensembles.stumps.Stump.predict ensembles.adaboost.AdaBoostResult.decision_function ensembles.trees.DecisionTree.predict ensembles.trees.DecisionTree.apply ensembles.decision_tree ensembles.random_forest ensembles.prune
-08.adaboost_round  ensembles.adaboost ensembles.adaboost.AdaBoostResult.decision_function theory.conditional_risk theory.calibration._golden_min theory.calibration.calibration
+08.stump_error     ensembles.decision_stump ensembles.adaboost ensembles.stumps.Stump.predict ensembles.adaboost.AdaBoostResult.decision_function ensembles.trees.DecisionTree.predict ensembles.trees.DecisionTree.apply ensembles.decision_tree ensembles.random_forest ensembles.prune multiclass.learners.Stump.predict multiclass.learners.stump_learner
+08.adaboost_round  ensembles.adaboost ensembles.adaboost.AdaBoostResult.decision_function theory.conditional_risk theory.calibration._golden_min theory.calibration.calibration plots.ch08.bound_curves theory.multiclass_logistic
 08.training_bound  ensembles.adaboost plots.ch08.bound_curves ensembles.adaboost.AdaBoostResult.decision_function theory.conditional_risk theory.calibration._golden_min theory.calibration.calibration
 08.oob_error       ensembles.bagging ensembles.random_forest
-08.split_gain      ensembles.decision_tree ensembles.trees._impurity ensembles.random_forest theory.conditional_risk theory.calibration._golden_min theory.calibration.calibration
+08.split_gain      ensembles.decision_tree ensembles.trees._impurity ensembles.random_forest theory.conditional_risk theory.calibration._golden_min theory.calibration.calibration theory.soft_margin theory.squared_soft_margin theory.logistic
 08.best_alpha      ensembles.adaboost ensembles.adaboost.AdaBoostResult.decision_function plots.ch08.bound_curves theory.conditional_risk theory.calibration._golden_min theory.calibration.calibration
 """
 CASES = ChapterCases(GUARDS)

@@ -15,11 +15,11 @@ from .model import HiddenCase as H
 # the library functions that compute each exercise's answer, blocked while it is graded
 # (paths below kmlteach: module.function or module.Class.method; guards audit, issue 24)
 GUARDS = """
-09.norma_step      online.norma online.norma_loss theory.soft_margin losses.hinge_subgradient theory.multiclass_soft_margin multiclass.generalized_hinge multiclass.generalized_hinge_subgradient multiclass.estimators.MulticlassSVM.fit multiclass.multiclass_svm theory.multiclass_logistic multiclass.multiclass_svm_sgd theory.novelty
+09.norma_step      online.norma online.norma_loss theory.soft_margin losses.hinge_subgradient theory.multiclass_soft_margin multiclass.generalized_hinge multiclass.generalized_hinge_subgradient multiclass.estimators.MulticlassSVM.fit multiclass.multiclass_svm theory.multiclass_logistic multiclass.multiclass_svm_sgd theory.novelty svm.margins._objective_kernel theory.squared_soft_margin losses.hinge svm.dcd._dcd_gap svm.soft_svm svm.estimators.SoftSVM.fit svm.sgd_soft_svm
 09.nu_property     svm.nu_svm svm.one_class_svm
 09.oneclass_value  svm.one_class_svm kernels.gram kernels.distance._distance_gram kernels.evaluation.kernel_value kernel_methods.estimators.KernelSVM.fit kernel_methods.cross_validate_kernel_svm kernel_methods.kernel_sgd_svm kernels.nystroem kernels.make_kernel kernels.exponential_taylor_gram online.NormaResult.decision_function online.norma svm.nu_svm kernels.approximation.NystroemMap.transform kernels.similarity widgets.ch02.boundary.grid_scores
-09.rademacher      theory.rademacher_linear theory.rademacher_kernel kernels.rkhs_norm kernels.rkhs_inner kernels.gram_schmidt kernels.project kernels.deflate kernels.translate svm.nu_smo._exact_gradient svm.nu_svm svm.one_class_svm svm.nu_smo._nu_smo_kernel
-09.nu_dual         svm.nu_svm svm.one_class_svm svm.nu_smo._exact_gradient kernels.rkhs_inner kernels.rkhs_norm kernels.gram_schmidt kernels.project kernels.deflate kernels.translate svm.nu_smo._nu_smo_kernel
+09.rademacher      theory.rademacher_linear theory.rademacher_kernel kernels.rkhs_norm kernels.rkhs_inner kernels.gram_schmidt kernels.project kernels.deflate kernels.translate svm.nu_smo._exact_gradient svm.nu_svm svm.one_class_svm svm.nu_smo._nu_smo_kernel svm.dcd._dcd_gap kernels.center kernel_methods.kernel_pca kernel_methods.estimators.KernelPCA.fit kernel_methods.kernel_dependency_estimation svm.soft_svm svm.estimators.SoftSVM.fit
+09.nu_dual         svm.nu_svm svm.one_class_svm svm.nu_smo._exact_gradient kernels.rkhs_inner kernels.rkhs_norm kernels.gram_schmidt kernels.project kernels.deflate kernels.translate svm.nu_smo._nu_smo_kernel svm.dcd._dcd_gap kernels.center kernel_methods.kernel_pca kernel_methods.estimators.KernelPCA.fit kernel_methods.kernel_dependency_estimation svm.soft_svm svm.estimators.SoftSVM.fit
 """
 CASES = ChapterCases(GUARDS)
 
