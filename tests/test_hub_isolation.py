@@ -719,7 +719,7 @@ def test_a_kernel_cannot_take_over_its_own_server(hub):
 
 
 _HOLD = """
-import os, socket, sys, time
+import errno, os, socket, sys, time
 host, port, procs, each = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
 kids = []
 for _ in range(procs):
@@ -733,6 +733,9 @@ for _ in range(procs):
             print("stopped", len(held), type(e).__name__, flush=True)
         else:
             print("held", len(held), flush=True)
+        time.sleep(2)  # the resets have come back: a refused connection's socket says so
+        bad = (errno.ECONNREFUSED, errno.ECONNRESET)
+        print("refused", sum(s.getsockopt(socket.SOL_SOCKET, socket.SO_ERROR) in bad for s in held), flush=True)
         time.sleep(40)
         os._exit(0)
     kids.append(pid)
@@ -810,25 +813,37 @@ print("started")
                 results.append(type(e).__name__)
             time.sleep(0.5)
         held = """
-import json, os, signal
+import json, os, select, signal, time
+fd, text, deadline = _hold.stdout.fileno(), b"", time.monotonic() + 30
+while text.count(b"refused") < 22 and time.monotonic() < deadline:  # every process's count
+    if select.select([fd], [], [], 0.5)[0]:
+        chunk = os.read(fd, 1 << 16)
+        if not chunk:
+            break
+        text += chunk
 os.killpg(_hold.pid, signal.SIGKILL); _hold.wait()
-print(json.dumps(sorted(set(_hold.stdout.read().split("\\n")) - {""})))
+print(json.dumps(text.decode().split("\\n")))
 """
-        lines = _json(_run(hub.loop, hub.kb.execute(held)))
+        lines = [line for line in _json(_run(hub.loop, hub.kb.execute(held))) if line]
     finally:
         _run(
             hub.loop,
             hub.kb.execute("import os, signal\ntry:\n    os.killpg(_hold.pid, 9)\nexcept OSError:\n    pass"),
         )
-    # (refused by the per-port count or, beyond 200 at once, by the per-user rate of new
-    # connections: test_a_kernel_adds_few_conntrack_entries)
+    # refused by the per-port count or, beyond 200 at once, by the per-user rate of new
+    # connections (test_a_kernel_adds_few_conntrack_entries): a reset, which each socket
+    # reports; the tables' counters say which rule, but another hub's table may refuse bob
+    # and be gone before it is read (the full suite of 2026-12-07: 0 counted, 22 000 refused)
     refused = _refused_since(refused_before, [*readings, _refusals_of_every_hub()])
+    reset = sum(int(line.split()[1]) for line in lines if line.startswith("refused "))
     print(
         f"H9: proxy fds {before} before, peak {peak} while held (limit {soft}), RSS {rss / 2**20:.0f} MiB; "
-        f"refused {refused}; /hub/login: {results}"
+        f"refused {reset} (reset sockets), {refused} counted by the hubs' tables; /hub/login: {results}"
     )
-    assert lines == ["held 1000"], lines  # every process made its 1 000 attempts
-    assert peak < before + 2 * 256 + 50 and refused > 20_000, (before, peak, refused)
+    # every process made its 1 000 attempts and counted its refused ones
+    assert sorted(line for line in lines if not line.startswith("refused ")) == ["held 1000"] * 22, lines
+    assert len(lines) == 44, lines
+    assert peak < before + 2 * 256 + 50 and reset > 20_000, (before, peak, reset, refused)
     assert results == [200] * 8, results
 
 
