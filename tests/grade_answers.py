@@ -80,6 +80,22 @@ _DCD_RUN = (
     "\n"
 )
 
+_NORMA_RESTART = (  # online.norma replayed: its mistake counter finds the first mistake of a scan
+    "def _first_mistake_perceptron(F, y):\n"
+    "    # replay the updates so far (each was a mistake then, so NORMA makes it again), then scan all\n"
+    "    # points: NORMA's mistake counter says where the first mistake of the scan is\n"
+    "    m = len(y); U = []\n"
+    "    while True:\n"
+    "        seq = np.r_[np.array(U, dtype=np.int64), np.arange(m)]\n"
+    '        r = norma(F[seq], y[seq], lam=0.0, eta=1.0, kernel="linear", loss="perceptron")\n'
+    "        mk = np.diff(np.r_[0, r.mistakes])[len(U):]\n"
+    "        bad = np.flatnonzero(mk)\n"
+    "        if bad.size == 0:\n"
+    "            return np.bincount(np.array(U, dtype=np.int64), minlength=m) * y\n"
+    "        U.append(int(bad[0]))\n"
+    "\n"
+)
+
 ANSWERS = {  # red team of 2026-12-07: the answer through library code left working, 0 now
     "05-learn_kernel": (  # the structured learner's kernel augments and decodes (mode 1)
         "05-structured",
@@ -1152,5 +1168,265 @@ ANSWERS = {  # red team of 2026-12-07: the answer through library code left work
         "    both = np.unique(np.c_[yp, y], axis=0, return_counts=True)[1]\n"
         "    E = float(np.sum(both * (both - 1) / 2))  # pairs tied in both: agree, counted 1 each\n"
         "    return (2 * L1 - L2) - 2.0 * E / (r * (r - 1))",
+    ),
+    "00-margins_smo_kernel": (  # red team 9
+        "00-welcome",
+        "margins",
+        "00.margins",
+        "import numpy as np\n"
+        "from kmlteach.svm.smo import _smo_kernel\n"
+        "\n"
+        "def margins(X, y, w):\n"
+        "    X = np.asarray(X, float); y = np.asarray(y, float); w = np.asarray(w, float)\n"
+        "    Z = np.ascontiguousarray((X * y[:, None]).T)  # (d, m): 'w' of SMO = sum_q w_q Z[q]\n"
+        "    d = Z.shape[0]\n"
+        "    _, out, _, _ = _smo_kernel(Z, np.zeros(d), np.ones(d), np.inf, w.copy(), 0, 1e-6, -1.0, 0)\n"
+        "    return out",
+    ),
+    "00-margins_wolfe_kernel": (  # red team 9
+        "00-welcome",
+        "margins",
+        "00.margins",
+        "import numpy as np\n"
+        "from kmlteach.svm.min_norm import _wolfe_kernel\n"
+        "\n"
+        "def margins(X, y, w):\n"
+        "    X = np.asarray(X, float); y = np.asarray(y, float); w = np.asarray(w, float)\n"
+        "    Z = np.ascontiguousarray((X * y[:, None]).T)\n"
+        "    return _wolfe_kernel(Z, w.copy(), True, 0.0, 0.0, 0)[1]",
+    ),
+    "01-dual_smo_kernel": (  # red team 9
+        "01-svm",
+        "dual_from_alpha",
+        "01.dual",
+        "import numpy as np\n"
+        "from kmlteach.svm.smo import _smo_kernel\n"
+        "\n"
+        "def dual_from_alpha(X, y, alpha):\n"
+        "    X = np.asarray(X, float); y = np.asarray(y, float); a = np.asarray(alpha, float)\n"
+        "    m = len(y)\n"
+        "    _, w, _, _ = _smo_kernel(np.ascontiguousarray(X * y[:, None]), np.zeros(m), np.ones(m), np.inf, a.copy(), 0, 1e-6, -1.0, 0)\n"
+        "    return w, float(a.sum() - 0.5 * w @ w)",
+    ),
+    "01-dual_wolfe_kernel": (  # red team 9
+        "01-svm",
+        "dual_from_alpha",
+        "01.dual",
+        "import numpy as np\n"
+        "from kmlteach.svm.min_norm import _wolfe_kernel\n"
+        "\n"
+        "def dual_from_alpha(X, y, alpha):\n"
+        "    X = np.asarray(X, float); y = np.asarray(y, float); a = np.asarray(alpha, float)\n"
+        "    w = _wolfe_kernel(np.ascontiguousarray(X), a * y, True, 0.0, 0.0, 0)[1]\n"
+        "    return w, float(a.sum() - 0.5 * w @ w)",
+    ),
+    "02-kernel_ridge_affine_min_norm": (  # red team 9
+        "02-kernels",
+        "kernel_ridge",
+        "02.kernel_ridge",
+        "import numpy as np\n"
+        "from kmlteach.svm.min_norm import _affine_min_norm\n"
+        "\n"
+        "def kernel_ridge(K, y, lam):\n"
+        "    K = np.asarray(K, float); y = np.asarray(y, float); m = len(y)\n"
+        "    A = K + lam * m * np.eye(m)\n"
+        "    G = A / np.outer(y, y)          # diag(1/y) A diag(1/y): its inverse times 1 is y * A^-1 y\n"
+        "    mu = np.zeros(m); L = np.zeros((m, m))\n"
+        "    _affine_min_norm(np.ascontiguousarray(G), m, 0.0, L, mu)\n"
+        "    x = mu / y\n"
+        "    return x * (y[0] / (A[0] @ x))",
+    ),
+    "04-one_vs_all_ecoc_ova": (  # red team 9
+        "04-multiclass",
+        "ova_predict",
+        "04.one_vs_all",
+        "import numpy as np\n"
+        "from kmlteach.multiclass.ecoc import ecoc\n"
+        "from kmlteach.multiclass.reductions import _binary_scores\n"
+        "\n"
+        "def ova_predict(X, y, X_new, k, fit_binary):\n"
+        "    X = np.asarray(X, float); Xn = np.asarray(X_new, float)\n"
+        "    learner = lambda A, t: (lambda w: (lambda Z: Z @ w))(np.asarray(fit_binary(A, t), float))\n"
+        '    E = ecoc(X, np.asarray(y), learner, code="ova")   # the identity code: one bit per class\n'
+        "    S = np.column_stack([_binary_scores(e, Xn) for e in E.estimators])\n"
+        "    return np.argmax(S, axis=1)",
+    ),
+    "02-class_mean_wolfe_kernel": (  # red team 9
+        "02-kernels",
+        "class_mean_scores",
+        "02.class_mean",
+        "import numpy as np\n"
+        "from kmlteach.svm.min_norm import _wolfe_kernel\n"
+        "\n"
+        "def _mv(M, c):  # M @ c: Wolfe's first direction sum_i c_i (row i of M.T)\n"
+        "    return _wolfe_kernel(np.ascontiguousarray(np.asarray(M, float).T), np.asarray(c, float), True, 0.0, 0.0, 0)[1]\n"
+        "\n"
+        "def class_mean_scores(K_test, K, y):\n"
+        "    y = np.asarray(y, float); p = (y > 0) / (y > 0).sum(); n = (y < 0) / (y < 0).sum()\n"
+        "    b = 0.5 * (n @ _mv(K, n) - p @ _mv(K, p))\n"
+        "    return _mv(K_test, p - n) + b",
+    ),
+    "03-mean_distance_wolfe_kernel": (  # red team 9
+        "03-kernels-rkhs",
+        "mean_distance",
+        "03.mean_distance",
+        "import numpy as np\n"
+        "from kmlteach.svm.min_norm import _wolfe_kernel\n"
+        "\n"
+        "def mean_distance(K, mask):\n"
+        "    K = np.asarray(K, float); mask = np.asarray(mask, bool)\n"
+        "    a = mask / mask.sum() - (~mask) / (~mask).sum()\n"
+        "    Ka = _wolfe_kernel(np.ascontiguousarray(K), a, True, 0.0, 0.0, 0)[1]   # sum_i a_i K[i] = K a\n"
+        "    return float(a @ Ka)",
+    ),
+    "01-hinge_epsilon_insensitive": (  # red team 9
+        "01-svm",
+        "hinge_and_subgradient",
+        "01.hinge",
+        "import numpy as np\n"
+        "from kmlteach.theory import epsilon_insensitive\n"
+        "\n"
+        "def hinge_and_subgradient(w, x, y):\n"
+        "    w = np.asarray(w, float); x = np.asarray(x, float)\n"
+        "    z = y * float(w @ x)\n"
+        "    E = abs(z) + 1.0\n"
+        "    # max(0, |r| - E) with r = E + 1 - z >= 0 is max(0, 1 - z); its derivative in r is [z < 1]\n"
+        "    v, g = epsilon_insensitive(np.array([E + 1.0 - z]), np.array([0.0]), epsilon=E)\n"
+        "    return float(v[0]), -y * g[0] * x",
+    ),
+    "01-sgd_step_epsilon_insensitive": (  # red team 9
+        "01-svm",
+        "sgd_step",
+        "01.sgd_step",
+        "import numpy as np\n"
+        "from kmlteach.theory import epsilon_insensitive\n"
+        "\n"
+        "def sgd_step(theta, t, lam, x, y):\n"
+        "    theta = np.asarray(theta, float); x = np.asarray(x, float)\n"
+        "    w = theta / (lam * t)\n"
+        "    z = y * float(w @ x)\n"
+        "    E = abs(z) + 1.0\n"
+        "    _, g = epsilon_insensitive(np.array([E + 1.0 - z]), np.array([0.0]), epsilon=E)\n"
+        "    return w, theta + g[0] * y * x",
+    ),
+    "01-perceptron_norma_restart": (  # red team 9
+        "01-svm",
+        "batch_perceptron",
+        "01.perceptron",
+        "import numpy as np\n"
+        "from kmlteach.online import norma\n"
+        "\n" + _NORMA_RESTART + "def batch_perceptron(X, y):\n"
+        "    X = np.asarray(X, float); y = np.asarray(y, float)\n"
+        "    return _first_mistake_perceptron(X, y) @ X",
+    ),
+    "02-kperceptron_norma_restart": (  # red team 9
+        "02-kernels",
+        "kernel_perceptron",
+        "02.kernel_perceptron",
+        "import numpy as np\n"
+        "from kmlteach.online import norma\n"
+        "\n" + _NORMA_RESTART + "def kernel_perceptron(K, y):\n"
+        "    K = np.asarray(K, float); y = np.asarray(y, float)\n"
+        "    ev, U = np.linalg.eigh(K)\n"
+        "    return _first_mistake_perceptron(U * np.sqrt(np.maximum(ev, 0.0)), y)",
+    ),
+    "07-reliability_confusion": (  # red team 9
+        "07-bipartite",
+        "reliability_bins",
+        "07.reliability",
+        "import numpy as np\n"
+        "from kmlteach.metrics import confusion_counts\n"
+        "\n"
+        "def reliability_bins(y_prob, y_true, n_bins):\n"
+        "    p = np.asarray(y_prob, float); y = np.asarray(y_true, float); n_bins = int(n_bins)\n"
+        "    edges = np.linspace(0.0, 1.0, n_bins + 1)\n"
+        "    above_pos, above_all, above_sum = [], [], []\n"
+        "    for e in edges[:-1]:\n"
+        "        th = -1.0 if e == 0.0 else np.nextafter(e, 2.0)\n"
+        "        a, b, c, d = confusion_counts(p, y, th)\n"
+        "        above_pos.append(a); above_all.append(a + b)\n"
+        "        a2, b2, _, _ = confusion_counts(p, y * 0 + 1, th)\n"
+        "        above_sum.append(float(np.sum(p[p >= th])))\n"
+        "    above_pos.append(0); above_all.append(0); above_sum.append(0.0)\n"
+        "    pos = -np.diff(above_pos); cnt = -np.diff(above_all); s = -np.diff(above_sum)\n"
+        "    k = cnt > 0\n"
+        "    return pos[k] / cnt[k], s[k] / cnt[k], cnt[k]",
+    ),
+    "09-norma_eps_insensitive": (  # red team 9
+        "09-theory",
+        "norma_step",
+        "09.norma_step",
+        "import numpy as np\n"
+        "from kmlteach.theory import epsilon_insensitive\n"
+        "\n"
+        "def norma_step(coef, k_row, y_t, lam, eta):\n"
+        "    coef = np.asarray(coef, float); f = float(coef @ np.asarray(k_row, float))\n"
+        "    K = 1e6  # eps-insensitive around y(1 + K) with eps = K: derivative -y exactly when y f < 1\n"
+        "    d = epsilon_insensitive(np.array([y_t * f]), np.array([1.0 + K]), epsilon=K).gradient[0]\n"
+        "    d = min(d, 0.0) * y_t\n"
+        "    return np.r_[(1 - eta * lam) * coef, -eta * d]",
+    ),
+    "01-distance_wolfe_hard_result": (  # red team 9
+        "01-svm",
+        "distance",
+        "01.distance",
+        "import numpy as np\n"
+        "from kmlteach.svm.min_norm import _wolfe_kernel\n"
+        "from kmlteach.svm.hard import _hard_result\n"
+        "\n"
+        "def distance(x, w, b):\n"
+        "    x = np.asarray(x, float); w = np.asarray(w, float)\n"
+        "    # u = sum_i y_i X_i: X = [x; 1] as one column, y = [w; b] -> <w, x> + b\n"
+        "    s = _wolfe_kernel(np.ascontiguousarray(np.r_[x, 1.0][:, None]), np.r_[w, b], True, 0.0, 0.0, 0)[1][0]\n"
+        "    r = _hard_result(x[None, :], np.ones(1), w, b, np.ones(1), np.array([abs(s)]), 0, False)\n"
+        "    return r.margin   # fm.min() / ||w||",
+    ),
+    "01-subgradient_wolfe_first_vertex": (  # red team 9
+        "01-svm",
+        "max_margin_subgradient",
+        "01.subgradient_perceptron",
+        "import numpy as np\n"
+        "from kmlteach.svm.min_norm import _wolfe_kernel\n"
+        "\n"
+        "def max_margin_subgradient(w, X, y):\n"
+        "    X = np.asarray(X, float); y = np.asarray(y, float); w = np.asarray(w, float)\n"
+        "    Z = X * y[:, None]\n"
+        "    # Wolfe's first major step: the vertex y_i x_i with the smallest <y_i x_i, u>, u = sum of rows;\n"
+        "    # an extra row R = t w - sum Z makes u = t w, and R itself scores far above the rest\n"
+        "    t = 1e6\n"
+        "    R = t * w - Z.sum(axis=0)\n"
+        "    Xa = np.ascontiguousarray(np.vstack([Z, R]))\n"
+        "    beta = _wolfe_kernel(Xa, np.ones(len(Xa)), True, 0.0, 0.0, 0)[0]\n"
+        "    i = int(np.argmax(beta))\n"
+        "    return -y[i] * X[i]",
+    ),
+    "01-perceptron_norma_cyclic": (  # red team 9
+        "01-svm",
+        "batch_perceptron",
+        "01.perceptron",
+        "import numpy as np\n"
+        "from kmlteach.online import norma\n"
+        "\n"
+        "def batch_perceptron(X, y):\n"
+        "    X = np.asarray(X, float); y = np.asarray(y, float); m = len(y)\n"
+        "    reps = 300\n"
+        "    # NORMA with lambda = 0, eta = 1, the linear kernel and the perceptron loss is the perceptron\n"
+        '    r = norma(np.tile(X, (reps, 1)), np.tile(y, reps), lam=0.0, eta=1.0, kernel="linear", loss="perceptron")\n'
+        "    return r.coef @ np.tile(X, (reps, 1))",
+    ),
+    "02-kperceptron_norma_cyclic": (  # red team 9
+        "02-kernels",
+        "kernel_perceptron",
+        "02.kernel_perceptron",
+        "import numpy as np\n"
+        "from kmlteach.online import norma\n"
+        "\n"
+        "def kernel_perceptron(K, y):\n"
+        "    K = np.asarray(K, float); y = np.asarray(y, float); m = len(y)\n"
+        "    ev, U = np.linalg.eigh(K)\n"
+        "    F = U * np.sqrt(np.maximum(ev, 0.0))      # F F^T = K\n"
+        "    reps = 300\n"
+        '    r = norma(np.tile(F, (reps, 1)), np.tile(y, reps), lam=0.0, eta=1.0, kernel="linear", loss="perceptron")\n'
+        "    return r.coef.reshape(reps, m).sum(axis=0)",
     ),
 }

@@ -15,7 +15,7 @@ rather than a helper's name. (Widgets are not counted as tools: a notebook build
 its demo cells, never inside an exercise's function.)
 
 Then graded in the sandbox: honest code on the library's tools keeps full marks, and the
-eight red teams' answers through library code the guards left working (another module's
+nine red teams' answers through library code the guards left working (another module's
 helper, a widget's own computation, a class built by hand: :data:`ANSWERS`) score 0.
 """
 
@@ -239,7 +239,7 @@ def _packed(answers: dict) -> list[tuple[str, dict[str, tuple[str, str, str]]]]:
     {exercise: (answer name, function name, source)})]``, one answer an exercise in each, and
     no two of them binding the same top-level name besides their functions (two helpers
     ``_qf`` would overwrite one another). A submission is graded on every exercise of its
-    chapter anyway (73 answers in 32 submissions, 2026-12-07)."""
+    chapter anyway (91 answers in 37 submissions, 2026-12-07)."""
     packs: list = []
     for key, (nb, name, exercise, source) in answers.items():
         tree = ast.parse(source).body

@@ -10,7 +10,7 @@ from .model import HiddenCase as H
 # the library functions that compute each exercise's answer, blocked while it is graded
 # (paths below kmlteach: module.function or module.Class.method; guards audit, issue 24)
 GUARDS = """
-00.margins  svm.functional_margins ranking.linear_scores svm.geometric_margins svm.geometric_margin svm.signed_distance svm.distance_to_hyperplane svm.soft_svm_objective svm.hinge_objective svm.dcd._dcd_gap svm.estimators._LinearBinary.decision_function plots.ch08.RidgeClassifier.decision_function
+00.margins  svm.functional_margins ranking.linear_scores svm.geometric_margins svm.geometric_margin svm.signed_distance svm.distance_to_hyperplane svm.soft_svm_objective svm.hinge_objective svm.dcd._dcd_gap svm.estimators._LinearBinary.decision_function plots.ch08.RidgeClassifier.decision_function svm.smo._smo_kernel svm.min_norm._wolfe_kernel
 """
 CASES = ChapterCases(GUARDS)
 

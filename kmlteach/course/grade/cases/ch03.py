@@ -17,7 +17,7 @@ GUARDS = """
 03.diffusion      structured_kernels.diffusion_kernel structured_kernels.diffusion_kernel_limit
 03.kpca           kernel_methods.kernel_pca kernels.center kernel_methods.estimators.KernelPCA.fit kernel_methods.kernel_dependency_estimation kernel_methods.kernel_pca_transform kernel_methods.estimators.KernelPCA.transform kernel_methods.kde_predict
 03.fisher         structured_kernels.fisher_kernel structured_kernels.fisher_score structured_kernels.fisher_information theory.logistic
-03.mean_distance  kernels.rkhs_norm kernels.rkhs_inner kernel_methods.class_mean_classifier kernels.gram_schmidt kernels.project kernels.deflate kernels.translate svm.nu_smo._exact_gradient svm.nu_svm svm.one_class_svm kernels.center kernel_methods.kernel_pca kernel_methods.estimators.KernelPCA.fit kernel_methods.kernel_dependency_estimation svm.nu_smo._nu_smo_kernel svm.dcd._dcd_gap svm.soft_svm svm.estimators.SoftSVM.fit
+03.mean_distance  kernels.rkhs_norm kernels.rkhs_inner kernel_methods.class_mean_classifier kernels.gram_schmidt kernels.project kernels.deflate kernels.translate svm.nu_smo._exact_gradient svm.nu_svm svm.one_class_svm kernels.center kernel_methods.kernel_pca kernel_methods.estimators.KernelPCA.fit kernel_methods.kernel_dependency_estimation svm.nu_smo._nu_smo_kernel svm.dcd._dcd_gap svm.soft_svm svm.estimators.SoftSVM.fit svm.min_norm._wolfe_kernel svm.hard_svm svm.estimators.HardSVM.fit
 """
 CASES = ChapterCases(GUARDS)
 

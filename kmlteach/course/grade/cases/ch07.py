@@ -14,7 +14,7 @@ GUARDS = """
 07.fbeta           metrics.f_beta ranking.bipartite_loss metrics.roc_curve metrics.f1 ranking.bipartite_most_violating ranking.bipartite_sgd !metrics.confusion_counts !metrics._counts
 07.precision_at_k  metrics.precision_at_k ranking.bipartite_loss metrics.roc_curve metrics.recall_at_k ranking.bipartite_most_violating ranking.bipartite_sgd !metrics.confusion_counts !metrics._counts
 07.fixed_ab        ranking.bipartite_most_violating ranking.bipartite_sgd ranking.zero_one_ranking_loss ranking.dcg ranking.ndcg_loss ranking.ranking_sgd ranking.mean_loss ranking.ndcg_most_violating ranking.ndcg_hinge !ranking.losses._discount !ranking.losses._permutation
-07.reliability     metrics.reliability_curve
+07.reliability     metrics.reliability_curve metrics.confusion_counts metrics._counts metrics.precision metrics.recall metrics.specificity metrics.balanced_accuracy metrics.f_beta metrics.f1 metrics.zero_one_loss metrics.precision_at_k metrics.recall_at_k
 """
 CASES = ChapterCases(GUARDS)
 
