@@ -181,8 +181,7 @@ class Disarmer:
                     seen.add(id(method))
                     yield f"{mod.__name__}.{owner}.{name}", method
                     yield from self.helpers(method, seen)
-                    continue
-                val = mod.__dict__.get(name)
+                val = mod.__dict__.get(name)  # a module function of the same name too
                 if val is None or id(val) in seen or not callable(val) or _isinstance(val, type):
                     continue
                 inner = getattr(val, "py_func", val)
