@@ -703,20 +703,31 @@ def test_idle_connections_beyond_the_file_limit_are_refused_quietly(tls_service)
     """H10: idle connections up to the service's file limit made tornado's accept fail with
     EMFILE in a tight loop, a traceback each time (135 MB of log in 30 s). Now at most
     256 - 64 connections are kept, the rest closed at once; the log says so once."""
-    held, refused = [], 0
+    held = []
     try:
         for _ in range(400):
             s = socket.create_connection(("127.0.0.1", tls_service.port), timeout=5)
             held.append(s)
-        time.sleep(1.0)
         for s in held:
             s.setblocking(False)
-            try:
-                refused += s.recv(1) == b""  # closed by the service
-            except BlockingIOError:
-                pass
-            except ConnectionError:
-                refused += 1
+        # the service closes what it cannot keep as it accepts it: on a loaded machine that
+        # took more than the 1 s once given here (179 of the 208 closed by then, make test of
+        # 2026-12-07), so look again until they are, for up to 10 s
+        closed: set[int] = set()
+        deadline = time.monotonic() + 10
+        while len(closed) < 400 - 192 and time.monotonic() < deadline:
+            time.sleep(0.5)
+            for i, s in enumerate(held):
+                if i in closed:
+                    continue
+                try:
+                    if s.recv(1) == b"":  # closed by the service
+                        closed.add(i)
+                except BlockingIOError:
+                    pass
+                except ConnectionError:
+                    closed.add(i)
+        refused = len(closed)
         assert 400 - 192 <= refused <= 400 - 150, refused
     finally:
         for s in held:
