@@ -3,8 +3,10 @@ repository's root conftest.py, which applies to notebooks/ as well)."""
 
 import json
 import os
+import resource
 from pathlib import Path
 
+import pytest
 from hypothesis import settings
 
 # Hypothesis: no per-example deadline (a first call may compile a Numba kernel, and CI
@@ -41,10 +43,31 @@ def pytest_addoption(parser):
 
 
 _SPENT: dict[str, float] = {}
-# KMLTEACH_TEST_TIMELINE=FILE: each worker appends "worker unit first-start last-stop" per
-# unit (Unix times), to see how the units packed onto the workers (an idle tail, a unit
-# that started late)
+# KMLTEACH_TEST_TIMELINE=FILE: each worker appends "worker unit first-start last-stop cpu"
+# per unit (Unix times), to see how the units packed onto the workers (an idle tail, a unit
+# that started late) and what each unit cost: cpu is the CPU seconds of the worker and of
+# the children it waited for (kernels, servers, Chromium through Playwright's driver) while
+# the unit's tests ran; a child still running when a test ends is counted later or not at
+# all (a module's server fixture: at the unit's last test, when it is stopped)
 _SPAN: dict[str, list[float]] = {}
+_CPU: dict[str, float] = {}
+
+
+def _cpu_seconds() -> float:
+    own, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    if not os.environ.get("KMLTEACH_TEST_TIMELINE"):
+        return (yield)
+    t0 = _cpu_seconds()
+    try:
+        return (yield)
+    finally:
+        unit = work_unit(item.nodeid)
+        _CPU[unit] = _CPU.get(unit, 0.0) + _cpu_seconds() - t0
 
 
 def pytest_runtest_logreport(report):
@@ -59,7 +82,9 @@ def pytest_sessionfinish(session):
     if timeline and hasattr(session.config, "workerinput"):
         worker = session.config.workerinput.get("workerid", "?")
         with open(timeline, "a", encoding="utf-8") as fh:
-            fh.writelines(f"{worker} {u} {a:.1f} {b:.1f}\n" for u, (a, b) in _SPAN.items())
+            fh.writelines(
+                f"{worker} {u} {a:.1f} {b:.1f} {_CPU.get(u, 0.0):.1f}\n" for u, (a, b) in _SPAN.items()
+            )
     if session.config.getoption("store_durations") and _SPENT and not hasattr(session.config, "workerinput"):
         _DURATIONS.write_text(
             json.dumps({u: round(s, 1) for u, s in sorted(_SPENT.items())}, indent=0) + "\n"
