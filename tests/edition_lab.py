@@ -25,7 +25,7 @@ import threading
 import time
 from pathlib import Path
 
-from test_browser import JupyterLab
+from test_browser import LAB_SETTINGS, JupyterLab
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -80,6 +80,12 @@ class EditionLab(JupyterLab):
     line, ``url`` the address JupyterLab printed (with the token it drew: the server
     prints its address only for a token of its own), ``python`` the edition's own
     interpreter."""
+
+    # the student's notebook view: JupyterLab's default windowing ("contentVisibility" in 4.6),
+    # not the instructor-lab tests' "none" (every cell laid out); autosave stays off (the
+    # walk closes run notebooks without saving them). Both modes cost the walk the same
+    # (Chromium's renderer 133 CPU-s over the steps either way, 2026-12-07)
+    lab_settings = {k: v for k, v in LAB_SETTINGS.items() if "notebook-extension/tracker" not in k}
 
     def __init__(self, base: Path, edition: Path):
         super().__init__(base, edition)

@@ -101,6 +101,8 @@ def _free_port() -> int:
 class JupyterLab:
     """A JupyterLab server with isolated config/data/runtime dirs, serving ``root_dir``."""
 
+    lab_settings = LAB_SETTINGS
+
     def __init__(self, base: Path, root_dir: Path):
         self.base = base
         self.root_dir = root_dir
@@ -136,7 +138,7 @@ class JupyterLab:
         env["PYTHONHASHSEED"] = "0"
         env.pop("JUPYTER_PATH", None)
         # settings and disabled plugins, in the isolated dirs only
-        for name, value in LAB_SETTINGS.items():
+        for name, value in self.lab_settings.items():
             path = dirs["JUPYTERLAB_SETTINGS_DIR"] / name
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(json.dumps(value))
