@@ -22,6 +22,7 @@ import contextlib
 import csv
 import ctypes
 import hashlib
+import json
 import os
 import re
 import resource
@@ -255,18 +256,27 @@ def test_hostile_submissions_are_contained(tmp_path, monkeypatch):
     ]
     (ROOT / "tests" / "_artifacts").mkdir(exist_ok=True)
     (ROOT / "tests" / "_artifacts" / f"hostile-uid{os.getuid()}.md").write_text("\n".join(table) + "\n")
+    # what went wrong in each probe, in the instructor's state file alone (grader._diagnostic)
+    state = json.loads((out / "gradebook.csv.state.json").read_text(encoding="utf-8"))["entries"]
+    notes = {n: e["result"]["diagnostics"] for n, e in state.items()}
     problems = []
     for name, (_, exp) in cases.items():
         row = rows[name]
         if float(row["total"]) != exp["total"] or row["status"] != exp["status"]:
             problems.append(
                 f"{name}: got {row['total']} {row['status']} ({row['message']}), "
-                f"expected {exp['total']} {exp['status']}"
+                f"expected {exp['total']} {exp['status']}; the state file says {notes[name]}"
             )
         for ex_id, pts in exp.get("points", {}).items():
             if float(row[ex_id]) != pts:
                 problems.append(f"{name}: {ex_id} = {row[ex_id]}, expected {pts}")
     assert not problems, "\n".join(problems)
+    # the child that called os._exit(0): how it ended is the instructor's to read, not the student's
+    died = "01.perceptron visible: KernelDied: the process running the function ended while 01.perceptron was graded"
+    assert notes["attack/os_exit"] == [f"{died} (exit 0)"], notes["attack/os_exit"]
+    assert all(not notes[n] for n in cases if n.startswith(("class/", "names/"))), notes
+    said = "".join(p.read_text(encoding="utf-8") for p in (out / "feedback" / "attack").glob("os_exit.*"))
+    assert "ended while 01.perceptron was graded" in said and "exit 0" not in said
     fb = (out / "feedback" / "attack" / "calls_reference.md").read_text(encoding="utf-8")
     assert "kmlteach.svm.perceptron" in fb and "unavailable while grading" in fb
     assert not (tmp_path / "results.jsonl").exists()

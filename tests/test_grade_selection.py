@@ -404,7 +404,7 @@ def test_selection_and_run_all_give_identical_gradebooks(tmp_path):
         )
         books[mode] = (tmp_path / f"{mode}.csv").read_text(encoding="utf-8")
         wrong = [
-            f"{r.submission}: {r.total} {r.status} {r.message}"
+            f"{r.submission}: {r.total} {r.status} {r.message} (the state file: {r.diagnostics})"
             for r in results
             if (r.total, r.status) != (13, "ok")
         ]

@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import json
+import re
 import time
 
 from .cells import check_calls, imports_package, notebook_code_cells, run_all_code, select_code
@@ -50,6 +51,29 @@ class NotebookFailed(RuntimeError):
         self.status = status
 
 
+# how a probe's child ended without a reply, as the kernel words it (inkernel/server.ending)
+_HOW = re.compile(
+    r"(exit -?\d{1,3}(: [a-zA-Z ;']{1,60})?|signal \d{1,2}|stopped by the kernel: [a-z ]{1,40}|the kernel raised \w{1,40})"
+)
+
+
+def _detailed(exc: Exception, detail) -> Exception:
+    """``exc`` with ``detail``, what the instructor's state file records beside it
+    (:func:`_diagnostic`), when it is a string the kernel writes."""
+    exc.detail = detail if isinstance(detail, str) and _HOW.fullmatch(detail) else None
+    return exc
+
+
+def _diagnostic(exercise: str, phase: int, exc: BaseException) -> str:
+    """One line of ``SubmissionResult.diagnostics``: which probe failed and why, in the
+    grader's words, with how its child ended. The instructor's state file alone holds it:
+    on a hidden case the outcome is the student's code's choice (a channel), so neither the
+    gradebook nor the feedback says it."""
+    detail = getattr(exc, "detail", None)
+    what = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+    return f"{exercise} {('visible', 'hidden')[phase]}: {what}" + (f" ({detail})" if detail else "")
+
+
 async def _probe(
     kernel: SandboxKernel, probe_name: str, plan: ExercisePlan, visible: bool, probe_id: str, left: float
 ) -> dict:
@@ -81,7 +105,8 @@ async def _probe(
     if _expr_text(exprs.get("p")) != probe_id:
         raise Tampered(f"the grader's probe was replaced while {plan.id} was graded")
     if content.get("status") != "ok":
-        raise Tampered(f"the grader's probe failed while {plan.id} was graded")
+        failed = Tampered(f"the grader's probe failed while {plan.id} was graded")
+        raise _detailed(failed, f"the kernel raised {content.get('ename')}")
     text = _expr_text(exprs.get("r"))
     if text is None:
         raise ResultError("no result")
@@ -117,13 +142,17 @@ async def _probe(
             raise NotebookFailed("timeout", f"time limit of {kernel.limits.timeout:g} s reached")
         if kernel.memory_event:
             raise NotebookFailed("memory", "the notebook's code ran out of memory")
-        raise NotebookFailed("crashed", "the process running the notebook's code ended")
+        raise _detailed(
+            NotebookFailed("crashed", "the process running the notebook's code ended"), reply.get("how")
+        )
     if late:
         raise KernelTimeout()
     if reply.get("unreadable"):
         raise ResultError("unreadable")
     if reply.get("died"):  # the probe's child ended without a reply (os._exit, a signal)
-        raise KernelDied(f"the process running the function ended while {plan.id} was graded")
+        raise _detailed(
+            KernelDied(f"the process running the function ended while {plan.id} was graded"), reply.get("how")
+        )
     if reply.get("tampered"):
         raise Tampered(f"the grader's probe was replaced while {plan.id} was graded")
     # time measured here, never what the kernel reports (a number it chose is a channel),
@@ -173,7 +202,7 @@ def _merge(halves, ex_plan) -> dict:
     }
 
 
-async def _start(limits, uid, deny, data):
+async def _start(limits, uid, deny, data, notes):
     # a kernel that fails to start has run none of the student's code: the failure is the
     # machine's (seen under load: a kernel dying before its first reply), so it is started
     # again, up to START_ATTEMPTS times, before the submission counts as crashed
@@ -186,6 +215,7 @@ async def _start(limits, uid, deny, data):
             # whatever failed: its client's sockets (left open, a garbage-collected ZeroMQ
             # context waits for them forever), processes, cgroup and folders in /tmp
             await kernel.__aexit__(None, None, None)
+            notes.append(f"kernel start {attempt}: {type(exc).__name__}: {exc}"[:300])
             if not isinstance(exc, KernelDied) or attempt == START_ATTEMPTS:
                 raise
 
@@ -215,6 +245,10 @@ async def _run_kernel(
         ex = plan.exercises[i]
         res.exercises[i] = score_exercise(ex, _merge(halves[i], ex), tuple(plan.guards or {}))
 
+    def note(i, phase, exc):  # the instructor's record (the state file only): see _diagnostic
+        if len(res.diagnostics) < 2 * n + 2:
+            res.diagnostics.append(_diagnostic(plan.exercises[i].id, phase, exc))
+
     def fail(status, message, i=None):
         if res.status == "ok":
             res.status, res.message = status, message
@@ -228,7 +262,7 @@ async def _run_kernel(
             if not work:
                 break
             try:
-                kernel = await _start(limits, uid, deny, data)
+                kernel = await _start(limits, uid, deny, data, res.diagnostics)
             except KernelDied as exc:
                 fail("crashed", str(exc))
                 break
@@ -264,11 +298,13 @@ async def _run_kernel(
                             raise SubmissionTimeout()
                         reply = await _probe(kernel, probe, plan.exercises[i], phase == 0, probe_id, left)
                     except ResultError as exc:
+                        note(i, phase, exc)
                         if phase == 1:
                             reply = HIDDEN_FAILED
                         else:
                             raise Tampered(f"unreadable reply from the kernel ({exc})") from None
                     except (SubmissionTimeout, KernelTimeout, KernelDied, Tampered, NotebookFailed) as exc:
+                        note(i, phase, exc)
                         # on the hidden cases, whatever went wrong (time, a crash, memory, the
                         # cells, a replaced probe) has one outcome: those cases failed. Which
                         # one it was would be bits of the hidden inputs (red team 4 chose

@@ -39,6 +39,9 @@ class SubmissionResult:
     exercises: list = field(default_factory=list)
     seconds: float = 0.0
     sandbox: str = ""
+    # probes that went wrong and how (grader._diagnostic): the instructor's state file only,
+    # never the gradebook nor the feedback
+    diagnostics: list = field(default_factory=list)
 
     @property
     def total(self) -> float:

@@ -38,7 +38,7 @@ from .reaping import inode_guard, reaper
 # taken before any student code runs: a child's cells may rebind builtins and modules
 _type, _len, _isinstance, _str = type, len, isinstance, str
 _dumps, _loads = json.dumps, json.loads
-_perf = time.perf_counter
+_perf, _sleep = time.perf_counter, time.sleep
 _select, _read, _waitpid, _kill = select.select, os.read, os.waitpid, os.kill
 
 
@@ -72,6 +72,38 @@ def setup(cfg):
     disarmer = Disarmer(cfg["guards"], cfg["blocked_modules"], cfg.get("spared") or {})
     disarmer.install()
     return ForkServer(cfg, codec, disarmer, reap, too_many_files, confine).probe_function
+
+
+# a child's exit status when one of its own steps raised (the student's code raising in a
+# cell or a case does not end it: that is reported in the reply)
+STEPS = {
+    3: "its Landlock or seccomp rules were refused",
+    11: "closing what it inherited failed",
+    12: "disarming the references failed",
+    13: "writing the cells' end failed",
+    14: "building the reply failed",
+    15: "writing the reply failed",
+}
+
+
+def ending(status, killed, late):
+    """How a probe's child ended, from its wait status, as the grader records it in the
+    instructor's state file (never in a student's feedback: on a hidden case it is the
+    student's code's choice, a channel). A child that ended by itself before it replied was
+    the puzzle of a loaded grading machine (2026-12-07): this names the step or the signal."""
+    if killed:
+        why = (
+            "late"
+            if late is True
+            else "too many files"
+            if late == "files"
+            else "pipe closed or reply too large"
+        )
+        return f"stopped by the kernel: {why}"
+    if os.WIFSIGNALED(status):
+        return f"signal {os.WTERMSIG(status)}"
+    code = os.WEXITSTATUS(status) if os.WIFEXITED(status) else -1
+    return f"exit {code}" + (f": {STEPS[code]}" if code in STEPS else "")
 
 
 class ForkServer:
@@ -150,14 +182,16 @@ class ForkServer:
         return text
 
     def receive(self, fd, pid, cells_budget, budget):
-        """``(reply, cells_time, phase, late)``. The child first runs the cells, within
+        """``(reply, cells_time, phase, late, how)``. The child first runs the cells, within
         ``cells_budget`` seconds, and writes the byte ``C``; then it has ``budget`` seconds
         for the cases and its reply (an 8-byte length, then the text). ``reply`` is
         ``None`` if it ended without one or ran late (then it is killed); ``phase`` is
         ``"cases"`` once the cells were done, else ``"cells"``. Read until the reply is
-        complete or the child is gone: a process it started may hold the pipe open."""
+        complete or the child is gone: a process it started may hold the pipe open.
+        ``how``: how a child without a whole reply ended (:func:`ending`), for the
+        instructor's eyes only."""
         max_bytes = self.max_bytes
-        buf, need, start, cells_time, late = b"", None, _perf(), None, False
+        buf, need, start, cells_time, late, status = b"", None, _perf(), None, False, None
         while need is None or _len(buf) < need:
             now = _perf()
             if cells_time is None and buf[:1] == b"C":
@@ -175,32 +209,48 @@ class ForkServer:
                     need = 9 + int.from_bytes(buf[1:9], "big")
                     if need > max_bytes + 64:
                         break
-            elif _waitpid(pid, os.WNOHANG)[0] == pid:
-                pid = None
+            elif (gone := _waitpid(pid, os.WNOHANG))[0] == pid:
+                pid, status = None, gone[1]
                 while _select([fd], [], [], 0)[0] and (chunk := _read(fd, 1 << 20)):
                     buf += chunk
                 break
-        if pid is not None:
+        complete = need is not None and need <= _len(buf) and need <= max_bytes + 64
+        # no whole reply and not late: the pipe closed, the child is ending (or closed it);
+        # its own status says why (up to 0.5 s, then it is killed like a late one)
+        for _ in range(0 if late or complete or pid is None else 50):
+            if (gone := _waitpid(pid, os.WNOHANG))[0] == pid:
+                pid, status = None, gone[1]
+                break
+            _sleep(0.01)
+        killed = pid is not None
+        if killed:
             with contextlib.suppress(OSError):
                 _kill(pid, 9)
-            _waitpid(pid, 0)
+            status = _waitpid(pid, 0)[1]
+        how = "replied" if complete else ending(status, killed, late)
         if cells_time is None and buf[:1] == b"C":
             cells_time = _perf() - start
         phase = "cells" if cells_time is None else "cases"
         if phase == "cells" or need is None or _len(buf) < need or need > max_bytes + 64:
-            return None, cells_time or 0.0, phase, late
-        return buf[9:need].decode("utf-8"), cells_time, phase, late
+            return None, cells_time or 0.0, phase, late, how
+        return buf[9:need].decode("utf-8"), cells_time, phase, late, how
 
     def child(self, w, payload):
-        """The probe's child: its rules, the references disarmed, the cells, the cases."""
-        status = 1
+        """The probe's child: its rules, the references disarmed, the cells, the cases. An
+        exception in one of its own steps ends it with that step's status (:data:`STEPS`);
+        ``close_inherited`` ends it with 3 where Landlock or seccomp was refused."""
+        status = 11
         try:
             confine = self.confine
             close_inherited(w, confine and (lambda: confine(payload["exercise"])))  # writes confined
+            status = 12
             self.disarmer.disarm(payload["exercise"])
+            status = 13
             self.run_cells()
             os.write(w, b"C")
+            status = 14
             data = self.run_cases(payload).encode("utf-8")
+            status = 15
             data = _len(data).to_bytes(8, "big") + data
             while data:
                 data = data[os.write(w, data) :]
@@ -224,14 +274,14 @@ class ForkServer:
             self.child(w, payload)
         os.close(w)
         try:
-            text, cells_time, phase, late = self.receive(r, pid, cells_budget, budget)
+            text, cells_time, phase, late, how = self.receive(r, pid, cells_budget, budget)
         finally:
             os.close(r)
             files = self.reap()  # "files": too many, however fast; "stuck": not removable
         late = files if files == "stuck" else late or files  # cells' time: measured by the kernel
         cells = {"cells_time": cells_time, "phase": phase, "late": late}
         if text is None:
-            return _dumps({"cases": [], "called": [], "died": True, **cells})
+            return _dumps({"cases": [], "called": [], "died": True, "how": how, **cells})
         try:  # what the child imported, the kernel imports now: the next child starts with it
             reply = _loads(text)
             names = reply.pop("imported", None)
