@@ -535,7 +535,10 @@ def test_a_6000_statement_chain_selects_in_linear_time():
 def test_code_over_the_caps_is_refused_before_any_analysis(tmp_path):
     """A notebook over MAX_STATEMENTS top-level statements (semicolons count) or
     MAX_CODE_CHARS characters of code is 'invalid' with one line saying why, quickly; the
-    largest synthetic notebook under the caps (one 500 KB list) is analysed in bounded time."""
+    largest synthetic notebook under the caps (one 500 KB list) is analysed in bounded time.
+    Timed in this process's CPU time, as the test above: in wall time the refusal once took
+    13.5 s against 10 in make test on a 2-core machine loaded by a second test run
+    (2026-12-07)."""
     import time
 
     from kmlteach.course.grade import cells
@@ -557,20 +560,22 @@ def test_code_over_the_caps_is_refused_before_any_analysis(tmp_path):
         (nb("a=1;" * (cells.MAX_CODE_CHARS // 4)), f"{cells.MAX_CODE_CHARS // 4:,} top-level statements"),
         (nb("x = 1  # " + "y" * cells.MAX_CODE_CHARS), "characters in code cells"),
     ]:
-        t0 = time.perf_counter()
+        t0 = time.process_time()
         try:
             read_notebook(data)
             raise AssertionError(why)
         except InvalidSubmission as exc:
             assert why in str(exc) and str(exc).startswith("too much code to grade"), str(exc)
-        assert time.perf_counter() - t0 < 10.0
+        assert time.process_time() - t0 < 10.0, f"{why}: refused in {time.process_time() - t0:.1f} s of CPU"
     read_notebook(nb(*_chain(n - 5)))  # at the cap (n statements): graded
     big = "X = [" + "y," * (cells.MAX_CODE_CHARS // 2 - 100) + "]\ndef distance(x, w, b):\n    return X\n"
     cells._ANALYSED.clear()
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     assert cells.code_too_large([big]) is None
     assert select_code([big], ["distance"])[0].startswith("X = [y, y, ")
-    assert time.perf_counter() - t0 < 30.0
+    assert time.process_time() - t0 < 30.0, (
+        f"the 500 KB list analysed in {time.process_time() - t0:.1f} s of CPU"
+    )
     subs = tmp_path / "subs"
     subs.mkdir()
     (subs / "chain.ipynb").write_bytes(nb(*_chain(n)))
