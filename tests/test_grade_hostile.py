@@ -258,7 +258,11 @@ def test_hostile_submissions_are_contained(tmp_path, monkeypatch):
     (ROOT / "tests" / "_artifacts" / f"hostile-uid{os.getuid()}.md").write_text("\n".join(table) + "\n")
     # what went wrong in each probe, in the instructor's state file alone (grader._diagnostic)
     state = json.loads((out / "gradebook.csv.state.json").read_text(encoding="utf-8"))["entries"]
-    notes = {n: e["result"]["diagnostics"] for n, e in state.items()}
+    # (a kernel start retried on a loaded machine is recorded too, and is no probe's)
+    notes = {
+        n: [d for d in e["result"]["diagnostics"] if not d.startswith("kernel start")]
+        for n, e in state.items()
+    }
     problems = []
     for name, (_, exp) in cases.items():
         row = rows[name]

@@ -53,13 +53,15 @@ class NotebookFailed(RuntimeError):
 
 # how a probe's child ended without a reply, as the kernel words it (inkernel/server.ending)
 _HOW = re.compile(
-    r"(exit -?\d{1,3}(: [a-zA-Z ;']{1,60})?|signal \d{1,2}|stopped by the kernel: [a-z ]{1,40}|the kernel raised \w{1,40})"
+    r"(exit -?\d{1,3}(: [a-zA-Z ;']{1,60})?|signal \d{1,2}|stopped by the kernel: [a-z ]{1,40}|the kernel raised \w{1,40}|replied)"
 )
 
 
 def _detailed(exc: Exception, detail) -> Exception:
     """``exc`` with ``detail``, what the instructor's state file records beside it
-    (:func:`_diagnostic`), when it is a string the kernel writes."""
+    (:func:`_diagnostic`), when it is worded as the kernel words it (the kernel writes
+    ``how`` over anything the child's reply said; "replied": the child sent a whole reply
+    that said it died)."""
     exc.detail = detail if isinstance(detail, str) and _HOW.fullmatch(detail) else None
     return exc
 
@@ -246,7 +248,7 @@ async def _run_kernel(
         res.exercises[i] = score_exercise(ex, _merge(halves[i], ex), tuple(plan.guards or {}))
 
     def note(i, phase, exc):  # the instructor's record (the state file only): see _diagnostic
-        if len(res.diagnostics) < 2 * n + 2:
+        if len(res.diagnostics) < 2 * n + START_ATTEMPTS * MAX_KERNELS:
             res.diagnostics.append(_diagnostic(plan.exercises[i].id, phase, exc))
 
     def fail(status, message, i=None):

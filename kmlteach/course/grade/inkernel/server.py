@@ -75,12 +75,13 @@ def setup(cfg):
 
 
 # a child's exit status when one of its own steps raised (the student's code raising in a
-# cell or a case does not end it: that is reported in the reply)
+# cell or a case does not end it: that is reported in the reply). The student's code can
+# call os._exit with any of them too: a diagnosis to weigh, not a proof
 STEPS = {
     3: "its Landlock or seccomp rules were refused",
-    11: "closing what it inherited failed",
+    11: "closing what it inherited or taking its rules failed",
     12: "disarming the references failed",
-    13: "writing the cells' end failed",
+    13: "running the cells or writing their end failed",
     14: "building the reply failed",
     15: "writing the reply failed",
 }
@@ -91,14 +92,8 @@ def ending(status, killed, late):
     instructor's state file (never in a student's feedback: on a hidden case it is the
     student's code's choice, a channel). A child that ended by itself before it replied was
     the puzzle of a loaded grading machine (2026-12-07): this names the step or the signal."""
-    if killed:
-        why = (
-            "late"
-            if late is True
-            else "too many files"
-            if late == "files"
-            else "pipe closed or reply too large"
-        )
+    if killed and os.WIFSIGNALED(status) and os.WTERMSIG(status) == 9:
+        why = {True: "late", "files": "too many files"}.get(late, "pipe closed or reply too large")
         return f"stopped by the kernel: {why}"
     if os.WIFSIGNALED(status):
         return f"signal {os.WTERMSIG(status)}"
@@ -191,7 +186,7 @@ class ForkServer:
         ``how``: how a child without a whole reply ended (:func:`ending`), for the
         instructor's eyes only."""
         max_bytes = self.max_bytes
-        buf, need, start, cells_time, late, status = b"", None, _perf(), None, False, None
+        buf, need, start, cells_time, late, status, eof = b"", None, _perf(), None, False, None, False
         while need is None or _len(buf) < need:
             now = _perf()
             if cells_time is None and buf[:1] == b"C":
@@ -203,6 +198,7 @@ class ForkServer:
             if _select([fd], [], [], 0.05)[0]:
                 chunk = _read(fd, 1 << 20)
                 if not chunk:
+                    eof = True
                     break
                 buf += chunk
                 if need is None and _len(buf) >= 9:
@@ -215,11 +211,14 @@ class ForkServer:
                     buf += chunk
                 break
         complete = need is not None and need <= _len(buf) and need <= max_bytes + 64
-        # no whole reply and not late: the pipe closed, the child is ending (or closed it);
-        # its own status says why (up to 0.5 s, then it is killed like a late one)
-        for _ in range(0 if late or complete or pid is None else 50):
+        # the pipe closed before a whole reply: the child is ending (or closed it itself), and
+        # its own status says why. Up to 0.1 s, as long as its budget and the file guard allow
+        # (then it is killed like a late one): a child that ended is reaped within ms
+        for _ in range(10 if eof and not complete and pid is not None else 0):
             if (gone := _waitpid(pid, os.WNOHANG))[0] == pid:
                 pid, status = None, gone[1]
+                break
+            if _perf() > end or self.too_many_files():
                 break
             _sleep(0.01)
         killed = pid is not None
@@ -279,9 +278,14 @@ class ForkServer:
             os.close(r)
             files = self.reap()  # "files": too many, however fast; "stuck": not removable
         late = files if files == "stuck" else late or files  # cells' time: measured by the kernel
-        cells = {"cells_time": cells_time, "phase": phase, "late": late}
+        cells = {
+            "cells_time": cells_time,
+            "phase": phase,
+            "late": late,
+            "how": how,
+        }  # ours, never the child's
         if text is None:
-            return _dumps({"cases": [], "called": [], "died": True, "how": how, **cells})
+            return _dumps({"cases": [], "called": [], "died": True, **cells})
         try:  # what the child imported, the kernel imports now: the next child starts with it
             reply = _loads(text)
             names = reply.pop("imported", None)

@@ -1,0 +1,118 @@
+"""How a probe's child ended, as the kernel reports it to the grader for the instructor's
+state file (``SubmissionResult.diagnostics``; docs/grading.md): the kernel's own receive
+loop (``inkernel/server.py``, ``ForkServer.receive``) run on real forked children that end
+in each way, and every wording it can produce kept by the grader's filter (``grader._HOW``).
+The whole grading path (a child that calls ``os._exit(0)``, recorded in the state file and
+absent from the feedback) is in test_grade_hostile.py."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import time
+
+import pytest
+
+from kmlteach.course.grade import grader
+from kmlteach.course.grade.inkernel.server import STEPS, ForkServer, ending
+
+
+def _receive(child, budget: float = 5.0):
+    """``ForkServer.receive`` on a forked ``child(w)`` (which must end with ``os._exit``);
+    ``(reply, phase, late, how, seconds)``."""
+    fs = ForkServer.__new__(ForkServer)
+    fs.max_bytes, fs.too_many_files = 1 << 20, lambda: False
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - child
+        try:
+            os.close(r)
+            child(w)
+        finally:
+            os._exit(99)
+    os.close(w)
+    t0 = time.monotonic()
+    try:
+        reply, _cells, phase, late, how = fs.receive(r, pid, budget, budget)
+    finally:
+        os.close(r)
+    return reply, phase, late, how, time.monotonic() - t0
+
+
+def _reply(w, text: bytes = b'{"cases": []}'):
+    os.write(w, b"C" + len(text).to_bytes(8, "big") + text)
+
+
+def test_a_whole_reply_is_replied():
+    reply, phase, late, how, _ = _receive(lambda w: (_reply(w), os._exit(0)))
+    assert (reply, phase, late, how) == ('{"cases": []}', "cases", False, "replied")
+
+
+@pytest.mark.parametrize("code", sorted(STEPS))
+def test_a_child_that_exits_before_its_reply_names_its_step(code):
+    reply, phase, _late, how, seconds = _receive(lambda w: (os.write(w, b"C"), os._exit(code)))
+    assert reply is None and phase == "cases"
+    assert how == f"exit {code}: {STEPS[code]}"
+    assert seconds < 2.0
+
+
+def test_a_signal_is_named_and_a_silent_exit_is_its_status():
+    _, phase, _, how, _ = _receive(lambda w: (os.write(w, b"C"), os.kill(os.getpid(), signal.SIGTERM)))
+    assert (phase, how) == ("cases", "signal 15")
+    _, phase, _, how, _ = _receive(lambda w: os._exit(0))  # before the cells' end: phase "cells"
+    assert (phase, how) == ("cells", "exit 0")
+    _, _, _, how, _ = _receive(lambda w: (os.write(w, b"C" + (100).to_bytes(8, "big") + b"{"), os._exit(5)))
+    assert how == "exit 5"  # half a reply
+
+
+def test_a_child_that_closes_its_pipe_and_stays_is_stopped_at_once():
+    """It is given 0.1 s to end (its own status then says why), not its budget."""
+
+    def child(w):
+        os.write(w, b"C")
+        os.close(w)
+        time.sleep(30)
+
+    reply, _, late, how, seconds = _receive(child, budget=20.0)
+    assert reply is None and late is False
+    assert how == "stopped by the kernel: pipe closed or reply too large"
+    assert seconds < 2.0
+
+
+def test_a_late_child_is_stopped_by_the_kernel():
+    reply, phase, late, how, seconds = _receive(lambda w: (os.write(w, b"C"), time.sleep(30)), budget=0.3)
+    assert (reply, phase, late, how) == (None, "cases", True, "stopped by the kernel: late")
+    assert seconds < 5.0
+
+
+def test_every_wording_of_the_kernel_passes_the_grader_s_filter_and_nothing_else_does():
+    said = {ending(code << 8, False, False) for code in range(256)}
+    said |= {ending(sig, False, False) for sig in range(1, 65)}
+    said |= {ending(signal.SIGKILL, True, late) for late in (True, "files", False)}
+    said |= {ending(3 << 8, True, True)}  # it ended by itself just before the kill: its own status
+    assert "exit 3: " + STEPS[3] in said and "stopped by the kernel: too many files" in said
+    assert all(grader._HOW.fullmatch(s) for s in said), [s for s in said if not grader._HOW.fullmatch(s)]
+    for forged in ("exit 1: <b>see me</b>", "signal 9\nexit 0", "x" * 200, "stopped by the kernel: LATE!"):
+        exc = grader._detailed(grader.KernelDied("the process running the function ended"), forged)
+        assert exc.detail is None
+    exc = grader._detailed(grader.KernelDied("ended"), "signal 9")
+    assert grader._diagnostic("01.dual", 1, exc) == "01.dual hidden: KernelDied: ended (signal 9)"
+
+
+def test_the_kernel_s_reply_carries_its_own_how_over_the_child_s():
+    """A child that sends a whole reply saying it died and how gets ``how`` = "replied": the
+    kernel writes its own over whatever the reply held (red team of 2026-12-07)."""
+
+    class Forger(ForkServer):
+        def __init__(self):
+            self.max_bytes, self.before = 1 << 20, {}
+            self.too_many_files, self.reap = (lambda: False), (lambda: False)
+
+        def child(self, w, payload):
+            forged = {"cases": [], "called": [], "died": True, "how": "stopped by the kernel: late"}
+            _reply(w, json.dumps(forged).encode())
+            os._exit(0)
+
+    out = json.loads(Forger().probe(json.dumps({"budget": 5, "cells_budget": 5})))
+    assert out["died"] is True and out["how"] == "replied", out
