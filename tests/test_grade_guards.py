@@ -294,6 +294,7 @@ def test_honest_code_on_the_library_s_tools_is_graded_and_an_answer_named(tmp_pa
         assert rows[sub]["status"] == "ok" and rows[sub]["total"] == rows[sub]["max_total"], (
             sub,
             [(e.id, e.points, e.message) for e in results[sub].exercises if e.points < e.max_points],
+            results[sub].diagnostics,  # the instructor's record of what went wrong
         )
     r = results["01-margins_answer"]
     dist = next(e for e in r.exercises if e.id == "01.distance")
