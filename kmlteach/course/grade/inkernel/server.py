@@ -210,6 +210,12 @@ class ForkServer:
                 while _select([fd], [], [], 0)[0] and (chunk := _read(fd, 1 << 20)):
                     buf += chunk
                 break
+        # what was read after the child ended (above) holds its reply's length too: a child
+        # that wrote its whole reply and exited between an empty select and the waitpid was
+        # counted as ended without one (``exit 0`` on honest code, in 3 of 8 runs of make
+        # test on a loaded 2-core machine, 2026-12-07: the hidden cases of an exercise lost)
+        if need is None and _len(buf) >= 9:
+            need = 9 + int.from_bytes(buf[1:9], "big")
         complete = need is not None and need <= _len(buf) and need <= max_bytes + 64
         # the pipe closed before a whole reply: the child is ending (or closed it itself), and
         # its own status says why. Up to 0.1 s, as long as its budget and the file guard allow
