@@ -208,16 +208,17 @@ class SandboxKernel:
         return self
 
     async def _start(self):
-        await self.client.async_start_new_kernel(
-            env=kernel_env(self.scratch),
-            cwd=self.scratch,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        proc = getattr(self.client.km.provisioner, "process", None)
-        if proc is not None:
-            self.sid = proc.pid
-            reaping.LIVE_KERNELS.add(proc.pid)
+        with reaping.starting():  # until it is listed, no other job's end takes it for an orphan
+            await self.client.async_start_new_kernel(
+                env=kernel_env(self.scratch),
+                cwd=self.scratch,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
+            proc = getattr(self.client.km.provisioner, "process", None)
+            if proc is not None:
+                self.sid = proc.pid
+                reaping.LIVE_KERNELS.add(proc.pid)
         import zmq
 
         # before the client's sockets exist: the limit holds for the connections they make

@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
+import threading
 import time
 
 __all__ = [
@@ -26,10 +27,19 @@ __all__ = [
     "become_subreaper",
     "reap_orphans",
     "end_kernel",
+    "starting",
     "LIVE_KERNELS",
 ]
 
 LIVE_KERNELS: set[int] = set()  # session ids of this process's running kernels
+# Kernels being started: from its launch until it is in LIVE_KERNELS, a kernel's bwrap is
+# our child with no_new_privs and not listed, so reap_orphans would take it for an orphan.
+# With --jobs 2 (asyncio tasks of one process), one job's kernel ending while the other's
+# started killed the starting one ("the kernel did not start", retried; once in a make test
+# of 2026-12-07, in the new state-file diagnostics). While any starts, the reaping of
+# orphans waits for it (see :func:`starting`).
+_START = {"starting": 0, "deferred": False}
+_START_LOCK = threading.Lock()  # Dask runs several graders' loops in threads of one process
 
 
 def kill_listed(pids, timeout: float = 10.0) -> None:
@@ -237,4 +247,27 @@ def end_kernel(proc, sid: int | None, uid: int | None, cgroup, bwrap: bool) -> N
         with contextlib.suppress(Exception):
             proc.wait(timeout=2)
     LIVE_KERNELS.discard(sid)
-    reap_orphans(LIVE_KERNELS)
+    with _START_LOCK:
+        defer = _START["starting"] > 0
+        _START["deferred"] = _START["deferred"] or defer
+    if not defer:
+        reap_orphans(LIVE_KERNELS)
+
+
+@contextlib.contextmanager
+def starting():
+    """Around a kernel's launch until its process is added to ``LIVE_KERNELS``: meanwhile
+    :func:`end_kernel` leaves the reaping of orphans to the end of the last start (then
+    every kernel that lives is listed)."""
+    with _START_LOCK:
+        _START["starting"] += 1
+    try:
+        yield
+    finally:
+        with _START_LOCK:
+            _START["starting"] -= 1
+            now = _START["starting"] == 0 and _START["deferred"]
+            if now:
+                _START["deferred"] = False
+        if now:
+            reap_orphans(LIVE_KERNELS)
