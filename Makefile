@@ -95,6 +95,8 @@ PYTEST_ARGS ?=
 # install adds packages and reinstalls only kmlteach's editable link, which the warm-up's
 # processes, all started at once, have already followed.
 test: $(VENV)/.runtime | $(CHP)
+	@command -v bwrap >/dev/null || echo "bubblewrap not found (apt-get install bubblewrap; .ci/run does): the grader's sandbox needs it, and as root the grading tests fail, each naming it"
+	@test -x /usr/bin/chromium || echo "chromium not found (apt-get install chromium; .ci/run does): the browser tests will be skipped"
 	$(PY) -m compileall -q kmlteach
 	@$(PY) -m kmlteach warmup --quiet --jobs 0 & warm=$$!; \
 	$(MAKE) --no-print-directory $(VENV)/.test; status=$$?; \
