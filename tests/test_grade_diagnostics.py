@@ -17,6 +17,8 @@ import pytest
 from kmlteach.course.grade import grader
 from kmlteach.course.grade.inkernel.server import STEPS, ForkServer, ending
 
+_CHILD = [0]  # the pid of the child _receive forked last
+
 
 def _receive(child, budget: float = 5.0):
     """``ForkServer.receive`` on a forked ``child(w)`` (which must end with ``os._exit``);
@@ -24,7 +26,7 @@ def _receive(child, budget: float = 5.0):
     fs = ForkServer.__new__(ForkServer)
     fs.max_bytes, fs.too_many_files = 1 << 20, lambda: False
     r, w = os.pipe()
-    pid = os.fork()
+    pid = _CHILD[0] = os.fork()
     if pid == 0:  # pragma: no cover - child
         try:
             os.close(r)
@@ -61,7 +63,8 @@ def test_a_reply_written_between_an_empty_select_and_the_waitpid_is_read(monkeyp
     def late_select(r, w, x, timeout=None):
         if first[0] and timeout:
             first[0] = False
-            time.sleep(0.5)  # the child writes its reply and exits meanwhile
+            # the child writes its reply and exits meanwhile (waited for, not reaped)
+            os.waitid(os.P_PID, _CHILD[0], os.WEXITED | os.WNOWAIT)
             return [], [], []
         return real(r, w, x, timeout)
 
@@ -69,6 +72,41 @@ def test_a_reply_written_between_an_empty_select_and_the_waitpid_is_read(monkeyp
     reply, phase, late, how, _ = _receive(lambda w: (_reply(w, b'{"cases": [1]}'), os._exit(0)))
     assert not first[0], "the kernel never waited"
     assert (reply, phase, late, how) == ('{"cases": [1]}', "cases", False, "replied")
+
+
+def test_cells_that_end_in_the_drained_reply_are_not_credited_the_cases_time(monkeypatch):
+    """When even the cells' end ("C") is read only after the child ended, the time credited
+    for the cells is when the pipe was last seen empty, not the moment the whole reply was
+    read: the cases' time on top would be credited to the deadline (review of 2026-12-07)."""
+    from kmlteach.course.grade.inkernel import server
+
+    real, first = server._select, [True]
+
+    def late_select(r, w, x, timeout=None):
+        if first[0] and timeout:
+            first[0] = False
+            os.waitid(os.P_PID, _CHILD[0], os.WEXITED | os.WNOWAIT)
+            return [], [], []
+        return real(r, w, x, timeout)
+
+    monkeypatch.setattr(server, "_select", late_select)
+    fs = ForkServer.__new__(ForkServer)
+    fs.max_bytes, fs.too_many_files = 1 << 20, lambda: False
+    r, w = os.pipe()
+    pid = _CHILD[0] = os.fork()
+    if pid == 0:  # pragma: no cover - child: its cells take no time, its cases 0.3 s
+        os.close(r)
+        os.write(w, b"C")
+        time.sleep(0.3)
+        os.write(w, (2).to_bytes(8, "big") + b"{}")
+        os._exit(0)
+    os.close(w)
+    try:
+        reply, cells_time, phase, _late, how = fs.receive(r, pid, 5.0, 5.0)
+    finally:
+        os.close(r)
+    assert (reply, phase, how) == ("{}", "cases", "replied")
+    assert cells_time < 0.1, f"{cells_time:.3f} s credited for cells that took none"
 
 
 @pytest.mark.parametrize("code", sorted(STEPS))
@@ -80,7 +118,12 @@ def test_a_child_that_exits_before_its_reply_names_its_step(code):
 
 
 def test_a_signal_is_named_and_a_silent_exit_is_its_status():
-    _, phase, _, how, _ = _receive(lambda w: (os.write(w, b"C"), os.kill(os.getpid(), signal.SIGTERM)))
+    def killed_by_sigterm(w):  # the default action (a test worker may handle SIGTERM itself)
+        os.write(w, b"C")
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        os.kill(os.getpid(), signal.SIGTERM)
+
+    _, phase, _, how, _ = _receive(killed_by_sigterm)
     assert (phase, how) == ("cases", "signal 15")
     _, phase, _, how, _ = _receive(lambda w: os._exit(0))  # before the cells' end: phase "cells"
     assert (phase, how) == ("cells", "exit 0")

@@ -81,3 +81,37 @@ def test_a_kernel_listed_by_its_start_survives_the_deferred_reaping():
         reaping.LIVE_KERNELS.discard(child.pid)
         child.kill()
         child.wait()
+
+
+def test_no_start_begins_while_the_sweep_scans(monkeypatch):
+    """Dask runs graders' loops in threads of one process: a start that began while another
+    thread's sweep scanned /proc would have its new process taken for an orphan (review of
+    2026-12-07). The sweep holds the lock that a start takes to begin."""
+    import threading
+
+    seen = []
+
+    def slow_sweep(live):  # what the sweep sees of starts while it runs
+        for _ in range(20):
+            seen.append(reaping._START["starting"])
+            time.sleep(0.01)
+        return 0
+
+    monkeypatch.setattr(reaping, "reap_orphans", slow_sweep)
+    began = threading.Event()
+
+    def start():
+        began.set()
+        with reaping.starting():
+            time.sleep(0.05)
+
+    sweeper = threading.Thread(target=reaping.end_kernel, args=(None, None, None, None, False))
+    sweeper.start()
+    while not seen:
+        time.sleep(0.001)
+    starter = threading.Thread(target=start)
+    starter.start()
+    began.wait(5)
+    sweeper.join(10)
+    starter.join(10)
+    assert len(seen) >= 20 and not any(seen), f"a start began during the sweep: {seen}"

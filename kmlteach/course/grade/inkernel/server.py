@@ -207,8 +207,19 @@ class ForkServer:
                         break
             elif (gone := _waitpid(pid, os.WNOHANG))[0] == pid:
                 pid, status = None, gone[1]
-                while _select([fd], [], [], 0)[0] and (chunk := _read(fd, 1 << 20)):
+                # what it wrote before it ended (at most a whole reply's bytes, within its
+                # time: a process it started may still be writing)
+                while (
+                    _len(buf) <= max_bytes + 73
+                    and _perf() <= end
+                    and _select([fd], [], [], 0)[0]
+                    and (chunk := _read(fd, 1 << 20))
+                ):
                     buf += chunk
+                if cells_time is None and buf[:1] == b"C":
+                    # the pipe was empty at ``now``: the cells took at least this long (what
+                    # is credited to the deadline, never the cases' time on top)
+                    cells_time = now - start
                 break
         # what was read after the child ended (above) holds its reply's length too: a child
         # that wrote its whole reply and exited between an empty select and the waitpid was

@@ -6,7 +6,8 @@ A kernel's processes are found four ways, each where the others may miss: its cg
 :func:`kill_session`), its dedicated uid (:func:`kill_uid`), and, for what escaped the
 session (``setsid``) and would be orphaned, this process as their subreaper
 (:func:`become_subreaper`, :func:`reap_orphans`). :func:`end_kernel` applies them in order
-when a kernel is done; :func:`descendants_count` counts its tasks while it runs (where no
+when a kernel is done (the last, the sweep of orphans, waits while a kernel is being
+started: :func:`starting`); :func:`descendants_count` counts its tasks while it runs (where no
 cgroup does).
 """
 
@@ -32,14 +33,16 @@ __all__ = [
 ]
 
 LIVE_KERNELS: set[int] = set()  # session ids of this process's running kernels
-# Kernels being started: from its launch until it is in LIVE_KERNELS, a kernel's bwrap is
-# our child with no_new_privs and not listed, so reap_orphans would take it for an orphan.
-# With --jobs 2 (asyncio tasks of one process), one job's kernel ending while the other's
-# started killed the starting one ("the kernel did not start", retried; once in a make test
-# of 2026-12-07, in the new state-file diagnostics). While any starts, the reaping of
-# orphans waits for it (see :func:`starting`).
+# Kernels being started: from its launch until it is in LIVE_KERNELS, a kernel's first
+# process (bwrap's, or the launcher's without bwrap) is our child with no_new_privs and not
+# listed, so reap_orphans would take it for an orphan. With --jobs 2 (asyncio tasks of one
+# process), one job's kernel ending while the other's started killed the starting one ("the
+# kernel did not start", retried; once in a make test of 2026-12-07, in the new state-file
+# diagnostics). While any starts, the sweep of orphans waits for the last start's end (see
+# :func:`starting`); the sweep runs under the lock, so no start (another thread's: Dask runs
+# graders' loops in threads of one process) begins while it scans.
 _START = {"starting": 0, "deferred": False}
-_START_LOCK = threading.Lock()  # Dask runs several graders' loops in threads of one process
+_START_LOCK = threading.Lock()
 
 
 def kill_listed(pids, timeout: float = 10.0) -> None:
@@ -234,7 +237,8 @@ def reap_orphans(live: set[int]) -> int:
 def end_kernel(proc, sid: int | None, uid: int | None, cgroup, bwrap: bool) -> None:
     """Every process of a kernel that is done killed and reaped: bwrap's own process (its
     namespace, and all in it, ends with it), the kernel's uid, its cgroup (then removed), its
-    session; then whatever this process adopted that is no live kernel."""
+    session; then whatever this process adopted that is no live kernel (at once, or at the
+    end of the kernel starts under way: :func:`starting`)."""
     if proc is not None and bwrap:
         with contextlib.suppress(Exception):
             proc.kill()
@@ -248,17 +252,18 @@ def end_kernel(proc, sid: int | None, uid: int | None, cgroup, bwrap: bool) -> N
             proc.wait(timeout=2)
     LIVE_KERNELS.discard(sid)
     with _START_LOCK:
-        defer = _START["starting"] > 0
-        _START["deferred"] = _START["deferred"] or defer
-    if not defer:
-        reap_orphans(LIVE_KERNELS)
+        if _START["starting"]:
+            _START["deferred"] = True
+        else:
+            reap_orphans(LIVE_KERNELS)
 
 
 @contextlib.contextmanager
 def starting():
     """Around a kernel's launch until its process is added to ``LIVE_KERNELS``: meanwhile
-    :func:`end_kernel` leaves the reaping of orphans to the end of the last start (then
-    every kernel that lives is listed)."""
+    :func:`end_kernel` leaves the sweep of orphans to the end of the last start under way
+    (then every kernel that started is listed; one whose start failed is swept, as it
+    would have been)."""
     with _START_LOCK:
         _START["starting"] += 1
     try:
@@ -266,8 +271,6 @@ def starting():
     finally:
         with _START_LOCK:
             _START["starting"] -= 1
-            now = _START["starting"] == 0 and _START["deferred"]
-            if now:
+            if _START["starting"] == 0 and _START["deferred"]:
                 _START["deferred"] = False
-        if now:
-            reap_orphans(LIVE_KERNELS)
+                reap_orphans(LIVE_KERNELS)
