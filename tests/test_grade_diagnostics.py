@@ -20,9 +20,9 @@ from kmlteach.course.grade.inkernel.server import STEPS, ForkServer, ending
 _CHILD = [0]  # the pid of the child _receive forked last
 
 
-def _receive(child, budget: float = 5.0):
+def _receive(child, budget: float = 5.0, cells: bool = False):
     """``ForkServer.receive`` on a forked ``child(w)`` (which must end with ``os._exit``);
-    ``(reply, phase, late, how, seconds)``."""
+    ``(reply, phase, late, how, seconds)``, with ``cells``: ``(reply, cells_time, phase, how)``."""
     fs = ForkServer.__new__(ForkServer)
     fs.max_bytes, fs.too_many_files = 1 << 20, lambda: False
     r, w = os.pipe()
@@ -36,9 +36,11 @@ def _receive(child, budget: float = 5.0):
     os.close(w)
     t0 = time.monotonic()
     try:
-        reply, _cells, phase, late, how = fs.receive(r, pid, budget, budget)
+        reply, cells_time, phase, late, how = fs.receive(r, pid, budget, budget)
     finally:
         os.close(r)
+    if cells:
+        return reply, cells_time, phase, how
     return reply, phase, late, how, time.monotonic() - t0
 
 
@@ -51,60 +53,47 @@ def test_a_whole_reply_is_replied():
     assert (reply, phase, late, how) == ('{"cases": []}', "cases", False, "replied")
 
 
-def test_a_reply_written_between_an_empty_select_and_the_waitpid_is_read(monkeypatch):
-    """The race behind honest probes that "ended" on a loaded machine (exit 0, 3 of 8 runs
-    of make test, 2026-12-07): the kernel's select finds the pipe empty, the child then
-    writes its whole reply and exits before the kernel's waitpid. Played here by a select
-    that, the first time the kernel waits, lets the child finish and answers "nothing yet"."""
+@pytest.fixture
+def late_select(monkeypatch):
+    """The kernel's select, except the first time it waits: then it lets the child finish
+    (waited for, not reaped) and answers "nothing yet". Its list is true until then."""
     from kmlteach.course.grade.inkernel import server
 
     real, first = server._select, [True]
 
-    def late_select(r, w, x, timeout=None):
+    def select(r, w, x, timeout=None):
         if first[0] and timeout:
             first[0] = False
-            # the child writes its reply and exits meanwhile (waited for, not reaped)
             os.waitid(os.P_PID, _CHILD[0], os.WEXITED | os.WNOWAIT)
             return [], [], []
         return real(r, w, x, timeout)
 
-    monkeypatch.setattr(server, "_select", late_select)
+    monkeypatch.setattr(server, "_select", select)
+    return first
+
+
+def test_a_reply_written_between_an_empty_select_and_the_waitpid_is_read(late_select):
+    """The race behind honest probes that "ended" on a loaded machine (exit 0, 3 of 8 runs
+    of make test, 2026-12-07): the kernel's select finds the pipe empty, the child then
+    writes its whole reply and exits before the kernel's waitpid."""
     reply, phase, late, how, _ = _receive(lambda w: (_reply(w, b'{"cases": [1]}'), os._exit(0)))
-    assert not first[0], "the kernel never waited"
+    assert not late_select[0], "the kernel never waited"
     assert (reply, phase, late, how) == ('{"cases": [1]}', "cases", False, "replied")
 
 
-def test_cells_that_end_in_the_drained_reply_are_not_credited_the_cases_time(monkeypatch):
+def test_cells_that_end_in_the_drained_reply_are_not_credited_the_cases_time(late_select):
     """When even the cells' end ("C") is read only after the child ended, the time credited
     for the cells is when the pipe was last seen empty, not the moment the whole reply was
     read: the cases' time on top would be credited to the deadline (review of 2026-12-07)."""
-    from kmlteach.course.grade.inkernel import server
 
-    real, first = server._select, [True]
-
-    def late_select(r, w, x, timeout=None):
-        if first[0] and timeout:
-            first[0] = False
-            os.waitid(os.P_PID, _CHILD[0], os.WEXITED | os.WNOWAIT)
-            return [], [], []
-        return real(r, w, x, timeout)
-
-    monkeypatch.setattr(server, "_select", late_select)
-    fs = ForkServer.__new__(ForkServer)
-    fs.max_bytes, fs.too_many_files = 1 << 20, lambda: False
-    r, w = os.pipe()
-    pid = _CHILD[0] = os.fork()
-    if pid == 0:  # pragma: no cover - child: its cells take no time, its cases 0.3 s
-        os.close(r)
+    def reply_alone(w):  # its cells take no time ("C" at once), its cases 0.3 s
         os.write(w, b"C")
         time.sleep(0.3)
         os.write(w, (2).to_bytes(8, "big") + b"{}")
         os._exit(0)
-    os.close(w)
-    try:
-        reply, cells_time, phase, _late, how = fs.receive(r, pid, 5.0, 5.0)
-    finally:
-        os.close(r)
+
+    reply, cells_time, phase, how = _receive(reply_alone, cells=True)
+    assert not late_select[0], "the kernel never waited"
     assert (reply, phase, how) == ("{}", "cases", "replied")
     assert cells_time < 0.1, f"{cells_time:.3f} s credited for cells that took none"
 
