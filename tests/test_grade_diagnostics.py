@@ -11,6 +11,7 @@ import json
 import os
 import signal
 import time
+from typing import NamedTuple
 
 import pytest
 
@@ -20,9 +21,17 @@ from kmlteach.course.grade.inkernel.server import STEPS, ForkServer, ending
 _CHILD = [0]  # the pid of the child _receive forked last
 
 
-def _receive(child, budget: float = 5.0, cells: bool = False):
-    """``ForkServer.receive`` on a forked ``child(w)`` (which must end with ``os._exit``);
-    ``(reply, phase, late, how, seconds)``, with ``cells``: ``(reply, cells_time, phase, how)``."""
+class Received(NamedTuple):
+    reply: str | None
+    cells_time: float
+    phase: str
+    late: bool | str
+    how: str
+    seconds: float
+
+
+def _receive(child, budget: float = 5.0) -> Received:
+    """``ForkServer.receive`` on a forked ``child(w)`` (which must end with ``os._exit``)."""
     fs = ForkServer.__new__(ForkServer)
     fs.max_bytes, fs.too_many_files = 1 << 20, lambda: False
     r, w = os.pipe()
@@ -36,12 +45,10 @@ def _receive(child, budget: float = 5.0, cells: bool = False):
     os.close(w)
     t0 = time.monotonic()
     try:
-        reply, cells_time, phase, late, how = fs.receive(r, pid, budget, budget)
+        got = fs.receive(r, pid, budget, budget)
     finally:
         os.close(r)
-    if cells:
-        return reply, cells_time, phase, how
-    return reply, phase, late, how, time.monotonic() - t0
+    return Received(*got, time.monotonic() - t0)
 
 
 def _reply(w, text: bytes = b'{"cases": []}'):
@@ -49,8 +56,8 @@ def _reply(w, text: bytes = b'{"cases": []}'):
 
 
 def test_a_whole_reply_is_replied():
-    reply, phase, late, how, _ = _receive(lambda w: (_reply(w), os._exit(0)))
-    assert (reply, phase, late, how) == ('{"cases": []}', "cases", False, "replied")
+    got = _receive(lambda w: (_reply(w), os._exit(0)))
+    assert (got.reply, got.phase, got.late, got.how) == ('{"cases": []}', "cases", False, "replied")
 
 
 @pytest.fixture
@@ -76,9 +83,9 @@ def test_a_reply_written_between_an_empty_select_and_the_waitpid_is_read(late_se
     """The race behind honest probes that "ended" on a loaded machine (exit 0, 3 of 8 runs
     of make test, 2026-12-07): the kernel's select finds the pipe empty, the child then
     writes its whole reply and exits before the kernel's waitpid."""
-    reply, phase, late, how, _ = _receive(lambda w: (_reply(w, b'{"cases": [1]}'), os._exit(0)))
+    got = _receive(lambda w: (_reply(w, b'{"cases": [1]}'), os._exit(0)))
     assert not late_select[0], "the kernel never waited"
-    assert (reply, phase, late, how) == ('{"cases": [1]}', "cases", False, "replied")
+    assert (got.reply, got.phase, got.late, got.how) == ('{"cases": [1]}', "cases", False, "replied")
 
 
 def test_cells_that_end_in_the_drained_reply_are_not_credited_the_cases_time(late_select):
@@ -92,18 +99,18 @@ def test_cells_that_end_in_the_drained_reply_are_not_credited_the_cases_time(lat
         os.write(w, (2).to_bytes(8, "big") + b"{}")
         os._exit(0)
 
-    reply, cells_time, phase, how = _receive(reply_alone, cells=True)
+    got = _receive(reply_alone)
     assert not late_select[0], "the kernel never waited"
-    assert (reply, phase, how) == ("{}", "cases", "replied")
-    assert cells_time < 0.1, f"{cells_time:.3f} s credited for cells that took none"
+    assert (got.reply, got.phase, got.how) == ("{}", "cases", "replied")
+    assert got.cells_time < 0.1, f"{got.cells_time:.3f} s credited for cells that took none"
 
 
 @pytest.mark.parametrize("code", sorted(STEPS))
 def test_a_child_that_exits_before_its_reply_names_its_step(code):
-    reply, phase, _late, how, seconds = _receive(lambda w: (os.write(w, b"C"), os._exit(code)))
-    assert reply is None and phase == "cases"
-    assert how == f"exit {code}: {STEPS[code]}"
-    assert seconds < 2.0
+    got = _receive(lambda w: (os.write(w, b"C"), os._exit(code)))
+    assert got.reply is None and got.phase == "cases"
+    assert got.how == f"exit {code}: {STEPS[code]}"
+    assert got.seconds < 2.0
 
 
 def test_a_signal_is_named_and_a_silent_exit_is_its_status():
@@ -112,12 +119,12 @@ def test_a_signal_is_named_and_a_silent_exit_is_its_status():
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
         os.kill(os.getpid(), signal.SIGTERM)
 
-    _, phase, _, how, _ = _receive(killed_by_sigterm)
-    assert (phase, how) == ("cases", "signal 15")
-    _, phase, _, how, _ = _receive(lambda w: os._exit(0))  # before the cells' end: phase "cells"
-    assert (phase, how) == ("cells", "exit 0")
-    _, _, _, how, _ = _receive(lambda w: (os.write(w, b"C" + (100).to_bytes(8, "big") + b"{"), os._exit(5)))
-    assert how == "exit 5"  # half a reply
+    got = _receive(killed_by_sigterm)
+    assert (got.phase, got.how) == ("cases", "signal 15")
+    got = _receive(lambda w: os._exit(0))  # before the cells' end: phase "cells"
+    assert (got.phase, got.how) == ("cells", "exit 0")
+    got = _receive(lambda w: (os.write(w, b"C" + (100).to_bytes(8, "big") + b"{"), os._exit(5)))
+    assert got.how == "exit 5"  # half a reply
 
 
 def test_a_child_that_closes_its_pipe_and_stays_is_stopped_at_once():
@@ -128,16 +135,16 @@ def test_a_child_that_closes_its_pipe_and_stays_is_stopped_at_once():
         os.close(w)
         time.sleep(30)
 
-    reply, _, late, how, seconds = _receive(child, budget=20.0)
-    assert reply is None and late is False
-    assert how == "stopped by the kernel: pipe closed or reply too large"
-    assert seconds < 2.0
+    got = _receive(child, budget=20.0)
+    assert got.reply is None and got.late is False
+    assert got.how == "stopped by the kernel: pipe closed or reply too large"
+    assert got.seconds < 2.0
 
 
 def test_a_late_child_is_stopped_by_the_kernel():
-    reply, phase, late, how, seconds = _receive(lambda w: (os.write(w, b"C"), time.sleep(30)), budget=0.3)
-    assert (reply, phase, late, how) == (None, "cases", True, "stopped by the kernel: late")
-    assert seconds < 5.0
+    got = _receive(lambda w: (os.write(w, b"C"), time.sleep(30)), budget=0.3)
+    assert (got.reply, got.phase, got.late, got.how) == (None, "cases", True, "stopped by the kernel: late")
+    assert got.seconds < 5.0
 
 
 def test_every_wording_of_the_kernel_passes_the_grader_s_filter_and_nothing_else_does():

@@ -46,41 +46,37 @@ def _gone(pid: int, seconds: float = 5.0) -> bool:
     return False
 
 
-def test_an_unlisted_child_with_no_new_privs_is_reaped_when_a_kernel_ends():
+@pytest.fixture
+def child():
+    """A child of this process with no_new_privs, killed and unlisted after the test."""
+    proc = _nnp_child()
+    yield proc
+    reaping.LIVE_KERNELS.discard(proc.pid)
+    proc.kill()
+    proc.wait()
+
+
+def test_an_unlisted_child_with_no_new_privs_is_reaped_when_a_kernel_ends(child):
     """The rule itself (what the starting kernel needs sparing from)."""
-    child = _nnp_child()
-    try:
-        reaping.end_kernel(None, None, None, None, False)
-        assert _gone(child.pid), "an orphan-like child survived end_kernel"
-    finally:
-        child.kill()
+    reaping.end_kernel(None, None, None, None, False)
+    assert _gone(child.pid), "an orphan-like child survived end_kernel"
 
 
-def test_a_kernel_starting_while_another_ends_is_spared_then_reaped_if_never_listed():
-    child = _nnp_child()
-    try:
-        with reaping.starting():  # this job's kernel is being launched ...
-            reaping.end_kernel(None, None, None, None, False)  # ... as the other job's ends
-            time.sleep(0.2)
-            assert child.poll() is None, "the starting kernel was killed as an orphan"
-        # the start is over and the child was never listed: the deferred reaping takes it
-        assert _gone(child.pid), "the deferred reaping of orphans did not run"
-    finally:
-        child.kill()
-
-
-def test_a_kernel_listed_by_its_start_survives_the_deferred_reaping():
-    child = _nnp_child()
-    try:
-        with reaping.starting():
-            reaping.end_kernel(None, None, None, None, False)
-            reaping.LIVE_KERNELS.add(child.pid)  # what SandboxKernel._start does once launched
+def test_a_kernel_starting_while_another_ends_is_spared_then_reaped_if_never_listed(child):
+    with reaping.starting():  # this job's kernel is being launched ...
+        reaping.end_kernel(None, None, None, None, False)  # ... as the other job's ends
         time.sleep(0.2)
-        assert child.poll() is None, "a listed kernel was reaped"
-    finally:
-        reaping.LIVE_KERNELS.discard(child.pid)
-        child.kill()
-        child.wait()
+        assert child.poll() is None, "the starting kernel was killed as an orphan"
+    # the start is over and the child was never listed: the deferred reaping takes it
+    assert _gone(child.pid), "the deferred reaping of orphans did not run"
+
+
+def test_a_kernel_listed_by_its_start_survives_the_deferred_reaping(child):
+    with reaping.starting():
+        reaping.end_kernel(None, None, None, None, False)
+        reaping.LIVE_KERNELS.add(child.pid)  # what SandboxKernel._start does once launched
+    time.sleep(0.2)
+    assert child.poll() is None, "a listed kernel was reaped"
 
 
 def test_no_start_begins_while_the_sweep_scans(monkeypatch):

@@ -247,7 +247,7 @@ class ForkServer:
         if cells_time is None and buf[:1] == b"C":
             cells_time = _perf() - start
         phase = "cells" if cells_time is None else "cases"
-        if phase == "cells" or need is None or _len(buf) < need or need > max_bytes + 64:
+        if phase == "cells" or not complete:
             return None, cells_time or 0.0, phase, late, how
         return buf[9:need].decode("utf-8"), cells_time, phase, late, how
 
