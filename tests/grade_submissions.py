@@ -458,6 +458,16 @@ def batch_perceptron(X, y):
         w = w + y[bad[0]] * X[bad[0]]
 """
 
+# a probe's child that starts a hopper and then kills its kernel, whose reaper would have
+# ended the hopper (red team of 2026-12-07, as an ordinary user without bwrap: hundreds
+# ran on); refused where Landlock scopes signals, the child's ruleset does in every mode
+KERNEL_KILLER = HOPPER.replace(
+    "    w = np.zeros(X.shape[1])",
+    "    import signal\n    try:\n        os.kill(os.getppid(), signal.SIGKILL)\n"
+    "    except OSError:\n        pass\n    w = np.zeros(X.shape[1])",
+)
+assert KERNEL_KILLER != HOPPER
+
 
 GUARD_SWITCH = """
 def batch_perceptron(X, y):
@@ -533,6 +543,7 @@ def hostile_issue24(nb: dict) -> dict:
         "crashed",
     )
     add("fork_hopper", with_function(nb, "01.perceptron", HOPPER), 13)
+    add("kernel_killer", with_function(nb, "01.perceptron", KERNEL_KILLER), 13)
     add(
         "reply_300mb",
         with_function(

@@ -8,8 +8,9 @@ damaged file behind. Issue 24's findings: hidden inputs sent out through excepti
 SysV/POSIX shared memory, message queues and abstract sockets between submissions (the
 test itself plays the earlier run whose objects are still alive); mknod, raw sockets,
 the parent's environment and SCHED_FIFO (meaningful when the grader runs as root); a
-setsid fork bomb and a fork hopper; a 300 MB reply; file names that are not UTF-8, hold
-a newline or are 255 bytes long; forged Markdown/HTML feedback; a replaced probe; the
+setsid fork bomb, a fork hopper and one whose child then kills its kernel (refused: red
+team of 2026-12-07); a 300 MB reply; file names that are not UTF-8, hold a newline or
+are 255 bytes long; forged Markdown/HTML feedback; a replaced probe; the
 private Numba kernel behind a guarded function. The red team's findings G (a guard
 switched off through its closure, the reference found by the garbage collector or its
 module reloaded: ``guard_switch``) and C (``/sys/fs/cgroup`` readable: ``sys_cgroup``).
@@ -205,7 +206,7 @@ def test_hostile_submissions_are_contained(tmp_path, monkeypatch):
 
     def on_row(folder, r, progress):  # right after the row (state, feedback) is written
         write_row(folder, r, progress)
-        if r.submission == "attack/fork_hopper":
+        if r.submission in ("attack/fork_hopper", "attack/kernel_killer"):
             alive_at_row[r.submission] = _comm_alive(b"kmlhopper")
 
     monkeypatch.setattr(runner, "_feedback", on_row)
@@ -240,7 +241,9 @@ def test_hostile_submissions_are_contained(tmp_path, monkeypatch):
     assert not paths["outside"].exists()
     assert _sha(paths["other_submission"]) == honest_hash
     assert not _sandbox_processes(f"{scratch}/kmlteach-grade-run-"), "processes of a submission survived"
-    assert alive_at_row == {"attack/fork_hopper": []}, f"the hopper outlived its row: {alive_at_row}"
+    assert alive_at_row == {"attack/fork_hopper": [], "attack/kernel_killer": []}, (
+        f"a hopper outlived its row: {alive_at_row}"
+    )
     assert not _comm_alive(b"kmlhopper")
     assert not _leftover_ipc(), f"IPC objects of a submission outlived it: {_leftover_ipc()}"
     shutil.rmtree(scratch, ignore_errors=True)

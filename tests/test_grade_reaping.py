@@ -18,6 +18,7 @@ import time
 import pytest
 
 from kmlteach.course.grade.isolation import reaping
+from kmlteach.course.grade.isolation.launcher import landlock_abi as launcher_abi
 
 pytestmark = pytest.mark.skipif(not os.path.exists("/proc/self/status"), reason="Linux /proc needed")
 
@@ -111,3 +112,104 @@ def test_no_start_begins_while_the_sweep_scans(monkeypatch):
     sweeper.join(10)
     starter.join(10)
     assert len(seen) >= 20 and not any(seen), f"a start began during the sweep: {seen}"
+
+
+# A process that forks and lets its parent exit ("hopper"), played once, at the worst time:
+# the scan of /proc lists its process X, then X forks Y and exits before the kill. Run in a
+# process of its own, which becomes a subreaper (Y is handed to it) without changing the
+# test worker's.
+_HOP = r"""
+import ctypes, os, sys, time
+from kmlteach.course.grade.isolation import reaping
+
+assert reaping.become_subreaper()
+go_r, go_w = os.pipe()
+pid_r, pid_w = os.pipe()
+x = os.fork()
+if x == 0:
+    ctypes.CDLL(None).prctl(38, 1, 0, 0, 0)  # no_new_privs, as a sandboxed process
+    os.read(go_r, 1)
+    if os.fork() == 0:
+        os.write(pid_w, str(os.getpid()).encode())
+        time.sleep(60)
+        os._exit(0)
+    os._exit(0)  # the hop: its child is handed to this process, the subreaper
+while "NoNewPrivs:\t1" not in open(f"/proc/{x}/status").read():
+    time.sleep(0.01)
+real, hop = os.listdir, {}
+
+def listdir(path="."):
+    names = real(path)
+    if path == "/proc" and not hop:  # the first scan has listed X: X hops now
+        os.write(go_w, b"g")
+        hop["y"] = int(os.read(pid_r, 16))
+        os.waitid(os.P_PID, x, os.WEXITED | os.WNOWAIT)  # X has exited (a zombie, still ours)
+    return names
+
+os.listdir = listdir
+n = reaping.reap_orphans(set())
+os.listdir = real
+y = hop["y"]
+time.sleep(0.05)
+try:
+    state = open(f"/proc/{y}/stat").read().rsplit(")", 1)[1].split()[0]
+except OSError:
+    state = "gone"
+print(n, "alive" if state not in ("gone", "Z") else "reaped")
+if state not in ("gone", "Z"):
+    os.kill(y, 9)
+"""
+
+
+def test_a_process_that_hops_to_a_new_pid_during_the_sweep_is_reaped():
+    """Red team of 2026-12-07: a hopper outlived the grader's single scan. The sweep scans
+    again until a scan finds none; X (a zombie by the kill) and Y are both reaped."""
+    out = subprocess.run([sys.executable, "-c", _HOP], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.split() == ["2", "reaped"], f"after the sweep (count, the hop's child): {out.stdout}"
+
+
+# A probe's child without bubblewrap (no folder of its own: confine_writes' first branch),
+# its kernel played by this script's process
+_SIGNAL = r"""
+import os, signal, sys, time
+from pathlib import Path
+from kmlteach.course.grade.inkernel.lock import confine_writes
+from kmlteach.course.grade.isolation import launcher
+
+got = []
+signal.signal(signal.SIGUSR1, lambda *a: got.append(1))
+confine = confine_writes({"launcher_source": Path(launcher.__file__).read_text(), "policy": {"child_write": []}})
+pid = os.fork()
+if pid == 0:
+    if not confine():
+        os._exit(3)
+    own = os.fork()  # what the child starts it may still signal (multiprocessing works)
+    if own == 0:
+        time.sleep(60)
+        os._exit(0)
+    os.kill(own, signal.SIGKILL)
+    os.waitpid(own, 0)
+    try:
+        os.kill(os.getppid(), signal.SIGUSR1)
+    except PermissionError:
+        os._exit(0)
+    os._exit(1)
+_, status = os.waitpid(pid, 0)
+time.sleep(0.1)
+print(os.waitstatus_to_exitcode(status), len(got))
+"""
+
+
+@pytest.mark.skipif(launcher_abi() < 6, reason="Landlock scopes signals from ABI 6 (Linux 6.12)")
+def test_a_probe_child_without_bwrap_cannot_signal_its_kernel():
+    """Red team of 2026-12-07: as an ordinary user without bubblewrap, a probe's child killed
+    its kernel (it shared the kernel's Landlock domain), whose reaper then never ran. The
+    child now stacks a domain of its own that scopes signals (apply_scope)."""
+    out = subprocess.run([sys.executable, "-c", _SIGNAL], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr[-2000:]
+    status, received = out.stdout.split()
+    assert status != "3", "confine() refused where Landlock scopes signals"
+    assert (status, received) == ("0", "0"), (
+        f"the child signalled its kernel (exit {status}, {received} received)"
+    )

@@ -90,8 +90,10 @@ def confine_writes(cfg):
     in 64 MB files. It then works in that folder (cwd, ``TMPDIR``, ``HOME``, matplotlib's
     cache), so an honest notebook that saves a file still can.
     Without bubblewrap (no ``child_write``) or Landlock (an older Linux: bwrap alone,
-    docs/security.md says what that leaves), ``confine()`` applies the seccomp filter only.
-    ``confine()`` is true when everything was applied."""
+    docs/security.md says what that leaves), ``confine()`` applies the seccomp filter and,
+    where Landlock scopes signals (ABI >= 6), a domain of the child's own that keeps it
+    and what it starts from signalling its kernel (``apply_scope``; with bubblewrap the
+    child's full ruleset scopes them). ``confine()`` is true when everything was applied."""
     import os
 
     policy = cfg["policy"]
@@ -102,7 +104,14 @@ def confine_writes(cfg):
     apply_landlock, apply_seccomp = ns["apply_landlock"], ns["apply_seccomp"]
     memory = ns["SECCOMP_RULES"]["memory"]
     if not policy["child_write"] or ns["landlock_abi"]() < 1:
-        return lambda exercise=None: apply_seccomp(memory)
+        apply_scope = ns["apply_scope"]
+
+        def confine_calls(exercise=None):
+            if apply_scope() not in ("landlock: scoped", "landlock: no signal scoping"):
+                return False  # Landlock refused what it offers: never run unconfined
+            return apply_seccomp(memory)
+
+        return confine_calls
     # a folder of /tmp, not /tmp: the working folder is bound below /tmp when the host's
     # temporary folder is /tmp, and a Landlock rule holds for everything beneath its folder
     work = policy["child_write"][0]

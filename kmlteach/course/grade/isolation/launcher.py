@@ -32,8 +32,9 @@ With bubblewrap (``CONFIG["bwrap"]``, :mod:`.bwrap`), step 1 runs here, then ``b
 starts a copy of this script (``--inner``) in the new namespaces, which applies steps 2
 (for a root grader: bwrap kept only ``CAP_SETUID``/``CAP_SETGID`` for it), 3 and 4 and
 execs the kernel. The launcher writes one line to ``<scratch>/.sandbox`` saying what it
-applied. A probe's child uses :func:`apply_landlock` and :func:`apply_seccomp` of this
-file too (``inkernel/lock.py`` receives its text).
+applied. A probe's child uses :func:`apply_landlock` (without bubblewrap
+:func:`apply_scope`) and :func:`apply_seccomp` of this file too (``inkernel/lock.py``
+receives its text).
 """
 
 import ctypes
@@ -303,6 +304,35 @@ def apply_landlock(policy, ports=(), grants=None) -> str:
         f"landlock: ABI {abi} (files, {'TCP, ' if abi >= 4 else ''}"
         f"{'signals' if abi >= 6 else 'no signal scoping'})"
     )
+
+
+def apply_scope() -> str:
+    """A Landlock domain of this process's own that restricts only signals and abstract Unix
+    sockets (ABI >= 6): this process and what it starts may then signal, or connect to,
+    only processes of this domain or of domains nested in it. A probe's child without
+    bubblewrap stacks it on the domain it shares with its kernel (it has no folder of its
+    own to confine writes to, ``inkernel/lock.py``): before, the child could kill its kernel,
+    whose reaper then never ran, and leave a process that hops from pid to pid (red team of
+    2026-12-07). ``"landlock: scoped"``, ``"landlock: no signal scoping"`` (ABI < 6: nothing
+    to apply) or the reason it was refused."""
+    abi = landlock_abi()
+    if abi < 6:
+        return "landlock: no signal scoping"
+    libc = _libc()
+    attr = _RulesetAttr(0, 0, _SCOPE_ABSTRACT_UNIX | _SCOPE_SIGNAL)
+    fd = libc.syscall(
+        _SYS_CREATE, ctypes.byref(attr), ctypes.c_size_t(ctypes.sizeof(attr)), ctypes.c_uint32(0)
+    )
+    if fd < 0:
+        return f"landlock: create_ruleset failed ({os.strerror(ctypes.get_errno())})"
+    try:
+        if libc.prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
+            return "landlock: no_new_privs failed"
+        if libc.syscall(_SYS_RESTRICT, fd, ctypes.c_uint32(0)) != 0:
+            return f"landlock: restrict_self failed ({os.strerror(ctypes.get_errno())})"
+    finally:
+        os.close(fd)
+    return "landlock: scoped"
 
 
 def _seccomp_row(nr, conditions, errno) -> list:
