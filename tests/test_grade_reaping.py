@@ -136,19 +136,18 @@ if x == 0:
     os._exit(0)  # the hop: its child is handed to this process, the subreaper
 while "NoNewPrivs:\t1" not in open(f"/proc/{x}/status").read():
     time.sleep(0.01)
-real, hop = os.listdir, {}
+real, hop = reaping._orphans, {}
 
-def listdir(path="."):
-    names = real(path)
-    if path == "/proc" and not hop:  # the first scan has listed X: X hops now
+def orphans(live):
+    found = real(live)
+    if not hop:  # the first scan has listed X: X hops now
         os.write(go_w, b"g")
         hop["y"] = int(os.read(pid_r, 16))
         os.waitid(os.P_PID, x, os.WEXITED | os.WNOWAIT)  # X has exited (a zombie, still ours)
-    return names
+    return found
 
-os.listdir = listdir
+reaping._orphans = orphans
 n = reaping.reap_orphans(set())
-os.listdir = real
 y = hop["y"]
 time.sleep(0.05)
 try:
@@ -179,7 +178,10 @@ from kmlteach.course.grade.isolation import launcher
 
 got = []
 signal.signal(signal.SIGUSR1, lambda *a: got.append(1))
-confine = confine_writes({"launcher_source": Path(launcher.__file__).read_text(), "policy": {"child_write": []}})
+from kmlteach.course.grade.inkernel.lock import launcher_names
+
+cfg = {"launcher_source": Path(launcher.__file__).read_text(), "policy": {"child_write": []}}
+confine = confine_writes(cfg, launcher_names(cfg))
 pid = os.fork()
 if pid == 0:
     if not confine():
@@ -213,3 +215,82 @@ def test_a_probe_child_without_bwrap_cannot_signal_its_kernel():
     assert (status, received) == ("0", "0"), (
         f"the child signalled its kernel (exit {status}, {received} received)"
     )
+
+
+# A "ladder" (red team of 2026-12-07): a chain of processes, each the parent of the next,
+# whose bottom forks a new rung whenever its top is cut (the new top learns it through
+# PR_SET_PDEATHSIG). Killing the reaper's children one generation a scan removed one rung a
+# scan: the grader's sweep gave up after 10 s with the ladder alive, the kernel's reaper
+# looped until the submission's time ran out. Played below the kernel's reaper (``kernel``)
+# and the grader's sweep (``grader``), each in a process of its own that is a subreaper.
+_LADDER = r"""
+import ctypes, mmap, os, signal, struct, sys, time
+from pathlib import Path
+from kmlteach.course.grade.isolation import launcher, reaping
+from kmlteach.course.grade.inkernel.lock import launcher_names
+from kmlteach.course.grade.inkernel.reaping import reaper
+
+NAME, CAP = sys.argv[2].encode(), 25
+libc = ctypes.CDLL(None)
+assert reaping.become_subreaper()
+m = mmap.mmap(-1, 4096, mmap.MAP_SHARED | mmap.MAP_ANONYMOUS)
+if os.fork() == 0:
+    libc.prctl(38, 1, 0, 0, 0)  # no_new_privs: sandboxed, as the grader's sweep wants it
+    libc.prctl(15, NAME, 0, 0, 0)
+    g = 0
+    signal.signal(signal.SIGUSR1, lambda *a: struct.pack_into("q", m, 8, g))  # the top now
+    while True:
+        bottom, top = struct.unpack_from("qq", m, 0)
+        if bottom - top >= CAP:
+            time.sleep(0.002)
+            continue
+        if os.fork() == 0:
+            g += 1
+            struct.pack_into("q", m, 0, g)
+            libc.prctl(1, signal.SIGUSR1, 0, 0, 0)  # PR_SET_PDEATHSIG
+            continue
+        while True:
+            signal.pause()
+while struct.unpack_from("qq", m, 0)[0] < CAP:
+    time.sleep(0.01)
+
+
+def alive():
+    n = 0
+    for pid in os.listdir("/proc"):
+        try:
+            st = open(f"/proc/{pid}/stat", "rb").read()
+        except OSError:
+            continue
+        if st[st.find(b"(") + 1 : st.rfind(b")")] == NAME and st[st.rfind(b")") + 2 : st.rfind(b")") + 3] != b"Z":
+            n += 1
+    return n
+
+
+t = time.monotonic()
+if sys.argv[1] == "grader":
+    reaping.reap_orphans(set(), timeout=5)
+else:
+    cfg = {"launcher_source": Path(launcher.__file__).read_text()}
+    reaper(launcher_names(cfg))()
+seconds = time.monotonic() - t
+time.sleep(0.1)
+print(alive(), f"{seconds:.1f}")  # what is left, the test's finaliser kills by its name
+"""
+
+
+@pytest.mark.parametrize("side", ["grader", "kernel"])
+def test_a_ladder_is_stopped_whole_and_ended(side):
+    import uuid
+
+    name = f"kmlladder{uuid.uuid4().hex[:6]}"
+    try:
+        out = subprocess.run(
+            [sys.executable, "-c", _LADDER, side, name], capture_output=True, text=True, timeout=120
+        )
+    finally:
+        subprocess.run(["pkill", "-KILL", "-x", name], check=False)
+    assert out.returncode == 0, out.stderr[-2000:]
+    left, seconds = out.stdout.split()
+    assert left == "0", f"{left} rungs of the ladder outlived the {side}'s reaping ({seconds} s)"
+    assert float(seconds) < 5, f"the {side}'s reaping took {seconds} s"

@@ -23,10 +23,12 @@ used. So:
 * :func:`confine_writes`: under bubblewrap, the child's own Landlock ruleset, stacked on the
   kernel's, from the same file-access policy (``isolation/policy.py``: its ``read`` and
   ``listable`` paths, writing only its ``child_write`` folders) minus the files of the
-  references of the exercise it grades; then, in every mode, a seccomp filter against
-  memory outside every folder (stacked on the kernel's, which every child inherits: no
-  io_uring, no System V IPC, no other process's limits). Red team 2 (G1b, G1c, G4, G6):
-  without bubblewrap the child had no filter of its own, and the kernel's allowed those.
+  references of the exercise it grades; without bubblewrap, a Landlock domain of its own
+  that only scopes signals (ABI >= 6: it cannot signal its kernel); then, in every mode, a
+  seccomp filter against memory outside every folder and against pinning another process
+  to a CPU (stacked on the kernel's, which every child inherits: no io_uring, no System V
+  IPC, no other process's limits). Red team 2 (G1b, G1c, G4, G6): without bubblewrap the
+  child had no filter of its own, and the kernel's allowed those.
 """
 
 
@@ -81,12 +83,20 @@ def close_inherited(keep, confine=None):
         os._exit(3)  # Landlock or seccomp refused: never run the student's code unconfined
 
 
-def confine_writes(cfg):
-    """``confine()`` for a probe's child, or None: where the kernel runs in bwrap, the child
-    may write only in ``policy["child_write"]`` (a folder of the sandbox's own ``/tmp``,
-    ``/dev/shm``: sized tmpfs, ``isolation/bwrap.py``), through a Landlock ruleset stacked on
-    the kernel's (the launcher's ``apply_landlock``, whose source the grader sends in
-    ``cfg``). Not its working folder, which is the host's disk: red team 2 wrote 2.6 GB there
+def launcher_names(cfg):
+    """The names of the grader's ``isolation/launcher.py``, from its text in ``cfg``: the
+    child's Landlock and seccomp rules (:func:`confine_writes`) and the kernel's reaper's
+    ``stop_and_kill`` (``reaping.py``), the same code that confined the kernel."""
+    ns = {"__name__": "kmlteach_grade_launcher"}
+    exec(compile(cfg["launcher_source"], "<kmlteach launcher>", "exec"), ns)
+    return ns
+
+
+def confine_writes(cfg, ns):
+    """``confine()`` for a probe's child (``ns``: :func:`launcher_names`): where the kernel
+    runs in bwrap, the child may write only in ``policy["child_write"]`` (a folder of the
+    sandbox's own ``/tmp``, ``/dev/shm``: sized tmpfs, ``isolation/bwrap.py``), through a
+    Landlock ruleset stacked on the kernel's (the launcher's ``apply_landlock``). Not its working folder, which is the host's disk: red team 2 wrote 2.6 GB there
     in 64 MB files. It then works in that folder (cwd, ``TMPDIR``, ``HOME``, matplotlib's
     cache), so an honest notebook that saves a file still can.
     Without bubblewrap (no ``child_write``) or Landlock (an older Linux: bwrap alone,
@@ -97,19 +107,15 @@ def confine_writes(cfg):
     import os
 
     policy = cfg["policy"]
-    if not cfg.get("launcher_source"):
-        return None
-    ns = {"__name__": "kmlteach_grade_launcher"}
-    exec(compile(cfg["launcher_source"], "<kmlteach launcher>", "exec"), ns)
     apply_landlock, apply_seccomp = ns["apply_landlock"], ns["apply_seccomp"]
-    memory = ns["SECCOMP_RULES"]["memory"]
+    refused = ns["SECCOMP_RULES"]["child"]  # memfds, another process's CPU affinity
     if not policy["child_write"] or ns["landlock_abi"]() < 1:
         apply_scope = ns["apply_scope"]
 
         def confine_calls(exercise=None):
             if apply_scope() not in ("landlock: scoped", "landlock: no signal scoping"):
                 return False  # Landlock refused what it offers: never run unconfined
-            return apply_seccomp(memory)
+            return apply_seccomp(refused)
 
         return confine_calls
     # a folder of /tmp, not /tmp: the working folder is bound below /tmp when the host's
@@ -149,8 +155,8 @@ def confine_writes(cfg):
         # by the kernel's filter): their memory is in no folder, outside the sized tmpfs mounts
         # and, for an ordinary user's grader, outside every cgroup (red team 4 wrote 3.5 GB in
         # memfds under a 3000 MB address-space limit; red team 6 1.5 GB in secret memory
-        # under a 1 GB limit)
-        if not apply_seccomp(memory):
+        # under a 1 GB limit); sched_setaffinity on another process too (launcher's _AFFINITY)
+        if not apply_seccomp(refused):
             return False
         # the kernel's Numba cache folder is read-only here: a library function first compiled
         # in the child is compiled, not saved (it raised PermissionError; red team 5). Only

@@ -1,39 +1,29 @@
 """What a probe's child leaves behind, ended inside the kernel (runs inside it; see
-``__init__``): every process below the kernel (a child subreaper) killed and reaped, and
+``__init__``): every process below the kernel (a child subreaper) stopped, killed and reaped, and
 the child's folders emptied, so that nothing one probe started or wrote outlives it or
 serves a later probe. The grader's side of reaping: ``isolation/reaping.py``."""
 
 
-def reaper():
-    """``reap()``: kills and reaps every process below the kernel, level by level."""
+def reaper(launcher):
+    """``reap()``: kills and reaps every process below the kernel. ``launcher``: the names of
+    the grader's ``isolation/launcher.py`` (its text comes in the kernel's configuration),
+    whose ``stop_and_kill`` stops each tree before it kills it."""
     import contextlib
     import os
 
-    me = str(os.getpid()).encode()
-    _kill, _waitpid = os.kill, os.waitpid
+    me = os.getpid()
+    children, stop_and_kill = launcher["children"], launcher["stop_and_kill"]
+    _waitpid = os.waitpid
 
     def reap():
         """Every process a probe's child left (orphans reparent to the kernel, a subreaper)
-        killed and reaped, level by level until none is left: a daemon started while one
-        exercise is graded, where another's references are intact, never serves a later
-        probe (hostile case daemon_oracle)."""
-        for _ in range(10000):
-            kids = []
-            for name in os.listdir("/proc"):
-                if name.isdigit():
-                    try:
-                        with open(f"/proc/{name}/stat", "rb") as fh:
-                            st = fh.read()
-                    except OSError:
-                        continue
-                    if st[st.rfind(b")") + 2 :].split()[1:2] == [me]:
-                        kids.append(int(name))
-            if not kids:
+        stopped, killed and reaped, until none is left: a daemon started while one exercise
+        is graded, where another's references are intact, never serves a later probe
+        (hostile case daemon_oracle)."""
+        for _ in range(1000):
+            if not children(me):
                 return
-            for pid in kids:
-                with contextlib.suppress(OSError):
-                    _kill(pid, 9)
-            for pid in kids:
+            for pid in stop_and_kill(lambda: children(me)):  # parents first: then ours to reap
                 with contextlib.suppress(OSError):
                     _waitpid(pid, 0)
 

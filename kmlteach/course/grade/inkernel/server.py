@@ -32,7 +32,7 @@ import time
 
 from .codec import value_codec
 from .disarm import Disarmer, load_references
-from .lock import close_inherited, confine_writes, lockdown
+from .lock import close_inherited, confine_writes, launcher_names, lockdown
 from .reaping import inode_guard, reaper
 
 # taken before any student code runs: a child's cells may rebind builtins and modules
@@ -64,11 +64,12 @@ def setup(cfg):
     silence()
     codec = value_codec(np)
     harden()
-    reap, too_many_files = inode_guard(reaper(), cfg)
+    launcher = launcher_names(cfg)  # Landlock, seccomp, stop_and_kill: isolation/launcher.py
+    reap, too_many_files = inode_guard(reaper(launcher), cfg)
     lockdown(cfg)
     if cfg.get("preload"):  # the submission imports the package (grader: cells.imports_package)
         load_references(cfg["guards"])
-    confine = confine_writes(cfg)
+    confine = confine_writes(cfg, launcher)
     disarmer = Disarmer(cfg["guards"], cfg["blocked_modules"], cfg.get("spared") or {})
     disarmer.install()
     return ForkServer(cfg, codec, disarmer, reap, too_many_files, confine).probe_function

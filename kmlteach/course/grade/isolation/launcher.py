@@ -33,8 +33,9 @@ starts a copy of this script (``--inner``) in the new namespaces, which applies 
 (for a root grader: bwrap kept only ``CAP_SETUID``/``CAP_SETGID`` for it), 3 and 4 and
 execs the kernel. The launcher writes one line to ``<scratch>/.sandbox`` saying what it
 applied. A probe's child uses :func:`apply_landlock` (without bubblewrap
-:func:`apply_scope`) and :func:`apply_seccomp` of this file too (``inkernel/lock.py``
-receives its text).
+:func:`apply_scope`) and :func:`apply_seccomp` of this file too, and the kernel's reaper
+:func:`stop_and_kill` (``inkernel/lock.py`` receives its text); the grader's sweep of
+orphans uses that one too (``isolation/reaping.py``).
 """
 
 import ctypes
@@ -118,7 +119,8 @@ _IPC = {
 # (ZeroMQ's threads set their own, by thread id, and abort when refused: no SCHED_IDLE for
 # the grader). Without bubblewrap the grader is a process of the kernel's own user: Landlock
 # has no hook here (red team 2, G6: RLIMIT_FSIZE 0 on the grader, which died without a
-# gradebook). Left: sched_setaffinity and sched_setparam (SCHED_OTHER has no priority).
+# gradebook). Left in the kernel: sched_setaffinity (refused in a probe's child:
+# ``_AFFINITY``) and sched_setparam (SCHED_OTHER has no priority).
 _OTHER_PID = (("ne", 0, 0xFFFFFFFF, 0),)
 _NOT_OTHER = (("ne", 0, 0xFFFFFFFF, 0), ("ne", 1, 0x3FFFFFFF, 0))  # but SCHED_RESET_ON_FORK
 _NOT_SELF = {
@@ -134,15 +136,26 @@ _MEMORY = {
     _X86_64: [(n, (), _EPERM) for n in (319, 447)],
     _AARCH64: [(n, (), _EPERM) for n in (279, 447)],
 }
+# sched_setaffinity only on pid 0 (the calling thread): a probe's child only, where the
+# student's code runs (the kernel's libraries may pin their own threads by thread id).
+# Without bubblewrap the grader and every other kernel are processes of the child's own
+# user: a child pinned them all to one CPU, where its busy loops starved an honest
+# neighbour into a timeout (red team of 2026-12-07: 10/13 instead of 13/13)
+_AFFINITY = {
+    _X86_64: [(203, _OTHER_PID, _EPERM)],
+    _AARCH64: [(122, _OTHER_PID, _EPERM)],
+}
 SECCOMP_RULES = {
     "userns": _USERNS,
     "network": _NETWORK,
     "ipc": _IPC,
     "processes": _NOT_SELF,
     "memory": _MEMORY,
+    "child": {arch: _MEMORY[arch] + _AFFINITY[arch] for arch in _MEMORY},
 }
 KERNEL_SECCOMP = {arch: _USERNS[arch] + _NETWORK[arch] + _IPC[arch] + _NOT_SELF[arch] for arch in _USERNS}
-"""The kernel's filter (its probes' children inherit it, and add ``memory``)."""
+"""The kernel's filter (its probes' children inherit it, and add ``child``: ``memory`` and
+no ``sched_setaffinity`` on another process)."""
 
 
 # The kernel's command starts with this (``python -c KERNEL_BOOT -f CONNECTION_FILE``): a
@@ -333,6 +346,87 @@ def apply_scope() -> str:
     finally:
         os.close(fd)
     return "landlock: scoped"
+
+
+# -- ending process trees: the kernel's reaper (after each probe) and the grader's sweep of
+# orphans (after each kernel) both use these (inkernel/reaping.py, isolation/reaping.py)
+
+
+# Linux keeps a list of each task's children where built with CONFIG_PROC_CHILDREN
+CHILDREN_LISTS = os.path.exists(f"/proc/self/task/{os.getpid()}/children")
+
+
+def children(pid: int) -> list:
+    """``pid``'s children, zombies included, from each of its threads' ``children`` list
+    (a child belongs to the thread that forked it); where Linux keeps no such lists
+    (:data:`CHILDREN_LISTS`), from every ``/proc/<n>/stat`` whose parent is ``pid``."""
+    if not CHILDREN_LISTS:
+        return [n for n in _all_pids() if _stat(n)[1:2] == [str(pid).encode()]]
+    out = []
+    try:
+        tids = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return out
+    for tid in tids:
+        try:
+            with open(f"/proc/{pid}/task/{tid}/children", "rb") as fh:
+                out += [int(k) for k in fh.read().split()]
+        except (OSError, ValueError):
+            continue
+    return out
+
+
+def _all_pids() -> list:
+    return [int(n) for n in os.listdir("/proc") if n.isdigit()]
+
+
+def _stat(pid: int) -> list:
+    """``[state, ppid]`` of ``pid`` as bytes (``[]`` once it is gone)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as fh:
+            st = fh.read()
+    except OSError:
+        return []
+    return st[st.rfind(b")") + 2 :].split()[:2]
+
+
+def stop_and_kill(roots, seconds: float = 2.0) -> list:
+    """Every process below and including ``roots()`` (a function listing the trees' tops,
+    asked again at each walk: a process that exits hands its children to the subreaper)
+    stopped with SIGSTOP, walk after walk, until a walk finds no process it has not stopped
+    and every one of them stopped, or ``seconds`` pass; then each killed with SIGKILL. A
+    stopped process cannot fork, so neither a process that forks and exits over and over
+    (a "hopper") nor a chain that regrows below as its top is cut (a "ladder": red team of
+    2026-12-07, as an ordinary user without bwrap) gets past it, where killing the
+    children of the reaper one generation at a time removed one rung a scan. Returns the
+    processes, each after its parent: the order in which to reap them (a child is handed to
+    the subreaper only once its parent is gone)."""
+    import signal
+    import time
+
+    order, stopped = [], set()
+    deadline = time.monotonic() + seconds
+    while True:
+        walked, fresh = list(roots()), False  # breadth first: parents before their children
+        for pid in walked:
+            if pid not in stopped:
+                stopped.add(pid)
+                order.append(pid)
+                fresh = True
+                try:
+                    os.kill(pid, signal.SIGSTOP)
+                except OSError:
+                    pass
+            walked += children(pid)
+        done = not fresh and all(_stat(p)[:1] in ([], [b"T"], [b"t"], [b"Z"], [b"X"]) for p in walked)
+        if done or time.monotonic() > deadline:
+            break
+    for pid in order:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
+    return order
 
 
 def _seccomp_row(nr, conditions, errno) -> list:

@@ -19,6 +19,8 @@ import signal
 import threading
 import time
 
+from .launcher import CHILDREN_LISTS, children, stop_and_kill
+
 __all__ = [
     "kill_listed",
     "kill_uid",
@@ -130,25 +132,13 @@ def kill_session(sid: int | None, timeout: float = 10.0) -> None:
 def _descendants(pid: int) -> list[int] | None:
     """Every descendant of ``pid``, from the ``/proc/<pid>/task/<tid>/children`` lists
     (``None`` where the kernel does not provide them)."""
+    if not CHILDREN_LISTS:
+        return None
     out, todo = [], [pid]
     while todo:
-        p = todo.pop()
-        try:
-            tids = os.listdir(f"/proc/{p}/task")
-        except OSError:
-            continue
-        for tid in tids:
-            try:
-                with open(f"/proc/{p}/task/{tid}/children", "rb") as fh:
-                    kids = [int(k) for k in fh.read().split()]
-            except FileNotFoundError:
-                if p == pid:
-                    return None
-                continue
-            except (OSError, ValueError):
-                continue
-            out += kids
-            todo += kids
+        kids = children(todo.pop())
+        out += kids
+        todo += kids
     return out
 
 
@@ -216,44 +206,38 @@ def become_subreaper() -> bool:
 
 def _orphans(live: set[int]) -> list[int]:
     """Our children with no_new_privs (sandboxed) that are not live kernels, zombies too."""
-    me, out = os.getpid(), []
-    for name in os.listdir("/proc"):
-        if not name.isdigit() or int(name) in live:
+    out = []
+    for pid in children(os.getpid()):
+        if pid in live:
             continue
         try:
-            with open(f"/proc/{name}/status", encoding="ascii", errors="replace") as fh:
-                st = dict(line.split(":", 1) for line in fh if ":" in line)
+            with open(f"/proc/{pid}/status", encoding="ascii", errors="replace") as fh:
+                if any(line.split() == ["NoNewPrivs:", "1"] for line in fh):
+                    out.append(pid)
         except OSError:
             continue
-        if int(st.get("PPid", "0").strip() or 0) == me and st.get("NoNewPrivs", "").strip() == "1":
-            out.append(int(name))
     return out
 
 
 def reap_orphans(live: set[int], timeout: float = 10.0) -> int:
-    """SIGKILL and reap our sandboxed children that are not live kernels, scan after scan
-    until one finds none (or ``timeout`` seconds); how many.
+    """Stop, SIGKILL and reap our sandboxed children that are not live kernels, and all
+    below them (:func:`.launcher.stop_and_kill`), until none is left (or ``timeout``
+    seconds); how many processes.
 
-    One scan was not enough: a "hopper" (a process that forks and lets its parent exit,
-    over and over) had moved to a new pid, not in the scan, by the time its old one was
-    killed (red team of 2026-12-07: hundreds ran on after a run, as an ordinary user
-    without bwrap, once a probe's child had killed its kernel). As our descendant it always
-    has a process that is our child, the one alive or, once it has exited, its zombie until
-    we reap it (its child was then handed to us, the subreaper): a scan finds none only
-    when nothing of it is left. tests/test_grade_reaping.py plays the hop between a scan
-    and its kills."""
+    Red team of 2026-12-07, as an ordinary user without bwrap, where a probe's child had
+    killed its kernel: a "hopper" (a process that forks and lets its parent exit, over and
+    over) had moved to a new pid by the time its old one was killed, and outlived the one
+    scan this once made; a "ladder" (a chain of processes regrowing below as its top is
+    cut) lost one rung a scan and outlived scans repeated for 10 s. Each tree is now stopped
+    whole before anything in it is killed. tests/test_grade_reaping.py plays both."""
     n, deadline = 0, time.monotonic() + timeout
     while time.monotonic() < deadline:
-        found = _orphans(live)
-        if not found:
+        if not _orphans(live):
             break
-        for pid in found:
-            with contextlib.suppress(OSError):
-                os.kill(pid, signal.SIGKILL)
-        for pid in found:
+        for pid in stop_and_kill(lambda: _orphans(live)):  # parents first: then ours to reap
             with contextlib.suppress(OSError):
                 os.waitpid(pid, 0)
-        n += len(found)
+            n += 1
     return n
 
 
