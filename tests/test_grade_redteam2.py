@@ -179,7 +179,8 @@ def test_the_kernel_s_filter_refuses_io_uring_sysv_mptcp_and_other_processes_lim
     SCTP sockets, prlimit/setpriority/ioprio_set and SCHED_IDLE on another process fail
     with EPERM; the same calls on the process itself, TCP and Unix sockets, getrlimit and
     setrlimit, os.nice and a forked child's own limits still work. The child's filter adds
-    memfd_create and sched_setaffinity on another process (on itself it still works)."""
+    memfd_create, sched_setaffinity on another process (on itself it still works), SIGCONT
+    and ptrace."""
     body = """
 def sys_(*a):
     return 0 if libc.syscall(*a) >= 0 else ctypes.get_errno()
@@ -226,6 +227,8 @@ if pid == 0:
         errno(lambda: os.memfd_create("k"))
         + 2 * errno(lambda: os.sched_setaffinity(parent, cpus))  # the kernel (red team 2026-12-07)
         + 4 * errno(lambda: os.sched_setaffinity(0, cpus))  # itself: still allowed
+        + 8 * errno(lambda: os.kill(os.getpid(), 18))  # SIGCONT: a stopped tree stays stopped
+        + 16 * (0 if libc.syscall(101, 0, 0, 0, 0) >= 0 else ctypes.get_errno())  # PTRACE_TRACEME
         + 100 * errno(lambda: resource.setrlimit(resource.RLIMIT_CORE, (0, 0)))
     )
 out.append(os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]))
@@ -233,5 +236,5 @@ print(out)
 """
     res = under_kernel_filter("parent = os.getppid()", body)
     assert res.returncode == 0, res.stderr
-    expected = [1] * 16 + [0] * 8 + [3]
+    expected = [1] * 16 + [0] * 8 + [27]
     assert res.stdout.split() == str(expected).split(), res.stdout

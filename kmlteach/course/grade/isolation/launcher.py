@@ -145,17 +145,32 @@ _AFFINITY = {
     _X86_64: [(203, _OTHER_PID, _EPERM)],
     _AARCH64: [(122, _OTHER_PID, _EPERM)],
 }
+# No SIGCONT (18) sent, and no ptrace: a probe's child only. The reapers stop a tree with
+# SIGSTOP before they kill it (stop_and_kill); a tree that resumed its own stopped processes
+# with SIGCONT, or held them with ptrace, kept forking through the grader's sweep for as long
+# as it chose (red team of 2026-12-07, as an ordinary user without bwrap: runs of 400 s,
+# honest neighbours timed out). kill, tkill (signal in argument 1), tgkill (2),
+# rt_sigqueueinfo (1), rt_tgsigqueueinfo (2), pidfd_send_signal (1); ptrace
+_SIGCONT = 18
+_NO_RESUME = {
+    _X86_64: [(n, (("eq", i, 0xFFFFFFFF, _SIGCONT),), _EPERM) for n, i in ((62, 1), (200, 1), (234, 2))]
+    + [(n, (("eq", i, 0xFFFFFFFF, _SIGCONT),), _EPERM) for n, i in ((129, 1), (297, 2), (424, 1))]
+    + [(101, (), _EPERM)],
+    _AARCH64: [(n, (("eq", i, 0xFFFFFFFF, _SIGCONT),), _EPERM) for n, i in ((129, 1), (130, 1), (131, 2))]
+    + [(n, (("eq", i, 0xFFFFFFFF, _SIGCONT),), _EPERM) for n, i in ((138, 1), (240, 2), (424, 1))]
+    + [(117, (), _EPERM)],
+}
 SECCOMP_RULES = {
     "userns": _USERNS,
     "network": _NETWORK,
     "ipc": _IPC,
     "processes": _NOT_SELF,
     "memory": _MEMORY,
-    "child": {arch: _MEMORY[arch] + _AFFINITY[arch] for arch in _MEMORY},
+    "child": {arch: _MEMORY[arch] + _AFFINITY[arch] + _NO_RESUME[arch] for arch in _MEMORY},
 }
 KERNEL_SECCOMP = {arch: _USERNS[arch] + _NETWORK[arch] + _IPC[arch] + _NOT_SELF[arch] for arch in _USERNS}
-"""The kernel's filter (its probes' children inherit it, and add ``child``: ``memory`` and
-no ``sched_setaffinity`` on another process)."""
+"""The kernel's filter (its probes' children inherit it, and add ``child``: ``memory``, no
+``sched_setaffinity`` on another process, no SIGCONT sent and no ptrace)."""
 
 
 # The kernel's command starts with this (``python -c KERNEL_BOOT -f CONNECTION_FILE``): a
@@ -405,21 +420,30 @@ def stop_and_kill(roots, seconds: float = 2.0) -> list:
     import time
 
     order, stopped = [], set()
+    halted = ([], [b"T"], [b"t"], [b"Z"], [b"X"])
     deadline = time.monotonic() + seconds
-    while True:
+    while time.monotonic() < deadline:
         walked, fresh = list(roots()), False  # breadth first: parents before their children
         for pid in walked:
             if pid not in stopped:
                 stopped.add(pid)
                 order.append(pid)
                 fresh = True
-                try:
-                    os.kill(pid, signal.SIGSTOP)
-                except OSError:
-                    pass
+            elif _stat(pid)[:1] in halted:
+                walked += children(pid)
+                continue
+            # stopped again if it runs again: SIGCONT from Linux itself (a process group left
+            # orphaned with a stopped member) or another process (red team of 2026-12-07: a
+            # tree that sent SIGCONT to its own processes outlived the sweep; a probe's child
+            # may not send it, SECCOMP_RULES["child"])
+            try:
+                os.kill(pid, signal.SIGSTOP)
+            except OSError:
+                pass
             walked += children(pid)
-        done = not fresh and all(_stat(p)[:1] in ([], [b"T"], [b"t"], [b"Z"], [b"X"]) for p in walked)
-        if done or time.monotonic() > deadline:
+            if time.monotonic() > deadline:
+                break
+        if not fresh and all(_stat(p)[:1] in halted for p in walked):
             break
     for pid in order:
         try:
