@@ -47,6 +47,14 @@ def _gone(pid: int, seconds: float = 5.0) -> bool:
     return False
 
 
+def _run_script(text: str, *args: str) -> list[str]:
+    """``text`` run by a Python process of its own (it may become a subreaper, fork and
+    stop processes without touching the test worker); the words it printed."""
+    out = subprocess.run([sys.executable, "-c", text, *args], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr[-2000:]
+    return out.stdout.split()
+
+
 @pytest.fixture
 def child():
     """A child of this process with no_new_privs, killed and unlisted after the test."""
@@ -163,9 +171,8 @@ if state not in ("gone", "Z"):
 def test_a_process_that_hops_to_a_new_pid_during_the_sweep_is_reaped():
     """Red team of 2026-12-07: a hopper outlived the grader's single scan. The sweep scans
     again until a scan finds none; X (a zombie by the kill) and Y are both reaped."""
-    out = subprocess.run([sys.executable, "-c", _HOP], capture_output=True, text=True, timeout=60)
-    assert out.returncode == 0, out.stderr[-2000:]
-    assert out.stdout.split() == ["2", "reaped"], f"after the sweep (count, the hop's child): {out.stdout}"
+    printed = _run_script(_HOP)
+    assert printed == ["2", "reaped"], f"after the sweep (count, the hop's child): {printed}"
 
 
 # A probe's child without bubblewrap (no folder of its own: confine_writes' first branch),
@@ -208,9 +215,7 @@ def test_a_probe_child_without_bwrap_cannot_signal_its_kernel():
     """Red team of 2026-12-07: as an ordinary user without bubblewrap, a probe's child killed
     its kernel (it shared the kernel's Landlock domain), whose reaper then never ran. The
     child now stacks a domain of its own that scopes signals (apply_scope)."""
-    out = subprocess.run([sys.executable, "-c", _SIGNAL], capture_output=True, text=True, timeout=60)
-    assert out.returncode == 0, out.stderr[-2000:]
-    status, received = out.stdout.split()
+    status, received = _run_script(_SIGNAL)
     assert status != "3", "confine() refused where Landlock scopes signals"
     assert (status, received) == ("0", "0"), (
         f"the child signalled its kernel (exit {status}, {received} received)"
@@ -285,12 +290,8 @@ def test_a_ladder_is_stopped_whole_and_ended(side):
 
     name = f"kmlladder{uuid.uuid4().hex[:6]}"
     try:
-        out = subprocess.run(
-            [sys.executable, "-c", _LADDER, side, name], capture_output=True, text=True, timeout=120
-        )
+        left, seconds = _run_script(_LADDER, side, name)
     finally:
         subprocess.run(["pkill", "-KILL", "-x", name], check=False)
-    assert out.returncode == 0, out.stderr[-2000:]
-    left, seconds = out.stdout.split()
     assert left == "0", f"{left} rungs of the ladder outlived the {side}'s reaping ({seconds} s)"
     assert float(seconds) < 5, f"the {side}'s reaping took {seconds} s"

@@ -96,9 +96,10 @@ def confine_writes(cfg, ns):
     """``confine()`` for a probe's child (``ns``: :func:`launcher_names`): where the kernel
     runs in bwrap, the child may write only in ``policy["child_write"]`` (a folder of the
     sandbox's own ``/tmp``, ``/dev/shm``: sized tmpfs, ``isolation/bwrap.py``), through a
-    Landlock ruleset stacked on the kernel's (the launcher's ``apply_landlock``). Not its working folder, which is the host's disk: red team 2 wrote 2.6 GB there
-    in 64 MB files. It then works in that folder (cwd, ``TMPDIR``, ``HOME``, matplotlib's
-    cache), so an honest notebook that saves a file still can.
+    Landlock ruleset stacked on the kernel's (the launcher's ``apply_landlock``). Not its
+    working folder, which is the host's disk: red team 2 wrote 2.6 GB there in 64 MB files.
+    It then works in that folder (cwd, ``TMPDIR``, ``HOME``, matplotlib's cache), so an
+    honest notebook that saves a file still can.
     Without bubblewrap (no ``child_write``) or Landlock (an older Linux: bwrap alone,
     docs/security.md says what that leaves), ``confine()`` applies the seccomp filter and,
     where Landlock scopes signals (ABI >= 6), a domain of the child's own that keeps it

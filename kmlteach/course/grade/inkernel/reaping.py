@@ -1,7 +1,7 @@
 """What a probe's child leaves behind, ended inside the kernel (runs inside it; see
-``__init__``): every process below the kernel (a child subreaper) stopped, killed and reaped, and
-the child's folders emptied, so that nothing one probe started or wrote outlives it or
-serves a later probe. The grader's side of reaping: ``isolation/reaping.py``."""
+``__init__``): every process below the kernel (a child subreaper) stopped, killed and
+reaped, and the child's folders emptied, so that nothing one probe started or wrote
+outlives it or serves a later probe. The grader's side of reaping: ``isolation/reaping.py``."""
 
 
 def reaper(launcher):
@@ -21,9 +21,10 @@ def reaper(launcher):
         is graded, where another's references are intact, never serves a later probe
         (hostile case daemon_oracle)."""
         for _ in range(1000):
-            if not children(me):
+            ended = stop_and_kill(lambda: children(me))
+            if not ended:
                 return
-            for pid in stop_and_kill(lambda: children(me)):  # parents first: then ours to reap
+            for pid in ended:  # parents first: a child is ours to reap once its parent is gone
                 with contextlib.suppress(OSError):
                     _waitpid(pid, 0)
 

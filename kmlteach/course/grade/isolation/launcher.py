@@ -420,30 +420,28 @@ def stop_and_kill(roots, seconds: float = 2.0) -> list:
     import time
 
     order, stopped = [], set()
-    halted = ([], [b"T"], [b"t"], [b"Z"], [b"X"])
+    halted = ([], [b"T"], [b"t"], [b"Z"], [b"X"])  # gone, stopped, traced, zombie, dead
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
-        walked, fresh = list(roots()), False  # breadth first: parents before their children
+        walked, signalled = list(roots()), False  # breadth first: parents before their children
         for pid in walked:
-            if pid not in stopped:
-                stopped.add(pid)
-                order.append(pid)
-                fresh = True
-            elif _stat(pid)[:1] in halted:
-                walked += children(pid)
-                continue
-            # stopped again if it runs again: SIGCONT from Linux itself (a process group left
-            # orphaned with a stopped member) or another process (red team of 2026-12-07: a
-            # tree that sent SIGCONT to its own processes outlived the sweep; a probe's child
-            # may not send it, SECCOMP_RULES["child"])
-            try:
-                os.kill(pid, signal.SIGSTOP)
-            except OSError:
-                pass
-            walked += children(pid)
+            if pid not in stopped or _stat(pid)[:1] not in halted:
+                # new, or running again: SIGCONT from Linux itself (a process group left
+                # orphaned with a stopped member) or another process (red team of 2026-12-07:
+                # a tree that sent SIGCONT to its own processes outlived the sweep; a probe's
+                # child may not send it, SECCOMP_RULES["child"])
+                if pid not in stopped:
+                    stopped.add(pid)
+                    order.append(pid)
+                try:
+                    os.kill(pid, signal.SIGSTOP)
+                except OSError:
+                    pass
+                signalled = True
+            walked += children(pid)  # after the stop: a stopped process adds none
             if time.monotonic() > deadline:
                 break
-        if not fresh and all(_stat(p)[:1] in halted for p in walked):
+        if not signalled:  # nothing new, nothing running: the trees are still
             break
     for pid in order:
         try:
