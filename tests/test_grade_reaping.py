@@ -16,6 +16,7 @@ import sys
 import time
 
 import pytest
+from grade_submissions import HOPPER
 
 from kmlteach.course.grade.isolation import reaping
 from kmlteach.course.grade.isolation.launcher import landlock_abi as launcher_abi
@@ -53,6 +54,19 @@ def _run_script(text: str, *args: str) -> list[str]:
     out = subprocess.run([sys.executable, "-c", text, *args], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr[-2000:]
     return out.stdout.split()
+
+
+def _run_named(prefix: str, text: str, *args: str) -> list[str]:
+    """:func:`_run_script` with one more last argument, a process name of its own (``prefix``
+    and six hex digits) for the processes it starts; every process of that name is killed
+    after, whatever the script left."""
+    import uuid
+
+    name = f"{prefix}{uuid.uuid4().hex[:6]}"
+    try:
+        return _run_script(text, *args, name)
+    finally:
+        subprocess.run(["pkill", "-KILL", "-x", name], check=False)
 
 
 @pytest.fixture
@@ -222,13 +236,40 @@ def test_a_probe_child_without_bwrap_cannot_signal_its_kernel():
     )
 
 
+# what the scripts below share: reaping the children left, counting the live processes
+# of a name
+_ALIVE = r"""
+def drain(seconds=5):  # reap every child left (what a killed tree hands us, as it dies):
+    end = time.monotonic() + seconds  # none is left for init (this VM's reaps them late)
+    while time.monotonic() < end:
+        try:
+            if os.waitpid(-1, os.WNOHANG)[0] == 0:
+                time.sleep(0.01)
+        except ChildProcessError:
+            return
+
+
+def alive(name):
+    n = 0
+    for pid in os.listdir("/proc"):
+        try:
+            st = open(f"/proc/{pid}/stat", "rb").read()
+        except OSError:
+            continue
+        if st[st.find(b"(") + 1 : st.rfind(b")")] == name and st[st.rfind(b")") + 2 : st.rfind(b")") + 3] != b"Z":
+            n += 1
+    return n
+"""
+
+
 # A "ladder" (red team of 2026-12-07): a chain of processes, each the parent of the next,
 # whose bottom forks a new rung whenever its top is cut (the new top learns it through
 # PR_SET_PDEATHSIG). Killing the reaper's children one generation a scan removed one rung a
 # scan: the grader's sweep gave up after 10 s with the ladder alive, the kernel's reaper
 # looped until the submission's time ran out. Played below the kernel's reaper (``kernel``)
 # and the grader's sweep (``grader``), each in a process of its own that is a subreaper.
-_LADDER = r"""
+_LADDER = (
+    r"""
 import ctypes, mmap, os, signal, struct, sys, time
 from pathlib import Path
 from kmlteach.course.grade.isolation import launcher, reaping
@@ -259,39 +300,200 @@ if os.fork() == 0:
 while struct.unpack_from("qq", m, 0)[0] < CAP:
     time.sleep(0.01)
 
-
-def alive():
-    n = 0
-    for pid in os.listdir("/proc"):
-        try:
-            st = open(f"/proc/{pid}/stat", "rb").read()
-        except OSError:
-            continue
-        if st[st.find(b"(") + 1 : st.rfind(b")")] == NAME and st[st.rfind(b")") + 2 : st.rfind(b")") + 3] != b"Z":
-            n += 1
-    return n
-
-
+"""
+    + _ALIVE
+    + r"""
 t = time.monotonic()
 if sys.argv[1] == "grader":
     reaping.reap_orphans(set(), timeout=5)
 else:
     cfg = {"launcher_source": Path(launcher.__file__).read_text()}
-    reaper(launcher_names(cfg))()
+    reaper(launcher_names(cfg))[0]()
 seconds = time.monotonic() - t
 time.sleep(0.1)
-print(alive(), f"{seconds:.1f}")  # what is left, the test's finaliser kills by its name
+print(alive(NAME), f"{seconds:.1f}")  # what is left, the test's finaliser kills by its name
 """
+)
 
 
 @pytest.mark.parametrize("side", ["grader", "kernel"])
 def test_a_ladder_is_stopped_whole_and_ended(side):
-    import uuid
-
-    name = f"kmlladder{uuid.uuid4().hex[:6]}"
-    try:
-        left, seconds = _run_script(_LADDER, side, name)
-    finally:
-        subprocess.run(["pkill", "-KILL", "-x", name], check=False)
+    left, seconds = _run_named("kmlladder", _LADDER, side)
     assert left == "0", f"{left} rungs of the ladder outlived the {side}'s reaping ({seconds} s)"
     assert float(seconds) < 5, f"the {side}'s reaping took {seconds} s"
+
+
+# An exec'd "hopper" (red team of 2026-12-07, as an ordinary user without bwrap): a small
+# interpreter in a session of its own that forks and lets its parent exit, thousands of
+# times a second. Each parent that exits is handed to the kernel (a subreaper) as a zombie:
+# three of them left 16 750 processes of the user in 4 s (pid_max 32 768), because the
+# grader stopped the kernel (no more reaping) and then walked its thousands of zombies
+# oldest first, reading each one's children, while the hoppers ran on. Capped here (4 000
+# hops or 4 s each), so that even a regression leaves a bounded pile.
+_HOPPER = (
+    "import ctypes, os, sys, time\n"
+    "ctypes.CDLL(None).prctl(15, sys.argv[1].encode(), 0, 0, 0)\n"
+    "os.setsid()\n"
+    "end = time.monotonic() + 4\n"
+    "for _ in range(4000):\n"
+    "    if os.fork():\n"
+    "        os._exit(0)\n"
+    "    if time.monotonic() > end:\n"
+    "        break\n"
+)
+
+
+_BELOW_A_STOPPED_KERNEL = (
+    r"""
+import os, subprocess, sys, time
+from kmlteach.course.grade.isolation import reaping
+from kmlteach.course.grade.isolation.launcher import children
+
+HOPPER, NAME = sys.argv[1], sys.argv[2]
+assert reaping.become_subreaper()
+KERNEL = (  # a subreaper that never reaps: a kernel the grader has stopped
+    "import ctypes, os, sys, time\n"
+    "ctypes.CDLL(None).prctl(36, 1, 0, 0, 0)\n"
+    "for _ in range(2):\n"
+    "    if os.fork() == 0:\n"
+    "        os.execv(sys.executable, [sys.executable, '-S', '-I', '-c', sys.argv[1], sys.argv[2]])\n"
+    "time.sleep(60)\n"
+)
+k = subprocess.Popen([sys.executable, "-S", "-I", "-c", KERNEL, HOPPER, NAME])
+t = time.monotonic()
+while len(children(k.pid)) < 500 and time.monotonic() - t < 20:
+    time.sleep(0.005)
+t = time.monotonic()
+reaping.kill_tree(k)
+seconds = time.monotonic() - t
+k.wait()
+"""
+    + _ALIVE
+    + r"""
+drain()
+print(alive(NAME.encode()), f"{seconds:.2f}")
+"""
+)
+
+
+def test_hoppers_below_a_stopped_kernel_are_stopped_before_the_walk_s_limit():
+    """``kill_tree`` (the grader's, on a kernel with too many processes): each children list
+    is walked newest first, so a hopper's running process is met before the zombies it
+    left, and a zombie's children (it has none) are not read. Before, the walk below 500+
+    zombies ran to its 2 s limit on every try (3 000 to 3 800 processes by then)."""
+    left, seconds = _run_named("kmlhz", _BELOW_A_STOPPED_KERNEL, _HOPPER)
+    assert left == "0", f"{left} hoppers outlived kill_tree"
+    assert float(seconds) < 1.5, f"kill_tree's walk ran {seconds} s: it did not find the trees still"
+
+
+_KERNEL_BURIES = (
+    r"""
+import os, sys, time
+from pathlib import Path
+from kmlteach.course.grade.isolation import launcher, reaping
+from kmlteach.course.grade.inkernel.lock import launcher_names
+from kmlteach.course.grade.inkernel.reaping import reaper
+
+HOPPER, NAME = sys.argv[1], sys.argv[2]
+assert reaping.become_subreaper()
+reap, bury = reaper(launcher_names({"launcher_source": Path(launcher.__file__).read_text()}))
+for _ in range(2):
+    if os.fork() == 0:
+        os.execv(sys.executable, [sys.executable, "-S", "-I", "-c", HOPPER, NAME])
+most, end = 0, time.monotonic() + 1
+while time.monotonic() < end:  # a probe's second, as ForkServer.receive waits
+    time.sleep(0.05)
+    most = max(most, len(launcher.children(os.getpid())))
+    bury()
+reap()
+"""
+    + _ALIVE
+    + r"""
+drain()
+print(alive(NAME.encode()), most)
+"""
+)
+
+
+def test_the_kernel_buries_what_hoppers_leave_while_a_probe_runs():
+    """``bury()``, every 50 ms of a probe (``ForkServer.receive``), reaps the zombies hoppers
+    hand the kernel: 260-270 children at most here, where without it they reached 3 000
+    in the same second (2026-12-07, 2 cores); ``reap()`` then ends the hoppers."""
+    left, most = _run_named("kmlhb", _KERNEL_BURIES, _HOPPER)
+    assert left == "0", f"{left} hoppers outlived the kernel's reap()"
+    assert int(most) < 1500, f"{most} children of the kernel at once: zombies were not buried"
+
+
+# chapter 01's hopper (tests/grade_submissions.py), its fork made three exec'd hoppers
+_EXEC_HOPPERS = (
+    HOPPER[: HOPPER.index("    import ctypes")]
+    + "    import os, sys\n"
+    + "    for _ in range(3):\n"
+    + "        if os.fork() == 0:\n"
+    + "            os.execv(sys.executable, [sys.executable, '-S', '-I', '-c', HOPPER, NAME])\n"
+    + HOPPER[HOPPER.index("    w = np.zeros") :]
+)
+
+
+@pytest.mark.skipif(launcher_abi() < 6, reason="needs Landlock ABI >= 6 (signals scoped)")
+def test_exec_hoppers_graded_without_bwrap_nor_cgroup_are_contained(tmp_path, monkeypatch):
+    """The red team's case end to end, in the mode where only the grader counts processes
+    (no bubblewrap, no cgroup; as root, root kernels): three exec'd hoppers started by a
+    probe. The kernel buries their zombies while the probe runs; the grader, past 64
+    processes below the kernel, stops the kernel's whole tree and kills it. The row says
+    so, the other exercises keep their points, none of the hoppers outlives the run, and the
+    processes they made stay in the hundreds (16 750 in 4 s before)."""
+    import threading
+    import uuid
+
+    from grade_submissions import dump, load, with_function
+
+    from kmlteach.course.grade import Limits, grade_folder
+    from kmlteach.course.grade.isolation import mode
+
+    name = f"kmlhg{uuid.uuid4().hex[:6]}"
+    code = _EXEC_HOPPERS.replace("HOPPER, NAME", f"{_HOPPER!r}, {name!r}")
+    subs = tmp_path / "subs"
+    (subs / "hopper").mkdir(parents=True)
+    (subs / "hopper" / "01-svm.ipynb").write_bytes(dump(with_function(load(), "01.perceptron", code)))
+    most, done = [0], threading.Event()
+
+    def count():  # the hoppers' processes, zombies included
+        while not done.is_set():
+            n = 0
+            for pid in os.listdir("/proc"):
+                try:
+                    with open(f"/proc/{pid}/comm", "rb") as fh:
+                        n += fh.read().strip() == name.encode()
+                except OSError:
+                    continue
+            most[0] = max(most[0], n)
+            time.sleep(0.02)
+
+    sampler = threading.Thread(target=count, daemon=True)
+    unsafe = os.geteuid() == 0
+    if unsafe:
+        monkeypatch.setattr(mode, "runs_on_host", lambda: False)
+    mode._detect.cache_clear()
+    sampler.start()
+    try:
+        (row,) = grade_folder(
+            subs,
+            tmp_path / "gb.csv",
+            limits=Limits(timeout=20, bwrap=False, cgroup=False),
+            progress=None,
+            unsafe_root=unsafe,
+        )
+    finally:
+        done.set()
+        sampler.join(10)
+        mode._detect.cache_clear()
+        subprocess.run(["pkill", "-KILL", "-x", name], check=False)
+    left = subprocess.run(["pgrep", "-x", name], capture_output=True, text=True).stdout.split()
+    lost = {e.id: e.message for e in row.exercises if e.points != e.max_points}
+    assert set(lost) == {"01.perceptron"} and "more than 64 processes" in lost["01.perceptron"], (
+        row.diagnostics,
+        lost,
+    )
+    assert not left, f"hoppers alive after the run: {left}"
+    assert most[0] < 3000, f"{most[0]} processes of the hoppers at once"

@@ -288,8 +288,8 @@ class SandboxKernel:
         except DeadKernelError:  # a thread refused by pids.max can end it: say so (red team 5)
             forks, mem = self.cgroup.events() if self.cgroup is not None else (False, False)
             self.memory_event = self.memory_event or mem
-            raise KernelDied(
-                f"more than {self.limits.nproc} processes" if forks else "the kernel died"
+            raise KernelDied(  # or killed by _watch, where no cgroup counts
+                f"more than {self.limits.nproc} processes" if forks or self.too_many else "the kernel died"
             ) from None
         finally:
             self.uexpr = None
@@ -330,9 +330,15 @@ class SandboxKernel:
                 await self._kill_all()
                 return
 
+    def _process(self):
+        """The kernel's first process (bwrap's, or the kernel's own), a ``Popen``, or None."""
+        km = self.client.km if self.client is not None else None
+        return getattr(getattr(km, "provisioner", None), "process", None)
+
     async def _kill_all(self):
         if self.cgroup is not None:
             self.cgroup.kill()
+        reaping.kill_tree(self._process())
         reaping.kill_session(self.sid)
 
     def sandbox_note(self) -> str:
@@ -342,8 +348,7 @@ class SandboxKernel:
             return "launcher did not report"
 
     async def _cleanup(self):
-        km = self.client.km if self.client is not None else None
-        proc = getattr(getattr(km, "provisioner", None), "process", None)
+        proc = self._process()
         sid = self.sid or (proc.pid if proc is not None else None)
         reaping.end_kernel(proc, sid, self.uid, self.cgroup, self.use_bwrap)
         shutil.rmtree(self.scratch, ignore_errors=True)

@@ -65,14 +65,15 @@ def setup(cfg):
     codec = value_codec(np)
     harden()
     launcher = launcher_names(cfg)  # Landlock, seccomp, stop_and_kill: isolation/launcher.py
-    reap, too_many_files = inode_guard(reaper(launcher), cfg)
+    reap, bury = reaper(launcher)
+    reap, too_many_files = inode_guard(reap, cfg)
     lockdown(cfg)
     if cfg.get("preload"):  # the submission imports the package (grader: cells.imports_package)
         load_references(cfg["guards"])
     confine = confine_writes(cfg, launcher)
     disarmer = Disarmer(cfg["guards"], cfg["blocked_modules"], cfg.get("spared") or {})
     disarmer.install()
-    return ForkServer(cfg, codec, disarmer, reap, too_many_files, confine).probe_function
+    return ForkServer(cfg, codec, disarmer, (reap, bury, too_many_files), confine).probe_function
 
 
 # a child's exit status when one of its own steps raised (the student's code raising in a
@@ -105,10 +106,11 @@ def ending(status, killed, late):
 class ForkServer:
     """One kernel's probes: each a child that runs the student's cells and function."""
 
-    def __init__(self, cfg, codec, disarmer, reap, too_many_files, confine):
+    def __init__(self, cfg, codec, disarmer, leftovers, confine):
         self.cfg, self.disarmer = cfg, disarmer
         self.enc, self.size, self.dec = codec
-        self.reap, self.too_many_files, self.confine = reap, too_many_files, confine
+        self.reap, self.bury, self.too_many_files = leftovers  # reaping.py
+        self.confine = confine
         self.max_bytes = int(cfg.get("max_bytes", 32 * 1024 * 1024))
         self.before, self.errors = {}, []  # modules before a probe; the cells' exceptions
         self.probe_function = self.probe  # one object: the grader checks its id after each probe
@@ -188,8 +190,12 @@ class ForkServer:
         instructor's eyes only."""
         max_bytes = self.max_bytes
         buf, need, start, cells_time, late, status, eof = b"", None, _perf(), None, False, None, False
+        buried = start
         while need is None or _len(buf) < need:
             now = _perf()
+            if now - buried >= 0.05:  # what its processes left ended, every 50 ms (reaping.py)
+                self.bury(pid)
+                buried = now
             if cells_time is None and buf[:1] == b"C":
                 cells_time = now - start
             end = start + (cells_budget if cells_time is None else cells_time + budget)

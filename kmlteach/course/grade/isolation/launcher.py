@@ -419,26 +419,32 @@ def stop_and_kill(roots, seconds: float = 2.0) -> list:
     import signal
     import time
 
-    order, stopped = [], set()
-    halted = ([], [b"T"], [b"t"], [b"Z"], [b"X"])  # gone, stopped, traced, zombie, dead
+    order, listed = [], set()
+    dead = ([], [b"Z"], [b"X"])  # gone, zombie, dead: nothing to stop, no children
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
-        walked, signalled = list(roots()), False  # breadth first: parents before their children
+        # breadth first, parents before their children; each list newest first: a hopper's
+        # running process is its parent's newest child, the hundreds before it zombies (red
+        # team of 2026-12-07: three exec'd hoppers below a stopped kernel, 3 756 zombies)
+        walked, signalled = list(roots())[::-1], False
         for pid in walked:
-            if pid not in stopped or _stat(pid)[:1] not in halted:
+            state, new = _stat(pid)[:1], pid not in listed
+            if new:
+                listed.add(pid)
+                order.append(pid)
+            if state in dead:
+                continue
+            if new or state not in ([b"T"], [b"t"]):
                 # new, or running again: SIGCONT from Linux itself (a process group left
                 # orphaned with a stopped member) or another process (red team of 2026-12-07:
                 # a tree that sent SIGCONT to its own processes outlived the sweep; a probe's
                 # child may not send it, SECCOMP_RULES["child"])
-                if pid not in stopped:
-                    stopped.add(pid)
-                    order.append(pid)
                 try:
                     os.kill(pid, signal.SIGSTOP)
                 except OSError:
                     pass
                 signalled = True
-            walked += children(pid)  # after the stop: a stopped process adds none
+            walked += children(pid)[::-1]  # after the stop: a stopped process adds none
             if time.monotonic() > deadline:
                 break
         if not signalled:  # nothing new, nothing running: the trees are still
