@@ -497,3 +497,41 @@ def test_exec_hoppers_graded_without_bwrap_nor_cgroup_are_contained(tmp_path, mo
     )
     assert not left, f"hoppers alive after the run: {left}"
     assert most[0] < 3000, f"{most[0]} processes of the hoppers at once"
+
+
+_VFORK = r"""
+import ctypes, os, sys, time
+from kmlteach.course.grade.isolation import reaping
+from kmlteach.course.grade.isolation.launcher import _stat, children, stop_and_kill
+
+libc = ctypes.CDLL(None)
+assert reaping.become_subreaper()
+me = os.getpid()
+parent = os.fork()
+if parent == 0:
+    if libc.syscall(58) == 0:  # vfork (x86-64): the parent waits in D until this child execs or ends
+        libc.alarm(20)
+        libc.pause()
+        libc._exit(0)
+    os._exit(0)
+while _stat(parent)[:1] != [b"D"]:
+    time.sleep(0.01)
+t = time.monotonic()
+ended = stop_and_kill(lambda: children(me))
+seconds = time.monotonic() - t
+for pid in ended:
+    os.waitpid(pid, 0)
+print(len(ended), f"{seconds:.2f}")
+"""
+
+
+@pytest.mark.skipif(os.uname().machine != "x86_64", reason="vfork's syscall number is x86-64's")
+def test_a_vfork_parent_does_not_hold_the_walk_to_its_limit():
+    """A vfork parent waits in uninterruptible sleep (D) while its child, stopped by the walk,
+    neither execs nor exits: SIGSTOP cannot stop it there, and the walk signalled it again and
+    again until its 2 s limit (red team of 2026-12-07: each ``stop_and_kill`` of such a
+    submission took 2 s). It takes the pending SIGSTOP before running any code of its own:
+    signalled once, it counts as halted."""
+    ended, seconds = _run_script(_VFORK)
+    assert ended == "2", f"{ended} processes stopped and killed (the parent and its vfork child)"
+    assert float(seconds) < 1.5, f"stop_and_kill took {seconds} s below a vfork parent"

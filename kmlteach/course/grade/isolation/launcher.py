@@ -434,7 +434,11 @@ def stop_and_kill(roots, seconds: float = 2.0) -> list:
                 order.append(pid)
             if state in dead:
                 continue
-            if new or state not in ([b"T"], [b"t"]):
+            # stopped, traced, or (signalled already) in uninterruptible sleep: a vfork parent
+            # waits there as long as its child, stopped in turn, neither execs nor exits, and
+            # takes the pending SIGSTOP before any code of its own (each such parent held the
+            # walk to its limit: red team of 2026-12-07)
+            if new or state not in ([b"T"], [b"t"], [b"D"]):
                 # new, or running again: SIGCONT from Linux itself (a process group left
                 # orphaned with a stopped member) or another process (red team of 2026-12-07:
                 # a tree that sent SIGCONT to its own processes outlived the sweep; a probe's
