@@ -85,6 +85,18 @@ def test_an_unlisted_child_with_no_new_privs_is_reaped_when_a_kernel_ends(child)
     assert _gone(child.pid), "an orphan-like child survived end_kernel"
 
 
+def test_a_sweep_that_leaves_orphans_says_so_for_the_instructor(child, monkeypatch):
+    """``end_kernel`` returns ``""`` when its sweep left nothing, else a line for the state
+    file (before, a sweep that ran to its 10 s limit with processes left was recorded
+    nowhere). The sweep that fails is played by a sweep that kills nothing."""
+    monkeypatch.setattr(reaping, "reap_orphans", lambda live, timeout=10.0: 0)
+    note = reaping.end_kernel(None, None, None, None, False)
+    assert note.startswith("the sweep of orphans ran") and note.endswith("left a process alive"), note
+    monkeypatch.undo()
+    assert reaping.end_kernel(None, None, None, None, False) == ""
+    assert _gone(child.pid)
+
+
 def test_a_kernel_starting_while_another_ends_is_spared_then_reaped_if_never_listed(child):
     with reaping.starting():  # this job's kernel is being launched ...
         reaping.end_kernel(None, None, None, None, False)  # ... as the other job's ends

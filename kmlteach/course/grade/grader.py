@@ -218,6 +218,8 @@ async def _start(limits, uid, deny, data, notes):
             # context waits for them forever), processes, cgroup and folders in /tmp
             await kernel.__aexit__(None, None, None)
             notes.append(f"kernel start {attempt}: {type(exc).__name__}: {exc}"[:300])
+            if kernel.end_note:
+                notes.append(kernel.end_note)
             if not isinstance(exc, KernelDied) or attempt == START_ATTEMPTS:
                 raise
 
@@ -353,6 +355,8 @@ async def _run_kernel(
                 current = None
             finally:
                 await kernel.__aexit__(None, None, None)
+                if kernel.end_note:
+                    res.diagnostics.append(kernel.end_note)
             if current is None:  # not in a probe: the notebook's own code failed; again would too
                 break
     for phase, i in list(work) if res.status == "ok" else ():  # no kernel left for its hidden cases

@@ -81,6 +81,7 @@ class SandboxKernel:
         self.deadline = time.monotonic() + limits.timeout
         self.client = None
         self.sid = None
+        self.end_note = ""  # what ending it left behind, for the instructor (reaping.end_kernel)
         self.too_many = False
         reaping.become_subreaper()
         self.memory_event = False
@@ -350,7 +351,7 @@ class SandboxKernel:
     async def _cleanup(self):
         proc = self._process()
         sid = self.sid or (proc.pid if proc is not None else None)
-        reaping.end_kernel(proc, sid, self.uid, self.cgroup, self.use_bwrap)
+        self.end_note = reaping.end_kernel(proc, sid, self.uid, self.cgroup, self.use_bwrap)
         shutil.rmtree(self.scratch, ignore_errors=True)
         shutil.rmtree(self.private, ignore_errors=True)
 

@@ -258,11 +258,12 @@ def reap_orphans(live: set[int], timeout: float = 10.0) -> int:
     return n
 
 
-def end_kernel(proc, sid: int | None, uid: int | None, cgroup, bwrap: bool) -> None:
+def end_kernel(proc, sid: int | None, uid: int | None, cgroup, bwrap: bool) -> str:
     """Every process of a kernel that is done killed and reaped: bwrap's own process (its
     namespace, and all in it, ends with it), the kernel's uid, its cgroup (then removed), its
     tree (:func:`kill_tree`), its session; then whatever this process adopted that is no live kernel (at once, or at the
-    end of the kernel starts under way: :func:`starting`)."""
+    end of the kernel starts under way: :func:`starting`). Returns a line for the
+    instructor's state file where the sweep ran to its limit with orphans left, else ``""``."""
     if proc is not None and bwrap:
         with contextlib.suppress(Exception):
             proc.kill()
@@ -279,8 +280,14 @@ def end_kernel(proc, sid: int | None, uid: int | None, cgroup, bwrap: bool) -> N
     with _START_LOCK:
         if _START["starting"]:
             _START["deferred"] = True
-        else:
-            reap_orphans(LIVE_KERNELS)
+            return ""
+        t = time.monotonic()
+        reap_orphans(LIVE_KERNELS)
+        left = len(_orphans(LIVE_KERNELS))
+    if left:
+        what = "a process" if left == 1 else f"{left} processes"
+        return f"the sweep of orphans ran {time.monotonic() - t:.1f} s and left {what} alive"
+    return ""
 
 
 @contextlib.contextmanager
