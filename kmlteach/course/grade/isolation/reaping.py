@@ -261,9 +261,10 @@ def reap_orphans(live: set[int], timeout: float = 10.0) -> int:
 def end_kernel(proc, sid: int | None, uid: int | None, cgroup, bwrap: bool) -> str:
     """Every process of a kernel that is done killed and reaped: bwrap's own process (its
     namespace, and all in it, ends with it), the kernel's uid, its cgroup (then removed), its
-    tree (:func:`kill_tree`), its session; then whatever this process adopted that is no live kernel (at once, or at the
-    end of the kernel starts under way: :func:`starting`). Returns a line for the
-    instructor's state file where the sweep ran to its limit with orphans left, else ``""``."""
+    tree (:func:`kill_tree`), its session; then whatever this process adopted that is no
+    live kernel (at once, or at the end of the kernel starts under way: :func:`starting`).
+    Returns a line for the instructor's state file where that sweep ran to its limit with
+    orphans left, else ``""``."""
     if proc is not None and bwrap:
         with contextlib.suppress(Exception):
             proc.kill()
