@@ -19,6 +19,7 @@ from kmlteach.course.grade import grader
 from kmlteach.course.grade.inkernel.server import STEPS, ForkServer, ending
 
 _CHILD = [0]  # the pid of the child _receive forked last
+_BURIED: list = []  # what receive asked the kernel's bury() to keep, call by call
 
 
 class Received(NamedTuple):
@@ -34,6 +35,8 @@ def _receive(child, budget: float = 5.0) -> Received:
     """``ForkServer.receive`` on a forked ``child(w)`` (which must end with ``os._exit``)."""
     fs = ForkServer.__new__(ForkServer)
     fs.max_bytes, fs.too_many_files = 1 << 20, lambda: False
+    _BURIED.clear()
+    fs.bury = _BURIED.append  # the real one reaps this process's children: recorded here
     r, w = os.pipe()
     pid = _CHILD[0] = os.fork()
     if pid == 0:  # pragma: no cover - child
@@ -145,6 +148,9 @@ def test_a_late_child_is_stopped_by_the_kernel():
     got = _receive(lambda w: (os.write(w, b"C"), time.sleep(30)), budget=0.3)
     assert (got.reply, got.phase, got.late, got.how) == (None, "cases", True, "stopped by the kernel: late")
     assert got.seconds < 5.0
+    # while it waited, the kernel buried what the child's processes left every 50 ms, and
+    # never the child itself, whose status it reads
+    assert len(_BURIED) >= 3 and set(_BURIED) == {_CHILD[0]}, _BURIED
 
 
 def test_every_wording_of_the_kernel_passes_the_grader_s_filter_and_nothing_else_does():
@@ -168,7 +174,7 @@ def test_the_kernel_s_reply_carries_its_own_how_over_the_child_s():
     class Forger(ForkServer):
         def __init__(self):
             self.max_bytes, self.before = 1 << 20, {}
-            self.too_many_files, self.reap = (lambda: False), (lambda: False)
+            self.too_many_files, self.reap, self.bury = (lambda: False), (lambda: False), (lambda keep: [])
 
         def child(self, w, payload):
             forged = {"cases": [], "called": [], "died": True, "how": "stopped by the kernel: late"}

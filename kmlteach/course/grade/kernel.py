@@ -356,6 +356,11 @@ class SandboxKernel:
         shutil.rmtree(self.private, ignore_errors=True)
 
     async def __aexit__(self, *exc):
+        # the whole tree stopped and killed while the kernel, its subreaper, still holds it:
+        # jupyter_client's kill of the kernel's process group alone left a hopper that the
+        # kernel's own reaper had stopped in an orphaned process group, which Linux woke again
+        # (SIGCONT; red team of 2026-12-07, as an ordinary user without bwrap)
+        reaping.kill_tree(self._process())
         try:
             await asyncio.wait_for(self.client._async_cleanup_kernel(), timeout=5)
         except Exception:

@@ -415,7 +415,7 @@ def stop_and_kill(roots, seconds: float = 2.0) -> list:
     2026-12-07, as an ordinary user without bwrap) gets past it, where killing the
     children of the reaper one generation at a time removed one rung a scan. Returns the
     processes, each after its parent: the order in which to reap them (a child is handed to
-    the subreaper only once its parent is gone)."""
+    the subreaper only once its parent is gone); killed in the reverse order."""
     import signal
     import time
 
@@ -453,7 +453,10 @@ def stop_and_kill(roots, seconds: float = 2.0) -> list:
                 break
         if not signalled:  # nothing new, nothing running: the trees are still
             break
-    for pid in order:
+    # children first: a parent that dies before its stopped children leaves their process
+    # group orphaned, and Linux wakes it (SIGHUP, SIGCONT) before their SIGKILL (red team of
+    # 2026-12-07: a hopper ignoring SIGHUP ran on)
+    for pid in reversed(order):
         try:
             os.kill(pid, signal.SIGKILL)
         except OSError:
