@@ -452,9 +452,11 @@ def test_exec_hoppers_graded_without_bwrap_nor_cgroup_are_contained(tmp_path, mo
     """The red team's case end to end, in the mode where only the grader counts processes
     (no bubblewrap, no cgroup; as root, root kernels): three exec'd hoppers started by a
     probe. The kernel buries their zombies while the probe runs; the grader, past 64
-    processes below the kernel, stops the kernel's whole tree and kills it. The row says
-    so, the other exercises keep their points, none of the hoppers outlives the run, and the
-    processes they made stay in the hundreds (16 750 in 4 s before)."""
+    processes below the kernel, stops the kernel's whole tree, process groups whole, and
+    kills it. The row says so, the other exercises keep their points, none of the hoppers
+    outlives the run, and the processes they made stay in the hundreds (16 750 in 4 s
+    before; then 17 036 in a make test, until process groups were stopped whole; after,
+    64-256 with six busy loops beside the test, 2026-12-07)."""
     import threading
     import uuid
 
@@ -503,10 +505,10 @@ def test_exec_hoppers_graded_without_bwrap_nor_cgroup_are_contained(tmp_path, mo
         subprocess.run(["pkill", "-KILL", "-x", name], check=False)
     left = subprocess.run(["pgrep", "-x", name], capture_output=True, text=True).stdout.split()
     lost = {e.id: e.message for e in row.exercises if e.points != e.max_points}
-    assert set(lost) == {"01.perceptron"} and "more than 64 processes" in lost["01.perceptron"], (
-        row.diagnostics,
-        lost,
-    )
+    # the kernel's reaper may end a probe's hoppers before they pass 64 (a loaded machine):
+    # then the exercise keeps its points; otherwise the grader's kill says why it lost them
+    assert set(lost) <= {"01.perceptron"}, (row.diagnostics, lost)
+    assert not lost or any("more than 64 processes" in d for d in row.diagnostics), (row.diagnostics, lost)
     assert not left, f"hoppers alive after the run: {left}"
     assert most[0] < 3000, f"{most[0]} processes of the hoppers at once"
 
