@@ -180,7 +180,9 @@ def test_the_kernel_s_filter_refuses_io_uring_sysv_mptcp_and_other_processes_lim
     with EPERM; the same calls on the process itself, TCP and Unix sockets, getrlimit and
     setrlimit, os.nice and a forked child's own limits still work. The child's filter adds
     memfd_create, sched_setaffinity on another process (on itself it still works), SIGCONT
-    and ptrace."""
+    and ptrace, and SIGCONT sent by Linux on its behalf: a POSIX timer, the parent-death
+    signal, the I/O signal, a child's exit signal (a later red team of 2026-12-07: a hopper
+    woke itself with timers); threads still start."""
     body = """
 def sys_(*a):
     return 0 if libc.syscall(*a) >= 0 else ctypes.get_errno()
@@ -232,9 +234,32 @@ if pid == 0:
         + 100 * errno(lambda: resource.setrlimit(resource.RLIMIT_CORE, (0, 0)))
     )
 out.append(os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]))
+pid = os.fork()
+if pid == 0:  # SIGCONT sent by Linux on the child's behalf: refused; the rest still works
+    import struct, threading
+    launcher.apply_seccomp(launcher.SECCOMP_RULES["child"])
+    sigevent = ctypes.create_string_buffer(struct.pack("qii", 0, 18, 0), 64)  # SIGEV_SIGNAL, SIGCONT
+    timer = ctypes.c_int(0)
+    r, w = os.pipe()
+    def clone_cont():  # a child whose exit sends SIGCONT to this process
+        got = libc.syscall(56, 18, 0, 0, 0, 0)
+        if got == 0:
+            os._exit(0)
+        return 0 if got > 0 else ctypes.get_errno()
+    t = threading.Thread(target=lambda: None)  # pthread_create: clone3 says ENOSYS, clone works
+    os._exit(
+        sys_(222, 1, ctypes.byref(sigevent), ctypes.byref(timer))  # timer_create
+        + 2 * sys_(157, 1, 18, 0, 0, 0)  # prctl(PR_SET_PDEATHSIG, SIGCONT)
+        + 4 * sys_(72, r, 10, 18)  # fcntl(F_SETSIG, SIGCONT)
+        + 8 * clone_cont()
+        + 16 * sys_(157, 1, 9, 0, 0, 0)  # PR_SET_PDEATHSIG, SIGKILL: allowed
+        + 32 * sys_(72, r, 10, 0)  # F_SETSIG back to SIGIO: allowed
+        + 64 * errno(lambda: (t.start(), t.join()))
+    )
+out.append(os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]))
 print(out)
 """
     res = under_kernel_filter("parent = os.getppid()", body)
     assert res.returncode == 0, res.stderr
-    expected = [1] * 16 + [0] * 8 + [27]
+    expected = [1] * 16 + [0] * 8 + [27, 15]
     assert res.stdout.split() == str(expected).split(), res.stdout

@@ -151,14 +151,34 @@ _AFFINITY = {
 # as it chose (red team of 2026-12-07, as an ordinary user without bwrap: runs of 400 s,
 # honest neighbours timed out). kill, tkill (signal in argument 1), tgkill (2),
 # rt_sigqueueinfo (1), rt_tgsigqueueinfo (2), pidfd_send_signal (1); ptrace
+# Nor SIGCONT sent by Linux on the child's behalf (a later red team of 2026-12-07: a hopper
+# woke itself with POSIX timers and outran the sweep, 8 165 processes of the user): no
+# timer_create (its signal is behind a pointer; setitimer and alarm send fixed signals),
+# no SIGCONT as the parent-death signal (prctl PR_SET_PDEATHSIG), as the I/O signal
+# (fcntl F_SETSIG) or as a child's exit signal (clone's low byte; clone3, whose is behind a
+# pointer, already says ENOSYS and the C library falls back to clone)
 _SIGCONT = 18
+_WOKEN_BY_LINUX = {
+    arch: [
+        (timer_create, (), _EPERM),
+        (prctl, (("eq", 0, 0xFFFFFFFF, 1), ("eq", 1, 0xFFFFFFFF, _SIGCONT)), _EPERM),
+        (fcntl, (("eq", 1, 0xFFFFFFFF, 10), ("eq", 2, 0xFFFFFFFF, _SIGCONT)), _EPERM),
+        (clone, (("eq", 0, 0xFF, _SIGCONT),), _EPERM),
+    ]
+    for arch, (timer_create, prctl, fcntl, clone) in (
+        (_X86_64, (222, 157, 72, 56)),
+        (_AARCH64, (107, 167, 25, 220)),
+    )
+}
 _NO_RESUME = {
     _X86_64: [(n, (("eq", i, 0xFFFFFFFF, _SIGCONT),), _EPERM) for n, i in ((62, 1), (200, 1), (234, 2))]
     + [(n, (("eq", i, 0xFFFFFFFF, _SIGCONT),), _EPERM) for n, i in ((129, 1), (297, 2), (424, 1))]
-    + [(101, (), _EPERM)],
+    + [(101, (), _EPERM)]
+    + _WOKEN_BY_LINUX[_X86_64],
     _AARCH64: [(n, (("eq", i, 0xFFFFFFFF, _SIGCONT),), _EPERM) for n, i in ((129, 1), (130, 1), (131, 2))]
     + [(n, (("eq", i, 0xFFFFFFFF, _SIGCONT),), _EPERM) for n, i in ((138, 1), (240, 2), (424, 1))]
-    + [(117, (), _EPERM)],
+    + [(117, (), _EPERM)]
+    + _WOKEN_BY_LINUX[_AARCH64],
 }
 SECCOMP_RULES = {
     "userns": _USERNS,
@@ -170,7 +190,8 @@ SECCOMP_RULES = {
 }
 KERNEL_SECCOMP = {arch: _USERNS[arch] + _NETWORK[arch] + _IPC[arch] + _NOT_SELF[arch] for arch in _USERNS}
 """The kernel's filter (its probes' children inherit it, and add ``child``: ``memory``, no
-``sched_setaffinity`` on another process, no SIGCONT sent and no ptrace)."""
+``sched_setaffinity`` on another process, no SIGCONT sent, by the child or by Linux on its
+behalf, and no ptrace)."""
 
 
 # The kernel's command starts with this (``python -c KERNEL_BOOT -f CONNECTION_FILE``): a
