@@ -8,13 +8,12 @@ def reaper(launcher):
     """``(reap, bury)``. ``reap()``: kills and reaps every process below the kernel.
     ``bury(keep)``: reaps the kernel's children that have ended, all but ``keep``, while a
     probe runs. ``launcher``: the names of the grader's ``isolation/launcher.py`` (its text
-    comes in the kernel's configuration), whose ``stop_and_kill`` stops each tree before it
+    comes in the kernel's configuration), whose ``reap_trees`` stops each tree before it
     kills it."""
-    import contextlib
     import os
 
     me = os.getpid()
-    children, stop_and_kill = launcher["children"], launcher["stop_and_kill"]
+    children, reap_trees = launcher["children"], launcher["reap_trees"]
     _waitpid, _nohang = os.waitpid, os.WNOHANG
 
     def bury(keep=None):
@@ -41,13 +40,7 @@ def reaper(launcher):
         stopped, killed and reaped, until none is left: a daemon started while one exercise
         is graded, where another's references are intact, never serves a later probe
         (hostile case daemon_oracle)."""
-        for _ in range(1000):
-            ended = stop_and_kill(bury)
-            if not ended:
-                return
-            for pid in ended:  # parents first: a child is ours to reap once its parent is gone
-                with contextlib.suppress(OSError):
-                    _waitpid(pid, 0)
+        reap_trees(bury, 60.0)  # the grader ends the kernel long before, if it must
 
     return reap, bury
 

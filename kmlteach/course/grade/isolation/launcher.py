@@ -490,20 +490,41 @@ def stop_and_kill(roots, seconds: float = 2.0) -> list:
                 break
         if not signalled:  # nothing new, nothing running: the trees are still
             break
-    # children first: a parent that dies before its stopped children leaves their process
-    # group orphaned, and Linux wakes it (SIGHUP, SIGCONT) before their SIGKILL (red team of
-    # 2026-12-07: a hopper ignoring SIGHUP ran on)
     for group in groups:
         try:
             os.killpg(group, signal.SIGKILL)
         except OSError:
             pass
+    # children first: a parent that dies before its stopped children leaves their process
+    # group orphaned, and Linux wakes it (SIGHUP, SIGCONT) before their SIGKILL (red team of
+    # 2026-12-07: a hopper ignoring SIGHUP ran on)
     for pid in reversed(order):
         try:
             os.kill(pid, signal.SIGKILL)
         except OSError:
             pass
     return order
+
+
+def reap_trees(roots, seconds: float) -> int:
+    """:func:`stop_and_kill` round after round, each round's processes reaped parents first (a
+    child is ours to reap once its parent is gone), until a round finds none or ``seconds``
+    pass; how many. Both reapers: the kernel's after each probe (``inkernel/reaping.py``),
+    the grader's sweep of orphans (``reaping.reap_orphans``)."""
+    import time
+
+    n, deadline = 0, time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        ended = stop_and_kill(roots)
+        if not ended:
+            break
+        for pid in ended:
+            try:
+                os.waitpid(pid, 0)
+            except OSError:
+                pass
+        n += len(ended)
+    return n
 
 
 def _seccomp_row(nr, conditions, errno) -> list:

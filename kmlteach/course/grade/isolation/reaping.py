@@ -19,7 +19,7 @@ import signal
 import threading
 import time
 
-from .launcher import CHILDREN_LISTS, children, stop_and_kill
+from .launcher import CHILDREN_LISTS, children, reap_trees, stop_and_kill
 
 __all__ = [
     "kill_listed",
@@ -246,23 +246,15 @@ def reap_orphans(live: set[int], timeout: float = 10.0) -> int:
     scan this once made; a "ladder" (a chain of processes regrowing below as its top is
     cut) lost one rung a scan and outlived scans repeated for 10 s. Each tree is now stopped
     whole before anything in it is killed. tests/test_grade_reaping.py plays both."""
-    n, deadline = 0, time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        ended = stop_and_kill(lambda: _orphans(live))
-        if not ended:
-            break
-        for pid in ended:  # parents first: a child is ours to reap once its parent is gone
-            with contextlib.suppress(OSError):
-                os.waitpid(pid, 0)
-        n += len(ended)
-    return n
+    return reap_trees(lambda: _orphans(live), timeout)
 
 
 def end_kernel(proc, sid: int | None, uid: int | None, cgroup, bwrap: bool) -> str:
     """Every process of a kernel that is done killed and reaped: bwrap's own process (its
     namespace, and all in it, ends with it), the kernel's uid, its cgroup (then removed), its
-    tree (:func:`kill_tree`), its session; then whatever this process adopted that is no
-    live kernel (at once, or at the end of the kernel starts under way: :func:`starting`).
+    session (its tree was stopped and killed first, by ``SandboxKernel.__aexit__``:
+    :func:`kill_tree`); then whatever this process adopted that is no live kernel (at once,
+    or at the end of the kernel starts under way: :func:`starting`).
     Returns a line for the instructor's state file where that sweep ran to its limit with
     orphans left, else ``""``."""
     if proc is not None and bwrap:
@@ -272,7 +264,6 @@ def end_kernel(proc, sid: int | None, uid: int | None, cgroup, bwrap: bool) -> s
         kill_uid(uid)
     if cgroup is not None:
         cgroup.remove()
-    kill_tree(proc)
     kill_session(sid)
     if proc is not None:
         with contextlib.suppress(Exception):
