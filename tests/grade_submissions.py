@@ -189,9 +189,12 @@ def hostile(paths: dict) -> dict:
             ),
         ),
         11,
-        "ok" if _child_signals_scoped() else "crashed",
+        "crashed",
     )  # in its PID namespace it reaches nothing but its own kernel (the probe runs in a child);
-    # where the child's Landlock domain scopes signals (ABI >= 6, in bwrap) not even that
+    # where the child's Landlock domain scopes signals (ABI >= 6, in bwrap) not even that. Its
+    # process group is the probe child's own (launcher's child_rules): it kills itself there,
+    # the hinge's cases are not graded (the kernel's group, which it shared before, refused
+    # the whole call: the function raised, "ok" with its cases failed; the same 11 points)
     add("vandal", with_function(nb, "01.distance", _vandal_source(paths)), 13)
     add(
         "forged_results",
@@ -634,15 +637,6 @@ def hostile_issue24(nb: dict) -> dict:
         add(name, sub, 9, **{"01.distance": 0, "01.perceptron": 0})
     hostile_redteam2(nb, add)
     return H
-
-
-def _child_signals_scoped() -> bool:
-    """A probe's child may not signal the kernel: bwrap (so the child's writes are confined
-    by a Landlock domain of its own) and Landlock ABI >= 6 (signal scoping)."""
-    from kmlteach.course.grade.isolation.bwrap import bwrap_problem
-    from kmlteach.course.grade.isolation.launcher import landlock_abi
-
-    return bwrap_problem() is None and landlock_abi() >= 6
 
 
 def hostile_redteam2(nb: dict, add) -> None:

@@ -447,6 +447,29 @@ _EXEC_HOPPERS = (
 )
 
 
+def _grade_without_bwrap_nor_cgroup(subs, gradebook, monkeypatch):
+    """The one row of ``subs`` graded where only the grader counts processes (no bubblewrap,
+    no cgroup; as root, root kernels)."""
+    from kmlteach.course.grade import Limits, grade_folder
+    from kmlteach.course.grade.isolation import mode
+
+    unsafe = os.geteuid() == 0
+    if unsafe:
+        monkeypatch.setattr(mode, "runs_on_host", lambda: False)
+    mode._detect.cache_clear()
+    try:
+        (row,) = grade_folder(
+            subs,
+            gradebook,
+            limits=Limits(timeout=20, bwrap=False, cgroup=False),
+            progress=None,
+            unsafe_root=unsafe,
+        )
+    finally:
+        mode._detect.cache_clear()
+    return row
+
+
 @pytest.mark.skipif(launcher_abi() < 6, reason="needs Landlock ABI >= 6 (signals scoped)")
 def test_exec_hoppers_graded_without_bwrap_nor_cgroup_are_contained(tmp_path, monkeypatch):
     """The red team's case end to end, in the mode where only the grader counts processes
@@ -461,9 +484,6 @@ def test_exec_hoppers_graded_without_bwrap_nor_cgroup_are_contained(tmp_path, mo
     import uuid
 
     from grade_submissions import dump, load, with_function
-
-    from kmlteach.course.grade import Limits, grade_folder
-    from kmlteach.course.grade.isolation import mode
 
     name = f"kmlhg{uuid.uuid4().hex[:6]}"
     code = _EXEC_HOPPERS.replace("HOPPER, NAME", f"{_HOPPER!r}, {name!r}")
@@ -485,23 +505,12 @@ def test_exec_hoppers_graded_without_bwrap_nor_cgroup_are_contained(tmp_path, mo
             time.sleep(0.02)
 
     sampler = threading.Thread(target=count, daemon=True)
-    unsafe = os.geteuid() == 0
-    if unsafe:
-        monkeypatch.setattr(mode, "runs_on_host", lambda: False)
-    mode._detect.cache_clear()
     sampler.start()
     try:
-        (row,) = grade_folder(
-            subs,
-            tmp_path / "gb.csv",
-            limits=Limits(timeout=20, bwrap=False, cgroup=False),
-            progress=None,
-            unsafe_root=unsafe,
-        )
+        row = _grade_without_bwrap_nor_cgroup(subs, tmp_path / "gb.csv", monkeypatch)
     finally:
         done.set()
         sampler.join(10)
-        mode._detect.cache_clear()
         subprocess.run(["pkill", "-KILL", "-x", name], check=False)
     left = subprocess.run(["pgrep", "-x", name], capture_output=True, text=True).stdout.split()
     lost = {e.id: e.message for e in row.exercises if e.points != e.max_points}
@@ -549,3 +558,43 @@ def test_a_vfork_parent_does_not_hold_the_walk_to_its_limit():
     ended, seconds = _run_script(_VFORK)
     assert ended == "2", f"{ended} processes stopped and killed (the parent and its vfork child)"
     assert float(seconds) < 1.5, f"stop_and_kill took {seconds} s below a vfork parent"
+
+
+# chapter 01's perceptron, right only where its probe's child is in a process group of its
+# own and may not join its kernel's (launcher's child_rules)
+_OWN_GROUP = """
+def batch_perceptron(X, y):
+    import os
+    kernel = os.getpgid(os.getppid())
+    own = os.getpgrp() == os.getpid() != kernel
+    try:
+        os.setpgid(0, kernel)
+        joined = True
+    except PermissionError:
+        joined = False
+    w = np.zeros(X.shape[1])
+    while own and not joined:
+        bad = np.flatnonzero(y * (X @ w) <= 0)
+        if bad.size == 0:
+            return w
+        w = w + y[bad[0]] * X[bad[0]]
+    return w + 1.0
+"""
+
+
+@pytest.mark.skipif(launcher_abi() < 6, reason="needs Landlock ABI >= 6 (signals scoped)")
+def test_a_probe_s_child_has_a_group_of_its_own_and_cannot_rejoin_its_kernel_s(tmp_path, monkeypatch):
+    """The last red team of 2026-12-07 (as an ordinary user without bwrap) put a process of a
+    probe's tree back into the kernel's process group, which the kernel's reaper could stop
+    only process by process, then orphaned that group: Linux woke its stopped processes. A
+    probe's child now starts a group of its own (stopped and killed whole) and its tree may
+    not join the kernel's: graded end to end, a perceptron that is right only then keeps its
+    points."""
+    from grade_submissions import dump, load, with_function
+
+    subs = tmp_path / "subs"
+    (subs / "group").mkdir(parents=True)
+    (subs / "group" / "01-svm.ipynb").write_bytes(dump(with_function(load(), "01.perceptron", _OWN_GROUP)))
+    row = _grade_without_bwrap_nor_cgroup(subs, tmp_path / "gb.csv", monkeypatch)
+    lost = {e.id: e.message for e in row.exercises if e.points != e.max_points}
+    assert not lost, (row.diagnostics, lost)

@@ -182,7 +182,9 @@ def test_the_kernel_s_filter_refuses_io_uring_sysv_mptcp_and_other_processes_lim
     memfd_create, sched_setaffinity on another process (on itself it still works), SIGCONT
     and ptrace, and SIGCONT sent by Linux on its behalf: a POSIX timer, the parent-death
     signal, the I/O signal, a child's exit signal (a later red team of 2026-12-07: a hopper
-    woke itself with timers); threads still start."""
+    woke itself with timers); threads still start. Its tree may not join the kernel's
+    process group (``child_rules``: the group an orphaned-group wake reached, the last red
+    team of 2026-12-07), any other group yes."""
     body = """
 def sys_(*a):
     return 0 if libc.syscall(*a) >= 0 else ctypes.get_errno()
@@ -257,9 +259,31 @@ if pid == 0:  # SIGCONT sent by Linux on the child's behalf: refused; the rest s
         + 64 * errno(lambda: (t.start(), t.join()))
     )
 out.append(os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]))
+kernel = os.getpgrp()
+pid = os.fork()
+if pid == 0:  # a group of its own, as a probe's child; never the kernel's again, any other yes
+    import subprocess
+    os.setpgid(0, 0)
+    launcher.apply_seccomp(launcher.child_rules(kernel))
+    def joined(group):
+        got = os.fork()
+        if got == 0:
+            os._exit(errno(lambda: os.setpgid(0, group)))
+        return os.waitstatus_to_exitcode(os.waitpid(got, 0)[1])
+    session = subprocess.run([sys.executable, "-c", "import os; print(os.getsid(0) == os.getpid())"],
+                             start_new_session=True, capture_output=True, text=True).stdout.strip()
+    os._exit(
+        errno(lambda: os.setpgid(0, kernel))  # itself, back to the kernel's: refused
+        + 2 * joined(kernel)  # its child: refused
+        + 4 * joined(0)  # a group of the grandchild's own: allowed
+        + 8 * joined(os.getpid())  # the child's group: allowed
+        + 16 * (os.getpgrp() == kernel)
+        + 32 * (session != "True")  # subprocess(start_new_session=True) works
+    )
+out.append(os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]))
 print(out)
 """
     res = under_kernel_filter("parent = os.getppid()", body)
     assert res.returncode == 0, res.stderr
-    expected = [1] * 16 + [0] * 8 + [27, 15]
+    expected = [1] * 16 + [0] * 8 + [27, 15, 3]
     assert res.stdout.split() == str(expected).split(), res.stdout

@@ -109,7 +109,9 @@ def confine_writes(cfg, ns):
 
     policy = cfg["policy"]
     apply_landlock, apply_seccomp = ns["apply_landlock"], ns["apply_seccomp"]
-    refused = ns["SECCOMP_RULES"]["child"]  # memfds, another process's CPU affinity
+    # memfds, another process's CPU affinity, SIGCONT, and the kernel's own process group (this
+    # runs in the kernel: its group; each child starts one of its own, inkernel/server.py)
+    refused = ns["child_rules"](os.getpgrp())
     if not policy["child_write"] or ns["landlock_abi"]() < 1:
         apply_scope = ns["apply_scope"]
 

@@ -39,7 +39,7 @@ from .reaping import inode_guard, reaper
 _type, _len, _isinstance, _str = type, len, isinstance, str
 _dumps, _loads = json.dumps, json.loads
 _perf, _sleep = time.perf_counter, time.sleep
-_select, _read, _waitpid, _kill = select.select, os.read, os.waitpid, os.kill
+_select, _read, _waitpid, _kill, _setpgid = select.select, os.read, os.waitpid, os.kill, os.setpgid
 
 
 def silence():
@@ -264,6 +264,10 @@ class ForkServer:
         ``close_inherited`` ends it with 3 where Landlock or seccomp was refused."""
         status = 11
         try:
+            # a process group of its own, which the kernel's reaper stops and kills whole (it
+            # cannot its own); no process of the child's tree may come back to the kernel's
+            # (launcher's child_rules). The kernel sets it too: whichever runs first
+            _setpgid(0, 0)
             confine = self.confine
             close_inherited(w, confine and (lambda: confine(payload["exercise"])))  # writes confined
             status = 12
@@ -295,6 +299,8 @@ class ForkServer:
         pid = os.fork()
         if pid == 0:
             self.child(w, payload)
+        with contextlib.suppress(OSError):  # gone already: nothing to reap in a group of its own
+            _setpgid(pid, pid)
         os.close(w)
         try:
             text, cells_time, phase, late, how = self.receive(r, pid, cells_budget, budget)

@@ -189,9 +189,26 @@ SECCOMP_RULES = {
     "child": {arch: _MEMORY[arch] + _AFFINITY[arch] + _NO_RESUME[arch] for arch in _MEMORY},
 }
 KERNEL_SECCOMP = {arch: _USERNS[arch] + _NETWORK[arch] + _IPC[arch] + _NOT_SELF[arch] for arch in _USERNS}
-"""The kernel's filter (its probes' children inherit it, and add ``child``: ``memory``, no
-``sched_setaffinity`` on another process, no SIGCONT sent, by the child or by Linux on its
-behalf, and no ptrace)."""
+"""The kernel's filter (its probes' children inherit it, and add :func:`child_rules`:
+``memory``, no ``sched_setaffinity`` on another process, no SIGCONT sent, by the child or by
+Linux on its behalf, no ptrace, and no way back into the kernel's process group)."""
+
+# setpgid (x86-64 109, arm64 154): its argument 1 is the group to join
+_SETPGID = {_X86_64: 109, _AARCH64: 154}
+
+
+def child_rules(kernel_group: int) -> dict:
+    """The filter of a probe's child: ``SECCOMP_RULES["child"]``, and no process of its tree
+    may join ``kernel_group``, the kernel's process group. The child starts a group of its
+    own (``inkernel/server.py``), which the kernel's reaper stops and kills whole
+    (:func:`stop_and_kill`), where it could stop its own group only process by process. A
+    tree that put a process back into the kernel's group, and then let the group lose its
+    last member with a parent outside it, had Linux wake that group's stopped processes
+    (SIGHUP, SIGCONT: an orphaned process group; red team of 2026-12-07, as an ordinary user
+    without bwrap). Any other group stays open to it (``subprocess(start_new_session=True)``,
+    a shell's job control)."""
+    join = (("eq", 1, 0xFFFFFFFF, int(kernel_group)),)
+    return {arch: rules + [(_SETPGID[arch], join, _EPERM)] for arch, rules in SECCOMP_RULES["child"].items()}
 
 
 # The kernel's command starts with this (``python -c KERNEL_BOOT -f CONNECTION_FILE``): a
@@ -443,12 +460,13 @@ def stop_and_kill(roots, seconds: float = 2.0) -> list:
     order, listed, groups = [], set(), set()
     dead = ([], [b"Z"], [b"X"])  # gone, zombie, dead: nothing to stop, no children
     # process groups are stopped and killed whole too, all but the caller's own (the kernel's
-    # reaper shares its group with the probes' children): a signal to a group reaches a
-    # process that forks meanwhile and its child (Linux restarts a fork that such a signal
-    # races), where one to a hopper's pid came after it had hopped, walk after walk, on a
-    # loaded machine (the grader's test under make test: 17 036 processes of three hoppers).
-    # A group's members share its session, which holds only the trees' processes (a
-    # process can join a group of its own session only)
+    # reaper's group, which no process of a probe's child joins: child_rules): a signal to a
+    # group reaches a process that forks meanwhile and its child (Linux restarts a fork that
+    # such a signal races), where one to a hopper's pid came after it had hopped, walk after
+    # walk, on a loaded machine (the grader's test under make test: 17 036 processes of
+    # three hoppers). A group's members share its session, which holds only the trees'
+    # processes (a process can join a group of its own session only). A group found running
+    # again (Linux resumes an orphaned group's stopped processes) is stopped whole again
     own = os.getpgrp()
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
@@ -464,18 +482,19 @@ def stop_and_kill(roots, seconds: float = 2.0) -> list:
                 order.append(pid)
             if state in dead:
                 continue
+            # stopped, traced, or (signalled already) in uninterruptible sleep: a vfork parent
+            # waits there as long as its child, stopped in turn, neither execs nor exits, and
+            # takes the pending SIGSTOP before any code of its own (each such parent held the
+            # walk to its limit: red team of 2026-12-07)
+            running = state not in ([b"T"], [b"t"], [b"D"])
             group = int(st[2]) if len(st) > 2 else 0
-            if group > 1 and group != own and group not in groups:
+            if group > 1 and group != own and (group not in groups or (running and not new)):
                 groups.add(group)
                 try:
                     os.killpg(group, signal.SIGSTOP)
                 except OSError:
                     pass
-            # stopped, traced, or (signalled already) in uninterruptible sleep: a vfork parent
-            # waits there as long as its child, stopped in turn, neither execs nor exits, and
-            # takes the pending SIGSTOP before any code of its own (each such parent held the
-            # walk to its limit: red team of 2026-12-07)
-            if new or state not in ([b"T"], [b"t"], [b"D"]):
+            if new or running:
                 # new, or running again: SIGCONT from Linux itself (a process group left
                 # orphaned with a stopped member) or another process (red team of 2026-12-07:
                 # a tree that sent SIGCONT to its own processes outlived the sweep; a probe's
