@@ -266,7 +266,8 @@ class ForkServer:
         try:
             # a process group of its own, which the kernel's reaper stops and kills whole (it
             # cannot its own); no process of the child's tree may come back to the kernel's
-            # (launcher's child_rules). The kernel sets it too: whichever runs first
+            # (launcher's child_rules). The kernel sets it too: whichever runs first. As a group
+            # leader the child itself cannot setsid (EPERM); what it starts can
             _setpgid(0, 0)
             confine = self.confine
             close_inherited(w, confine and (lambda: confine(payload["exercise"])))  # writes confined
