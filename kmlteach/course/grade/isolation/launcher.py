@@ -473,7 +473,7 @@ def stop_and_kill(roots, seconds: float = 2.0) -> list:
     import signal
     import time
 
-    order, listed, groups = [], set(), {}  # groups: in the order found (a dict keeps it)
+    order, listed, groups = [], set(), set()
     dead = ([], [b"Z"], [b"X"])  # gone, zombie, dead: nothing to stop, no children
     # process groups are stopped and killed whole too, all but the caller's own (the kernel's
     # reaper's group, which no process of a probe's child joins: child_rules): a signal to a
@@ -507,7 +507,7 @@ def stop_and_kill(roots, seconds: float = 2.0) -> list:
             # had hopped on by the time the walk read it, walk after walk, while its zombies lay
             # in plain sight (make test of 2026-12-07, evening: 8 721 processes of the hoppers)
             if group > 1 and group != own and (group not in groups or (running and not new)):
-                groups[group] = None
+                groups.add(group)
                 try:
                     os.killpg(group, signal.SIGSTOP)
                 except OSError:
@@ -529,16 +529,14 @@ def stop_and_kill(roots, seconds: float = 2.0) -> list:
                 break
         if not signalled:  # nothing new, nothing running: the trees are still
             break
-    # children first, groups as processes: a parent that dies before its stopped children
-    # leaves their process group orphaned, and Linux wakes it (SIGHUP, SIGCONT) before their
-    # SIGKILL (red team of 2026-12-07: a hopper ignoring SIGHUP ran on). The groups found
-    # last first: the kernel's, found first, killed before its probe's child's own group
-    # would wake that group
-    for group in reversed(groups):
+    for group in groups:
         try:
             os.killpg(group, signal.SIGKILL)
         except OSError:
             pass
+    # children first: a parent that dies before its stopped children leaves their process
+    # group orphaned, and Linux wakes it (SIGHUP, SIGCONT) before their SIGKILL (red team of
+    # 2026-12-07: a hopper ignoring SIGHUP ran on)
     for pid in reversed(order):
         try:
             os.kill(pid, signal.SIGKILL)
