@@ -701,3 +701,66 @@ def test_a_view_follows_its_folder_and_is_not_used_where_others_may_write(tmp_pa
     assert view() is None
     for v in [v for v in B._HELD if v.startswith(str(tmp_path))]:
         os.close(B._HELD.pop(v))
+
+
+def test_a_child_loads_the_compiled_kernels_it_keeps_from_the_warm_up_s_cache(tmp_path):
+    """A probe's child finds the library's compiled kernels in the warm-up's cache (each
+    module's ``__pycache__``, read-only there: inkernel/lock.py's ``library_cache``), where it
+    compiled each kernel it called again, 5 s of an honest 05.loss_augmented's time through
+    ``structured.viterbi`` (CI of 2026-12-07 failed it by KernelTimeout under load). It still
+    may not read the cache files of what its exercise re-implements: grading
+    05.loss_augmented it reads Viterbi's max-sum kernels (``viterbi`` is spared) but not the
+    structured learner's; grading 05.viterbi, none of Viterbi's."""
+    import importlib
+
+    from kmlteach._jit import _REGISTRY
+
+    vmod = importlib.import_module("kmlteach.structured.viterbi")
+    learning = importlib.import_module("kmlteach.structured.learning")
+    kept = [vmod._viterbi_max_kernel, vmod._best_predecessor, vmod._viterbi_fill]
+    kernels = [*kept, learning._structured_learn_kernel]
+    for dispatcher, example in _REGISTRY.values():  # the cache the warm-up writes (make test's)
+        if any(dispatcher is k for k in kernels):
+            dispatcher(*example())
+    folder = os.path.dirname(vmod.__file__) + "/__pycache__"
+    if vmod._viterbi_max_kernel.stats.cache_path != folder:
+        pytest.skip("Numba's cache is not the package's own __pycache__ here")
+    index = [f"{folder}/{k._cache._impl.filename_base}.nbi" for k in kernels]
+    assert all(os.path.exists(p) for p in index), index
+    probe = (
+        "    seen = ''\n"
+        f"    for p in {index!r}:\n"
+        "        try:\n            open(p, 'rb').close()\n            seen += 'R'\n"
+        "        except OSError:\n            seen += 'D'\n"
+    )
+    aug = (
+        "def loss_augmented(unary, pairwise, y_true):\n"
+        "    import sys\n    import numpy as np\n    from kmlteach.structured import viterbi\n"
+        "    aug = np.asarray(unary, dtype=float) + 1.0\n"
+        "    aug[np.arange(len(y_true)), y_true] -= 1.0\n"
+        "    labels = viterbi(aug, pairwise).labels\n"
+        "    k = sys.modules['kmlteach.structured.viterbi']._viterbi_max_kernel\n"
+        + probe
+        + "    raise ValueError(f'KMLCACHE aug hits={sum(k.stats.cache_hits.values())} "
+        "misses={sum(k.stats.cache_misses.values())} files={seen}')"
+    )
+    dec = (
+        "def viterbi_decode(unary, pairwise):\n"
+        + probe
+        + "    raise ValueError(f'KMLCACHE dec files={seen}')"
+    )
+    nb = with_function(
+        load(ROOT / "notebooks" / "05-structured.ipynb"), "05.loss_augmented", aug, "loss_augmented"
+    )
+    nb = with_function(nb, "05.viterbi", dec, "viterbi_decode")
+    subs = tmp_path / "subs"
+    subs.mkdir()
+    (subs / "cache.ipynb").write_bytes(dump(nb))
+    grade_folder(
+        subs, tmp_path / "gb.csv", limits=Limits(timeout=60), feedback=tmp_path / "fb", progress=None
+    )
+    fb = (tmp_path / "fb" / "cache.md").read_text(encoding="utf-8")
+    assert "KMLCACHE aug hits=1 misses=0 " in fb, fb  # loaded, not compiled
+    if mode.detect(Limits()).bwrap and landlock_abi() >= 1:  # the child's own ruleset
+        assert "KMLCACHE aug hits=1 misses=0 files=RRRD" in fb, fb
+        assert "KMLCACHE dec files=DDDD" in fb, fb

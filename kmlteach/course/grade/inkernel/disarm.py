@@ -208,12 +208,13 @@ class Disarmer:
                 out |= {id(f), id(getattr(f, "py_func", f))}
         return out
 
-    def disarm(self, exercise, module=None):
-        """In the probe's child only: every function that ``exercise`` re-implements (and
-        its module's helpers it reaches) neutralised, and every ``kmlteach`` module's name
-        for it bound to a stub that records the call. Nothing of the original is kept.
-        ``module``: one (re)loaded inside the child: its new copies are neutralised too."""
-        self.disarmed[:] = [exercise]
+    def targets(self, exercise, module=None):
+        """``(guard path, path, function)`` of everything :meth:`disarm` neutralises for
+        ``exercise``: each guarded function, then its module's helpers it reaches
+        (:meth:`helpers`), the spared ones left out. ``module``: one (re)loaded inside the
+        child, whose new copies of guarded functions are targets too. Neutralises nothing:
+        the kernel asks it too, for the Numba cache files a child may read
+        (``lock.library_cache``)."""
         spare = self.spare_ids(exercise)
         seeds = []
         for path in [p for p, ids in self.guards.items() if exercise in ids]:
@@ -224,18 +225,27 @@ class Disarmer:
         for path, (modname, attr) in list(self.homes.items()):
             if module is not None and module.__name__ == modname:
                 seeds.append((path, module.__dict__.get(attr)))
-        new = False
         for path, fn in seeds:
             if fn is None or id(fn) in self.stub_ids:
                 continue
             for p, f in [(path, fn), *self.helpers(fn, {id(fn), *spare})]:
-                if id(f) not in self.stubs and self.neutralise(p, f):
-                    stub = (lambda q: lambda *a, **k: self.report(q))(p)
-                    self.stubs[id(f)], self.keep[id(f)], new = stub, f, True
-                    self.stub_ids.add(id(stub))
-                    if p == path:
-                        home = (getattr(f, "__module__", ""), getattr(f, "__name__", ""))
-                        self.homes.setdefault(path, home)
+                yield path, p, f
+
+    def disarm(self, exercise, module=None):
+        """In the probe's child only: every function that ``exercise`` re-implements (and
+        its module's helpers it reaches) neutralised, and every ``kmlteach`` module's name
+        for it bound to a stub that records the call. Nothing of the original is kept.
+        ``module``: one (re)loaded inside the child: its new copies are neutralised too."""
+        self.disarmed[:] = [exercise]
+        new = False
+        for path, p, f in self.targets(exercise, module):
+            if id(f) not in self.stubs and self.neutralise(p, f):
+                stub = (lambda q: lambda *a, **k: self.report(q))(p)
+                self.stubs[id(f)], self.keep[id(f)], new = stub, f, True
+                self.stub_ids.add(id(stub))
+                if p == path:
+                    home = (getattr(f, "__module__", ""), getattr(f, "__name__", ""))
+                    self.homes.setdefault(path, home)
         mods = sys.modules.items() if new or module is None else [(module.__name__, module)]
         for name, mod in list(mods):
             if name.split(".")[0] == "kmlteach" and mod is not None:
