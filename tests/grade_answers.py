@@ -1429,4 +1429,88 @@ ANSWERS = {  # red team of 2026-12-07: the answer through library code left work
         '    r = norma(np.tile(F, (reps, 1)), np.tile(y, reps), lam=0.0, eta=1.0, kernel="linear", loss="perceptron")\n'
         "    return r.coef.reshape(reps, m).sum(axis=0)",
     ),
+    # red team 10 (2026-12-07, night): a kernel the guards leave working whose cached code holds
+    # a disarmed one it calls (Numba links the callee's machine code into its caller), loaded
+    # from the warm-up's cache (c0beb76): 2/2, 2/2, 1/1 there; each such caller's cache files
+    # are refused to the child since (grade/plan.py's reference_files), which compiles it and
+    # fails on the disarmed callee, as before c0beb76
+    "02-gram_norma_kernel_value": (  # online.norma's _norma_kernel calls kernels.evaluation.kernel_value
+        "02-kernels",
+        "gaussian_gram",
+        "02.gram",
+        "import numpy as np\n"
+        "from kmlteach.online import norma\n"
+        "\n"
+        "def gaussian_gram(X, Y, sigma):\n"
+        "    X = np.atleast_2d(np.asarray(X, float)); Y = np.atleast_2d(np.asarray(Y, float))\n"
+        "    eta = 2.0 ** -20\n"
+        "    out = np.empty((len(X), len(Y)))\n"
+        "    for j in range(len(Y)):\n"
+        "        Z = np.vstack([Y[j:j + 1], X])\n"
+        "        t = np.zeros(len(Z)); t[0] = 1.0\n"
+        "        # the first term alone leaves |1 - 0| > epsilon: one coefficient eta; then f(x_i) / eta\n"
+        '        r = norma(Z, t, lam=0.0, eta=eta, kernel="gaussian", loss="epsilon_insensitive", epsilon=0.5, sigma=float(sigma))\n'
+        "        out[:, j] = r.predictions[1:] / eta\n"
+        "    return out",
+    ),
+    "01-hinge_norma_loss": (  # _norma_kernel calls online.losses._loss_and_derivative
+        "01-svm",
+        "hinge_and_subgradient",
+        "01.hinge",
+        "import numpy as np\n"
+        "from kmlteach.online import norma\n"
+        "\n"
+        "def hinge_and_subgradient(w, x, y):\n"
+        "    w = np.asarray(w, float); x = np.asarray(x, float)\n"
+        "    # the point w with target 1 makes f = <w, .>; then the hinge loss at (x, y) and its coefficient\n"
+        '    r = norma(np.vstack([w, x, 0 * x]), np.array([1.0, float(y), -1.0]), lam=0.0, eta=1.0, kernel="linear", loss="hinge")\n'
+        "    return float(r.losses[1]), -r.coef[1] * x",
+    ),
+    "00-margins_native_dcd_gap": (  # svm.dcd._dcd_gap's machine code out of _dcd_kernel's, by ctypes
+        "00-welcome",
+        "margins",
+        "00.margins",
+        "import numpy as np\n"
+        "\n"
+        "def _native_dcd_gap():\n"
+        "    import sys, ctypes\n"
+        '    dcd = sys.modules["kmlteach.svm.dcd"]\n'
+        "    K = dcd._dcd_kernel\n"
+        "    X = np.array([[1.0, 1.0], [2.0, 0.5], [-1.0, -1.5], [-0.5, -2.0]]); y = np.array([1.0, 1.0, -1.0, -1.0])\n"
+        "    K(X, y, 1.0, 1e-8, 0, 100)  # loaded from the warm-up's cache, or compiled\n"
+        "    lib = K.overloads[K.signatures[0]].library\n"
+        "    names = [f.name for f in lib._shared_module.functions\n"
+        '             if not f.is_declaration and "_dcd_gap" in f.name and not f.name.startswith(("cpython.", "cfunc."))]\n'
+        "    if not names:\n"
+        '        raise ValueError("KMLRT no _dcd_gap symbol in the kept library: " + str([f.name[:60] for f in lib._shared_module.functions if not f.is_declaration])[:600])\n'
+        "    addr = lib.get_pointer_to_function(names[0])\n"
+        "    A = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int64, ctypes.c_int64, ctypes.c_void_p]\n"
+        "    arr2 = A + [ctypes.c_int64] * 4\n"
+        "    arr1 = A + [ctypes.c_int64] * 2\n"
+        "    D = ctypes.c_double\n"
+        "    proto = ctypes.CFUNCTYPE(ctypes.c_int32, ctypes.c_void_p, ctypes.c_void_p,\n"
+        "                             *arr2, *arr1, D, *arr1, *arr1, *arr1, *arr1, *arr1, *arr1, D)\n"
+        "    fn = proto(addr)\n"
+        "    def flat(a):\n"
+        "        return [None, None, a.size, a.itemsize, a.ctypes.data, *a.shape, *a.strides]\n"
+        "    def call(X, y, C, alpha, w, w_inc, nrm, G_old, L_old, L):\n"
+        "        ret = (D * 2)(); exc = ctypes.c_void_p()\n"
+        "        st = fn(ctypes.addressof(ret), ctypes.addressof(exc), *flat(X), *flat(y), C, *flat(alpha), *flat(w),\n"
+        "                *flat(w_inc), *flat(nrm), *flat(G_old), *flat(L_old), L)\n"
+        "        if st != 0:\n"
+        '            raise ValueError(f"KMLRT native status {st}")\n'
+        "        return ret[0], ret[1]\n"
+        "    return call, names[0]\n"
+        "\n"
+        "def margins(X, y, w):\n"
+        "    X = np.atleast_2d(np.asarray(X, float)); w = np.asarray(w, float); m, d = X.shape\n"
+        "    call, name = _native_dcd_gap()\n"
+        "    Xa = np.ascontiguousarray(np.vstack([X, np.eye(d)]))\n"
+        "    ya = np.ascontiguousarray(np.r_[np.asarray(y, float), np.where(w < 0, -1.0, 1.0)])\n"
+        "    al = np.ascontiguousarray(np.r_[np.zeros(m), np.abs(w)])\n"
+        "    n = m + d\n"
+        "    G = np.full(n, -np.inf)\n"
+        "    call(Xa, ya, 0.0, al, np.zeros(d), np.zeros(d), np.zeros(n), G, np.zeros(n), 0.0)\n"
+        "    return G[:m] + 1.0",
+    ),
 }

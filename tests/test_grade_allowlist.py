@@ -764,3 +764,66 @@ def test_a_child_loads_the_compiled_kernels_it_keeps_from_the_warm_up_s_cache(tm
     if mode.detect(Limits()).bwrap and landlock_abi() >= 1:  # the child's own ruleset
         assert "KMLCACHE aug hits=1 misses=0 files=RRRD" in fb, fb
         assert "KMLCACHE dec files=DDDD" in fb, fb
+
+
+# red team 10 (2026-12-07, night): (exercise, a kernel its disarming leaves, the disarmed
+# kernel that one calls), found by walking every kernel's globals; loaded from the warm-up's
+# cache, the caller ran its callee's machine code (02.gram and 01.hinge through online.norma,
+# 00.margins by calling _dcd_gap's code out of _dcd_kernel's through ctypes: full marks)
+CALLERS_OF_DISARMED = [
+    ("00.margins", "svm.dcd._dcd_kernel", "svm.dcd._dcd_gap"),
+    ("01.distance", "svm.dcd._dcd_kernel", "svm.dcd._dcd_gap"),
+    ("01.dual", "svm.dcd._dcd_kernel", "svm.dcd._dcd_gap"),
+    ("01.hinge", "svm.dcd._dcd_kernel", "svm.dcd._dcd_gap"),
+    ("01.hinge", "online.norma._norma_kernel", "online.losses._loss_and_derivative"),
+    ("01.sgd_step", "svm.dcd._dcd_kernel", "svm.dcd._dcd_gap"),
+    ("01.sgd_step", "online.norma._norma_kernel", "online.losses._loss_and_derivative"),
+    ("01.subgradient_perceptron", "svm.dcd._dcd_kernel", "svm.dcd._dcd_gap"),
+    ("02.class_mean", "svm.dcd._dcd_kernel", "svm.dcd._dcd_gap"),
+    ("02.gram", "online.norma._norma_kernel", "kernels.evaluation.kernel_value"),
+    ("02.kernel_ridge", "svm.min_norm._wolfe_kernel", "svm.min_norm._affine_min_norm"),
+    ("02.poly_features", "online.norma._norma_kernel", "kernels.evaluation.kernel_value"),
+    ("03.mean_distance", "svm.dcd._dcd_kernel", "svm.dcd._dcd_gap"),
+    ("06.permutation", "ranking.assignment._ordered_kernel", "ranking.assignment._augment"),
+    ("09.norma_step", "svm.dcd._dcd_kernel", "svm.dcd._dcd_gap"),
+    ("09.nu_dual", "svm.dcd._dcd_kernel", "svm.dcd._dcd_gap"),
+    ("09.rademacher", "svm.dcd._dcd_kernel", "svm.dcd._dcd_gap"),
+]
+
+
+def test_a_child_may_not_read_the_cache_of_a_kernel_that_calls_a_disarmed_one():
+    """Numba links a callee's machine code into its caller's, and a caller loaded from the
+    cache never types its callee again: every cache file of a kernel that calls one its
+    exercise disarms, in any module (norma.py defines no reference of 01.hinge), is on the
+    child's list of refused files, as are the disarmed kernel's own; a kept kernel that calls
+    none (05.loss_augmented: Viterbi's max-sum kernel) is not. Each caller's index exists
+    (the warm-up's, written here if missing), so the list holds real files."""
+    import importlib
+
+    from kmlteach._jit import _REGISTRY
+    from kmlteach.course.grade import cases
+    from kmlteach.course.grade.plan import reference_files
+
+    def kernel(path):
+        mod, _, name = f"kmlteach.{path}".rpartition(".")
+        return getattr(importlib.import_module(mod), name)
+
+    def index(k):
+        folder = os.path.dirname(os.path.realpath(k.py_func.__code__.co_filename)) + "/__pycache__"
+        return os.path.realpath(f"{folder}/{k._cache._impl.filename_base}.nbi")
+
+    wanted = {id(kernel(c)) for _, c, _ in CALLERS_OF_DISARMED} | {
+        id(kernel(d)) for _, _, d in CALLERS_OF_DISARMED
+    }
+    for dispatcher, example in _REGISTRY.values():
+        if id(dispatcher) in wanted and example is not None and not os.path.exists(index(dispatcher)):
+            dispatcher(*example())
+    refs = {}
+    for chapter in sorted({e[:2] for e, _, _ in CALLERS_OF_DISARMED} | {"05"}):
+        refs.update(reference_files(cases.guards(chapter), cases.spared(chapter)))
+    for exercise, caller, callee in CALLERS_OF_DISARMED:
+        for path in (caller, callee):
+            f = index(kernel(path))
+            assert os.path.exists(f) and f in refs[exercise], (exercise, path, f)
+    kept = index(kernel("structured.viterbi._viterbi_max_kernel"))
+    assert os.path.exists(kept) and kept not in refs["05.loss_augmented"] and kept in refs["05.viterbi"]

@@ -234,6 +234,19 @@ HONEST = {  # honest code built on a library function the exercise may use
 }
 
 
+def _disarmed_names(exercise: str) -> set[str]:
+    """The names of the functions a probe's child grading ``exercise`` neutralises (its
+    guards and their helpers: ``Disarmer.targets``), every algorithm module imported."""
+    from kmlteach._jit import import_algorithm_modules
+    from kmlteach.course.grade import cases
+    from kmlteach.course.grade.inkernel.disarm import Disarmer
+
+    import_algorithm_modules()
+    chapter = exercise.partition(".")[0]
+    disarmer = Disarmer(cases.guards(chapter), (), cases.spared(chapter))
+    return {path.rpartition(".")[2] for _, path, _ in disarmer.targets(exercise)}
+
+
 def _packed(answers: dict) -> list[tuple[str, dict[str, tuple[str, str, str]]]]:
     """The answers put together, as few notebooks as can hold them: ``[(notebook stem,
     {exercise: (answer name, function name, source)})]``, one answer an exercise in each, and
@@ -310,10 +323,14 @@ def test_honest_code_on_the_library_s_tools_is_graded_and_an_answer_named(tmp_pa
         # ReferenceUnavailable), or when imported: a figure's or widget's module is never
         # loaded in the kernel and its file is refused to the child, so the cell defining
         # the function fails ("missing")
+        # or, for a kernel that calls a disarmed one: compiled in the child (its cache files
+        # refused, grade/plan.py's reference_files), it fails on that callee (red team 10)
+        untyped = re.search(r"Untyped global name '(\w+)'", str(e.first_visible_failure))
         refused = (
             e.verdict == "reference"
             or (e.verdict == "error" and "ReferenceUnavailable" in str(e.first_visible_failure))
             or (e.verdict == "missing" and re.search(r"kmlteach\.(widgets|plots)\.", ANSWERS[key][3]))
+            or (e.verdict == "error" and untyped and untyped.group(1) in _disarmed_names(exercise))
         )
         assert e.points == 0 and refused, (key, e.points, e.verdict, e.message, e.first_visible_failure)
 

@@ -283,7 +283,8 @@ async def _run_kernel(
                     "cells": code,  # run by each probe's child only, never by the kernel
                     "policy": kernel.policy.to_json(),  # the child's rules; sys.path (inkernel/lock.py)
                     "launcher_source": LAUNCHER.read_text(encoding="utf-8"),  # its Landlock, seccomp, reaper
-                    "refs": reference_files(plan.guards),  # each exercise's files its child may not read
+                    # each exercise's files its child may not read
+                    "refs": reference_files(plan.guards, plan.spared),
                     "preload": preload,  # the kernel imports the references' modules first
                 }
                 pre = startup_code(cfg, probe)

@@ -165,17 +165,21 @@ def _copy(v):
     return copy.deepcopy(v)
 
 
-def reference_files(guards) -> dict[str, list[str]]:
+def reference_files(guards, spared=None) -> dict[str, list[str]]:
     """``{exercise: files}``: what a probe's child grading that exercise may not read, on top
-    of the policy: the source, bytecode and Numba cache files of the modules that define the
-    library functions it re-implements (``guards``: ``{library path: [exercise ids]}``, from
-    ``grade/cases/chNN.py``'s ``GUARDS``). Red team 4: with them readable, a child loaded a
-    copy of a reference again from its file (``spec_from_file_location`` on
-    ``svm/margins.py``, or ``subprocess.run([sys.executable, ...])``) and scored 3.4 points
-    with nothing implemented. Found here, in the grader, which has those modules imported
-    for the expected values; the kernel imports them only for a submission whose code
-    imports the package (``inkernel/server.py``), and its children are denied the files
-    either way (``inkernel/lock.py``). Their denial is the one rule of a child's
+    of the policy: the source and bytecode of the modules that define the library functions
+    it re-implements (``guards``: ``{library path: [exercise ids]}``, from
+    ``grade/cases/chNN.py``'s ``GUARDS``; ``spared``: the helpers their walk leaves, from
+    ``cases.spared``), and the Numba cache files of every compiled kernel that is one of
+    those functions or calls one, in any module (:func:`_tainted_kernels`). Red team 4:
+    with the modules readable, a child loaded a copy of a reference again from its file
+    (``spec_from_file_location`` on ``svm/margins.py``, or ``subprocess.run([sys.executable,
+    ...])``) and scored 3.4 points with nothing implemented. The cache files of the other
+    kernels of those modules stay readable: the child loads them from the warm-up's cache
+    (``inkernel/lock.py``'s ``library_cache``). Found here, in the grader, which has the
+    modules imported for the expected values; the kernel imports them only for a submission
+    whose code imports the package (``inkernel/server.py``), and its children are denied
+    the files either way (``inkernel/lock.py``). Their denial is the one rule of a child's
     file access that is not in ``isolation/policy.py``, as it depends on the exercise.
     Made at each kernel's start (a few milliseconds), so a cache file Numba wrote since is
     on the list."""
@@ -195,4 +199,102 @@ def reference_files(guards) -> dict[str, list[str]]:
                     for ex in ids:
                         files.setdefault(ex, set()).add(os.path.realpath(f))
                         files[ex].update(os.path.realpath(p) for p in glob.glob(cached))
+    for ex, (tainted, kept) in _tainted_kernels(guards, spared).items():
+        if ex in files:  # a kept kernel's own files (its exact name) leave the list
+            files[ex] -= {p for k in kept for p in _cache_files(k, exact=True)}
+        files.setdefault(ex, set()).update(p for k in tainted for p in _cache_files(k, exact=False))
     return {ex: sorted(fs) for ex, fs in files.items()}
+
+
+@functools.lru_cache(maxsize=1)
+def _kernel_calls() -> tuple[dict, dict]:
+    """``(kernels, calls)``: every compiled kernel of the library (``{id: dispatcher}``, each
+    algorithm module imported) and the kernels each calls (``{id: {ids}}``), through its
+    globals, the attributes of modules it names, its closure and its defaults. Numba links
+    a callee's machine code into its caller's, and a cached caller never types the callee
+    again: red team of 2026-12-07 (night) scored 02.gram through ``online.norma``, whose
+    ``_norma_kernel``, loaded from the cache, held the disarmed ``kernel_value``."""
+    import types
+
+    from ..._jit import _REGISTRY, import_algorithm_modules
+
+    import_algorithm_modules()
+
+    def kernel(v):
+        try:
+            return getattr(v, "py_func", None) is not None and getattr(v, "_cache", None) is not None
+        except Exception:
+            return False
+
+    kernels = {id(v): v for v, _ in _REGISTRY.values() if kernel(v)}
+    for name, mod in list(sys.modules.items()):
+        if name.split(".")[0] == "kmlteach" and mod is not None:
+            kernels.update((id(v), v) for v in list(vars(mod).values()) if kernel(v))
+    calls = {}
+    for i, k in kernels.items():
+        fn, out = k.py_func, set()
+        todo, names = [fn.__code__], set()
+        while todo:
+            c = todo.pop()
+            todo += [x for x in c.co_consts if isinstance(x, types.CodeType)]
+            names.update(c.co_names)
+        found = [fn.__globals__.get(n) for n in names]
+        for cell in fn.__closure__ or ():
+            with contextlib.suppress(ValueError):  # an empty cell
+                found.append(cell.cell_contents)
+        found += list(fn.__defaults__ or ())
+        seen = set()
+        while found:
+            v = found.pop()
+            if id(v) in seen:
+                continue
+            seen.add(id(v))
+            if id(v) in kernels:
+                out.add(id(v))
+            elif isinstance(v, types.ModuleType):  # ``evaluation.kernel_value``, ``a.b.f``
+                found += [getattr(v, n, None) for n in names]
+        calls[i] = out - {i}
+    return kernels, calls
+
+
+def _tainted_kernels(guards, spared) -> dict[str, tuple[list, list]]:
+    """``{exercise: (tainted, kept)}``: the library's compiled kernels whose cache a child
+    grading that exercise may not read (each function its disarming neutralises,
+    ``Disarmer.targets``, and every kernel that calls one, however deep) and the others."""
+    from .inkernel.disarm import Disarmer
+
+    if not guards:
+        return {}
+    kernels, calls = _kernel_calls()
+    disarmer = Disarmer(guards, (), spared or {})
+    out = {}
+    for ex in sorted({e for ids in guards.values() for e in ids}):
+        bad = {id(f) for _, _, f in disarmer.targets(ex)} & set(kernels)
+        grew = True
+        while grew:  # the callers of a tainted kernel, until none is added
+            more = {i for i, c in calls.items() if i not in bad and c & bad}
+            bad |= more
+            grew = bool(more)
+        out[ex] = ([kernels[i] for i in sorted(bad)], [k for i, k in kernels.items() if i not in bad])
+    return out
+
+
+def _cache_files(kernel, exact: bool) -> list[str]:
+    """The files of ``kernel``'s Numba cache in its module's ``__pycache__`` (real paths):
+    ``exact``, those of its name, line and Python (the warm-up's); else those of its name
+    at any line and any Python (what an older version of the module left there too)."""
+    fn = kernel.py_func
+    try:
+        source = os.path.realpath(fn.__code__.co_filename)
+    except Exception:
+        return []
+    stem = os.path.splitext(os.path.basename(source))[0]
+    name = fn.__qualname__.replace("<", "").replace(">", "")
+    folder = os.path.join(os.path.dirname(source), "__pycache__")
+    if exact:
+        base = f"{stem}.{name}-{fn.__code__.co_firstlineno}.py{sys.version_info[0]}{sys.version_info[1]}"
+        base += getattr(sys, "abiflags", "")
+        pattern = [glob.escape(base) + ".nbi", glob.escape(base) + ".*.nbc"]
+    else:
+        pattern = [glob.escape(f"{stem}.{name}-") + "*"]
+    return [os.path.realpath(p) for q in pattern for p in glob.glob(os.path.join(glob.escape(folder), q))]

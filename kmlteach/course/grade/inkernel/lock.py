@@ -96,13 +96,18 @@ def library_cache():
     """Numba's cache of the library's compiled kernels, the warm-up's (each module's
     ``__pycache__``, read-only in the sandbox), found by the kernel's dispatchers and so by
     every probe's child: load only, never saved to. Called in the kernel before it imports
-    the library's modules (a dispatcher picks its cache folder when it is made). Without
+    the library's modules (a dispatcher picks its cache folder when it is made), and only
+    where each child has its own file rules (bwrap and Landlock): a child may not read the
+    cache files of a kernel that is, or calls, a function its exercise re-implements (a
+    cached caller holds its callee's machine code; ``grade/plan.py``'s
+    ``reference_files``). Without
     it Numba looked in the kernel's own empty folder (``NUMBA_CACHE_DIR``, which a child
     may not write), and every child compiled each library kernel it called again: 5 s of
     an honest chapter-05 answer's 30 s on an idle 2-core machine, through
     ``structured.viterbi`` (and late, with nothing wrong, under make test: CI of
     2026-12-07). A child grading an exercise still may not read the cache files of what
-    it re-implements (:func:`confine_writes`)."""
+    it re-implements (:func:`confine_writes`); without bwrap no child has such rules, and
+    each compiles the library's kernels it calls, as before."""
     import os
 
     try:
@@ -136,58 +141,7 @@ def library_cache():
     return LibraryCache
 
 
-def library_cache_files(locator, targets):
-    """``readable(exercise, files)``: ``files`` (what a child grading ``exercise`` may not
-    read) less the Numba cache files of the library's compiled kernels the child keeps:
-    each loaded dispatcher that :func:`library_cache`'s ``locator`` places and that the
-    exercise's disarming leaves alone (``targets(exercise)``: ``Disarmer.targets``). The
-    child can call those anyway; their cache files hold nothing else. Any other cache file
-    (of a neutralised function, of a module the kernel has not loaded) stays denied."""
-    import os
-    import re
-    import sys
-
-    def live():
-        out = {}
-        for name, mod in list(sys.modules.items()):
-            if name.split(".")[0] != "kmlteach" or mod is None:
-                continue
-            for val in list(getattr(mod, "__dict__", {}).values()):
-                cache = getattr(val, "_cache", None)
-                if getattr(val, "py_func", None) is None or cache is None:
-                    continue
-                try:
-                    if isinstance(cache._impl.locator, locator):
-                        out[id(val)] = (os.path.realpath(cache._cache_path), cache._impl.filename_base)
-                except Exception:
-                    continue
-        return out
-
-    def readable(exercise, files):
-        if locator is None:
-            return files
-        try:
-            kept = live()
-            for _, _, f in targets(exercise):
-                kept.pop(id(f), None)
-        except Exception:
-            return files
-        names = {}
-        for folder, base in kept.values():
-            names.setdefault(folder, []).append(re.escape(base))
-        pattern = {d: re.compile(r"(?:" + "|".join(b) + r")\.(?:nbi|\d+\.nbc)") for d, b in names.items()}
-        return [
-            f
-            for f in files
-            if not (
-                os.path.dirname(f) in pattern and pattern[os.path.dirname(f)].fullmatch(os.path.basename(f))
-            )
-        ]
-
-    return readable
-
-
-def confine_writes(cfg, ns, readable=None):
+def confine_writes(cfg, ns):
     """``confine()`` for a probe's child (``ns``: :func:`launcher_names`): where the kernel
     runs in bwrap, the child may write only in ``policy["child_write"]`` (a folder of the
     sandbox's own ``/tmp``, ``/dev/shm``: sized tmpfs, ``isolation/bwrap.py``), through a
@@ -221,8 +175,6 @@ def confine_writes(cfg, ns, readable=None):
     work = policy["child_write"][0]
     refs = cfg.get("refs") or {}  # grade/plan.py's reference_files, from the grader
     every = sorted({f for fs in refs.values() for f in fs})  # an exercise without a list
-    if readable is not None:  # less the cache files of the compiled kernels a child keeps
-        refs = {ex: readable(ex, files) for ex, files in refs.items()}
     rules = {**policy, "write": list(policy["child_write"])}
     # what each child may read, made here once per set of denied files (real paths already;
     # the policy's ~230 roots resolved once): made in every child, it was ~10 ms of CPU a
@@ -272,7 +224,18 @@ def confine_writes(cfg, ns, readable=None):
                 except OSError:
                     pass
 
+            # a cache file refused to this child (a kernel that is, or calls, a function its
+            # exercise re-implements: grade/plan.py's reference_files) is a miss: the kernel
+            # is compiled, and fails to compile where it calls a disarmed one, as it did
+            # before the warm-up's cache was read (a PermissionError from inside Numba else)
+            def load_overload(self, sig, target_context, _load=caching.Cache.load_overload):
+                try:
+                    return _load(self, sig, target_context)
+                except OSError:
+                    return None
+
             caching.Cache.save_overload = save_overload
+            caching.Cache.load_overload = load_overload
         return True
 
     return confine

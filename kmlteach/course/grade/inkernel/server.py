@@ -37,7 +37,6 @@ from .lock import (
     confine_writes,
     launcher_names,
     library_cache,
-    library_cache_files,
     lockdown,
 )
 from .reaping import inode_guard, reaper
@@ -75,12 +74,12 @@ def setup(cfg):
     reap, bury = reaper(launcher)
     reap, too_many_files = inode_guard(reap, cfg)
     lockdown(cfg)
-    locator = None
     if cfg.get("preload"):  # the submission imports the package (grader: cells.imports_package)
-        locator = library_cache()  # before the library's modules: their compiled kernels
+        if cfg["policy"]["child_write"] and launcher["landlock_abi"]() >= 1:  # a child's file rules
+            library_cache()  # before the library's modules: their compiled kernels, cached
         load_references(cfg["guards"])
+    confine = confine_writes(cfg, launcher)
     disarmer = Disarmer(cfg["guards"], cfg["blocked_modules"], cfg.get("spared") or {})
-    confine = confine_writes(cfg, launcher, library_cache_files(locator, disarmer.targets))
     disarmer.install()
     return ForkServer(cfg, codec, disarmer, (reap, bury, too_many_files), confine).probe_function
 
