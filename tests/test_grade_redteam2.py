@@ -182,7 +182,9 @@ def test_the_kernel_s_filter_refuses_io_uring_sysv_mptcp_and_other_processes_lim
     memfd_create, sched_setaffinity on another process (on itself it still works), SIGCONT
     and ptrace, and SIGCONT sent by Linux on its behalf: a POSIX timer, the parent-death
     signal, the I/O signal, a child's exit signal (a later red team of 2026-12-07: a hopper
-    woke itself with timers); threads still start. Its tree may not join the kernel's
+    woke itself with timers); threads still start; no file's mode, owner, times or extended
+    attributes change (red team 10: data passed between submissions in a library file's
+    xattr and times, as an ordinary user), its contents still do. Its tree may not join the kernel's
     process group (``child_rules``: the group an orphaned-group wake reached, the last red
     team of 2026-12-07), any other group yes."""
     body = """
@@ -259,6 +261,26 @@ if pid == 0:  # SIGCONT sent by Linux on the child's behalf: refused; the rest s
         + 64 * errno(lambda: (t.start(), t.join()))
     )
 out.append(os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]))
+pid = os.fork()
+if pid == 0:  # no file's mode, owner, times or extended attributes changed; its contents may be
+    import shutil, tempfile
+    launcher.apply_seccomp(launcher.SECCOMP_RULES["child"])
+    d = tempfile.mkdtemp()
+    f = os.path.join(d, "f")
+    with open(f, "w") as fh:
+        fh.write("x")
+    fd = os.open(f, os.O_RDONLY)
+    os._exit(
+        errno(lambda: os.chmod(f, 0))
+        + errno(lambda: os.chmod(fd, 0)) + sys_(90, f.encode(), 0)  # fchmod, chmod
+        + errno(lambda: os.utime(f, (0, 0))) + sys_(132, f.encode(), None)  # utime
+        + errno(lambda: os.setxattr(f, "user.k", b"1")) + errno(lambda: os.removexattr(f, "user.k"))
+        + errno(lambda: os.chown(f, os.getuid(), os.getgid()))
+        + 16 * errno(lambda: shutil.copyfile(f, f + "2"))  # contents: still written
+        + 32 * errno(lambda: os.rename(f + "2", f + "3"))
+        + 64 * (os.stat(f).st_mode & 0o777 == 0)
+    )
+out.append(os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]))
 kernel = os.getpgrp()
 pid = os.fork()
 if pid == 0:  # a group of its own, as a probe's child; never the kernel's again, any other yes
@@ -285,5 +307,5 @@ print(out)
 """
     res = under_kernel_filter("parent = os.getppid()", body)
     assert res.returncode == 0, res.stderr
-    expected = [1] * 16 + [0] * 8 + [27, 15, 3]
+    expected = [1] * 16 + [0] * 8 + [27, 15, 8, 3]  # 8: EPERM (1) for each of 8 metadata calls
     assert res.stdout.split() == str(expected).split(), res.stdout

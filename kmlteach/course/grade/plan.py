@@ -199,10 +199,12 @@ def reference_files(guards, spared=None) -> dict[str, list[str]]:
                     for ex in ids:
                         files.setdefault(ex, set()).add(os.path.realpath(f))
                         files[ex].update(os.path.realpath(p) for p in glob.glob(cached))
-    for ex, (tainted, kept) in _tainted_kernels(guards, spared).items():
+    frozen = [tuple(sorted((k, tuple(v)) for k, v in (d or {}).items())) for d in (guards, spared)]
+    for ex, (tainted, kept) in _tainted_kernels(*frozen).items():
         if ex in files:  # a kept kernel's own files (its exact name) leave the list
-            files[ex] -= {p for k in kept for p in _cache_files(k, exact=True)}
-        files.setdefault(ex, set()).update(p for k in tainted for p in _cache_files(k, exact=False))
+            names = {_cache_base(k) for k in kept}
+            files[ex] = {f for f in files[ex] if _cache_of(f) not in names}
+        files.setdefault(ex, set()).update(p for k in tainted for p in _cache_files(k))
     return {ex: sorted(fs) for ex, fs in files.items()}
 
 
@@ -257,18 +259,21 @@ def _kernel_calls() -> tuple[dict, dict]:
     return kernels, calls
 
 
-def _tainted_kernels(guards, spared) -> dict[str, tuple[list, list]]:
+@functools.lru_cache(maxsize=32)
+def _tainted_kernels(guards: tuple, spared: tuple) -> dict[str, tuple[list, list]]:
     """``{exercise: (tainted, kept)}``: the library's compiled kernels whose cache a child
     grading that exercise may not read (each function its disarming neutralises,
-    ``Disarmer.targets``, and every kernel that calls one, however deep) and the others."""
+    ``Disarmer.targets``, and every kernel that calls one, however deep) and the others.
+    ``guards``, ``spared``: as :func:`reference_files` has them, as sorted tuples of pairs
+    (once per chapter and grading run: ~50 ms)."""
     from .inkernel.disarm import Disarmer
 
     if not guards:
         return {}
     kernels, calls = _kernel_calls()
-    disarmer = Disarmer(guards, (), spared or {})
+    disarmer = Disarmer(dict(guards), (), dict(spared))
     out = {}
-    for ex in sorted({e for ids in guards.values() for e in ids}):
+    for ex in sorted({e for _, ids in guards for e in ids}):
         bad = {id(f) for _, _, f in disarmer.targets(ex)} & set(kernels)
         grew = True
         while grew:  # the callers of a tainted kernel, until none is added
@@ -279,22 +284,36 @@ def _tainted_kernels(guards, spared) -> dict[str, tuple[list, list]]:
     return out
 
 
-def _cache_files(kernel, exact: bool) -> list[str]:
-    """The files of ``kernel``'s Numba cache in its module's ``__pycache__`` (real paths):
-    ``exact``, those of its name, line and Python (the warm-up's); else those of its name
-    at any line and any Python (what an older version of the module left there too)."""
+def _cache_base(kernel) -> tuple[str, str]:
+    """``(folder, name)`` of ``kernel``'s Numba cache files in its module's ``__pycache__``
+    (the warm-up's): ``folder/name.nbi``, ``folder/name.1.nbc``... Numba's own naming, with
+    this Python's version."""
     fn = kernel.py_func
-    try:
-        source = os.path.realpath(fn.__code__.co_filename)
-    except Exception:
-        return []
+    source = os.path.realpath(fn.__code__.co_filename)
     stem = os.path.splitext(os.path.basename(source))[0]
-    name = fn.__qualname__.replace("<", "").replace(">", "")
+    qualname = fn.__qualname__.replace("<", "").replace(">", "")
+    version = f"{sys.version_info[0]}{sys.version_info[1]}{getattr(sys, 'abiflags', '')}"
     folder = os.path.join(os.path.dirname(source), "__pycache__")
-    if exact:
-        base = f"{stem}.{name}-{fn.__code__.co_firstlineno}.py{sys.version_info[0]}{sys.version_info[1]}"
-        base += getattr(sys, "abiflags", "")
-        pattern = [glob.escape(base) + ".nbi", glob.escape(base) + ".*.nbc"]
-    else:
-        pattern = [glob.escape(f"{stem}.{name}-") + "*"]
-    return [os.path.realpath(p) for q in pattern for p in glob.glob(os.path.join(glob.escape(folder), q))]
+    return folder, f"{stem}.{qualname}-{fn.__code__.co_firstlineno}.py{version}"
+
+
+def _cache_of(path: str) -> tuple[str, str] | None:
+    """``(folder, name)`` of a Numba cache file's path (see :func:`_cache_base`), else None."""
+    folder, name = os.path.split(path)
+    if name.endswith(".nbi"):
+        return folder, name[:-4]
+    stem, _, ext = name.rpartition(".")
+    head, _, number = stem.rpartition(".")
+    return (folder, head) if ext == "nbc" and number.isdigit() else None
+
+
+def _cache_files(kernel) -> list[str]:
+    """Every file of ``kernel``'s Numba cache in its module's ``__pycache__`` (real paths):
+    of its name at any line and any Python, what an older version of the module left there
+    too."""
+    folder, name = _cache_base(kernel)
+    head = name.rpartition("-")[0]
+    return [
+        os.path.realpath(p)
+        for p in glob.glob(os.path.join(glob.escape(folder), glob.escape(head + "-") + "*"))
+    ]

@@ -180,18 +180,57 @@ _NO_RESUME = {
     + [(117, (), _EPERM)]
     + _WOKEN_BY_LINUX[_AARCH64],
 }
+# No change of a file's mode, owner, times or extended attributes: a probe's child only (the
+# kernel clears its child's folders with chmod: inkernel/reaping.py). Landlock governs none
+# of them, and without bubblewrap the library's files belong to the kernel's own user: red
+# team 10 (2026-12-07, night, as an ordinary user) passed data from one submission to the
+# next in a library file's extended attribute and times, and a chmod 000 of one of its
+# modules would stop the class's grading (not run). chmod, fchmod, fchmodat, fchmodat2;
+# chown, fchown, lchown, fchownat; utime, utimes, futimesat, utimensat; setxattr,
+# lsetxattr, fsetxattr, removexattr, lremovexattr, fremovexattr, setxattrat, removexattrat.
+# shutil.copy (its mode) fails in the child; shutil.copyfile works
+_METADATA = {
+    _X86_64: [
+        (n, (), _EPERM)
+        for n in (
+            90,
+            91,
+            268,
+            452,
+            92,
+            93,
+            94,
+            260,
+            132,
+            235,
+            261,
+            280,
+            188,
+            189,
+            190,
+            197,
+            198,
+            199,
+            463,
+            466,
+        )
+    ],
+    _AARCH64: [(n, (), _EPERM) for n in (52, 53, 452, 54, 55, 88, 5, 6, 7, 14, 15, 16, 463, 466)],
+}
 SECCOMP_RULES = {
     "userns": _USERNS,
     "network": _NETWORK,
     "ipc": _IPC,
     "processes": _NOT_SELF,
     "memory": _MEMORY,
-    "child": {arch: _MEMORY[arch] + _AFFINITY[arch] + _NO_RESUME[arch] for arch in _MEMORY},
+    "metadata": _METADATA,
+    "child": {arch: _MEMORY[arch] + _AFFINITY[arch] + _NO_RESUME[arch] + _METADATA[arch] for arch in _MEMORY},
 }
 KERNEL_SECCOMP = {arch: _USERNS[arch] + _NETWORK[arch] + _IPC[arch] + _NOT_SELF[arch] for arch in _USERNS}
 """The kernel's filter (its probes' children inherit it, and add :func:`child_rules`:
 ``memory``, no ``sched_setaffinity`` on another process, no SIGCONT sent, by the child or by
-Linux on its behalf, no ptrace, and no way back into the kernel's process group)."""
+Linux on its behalf, no ptrace, no change of a file's mode, owner, times or extended
+attributes, and no way back into the kernel's process group)."""
 
 # setpgid (x86-64 109, arm64 154): its argument 1 is the group to join
 _SETPGID = {_X86_64: 109, _AARCH64: 154}
