@@ -17,6 +17,7 @@ importable, so their one-liners score nothing where the exercise says "no SciPy"
 from __future__ import annotations
 
 import ast
+import contextlib
 import csv
 import os
 import shutil
@@ -827,3 +828,47 @@ def test_a_child_may_not_read_the_cache_of_a_kernel_that_calls_a_disarmed_one():
             assert os.path.exists(f) and f in refs[exercise], (exercise, path, f)
     kept = index(kernel("structured.viterbi._viterbi_max_kernel"))
     assert os.path.exists(kept) and kept not in refs["05.loss_augmented"] and kept in refs["05.viterbi"]
+
+
+def test_a_child_may_read_only_the_cache_files_of_the_current_kept_kernels():
+    """The child's readable Numba cache is an allowlist: each kept kernel's index and the
+    data files it names now. A file left by a kernel since removed (red team 11 scored
+    02.gram with the index and data of ``svm.nu_smo._ensure_row``, removed in 46fce4d, which
+    called ``kernel_value``: an older warm-up had left them) or an older data file beside a
+    kept kernel's is refused; planted here as copies of ``online.norma._norma_kernel``'s."""
+    import importlib
+    import shutil
+
+    from kmlteach._jit import _REGISTRY
+    from kmlteach.course.grade import cases
+    from kmlteach.course.grade.plan import reference_files
+
+    norma = importlib.import_module("kmlteach.online.norma")._norma_kernel
+    vit = importlib.import_module("kmlteach.structured.viterbi")._viterbi_max_kernel
+    for dispatcher, example in _REGISTRY.values():
+        if dispatcher is norma or dispatcher is vit:
+            dispatcher(*example())
+    planted = []
+    try:
+        for k, name in ((norma, "norma._removed_kernel-1"), (vit, None)):
+            folder = os.path.dirname(os.path.realpath(k.py_func.__code__.co_filename)) + "/__pycache__"
+            base = k._cache._impl.filename_base
+            if not os.path.exists(f"{folder}/{base}.1.nbc"):
+                pytest.skip("Numba's cache is not the package's own __pycache__ here")
+            if name is not None:  # a removed kernel's index and data, under a name no kernel has
+                for ext in (".nbi", ".1.nbc"):
+                    planted.append(f"{folder}/{name}.py311{ext}")
+                    shutil.copyfile(f"{folder}/{base}{ext}", planted[-1])
+            else:  # an older data file beside a kept kernel's, which its index does not name
+                planted.append(f"{folder}/{base}.9.nbc")
+                shutil.copyfile(f"{folder}/{base}.1.nbc", planted[-1])
+                kept = [f"{folder}/{base}.nbi", f"{folder}/{base}.1.nbc"]
+        refs = {**reference_files(cases.guards("02"), cases.spared("02"))}
+        refs.update(reference_files(cases.guards("05"), cases.spared("05")))
+        assert {os.path.realpath(p) for p in planted[:2]} <= set(refs["02.gram"]), planted
+        assert os.path.realpath(planted[2]) in refs["05.loss_augmented"], planted
+        assert not {os.path.realpath(p) for p in kept} & set(refs["05.loss_augmented"]), kept
+    finally:
+        for p in planted:
+            with contextlib.suppress(OSError):
+                os.unlink(p)

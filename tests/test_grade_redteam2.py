@@ -281,6 +281,26 @@ if pid == 0:  # no file's mode, owner, times or extended attributes changed; its
         + 64 * (os.stat(f).st_mode & 0o777 == 0)
     )
 out.append(os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]))
+pid = os.fork()
+if pid == 0:  # no file flags, lease or page-cache probe (red team 11); plain preadv2 works
+    import fcntl, tempfile
+    launcher.apply_seccomp(launcher.SECCOMP_RULES["child"])
+    fd, f = tempfile.mkstemp()
+    os.write(fd, b"x" * 8192)
+    flags = ctypes.c_long(0)
+    page = ctypes.c_ubyte(0)
+    mm = ctypes.c_void_p(libc.mmap(None, 4096, 1, 1, fd, 0))
+    os._exit(
+        sys_(16, fd, 0x40086602, ctypes.byref(flags))  # FS_IOC_SETFLAGS
+        + errno(lambda: fcntl.fcntl(fd, 1024, fcntl.F_RDLCK))  # F_SETLEASE
+        + sys_(451, fd, None, None, 0)  # cachestat
+        + sys_(27, mm, 4096, ctypes.byref(page))  # mincore
+        + errno(lambda: os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED))
+        + errno(lambda: os.preadv(fd, [bytearray(8)], 0, os.RWF_NOWAIT))
+        + 16 * errno(lambda: os.preadv(fd, [bytearray(8)], 0))
+        + 32 * errno(lambda: os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_WILLNEED))
+    )
+out.append(os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]))
 kernel = os.getpgrp()
 pid = os.fork()
 if pid == 0:  # a group of its own, as a probe's child; never the kernel's again, any other yes
@@ -307,5 +327,5 @@ print(out)
 """
     res = under_kernel_filter("parent = os.getppid()", body)
     assert res.returncode == 0, res.stderr
-    expected = [1] * 16 + [0] * 8 + [27, 15, 8, 3]  # 8: EPERM (1) for each of 8 metadata calls
+    expected = [1] * 16 + [0] * 8 + [27, 15, 8, 6, 3]  # 8, 6: EPERM (1) for each call refused
     assert res.stdout.split() == str(expected).split(), res.stdout

@@ -170,8 +170,9 @@ def reference_files(guards, spared=None) -> dict[str, list[str]]:
     of the policy: the source and bytecode of the modules that define the library functions
     it re-implements (``guards``: ``{library path: [exercise ids]}``, from
     ``grade/cases/chNN.py``'s ``GUARDS``; ``spared``: the helpers their walk leaves, from
-    ``cases.spared``), and the Numba cache files of every compiled kernel that is one of
-    those functions or calls one, in any module (:func:`_tainted_kernels`). Red team 4:
+    ``cases.spared``), and every Numba cache file of the package but those of the compiled
+    kernels that neither are one of those functions nor call one, in any module
+    (:func:`_tainted_kernels`). Red team 4:
     with the modules readable, a child loaded a copy of a reference again from its file
     (``spec_from_file_location`` on ``svm/margins.py``, or ``subprocess.run([sys.executable,
     ...])``) and scored 3.4 points with nothing implemented. The cache files of the other
@@ -199,13 +200,59 @@ def reference_files(guards, spared=None) -> dict[str, list[str]]:
                     for ex in ids:
                         files.setdefault(ex, set()).add(os.path.realpath(f))
                         files[ex].update(os.path.realpath(p) for p in glob.glob(cached))
+    # every Numba cache file of the package but those of the kernels the child keeps (an
+    # allowlist: a file left by a kernel since removed or renamed, or an older data file of a
+    # kept one, names no current kernel; red team 11 scored 02.gram with nu_smo's removed
+    # _ensure_row, which called kernel_value, left by an older warm-up)
     frozen = [tuple(sorted((k, tuple(v)) for k, v in (d or {}).items())) for d in (guards, spared)]
-    for ex, (tainted, kept) in _tainted_kernels(*frozen).items():
-        if ex in files:  # a kept kernel's own files (its exact name) leave the list
-            names = {_cache_base(k) for k in kept}
-            files[ex] = {f for f in files[ex] if _cache_of(f) not in names}
-        files.setdefault(ex, set()).update(p for k in tainted for p in _cache_files(k))
+    caches = _package_caches()
+    for ex, (_, kept) in _tainted_kernels(*frozen).items():
+        allowed = {p for k in kept for p in _kept_cache_files(*_cache_base(k))}
+        files[ex] = (files.get(ex, set()) | caches) - allowed
     return {ex: sorted(fs) for ex, fs in files.items()}
+
+
+def _package_caches() -> set[str]:
+    """Every Numba cache file (``.nbi``, ``.nbc``) in the ``__pycache__`` folders of the
+    package (real paths)."""
+    import kmlteach
+
+    out = set()
+    for root in kmlteach.__path__:
+        for folder, _, names in os.walk(root):
+            if os.path.basename(folder) == "__pycache__":
+                out.update(
+                    os.path.realpath(os.path.join(folder, n)) for n in names if n.endswith((".nbi", ".nbc"))
+                )
+    return out
+
+
+def _kept_cache_files(folder: str, name: str) -> list[str]:
+    """The index ``folder/name.nbi`` of a kernel and the data files it names now (not an
+    older version's left beside them), real paths; none where the index cannot be read."""
+    index = os.path.join(folder, name + ".nbi")
+    try:
+        return _index_files(os.path.realpath(index), os.stat(index).st_mtime_ns)
+    except OSError:
+        return []
+
+
+@functools.lru_cache(maxsize=1024)
+def _index_files(index: str, mtime_ns: int) -> list[str]:
+    """Numba's index format (``numba.core.caching.IndexDataCacheFile``): a pickled version,
+    then the pickled ``(source stamp, {key: data file name})``. The files of the package's
+    own ``__pycache__``, which the grader imports its code from anyway."""
+    import pickle
+
+    try:
+        with open(index, "rb") as fh:
+            pickle.load(fh)
+            _, overloads = pickle.loads(fh.read())
+        names = [n for n in overloads.values() if isinstance(n, str) and os.path.basename(n) == n]
+    except Exception:
+        return []
+    folder = os.path.dirname(index)
+    return [index, *(os.path.realpath(os.path.join(folder, n)) for n in names)]
 
 
 @functools.lru_cache(maxsize=1)
@@ -295,25 +342,3 @@ def _cache_base(kernel) -> tuple[str, str]:
     version = f"{sys.version_info[0]}{sys.version_info[1]}{getattr(sys, 'abiflags', '')}"
     folder = os.path.join(os.path.dirname(source), "__pycache__")
     return folder, f"{stem}.{qualname}-{fn.__code__.co_firstlineno}.py{version}"
-
-
-def _cache_of(path: str) -> tuple[str, str] | None:
-    """``(folder, name)`` of a Numba cache file's path (see :func:`_cache_base`), else None."""
-    folder, name = os.path.split(path)
-    if name.endswith(".nbi"):
-        return folder, name[:-4]
-    stem, _, ext = name.rpartition(".")
-    head, _, number = stem.rpartition(".")
-    return (folder, head) if ext == "nbc" and number.isdigit() else None
-
-
-def _cache_files(kernel) -> list[str]:
-    """Every file of ``kernel``'s Numba cache in its module's ``__pycache__`` (real paths):
-    of its name at any line and any Python, what an older version of the module left there
-    too."""
-    folder, name = _cache_base(kernel)
-    head = name.rpartition("-")[0]
-    return [
-        os.path.realpath(p)
-        for p in glob.glob(os.path.join(glob.escape(folder), glob.escape(head + "-") + "*"))
-    ]
