@@ -297,8 +297,13 @@ if pid == 0:  # no file flags, lease or page-cache probe (red team 11); plain pr
         + sys_(27, mm, 4096, ctypes.byref(page))  # mincore
         + errno(lambda: os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED))
         + errno(lambda: os.preadv(fd, [bytearray(8)], 0, os.RWF_NOWAIT))
+        + sys_(16, fd, 0x40086604, ctypes.byref(flags))  # EXT4_IOC_SETVERSION (red team 12)
+        + sys_(16, fd, 0xC020662A, ctypes.byref(flags))  # EXT4_IOC_GET_ES_CACHE
+        + sys_(72, fd, 1036, ctypes.byref(flags))  # F_SET_RW_HINT
+        + sys_(469, -100, f.encode(), None, 0, 0)  # file_setattr
         + 16 * errno(lambda: os.preadv(fd, [bytearray(8)], 0))
         + 32 * errno(lambda: os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_WILLNEED))
+        + 64 * bool(sys_(16, os.pipe()[0], 0x541B, ctypes.byref(flags)))  # FIONREAD: works
     )
 out.append(os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]))
 kernel = os.getpgrp()
@@ -327,5 +332,5 @@ print(out)
 """
     res = under_kernel_filter("parent = os.getppid()", body)
     assert res.returncode == 0, res.stderr
-    expected = [1] * 16 + [0] * 8 + [27, 15, 8, 6, 3]  # 8, 6: EPERM (1) for each call refused
+    expected = [1] * 16 + [0] * 8 + [27, 15, 8, 10, 3]  # 8, 10: EPERM (1) for each call refused
     assert res.stdout.split() == str(expected).split(), res.stdout
