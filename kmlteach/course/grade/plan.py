@@ -172,7 +172,7 @@ def reference_files(guards, spared=None) -> dict[str, list[str]]:
     ``grade/cases/chNN.py``'s ``GUARDS``; ``spared``: the helpers their walk leaves, from
     ``cases.spared``), and every Numba cache file of the package but those of the compiled
     kernels that neither are one of those functions nor call one, in any module
-    (:func:`_tainted_kernels`). Red team 4:
+    (:func:`_kept_kernels`). Red team 4:
     with the modules readable, a child loaded a copy of a reference again from its file
     (``spec_from_file_location`` on ``svm/margins.py``, or ``subprocess.run([sys.executable,
     ...])``) and scored 3.4 points with nothing implemented. The cache files of the other
@@ -206,7 +206,7 @@ def reference_files(guards, spared=None) -> dict[str, list[str]]:
     # _ensure_row, which called kernel_value, left by an older warm-up)
     frozen = [tuple(sorted((k, tuple(v)) for k, v in (d or {}).items())) for d in (guards, spared)]
     caches = _package_caches()
-    for ex, (_, kept) in _tainted_kernels(*frozen).items():
+    for ex, kept in _kept_kernels(*frozen).items():
         allowed = {p for k in kept for p in _kept_cache_files(*_cache_base(k))}
         files[ex] = (files.get(ex, set()) | caches) - allowed
     return {ex: sorted(fs) for ex, fs in files.items()}
@@ -307,10 +307,10 @@ def _kernel_calls() -> tuple[dict, dict]:
 
 
 @functools.lru_cache(maxsize=32)
-def _tainted_kernels(guards: tuple, spared: tuple) -> dict[str, tuple[list, list]]:
-    """``{exercise: (tainted, kept)}``: the library's compiled kernels whose cache a child
-    grading that exercise may not read (each function its disarming neutralises,
-    ``Disarmer.targets``, and every kernel that calls one, however deep) and the others.
+def _kept_kernels(guards: tuple, spared: tuple) -> dict[str, list]:
+    """``{exercise: kernels}``: the library's compiled kernels whose cache a child grading
+    that exercise may read: all but each function its disarming neutralises
+    (``Disarmer.targets``) and every kernel that calls one, however deep.
     ``guards``, ``spared``: as :func:`reference_files` has them, as sorted tuples of pairs
     (once per chapter and grading run: ~50 ms)."""
     from .inkernel.disarm import Disarmer
@@ -327,18 +327,14 @@ def _tainted_kernels(guards: tuple, spared: tuple) -> dict[str, tuple[list, list
             more = {i for i, c in calls.items() if i not in bad and c & bad}
             bad |= more
             grew = bool(more)
-        out[ex] = ([kernels[i] for i in sorted(bad)], [k for i, k in kernels.items() if i not in bad])
+        out[ex] = [k for i, k in kernels.items() if i not in bad]
     return out
 
 
 def _cache_base(kernel) -> tuple[str, str]:
     """``(folder, name)`` of ``kernel``'s Numba cache files in its module's ``__pycache__``
-    (the warm-up's): ``folder/name.nbi``, ``folder/name.1.nbc``... Numba's own naming, with
-    this Python's version."""
-    fn = kernel.py_func
-    source = os.path.realpath(fn.__code__.co_filename)
-    stem = os.path.splitext(os.path.basename(source))[0]
-    qualname = fn.__qualname__.replace("<", "").replace(">", "")
-    version = f"{sys.version_info[0]}{sys.version_info[1]}{getattr(sys, 'abiflags', '')}"
-    folder = os.path.join(os.path.dirname(source), "__pycache__")
-    return folder, f"{stem}.{qualname}-{fn.__code__.co_firstlineno}.py{version}"
+    (the warm-up's): ``folder/name.nbi``, ``folder/name.1.nbc``... The name is Numba's own;
+    the folder is the module's, wherever the grader's own Numba caches
+    (``NUMBA_CACHE_DIR``)."""
+    source = os.path.realpath(kernel.py_func.__code__.co_filename)
+    return os.path.join(os.path.dirname(source), "__pycache__"), kernel._cache._impl.filename_base

@@ -213,8 +213,8 @@ class Disarmer:
         ``exercise``: each guarded function, then its module's helpers it reaches
         (:meth:`helpers`), the spared ones left out. ``module``: one (re)loaded inside the
         child, whose new copies of guarded functions are targets too. Neutralises nothing:
-        the kernel asks it too, for the Numba cache files a child may read
-        (``lock.library_cache``)."""
+        the grader asks it too, for the Numba cache files a child may not read
+        (``grade/plan.py``'s ``reference_files``)."""
         spare = self.spare_ids(exercise)
         seeds = []
         for path in [p for p, ids in self.guards.items() if exercise in ids]:

@@ -174,12 +174,12 @@ def confine_writes(cfg, ns):
     # temporary folder is /tmp, and a Landlock rule holds for everything beneath its folder
     work = policy["child_write"][0]
     refs = cfg.get("refs") or {}  # grade/plan.py's reference_files, from the grader
-    every = sorted({f for fs in refs.values() for f in fs})  # an exercise without a list
     rules = {**policy, "write": list(policy["child_write"])}
     # what each child may read, made here once per set of denied files (real paths already;
     # the policy's ~230 roots resolved once): made in every child, it was ~10 ms of CPU a
     # probe (2026-12-06)
     roots = [os.path.realpath(r) for r in policy["read"] if os.path.exists(r)]
+    every = sorted({f for fs in refs.values() for f in fs})
     grants = {tuple(deny): ns["read_grants"](roots, deny, resolved=True) for deny in [*refs.values(), every]}
 
     def confine(exercise=None):
